@@ -1,0 +1,157 @@
+"""The heuristic registry: one place that names every heuristic with its mode, parameters and paper section.
+
+The CLI, the dashboard and the docs read :data:`REGISTRY`; nothing lists the
+heuristics a second time. A heuristic's rule lives in :mod:`.immediate` or
+:mod:`.batch` as a numba kernel selected by ``kind``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from hcsched.errors import HcschedError
+from hcsched.heuristics import batch, immediate
+
+MAHESWARAN = "Maheswaran et al. 1999"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A heuristic parameter: its default and the values allowed."""
+
+    name: str
+    default: Any
+    kind: type | str = float  # float, int, or "choice"
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False  # low itself is not allowed
+    choices: tuple[str, ...] = ()
+    optional: bool = False  # None (off) is allowed
+    doc: str = ""
+
+    def allowed(self) -> str:
+        """What is allowed, in words."""
+        if self.kind == "choice":
+            text = "one of " + ", ".join(self.choices)
+        else:
+            noun = "an integer" if self.kind is int else "a number"
+            lo = "" if self.low is None else f"{'>' if self.low_open else '>='} {self.low:g}"
+            hi = "" if self.high is None else f"<= {self.high:g}"
+            text = f"{noun} {' and '.join(x for x in (lo, hi) if x)}".strip()
+        return text + (" (or off)" if self.optional else "")
+
+    def check(self, value: Any, heuristic: str) -> Any:
+        """Return ``value`` converted to this parameter's type, or raise naming what is allowed."""
+        where = f"heuristic {heuristic!r}, parameter {self.name!r}"
+        if value is None or (isinstance(value, str) and value.lower() in ("off", "none")):
+            if self.optional:
+                return None
+            raise HcschedError(f"{where}: a value is required; allowed: {self.allowed()}")
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise HcschedError(f"{where}: {value!r} is not allowed; allowed: {self.allowed()}")
+            return value
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise HcschedError(f"{where}: {value!r} is not a number; allowed: {self.allowed()}") from None
+        if isinstance(value, bool) or math.isnan(number) or (self.kind is int and number != int(number)):
+            raise HcschedError(f"{where}: {value!r} is not allowed; allowed: {self.allowed()}")
+        too_low = self.low is not None and (number <= self.low if self.low_open else number < self.low)
+        if too_low or (self.high is not None and number > self.high) or math.isinf(number):
+            raise HcschedError(f"{where}: {value!r} is out of range; allowed: {self.allowed()}")
+        return int(number) if self.kind is int else number
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A registered heuristic."""
+
+    name: str
+    title: str
+    mode: str  # "immediate" or "batch"
+    kind: int  # the kernel selector in .immediate or .batch
+    section: str
+    description: str
+    params: tuple[Param, ...] = ()
+    model: str = "etc"
+    paper: str = MAHESWARAN
+    checks: tuple = field(default=(), repr=False)  # callables(params) -> error text or None
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def resolve(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults overlaid with ``given``, every value checked; unknown names are errors."""
+        given = dict(given or {})
+        known = {p.name: p for p in self.params}
+        for key in given:
+            if key not in known:
+                allowed = ", ".join(known) or "none"
+                raise HcschedError(f"heuristic {self.name!r}: unknown parameter {key!r}; its parameters are: {allowed}")
+        values = {name: p.check(given.get(name, p.default), self.name) for name, p in known.items()}
+        for check in self.checks:
+            problem = check(values)
+            if problem:
+                raise HcschedError(f"heuristic {self.name!r}: {problem}")
+        return values
+
+
+def _sa_thresholds(v: dict) -> str | None:
+    return None if v["low"] < v["high"] else f"low ({v['low']:g}) must be smaller than high ({v['high']:g})"
+
+
+BATCH_PARAMS = (
+    Param("strategy", "interval", "choice", choices=("interval", "count"), doc="when mapping events happen (section 3.3)"),
+    Param("interval", 10.0, float, low=0.0, low_open=True, doc="seconds between mapping events (interval strategy)"),
+    Param("kappa", 40, int, low=1, doc="meta-task size that triggers a mapping event (count strategy)"),
+    Param("aging", None, float, low=0.0, low_open=True, optional=True, doc="sigma of the aging factor 1 + age/sigma; off by default"),
+)
+
+REGISTRY: dict[str, Heuristic] = {
+    h.name: h
+    for h in (
+        Heuristic("mct", "Minimum completion time", "immediate", immediate.MCT, "3.2",
+                  "Assigns each arriving task to the machine on which it completes earliest, given the machines' expected ready times. The paper's benchmark for immediate mode."),
+        Heuristic("met", "Minimum execution time", "immediate", immediate.MET, "3.2",
+                  "Assigns each arriving task to the machine that executes it fastest, ignoring ready times; can load a few machines heavily."),
+        Heuristic("olb", "Opportunistic load balancing", "immediate", immediate.OLB, "3.2",
+                  "Assigns each arriving task to the machine that becomes ready next, ignoring execution times."),
+        Heuristic("sa", "Switching algorithm", "immediate", immediate.SA, "3.2",
+                  "Uses MCT until the load balance index r_min/r_max reaches the high threshold, then MET until it falls to the low threshold, and so on.",
+                  (Param("low", 0.6, float, 0.0, 1.0, doc="switch back to MCT when the load balance index falls to this"),
+                   Param("high", 0.9, float, 0.0, 1.0, doc="switch to MET when the load balance index reaches this")),
+                  checks=(_sa_thresholds,)),
+        Heuristic("kpb", "K-percent best", "immediate", immediate.KPB, "3.2",
+                  "Considers only the floor(m k/100) machines (at least one) that execute the task fastest and picks the earliest completion among them. k = 100 is MCT; k = 100/m is MET.",
+                  (Param("k", 20.0, float, 0.0, 100.0, low_open=True, doc="percent of the machines in the subset"),)),
+        Heuristic("min-min", "Min-min", "batch", batch.MIN_MIN, "3.3",
+                  "At each mapping event, repeatedly assigns the task with the smallest earliest completion time to that machine. The paper's benchmark for batch mode.",
+                  BATCH_PARAMS),
+        Heuristic("max-min", "Max-min", "batch", batch.MAX_MIN, "3.3",
+                  "Like Min-min, but repeatedly assigns the task whose earliest completion time is largest.", BATCH_PARAMS),
+        Heuristic("sufferage", "Sufferage", "batch", batch.SUFFERAGE, "3.3, Fig. 2",
+                  "Gives each contended machine to the task that would suffer most (second earliest minus earliest completion time) if denied it; displaced tasks wait for the next pass.",
+                  BATCH_PARAMS),
+    )
+}
+
+
+def heuristic_names(mode: str | None = None) -> list[str]:
+    """Registered heuristic names, optionally only those of one mode."""
+    return [n for n, h in REGISTRY.items() if mode is None or h.mode == mode]
+
+
+def get_heuristic(name: str | Heuristic) -> Heuristic:
+    """The registered heuristic of that name; an unknown name is answered with the closest valid ones."""
+    if isinstance(name, Heuristic):
+        return name
+    key = str(name).strip().lower().replace("_", "-")
+    if key in REGISTRY:
+        return REGISTRY[key]
+    close = difflib.get_close_matches(key, REGISTRY, n=3, cutoff=0.4)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    raise HcschedError(f"unknown heuristic {name!r}; {hint}valid names: {', '.join(REGISTRY)}")

@@ -1,0 +1,117 @@
+"""Batch-mode heuristics of Maheswaran et al. (1999), section 3.3, as numba kernels.
+
+A mapping event gives a meta-task: ``E`` (S x m expected times of the tasks to
+map), ``ready`` (m expected ready times, modified in place as tasks are
+assigned) and ``zeta`` (S aging factors, 1 without aging). A heuristic is
+run in *steps*: Min-min and Max-min assign one task per step (one iteration of
+the do-loop of Fig. 1); Sufferage assigns up to m tasks per step (one execution
+of the for-statement of Fig. 2). Running the steps to the end gives the full
+mapping; the engine runs them lazily, only as far as machines need their next
+task, which yields exactly the same assignments.
+
+Ties: lowest task index (the meta-task is in arrival order), then lowest
+machine index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MIN_MIN, MAX_MIN, SUFFERAGE = range(3)
+
+
+@njit(cache=True)
+def best_machine(e, ready):
+    """Earliest completion time of one task: (machine, completion), lowest index on ties."""
+    best, best_c = 0, np.inf
+    for j in range(e.size):
+        c = ready[j] + e[j]
+        if c < best_c:
+            best, best_c = j, c
+    return best, best_c
+
+
+@njit(cache=True)
+def init_best(E, ready, alive, best_j, best_c):
+    """Lines (1)-(3) and (5) of Fig. 1: each task's earliest completion time and machine."""
+    for i in range(E.shape[0]):
+        if alive[i]:
+            best_j[i], best_c[i] = best_machine(E[i], ready)
+
+
+@njit(cache=True)
+def min_max_step(maximize, E, ready, zeta, alive, best_j, best_c):
+    """One iteration of Fig. 1's do-loop (Min-min; Max-min when ``maximize``).
+
+    Aging (section 3.3): Min-min selects on completion / zeta, Max-min on
+    completion * zeta. After machine l is assigned, only tasks whose best
+    machine was l can change their best (the other c_ij are unchanged and
+    c_il only grew), so only those rows are recomputed.
+    """
+    k, key_k = -1, 0.0
+    for i in range(E.shape[0]):
+        if alive[i]:
+            key = best_c[i] * zeta[i] if maximize else best_c[i] / zeta[i]
+            if k < 0 or (key > key_k if maximize else key < key_k):
+                k, key_k = i, key
+    l = best_j[k]
+    ready[l] = best_c[k]
+    alive[k] = False
+    for i in range(E.shape[0]):
+        if alive[i] and best_j[i] == l:
+            best_j[i], best_c[i] = best_machine(E[i], ready)
+    return k, l
+
+
+@njit(cache=True)
+def sufferage_pass(E, ready, zeta, alive, out_task, out_machine):
+    """One execution of the for-statement of Fig. 2 (lines 5-16).
+
+    Tasks are visited in index order. A task's sufferage is its second
+    earliest minus its earliest completion time (0 with one machine), times
+    zeta under aging. A task tentatively takes its best machine if no task
+    holds it, or displaces the holder whose sufferage is strictly smaller; a
+    displaced task waits for the next pass. Ready times are updated only
+    after the pass (line 15). Returns the number of assignments written to
+    ``out_task``/``out_machine``, in machine order.
+    """
+    m = E.shape[1]
+    holder = np.full(m, -1)
+    held = np.zeros(m)
+    for k in range(E.shape[0]):
+        if not alive[k]:
+            continue
+        j1, c1 = best_machine(E[k], ready)
+        c2 = np.inf
+        for j in range(m):
+            if j != j1:
+                c2 = min(c2, ready[j] + E[k, j])
+        suff = (c2 - c1) * zeta[k] if m > 1 else 0.0
+        if holder[j1] < 0 or held[j1] < suff:
+            holder[j1], held[j1] = k, suff
+    count = 0
+    for j in range(m):
+        k = holder[j]
+        if k >= 0:
+            ready[j] += E[k, j]
+            alive[k] = False
+            out_task[count], out_machine[count] = k, j
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def start_mapping(kind, E, ready, alive, best_j, best_c):
+    """Prepare the per-event state of heuristic ``kind``."""
+    if kind != SUFFERAGE:
+        init_best(E, ready, alive, best_j, best_c)
+
+
+@njit(cache=True)
+def step(kind, E, ready, zeta, alive, best_j, best_c, out_task, out_machine):
+    """Run one step of heuristic ``kind``; returns how many assignments it wrote."""
+    if kind == SUFFERAGE:
+        return sufferage_pass(E, ready, zeta, alive, out_task, out_machine)
+    out_task[0], out_machine[0] = min_max_step(kind == MAX_MIN, E, ready, zeta, alive, best_j, best_c)
+    return 1

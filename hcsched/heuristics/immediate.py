@@ -1,0 +1,96 @@
+"""Immediate-mode heuristics of Maheswaran et al. (1999), section 3.2, as numba kernels.
+
+Each rule sees one arriving task's expected execution times ``e`` (one per
+machine) and the machines' expected ready times ``ready`` (never earlier than
+now), and returns the chosen machine index. Ties go to the lowest machine index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MCT, MET, OLB, SA, KPB = range(5)
+
+
+@njit(cache=True)
+def mct(e, ready):
+    """Minimum completion time: argmin_j ready_j + e_j (section 3.2)."""
+    best, best_c = 0, np.inf
+    for j in range(e.size):
+        c = ready[j] + e[j]
+        if c < best_c:
+            best, best_c = j, c
+    return best
+
+
+@njit(cache=True)
+def met(e, ready):
+    """Minimum execution time: argmin_j e_j, ignoring ready times (section 3.2)."""
+    return np.argmin(e)
+
+
+@njit(cache=True)
+def olb(e, ready):
+    """Opportunistic load balancing: the machine that becomes ready next (section 3.2)."""
+    return np.argmin(ready)
+
+
+@njit(cache=True)
+def load_balance_index(ready):
+    """pi = r_min / r_max; 0 when every ready time is 0 (the paper's initial value)."""
+    r_max = ready.max()
+    return ready.min() / r_max if r_max > 0.0 else 0.0
+
+
+@njit(cache=True)
+def sa(e, ready, state, low, high):
+    """Switching algorithm (section 3.2).
+
+    ``state[0]`` is 0 while SA uses MCT and 1 while it uses MET. Before each
+    assignment the load balance index pi is computed: in MCT mode pi >= high
+    switches to MET; in MET mode pi <= low switches back to MCT. SA starts in
+    MCT mode (the paper sets pi = 0 initially).
+    """
+    pi = load_balance_index(ready)
+    if state[0] == 0.0 and pi >= high:
+        state[0] = 1.0
+    elif state[0] == 1.0 and pi <= low:
+        state[0] = 0.0
+    return met(e, ready) if state[0] == 1.0 else mct(e, ready)
+
+
+@njit(cache=True)
+def kpb_subset_size(m, k):
+    """floor(m k / 100) machines, at least one (section 3.2)."""
+    return max(1, int(np.floor(m * k / 100.0 + 1e-9)))
+
+
+@njit(cache=True)
+def kpb(e, ready, k):
+    """K-percent best: MCT among the floor(m k/100) machines with the smallest e (section 3.2).
+
+    The subset is ranked by execution time with ties to the lower index
+    (stable sort); within it, completion-time ties go to the lowest index.
+    """
+    order = np.argsort(e, kind="mergesort")[: kpb_subset_size(e.size, k)]
+    best, best_c = -1, np.inf
+    for j in order:
+        c = ready[j] + e[j]
+        if c < best_c or (c == best_c and j < best):
+            best, best_c = j, c
+    return best
+
+
+@njit(cache=True)
+def choose(kind, e, ready, state, params):
+    """Dispatch to the immediate rule ``kind`` with its numeric ``params``."""
+    if kind == MCT:
+        return mct(e, ready)
+    if kind == MET:
+        return met(e, ready)
+    if kind == OLB:
+        return olb(e, ready)
+    if kind == SA:
+        return sa(e, ready, state, params[0], params[1])
+    return kpb(e, ready, params[0])

@@ -1,0 +1,59 @@
+"""Per-trial metrics of one schedule (Maheswaran et al. 1999, section 3.1, and Caniou & Jeannot 2002)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+METRICS = ("makespan", "normalized_makespan", "sum_flow", "mean_flow", "max_flow", "mean_stretch",
+           "max_stretch", "utilization", "mapping_events", "min_etc_share")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Where and when each task ran; arrays indexed by task."""
+
+    arrival: np.ndarray
+    machine: np.ndarray
+    start: np.ndarray
+    finish: np.ndarray
+    expected: np.ndarray  # ETC of each task on its machine
+    actual: np.ndarray  # actual execution time of each task on its machine
+    machines: int
+    mapping_events: int = 0
+    min_etc_machine: np.ndarray | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        """The Gantt table: task, machine, arrival, start, finish, expected, actual."""
+        return pd.DataFrame({"task": np.arange(self.machine.size), "machine": self.machine, "arrival": self.arrival,
+                             "start": self.start, "finish": self.finish, "expected": self.expected, "actual": self.actual})
+
+
+def schedule_metrics(s: Schedule) -> dict[str, float]:
+    """Makespan, flow time (finish - arrival), stretch (flow / actual time), utilisation and mapping facts."""
+    flow = s.finish - s.arrival
+    stretch = flow / s.actual
+    makespan = float(s.finish.max())
+    busy = float(s.actual.sum())
+    return {
+        "makespan": makespan,
+        "sum_flow": float(flow.sum()),
+        "mean_flow": float(flow.mean()),
+        "max_flow": float(flow.max()),
+        "mean_stretch": float(stretch.mean()),
+        "max_stretch": float(stretch.max()),
+        "utilization": busy / (s.machines * makespan) if makespan > 0 else 1.0,
+        "mapping_events": int(s.mapping_events),
+        "min_etc_share": float(np.mean(s.machine == s.min_etc_machine)) if s.min_etc_machine is not None else float("nan"),
+    }
+
+
+def add_normalized_makespan(results: pd.DataFrame, benchmark: str) -> pd.DataFrame:
+    """Makespan divided by the benchmark heuristic's makespan in the same trial (section 5.1)."""
+    base = results.loc[results["heuristic"] == benchmark].set_index("trial")["makespan"]
+    results = results.copy()
+    results.insert(results.columns.get_loc("makespan") + 1, "normalized_makespan",
+                   results["makespan"].to_numpy() / base.reindex(results["trial"]).to_numpy())
+    return results

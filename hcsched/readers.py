@@ -1,0 +1,110 @@
+"""Reading a user's ETC matrix: CSV, or the one-value-per-line HCSP format of Braun et al. (2001)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+
+import numpy as np
+
+from hcsched.errors import HcschedError
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise HcschedError(f"{where}: {text.strip()!r} is not a number; ETC entries must be non-negative numbers") from None
+    if math.isnan(value) or math.isinf(value) or value < 0:
+        raise HcschedError(f"{where}: {text.strip()} is not allowed; ETC entries must be finite and non-negative")
+    return value
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def check_etc(etc: np.ndarray, source: str = "ETC") -> np.ndarray:
+    """Validate a matrix: 2-D, at least one task and one machine, finite, non-negative."""
+    etc = np.asarray(etc, dtype=float)
+    if etc.ndim != 2 or etc.shape[0] < 1 or etc.shape[1] < 1:
+        raise HcschedError(f"{source}: shape {etc.shape} is not allowed; need at least one task (row) and one machine (column)")
+    bad = ~np.isfinite(etc) | (etc < 0)
+    if bad.any():
+        i, j = map(int, np.argwhere(bad)[0])
+        raise HcschedError(f"{source}: entry (task {i}, machine {j}) = {etc[i, j]} is not allowed; ETC entries must be finite and non-negative")
+    return etc
+
+
+def parse_csv_etc(text: str, source: str = "CSV") -> tuple[np.ndarray, list[str] | None]:
+    """Rows are tasks, columns machines; an optional header row of machine names and an optional first column of task names."""
+    rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
+    if not rows:
+        raise HcschedError(f"{source}: the file is empty; expected rows of ETC values (tasks) with one column per machine")
+    names = None
+    if not all(_is_number(c) for c in rows[0][1:]):
+        names = [c.strip() for c in rows[0]]
+        rows = rows[1:]
+    if rows and not all(_is_number(r[0]) for r in rows):  # first column holds task names
+        rows = [r[1:] for r in rows]
+        if names is not None and len(names) == len(rows[0]) + 1:
+            names = names[1:]
+    if not rows:
+        raise HcschedError(f"{source}: no data rows; expected rows of ETC values (tasks) with one column per machine")
+    width = len(rows[0])
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise HcschedError(f"{source}: row {i + 1} has {len(r)} values, the first has {width}; every task needs one value per machine")
+    etc = np.array([[_number(c, f"{source}: row {i + 1}, column {j + 1}") for j, c in enumerate(r)] for i, r in enumerate(rows)])
+    if names is not None and len(names) != width:
+        names = None
+    return check_etc(etc, source), names
+
+
+def parse_hcsp_etc(text: str, machines: int | None = None, source: str = "HCSP file") -> np.ndarray:
+    """One value per line, task-major (value t*m + j is task t on machine j), with or without the header line ``T M 0``."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        raise HcschedError(f"{source}: the file is empty; expected one ETC value per line")
+    head = lines[0].split()
+    if len(head) == 3:
+        tasks, m = int(_number(head[0], f"{source}: header")), int(_number(head[1], f"{source}: header"))
+        lines = lines[1:]
+        if machines is not None and machines != m:
+            raise HcschedError(f"{source}: --machines {machines} contradicts the header, which says {m} machines")
+        if tasks * m != len(lines):
+            raise HcschedError(f"{source}: the header says {tasks} x {m} = {tasks * m} values, the file has {len(lines)}")
+        machines = m
+    if machines is None or machines < 1:
+        raise HcschedError(f"{source}: the number of machines is unknown; pass --machines M (a positive integer) for a file without a header line")
+    values = np.array([_number(v, f"{source}: line {k + 1}") for k, v in enumerate(lines)])
+    if values.size % machines:
+        raise HcschedError(f"{source}: {values.size} values do not divide into rows of {machines} machines")
+    return check_etc(values.reshape(-1, machines), source)
+
+
+def looks_like_hcsp(text: str) -> bool:
+    """True when every non-empty line holds one number, or the first is an HCSP header ``T M 0``."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    body = lines[1:] if lines and len(lines[0].split()) == 3 else lines
+    return bool(body) and all(len(ln.replace(",", " ").split()) == 1 for ln in body[:50])
+
+
+def read_etc(path: str | Path, machines: int | None = None) -> np.ndarray:
+    """Read an ETC matrix from a CSV or HCSP file; the format is recognised from the content."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise HcschedError(f"ETC file {str(path)!r}: cannot be read ({exc.strerror or exc}); give the path of a readable CSV or HCSP file") from None
+    except UnicodeDecodeError:
+        raise HcschedError(f"ETC file {str(path)!r}: not a text file; expected CSV or one value per line") from None
+    if machines is not None or looks_like_hcsp(text):
+        return parse_hcsp_etc(text, machines, source=str(path))
+    return parse_csv_etc(text, source=str(path))[0]

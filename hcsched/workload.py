@@ -1,0 +1,102 @@
+"""Workloads: ETC matrices, arrivals and actual execution times (Maheswaran et al. 1999, section 4).
+
+Every sampling function takes an explicit ``numpy.random.Generator``; the
+matrices are ``float64`` arrays with tasks as rows and machines as columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+CONSISTENCIES = ("consistent", "semiconsistent", "inconsistent")
+SEMICONSISTENT_MODES = ("sort", "smallest")
+# Section 4: Gamma_t (task) and Gamma_m (machine) heterogeneity ranges.
+HETEROGENEITY = {"hihi": (3000.0, 100.0), "hilo": (3000.0, 10.0), "lohi": (1000.0, 100.0), "lolo": (1000.0, 10.0)}
+
+
+def range_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_het: float, machine_het: float) -> np.ndarray:
+    """Range-based ETC (section 4): e[i, j] = q[i] * N_m, q ~ U[1, Gamma_t], N_m ~ U[1, Gamma_m] drawn anew per entry."""
+    q = rng.uniform(1.0, task_het, size=tasks)
+    return q[:, None] * rng.uniform(1.0, machine_het, size=(tasks, machines))
+
+
+def cov_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_mean: float, task_cov: float, machine_cov: float) -> np.ndarray:
+    """Coefficient-of-variation (gamma) ETC used by Kim et al. (2007), section 5.
+
+    A task vector q ~ Gamma(mean task_mean, COV task_cov); then row i is
+    Gamma(mean q[i], COV machine_cov) on every machine.
+    """
+    a_task, a_mach = 1.0 / task_cov**2, 1.0 / machine_cov**2
+    q = rng.gamma(a_task, task_mean / a_task, size=tasks)
+    return rng.gamma(a_mach, 1.0, size=(tasks, machines)) * (q / a_mach)[:, None]
+
+
+def make_consistent(etc: np.ndarray) -> np.ndarray:
+    """Sort each row so that machine 0 is fastest for every task, machine 1 next, ... (section 4)."""
+    return np.sort(etc, axis=1)
+
+
+def make_semiconsistent(rng: np.random.Generator, etc: np.ndarray, mode: str = "sort", task_share: float = 0.5, machine_share: float = 0.25) -> np.ndarray:
+    """A consistent submatrix of ``task_share`` of the tasks and ``machine_share`` of the machines (section 4).
+
+    The tasks and the machines of the submatrix are chosen at random. Two
+    readings of the paper:
+
+    - ``"sort"``: for each chosen task, sort the values already in the chosen
+      columns (ascending in column order), as the paper's generation step says;
+    - ``"smallest"``: for each chosen task, put its smallest times in the chosen
+      columns, sorted, and its other times in the other columns in their
+      original order, as the paper's assumption that "the execution times that
+      fall within the consistent submatrix are smaller" requires.
+    """
+    etc = etc.copy()
+    n, m = etc.shape
+    rows = np.sort(rng.choice(n, size=int(round(n * task_share)), replace=False))
+    cols = np.sort(rng.choice(m, size=max(1, int(round(m * machine_share))), replace=False))
+    if mode == "sort":
+        etc[np.ix_(rows, cols)] = np.sort(etc[np.ix_(rows, cols)], axis=1)
+        return etc
+    others = np.setdiff1d(np.arange(m), cols)
+    for i in rows:
+        order = np.argsort(etc[i], kind="stable")
+        small, rest = order[: cols.size], np.sort(order[cols.size :])
+        row = etc[i].copy()
+        etc[i, cols] = np.sort(row[small])
+        etc[i, others] = row[rest]
+    return etc
+
+
+def apply_consistency(rng: np.random.Generator, etc: np.ndarray, consistency: str, mode: str = "sort") -> np.ndarray:
+    """Turn a raw (inconsistent) ETC matrix into the requested consistency class."""
+    if consistency == "consistent":
+        return make_consistent(etc)
+    if consistency == "semiconsistent":
+        return make_semiconsistent(rng, etc, mode)
+    return etc
+
+
+def poisson_arrivals(rng: np.random.Generator, tasks: int, rate: float) -> np.ndarray:
+    """Arrival times of a Poisson process of ``rate`` tasks per second, starting at 0."""
+    return np.cumsum(rng.exponential(1.0 / rate, size=tasks))
+
+
+def static_arrivals(tasks: int) -> np.ndarray:
+    """Every task arrives at time 0."""
+    return np.zeros(tasks)
+
+
+def truncated_gaussian_times(rng: np.random.Generator, etc: np.ndarray) -> np.ndarray:
+    """Simulated actual times (section 4): Gaussian, mean e, variance 3e, resampled until positive."""
+    sd = np.sqrt(3.0 * etc)
+    actual = rng.normal(etc, sd)
+    bad = actual <= 0.0
+    while bad.any():
+        actual[bad] = rng.normal(etc[bad], sd[bad])
+        bad = actual <= 0.0
+    return actual
+
+
+def gamma_times(rng: np.random.Generator, etc: np.ndarray, cov: float) -> np.ndarray:
+    """Actual times ~ Gamma with mean e and coefficient of variation ``cov`` (Kim et al. 2007)."""
+    shape = 1.0 / cov**2
+    return rng.gamma(shape, 1.0, size=etc.shape) * (etc / shape)
