@@ -48,7 +48,7 @@ def parse_csv_etc(text: str, source: str = "CSV") -> tuple[np.ndarray, list[str]
     if not rows:
         raise HcschedError(f"{source}: the file is empty; expected rows of ETC values (tasks) with one column per machine")
     names = None
-    if not all(_is_number(c) for c in rows[0][1:]):
+    if len(rows) > 1 and not all(_is_number(c) for c in rows[0][1:]):
         names = [c.strip() for c in rows[0]]
         rows = rows[1:]
     if rows and not all(_is_number(r[0]) for r in rows):  # first column holds task names

@@ -1,0 +1,5 @@
+import sys
+
+from hcsched.cli import main
+
+sys.exit(main())

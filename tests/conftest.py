@@ -1,0 +1,20 @@
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HCSP = Path(os.environ.get("HCSCHED_SHARED", ROOT.parent / "shared")) / "data" / "hcsp"
+
+# Seed 000, Tables 1 and 2 (immediate mode) and Table 3 (batch mode).
+TABLE2_ETC = np.array([[50, 20, 15], [20, 60, 15], [20, 50, 15]], dtype=float)
+TABLE1_READY = np.array([75, 110, 200], dtype=float)
+TABLE3_ETC = np.array([[40, 48, 134, 50], [50, 82, 88, 89], [55, 68, 94, 93], [52, 60, 78, 108]], dtype=float)
+
+
+@pytest.fixture
+def hcsp_dir() -> Path:
+    if not HCSP.is_dir():
+        pytest.skip(f"HCSP instances not found at {HCSP} (set HCSCHED_SHARED)")
+    return HCSP

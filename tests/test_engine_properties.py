@@ -1,0 +1,93 @@
+"""Invariants of simulated schedules (hypothesis), and equivalences between engine and static mapping."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hcsched import engine, map_tasks
+from hcsched.experiment import Workload, run_heuristic
+from hcsched.scenario import HeuristicSpec
+
+HEURISTICS = [HeuristicSpec.make(n) for n in ("mct", "met", "olb", "kpb", "min-min", "max-min", "sufferage")] + [
+    HeuristicSpec.make("sa", low=0.2, high=0.5), HeuristicSpec.make("kpb", k=50),
+    HeuristicSpec.make("min-min", strategy="count", kappa=3), HeuristicSpec.make("sufferage", aging=2.0),
+    HeuristicSpec.make("max-min", interval=0.5, aging=1.0), HeuristicSpec.make("max-min", strategy="count", kappa=1),
+]
+
+
+@st.composite
+def workloads(draw):
+    n = draw(st.integers(1, 25))
+    m = draw(st.integers(1, 5))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    etc = rng.integers(1, 20, (n, m)).astype(float)
+    if draw(st.booleans()):
+        arrival = np.sort(rng.integers(0, 30, n)).astype(float)  # integer times: many simultaneous events
+    else:
+        arrival = np.cumsum(rng.exponential(3.0, n))
+    actual = etc if draw(st.booleans()) else np.maximum(0.1, etc + rng.normal(0, 2, (n, m)))
+    return Workload(arrival, etc, actual)
+
+
+def check_schedule(s, w):
+    n = w.arrival.size
+    assert s.machine.shape == (n,) and ((s.machine >= 0) & (s.machine < w.etc.shape[1])).all()
+    assert np.isfinite(s.start).all() and np.isfinite(s.finish).all()  # every task completes, once
+    assert (s.start >= w.arrival).all()  # no task starts before it arrives
+    np.testing.assert_allclose(s.finish - s.start, w.actual[np.arange(n), s.machine])
+    for j in range(w.etc.shape[1]):  # a dedicated machine runs one task at a time
+        on = np.flatnonzero(s.machine == j)
+        order = on[np.argsort(s.start[on], kind="stable")]
+        assert (s.start[order][1:] >= s.finish[order][:-1] - 1e-9).all()
+
+
+@settings(max_examples=150, deadline=None)
+@given(workloads(), st.sampled_from(HEURISTICS))
+def test_schedule_invariants(w, spec):
+    check_schedule(run_heuristic(spec, w), w)
+
+
+@settings(max_examples=100, deadline=None)
+@given(workloads(), st.sampled_from([h for h in HEURISTICS if h.heuristic.mode == "immediate"]))
+def test_immediate_machines_are_work_conserving(w, spec):
+    """A task starts at its arrival or when the task before it on its machine finishes."""
+    s = run_heuristic(spec, w)
+    for j in range(w.etc.shape[1]):
+        on = np.flatnonzero(s.machine == j)  # arrival order is assignment order
+        prev = np.concatenate([[0.0], s.finish[on][:-1]])
+        np.testing.assert_allclose(s.start[on], np.maximum(w.arrival[on], prev))
+
+
+@settings(max_examples=100, deadline=None)
+@given(workloads(), st.sampled_from(["min-min", "max-min", "sufferage"]))
+def test_batch_remapping_never_moves_a_started_task(w, name):
+    """A started task keeps its machine: under the remapping engine every machine stays busy
+    from each start to its finish, and tasks never start twice (checked by the schedule), and the
+    lazily evaluated mapping equals the full mapping when there is one event."""
+    static = Workload(np.zeros_like(w.arrival), w.etc, w.actual)
+    spec = HeuristicSpec.make(name, strategy="count", kappa=10**6)  # one event: the last arrival
+    s = run_heuristic(spec, static)
+    check_schedule(s, static)
+    full = map_tasks(w.etc, name)
+    np.testing.assert_array_equal(s.machine, full.assignment)
+    if (w.actual == w.etc).all():
+        np.testing.assert_allclose(s.finish, full.completion)
+
+
+@settings(max_examples=60, deadline=None)
+@given(workloads(), st.sampled_from([h for h in HEURISTICS if h.heuristic.mode == "immediate"]))
+def test_static_immediate_simulation_equals_map_tasks(w, spec):
+    """All tasks at time 0 with exact times: the simulation is the static mapping."""
+    s = run_heuristic(spec, Workload(np.zeros_like(w.arrival), w.etc, w.etc))
+    r = map_tasks(w.etc, spec.name, **spec.kwargs)
+    np.testing.assert_array_equal(s.machine, r.assignment)
+    np.testing.assert_allclose(s.finish, r.completion)
+
+
+def test_batch_interval_skips_redundant_events():
+    etc = np.array([[5.0], [5.0]])
+    # arrivals at 1 and 100, interval 10: events at 10 (t0), 100 (t1); the completion of t0 at 15 adds one at 20
+    machine, start, finish, events = engine.run_batch(0, engine.INTERVAL, 10.0, 40, 0.0, np.array([1.0, 100.0]), etc, etc)
+    assert start.tolist() == [10.0, 100.0]
+    assert events == 2  # the event at 20 has an empty meta-task and is not counted
