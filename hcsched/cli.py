@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 from hcsched.errors import HcschedError
 
@@ -65,7 +64,7 @@ def cmd_map(args) -> None:
         return
     print(f"heuristic: {result.heuristic}\nmakespan: {result.makespan:g}")
     print("task  machine  completion")
-    for i, (j, c) in enumerate(zip(result.assignment, result.completion)):
+    for i, (j, c) in enumerate(zip(result.assignment, result.completion, strict=True)):
         print(f"{i:<5} {j:<8} {c:g}")
 
 

@@ -102,7 +102,7 @@ def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
 
 def _run_trials(args: tuple[Scenario, list[int], list[np.random.SeedSequence]]) -> list[dict]:
     scenario, trials, seeds = args
-    return [row for t, ss in zip(trials, seeds) for row in run_trial(scenario, t, ss)[0]]
+    return [row for t, ss in zip(trials, seeds, strict=True) for row in run_trial(scenario, t, ss)[0]]
 
 
 def default_jobs() -> int:
@@ -141,7 +141,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         done = 0
         # fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs).
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            for chunk, out in zip(chunks, pool.map(_run_trials, chunks)):
+            for chunk, out in zip(chunks, pool.map(_run_trials, chunks), strict=True):
                 rows += out
                 done += len(chunk[1])
                 if progress:

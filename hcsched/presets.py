@@ -66,6 +66,19 @@ PRESETS = {
 }
 
 
+def quickstart() -> Scenario:
+    """The dashboard's default: a small, fast seed-000 experiment (8 machines, 200 tasks, lambda_h)."""
+    return Scenario(
+        name="quickstart", description="MCT and KPB (immediate) against Min-min and Sufferage (batch) on 8 machines and "
+        "200 tasks, inconsistent HiHi, at lambda_h (0.000645197 tasks/s, calibrated like section 5.1).",
+        machines=8, tasks=200, arrivals=ArrivalSpec("poisson", 0.000645197),
+        heuristics=("mct", "kpb", "min-min", "sufferage"), trials=20, seed=1999,
+    )
+
+
+PRESETS["quickstart"] = quickstart
+
+
 def preset_names() -> list[str]:
     return list(PRESETS)
 

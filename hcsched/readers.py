@@ -35,6 +35,8 @@ def check_etc(etc: np.ndarray, source: str = "ETC") -> np.ndarray:
     etc = np.asarray(etc, dtype=float)
     if etc.ndim != 2 or etc.shape[0] < 1 or etc.shape[1] < 1:
         raise HcschedError(f"{source}: shape {etc.shape} is not allowed; need at least one task (row) and one machine (column)")
+    if etc.min() >= 0 and np.isfinite(etc.max()):  # min is NaN if any entry is; max catches inf
+        return etc
     bad = ~np.isfinite(etc) | (etc < 0)
     if bad.any():
         i, j = map(int, np.argwhere(bad)[0])

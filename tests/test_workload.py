@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from conftest import TABLE3_ETC
 
-from hcsched import HcschedError, map_tasks, read_etc
+from hcsched import HcschedError, read_etc
 from hcsched import workload as wl
 from hcsched.readers import parse_csv_etc, parse_hcsp_etc
 
@@ -119,10 +119,3 @@ def test_the_twelve_hcsp_instances(hcsp_dir):
     text = (hcsp_dir / "u_i_hihi.0").read_text().split("\n", 1)[1]
     np.testing.assert_array_equal(parse_hcsp_etc(text, machines=16), read_etc(hcsp_dir / "u_i_hihi.0"))
 
-
-def test_min_min_on_hcsp_fewer_machines_never_better(hcsp_dir):
-    """Direction: on the HCSP instances, Min-min with more machines never has a larger makespan."""
-    for path in sorted(hcsp_dir.glob("u_*.0")):
-        e = read_etc(path)
-        spans = [map_tasks(e[:, :m], "min-min").makespan for m in (4, 8, 12, 16)]
-        assert spans == sorted(spans, reverse=True), path.name

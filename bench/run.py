@@ -1,0 +1,100 @@
+"""hcsched benchmark: python bench/run.py
+
+Prints, in one run:
+- map_tasks (static Min-min on 2000 x 16, MCT on 100,000 x 20) against a
+  straightforward numba kernel of the same rule measured here (target: ratio <= 3);
+- wall times of `hcsched run --preset maheswaran-fig4 --trials 50` (target 5 s)
+  and `--preset maheswaran-fig6 --trials 50` (target 60 s), as ratios to target.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from numba import njit
+
+from hcsched import map_tasks
+
+
+@njit(cache=True)
+def reference_min_min(etc, ready):
+    """Fig. 1 as written: every iteration scans the whole c matrix, O(S^2 m)."""
+    n, m = etc.shape
+    ready = ready.copy()
+    done = np.zeros(n, np.bool_)
+    assign = np.empty(n, np.int64)
+    for _ in range(n):
+        bk, bj, bc = -1, -1, np.inf
+        for i in range(n):
+            if done[i]:
+                continue
+            for j in range(m):
+                c = ready[j] + etc[i, j]
+                if c < bc:
+                    bk, bj, bc = i, j, c
+        done[bk] = True
+        assign[bk] = bj
+        ready[bj] = bc
+    return assign, ready
+
+
+@njit(cache=True)
+def reference_mct(etc, ready):
+    n, m = etc.shape
+    ready = ready.copy()
+    assign = np.empty(n, np.int64)
+    for i in range(n):
+        bj, bc = 0, np.inf
+        for j in range(m):
+            c = ready[j] + etc[i, j]
+            if c < bc:
+                bj, bc = j, c
+        assign[i] = bj
+        ready[bj] = bc
+    return assign, ready
+
+
+def best_of(fn, repeat=5):
+    fn()  # warm up (compilation)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
+def kernels() -> None:
+    rng = np.random.default_rng(0)
+    cases = [("min-min", reference_min_min, rng.uniform(1, 3000, 2000)[:, None] * rng.uniform(1, 100, (2000, 16))),
+             ("mct", reference_mct, rng.uniform(1, 3000, 100_000)[:, None] * rng.uniform(1, 100, (100_000, 20)))]
+    for name, ref, etc in cases:
+        ready = np.zeros(etc.shape[1])
+        ours, result = best_of(lambda etc=etc, name=name: map_tasks(etc, name))
+        theirs, (assign, final) = best_of(lambda etc=etc, ref=ref, ready=ready: ref(etc, ready))
+        assert (result.assignment == assign).all() and np.allclose(result.ready, final), "same rule, same mapping"
+        print(f"map_tasks {name:<8} {etc.shape[0]:>7} x {etc.shape[1]:<3} {ours * 1e3:9.2f} ms   "
+              f"reference kernel {theirs * 1e3:9.2f} ms   ratio {ours / theirs:5.2f}  (target <= 3)")
+
+
+def cli_runs() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for preset, target in (("maheswaran-fig4", 5.0), ("maheswaran-fig6", 60.0)):
+            cmd = [sys.executable, "-m", "hcsched", "run", "--preset", preset, "--trials", "50",
+                   "--out", os.path.join(tmp, "r.csv")]
+            subprocess.run(cmd, check=True, capture_output=True)  # warm the numba cache
+            t = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True)
+            wall = time.perf_counter() - t
+            print(f"hcsched run --preset {preset} --trials 50: {wall:6.2f} s   target {target:4.0f} s   "
+                  f"ratio {wall / target:5.2f}  (target <= 1; {os.cpu_count()} cores)")
+
+
+if __name__ == "__main__":
+    kernels()
+    cli_runs()
