@@ -18,18 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hcsched.heuristics.immediate import best_machine
+
 MIN_MIN, MAX_MIN, SUFFERAGE = range(3)
-
-
-@njit(cache=True)
-def best_machine(e, ready):
-    """Earliest completion time of one task: (machine, completion), lowest index on ties."""
-    best, best_c = 0, np.inf
-    for j in range(e.size):
-        c = ready[j] + e[j]
-        if c < best_c:
-            best, best_c = j, c
-    return best, best_c
 
 
 @njit(cache=True)

@@ -14,14 +14,20 @@ MCT, MET, OLB, SA, KPB = range(5)
 
 
 @njit(cache=True)
-def mct(e, ready):
-    """Minimum completion time: argmin_j ready_j + e_j (section 3.2)."""
+def best_machine(e, ready):
+    """Earliest completion time of one task: (machine, completion), lowest index on ties."""
     best, best_c = 0, np.inf
     for j in range(e.size):
         c = ready[j] + e[j]
         if c < best_c:
             best, best_c = j, c
-    return best
+    return best, best_c
+
+
+@njit(cache=True)
+def mct(e, ready):
+    """Minimum completion time: argmin_j ready_j + e_j (section 3.2)."""
+    return best_machine(e, ready)[0]
 
 
 @njit(cache=True)
