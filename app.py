@@ -1,38 +1,45 @@
-"""hcsched dashboard: the landing page runs the built-in default scenario with one click.
-
-The full dashboard (scenario editor, heuristic picker, animated Gantt charts)
-is the subject of the dashboard issue; this page already runs real
-simulations through the library.
-"""
+"""hcsched dashboard: the landing page and the list of pages."""
 
 import streamlit as st
 
-from hcsched import preset, simulate, summarize
-from hcsched.cli import SUMMARY_METRICS
+from hcsched.charts import etc_heatmap
+from pages.common import PAGES, Keys, init_session_state, preview_etc, run_status, show_results, start_run
+
+
+def landing() -> None:
+    init_session_state()
+    st.title("hcsched")
+    st.write("Compare task-mapping heuristics for heterogeneous computing. Tasks arrive over time at machines that run "
+             "them at different speeds; a heuristic decides where each task goes. Every heuristic sees the same "
+             "arrivals and execution times in a trial, and results come with 95% confidence intervals.")
+    scenario = st.session_state[Keys.SCENARIO]
+    st.subheader(f"Scenario: {scenario.name}")
+    st.write(scenario.description or "A scenario of your own.")
+    c1, c2 = st.columns([2, 1])
+    c1.caption(f"{scenario.machines} machines, {scenario.tasks} tasks, {scenario.trials} trials; heuristics: "
+               + ", ".join(h.label for h in scenario.heuristics))
+    if scenario.tasks * scenario.machines <= 200_000:
+        c2.plotly_chart(etc_heatmap(preview_etc(scenario), "ETC matrix of trial 0", height=220), key="landing_etc")
+    running = Keys.JOB in st.session_state
+    if st.button("Run", key="landing_run", type="primary", disabled=running):
+        if start_run(scenario):
+            st.rerun()
+    run_status()
+    run = st.session_state.get(Keys.RESULTS)
+    if run is not None:
+        show_results(run, "landing")
+    st.divider()
+    st.write("Change the machines and tasks on **Scenario**, pick heuristics on **Heuristics**, set trials on **Run**, "
+             "and step through single decisions on **Explain**.")
+
 
 st.set_page_config(page_title="hcsched", page_icon="🗂️", layout="wide")
-
-
-@st.cache_data(show_spinner=False)
-def run_scenario(scenario):
-    return simulate(scenario, jobs=1)
-
-
-st.title("hcsched")
-st.write("Compare task-mapping heuristics for heterogeneous computing systems: immediate-mode MCT, MET, OLB, SA and "
-         "KPB and batch-mode Min-min, Max-min and Sufferage of Maheswaran et al. (1999), simulated with common random numbers.")
-scenario = st.session_state.setdefault("scenario", preset("quickstart"))
-st.subheader(f"Scenario: {scenario.name}")
-st.caption(scenario.description)
-if st.button("Run", key="run", type="primary"):
-    st.session_state["results"] = run_scenario(scenario)
-results = st.session_state.get("results")
-if results is not None:
-    summary = summarize(results, SUMMARY_METRICS)
-    st.write(f"{results['trial'].nunique()} trials; makespan normalised to {scenario.benchmark_label}; "
-             "mean with 95% interval bounds.")
-    st.dataframe(summary, key="summary", hide_index=True)
-    st.download_button("Per-trial results (CSV)", results.to_csv(index=False), "results.csv", "text/csv",
-                       key="download_results", on_click="ignore")
-    st.download_button("Summary (CSV)", summary.to_csv(index=False), "summary.csv", "text/csv",
-                       key="download_summary", on_click="ignore")
+navigation = st.navigation([
+    st.Page(landing, title="Home", icon="🏠", default=True),
+    st.Page(PAGES["scenario"], title="Scenario", icon="🧮"),
+    st.Page(PAGES["heuristics"], title="Heuristics", icon="🧠"),
+    st.Page(PAGES["run"], title="Run", icon="▶️"),
+    st.Page(PAGES["results"], title="Results", icon="📊"),
+    st.Page(PAGES["explain"], title="Explain", icon="🔎"),
+])
+navigation.run()

@@ -118,7 +118,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
 
     ``trials`` and ``seed`` override the scenario's; ``jobs`` is the number of
     worker processes (default: all cores); ``progress(done, total)`` is called
-    as trials finish.
+    as trials finish; an exception it raises (e.g. to cancel) stops the run.
     """
     trials = scenario.trials if trials is None else trials
     seed = scenario.seed if seed is None else seed
@@ -141,13 +141,34 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         done = 0
         # fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs).
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            for chunk, out in zip(chunks, pool.map(_run_trials, chunks), strict=True):
-                rows += out
-                done += len(chunk[1])
-                if progress:
-                    progress(done, trials)
+            futures = [pool.submit(_run_trials, chunk) for chunk in chunks]
+            try:
+                for chunk, future in zip(chunks, futures, strict=True):
+                    rows += future.result()
+                    done += len(chunk[1])
+                    if progress:
+                        progress(done, trials)
+            except BaseException:  # e.g. the progress callback cancelling the run: drop queued work
+                for future in futures:
+                    future.cancel()
+                raise
     results = pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True)
     return add_normalized_makespan(results, scenario.benchmark_label)
+
+
+# Rough costs per task and machine on one core of the reference machine (bench/run.py):
+# immediate mode is linear in the tasks; batch mode remaps a backlog that grows with them.
+_IMMEDIATE_COST, _BATCH_COST = 1.5e-7, 3e-6
+
+
+def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None) -> float:
+    """A rough estimate of the wall time of :func:`simulate` (for a warning before large runs)."""
+    trials = scenario.trials if trials is None else trials
+    jobs = max(1, min(default_jobs() if jobs is None else jobs, trials))
+    n, m = scenario.tasks, scenario.machines
+    per_trial = sum(n * m * (_IMMEDIATE_COST if h.heuristic.mode == "immediate" else _BATCH_COST * max(1.0, n / 2000))
+                    for h in scenario.heuristics)
+    return per_trial * trials / jobs
 
 
 def trial_schedules(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict[str, Schedule]:

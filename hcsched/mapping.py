@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,6 +21,7 @@ class MappingResult:
     assignment: np.ndarray
     completion: np.ndarray
     ready: np.ndarray
+    trace: list | None = field(default=None, compare=False, repr=False)  # TraceSteps, with trace=True
 
     @property
     def makespan(self) -> float:
@@ -44,11 +45,13 @@ def check_ready(ready, machines: int) -> np.ndarray:
     return r
 
 
-def map_tasks(etc, heuristic: str, ready=None, **params) -> MappingResult:
+def map_tasks(etc, heuristic: str, ready=None, trace: bool = False, **params) -> MappingResult:
     """Map the tasks of ``etc`` (rows) onto its machines (columns), all arriving at time 0 in row order.
 
     Immediate heuristics see the tasks one at a time; batch heuristics map
     them as one meta-task. ``ready`` gives the machines' initial ready times.
+    With ``trace=True`` the result carries each decision with the values it
+    compared (:mod:`hcsched.explain`).
     """
     etc = check_etc(etc)
     ready = check_ready(ready, etc.shape[1])
@@ -58,4 +61,9 @@ def map_tasks(etc, heuristic: str, ready=None, **params) -> MappingResult:
         machine, completion, final = engine.map_immediate_static(h.kind, kernel_params(spec), etc, ready)
     else:
         machine, completion, final, _ = engine.map_batch_static(h.kind, np.ones(etc.shape[0]), etc, ready)
-    return MappingResult(h.name, machine, completion, final)
+    steps = None
+    if trace:
+        from hcsched.explain import trace_mapping
+
+        steps = trace_mapping(spec, etc, ready, kernel_params(spec))
+    return MappingResult(h.name, machine, completion, final, steps)

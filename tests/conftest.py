@@ -18,3 +18,8 @@ def hcsp_dir() -> Path:
     if not HCSP.is_dir():
         pytest.skip(f"HCSP instances not found at {HCSP} (set HCSCHED_SHARED)")
     return HCSP
+
+# The dashboard's pages import their shared helpers as `pages.common`, as `streamlit run app.py` allows.
+import sys  # noqa: E402
+
+sys.path.insert(0, str(ROOT))

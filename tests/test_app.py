@@ -1,22 +1,217 @@
-from pathlib import Path
+"""The dashboard, page by page, with Streamlit's AppTest: results are the library's own numbers."""
 
+import json
+import time
+
+import numpy as np
 import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
+import streamlit as st  # noqa: E402
+from conftest import ROOT  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
+from hcsched.scenario import parse_scenario  # noqa: E402
+
+PAGES = ["pages/scenario.py", "pages/heuristics.py", "pages/run.py", "pages/results.py", "pages/explain.py"]
 
 
-def test_landing_page_runs_the_default_scenario():
-    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=60)
+@pytest.fixture(autouse=True)
+def clear_caches():
+    st.cache_data.clear()
+    yield
+
+
+def app(path="app.py"):
+    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def wait_for_results(at, timeout=60):
+    """Runs happen in the background; the progress fragment collects them on a rerun."""
+    end = time.monotonic() + timeout
+    while "results" not in at.session_state and time.monotonic() < end:
+        time.sleep(0.1)
+        at.run()
+    assert not at.exception, at.exception
+    assert "results" in at.session_state, [e.value for e in at.error]
+    return at.session_state["results"]
+
+
+def charts(at):
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_standalone(page):
+    at = app(page)
+    assert at.session_state["scenario"] == preset("quickstart")
+
+
+def test_landing_run_shows_the_library_numbers():
+    at = app()
+    assert at.button(key="landing_run").label == "Run"
+    at.button(key="landing_run").click().run()
+    run = wait_for_results(at)
+    expected = simulate(preset("quickstart"), jobs=1)
+    pd.testing.assert_frame_equal(run.results, expected)
+    assert charts(at)[0]["data"][0]["type"] == "heatmap"  # the scenario's ETC preview
+    bars = charts(at)[1]["data"]
+    labels = [h.label for h in preset("quickstart").heuristics]
+    means = expected.groupby("heuristic", sort=False)["makespan"].mean().reindex(labels)
+    assert bars[0]["x"] == labels
+    np.testing.assert_allclose(_array(bars[0]["y"]), means.to_numpy())
+    shown = at.dataframe[0].value
+    np.testing.assert_allclose(shown["normalized_makespan"], expected.groupby("heuristic", sort=False)["normalized_makespan"].mean())
+    gantt = charts(at)[3]
+    assert [b["label"] for b in gantt["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
+    assert len(gantt["frames"]) == 60 and len(gantt["data"]) == 4
+    assert len(at.get("download_button")) == 4
+
+
+def _array(values):
+    if isinstance(values, dict):  # plotly's typed-array encoding
+        import base64
+
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+    return np.asarray(values, dtype=float)
+
+
+def test_run_page_trials_and_seed():
+    at = app("pages/run.py")
+    at.number_input(key="run_trials").set_value(3)
+    at.number_input(key="run_seed").set_value(7)
+    at.number_input(key="run_jobs").set_value(1)
+    at.button(key="run_start").click().run()
+    run = wait_for_results(at)
+    sc = preset("quickstart").replace(trials=3, seed=7)
+    assert run.scenario == sc
+    pd.testing.assert_frame_equal(run.results, simulate(sc, jobs=1))
+
+
+def test_results_page_without_results_links_to_run():
+    at = app("pages/results.py")
+    assert "No results yet" in at.info[0].value
+
+
+def test_results_persist_across_pages():
+    at = app()
+    at.button(key="landing_run").click().run()
+    wait_for_results(at)
+    at.switch_page("pages/results.py").run()
+    assert not at.exception and len(at.get("plotly_chart")) == 3  # bars, distribution, Gantt
+
+
+def test_scenario_widgets_change_the_scenario():
+    at = app("pages/scenario.py")
+    at.number_input(key="sc_w_machines").set_value(5).run()
+    at.selectbox(key="sc_w_het").set_value("lolo").run()
+    at.selectbox(key="sc_w_consistency").set_value("semiconsistent").run()
+    sc = at.session_state["scenario"]
+    assert (sc.machines, sc.etc.task_het, sc.etc.machine_het, sc.etc.consistency) == (5, 1000.0, 10.0, "semiconsistent")
+    assert sc.name == "quickstart (edited)"
+
+
+def test_load_preset():
+    at = app("pages/scenario.py")
+    at.selectbox(key="sc_preset").set_value("maheswaran-fig6").run()
+    at.button(key="sc_load_preset").click().run()
+    assert at.session_state["scenario"] == preset("maheswaran-fig6")
+    assert at.number_input(key="sc_w_tasks").value == 2000
+
+
+def test_scenario_json_round_trip_reproduces_results():
+    sc = preset("quickstart").replace(machines=6, trials=2, seed=3)
+    at = app()
+    at.switch_page("pages/scenario.py").run()
+    at.file_uploader(key="sc_upload_scenario").set_value(("s.json", sc.to_json().encode(), "application/json")).run()
+    assert not at.exception
+    assert at.session_state["scenario"] == sc
+    assert parse_scenario(at.session_state["scenario"].to_json()) == sc  # what the download button offers
+    at.switch_page("pages/run.py").run()
+    at.number_input(key="run_jobs").set_value(1)
+    at.button(key="run_start").click().run()
+    pd.testing.assert_frame_equal(wait_for_results(at).results, simulate(sc, jobs=1))
+
+
+def test_upload_etc_matrix_and_heatmap():
+    at = app("pages/scenario.py")
+    at.radio(key="sc_w_method").set_value("matrix").run()
+    at.file_uploader(key="sc_w_upload").set_value(("e.csv", b"m0,m1,m2\n50,20,15\n20,60,15\n20,50,15\n", "text/csv")).run()
+    assert not at.exception and not at.error
+    sc = at.session_state["scenario"]
+    assert sc.etc.matrix == ((50, 20, 15), (20, 60, 15), (20, 50, 15)) and (sc.tasks, sc.machines) == (3, 3)
+    heat = [c for c in charts(at) if c["data"][0]["type"] == "heatmap"]
+    assert heat
+
+
+@pytest.mark.parametrize("content, words", [(b"1,2\n3\n", "row 2 has 1 values"), (b"1,-5\n2,3\n", "-5 is not allowed"),
+                                            (b"\xff\xfe\x00", "not a text file")])
+def test_invalid_upload_answered_inline_inputs_kept(content, words):
+    at = app("pages/scenario.py")
+    at.radio(key="sc_w_method").set_value("matrix").run()
+    at.number_input(key="sc_w_hcsp_machines").set_value(4).run()
+    before = at.session_state["scenario"]
+    at.file_uploader(key="sc_w_upload").set_value(("bad.csv", content, "text/csv")).run()
+    assert not at.exception
+    assert any(words in e.value for e in at.error), [e.value for e in at.error]
+    assert at.radio(key="sc_w_method").value == "matrix" and at.number_input(key="sc_w_hcsp_machines").value == 4
+    assert at.session_state["scenario"].etc.matrix == before.etc.matrix
+
+
+def test_invalid_matrix_edit_answered_inline():
+    at = app("pages/scenario.py")
+    at.radio(key="sc_w_method").set_value("matrix").run()
+    good = at.session_state["scenario"]
+    at.session_state["sc_w_editor"] = {"edited_rows": {0: {"m1": -3.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
-    at.button(key="run").click().run()
-    assert not at.exception
-    expected = simulate(preset("quickstart"), jobs=1)
-    shown = at.dataframe[0].value
-    means = expected.groupby("heuristic", sort=False)["makespan"].mean()
-    pd.testing.assert_series_equal(shown.set_index("heuristic")["makespan"], means, check_names=False)
-    assert len(at.get("download_button")) == 2
+    assert any("non-negative" in e.value for e in at.error)
+    assert at.session_state["scenario"] == good
+
+
+def test_heuristics_page_adds_the_same_heuristic_twice():
+    at = app("pages/heuristics.py")
+    for k in (10, 40):
+        at.selectbox(key="hx_name").set_value("kpb").run()
+        at.number_input(key="hx_kpb_k").set_value(k)
+        at.button(key="hx_add").click().run()
+    labels = [h.label for h in at.session_state["scenario"].heuristics]
+    assert labels[-2:] == ["kpb (k=10)", "kpb (k=40)"]
+    at.selectbox(key="hx_name").set_value("kpb").run()
+    at.number_input(key="hx_kpb_k").set_value(10)
+    at.button(key="hx_add").click().run()
+    assert any("used twice" in e.value for e in at.error)
+    at.button(key="hx_remove_0").click().run()
+    assert [h.label for h in at.session_state["scenario"].heuristics][0] == "kpb"
+
+
+def test_heuristics_page_shows_registry_description():
+    at = app("pages/heuristics.py")
+    at.selectbox(key="hx_name").set_value("sufferage").run()
+    assert "suffer most" in at.info[0].value and "3.3" in at.info[0].value
+    assert at.selectbox(key="hx_sufferage_strategy").options == ["interval", "count"]
+
+
+def test_explain_steps_through_kpb():
+    at = app("pages/explain.py")
+    assert "2 fastest machine(s) for t0 are m2, m1" in at.success[0].value
+    at.button(key="ex_next").click().run()
+    at.button(key="ex_next").click().run()
+    assert "t2 completes earliest on m0" in at.success[0].value
+    assert "all tasks complete by 130" in at.markdown[-1].value
+
+
+def test_explain_sufferage_table3():
+    at = app("pages/explain.py")
+    at.selectbox(key="ex_example").set_value("Table 3 (batch mode)").run()
+    at.selectbox(key="ex_heuristic").set_value("sufferage").run()
+    table = at.dataframe[1].value
+    assert table["outcome"].tolist()[0] == "displaced by t1; waits for the next pass"
+    for _ in range(2):
+        at.button(key="ex_next").click().run()
+    assert "makespan (largest ready time) 78" in at.markdown[-1].value

@@ -1,0 +1,138 @@
+"""Plotly figure builders for results and schedules. Pure: they return figures and never draw."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from hcsched.metrics import Schedule
+
+# Okabe & Ito's colour-blind-safe palette (yellow last: weak on white), then Paul Tol's muted scheme.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442",
+           "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
+
+METRIC_TITLES = {
+    "makespan": "Makespan", "normalized_makespan": "Normalised makespan", "mean_flow": "Mean flow time",
+    "max_flow": "Max flow time", "sum_flow": "Sum of flow times", "mean_stretch": "Mean stretch",
+    "max_stretch": "Max stretch", "utilization": "Utilisation", "mapping_events": "Mapping events",
+    "min_etc_share": "Share on min-ETC machine",
+}
+
+
+def heuristic_colors(labels) -> dict[str, str]:
+    """One colour per heuristic label, in the order given, the same in every chart."""
+    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(labels)}
+
+
+def metric_bars(summary: pd.DataFrame, metrics, colors: dict[str, str] | None = None) -> go.Figure:
+    """One panel per metric: a bar per heuristic with its confidence interval as an error bar."""
+    labels = summary["heuristic"].tolist()
+    colors = colors or heuristic_colors(labels)
+    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[METRIC_TITLES.get(m, m) for m in metrics])
+    for col, metric in enumerate(metrics, start=1):
+        mean = summary[metric].to_numpy(float)
+        upper = (summary[f"{metric}_upper"].to_numpy(float) - mean)
+        lower = (mean - summary[f"{metric}_lower"].to_numpy(float))
+        fig.add_trace(go.Bar(
+            x=labels, y=mean, marker_color=[colors[x] for x in labels], showlegend=False, name=METRIC_TITLES.get(metric, metric),
+            error_y={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
+            customdata=np.column_stack([summary[f"{metric}_lower"], summary[f"{metric}_upper"]]),
+            hovertemplate="%{x}<br>mean %{y:.6g}<br>95% interval [%{customdata[0]:.6g}, %{customdata[1]:.6g}]<extra></extra>",
+        ), row=1, col=col)
+    fig.update_layout(height=380, margin={"t": 50, "b": 10, "l": 10, "r": 10}, bargap=0.25)
+    fig.update_xaxes(tickangle=-30)
+    return fig
+
+
+def trial_distribution(results: pd.DataFrame, metric: str, colors: dict[str, str] | None = None) -> go.Figure:
+    """Per-trial values of one metric as a box per heuristic with every trial shown as a point."""
+    labels = list(dict.fromkeys(results["heuristic"]))
+    colors = colors or heuristic_colors(labels)
+    fig = go.Figure()
+    for label in labels:
+        rows = results[results["heuristic"] == label]
+        fig.add_trace(go.Box(y=rows[metric], name=label, marker_color=colors[label], boxpoints="all", jitter=0.4,
+                             pointpos=0, customdata=rows["trial"], hovertemplate="trial %{customdata}: %{y:.6g}<extra></extra>"))
+    fig.update_layout(height=380, showlegend=False, yaxis_title=METRIC_TITLES.get(metric, metric),
+                      margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    return fig
+
+
+def etc_heatmap(etc: np.ndarray, title: str = "Expected time to compute (ETC)", height: int | None = None) -> go.Figure:
+    """The ETC matrix: tasks as rows, machines as columns."""
+    etc = np.asarray(etc, float)
+    fig = go.Figure(go.Heatmap(z=etc, x=[f"m{j}" for j in range(etc.shape[1])], y=[f"t{i}" for i in range(etc.shape[0])],
+                               colorscale="Viridis", colorbar={"title": "ETC"},
+                               hovertemplate="%{y} on %{x}: %{z:.6g}<extra></extra>"))
+    fig.update_layout(title=title, height=height or min(700, 160 + 12 * etc.shape[0]), yaxis={"autorange": "reversed"},
+                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+    return fig
+
+
+def _short(t: float) -> str:
+    """A compact time label: 61.4k, 1.23M."""
+    for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(t) >= size:
+            return f"{t / size:.3g}{unit}"
+    return f"{t:.3g}"
+
+
+def _window(s: Schedule, window: tuple[float, float] | None) -> np.ndarray:
+    if window is None:
+        return np.arange(s.machine.size)
+    return np.flatnonzero((s.finish > window[0]) & (s.start < window[1]))
+
+
+def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = 60,
+          window: tuple[float, float] | None = None) -> go.Figure:
+    """Animated Gantt chart: one panel per heuristic on a shared time axis, machines as rows.
+
+    Every task is a bar in every frame (zero width before it starts), so the
+    traces never change and frames carry only the widths: tasks appear as they
+    start and grow as they run. The figure opens on the final frame; Play
+    replays it from the start. ``window`` limits it to tasks overlapping a
+    time interval.
+    """
+    labels = list(schedules)
+    colors = colors or heuristic_colors(labels)
+    picks = {label: _window(s, window) for label, s in schedules.items()}
+    t0 = window[0] if window else 0.0
+    t1 = window[1] if window else max(float(s.finish.max()) for s in schedules.values())
+    times = np.linspace(t0, t1, max(2, frames))
+    fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, vertical_spacing=0.04 if len(labels) > 1 else 0,
+                        subplot_titles=labels)
+    for row, label in enumerate(labels, start=1):
+        s, idx = schedules[label], picks[label]
+        custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx]])
+        fig.add_trace(go.Bar(
+            y=[f"m{j}" for j in s.machine[idx]], base=s.start[idx], x=s.finish[idx] - s.start[idx], orientation="h",
+            marker={"color": colors[label], "line": {"color": "white", "width": 0.5}}, name=label, showlegend=False,
+            customdata=custom,
+            hovertemplate=("task %{customdata[0]}<br>arrival %{customdata[1]:.6g}<br>start %{customdata[2]:.6g}"
+                           "<br>finish %{customdata[3]:.6g}<br>expected %{customdata[4]:.6g}"
+                           "<br>actual %{customdata[5]:.6g}<extra>" + label + "</extra>"),
+        ), row=row, col=1)
+        fig.update_yaxes(categoryorder="array", categoryarray=[f"m{j}" for j in range(s.machines)][::-1], row=row, col=1)
+    fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))), data=[
+        go.Bar(x=np.clip(t - schedules[label].start[picks[label]], 0.0,
+                         schedules[label].finish[picks[label]] - schedules[label].start[picks[label]]))
+        for label in labels]) for t in times]
+    steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
+        "mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}]} for t in times]
+    fig.update_layout(
+        barmode="overlay", height=90 + sum(50 + 20 * s.machines for s in schedules.values()), margin={"t": 40, "b": 10, "l": 10, "r": 10},
+        xaxis={"range": [t0, t1]}, **{f"xaxis{i}": {"range": [t0, t1]} for i in range(2, len(labels) + 1)},
+        updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": -0.06, "xanchor": "left", "yanchor": "top",
+                      "showactive": False, "buttons": [
+                          {"label": "Play", "method": "animate", "args": [None, {
+                              "frame": {"duration": 80, "redraw": True}, "transition": {"duration": 0},
+                              "fromcurrent": False, "mode": "immediate"}]},
+                          {"label": "Pause", "method": "animate", "args": [[None], {
+                              "frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],
+        sliders=[{"active": len(times) - 1, "steps": steps, "x": 0.12, "y": -0.02, "len": 0.88,
+                  "currentvalue": {"prefix": "time "}, "pad": {"t": 30}}],
+    )
+    fig.update_xaxes(title_text="time", row=len(labels), col=1)
+    return fig

@@ -1,0 +1,204 @@
+"""What every page shares: session-state keys, the background run, and the results view.
+
+Pages stay thin: they read widgets, call the library and show what it returns.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import pandas as pd
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from hcsched import HcschedError, Scenario, preset, simulate, summarize, trial_schedules
+from hcsched.charts import METRIC_TITLES, gantt, heuristic_colors, metric_bars, trial_distribution
+from hcsched.experiment import estimate_seconds, make_workload, trial_seeds
+
+BAR_METRICS = ("makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization")
+TABLE_METRICS = BAR_METRICS + ("max_flow", "mean_stretch", "mapping_events", "min_etc_share")
+QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
+PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
+         "results": "pages/results.py", "explain": "pages/explain.py"}
+
+
+class Keys:
+    """Session-state keys shared between pages (widget keys are local to their page)."""
+
+    SCENARIO = "scenario"  # the current, valid Scenario
+    RESULTS = "results"  # RunResult of the last finished run
+    JOB = "job"  # the running Job, if any
+    NOTICE = "notice"  # a message about the last run (cancelled, failed)
+
+
+@dataclass
+class RunResult:
+    scenario: Scenario  # with the trials and seed that were run
+    results: pd.DataFrame
+    seconds: float
+
+
+@dataclass
+class Job:
+    scenario: Scenario
+    jobs: int
+    future: Future | None = None
+    done: int = 0
+    started: float = field(default_factory=time.monotonic)
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+class Cancelled(Exception):
+    """Raised from the progress callback to stop a run."""
+
+
+@st.cache_resource
+def _warm_kernels() -> threading.Thread:
+    """Load the compiled kernels once per server, in the background, so the first Run is fast."""
+    tiny = preset("quickstart").replace(tasks=20, machines=3, trials=1,
+                                        heuristics=("mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage"))
+    thread = threading.Thread(target=simulate, args=(tiny,), kwargs={"jobs": 1}, daemon=True, name="hcsched-warm")
+    thread.start()
+    return thread
+
+
+def init_session_state() -> None:
+    """Every page calls this first: a first visit starts with the built-in default scenario."""
+    _warm_kernels()
+    st.session_state.setdefault(Keys.SCENARIO, preset("quickstart"))
+
+
+def link(page: str, label: str) -> None:
+    """A link to another page; plain text when this page runs on its own, outside the app's navigation."""
+    try:
+        st.page_link(PAGES[page], label=label)
+    except StreamlitAPIException:
+        st.markdown(f"{label}: the **{page.title()}** page of the app.")
+
+
+@st.cache_resource
+def _executor() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hcsched-run")
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cached_simulate(scenario: Scenario, _jobs: int | None = None, _progress=None) -> pd.DataFrame:
+    """Runs are cached on the (hashable) scenario: its trials and seed are part of it."""
+    return simulate(scenario, jobs=_jobs, progress=_progress)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def preview_etc(scenario: Scenario):
+    """The ETC matrix of the scenario's first trial."""
+    return make_workload(scenario, trial_seeds(scenario.seed, 1)[0]).etc
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cached_schedules(scenario: Scenario, trial: int):
+    return trial_schedules(scenario, trial)
+
+
+def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
+    """Run a scenario: at once if it is quick, else in the background, where it survives clicks and page changes.
+
+    Returns True when a background job was started.
+    """
+    st.session_state.pop(Keys.NOTICE, None)
+    if estimate_seconds(scenario, jobs=jobs) < QUICK_SECONDS:
+        begin = time.monotonic()
+        job = Job(scenario, jobs)
+        job.future = Future()
+        try:
+            job.future.set_result(cached_simulate(scenario, jobs))
+        except Exception as exc:  # reported by _finish like a background failure
+            job.future.set_exception(exc)
+        job.started = begin
+        _finish(job)
+        return False
+    job = Job(scenario, jobs)
+
+    def progress(done: int, total: int) -> None:
+        job.done = done
+        if job.cancel.is_set():
+            raise Cancelled
+
+    job.future = _executor().submit(cached_simulate, scenario, jobs, progress)
+    st.session_state[Keys.JOB] = job
+    return True
+
+
+def _finish(job: Job) -> None:
+    st.session_state.pop(Keys.JOB, None)
+    try:
+        results = job.future.result()
+    except Cancelled:
+        st.session_state[Keys.NOTICE] = ("warning", "The run was cancelled.")
+    except HcschedError as exc:
+        st.session_state[Keys.NOTICE] = ("error", f"The run stopped: {exc}")
+    except Exception as exc:  # never a traceback in the page
+        st.session_state[Keys.NOTICE] = ("error", f"The run failed: {type(exc).__name__}: {exc}")
+    else:
+        st.session_state[Keys.RESULTS] = RunResult(job.scenario, results, time.monotonic() - job.started)
+
+
+@st.fragment(run_every=0.3)
+def _progress_fragment() -> None:
+    job = st.session_state.get(Keys.JOB)
+    if job is None:
+        return
+    if job.future.done():
+        _finish(job)
+        st.rerun()
+    total = job.scenario.trials
+    elapsed = time.monotonic() - job.started
+    left = f", about {elapsed / job.done * (total - job.done):.0f} s left" if job.done else ""
+    st.progress(job.done / total, text=f"{job.done} of {total} trials done{left}")
+    st.button("Cancel", key="cancel_run", on_click=job.cancel.set)
+
+
+def run_status() -> None:
+    """The progress of a running job (polled), or a notice about the last one."""
+    if Keys.JOB in st.session_state:
+        _progress_fragment()
+    notice = st.session_state.get(Keys.NOTICE)
+    if notice:
+        getattr(st, notice[0])(notice[1])
+
+
+def show_results(run: RunResult, key: str) -> None:
+    """Bars with 95% intervals, the table of means, per-trial distributions, the animated Gantt and downloads."""
+    scenario, results = run.scenario, run.results
+    labels = [h.label for h in scenario.heuristics]
+    colors = heuristic_colors(labels)
+    summary = summarize(results, TABLE_METRICS)
+    st.caption(f"{scenario.name}: {scenario.trials} trials, seed {scenario.seed}, {run.seconds:.1f} s. "
+               f"Makespan normalised to {scenario.benchmark_label}. Bars show means with 95% confidence intervals.")
+    st.plotly_chart(metric_bars(summary, BAR_METRICS, colors), key=f"{key}_bars", width="stretch")
+    with st.expander("Means and 95% interval bounds", expanded=False):
+        st.dataframe(summary, key=f"{key}_summary", hide_index=True)
+    metric = st.selectbox("Per-trial distribution of", BAR_METRICS, format_func=METRIC_TITLES.get, key=f"{key}_dist_metric")
+    st.plotly_chart(trial_distribution(results, metric, colors), key=f"{key}_dist", width="stretch")
+
+    st.subheader("Schedule of one trial")
+    trial = st.number_input("Trial", 0, scenario.trials - 1, 0, key=f"{key}_trial")
+    schedules = cached_schedules(scenario, int(trial))
+    end = max(float(s.finish.max()) for s in schedules.values())
+    window = None
+    if scenario.tasks > 400:  # keep the animation light: draw a time window of a large trial
+        share = st.slider("Time window (% of the trial)", 0, 100, (0, 100 if scenario.tasks <= 1000 else 10), key=f"{key}_window")
+        window = (end * share[0] / 100, end * max(share[1], share[0] + 1) / 100)
+    st.plotly_chart(gantt(schedules, colors, window=window), key=f"{key}_gantt", width="stretch")
+    st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its times.")
+
+    gantt_table = pd.concat([s.to_frame().assign(heuristic=label) for label, s in schedules.items()], ignore_index=True)
+    gantt_table = gantt_table[["heuristic", "task", "machine", "arrival", "start", "finish", "expected", "actual"]]
+    cols = st.columns(4)
+    downloads = (("Per-trial results (CSV)", results.to_csv(index=False), "results.csv", "text/csv"),
+                 ("Summary with intervals (CSV)", summary.to_csv(index=False), "summary.csv", "text/csv"),
+                 (f"Gantt table, trial {trial} (CSV)", gantt_table.to_csv(index=False), f"gantt-trial{trial}.csv", "text/csv"),
+                 ("Scenario (JSON)", scenario.to_json(), f"{scenario.name}.json", "application/json"))
+    for col, (label, data, name, mime) in zip(cols, downloads, strict=True):
+        col.download_button(label, data, name, mime, key=f"{key}_dl_{name.split('.')[0].split('-')[0]}", on_click="ignore")

@@ -1,0 +1,15 @@
+"""Results of the last run, heuristics side by side."""
+
+import streamlit as st
+
+from pages.common import Keys, init_session_state, link, run_status, show_results
+
+init_session_state()
+st.title("Results")
+run_status()
+run = st.session_state.get(Keys.RESULTS)
+if run is None:
+    st.info("No results yet: run a scenario first.")
+    link("run", "Go to Run")
+else:
+    show_results(run, "results")

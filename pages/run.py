@@ -1,0 +1,37 @@
+"""Trials, seed and parallel jobs; the run itself happens in the background."""
+
+import streamlit as st
+
+from hcsched import HcschedError
+from hcsched.experiment import default_jobs, estimate_seconds
+from pages.common import Keys, init_session_state, link, run_status, start_run
+
+init_session_state()
+st.title("Run")
+scenario = st.session_state[Keys.SCENARIO]
+st.write(f"**{scenario.name}**: {scenario.machines} machines, {scenario.tasks} tasks; "
+         + ", ".join(h.label for h in scenario.heuristics))
+link("scenario", "Change the scenario")
+c1, c2, c3 = st.columns(3)
+trials = c1.number_input("Trials", 1, 10_000, scenario.trials, key="run_trials")
+seed = c2.number_input("Seed", 0, 2**53 - 1, scenario.seed, key="run_seed")
+jobs = c3.number_input("Parallel jobs", 1, 256, default_jobs(), key="run_jobs", help="worker processes; default: all cores")
+try:
+    chosen = scenario.replace(trials=int(trials), seed=int(seed))
+except HcschedError as exc:
+    st.error(str(exc))
+    st.stop()
+estimate = estimate_seconds(chosen, jobs=int(jobs))
+if estimate > 30:
+    st.warning(f"This run may take about {estimate / 60:.1f} minutes. It runs in the background: you can move between "
+               "pages, and cancel it.")
+else:
+    st.caption(f"Estimated time: about {max(estimate, 0.1):.1f} s (more on the first run, which compiles the kernels).")
+running = Keys.JOB in st.session_state
+if st.button("Run", key="run_start", type="primary", disabled=running):
+    st.session_state[Keys.SCENARIO] = chosen
+    if start_run(chosen, int(jobs)):
+        st.rerun()
+run_status()
+if Keys.RESULTS in st.session_state and not running:
+    link("results", "See the results")
