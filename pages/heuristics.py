@@ -44,7 +44,7 @@ st.subheader("Chosen")
 for i, spec in enumerate(sc.heuristics):
     h = spec.heuristic
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
-    params = ", ".join(f"{k}={v}" for k, v in spec.params) or "no parameters"
+    params = ", ".join(f"{k}={'off' if v is None else v}" for k, v in spec.params) or "no parameters"
     c1.markdown(f"**{spec.label}** · {h.title} · {h.mode} mode · {params}")
     if c2.button("Remove", key=f"hx_remove_{i}", disabled=len(sc.heuristics) == 1):
         rest = [s for j, s in enumerate(sc.heuristics) if j != i]
