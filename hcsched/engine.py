@@ -264,3 +264,27 @@ def map_batch_static(kind, sigma_zeta, etc, ready):
             order[done] = i
             done += 1
     return machine, completion, ready, order
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) every kernel, once per process.
+
+    Call it before forking worker processes: a child forked while another
+    thread holds numba's compiler lock would wait for it forever.
+    """
+    global _WARM
+    if _WARM:
+        return
+    etc = np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]])
+    arrival = np.array([0.0, 0.5, 1.0])
+    for kind in range(5):
+        run_immediate(kind, np.array([50.0, 90.0]), arrival, etc, etc)
+        map_immediate_static(kind, np.array([50.0, 90.0]), etc, np.zeros(2))
+    for kind in range(3):
+        for strategy in (INTERVAL, COUNT):
+            run_batch(kind, strategy, 1.0, 2, 0.0, arrival, etc, etc)
+        map_batch_static(kind, np.ones(3), etc, np.zeros(2))
+    _WARM = True

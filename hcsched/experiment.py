@@ -139,6 +139,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         size = max(1, min(8, trials // (4 * jobs)))
         chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size]) for a in range(0, trials, size)]
         done = 0
+        engine.warm_up()  # compile here, so that no child is forked while a compilation holds numba's lock
         # fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs).
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_run_trials, chunk) for chunk in chunks]

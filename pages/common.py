@@ -16,6 +16,7 @@ from streamlit.errors import StreamlitAPIException
 
 from hcsched import HcschedError, Scenario, preset, simulate, summarize, trial_schedules
 from hcsched.charts import METRIC_TITLES, gantt, heuristic_colors, metric_bars, trial_distribution
+from hcsched.engine import warm_up
 from hcsched.experiment import estimate_seconds, make_workload, trial_seeds
 
 BAR_METRICS = ("makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization")
@@ -58,9 +59,7 @@ class Cancelled(Exception):
 @st.cache_resource
 def _warm_kernels() -> threading.Thread:
     """Load the compiled kernels once per server, in the background, so the first Run is fast."""
-    tiny = preset("quickstart").replace(tasks=20, machines=3, trials=1,
-                                        heuristics=("mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage"))
-    thread = threading.Thread(target=simulate, args=(tiny,), kwargs={"jobs": 1}, daemon=True, name="hcsched-warm")
+    thread = threading.Thread(target=warm_up, daemon=True, name="hcsched-warm")
     thread.start()
     return thread
 
@@ -107,6 +106,7 @@ def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
     Returns True when a background job was started.
     """
     st.session_state.pop(Keys.NOTICE, None)
+    _warm_kernels().join()  # runs may fork workers: never while the warm-up compiles
     if estimate_seconds(scenario, jobs=jobs) < QUICK_SECONDS:
         begin = time.monotonic()
         job = Job(scenario, jobs)
