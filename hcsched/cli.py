@@ -10,6 +10,7 @@ import time
 from hcsched.errors import HcschedError
 
 SUMMARY_METRICS = ("makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization")
+CLASS_METRICS = ("mean_in_system", "mean_response", "utilization", "discount")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -93,9 +94,9 @@ def _progress_bar():
     return show
 
 
-def format_summary(summary) -> str:
+def format_summary(summary, metrics=SUMMARY_METRICS) -> str:
     """A plain-text table: mean [95% interval] per heuristic and metric."""
-    cols = [m for m in SUMMARY_METRICS if m in summary]
+    cols = [m for m in metrics if m in summary]
     lines = [f"{'heuristic':<24}" + "".join(f"{m:>34}" for m in cols)]
     for _, row in summary.iterrows():
         cells = []
@@ -117,9 +118,54 @@ def cmd_run(args) -> None:
             results.to_csv(args.out, index=False)
         except OSError as exc:
             raise HcschedError(f"--out: cannot write {args.out!r} ({exc.strerror or exc})") from None
+    if scenario.model == "classes":
+        lam = scenario.classes.allocation().lam
+        print(f"{scenario.name}: {results['trial'].nunique()} trials of {scenario.classes.horizon:g} time units; "
+              f"lambda* = {lam:.4f} ({'stabilisable' if lam > 1 else 'overloaded: no heuristic can stabilise it'}); "
+              "mean [95% interval]")
+        summary = summarize(results, CLASS_METRICS)
+        print(format_summary(summary, CLASS_METRICS))
+        for label, group in results.groupby("heuristic", sort=False):
+            if group["unstable"].any():
+                print(f"{label}: unstable in {int(group['unstable'].sum())} of {len(group)} trials "
+                      f"(restricted lambda* = {group['lambda_restricted'].iloc[0]:.4f})")
+        return
     print(f"{scenario.name}: {results['trial'].nunique()} trials, makespan normalised to {scenario.benchmark_label}; "
           "mean [95% interval]")
     print(format_summary(summarize(results, SUMMARY_METRICS)))
+
+
+def _numbers(text: str, flag: str, integer: bool = False) -> list:
+    try:
+        return [int(x) if integer else float(x) for x in text.split(",")]
+    except ValueError:
+        kind = "whole numbers" if integer else "numbers"
+        raise HcschedError(f"{flag}: {text!r} is not allowed; give comma-separated {kind}") from None
+
+
+def cmd_lp(args) -> None:
+    from hcsched.lp import solve_allocation
+    from hcsched.readers import parse_csv_etc
+
+    try:
+        text = open(args.mu).read()
+    except OSError as exc:
+        raise HcschedError(f"--mu {args.mu!r}: cannot be read ({exc.strerror or exc}); give a CSV of execution rates, "
+                           "one row per class and one column per machine (or group)") from None
+    mu = parse_csv_etc(text, source=f"--mu {args.mu}")[0]
+    groups = _numbers(args.groups, "--groups", integer=True) if args.groups else None
+    if groups is not None and (len(groups) != mu.shape[1] or min(groups) < 1):
+        raise HcschedError(f"--groups: {args.groups!r} is not allowed; give {mu.shape[1]} positive whole numbers, "
+                           "the machines in each column's group")
+    alloc = solve_allocation(_numbers(args.alpha, "--alpha"), mu, groups)
+    if args.json:
+        print(json.dumps(alloc.to_dict()))
+        return
+    verdict = (f"stabilisable, with {100 * (alloc.lam - 1):.1f}% headroom" if alloc.stable
+               else "overloaded: no mapping can stabilise it (Theorem 2)")
+    print(f"lambda* = {alloc.lam:.6g}: {verdict}\ndelta* (rows classes, columns machines):")
+    for row in alloc.delta:
+        print("  " + " ".join(f"{x:7.4f}" for x in row))
 
 
 def cmd_calibrate(args) -> None:
@@ -171,6 +217,13 @@ def build_parser() -> argparse.ArgumentParser:
             r.add_argument("--target", default="lambda_h", help="lambda_h (0.5), lambda_l (0.9), lambda_t (0.2) or a fraction")
         r.set_defaults(func=func)
     sub.choices["calibrate"].set_defaults(seed=0)
+
+    lp = sub.add_parser("lp", help="solve the allocation LP of Al-Azzoni and Down: lambda*, delta*, stability")
+    lp.add_argument("--alpha", required=True, help="arrival rates of the classes, comma-separated")
+    lp.add_argument("--mu", required=True, help="CSV of execution rates: one row per class, one column per machine or group")
+    lp.add_argument("--groups", help="machines per column of --mu, comma-separated (identical machine groups)")
+    lp.add_argument("--json", action="store_true", help="print {lambda, delta, stable}")
+    lp.set_defaults(func=cmd_lp)
 
     ps = sub.add_parser("preset", help="list presets or show one as an editable scenario")
     ps.add_argument("action", choices=("list", "show"))

@@ -66,8 +66,8 @@ def kernel_params(spec: HeuristicSpec) -> np.ndarray:
     p = spec.kwargs
     if spec.name == "sa":
         return np.array([p["low"], p["high"]])
-    if spec.name == "kpb":
-        return np.array([p["k"]])
+    if spec.name == "kpb":  # kbar machines are k = 100 kbar / m percent
+        return np.array([p["k"]]) if p["kbar"] is None else np.array([-p["kbar"]])
     return np.zeros(1)
 
 
@@ -90,6 +90,8 @@ def run_heuristic(spec: HeuristicSpec, w: Workload) -> Schedule:
 def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
               schedules: bool = False) -> tuple[list[dict], dict[str, Schedule]]:
     """All heuristics of the scenario on one trial's workload: metric rows and, if asked, schedules."""
+    if scenario.model == "classes":
+        return _run_class_trial(scenario, trial, seed_seq, schedules)
     w = make_workload(scenario, seed_seq)
     rows, kept = [], {}
     for spec in scenario.heuristics:
@@ -97,6 +99,20 @@ def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
         rows.append({"trial": trial, "heuristic": spec.label, **schedule_metrics(s)})
         if schedules:
             kept[spec.label] = s
+    return rows, kept
+
+
+def _run_class_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
+                     schedules: bool) -> tuple[list[dict], dict]:
+    from hcsched.classmodel import class_metrics, make_class_workload, run_class_heuristic
+
+    w = make_class_workload(scenario.classes, seed_seq)
+    rows, kept = [], {}
+    for spec in scenario.heuristics:
+        run = run_class_heuristic(spec, scenario.classes, w)
+        rows.append({"trial": trial, "heuristic": spec.label, **class_metrics(run, spec, scenario.classes)})
+        if schedules:
+            kept[spec.label] = run
     return rows, kept
 
 
@@ -154,6 +170,8 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
                     future.cancel()
                 raise
     results = pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True)
+    if scenario.model == "classes":
+        return results
     return add_normalized_makespan(results, scenario.benchmark_label)
 
 

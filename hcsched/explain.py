@@ -44,7 +44,7 @@ def trace_immediate(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray, par
         pi = immediate.load_balance_index(before)
         j = int(immediate.choose(h.kind, e, before, state, params))
         if h.name == "kpb":
-            size = immediate.kpb_subset_size(e.size, p["k"])
+            size = immediate.kpb_subset_size(e.size, params[0])
             subset = np.argsort(e, kind="stable")[:size]
             table["in subset"] = np.isin(np.arange(e.size), subset)
             why = (f"the {size} fastest machine(s) for t{i} are {', '.join(f'm{x}' for x in subset)}; "

@@ -16,9 +16,9 @@ def _number(text: str, where: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise HcschedError(f"{where}: {text.strip()!r} is not a number; ETC entries must be non-negative numbers") from None
+        raise HcschedError(f"{where}: {text.strip()!r} is not a number; entries must be non-negative numbers") from None
     if math.isnan(value) or math.isinf(value) or value < 0:
-        raise HcschedError(f"{where}: {text.strip()} is not allowed; ETC entries must be finite and non-negative")
+        raise HcschedError(f"{where}: {text.strip()} is not allowed; entries must be finite and non-negative")
     return value
 
 
@@ -40,7 +40,7 @@ def check_etc(etc: np.ndarray, source: str = "ETC") -> np.ndarray:
     bad = ~np.isfinite(etc) | (etc < 0)
     if bad.any():
         i, j = map(int, np.argwhere(bad)[0])
-        raise HcschedError(f"{source}: entry (task {i}, machine {j}) = {etc[i, j]} is not allowed; ETC entries must be finite and non-negative")
+        raise HcschedError(f"{source}: entry (task {i}, machine {j}) = {etc[i, j]} is not allowed; entries must be finite and non-negative")
     return etc
 
 

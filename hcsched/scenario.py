@@ -8,6 +8,7 @@ value and what is allowed.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import tomllib
@@ -107,6 +108,69 @@ class ActualSpec:
         _number("actual.cov", self.cov)
 
 
+SERVICES = ("exponential", "constant", "hyperexponential")
+CLASS_KEYS = ("arrival_rates", "exec_rates", "groups", "service", "horizon", "warmup")
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    """Task classes with Poisson arrival rates alpha_i and execution rates mu_ij (Al-Azzoni and Down, section II-A).
+
+    With ``groups``, the columns of ``exec_rates`` are groups of identical
+    machines of those sizes. ``service``: exponential, constant, or
+    hyperexponential (same mean, twice the exponential's variance).
+    Simulated over [0, horizon]; averages exclude [0, warmup).
+    """
+
+    arrival_rates: tuple[float, ...]
+    exec_rates: tuple[tuple[float, ...], ...]
+    groups: tuple[int, ...] | None = None
+    service: str = "exponential"
+    horizon: float = 20000.0
+    warmup: float = 0.0
+
+    def __post_init__(self) -> None:
+        from hcsched.lp import check_rates
+
+        if len({len(r) for r in self.exec_rates}) > 1:
+            raise HcschedError("scenario field 'exec_rates': rows have different lengths; give one rate per machine (or group) in every row")
+        check_rates(self.arrival_rates, self.exec_rates)
+        if self.groups is not None:
+            width = len(self.exec_rates[0])
+            if len(self.groups) != width or any(isinstance(g, bool) or not isinstance(g, int) or g < 1 for g in self.groups):
+                raise _fail("groups", list(self.groups), f"{width} positive whole numbers, the machines in each column's group")
+        _choice("service", self.service, SERVICES)
+        _number("horizon", self.horizon)
+        _number("warmup", self.warmup, 0.0, low_open=False)
+        if self.warmup >= self.horizon:
+            raise _fail("warmup", self.warmup, f"a time >= 0 and below the horizon ({self.horizon:g})")
+
+    @property
+    def mu(self):
+        """Execution rates per machine (classes x machines)."""
+        import numpy as np
+
+        from hcsched.lp import expand_groups
+
+        mu = np.array(self.exec_rates, dtype=float)
+        return mu if self.groups is None else expand_groups(mu, self.groups)
+
+    @property
+    def machines(self) -> int:
+        return sum(self.groups) if self.groups is not None else len(self.exec_rates[0])
+
+    def allocation(self):
+        """lambda* and delta* of the allocation LP (per machine)."""
+        return _allocation(self)
+
+
+@functools.lru_cache(maxsize=64)
+def _allocation(spec: ClassSpec):
+    from hcsched.lp import solve_allocation
+
+    return solve_allocation(spec.arrival_rates, spec.exec_rates, spec.groups)
+
+
 @dataclass(frozen=True)
 class HeuristicSpec:
     """A heuristic with its resolved parameters and a readable label."""
@@ -173,10 +237,16 @@ class Scenario:
     benchmark: str | None = None
     trials: int = 50
     seed: int = 0
+    classes: ClassSpec | None = None
 
     def __post_init__(self) -> None:
-        _choice("model", self.model, ("etc",))
-        if self.etc.method == "matrix":
+        _choice("model", self.model, ("etc", "classes"))
+        if self.model == "classes":
+            if self.classes is None:
+                raise HcschedError("scenario: model 'classes' needs 'arrival_rates' and 'exec_rates'")
+            object.__setattr__(self, "machines", self.classes.machines)
+            object.__setattr__(self, "tasks", max(1, round(sum(self.classes.arrival_rates) * self.classes.horizon)))
+        elif self.etc.method == "matrix":
             shape = (len(self.etc.matrix), len(self.etc.matrix[0]))
             object.__setattr__(self, "tasks", shape[0])
             object.__setattr__(self, "machines", shape[1])
@@ -187,6 +257,12 @@ class Scenario:
         object.__setattr__(self, "heuristics", tuple(heuristic_spec(h) for h in self.heuristics))
         if not self.heuristics:
             raise HcschedError("scenario field 'heuristics': empty; name at least one heuristic")
+        for h in self.heuristics:
+            if self.model not in h.heuristic.models:
+                from hcsched.heuristics import heuristic_names
+
+                raise HcschedError(f"scenario field 'heuristics': {h.name!r} is not a heuristic of the {self.model!r} model; "
+                                   f"its heuristics are: {', '.join(heuristic_names(model=self.model))}")
         labels = [h.label for h in self.heuristics]
         dup = next((x for x in labels if labels.count(x) > 1), None)
         if dup:
@@ -210,6 +286,15 @@ class Scenario:
 
     # --- serialisation -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        if self.model == "classes":
+            c = self.classes
+            out = {"name": self.name, "description": self.description, "model": "classes",
+                   "arrival_rates": list(c.arrival_rates), "exec_rates": [list(r) for r in c.exec_rates]}
+            if c.groups is not None:
+                out["groups"] = list(c.groups)
+            out.update(service=c.service, horizon=c.horizon, warmup=c.warmup,
+                       heuristics=[h.to_json() for h in self.heuristics], trials=self.trials, seed=self.seed)
+            return out
         etc = {k: v for k, v in dataclasses.asdict(self.etc).items() if v is not None}
         if self.etc.method == "matrix":
             etc = {"method": "matrix", "matrix": [list(r) for r in self.etc.matrix]}
@@ -229,7 +314,26 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], base_dir: Path | None = None) -> Scenario:
-        data = dict(_keys("scenario", data, {f.name for f in dataclasses.fields(cls)}))
+        fields = {f.name for f in dataclasses.fields(cls)} - {"classes"}
+        if isinstance(data, dict) and data.get("model") == "classes":
+            data = dict(_keys("scenario", data, fields - {"etc", "arrivals", "actual", "machines", "tasks"} | set(CLASS_KEYS)))
+            spec = {k: data.pop(k) for k in CLASS_KEYS if k in data}
+            for key in ("arrival_rates", "exec_rates"):
+                if key not in spec:
+                    raise HcschedError(f"scenario field {key!r}: missing; model 'classes' needs arrival_rates and exec_rates")
+            try:
+                spec["arrival_rates"] = tuple(float(x) for x in spec["arrival_rates"])
+                spec["exec_rates"] = tuple(tuple(float(x) for x in row) for row in spec["exec_rates"])
+                if spec.get("groups") is not None:
+                    spec["groups"] = tuple(spec["groups"])
+            except (TypeError, ValueError):
+                raise HcschedError("scenario fields 'arrival_rates' and 'exec_rates': expected a list of numbers and a "
+                                   "list of rows of numbers") from None
+            heuristics = data.pop("heuristics", ())
+            if not isinstance(heuristics, (list, tuple)):
+                raise _fail("heuristics", heuristics, "a list of heuristic names or tables")
+            return cls(**data, classes=ClassSpec(**spec), heuristics=tuple(heuristic_spec(h) for h in heuristics))
+        data = dict(_keys("scenario", data, fields))
         etc = dict(_keys("etc", data.pop("etc", {}), {f.name for f in dataclasses.fields(EtcSpec)} | {"path", "format", "heterogeneity"}))
         if "heterogeneity" in etc:
             het = str(etc.pop("heterogeneity")).lower()

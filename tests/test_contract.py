@@ -7,6 +7,10 @@ from hcsched import REGISTRY, HcschedError, Scenario, get_heuristic, heuristic_n
 from hcsched.scenario import ArrivalSpec
 
 NAMES = heuristic_names()
+ETC_NAMES = heuristic_names(model="etc")
+CLASS_NAMES = heuristic_names(model="classes")
+SMALL_CLASSES = {"model": "classes", "arrival_rates": [3, 4], "exec_rates": [[8, 3, 0], [4, 10, 2]], "horizon": 300,
+                 "trials": 2}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -18,7 +22,7 @@ def test_registry_entry_is_complete(name):
         assert p.allowed()
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", ETC_NAMES)
 def test_mapping_is_consistent(name):
     rng = np.random.default_rng(7)
     etc = rng.uniform(1, 50, (30, 5))
@@ -34,12 +38,26 @@ def test_mapping_is_consistent(name):
     assert r.makespan == r.ready.max()
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", ETC_NAMES)
 def test_simulates_and_reports_every_metric(name):
     sc = Scenario(machines=4, tasks=60, arrivals=ArrivalSpec("poisson", 0.05), heuristics=(name,), trials=2)
     df = simulate(sc, jobs=1)
     assert len(df) == 2 and (df["normalized_makespan"] == 1).all()
     assert df[["makespan", "mean_flow", "max_stretch", "utilization"]].notna().all().all()
+
+
+@pytest.mark.parametrize("name", CLASS_NAMES)
+def test_simulates_the_class_model(name):
+    df = simulate(Scenario.from_dict({**SMALL_CLASSES, "heuristics": [name]}), jobs=1)
+    assert len(df) == 2 and not df["unstable"].any()
+    assert (df["completed"] <= df["arrivals"]).all() and (df["mean_in_system"] > 0).all()
+    assert ((df["discount"] >= 0) & (df["discount"] <= 100)).all()
+
+
+def test_every_heuristic_belongs_to_a_model():
+    assert set(ETC_NAMES) | set(CLASS_NAMES) == set(NAMES)
+    with pytest.raises(HcschedError, match="not a heuristic of the 'etc' model"):
+        Scenario(heuristics=("lpas",))
 
 
 def test_unknown_heuristic_suggests():
@@ -57,5 +75,8 @@ def test_parameter_errors(name, params, words):
         map_tasks([[1.0, 2.0]], name, **params)
 
 
-def test_registry_covers_seed_000():
-    assert set(REGISTRY) == {"mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage"}
+def test_registry_covers_seeds_000_and_002():
+    assert set(heuristic_names(model="etc")) == {"mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage"}
+    assert set(heuristic_names(model="classes")) == {"met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas",
+                                                     "guided-lpas-2k"}
+    assert set(REGISTRY) == set(NAMES)

@@ -16,6 +16,8 @@ from hcsched.errors import HcschedError
 from hcsched.heuristics import batch, immediate
 
 MAHESWARAN = "Maheswaran et al. 1999"
+AL_AZZONI = "Al-Azzoni and Down"
+ETC, CLASSES = "etc", "classes"  # the models: per-task ETC matrices (seed 000), task classes with rates (seed 002)
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ class Heuristic:
     section: str
     description: str
     params: tuple[Param, ...] = ()
-    model: str = "etc"
+    models: tuple[str, ...] = (ETC,)
     paper: str = MAHESWARAN
     checks: tuple = field(default=(), repr=False)  # callables(params) -> error text or None
 
@@ -100,6 +102,10 @@ class Heuristic:
         return values
 
 
+def _kbar_whole(v: dict) -> str | None:
+    return None if v.get("kbar") is None or float(v["kbar"]).is_integer() else f"kbar ({v['kbar']}) must be a whole number of machines"
+
+
 def _sa_thresholds(v: dict) -> str | None:
     return None if v["low"] < v["high"] else f"low ({v['low']:g}) must be smaller than high ({v['high']:g})"
 
@@ -114,10 +120,12 @@ BATCH_PARAMS = (
 REGISTRY: dict[str, Heuristic] = {
     h.name: h
     for h in (
-        Heuristic("mct", "Minimum completion time", "immediate", immediate.MCT, "3.2",
-                  "Assigns each arriving task to the machine on which it completes earliest, given the machines' expected ready times. The paper's benchmark for immediate mode."),
-        Heuristic("met", "Minimum execution time", "immediate", immediate.MET, "3.2",
-                  "Assigns each arriving task to the machine that executes it fastest, ignoring ready times; can load a few machines heavily."),
+        Heuristic("mct", "Minimum completion time", "immediate", immediate.MCT, "3.2; Al-Azzoni and Down II-B",
+                  "Assigns each arriving task to the machine on which it completes earliest, given the machines' expected ready times. The paper's benchmark for immediate mode.",
+                  models=(ETC, CLASSES)),
+        Heuristic("met", "Minimum execution time", "immediate", immediate.MET, "3.2; Al-Azzoni and Down II-B",
+                  "Assigns each arriving task to the machine that executes it fastest, ignoring ready times; can load a few machines heavily.",
+                  models=(ETC, CLASSES)),
         Heuristic("olb", "Opportunistic load balancing", "immediate", immediate.OLB, "3.2",
                   "Assigns each arriving task to the machine that becomes ready next, ignoring execution times."),
         Heuristic("sa", "Switching algorithm", "immediate", immediate.SA, "3.2",
@@ -125,9 +133,11 @@ REGISTRY: dict[str, Heuristic] = {
                   (Param("low", 0.6, float, 0.0, 1.0, doc="switch back to MCT when the load balance index falls to this"),
                    Param("high", 0.9, float, 0.0, 1.0, doc="switch to MET when the load balance index reaches this")),
                   checks=(_sa_thresholds,)),
-        Heuristic("kpb", "K-percent best", "immediate", immediate.KPB, "3.2",
-                  "Considers only the floor(m k/100) machines (at least one) that execute the task fastest and picks the earliest completion among them. k = 100 is MCT; k = 100/m is MET.",
-                  (Param("k", 20.0, float, 0.0, 100.0, low_open=True, doc="percent of the machines in the subset"),)),
+        Heuristic("kpb", "K-percent best", "immediate", immediate.KPB, "3.2; Al-Azzoni and Down II-B",
+                  "Considers only the floor(m k/100) machines (at least one) that execute the task fastest, or kbar machines if kbar is given, and picks the earliest completion among them. k = 100 is MCT; k = 100/m is MET.",
+                  (Param("k", 20.0, float, 0.0, 100.0, low_open=True, doc="percent of the machines in the subset"),
+                   Param("kbar", None, float, 1.0, optional=True, doc="number of machines in the subset; overrides k")),
+                  models=(ETC, CLASSES), checks=(_kbar_whole,)),
         Heuristic("min-min", "Min-min", "batch", batch.MIN_MIN, "3.3",
                   "At each mapping event, repeatedly assigns the task with the smallest earliest completion time to that machine. The paper's benchmark for batch mode.",
                   BATCH_PARAMS),
@@ -136,13 +146,28 @@ REGISTRY: dict[str, Heuristic] = {
         Heuristic("sufferage", "Sufferage", "batch", batch.SUFFERAGE, "3.3, Fig. 2",
                   "Gives each contended machine to the task that would suffer most (second earliest minus earliest completion time) if denied it; displaced tasks wait for the next pass.",
                   BATCH_PARAMS),
+        Heuristic("lpas", "LP-based affinity scheduling", "immediate", -1, "III-A",
+                  "Solves the allocation LP and maps a class-i arrival to the machine with the earliest expected completion time among S_i, the machines with delta*_ij > 0.",
+                  models=(CLASSES,), paper=AL_AZZONI),
+        Heuristic("lpas-2k", "LPAS-2/k", "immediate", -1, "IV-A.1",
+                  "Like LPAS, but compares only two machines of S_i, drawn with probabilities proportional to delta*_ij mu_ij (the second from the rest); fewer machines are asked for their state.",
+                  models=(CLASSES,), paper=AL_AZZONI),
+        Heuristic("lp-static", "LP-Static", "immediate", -1, "IV-A.2",
+                  "Maps a class-i arrival to machine j with probability delta*_ij mu_ij / (lambda* alpha_i), using no state information.",
+                  models=(CLASSES,), paper=AL_AZZONI),
+        Heuristic("guided-lpas", "Guided-LPAS", "immediate", -1, "V",
+                  "LPAS restricted to machines whose share of class-i arrivals has not run ahead of its target: alpha_ij(t-) < pi_ij alpha_i(t) + c sqrt(t). Guaranteed to stabilise a stabilisable system (Theorem 3).",
+                  (Param("c", 1.0, float, 0.0, doc="the constant C_ij of condition (iii)"),), models=(CLASSES,), paper=AL_AZZONI),
+        Heuristic("guided-lpas-2k", "Guided-LPAS-2/k", "immediate", -1, "V",
+                  "LPAS-2/k over the machines of S_i that satisfy Guided-LPAS's condition (iii) (Theorem 4).",
+                  (Param("c", 1.0, float, 0.0, doc="the constant C_ij of condition (iii)"),), models=(CLASSES,), paper=AL_AZZONI),
     )
 }
 
 
-def heuristic_names(mode: str | None = None) -> list[str]:
-    """Registered heuristic names, optionally only those of one mode."""
-    return [n for n, h in REGISTRY.items() if mode is None or h.mode == mode]
+def heuristic_names(mode: str | None = None, model: str | None = None) -> list[str]:
+    """Registered heuristic names, optionally only those of one mode or one model."""
+    return [n for n, h in REGISTRY.items() if (mode is None or h.mode == mode) and (model is None or model in h.models)]
 
 
 def get_heuristic(name: str | Heuristic) -> Heuristic:

@@ -68,7 +68,9 @@ def sa(e, ready, state, low, high):
 
 @njit(cache=True)
 def kpb_subset_size(m, k):
-    """floor(m k / 100) machines, at least one (section 3.2)."""
+    """floor(m k / 100) machines, at least one (section 3.2); a negative k means -k machines (kbar)."""
+    if k < 0:
+        return min(m, int(-k))
     return max(1, int(np.floor(m * k / 100.0 + 1e-9)))
 
 

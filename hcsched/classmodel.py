@@ -1,0 +1,197 @@
+"""Trials of the task-class model of Al-Azzoni and Down: workloads, heuristic policies, metrics, stability.
+
+Common random numbers: a trial draws the arrivals (times and classes), one
+unit-mean work draw per task (its time on machine j is that draw / mu_ij) and
+two uniforms per task for randomised heuristics, all shared by every
+heuristic of the trial.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from hcsched import engine
+from hcsched.heuristics import classes as kernels
+from hcsched.lp import solve_allocation
+from hcsched.metrics import Schedule
+from hcsched.scenario import ClassSpec, HeuristicSpec
+
+SAMPLES = 200  # points of the number-in-system curve
+# Balanced-means two-phase hyperexponential with squared coefficient of variation 2.
+H2_P = 0.5 * (1.0 + math.sqrt(1.0 / 3.0))
+
+
+@dataclass(frozen=True)
+class ClassWorkload:
+    arrival: np.ndarray
+    cls: np.ndarray
+    work: np.ndarray  # unit-mean work per task
+    u1: np.ndarray
+    u2: np.ndarray
+
+
+def poisson_times(rng: np.random.Generator, rate: float, horizon: float) -> np.ndarray:
+    """Arrival times of a Poisson process of ``rate`` on [0, horizon)."""
+    chunks, t = [], 0.0
+    size = int(rate * horizon + 6 * math.sqrt(rate * horizon) + 16)
+    while t < horizon:
+        times = t + np.cumsum(rng.exponential(1.0 / rate, size))
+        chunks.append(times)
+        t = times[-1]
+    times = np.concatenate(chunks)
+    return times[times < horizon]
+
+
+def unit_work(rng: np.random.Generator, service: str, n: int) -> np.ndarray:
+    """Unit-mean execution-time draws: exponential, constant 1, or hyperexponential with variance 2."""
+    if service == "constant":
+        return np.ones(n)
+    e = rng.exponential(1.0, n)
+    if service == "exponential":
+        return e
+    fast = rng.random(n) < H2_P
+    return e / np.where(fast, 2.0 * H2_P, 2.0 * (1.0 - H2_P))
+
+
+def make_class_workload(spec: ClassSpec, seed_seq: np.random.SeedSequence) -> ClassWorkload:
+    """One trial: merged Poisson arrivals of all classes (class i with probability alpha_i / sum alpha)."""
+    arrival_rng, class_rng, work_rng, choice_rng = (np.random.default_rng(s) for s in seed_seq.spawn(4))
+    alpha = np.array(spec.arrival_rates)
+    arrival = poisson_times(arrival_rng, float(alpha.sum()), spec.horizon)
+    n = arrival.size
+    cls = np.searchsorted(np.cumsum(alpha / alpha.sum()), class_rng.random(n), side="right").clip(0, alpha.size - 1)
+    return ClassWorkload(arrival, cls.astype(np.int64), unit_work(work_rng, spec.service, n), choice_rng.random(n),
+                         choice_rng.random(n))
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What a heuristic may use for each class: its candidate machines and weights delta*_ij mu_ij."""
+
+    kind: int
+    allowed: np.ndarray  # classes x machines, boolean
+    weights: np.ndarray
+    c: float = 0.0
+
+    def candidates(self) -> tuple[np.ndarray, np.ndarray]:
+        n, m = self.allowed.shape
+        cands = np.zeros((n, m), np.int64)
+        counts = self.allowed.sum(axis=1).astype(np.int64)
+        for i in range(n):
+            cands[i, :counts[i]] = np.flatnonzero(self.allowed[i])
+        return cands, counts
+
+
+def kbar_of(params: dict, machines: int) -> int:
+    """KPB's subset size: kbar if given, else floor(k M / 100), at least one."""
+    if params["kbar"] is not None:
+        return min(machines, int(params["kbar"]))
+    return max(1, int(math.floor(params["k"] * machines / 100.0 + 1e-9)))
+
+
+@functools.lru_cache(maxsize=128)
+def policy(heuristic: HeuristicSpec, spec: ClassSpec) -> Policy:
+    """The candidate sets of a heuristic in a system (sections II-B, III-A, IV, V)."""
+    mu = spec.mu
+    capable = mu > 0
+    time = np.where(capable, 1.0 / np.where(capable, mu, 1.0), np.inf)
+    name, p = heuristic.name, heuristic.kwargs
+    if name in ("mct", "met", "kpb"):
+        size = {"mct": mu.shape[1], "met": 1, "kpb": kbar_of(p, mu.shape[1]) if name == "kpb" else 1}[name]
+        allowed = np.zeros_like(capable)
+        for i, row in enumerate(time):
+            fastest = np.argsort(row, kind="stable")[:min(size, int(capable[i].sum()))]
+            allowed[i, fastest] = True
+        return Policy(kernels.EARLIEST, allowed, mu)
+    alloc = spec.allocation()
+    kind = {"lpas": kernels.EARLIEST, "lpas-2k": kernels.TWO_CHOICES, "lp-static": kernels.STATIC,
+            "guided-lpas": kernels.GUIDED, "guided-lpas-2k": kernels.GUIDED_TWO}[name]
+    return Policy(kind, alloc.support, alloc.delta * mu, float(p.get("c", 0.0)))
+
+
+@functools.lru_cache(maxsize=128)
+def restricted_lambda(heuristic: HeuristicSpec, spec: ClassSpec) -> float:
+    """lambda* of the LP restricted to the machines the heuristic may use for each class (Theorem 2)."""
+    return solve_allocation(spec.arrival_rates, spec.mu, allowed=policy(heuristic, spec).allowed).lam
+
+
+def growing(in_system: np.ndarray, batches: int = 10, alpha: float = 0.001) -> bool:
+    """A significant upward trend of the number in system over the second half of the run.
+
+    Batch means of the second half (which tame the autocorrelation) are
+    regressed on time; the trend counts when the slope is significant at
+    ``alpha`` and the fitted rise over the half exceeds half its mean level
+    plus one task (a queue growing linearly from empty rises by two thirds of
+    its mean over the second half; a stable but heavily loaded one, like
+    System A under MCT, does not).
+    """
+    from scipy.stats import linregress
+
+    half = in_system[in_system.size // 2:]
+    means = np.array([b.mean() for b in np.array_split(half, batches)])
+    if np.ptp(means) == 0:
+        return False
+    fit = linregress(np.arange(batches), means)
+    rise = fit.slope * (batches - 1)
+    return bool(fit.slope > 0 and fit.pvalue < alpha and rise > 0.5 * half.mean() + 1.0)
+
+
+@dataclass(frozen=True)
+class ClassRun:
+    schedule: Schedule
+    cls: np.ndarray
+    consulted: int
+    overrides: int
+    sample_times: np.ndarray
+    in_system: np.ndarray
+
+
+def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkload) -> ClassRun:
+    """Simulate one heuristic over the horizon."""
+    pol = policy(heuristic, spec)
+    cands, counts = pol.candidates()
+    mu = spec.mu
+    samples = np.linspace(0.0, spec.horizon, SAMPLES + 1)[1:]
+    machine, start, finish, consulted, overrides, in_system = engine.run_classes(
+        pol.kind, w.arrival, w.cls, w.work, mu, cands, counts, pol.weights, pol.c, w.u1, w.u2, float(spec.horizon), samples)
+    expected = 1.0 / mu[w.cls, machine]
+    schedule = Schedule(w.arrival, machine, start, finish, expected, w.work * expected, mu.shape[1])
+    return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    return np.clip(np.minimum(b, hi) - np.maximum(a, lo), 0.0, None)
+
+
+def class_metrics(run: ClassRun, heuristic: HeuristicSpec, spec: ClassSpec) -> dict:
+    """Long-run averages over [warmup, horizon] (section III-B) and the state-information metrics (section IV)."""
+    s, lo, hi = run.schedule, spec.warmup, spec.horizon
+    span = hi - lo
+    n_classes, m = len(spec.arrival_rates), spec.machines
+    stay = _overlap(s.arrival, s.finish, lo, hi)
+    busy = _overlap(s.start, s.finish, lo, hi)
+    done = (s.arrival >= lo) & np.isfinite(s.finish)
+    flow = (s.finish - s.arrival)[done]
+    stretch = flow / s.actual[done]
+    n_s = run.consulted / max(1, s.arrival.size)
+    lam = restricted_lambda(heuristic, spec)
+    row = {
+        "mean_in_system": stay.sum() / span,
+        "mean_response": float(flow.mean()) if flow.size else math.nan,
+        "sum_flow": float(flow.sum()), "mean_flow": float(flow.mean()) if flow.size else math.nan,
+        "max_flow": float(flow.max()) if flow.size else math.nan,
+        "mean_stretch": float(stretch.mean()) if flow.size else math.nan,
+        "max_stretch": float(stretch.max()) if flow.size else math.nan,
+        "utilization": busy.sum() / (m * span),
+        "state_info": n_s, "discount": (1.0 - n_s / m) * 100.0, "guided_overrides": run.overrides,
+        "arrivals": int(s.arrival.size), "completed": int(np.isfinite(s.finish).sum()),
+        "lambda_restricted": lam, "unstable": bool(lam < 1.0 or growing(run.in_system)),
+    }
+    row.update({f"mean_in_system_class{i}": v for i, v in enumerate(np.bincount(run.cls, stay, n_classes) / span)})
+    row.update({f"mean_in_system_machine{j}": v for j, v in enumerate(np.bincount(s.machine, stay, m) / span)})
+    row.update({f"utilization_machine{j}": v for j, v in enumerate(np.bincount(s.machine, busy, m) / span)})
+    return row

@@ -1,0 +1,209 @@
+"""The task-class model of Al-Azzoni and Down: the LP, queueing sanity, published results, bad input."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hcsched import HcschedError, Scenario, mean_ci, preset, simulate
+from hcsched.classmodel import growing, policy, restricted_lambda
+from hcsched.cli import main
+from hcsched.lp import solve_allocation
+from hcsched.presets import PUBLISHED, SHARIFNIA_LAMBDA, SYSTEMS
+from hcsched.scenario import HeuristicSpec
+
+# lambda* and delta* as printed in the paper (sections III and IV; C1 and C2 per group).
+PAPER_LP = {
+    "A": (1.0204, [[0, 0.5], [1, 0.5]]),
+    "B": (1.3333, [[0.8333, 0], [0.1667, 1]]),
+    "C1": (1.1146, [[0.6270, 0, 0, 0], [0.3730, 1, 0.0712, 1], [0, 0, 0.9288, 0]]),
+    "C2": (2.4242, [[1, 1, 0, 0.5881, 0, 1], [0, 0, 0, 0, 0.3071, 0], [0, 0, 0, 0, 0.6489, 0], [0, 0, 0, 0.2009, 0.0439, 0],
+                    [0, 0, 1, 0.2111, 0, 0]]),
+    "D": (1.3449, [[0, 0, 0.6907, 0, 1, 0, 0], [0.2830, 0, 0.3093, 0, 0, 0.3861, 1], [0.7170, 0, 0, 1, 0, 0, 0],
+                   [0, 1, 0, 0, 0, 0.6139, 0]]),
+    "E": (1.0844, [[1, 0, 0.8433, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0.9151], [0, 1, 0.0754, 0, 0, 1, 0],
+                   [0, 0, 0.0813, 1, 1, 0, 0.0849]]),
+    "F1": (1.1331, [[0, 1, 0, 0, 0.8946, 0, 0.0285], [1, 0, 1, 0.0911, 0, 0, 0], [0, 0, 0, 0.9089, 0, 0, 0.9715],
+                    [0, 0, 0, 0, 0.1054, 1, 0]]),
+    "F2": (1.0798, [[0, 1, 0.2704, 0, 1, 0, 1], [1, 0, 0.7282, 0, 0, 0, 0], [0, 0, 0.0014, 1, 0, 0.2626, 0],
+                    [0, 0, 0, 0, 0, 0.7374, 0]]),
+    "G": (1.0557, [[0, 0, 0, 0, 0, 1, 0.6182], [1, 0.8352, 0, 0, 0, 0, 0], [0, 0.1648, 0.9426, 0, 0, 0, 0.3818],
+                   [0, 0, 0.0574, 1, 1, 0, 0]]),
+}
+
+
+def rates(system):
+    from hcsched.presets import C2
+
+    spec = C2 if system == "C2" else SYSTEMS[system][1]
+    return spec["arrival_rates"], spec["exec_rates"], spec.get("groups")
+
+
+@pytest.mark.parametrize("system", PAPER_LP)
+def test_lp_matches_the_paper(system):
+    lam, delta = PAPER_LP[system]
+    alpha, mu, groups = rates(system)
+    a = solve_allocation(alpha, mu, groups)
+    assert a.lam == pytest.approx(lam, abs=5e-5)
+    first = np.cumsum([0, *groups[:-1]]) if groups else np.arange(len(mu[0]))
+    np.testing.assert_allclose(a.delta[:, first], delta, atol=5e-5)
+    if groups:  # machines of a group share their group's delta*
+        np.testing.assert_allclose(a.delta, np.repeat(a.delta[:, first], groups, axis=1))
+    else:  # a vertex: exactly NM + 1 - N - M zeros
+        n, m = np.shape(mu)
+        assert (a.delta == 0).sum() == n * m + 1 - n - m
+    assert a.stable
+
+
+def test_lp_cli_json(tmp_path, capsys):
+    (tmp_path / "mu.csv").write_text("8,3\n4,10\n")
+    assert main(["lp", "--alpha", "5,8", "--mu", str(tmp_path / "mu.csv"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["stable"] is True and out["lambda"] == pytest.approx(4 / 3)
+    np.testing.assert_allclose(out["delta"], [[0.8333333, 0], [0.1666667, 1]], atol=1e-6)
+
+
+@pytest.mark.parametrize("system, kbar, stable", [
+    ("A", 1, False), ("C1", 13, False), ("C1", 14, True), ("E", 4, False), ("E", 5, True), ("H", 4, False), ("H", 5, True)])
+def test_kpb_instability_where_the_paper_says(system, kbar, stable):
+    """Theorem 2 on the LP restricted to KPB's machines: 'unstable for kbar < 14' (C1), '< 5' (E, H)."""
+    spec = preset(f"alazzoni-{system}").classes
+    assert (restricted_lambda(HeuristicSpec.make("kpb", kbar=kbar), spec) > 1) == stable
+
+
+def one_queue(service, rho=0.8, horizon=100_000.0, trials=4):
+    sc = Scenario.from_dict({"model": "classes", "arrival_rates": [rho], "exec_rates": [[1.0]], "service": service,
+                             "horizon": horizon, "warmup": 1000.0, "heuristics": ["mct"], "trials": trials, "seed": 5})
+    return simulate(sc, jobs=1)
+
+
+@pytest.mark.parametrize("service, expected", [
+    ("exponential", 0.8 / 0.2),  # M/M/1: rho / (1 - rho)
+    ("constant", 0.8 + 0.64 / 0.4),  # M/D/1 (Pollaczek-Khinchine, C^2 = 0)
+    ("hyperexponential", 0.8 + 0.64 * 3 / 0.4),  # M/H2/1 with C^2 = 2
+])
+def test_one_class_one_machine_matches_queueing_theory(service, expected):
+    df = one_queue(service)
+    mean, lo, hi = mean_ci(df["mean_in_system"])
+    assert mean == pytest.approx(expected, rel=0.06)
+    assert df["utilization"].mean() == pytest.approx(0.8, rel=0.01)
+
+
+def test_littles_law():
+    """L = lambda W between the time-average number in system and the mean response time."""
+    df = simulate(preset("alazzoni-B").replace(trials=3), jobs=1)
+    for _, row in df.iterrows():
+        assert row["mean_in_system"] == pytest.approx(13 * row["mean_response"], rel=0.02)
+
+
+def test_per_class_and_machine_averages_add_up():
+    df = simulate(preset("alazzoni-D").replace(trials=1), jobs=1)
+    for _, row in df.iterrows():
+        assert sum(row[f"mean_in_system_class{i}"] for i in range(4)) == pytest.approx(row["mean_in_system"])
+        assert sum(row[f"mean_in_system_machine{j}"] for j in range(7)) == pytest.approx(row["mean_in_system"])
+
+
+def test_lp_static_follows_its_probabilities():
+    """LP-Static sends class i to machine j with probability delta*_ij mu_ij / (lambda* alpha_i) (eq. 6)."""
+    from hcsched.classmodel import make_class_workload, run_class_heuristic
+    from hcsched.experiment import trial_seeds
+
+    spec = preset("alazzoni-D").classes
+    h = HeuristicSpec.make("lp-static")
+    run = run_class_heuristic(h, spec, make_class_workload(spec, trial_seeds(1, 1)[0]))
+    a = spec.allocation()
+    target = a.delta * spec.mu / (a.lam * np.array(spec.arrival_rates)[:, None])
+    for i in range(4):
+        share = np.bincount(run.schedule.machine[run.cls == i], minlength=7) / (run.cls == i).sum()
+        np.testing.assert_allclose(share, target[i], atol=0.01)
+    assert run.consulted == 0
+
+
+def test_lpas_uses_only_the_support():
+    spec = preset("alazzoni-D").classes
+    pol = policy(HeuristicSpec.make("lpas"), spec)
+    np.testing.assert_array_equal(pol.allowed, spec.allocation().delta > 0)
+
+
+def test_same_seed_same_csv_and_crn():
+    sc = preset("alazzoni-B").replace(trials=2)
+    assert simulate(sc, jobs=1).to_csv(index=False) == simulate(sc, jobs=2).to_csv(index=False)
+    df = simulate(sc, jobs=1)
+    assert df.groupby("trial")["arrivals"].nunique().eq(1).all()  # every heuristic sees the same arrivals
+
+
+def test_overloaded_system_runs_and_is_flagged():
+    sc = Scenario.from_dict({"model": "classes", "arrival_rates": [5, 8], "exec_rates": [[4, 3], [4, 5]], "horizon": 2000,
+                             "heuristics": ["mct", "lpas"], "trials": 2})
+    lam = sc.classes.allocation().lam
+    assert lam < 1
+    df = simulate(sc, jobs=1)
+    assert df["unstable"].all() and np.allclose(df["lambda_restricted"], lam)
+
+
+def test_growing_trend_detector():
+    rng = np.random.default_rng(0)
+    assert growing(np.linspace(0, 500, 200) + rng.normal(0, 5, 200))
+    assert not growing(50 + rng.normal(0, 5, 200))
+    assert not growing(np.zeros(200))
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"arrival_rates": [5, -8], "exec_rates": [[8, 3], [4, 10]]}, "class 1 has rate -8"),
+    ({"arrival_rates": [5, 8], "exec_rates": [[8, 3], [0, 0]]}, "class 1 has rate 0 on every machine"),
+    ({"arrival_rates": [5, 8], "exec_rates": [[8, 3]]}, "does not match 2 classes"),
+    ({"arrival_rates": [5], "exec_rates": [[8, 3]], "groups": [1]}, "'groups'"),
+    ({"arrival_rates": [5], "exec_rates": [[8, 3], [1]]}, "different lengths"),
+    ({"arrival_rates": [5], "exec_rates": [[8]], "service": "weibull"}, "one of exponential"),
+    ({"arrival_rates": [5], "exec_rates": [[8]], "warmup": 30000}, "'warmup'"),
+    ({"arrival_rates": [5], "exec_rates": [[8]], "heuristics": ["sufferage"]}, "not a heuristic of the 'classes' model"),
+])
+def test_bad_class_input(data, words):
+    with pytest.raises(HcschedError, match=words):
+        Scenario.from_dict({"model": "classes", "heuristics": ["mct"], **data})
+
+
+def test_run_class_scenario_from_the_cli(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"model": "classes", "arrival_rates": [5, 8], "exec_rates": [[8, 3], [4, 10]],
+                                "service": "exponential", "horizon": 2000, "trials": 2,
+                                "heuristics": ["mct", "lpas", {"name": "kpb", "kbar": 1}]}))
+    assert main(["run", str(path), "--jobs", "1", "--out", str(tmp_path / "r.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "lambda* = 1.3333" in out and "kpb (kbar=1)" in out
+    header = (tmp_path / "r.csv").read_text().splitlines()[0].split(",")
+    for col in ("trial", "heuristic", "mean_in_system", "unstable", "mean_flow", "utilization", "discount"):
+        assert col in header
+
+
+# --- published results (Table 1, Table 6) with a few replications ----------------------------------
+REPLICATIONS = {"C1": 2, "I1": 2, "I2": 2, "C2": 2}
+
+
+@pytest.mark.parametrize("system", list(PUBLISHED))
+def test_published_results(system):
+    """Our 95% interval, widened by 3% for the few replications CI affords, meets the published one;
+    'unstable' entries are flagged unstable. (Stability of the others is not asserted here: see System H.)"""
+    df = simulate(preset(f"alazzoni-{system}"), trials=REPLICATIONS.get(system, 3))
+    for label, published in PUBLISHED[system].items():
+        rows = df[df["heuristic"] == label]
+        if published is None:
+            assert rows["unstable"].all(), label
+            continue
+        mean, lo, hi = mean_ci(rows["mean_in_system"])
+        lo, hi = (mean, mean) if lo != lo else (lo, hi)
+        assert lo * 0.97 <= published[1] and hi * 1.03 >= published[0], (label, (lo, hi), published)
+
+
+def test_mct_on_system_h_keeps_growing():
+    """The paper prints a finite mean for MCT on System H; its number in system grows through the run (README)."""
+    df = simulate(preset("alazzoni-H"), trials=3)
+    assert df.loc[df.heuristic == "mct", "unstable"].all()
+    assert not df.loc[df.heuristic == "lpas", "unstable"].any()
+
+
+def test_sharifnia_scaled():
+    sc = preset("alazzoni-sharifnia")
+    assert sc.classes.allocation().lam == pytest.approx(SHARIFNIA_LAMBDA, rel=1e-4)
+    df = simulate(sc, trials=2, jobs=1)
+    assert not df["unstable"].any()  # what we found: at lambda* = 1.05 MCT does not fail (README)
