@@ -18,7 +18,11 @@ def landing() -> None:
     c1, c2 = st.columns([2, 1])
     c1.caption(f"{scenario.machines} machines, {scenario.tasks} tasks, {scenario.trials} trials; heuristics: "
                + ", ".join(h.label for h in scenario.heuristics))
-    if scenario.tasks * scenario.machines <= 200_000:
+    if scenario.model == "classes":
+        lam = scenario.classes.allocation().lam
+        c2.metric("λ* of the allocation LP", f"{lam:.4f}", "stable" if lam > 1 else "overloaded",
+                  delta_color="normal" if lam > 1 else "inverse")
+    elif scenario.tasks * scenario.machines <= 200_000:
         c2.plotly_chart(etc_heatmap(preview_etc(scenario), "ETC matrix of trial 0", height=220), key="landing_etc")
     running = Keys.JOB in st.session_state
     if st.button("Run", key="landing_run", type="primary", disabled=running):

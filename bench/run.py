@@ -4,7 +4,11 @@ Prints, in one run:
 - map_tasks (static Min-min on 2000 x 16, MCT on 100,000 x 20) against a
   straightforward numba kernel of the same rule measured here (target: ratio <= 3);
 - wall times of `hcsched run --preset maheswaran-fig4 --trials 50` (target 5 s)
-  and `--preset maheswaran-fig6 --trials 50` (target 60 s), as ratios to target.
+  and `--preset maheswaran-fig6 --trials 50` (target 60 s), as ratios to target;
+- the task-class model of Al-Azzoni and Down: the alazzoni-B preset (3 heuristics x
+  30 replications, target 10 s) and all of Table 1 (target 5 minutes), with task
+  events (arrivals, each also a departure) per second.
+  `python bench/run.py --quick` skips Table 1.
 """
 
 from __future__ import annotations
@@ -95,6 +99,29 @@ def cli_runs() -> None:
                   f"ratio {wall / target:5.2f}  (target <= 1; {os.cpu_count()} cores)")
 
 
+def class_model(table1: bool) -> None:
+    from hcsched import preset, simulate
+    from hcsched.engine import warm_up
+    from hcsched.presets import SYSTEMS
+
+    warm_up()
+    systems = list(SYSTEMS) if table1 else ["B"]
+    total_time = total_tasks = 0.0
+    for name in systems:
+        t = time.perf_counter()
+        results = simulate(preset(f"alazzoni-{name}"))
+        wall = time.perf_counter() - t
+        tasks = float(results["arrivals"].sum())
+        total_time, total_tasks = total_time + wall, total_tasks + tasks
+        target = "   target 10 s, ratio %.2f" % (wall / 10) if name == "B" else ""
+        print(f"alazzoni-{name:<3} {len(results) // 30} heuristics x 30 replications: {wall:6.2f} s, "
+              f"{tasks / wall / 1e6:5.2f} M task events/s{target}")
+    if table1:
+        print(f"Table 1 (all systems): {total_time:6.1f} s   target 300 s   ratio {total_time / 300:5.2f}   "
+              f"{total_tasks / total_time / 1e6:.2f} M task events/s")
+
+
 if __name__ == "__main__":
     kernels()
     cli_runs()
+    class_model(table1="--quick" not in sys.argv)

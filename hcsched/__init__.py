@@ -5,7 +5,7 @@ The library never imports streamlit; the dashboard (``app.py``) and the
 """
 
 from hcsched.errors import HcschedError
-from hcsched.experiment import calibrate, simulate, trial_schedules
+from hcsched.experiment import calibrate, simulate, trial_runs, trial_schedules
 from hcsched.heuristics import REGISTRY, get_heuristic, heuristic_names
 from hcsched.mapping import MappingResult, map_tasks
 from hcsched.presets import preset, preset_names
@@ -16,6 +16,6 @@ from hcsched.stats import mean_ci, summarize
 __all__ = [
     "REGISTRY", "HcschedError", "MappingResult", "Scenario", "calibrate", "get_heuristic", "heuristic_names",
     "load_scenario", "map_tasks", "mean_ci", "preset", "preset_names", "read_etc", "simulate", "summarize",
-    "trial_schedules",
+    "trial_runs", "trial_schedules",
 ]
 __version__ = "0.1.0"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -17,7 +19,8 @@ METRIC_TITLES = {
     "makespan": "Makespan", "normalized_makespan": "Normalised makespan", "mean_flow": "Mean flow time",
     "max_flow": "Max flow time", "sum_flow": "Sum of flow times", "mean_stretch": "Mean stretch",
     "max_stretch": "Max stretch", "utilization": "Utilisation", "mapping_events": "Mapping events",
-    "min_etc_share": "Share on min-ETC machine",
+    "min_etc_share": "Share on min-ETC machine", "mean_in_system": "Mean number in system",
+    "mean_response": "Mean response time", "discount": "State-information discount (%)",
 }
 
 
@@ -71,6 +74,28 @@ def etc_heatmap(etc: np.ndarray, title: str = "Expected time to compute (ETC)", 
     return fig
 
 
+def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], colors: dict[str, str] | None = None) -> go.Figure:
+    """Number of tasks in the system over time, one line per heuristic."""
+    colors = colors or heuristic_colors(list(curves))
+    fig = go.Figure([go.Scatter(x=t, y=n, mode="lines", name=label, line={"color": colors[label], "width": 2},
+                                hovertemplate="time %{x:.6g}: %{y} tasks<extra>" + label + "</extra>")
+                     for label, (t, n) in curves.items()])
+    fig.update_layout(height=360, xaxis_title="time", yaxis_title="tasks in system", margin={"t": 20, "b": 10, "l": 10, "r": 10},
+                      legend={"orientation": "h", "y": 1.08})
+    return fig
+
+
+def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> go.Figure:
+    """delta*: the share of each machine (or group) that the allocation LP gives each class."""
+    delta = np.asarray(delta, float)
+    columns = columns or [f"m{j}" for j in range(delta.shape[1])]
+    fig = go.Figure(go.Heatmap(z=delta, x=columns, y=[f"class {i}" for i in range(delta.shape[0])], zmin=0, zmax=1,
+                               colorscale="Blues", colorbar={"title": "δ*"}, texttemplate="%{z:.3g}",
+                               hovertemplate="%{y} on %{x}: δ* = %{z:.4f}<extra></extra>"))
+    fig.update_layout(height=140 + 40 * delta.shape[0], yaxis={"autorange": "reversed"}, margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    return fig
+
+
 def _short(t: float) -> str:
     """A compact time label: 61.4k, 1.23M."""
     for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
@@ -81,7 +106,7 @@ def _short(t: float) -> str:
 
 def _window(s: Schedule, window: tuple[float, float] | None) -> np.ndarray:
     if window is None:
-        return np.arange(s.machine.size)
+        return np.flatnonzero(np.isfinite(s.start))
     return np.flatnonzero((s.finish > window[0]) & (s.start < window[1]))
 
 
@@ -99,7 +124,9 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     colors = colors or heuristic_colors(labels)
     picks = {label: _window(s, window) for label, s in schedules.items()}
     t0 = window[0] if window else 0.0
-    t1 = window[1] if window else max(float(s.finish.max()) for s in schedules.values())
+    t1 = window[1] if window else max(float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values())
+    # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
+    schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
     times = np.linspace(t0, t1, max(2, frames))
     fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, vertical_spacing=0.04 if len(labels) > 1 else 0,
                         subplot_titles=labels)

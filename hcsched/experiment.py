@@ -185,17 +185,25 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
     trials = scenario.trials if trials is None else trials
     jobs = max(1, min(default_jobs() if jobs is None else jobs, trials))
     n, m = scenario.tasks, scenario.machines
+    if scenario.model == "classes":  # about 8 million task events per second and core (bench/run.py)
+        return n * len(scenario.heuristics) * 1.5e-7 * trials / jobs
     per_trial = sum(n * m * (_IMMEDIATE_COST if h.heuristic.mode == "immediate" else _BATCH_COST * max(1.0, n / 2000))
                     for h in scenario.heuristics)
     return per_trial * trials / jobs
 
 
+def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict:
+    """Every heuristic's run of one trial: a Schedule (ETC model) or a ClassRun (task-class model)."""
+    seed = scenario.seed if seed is None else seed
+    if isinstance(trial, bool) or not isinstance(trial, (int, np.integer)) or trial < 0:
+        raise HcschedError(f"trial: {trial!r} is not allowed; allowed: a trial number from 0")
+    return run_trial(scenario, int(trial), trial_seeds(seed, max(scenario.trials, trial + 1))[trial], schedules=True)[1]
+
+
 def trial_schedules(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict[str, Schedule]:
     """The schedules of every heuristic in one trial (for Gantt charts and export)."""
-    seed = scenario.seed if seed is None else seed
-    if not 0 <= trial < max(scenario.trials, trial + 1):
-        raise HcschedError(f"trial: {trial} is not allowed; allowed: 0 to {scenario.trials - 1}")
-    return run_trial(scenario, trial, trial_seeds(seed, max(scenario.trials, trial + 1))[trial], schedules=True)[1]
+    runs = trial_runs(scenario, trial, seed)
+    return {label: getattr(run, "schedule", run) for label, run in runs.items()}
 
 
 # --- arrival-rate calibration (section 5.1) -------------------------------------------------------

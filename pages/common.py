@@ -5,21 +5,25 @@ Pages stay thin: they read widgets, call the library and show what it returns.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from hcsched import HcschedError, Scenario, preset, simulate, summarize, trial_schedules
-from hcsched.charts import METRIC_TITLES, gantt, heuristic_colors, metric_bars, trial_distribution
+from hcsched import HcschedError, Scenario, preset, preset_names, simulate, summarize, trial_runs
+from hcsched.charts import METRIC_TITLES, gantt, heuristic_colors, in_system, metric_bars, trial_distribution
 from hcsched.engine import warm_up
 from hcsched.experiment import estimate_seconds, make_workload, trial_seeds
 
 BAR_METRICS = ("makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization")
+CLASS_BAR_METRICS = ("mean_in_system", "mean_response", "utilization", "discount")
+CLASS_TABLE_METRICS = ("max_flow", "mean_stretch", "max_stretch", "state_info", "guided_overrides")
 TABLE_METRICS = BAR_METRICS + ("max_flow", "mean_stretch", "mapping_events", "min_etc_share")
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
 PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
@@ -70,6 +74,25 @@ def init_session_state() -> None:
     st.session_state.setdefault(Keys.SCENARIO, preset("quickstart"))
 
 
+W = "sc_w_"  # prefix of the Scenario page's widget keys, re-read from the scenario when it is replaced
+
+
+def default(key: str, value) -> str:
+    """Initialise a Scenario-page widget from the scenario the first time the page shows it; returns its key."""
+    st.session_state.setdefault(W + key, value)
+    return W + key
+
+
+def commit_scenario(new: Scenario) -> Scenario:
+    """Make ``new`` the current scenario; an edited preset is renamed so it is not mistaken for the original."""
+    old = st.session_state[Keys.SCENARIO]
+    if new != old:
+        if new.name == old.name and old.name in preset_names() and new != preset(old.name):
+            new = dataclasses.replace(new, name=f"{old.name} (edited)")
+        st.session_state[Keys.SCENARIO] = new
+    return st.session_state[Keys.SCENARIO]
+
+
 def link(page: str, label: str) -> None:
     """A link to another page; plain text when this page runs on its own, outside the app's navigation."""
     try:
@@ -96,8 +119,8 @@ def preview_etc(scenario: Scenario):
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def cached_schedules(scenario: Scenario, trial: int):
-    return trial_schedules(scenario, trial)
+def cached_runs(scenario: Scenario, trial: int) -> dict:
+    return trial_runs(scenario, trial)
 
 
 def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
@@ -171,30 +194,44 @@ def run_status() -> None:
 def show_results(run: RunResult, key: str) -> None:
     """Bars with 95% intervals, the table of means, per-trial distributions, the animated Gantt and downloads."""
     scenario, results = run.scenario, run.results
+    classes = scenario.model == "classes"
     labels = [h.label for h in scenario.heuristics]
     colors = heuristic_colors(labels)
-    summary = summarize(results, TABLE_METRICS)
-    st.caption(f"{scenario.name}: {scenario.trials} trials, seed {scenario.seed}, {run.seconds:.1f} s. "
-               f"Makespan normalised to {scenario.benchmark_label}. Bars show means with 95% confidence intervals.")
-    st.plotly_chart(metric_bars(summary, BAR_METRICS, colors), key=f"{key}_bars", width="stretch")
+    bar_metrics = CLASS_BAR_METRICS if classes else BAR_METRICS
+    summary = summarize(results, bar_metrics + (CLASS_TABLE_METRICS if classes else TABLE_METRICS))
+    if classes:
+        lam = scenario.classes.allocation().lam
+        st.caption(f"{scenario.name}: {scenario.trials} replications of {scenario.classes.horizon:g} time units, seed "
+                   f"{scenario.seed}, {run.seconds:.1f} s. λ* = {lam:.4f}. Bars show means with 95% confidence intervals.")
+        for label, group in results.groupby("heuristic", sort=False):
+            if group["unstable"].any():
+                st.warning(f"**{label}** is unstable in {int(group['unstable'].sum())} of {len(group)} replications "
+                           f"(λ* restricted to its machines: {group['lambda_restricted'].iloc[0]:.4f}; a value below 1 "
+                           "means it cannot keep up, else the number in system kept growing).")
+    else:
+        st.caption(f"{scenario.name}: {scenario.trials} trials, seed {scenario.seed}, {run.seconds:.1f} s. "
+                   f"Makespan normalised to {scenario.benchmark_label}. Bars show means with 95% confidence intervals.")
+    st.plotly_chart(metric_bars(summary, bar_metrics, colors), key=f"{key}_bars", width="stretch")
     with st.expander("Means and 95% interval bounds", expanded=False):
         st.dataframe(summary, key=f"{key}_summary", hide_index=True)
-    metric = st.selectbox("Per-trial distribution of", BAR_METRICS, format_func=METRIC_TITLES.get, key=f"{key}_dist_metric")
+    metric = st.selectbox("Per-trial distribution of", bar_metrics, format_func=METRIC_TITLES.get, key=f"{key}_dist_metric")
     st.plotly_chart(trial_distribution(results, metric, colors), key=f"{key}_dist", width="stretch")
 
-    st.subheader("Schedule of one trial")
+    st.subheader("One trial")
     trial = st.number_input("Trial", 0, scenario.trials - 1, 0, key=f"{key}_trial")
-    schedules = cached_schedules(scenario, int(trial))
-    end = max(float(s.finish.max()) for s in schedules.values())
-    window = None
-    if scenario.tasks > 400:  # keep the animation light: draw a time window of a large trial
-        share = st.slider("Time window (% of the trial)", 0, 100, (0, 100 if scenario.tasks <= 1000 else 10), key=f"{key}_window")
-        window = (end * share[0] / 100, end * max(share[1], share[0] + 1) / 100)
+    runs = cached_runs(scenario, int(trial))
+    schedules = {label: getattr(r, "schedule", r) for label, r in runs.items()}
+    if classes:
+        st.plotly_chart(in_system({label: (r.sample_times, r.in_system) for label, r in runs.items()}, colors),
+                        key=f"{key}_in_system", width="stretch")
+    window = gantt_window(scenario, schedules, key)
     st.plotly_chart(gantt(schedules, colors, window=window), key=f"{key}_gantt", width="stretch")
     st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its times.")
 
     gantt_table = pd.concat([s.to_frame().assign(heuristic=label) for label, s in schedules.items()], ignore_index=True)
     gantt_table = gantt_table[["heuristic", "task", "machine", "arrival", "start", "finish", "expected", "actual"]]
+    if window is not None:
+        gantt_table = gantt_table[(gantt_table["finish"] > window[0]) & (gantt_table["start"] < window[1])]
     cols = st.columns(4)
     downloads = (("Per-trial results (CSV)", results.to_csv(index=False), "results.csv", "text/csv"),
                  ("Summary with intervals (CSV)", summary.to_csv(index=False), "summary.csv", "text/csv"),
@@ -202,3 +239,16 @@ def show_results(run: RunResult, key: str) -> None:
                  ("Scenario (JSON)", scenario.to_json(), f"{scenario.name}.json", "application/json"))
     for col, (label, data, name, mime) in zip(cols, downloads, strict=True):
         col.download_button(label, data, name, mime, key=f"{key}_dl_{name.split('.')[0].split('-')[0]}", on_click="ignore")
+
+
+def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, float] | None:
+    """The time window of the Gantt chart: the whole trial when it is small, else a slider (about 300 tasks)."""
+    starts = np.concatenate([s.start[np.isfinite(s.start)] for s in schedules.values()])
+    finishes = np.concatenate([s.finish[np.isfinite(s.finish)] for s in schedules.values()])
+    end = float(max(finishes.max(initial=0.0), starts.max(initial=0.0)))
+    per_heuristic = starts.size / max(1, len(schedules))
+    if per_heuristic <= 400 or end <= 0:
+        return None
+    span = end * min(1.0, 300.0 / per_heuristic)
+    low, high = st.slider("Time window", 0.0, end, (0.0, span), key=f"{key}_window", format="%.4g")
+    return (low, max(high, low + end * 1e-6))

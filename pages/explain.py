@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from hcsched import REGISTRY, HcschedError, map_tasks
+from hcsched import HcschedError, heuristic_names, map_tasks
 from pages.common import Keys, init_session_state
 
 EXAMPLES = {  # the worked examples of Maheswaran et al. (1999)
@@ -18,12 +18,12 @@ st.title("Explain")
 st.write("Follow a heuristic one decision at a time on the paper's worked examples or on your own small matrix.")
 options = list(EXAMPLES)
 sc = st.session_state[Keys.SCENARIO]
-if sc.etc.method == "matrix" and sc.tasks <= 30:
+if sc.model == "etc" and sc.etc.method == "matrix" and sc.tasks <= 30:
     options.append("The scenario's own matrix")
 c1, c2 = st.columns(2)
 example = c1.selectbox("Example", options, key="ex_example")
-name = c2.selectbox("Heuristic", list(REGISTRY), key="ex_heuristic",
-                    index=list(REGISTRY).index("kpb" if example.startswith("Tables 1") else "sufferage"))
+names = heuristic_names(model="etc")  # the mappings of seed 000; class-model heuristics are simulated, not traced
+name = c2.selectbox("Heuristic", names, key="ex_heuristic", index=names.index("kpb" if example.startswith("Tables 1") else "sufferage"))
 if example in EXAMPLES:
     etc, ready = EXAMPLES[example]
 else:

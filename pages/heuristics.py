@@ -4,7 +4,7 @@ import dataclasses
 
 import streamlit as st
 
-from hcsched import REGISTRY, HcschedError, get_heuristic
+from hcsched import REGISTRY, HcschedError, get_heuristic, heuristic_names
 from hcsched.scenario import HeuristicSpec
 from pages.common import Keys, init_session_state, link
 
@@ -51,14 +51,16 @@ for i, spec in enumerate(sc.heuristics):
         set_heuristics(rest, sc.benchmark if sc.benchmark in [s.label for s in rest] else None)
         st.rerun()
 labels = [s.label for s in sc.heuristics]
-bench = st.selectbox("Normalise makespan to", labels, index=labels.index(sc.benchmark_label), key="hx_benchmark",
-                     help="By default Min-min if chosen, else MCT, as the paper does.")
+bench = sc.benchmark_label
+if sc.model == "etc":  # the task-class model compares numbers in system, not normalised makespans
+    bench = st.selectbox("Normalise makespan to", labels, index=labels.index(sc.benchmark_label), key="hx_benchmark",
+                         help="By default Min-min if chosen, else MCT, as the paper does.")
 if bench != sc.benchmark_label:
     set_heuristics(sc.heuristics, bench)
     st.rerun()
 
 st.subheader("Add a heuristic")
-name = st.selectbox("Heuristic", list(REGISTRY), key="hx_name",
+name = st.selectbox("Heuristic", heuristic_names(model=sc.model), key="hx_name",
                     format_func=lambda n: f"{n} - {REGISTRY[n].title} ({REGISTRY[n].mode})")
 h = get_heuristic(name)
 st.info(f"{h.description}\n\n{h.paper}, section {h.section}.")

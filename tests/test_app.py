@@ -1,5 +1,6 @@
 """The dashboard, page by page, with Streamlit's AppTest: results are the library's own numbers."""
 
+import dataclasses
 import json
 import time
 
@@ -215,3 +216,65 @@ def test_explain_sufferage_table3():
     for _ in range(2):
         at.button(key="ex_next").click().run()
     assert "makespan (largest ready time) 78" in at.markdown[-1].value
+
+
+# --- the task-class model (Al-Azzoni and Down) -------------------------------------------------------
+def test_switch_to_the_class_model_shows_the_lp_verdict():
+    at = app("pages/scenario.py")
+    at.radio(key="sc_w_model").set_value("classes").run()
+    assert not at.exception
+    assert at.session_state["scenario"] == preset("alazzoni-B")
+    assert "λ* = 1.3333" in at.success[0].value and "33.3%" in at.success[0].value
+    delta = [c for c in charts(at) if c["data"][0]["type"] == "heatmap"][0]
+    np.testing.assert_allclose(_array(delta["data"][0]["z"]).reshape(2, 2), [[0.8333333, 0], [0.1666667, 1]], atol=1e-6)
+
+
+def test_class_tables_edit_and_overload_verdict():
+    at = app("pages/scenario.py")
+    at.radio(key="sc_w_model").set_value("classes").run()
+    at.session_state["sc_w_alpha_editor"] = {"edited_rows": {1: {"arrival rate": 20.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert at.session_state["scenario"].classes.arrival_rates == (5.0, 20.0)
+    assert "Overloaded" in at.error[0].value
+    at.session_state["sc_w_alpha_editor"] = {"edited_rows": {1: {"arrival rate": -1.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert any("class 1 has rate -1" in e.value for e in at.error)
+    assert at.session_state["scenario"].classes.arrival_rates == (5.0, 20.0)  # the last valid scenario stays
+
+
+def test_class_model_groups_and_c1_preset():
+    at = app("pages/scenario.py")
+    at.selectbox(key="sc_preset").set_value("alazzoni-C1").run()
+    at.button(key="sc_load_preset").click().run()
+    assert at.text_input(key="sc_w_groups").value == "10,9,6,5"
+    assert "1.1146" in at.success[0].value
+    at.text_input(key="sc_w_groups").set_value("10,9,6").run()
+    assert any("'groups'" in e.value for e in at.error)
+
+
+def test_class_model_run_and_results():
+    at = app()
+    sc = preset("alazzoni-A").classes
+    at.session_state["scenario"] = preset("alazzoni-A").replace(trials=2, classes=dataclasses.replace(sc, horizon=2000.0))
+    at.run()
+    at.button(key="landing_run").click().run()
+    run = wait_for_results(at)
+    pd.testing.assert_frame_equal(run.results, simulate(run.scenario, jobs=1))
+    assert any("kpb (kbar=1)" in w.value and "unstable in 2 of 2" in w.value for w in at.warning)
+    curves = [c for c in charts(at) if c["data"][0]["type"] == "scatter"]
+    assert len(curves) == 1 and [d["name"] for d in curves[0]["data"]] == ["mct", "kpb (kbar=1)", "lpas"]
+    assert len(at.get("download_button")) == 4
+
+
+def test_heuristics_page_offers_the_models_heuristics():
+    at = app("pages/heuristics.py")
+    names = lambda: [o.split(" - ")[0] for o in at.selectbox(key="hx_name").options]  # noqa: E731
+    assert "lpas" not in names() and "sufferage" in names()
+    at.session_state["scenario"] = preset("alazzoni-B")
+    at.run()
+    assert "lpas" in names() and "sufferage" not in names()
+    at.selectbox(key="hx_name").set_value("guided-lpas").run()
+    at.number_input(key="hx_guided-lpas_c").set_value(2.0)
+    at.button(key="hx_add").click().run()
+    assert at.session_state["scenario"].heuristics[-1].label == "guided-lpas (c=2)"

@@ -177,22 +177,27 @@ def test_run_class_scenario_from_the_cli(tmp_path, capsys):
 
 
 # --- published results (Table 1, Table 6) with a few replications ----------------------------------
-REPLICATIONS = {"C1": 2, "I1": 2, "I2": 2, "C2": 2}
+REPLICATIONS = {"A": 8, "H": 8, "C1": 2, "I1": 2, "I2": 2, "C2": 2}  # more where the system is noisy and cheap
+# Measured with all 30 replications and reported in the README: under System I1 (hyperexponential times) MCT comes
+# out about 13% above the paper; the paper's LPAS interval for I1 is garbled.
+DIFFERS = {("I1", "mct")}
 
 
 @pytest.mark.parametrize("system", list(PUBLISHED))
 def test_published_results(system):
-    """Our 95% interval, widened by 3% for the few replications CI affords, meets the published one;
-    'unstable' entries are flagged unstable. (Stability of the others is not asserted here: see System H.)"""
+    """The mean of a few replications lies in the published interval widened by 5%, or by 2.5 standard errors
+    for the noisy, heavily loaded systems; 'unstable' entries are flagged unstable."""
     df = simulate(preset(f"alazzoni-{system}"), trials=REPLICATIONS.get(system, 3))
     for label, published in PUBLISHED[system].items():
         rows = df[df["heuristic"] == label]
         if published is None:
             assert rows["unstable"].all(), label
             continue
-        mean, lo, hi = mean_ci(rows["mean_in_system"])
-        lo, hi = (mean, mean) if lo != lo else (lo, hi)
-        assert lo * 0.97 <= published[1] and hi * 1.03 >= published[0], (label, (lo, hi), published)
+        values = rows["mean_in_system"]
+        mean, se = values.mean(), values.std(ddof=1) / np.sqrt(len(values))
+        slack = max(0.05 * mean, 2.5 * se)
+        inside = published[0] - slack <= mean <= published[1] + slack
+        assert inside != ((system, label) in DIFFERS), (label, mean, se, published)
 
 
 def test_mct_on_system_h_keeps_growing():
