@@ -16,8 +16,12 @@ def landing() -> None:
     st.subheader(f"Scenario: {scenario.name}")
     st.write(scenario.description or "A scenario of your own.")
     c1, c2 = st.columns([2, 1])
-    c1.caption(f"{scenario.machines} machines, {scenario.tasks} tasks, {scenario.trials} trials; heuristics: "
-               + ", ".join(h.label for h in scenario.heuristics))
+    if scenario.model == "classes":
+        size = (f"{scenario.machines} machines, {len(scenario.classes.arrival_rates)} task classes, "
+                f"{scenario.classes.horizon:g} time units (about {scenario.tasks:,} arrivals), {scenario.trials} replications")
+    else:
+        size = f"{scenario.machines} machines, {scenario.tasks} tasks, {scenario.trials} trials"
+    c1.caption(f"{size}; heuristics: " + ", ".join(h.label for h in scenario.heuristics))
     if scenario.model == "classes":
         lam = scenario.classes.allocation().lam
         c2.metric("λ* of the allocation LP", f"{lam:.4f}", "stable" if lam > 1 else "overloaded",

@@ -128,8 +128,9 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
     times = np.linspace(t0, t1, max(2, frames))
-    fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, vertical_spacing=0.04 if len(labels) > 1 else 0,
-                        subplot_titles=labels)
+    heights = [70 + 22 * s.machines for s in schedules.values()]
+    fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=labels, row_heights=heights,
+                        vertical_spacing=min(0.12, 45 / sum(heights)) if len(labels) > 1 else 0)
     for row, label in enumerate(labels, start=1):
         s, idx = schedules[label], picks[label]
         custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx]])
@@ -149,7 +150,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
         "mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}]} for t in times]
     fig.update_layout(
-        barmode="overlay", height=90 + sum(50 + 20 * s.machines for s in schedules.values()), margin={"t": 40, "b": 10, "l": 10, "r": 10},
+        barmode="overlay", height=90 + sum(heights), margin={"t": 40, "b": 10, "l": 10, "r": 10},
         xaxis={"range": [t0, t1]}, **{f"xaxis{i}": {"range": [t0, t1]} for i in range(2, len(labels) + 1)},
         updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": -0.06, "xanchor": "left", "yanchor": "top",
                       "showactive": False, "buttons": [
