@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched import engine, workload
+from hcsched.classmodel import class_metrics, make_class_workload, run_class_heuristic
 from hcsched.errors import HcschedError
 from hcsched.metrics import Schedule, add_normalized_makespan, schedule_metrics
 from hcsched.scenario import HeuristicSpec, Scenario
@@ -104,8 +105,6 @@ def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
 
 def _run_class_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
                      schedules: bool) -> tuple[list[dict], dict]:
-    from hcsched.classmodel import class_metrics, make_class_workload, run_class_heuristic
-
     w = make_class_workload(scenario.classes, seed_seq)
     rows, kept = [], {}
     for spec in scenario.heuristics:

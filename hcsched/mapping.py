@@ -9,6 +9,7 @@ import numpy as np
 from hcsched import engine
 from hcsched.errors import HcschedError
 from hcsched.experiment import kernel_params
+from hcsched.explain import trace_mapping
 from hcsched.readers import check_etc
 from hcsched.scenario import HeuristicSpec
 
@@ -63,7 +64,5 @@ def map_tasks(etc, heuristic: str, ready=None, trace: bool = False, **params) ->
         machine, completion, final, _ = engine.map_batch_static(h.kind, np.ones(etc.shape[0]), etc, ready)
     steps = None
     if trace:
-        from hcsched.explain import trace_mapping
-
         steps = trace_mapping(spec, etc, ready, kernel_params(spec))
     return MappingResult(h.name, machine, completion, final, steps)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 from hcsched.errors import HcschedError
+from hcsched.lp import solve_allocation
 from hcsched.scenario import ArrivalSpec, EtcSpec, Scenario
 
 RATES = {  # tasks per second, for 20 machines x 2000 tasks, HiHi
@@ -162,8 +163,6 @@ def sharifnia_scale() -> float:
     up rather than alpha down keeps 85 arrivals per time unit, so 20,000 time
     units hold enough tasks to show a drift.
     """
-    from hcsched.lp import solve_allocation
-
     return SHARIFNIA_LAMBDA / solve_allocation(SHARIFNIA_ALPHA, SHARIFNIA_MU).lam
 
 

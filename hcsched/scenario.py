@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
+from hcsched.lp import check_rates, expand_groups, solve_allocation
 from hcsched.workload import CONSISTENCIES, HETEROGENEITY, SEMICONSISTENT_MODES
 
 
@@ -130,8 +133,6 @@ class ClassSpec:
     warmup: float = 0.0
 
     def __post_init__(self) -> None:
-        from hcsched.lp import check_rates
-
         if len({len(r) for r in self.exec_rates}) > 1:
             raise HcschedError("scenario field 'exec_rates': rows have different lengths; give one rate per machine (or group) in every row")
         check_rates(self.arrival_rates, self.exec_rates)
@@ -148,10 +149,6 @@ class ClassSpec:
     @property
     def mu(self):
         """Execution rates per machine (classes x machines)."""
-        import numpy as np
-
-        from hcsched.lp import expand_groups
-
         mu = np.array(self.exec_rates, dtype=float)
         return mu if self.groups is None else expand_groups(mu, self.groups)
 
@@ -166,8 +163,6 @@ class ClassSpec:
 
 @functools.lru_cache(maxsize=64)
 def _allocation(spec: ClassSpec):
-    from hcsched.lp import solve_allocation
-
     return solve_allocation(spec.arrival_rates, spec.exec_rates, spec.groups)
 
 
