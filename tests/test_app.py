@@ -278,3 +278,22 @@ def test_heuristics_page_offers_the_models_heuristics():
     at.number_input(key="hx_guided-lpas_c").set_value(2.0)
     at.button(key="hx_add").click().run()
     assert at.session_state["scenario"].heuristics[-1].label == "guided-lpas (c=2)"
+
+
+def test_long_run_goes_to_the_background_and_can_be_cancelled():
+    at = app("pages/run.py")
+    at.session_state["scenario"] = preset("maheswaran-fig6")
+    at.run()
+    at.number_input(key="run_trials").set_value(2000).run()
+    assert any("minutes" in w.value for w in at.warning)  # the estimate before a very large run
+    at.number_input(key="run_jobs").set_value(1)
+    at.button(key="run_start").click().run()
+    assert "job" in at.session_state and at.get("progress")  # progress bar with trials done
+    assert "trials done" in at.get("progress")[0].proto.text
+    at.button(key="cancel_run").click().run()
+    end = time.monotonic() + 30
+    while "job" in at.session_state and time.monotonic() < end:
+        time.sleep(0.2)
+        at.run()
+    assert "job" not in at.session_state and "results" not in at.session_state
+    assert any("cancelled" in w.value for w in at.warning)
