@@ -91,3 +91,42 @@ def test_batch_interval_skips_redundant_events():
     machine, start, finish, events = engine.run_batch(0, engine.INTERVAL, 10.0, 40, 0.0, np.array([1.0, 100.0]), etc, etc)
     assert start.tolist() == [10.0, 100.0]
     assert events == 2  # the event at 20 has an empty meta-task and is not counted
+
+
+# --- the task-class engine (Al-Azzoni and Down) -------------------------------------------------------
+@st.composite
+def class_systems(draw):
+    from hcsched.scenario import ClassSpec
+
+    n = draw(st.integers(1, 3))
+    m = draw(st.integers(1, 4))
+    mu = [[draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, 4.0])) for _ in range(m)] for _ in range(n)]
+    for row in mu:
+        if not any(row):
+            row[draw(st.integers(0, m - 1))] = 1.0
+    alpha = [draw(st.sampled_from([0.2, 0.5, 1.0])) for _ in range(n)]
+    service = draw(st.sampled_from(["exponential", "constant", "hyperexponential"]))
+    return ClassSpec(tuple(alpha), tuple(map(tuple, mu)), service=service, horizon=60.0), draw(st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=120, deadline=None)
+@given(class_systems(), st.sampled_from(["met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas", "guided-lpas-2k"]))
+def test_class_schedule_invariants(system, name):
+    from hcsched.classmodel import make_class_workload, run_class_heuristic
+
+    spec, seed = system
+    w = make_class_workload(spec, np.random.SeedSequence(seed))
+    run = run_class_heuristic(HeuristicSpec.make(name), spec, w)
+    s, mu = run.schedule, spec.mu
+    assert (mu[w.cls, s.machine] > 0).all()  # only machines that can run the class
+    started = np.isfinite(s.start)
+    assert (s.start[started] >= s.arrival[started]).all()  # no task starts before it arrives
+    done = np.isfinite(s.finish)
+    assert (done <= started).all() and (s.finish[done] <= spec.horizon).all()  # each completes at most once, in time
+    np.testing.assert_allclose(s.finish[done] - s.start[done], w.work[done] / mu[w.cls[done], s.machine[done]])
+    for j in range(spec.machines):  # FCFS, one task at a time
+        on = np.flatnonzero((s.machine == j) & started)  # in arrival order
+        assert (np.diff(s.start[on]) >= 0).all()
+        assert (s.start[on][1:] >= s.finish[on][:-1] - 1e-9).all()
+        waiting = np.flatnonzero((s.machine == j) & ~started)
+        assert waiting.size == 0 or on.size == 0 or waiting.min() > on.max()  # a later task never overtakes
