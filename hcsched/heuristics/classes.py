@@ -69,6 +69,12 @@ def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2
     ``weights[j]`` = delta*_ij mu_ij (the target shares pi_ij once normalised),
     ``assigned[j]`` = class-i tasks mapped to j so far, ``arrived`` = class-i
     arrivals including this one.
+
+    Reading of the paper: LP-Static's p_ij = delta*_ij mu_ij / (lambda* alpha_i)
+    (eq. 6), LPAS-2/k's p_j1, p_j2 (section IV-A.1) and Guided-LPAS's pi_ij
+    (section V) sum to 1 only when constraint (1) is tight; they are normalised
+    over the candidates, which is the same where it is tight and keeps them
+    probabilities where it is slack.
     """
     if kind == EARLIEST:
         return earliest(cands, count, W, e), count, 0
