@@ -92,26 +92,19 @@ def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
               schedules: bool = False) -> tuple[list[dict], dict[str, Schedule]]:
     """All heuristics of the scenario on one trial's workload: metric rows and, if asked, schedules."""
     if scenario.model == "classes":
-        return _run_class_trial(scenario, trial, seed_seq, schedules)
-    w = make_workload(scenario, seed_seq)
+        spec_c, w_c = scenario.classes, make_class_workload(scenario.classes, seed_seq)
+        run = lambda h: run_class_heuristic(h, spec_c, w_c)  # noqa: E731
+        measure = lambda r, h: class_metrics(r, h, spec_c)  # noqa: E731
+    else:
+        w = make_workload(scenario, seed_seq)
+        run = lambda h: run_heuristic(h, w)  # noqa: E731
+        measure = lambda r, h: schedule_metrics(r)  # noqa: E731
     rows, kept = [], {}
     for spec in scenario.heuristics:
-        s = run_heuristic(spec, w)
-        rows.append({"trial": trial, "heuristic": spec.label, **schedule_metrics(s)})
+        result = run(spec)
+        rows.append({"trial": trial, "heuristic": spec.label, **measure(result, spec)})
         if schedules:
-            kept[spec.label] = s
-    return rows, kept
-
-
-def _run_class_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
-                     schedules: bool) -> tuple[list[dict], dict]:
-    w = make_class_workload(scenario.classes, seed_seq)
-    rows, kept = [], {}
-    for spec in scenario.heuristics:
-        run = run_class_heuristic(spec, scenario.classes, w)
-        rows.append({"trial": trial, "heuristic": spec.label, **class_metrics(run, spec, scenario.classes)})
-        if schedules:
-            kept[spec.label] = run
+            kept[spec.label] = result
     return rows, kept
 
 
@@ -176,7 +169,8 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
 
 # Rough costs per task and machine on one core of the reference machine (bench/run.py):
 # immediate mode is linear in the tasks; batch mode remaps a backlog that grows with them.
-_IMMEDIATE_COST, _BATCH_COST = 1.5e-7, 3e-6
+# The task-class model: about 8 million task events per second and core.
+_IMMEDIATE_COST, _BATCH_COST, _CLASS_EVENT_COST = 1.5e-7, 3e-6, 1.5e-7
 
 
 def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None) -> float:
@@ -184,8 +178,8 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
     trials = scenario.trials if trials is None else trials
     jobs = max(1, min(default_jobs() if jobs is None else jobs, trials))
     n, m = scenario.tasks, scenario.machines
-    if scenario.model == "classes":  # about 8 million task events per second and core (bench/run.py)
-        return n * len(scenario.heuristics) * 1.5e-7 * trials / jobs
+    if scenario.model == "classes":
+        return n * len(scenario.heuristics) * _CLASS_EVENT_COST * trials / jobs
     per_trial = sum(n * m * (_IMMEDIATE_COST if h.heuristic.mode == "immediate" else _BATCH_COST * max(1.0, n / 2000))
                     for h in scenario.heuristics)
     return per_trial * trials / jobs
@@ -199,10 +193,14 @@ def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> d
     return run_trial(scenario, int(trial), trial_seeds(seed, max(scenario.trials, trial + 1))[trial], schedules=True)[1]
 
 
+def schedules_of(runs: dict) -> dict[str, Schedule]:
+    """The Schedule of each run returned by :func:`trial_runs`, whatever the model."""
+    return {label: getattr(run, "schedule", run) for label, run in runs.items()}
+
+
 def trial_schedules(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict[str, Schedule]:
     """The schedules of every heuristic in one trial (for Gantt charts and export)."""
-    runs = trial_runs(scenario, trial, seed)
-    return {label: getattr(run, "schedule", run) for label, run in runs.items()}
+    return schedules_of(trial_runs(scenario, trial, seed))
 
 
 # --- arrival-rate calibration (section 5.1) -------------------------------------------------------

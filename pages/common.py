@@ -19,7 +19,7 @@ from streamlit.errors import StreamlitAPIException
 from hcsched import HcschedError, Scenario, preset, preset_names, simulate, summarize, trial_runs
 from hcsched.charts import METRIC_TITLES, gantt, heuristic_colors, in_system, metric_bars, trial_distribution
 from hcsched.engine import warm_up
-from hcsched.experiment import estimate_seconds, make_workload, trial_seeds
+from hcsched.experiment import estimate_seconds, make_workload, schedules_of, trial_seeds
 
 BAR_METRICS = ("makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization")
 CLASS_BAR_METRICS = ("mean_in_system", "mean_response", "utilization", "discount")
@@ -220,7 +220,7 @@ def show_results(run: RunResult, key: str) -> None:
     st.subheader("One trial")
     trial = st.number_input("Trial", 0, scenario.trials - 1, 0, key=f"{key}_trial")
     runs = cached_runs(scenario, int(trial))
-    schedules = {label: getattr(r, "schedule", r) for label, r in runs.items()}
+    schedules = schedules_of(runs)
     if classes:
         st.plotly_chart(in_system({label: (r.sample_times, r.in_system) for label, r in runs.items()}, colors),
                         key=f"{key}_in_system", width="stretch")

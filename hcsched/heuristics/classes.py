@@ -13,22 +13,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
+from hcsched.heuristics.immediate import earliest_among as earliest
+
 EARLIEST, TWO_CHOICES, STATIC, GUIDED, GUIDED_TWO = range(5)
-
-
-@njit(cache=True)
-def earliest(cands, count, W, e):
-    """The candidate with the earliest expected completion W_j + e_j; lowest index on ties."""
-    best, best_c = cands[0], np.inf
-    for k in range(count):
-        j = cands[k]
-        c = W[j] + e[j]
-        if c < best_c:
-            best, best_c = j, c
-    return best
 
 
 @njit(cache=True)

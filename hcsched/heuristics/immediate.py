@@ -25,6 +25,19 @@ def best_machine(e, ready):
 
 
 @njit(cache=True)
+def earliest_among(cands, count, ready, e):
+    """Of the first ``count`` machines in ``cands``, the one with the earliest completion ready_j + e_j;
+    the lowest machine index on ties."""
+    best, best_c = -1, np.inf
+    for k in range(count):
+        j = cands[k]
+        c = ready[j] + e[j]
+        if c < best_c or (c == best_c and j < best):
+            best, best_c = j, c
+    return best
+
+
+@njit(cache=True)
 def mct(e, ready):
     """Minimum completion time: argmin_j ready_j + e_j (section 3.2)."""
     return best_machine(e, ready)[0]
@@ -81,13 +94,8 @@ def kpb(e, ready, k):
     The subset is ranked by execution time with ties to the lower index
     (stable sort); within it, completion-time ties go to the lowest index.
     """
-    order = np.argsort(e, kind="mergesort")[: kpb_subset_size(e.size, k)]
-    best, best_c = -1, np.inf
-    for j in order:
-        c = ready[j] + e[j]
-        if c < best_c or (c == best_c and j < best):
-            best, best_c = j, c
-    return best
+    size = kpb_subset_size(e.size, k)
+    return earliest_among(np.argsort(e, kind="mergesort"), size, ready, e)
 
 
 @njit(cache=True)
