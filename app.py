@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from hcsched.charts import etc_heatmap
-from pages.common import PAGES, Keys, init_session_state, preview_etc, run_status, show_results, start_run
+from hcsched import get_model
+from models import ui
+from pages.common import PAGES, Keys, init_session_state, run_status, show_results, start_run
 
 
 def landing() -> None:
@@ -16,18 +17,10 @@ def landing() -> None:
     st.subheader(f"Scenario: {scenario.name}")
     st.write(scenario.description or "A scenario of your own.")
     c1, c2 = st.columns([2, 1])
-    if scenario.model == "classes":
-        size = (f"{scenario.machines} machines, {len(scenario.classes.arrival_rates)} task classes, "
-                f"{scenario.classes.horizon:g} time units (about {scenario.tasks:,} arrivals), {scenario.trials} replications")
-    else:
-        size = f"{scenario.machines} machines, {scenario.tasks} tasks, {scenario.trials} trials"
-    c1.caption(f"{size}; heuristics: " + ", ".join(h.label for h in scenario.heuristics))
-    if scenario.model == "classes":
-        lam = scenario.classes.allocation().lam
-        c2.metric("λ* of the allocation LP", f"{lam:.4f}", "stable" if lam > 1 else "overloaded",
-                  delta_color="normal" if lam > 1 else "inverse")
-    elif scenario.tasks * scenario.machines <= 200_000:
-        c2.plotly_chart(etc_heatmap(preview_etc(scenario), "ETC matrix of trial 0", height=220), key="landing_etc")
+    model = get_model(scenario.model)
+    c1.caption(f"{model.describe(scenario.spec)}, {scenario.trials} {model.trial_word}s; heuristics: "
+               + ", ".join(h.label for h in scenario.heuristics))
+    ui(scenario.model).overview(scenario, c2)
     running = Keys.JOB in st.session_state
     if st.button("Run", key="landing_run", type="primary", disabled=running):
         if start_run(scenario):

@@ -101,8 +101,8 @@ def cli_runs() -> None:
 
 def class_model(table1: bool) -> None:
     from hcsched import preset, simulate
-    from hcsched.engine import warm_up
-    from hcsched.presets import SYSTEMS
+    from hcsched.models import warm_up
+    from hcsched.models.classes.presets import SYSTEMS
 
     warm_up()
     systems = list(SYSTEMS) if table1 else ["B"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -10,18 +11,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from hcsched.metrics import Schedule
+from hcsched.models.base import Metric
 
 # Okabe & Ito's colour-blind-safe palette (yellow last: weak on white), then Paul Tol's muted scheme.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442",
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
-
-METRIC_TITLES = {
-    "makespan": "Makespan", "normalized_makespan": "Normalised makespan", "mean_flow": "Mean flow time",
-    "max_flow": "Max flow time", "sum_flow": "Sum of flow times", "mean_stretch": "Mean stretch",
-    "max_stretch": "Max stretch", "utilization": "Utilisation", "mapping_events": "Mapping events",
-    "min_etc_share": "Share on min-ETC machine", "mean_in_system": "Mean number in system",
-    "mean_response": "Mean response time", "discount": "State-information discount (%)",
-}
 
 
 def heuristic_colors(labels) -> dict[str, str]:
@@ -29,17 +23,19 @@ def heuristic_colors(labels) -> dict[str, str]:
     return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(labels)}
 
 
-def metric_bars(summary: pd.DataFrame, metrics, colors: dict[str, str] | None = None) -> go.Figure:
+def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None) -> go.Figure:
     """One panel per metric: a bar per heuristic with its confidence interval as an error bar."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
-    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[METRIC_TITLES.get(m, m) for m in metrics])
+    titles = {m.name: m.title for m in metrics}
+    metrics = [m.name for m in metrics]
+    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[titles[m] for m in metrics])
     for col, metric in enumerate(metrics, start=1):
         mean = summary[metric].to_numpy(float)
         upper = (summary[f"{metric}_upper"].to_numpy(float) - mean)
         lower = (mean - summary[f"{metric}_lower"].to_numpy(float))
         fig.add_trace(go.Bar(
-            x=labels, y=mean, marker_color=[colors[x] for x in labels], showlegend=False, name=METRIC_TITLES.get(metric, metric),
+            x=labels, y=mean, marker_color=[colors[x] for x in labels], showlegend=False, name=titles[metric],
             error_y={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
             customdata=np.column_stack([summary[f"{metric}_lower"], summary[f"{metric}_upper"]]),
             hovertemplate="%{x}<br>mean %{y:.6g}<br>95% interval [%{customdata[0]:.6g}, %{customdata[1]:.6g}]<extra></extra>",
@@ -49,8 +45,9 @@ def metric_bars(summary: pd.DataFrame, metrics, colors: dict[str, str] | None = 
     return fig
 
 
-def trial_distribution(results: pd.DataFrame, metric: str, colors: dict[str, str] | None = None) -> go.Figure:
+def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
     """Per-trial values of one metric as a box per heuristic with every trial shown as a point."""
+    title, metric = metric.title, metric.name
     labels = list(dict.fromkeys(results["heuristic"]))
     colors = colors or heuristic_colors(labels)
     fig = go.Figure()
@@ -58,41 +55,8 @@ def trial_distribution(results: pd.DataFrame, metric: str, colors: dict[str, str
         rows = results[results["heuristic"] == label]
         fig.add_trace(go.Box(y=rows[metric], name=label, marker_color=colors[label], boxpoints="all", jitter=0.4,
                              pointpos=0, customdata=rows["trial"], hovertemplate="trial %{customdata}: %{y:.6g}<extra></extra>"))
-    fig.update_layout(height=380, showlegend=False, yaxis_title=METRIC_TITLES.get(metric, metric),
+    fig.update_layout(height=380, showlegend=False, yaxis_title=title,
                       margin={"t": 20, "b": 10, "l": 10, "r": 10})
-    return fig
-
-
-def etc_heatmap(etc: np.ndarray, title: str = "Expected time to compute (ETC)", height: int | None = None) -> go.Figure:
-    """The ETC matrix: tasks as rows, machines as columns."""
-    etc = np.asarray(etc, float)
-    fig = go.Figure(go.Heatmap(z=etc, x=[f"m{j}" for j in range(etc.shape[1])], y=[f"t{i}" for i in range(etc.shape[0])],
-                               colorscale="Viridis", colorbar={"title": "ETC"},
-                               hovertemplate="%{y} on %{x}: %{z:.6g}<extra></extra>"))
-    fig.update_layout(title=title, height=height or min(700, 160 + 12 * etc.shape[0]), yaxis={"autorange": "reversed"},
-                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
-    return fig
-
-
-def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], colors: dict[str, str] | None = None) -> go.Figure:
-    """Number of tasks in the system over time, one line per heuristic."""
-    colors = colors or heuristic_colors(list(curves))
-    fig = go.Figure([go.Scatter(x=t, y=n, mode="lines", name=label, line={"color": colors[label], "width": 2},
-                                hovertemplate="time %{x:.6g}: %{y} tasks<extra>" + label + "</extra>")
-                     for label, (t, n) in curves.items()])
-    fig.update_layout(height=360, xaxis_title="time", yaxis_title="tasks in system", margin={"t": 20, "b": 10, "l": 10, "r": 10},
-                      legend={"orientation": "h", "y": 1.08})
-    return fig
-
-
-def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> go.Figure:
-    """delta*: the share of each machine (or group) that the allocation LP gives each class."""
-    delta = np.asarray(delta, float)
-    columns = columns or [f"m{j}" for j in range(delta.shape[1])]
-    fig = go.Figure(go.Heatmap(z=delta, x=columns, y=[f"class {i}" for i in range(delta.shape[0])], zmin=0, zmax=1,
-                               colorscale="Blues", colorbar={"title": "δ*"}, texttemplate="%{z:.3g}",
-                               hovertemplate="%{y} on %{x}: δ* = %{z:.4f}<extra></extra>"))
-    fig.update_layout(height=140 + 40 * delta.shape[0], yaxis={"autorange": "reversed"}, margin={"t": 20, "b": 10, "l": 10, "r": 10})
     return fig
 
 

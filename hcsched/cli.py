@@ -9,9 +9,6 @@ import time
 
 from hcsched.errors import HcschedError
 
-SUMMARY_METRICS = ("makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization")
-CLASS_METRICS = ("mean_in_system", "mean_response", "utilization", "discount")
-
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line and exit status 2, no usage dump
@@ -56,7 +53,7 @@ def cmd_list(args) -> None:
 
 
 def cmd_map(args) -> None:
-    from hcsched.mapping import map_tasks
+    from hcsched.models.etc.mapping import map_tasks
     from hcsched.readers import read_etc
 
     result = map_tasks(read_etc(args.etc_file, args.machines), args.heuristic, _ready(args.ready), **_params(args.param))
@@ -94,7 +91,7 @@ def _progress_bar():
     return show
 
 
-def format_summary(summary, metrics=SUMMARY_METRICS) -> str:
+def format_summary(summary, metrics) -> str:
     """A plain-text table: mean [95% interval] per heuristic and metric."""
     cols = [m for m in metrics if m in summary]
     lines = [f"{'heuristic':<24}" + "".join(f"{m:>34}" for m in cols)]
@@ -107,32 +104,35 @@ def format_summary(summary, metrics=SUMMARY_METRICS) -> str:
     return "\n".join(lines)
 
 
+def _write_csv(frame, path: str, flag: str) -> None:
+    try:
+        frame.to_csv(path, index=False)
+    except OSError as exc:
+        raise HcschedError(f"{flag}: cannot write {path!r} ({exc.strerror or exc})") from None
+
+
 def cmd_run(args) -> None:
     from hcsched.experiment import simulate
+    from hcsched.models import get_model
     from hcsched.stats import summarize
 
     scenario = _scenario(args)
-    results = simulate(scenario, trials=args.trials, seed=args.seed, jobs=args.jobs, progress=_progress_bar())
+    model = get_model(scenario.model)
+    out = simulate(scenario, trials=args.trials, seed=args.seed, jobs=args.jobs, progress=_progress_bar(),
+                   schedules=bool(args.schedules))
+    results, schedules = out if args.schedules else (out, None)
     if args.out:
-        try:
-            results.to_csv(args.out, index=False)
-        except OSError as exc:
-            raise HcschedError(f"--out: cannot write {args.out!r} ({exc.strerror or exc})") from None
-    if scenario.model == "classes":
-        lam = scenario.classes.allocation().lam
-        print(f"{scenario.name}: {results['trial'].nunique()} trials of {scenario.classes.horizon:g} time units; "
-              f"lambda* = {lam:.4f} ({'stabilisable' if lam > 1 else 'overloaded: no heuristic can stabilise it'}); "
-              "mean [95% interval]")
-        summary = summarize(results, CLASS_METRICS)
-        print(format_summary(summary, CLASS_METRICS))
-        for label, group in results.groupby("heuristic", sort=False):
-            if group["unstable"].any():
-                print(f"{label}: unstable in {int(group['unstable'].sum())} of {len(group)} trials "
-                      f"(restricted lambda* = {group['lambda_restricted'].iloc[0]:.4f})")
-        return
-    print(f"{scenario.name}: {results['trial'].nunique()} trials, makespan normalised to {scenario.benchmark_label}; "
-          "mean [95% interval]")
-    print(format_summary(summarize(results, SUMMARY_METRICS)))
+        _write_csv(results, args.out, "--out")
+    if schedules is not None:
+        _write_csv(schedules, args.schedules, "--schedules")
+    facts = [f"{results['trial'].nunique()} {model.trial_word}s", model.headline(scenario.spec)]
+    if model.normalizes():
+        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
+    print(f"{scenario.name}: {'; '.join(f for f in facts if f)}; mean [95% interval]")
+    metrics = [m.name for m in model.bar_metrics()]
+    print(format_summary(summarize(results, metrics), metrics))
+    for warning in model.warnings(results):
+        print(warning.replace("**", ""))
 
 
 def _numbers(text: str, flag: str, integer: bool = False) -> list:
@@ -144,7 +144,7 @@ def _numbers(text: str, flag: str, integer: bool = False) -> list:
 
 
 def cmd_lp(args) -> None:
-    from hcsched.lp import solve_allocation
+    from hcsched.models.classes.lp import solve_allocation
     from hcsched.readers import parse_csv_etc
 
     try:
@@ -169,7 +169,7 @@ def cmd_lp(args) -> None:
 
 
 def cmd_calibrate(args) -> None:
-    from hcsched.experiment import CALIBRATION_TARGETS, calibrate
+    from hcsched.models.etc.calibration import CALIBRATION_TARGETS, calibrate
 
     target = args.target if args.target in CALIBRATION_TARGETS else _value(args.target)
     rate = calibrate(_scenario(args), target, trials=args.trials, seed=args.seed)
@@ -212,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
             r.add_argument("--trials", type=int)
             r.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
             r.add_argument("--out", help="write one row per trial and heuristic to this CSV")
+            r.add_argument("--schedules", metavar="CSV", help="write one row per task, trial and heuristic (machine, "
+                           "arrival, start, finish, expected, actual, and the model's own columns) to this CSV")
         else:
             r.add_argument("--trials", type=int, default=5)
             r.add_argument("--target", default="lambda_h", help="lambda_h (0.5), lambda_l (0.9), lambda_t (0.2) or a fraction")

@@ -7,9 +7,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-METRICS = ("makespan", "normalized_makespan", "sum_flow", "mean_flow", "max_flow", "mean_stretch",
-           "max_stretch", "utilization", "mapping_events", "min_etc_share")
-
 
 @dataclass(frozen=True)
 class Schedule:
@@ -50,10 +47,11 @@ def schedule_metrics(s: Schedule) -> dict[str, float]:
     }
 
 
-def add_normalized_makespan(results: pd.DataFrame, benchmark: str) -> pd.DataFrame:
-    """Makespan divided by the benchmark heuristic's makespan in the same trial (section 5.1)."""
-    base = results.loc[results["heuristic"] == benchmark].set_index("trial")["makespan"]
+def add_normalized(results: pd.DataFrame, metric: str, benchmark: str) -> pd.DataFrame:
+    """``normalized_<metric>``: the metric divided by the benchmark heuristic's in the same trial (section 5.1),
+    right after the metric's column."""
+    base = results.loc[results["heuristic"] == benchmark].set_index("trial")[metric]
     results = results.copy()
-    results.insert(results.columns.get_loc("makespan") + 1, "normalized_makespan",
-                   results["makespan"].to_numpy() / base.reindex(results["trial"]).to_numpy())
+    results.insert(results.columns.get_loc(metric) + 1, f"normalized_{metric}",
+                   results[metric].to_numpy() / base.reindex(results["trial"]).to_numpy())
     return results

@@ -5,7 +5,6 @@ Pages stay thin: they read widgets, call the library and show what it returns.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -16,15 +15,11 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from hcsched import HcschedError, Scenario, preset, preset_names, simulate, summarize, trial_runs
-from hcsched.charts import METRIC_TITLES, gantt, heuristic_colors, in_system, metric_bars, trial_distribution
-from hcsched.engine import warm_up
-from hcsched.experiment import estimate_seconds, make_workload, schedules_of, trial_seeds
+from hcsched import HcschedError, Scenario, get_model, preset, preset_names, simulate, summarize, trial_runs
+from hcsched.charts import gantt, heuristic_colors, metric_bars, trial_distribution
+from hcsched.experiment import estimate_seconds, schedule_table, schedules_of
+from hcsched.models import warm_up
 
-BAR_METRICS = ("makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization")
-CLASS_BAR_METRICS = ("mean_in_system", "mean_response", "utilization", "discount")
-CLASS_TABLE_METRICS = ("max_flow", "mean_stretch", "max_stretch", "state_info", "guided_overrides")
-TABLE_METRICS = BAR_METRICS + ("max_flow", "mean_stretch", "mapping_events", "min_etc_share")
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
 PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
          "results": "pages/results.py", "explain": "pages/explain.py"}
@@ -88,7 +83,7 @@ def commit_scenario(new: Scenario) -> Scenario:
     old = st.session_state[Keys.SCENARIO]
     if new != old:
         if new.name == old.name and old.name in preset_names() and new != preset(old.name):
-            new = dataclasses.replace(new, name=f"{old.name} (edited)")
+            new = new.replace(name=f"{old.name} (edited)")
         st.session_state[Keys.SCENARIO] = new
     return st.session_state[Keys.SCENARIO]
 
@@ -110,12 +105,6 @@ def _executor() -> ThreadPoolExecutor:
 def cached_simulate(scenario: Scenario, _jobs: int | None = None, _progress=None) -> pd.DataFrame:
     """Runs are cached on the (hashable) scenario: its trials and seed are part of it."""
     return simulate(scenario, jobs=_jobs, progress=_progress)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def preview_etc(scenario: Scenario):
-    """The ETC matrix of the scenario's first trial."""
-    return make_workload(scenario, trial_seeds(scenario.seed, 1)[0]).etc
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -192,50 +181,52 @@ def run_status() -> None:
 
 
 def show_results(run: RunResult, key: str) -> None:
-    """Bars with 95% intervals, the table of means, per-trial distributions, the animated Gantt and downloads."""
+    """Bars with 95% intervals, the table of means, per-trial distributions, the animated Gantt and downloads.
+
+    What is shown comes from the model's metric descriptions; its own charts come from its dashboard module."""
+    from models import ui
+
     scenario, results = run.scenario, run.results
-    classes = scenario.model == "classes"
+    model = get_model(scenario.model)
     labels = [h.label for h in scenario.heuristics]
     colors = heuristic_colors(labels)
-    bar_metrics = CLASS_BAR_METRICS if classes else BAR_METRICS
-    summary = summarize(results, bar_metrics + (CLASS_TABLE_METRICS if classes else TABLE_METRICS))
-    if classes:
-        lam = scenario.classes.allocation().lam
-        st.caption(f"{scenario.name}: {scenario.trials} replications of {scenario.classes.horizon:g} time units, seed "
-                   f"{scenario.seed}, {run.seconds:.1f} s. λ* = {lam:.4f}. Bars show means with 95% confidence intervals.")
-        for label, group in results.groupby("heuristic", sort=False):
-            if group["unstable"].any():
-                st.warning(f"**{label}** is unstable in {int(group['unstable'].sum())} of {len(group)} replications "
-                           f"(λ* restricted to its machines: {group['lambda_restricted'].iloc[0]:.4f}; a value below 1 "
-                           "means it cannot keep up, else the number in system kept growing).")
-    else:
-        st.caption(f"{scenario.name}: {scenario.trials} trials, seed {scenario.seed}, {run.seconds:.1f} s. "
-                   f"Makespan normalised to {scenario.benchmark_label}. Bars show means with 95% confidence intervals.")
-    st.plotly_chart(metric_bars(summary, bar_metrics, colors), key=f"{key}_bars", width="stretch")
+    bars = model.bar_metrics()
+    summary = summarize(results, [m.name for m in model.table_metrics()])
+    facts = [f"{scenario.name}: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}", f"{run.seconds:.1f} s"]
+    headline = model.headline(scenario.spec).replace("lambda*", "λ*")
+    if headline:
+        facts.append(headline)
+    if model.normalizes():
+        facts.append(f"{', '.join(m.title for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
+    st.caption(", ".join(facts) + ". Bars show means with 95% confidence intervals.")
+    for warning in model.warnings(results):
+        st.warning(warning.replace("lambda*", "λ*"))
+    st.plotly_chart(metric_bars(summary, bars, colors), key=f"{key}_bars", width="stretch")
     with st.expander("Means and 95% interval bounds", expanded=False):
         st.dataframe(summary, key=f"{key}_summary", hide_index=True)
-    metric = st.selectbox("Per-trial distribution of", bar_metrics, format_func=METRIC_TITLES.get, key=f"{key}_dist_metric")
-    st.plotly_chart(trial_distribution(results, metric, colors), key=f"{key}_dist", width="stretch")
+    by_name = {m.name: m for m in bars}
+    metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].title,
+                          key=f"{key}_dist_metric")
+    st.plotly_chart(trial_distribution(results, by_name[metric], colors), key=f"{key}_dist", width="stretch")
 
-    st.subheader("One trial")
-    trial = st.number_input("Trial", 0, scenario.trials - 1, 0, key=f"{key}_trial")
+    st.subheader(f"One {model.trial_word}")
+    trial = st.number_input(model.trial_word.capitalize(), 0, scenario.trials - 1, 0, key=f"{key}_trial")
     runs = cached_runs(scenario, int(trial))
     schedules = schedules_of(runs)
-    if classes:
-        st.plotly_chart(in_system({label: (r.sample_times, r.in_system) for label, r in runs.items()}, colors),
-                        key=f"{key}_in_system", width="stretch")
+    ui(scenario.model).trial_charts(runs, colors, key)
     window = gantt_window(scenario, schedules, key)
     st.plotly_chart(gantt(schedules, colors, window=window), key=f"{key}_gantt", width="stretch")
     st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its times.")
 
-    gantt_table = pd.concat([s.to_frame().assign(heuristic=label) for label, s in schedules.items()], ignore_index=True)
-    gantt_table = gantt_table[["heuristic", "task", "machine", "arrival", "start", "finish", "expected", "actual"]]
+    gantt_table = schedule_table(scenario, int(trial), runs).drop(columns="trial")
     if window is not None:
-        gantt_table = gantt_table[(gantt_table["finish"] > window[0]) & (gantt_table["start"] < window[1])]
+        finish = gantt_table["finish"].fillna(np.inf)  # tasks still running at the end of the run
+        gantt_table = gantt_table[(finish > window[0]) & (gantt_table["start"] < window[1])]
     cols = st.columns(4)
     downloads = (("Per-trial results (CSV)", results.to_csv(index=False), "results.csv", "text/csv"),
                  ("Summary with intervals (CSV)", summary.to_csv(index=False), "summary.csv", "text/csv"),
-                 (f"Gantt table, trial {trial} (CSV)", gantt_table.to_csv(index=False), f"gantt-trial{trial}.csv", "text/csv"),
+                 (f"Gantt table, {model.trial_word} {trial} (CSV)", gantt_table.to_csv(index=False), f"gantt-trial{trial}.csv",
+                  "text/csv"),
                  ("Scenario (JSON)", scenario.to_json(), f"{scenario.name}.json", "application/json"))
     for col, (label, data, name, mime) in zip(cols, downloads, strict=True):
         col.download_button(label, data, name, mime, key=f"{key}_dl_{name.split('.')[0].split('-')[0]}", on_click="ignore")

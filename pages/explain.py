@@ -5,6 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError, heuristic_names, map_tasks
+from hcsched.models.etc import MODEL as ETC
+from models import ui
 from pages.common import Keys, init_session_state
 
 EXAMPLES = {  # the worked examples of Maheswaran et al. (1999)
@@ -18,16 +20,17 @@ st.title("Explain")
 st.write("Follow a heuristic one decision at a time on the paper's worked examples or on your own small matrix.")
 options = list(EXAMPLES)
 sc = st.session_state[Keys.SCENARIO]
-if sc.model == "etc" and sc.etc.method == "matrix" and sc.tasks <= 30:
+own = ui(sc.model).explain_matrix(sc)
+if own is not None:
     options.append("The scenario's own matrix")
 c1, c2 = st.columns(2)
 example = c1.selectbox("Example", options, key="ex_example")
-names = heuristic_names(model="etc")  # the mappings of seed 000; class-model heuristics are simulated, not traced
+names = heuristic_names(model=ETC.name)  # the mappings of seed 000; other models' heuristics are simulated, not traced
 name = c2.selectbox("Heuristic", names, key="ex_heuristic", index=names.index("kpb" if example.startswith("Tables 1") else "sufferage"))
 if example in EXAMPLES:
     etc, ready = EXAMPLES[example]
 else:
-    etc, ready = np.array(sc.etc.matrix, float), None
+    etc, ready = own, None
 params = PARAMS.get(name, {}) if example.startswith("Tables 1") else {}
 try:
     result = map_tasks(etc, name, ready=ready, trace=True, **params)

@@ -1,10 +1,8 @@
 """Pick heuristics from the registry, with their parameters; the same one may be added twice."""
 
-import dataclasses
-
 import streamlit as st
 
-from hcsched import REGISTRY, HcschedError, get_heuristic, heuristic_names
+from hcsched import REGISTRY, HcschedError, get_heuristic, get_model, heuristic_names
 from hcsched.scenario import HeuristicSpec
 from pages.common import Keys, init_session_state, link
 
@@ -30,7 +28,7 @@ def param_widget(p, name: str):
 def set_heuristics(specs, benchmark=None) -> None:
     sc = st.session_state[Keys.SCENARIO]
     try:
-        st.session_state[Keys.SCENARIO] = dataclasses.replace(sc, heuristics=tuple(specs), benchmark=benchmark)
+        st.session_state[Keys.SCENARIO] = sc.replace(heuristics=tuple(specs), benchmark=benchmark)
         st.session_state.pop("hx_error", None)
     except HcschedError as exc:
         st.session_state["hx_error"] = str(exc)
@@ -52,9 +50,11 @@ for i, spec in enumerate(sc.heuristics):
         st.rerun()
 labels = [s.label for s in sc.heuristics]
 bench = sc.benchmark_label
-if sc.model == "etc":  # the task-class model compares numbers in system, not normalised makespans
-    bench = st.selectbox("Normalise makespan to", labels, index=labels.index(sc.benchmark_label), key="hx_benchmark",
-                         help="By default Min-min if chosen, else MCT, as the paper does.")
+model = get_model(sc.model)
+if model.normalizes():  # e.g. the ETC model's makespan; the task-class model normalises nothing
+    normalised = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
+    bench = st.selectbox(f"Normalise {normalised} to", labels, index=labels.index(sc.benchmark_label), key="hx_benchmark",
+                         help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the paper does), else the first.")
 if bench != sc.benchmark_label:
     set_heuristics(sc.heuristics, bench)
     st.rerun()

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from hcsched import HcschedError
+from hcsched import HcschedError, get_model
 from hcsched.experiment import default_jobs, estimate_seconds
 from pages.common import Keys, init_session_state, link, run_status, start_run
 
 init_session_state()
 st.title("Run")
 scenario = st.session_state[Keys.SCENARIO]
-st.write(f"**{scenario.name}**: {scenario.machines} machines, {scenario.tasks} tasks; "
+st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spec)}; "
          + ", ".join(h.label for h in scenario.heuristics))
 link("scenario", "Change the scenario")
 c1, c2, c3 = st.columns(3)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from hcsched import HcschedError, Scenario, mean_ci, preset, simulate
-from hcsched.classmodel import growing, policy, restricted_lambda
 from hcsched.cli import main
-from hcsched.lp import solve_allocation
-from hcsched.presets import PUBLISHED, SHARIFNIA_LAMBDA, SYSTEMS
+from hcsched.models.classes.lp import solve_allocation
+from hcsched.models.classes.presets import PUBLISHED, SHARIFNIA_LAMBDA, SYSTEMS
+from hcsched.models.classes.simulation import growing, policy, restricted_lambda
 from hcsched.scenario import HeuristicSpec
 
 # lambda* and delta* as printed in the paper (sections III and IV; C1 and C2 per group).
@@ -33,7 +33,7 @@ PAPER_LP = {
 
 
 def rates(system):
-    from hcsched.presets import C2
+    from hcsched.models.classes.presets import C2
 
     spec = C2 if system == "C2" else SYSTEMS[system][1]
     return spec["arrival_rates"], spec["exec_rates"], spec.get("groups")
@@ -105,8 +105,8 @@ def test_per_class_and_machine_averages_add_up():
 
 def test_lp_static_follows_its_probabilities():
     """LP-Static sends class i to machine j with probability delta*_ij mu_ij / (lambda* alpha_i) (eq. 6)."""
-    from hcsched.classmodel import make_class_workload, run_class_heuristic
     from hcsched.experiment import trial_seeds
+    from hcsched.models.classes.simulation import make_class_workload, run_class_heuristic
 
     spec = preset("alazzoni-D").classes
     h = HeuristicSpec.make("lp-static")

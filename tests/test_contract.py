@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hcsched import REGISTRY, HcschedError, Scenario, get_heuristic, heuristic_names, map_tasks, simulate
-from hcsched.scenario import ArrivalSpec
+from hcsched.models.etc.spec import ArrivalSpec
 
 NAMES = heuristic_names()
 ETC_NAMES = heuristic_names(model="etc")

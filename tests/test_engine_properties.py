@@ -4,8 +4,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hcsched import engine, map_tasks
-from hcsched.experiment import Workload, run_heuristic
+from hcsched import map_tasks
+from hcsched.models.etc import engine, run_heuristic
+from hcsched.models.etc.workload import Workload
 from hcsched.scenario import HeuristicSpec
 
 HEURISTICS = [HeuristicSpec.make(n) for n in ("mct", "met", "olb", "kpb", "min-min", "max-min", "sufferage")] + [
@@ -96,7 +97,7 @@ def test_batch_interval_skips_redundant_events():
 # --- the task-class engine (Al-Azzoni and Down) -------------------------------------------------------
 @st.composite
 def class_systems(draw):
-    from hcsched.scenario import ClassSpec
+    from hcsched.models.classes.spec import ClassSpec
 
     n = draw(st.integers(1, 3))
     m = draw(st.integers(1, 4))
@@ -112,7 +113,7 @@ def class_systems(draw):
 @settings(max_examples=120, deadline=None)
 @given(class_systems(), st.sampled_from(["met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas", "guided-lpas-2k"]))
 def test_class_schedule_invariants(system, name):
-    from hcsched.classmodel import make_class_workload, run_class_heuristic
+    from hcsched.models.classes.simulation import make_class_workload, run_class_heuristic
 
     spec, seed = system
     w = make_class_workload(spec, np.random.SeedSequence(seed))

@@ -5,8 +5,9 @@ import pandas as pd
 import pytest
 
 from hcsched import HcschedError, Scenario, simulate, trial_schedules
-from hcsched.experiment import make_workload, trial_seeds
-from hcsched.scenario import ArrivalSpec, EtcSpec
+from hcsched.experiment import trial_seeds
+from hcsched.models.etc.spec import ArrivalSpec, EtcSpec
+from hcsched.models.etc.workload import make_workload
 
 SMALL = Scenario(machines=5, tasks=120, arrivals=ArrivalSpec("poisson", 0.02),
                  heuristics=("mct", "kpb", "min-min", "sufferage"), trials=6, seed=11)
@@ -77,8 +78,8 @@ def test_bad_arguments():
 def test_preset_rates_meet_their_calibration_targets(key, fraction):
     """Section 5.1: at the preset rates MCT has completed 50% / 90% / 20% of the tasks when the last arrives."""
     from hcsched import preset
-    from hcsched.experiment import completed_fraction
-    from hcsched.presets import RATES
+    from hcsched.models.etc.calibration import completed_fraction
+    from hcsched.models.etc.presets import RATES
 
     sc = preset("maheswaran-fig4")
     got = completed_fraction(sc, RATES[("inconsistent", "sort")][key], trial_seeds(2024, 20))  # as recorded
@@ -87,7 +88,7 @@ def test_preset_rates_meet_their_calibration_targets(key, fraction):
 
 def test_calibrate_recovers_a_rate():
     from hcsched import calibrate
-    from hcsched.experiment import completed_fraction
+    from hcsched.models.etc.calibration import completed_fraction
 
     sc = Scenario(machines=4, tasks=300, heuristics=("mct",))
     rate = calibrate(sc, "lambda_l", trials=3, seed=1)

@@ -3,7 +3,7 @@ import pytest
 from conftest import TABLE3_ETC
 
 from hcsched import HcschedError, read_etc
-from hcsched import workload as wl
+from hcsched.models.etc import workload as wl
 from hcsched.readers import parse_csv_etc, parse_hcsp_etc
 
 

@@ -6,6 +6,9 @@ matrices are ``float64`` arrays with tasks as rows and machines as columns.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 CONSISTENCIES = ("consistent", "semiconsistent", "inconsistent")
@@ -85,14 +88,30 @@ def static_arrivals(tasks: int) -> np.ndarray:
     return np.zeros(tasks)
 
 
-def truncated_gaussian_times(rng: np.random.Generator, etc: np.ndarray) -> np.ndarray:
-    """Simulated actual times (section 4): Gaussian, mean e, variance 3e, resampled until positive."""
+def truncated_gaussian_times(rng: np.random.Generator, etc: np.ndarray, max_rounds: int = 64) -> np.ndarray:
+    """Simulated actual times (section 4): Gaussian, mean e, variance 3e, resampled until positive.
+
+    A zero ETC has variance 0: its actual time is 0 (the limit of the law as e
+    falls to 0). For e > 0 a draw is positive with probability
+    Phi(sqrt(e / 3)) >= 1/2, so resampling ends quickly; after ``max_rounds``
+    rounds (probability below 2**-64) the rest are drawn by inverting the
+    truncated law, so the function ends on every input.
+    """
     sd = np.sqrt(3.0 * etc)
     actual = rng.normal(etc, sd)
-    bad = actual <= 0.0
-    while bad.any():
+    zero = etc == 0.0
+    actual[zero] = 0.0
+    bad = (actual <= 0.0) & ~zero
+    for _ in range(max_rounds):
+        if not bad.any():
+            return actual
         actual[bad] = rng.normal(etc[bad], sd[bad])
-        bad = actual <= 0.0
+        bad = (actual <= 0.0) & ~zero
+    if bad.any():
+        from scipy.stats import truncnorm
+
+        mean, scale = etc[bad], sd[bad]
+        actual[bad] = truncnorm.ppf(rng.uniform(size=mean.size), -mean / scale, np.inf, loc=mean, scale=scale)
     return actual
 
 
@@ -100,3 +119,40 @@ def gamma_times(rng: np.random.Generator, etc: np.ndarray, cov: float) -> np.nda
     """Actual times ~ Gamma with mean e and coefficient of variation ``cov`` (Kim et al. 2007)."""
     shape = 1.0 / cov**2
     return rng.gamma(shape, 1.0, size=etc.shape) * (etc / shape)
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One trial's inputs: arrival times (sorted), expected (ETC) and actual execution times."""
+
+    arrival: np.ndarray
+    etc: np.ndarray
+    actual: np.ndarray
+
+
+def make_workload(spec: Any, seed_seq: np.random.SeedSequence) -> Workload:
+    """Draw one trial's workload from its own seed sequence (one stream per quantity: ETC, arrivals, actual times).
+
+    ``spec`` is the model's spec (or a scenario of this model): machines, tasks, etc, arrivals, actual.
+    """
+    etc_rng, arrival_rng, actual_rng = (np.random.default_rng(s) for s in seed_seq.spawn(3))
+    e, n, m = spec.etc, spec.tasks, spec.machines
+    if e.method == "matrix":
+        etc = np.array(e.matrix, dtype=float)
+    else:
+        if e.method == "range":
+            etc = range_based_etc(etc_rng, n, m, e.task_het, e.machine_het)
+        else:
+            etc = cov_based_etc(etc_rng, n, m, e.task_mean, e.task_cov, e.machine_cov)
+        etc = apply_consistency(etc_rng, etc, e.consistency, e.semiconsistent_mode)
+    if spec.arrivals.process == "static":
+        arrival = static_arrivals(n)
+    else:
+        arrival = poisson_arrivals(arrival_rng, n, spec.arrivals.rate)
+    if spec.actual.model == "exact":
+        actual = etc.copy()
+    elif spec.actual.model == "gamma":
+        actual = gamma_times(actual_rng, etc, spec.actual.cov)
+    else:
+        actual = truncated_gaussian_times(actual_rng, etc)
+    return Workload(arrival, etc, actual)

@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from hcsched.heuristics import batch, classes, immediate
+from hcsched.heuristics import batch, immediate
 
 INTERVAL, COUNT = 0, 1
 
@@ -266,96 +266,11 @@ def map_batch_static(kind, sigma_zeta, etc, ready):
     return machine, completion, ready, order
 
 
-@njit(cache=True)
-def run_classes(kind, arrival, cls, scale, mu, cands, counts, weights, c, u1, u2, horizon, samples):
-    """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to ``horizon``.
-
-    Task n of class cls[n] arrives at arrival[n] (sorted) and runs for
-    scale[n] / mu[cls[n], j] on machine j (a unit-mean draw per task, so every
-    heuristic sees the same work). The mapper's view of machine j is
-    W_j = sum over its tasks (running or waiting) of 1/mu. Returns machine,
-    start and finish per task (inf if not finished by the horizon), the number
-    of machines consulted, the number of Guided-LPAS overrides, and the number
-    in system at the ``samples`` times.
-    """
-    n = arrival.size
-    n_classes, m = mu.shape
-    inv = np.full((n_classes, m), np.inf)
-    for i in range(n_classes):
-        for j in range(m):
-            if mu[i, j] > 0.0:
-                inv[i, j] = 1.0 / mu[i, j]
-    machine = np.empty(n, np.int64)
-    start = np.full(n, np.inf)
-    finish = np.full(n, np.inf)
-    W = np.zeros(m)
-    end = np.full(m, np.inf)  # completion time of the running task
-    head = np.full(m, -1)
-    tail = np.full(m, -1)
-    nxt = np.full(n, -1)
-    assigned = np.zeros((n_classes, m), np.int64)
-    arrived = np.zeros(n_classes, np.int64)
-    buf = np.empty(m, np.int64)
-    in_system = np.zeros(samples.size)
-    consulted = 0
-    overrides = 0
-    count = 0  # tasks in system
-    k = 0  # next sample
-    for a in range(n + 1):
-        t = arrival[a] if a < n else horizon
-        while True:  # departures up to t
-            j = np.argmin(end)
-            te = end[j]
-            if te > t:
-                break
-            while k < samples.size and samples[k] < te:
-                in_system[k] = count
-                k += 1
-            h = head[j]
-            finish[h] = te
-            count -= 1
-            W[j] -= inv[cls[h], j]
-            h = nxt[h]
-            head[j] = h
-            if h >= 0:
-                start[h] = te
-                end[j] = te + scale[h] * inv[cls[h], j]
-            else:
-                end[j] = np.inf
-                W[j] = 0.0  # no rounding residue on an empty machine
-        while k < samples.size and samples[k] < t:
-            in_system[k] = count
-            k += 1
-        if a == n:
-            break
-        i = cls[a]
-        arrived[i] += 1
-        j, asked, over = classes.decide(kind, i, t, W, inv[i], cands[i], counts[i], weights[i], assigned[i], arrived[i],
-                                        c, u1[a], u2[a], buf)
-        consulted += asked
-        overrides += over
-        assigned[i, j] += 1
-        machine[a] = j
-        W[j] += inv[i, j]
-        count += 1
-        if head[j] < 0:
-            head[j] = a
-            start[a] = t
-            end[j] = t + scale[a] * inv[i, j]
-        else:
-            nxt[tail[j]] = a
-        tail[j] = a
-    while k < samples.size:
-        in_system[k] = count
-        k += 1
-    return machine, start, finish, consulted, overrides, in_system
-
-
 _WARM = False
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's disk cache) every kernel, once per process.
+    """Compile (or load from numba's disk cache) the ETC model's kernels, once per process.
 
     Call it before forking worker processes: a child forked while another
     thread holds numba's compiler lock would wait for it forever.
@@ -372,8 +287,4 @@ def warm_up() -> None:
         for strategy in (INTERVAL, COUNT):
             run_batch(kind, strategy, 1.0, 2, 0.0, arrival, etc, etc)
         map_batch_static(kind, np.ones(3), etc, np.zeros(2))
-    cands = np.array([[0, 1], [1, 0]])
-    for kind in range(5):
-        run_classes(kind, arrival, np.array([0, 1, 0]), np.ones(3), etc[:2], cands, np.array([2, 1]), etc[:2], 1.0,
-                    np.full(3, 0.5), np.full(3, 0.5), 2.0, np.linspace(0.0, 2.0, 3))
     _WARM = True

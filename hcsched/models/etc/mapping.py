@@ -6,10 +6,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hcsched import engine
 from hcsched.errors import HcschedError
-from hcsched.experiment import kernel_params
-from hcsched.explain import trace_mapping
+from hcsched.models.etc import engine, kernel_params
+from hcsched.models.etc.explain import trace_mapping
 from hcsched.readers import check_etc
 from hcsched.scenario import HeuristicSpec
 

@@ -11,14 +11,17 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hcsched import engine
-from hcsched.heuristics import classes as kernels
-from hcsched.lp import solve_allocation
 from hcsched.metrics import Schedule
-from hcsched.scenario import ClassSpec, HeuristicSpec
+from hcsched.models.classes import kernels
+from hcsched.models.classes.lp import solve_allocation
+from hcsched.models.classes.spec import ClassSpec
+
+if TYPE_CHECKING:
+    from hcsched.scenario import HeuristicSpec
 
 SAMPLES = 200  # points of the number-in-system curve
 # Balanced-means two-phase hyperexponential with squared coefficient of variation 2.
@@ -156,7 +159,7 @@ def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkl
     cands, counts = pol.candidates()
     mu = spec.mu
     samples = np.linspace(0.0, spec.horizon, SAMPLES + 1)[1:]
-    machine, start, finish, consulted, overrides, in_system = engine.run_classes(
+    machine, start, finish, consulted, overrides, in_system = kernels.run_classes(
         pol.kind, w.arrival, w.cls, w.work, mu, cands, counts, pol.weights, pol.c, w.u1, w.u2, float(spec.horizon), samples)
     expected = 1.0 / mu[w.cls, machine]
     schedule = Schedule(w.arrival, machine, start, finish, expected, w.work * expected, mu.shape[1])

@@ -1,16 +1,15 @@
-"""The Scenario page's editor for the task-class model (Al-Azzoni and Down): classes, rates, the LP's verdict."""
+"""The dashboard's part of the task-class model (Al-Azzoni and Down): the Scenario page's editor of classes and rates
+with the LP's verdict, lambda* on Home, and the number in system over time on Results."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
-from hcsched.charts import allocation_heatmap
-from hcsched.scenario import SERVICES, ClassSpec
+from hcsched.models.classes.charts import allocation_heatmap, in_system
+from hcsched.models.classes.spec import SERVICES, ClassSpec
 from pages.common import W, commit_scenario, default
 
 
@@ -44,7 +43,30 @@ def _groups(text: str, width: int) -> tuple[int, ...] | None:
     return groups
 
 
-def class_editor(sc) -> None:
+def reset() -> None:
+    for key in ("sc_alpha_base", "sc_mu_base"):
+        st.session_state.pop(key, None)
+
+
+def overview(scenario, container) -> None:
+    """lambda* of the allocation LP, with the verdict."""
+    lam = scenario.classes.allocation().lam
+    container.metric("λ* of the allocation LP", f"{lam:.4f}", "stable" if lam > 1 else "overloaded",
+                     delta_color="normal" if lam > 1 else "inverse")
+
+
+def trial_charts(runs: dict, colors: dict, key: str) -> None:
+    """The number in system over time, one line per heuristic."""
+    st.plotly_chart(in_system({label: (r.sample_times, r.in_system) for label, r in runs.items()}, colors),
+                    key=f"{key}_in_system", width="stretch")
+
+
+def explain_matrix(scenario):
+    """The class model has no ETC matrix to trace."""
+    return None
+
+
+def editor(sc) -> None:
     """Classes with arrival rates, a class x machine rate table, execution-time law, horizon; LP verdict and delta*."""
     spec = sc.classes
     if "sc_alpha_base" not in st.session_state:
@@ -75,7 +97,7 @@ def class_editor(sc) -> None:
                                "give one row of execution rates per class")
         new_spec = ClassSpec(tuple(alpha_values.tolist()), tuple(map(tuple, mu_values.tolist())),
                              _groups(groups_text, mu_values.shape[1]), service, float(horizon), float(warmup))
-        sc = commit_scenario(dataclasses.replace(sc, classes=new_spec))
+        sc = commit_scenario(sc.replace(classes=new_spec))
     except HcschedError as exc:
         st.error(str(exc))
         return

@@ -1,0 +1,43 @@
+"""The registry of system models: the one place that lists them.
+
+A scenario names its model (``"model": "etc"``, the default); everything
+particular to a model lives in its own subpackage here, behind the interface
+of :class:`~hcsched.models.base.Model`. To add one, see the README's "How to
+add a model".
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from hcsched.errors import HcschedError
+from hcsched.models.base import Metric, Model
+from hcsched.models.classes import MODEL as _CLASSES
+from hcsched.models.etc import MODEL as _ETC
+
+MODELS: dict[str, Model] = {m.name: m for m in (_ETC, _CLASSES)}
+DEFAULT_MODEL = _ETC.name
+
+
+def model_names() -> list[str]:
+    return list(MODELS)
+
+
+def get_model(name: str | Model) -> Model:
+    """The registered model of that name; an unknown name is answered with the valid ones."""
+    if isinstance(name, Model):
+        return name
+    if name in MODELS:
+        return MODELS[name]
+    close = difflib.get_close_matches(str(name), MODELS, n=2, cutoff=0.5)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    raise HcschedError(f"scenario field 'model': {name!r} is not allowed; {hint}allowed: one of {', '.join(MODELS)}")
+
+
+def warm_up() -> None:
+    """Compile every model's kernels (call before forking worker processes)."""
+    for model in MODELS.values():
+        model.warm_up()
+
+
+__all__ = ["DEFAULT_MODEL", "MODELS", "Metric", "Model", "get_model", "model_names", "warm_up"]

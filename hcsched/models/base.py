@@ -1,0 +1,163 @@
+"""The interface every system model implements, and its metric descriptions.
+
+A model is one of the seed papers' systems: what a scenario of it contains
+(its frozen, validated spec), how one trial's workload is drawn, how one
+heuristic runs on it, and how a run is measured. The engine-agnostic layers
+(``experiment``, the CLI, the dashboard's results view) only call these
+methods; nothing outside ``hcsched/models/`` branches on a model's name. In
+the spirit of Ciw's and SimPy's plug-ins, each step is one method.
+
+Contract (checked by ``tests/test_models_contract.py`` for every model):
+
+- ``workload(spec, seed_seq)`` draws everything random of a trial from
+  ``seed_seq`` alone, so that every heuristic of the trial sees the same
+  arrivals, expected and actual times (common random numbers);
+- ``run(spec, heuristic, workload)`` is deterministic given its inputs;
+- ``measure(spec, heuristic, run)`` returns one flat dict whose keys are the
+  columns its :class:`Metric` descriptions promise (normalised columns are
+  added by ``experiment``);
+- ``schedule(run)`` returns the :class:`~hcsched.metrics.Schedule` of a run
+  (tasks that never start or finish have non-finite start or finish).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from hcsched.metrics import Schedule
+
+if TYPE_CHECKING:
+    from hcsched.scenario import HeuristicSpec, Scenario
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One column of a model's results: what it is, its unit, and which way is better."""
+
+    name: str  # the results column
+    title: str
+    unit: str = ""  # "s", "tasks", "%", "" for a ratio or a count
+    better: str = "lower"  # "lower", "higher", or "" where neither is better
+    bar: bool = False  # shown as a bar with its interval, and summarised by `hcsched run`
+    table: bool = True  # in the table of means and intervals
+    normalize: bool = False  # also as normalized_<name>: divided by the benchmark's value in the same trial
+    doc: str = ""  # one line of help
+
+    def normalized(self) -> Metric:
+        """The column ``normalized_<name>``: this metric over the benchmark heuristic's in the same trial."""
+        return Metric(f"normalized_{self.name}", f"Normalised {self.title[0].lower()}{self.title[1:]}", "", self.better,
+                      self.bar, self.table, doc=f"{self.title} divided by the benchmark heuristic's in the same trial.")
+
+
+class Model:
+    """A system model. Subclasses set the class attributes and implement the methods marked 'required'."""
+
+    name: str = ""  # the scenario's "model" key
+    title: str = ""
+    paper: str = ""
+    spec_type: type = object  # the frozen, validated dataclass of the scenario keys this model adds
+    spec_keys: frozenset[str] = frozenset()  # those keys, as written in a scenario file
+    metrics: tuple[Metric, ...] = ()  # the columns of measure(), in order
+    benchmarks: tuple[str, ...] = ()  # heuristic labels tried, in order, as the default benchmark
+    trial_word: str = "trial"  # "replication" where the paper says so
+    default_preset: str = ""  # the preset the dashboard loads when a user switches to this model
+    schedule_columns: tuple[str, ...] = ()  # columns of its own in the schedules table
+
+    # --- scenario --------------------------------------------------------------------------------
+    def make_spec(self, **fields: Any) -> Any:
+        """The spec from Python keyword arguments (``Scenario(machines=4, ...)``)."""
+        return self.spec_type(**fields)
+
+    def replace_spec(self, spec: Any, **changes: Any) -> Any:
+        return dataclasses.replace(spec, **changes)
+
+    def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> Any:
+        """Required: the spec from the scenario's keys in ``spec_keys`` (a file's JSON or TOML form)."""
+        raise NotImplementedError
+
+    def spec_to_dict(self, spec: Any) -> dict[str, Any]:
+        """Required: the inverse of :meth:`spec_from_dict`."""
+        raise NotImplementedError
+
+    def describe(self, spec: Any) -> str:
+        """A one-line size of the system, e.g. "8 machines, 200 tasks"."""
+        return f"{spec.machines} machines, {spec.tasks} tasks"
+
+    def headline(self, spec: Any) -> str:
+        """A fact every results view states beside the scenario's name (e.g. the LP's lambda*), or ""."""
+        return ""
+
+    # --- one trial -------------------------------------------------------------------------------
+    def workload(self, spec: Any, seed_seq: np.random.SeedSequence) -> Any:
+        """Required: one trial's workload, drawn from ``seed_seq`` alone."""
+        raise NotImplementedError
+
+    def run(self, spec: Any, heuristic: HeuristicSpec, workload: Any) -> Any:
+        """Required: simulate one heuristic on one workload; a Schedule or an object with ``.schedule``."""
+        raise NotImplementedError
+
+    def measure(self, spec: Any, heuristic: HeuristicSpec, run: Any) -> dict[str, Any]:
+        """Required: one flat row of metrics of a run."""
+        raise NotImplementedError
+
+    def schedule(self, run: Any) -> Schedule:
+        """The Schedule of a run (for Gantt charts and the schedules table)."""
+        return getattr(run, "schedule", run)
+
+    def schedule_extras(self, run: Any) -> dict[str, np.ndarray]:
+        """Per-task columns of this model's own in the schedules table (``schedule_columns``)."""
+        return {}
+
+    def schedule_frame(self, run: Any) -> pd.DataFrame:
+        """task, machine, arrival, start, finish, expected, actual and this model's own columns; NaN where a task
+        never started or finished."""
+        frame = self.schedule(run).to_frame()
+        for col in ("start", "finish"):
+            frame[col] = frame[col].where(np.isfinite(frame[col]))
+        for col, values in self.schedule_extras(run).items():
+            frame[col] = values
+        return frame
+
+    # --- results ---------------------------------------------------------------------------------
+    def columns(self) -> tuple[Metric, ...]:
+        """Every metric column of a results table, normalised ones right after their metric."""
+        out: list[Metric] = []
+        for m in self.metrics:
+            out += [m, m.normalized()] if m.normalize else [m]
+        return tuple(out)
+
+    def bar_metrics(self) -> tuple[Metric, ...]:
+        return tuple(m for m in self.columns() if m.bar)
+
+    def table_metrics(self) -> tuple[Metric, ...]:
+        return tuple(m for m in self.columns() if m.table)
+
+    def normalizes(self) -> bool:
+        """Whether some metric is normalised to a benchmark heuristic."""
+        return any(m.normalize for m in self.metrics)
+
+    def warnings(self, results: pd.DataFrame) -> list[str]:
+        """Plain-text warnings about a results table (e.g. unstable runs); markdown ``**`` marks names."""
+        return []
+
+    def trial_seconds(self, spec: Any, heuristics: tuple[HeuristicSpec, ...]) -> float:
+        """A rough wall time of one trial on one core (for the estimate before a run)."""
+        return 0.0
+
+    def presets(self) -> dict[str, Callable[[], Scenario]]:
+        """Named scenarios of this model (the paper's experiments)."""
+        return {}
+
+    def tiny(self) -> Scenario:
+        """Required: a small scenario that runs in well under a second (contract tests, docs)."""
+        raise NotImplementedError
+
+    def warm_up(self) -> None:
+        """Compile this model's numba kernels, if any (called before worker processes fork)."""

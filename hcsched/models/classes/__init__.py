@@ -1,0 +1,114 @@
+"""The task-class model of Al-Azzoni and Down, "Linear Programming Based Affinity Scheduling of Independent Tasks on
+Heterogeneous Computing Systems" (IEEE TPDS): classes with Poisson arrival rates alpha_i, machines with execution
+rates mu_ij and FCFS queues, and the allocation LP.
+
+Its spec (:mod:`.spec`), the LP (:mod:`.lp`), kernels (:mod:`.kernels`),
+workload, runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`,
+Tables 1 and 6) and charts (:mod:`.charts`) live here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from hcsched.models.base import Metric, Model
+from hcsched.models.classes import kernels, spec
+from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload, run_class_heuristic
+
+# About 8 million task events per second and core (bench/run.py).
+_CLASS_EVENT_COST = 1.5e-7
+
+
+class ClassModel(Model):
+    name = "classes"
+    title = "Task classes with rates (Al-Azzoni and Down)"
+    paper = "Al-Azzoni and Down, IEEE TPDS"
+    spec_type = spec.ClassModelSpec
+    spec_keys = frozenset(spec.CLASS_KEYS)
+    metrics = (
+        Metric("mean_in_system", "Mean number in system", "tasks", bar=True,
+               doc="Long-run average number of tasks waiting or running, over [warmup, horizon] (section III-B)."),
+        Metric("mean_response", "Mean response time", "time units", bar=True,
+               doc="Mean finish minus arrival of the tasks that arrived after the warm-up and finished."),
+        Metric("sum_flow", "Sum of flow times", "time units", table=False),
+        Metric("mean_flow", "Mean flow time", "time units", table=False),
+        Metric("max_flow", "Max flow time", "time units"),
+        Metric("mean_stretch", "Mean stretch", ""),
+        Metric("max_stretch", "Max stretch", ""),
+        Metric("utilization", "Utilisation", "", "higher", bar=True, doc="Busy machine time over machines x time."),
+        Metric("state_info", "Machines consulted per task", "", doc="N_s: machines whose state a mapping asked for (section IV)."),
+        Metric("discount", "State-information discount (%)", "%", "higher", bar=True,
+               doc="(1 - N_s / M) x 100: how much less state a heuristic needs than asking every machine (section IV)."),
+        Metric("guided_overrides", "Guided-LPAS overrides", "", "", doc="Arrivals where condition (iii) removed LPAS's choice (section V)."),
+        Metric("arrivals", "Arrivals", "", "", table=False),
+        Metric("completed", "Completed", "", "", table=False),
+        Metric("lambda_restricted", "Restricted lambda*", "", "higher", table=False,
+               doc="lambda* of the LP restricted to the machines the heuristic may use (Theorem 2)."),
+        Metric("unstable", "Unstable", "", "", table=False,
+               doc="Restricted lambda* < 1, or the number in system grows significantly over the second half of the run."),
+    )
+    trial_word = "replication"
+    default_preset = "alazzoni-B"
+    schedule_columns = ("class",)
+
+    def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.ClassModelSpec:
+        return spec.spec_from_dict(data, base_dir)
+
+    def spec_to_dict(self, s: spec.ClassModelSpec) -> dict[str, Any]:
+        return spec.spec_to_dict(s)
+
+    def describe(self, s: spec.ClassModelSpec) -> str:
+        c = s.classes
+        return (f"{s.machines} machines, {len(c.arrival_rates)} task classes, {c.horizon:g} time units "
+                f"(about {s.tasks:,} arrivals)")
+
+    def headline(self, s: spec.ClassModelSpec) -> str:
+        lam = s.classes.allocation().lam
+        return f"lambda* = {lam:.4f} ({'stabilisable' if lam > 1 else 'overloaded: no heuristic can stabilise it'})"
+
+    def workload(self, s: spec.ClassModelSpec, seed_seq: np.random.SeedSequence):
+        return make_class_workload(s.classes, seed_seq)
+
+    def run(self, s: spec.ClassModelSpec, heuristic, workload) -> ClassRun:
+        return run_class_heuristic(heuristic, s.classes, workload)
+
+    def measure(self, s: spec.ClassModelSpec, heuristic, run: ClassRun) -> dict[str, Any]:
+        return class_metrics(run, heuristic, s.classes)
+
+    def schedule_extras(self, run: ClassRun) -> dict[str, np.ndarray]:
+        return {"class": run.cls}
+
+    def warnings(self, results: pd.DataFrame) -> list[str]:
+        out = []
+        for label, group in results.groupby("heuristic", sort=False):
+            if group["unstable"].any():
+                out.append(f"**{label}** is unstable in {int(group['unstable'].sum())} of {len(group)} replications "
+                           f"(lambda* restricted to its machines: {group['lambda_restricted'].iloc[0]:.4f}; a value below 1 "
+                           "means it cannot keep up, else the number in system kept growing).")
+        return out
+
+    def trial_seconds(self, s: spec.ClassModelSpec, heuristics) -> float:
+        return s.tasks * len(heuristics) * _CLASS_EVENT_COST
+
+    def presets(self):
+        from hcsched.models.classes.presets import PRESETS
+
+        return PRESETS
+
+    def tiny(self):
+        from hcsched.scenario import Scenario
+
+        return Scenario.from_dict({"name": "classes-tiny", "description": "A tiny task-class scenario: System B for 200 "
+                                   "time units.", "model": self.name, "arrival_rates": [5, 8], "exec_rates": [[8, 3], [4, 10]],
+                                   "horizon": 200.0, "heuristics": ["mct", "lpas", {"name": "kpb", "kbar": 1}],
+                                   "trials": 3, "seed": 7})
+
+    def warm_up(self) -> None:
+        kernels.warm_up()
+
+
+MODEL = ClassModel()

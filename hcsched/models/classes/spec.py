@@ -1,0 +1,109 @@
+"""The scenario keys of the task-class model (Al-Azzoni and Down, section II-A)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hcsched.errors import HcschedError
+from hcsched.models.classes.lp import check_rates, expand_groups, solve_allocation
+from hcsched.validate import choice, fail, number
+
+SERVICES = ("exponential", "constant", "hyperexponential")
+CLASS_KEYS = ("arrival_rates", "exec_rates", "groups", "service", "horizon", "warmup")
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    """Task classes with Poisson arrival rates alpha_i and execution rates mu_ij (Al-Azzoni and Down, section II-A).
+
+    With ``groups``, the columns of ``exec_rates`` are groups of identical
+    machines of those sizes. ``service``: exponential, constant, or
+    hyperexponential (same mean, twice the exponential's variance).
+    Simulated over [0, horizon]; averages exclude [0, warmup).
+    """
+
+    arrival_rates: tuple[float, ...]
+    exec_rates: tuple[tuple[float, ...], ...]
+    groups: tuple[int, ...] | None = None
+    service: str = "exponential"
+    horizon: float = 20000.0
+    warmup: float = 0.0
+
+    def __post_init__(self) -> None:
+        if len({len(r) for r in self.exec_rates}) > 1:
+            raise HcschedError("scenario field 'exec_rates': rows have different lengths; give one rate per machine (or group) in every row")
+        check_rates(self.arrival_rates, self.exec_rates)
+        if self.groups is not None:
+            width = len(self.exec_rates[0])
+            if len(self.groups) != width or any(isinstance(g, bool) or not isinstance(g, int) or g < 1 for g in self.groups):
+                raise fail("groups", list(self.groups), f"{width} positive whole numbers, the machines in each column's group")
+        choice("service", self.service, SERVICES)
+        number("horizon", self.horizon)
+        number("warmup", self.warmup, 0.0, low_open=False)
+        if self.warmup >= self.horizon:
+            raise fail("warmup", self.warmup, f"a time >= 0 and below the horizon ({self.horizon:g})")
+
+    @property
+    def mu(self):
+        """Execution rates per machine (classes x machines)."""
+        mu = np.array(self.exec_rates, dtype=float)
+        return mu if self.groups is None else expand_groups(mu, self.groups)
+
+    @property
+    def machines(self) -> int:
+        return sum(self.groups) if self.groups is not None else len(self.exec_rates[0])
+
+    def allocation(self):
+        """lambda* and delta* of the allocation LP (per machine)."""
+        return _allocation(self)
+
+
+@functools.lru_cache(maxsize=64)
+def _allocation(spec: ClassSpec):
+    return solve_allocation(spec.arrival_rates, spec.exec_rates, spec.groups)
+
+
+@dataclass(frozen=True)
+class ClassModelSpec:
+    """A scenario's part of the task-class model: its ClassSpec, with the size every model reports."""
+
+    classes: ClassSpec
+
+    @property
+    def machines(self) -> int:
+        return self.classes.machines
+
+    @property
+    def tasks(self) -> int:
+        """The expected number of arrivals over the horizon (at least one)."""
+        return max(1, round(sum(self.classes.arrival_rates) * self.classes.horizon))
+
+
+def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> ClassModelSpec:
+    spec = dict(data)
+    for key in ("arrival_rates", "exec_rates"):
+        if key not in spec:
+            raise HcschedError(f"scenario field {key!r}: missing; model 'classes' needs arrival_rates and exec_rates")
+    try:
+        spec["arrival_rates"] = tuple(float(x) for x in spec["arrival_rates"])
+        spec["exec_rates"] = tuple(tuple(float(x) for x in row) for row in spec["exec_rates"])
+        if spec.get("groups") is not None:
+            spec["groups"] = tuple(spec["groups"])
+    except (TypeError, ValueError):
+        raise HcschedError("scenario fields 'arrival_rates' and 'exec_rates': expected a list of numbers and a "
+                           "list of rows of numbers") from None
+    return ClassModelSpec(ClassSpec(**spec))
+
+
+def spec_to_dict(spec: ClassModelSpec) -> dict[str, Any]:
+    c = spec.classes
+    out: dict[str, Any] = {"arrival_rates": list(c.arrival_rates), "exec_rates": [list(r) for r in c.exec_rates]}
+    if c.groups is not None:
+        out["groups"] = list(c.groups)
+    out.update(service=c.service, horizon=c.horizon, warmup=c.warmup)
+    return out

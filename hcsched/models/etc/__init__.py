@@ -1,0 +1,114 @@
+"""The ETC model of Maheswaran, Ali, Siegel, Hensgen and Freund (JPDC 59, 1999): independent tasks arriving over
+time at dedicated machines, with an expected time to compute (ETC) per task and machine.
+
+Its spec (:mod:`.spec`), workload generators (:mod:`.workload`, section 4),
+event loops (:mod:`.engine`, sections 3.1-3.3), calibration of the arrival
+rate (:mod:`.calibration`, section 5.1), presets (:mod:`.presets`, Figs. 4-11)
+and charts (:mod:`.charts`) live here; its heuristics' rules are the kernels
+of :mod:`hcsched.heuristics.immediate` and :mod:`hcsched.heuristics.batch`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hcsched.metrics import Schedule, schedule_metrics
+from hcsched.models.base import Metric, Model
+from hcsched.models.etc import engine, spec
+from hcsched.models.etc.workload import Workload, make_workload
+
+# Rough costs per task and machine on one core of the reference machine (bench/run.py):
+# immediate mode is linear in the tasks; batch mode remaps a backlog that grows with them.
+_IMMEDIATE_COST, _BATCH_COST = 1.5e-7, 3e-6
+
+
+def kernel_params(heuristic) -> np.ndarray:
+    """The numeric parameters an immediate kernel reads."""
+    p = heuristic.kwargs
+    if heuristic.name == "sa":
+        return np.array([p["low"], p["high"]])
+    if heuristic.name == "kpb":  # kbar machines are k = 100 kbar / m percent
+        return np.array([p["k"]]) if p["kbar"] is None else np.array([-p["kbar"]])
+    return np.zeros(1)
+
+
+def run_heuristic(heuristic, w: Workload) -> Schedule:
+    """Simulate one heuristic on one workload (immediate mode, section 3.2, or batch mode, section 3.3)."""
+    h = heuristic.heuristic
+    events = 0
+    if h.mode == "immediate":
+        machine, start, finish = engine.run_immediate(h.kind, kernel_params(heuristic), w.arrival, w.etc, w.actual)
+    else:
+        p = heuristic.kwargs
+        strategy = engine.COUNT if p["strategy"] == "count" else engine.INTERVAL
+        machine, start, finish, events = engine.run_batch(
+            h.kind, strategy, float(p["interval"]), int(p["kappa"]), float(p["aging"] or 0.0), w.arrival, w.etc, w.actual)
+    rows = np.arange(machine.size)
+    return Schedule(w.arrival, machine, start, finish, w.etc[rows, machine], w.actual[rows, machine],
+                    w.etc.shape[1], events, np.argmin(w.etc, axis=1))
+
+
+class EtcModel(Model):
+    name = "etc"
+    title = "Tasks with ETC times (Maheswaran et al.)"
+    paper = "Maheswaran, Ali, Siegel, Hensgen and Freund, JPDC 59 (1999)"
+    spec_type = spec.EtcModelSpec
+    spec_keys = spec.SPEC_KEYS
+    metrics = (
+        Metric("makespan", "Makespan", "s", bar=True, normalize=True,
+               doc="When the last task finishes (section 3.1); normalised to the benchmark heuristic of the same trial."),
+        Metric("sum_flow", "Sum of flow times", "s", doc="Sum over tasks of finish minus arrival."),
+        Metric("mean_flow", "Mean flow time", "s", bar=True, doc="Mean over tasks of finish minus arrival."),
+        Metric("max_flow", "Max flow time", "s", doc="The longest finish minus arrival."),
+        Metric("mean_stretch", "Mean stretch", "", doc="Mean over tasks of flow time over actual execution time."),
+        Metric("max_stretch", "Max stretch", "", bar=True, doc="The largest flow time over actual execution time."),
+        Metric("utilization", "Utilisation", "", "higher", bar=True,
+               doc="Busy machine time over machines x makespan."),
+        Metric("mapping_events", "Mapping events", "", "",
+               doc="How often a batch heuristic mapped its meta-task (section 3.3); 0 in immediate mode."),
+        Metric("min_etc_share", "Share on min-ETC machine", "", "",
+               doc="The share of tasks that ran on the machine with their smallest ETC."),
+    )
+    benchmarks = ("min-min", "mct")  # section 5.1: Min-min for batch mode, MCT for immediate mode
+    default_preset = "quickstart"
+
+    def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.EtcModelSpec:
+        return spec.spec_from_dict(data, base_dir)
+
+    def spec_to_dict(self, s: spec.EtcModelSpec) -> dict[str, Any]:
+        return spec.spec_to_dict(s)
+
+    def workload(self, s: spec.EtcModelSpec, seed_seq: np.random.SeedSequence) -> Workload:
+        return make_workload(s, seed_seq)
+
+    def run(self, s: spec.EtcModelSpec, heuristic, workload: Workload) -> Schedule:
+        return run_heuristic(heuristic, workload)
+
+    def measure(self, s: spec.EtcModelSpec, heuristic, run: Schedule) -> dict[str, Any]:
+        return schedule_metrics(run)
+
+    def trial_seconds(self, s: spec.EtcModelSpec, heuristics) -> float:
+        n, m = s.tasks, s.machines
+        return sum(n * m * (_IMMEDIATE_COST if h.heuristic.mode == "immediate" else _BATCH_COST * max(1.0, n / 2000))
+                   for h in heuristics)
+
+    def presets(self):
+        from hcsched.models.etc.presets import PRESETS
+
+        return PRESETS
+
+    def tiny(self):
+        from hcsched.scenario import Scenario
+
+        return Scenario(name="etc-tiny", description="A tiny ETC scenario: 4 machines, 40 tasks.", model=self.name,
+                        machines=4, tasks=40, arrivals=spec.ArrivalSpec("poisson", 0.05),
+                        heuristics=("mct", "kpb", "min-min"), trials=3, seed=7)
+
+    def warm_up(self) -> None:
+        engine.warm_up()
+
+
+MODEL = EtcModel()

@@ -1,0 +1,17 @@
+"""Plotly figure builders of the ETC model. Pure: they return figures and never draw."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+
+def etc_heatmap(etc: np.ndarray, title: str = "Expected time to compute (ETC)", height: int | None = None) -> go.Figure:
+    """The ETC matrix: tasks as rows, machines as columns."""
+    etc = np.asarray(etc, float)
+    fig = go.Figure(go.Heatmap(z=etc, x=[f"m{j}" for j in range(etc.shape[1])], y=[f"t{i}" for i in range(etc.shape[0])],
+                               colorscale="Viridis", colorbar={"title": "ETC"},
+                               hovertemplate="%{y} on %{x}: %{z:.6g}<extra></extra>"))
+    fig.update_layout(title=title, height=height or min(700, 160 + 12 * etc.shape[0]), yaxis={"autorange": "reversed"},
+                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+    return fig

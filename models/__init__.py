@@ -1,0 +1,31 @@
+"""The dashboard's part of each system model: its scenario editor and its own charts, one module per model.
+
+The module of the library's model ``NAME`` (``hcsched.models``) is ``models/NAME.py``;
+it is found from the library's registry, so nothing here lists the models again.
+Each module provides:
+
+- ``editor(scenario)``: the Scenario page's widgets for the model's spec; it
+  commits a valid edited scenario with ``pages.common.commit_scenario``;
+- ``reset()``: forget the editor's own session state (a new scenario was loaded);
+- ``overview(scenario, container)``: a small summary beside the scenario on Home;
+- ``trial_charts(runs, colors, key)``: charts of one trial beyond the Gantt chart;
+- ``explain_matrix(scenario)``: an ETC matrix the Explain page can trace, or None.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from hcsched import model_names
+
+
+def ui(model: str) -> ModuleType:
+    """The dashboard module of a model."""
+    return importlib.import_module(f"models.{model}")
+
+
+def reset_all() -> None:
+    """Forget every model editor's state."""
+    for name in model_names():
+        ui(name).reset()
