@@ -1,5 +1,7 @@
 """hcsched dashboard: the landing page and the list of pages."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from hcsched import get_model
@@ -34,13 +36,16 @@ def landing() -> None:
              "and step through single decisions on **Explain**.")
 
 
-st.set_page_config(page_title="hcsched", page_icon="🗂️", layout="wide")
+ASSETS = Path(__file__).resolve().parent / "assets"
+st.set_page_config(page_title="hcsched", page_icon=str(ASSETS / "icon.png"), layout="wide")
+st.html(f"<style>{(ASSETS / 'style.css').read_text()}</style>")
+# Material icons ship with Streamlit; emoji need a font that a bare machine (e.g. Debian's chromium) may lack.
 navigation = st.navigation([
-    st.Page(landing, title="Home", icon="🏠", default=True),
-    st.Page(PAGES["scenario"], title="Scenario", icon="🧮"),
-    st.Page(PAGES["heuristics"], title="Heuristics", icon="🧠"),
-    st.Page(PAGES["run"], title="Run", icon="▶️"),
-    st.Page(PAGES["results"], title="Results", icon="📊"),
-    st.Page(PAGES["explain"], title="Explain", icon="🔎"),
+    st.Page(landing, title="Home", icon=":material/home:", default=True),
+    st.Page(PAGES["scenario"], title="Scenario", icon=":material/tune:"),
+    st.Page(PAGES["heuristics"], title="Heuristics", icon=":material/rule:"),
+    st.Page(PAGES["run"], title="Run", icon=":material/play_arrow:"),
+    st.Page(PAGES["results"], title="Results", icon=":material/bar_chart:"),
+    st.Page(PAGES["explain"], title="Explain", icon=":material/school:"),
 ])
 navigation.run()

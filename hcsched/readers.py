@@ -44,26 +44,39 @@ def check_etc(etc: np.ndarray, source: str = "ETC") -> np.ndarray:
     return etc
 
 
+LABEL_HEADERS = ("", "task", "tasks", "name", "id", "label")  # a header cell that names a first column of task labels
+
+
 def parse_csv_etc(text: str, source: str = "CSV") -> tuple[np.ndarray, list[str] | None]:
-    """Rows are tasks, columns machines; an optional header row of machine names and an optional first column of task names."""
-    rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
+    """Rows are tasks, columns machines; an optional header row of machine names and an optional first column of task
+    names.
+
+    The first column holds task labels only when every data row's first cell
+    is non-numeric, or when a header row names it (its first cell empty, as
+    pandas writes an index, or one of task, name, id, label). Otherwise every
+    cell must be a number, and the first one that is not is named by its row
+    (the line of the file) and column.
+    """
+    reader = csv.reader(io.StringIO(text))
+    rows = [(reader.line_num, r) for r in reader if any(cell.strip() for cell in r)]
     if not rows:
         raise HcschedError(f"{source}: the file is empty; expected rows of ETC values (tasks) with one column per machine")
     names = None
-    if len(rows) > 1 and not all(_is_number(c) for c in rows[0][1:]):
-        names = [c.strip() for c in rows[0]]
+    if len(rows) > 1 and not all(_is_number(c) for c in rows[0][1][1:]):
+        names = [c.strip() for c in rows[0][1]]
         rows = rows[1:]
-    if rows and not all(_is_number(r[0]) for r in rows):  # first column holds task names
-        rows = [r[1:] for r in rows]
-        if names is not None and len(names) == len(rows[0]) + 1:
+    labelled = all(not _is_number(r[0]) for _, r in rows) or (names is not None and names[0].lower() in LABEL_HEADERS)
+    if labelled:
+        rows = [(line, r[1:]) for line, r in rows]
+        if names is not None and len(names) == len(rows[0][1]) + 1:
             names = names[1:]
-    if not rows:
-        raise HcschedError(f"{source}: no data rows; expected rows of ETC values (tasks) with one column per machine")
-    width = len(rows[0])
-    for i, r in enumerate(rows):
+    width = len(rows[0][1])
+    if width == 0:
+        raise HcschedError(f"{source}: no ETC values; expected rows of ETC values (tasks) with one column per machine")
+    for line, r in rows:
         if len(r) != width:
-            raise HcschedError(f"{source}: row {i + 1} has {len(r)} values, the first has {width}; every task needs one value per machine")
-    etc = np.array([[_number(c, f"{source}: row {i + 1}, column {j + 1}") for j, c in enumerate(r)] for i, r in enumerate(rows)])
+            raise HcschedError(f"{source}: row {line} has {len(r)} values, the first has {width}; every task needs one value per machine")
+    etc = np.array([[_number(c, f"{source}: row {line}, column {j + 1 + labelled}") for j, c in enumerate(r)] for line, r in rows])
     if names is not None and len(names) != width:
         names = None
     return check_etc(etc, source), names

@@ -9,6 +9,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,6 +22,7 @@ from hcsched.experiment import estimate_seconds, schedule_table, schedules_of
 from hcsched.models import warm_up
 
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
          "results": "pages/results.py", "explain": "pages/explain.py"}
 
@@ -197,7 +199,7 @@ def show_results(run: RunResult, key: str) -> None:
     if headline:
         facts.append(headline)
     if model.normalizes():
-        facts.append(f"{', '.join(m.title for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
+        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
     st.caption(", ".join(facts) + ". Bars show means with 95% confidence intervals.")
     for warning in model.warnings(results):
         st.warning(warning.replace("lambda*", "λ*"))

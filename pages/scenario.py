@@ -7,7 +7,7 @@ import streamlit as st
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
 from models import reset_all, ui
-from pages.common import Keys, W, default, init_session_state
+from pages.common import ASSETS, Keys, W, default, init_session_state
 
 
 def set_scenario(scenario) -> None:
@@ -42,6 +42,12 @@ st.subheader("Scenario file")
 c1, c2 = st.columns(2)
 c1.download_button("Download scenario (JSON)", sc.to_json(), f"{sc.name}.json", "application/json", key="sc_download",
                    on_click="ignore")
+with c1.expander("Example files to start from"):
+    st.caption("A scenario of each model to load here or pass to `hcsched run`; an ETC matrix (Table 3 of Maheswaran et al.) "
+               "to upload under *My own matrix*; execution rates for `hcsched lp --alpha 5,8 --mu class-rates-B.csv`.")
+    for path in sorted((ASSETS / "examples").iterdir()):
+        st.download_button(path.name, path.read_bytes(), path.name, key=f"sc_example_{path.stem}", on_click="ignore",
+                           mime="application/json" if path.suffix == ".json" else "text/csv")
 uploaded = c2.file_uploader("Load a scenario (JSON or TOML)", type=["json", "toml"], key="sc_upload_scenario")
 if uploaded is not None and st.session_state.get("sc_scenario_id") != uploaded.file_id:
     try:

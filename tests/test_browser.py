@@ -92,6 +92,11 @@ def test_run_in_a_real_browser(server, capsys):
         page.goto(server)
         run = page.get_by_role("button", name="Run", exact=True)
         run.wait_for(timeout=60_000)
+        # The navigation's icons are Material Symbols, shipped with Streamlit (emoji need a font this machine lacks).
+        icons = page.locator("[data-testid='stSidebarNav'] [data-testid='stIconMaterial']")
+        assert icons.count() == 6
+        page.wait_for_function("document.fonts.check('24px \"Material Symbols Rounded\"')", timeout=10_000)
+        assert icons.first.bounding_box()["width"] < 40  # a glyph, not the icon's name spelled out
         start = time.monotonic()
         run.click()
         page.locator(".js-plotly-plot").nth(3).wait_for(timeout=120_000)

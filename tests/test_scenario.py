@@ -52,3 +52,17 @@ def test_invalid_scenarios_name_field(data, words):
 def test_invalid_json_text():
     with pytest.raises(HcschedError, match="not valid JSON"):
         parse_scenario("{nope", source="x")
+
+
+def test_the_example_files_in_assets_load():
+    from conftest import ROOT
+
+    from hcsched import read_etc
+    from hcsched.models.classes.lp import solve_allocation
+
+    examples = ROOT / "assets" / "examples"
+    models = {load_scenario(p).model for p in examples.glob("*.json")}
+    assert models == {"etc", "classes"}
+    assert read_etc(examples / "etc-table3.csv").tolist()[0] == [40, 48, 134, 50]
+    mu = read_etc(examples / "class-rates-B.csv")
+    assert solve_allocation([5, 8], mu).lam > 1

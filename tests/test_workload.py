@@ -119,3 +119,49 @@ def test_the_twelve_hcsp_instances(hcsp_dir):
     text = (hcsp_dir / "u_i_hihi.0").read_text().split("\n", 1)[1]
     np.testing.assert_array_equal(parse_hcsp_etc(text, machines=16), read_etc(hcsp_dir / "u_i_hihi.0"))
 
+
+
+def test_csv_first_column_is_labels_only_when_every_row_or_the_header_says_so():
+    with pytest.raises(HcschedError, match=r"row 2, column 1: 'foo' is not a number"):
+        parse_csv_etc("1,2\nfoo,4\n")  # not silently a one-machine matrix with task names
+    with pytest.raises(HcschedError, match=r"row 3, column 1: 'x' is not a number"):
+        parse_csv_etc("m0,m1\n1,2\nx,4\n")
+    e, names = parse_csv_etc(",m0,m1\nt0,1,2\nt1,3,4\n")  # pandas' to_csv with an index
+    assert e.tolist() == [[1, 2], [3, 4]] and names == ["m0", "m1"]
+    e, names = parse_csv_etc("task,m0,m1\n1,5,6\n2,7,8\n")  # numeric task ids under a header that names them
+    assert e.tolist() == [[5, 6], [7, 8]] and names == ["m0", "m1"]
+
+
+@pytest.mark.parametrize("model", ["gaussian", "exact", "gamma"])
+@pytest.mark.parametrize("value", [0.0, 1e-300, 1e-9, 1.0, 1e12, 1e300])
+def test_every_actual_time_sampler_ends_and_stays_non_negative(model, value):
+    from hcsched.models.etc.spec import ActualSpec, EtcModelSpec, EtcSpec
+    from hcsched.models.etc.workload import make_workload
+
+    matrix = ((value, 1.0), (2.0, value), (value, value))
+    spec = EtcModelSpec(etc=EtcSpec("matrix", matrix=matrix), actual=ActualSpec(model, 0.5))
+    w = make_workload(spec, np.random.SeedSequence(3))
+    assert np.isfinite(w.actual).all() and (w.actual >= 0).all()
+    zero = np.array(matrix) == 0
+    assert (w.actual[zero] == 0).all()  # a zero ETC takes no time under every model
+    assert (w.actual[~zero] > 0).all() or model == "gamma"  # gamma may underflow to 0 for e = 1e-300
+
+
+def test_truncated_gaussian_falls_back_to_the_exact_truncated_law():
+    rng = np.random.default_rng(0)
+    etc = np.full(2000, 0.5)
+    actual = wl.truncated_gaussian_times(rng, etc, max_rounds=0)  # no resampling: all by inversion
+    assert (actual > 0).all() and np.isfinite(actual).all()
+    from scipy.stats import truncnorm
+
+    sd = np.sqrt(1.5)
+    assert actual.mean() == pytest.approx(truncnorm.mean(-0.5 / sd, np.inf, loc=0.5, scale=sd), rel=0.05)
+
+
+def test_a_zero_etc_scenario_runs_to_the_end():
+    from hcsched import Scenario, simulate
+
+    sc = Scenario.from_dict({"etc": {"method": "matrix", "matrix": [[0, 5], [3, 0], [0, 0]]}, "arrivals": {"rate": 1.0},
+                             "heuristics": ["mct", "min-min"], "trials": 2})
+    df = simulate(sc, jobs=1)
+    assert len(df) == 4 and np.isfinite(df["makespan"]).all()

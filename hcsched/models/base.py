@@ -49,6 +49,7 @@ class Metric:
     table: bool = True  # in the table of means and intervals
     normalize: bool = False  # also as normalized_<name>: divided by the benchmark's value in the same trial
     doc: str = ""  # one line of help
+    per: str = ""  # "machine", "class", ...: one column <name><i> per machine (or class) of the spec, not summarised
 
     def normalized(self) -> Metric:
         """The column ``normalized_<name>``: this metric over the benchmark heuristic's in the same trial."""
@@ -126,11 +127,21 @@ class Model:
         return frame
 
     # --- results ---------------------------------------------------------------------------------
-    def columns(self) -> tuple[Metric, ...]:
-        """Every metric column of a results table, normalised ones right after their metric."""
+    def family_size(self, spec: Any, per: str) -> int:
+        """How many columns a metric ``per`` machine (or class, ...) has for this spec."""
+        return {"machine": spec.machines}[per]
+
+    def columns(self, spec: Any = None) -> tuple[Metric, ...]:
+        """Every metric column of a results table, normalised ones right after their metric; with ``spec``, a
+        family of columns per machine (or class) expanded to one column each."""
         out: list[Metric] = []
         for m in self.metrics:
-            out += [m, m.normalized()] if m.normalize else [m]
+            if m.per:
+                if spec is not None:
+                    out += [dataclasses.replace(m, name=f"{m.name}{i}", title=f"{m.title}, {m.per} {i}", per="")
+                            for i in range(self.family_size(spec, m.per))]
+            else:
+                out += [m, m.normalized()] if m.normalize else [m]
         return tuple(out)
 
     def bar_metrics(self) -> tuple[Metric, ...]:

@@ -50,10 +50,16 @@ class ClassModel(Model):
                doc="lambda* of the LP restricted to the machines the heuristic may use (Theorem 2)."),
         Metric("unstable", "Unstable", "", "", table=False,
                doc="Restricted lambda* < 1, or the number in system grows significantly over the second half of the run."),
+        Metric("mean_in_system_class", "Mean number in system", "tasks", table=False, per="class"),
+        Metric("mean_in_system_machine", "Mean number in system", "tasks", table=False, per="machine"),
+        Metric("utilization_machine", "Utilisation", "", "higher", table=False, per="machine"),
     )
     trial_word = "replication"
     default_preset = "alazzoni-B"
     schedule_columns = ("class",)
+
+    def family_size(self, s: spec.ClassModelSpec, per: str) -> int:
+        return len(s.classes.arrival_rates) if per == "class" else super().family_size(s, per)
 
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.ClassModelSpec:
         return spec.spec_from_dict(data, base_dir)

@@ -1,0 +1,142 @@
+"""One contract over every registered system model (like the one over every heuristic).
+
+A tiny scenario of each model runs through ``simulate``, the CLI and the
+Results page; its rows have the columns its metric descriptions promise; the
+same seed gives the same rows. A new model is picked up here by registering it.
+"""
+
+import importlib
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import ROOT
+
+from hcsched import MODELS, Scenario, get_model, model_names, simulate, trial_runs
+from hcsched.cli import main
+from hcsched.experiment import SCHEDULE_COLUMNS, trial_seeds
+from hcsched.heuristics import REGISTRY
+from hcsched.metrics import Schedule
+from hcsched.models.base import Model
+
+NAMES = model_names()
+UI_FUNCTIONS = ("editor", "reset", "overview", "trial_charts", "explain_matrix")
+
+
+def test_the_registry_lists_models_by_their_names():
+    assert NAMES[0] == "etc" and len(NAMES) >= 2 and len(set(NAMES)) == len(NAMES)
+    for name, model in MODELS.items():
+        assert isinstance(model, Model) and model.name == name and get_model(name) is model and model.title
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_tiny_scenario_columns_match_the_metric_descriptions(name):
+    model = get_model(name)
+    sc = model.tiny()
+    assert sc.model == name and sc.trials >= 2
+    df = simulate(sc, jobs=1)
+    assert list(df.columns) == ["trial", "heuristic", *(m.name for m in model.columns(sc.spec))]
+    assert len(df) == sc.trials * len(sc.heuristics)
+    assert df["heuristic"].tolist() == [h.label for h in sc.heuristics] * sc.trials
+    bars = model.bar_metrics()
+    assert bars and all(m.better in ("lower", "higher", "") for m in model.columns())
+    assert all(np.issubdtype(df[m.name].dtype, np.number) or df[m.name].dtype == bool for m in model.columns(sc.spec))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_seed_same_rows_and_jobs_do_not_matter(name):
+    sc = get_model(name).tiny()
+    one = simulate(sc, jobs=1)
+    pd.testing.assert_frame_equal(one, simulate(sc, jobs=2))
+    pd.testing.assert_frame_equal(one, simulate(Scenario.from_dict(sc.to_dict()), jobs=1))  # the JSON round trip
+    assert not simulate(sc, seed=sc.seed + 1, jobs=1).equals(one)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_common_random_numbers_within_a_trial(name):
+    """Every heuristic of a trial sees the same arrivals; a workload depends on its seed sequence alone."""
+    model, sc = get_model(name), get_model(name).tiny()
+    a, b = (model.workload(sc.spec, trial_seeds(sc.seed, 1)[0]) for _ in range(2))
+    runs = trial_runs(sc, 0)
+    arrivals = [model.schedule(r).arrival for r in runs.values()]
+    for arrival in arrivals[1:]:
+        np.testing.assert_array_equal(arrival, arrivals[0])
+    for field in vars(a):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_schedules_table(name):
+    model, sc = get_model(name), get_model(name).tiny()
+    results, table = simulate(sc, jobs=1, schedules=True)
+    pd.testing.assert_frame_equal(results, simulate(sc, jobs=1))
+    assert list(table.columns) == [*SCHEDULE_COLUMNS, *model.schedule_columns]
+    assert len(table) == sum(len(model.schedule(r).arrival) for t in range(sc.trials) for r in trial_runs(sc, t).values())
+    done = table.dropna(subset=["start", "finish"])
+    assert (done["start"] >= done["arrival"]).all() and (done["finish"] >= done["start"]).all()
+    for run in trial_runs(sc, 0).values():
+        assert isinstance(model.schedule(run), Schedule)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_cli_runs_the_model_and_writes_both_csvs(name, tmp_path, capsys):
+    sc = get_model(name).tiny()
+    sc.save(tmp_path / "s.json")
+    code = main(["run", str(tmp_path / "s.json"), "--jobs", "1", "--out", str(tmp_path / "r.csv"),
+                 "--schedules", str(tmp_path / "sched.csv")])
+    out = capsys.readouterr().out
+    assert code == 0 and "mean [95% interval]" in out and all(h.label in out for h in sc.heuristics)
+    results, table = simulate(sc, jobs=1, schedules=True)
+    assert (tmp_path / "r.csv").read_text() == results.to_csv(index=False)
+    assert (tmp_path / "sched.csv").read_text() == table.to_csv(index=False)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_model_has_heuristics_presets_and_a_dashboard_module(name):
+    model = get_model(name)
+    assert any(name in h.models for h in REGISTRY.values())
+    presets = model.presets()
+    assert presets and model.default_preset in presets
+    for make in presets.values():
+        assert make().model == name
+    ui = importlib.import_module(f"models.{name}")
+    assert all(callable(getattr(ui, f, None)) for f in UI_FUNCTIONS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_results_page_shows_the_model(name):
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    from pages.common import RunResult
+
+    model, sc = get_model(name), get_model(name).tiny()
+    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
+    at.session_state["scenario"] = sc
+    at.session_state["results"] = RunResult(sc, simulate(sc, jobs=1), 0.1)
+    at.run()
+    assert not at.exception, at.exception
+    import json
+
+    bars = json.loads(at.get("plotly_chart")[0].proto.spec)
+    titles = [a["text"] for a in bars["layout"]["annotations"]]
+    assert titles == [m.title for m in model.bar_metrics()]
+    assert len(at.get("download_button")) == 4
+
+
+def test_no_branch_on_a_model_name_outside_the_models():
+    """Only hcsched/models/ and the dashboard's models/ know which models exist."""
+    names = "|".join(NAMES)
+    pattern = re.compile(rf"""(==|!=|\bin\b)\s*\(?\s*["']({names})["']|["']({names})["']\s*(==|!=)""")
+    files = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    offenders = []
+    for rel in files:
+        if rel.startswith(("hcsched/models/", "models/", "tests/")):
+            continue
+        for i, line in enumerate(Path(ROOT / rel).read_text().splitlines(), 1):
+            if pattern.search(line) or re.search(r"\.model\s*(==|!=)", line):
+                offenders.append(f"{rel}:{i}: {line.strip()}")
+    assert not offenders, offenders
