@@ -151,7 +151,8 @@ def test_upload_etc_matrix_and_heatmap():
 
 
 @pytest.mark.parametrize("content, words", [(b"1,2\n3\n", "row 2 has 1 values"), (b"1,-5\n2,3\n", "-5 is not allowed"),
-                                            (b"\xff\xfe\x00", "not a text file")])
+                                            (b"\xff\xfe\x00", "not a text file"),
+                                            (b"1,2\nfoo,4\n", "row 2, column 1: 'foo' is not a number")])
 def test_invalid_upload_answered_inline_inputs_kept(content, words):
     at = app("pages/scenario.py")
     at.radio(key="sc_w_method").set_value("matrix").run()
