@@ -6,7 +6,7 @@ import streamlit as st
 
 from hcsched import get_model
 from models import ui
-from pages.common import PAGES, Keys, init_session_state, run_status, show_results, start_run
+from pages.common import PAGES, Keys, init_session_state, run_button, run_status, show_current_results, start_run
 
 
 def landing() -> None:
@@ -23,14 +23,11 @@ def landing() -> None:
     c1.caption(f"{model.describe(scenario.spec)}, {scenario.trials} {model.trial_word}s; heuristics: "
                + ", ".join(h.label for h in scenario.heuristics))
     ui(scenario.model).overview(scenario, c2)
-    running = Keys.JOB in st.session_state
-    if st.button("Run", key="landing_run", type="primary", disabled=running):
+    if run_button("Run", key="landing_run"):
         if start_run(scenario):
             st.rerun()
     run_status()
-    run = st.session_state.get(Keys.RESULTS)
-    if run is not None:
-        show_results(run, "landing")
+    show_current_results("landing")
     st.divider()
     st.write("Change the machines and tasks on **Scenario**, pick heuristics on **Heuristics**, set trials on **Run**, "
              "and step through single decisions on **Explain**.")

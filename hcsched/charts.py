@@ -18,28 +18,65 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#0
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
 
 
-def heuristic_colors(labels) -> dict[str, str]:
-    """One colour per heuristic label, in the order given, the same in every chart."""
-    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(labels)}
+def _base_name(item) -> str:
+    """The registry name behind a heuristic spec or label ("kpb (k=10)" -> "kpb")."""
+    return getattr(item, "name", None) or str(item).split(" (")[0].strip().lower()
+
+
+def _label(item) -> str:
+    return getattr(item, "label", item)
+
+
+def heuristic_colors(heuristics) -> dict[str, str]:
+    """One colour per heuristic label that follows the heuristic, not its position: the first copy of a heuristic
+    gets its registry name's own colour (Min-min is always the same colour); further copies, and labels that name no
+    registered heuristic, get the first colours no one else of the set claims. ``heuristics``: specs or labels."""
+    from hcsched.heuristics import REGISTRY
+
+    names = list(REGISTRY)
+    wanted = {}
+    for item in heuristics:
+        base = _base_name(item)
+        if base in names and PALETTE[names.index(base) % len(PALETTE)] not in wanted.values():
+            wanted[_label(item)] = PALETTE[names.index(base) % len(PALETTE)]
+    free = [c for c in PALETTE if c not in wanted.values()]
+    out = {}
+    for item in heuristics:
+        label = _label(item)
+        out[label] = wanted.get(label) or (free.pop(0) if free else PALETTE[len(out) % len(PALETTE)])
+    return out
+
+
+def _hover_format(metric: Metric) -> str:
+    return metric.fmt or ".4g"
 
 
 def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None) -> go.Figure:
-    """One panel per metric: a bar per heuristic with its confidence interval as an error bar."""
+    """One panel per metric: a bar per heuristic with its confidence interval as an error bar.
+
+    Panel titles carry the unit; a metric with no value (e.g. stretch when every task had zero length) says so in its
+    panel instead of leaving it empty."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
-    titles = {m.name: m.title for m in metrics}
-    metrics = [m.name for m in metrics]
-    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[titles[m] for m in metrics])
-    for col, metric in enumerate(metrics, start=1):
-        mean = summary[metric].to_numpy(float)
-        upper = (summary[f"{metric}_upper"].to_numpy(float) - mean)
-        lower = (mean - summary[f"{metric}_lower"].to_numpy(float))
+    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[m.label for m in metrics])
+    for col, m in enumerate(metrics, start=1):
+        mean = summary[m.name].to_numpy(float)
+        upper = (summary[f"{m.name}_upper"].to_numpy(float) - mean)
+        lower = (mean - summary[f"{m.name}_lower"].to_numpy(float))
+        f = _hover_format(m)
         fig.add_trace(go.Bar(
-            x=labels, y=mean, marker_color=[colors[x] for x in labels], showlegend=False, name=titles[metric],
+            x=labels, y=mean, marker_color=[colors[x] for x in labels], showlegend=False, name=m.title,
             error_y={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
-            customdata=np.column_stack([summary[f"{metric}_lower"], summary[f"{metric}_upper"]]),
-            hovertemplate="%{x}<br>mean %{y:.6g}<br>95% interval [%{customdata[0]:.6g}, %{customdata[1]:.6g}]<extra></extra>",
+            customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
+            hovertemplate=f"%{{x}}<br>mean %{{y:{f}}}<br>95% interval [%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]"
+                          "<extra></extra>",
         ), row=1, col=col)
+        if m.fmt:
+            fig.update_yaxes(tickformat=m.fmt, row=1, col=col)
+        if not np.isfinite(mean).any():
+            fig.add_annotation(text="no value in this run:<br>undefined for every trial", showarrow=False,
+                               xref=f"x{col if col > 1 else ''} domain", yref=f"y{col if col > 1 else ''} domain",
+                               x=0.5, y=0.5, font={"color": "#666"})
     fig.update_layout(height=380, margin={"t": 50, "b": 10, "l": 10, "r": 10}, bargap=0.25)
     fig.update_xaxes(tickangle=-30)
     return fig
@@ -47,16 +84,20 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
 
 def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
     """Per-trial values of one metric as a box per heuristic with every trial shown as a point."""
-    title, metric = metric.title, metric.name
     labels = list(dict.fromkeys(results["heuristic"]))
     colors = colors or heuristic_colors(labels)
     fig = go.Figure()
     for label in labels:
         rows = results[results["heuristic"] == label]
-        fig.add_trace(go.Box(y=rows[metric], name=label, marker_color=colors[label], boxpoints="all", jitter=0.4,
-                             pointpos=0, customdata=rows["trial"], hovertemplate="trial %{customdata}: %{y:.6g}<extra></extra>"))
-    fig.update_layout(height=380, showlegend=False, yaxis_title=title,
-                      margin={"t": 20, "b": 10, "l": 10, "r": 10})
+        fig.add_trace(go.Box(y=rows[metric.name], name=label, marker_color=colors[label], boxpoints="all", jitter=0.4,
+                             pointpos=0, customdata=rows["trial"],
+                             hovertemplate=f"trial %{{customdata}}: %{{y:{_hover_format(metric)}}}<extra></extra>"))
+    fig.update_layout(height=380, showlegend=False, yaxis_title=metric.label, margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    if metric.fmt:
+        fig.update_yaxes(tickformat=metric.fmt)
+    if not results[metric.name].notna().any():
+        fig.add_annotation(text="no value in this run: undefined for every trial", showarrow=False, xref="paper",
+                           yref="paper", x=0.5, y=0.5, font={"color": "#666"})
     return fig
 
 
@@ -74,15 +115,26 @@ def _window(s: Schedule, window: tuple[float, float] | None) -> np.ndarray:
     return np.flatnonzero((s.finish > window[0]) & (s.start < window[1]))
 
 
-def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = 60,
-          window: tuple[float, float] | None = None) -> go.Figure:
+MAX_GANTT_FRAMES = 60
+FRAME_BARS = 1500  # bars x frames a browser redraws smoothly at ~80-150 ms a frame (browser test)
+GANTT_ROWS_PX = 1400  # the machine rows of all panels share about this height
+
+
+def gantt_frames(bars: int, frames: int = MAX_GANTT_FRAMES) -> int:
+    """Fewer frames for larger charts, so that each frame redraws quickly (at least 12)."""
+    return int(max(12, min(frames, frames * FRAME_BARS // max(1, bars))))
+
+
+def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = MAX_GANTT_FRAMES,
+          window: tuple[float, float] | None = None, time_unit: str = "s") -> go.Figure:
     """Animated Gantt chart: one panel per heuristic on a shared time axis, machines as rows.
 
     Every task is a bar in every frame (zero width before it starts), so the
     traces never change and frames carry only the widths: tasks appear as they
     start and grow as they run. The figure opens on the final frame; Play
     replays it from the start. ``window`` limits it to tasks overlapping a
-    time interval.
+    time interval. Play, Pause and the time slider sit above the panels, so
+    they stay in view on tall charts; large charts get fewer frames.
     """
     labels = list(schedules)
     colors = colors or heuristic_colors(labels)
@@ -91,20 +143,23 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     t1 = window[1] if window else max(float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values())
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
-    times = np.linspace(t0, t1, max(2, frames))
-    heights = [70 + 22 * s.machines for s in schedules.values()]
+    times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))
+    row_px = max(8.0, min(22.0, GANTT_ROWS_PX / sum(s.machines for s in schedules.values())))
+    heights = [40 + row_px * s.machines for s in schedules.values()]
     fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=labels, row_heights=heights,
                         vertical_spacing=min(0.12, 45 / sum(heights)) if len(labels) > 1 else 0)
+    u = f" {time_unit}"
     for row, label in enumerate(labels, start=1):
         s, idx = schedules[label], picks[label]
-        custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx]])
+        custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx], s.machine[idx]])
         fig.add_trace(go.Bar(
             y=[f"m{j}" for j in s.machine[idx]], base=s.start[idx], x=s.finish[idx] - s.start[idx], orientation="h",
             marker={"color": colors[label], "line": {"color": "white", "width": 0.5}}, name=label, showlegend=False,
             customdata=custom,
-            hovertemplate=("task %{customdata[0]}<br>arrival %{customdata[1]:.6g}<br>start %{customdata[2]:.6g}"
-                           "<br>finish %{customdata[3]:.6g}<br>expected %{customdata[4]:.6g}"
-                           "<br>actual %{customdata[5]:.6g}<extra>" + label + "</extra>"),
+            hovertemplate=("task %{customdata[0]} on machine m%{customdata[6]}<br>arrival %{customdata[1]:.6g}" + u +
+                           "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +
+                           "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
+                           "<extra>" + label + "</extra>"),
         ), row=row, col=1)
         fig.update_yaxes(categoryorder="array", categoryarray=[f"m{j}" for j in range(s.machines)][::-1], row=row, col=1)
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))), data=[
@@ -114,17 +169,17 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
         "mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}]} for t in times]
     fig.update_layout(
-        barmode="overlay", height=90 + sum(heights), margin={"t": 40, "b": 10, "l": 10, "r": 10},
+        barmode="overlay", height=150 + sum(heights), margin={"t": 130, "b": 10, "l": 10, "r": 10},
         xaxis={"range": [t0, t1]}, **{f"xaxis{i}": {"range": [t0, t1]} for i in range(2, len(labels) + 1)},
-        updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": -0.06, "xanchor": "left", "yanchor": "top",
-                      "showactive": False, "buttons": [
+        updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left", "yanchor": "bottom",
+                      "pad": {"b": 62}, "showactive": False, "buttons": [
                           {"label": "Play", "method": "animate", "args": [None, {
                               "frame": {"duration": 80, "redraw": True}, "transition": {"duration": 0},
                               "fromcurrent": False, "mode": "immediate"}]},
                           {"label": "Pause", "method": "animate", "args": [[None], {
                               "frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],
-        sliders=[{"active": len(times) - 1, "steps": steps, "x": 0.12, "y": -0.02, "len": 0.88,
-                  "currentvalue": {"prefix": "time "}, "pad": {"t": 30}}],
+        sliders=[{"active": len(times) - 1, "steps": steps, "x": 0.14, "y": 1, "xanchor": "left", "yanchor": "bottom",
+                  "len": 0.86, "currentvalue": {"prefix": "time ", "suffix": u}, "pad": {"t": 0, "b": 40}}],
     )
-    fig.update_xaxes(title_text="time", row=len(labels), col=1)
+    fig.update_xaxes(title_text=f"time ({time_unit})", row=len(labels), col=1)
     return fig

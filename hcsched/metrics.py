@@ -28,10 +28,31 @@ class Schedule:
                              "start": self.start, "finish": self.finish, "expected": self.expected, "actual": self.actual})
 
 
+STRETCH_NOTE = ("A task of zero length has stretch 1 if it started on arrival; if it waited, its stretch is undefined "
+                "and it is left out (NaN when no task has a stretch).")
+
+
+def stretch(flow: np.ndarray, actual: np.ndarray) -> np.ndarray:
+    """Flow time over actual execution time per task; for a zero-length task 1 if it did not wait, else NaN."""
+    if (actual > 0).all():
+        return flow / actual
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = flow / actual
+    zero = actual <= 0
+    out[zero] = np.where(flow[zero] <= 0, 1.0, np.nan)
+    return out
+
+
+def mean_max(values: np.ndarray) -> tuple[float, float]:
+    """Mean and max of the defined (non-NaN) values; NaN for none."""
+    values = values[~np.isnan(values)]
+    return (float(values.mean()), float(values.max())) if values.size else (float("nan"), float("nan"))
+
+
 def schedule_metrics(s: Schedule) -> dict[str, float]:
     """Makespan, flow time (finish - arrival), stretch (flow / actual time), utilisation and mapping facts."""
     flow = s.finish - s.arrival
-    stretch = flow / s.actual
+    mean_stretch, max_stretch = mean_max(stretch(flow, s.actual))
     makespan = float(s.finish.max())
     busy = float(s.actual.sum())
     return {
@@ -39,8 +60,8 @@ def schedule_metrics(s: Schedule) -> dict[str, float]:
         "sum_flow": float(flow.sum()),
         "mean_flow": float(flow.mean()),
         "max_flow": float(flow.max()),
-        "mean_stretch": float(stretch.mean()),
-        "max_stretch": float(stretch.max()),
+        "mean_stretch": mean_stretch,
+        "max_stretch": max_stretch,
         "utilization": busy / (s.machines * makespan) if makespan > 0 else 1.0,
         "mapping_events": int(s.mapping_events),
         "min_etc_share": float(np.mean(s.machine == s.min_etc_machine)) if s.min_etc_machine is not None else float("nan"),

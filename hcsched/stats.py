@@ -1,4 +1,14 @@
-"""Means with Student-t confidence intervals (the paper's 95% intervals, section 5.1)."""
+"""Means with 95% confidence intervals (the paper's intervals, Maheswaran et al. section 5.1).
+
+Two methods. Student-t, the paper's, is right for means of roughly
+symmetric per-trial values (makespans, flow times, numbers in system over
+30+ trials). For heavy-tailed, non-negative values (a max stretch that is 30
+in most trials and 60,000 in one) its interval can fall below zero; the
+percentile bootstrap of the mean stays inside the values' range. ``"auto"``
+uses Student-t unless its interval leaves the range of the values' sign
+(non-negative values, negative lower bound), then the bootstrap. The
+bootstrap draws from a fixed seed, so the same values give the same bounds.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +16,10 @@ import math
 
 import numpy as np
 import pandas as pd
+
+METHODS = ("t", "bootstrap", "auto")
+BOOTSTRAP_RESAMPLES = 4000
+BOOTSTRAP_SEED = 20260  # fixed: the same values always give the same interval
 
 
 def t_quantile(p: float, df: int) -> float:
@@ -15,8 +29,20 @@ def t_quantile(p: float, df: int) -> float:
     return float(stdtrit(df, p))
 
 
-def mean_ci(values, confidence: float = 0.95) -> tuple[float, float, float]:
-    """(mean, lower, upper) of the mean; NaN bounds for one value, a zero-width interval for zero variance."""
+def bootstrap_ci(x: np.ndarray, confidence: float = 0.95, resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``x`` (no NaN, at least two values)."""
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    means = x[rng.integers(0, x.size, size=(resamples, x.size))].mean(axis=1)
+    tail = (1.0 - confidence) / 2.0
+    lo, hi = np.quantile(means, [tail, 1.0 - tail])
+    return float(lo), float(hi)
+
+
+def mean_ci(values, confidence: float = 0.95, method: str = "t") -> tuple[float, float, float]:
+    """(mean, lower, upper) of the mean; NaN bounds for one value, a zero-width interval for zero variance.
+
+    ``method``: "t" (Student-t), "bootstrap" (percentile bootstrap) or "auto" (see the module).
+    """
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     n = x.size
@@ -25,18 +51,43 @@ def mean_ci(values, confidence: float = 0.95) -> tuple[float, float, float]:
     mean = float(x.mean())
     if n == 1:
         return (mean, math.nan, math.nan)
+    if not np.isfinite(x).all():
+        return (mean, math.nan, math.nan)
     sd = float(x.std(ddof=1))
-    half = 0.0 if sd == 0.0 else t_quantile(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
+    if sd == 0.0:
+        return (mean, mean, mean)
+    if method == "bootstrap":
+        return (mean, *bootstrap_ci(x, confidence))
+    half = t_quantile(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
+    if method == "auto" and mean - half < 0.0 <= x.min():
+        return (mean, *bootstrap_ci(x, confidence))
     return (mean, mean - half, mean + half)
 
 
+def interval_method(values, method: str = "auto") -> str:
+    """The method :func:`mean_ci` uses for these values: "t" or "bootstrap"."""
+    if method != "auto":
+        return method
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if x.size < 2 or float(x.std(ddof=1)) == 0.0:
+        return "t"
+    half = t_quantile(0.975, x.size - 1) * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return "bootstrap" if x.mean() - half < 0.0 <= x.min() else "t"
+
+
 def summarize(results: pd.DataFrame, metrics: tuple[str, ...] | list[str], by: str = "heuristic",
-              confidence: float = 0.95) -> pd.DataFrame:
-    """One row per ``by`` value (in order of appearance): n, and for each metric its mean, lower and upper bound."""
+              confidence: float = 0.95, methods: dict[str, str] | None = None) -> pd.DataFrame:
+    """One row per ``by`` value (in order of appearance): n, and for each metric its mean, lower and upper bound.
+
+    ``methods`` maps a metric to its interval method (default "t", as the paper).
+    """
+    methods = methods or {}
     rows = []
     for key, group in results.groupby(by, sort=False):
         row = {by: key, "trials": len(group)}
         for metric in metrics:
-            row[metric], row[f"{metric}_lower"], row[f"{metric}_upper"] = mean_ci(group[metric], confidence)
+            row[metric], row[f"{metric}_lower"], row[f"{metric}_upper"] = mean_ci(group[metric], confidence,
+                                                                                  methods.get(metric, "t"))
         rows.append(row)
     return pd.DataFrame(rows)

@@ -20,6 +20,7 @@ from hcsched import HcschedError, Scenario, get_model, preset, preset_names, sim
 from hcsched.charts import gantt, heuristic_colors, metric_bars, trial_distribution
 from hcsched.experiment import estimate_seconds, schedule_table, schedules_of
 from hcsched.models import warm_up
+from hcsched.models.base import Metric
 
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -33,7 +34,8 @@ class Keys:
     SCENARIO = "scenario"  # the current, valid Scenario
     RESULTS = "results"  # RunResult of the last finished run
     JOB = "job"  # the running Job, if any
-    NOTICE = "notice"  # a message about the last run (cancelled, failed)
+    NOTICE = "notice"  # a message about the last run (cancelled, failed), with the scenario it concerns
+    PROBLEM = "scenario_problem"  # set by the Scenario page while an edit is invalid: runs would use a stale scenario
 
 
 @dataclass
@@ -86,6 +88,9 @@ def commit_scenario(new: Scenario) -> Scenario:
     if new != old:
         if new.name == old.name and old.name in preset_names() and new != preset(old.name):
             new = new.replace(name=f"{old.name} (edited)")
+        if new.description and new.description == old.description and new.spec != old.spec:
+            # the description was written for the scenario before the edit: never describe one scenario as another
+            new = new.replace(description=f"Edited from {old.name.removesuffix(' (edited)')}.")
         st.session_state[Keys.SCENARIO] = new
     return st.session_state[Keys.SCENARIO]
 
@@ -120,7 +125,10 @@ def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
     Returns True when a background job was started.
     """
     st.session_state.pop(Keys.NOTICE, None)
-    _warm_kernels().join()  # runs may fork workers: never while the warm-up compiles
+    warming = _warm_kernels()
+    if warming.is_alive():  # runs may fork workers: never while the warm-up compiles
+        with st.spinner("Compiling the simulation kernels (first run after installing only; about 10-30 s)..."):
+            warming.join()
     if estimate_seconds(scenario, jobs=jobs) < QUICK_SECONDS:
         begin = time.monotonic()
         job = Job(scenario, jobs)
@@ -149,11 +157,11 @@ def _finish(job: Job) -> None:
     try:
         results = job.future.result()
     except Cancelled:
-        st.session_state[Keys.NOTICE] = ("warning", "The run was cancelled.")
+        st.session_state[Keys.NOTICE] = ("warning", "The run was cancelled.", job.scenario)
     except HcschedError as exc:
-        st.session_state[Keys.NOTICE] = ("error", f"The run stopped: {exc}")
+        st.session_state[Keys.NOTICE] = ("error", f"The run stopped: {exc}", job.scenario)
     except Exception as exc:  # never a traceback in the page
-        st.session_state[Keys.NOTICE] = ("error", f"The run failed: {type(exc).__name__}: {exc}")
+        st.session_state[Keys.NOTICE] = ("error", f"The run failed: {type(exc).__name__}: {exc}", job.scenario)
     else:
         st.session_state[Keys.RESULTS] = RunResult(job.scenario, results, time.monotonic() - job.started)
 
@@ -174,12 +182,71 @@ def _progress_fragment() -> None:
 
 
 def run_status() -> None:
-    """The progress of a running job (polled), or a notice about the last one."""
+    """The progress of a running job (polled), or a notice about the last run of the current scenario."""
     if Keys.JOB in st.session_state:
         _progress_fragment()
     notice = st.session_state.get(Keys.NOTICE)
-    if notice:
+    if notice and _same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
         getattr(st, notice[0])(notice[1])
+
+
+def _same_experiment(a: Scenario, b: Scenario) -> bool:
+    """The same scenario, whatever trials and seed were chosen for a run."""
+    return a.replace(trials=b.trials, seed=b.seed) == b
+
+
+def scenario_problem() -> str | None:
+    """The Scenario page's message while its edit is invalid (the current scenario is the last valid one)."""
+    return st.session_state.get(Keys.PROBLEM)
+
+
+def run_button(label: str, key: str, disabled: bool = False) -> bool:
+    """The Run button: disabled while a run is going on or while the Scenario page shows an invalid edit."""
+    problem = scenario_problem()
+    if problem:
+        st.error(f"The Scenario page has an invalid edit, so this would run the last valid scenario: {problem} "
+                 "Fix it on the Scenario page first.")
+    return st.button(label, key=key, type="primary", disabled=disabled or Keys.JOB in st.session_state or bool(problem))
+
+
+def show_current_results(key: str) -> None:
+    """The last results, said to belong to their scenario; results of another scenario are marked and folded away."""
+    run = st.session_state.get(Keys.RESULTS)
+    if run is None:
+        return
+    current = st.session_state[Keys.SCENARIO]
+    if _same_experiment(run.scenario, current):
+        show_results(run, key)
+        return
+    st.warning(f"The last results are of the scenario **{run.scenario.name}**, not of the scenario loaded now "
+               f"(**{current.name}**). Run to see this one's.")
+    if st.toggle(f"Show the results of {run.scenario.name} (an earlier scenario)", key=f"{key}_show_other"):
+        show_results(run, key)
+
+
+INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, fixed "
+             "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric.")
+
+
+def _cell(metric: Metric, mean: float, lo: float, hi: float) -> str:
+    fmt = metric.fmt or ".4g"
+    show = lambda x: format(x, fmt) if x == x else "–"  # noqa: E731
+    return show(mean) if lo != lo else f"{show(mean)} [{show(lo)}, {show(hi)}]"
+
+
+def summary_table(summary: pd.DataFrame, metrics: tuple[Metric, ...]) -> pd.DataFrame:
+    """The summary as people read it: titles with units, 4 significant digits, mean [95% interval]."""
+    out = pd.DataFrame({"heuristic": summary["heuristic"], "trials": summary["trials"]})
+    for m in metrics:
+        out[m.label] = [_cell(m, *row) for row in summary[[m.name, f"{m.name}_lower", f"{m.name}_upper"]].to_numpy(float)]
+    return out
+
+
+def metric_help(model) -> pd.DataFrame:
+    """What each metric means, from the model's metric descriptions."""
+    better = {"lower": "lower", "higher": "higher", "": "neither"}
+    return pd.DataFrame([{"metric": m.title, "column": m.name, "unit": m.unit or "–", "better": better[m.better],
+                          "meaning": m.doc} for m in model.table_metrics()])
 
 
 def show_results(run: RunResult, key: str) -> None:
@@ -190,24 +257,26 @@ def show_results(run: RunResult, key: str) -> None:
 
     scenario, results = run.scenario, run.results
     model = get_model(scenario.model)
-    labels = [h.label for h in scenario.heuristics]
-    colors = heuristic_colors(labels)
+    colors = heuristic_colors(scenario.heuristics)
     bars = model.bar_metrics()
-    summary = summarize(results, [m.name for m in model.table_metrics()])
-    facts = [f"{scenario.name}: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}", f"{run.seconds:.1f} s"]
+    tables = model.table_metrics()
+    summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
+    facts = [f"**{scenario.name}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}", f"{run.seconds:.1f} s"]
     headline = model.headline(scenario.spec).replace("lambda*", "λ*")
     if headline:
         facts.append(headline)
     if model.normalizes():
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
-    st.caption(", ".join(facts) + ". Bars show means with 95% confidence intervals.")
+    st.caption(", ".join(facts) + ". " + INTERVALS)
     for warning in model.warnings(results):
         st.warning(warning.replace("lambda*", "λ*"))
     st.plotly_chart(metric_bars(summary, bars, colors), key=f"{key}_bars", width="stretch")
-    with st.expander("Means and 95% interval bounds", expanded=False):
-        st.dataframe(summary, key=f"{key}_summary", hide_index=True)
+    with st.expander("Means and 95% intervals", expanded=False):
+        st.dataframe(summary_table(summary, tables), key=f"{key}_summary", hide_index=True)
+    with st.expander("What the metrics mean", expanded=False):
+        st.dataframe(metric_help(model), key=f"{key}_help", hide_index=True, width="stretch")
     by_name = {m.name: m for m in bars}
-    metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].title,
+    metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
     st.plotly_chart(trial_distribution(results, by_name[metric], colors), key=f"{key}_dist", width="stretch")
 
@@ -217,31 +286,43 @@ def show_results(run: RunResult, key: str) -> None:
     schedules = schedules_of(runs)
     ui(scenario.model).trial_charts(runs, colors, key)
     window = gantt_window(scenario, schedules, key)
-    st.plotly_chart(gantt(schedules, colors, window=window), key=f"{key}_gantt", width="stretch")
+    st.plotly_chart(gantt(schedules, colors, window=window, time_unit=model.time_unit), key=f"{key}_gantt", width="stretch")
     st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its times.")
 
-    gantt_table = schedule_table(scenario, int(trial), runs).drop(columns="trial")
-    if window is not None:
-        finish = gantt_table["finish"].fillna(np.inf)  # tasks still running at the end of the run
-        gantt_table = gantt_table[(finish > window[0]) & (gantt_table["start"] < window[1])]
-    cols = st.columns(4)
-    downloads = (("Per-trial results (CSV)", results.to_csv(index=False), "results.csv", "text/csv"),
+    whole = schedule_table(scenario, int(trial), runs).drop(columns="trial")
+    downloads = [("Per-trial results (CSV)", results.to_csv(index=False), "results.csv", "text/csv"),
                  ("Summary with intervals (CSV)", summary.to_csv(index=False), "summary.csv", "text/csv"),
-                 (f"Gantt table, {model.trial_word} {trial} (CSV)", gantt_table.to_csv(index=False), f"gantt-trial{trial}.csv",
+                 (f"Gantt table, whole {model.trial_word} {trial} (CSV)", whole.to_csv(index=False), f"gantt-trial{trial}.csv",
                   "text/csv"),
-                 ("Scenario (JSON)", scenario.to_json(), f"{scenario.name}.json", "application/json"))
-    for col, (label, data, name, mime) in zip(cols, downloads, strict=True):
-        col.download_button(label, data, name, mime, key=f"{key}_dl_{name.split('.')[0].split('-')[0]}", on_click="ignore")
+                 ("Scenario (JSON)", scenario.to_json(), f"{scenario.name}.json", "application/json")]
+    if window is not None:
+        finish = whole["finish"].fillna(np.inf)  # tasks still running at the end of the run
+        shown = whole[(finish > window[0]) & (whole["start"] < window[1])]
+        downloads.insert(3, (f"Gantt table, time window {window[0]:.6g}-{window[1]:.6g} (CSV)", shown.to_csv(index=False),
+                             f"gantt-window-trial{trial}.csv", "text/csv"))
+    for col, (label, data, name, mime) in zip(st.columns(len(downloads)), downloads, strict=True):
+        col.download_button(label, data, name, mime, key=f"{key}_dl_{name.split('.')[0].split('-')[0]}"
+                            + ("_window" if "window" in name else ""), on_click="ignore")
+
+
+WINDOW_TASKS = 300  # tasks per heuristic in the default Gantt window of a large trial
 
 
 def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, float] | None:
-    """The time window of the Gantt chart: the whole trial when it is small, else a slider (about 300 tasks)."""
+    """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show
+    about WINDOW_TASKS tasks per heuristic by default (a start slider, so its handle is never stacked on another)."""
     starts = np.concatenate([s.start[np.isfinite(s.start)] for s in schedules.values()])
     finishes = np.concatenate([s.finish[np.isfinite(s.finish)] for s in schedules.values()])
     end = float(max(finishes.max(initial=0.0), starts.max(initial=0.0)))
     per_heuristic = starts.size / max(1, len(schedules))
     if per_heuristic <= 400 or end <= 0:
         return None
-    span = end * min(1.0, 300.0 / per_heuristic)
-    low, high = st.slider("Time window", 0.0, end, (0.0, span), key=f"{key}_window", format="%.4g")
-    return (low, max(high, low + end * 1e-6))
+    default = float(f"{end * min(1.0, WINDOW_TASKS / per_heuristic):.3g}")
+    c1, c2 = st.columns([3, 1])
+    length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6, max_value=end,
+                             value=default, key=f"{key}_window_length", format="%.4g",
+                             help=f"About {WINDOW_TASKS} tasks per heuristic by default; longer windows draw more slowly.")
+    if end - length <= 0:
+        return (0.0, end)
+    low = c1.slider("Window start", 0.0, end - length, 0.0, key=f"{key}_window", format="%.4g")
+    return (low, low + length)

@@ -66,8 +66,10 @@ def test_landing_run_shows_the_library_numbers():
     means = expected.groupby("heuristic", sort=False)["makespan"].mean().reindex(labels)
     assert bars[0]["x"] == labels
     np.testing.assert_allclose(_array(bars[0]["y"]), means.to_numpy())
-    shown = at.dataframe[0].value
-    np.testing.assert_allclose(shown["normalized_makespan"], expected.groupby("heuristic", sort=False)["normalized_makespan"].mean())
+    shown = at.dataframe[0].value  # titles with units, mean [95% interval] to 4 significant digits
+    means = [float(cell.split(" [")[0]) for cell in shown["Normalised makespan"]]
+    np.testing.assert_allclose(means, expected.groupby("heuristic", sort=False)["normalized_makespan"].mean(), rtol=5e-4)
+    assert "Makespan (s)" in shown.columns
     gantt = charts(at)[3]
     assert [b["label"] for b in gantt["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
     assert len(gantt["frames"]) == 60 and len(gantt["data"]) == 4
@@ -265,7 +267,9 @@ def test_class_model_run_and_results():
     assert any("kpb (kbar=1)" in w.value and "unstable in 2 of 2" in w.value for w in at.warning)
     curves = [c for c in charts(at) if c["data"][0]["type"] == "scatter"]
     assert len(curves) == 1 and [d["name"] for d in curves[0]["data"]] == ["mct", "kpb (kbar=1)", "lpas"]
-    assert len(at.get("download_button")) == 4
+    labels = [b.label for b in at.get("download_button")]  # a large trial: the whole trial and the window shown
+    assert len(labels) == 5 and "Gantt table, whole replication 0 (CSV)" in labels
+    assert any(label.startswith("Gantt table, time window") for label in labels)
 
 
 def test_heuristics_page_offers_the_models_heuristics():

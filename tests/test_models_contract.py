@@ -123,8 +123,10 @@ def test_results_page_shows_the_model(name):
 
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)
     titles = [a["text"] for a in bars["layout"]["annotations"]]
-    assert titles == [m.title for m in model.bar_metrics()]
-    assert len(at.get("download_button")) == 4
+    assert titles == [m.label for m in model.bar_metrics()]  # titles with their units
+    labels = [b.label for b in at.get("download_button")]
+    assert {"Per-trial results (CSV)", "Summary with intervals (CSV)", "Scenario (JSON)"} <= set(labels)
+    assert f"Gantt table, whole {model.trial_word} 0 (CSV)" in labels
 
 
 def test_no_branch_on_a_model_name_outside_the_models():

@@ -50,11 +50,19 @@ class Metric:
     normalize: bool = False  # also as normalized_<name>: divided by the benchmark's value in the same trial
     doc: str = ""  # one line of help
     per: str = ""  # "machine", "class", ...: one column <name><i> per machine (or class) of the spec, not summarised
+    ci: str = "auto"  # interval of the mean: "t" (Student-t), "bootstrap", or "auto" (t unless it leaves the range)
+    fmt: str = ""  # how to show values (a d3 / Python format spec without the colon, e.g. ".1%"); "" for 4 significant digits
+
+    @property
+    def label(self) -> str:
+        """The title with its unit, for axes and table headers."""
+        return f"{self.title} ({self.unit})" if self.unit and self.unit != "%" else self.title
 
     def normalized(self) -> Metric:
         """The column ``normalized_<name>``: this metric over the benchmark heuristic's in the same trial."""
         return Metric(f"normalized_{self.name}", f"Normalised {self.title[0].lower()}{self.title[1:]}", "", self.better,
-                      self.bar, self.table, doc=f"{self.title} divided by the benchmark heuristic's in the same trial.")
+                      self.bar, self.table, doc=f"{self.title} divided by the benchmark heuristic's in the same trial "
+                      "(1 is as good as the benchmark).", ci=self.ci)
 
 
 class Model:
@@ -68,6 +76,7 @@ class Model:
     metrics: tuple[Metric, ...] = ()  # the columns of measure(), in order
     benchmarks: tuple[str, ...] = ()  # heuristic labels tried, in order, as the default benchmark
     trial_word: str = "trial"  # "replication" where the paper says so
+    time_unit: str = "s"  # the unit of arrival, start and finish times
     default_preset: str = ""  # the preset the dashboard loads when a user switches to this model
     schedule_columns: tuple[str, ...] = ()  # columns of its own in the schedules table
 
@@ -149,6 +158,10 @@ class Model:
 
     def table_metrics(self) -> tuple[Metric, ...]:
         return tuple(m for m in self.columns() if m.table)
+
+    def interval_methods(self) -> dict[str, str]:
+        """Each metric column's confidence-interval method (for :func:`hcsched.stats.summarize`)."""
+        return {m.name: m.ci for m in self.columns()}
 
     def normalizes(self) -> bool:
         """Whether some metric is normalised to a benchmark heuristic."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hcsched.metrics import Schedule
+from hcsched.metrics import Schedule, mean_max, stretch
 from hcsched.models.classes import kernels
 from hcsched.models.classes.lp import solve_allocation
 from hcsched.models.classes.spec import ClassSpec
@@ -179,7 +179,7 @@ def class_metrics(run: ClassRun, heuristic: HeuristicSpec, spec: ClassSpec) -> d
     busy = _overlap(s.start, s.finish, lo, hi)
     done = (s.arrival >= lo) & np.isfinite(s.finish)
     flow = (s.finish - s.arrival)[done]
-    stretch = flow / s.actual[done]
+    mean_stretch, max_stretch = mean_max(stretch(flow, s.actual[done]))
     n_s = run.consulted / max(1, s.arrival.size)
     lam = restricted_lambda(heuristic, spec)
     row = {
@@ -187,8 +187,7 @@ def class_metrics(run: ClassRun, heuristic: HeuristicSpec, spec: ClassSpec) -> d
         "mean_response": float(flow.mean()) if flow.size else math.nan,
         "sum_flow": float(flow.sum()), "mean_flow": float(flow.mean()) if flow.size else math.nan,
         "max_flow": float(flow.max()) if flow.size else math.nan,
-        "mean_stretch": float(stretch.mean()) if flow.size else math.nan,
-        "max_stretch": float(stretch.max()) if flow.size else math.nan,
+        "mean_stretch": mean_stretch, "max_stretch": max_stretch,
         "utilization": busy.sum() / (m * span),
         "state_info": n_s, "discount": (1.0 - n_s / m) * 100.0, "guided_overrides": run.overrides,
         "arrivals": int(s.arrival.size), "completed": int(np.isfinite(s.finish).sum()),

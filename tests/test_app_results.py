@@ -1,0 +1,98 @@
+"""Results as a new user meets them (issue 8): whose results they are, intervals, units, downloads, zero-length tasks."""
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("streamlit")
+import streamlit as st  # noqa: E402
+from conftest import ROOT  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from hcsched import Scenario, get_model, preset, simulate, summarize  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def clear_caches():
+    st.cache_data.clear()
+    yield
+
+
+def app(path="app.py", **state):
+    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def result(sc):
+    from pages.common import RunResult
+
+    return RunResult(sc, simulate(sc, jobs=1), 0.1)
+
+
+def test_results_of_another_scenario_are_marked_and_folded_away():
+    old = preset("quickstart").replace(trials=2)
+    at = app(scenario=preset("alazzoni-B"), results=result(old),
+             notice=("warning", "The run was cancelled.", old))
+    assert any("The last results are of the scenario **quickstart**" in w.value for w in at.warning)
+    assert not any("cancelled" in w.value for w in at.warning)  # an old notice of another scenario is not shown
+    assert not at.get("plotly_chart")  # hidden until asked for
+    at.toggle(key="landing_show_other").set_value(True).run()
+    assert not at.exception and len(at.get("plotly_chart")) == 3
+    assert any(c.value.startswith("**quickstart**: 2 trials") for c in at.caption)
+    at = app(scenario=old, results=result(old))
+    assert not any("last results are of" in w.value for w in at.warning)
+
+
+def test_intervals_stay_in_the_metrics_range_and_the_method_is_stated():
+    sc = preset("quickstart").replace(trials=3)
+    at = app("pages/results.py", scenario=sc, results=result(sc))
+    caption = " ".join(c.value for c in at.caption)
+    assert "percentile bootstrap" in caption and "Student-t" in caption
+    bars = json.loads(at.get("plotly_chart")[0].proto.spec)
+    model = get_model("etc")
+    summary = summarize(simulate(sc, jobs=1), [m.name for m in model.bar_metrics()], methods=model.interval_methods())
+    assert (summary["max_stretch_lower"] >= 0).all()  # Student-t alone gave [-2041, 4517] for sufferage here
+    assert bars["layout"]["annotations"][3]["text"] == "Max stretch"
+
+
+def test_metric_help_and_units():
+    sc = preset("alazzoni-B").replace(trials=2, classes=preset("alazzoni-B").classes.__class__(
+        (5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=300.0))
+    at = app("pages/results.py", scenario=sc, results=result(sc))
+    help_table = at.dataframe[1].value
+    assert "State-information discount (%)" in help_table["metric"].tolist()
+    assert help_table["meaning"].str.len().min() > 10  # every shown metric is explained
+    assert "Utilisation" in at.dataframe[0].value.columns and "%" in at.dataframe[0].value["Utilisation"].iloc[0]
+
+
+def test_zero_length_tasks_give_a_defined_stretch_and_no_warnings():
+    sc = Scenario.from_dict({"etc": {"method": "matrix", "matrix": [[0, 5], [3, 0], [0, 0], [2, 2]]},
+                             "arrivals": {"process": "static"}, "actual": {"model": "exact"},
+                             "heuristics": ["mct", "met"], "trials": 2})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        df = simulate(sc, jobs=1)
+    assert np.isfinite(df["max_stretch"]).all()
+    at = app("pages/results.py", scenario=sc, results=result(sc))
+    assert len(at.get("plotly_chart")) == 3
+
+
+def test_whole_trial_and_window_gantt_tables():
+    base = preset("alazzoni-B")
+    sc = base.replace(trials=2, classes=base.classes.__class__((5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=500.0))
+    at = app("pages/results.py", scenario=sc, results=result(sc))
+    buttons = {b.label: b for b in at.get("download_button")}
+    whole = next(label for label in buttons if label.startswith("Gantt table, whole"))
+    window = next(label for label in buttons if label.startswith("Gantt table, time window"))
+    assert whole and window
+    length = at.number_input(key="results_window_length").value
+    assert 0 < length < 500 and at.slider(key="results_window").value == 0.0  # a readable window, handle free to move
+    _, table = simulate(sc, jobs=1, schedules=True)
+    assert isinstance(table, pd.DataFrame) and (table["trial"] == 0).sum() > 300  # the whole trial has every task
