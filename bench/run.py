@@ -8,6 +8,7 @@ Prints, in one run:
 - the task-class model of Al-Azzoni and Down: the alazzoni-B preset (3 heuristics x
   30 replications, target 10 s) and all of Table 1 (target 5 minutes), with task
   events (arrivals, each also a departure) per second.
+- the estimate shown before a run against the wall time measured (fig4, fig6, alazzoni-B).
   `python bench/run.py --quick` skips Table 1.
 """
 
@@ -97,6 +98,16 @@ def cli_runs() -> None:
             wall = time.perf_counter() - t
             print(f"hcsched run --preset {preset} --trials 50: {wall:6.2f} s   target {target:4.0f} s   "
                   f"ratio {wall / target:5.2f}  (target <= 1; {os.cpu_count()} cores)")
+            estimated(preset, 50, wall)
+
+
+def estimated(name: str, trials: int, wall: float) -> None:
+    """The dashboard's estimate before a run (experiment.estimate_seconds) against the wall time just measured."""
+    from hcsched import preset
+    from hcsched.experiment import estimate_seconds
+
+    guess = estimate_seconds(preset(name), trials=trials)
+    print(f"  estimate before the run: {guess:6.2f} s, measured {wall:6.2f} s, ratio {guess / wall:5.2f}  (about 1 is right)")
 
 
 def class_model(table1: bool) -> None:
@@ -114,6 +125,8 @@ def class_model(table1: bool) -> None:
         tasks = float(results["arrivals"].sum())
         total_time, total_tasks = total_time + wall, total_tasks + tasks
         target = "   target 10 s, ratio %.2f" % (wall / 10) if name == "B" else ""
+        if name == "B":
+            estimated("alazzoni-B", 30, wall)
         print(f"alazzoni-{name:<3} {len(results) // 30} heuristics x 30 replications: {wall:6.2f} s, "
               f"{tasks / wall / 1e6:5.2f} M task events/s{target}")
     if table1:
