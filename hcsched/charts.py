@@ -31,9 +31,9 @@ def heuristic_colors(heuristics) -> dict[str, str]:
     """One colour per heuristic label that follows the heuristic, not its position: the first copy of a heuristic
     gets its registry name's own colour (Min-min is always the same colour); further copies, and labels that name no
     registered heuristic, get the first colours no one else of the set claims. ``heuristics``: specs or labels."""
-    from hcsched.heuristics import REGISTRY
+    from hcsched.heuristics import heuristic_names
 
-    names = list(REGISTRY)
+    names = heuristic_names()
     wanted = {}
     for item in heuristics:
         base = _base_name(item)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.heuristics import get_heuristic, heuristic_names
+from hcsched.heuristics import get_heuristic
 from hcsched.models import DEFAULT_MODEL, get_model, model_names
 from hcsched.validate import choice, fail, keys, number
 
@@ -28,20 +28,21 @@ class HeuristicSpec:
     name: str
     params: tuple[tuple[str, Any], ...] = ()
     label: str = ""
+    model: str | None = None  # the model whose heuristic of that name is meant (names are scoped by model)
 
     @classmethod
-    def make(cls, name: str, label: str | None = None, **params: Any) -> HeuristicSpec:
-        h = get_heuristic(name)
+    def make(cls, name: str, label: str | None = None, *, model: str | None = None, **params: Any) -> HeuristicSpec:
+        h = get_heuristic(name, model)
         values = h.resolve(params)
         if not label:
             changed = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items()
                        if v != h.defaults()[k] and k in params]
             label = h.name + (f" ({', '.join(changed)})" if changed else "")
-        return cls(h.name, tuple(sorted(values.items())), label)
+        return cls(h.name, tuple(sorted(values.items())), label, model)
 
     @property
     def heuristic(self):
-        return get_heuristic(self.name)
+        return get_heuristic(self.name, self.model)
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -50,7 +51,7 @@ class HeuristicSpec:
     def to_json(self) -> Any:
         h = self.heuristic
         changed = {k: v for k, v in self.params if v != h.defaults()[k]}
-        auto = HeuristicSpec.make(self.name, **changed).label
+        auto = HeuristicSpec.make(self.name, model=self.model, **changed).label
         if not changed and self.label == auto:
             return self.name
         out = {"name": self.name, **changed}
@@ -59,15 +60,17 @@ class HeuristicSpec:
         return out
 
 
-def heuristic_spec(item: Any) -> HeuristicSpec:
-    """A spec from a name (``"mct"``) or a table (``{"name": "kpb", "k": 10, "label": ...}``)."""
+def heuristic_spec(item: Any, model: str | None = None) -> HeuristicSpec:
+    """A spec from a name (``"mct"``) or a table (``{"name": "kpb", "k": 10, "label": ...}``), of ``model``'s
+    heuristic of that name when given."""
     if isinstance(item, HeuristicSpec):
-        return item
+        return item if model in (None, item.model) else HeuristicSpec.make(item.name, item.label, model=model,
+                                                                             **dict(item.params))
     if isinstance(item, str):
-        return HeuristicSpec.make(item)
+        return HeuristicSpec.make(item, model=model)
     if isinstance(item, dict) and "name" in item:
         rest = {k: v for k, v in item.items() if k not in ("name", "label")}
-        return HeuristicSpec.make(item["name"], item.get("label"), **rest)
+        return HeuristicSpec.make(item["name"], item.get("label"), model=model, **rest)
     raise HcschedError(f"scenario field 'heuristics': {item!r} is not allowed; give a name or a table with 'name' and parameters")
 
 
@@ -110,19 +113,23 @@ class Scenario:
         number("seed", self.seed, 0, low_open=False, integer=True)
         if not isinstance(heuristics, (list, tuple)):
             raise fail("heuristics", heuristics, "a list of heuristic names or tables")
-        object.__setattr__(self, "heuristics", tuple(heuristic_spec(h) for h in heuristics))
+        object.__setattr__(self, "heuristics", tuple(self._heuristic(h) for h in heuristics))
         if not self.heuristics:
             raise HcschedError("scenario field 'heuristics': empty; name at least one heuristic")
-        for h in self.heuristics:
-            if self.model not in h.heuristic.models:
-                raise HcschedError(f"scenario field 'heuristics': {h.name!r} is not a heuristic of the {self.model!r} model; "
-                                   f"its heuristics are: {', '.join(heuristic_names(model=self.model))}")
         labels = [h.label for h in self.heuristics]
         dup = next((x for x in labels if labels.count(x) > 1), None)
         if dup:
             raise HcschedError(f"scenario field 'heuristics': the label {dup!r} is used twice; give each a distinct 'label'")
         if self.benchmark is not None and self.benchmark not in labels:
             raise fail("benchmark", self.benchmark, "the label of one of the scenario's heuristics: " + ", ".join(labels))
+
+    def _heuristic(self, item: Any) -> HeuristicSpec:
+        """``item`` as this model's heuristic (names are scoped by model); errors name the field."""
+        try:
+            return heuristic_spec(item, self.model)
+        except HcschedError as exc:
+            text = str(exc)
+            raise HcschedError(text if text.startswith("scenario field") else f"scenario field 'heuristics': {text}") from None
 
     def __getattr__(self, name: str) -> Any:
         """The model spec's fields read as the scenario's own (only called when normal lookup fails)."""

@@ -80,3 +80,29 @@ def test_registry_covers_seeds_000_and_002():
     assert set(heuristic_names(model="classes")) == {"met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas",
                                                      "guided-lpas-2k"}
     assert set(REGISTRY) == set(NAMES)
+
+
+def test_heuristic_names_are_scoped_by_model(monkeypatch):
+    """Two models may each have a heuristic of the same name; the scenario's model decides which is meant."""
+    import dataclasses
+
+    from hcsched import models
+    from hcsched.heuristics import registry
+
+    own = dataclasses.replace(get_heuristic("min-min"), models=("other",), title="Another Min-min", kind=-1)
+    other = type("Other", (models.Model,), {"name": "other", "heuristics": (own,)})()
+    monkeypatch.setitem(models.MODELS, "other", other)
+    assert own in registry() and heuristic_names().count("min-min") == 1
+    assert get_heuristic("min-min", "other") is own and get_heuristic("min-min", "etc") is REGISTRY["min-min"]
+    assert "min-min" in heuristic_names(model="other") and "mct" not in heuristic_names(model="other")
+    with pytest.raises(HcschedError, match="several models"):
+        get_heuristic("min-min")
+    with pytest.raises(HcschedError, match="'mct' is not a heuristic of the 'other' model"):
+        get_heuristic("mct", "other")
+    scenario = Scenario(heuristics=("min-min",), machines=2, tasks=5)
+    assert scenario.heuristics[0].heuristic is REGISTRY["min-min"]
+
+
+def test_map_refuses_another_models_heuristic():
+    with pytest.raises(HcschedError, match=r"'lpas' is not a heuristic of the 'etc' model \(it belongs to the classes"):
+        map_tasks([[1.0, 2.0]], "lpas")

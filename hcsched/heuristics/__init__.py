@@ -1,8 +1,14 @@
 """The heuristic registry: one place that names every heuristic with its mode, parameters and paper section.
 
-The CLI, the dashboard and the docs read :data:`REGISTRY`; nothing lists the
-heuristics a second time. A heuristic's rule lives in :mod:`.immediate` or
-:mod:`.batch` as a numba kernel selected by ``kind``.
+Heuristic names are scoped by model: each :class:`Heuristic` names the models
+it belongs to, and two models may each have a heuristic of the same name
+(seed 001's Min-min is not seed 000's). :func:`registry` is every registered
+heuristic: the built-in ones of the ETC and class models below (their rules
+live in :mod:`.immediate` or :mod:`.batch` as numba kernels selected by
+``kind``, or in the class model), followed by the ``heuristics`` a model
+declares on its :class:`~hcsched.models.base.Model` class. The CLI, the
+dashboard and the docs read it through :func:`get_heuristic` and
+:func:`heuristic_names`; nothing lists the heuristics a second time.
 """
 
 from __future__ import annotations
@@ -117,6 +123,8 @@ BATCH_PARAMS = (
     Param("aging", None, float, low=0.0, low_open=True, optional=True, doc="sigma of the aging factor 1 + age/sigma; off by default"),
 )
 
+#: The built-in heuristics of the ETC and class models, by name (kept for compatibility; :func:`registry` has every
+#: model's).
 REGISTRY: dict[str, Heuristic] = {
     h.name: h
     for h in (
@@ -165,18 +173,50 @@ REGISTRY: dict[str, Heuristic] = {
 }
 
 
+def registry() -> tuple[Heuristic, ...]:
+    """Every registered heuristic: the built-in ones, then each registered model's own (``Model.heuristics``)."""
+    from hcsched.models import MODELS  # models import this module: look them up when asked
+
+    own = tuple(h for m in MODELS.values() for h in m.heuristics)
+    return tuple(REGISTRY.values()) + own
+
+
 def heuristic_names(mode: str | None = None, model: str | None = None) -> list[str]:
-    """Registered heuristic names, optionally only those of one mode or one model."""
-    return [n for n, h in REGISTRY.items() if (mode is None or h.mode == mode) and (model is None or model in h.models)]
+    """Registered heuristic names (each once), optionally only those of one mode or one model."""
+    names = [h.name for h in registry() if (mode is None or h.mode == mode) and (model is None or model in h.models)]
+    return list(dict.fromkeys(names))
 
 
-def get_heuristic(name: str | Heuristic) -> Heuristic:
-    """The registered heuristic of that name; an unknown name is answered with the closest valid ones."""
+def _key(name: str) -> str:
+    return str(name).strip().lower().replace("_", "-")
+
+
+def get_heuristic(name: str | Heuristic, model: str | None = None) -> Heuristic:
+    """The registered heuristic of that name, in ``model`` when given (names are scoped by model).
+
+    Without ``model`` a name must be unique across models. An unknown name is answered with the closest valid
+    ones; a name of another model with the models it belongs to.
+    """
     if isinstance(name, Heuristic):
         return name
-    key = str(name).strip().lower().replace("_", "-")
-    if key in REGISTRY:
-        return REGISTRY[key]
-    close = difflib.get_close_matches(key, REGISTRY, n=3, cutoff=0.4)
+    key = _key(name)
+    found = [h for h in registry() if h.name == key]
+    if model is not None:
+        mine = [h for h in found if model in h.models]
+        if mine:
+            return mine[0]
+        if found:
+            owners = ", ".join(dict.fromkeys(m for h in found for m in h.models))
+            raise HcschedError(f"{key!r} is not a heuristic of the {model!r} model (it belongs to the {owners} "
+                               f"model{'s' if ',' in owners else ''}); its heuristics are: "
+                               f"{', '.join(heuristic_names(model=model))}")
+    elif len(found) == 1:
+        return found[0]
+    elif found:
+        owners = ", ".join(m for h in found for m in h.models)
+        raise HcschedError(f"heuristic {name!r} exists in several models ({owners}); name the model")
+    valid = heuristic_names(model=model)
+    close = difflib.get_close_matches(key, valid, n=3, cutoff=0.4)
     hint = f"did you mean {' or '.join(close)}? " if close else ""
-    raise HcschedError(f"unknown heuristic {name!r}; {hint}valid names: {', '.join(REGISTRY)}")
+    where = f" of the {model!r} model" if model else ""
+    raise HcschedError(f"unknown heuristic {name!r}; {hint}valid names{where}: {', '.join(valid)}")

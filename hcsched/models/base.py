@@ -79,6 +79,7 @@ class Model:
     time_unit: str = "s"  # the unit of arrival, start and finish times
     default_preset: str = ""  # the preset the dashboard loads when a user switches to this model
     schedule_columns: tuple[str, ...] = ()  # columns of its own in the schedules table
+    heuristics: tuple = ()  # its own Heuristic entries (hcsched.heuristics.Heuristic), beside the built-in ones
 
     # --- scenario --------------------------------------------------------------------------------
     def make_spec(self, **fields: Any) -> Any:

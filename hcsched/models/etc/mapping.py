@@ -55,7 +55,7 @@ def map_tasks(etc, heuristic: str, ready=None, trace: bool = False, **params) ->
     """
     etc = check_etc(etc)
     ready = check_ready(ready, etc.shape[1])
-    spec = HeuristicSpec.make(heuristic, **params)
+    spec = HeuristicSpec.make(heuristic, model="etc", **params)
     h = spec.heuristic
     if h.mode == "immediate":
         machine, completion, final = engine.map_immediate_static(h.kind, kernel_params(spec), etc, ready)
