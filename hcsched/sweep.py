@@ -1,0 +1,355 @@
+"""Parameter sweeps: a scenario run over a grid of values of its keys, on this machine or a Dask cluster.
+
+A KEY is a dotted path into the scenario's JSON form (``arrivals.rate``,
+``machines``, ``etc.task_het``, list items by index: ``heuristics.3.k``);
+its VALUES a comma list or ``START:STOP:COUNT`` (``:log`` for log spacing).
+Several keys give their product. Every point is checked as a scenario before
+anything runs.
+
+Common random numbers across points: trial t of every point draws from
+``SeedSequence(seed).spawn(...)[t]``, as :func:`hcsched.simulate` does, so a
+point's trial t is exactly ``simulate`` of that point's scenario, trial t,
+and differences between points are the parameter's effect, not noise.
+
+Work goes out in chunks of trials of one point. With ``out`` (or
+``resume``), every finished chunk is appended to that CSV at once, so an
+interrupted sweep keeps what finished; ``resume`` skips every (point, trial)
+already there. At the end the file is rewritten in a fixed order, so its
+content does not depend on the backend, the number of workers, the order of
+completion or interruptions.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from hcsched.errors import HcschedError
+from hcsched.experiment import _run_trials, default_jobs, trial_seeds
+from hcsched.metrics import add_normalized
+from hcsched.models import get_model, warm_up
+from hcsched.scenario import Scenario
+from hcsched.stats import summarize
+
+CHUNK_SECONDS = 2.0  # a chunk of trials should take about this long on one core: scheduling overhead stays small
+BACKENDS = ("local", "dask")
+
+
+# --- the grid ------------------------------------------------------------------------------------
+def _scalar(text: str) -> Any:
+    """A value as typed: an integer, a number, true/false, null, or the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_values(key: str, text: str) -> list[Any]:
+    """``a,b,c`` or ``START:STOP:COUNT`` (``:log`` appended for log spacing) as a list of values."""
+    text = text.strip()
+    parts = text.split(":")
+    if len(parts) in (3, 4) and "," not in text:
+        where = f"--vary {key}={text}"
+        try:
+            start, stop, count = float(parts[0]), float(parts[1]), int(parts[2])
+        except ValueError:
+            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with two numbers and a whole count, "
+                               "optionally :log") from None
+        log = len(parts) == 4
+        if log and parts[3] != "log" or count < 1:
+            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with COUNT >= 1, optionally :log")
+        if log and (start <= 0 or stop <= 0):
+            raise HcschedError(f"{where}: log spacing needs START and STOP above 0")
+        grid = np.geomspace(start, stop, count) if log else np.linspace(start, stop, count)
+        return [float(f"{v:.12g}") for v in grid]
+    values = [_scalar(v.strip()) for v in text.split(",")]
+    if not text or any(v == "" for v in values):
+        raise HcschedError(f"--vary {key}={text}: an empty value; allowed: a comma list or START:STOP:COUNT")
+    return values
+
+
+def parse_vary(vary: dict[str, Iterable[Any]] | Iterable[str]) -> dict[str, list[Any]]:
+    """``{"KEY": [values]}`` from a dict, or from ``["KEY=VALUES", ...]`` as typed on the command line."""
+    if isinstance(vary, dict):
+        out = {str(k): (parse_values(k, v) if isinstance(v, str) else list(v)) for k, v in vary.items()}
+    else:
+        out = {}
+        for item in vary:
+            key, sep, text = str(item).partition("=")
+            if not sep or not key.strip():
+                raise HcschedError(f"--vary {item!r}: allowed: KEY=VALUES, e.g. arrivals.rate=0.001,0.002")
+            if key.strip() in out:
+                raise HcschedError(f"--vary {key.strip()}: given twice; give each KEY once")
+            out[key.strip()] = parse_values(key.strip(), text)
+    if not out:
+        raise HcschedError("vary: empty; give at least one KEY=VALUES")
+    for key, values in out.items():
+        if not values:
+            raise HcschedError(f"vary {key}: no values")
+        if key in ("trials", "name", "description"):
+            raise HcschedError(f"vary {key}: not a parameter of the system; give the number of trials with --trials")
+    return out
+
+
+def set_path(data: dict, key: str, value: Any) -> None:
+    """Set the dotted ``key`` of a scenario's JSON form; a heuristic given by name becomes a table."""
+    parts = key.split(".")
+    node: Any = data
+    for depth, part in enumerate(parts):
+        last = depth == len(parts) - 1
+        where = ".".join(parts[:depth + 1])
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise HcschedError(f"vary {key}: {where!r} is not an index of a list of {len(node)} items")
+            index = int(part)
+            if last:
+                node[index] = value
+                return
+            if isinstance(node[index], str):  # "kpb" -> {"name": "kpb"} so that a parameter can be set
+                node[index] = {"name": node[index]}
+            node = node[index]
+        elif isinstance(node, dict):
+            if last:
+                node[part] = value
+                return
+            if part not in node:
+                node[part] = {}
+            node = node[part]
+        else:
+            raise HcschedError(f"vary {key}: {'.'.join(parts[:depth])!r} is a value, not a table or a list")
+
+
+def _keep_label(data: dict, key: str, scenario: Scenario) -> None:
+    """A heuristic whose parameter varies keeps its label across the points (one line per heuristic in a chart)."""
+    parts = key.split(".")
+    if len(parts) > 2 and parts[0] == "heuristics" and parts[1].isdigit() and int(parts[1]) < len(scenario.heuristics):
+        item = data["heuristics"][int(parts[1])]
+        if isinstance(item, dict) and "label" not in item:
+            item["label"] = scenario.heuristics[int(parts[1])].label
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of the grid: its number, the values of the varied keys, and its scenario."""
+
+    index: int
+    values: dict[str, Any]
+    scenario: Scenario
+
+
+def grid(scenario: Scenario, vary: dict[str, list[Any]]) -> list[Point]:
+    """Every point of the product grid, each checked as a scenario (an invalid one names the point and the key)."""
+    base = scenario.to_dict()
+    points = []
+    for index, combo in enumerate(itertools.product(*vary.values())):
+        values = dict(zip(vary, combo, strict=True))
+        data = json.loads(json.dumps(base))
+        for key, value in values.items():
+            set_path(data, key, value)
+            _keep_label(data, key, scenario)
+        try:
+            points.append(Point(index, values, Scenario.from_dict(data)))
+        except HcschedError as exc:
+            shown = ", ".join(f"{k}={v}" for k, v in values.items())
+            raise HcschedError(f"sweep point {index} ({shown}): {exc}") from None
+    return points
+
+
+# --- running -------------------------------------------------------------------------------------
+def point_columns(points: list[Point]) -> list[str]:
+    """The columns of a sweep's results: point, the varied keys, trial, heuristic, then every metric column."""
+    keys = list(points[0].values)
+    metrics: list[str] = []
+    for p in points:
+        model = get_model(p.scenario.model)
+        metrics += [m.name for m in model.columns(p.scenario.spec) if m.name not in metrics]
+    return ["point", *keys, "trial", "heuristic", *[m for m in metrics if m not in keys]]
+
+
+def run_chunk(point: Point, trials: list[int]) -> pd.DataFrame:
+    """Trials of one point, with the normalised columns (each trial holds its own benchmark run)."""
+    seeds = trial_seeds(point.scenario.seed, max(trials) + 1)
+    rows, _ = _run_trials((point.scenario, trials, [seeds[t] for t in trials], False))
+    frame = pd.DataFrame(rows)
+    for metric in get_model(point.scenario.model).metrics:
+        if metric.normalize:
+            frame = add_normalized(frame, metric.name, point.scenario.benchmark_label)
+    for key, value in reversed(point.values.items()):
+        frame.insert(0, key, json.dumps(value) if isinstance(value, (list, dict)) else value)
+    frame.insert(0, "point", point.index)
+    return frame
+
+
+def chunk_size(points: list[Point], trials: int) -> int:
+    """Trials per chunk: about CHUNK_SECONDS of work on one core, by the models' cost estimates."""
+    seconds = max(get_model(p.scenario.model).trial_seconds(p.scenario.spec, p.scenario.heuristics) for p in points)
+    return max(1, min(trials, math.ceil(CHUNK_SECONDS / seconds) if seconds > 0 else trials))
+
+
+def _csv(frame: pd.DataFrame, columns: list[str], header: bool) -> str:
+    buffer = io.StringIO()
+    frame.reindex(columns=columns).to_csv(buffer, index=False, header=header, lineterminator="\n")
+    return buffer.getvalue()
+
+
+def _read_done(path: Path, columns: list[str], heuristics: dict[int, int]) -> pd.DataFrame:
+    """The complete (point, trial) groups of a partial results file; a torn last line is dropped."""
+    text = path.read_text()
+    if not text.strip():
+        return pd.DataFrame(columns=columns)
+    text = text[:text.rfind("\n") + 1]  # a line cut short by an interruption
+    frame = pd.read_csv(io.StringIO(text))
+    if list(frame.columns) != columns:
+        raise HcschedError(f"resume {path}: its columns are not those of this sweep; resume the same sweep, or "
+                           "choose another --out")
+    size = frame.groupby(["point", "trial"])["heuristic"].transform("size")
+    return frame[size.to_numpy() == frame["point"].map(heuristics).to_numpy()]
+
+
+def _write_final(path: Path, frame: pd.DataFrame, columns: list[str]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(_csv(frame, columns, header=True))
+    os.replace(tmp, path)
+
+
+def _order(frame: pd.DataFrame, points: list[Point]) -> pd.DataFrame:
+    """Rows by point, trial, then the scenario's order of heuristics."""
+    rank = {(p.index, h.label): i for p in points for i, h in enumerate(p.scenario.heuristics)}
+    keys = [rank[(int(pt), h)] for pt, h in zip(frame["point"], frame["heuristic"], strict=True)]
+    return (frame.assign(_rank=keys).sort_values(["point", "trial", "_rank"], kind="stable")
+            .drop(columns="_rank").reset_index(drop=True))
+
+
+def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None = None, backend: str = "local",
+          scheduler: str | None = None, resume: str | Path | None = None, out: str | Path | None = None,
+          jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
+          chunk: int | None = None) -> pd.DataFrame:
+    """Run ``scenario`` at every point of the grid ``vary``; one row per point, trial and heuristic.
+
+    ``vary``: ``{"arrivals.rate": [0.001, 0.002]}`` or ``["arrivals.rate=0.001,0.002"]``. ``backend``: "local"
+    (``jobs`` processes, default all cores) or "dask" (a local Dask cluster of ``jobs`` workers, or the running
+    scheduler at ``scheduler``). ``out``: a CSV that receives every chunk as it finishes and, at the end, the whole
+    result in a fixed order; ``resume``: such a file of an interrupted run of the same sweep (its finished
+    (point, trial) groups are kept, not run again). ``progress(done, total)`` counts trials; an exception it raises
+    stops the sweep (what finished stays in ``out``). ``chunk``: trials per chunk (default: about
+    ``CHUNK_SECONDS`` of work).
+    """
+    if backend not in BACKENDS:
+        raise HcschedError(f"--backend: {backend!r} is not allowed; allowed: one of {', '.join(BACKENDS)}")
+    trials = scenario.trials if trials is None else trials
+    seed = scenario.seed if seed is None else seed
+    scenario = scenario.replace(trials=trials, seed=seed)  # validates both
+    points = grid(scenario, parse_vary(vary))
+    columns = point_columns(points)
+    path = Path(resume if resume is not None else out) if (resume is not None or out is not None) else None
+    heuristics = {p.index: len(p.scenario.heuristics) for p in points}
+    done = _read_done(path, columns, heuristics) if resume is not None and path.exists() else pd.DataFrame(columns=columns)
+    finished = set(zip(done["point"].astype(int), done["trial"].astype(int), strict=True))
+    size = chunk or chunk_size(points, trials)
+    work = [(p, ts) for p in points for a in range(0, trials, size)
+            if (ts := [t for t in range(a, min(a + size, trials)) if (p.index, t) not in finished])]
+    if path is not None:
+        _write_final(path, done, columns)  # a clean start: header and the complete groups only
+    frames = [done]
+    total, count = len(points) * trials, len(finished)
+    if progress:
+        progress(count, total)
+
+    def collect(frame: pd.DataFrame) -> None:
+        nonlocal count
+        if path is not None:
+            with path.open("a") as f:
+                f.write(_csv(frame, columns, header=False))
+                f.flush()
+                os.fsync(f.fileno())
+        frames.append(frame)
+        count += frame["trial"].nunique()
+        if progress:
+            progress(count, total)
+
+    runner = _run_dask if backend == "dask" else _run_local
+    runner(work, jobs, scheduler, collect)
+    # Every route (fresh, resumed, any backend) ends the same way: the rows as CSV text, read back and ordered.
+    text = path.read_text() if path is not None else "".join(
+        _csv(f, columns, header=i == 0) for i, f in enumerate(frames))
+    result = _order(pd.read_csv(io.StringIO(text)), points)
+    if path is not None:
+        _write_final(path, result, columns)
+    return result
+
+
+def _chunk_job(args: tuple[Point, list[int]]) -> pd.DataFrame:
+    return run_chunk(*args)
+
+
+def _run_local(work, jobs: int | None, scheduler: str | None, collect: Callable) -> None:
+    if scheduler is not None:
+        raise HcschedError("--scheduler: only with --backend dask")
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs == 1 or len(work) <= 1:
+        for point, trials in work:
+            collect(run_chunk(point, trials))
+        return
+    warm_up()  # compile before forking (see hcsched.experiment)
+    with ProcessPoolExecutor(min(jobs, len(work)), mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(_chunk_job, (point, trials)) for point, trials in work]
+        try:
+            for future in as_completed(futures):
+                collect(future.result())
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _run_dask(work, jobs: int | None, scheduler: str | None, collect: Callable) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster
+        from dask.distributed import as_completed as dask_completed
+    except ImportError:
+        raise HcschedError("--backend dask: Dask is not installed; install it with: pip install 'hcsched[dask]'") from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    try:
+        with Client(cluster if cluster is not None else scheduler) as client:
+            futures = [client.submit(run_chunk, point, trials, pure=False, retries=3) for point, trials in work]
+            try:
+                for future in dask_completed(futures):
+                    collect(future.result())
+            except BaseException:
+                client.cancel(futures)
+                raise
+    except OSError as exc:
+        raise HcschedError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def sweep_summary(results: pd.DataFrame, scenario: Scenario, vary) -> pd.DataFrame:
+    """Mean and 95% interval of every bar metric per point and heuristic (the model's interval methods)."""
+    keys = list(parse_vary(vary))
+    model = get_model(scenario.model)
+    metrics = [m.name for m in model.bar_metrics() if m.name in results.columns]
+    frames = []
+    for point, group in results.groupby("point", sort=True):
+        table = summarize(group, metrics, methods=model.interval_methods())
+        for key in reversed(keys):
+            table.insert(0, key, group[key].iloc[0])
+        table.insert(0, "point", point)
+        frames.append(table)
+    return pd.concat(frames, ignore_index=True)
