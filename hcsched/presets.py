@@ -26,3 +26,21 @@ def preset(name: str) -> Scenario:
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise HcschedError(f"unknown preset {name!r}; {hint}valid names: {', '.join(presets)}")
     return presets[name]()
+
+
+def _sweeps() -> dict:
+    return {name: sp for model in MODELS.values() for name, sp in model.sweeps().items()}
+
+
+def sweep_preset_names() -> list[str]:
+    return list(_sweeps())
+
+
+def sweep_preset(name: str):
+    """The :class:`~hcsched.models.base.SweepPreset` of a named built-in sweep."""
+    sweeps = _sweeps()
+    if name not in sweeps:
+        close = difflib.get_close_matches(name, sweeps, n=3, cutoff=0.5)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise HcschedError(f"unknown sweep preset {name!r}; {hint}valid names: {', '.join(sweeps)}")
+    return sweeps[name]

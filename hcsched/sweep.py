@@ -57,8 +57,16 @@ def _scalar(text: str) -> Any:
 
 
 def parse_values(key: str, text: str) -> list[Any]:
-    """``a,b,c`` or ``START:STOP:COUNT`` (``:log`` appended for log spacing) as a list of values."""
+    """``a,b,c``, ``START:STOP:COUNT`` (``:log`` appended for log spacing) or a JSON array as a list of values."""
     text = text.strip()
+    if text.startswith("["):  # a JSON array of values, for values that are lists: arrival_rates=[[5,8],[6,9.6]]
+        try:
+            values = json.loads(text)
+        except ValueError as exc:
+            raise HcschedError(f"--vary {key}: {text!r} is not a JSON array ({exc})") from None
+        if not isinstance(values, list) or not values:
+            raise HcschedError(f"--vary {key}: allowed: a non-empty JSON array of values")
+        return values
     parts = text.split(":")
     if len(parts) in (3, 4) and "," not in text:
         where = f"--vary {key}={text}"

@@ -145,3 +145,17 @@ def test_dask_backend_errors_are_one_line():
         sweep(SMALL, VARY, backend="spark")
     with pytest.raises(HcschedError, match="only with --backend dask"):
         sweep(SMALL, VARY, scheduler="tcp://127.0.0.1:1")
+
+
+def test_every_sweep_preset_is_a_valid_grid():
+    from hcsched.presets import sweep_preset, sweep_preset_names
+
+    assert {"maheswaran-kpb-k", "maheswaran-rate", "alazzoni-B-load"} <= set(sweep_preset_names())
+    for name in sweep_preset_names():
+        sp = sweep_preset(name)
+        points = grid(sp.scenario(), parse_vary(sp.vary))
+        assert len(points) >= 4 and sp.claim and sp.description
+    loads = grid(sweep_preset("alazzoni-B-load").scenario(), sweep_preset("alazzoni-B-load").vary)
+    assert [p.scenario.classes.arrival_rates[0] for p in loads][-1] == pytest.approx(5 * 0.95 * 4 / 3)
+    with pytest.raises(HcschedError, match="unknown sweep preset 'kpb'"):
+        sweep_preset("kpb")

@@ -65,6 +65,17 @@ class Metric:
                       "(1 is as good as the benchmark).", ci=self.ci)
 
 
+@dataclass(frozen=True)
+class SweepPreset:
+    """A built-in sweep: a scenario, the grid of its keys to vary (:mod:`hcsched.sweep`), and the paper's claim."""
+
+    name: str
+    description: str
+    scenario: Callable[[], Scenario]
+    vary: dict[str, list]
+    claim: str = ""  # what the paper says the curves show
+
+
 class Model:
     """A system model. Subclasses set the class attributes and implement the methods marked 'required'."""
 
@@ -178,6 +189,10 @@ class Model:
 
     def presets(self) -> dict[str, Callable[[], Scenario]]:
         """Named scenarios of this model (the paper's experiments)."""
+        return {}
+
+    def sweeps(self) -> dict[str, SweepPreset]:
+        """Built-in sweeps of this model (the papers' curves)."""
         return {}
 
     def tiny(self) -> Scenario:

@@ -108,6 +108,11 @@ class ClassModel(Model):
 
         return PRESETS
 
+    def sweeps(self):
+        from hcsched.models.classes.presets import sweeps
+
+        return sweeps()
+
     def tiny(self):
         from hcsched.scenario import Scenario
 

@@ -96,3 +96,21 @@ def _sharifnia() -> Scenario:
 
 
 PRESETS["alazzoni-sharifnia"] = _sharifnia
+
+
+LOADS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # of lambda*: the arrival rates alpha * load * lambda*
+
+
+def sweeps() -> dict:
+    """MCT, KPB and LPAS as the load of System B grows towards lambda* (section III-B.2), as a sweep."""
+    from hcsched.models.base import SweepPreset
+
+    rates = SYSTEMS["B"][1]
+    lam = solve_allocation(rates["arrival_rates"], rates["exec_rates"]).lam
+    loads = [[round(a * load * lam, 10) for a in rates["arrival_rates"]] for load in LOADS]
+    return {"alazzoni-B-load": SweepPreset(
+        "alazzoni-B-load", f"System B as its load grows towards lambda* ({', '.join(f'{x:g}' for x in LOADS)} of "
+        f"lambda* = {lam:.4g}): MCT, KPB (kbar = 1), LPAS; 30 replications of 20,000 time units a point.",
+        PRESETS["alazzoni-B"], {"arrival_rates": loads},
+        "LPAS keeps the mean number in system lowest as the load grows; MCT's lack of foresight costs more near "
+        "lambda*.")}

@@ -102,6 +102,11 @@ class EtcModel(Model):
 
         return PRESETS
 
+    def sweeps(self):
+        from hcsched.models.etc.presets import sweeps
+
+        return sweeps()
+
     def tiny(self):
         from hcsched.scenario import Scenario
 

@@ -77,3 +77,24 @@ def quickstart() -> Scenario:
 
 
 PRESETS["quickstart"] = quickstart
+
+
+def sweeps() -> dict:
+    """The curves of section 5 as sweeps (:mod:`hcsched.sweep`); 20 trials a point."""
+    from hcsched.models.base import SweepPreset
+
+    rates = RATES[("inconsistent", "sort")]
+    return {s.name: s for s in (
+        SweepPreset("maheswaran-kpb-k", "KPB's sensitivity to k (section 5.2): inconsistent HiHi, lambda_h, 20 trials a "
+                    "point; k from its minimum of 5% (one machine of 20, MET) to 100% (MCT).",
+                    lambda: _scenario("maheswaran-kpb-k", "KPB alone, inconsistent HiHi, lambda_h.", ("kpb",)).replace(trials=20),
+                    {"heuristics.0.k": [5.0, 10.0, 20.0, 40.0, 60.0, 80.0, 100.0]},
+                    "Doubling k from its minimum of 5% lowers the makespan about fivefold; a further doubling only by "
+                    "about 1.2."),
+        SweepPreset("maheswaran-rate", "Batch against immediate mode as the arrival rate grows (Figs. 9-11): MCT, KPB, "
+                    "Min-min, Sufferage from lambda_l to lambda_t, 20 trials a point; normalised to Min-min.",
+                    lambda: PRESETS["maheswaran-fig9"]().replace(name="maheswaran-rate", trials=20),
+                    {"arrivals.rate": [rates["lambda_l"], rates["lambda_h"], 0.005, rates["lambda_t"]]},
+                    "Batch mode (Min-min, Sufferage) beats immediate mode at high arrival rates (Fig. 11); at low rates "
+                    "the two come close (Fig. 10)."),
+    )}
