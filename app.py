@@ -44,5 +44,6 @@ navigation = st.navigation([
     st.Page(PAGES["run"], title="Run", icon=":material/play_arrow:"),
     st.Page(PAGES["results"], title="Results", icon=":material/bar_chart:"),
     st.Page(PAGES["explain"], title="Explain", icon=":material/school:"),
+    st.Page("pages/sweep.py", title="Sweep", icon=":material/ssid_chart:"),
 ])
 navigation.run()

@@ -183,3 +183,60 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     )
     fig.update_xaxes(title_text=f"time ({time_unit})", row=len(labels), col=1)
     return fig
+
+
+def _rgba(color: str, alpha: float) -> str:
+    color = color.lstrip("#")
+    return f"rgba({int(color[0:2], 16)},{int(color[2:4], 16)},{int(color[4:6], 16)},{alpha})"
+
+
+def sweep_lines(summary: pd.DataFrame, key: str, metrics: Sequence[Metric], colors: dict[str, str] | None = None,
+                log_x: bool = False) -> go.Figure:
+    """One panel per metric: its mean over the varied ``key``, one line per heuristic with its 95% interval as a band
+    (``summary``: :func:`hcsched.sweep.sweep_summary`)."""
+    labels = list(dict.fromkeys(summary["heuristic"]))
+    colors = colors or heuristic_colors(labels)
+    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[m.label for m in metrics])
+    for col, m in enumerate(metrics, start=1):
+        f = _hover_format(m)
+        for label in labels:
+            rows = summary[summary["heuristic"] == label]
+            x, mean = rows[key].tolist(), rows[m.name].to_numpy(float)
+            lower, upper = rows[f"{m.name}_lower"].to_numpy(float), rows[f"{m.name}_upper"].to_numpy(float)
+            band = np.isfinite(lower) & np.isfinite(upper)
+            if band.any():
+                fig.add_trace(go.Scatter(
+                    x=[*np.asarray(x, object)[band], *np.asarray(x, object)[band][::-1]],
+                    y=[*upper[band], *lower[band][::-1]], fill="toself", fillcolor=_rgba(colors[label], 0.18),
+                    line={"width": 0}, hoverinfo="skip", showlegend=False, legendgroup=label), row=1, col=col)
+            fig.add_trace(go.Scatter(
+                x=x, y=mean, mode="lines+markers", name=label, line={"color": colors[label]}, legendgroup=label,
+                showlegend=col == 1, customdata=np.column_stack([lower, upper]),
+                hovertemplate=f"{label}<br>{key} = %{{x}}<br>mean %{{y:{f}}}<br>95% interval "
+                              f"[%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]<extra></extra>"), row=1, col=col)
+        fig.update_xaxes(title_text=key, type="log" if log_x else None, row=1, col=col)
+        if m.fmt:
+            fig.update_yaxes(tickformat=m.fmt, row=1, col=col)
+    fig.update_layout(height=420, margin={"t": 50, "b": 10, "l": 10, "r": 10}, legend={"orientation": "h", "y": -0.2})
+    return fig
+
+
+def sweep_heatmap(summary: pd.DataFrame, keys: tuple[str, str], metric: Metric) -> go.Figure:
+    """The mean of ``metric`` over two varied keys: one heatmap per heuristic, on one colour scale."""
+    labels = list(dict.fromkeys(summary["heuristic"]))
+    fig = make_subplots(rows=1, cols=len(labels), subplot_titles=labels, shared_yaxes=True)
+    values = summary[metric.name].to_numpy(float)
+    zmin, zmax = (np.nanmin(values), np.nanmax(values)) if np.isfinite(values).any() else (0, 1)
+    scale = "Viridis_r" if metric.better == "lower" else "Viridis"
+    for col, label in enumerate(labels, start=1):
+        table = summary[summary["heuristic"] == label].pivot_table(index=keys[1], columns=keys[0], values=metric.name,
+                                                                   sort=False, dropna=False)
+        fig.add_trace(go.Heatmap(
+            z=table.to_numpy(), x=[str(c) for c in table.columns], y=[str(i) for i in table.index], zmin=zmin, zmax=zmax,
+            colorscale=scale, showscale=col == len(labels), colorbar={"title": metric.label},
+            hovertemplate=f"{keys[0]} = %{{x}}<br>{keys[1]} = %{{y}}<br>{metric.title}: %{{z:{_hover_format(metric)}}}"
+                          "<extra>" + label + "</extra>"), row=1, col=col)
+        fig.update_xaxes(title_text=keys[0], type="category", row=1, col=col)
+    fig.update_yaxes(title_text=keys[1], type="category", row=1, col=1)
+    fig.update_layout(height=420, margin={"t": 50, "b": 10, "l": 10, "r": 10})
+    return fig

@@ -361,3 +361,44 @@ def sweep_summary(results: pd.DataFrame, scenario: Scenario, vary) -> pd.DataFra
         table.insert(0, "point", point)
         frames.append(table)
     return pd.concat(frames, ignore_index=True)
+
+
+# --- proposals for the dashboard -----------------------------------------------------------------
+def _leaves(node: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(node, dict):
+        return [leaf for k, v in node.items() for leaf in _leaves(v, f"{prefix}{k}.")]
+    if isinstance(node, list) and node and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in node):
+        return [(prefix[:-1], node)]
+    if isinstance(node, (int, float)) and not isinstance(node, bool):
+        return [(prefix[:-1], node)]
+    return []
+
+
+def propose(value: Any) -> str:
+    """A range of values around ``value`` in the syntax of ``--vary``: whole numbers from half to twice it, other
+    numbers log-spaced from half to twice it, a list scaled by 0.5 to 1.2."""
+    if isinstance(value, list):
+        return json.dumps([[round(v * f, 10) for v in value] for f in (0.5, 0.75, 1.0, 1.2)])
+    if isinstance(value, int):
+        return ",".join(str(v) for v in sorted({max(1, value // 2), max(1, 3 * value // 4), value, 3 * value // 2, 2 * value}))
+    return f"{value / 2:.6g}:{value * 2:.6g}:5:log" if value > 0 else f"{value * 2:.6g}:{value / 2:.6g}:5"
+
+
+def candidates(scenario: Scenario) -> dict[str, str]:
+    """Every numeric key of the scenario, and every numeric parameter of its heuristics, with a proposed range."""
+    from hcsched.heuristics import get_heuristic
+
+    data = scenario.to_dict()
+    leaves = _leaves({k: v for k, v in data.items() if k not in ("trials", "seed", "heuristics")})
+    out = {key: propose(value) for key, value in leaves if value != 0}
+    for i, h in enumerate(scenario.heuristics):
+        for p in get_heuristic(h.name, scenario.model).params:
+            value = h.kwargs.get(p.name)
+            if p.kind in (int, float) and isinstance(value, (int, float)):
+                whole = p.kind is int or (float(value).is_integer() and (p.low or 0) >= 1)  # e.g. kbar: machines
+                text = propose(int(value) if whole else float(value))
+                if p.high is not None and not whole and value > 0:  # e.g. k in (0, 100]
+                    text = ",".join(f"{v:g}" for v in sorted({max(p.low or 0, 0) or value / 4, value / 2, value,
+                                                               min(p.high, value * 2), p.high}) if v > 0)
+                out[f"heuristics.{i}.{p.name}"] = text
+    return out

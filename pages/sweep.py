@@ -1,0 +1,180 @@
+"""Sweeps: the current scenario over a range of one or two of its parameters, in the background, with curves."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+import pandas as pd
+import streamlit as st
+
+from hcsched import HcschedError, Scenario, get_model
+from hcsched.charts import heuristic_colors, sweep_heatmap, sweep_lines
+from hcsched.experiment import default_jobs, estimate_seconds
+from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
+from pages.common import Keys, _executor, init_session_state, link
+
+TYPE_KEY = "(type a key)"
+LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # larger sweeps are refused (per session)
+K = "sw_"  # this page's widget keys
+
+
+@dataclass
+class SweepJob:
+    scenario: Scenario
+    vary: dict
+    trials: int
+    total: int
+    future: Future | None = None
+    done: int = 0
+    started: float = field(default_factory=time.monotonic)
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
+class SweepResult:
+    scenario: Scenario
+    vary: dict
+    results: pd.DataFrame
+    summary: pd.DataFrame
+    seconds: float
+
+
+class Cancelled(Exception):
+    pass
+
+
+def _on_parameter(slot: str) -> None:
+    """A new parameter proposes its own range of values."""
+    key = st.session_state[K + "param" + slot]
+    st.session_state[K + "values" + slot] = st.session_state[K + "proposals"].get(key, "")
+
+
+def _parameter(slot: str, proposals: dict[str, str], label: str) -> tuple[str, str]:
+    options = [*proposals, TYPE_KEY]
+    if st.session_state.get(K + "param" + slot) not in options:
+        st.session_state[K + "param" + slot] = options[0 if slot == "1" else min(1, len(options) - 1)]
+        _on_parameter(slot)
+    c1, c2 = st.columns([1, 2])
+    key = c1.selectbox(label, options, key=K + "param" + slot, on_change=_on_parameter, args=(slot,))
+    if key == TYPE_KEY:
+        key = c1.text_input("Key (a dotted path into the scenario file)", key=K + "typed" + slot,
+                            placeholder="etc.task_het or heuristics.1.k").strip()
+    values = c2.text_input("Values: a comma list, START:STOP:COUNT (append :log for log spacing) or a JSON array",
+                           key=K + "values" + slot)
+    return key, values
+
+
+def _estimate(scenario: Scenario, vary: dict, trials: int, jobs: int) -> float:
+    points = grid(scenario, vary)
+    return sum(estimate_seconds(p.scenario.replace(trials=trials), jobs=jobs) for p in points)
+
+
+def _start(scenario: Scenario, vary: dict, trials: int, jobs: int) -> None:
+    job = SweepJob(scenario, vary, trials, len(grid(scenario, vary)) * trials)
+
+    def progress(done: int, total: int) -> None:
+        job.done = done
+        if job.cancel.is_set():
+            raise Cancelled
+
+    def work() -> SweepResult:
+        results = sweep(scenario, vary, trials=trials, jobs=jobs, progress=progress)
+        return SweepResult(scenario, vary, results, sweep_summary(results, scenario, vary), time.monotonic() - job.started)
+
+    job.future = _executor().submit(work)
+    st.session_state[K + "job"] = job
+
+
+@st.fragment(run_every=0.3)
+def _progress() -> None:
+    job = st.session_state.get(K + "job")
+    if job is None:
+        return
+    if job.future.done():
+        st.session_state.pop(K + "job")
+        try:
+            st.session_state[K + "result"] = job.future.result()
+            st.session_state.pop(K + "notice", None)
+        except Cancelled:
+            st.session_state[K + "notice"] = "The sweep was cancelled."
+        except HcschedError as exc:
+            st.session_state[K + "notice"] = f"The sweep stopped: {exc}"
+        except Exception as exc:  # never a traceback in the page
+            st.session_state[K + "notice"] = f"The sweep failed: {type(exc).__name__}: {exc}"
+        st.rerun()
+    elapsed = time.monotonic() - job.started
+    left = f", about {elapsed / job.done * (job.total - job.done):.0f} s left" if job.done else ""
+    st.progress(job.done / job.total, text=f"{job.done} of {job.total} trials done{left}")
+    st.button("Cancel", key=K + "cancel", on_click=job.cancel.set)
+
+
+def _show(result: SweepResult) -> None:
+    model = get_model(result.scenario.model)
+    keys = list(result.vary)
+    st.subheader(f"Sweep of {result.scenario.name} over {' and '.join(keys)}")
+    st.caption(f"{len(result.results)} rows ({result.results['point'].nunique()} points x "
+               f"{result.results['trial'].nunique()} {model.trial_word}s x heuristics) in {result.seconds:.1f} s; "
+               "the bands are 95% confidence intervals of the mean; every point sees the same random workloads "
+               "(common random numbers), so differences between points are the parameter's effect.")
+    metrics = [m for m in model.bar_metrics() if m.name in result.summary.columns]
+    colors = heuristic_colors(result.scenario.heuristics)
+    if len(keys) == 1:
+        numeric = pd.api.types.is_numeric_dtype(result.summary[keys[0]])
+        log_x = numeric and st.checkbox("Logarithmic x axis", key=K + "logx",
+                                        value=bool(numeric and (result.summary[keys[0]] > 0).all()
+                                                   and result.summary[keys[0]].max() > 4 * result.summary[keys[0]].min()))
+        st.plotly_chart(sweep_lines(result.summary, keys[0], metrics, colors, log_x=log_x), width="stretch",
+                        key=K + "lines")
+    else:
+        chosen = st.selectbox("Metric", [m.label for m in metrics], key=K + "metric")
+        metric = next(m for m in metrics if m.label == chosen)
+        st.plotly_chart(sweep_heatmap(result.summary, (keys[0], keys[1]), metric), width="stretch", key=K + "heat")
+    c1, c2 = st.columns(2)
+    c1.download_button("Sweep results, every trial (CSV)", result.results.to_csv(index=False).encode(),
+                       f"{result.scenario.name}-sweep.csv", "text/csv", key=K + "dl_rows")
+    c2.download_button("Sweep summary with intervals (CSV)", result.summary.to_csv(index=False).encode(),
+                       f"{result.scenario.name}-sweep-summary.csv", "text/csv", key=K + "dl_summary")
+
+
+init_session_state()
+st.title("Sweep")
+scenario = st.session_state[Keys.SCENARIO]
+model = get_model(scenario.model)
+st.write(f"**{scenario.name}**: {model.describe(scenario.spec)}; " + ", ".join(h.label for h in scenario.heuristics))
+link("scenario", "Change the scenario")
+proposals = candidates(scenario)
+st.session_state[K + "proposals"] = proposals
+first = _parameter("1", proposals, "Parameter")
+second = _parameter("2", proposals, "Second parameter") if st.checkbox("Vary a second parameter", key=K + "two") else None
+c1, c2 = st.columns(2)
+trials = int(c1.number_input(f"{model.trial_word.title()}s per point", 1, 10_000, min(scenario.trials, 10), key=K + "trials"))
+jobs = int(c2.number_input("Parallel jobs", 1, 256, default_jobs(), key=K + "jobs"))
+running = K + "job" in st.session_state
+try:
+    vary = parse_vary([f"{key}={values}" for key, values in (first, second) if (key, values) != ("", "")]
+                      if second else [f"{first[0]}={first[1]}"])
+    estimate = _estimate(scenario, vary, trials, jobs)
+except HcschedError as exc:
+    st.error(str(exc))
+    vary, estimate = None, None
+if estimate is not None:
+    points = len(grid(scenario, vary))
+    if estimate > LIMIT_SECONDS:
+        st.error(f"This sweep ({points} points x {trials} {model.trial_word}s) would take about {estimate / 60:.1f} "
+                 f"minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} minutes. Use fewer points or "
+                 f"{model.trial_word}s, or the command line (`hcsched sweep`), which has no limit.")
+    else:
+        st.caption(f"{points} points x {trials} {model.trial_word}s: about {max(estimate, 0.1):.1f} s.")
+allowed = vary is not None and estimate is not None and estimate <= LIMIT_SECONDS and not running
+if st.button("Run the sweep", key=K + "run", type="primary", disabled=not allowed):
+    _start(scenario, vary, trials, jobs)
+    st.rerun()
+_progress()
+if K + "notice" in st.session_state:
+    st.warning(st.session_state[K + "notice"])
+if K + "result" in st.session_state:
+    _show(st.session_state[K + "result"])
