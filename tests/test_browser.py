@@ -94,7 +94,7 @@ def test_run_in_a_real_browser(server, capsys):
         run.wait_for(timeout=60_000)
         # The navigation's icons are Material Symbols, shipped with Streamlit (emoji need a font this machine lacks).
         icons = page.locator("[data-testid='stSidebarNav'] [data-testid='stIconMaterial']")
-        assert icons.count() == 6
+        assert icons.count() == (ROOT / "app.py").read_text().count("st.Page(")
         page.wait_for_function("document.fonts.check('24px \"Material Symbols Rounded\"')", timeout=10_000)
         assert icons.first.bounding_box()["width"] < 40  # a glyph, not the icon's name spelled out
         start = time.monotonic()
@@ -127,3 +127,41 @@ def test_run_in_a_real_browser(server, capsys):
         assert page.locator("[data-testid='stException']").count() == 0
         browser.close()
     assert not problems, problems
+
+
+def test_two_sessions_never_share_a_scenario_or_results(server):
+    """Two users at once: each has their own scenario, run and results."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        alice, bob = (browser.new_context(viewport={"width": 1400, "height": 3000}, accept_downloads=True)
+                      for _ in range(2))
+        a, b = alice.new_page(), bob.new_page()
+        a.goto(server)
+        a.get_by_role("button", name="Run", exact=True).click()
+        a.get_by_role("button", name="Per-trial results (CSV)").wait_for(timeout=120_000)
+        b.goto(server)
+        b.get_by_role("button", name="Run", exact=True).wait_for(timeout=60_000)
+        b.wait_for_timeout(1500)
+        assert b.get_by_role("button", name="Per-trial results (CSV)").count() == 0  # Alice's results are hers
+        b.get_by_role("link", name="Run").first.click()
+        trials = b.get_by_label("Trials")
+        trials.fill("3")
+        trials.press("Enter")
+        b.wait_for_timeout(1000)
+        b.get_by_role("button", name="Run", exact=True).click()
+        b.get_by_text("See the results").wait_for(timeout=120_000)
+        b.get_by_text("See the results").click()  # in-app navigation: a new URL would start a new session
+        with b.expect_download() as info:
+            b.get_by_role("button", name="Per-trial results (CSV)").click()
+        assert len(list(csv.DictReader(open(info.value.path())))) == 4 * 3
+        # Alice's page, still open (a reload would start a new session): her scenario and results are unchanged.
+        a.get_by_role("link", name="Run").first.click()
+        a.get_by_label("Trials").wait_for(timeout=30_000)
+        assert a.get_by_label("Trials").input_value() == "20"
+        a.get_by_role("link", name="Results").first.click()
+        with a.expect_download() as info:
+            a.get_by_role("button", name="Per-trial results (CSV)").click()
+        assert len(list(csv.DictReader(open(info.value.path())))) == 4 * 20
+        browser.close()
