@@ -9,6 +9,8 @@ Prints, in one run:
   30 replications, target 10 s) and all of Table 1 (target 5 minutes), with task
   events (arrivals, each also a departure) per second.
 - the estimate shown before a run against the wall time measured (fig4, fig6, alazzoni-B).
+- a sweep of 10 points x 30 trials of maheswaran-fig4 with 500 tasks: local processes against a
+  local Dask cluster of 2 workers (target: ratio <= 1.3), with the chunk size.
   `python bench/run.py --quick` skips Table 1.
 """
 
@@ -134,7 +136,32 @@ def class_model(table1: bool) -> None:
               f"{total_tasks / total_time / 1e6:.2f} M task events/s")
 
 
+def sweeps() -> None:
+    from hcsched import preset
+    from hcsched.sweep import chunk_size, grid, parse_vary, sweep
+
+    scenario = preset("maheswaran-fig4").replace(tasks=500, trials=30)
+    vary = {"arrivals.rate": [round(r, 8) for r in np.geomspace(0.0004, 0.004, 10)]}
+    chunk = chunk_size(grid(scenario, parse_vary(vary)), 30, workers=2)
+    from dask.distributed import LocalCluster
+
+    t = time.perf_counter()
+    local = sweep(scenario, vary, jobs=2)
+    wall_local = time.perf_counter() - t
+    t = time.perf_counter()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        started = time.perf_counter() - t
+        t = time.perf_counter()
+        remote = sweep(scenario, vary, backend="dask", scheduler=cluster.scheduler_address)
+        wall_dask = time.perf_counter() - t
+    assert remote.equals(local), "the same results whatever the backend"
+    print(f"sweep of maheswaran-fig4, 500 tasks, 10 points x 30 trials, chunks of {chunk} trials: local processes "
+          f"{wall_local:6.2f} s, a local Dask cluster of 2 workers {wall_dask:6.2f} s (+ {started:.1f} s to start it), "
+          f"ratio {wall_dask / wall_local:5.2f}  (target <= 1.3)")
+
+
 if __name__ == "__main__":
     kernels()
     cli_runs()
     class_model(table1="--quick" not in sys.argv)
+    sweeps()

@@ -200,10 +200,13 @@ def run_chunk(point: Point, trials: list[int]) -> pd.DataFrame:
     return frame
 
 
-def chunk_size(points: list[Point], trials: int) -> int:
-    """Trials per chunk: about CHUNK_SECONDS of work on one core, by the models' cost estimates."""
+def chunk_size(points: list[Point], trials: int, workers: int = 1) -> int:
+    """Trials per chunk: about CHUNK_SECONDS of work on one core (by the models' cost estimates), but small enough
+    that every worker gets at least four chunks (the last chunks do not leave workers idle)."""
     seconds = max(get_model(p.scenario.model).trial_seconds(p.scenario.spec, p.scenario.heuristics) for p in points)
-    return max(1, min(trials, math.ceil(CHUNK_SECONDS / seconds) if seconds > 0 else trials))
+    size = math.ceil(CHUNK_SECONDS / seconds) if seconds > 0 else trials
+    balanced = math.ceil(len(points) * trials / (4 * max(1, workers)))
+    return max(1, min(trials, size, balanced))
 
 
 def _csv(frame: pd.DataFrame, columns: list[str], header: bool) -> str:
@@ -265,7 +268,7 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
     heuristics = {p.index: len(p.scenario.heuristics) for p in points}
     done = _read_done(path, columns, heuristics) if resume is not None and path.exists() else pd.DataFrame(columns=columns)
     finished = set(zip(done["point"].astype(int), done["trial"].astype(int), strict=True))
-    size = chunk or chunk_size(points, trials)
+    size = chunk or chunk_size(points, trials, jobs or default_jobs())
     work = [(p, ts) for p in points for a in range(0, trials, size)
             if (ts := [t for t in range(a, min(a + size, trials)) if (p.index, t) not in finished])]
     if path is not None:
