@@ -43,13 +43,36 @@ def _ready(text: str | None):
         raise HcschedError(f"--ready: {text!r} is not allowed; give comma-separated numbers, one per machine") from None
 
 
-def cmd_list(args) -> None:
-    from hcsched.heuristics import REGISTRY
+def _show(value) -> str:
+    """A parameter value as people write it: off for None, 20 rather than 20.0."""
+    if value is None:
+        return "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
-    for h in REGISTRY.values():
-        params = ", ".join(f"{p.name}={p.default} ({p.allowed()})" for p in h.params) or "-"
-        print(f"{h.name:<10} {h.mode:<9} {h.paper}, sec. {h.section}: {h.title}")
-        print(f"{'':<10} parameters: {params}")
+
+def _list_models(name: str | None) -> list:
+    """The models to list: all, or the one named by --model (an unknown name is an error naming the allowed ones)."""
+    from hcsched.models import get_model, model_names
+
+    names = model_names()
+    if name is not None and name not in names:
+        raise HcschedError(f"--model: {name!r} is not allowed; allowed: one of {', '.join(names)}")
+    return [get_model(n) for n in ([name] if name else names)]
+
+
+def cmd_list(args) -> None:
+    from hcsched.heuristics import get_heuristic, heuristic_names
+
+    models = _list_models(args.model)
+    sections = [(m, [get_heuristic(n, m.name) for n in heuristic_names(model=m.name)]) for m in models]
+    every = [h for _, hs in sections for h in hs]
+    name_w, mode_w = max(len(h.name) for h in every), max(len(h.mode) for h in every)
+    for k, (model, heuristics) in enumerate(sections):
+        print(("\n" if k else "") + f"{model.name}: {model.title}")
+        for h in heuristics:
+            params = ", ".join(f"{p.name}={_show(p.default)} ({p.allowed()})" for p in h.params) or "-"
+            print(f"  {h.name:<{name_w}}  {h.mode:<{mode_w}}  {h.paper}, sec. {h.section}: {h.title}")
+            print(f"  {'':<{name_w}}  parameters: {params}")
 
 
 def cmd_map(args) -> None:
@@ -91,17 +114,47 @@ def _progress_bar():
     return show
 
 
+def _cell(metric, mean: float, lo: float, hi: float) -> str:
+    """mean [lower, upper] in the metric's format (4 significant digits by default); the mean alone without bounds."""
+    fmt = metric.fmt or ".4g"
+    show = lambda x: format(x, fmt) if x == x else "n/a"  # noqa: E731
+    return show(mean) if lo != lo else f"{show(mean)} [{show(lo)}, {show(hi)}]"
+
+
+def format_table(header: list[str], rows: list[list[str]], gap: int = 2) -> str:
+    """Columns as wide as their widest cell, ``gap`` spaces apart; the first left-aligned, the others right-aligned."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = lambda r: (" " * gap).join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
+                                      for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+    return "\n".join(line(r).rstrip() for r in [header, *rows])
+
+
 def format_summary(summary, metrics) -> str:
-    """A plain-text table: mean [95% interval] per heuristic and metric."""
-    cols = [m for m in metrics if m in summary]
-    lines = [f"{'heuristic':<24}" + "".join(f"{m:>34}" for m in cols)]
-    for _, row in summary.iterrows():
-        cells = []
-        for m in cols:
-            lo, hi = row[f"{m}_lower"], row[f"{m}_upper"]
-            cells.append(f"{row[m]:.6g} [{lo:.6g}, {hi:.6g}]" if lo == lo else f"{row[m]:.6g}")
-        lines.append(f"{row['heuristic']:<24}" + "".join(f"{c:>34}" for c in cells))
-    return "\n".join(lines)
+    """A plain-text table: mean [95% interval] per heuristic and metric (Metric descriptions), units in the headers."""
+    cols = [m for m in metrics if m.name in summary]
+    rows = [[str(row["heuristic"]), *(_cell(m, row[m.name], row[f"{m.name}_lower"], row[f"{m.name}_upper"]) for m in cols)]
+            for _, row in summary.iterrows()]
+    return format_table(["heuristic", *(m.label for m in cols)], rows)
+
+
+def interval_note(results, metrics, methods: dict[str, str]) -> str:
+    """One line naming the interval method of each metric: Student-t, or the bootstrap where a metric asks for it or
+    where "auto" chose it (naming the heuristics)."""
+    from hcsched.stats import BOOTSTRAP_RESAMPLES, interval_method
+
+    groups = list(results.groupby("heuristic", sort=False))
+    boot = []
+    for m in (m for m in metrics if m.name in results):
+        method = methods.get(m.name, "t")
+        used = [h for h, g in groups if interval_method(g[m.name], method) == "bootstrap"]
+        if method == "bootstrap":
+            boot.append(m.title.lower())
+        elif used:
+            boot.append(f"{m.title.lower()} of {', '.join(used)} (where Student-t would reach below zero)")
+    text = "95% intervals of the mean: Student-t"
+    if boot:
+        text += f"; percentile bootstrap ({BOOTSTRAP_RESAMPLES} resamples) for {'; '.join(boot)}"
+    return text
 
 
 def _write_csv(frame, path: str, flag: str) -> None:
@@ -129,8 +182,9 @@ def cmd_run(args) -> None:
     if model.normalizes():
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
     print(f"{scenario.name}: {'; '.join(f for f in facts if f)}; mean [95% interval]")
-    metrics = [m.name for m in model.bar_metrics()]
-    print(format_summary(summarize(results, metrics), metrics))
+    metrics, methods = model.bar_metrics(), model.interval_methods()
+    print(format_summary(summarize(results, [m.name for m in metrics], methods=methods), metrics))
+    print(interval_note(results, metrics, methods))
     for warning in model.warnings(results):
         print(warning.replace("**", ""))
 
@@ -169,11 +223,21 @@ def cmd_lp(args) -> None:
 
 
 def cmd_calibrate(args) -> None:
+    from hcsched.models import get_model
     from hcsched.models.etc.calibration import CALIBRATION_TARGETS, calibrate
 
+    scenario = _scenario(args)
     target = args.target if args.target in CALIBRATION_TARGETS else _value(args.target)
-    rate = calibrate(_scenario(args), target, trials=args.trials, seed=args.seed)
-    print(f"{rate:.6g}")
+    rate = calibrate(scenario, target, trials=args.trials, seed=args.seed)
+    fraction = CALIBRATION_TARGETS.get(target, target)
+    unit = f"tasks/{get_model(scenario.model).time_unit}"
+    if args.json:
+        print(json.dumps({"arrival_rate": rate, "unit": unit, "target": target, "fraction": fraction,
+                          "trials": args.trials, "seed": args.seed}))
+        return
+    name = f"{target} = {fraction:g}" if target in CALIBRATION_TARGETS else f"{fraction:g}"
+    print(f"arrival rate: {rate:.6g} {unit} (target: {name}, the share of tasks MCT has completed when the last one "
+          f"arrives; {args.trials} trials, seed {args.seed})")
 
 
 def cmd_preset(args) -> None:
@@ -191,10 +255,13 @@ def cmd_preset(args) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="hcsched", description="Compare task-mapping heuristics for heterogeneous computing systems.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    sub.add_parser("list", help="list heuristics with mode, parameters and defaults").set_defaults(func=cmd_list)
+    ls = sub.add_parser("list", help="list each model's heuristics with mode, parameters and defaults")
+    ls.add_argument("--model", help="only this model's heuristics (e.g. etc, classes)")
+    ls.set_defaults(func=cmd_list)
 
     m = sub.add_parser("map", help="map the tasks of one ETC matrix, all arriving at time 0")
-    m.add_argument("etc_file", help="CSV (rows tasks, columns machines) or HCSP one-value-per-line file")
+    m.add_argument("etc_file", help="CSV (rows tasks, columns machines; separated by commas, semicolons or tabs) "
+                   "or HCSP one-value-per-line file")
     m.add_argument("--heuristic", required=True)
     m.add_argument("--ready", help="initial machine ready times, comma-separated")
     m.add_argument("--param", action="append", metavar="KEY=VALUE", help="a heuristic parameter (repeatable)")
@@ -217,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             r.add_argument("--trials", type=int, default=5)
             r.add_argument("--target", default="lambda_h", help="lambda_h (0.5), lambda_l (0.9), lambda_t (0.2) or a fraction")
+            r.add_argument("--json", action="store_true", help="print {arrival_rate, unit, target, fraction, trials, seed}")
         r.set_defaults(func=func)
     sub.choices["calibrate"].set_defaults(seed=0)
 

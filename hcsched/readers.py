@@ -1,4 +1,9 @@
-"""Reading a user's ETC matrix: CSV, or the one-value-per-line HCSP format of Braun et al. (2001)."""
+"""Reading a user's ETC matrix (or a table of class execution rates): CSV, or the one-value-per-line HCSP format of
+Braun et al. (2001).
+
+CSV columns may be separated by commas, semicolons or tabs (as spreadsheets export them in locales whose decimal
+separator is a comma); the separator is recognised from the content, see :func:`detect_delimiter`.
+"""
 
 from __future__ import annotations
 
@@ -45,20 +50,72 @@ def check_etc(etc: np.ndarray, source: str = "ETC") -> np.ndarray:
 
 
 LABEL_HEADERS = ("", "task", "tasks", "name", "id", "label")  # a header cell that names a first column of task labels
+DELIMITERS = {"\t": "tabs", ";": "semicolons", ",": "commas"}  # column separators, in order of preference
+SAMPLE_LINES = 20  # the first non-empty lines the separator is recognised from
 
 
-def parse_csv_etc(text: str, source: str = "CSV") -> tuple[np.ndarray, list[str] | None]:
+def detect_delimiter(text: str) -> str:
+    """The column separator of CSV text: tab, else semicolon, else comma.
+
+    A tab or a semicolon is the separator when it appears on every one of the
+    first 20 non-empty lines; otherwise the comma is. Tabs and semicolons come
+    first because files separated by them may write decimal commas (``1,5``).
+    """
+    lines = [ln for ln in text.splitlines() if ln.strip()][:SAMPLE_LINES]
+    for delimiter in ("\t", ";"):
+        if lines and all(delimiter in ln for ln in lines):
+            return delimiter
+    return ","
+
+
+def _decimal_comma(cell: str) -> str:
+    """``1,5`` as ``1.5`` (in files not separated by commas); any other cell unchanged."""
+    dotted = cell.replace(",", ".")
+    return dotted if "," in cell and "." not in cell and _is_number(dotted) else cell
+
+
+def _csv_rows(text: str, delimiter: str, source: str) -> list[tuple[int, list[str]]]:
+    """The non-empty rows with their line numbers; decimal commas read as points unless commas separate columns."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        rows = [(reader.line_num, r) for r in reader if any(cell.strip() for cell in r)]
+    except csv.Error as exc:
+        raise HcschedError(f"{source}: line {reader.line_num} cannot be read as CSV ({exc})") from None
+    if delimiter != ",":
+        rows = [(line, [_decimal_comma(c) for c in r]) for line, r in rows]
+    return rows
+
+
+def _separator_hint(cells: list[str], delimiter: str, what: str) -> str:
+    """Where ``cells`` hold a tab or semicolon that did not separate them, a hint naming both separators."""
+    others = [name for d, name in DELIMITERS.items() if d not in (delimiter, ",") and any(d in c for c in cells)]
+    return (f"; the columns were read as separated by {DELIMITERS[delimiter]}, but this {what} holds {others[0]}: give "
+            "every row the same separator") if others else ""
+
+
+def _csv_number(text: str, where: str, delimiter: str) -> float:
+    """A cell's value; a cell that holds another separator says how the columns were split."""
+    hint = "" if _is_number(text) else _separator_hint([text], delimiter, "cell")
+    if hint:
+        raise HcschedError(f"{where}: {text.strip()!r} is not a number{hint}")
+    return _number(text, where)
+
+
+def parse_csv_etc(text: str, source: str = "CSV", delimiter: str | None = None) -> tuple[np.ndarray, list[str] | None]:
     """Rows are tasks, columns machines; an optional header row of machine names and an optional first column of task
     names.
 
-    The first column holds task labels only when every data row's first cell
-    is non-numeric, or when a header row names it (its first cell empty, as
-    pandas writes an index, or one of task, name, id, label). Otherwise every
-    cell must be a number, and the first one that is not is named by its row
-    (the line of the file) and column.
+    Columns are separated by ``delimiter``, by default the one
+    :func:`detect_delimiter` finds (tab, semicolon or comma); in a file not
+    separated by commas, ``1,5`` reads as 1.5. The first column holds task
+    labels only when every data row's first cell is non-numeric, or when a
+    header row names it (its first cell empty, as pandas writes an index, or
+    one of task, name, id, label). Otherwise every cell must be a number,
+    and the first one that is not is named by its row (the line of the file)
+    and column.
     """
-    reader = csv.reader(io.StringIO(text))
-    rows = [(reader.line_num, r) for r in reader if any(cell.strip() for cell in r)]
+    delimiter = delimiter or detect_delimiter(text)
+    rows = _csv_rows(text, delimiter, source)
     if not rows:
         raise HcschedError(f"{source}: the file is empty; expected rows of ETC values (tasks) with one column per machine")
     names = None
@@ -75,11 +132,22 @@ def parse_csv_etc(text: str, source: str = "CSV") -> tuple[np.ndarray, list[str]
         raise HcschedError(f"{source}: no ETC values; expected rows of ETC values (tasks) with one column per machine")
     for line, r in rows:
         if len(r) != width:
-            raise HcschedError(f"{source}: row {line} has {len(r)} values, the first has {width}; every task needs one value per machine")
-    etc = np.array([[_number(c, f"{source}: row {line}, column {j + 1 + labelled}") for j, c in enumerate(r)] for line, r in rows])
+            raise HcschedError(f"{source}: row {line} has {len(r)} values, the first has {width}; every task needs one "
+                               f"value per machine{_separator_hint(r, delimiter, 'row')}")
+    etc = np.array([[_csv_number(c, f"{source}: row {line}, column {j + 1 + labelled}", delimiter) for j, c in enumerate(r)]
+                    for line, r in rows])
     if names is not None and len(names) != width:
         names = None
     return check_etc(etc, source), names
+
+
+def _hcsp_number(text: str, where: str) -> float:
+    """One line's value; a line of several separated values is answered as CSV, naming its separator."""
+    found = [name for d, name in DELIMITERS.items() if d in text.strip()]
+    if found and not _is_number(text):
+        raise HcschedError(f"{where}: {text.strip()!r} is not a number; an HCSP file has one value per line, and this "
+                           f"line looks like CSV separated by {found[0]} (read it as CSV: without --machines)")
+    return _number(text, where)
 
 
 def parse_hcsp_etc(text: str, machines: int | None = None, source: str = "HCSP file") -> np.ndarray:
@@ -98,21 +166,27 @@ def parse_hcsp_etc(text: str, machines: int | None = None, source: str = "HCSP f
         machines = m
     if machines is None or machines < 1:
         raise HcschedError(f"{source}: the number of machines is unknown; pass --machines M (a positive integer) for a file without a header line")
-    values = np.array([_number(v, f"{source}: line {k + 1}") for k, v in enumerate(lines)])
+    values = np.array([_hcsp_number(v, f"{source}: line {k + 1}") for k, v in enumerate(lines)])
     if values.size % machines:
         raise HcschedError(f"{source}: {values.size} values do not divide into rows of {machines} machines")
     return check_etc(values.reshape(-1, machines), source)
 
 
 def looks_like_hcsp(text: str) -> bool:
-    """True when every non-empty line holds one number, or the first is an HCSP header ``T M 0``."""
+    """True when every non-empty line holds one value (not separated by commas, semicolons or whitespace), after an
+    optional HCSP header ``T M 0``."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
     body = lines[1:] if lines and len(lines[0].split()) == 3 else lines
-    return bool(body) and all(len(ln.replace(",", " ").split()) == 1 for ln in body[:50])
+    return bool(body) and all(len(ln.replace(",", " ").replace(";", " ").split()) == 1 for ln in body[:50])
 
 
 def read_etc(path: str | Path, machines: int | None = None) -> np.ndarray:
-    """Read an ETC matrix from a CSV or HCSP file; the format is recognised from the content."""
+    """Read an ETC matrix (or class execution rates) from a CSV or HCSP file; the format is recognised from the content.
+
+    A file whose lines each hold one value (after an optional ``T M 0`` header), or any file when ``machines`` is
+    given, is HCSP; any other is CSV with its separator (comma, semicolon or tab) recognised by
+    :func:`detect_delimiter`.
+    """
     path = Path(path)
     try:
         text = path.read_text()

@@ -1,79 +1,214 @@
-"""Pick heuristics from the registry, with their parameters; the same one may be added twice."""
+"""Pick the scenario model's heuristics, with their parameters; the same one may be added twice.
+
+Labels: a label the user types is kept as typed. An automatic label is the
+heuristic's name with the parameters it changes from the defaults ("kpb",
+"kpb (k=10)"), as :meth:`HeuristicSpec.make` gives it, so a single copy of a
+heuristic keeps the label a saved scenario loads with. When several copies of
+one heuristic are chosen, their automatic labels name every parameter that is
+not at its default in some copy ("kpb (k=20)" beside "kpb (k=10)", "kpb
+(kbar=off)" beside "kpb (kbar=2)"), so that no copy reads as the default one;
+removing the other copies gives back "kpb".
+Add, Remove and the benchmark act in callbacks; an error stays on the page
+until the next successful action or the next edit of the form.
+"""
+
+import dataclasses
 
 import streamlit as st
 
-from hcsched import REGISTRY, HcschedError, get_heuristic, get_model, heuristic_names
+from hcsched import HcschedError, get_heuristic, get_model, heuristic_names
 from hcsched.scenario import HeuristicSpec
 from pages.common import Keys, init_session_state, link
 
+ERROR = "hx_error"  # the last action's error, shown until the next successful action or edit
+LABEL = "hx_label"  # the Label field, cleared after a successful Add
+NAME = "hx_name"
+BENCHMARK = "hx_benchmark"
 
-def param_widget(p, name: str):
-    """A widget for one registry parameter, bounded by its allowed range."""
-    key = f"hx_{name}_{p.name}"
+
+def show_value(value) -> str:
+    """A parameter value as people write it: off for None, 20 rather than 20.0."""
+    if value is None:
+        return "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def whole_only(h, p) -> bool:
+    """Whether a float parameter takes only whole numbers (e.g. kbar, a number of machines): the heuristic accepts the
+    whole number above the parameter's lower bound and refuses the half after it, though its range allows it."""
+    if p.kind is not float:
+        return False
+    whole = (p.low if p.low is not None else 0.0) + 1.0
+    try:
+        p.check(whole + 0.5, h.name)
+        h.resolve({p.name: whole})
+    except HcschedError:
+        return False
+    try:
+        h.resolve({p.name: whole + 0.5})
+    except HcschedError:
+        return True
+    return False
+
+
+def param_key(name: str, p) -> str:
+    return f"hx_{name}_{p.name}"
+
+
+def clear_error() -> None:
+    st.session_state.pop(ERROR, None)
+
+
+def param_widget(h, p) -> None:
+    """A widget for one parameter, bounded by its allowed range; whole-number parameters show as integers."""
+    key = param_key(h.name, p)
     if p.kind == "choice":
-        return st.selectbox(p.name, p.choices, index=p.choices.index(p.default), key=key, help=p.doc)
-    if p.optional:
-        if not st.checkbox(f"{p.name} on", value=p.default is not None, key=key + "_on", help=p.doc):
-            return None
-    is_int = p.kind is int
-    low = p.low if p.low is not None else None
-    step = 1 if is_int else None
-    if p.low_open and low is not None:
-        low = low + (1 if is_int else 1e-6)
-    value = p.default if p.default is not None else (10.0 if not is_int else 10)
-    return st.number_input(p.name, min_value=int(low) if is_int and low is not None else low,
-                           max_value=p.high, value=value, step=step, key=key, help=p.doc)
+        st.selectbox(p.name, p.choices, index=p.choices.index(p.default), key=key, help=p.doc, on_change=clear_error)
+        return
+    if p.optional and not st.checkbox(f"{p.name} on", value=p.default is not None, key=key + "_on", help=p.doc,
+                                      on_change=clear_error):
+        return
+    whole = p.kind is int or whole_only(h, p)
+    low = p.low
+    if low is not None and p.low_open:
+        low = low + (1 if whole else 1e-6)
+    value = p.default if p.default is not None else 10
+    if whole:
+        low, high, value = (int(x) if x is not None else None for x in (low, p.high, value))
+        st.number_input(p.name, min_value=low, max_value=high, value=value, step=1, format="%d", key=key, help=p.doc,
+                        on_change=clear_error)
+    else:
+        st.number_input(p.name, min_value=low, max_value=p.high, value=float(value), key=key, help=p.doc,
+                        on_change=clear_error)
 
 
-def set_heuristics(specs, benchmark=None) -> None:
+def param_values(h) -> dict:
+    """The parameters as the form holds them (read in a callback, so the values are those of the click)."""
+    values = {}
+    for p in h.params:
+        key = param_key(h.name, p)
+        on = p.kind == "choice" or not p.optional or st.session_state.get(key + "_on", p.default is not None)
+        values[p.name] = st.session_state.get(key, p.default) if on else None
+    return values
+
+
+def is_auto_label(spec: HeuristicSpec) -> bool:
+    """Whether the label is one this page would give: the name, or the name with some of its parameter values."""
+    if spec.label == spec.name:
+        return True
+    inner = spec.label.removeprefix(f"{spec.name} (")
+    if inner == spec.label or not inner.endswith(")"):
+        return False
+    values = dict(spec.params)
+    pairs = [part.partition("=") for part in inner[:-1].split(", ")]
+    return all(sep and key in values and show_value(values[key]) in (text, str(values[key])) for key, sep, text in pairs)
+
+
+def auto_label(spec: HeuristicSpec, copies: list[HeuristicSpec]) -> str:
+    """The label of ``spec`` among ``copies`` of its heuristic: its changed parameters when alone, else every
+    parameter that some copy changes, so that all copies name the same parameters."""
+    h = spec.heuristic
+    defaults = h.defaults()
+    if len(copies) == 1:
+        changed = {k: v for k, v in spec.params if v != defaults[k]}
+        return HeuristicSpec.make(spec.name, model=spec.model, **changed).label
+    values = dict(spec.params)
+    keys = [p.name for p in h.params if any(dict(c.params)[p.name] != defaults[p.name] for c in copies)]
+    return f"{spec.name} ({', '.join(f'{k}={show_value(values[k])}' for k in keys)})" if keys else spec.name
+
+
+def relabel(specs: list[HeuristicSpec]) -> list[HeuristicSpec]:
+    """The specs with their automatic labels set for the copies of each heuristic among them."""
+    out = []
+    for spec in specs:
+        copies = [s for s in specs if (s.name, s.model) == (spec.name, spec.model)]
+        out.append(dataclasses.replace(spec, label=auto_label(spec, copies)) if is_auto_label(spec) else spec)
+    return out
+
+
+def commit(specs: list[HeuristicSpec], benchmark: str | None) -> bool:
+    """Make ``specs`` (relabelled) the scenario's heuristics, the benchmark following its heuristic's new label;
+    False, with the error kept for the page, when the scenario refuses them."""
+    new = relabel(specs)
+    renamed = {old.label: s.label for old, s in zip(specs, new, strict=True)}
     sc = st.session_state[Keys.SCENARIO]
     try:
-        st.session_state[Keys.SCENARIO] = sc.replace(heuristics=tuple(specs), benchmark=benchmark)
-        st.session_state.pop("hx_error", None)
+        st.session_state[Keys.SCENARIO] = sc.replace(heuristics=tuple(new), benchmark=renamed.get(benchmark, benchmark))
     except HcschedError as exc:
-        st.session_state["hx_error"] = str(exc)
+        st.session_state[ERROR] = str(exc)
+        return False
+    clear_error()
+    return True
+
+
+def add() -> None:
+    """The Add button: the form's heuristic, parameters and label; the label field is cleared when it is added."""
+    sc = st.session_state[Keys.SCENARIO]
+    try:
+        h = get_heuristic(st.session_state[NAME], sc.model)
+        spec = HeuristicSpec.make(h.name, st.session_state.get(LABEL, "").strip() or None, model=sc.model,
+                                  **param_values(h))
+    except HcschedError as exc:
+        st.session_state[ERROR] = str(exc)
+        return
+    if commit([*sc.heuristics, spec], sc.benchmark):
+        st.session_state[LABEL] = ""
+
+
+def remove(i: int) -> None:
+    sc = st.session_state[Keys.SCENARIO]
+    rest = [s for j, s in enumerate(sc.heuristics) if j != i]
+    commit(rest, sc.benchmark if sc.benchmark in [s.label for s in rest] else None)
+
+
+def choose_benchmark() -> None:
+    sc = st.session_state[Keys.SCENARIO]
+    commit(list(sc.heuristics), st.session_state[BENCHMARK])
+
+
+def chosen(sc) -> None:
+    """The scenario's heuristics, each with its parameters and a Remove button."""
+    for i, spec in enumerate(sc.heuristics):
+        h = spec.heuristic
+        c1, c2 = st.columns([5, 1], vertical_alignment="center")
+        params = ", ".join(f"{k}={show_value(v)}" for k, v in spec.params) or "no parameters"
+        c1.markdown(f"**{spec.label}** · {h.title} · {h.mode} mode · {params}")
+        c2.button("Remove", key=f"hx_remove_{i}", disabled=len(sc.heuristics) == 1, on_click=remove, args=(i,))
+
+
+def benchmark(sc) -> None:
+    """The heuristic normalised metrics are divided by (for models that normalise)."""
+    model = get_model(sc.model)
+    if not model.normalizes():  # e.g. the ETC model's makespan; the task-class model normalises nothing
+        return
+    normalised = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
+    st.session_state[BENCHMARK] = sc.benchmark_label  # the widget follows the scenario (labels may have changed)
+    st.selectbox(f"Normalise {normalised} to", [s.label for s in sc.heuristics], key=BENCHMARK, on_change=choose_benchmark,
+                 help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the paper does), else the first.")
+
+
+def add_form(sc) -> None:
+    """Heuristic, parameters, optional label and the Add button, with the last error inline."""
+    st.subheader("Add a heuristic")
+    describe = lambda n: f"{n} - {get_heuristic(n, sc.model).title} ({get_heuristic(n, sc.model).mode})"  # noqa: E731
+    name = st.selectbox("Heuristic", heuristic_names(model=sc.model), key=NAME, format_func=describe,
+                        on_change=clear_error)
+    h = get_heuristic(name, sc.model)
+    st.info(f"{h.description}\n\n{h.paper}, section {h.section}.")
+    for p in h.params:
+        param_widget(h, p)
+    st.text_input("Label (optional)", key=LABEL, placeholder="e.g. kpb k=10", on_change=clear_error,
+                  help="Leave empty for a label from the parameters; copies of one heuristic show theirs.")
+    st.button("Add", key="hx_add", type="primary", on_click=add)
+    if ERROR in st.session_state:
+        st.error(st.session_state[ERROR])
 
 
 init_session_state()
-sc = st.session_state[Keys.SCENARIO]
+scenario = st.session_state[Keys.SCENARIO]
 st.title("Heuristics")
-
 st.subheader("Chosen")
-for i, spec in enumerate(sc.heuristics):
-    h = spec.heuristic
-    c1, c2 = st.columns([5, 1], vertical_alignment="center")
-    params = ", ".join(f"{k}={'off' if v is None else v}" for k, v in spec.params) or "no parameters"
-    c1.markdown(f"**{spec.label}** · {h.title} · {h.mode} mode · {params}")
-    if c2.button("Remove", key=f"hx_remove_{i}", disabled=len(sc.heuristics) == 1):
-        rest = [s for j, s in enumerate(sc.heuristics) if j != i]
-        set_heuristics(rest, sc.benchmark if sc.benchmark in [s.label for s in rest] else None)
-        st.rerun()
-labels = [s.label for s in sc.heuristics]
-bench = sc.benchmark_label
-model = get_model(sc.model)
-if model.normalizes():  # e.g. the ETC model's makespan; the task-class model normalises nothing
-    normalised = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
-    bench = st.selectbox(f"Normalise {normalised} to", labels, index=labels.index(sc.benchmark_label), key="hx_benchmark",
-                         help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the paper does), else the first.")
-if bench != sc.benchmark_label:
-    set_heuristics(sc.heuristics, bench)
-    st.rerun()
-
-st.subheader("Add a heuristic")
-name = st.selectbox("Heuristic", heuristic_names(model=sc.model), key="hx_name",
-                    format_func=lambda n: f"{n} - {REGISTRY[n].title} ({REGISTRY[n].mode})")
-h = get_heuristic(name)
-st.info(f"{h.description}\n\n{h.paper}, section {h.section}.")
-values = {p.name: param_widget(p, name) for p in h.params}
-label = st.text_input("Label (optional)", key="hx_label", placeholder="e.g. kpb k=10")
-if st.button("Add", key="hx_add", type="primary"):
-    try:
-        spec = HeuristicSpec.make(name, label or None, **values)
-    except HcschedError as exc:
-        st.session_state["hx_error"] = str(exc)
-    else:
-        set_heuristics([*sc.heuristics, spec], sc.benchmark)
-    st.rerun()
-if "hx_error" in st.session_state:
-    st.error(st.session_state["hx_error"])
+chosen(scenario)
+benchmark(scenario)
+add_form(scenario)
 link("run", "Go to Run")

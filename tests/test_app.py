@@ -191,7 +191,7 @@ def test_heuristics_page_adds_the_same_heuristic_twice():
     at.button(key="hx_add").click().run()
     assert any("used twice" in e.value for e in at.error)
     at.button(key="hx_remove_0").click().run()
-    assert [h.label for h in at.session_state["scenario"].heuristics][0] == "kpb"
+    assert [h.label for h in at.session_state["scenario"].heuristics][0] == "kpb (k=20)"
 
 
 def test_heuristics_page_shows_registry_description():

@@ -1,3 +1,5 @@
+import json
+import re
 import subprocess
 import sys
 
@@ -16,7 +18,36 @@ def run(capsys, *argv):
 
 def test_list_reads_the_registry(capsys):
     code, out, _ = run(capsys, "list")
-    assert code == 0 and "kpb" in out and "k=20.0" in out and "sufferage" in out
+    assert code == 0 and "kpb" in out and "k=20 (a number > 0 and <= 100), kbar=off" in out and "sufferage" in out
+
+
+def _sections(out):
+    """{heading: [heuristic lines]} of `hcsched list`."""
+    sections = {}
+    for line in out.splitlines():
+        if line and not line.startswith(" "):
+            heading = line
+            sections[heading] = []
+        elif line.strip() and not line.strip().startswith("parameters:"):
+            sections[heading].append(line)
+    return sections
+
+
+def test_list_has_one_section_per_model(capsys):
+    from hcsched import get_model, heuristic_names, model_names
+
+    _, out, _ = run(capsys, "list")
+    sections = _sections(out)
+    assert list(sections) == [f"{n}: {get_model(n).title}" for n in model_names()]
+    for name in model_names():
+        lines = sections[f"{name}: {get_model(name).title}"]
+        assert [line.split()[0] for line in lines] == heuristic_names(model=name)
+    lines = [line for lines in sections.values() for line in lines]
+    longest = max(len(line.split()[0]) for line in lines)  # guided-lpas-2k: the modes still line up
+    assert {line.index(line.split()[1], 2 + longest) for line in lines} == {2 + longest + 2}
+    code, out, _ = run(capsys, "list", "--model", "classes")
+    assert code == 0 and list(_sections(out)) == [f"classes: {get_model('classes').title}"]
+    assert "lpas" in out and "sufferage" not in out
 
 
 def test_run_writes_csv_and_summary(tmp_path, capsys):
@@ -27,6 +58,29 @@ def test_run_writes_csv_and_summary(tmp_path, capsys):
     assert code == 0 and "mean [95% interval]" in out and "sufferage" in out
     df = pd.read_csv(tmp_path / "r.csv")
     pd.testing.assert_frame_equal(df, simulate(sc, jobs=1), check_dtype=False)
+
+
+def test_run_summary_columns_never_touch_and_use_each_metrics_interval(tmp_path, capsys):
+    from hcsched import get_model, summarize
+
+    sc = preset("quickstart").replace(trials=3)
+    code, out, _ = run(capsys, "run", "--preset", "quickstart", "--trials", "3", "--jobs", "1")
+    assert code == 0
+    lines = out.splitlines()
+    metrics = get_model(sc.model).bar_metrics()
+    header = ["heuristic", *(m.label for m in metrics)]
+    table = lines[1:2 + len(sc.heuristics)]
+    assert re.split(r" {2,}", table[0]) == header  # units in the headers: "Makespan (s)"
+    assert "Makespan (s)" in header
+    for line in table[1:]:  # e.g. "6.42273 [6.23432, 6.61114]3.46958e+06" split into two cells
+        assert len(re.split(r" {2,}", line)) == len(header) and not re.search(r"\]\S", line)
+    results = simulate(sc, jobs=1)
+    boot = summarize(results, ["max_stretch"], methods={"max_stretch": "bootstrap"}).iloc[0]
+    cell = f"{boot['max_stretch']:.4g} [{boot['max_stretch_lower']:.4g}, {boot['max_stretch_upper']:.4g}]"
+    assert cell in table[1]  # mct's max stretch: the model's bootstrap interval, not Student-t
+    assert re.search(r"\d%\]", table[1])  # utilisation in its own format (.1%)
+    assert lines[1 + len(sc.heuristics) + 1].startswith("95% intervals of the mean: Student-t; percentile bootstrap")
+    assert "for max stretch" in out
 
 
 def test_preset_show_is_runnable(tmp_path, capsys):
@@ -44,7 +98,12 @@ def test_calibrate(tmp_path, capsys):
     sc = preset("maheswaran-fig4").replace(tasks=200, machines=5)
     sc.save(tmp_path / "s.json")
     code, out, _ = run(capsys, "calibrate", str(tmp_path / "s.json"), "--target", "0.5", "--trials", "2")
-    assert code == 0 and float(out) > 0
+    found = re.fullmatch(r"arrival rate: (\S+) tasks/s \(target: 0.5, .*; 2 trials, seed 0\)\n", out)
+    assert code == 0 and found and float(found[1]) > 0
+    code, out, _ = run(capsys, "calibrate", str(tmp_path / "s.json"), "--trials", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["target"] == "lambda_h" and data["fraction"] == 0.5 and data["unit"] == "tasks/s"
+    assert data["arrival_rate"] == pytest.approx(float(found[1]), rel=1e-5)  # lambda_h is the target 0.5
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -60,6 +119,8 @@ def test_calibrate(tmp_path, capsys):
     (["run"], "either a scenario file or --preset"),
     (["run", "{csv}"], "not valid JSON"),
     (["frobnicate"], "invalid choice"),
+    (["map", "{csv}", "--heuristic", "lpas"], "'lpas' is not a heuristic of the 'etc' model (it belongs to the classes model)"),
+    (["list", "--model", "nosuch"], "--model: 'nosuch' is not allowed; allowed: one of etc"),
 ])
 def test_bad_input_one_line_exit_2(tmp_path, capsys, argv, words):
     files = {"csv": "1,2\n3,4\n", "bad": "1,2\n3\n", "neg": "1,-1\n"}

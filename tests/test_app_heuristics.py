@@ -1,0 +1,114 @@
+"""The Heuristics page as a user meets it (issue item 12): the label field, inline errors, labels of copies, kbar."""
+
+import pytest
+
+pytest.importorskip("streamlit")
+from test_app import app, clear_caches  # noqa: E402, F401  (the shared AppTest helper and its autouse fixture)
+
+from hcsched import preset  # noqa: E402
+from hcsched.scenario import parse_scenario  # noqa: E402
+
+PAGE = "pages/heuristics.py"
+
+
+def labels(at):
+    return [h.label for h in at.session_state["scenario"].heuristics]
+
+
+def add(at, name, label="", **params):
+    at.selectbox(key="hx_name").set_value(name).run()
+    for key, value in params.items():
+        at.number_input(key=f"hx_{name}_{key}").set_value(value)
+    at.text_input(key="hx_label").set_value(label)
+    at.button(key="hx_add").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def errors(at):
+    return [e.value for e in at.error]
+
+
+def test_label_is_cleared_after_add_so_the_next_add_works():
+    at = app(PAGE)
+    add(at, "kpb", "fast", k=10)
+    assert labels(at)[-1] == "fast" and at.text_input(key="hx_label").value == ""
+    add(at, "kpb", k=40)  # the field was cleared: an automatic label, not "fast" a second time
+    assert labels(at)[-2:] == ["fast", "kpb (k=40)"] and not errors(at)
+
+
+def test_error_shows_inline_and_goes_with_the_next_edit_or_success():
+    at = app(PAGE)
+    add(at, "kpb", "fast", k=10)
+    add(at, "kpb", "fast", k=30)
+    assert any("'fast' is used twice" in e for e in errors(at))
+    assert at.text_input(key="hx_label").value == "fast"  # kept after a failed Add, to be corrected
+    at.text_input(key="hx_label").set_value("").run()  # an edit of the form clears the error
+    assert not errors(at)
+    add(at, "kpb", "fast", k=30)
+    assert errors(at)
+    at.number_input(key="hx_kpb_k").set_value(35).run()
+    assert not errors(at)
+    add(at, "kpb", "slow", k=30)
+    assert not errors(at) and labels(at)[-1] == "slow"
+
+
+def test_copies_show_their_parameters_and_a_single_copy_keeps_its_label():
+    at = app(PAGE)
+    assert labels(at) == ["mct", "kpb", "min-min", "sufferage"]
+    add(at, "kpb", k=10)
+    assert labels(at) == ["mct", "kpb (k=20)", "min-min", "sufferage", "kpb (k=10)"]
+    assert "**kpb (k=20)** · K-percent best · immediate mode · k=20, kbar=off" in [m.value for m in at.markdown]
+    at.button(key="hx_remove_4").click().run()
+    assert at.session_state["scenario"] == preset("quickstart")  # a single copy again: exactly the preset
+
+
+def test_labels_of_copies_survive_a_save_and_load():
+    at = app(PAGE)
+    add(at, "kpb", k=10)
+    add(at, "min-min", interval=5.0)
+    sc = at.session_state["scenario"]
+    assert labels(at)[-4:] == ["min-min (interval=10)", "sufferage", "kpb (k=10)", "min-min (interval=5)"]
+    assert parse_scenario(sc.to_json()) == sc
+    assert parse_scenario(sc.to_toml(), "toml") == sc
+
+
+def test_typed_labels_stay_and_count_as_copies():
+    at = app(PAGE)
+    add(at, "kpb", "fast kpb", k=10)
+    assert labels(at)[1] == "kpb (k=20)" and labels(at)[-1] == "fast kpb"
+
+
+def test_benchmark_follows_its_heuristic_when_relabelled():
+    at = app(PAGE)
+    at.selectbox(key="hx_benchmark").set_value("kpb").run()
+    assert at.session_state["scenario"].benchmark == "kpb"
+    add(at, "kpb", k=10)
+    assert at.session_state["scenario"].benchmark == "kpb (k=20)"
+    assert at.selectbox(key="hx_benchmark").value == "kpb (k=20)"
+    at.button(key="hx_remove_4").click().run()
+    assert at.session_state["scenario"].benchmark == "kpb" and not errors(at)
+
+
+def test_kbar_is_a_whole_number_of_machines():
+    at = app(PAGE)
+    at.selectbox(key="hx_name").set_value("kpb").run()
+    at.checkbox(key="hx_kpb_kbar_on").check().run()
+    kbar = at.number_input(key="hx_kpb_kbar")
+    assert kbar.proto.format == "%d" and kbar.step == 1 and isinstance(kbar.value, int)
+    assert isinstance(at.number_input(key="hx_kpb_k").value, float)  # k is a percentage: fractions allowed
+    kbar.set_value(2)
+    at.button(key="hx_add").click().run()
+    assert labels(at)[-1] == "kpb (kbar=2)" and labels(at)[1] == "kpb (kbar=off)"  # both name kbar
+    shown = [m.value for m in at.markdown if m.value.startswith("**kpb (kbar=2)**")]
+    assert shown and shown[0].endswith("k=20, kbar=2") and "2.0" not in shown[0]
+
+
+def test_class_model_uses_its_own_heuristics():
+    at = app(PAGE)
+    at.session_state["scenario"] = preset("alazzoni-B")
+    at.run()
+    assert labels(at) == ["mct", "kpb (kbar=1)", "lpas"]
+    add(at, "kpb")
+    assert labels(at) == ["mct", "kpb (kbar=1)", "lpas", "kpb (kbar=off)"] and not errors(at)
+    assert all(h.model == "classes" for h in at.session_state["scenario"].heuristics)
