@@ -150,7 +150,8 @@ def interval_note(results, metrics, methods: dict[str, str]) -> str:
         if method == "bootstrap":
             boot.append(m.title.lower())
         elif used:
-            boot.append(f"{m.title.lower()} of {', '.join(used)} (where Student-t would reach below zero)")
+            where = "below zero or above 100%" if method == "auto-fraction" else "below zero"
+            boot.append(f"{m.title.lower()} of {', '.join(used)} (where Student-t would reach {where})")
     text = "95% intervals of the mean: Student-t"
     if boot:
         text += f"; percentile bootstrap ({BOOTSTRAP_RESAMPLES} resamples) for {'; '.join(boot)}"
@@ -241,15 +242,67 @@ def cmd_calibrate(args) -> None:
 
 
 def cmd_preset(args) -> None:
-    from hcsched.presets import preset, preset_names
+    from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
 
     if args.action == "list":
+        names = preset_names() + sweep_preset_names()
+        width = max(map(len, names)) + 2
         for name in preset_names():
-            print(f"{name:<26} {preset(name).description}")
+            print(f"{name:<{width}}{preset(name).description}")
+        print("\nsweeps (hcsched sweep --preset NAME):")
+        for name in sweep_preset_names():
+            print(f"{name:<{width}}{sweep_preset(name).description}")
     else:
         if not args.name:
             raise HcschedError("preset show: give a preset name (see 'hcsched preset list')")
+        if args.name in sweep_preset_names():
+            sp = sweep_preset(args.name)
+            print(sp.scenario().to_json(), end="")
+            print("# varied: " + " ".join(f"--vary {k}={_values_text(v)}" for k, v in sp.vary.items()), file=sys.stderr)
+            return
         print(preset(args.name).to_json(), end="")
+
+
+def _values_text(values: list) -> str:
+    import json
+
+    return json.dumps(values, separators=(",", ":")) if any(isinstance(v, list) for v in values) else \
+        ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
+
+
+def cmd_sweep(args) -> None:
+    from hcsched.models import get_model
+    from hcsched.presets import preset_names, sweep_preset, sweep_preset_names
+    from hcsched.sweep import parse_vary, sweep, sweep_summary
+
+    vary: dict = {}
+    if args.preset in sweep_preset_names() and args.scenario is None:
+        sp = sweep_preset(args.preset)
+        scenario, vary = sp.scenario(), dict(sp.vary)
+    elif args.preset is not None and args.preset not in preset_names() and args.scenario is None:
+        raise HcschedError(f"--preset: {args.preset!r} is neither a preset nor a sweep preset; see 'hcsched preset list'")
+    else:
+        scenario = _scenario(args)
+    vary.update(parse_vary(args.vary or []) if args.vary else {})
+    if not vary:
+        raise HcschedError("--vary: give at least one KEY=VALUES (e.g. --vary arrivals.rate=0.001,0.002), or a sweep "
+                       "preset")
+    if args.resume and not args.out:
+        raise HcschedError("--resume: give the --out file of the interrupted sweep")
+    results = sweep(scenario, vary, trials=args.trials, seed=args.seed, backend=args.backend, scheduler=args.scheduler,
+                    resume=args.out if args.resume else None, out=None if args.resume else args.out, jobs=args.jobs,
+                    progress=_progress_bar())
+    model = get_model(scenario.model)
+    summary = sweep_summary(results, scenario, vary)
+    metrics = [m for m in model.bar_metrics() if m.name in summary]
+    keys = list(vary)
+    rows = [[*(str(row[k]) for k in keys), str(row["heuristic"]),
+             *(_cell(m, row[m.name], row[f"{m.name}_lower"], row[f"{m.name}_upper"]) for m in metrics)]
+            for _, row in summary.iterrows()]
+    print(f"{scenario.name}: sweep of {len(summary['point'].unique())} points x {results['trial'].nunique()} "
+          f"{model.trial_word}s; mean [95% interval]")
+    print(format_table([*keys, "heuristic", *(m.label for m in metrics)], rows))
+    print(interval_note(results, metrics, model.interval_methods()))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -294,6 +347,21 @@ def build_parser() -> argparse.ArgumentParser:
     lp.add_argument("--groups", help="machines per column of --mu, comma-separated (identical machine groups)")
     lp.add_argument("--json", action="store_true", help="print {lambda, delta, stable}")
     lp.set_defaults(func=cmd_lp)
+
+    sw = sub.add_parser("sweep", help="run a scenario over a grid of values of its keys (local processes or Dask)")
+    sw.add_argument("scenario", nargs="?", help="scenario file (.json or .toml)")
+    sw.add_argument("--preset", help="a preset or a sweep preset instead of a file (see 'hcsched preset list')")
+    sw.add_argument("--vary", action="append", metavar="KEY=VALUES",
+                    help="a dotted key of the scenario and its values: a,b,c or START:STOP:COUNT[:log] or a JSON array "
+                         "(repeatable: the grid is the product)")
+    sw.add_argument("--trials", type=int)
+    sw.add_argument("--seed", type=int)
+    sw.add_argument("--out", help="CSV receiving every chunk as it finishes, then the whole sweep in a fixed order")
+    sw.add_argument("--resume", action="store_true", help="keep the finished (point, trial) rows of --out and run the rest")
+    sw.add_argument("--backend", default="local", help="local (processes on this machine) or dask")
+    sw.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
+    sw.add_argument("--jobs", type=int, help="worker processes, or local Dask workers (default: all cores)")
+    sw.set_defaults(func=cmd_sweep)
 
     ps = sub.add_parser("preset", help="list presets or show one as an editable scenario")
     ps.add_argument("action", choices=("list", "show"))

@@ -6,8 +6,10 @@ symmetric per-trial values (makespans, flow times, numbers in system over
 in most trials and 60,000 in one) its interval can fall below zero; the
 percentile bootstrap of the mean stays inside the values' range. ``"auto"``
 uses Student-t unless its interval leaves the range of the values' sign
-(non-negative values, negative lower bound), then the bootstrap. The
-bootstrap draws from a fixed seed, so the same values give the same bounds.
+(non-negative values, negative lower bound), then the bootstrap;
+``"auto-fraction"`` does the same for a fraction such as a utilisation, whose
+interval must also stay at or below 1. The bootstrap draws from a fixed seed,
+so the same values give the same bounds.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import math
 import numpy as np
 import pandas as pd
 
-METHODS = ("t", "bootstrap", "auto")
+METHODS = ("t", "bootstrap", "auto", "auto-fraction")
 BOOTSTRAP_RESAMPLES = 4000
 BOOTSTRAP_SEED = 20260  # fixed: the same values always give the same interval
 
@@ -59,21 +61,29 @@ def mean_ci(values, confidence: float = 0.95, method: str = "t") -> tuple[float,
     if method == "bootstrap":
         return (mean, *bootstrap_ci(x, confidence))
     half = t_quantile(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
-    if method == "auto" and mean - half < 0.0 <= x.min():
+    if method.startswith("auto") and _leaves_range(mean, half, x, method):
         return (mean, *bootstrap_ci(x, confidence))
     return (mean, mean - half, mean + half)
 
 
+def _leaves_range(mean: float, half: float, x: np.ndarray, method: str) -> bool:
+    """Whether the Student-t interval leaves what the values can be: below 0 for non-negative values, and above 1
+    for fractions ("auto-fraction")."""
+    below = mean - half < 0.0 <= x.min()
+    above = method == "auto-fraction" and mean + half > 1.0 >= x.max()
+    return below or above
+
+
 def interval_method(values, method: str = "auto") -> str:
     """The method :func:`mean_ci` uses for these values: "t" or "bootstrap"."""
-    if method != "auto":
+    if not method.startswith("auto"):
         return method
     x = np.asarray(values, dtype=float)
     x = x[np.isfinite(x)]
     if x.size < 2 or float(x.std(ddof=1)) == 0.0:
         return "t"
     half = t_quantile(0.975, x.size - 1) * float(x.std(ddof=1)) / math.sqrt(x.size)
-    return "bootstrap" if x.mean() - half < 0.0 <= x.min() else "t"
+    return "bootstrap" if _leaves_range(float(x.mean()), half, x, method) else "t"
 
 
 def summarize(results: pd.DataFrame, metrics: tuple[str, ...] | list[str], by: str = "heuristic",

@@ -336,7 +336,7 @@ def _run_dask(work, jobs: int | None, scheduler: str | None, collect: Callable) 
         cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
                                dashboard_address=None)
     try:
-        with Client(cluster if cluster is not None else scheduler) as client:
+        with Client(cluster if cluster is not None else scheduler, timeout="10s") as client:
             futures = [client.submit(run_chunk, point, trials, pure=False, retries=3) for point, trials in work]
             try:
                 for future in dask_completed(futures):

@@ -61,3 +61,14 @@ def test_summarize_uses_each_metrics_method():
     t = summarize(df, ["x"])
     b = summarize(df, ["x"], methods={"x": "auto"})
     assert t.loc[0, "x_lower"] < 0 <= b.loc[0, "x_lower"]
+
+
+def test_a_fraction_keeps_its_interval_at_or_below_one():
+    from hcsched.stats import interval_method
+
+    busy = [0.99, 0.97, 1.0, 0.8, 0.999, 0.95]
+    assert mean_ci(busy, method="t")[2] > 1.0  # Student-t leaves the range of a utilisation
+    mean, lo, hi = mean_ci(busy, method="auto-fraction")
+    assert lo >= 0.8 and hi <= 1.0 and interval_method(busy, "auto-fraction") == "bootstrap"
+    assert mean_ci(busy, method="auto") == mean_ci(busy, method="t")  # plain auto only guards zero
+    assert interval_method([0.5, 0.52, 0.49], "auto-fraction") == "t"

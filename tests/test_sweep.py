@@ -159,3 +159,26 @@ def test_every_sweep_preset_is_a_valid_grid():
     assert [p.scenario.classes.arrival_rates[0] for p in loads][-1] == pytest.approx(5 * 0.95 * 4 / 3)
     with pytest.raises(HcschedError, match="unknown sweep preset 'kpb'"):
         sweep_preset("kpb")
+
+
+def test_the_command_line_sweep_and_its_resume(tmp_path, capsys):
+    from hcsched.cli import main
+
+    out = tmp_path / "s.csv"
+    args = ["sweep", "--preset", "quickstart", "--vary", "arrivals.rate=0.0005,0.002", "--trials", "2", "--jobs", "1"]
+    assert main([*args, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "sweep of 2 points x 2 trials" in printed and "arrivals.rate" in printed.splitlines()[1]
+    first = out.read_bytes()
+    assert main([*args, "--out", str(out), "--resume"]) == 0  # nothing left to run: the same file
+    assert out.read_bytes() == first
+    api = sweep(preset("quickstart"), ["arrivals.rate=0.0005,0.002"], trials=2, jobs=1)
+    assert pd.read_csv(out).equals(api)
+    for bad, words in ((["--vary", "machines=0"], "sweep point 0 (machines=0)"), ([], "--vary: give at least one"),
+                       (["--vary", "machines=2", "--resume"], "--resume: give the --out file"),
+                       (["--vary", "machines=2", "--backend", "ray"], "--backend: 'ray' is not allowed")):
+        assert main(["sweep", "--preset", "quickstart", "--trials", "1", *bad]) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1
+    assert main(["preset", "list"]) == 0
+    assert "maheswaran-kpb-k" in capsys.readouterr().out.split("sweeps (hcsched sweep --preset NAME):")[1]

@@ -50,7 +50,7 @@ class Metric:
     normalize: bool = False  # also as normalized_<name>: divided by the benchmark's value in the same trial
     doc: str = ""  # one line of help
     per: str = ""  # "machine", "class", ...: one column <name><i> per machine (or class) of the spec, not summarised
-    ci: str = "auto"  # interval of the mean: "t" (Student-t), "bootstrap", or "auto" (t unless it leaves the range)
+    ci: str = "auto"  # interval of the mean: "t", "bootstrap", "auto" (t unless it leaves the range), "auto-fraction"
     fmt: str = ""  # how to show values (a d3 / Python format spec without the colon, e.g. ".1%"); "" for 4 significant digits
 
     @property

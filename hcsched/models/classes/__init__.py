@@ -40,7 +40,7 @@ class ClassModel(Model):
         Metric("max_flow", "Max flow time", "time units", doc="The longest finish minus arrival after the warm-up."),
         Metric("mean_stretch", "Mean stretch", "", ci="bootstrap", doc="Mean flow time over execution time. " + STRETCH_NOTE),
         Metric("max_stretch", "Max stretch", "", ci="bootstrap", doc="The largest flow time over execution time. " + STRETCH_NOTE),
-        Metric("utilization", "Utilisation", "", "higher", bar=True, fmt=".1%",
+        Metric("utilization", "Utilisation", "", "higher", bar=True, fmt=".1%", ci="auto-fraction",
                doc="Busy machine time over machines x time, over [warmup, horizon]."),
         Metric("state_info", "Machines consulted per task", "", doc="N_s: machines whose state a mapping asked for (section IV)."),
         Metric("discount", "State-information discount (%)", "%", "higher", bar=True,
@@ -54,7 +54,8 @@ class ClassModel(Model):
                doc="Restricted lambda* < 1, or the number in system grows significantly over the second half of the run."),
         Metric("mean_in_system_class", "Mean number in system", "tasks", table=False, per="class"),
         Metric("mean_in_system_machine", "Mean number in system", "tasks", table=False, per="machine"),
-        Metric("utilization_machine", "Utilisation", "", "higher", table=False, per="machine", fmt=".1%"),
+        Metric("utilization_machine", "Utilisation", "", "higher", table=False, per="machine", fmt=".1%",
+               ci="auto-fraction"),
     )
     trial_word = "replication"
     time_unit = "time units"

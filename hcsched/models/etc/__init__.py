@@ -67,7 +67,7 @@ class EtcModel(Model):
                "execution time (1: no waiting). " + STRETCH_NOTE),
         Metric("max_stretch", "Max stretch", "", bar=True, ci="bootstrap",
                doc="The largest flow time over actual execution time. " + STRETCH_NOTE),
-        Metric("utilization", "Utilisation", "", "higher", bar=True, fmt=".1%",
+        Metric("utilization", "Utilisation", "", "higher", bar=True, fmt=".1%", ci="auto-fraction",
                doc="Busy machine time over machines x makespan: how much of the suite's capacity the run used."),
         Metric("mapping_events", "Mapping events", "", "",
                doc="How often a batch heuristic mapped its meta-task (section 3.3); 0 in immediate mode."),
