@@ -9,7 +9,10 @@ Each module provides:
 - ``reset()``: forget the editor's own session state (a new scenario was loaded);
 - ``overview(scenario, container)``: a small summary beside the scenario on Home;
 - ``trial_charts(runs, colors, key)``: charts of one trial beyond the Gantt chart;
-- ``explain_matrix(scenario)``: an ETC matrix the Explain page can trace, or None.
+- optionally ``results_charts(results, scenario, colors, key)``: charts of the whole run on Results;
+- optionally ``explain(scenario)``: the Explain page for this model, given a scenario of the model (the loaded one,
+  or the model's default preset);
+- optionally ``sweep_charts(table, key)``: charts of a sweep's table on the Sweep page.
 """
 
 from __future__ import annotations

@@ -61,11 +61,6 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
                     key=f"{key}_in_system", width="stretch")
 
 
-def explain_matrix(scenario):
-    """The class model has no ETC matrix to trace."""
-    return None
-
-
 def editor(sc) -> None:
     """Classes with arrival rates, a class x machine rate table, execution-time law, horizon; LP verdict and delta*."""
     spec = sc.classes

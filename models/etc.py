@@ -1,5 +1,6 @@
 """The dashboard's part of the ETC model (Maheswaran et al.): the Scenario page's editor of machines, tasks, the ETC
-matrix, arrivals and actual times; the ETC heatmap on Home; the matrix Explain can trace."""
+matrix, arrivals and actual times; the ETC heatmap on Home; Explain over the paper's worked examples
+(``models.etc_explain``)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from hcsched.models.etc.charts import etc_heatmap
 from hcsched.models.etc.spec import ActualSpec, ArrivalSpec, EtcSpec
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, make_workload
 from hcsched.readers import looks_like_hcsp, parse_csv_etc, parse_hcsp_etc
+from models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
 from pages.common import W, commit_scenario, default
 
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
-EXPLAIN_TASKS = 30  # the largest matrix of the user's that the Explain page traces
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -39,13 +40,6 @@ def overview(scenario, container) -> None:
 
 def trial_charts(runs: dict, colors: dict, key: str) -> None:
     """Nothing beyond the Gantt chart for this model."""
-
-
-def explain_matrix(scenario):
-    """The scenario's own matrix, if it is small enough to trace decision by decision."""
-    if scenario.etc.method == "matrix" and scenario.tasks <= EXPLAIN_TASKS:
-        return np.array(scenario.etc.matrix, float)
-    return None
 
 
 METHODS = {"range": "Generate: range-based (section 4)", "cov": "Generate: COV-based (gamma)", "matrix": "My own matrix"}

@@ -279,6 +279,9 @@ def show_results(run: RunResult, key: str) -> None:
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
     st.plotly_chart(trial_distribution(results, by_name[metric], colors), key=f"{key}_dist", width="stretch")
+    whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
+    if whole_run is not None:
+        whole_run(results, scenario, colors, key)
 
     st.subheader(f"One {model.trial_word}")
     trial = st.number_input(model.trial_word.capitalize(), 0, scenario.trials - 1, 0, key=f"{key}_trial")

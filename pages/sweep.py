@@ -15,6 +15,7 @@ from hcsched import HcschedError, Scenario, get_model
 from hcsched.charts import heuristic_colors, sweep_heatmap, sweep_lines
 from hcsched.experiment import default_jobs, estimate_seconds
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
+from models import ui
 from pages.common import Keys, _executor, init_session_state, link
 
 TYPE_KEY = "(type a key)"
@@ -133,6 +134,9 @@ def _show(result: SweepResult) -> None:
         chosen = st.selectbox("Metric", [m.label for m in metrics], key=K + "metric")
         metric = next(m for m in metrics if m.label == chosen)
         st.plotly_chart(sweep_heatmap(result.summary, (keys[0], keys[1]), metric), width="stretch", key=K + "heat")
+    own = getattr(ui(result.scenario.model), "sweep_charts", None)  # the model's own charts of a sweep
+    if own is not None:
+        own(result.summary, K + "model")
     c1, c2 = st.columns(2)
     c1.download_button("Sweep results, every trial (CSV)", result.results.to_csv(index=False).encode(),
                        f"{result.scenario.name}-sweep.csv", "text/csv", key=K + "dl_rows")
