@@ -13,9 +13,11 @@ import difflib
 from hcsched.errors import HcschedError
 from hcsched.models.base import Metric, Model
 from hcsched.models.classes import MODEL as _CLASSES
+from hcsched.models.estimation import MODEL as _ESTIMATION
 from hcsched.models.etc import MODEL as _ETC
+from hcsched.models.timeshared import MODEL as _TIMESHARED
 
-MODELS: dict[str, Model] = {m.name: m for m in (_ETC, _CLASSES)}
+MODELS: dict[str, Model] = {m.name: m for m in (_ETC, _CLASSES, _ESTIMATION, _TIMESHARED)}
 DEFAULT_MODEL = _ETC.name
 
 

@@ -1,0 +1,124 @@
+"""Benchmarks of the estimation model (issue: seed 004), with the paper's directions on the presets.
+
+    python bench/estimation.py [--quick]
+
+1. The k-NN estimates of 500 unstarted tasks on 90 processors after one return (target <= 10 ms): the incremental
+   update (column j only) against a full recomputation measured in the same run.
+2. One preset of 30 trials on 2 cores (target <= 60 s), with the paper's directions: k-NN error against the smoothed
+   and simple-average estimators, k-NN error falling with more observations, LE against LA, FZ (best, beta 0.1)
+   against FA, FE the worst of FA / FE / FZ. --quick runs 6 trials.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from hcsched import simulate
+from hcsched.models.estimation import MODEL
+from hcsched.models.estimation.estimators import EstimatorState, knn_estimate
+from hcsched.models.estimation.spec import Estimator
+
+
+def knn_bench(tasks: int = 500, machines: int = 90, n: int = 100, repeats: int = 20) -> tuple[float, float]:
+    """Milliseconds for one return (observe + column j) plus the estimate matrices, and for a full recomputation."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 50, (tasks + machines * n + repeats, 3))
+    est = EstimatorState(Estimator(n=n, L=0.1), np.zeros(X.shape[0], np.int64), X, machines, 1)
+    for j in range(machines):
+        est.report_rate(j, 1000.0)
+    unstarted = np.arange(tasks)
+    k = tasks
+    for j in range(machines):  # full rings of n observations on every processor
+        for _ in range(n):
+            est.observe(k, j, float(rng.exponential(100)), 1.0, 0.3, unstarted[:0])
+            k += 1
+    est.fill_rows(unstarted)
+    MODEL.warm_up()
+    times = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        est.observe(k, r % machines, 100.0, 1.0, 0.2, unstarted)
+        est.estimates(unstarted)
+        times.append(time.perf_counter() - t)
+        k += 1
+    t = time.perf_counter()
+    est.fill_rows(unstarted)
+    est.estimates(unstarted)
+    full = time.perf_counter() - t
+    return 1000 * float(np.median(times)), 1000 * full
+
+
+def knn_vs_observations(seed: int = 1) -> dict[int, float]:
+    """Fig. 6: mean |ETC - t| / t of k-NN on a known function of X against the number of observations."""
+    rng = np.random.default_rng(seed)
+
+    def draw(m):
+        x = rng.integers(0, 21, (m, 2)).astype(float)
+        return x, 10.0 * (x[:, 0] + 1) * (1 + 0.2 * x[:, 1]) * np.exp(0.1 * rng.standard_normal(m))
+
+    out = {}
+    for n in (3, 10, 30, 100, 300, 1000):
+        errs = []
+        for _ in range(10):
+            x, t = draw(n)
+            xq, tq = draw(100)
+            errs.append(np.mean(np.abs(knn_estimate(xq, x, t, L=0.1) - tq) / tq))
+        out[n] = float(np.mean(errs))
+    return out
+
+
+def estimator_errors(trials: int) -> dict[str, float]:
+    """Fig. 5: mean estimation error of FA under each estimator on system A."""
+    sc = MODEL.presets()["page-system-a"]().replace(heuristics=["fa"], trials=trials)
+    out = {}
+    for method in ("knn", "smoothed", "average"):
+        spec = sc.spec
+        s2 = sc.replace(estimator=type(spec.estimator)(**{**spec.estimator.__dict__, "method": method}))
+        out[method] = float(simulate(s2, jobs=2)["estimation_error"].mean())
+    return out
+
+
+def preset_run(name: str, trials: int):
+    sc = MODEL.presets()[name]().replace(trials=trials)
+    t = time.perf_counter()
+    df = simulate(sc, jobs=2)
+    wall = time.perf_counter() - t
+    summary = df.groupby("heuristic", sort=False)[["makespan", "efficiency", "estimation_error"]].agg(["mean", "sem"])
+    return wall, df, summary
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    trials = 6 if args.quick else 30
+    inc, full = knn_bench()
+    print(f"k-NN after one return, 500 tasks x 90 processors: {inc:.2f} ms (target 10 ms); "
+          f"full recomputation of all 90 columns: {full:.1f} ms (x{full / inc:.0f})")
+    print("k-NN error against observations (Fig. 6):", {n: round(e, 3) for n, e in knn_vs_observations().items()})
+    for name in ("page-system-a", "page-system-b"):
+        wall, df, summary = preset_run(name, trials)
+        print(f"\n{name}, {trials} trials on 2 cores: {wall:.1f} s (target 60 s for 30)")
+        print(summary.round(3).to_string())
+        mean = df.groupby("heuristic", sort=False)["makespan"].mean()
+        if "le" in mean:
+            print(f"LE / LA makespan: {mean['le'] / mean['la']:.2f} (paper: > 4)")
+        if "fz (beta=0.1)" in mean:
+            print(f"FZ (best, beta 0.1) / FA makespan: {mean['fz (beta=0.1)'] / mean['fa']:.2f} (paper: 0.80)")
+        trio = mean[[h for h in ("fa", "fe", "fz") if h in mean]]
+        print(f"worst of FA, FE, FZ: {trio.idxmax()} (paper: fe)")
+    sc = MODEL.presets()["page-system-b"]().replace(heuristics=["fa", "fe-d"], trials=max(2, trials // 3))
+    t = time.perf_counter()
+    fed = simulate(sc, jobs=2).groupby("heuristic", sort=False)[["makespan", "efficiency"]].mean()
+    print(f"\nFE_d on system B ({sc.trials} trials, {time.perf_counter() - t:.1f} s; not in the preset):")
+    print(fed.round(1).to_string())
+    errs = estimator_errors(trials)
+    print("\nestimation error of FA on system A by estimator (Fig. 5):", {k: round(v, 3) for k, v in errs.items()},
+          f"smoothed / k-NN = {errs['smoothed'] / errs['knn']:.2f} (paper: about 10)")
+
+
+if __name__ == "__main__":
+    main()

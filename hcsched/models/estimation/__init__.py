@@ -1,0 +1,103 @@
+"""The estimation model of Page, Keane and Naughton, "Scheduling in a dynamic heterogeneous distributed system using
+estimation error" (JPDC 2008): execution times learnt online (k-NN, smoothed average), the error of those
+estimates, and heuristics that weigh it.
+
+Spec (:mod:`.spec`), workload with hidden true times (:mod:`.workload`),
+estimators (:mod:`.estimators`), error quantities (:mod:`.error`), heuristics
+(:mod:`.heuristics`), the event loop (:mod:`.engine`), traces (:mod:`.traces`),
+presets (:mod:`.presets`) and charts (:mod:`.charts`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hcsched.models.base import Metric, Model
+from hcsched.models.estimation import estimators, heuristics, spec
+from hcsched.models.estimation.engine import EstimationRun, run_estimation, run_metrics
+from hcsched.models.estimation.workload import make_workload
+
+# Seconds per task, mapping event and heuristic on one core (bench/estimation.py on the 2-core machine).
+_TASK_COST = 4e-4
+
+
+class EstimationModel(Model):
+    name = "estimation"
+    title = "Estimated execution times and error (Page, Keane and Naughton)"
+    paper = "Page, Keane and Naughton, JPDC 2008"
+    spec_type = spec.EstimationSpec
+    spec_keys = frozenset(spec.EST_KEYS)
+    metrics = (
+        Metric("makespan", "Makespan", "s", bar=True, doc="The last return, in seconds from the first release."),
+        Metric("efficiency", "Efficiency", "%", "higher", bar=True,
+               doc="Eq. 7: 100 x the processors' busy seconds (communication and computation) / (makespan x M)."),
+        Metric("estimation_error", "Estimation error", "", bar=True, fmt=".1%",
+               doc="Mean over tasks of |ETC - t| / t (eq. 8) for the estimate each task was dispatched with."),
+        Metric("predicted_error", "Predicted error", "", "", fmt=".1%",
+               doc="Mean over tasks of the estimation error the scheduler predicted at dispatch (estimator.error)."),
+        Metric("round_robin_tasks", "Tasks mapped without an estimate", "", "",
+               doc="Tasks started while nothing was known about their problem (dealt round robin, section 2.2)."),
+        Metric("mapping_events", "Mapping events", "", "", table=False),
+    )
+    benchmarks = ("fa",)
+    default_preset = "page-system-a"
+    schedule_columns = ("problem", "stage", "released", "estimate", "comm_estimate", "predicted_error", "estimation_error")
+    heuristics = heuristics.HEURISTICS
+
+    def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.EstimationSpec:
+        return spec.spec_from_dict(data, base_dir)
+
+    def spec_to_dict(self, s: spec.EstimationSpec) -> dict[str, Any]:
+        return spec.spec_to_dict(s)
+
+    def describe(self, s: spec.EstimationSpec) -> str:
+        n = len(s.problems) if s.trace is None else len({t.problem for t in s.trace})
+        return f"{s.machines} processors, {s.tasks} tasks in {n} problem{'s' if n != 1 else ''}"
+
+    def headline(self, s: spec.EstimationSpec) -> str:
+        e = s.estimator
+        return f"estimator {e.method} (n = {e.n}, L = {e.L:g}, nu = {e.nu:g}), predicted error: {e.error}"
+
+    def workload(self, s: spec.EstimationSpec, seed_seq: np.random.SeedSequence):
+        return make_workload(s, seed_seq)
+
+    def run(self, s: spec.EstimationSpec, heuristic, workload) -> EstimationRun:
+        return run_estimation(s, heuristic, workload)
+
+    def measure(self, s: spec.EstimationSpec, heuristic, run: EstimationRun) -> dict[str, Any]:
+        return run_metrics(run)
+
+    def schedule_extras(self, run: EstimationRun) -> dict[str, np.ndarray]:
+        return {"problem": run.problem, "stage": run.stage, "released": run.released, "estimate": run.estimate, "comm_estimate": run.comm_estimate,
+                "predicted_error": run.predicted_error, "estimation_error": run.actual_error}
+
+    def trial_seconds(self, s: spec.EstimationSpec, heuristics_) -> float:
+        return s.tasks * len(heuristics_) * _TASK_COST
+
+    def presets(self):
+        from hcsched.models.estimation.presets import PRESETS
+
+        return PRESETS
+
+    def tiny(self):
+        from hcsched.scenario import Scenario
+
+        return Scenario.from_dict({
+            "name": "estimation-tiny", "description": "A tiny estimation scenario: 4 processors, a staged and a "
+            "single-stage problem.", "model": self.name,
+            "processors": {"count": 4, "ratio": 0.5},
+            "problems": [{"name": "staged", "stages": [8, 6], "work": [20000, 40000], "params": [50], "exponents": [1.0]},
+                         {"name": "single", "stages": [10], "work": [30000], "params": [20, 5], "exponents": [1.5, -0.5],
+                          "release": 5.0}],
+            "heuristics": ["fa", {"name": "fz", "beta": 0.1}, "la", "rr", "ef", {"name": "tabu", "iterations": 20}],
+            "trials": 3, "seed": 11})
+
+    def warm_up(self) -> None:
+        heuristics.warm_up()
+        estimators.knn_estimate([[0.0]], [[1.0], [2.0]], [1.0, 2.0], 0.1)
+
+
+MODEL = EstimationModel()

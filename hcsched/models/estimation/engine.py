@@ -1,0 +1,277 @@
+"""The event loop of the estimation model: releases, returns, learning, and mapping with the Alg. 2 template.
+
+Pull protocol (section 2.2): each processor runs one task at a time; when it
+is idle it starts the head of its queue Q_j. Mapping (``mapping`` in the
+scenario; the paper does not say when ``generateSchedule`` runs, notes 1.1):
+
+- ``return`` (default): at every release and every return, every task that
+  has not started is remapped (Fig. 1's "pre-emptive rescheduling"); running
+  tasks are never moved (tasks are indivisible). Only the tasks that idle
+  processors start at this moment can matter before the next remap, so the
+  greedy template stops once every idle processor has its next task: the
+  schedule is the same as with complete queues.
+- ``release``: only newly released tasks are mapped, behind the queued ones.
+
+A task of a problem nothing is known about (no task of it has returned) is
+dealt round robin (section 2.2), ahead of the mapped tasks. The true time of a
+task is revealed only when it returns; its computation t is what the
+estimator learns, and communication c separately (eq. 1). A processor is busy
+for c + t (communication counts as busy time in eq. 7).
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hcsched.metrics import Schedule
+from hcsched.models.estimation import heuristics as H
+from hcsched.models.estimation.error import case_time, et, ew
+from hcsched.models.estimation.estimators import EstimatorState
+from hcsched.models.estimation.spec import EstimationSpec
+from hcsched.models.estimation.workload import Workload, availability, true_time
+
+RETURN, RELEASE = 0, 1
+CURVE_POINTS = 200
+
+
+@dataclass
+class EstimationRun:
+    """One heuristic's run: per-task records and what the dashboard draws over time."""
+
+    schedule: Schedule  # arrival: the problem's release (the same for every heuristic); see ``released``
+    released: np.ndarray  # when the task's stage was released (depends on the schedule for stages after the first)
+    problem: np.ndarray
+    stage: np.ndarray
+    estimate: np.ndarray  # ETC at dispatch (best case), NaN if mapped without an estimate
+    comm_estimate: np.ndarray
+    predicted_error: np.ndarray  # the predicted ET at dispatch
+    actual_error: np.ndarray  # ET (eq. 8) of the dispatch estimate
+    compute: np.ndarray  # t (computation seconds)
+    comm: np.ndarray  # c
+    first_queue: np.ndarray  # the processor a task was first queued on (-1: started at once); Fig. 1's remapping
+    mapping_events: int
+    machines: int
+    names: tuple = field(default=())
+
+    @property
+    def makespan(self) -> float:
+        return float(self.schedule.finish.max()) if self.schedule.finish.size else 0.0
+
+    def curves(self, points: int = CURVE_POINTS) -> dict[str, np.ndarray]:
+        """Over time (section 5.4, Figs. 4, 7-13): idle processors, efficiency so far (eq. 7, %), and the mean
+        actual and predicted estimation error of the tasks returned in each interval (NaN where none returned)."""
+        s = self.schedule
+        end = max(self.makespan, 1e-9)
+        t = np.linspace(0.0, end, points + 1)[1:]
+        running = ((s.start[None, :] <= t[:, None]) & (s.finish[None, :] > t[:, None])).sum(axis=1)
+        busy = np.clip(t[:, None] - s.start[None, :], 0.0, (s.finish - s.start)[None, :]).sum(axis=1)
+        bins = np.minimum((s.finish / end * points).astype(int), points - 1)
+        ok = np.isfinite(self.actual_error)
+        count = np.bincount(bins[ok], minlength=points)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            actual = np.bincount(bins[ok], self.actual_error[ok], points) / count
+            predicted = np.bincount(bins[ok], self.predicted_error[ok], points) / count
+        return {"time": t, "idle": self.machines - running, "efficiency": 100.0 * busy / (t * self.machines),
+                "actual_error": actual, "predicted_error": predicted}
+
+
+def _options(heuristic):
+    p = heuristic.kwargs
+    return p, p.get("case", "best")
+
+
+class _Sim:
+    """State of one run."""
+
+    def __init__(self, spec: EstimationSpec, heuristic, w: Workload):
+        self.spec, self.h, self.w = spec, heuristic, w
+        self.name = heuristic.name
+        self.params, self.case = _options(heuristic)
+        n, m = w.work.size, w.speeds.size
+        self.N, self.M = n, m
+        n_problems = w.stage_release.shape[0]
+        self.est = EstimatorState(spec.estimator, w.problem, w.X, m, n_problems)
+        for j in range(m):
+            self.est.report_rate(j, w.speeds[j] * availability(w, j, 0.0) * (1.0 + w.bench0[j]))
+        self.status = np.zeros(n, np.int8)  # 0 unreleased, 1 waiting, 2 running, 3 done
+        nan = np.full(n, np.nan)
+        self.arrival, self.start, self.finish = nan.copy(), nan.copy(), nan.copy()
+        self.machine = np.full(n, -1, np.int64)
+        self.first_queue = np.full(n, -1, np.int64)
+        self.d_etc, self.d_c, self.d_err, self.d_plan = nan.copy(), nan.copy(), nan.copy(), nan.copy()
+        self.act_err, self.t, self.c = nan.copy(), nan.copy(), nan.copy()
+        self.running = np.full(m, -1, np.int64)
+        self.queues: list[list[int]] = [[] for _ in range(m)]
+        self.rr_next = 0
+        self.events: list = []
+        self.seq = 0
+        self.left = {}  # (problem, stage) -> tasks not yet returned
+        for p, s in zip(w.problem, w.stage, strict=True):
+            self.left[(int(p), int(s))] = self.left.get((int(p), int(s)), 0) + 1
+        self.mapping_events = 0
+        for p in range(n_problems):
+            self._push(float(w.stage_release[p, 0]), RELEASE, p, 0)
+
+    def _push(self, time: float, kind: int, a: int, b: int) -> None:
+        heapq.heappush(self.events, (time, kind, self.seq, a, b))
+        self.seq += 1
+
+    # --- events ----------------------------------------------------------------------------------
+    def run(self) -> EstimationRun:
+        while self.events:
+            now = self.events[0][0]
+            released: list[int] = []
+            while self.events and self.events[0][0] == now:
+                _, kind, _, a, b = heapq.heappop(self.events)
+                if kind == RETURN:
+                    self._return(now, a, b)
+                else:
+                    released += self._release(now, a, b)
+            self._map(now, np.array(released, np.int64))
+            self._start(now)
+        return self._result()
+
+    def _release(self, now: float, p: int, s: int) -> list[int]:
+        tasks = np.flatnonzero((self.w.problem == p) & (self.w.stage == s))
+        self.status[tasks] = 1
+        self.arrival[tasks] = now
+        self.est.fill_rows(tasks)
+        return tasks.tolist()
+
+    def _return(self, now: float, i: int, j: int) -> None:
+        w = self.w
+        self.status[i] = 3
+        self.running[j] = -1
+        self.act_err[i] = et(self.d_etc[i], self.t[i]) if np.isfinite(self.d_etc[i]) else np.nan
+        self.est.report_rate(j, w.speeds[j] * availability(w, j, now) * (1.0 + w.bench[i, j]))
+        self.est.observe(i, j, self.t[i], self.c[i], self.act_err[i], np.flatnonzero(self.status == 1))
+        p, s = int(w.problem[i]), int(w.stage[i])
+        self.left[(p, s)] -= 1
+        if self.left[(p, s)] == 0 and s + 1 < w.stage_release.shape[1] and np.isfinite(w.stage_release[p, s + 1]):
+            self._push(max(now, float(w.stage_release[p, s + 1])), RELEASE, p, s + 1)
+
+    # --- mapping ---------------------------------------------------------------------------------
+    def _ready(self, now: float) -> np.ndarray:
+        """ST_j: now, or the estimated end of the running task (its planned time at dispatch, else the current
+        estimate once its problem is known, else now)."""
+        st = np.full(self.M, now)
+        procs = np.flatnonzero(self.running >= 0)
+        tasks = self.running[procs]
+        plan = self.d_plan[tasks].copy()
+        late = ~np.isfinite(plan)
+        if late.any():
+            lt = tasks[late]
+            ok = self.est.known(lt)
+            if ok.any():
+                etc, c, err = self.est.estimates(lt[ok])
+                cols = procs[late][ok]
+                rows = np.arange(cols.size)
+                fill = plan[late]
+                fill[ok] = case_time(etc[rows, cols], err[rows, cols], self.case) + c[rows, cols]
+                plan[late] = fill
+        has = np.isfinite(plan)
+        st[procs[has]] = np.maximum(now, self.start[tasks[has]] + plan[has])
+        return st
+
+    def _map(self, now: float, released: np.ndarray) -> None:
+        if self.name == "rr":
+            for i in released:
+                self.queues[self.rr_next].append(int(i))
+                self.rr_next = (self.rr_next + 1) % self.M
+            return
+        remap = self.spec.mapping == "return"
+        if remap:
+            pool = np.flatnonzero(self.status == 1)
+            self.queues = [[] for _ in range(self.M)]
+        else:
+            pool = released
+        if pool.size == 0:
+            return
+        self.mapping_events += 1
+        known = self.est.known(pool)
+        for r, i in enumerate(pool[~known].tolist()):  # round robin while nothing is known (section 2.2)
+            if self.first_queue[i] < 0 and (self.queues[r % self.M] or self.running[r % self.M] >= 0):
+                self.first_queue[i] = r % self.M
+            self.queues[r % self.M].append(i)
+        tasks = pool[known]
+        if tasks.size == 0:
+            return
+        etc, c, err = self.est.estimates(tasks)
+        e = case_time(etc, err, self.case) + c
+        st = self._ready(now)
+        if not remap:
+            for j, q in enumerate(self.queues):
+                for i in q:
+                    st[j] += self._planned(i, j)
+        idle = (self.running < 0) & np.array([not q for q in self.queues])
+        if self.name in ("tabu", "anneal"):
+            order = H.greedy(H.EF, e, e, st, 1.0, True, idle, False)
+            assign = np.empty(tasks.size, np.int64)
+            assign[order[:, 0]] = order[:, 1]
+            p = self.params
+            seed = (self.mapping_events * 1_000_003 + tasks.size) % (2 ** 31)
+            assign = H.local_search(e, st, assign, self.name == "anneal", p["iterations"], p.get("tenure", 0),
+                                    p.get("candidates", 1), p.get("t0", 0.0), p.get("cooling", 1.0), seed)
+            order = np.column_stack([np.arange(tasks.size), assign])
+        else:
+            weight = ew(err, etc, c, self.spec.estimator.eps)
+            order = H.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
+                             self.params.get("reading", "once") == "once", idle, remap)
+        first, queues, running = self.first_queue, self.queues, self.running
+        for a, b in order.tolist():
+            i = int(tasks[a])
+            if first[i] < 0 and (queues[b] or running[b] >= 0):  # it waits: behind a running or a queued task
+                first[i] = b
+            queues[b].append(i)
+
+    def _planned(self, i: int, j: int) -> float:
+        if not self.est.known(np.array([i]))[0]:
+            return 0.0
+        etc, c, err = self.est.estimates(np.array([i]))
+        return float(case_time(etc[0, j], err[0, j], self.case) + c[0, j])
+
+    def _start(self, now: float) -> None:
+        for j in range(self.M):
+            if self.running[j] >= 0 or not self.queues[j]:
+                continue
+            i = self.queues[j].pop(0)
+            if self.est.known(np.array([i]))[0]:
+                etc, c, err = self.est.estimates(np.array([i]))
+                self.d_etc[i], self.d_c[i], self.d_err[i] = etc[0, j], c[0, j], err[0, j]
+                self.d_plan[i] = case_time(etc[0, j], err[0, j], self.case) + c[0, j]
+            t, comm = true_time(self.w, i, j, now)
+            self.t[i], self.c[i] = t, comm
+            self.status[i], self.running[j], self.machine[i] = 2, i, j
+            self.start[i], self.finish[i] = now, now + comm + t
+            self._push(self.finish[i], RETURN, i, j)
+
+    def _result(self) -> EstimationRun:
+        arrival = self.w.stage_release[self.w.problem, 0]
+        sched = Schedule(arrival, self.machine, self.start, self.finish, self.d_plan, self.t + self.c, self.M,
+                         self.mapping_events)
+        return EstimationRun(sched, self.arrival, self.w.problem, self.w.stage, self.d_etc, self.d_c, self.d_err, self.act_err,
+                             self.t, self.c, self.first_queue, self.mapping_events, self.M, self.spec.processors.labels())
+
+
+def run_estimation(spec: EstimationSpec, heuristic, workload: Workload) -> EstimationRun:
+    """Simulate one heuristic on one trial's workload."""
+    return _Sim(spec, heuristic, workload).run()
+
+
+def run_metrics(run: EstimationRun) -> dict[str, float]:
+    """Makespan, efficiency (eq. 7), estimation error (eq. 8's mean over tasks with an estimate), predicted error."""
+    s = run.schedule
+    makespan = run.makespan
+    busy = float((s.finish - s.start).sum())
+    has = np.isfinite(run.actual_error)
+    return {
+        "makespan": makespan,
+        "efficiency": 100.0 * busy / (makespan * run.machines) if makespan > 0 else 100.0,
+        "estimation_error": float(run.actual_error[has].mean()) if has.any() else float("nan"),
+        "predicted_error": float(run.predicted_error[has].mean()) if has.any() else float("nan"),
+        "round_robin_tasks": int((~np.isfinite(run.estimate)).sum()),
+        "mapping_events": int(run.mapping_events),
+    }

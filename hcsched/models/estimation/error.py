@@ -1,0 +1,48 @@
+"""Estimation error of Page, Keane and Naughton, section 3.1: ET (eq. 8), CCR (eq. 9), EW (eq. 10), the best and
+worst case, and the efficiency of eq. 7.
+
+The "predicted estimation error" the scheduler uses (Figs. 4, 7) is never
+defined in the paper. Three readings (notes, section 1.3), chosen by the
+scenario's ``estimator.error`` and computed in :mod:`.estimators`:
+
+- ``knn`` (reading A, default): Alg. 1 over the past ET values of U_j in place of t, like C; ET is stored with each
+  observation from the estimate the task was dispatched with;
+- ``smoothed`` (reading B): Gamma of ET per (problem, processor);
+- ``mean`` (reading C): the mean ET of the problem.
+
+Where a reading has nothing for a processor yet, the problem's mean ET is used, and 0 before any error is known.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def et(etc, t):
+    """ET = |ETC - t| / t (eq. 8), a fraction."""
+    return np.abs(np.asarray(etc, float) - t) / t
+
+
+def ccr(etc, c):
+    """CCR = ETC / C (eq. 9)."""
+    return np.asarray(etc, float) / c
+
+
+def ew(err, etc, c, eps: float = 1e-6):
+    """EW = ET / CCR = ET C / ETC (eq. 10), floored at eps so that FE = 0 and FZ = infinity never happen (notes 1.3)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.asarray(err, float) * np.asarray(c, float) / np.asarray(etc, float)
+    return np.maximum(np.nan_to_num(value, nan=eps, posinf=1.0 / eps), eps)
+
+
+def case_time(etc, err, case: str = "best"):
+    """The execution time a heuristic plans with: ETC as it is (best case) or ETC (1 + predicted ET) (worst case:
+    "the maximum amount of predicted estimation error", section 3.1; C is not inflated)."""
+    etc = np.asarray(etc, float)
+    return etc if case == "best" else etc * (1.0 + np.asarray(err, float))
+
+
+def efficiency(busy, gamma: float) -> float:
+    """Eq. 7: 100 x the sum of the processors' busy seconds / (gamma x M), gamma the seconds since the start."""
+    busy = np.asarray(busy, float)
+    return 100.0 * float(busy.sum()) / (gamma * busy.size) if gamma > 0 else 100.0

@@ -1,0 +1,259 @@
+"""The scenario keys of the estimation model (Page, Keane and Naughton, sections 2 and 4-5).
+
+A star of M processors (each runs one task at a time, possibly non-dedicated),
+a network (bandwidth and an exponential latency), and problems: sets of tasks
+with integer parameter vectors X, released at once or in stages. The scheduler
+learns execution times online with an estimator (section 2). Every class here
+is frozen and validated once, in ``__post_init__``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hcsched.errors import HcschedError
+from hcsched.validate import choice, fail, keys, number
+
+METHODS = ("knn", "smoothed", "average")
+WEIGHTS = ("normalised", "literal")
+ERRORS = ("knn", "smoothed", "mean")  # readings A, B, C of the notes (section 1.3)
+MAPPINGS = ("return", "release")
+EST_KEYS = ("processors", "network", "problems", "estimator", "mapping", "trace")
+
+
+@dataclass(frozen=True)
+class Processors:
+    """M processors; speed of the fastest in MFLOP/s; ``ratio`` = slowest / fastest, speeds evenly spread between
+    (or ``speeds`` given explicitly, with ``names``). Non-dedicated: each processor's owner takes it a fraction
+    ``busy`` of the time, in periods of mean ``busy_period`` seconds, leaving availability ``busy_level``."""
+
+    count: int = 8
+    speed: float = 1000.0
+    ratio: float = 0.9
+    speeds: tuple[float, ...] | None = None
+    names: tuple[str, ...] | None = None
+    busy: float = 0.05
+    busy_level: float = 0.5
+    busy_period: float = 300.0
+    benchmark_noise: float = 0.01  # relative sd of one Linpack report (section 5.2: below 1%)
+
+    def __post_init__(self) -> None:
+        number("processors.count", self.count, 1, low_open=False, integer=True)
+        number("processors.speed", self.speed)
+        number("processors.ratio", self.ratio)
+        if self.ratio > 1:
+            raise fail("processors.ratio", self.ratio, "a number > 0 and <= 1 (slowest speed / fastest)")
+        if self.speeds is not None:
+            if len(self.speeds) != self.count:
+                raise fail("processors.speeds", list(self.speeds), f"{self.count} positive speeds, one per processor")
+            for s in self.speeds:
+                number("processors.speeds", s)
+        if self.names is not None and (len(self.names) != self.count or len(set(self.names)) != self.count):
+            raise fail("processors.names", list(self.names), f"{self.count} distinct names")
+        number("processors.busy", self.busy, 0.0, low_open=False)
+        if self.busy >= 1:
+            raise fail("processors.busy", self.busy, "a fraction >= 0 and < 1")
+        number("processors.busy_level", self.busy_level)
+        if self.busy_level > 1:
+            raise fail("processors.busy_level", self.busy_level, "a number > 0 and <= 1")
+        number("processors.busy_period", self.busy_period)
+        number("processors.benchmark_noise", self.benchmark_noise, 0.0, low_open=False)
+
+    def speed_vector(self) -> tuple[float, ...]:
+        """Speeds in MFLOP/s, fastest first, evenly spread down to ratio x speed."""
+        if self.speeds is not None:
+            return tuple(float(s) for s in self.speeds)
+        if self.count == 1:
+            return (float(self.speed),)
+        step = (1.0 - self.ratio) / (self.count - 1)
+        return tuple(self.speed * (1.0 - step * j) for j in range(self.count))
+
+    def labels(self) -> tuple[str, ...]:
+        return self.names if self.names is not None else tuple(f"p{j}" for j in range(self.count))
+
+
+@dataclass(frozen=True)
+class Network:
+    """A star at ``bandwidth`` Mb/s; each transfer also pays an exponential latency of mean ``latency`` s (section 5.1)."""
+
+    bandwidth: float = 100.0
+    latency: float = 0.05
+
+    def __post_init__(self) -> None:
+        number("network.bandwidth", self.bandwidth)
+        number("network.latency", self.latency, 0.0, low_open=False)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem: stages of tasks (one stage: all released at ``release``; stage s+1 is released when stage s is done).
+
+    Task i of stage s has X = (s, x_1..x_q), x_k uniform on 0..params[k]. Its hidden work in MFLOP is
+    ``work[s] * prod_k ((x_k + 1) / (params[k] / 2 + 1)) ** exponents[k]`` (the scheduler never sees it). Its true
+    time on processor j is work / (speed_j x availability) x a lognormal noise of sd ``noise``, and with probability
+    ``outliers`` x ``outlier_factor`` (the heavy outliers of Fig. 3). It moves ``data`` Mb (mean; exponential per
+    task) over the network.
+    """
+
+    name: str = "problem"
+    release: float = 0.0
+    stages: tuple[int, ...] = (20,)
+    work: tuple[float, ...] = (50000.0,)
+    params: tuple[int, ...] = (100,)
+    exponents: tuple[float, ...] = (1.0,)
+    data: float = 10.0
+    noise: float = 0.1
+    outliers: float = 0.01
+    outlier_factor: float = 10.0
+
+    def __post_init__(self) -> None:
+        where = f"problems[{self.name}]"
+        number(f"{where}.release", self.release, 0.0, low_open=False)
+        if not self.stages:
+            raise fail(f"{where}.stages", list(self.stages), "a list of task counts, one per stage")
+        for s in self.stages:
+            number(f"{where}.stages", s, 1, low_open=False, integer=True)
+        if len(self.work) != len(self.stages):
+            raise fail(f"{where}.work", list(self.work), f"{len(self.stages)} mean works in MFLOP, one per stage")
+        for w in self.work:
+            number(f"{where}.work", w)
+        if len(self.exponents) != len(self.params):
+            raise fail(f"{where}.exponents", list(self.exponents), f"{len(self.params)} numbers, one per parameter")
+        for p in self.params:
+            number(f"{where}.params", p, 0, low_open=False, integer=True)
+        for e in self.exponents:
+            if isinstance(e, bool) or not isinstance(e, (int, float)) or e != e or abs(e) > 20:
+                raise fail(f"{where}.exponents", e, "a number between -20 and 20")
+        number(f"{where}.data", self.data, 0.0, low_open=False)
+        number(f"{where}.noise", self.noise, 0.0, low_open=False)
+        number(f"{where}.outliers", self.outliers, 0.0, low_open=False)
+        if self.outliers > 1:
+            raise fail(f"{where}.outliers", self.outliers, "a probability between 0 and 1")
+        number(f"{where}.outlier_factor", self.outlier_factor, 1.0, low_open=False)
+
+    @property
+    def tasks(self) -> int:
+        return sum(self.stages)
+
+
+@dataclass(frozen=True)
+class Estimator:
+    """Section 2: k-NN over the last ``n`` observations per processor and problem (k the smallest integer with
+    k^5 >= |U_j|^4), L-smoothing of a fraction ``L``, ``weights`` normalised (reading B of eq. 4) or literal; the
+    smoothed average with smoothing ``nu`` (eq. 6); or the simple average. ``error``: the predicted error the
+    scheduler uses (reading A "knn", B "smoothed", C "mean"); EW is floored at ``eps``."""
+
+    method: str = "knn"
+    n: int = 100
+    L: float = 0.1
+    nu: float = 0.5
+    weights: str = "normalised"
+    error: str = "knn"
+    eps: float = 1e-6
+
+    def __post_init__(self) -> None:
+        choice("estimator.method", self.method, METHODS)
+        number("estimator.n", self.n, 1, low_open=False, integer=True)
+        number("estimator.L", self.L, 0.0, low_open=False)
+        if self.L >= 0.5:
+            raise fail("estimator.L", self.L, "a fraction >= 0 and < 0.5 (eq. 2 drops floor(Lk) at each end)")
+        number("estimator.nu", self.nu, 0.0, low_open=False)
+        if self.nu > 1:
+            raise fail("estimator.nu", self.nu, "a number between 0 and 1")
+        choice("estimator.weights", self.weights, WEIGHTS)
+        choice("estimator.error", self.error, ERRORS)
+        number("estimator.eps", self.eps)
+
+
+@dataclass(frozen=True)
+class TraceTask:
+    problem: str
+    task: str
+    stage: int
+    release: float
+    x: tuple[int, ...]
+    work: float  # MFLOP (given, or measured time x the speed of the machine it ran on)
+
+
+@dataclass(frozen=True)
+class EstimationSpec:
+    """A scenario's part of the estimation model."""
+
+    processors: Processors = field(default_factory=Processors)
+    network: Network = field(default_factory=Network)
+    problems: tuple[Problem, ...] = (Problem(),)
+    estimator: Estimator = field(default_factory=Estimator)
+    mapping: str = "return"
+    trace: tuple[TraceTask, ...] | None = None  # replaces the generated problems' tasks
+    trace_files: tuple[str, str] | None = None  # (tasks CSV, processors CSV) as written in the scenario
+
+    def __post_init__(self) -> None:
+        choice("mapping", self.mapping, MAPPINGS)
+        if not self.problems and self.trace is None:
+            raise fail("problems", [], "at least one problem (or a trace)")
+        names = [p.name for p in self.problems]
+        if len(set(names)) != len(names):
+            raise fail("problems", names, "problems with distinct names")
+
+    @property
+    def machines(self) -> int:
+        return self.processors.count
+
+    @property
+    def tasks(self) -> int:
+        return len(self.trace) if self.trace is not None else sum(p.tasks for p in self.problems)
+
+
+def _table(cls, where: str, data: Any):
+    data = keys(where, data if data is not None else {}, set(cls.__dataclass_fields__))
+    out = {}
+    for k, v in data.items():
+        out[k] = tuple(v) if isinstance(v, list) else v
+    try:
+        return cls(**out)
+    except TypeError as exc:
+        raise HcschedError(f"scenario field {where!r}: {exc}") from None
+
+
+def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> EstimationSpec:
+    """The spec from a scenario's keys; ``trace`` ({"tasks": csv, "processors": csv}) is read relative to base_dir."""
+    trace = None
+    files = None
+    processors = _table(Processors, "processors", data.get("processors"))
+    problems = data.get("problems", [{}])
+    if not isinstance(problems, list):
+        raise fail("problems", problems, "a list of problem tables")
+    problems = tuple(_table(Problem, "problems", p) for p in problems)
+    if data.get("trace") is not None:
+        from hcsched.models.estimation.traces import read_trace
+
+        t = keys("trace", data["trace"], {"tasks", "processors"})
+        if "tasks" not in t or "processors" not in t:
+            raise HcschedError("scenario field 'trace': give both 'tasks' and 'processors' CSV paths")
+        files = (str(t["tasks"]), str(t["processors"]))
+        base = base_dir or Path(".")
+        trace, names, speeds = read_trace(base / files[0], base / files[1])
+        processors = Processors(**{**processors.__dict__, "count": len(speeds), "speeds": speeds, "names": names})
+        problems = ()
+    return EstimationSpec(processors, _table(Network, "network", data.get("network")), problems,
+                          _table(Estimator, "estimator", data.get("estimator")), data.get("mapping", "return"),
+                          trace, files)
+
+
+def _plain(obj) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in obj.__dict__.items() if v is not None}
+
+
+def spec_to_dict(spec: EstimationSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {"processors": _plain(spec.processors), "network": _plain(spec.network)}
+    if spec.trace_files is not None:
+        for k in ("speeds", "names", "count"):
+            out["processors"].pop(k, None)
+        out["trace"] = {"tasks": spec.trace_files[0], "processors": spec.trace_files[1]}
+    else:
+        out["problems"] = [_plain(p) for p in spec.problems]
+    out["estimator"] = _plain(spec.estimator)
+    out["mapping"] = spec.mapping
+    return out

@@ -1,0 +1,87 @@
+"""Plotly figure builders of the time-shared model. Pure: they return figures and never draw."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+PHASE_COLORS = {"input": "#4C78A8", "compute": "#F58518", "output": "#54A24B"}
+
+
+def lanes(machine: np.ndarray, start: np.ndarray, finish: np.ndarray) -> np.ndarray:
+    """A lane per task within its server's band: the lowest lane free at the task's start (tasks in start order)."""
+    lane = np.zeros(machine.size, np.int64)
+    free: dict[int, list[float]] = {}
+    for t in np.lexsort((np.arange(machine.size), start)):
+        ends = free.setdefault(int(machine[t]), [])
+        k = next((i for i, e in enumerate(ends) if e <= start[t]), len(ends))
+        if k == len(ends):
+            ends.append(finish[t])
+        else:
+            ends[k] = finish[t]
+        lane[t] = k
+    return lane
+
+
+def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go.Figure:
+    """Tasks overlapping on their servers: one lane per task within its server's band, the input, compute and
+    output phases coloured. ``frame``: a schedule table (task, machine, arrival, input_end, compute_end, finish)."""
+    f = frame.dropna(subset=["finish"])
+    m = int(f["machine"].max()) + 1 if len(f) else 1
+    lane = lanes(f["machine"].to_numpy(), f["arrival"].to_numpy(float), f["finish"].to_numpy(float))
+    width = np.zeros(m, np.int64)
+    np.maximum.at(width, f["machine"].to_numpy(), lane + 1)
+    base = np.concatenate([[0], np.cumsum(width + 1)])  # each band is its lanes plus a gap
+    y = base[f["machine"].to_numpy()] + lane
+    fig = go.Figure()
+    bounds = {"input": ("arrival", "input_end"), "compute": ("input_end", "compute_end"), "output": ("compute_end", "finish")}
+    for phase, (a, b) in bounds.items():
+        start, end = f[a].to_numpy(float), f[b].to_numpy(float)
+        fig.add_trace(go.Bar(
+            base=start, x=end - start, y=y, orientation="h", name=phase, marker_color=PHASE_COLORS[phase],
+            customdata=np.stack([f["task"], f["machine"], start, end], axis=1), width=0.8,
+            hovertemplate=f"task %{{customdata[0]}} on s%{{customdata[1]}}: {phase} %{{customdata[2]:.2f}} - "
+                          "%{customdata[3]:.2f} s<extra></extra>"))
+    centres = base[:-1] + (width - 1) / 2.0
+    fig.update_layout(barmode="overlay", height=height or min(900, 120 + 10 * int(base[-1])), title=title,
+                      xaxis_title="time (s)", legend={"orientation": "h", "y": 1.06},
+                      yaxis={"tickvals": centres, "ticktext": [f"s{j}" for j in range(m)], "autorange": "reversed"},
+                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+    return fig
+
+
+def sooner_same_later(summary: pd.DataFrame, labels: list[str]) -> go.Figure:
+    """% of tasks finishing sooner, at the same time and later than the reference, stacked per heuristic
+    (``summary``: mean pct_sooner, pct_same, pct_later indexed by heuristic label)."""
+    colors = {"pct_sooner": "#54A24B", "pct_same": "#BAB0AC", "pct_later": "#E45756"}
+    names = {"pct_sooner": "sooner", "pct_same": "same time", "pct_later": "later"}
+    fig = go.Figure([go.Bar(x=labels, y=summary.loc[labels, c].tolist(), name=names[c], marker_color=colors[c],
+                            hovertemplate="%{x}: %{y:.1f}% " + names[c] + "<extra></extra>") for c in colors])
+    fig.update_layout(barmode="stack", height=360, yaxis_title="% of tasks", yaxis_range=[0, 100],
+                      legend={"orientation": "h", "y": 1.08}, margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    return fig
+
+
+def gain_heatmap(table: pd.DataFrame, metric: str, title: str = "") -> go.Figure:
+    """A gain (%) over (mu, number of tasks): ``table`` has columns mean_interarrival, tasks and ``metric``
+    (means over trials). Positive (better than the reference) is blue."""
+    pivot = table.pivot_table(index="tasks", columns="mean_interarrival", values=metric, aggfunc="mean")
+    z = pivot.to_numpy(float)
+    bound = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 1.0
+    fig = go.Figure(go.Heatmap(z=z, x=[f"{v:g}" for v in pivot.columns], y=[str(v) for v in pivot.index],
+                               colorscale="RdBu", zmid=0, zmin=-bound, zmax=bound, texttemplate="%{z:.1f}",
+                               colorbar={"title": "%"},
+                               hovertemplate="mu %{x} s, %{y} tasks: %{z:.2f}%<extra></extra>"))
+    fig.update_layout(height=380, title=title, xaxis_title="mean inter-arrival mu (s)", yaxis_title="tasks",
+                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+    return fig
+
+
+def server_bars(servers: pd.DataFrame, column: str, chosen: int | None = None) -> go.Figure:
+    """One bar per server of an Explain column (a heuristic's score, T of the new task, ...)."""
+    colors = ["#E45756" if j == chosen else "#4C78A8" for j in servers["server"]]
+    fig = go.Figure(go.Bar(x=[f"s{j}" for j in servers["server"]], y=servers[column], marker_color=colors,
+                           hovertemplate="%{x}: %{y:.4g}<extra></extra>"))
+    fig.update_layout(height=260, yaxis_title=column, margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    return fig

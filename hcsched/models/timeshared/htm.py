@@ -1,0 +1,111 @@
+"""The historical trace manager (Caniou and Jeannot, section 4), public: "what would each server predict for this
+task now?".
+
+>>> htm = HTM(workload.alone, workload.arrival)
+>>> htm.commit(0, 3)            # task 0 went to server 3
+>>> p = htm.predict(1)          # task 1 arrives: every server's T', T, delta, D and each heuristic's score
+>>> p.servers, p.tasks
+
+The predictions use the same kernels as the runs (:mod:`.engine`): T' and T of a server come from one code path, so
+a task the new one does not interact with has delta exactly 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from hcsched.errors import HcschedError
+from hcsched.models.timeshared import engine
+from hcsched.models.timeshared.heuristics import HEURISTICS
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One arrival's predictions. ``servers``: one row per server (local tasks n, running, T of the new task,
+    sum of delta, and each heuristic's score, the first key it minimises). ``tasks``: one row per local task i of
+    each server (task id, arrival, T', T, delta, D = T - a, running)."""
+
+    task: int
+    arrival: float
+    servers: pd.DataFrame
+    tasks: pd.DataFrame
+
+
+class HTM:
+    """The HTM over known tasks (``alone[t, j, p]``: task t's alone time of phase p on server j; ``arrival``).
+
+    Commit tasks in arrival order with :meth:`commit`; :meth:`predict` asks every server about a task not yet
+    committed, arriving no earlier than the last committed one."""
+
+    def __init__(self, alone: np.ndarray, arrival: np.ndarray, duplex: str = "full") -> None:
+        self.alone = np.ascontiguousarray(alone, dtype=float)
+        self.arrival = np.asarray(arrival, dtype=float)
+        if self.alone.ndim != 3 or self.alone.shape[2] != 3 or self.alone.shape[0] != self.arrival.size:
+            raise HcschedError("HTM: alone must be tasks x servers x 3 (input, compute, output), one arrival per task")
+        self.res = engine.HALF if duplex == "half" else engine.FULL
+        n, m = self.alone.shape[:2]
+        self.state = engine.new_state(m, n)
+        self.ends = np.full((n, 3), np.nan)
+        self.machine = np.full(n, -1, np.int64)
+        self.now = -np.inf
+        self._scratch = (np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1), np.zeros((n + 1, 3)),
+                         np.zeros(3), np.zeros(3), np.zeros(3, np.int64))
+
+    @classmethod
+    def of(cls, workload, duplex: str = "full") -> HTM:
+        return cls(workload.alone, workload.arrival, duplex)
+
+    def _check(self, t: int) -> float:
+        if not 0 <= t < self.arrival.size or self.machine[t] >= 0:
+            raise HcschedError(f"HTM: task {t} is not a task still to map")
+        a = float(self.arrival[t])
+        if a < self.now:
+            raise HcschedError(f"HTM: task {t} arrives at {a:g}, before the last committed arrival ({self.now:g})")
+        return a
+
+    def commit(self, t: int, j: int) -> None:
+        """Map task t to server j."""
+        a = self._check(t)
+        engine.commit(j, t, a, *self.state[:-1], self.state[-1], self.alone, self.res, self.ends, *self._scratch)
+        self.machine[t], self.now = j, a
+
+    def predict(self, t: int) -> Prediction:
+        """Every server's prediction if task t (arriving at its arrival date) were mapped there."""
+        a = self._check(t)
+        n, m = self.alone.shape[:2]
+        Tp, T, key = np.zeros(n + 1), np.zeros(n + 1), np.zeros(3)
+        server_rows, task_rows = [], []
+        for j in range(m):
+            L = engine.predict(j, t, a, *self.state, self.alone, self.res, True, *self._scratch, Tp, T)
+            ids = self._scratch[0][:L].copy()
+            before, after = Tp[:L].copy(), T[:L].copy()
+            first = int(np.argmax(before > a)) if (before > a).any() else L
+            running = int((before > a).sum())
+            row = {"server": j, "n": L - first, "running": running, "T_new": T[L],
+                   "sum_delta": float((after - before)[first:].sum())}
+            for h in HEURISTICS:
+                engine.scores(h.kind, L, a, t, j, Tp, T, self.alone, float(running), key)
+                row[h.name] = key[0]
+            server_rows.append(row)
+            for i in range(first, L):
+                task_rows.append({"server": j, "local": i - first + 1, "task": int(ids[i]),
+                                  "arrival": float(self.arrival[ids[i]]), "T_before": before[i], "T_after": after[i],
+                                  "delta": after[i] - before[i], "D": after[i] - a, "running": bool(before[i] > a)})
+        tasks = pd.DataFrame(task_rows, columns=["server", "local", "task", "arrival", "T_before", "T_after", "delta",
+                                                 "D", "running"])
+        return Prediction(t, a, pd.DataFrame(server_rows), tasks)
+
+
+def what_if(alone: np.ndarray, arrival: np.ndarray, machine: np.ndarray, t: int, duplex: str = "full") -> Prediction:
+    """The HTM's predictions for task t, after the tasks arriving before it (in arrival order, equal arrivals by
+    index) were mapped to ``machine``."""
+    htm = HTM(alone, arrival, duplex)
+    order = np.argsort(np.asarray(arrival, float), kind="stable")
+    for s in order:
+        if s == t:
+            break
+        htm.commit(int(s), int(machine[s]))
+    return htm.predict(t)

@@ -1,0 +1,196 @@
+"""The scenario keys of the time-shared model (Caniou and Jeannot, sections 3.1, 3.3 and 4.1).
+
+``servers`` and ``tasks`` are either counts (drawn per trial as in section 3.3) or a user's own table: a file
+(``{"path": "servers.csv"}``) or the columns inline (``{"speed_mflops": [...], "bandwidth_mbit": [...]}``; tasks:
+``arrival``, ``input_mb``, ``mflop``, ``output_mb``). MB = 10^6 bytes and Mbit = 10^6 bits, so a task's input alone
+takes ``input_mb * 8 / bandwidth_mbit`` seconds and its computation ``mflop / speed_mflops`` seconds. A table is
+read once, when the scenario is read, and saved inline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hcsched.errors import HcschedError
+from hcsched.heuristics import get_heuristic
+from hcsched.models.timeshared.readers import SERVER_COLUMNS, TASK_COLUMNS, read_servers, read_tasks
+from hcsched.validate import choice, fail, number
+
+DUPLEX = ("full", "half")
+ARRIVALS = ("exponential", "poisson-int")
+TRANSFER = ("in+out", "in")
+KEYS = ("servers", "tasks", "speed_mflops", "bandwidth_mbit", "size_mb", "compute_ratio", "max_compute_s", "transfer",
+        "mean_interarrival", "arrivals", "duplex", "reference", "tie_tolerance", "same_tolerance")
+
+
+@dataclass(frozen=True)
+class ServerTable:
+    """A user's servers: speed (Mflop/s) and network card bandwidth (Mbit/s) of each, with optional names."""
+
+    speed_mflops: tuple[float, ...]
+    bandwidth_mbit: tuple[float, ...]
+    name: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.speed_mflops or len(self.speed_mflops) != len(self.bandwidth_mbit):
+            raise HcschedError("scenario field 'servers': give as many speed_mflops as bandwidth_mbit values, at least one")
+        if self.name and len(self.name) != len(self.speed_mflops):
+            raise HcschedError("scenario field 'servers': give one name per server, or none")
+        for col in ("speed_mflops", "bandwidth_mbit"):
+            for i, v in enumerate(getattr(self, col)):
+                number(f"servers.{col}[{i}]", v)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"speed_mflops": list(self.speed_mflops), "bandwidth_mbit": list(self.bandwidth_mbit)}
+        if self.name:
+            out["name"] = list(self.name)
+        return out
+
+
+@dataclass(frozen=True)
+class TaskTable:
+    """A user's tasks: arrival (s), input size (MB), computation (Mflop), output size (MB)."""
+
+    arrival: tuple[float, ...]
+    input_mb: tuple[float, ...]
+    mflop: tuple[float, ...]
+    output_mb: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        sizes = {len(getattr(self, c)) for c in TASK_COLUMNS}
+        if len(sizes) != 1 or not self.arrival:
+            raise HcschedError("scenario field 'tasks': give the same number of arrival, input_mb, mflop and output_mb "
+                               "values, at least one")
+        for col in TASK_COLUMNS:
+            for i, v in enumerate(getattr(self, col)):
+                number(f"tasks.{col}[{i}]", v, 0.0, low_open=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {c: list(getattr(self, c)) for c in TASK_COLUMNS}
+
+
+def _pair(where: str, value: Any) -> tuple[float, float]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise fail(where, value, "[low, high] with 0 < low <= high")
+    lo, hi = (number(where, v) for v in value)
+    if lo > hi:
+        raise fail(where, list(value), "[low, high] with 0 < low <= high")
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class TimesharedSpec:
+    """Servers, tasks and the drawing rules of section 3.3; the engine's duplex; the comparison settings.
+
+    Drawn workloads (when ``platform`` / ``task_table`` are None): ``servers`` speeds uniform in ``speed_mflops``,
+    every card ``bandwidth_mbit``; input and output sizes uniform in ``size_mb`` (R1: independent, 1 KB = 10^3 B);
+    the compute time on the fastest server uniform in [``compute_ratio`` x transfer time, ``max_compute_s``],
+    the transfer time being input + output (or the input only, ``transfer: in``); arrivals with mean
+    inter-arrival ``mean_interarrival`` = mu seconds, exponential gaps (R1) or integer Poisson(mu) gaps (R2), the
+    first task at 0. ``reference``: the heuristic (default parameters) that pct_sooner/same/later and the gains
+    compare with on the same trial. ``tie_tolerance``: scores within it (s) tie. ``same_tolerance``: finish times
+    within it (s) count as the same.
+    """
+
+    servers: int = 25
+    tasks: int = 250
+    speed_mflops: tuple[float, float] = (150.0, 500.0)
+    bandwidth_mbit: float = 100.0
+    size_mb: tuple[float, float] = (0.001, 300.0)
+    compute_ratio: float = 10.0
+    max_compute_s: float = 600.0
+    transfer: str = "in+out"
+    mean_interarrival: float = 0.0
+    arrivals: str = "exponential"
+    duplex: str = "full"
+    reference: str = "netsolve-mct"
+    tie_tolerance: float = 1e-6
+    same_tolerance: float = 1e-6
+    platform: ServerTable | None = None
+    task_table: TaskTable | None = None
+
+    def __post_init__(self) -> None:
+        if self.platform is not None:
+            object.__setattr__(self, "servers", len(self.platform.speed_mflops))
+        if self.task_table is not None:
+            object.__setattr__(self, "tasks", len(self.task_table.arrival))
+        number("servers", self.servers, 1, low_open=False, integer=True)
+        number("tasks", self.tasks, 1, low_open=False, integer=True)
+        object.__setattr__(self, "speed_mflops", _pair("speed_mflops", self.speed_mflops))
+        object.__setattr__(self, "size_mb", _pair("size_mb", self.size_mb))
+        number("bandwidth_mbit", self.bandwidth_mbit)
+        number("compute_ratio", self.compute_ratio, 0.0, low_open=False)
+        number("max_compute_s", self.max_compute_s)
+        number("mean_interarrival", self.mean_interarrival, 0.0, low_open=False)
+        number("tie_tolerance", self.tie_tolerance, 0.0, low_open=False)
+        number("same_tolerance", self.same_tolerance, 0.0, low_open=False)
+        choice("transfer", self.transfer, TRANSFER)
+        choice("arrivals", self.arrivals, ARRIVALS)
+        choice("duplex", self.duplex, DUPLEX)
+        try:
+            get_heuristic(self.reference, "timeshared")
+        except HcschedError as exc:
+            raise HcschedError(f"scenario field 'reference': {exc}") from None
+        if self.task_table is None:
+            lo, hi = self.size_mb
+            worst = (2 * hi if self.transfer == "in+out" else hi) * 8 / self.bandwidth_mbit
+            if self.compute_ratio * worst > self.max_compute_s:
+                raise fail("max_compute_s", self.max_compute_s, f"at least compute_ratio x the longest transfer "
+                           f"({self.compute_ratio:g} x {worst:g} s), so that a cost can always be drawn")
+
+    @property
+    def machines(self) -> int:
+        return self.servers
+
+
+def _table(key: str, value: Any, base_dir: Path | None):
+    """A count, or a user's table from a path or inline columns."""
+    if isinstance(value, dict):
+        if "path" in value:
+            if set(value) != {"path"}:
+                raise HcschedError(f"scenario field {key!r}: give either a path or the columns, not both")
+            path = Path(value["path"])
+            if base_dir is not None and not path.is_absolute():
+                path = base_dir / path
+            return read_servers(path) if key == "servers" else read_tasks(path)
+        cols = SERVER_COLUMNS + ("name",) if key == "servers" else TASK_COLUMNS
+        extra = sorted(set(value) - set(cols))
+        if extra:
+            raise HcschedError(f"scenario field {key!r}: unknown column {extra[0]!r}; allowed: path, or {', '.join(cols)}")
+        try:
+            if key == "servers":
+                return ServerTable(tuple(float(x) for x in value.get("speed_mflops", ())),
+                                   tuple(float(x) for x in value.get("bandwidth_mbit", ())),
+                                   tuple(str(x) for x in value.get("name", ())))
+            return TaskTable(*(tuple(float(x) for x in value.get(c, ())) for c in TASK_COLUMNS))
+        except (TypeError, ValueError):
+            raise HcschedError(f"scenario field {key!r}: every column must be a list of numbers") from None
+    return value
+
+
+def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> TimesharedSpec:
+    d = dict(data)
+    for key, field in (("servers", "platform"), ("tasks", "task_table")):
+        if key in d:
+            value = _table(key, d[key], base_dir)
+            if isinstance(value, (ServerTable, TaskTable)):
+                d[field] = value
+                d.pop(key)
+    for key in ("speed_mflops", "size_mb"):
+        if key in d and isinstance(d[key], list):
+            d[key] = tuple(d[key])
+    return TimesharedSpec(**d)
+
+
+def spec_to_dict(s: TimesharedSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "servers": s.platform.to_dict() if s.platform is not None else s.servers,
+        "tasks": s.task_table.to_dict() if s.task_table is not None else s.tasks,
+        "speed_mflops": list(s.speed_mflops), "bandwidth_mbit": s.bandwidth_mbit, "size_mb": list(s.size_mb),
+        "compute_ratio": s.compute_ratio, "max_compute_s": s.max_compute_s, "transfer": s.transfer,
+        "mean_interarrival": s.mean_interarrival, "arrivals": s.arrivals, "duplex": s.duplex,
+        "reference": s.reference, "tie_tolerance": s.tie_tolerance, "same_tolerance": s.same_tolerance,
+    }
+    return out

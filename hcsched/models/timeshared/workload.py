@@ -1,0 +1,76 @@
+"""One trial's servers and tasks (Caniou and Jeannot, section 3.3), drawn with common random numbers.
+
+A trial's seed sequence is spawned into one stream per random quantity: server speeds, input sizes, output sizes,
+compute costs, inter-arrival gaps. Every heuristic of the trial sees the same workload; the gaps are unit draws
+scaled by mu, so trials at different mu share their tasks and servers. A user's own servers or tasks (spec tables)
+replace the drawn ones.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hcsched.models.timeshared.spec import TimesharedSpec
+
+BITS_PER_MB = 8.0  # MB = 10^6 bytes and Mbit = 10^6 bits: seconds = MB x 8 / Mbit/s
+
+
+@dataclass(frozen=True)
+class TimesharedWorkload:
+    """Servers (speed in Mflop/s, bandwidth in Mbit/s) and tasks (arrival s, input MB, Mflop, output MB)."""
+
+    speed: np.ndarray
+    bandwidth: np.ndarray
+    arrival: np.ndarray
+    input_mb: np.ndarray
+    mflop: np.ndarray
+    output_mb: np.ndarray
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # runs shared by the trial's heuristics
+
+    @functools.cached_property
+    def alone(self) -> np.ndarray:
+        """W[t, j, p]: task t's time for phase p (input, compute, output) alone on server j."""
+        return np.ascontiguousarray(np.stack([
+            np.outer(self.input_mb * BITS_PER_MB, 1.0 / self.bandwidth),
+            np.outer(self.mflop, 1.0 / self.speed),
+            np.outer(self.output_mb * BITS_PER_MB, 1.0 / self.bandwidth)], axis=2))
+
+    @functools.cached_property
+    def order(self) -> np.ndarray:
+        """Tasks in arrival order (equal arrivals by task index)."""
+        return np.argsort(self.arrival, kind="stable").astype(np.int64)
+
+
+def arrivals(rng: np.random.Generator, n: int, mu: float, law: str) -> np.ndarray:
+    """Arrival dates: the first at 0, then gaps of mean mu, exponential (R1) or integer Poisson(mu) (R2)."""
+    if law == "exponential":
+        gaps = rng.exponential(1.0, n - 1) * mu
+    else:
+        gaps = rng.poisson(mu, n - 1).astype(float)
+    return np.concatenate([[0.0], np.cumsum(gaps)])
+
+
+def make_workload(spec: TimesharedSpec, seed_seq: np.random.SeedSequence) -> TimesharedWorkload:
+    speed_rng, in_rng, out_rng, cost_rng, gap_rng = (np.random.default_rng(s) for s in seed_seq.spawn(5))
+    m, n = spec.servers, spec.tasks
+    if spec.platform is not None:
+        speed = np.array(spec.platform.speed_mflops, float)
+        bandwidth = np.array(spec.platform.bandwidth_mbit, float)
+    else:
+        speed = speed_rng.uniform(*spec.speed_mflops, m)
+        bandwidth = np.full(m, float(spec.bandwidth_mbit))
+    if spec.task_table is not None:
+        t = spec.task_table
+        return TimesharedWorkload(speed, bandwidth, np.array(t.arrival, float), np.array(t.input_mb, float),
+                                  np.array(t.mflop, float), np.array(t.output_mb, float))
+    input_mb = in_rng.uniform(*spec.size_mb, n)
+    output_mb = out_rng.uniform(*spec.size_mb, n)
+    fastest = int(np.argmax(speed))
+    moved = input_mb + output_mb if spec.transfer == "in+out" else input_mb
+    transfer_s = moved * BITS_PER_MB / bandwidth[fastest]
+    compute_s = cost_rng.uniform(spec.compute_ratio * transfer_s, spec.max_compute_s)
+    return TimesharedWorkload(speed, bandwidth, arrivals(gap_rng, n, spec.mean_interarrival, spec.arrivals), input_mb,
+                              compute_s * speed[fastest], output_mb)

@@ -1,0 +1,197 @@
+"""The dashboard's part of the time-shared model (Caniou and Jeannot): the Scenario page's editor of servers, task
+sizes and arrivals (or the user's own servers and tasks CSVs); a Gantt chart of tasks overlapping on their servers
+with the three phases coloured; % sooner / same / later as a stacked bar and the gain heatmaps of a sweep
+(``results_charts``); and ``explain``: for one arrival, each server's T', T, delta and each heuristic's score.
+
+Hooks for the lead to wire: ``results_charts(results, scenario, colors, key)`` on the Results page,
+``explain(scenario)`` on the Explain page, ``sweep_charts(table, key)`` on the Sweep page.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from hcsched import HcschedError
+from hcsched.experiment import trial_seeds
+from hcsched.models.timeshared import MODEL
+from hcsched.models.timeshared.charts import gain_heatmap, gantt, server_bars, sooner_same_later
+from hcsched.models.timeshared.heuristics import HEURISTICS
+from hcsched.models.timeshared.htm import HTM
+from hcsched.models.timeshared.readers import parse_servers, parse_tasks
+from hcsched.models.timeshared.spec import ARRIVALS, DUPLEX, TRANSFER
+from hcsched.models.timeshared.workload import make_workload
+from pages.common import W, commit_scenario, default
+
+OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
+EXPLAIN_TASKS = 2000  # the largest workload Explain replays
+
+
+def reset() -> None:
+    for key in OWN.values():
+        st.session_state.pop(key, None)
+
+
+def overview(scenario, container) -> None:
+    """The servers' speeds of trial 0."""
+    w = make_workload(scenario.spec, trial_seeds(scenario.seed, 1)[0])
+    container.metric("Servers (speed range, Mflop/s)", f"{w.speed.size}: {w.speed.min():.0f}-{w.speed.max():.0f}")
+
+
+def trial_charts(runs: dict, colors: dict, key: str) -> None:
+    """A Gantt chart of one heuristic's run: one lane per task within its server's band, phases coloured."""
+    labels = list(runs)
+    label = st.selectbox("Tasks overlapping on their servers, for", labels, key=f"{key}_ts_gantt_h")
+    frame = MODEL.schedule_frame(runs[label])
+    st.plotly_chart(gantt(frame, f"{label}: input, compute and output phases"), key=f"{key}_ts_gantt", width="stretch")
+
+
+def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
+    """% of tasks finishing sooner / at the same time / later than the reference, stacked per heuristic."""
+    labels = [h.label for h in scenario.heuristics]
+    means = results.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
+    st.caption(f"Against {scenario.spec.reference} on the same {MODEL.trial_word}s; equal within "
+               f"{scenario.spec.same_tolerance:g} s.")
+    st.plotly_chart(sooner_same_later(means, labels), key=f"{key}_ts_ssl", width="stretch")
+
+
+def sweep_charts(table: pd.DataFrame, key: str) -> None:
+    """Gain heatmaps over (mu, tasks) of a sweep over mean_interarrival and tasks, one per heuristic and metric."""
+    if not {"mean_interarrival", "tasks"} <= set(table.columns):
+        return
+    metric = st.selectbox("Gain", ["gain_makespan", "gain_sum_flow", "gain_max_flow", "gain_max_stretch",
+                                   "pct_sooner"], key=f"{key}_ts_metric")
+    for label in table["heuristic"].unique():
+        st.plotly_chart(gain_heatmap(table[table["heuristic"] == label], metric, label), key=f"{key}_ts_{label}",
+                        width="stretch")
+
+
+def _upload(what: str, parse) -> None:
+    up = st.file_uploader(f"Your {what} CSV", type=["csv", "txt", "tsv"], key=W + f"ts_up_{what}",
+                          help="servers: speed_mflops, bandwidth_mbit, optional name; tasks: arrival (s), input_mb, "
+                               "mflop, output_mb (MB = 10^6 bytes)")
+    if up is not None:
+        try:
+            st.session_state[OWN[what]] = parse(up.getvalue().decode("utf-8"), up.name)
+        except UnicodeDecodeError:
+            st.error(f"{up.name}: not a text file; expected CSV")
+        except HcschedError as exc:
+            st.error(str(exc))
+
+
+def editor(sc) -> None:
+    """Servers (drawn or uploaded), task sizes and arrivals (drawn or uploaded), duplex, comparison settings."""
+    s = sc.spec
+    st.subheader("Servers")
+    own_servers = st.radio("Servers", ["draw", "own"], key=default("ts_servers_mode", "own" if s.platform else "draw"),
+                           format_func={"draw": "draw per trial (section 3.3)", "own": "my own (CSV)"}.get,
+                           horizontal=True) == "own"
+    if own_servers:
+        st.session_state.setdefault(OWN["servers"], s.platform)
+        _upload("servers", parse_servers)
+        platform = st.session_state.get(OWN["servers"])
+        if platform is not None:
+            st.dataframe(pd.DataFrame(platform.to_dict()), key=W + "ts_servers_view", height=200)
+    else:
+        c1, c2, c3, c4 = st.columns(4)
+        servers = c1.number_input("Servers", 1, 1000, key=default("ts_servers", s.servers))
+        lo = c2.number_input("Slowest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_lo", s.speed_mflops[0]))
+        hi = c3.number_input("Fastest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_hi", s.speed_mflops[1]))
+        bw = c4.number_input("Card bandwidth (Mbit/s)", 1e-6, 1e9, key=default("ts_bw", s.bandwidth_mbit))
+    duplex = st.radio("Network card", DUPLEX, key=default("ts_duplex", s.duplex), horizontal=True,
+                      format_func={"full": "full duplex (section 4.1)", "half": "half duplex (inputs and outputs share)"}.get)
+
+    st.subheader("Tasks")
+    own_tasks = st.radio("Tasks", ["draw", "own"], key=default("ts_tasks_mode", "own" if s.task_table else "draw"),
+                         format_func={"draw": "draw per trial (section 3.3)", "own": "my own (CSV, e.g. a log)"}.get,
+                         horizontal=True) == "own"
+    if own_tasks:
+        st.session_state.setdefault(OWN["tasks"], s.task_table)
+        _upload("tasks", parse_tasks)
+        table = st.session_state.get(OWN["tasks"])
+        if table is not None:
+            st.dataframe(pd.DataFrame(table.to_dict()), key=W + "ts_tasks_view", height=200)
+    else:
+        c1, c2, c3 = st.columns(3)
+        tasks = c1.number_input("Tasks", 1, 100_000, key=default("ts_tasks", s.tasks))
+        mu = c2.number_input("Mean inter-arrival μ (s)", 0.0, 1e9, key=default("ts_mu", s.mean_interarrival),
+                             help="0: every task arrives at once")
+        law = c3.selectbox("Inter-arrival law", ARRIVALS, key=default("ts_law", s.arrivals),
+                           help="exponential gaps of mean μ (R1), or whole seconds ~ Poisson(μ) (R2)")
+        c1, c2, c3, c4, c5 = st.columns(5)
+        size_lo = c1.number_input("Smallest data (MB)", 1e-9, 1e9, key=default("ts_size_lo", s.size_mb[0]), format="%.6g")
+        size_hi = c2.number_input("Largest data (MB)", 1e-9, 1e9, key=default("ts_size_hi", s.size_mb[1]))
+        ratio = c3.number_input("Compute ≥ this × transfer", 0.0, 1e6, key=default("ts_ratio", s.compute_ratio))
+        max_s = c4.number_input("Compute ≤ this on the fastest (s)", 1e-6, 1e9, key=default("ts_max", s.max_compute_s))
+        transfer = c5.selectbox("Transfer counted", TRANSFER, key=default("ts_transfer", s.transfer))
+    with st.expander("Comparison settings"):
+        c1, c2, c3 = st.columns(3)
+        names = [h.name for h in HEURISTICS]
+        reference = c1.selectbox("Reference for sooner/later and gains", names, key=default("ts_ref", s.reference))
+        tie = c2.number_input("Score tie tolerance (s)", 0.0, 1e6, key=default("ts_tie", s.tie_tolerance), format="%.3g")
+        same = c3.number_input("'Same time' tolerance (s)", 0.0, 1e6, key=default("ts_same", s.same_tolerance),
+                               format="%.3g")
+    try:
+        changes = {"duplex": duplex, "reference": reference, "tie_tolerance": float(tie), "same_tolerance": float(same)}
+        if own_servers:
+            if st.session_state.get(OWN["servers"]) is None:
+                raise HcschedError("upload a servers CSV (speed_mflops, bandwidth_mbit), or draw the servers")
+            changes["platform"] = st.session_state[OWN["servers"]]
+        else:
+            changes.update(platform=None, servers=int(servers), speed_mflops=(float(lo), float(hi)),
+                           bandwidth_mbit=float(bw))
+        if own_tasks:
+            if st.session_state.get(OWN["tasks"]) is None:
+                raise HcschedError("upload a tasks CSV (arrival, input_mb, mflop, output_mb), or draw the tasks")
+            changes["task_table"] = st.session_state[OWN["tasks"]]
+        else:
+            changes.update(task_table=None, tasks=int(tasks), mean_interarrival=float(mu), arrivals=law,
+                           size_mb=(float(size_lo), float(size_hi)), compute_ratio=float(ratio),
+                           max_compute_s=float(max_s), transfer=transfer)
+        commit_scenario(sc.replace(**changes))
+    except HcschedError as exc:
+        st.error(str(exc))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _mapping(scenario, trial: int, label: str):
+    from hcsched.experiment import trial_runs
+
+    run = trial_runs(scenario, trial)[label]
+    return run.schedule.machine
+
+
+def explain(scenario) -> None:
+    """For one arrival of trial 0 (the earlier tasks mapped by a chosen heuristic): each server's T', T and delta
+    of its tasks, and the score each heuristic computed (the key it minimises)."""
+    s = scenario.spec
+    if s.tasks > EXPLAIN_TASKS:
+        st.info(f"Explain replays one trial; this scenario has {s.tasks} tasks (at most {EXPLAIN_TASKS}).")
+        return
+    c1, c2 = st.columns(2)
+    label = c1.selectbox("Earlier tasks mapped by", [h.label for h in scenario.heuristics], key="ts_explain_h")
+    w = make_workload(s, trial_seeds(scenario.seed, 1)[0])
+    order = w.order
+    st.session_state.setdefault("ts_explain_pos", 1)
+    pos = c2.slider("Arrival (in arrival order)", 1, int(order.size), key="ts_explain_pos")
+    t = int(order[pos - 1])
+    machine = _mapping(scenario, 0, label)
+    htm = HTM.of(w, s.duplex)
+    for u in order[:pos - 1]:
+        htm.commit(int(u), int(machine[u]))
+    p = htm.predict(t)
+    st.write(f"Task {t} arrives at {p.arrival:.2f} s; {label} put it on **s{int(machine[t])}**. Each server's "
+             "prediction if it went there:")
+    names = [h.name for h in HEURISTICS]
+    choices = {}
+    for n in names:
+        col = p.servers[n].to_numpy()
+        choices[n] = int(np.flatnonzero(col <= col.min() + s.tie_tolerance)[0])
+    st.dataframe(p.servers.set_index("server"), key="ts_explain_servers")
+    st.caption("Each heuristic's column is its first key (ties on it are broken as its description says). Smallest "
+               "first key per heuristic: " + ", ".join(f"{n} s{j}" for n, j in choices.items()))
+    shown = st.selectbox("Chart", ["T_new", "sum_delta", *names], key="ts_explain_col")
+    st.plotly_chart(server_bars(p.servers, shown, choices.get(shown)), key="ts_explain_chart", width="stretch")
+    st.write("The local tasks of every server (T' before, T after adding the new task, delta = T - T', D = T - a):")
+    st.dataframe(p.tasks, key="ts_explain_tasks", hide_index=True)
