@@ -23,7 +23,7 @@ def landing() -> None:
     c1.caption(f"{model.describe(scenario.spec)}, {scenario.trials} {model.trial_word}s; heuristics: "
                + ", ".join(h.label for h in scenario.heuristics))
     ui(scenario.model).overview(scenario, c2)
-    if run_button("Run", key="landing_run"):
+    if run_button("Run", key="landing_run", scenario=scenario):
         if start_run(scenario):
             st.rerun()
     run_status()
@@ -44,6 +44,6 @@ navigation = st.navigation([
     st.Page(PAGES["run"], title="Run", icon=":material/play_arrow:"),
     st.Page(PAGES["results"], title="Results", icon=":material/bar_chart:"),
     st.Page(PAGES["explain"], title="Explain", icon=":material/school:"),
-    st.Page("pages/sweep.py", title="Sweep", icon=":material/ssid_chart:"),
+    st.Page(PAGES["sweep"], title="Sweep", icon=":material/ssid_chart:"),
 ])
 navigation.run()

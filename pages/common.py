@@ -5,6 +5,7 @@ Pages stay thin: they read widgets, call the library and show what it returns.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,9 +24,10 @@ from hcsched.models import warm_up
 from hcsched.models.base import Metric
 
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
+LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # longer runs and sweeps are refused (per session)
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
-         "results": "pages/results.py", "explain": "pages/explain.py"}
+         "results": "pages/results.py", "explain": "pages/explain.py", "sweep": "pages/sweep.py"}
 
 
 class Keys:
@@ -125,6 +127,10 @@ def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
     Returns True when a background job was started.
     """
     st.session_state.pop(Keys.NOTICE, None)
+    too_long = over_limit(scenario, jobs)
+    if too_long:
+        st.session_state[Keys.NOTICE] = ("error", too_long, scenario)
+        return False
     warming = _warm_kernels()
     if warming.is_alive():  # runs may fork workers: never while the warm-up compiles
         with st.spinner("Compiling the simulation kernels (first run after installing only; about 10-30 s)..."):
@@ -200,13 +206,26 @@ def scenario_problem() -> str | None:
     return st.session_state.get(Keys.PROBLEM)
 
 
-def run_button(label: str, key: str, disabled: bool = False) -> bool:
-    """The Run button: disabled while a run is going on or while the Scenario page shows an invalid edit."""
+def over_limit(scenario: Scenario, jobs: int | None = None) -> str | None:
+    """Why a run is refused before it starts: its estimate exceeds the per-session limit (issue 12)."""
+    estimate = estimate_seconds(scenario, jobs=jobs)
+    if estimate <= LIMIT_SECONDS:
+        return None
+    return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} "
+            "minutes (HCSCHED_RUN_LIMIT_SECONDS). Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
+
+
+def run_button(label: str, key: str, scenario: Scenario | None = None, jobs: int | None = None) -> bool:
+    """The Run button: disabled while a run is going on, while the Scenario page shows an invalid edit, or when the run
+    would exceed the per-session limit."""
     problem = scenario_problem()
     if problem:
         st.error(f"The Scenario page has an invalid edit, so this would run the last valid scenario: {problem} "
                  "Fix it on the Scenario page first.")
-    return st.button(label, key=key, type="primary", disabled=disabled or Keys.JOB in st.session_state or bool(problem))
+    too_long = over_limit(scenario, jobs) if scenario is not None else None
+    if too_long:
+        st.error(too_long)
+    return st.button(label, key=key, type="primary", disabled=Keys.JOB in st.session_state or bool(problem or too_long))
 
 
 def show_current_results(key: str) -> None:
@@ -225,7 +244,8 @@ def show_current_results(key: str) -> None:
 
 
 INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, fixed "
-             "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric.")
+             "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or above 100% for "
+             "a utilisation.")
 
 
 def _cell(metric: Metric, mean: float, lo: float, hi: float) -> str:

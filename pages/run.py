@@ -31,7 +31,7 @@ if estimate > 30:
 else:
     st.caption(f"Estimated time: about {max(estimate, 0.1):.1f} s (more on the first run, which compiles the kernels).")
 running = Keys.JOB in st.session_state
-if run_button("Run", key="run_start"):
+if run_button("Run", key="run_start", scenario=chosen, jobs=int(jobs)):
     st.session_state[Keys.SCENARIO] = chosen
     if start_run(chosen, int(jobs)):
         st.rerun()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from concurrent.futures import Future
@@ -16,10 +15,9 @@ from hcsched.charts import heuristic_colors, sweep_heatmap, sweep_lines
 from hcsched.experiment import default_jobs, estimate_seconds
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from models import ui
-from pages.common import Keys, _executor, init_session_state, link
+from pages.common import LIMIT_SECONDS, Keys, _executor, init_session_state, link
 
 TYPE_KEY = "(type a key)"
-LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # larger sweeps are refused (per session)
 K = "sw_"  # this page's widget keys
 
 

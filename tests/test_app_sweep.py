@@ -83,3 +83,16 @@ def test_a_sweep_over_the_limit_is_refused_with_its_estimate():
     at.text_input(key="sw_values1").set_value("10,20,30,40,50,60,70,80,90,100").run()
     at.number_input(key="sw_trials").set_value(1000).run()
     assert "the limit per run here is 10 minutes" in at.error[0].value and at.button(key="sw_run").disabled
+
+
+@pytest.mark.parametrize("path, key", [("pages/run.py", "run_start"), ("app.py", "landing_run")])
+def test_a_run_over_the_limit_is_refused_before_it_starts(path, key):
+    """Issue 12: the Run button of Run and Home is disabled, with the estimate and the limit, for a run that would
+    take longer than the per-session limit; nothing starts."""
+    big = preset("maheswaran-fig6").replace(trials=10_000)
+    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
+    at.session_state["scenario"] = big
+    at.run()
+    assert not at.exception, at.exception
+    assert any("the limit per run here is 10 minutes" in e.value for e in at.error)
+    assert at.button(key=key).disabled and "job" not in at.session_state
