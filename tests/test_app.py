@@ -289,7 +289,7 @@ def test_long_run_goes_to_the_background_and_can_be_cancelled():
     at = app("pages/run.py")
     at.session_state["scenario"] = preset("maheswaran-fig6")
     at.run()
-    at.number_input(key="run_trials").set_value(2000).run()
+    at.number_input(key="run_trials").set_value(400).run()
     assert any("minutes" in w.value for w in at.warning)  # the estimate before a very large run
     at.number_input(key="run_jobs").set_value(1)
     at.button(key="run_start").click().run()
