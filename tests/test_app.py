@@ -201,26 +201,6 @@ def test_heuristics_page_shows_registry_description():
     assert at.selectbox(key="hx_sufferage_strategy").options == ["interval", "count"]
 
 
-def test_explain_steps_through_kpb():
-    at = app("pages/explain.py")
-    assert "2 fastest machine(s) for t0 are m2, m1" in at.success[0].value
-    at.button(key="ex_next").click().run()
-    at.button(key="ex_next").click().run()
-    assert "t2 completes earliest on m0" in at.success[0].value
-    assert "all tasks complete by 130" in at.markdown[-1].value
-
-
-def test_explain_sufferage_table3():
-    at = app("pages/explain.py")
-    at.selectbox(key="ex_example").set_value("Table 3 (batch mode)").run()
-    at.selectbox(key="ex_heuristic").set_value("sufferage").run()
-    table = at.dataframe[1].value
-    assert table["outcome"].tolist()[0] == "displaced by t1; waits for the next pass"
-    for _ in range(2):
-        at.button(key="ex_next").click().run()
-    assert "makespan (largest ready time) 78" in at.markdown[-1].value
-
-
 # --- the task-class model (Al-Azzoni and Down) -------------------------------------------------------
 def test_switch_to_the_class_model_shows_the_lp_verdict():
     at = app("pages/scenario.py")
