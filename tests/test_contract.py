@@ -94,13 +94,15 @@ def test_heuristic_names_are_scoped_by_model(monkeypatch):
     from hcsched.heuristics import registry
 
     own = dataclasses.replace(get_heuristic("min-min"), models=("other",), title="Another Min-min", kind=-1)
-    other = type("Other", (models.Model,), {"name": "other", "heuristics": (own,)})()
+    own_lpas = dataclasses.replace(get_heuristic("lpas"), models=("other",), title="Another LPAS", kind=-1)
+    other = type("Other", (models.Model,), {"name": "other", "heuristics": (own, own_lpas)})()
     monkeypatch.setitem(models.MODELS, "other", other)
     assert own in registry() and heuristic_names().count("min-min") == 1
     assert get_heuristic("min-min", "other") is own and get_heuristic("min-min", "etc") is REGISTRY["min-min"]
     assert "min-min" in heuristic_names(model="other") and "mct" not in heuristic_names(model="other")
-    with pytest.raises(HcschedError, match="several models"):
-        get_heuristic("min-min")
+    assert get_heuristic("min-min") is REGISTRY["min-min"]  # without a model: the default model's, where it was first
+    with pytest.raises(HcschedError, match="several models"):  # shared by models none of which is the default
+        get_heuristic("lpas")
     with pytest.raises(HcschedError, match="'mct' is not a heuristic of the 'other' model"):
         get_heuristic("mct", "other")
     scenario = Scenario(heuristics=("min-min",), machines=2, tasks=5)

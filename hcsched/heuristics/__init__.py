@@ -194,8 +194,9 @@ def _key(name: str) -> str:
 def get_heuristic(name: str | Heuristic, model: str | None = None) -> Heuristic:
     """The registered heuristic of that name, in ``model`` when given (names are scoped by model).
 
-    Without ``model`` a name must be unique across models. An unknown name is answered with the closest valid
-    ones; a name of another model with the models it belongs to.
+    Without ``model`` a name shared by several models means the default model's (``min-min`` is seed 000's, as it
+    was before other models named theirs so); a name shared only by other models must name the model. An unknown
+    name is answered with the closest valid ones; a name of another model with the models it belongs to.
     """
     if isinstance(name, Heuristic):
         return name
@@ -213,6 +214,11 @@ def get_heuristic(name: str | Heuristic, model: str | None = None) -> Heuristic:
     elif len(found) == 1:
         return found[0]
     elif found:
+        from hcsched.models import DEFAULT_MODEL
+
+        default = [h for h in found if DEFAULT_MODEL in h.models]
+        if default:  # a name shared by several models means the default model's, where it was first (ETC's min-min)
+            return default[0]
         owners = ", ".join(m for h in found for m in h.models)
         raise HcschedError(f"heuristic {name!r} exists in several models ({owners}); name the model")
     valid = heuristic_names(model=model)
