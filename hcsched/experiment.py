@@ -104,7 +104,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size], schedules)
                   for a in range(0, trials, size)]
         done = 0
-        warm_up()  # compile here, so that no child is forked while a compilation holds numba's lock
+        warm_up([scenario.model])  # compile here, so that no child is forked while a compilation holds numba's lock
         # fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs).
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_run_trials, chunk) for chunk in chunks]

@@ -20,7 +20,7 @@ from streamlit.errors import StreamlitAPIException
 from hcsched import HcschedError, Scenario, get_model, preset, preset_names, simulate, summarize, trial_runs
 from hcsched.charts import gantt, heuristic_colors, metric_bars, trial_distribution
 from hcsched.experiment import estimate_seconds, schedule_table, schedules_of
-from hcsched.models import warm_up
+from hcsched.models import DEFAULT_MODEL, model_names, warm_up
 from hcsched.models.base import Metric
 
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
@@ -61,12 +61,35 @@ class Cancelled(Exception):
     """Raised from the progress callback to stop a run."""
 
 
+@dataclass
+class Warming:
+    """The kernels compiled once per server in the background, the default model's first; a run waits only for its
+    own model's (its workers are forked once they are compiled, so none compiles while holding numba's lock)."""
+
+    ready: dict[str, threading.Event]
+    thread: threading.Thread
+
+    def wait(self, model: str) -> None:
+        """Block until ``model``'s kernels are compiled."""
+        self.ready[model].wait()
+
+
 @st.cache_resource
-def _warm_kernels() -> threading.Thread:
-    """Load the compiled kernels once per server, in the background, so the first Run is fast."""
-    thread = threading.Thread(target=warm_up, daemon=True, name="hcsched-warm")
+def _warm_kernels() -> Warming:
+    """Start compiling (or loading from numba's cache) every model's kernels, so the first Run is fast."""
+    order = [DEFAULT_MODEL, *(m for m in model_names() if m != DEFAULT_MODEL)]
+    ready = {m: threading.Event() for m in order}
+
+    def work() -> None:
+        for m in order:
+            try:
+                warm_up([m])
+            finally:  # a failure shows when the run itself compiles
+                ready[m].set()
+
+    thread = threading.Thread(target=work, daemon=True, name="hcsched-warm")
     thread.start()
-    return thread
+    return Warming(ready, thread)
 
 
 def init_session_state() -> None:
@@ -132,9 +155,10 @@ def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
         st.session_state[Keys.NOTICE] = ("error", too_long, scenario)
         return False
     warming = _warm_kernels()
-    if warming.is_alive():  # runs may fork workers: never while the warm-up compiles
-        with st.spinner("Compiling the simulation kernels (first run after installing only; about 10-30 s)..."):
-            warming.join()
+    if not warming.ready[scenario.model].is_set():  # runs may fork workers: never while their kernels compile
+        with st.spinner(f"Compiling the simulation kernels of {get_model(scenario.model).title} (first run after "
+                        "installing only; about 10-40 s)..."):
+            warming.wait(scenario.model)
     if estimate_seconds(scenario, jobs=jobs) < QUICK_SECONDS:
         begin = time.monotonic()
         job = Job(scenario, jobs)

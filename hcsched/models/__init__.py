@@ -36,10 +36,12 @@ def get_model(name: str | Model) -> Model:
     raise HcschedError(f"scenario field 'model': {name!r} is not allowed; {hint}allowed: one of {', '.join(MODELS)}")
 
 
-def warm_up() -> None:
-    """Compile every model's kernels (call before forking worker processes)."""
-    for model in MODELS.values():
-        model.warm_up()
+def warm_up(names=None) -> None:
+    """Compile the kernels of the models named (every model's by default); call before forking worker processes, so
+    that no child starts while a compilation holds numba's lock and none has to compile again."""
+    for name in MODELS if names is None else dict.fromkeys(names):
+        get_model(name).warm_up()
+
 
 
 __all__ = ["DEFAULT_MODEL", "MODELS", "Metric", "Model", "get_model", "model_names", "warm_up"]
