@@ -18,7 +18,7 @@ from typing import Any
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
 from hcsched.models import DEFAULT_MODEL, get_model, model_names
-from hcsched.validate import choice, fail, keys, number
+from hcsched.validate import choice, fail, keys, whole
 
 
 @dataclass(frozen=True)
@@ -109,8 +109,8 @@ class Scenario:
         for key, value in (("name", name), ("description", description), ("model", m.name), ("spec", spec),
                            ("benchmark", benchmark), ("trials", trials), ("seed", seed)):
             object.__setattr__(self, key, value)
-        number("trials", self.trials, 1, low_open=False, integer=True)
-        number("seed", self.seed, 0, low_open=False, integer=True)
+        whole(self, "trials")
+        whole(self, "seed", 0)
         if not isinstance(heuristics, (list, tuple)):
             raise fail("heuristics", heuristics, "a list of heuristic names or tables")
         object.__setattr__(self, "heuristics", tuple(self._heuristic(h) for h in heuristics))

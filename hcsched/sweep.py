@@ -80,8 +80,10 @@ def parse_values(key: str, text: str) -> list[Any]:
             raise HcschedError(f"{where}: allowed: START:STOP:COUNT with COUNT >= 1, optionally :log")
         if log and (start <= 0 or stop <= 0):
             raise HcschedError(f"{where}: log spacing needs START and STOP above 0")
-        grid = np.geomspace(start, stop, count) if log else np.linspace(start, stop, count)
-        return [float(f"{v:.12g}") for v in grid]
+        grid = [float(f"{v:.12g}") for v in (np.geomspace(start, stop, count) if log else np.linspace(start, stop, count))]
+        if all(p.strip().lstrip("+-").isdigit() for p in parts[:2]) and all(v.is_integer() for v in grid):
+            return [int(v) for v in grid]  # whole START and STOP, whole steps: 4:16:4 is 4, 8, 12, 16 (machines, tasks)
+        return grid
     values = [_scalar(v.strip()) for v in text.split(",")]
     if not text or any(v == "" for v in values):
         raise HcschedError(f"--vary {key}={text}: an empty value; allowed: a comma list or START:STOP:COUNT")
@@ -313,7 +315,7 @@ def _run_local(work, jobs: int | None, scheduler: str | None, collect: Callable)
         for point, trials in work:
             collect(run_chunk(point, trials))
         return
-    warm_up()  # compile before forking (see hcsched.experiment)
+    warm_up(point.scenario.model for point, _ in work)  # compile before forking (see hcsched.experiment)
     with ProcessPoolExecutor(min(jobs, len(work)), mp_context=multiprocessing.get_context("fork")) as pool:
         futures = [pool.submit(_chunk_job, (point, trials)) for point, trials in work]
         try:

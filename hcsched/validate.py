@@ -24,6 +24,12 @@ def number(where: str, value: Any, low: float = 0.0, low_open: bool = True, inte
     return int(value) if integer else float(value)
 
 
+def whole(obj: Any, name: str, low: int = 1, where: str | None = None) -> None:
+    """Check that field ``name`` of the frozen dataclass ``obj`` is a whole number >= ``low``, and store it as an int
+    (a file's or a sweep's ``4.0`` becomes 4, so that it can size arrays)."""
+    object.__setattr__(obj, name, number(where or name, getattr(obj, name), low, low_open=False, integer=True))
+
+
 def choice(where: str, value: Any, choices: tuple[str, ...] | list[str]) -> str:
     if value not in choices:
         raise fail(where, value, "one of " + ", ".join(choices))

@@ -26,10 +26,21 @@ def test_values_lists_ranges_and_log_ranges():
     for bad, words in (("1:2:x", "START:STOP:COUNT"), ("0:1:3:log", "above 0"), ("1,,2", "empty"), ("1:2:0", "COUNT >= 1")):
         with pytest.raises(HcschedError, match=words):
             parse_values("k", bad)
+    whole = parse_values("machines", "4:16:4")  # whole START and STOP with whole steps stay whole numbers
+    assert whole == [4, 8, 12, 16] and all(type(v) is int for v in whole)
+    assert all(type(v) is float for v in parse_values("k", "0:1:5"))
     with pytest.raises(HcschedError, match="KEY=VALUES"):
         parse_vary(["arrivals.rate"])
     with pytest.raises(HcschedError, match="--trials"):
         parse_vary(["trials=1,2"])
+
+
+def test_a_whole_number_written_as_a_float_sizes_the_system():
+    """A file's or a sweep's "machines": 4.0 is the whole number 4 (it once reached numpy as a float and failed)."""
+    result = sweep(SMALL, {"machines": [2.0, 3.0]}, trials=1, jobs=1)
+    assert sorted(result["machines"].unique()) == [2, 3]
+    assert grid(SMALL, {"machines": [3.0]})[0].scenario.machines == 3
+    assert type(grid(SMALL, {"machines": [3.0]})[0].scenario.machines) is int
 
 
 def test_the_grid_is_the_product_and_every_point_is_checked():

@@ -11,7 +11,7 @@ from typing import Any
 from hcsched.errors import HcschedError
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, SEMICONSISTENT_MODES
 from hcsched.readers import check_etc, read_etc
-from hcsched.validate import choice, fail, keys, number
+from hcsched.validate import choice, fail, keys, number, whole
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ class EtcModelSpec:
         if self.etc.method == "matrix":
             object.__setattr__(self, "tasks", len(self.etc.matrix))
             object.__setattr__(self, "machines", len(self.etc.matrix[0]))
-        number("machines", self.machines, 1, low_open=False, integer=True)
-        number("tasks", self.tasks, 1, low_open=False, integer=True)
+        whole(self, "machines")
+        whole(self, "tasks")
 
 
 SPEC_KEYS = frozenset({"machines", "tasks", "etc", "arrivals", "actual"})
