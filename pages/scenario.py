@@ -9,33 +9,93 @@ from hcsched.scenario import parse_scenario
 from models import reset_all, ui
 from pages.common import ASSETS, Keys, W, default, init_session_state
 
+UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it) when edits would otherwise be lost
+
+
+@st.cache_data(show_spinner=False)
+def preset_descriptions() -> dict[str, str]:
+    """Each preset's one-line description, as ``hcsched preset list`` prints it."""
+    return {name: preset(name).description for name in preset_names()}
+
+
+def loaded_entry(sc) -> str:
+    """What the preset dropdown says is loaded: the preset's id while the scenario is that preset (trials and seed,
+    which the Run page sets, aside), else "(edited: id)" or "(your own scenario: name)"."""
+    if sc.name in preset_names():
+        original = preset(sc.name)
+        if sc.replace(trials=original.trials, seed=original.seed) == original:
+            return sc.name
+    base = sc.name.removesuffix(" (edited)")
+    return f"(edited: {base})" if base in preset_names() else f"(your own scenario: {sc.name})"
+
 
 def set_scenario(scenario) -> None:
-    """Replace the scenario and let every widget of this page show it."""
+    """Replace the scenario and let every widget of this page show it; edits that would be lost can be undone."""
+    old = st.session_state[Keys.SCENARIO]
+    if old != scenario and loaded_entry(old) not in preset_names():
+        st.session_state[UNDO] = (old, scenario)
+    else:
+        st.session_state.pop(UNDO, None)
     st.session_state[Keys.SCENARIO] = scenario
     for key in [k for k in st.session_state if str(k).startswith(W)]:
         del st.session_state[key]
     reset_all()
 
 
-def on_model() -> None:
-    set_scenario(preset(get_model(st.session_state[W + "model"]).default_preset))
+def on_pick() -> None:
+    """A preset picked in the dropdown is loaded at once, so the dropdown never names a preset that is not loaded."""
+    name = st.session_state["sc_preset"]
+    if name in preset_names():
+        set_scenario(preset(name))
+
+
+def keep_model() -> None:
+    """Cancel a model switch: the model selector shows the scenario's model again."""
+    st.session_state[W + "model"] = st.session_state[Keys.SCENARIO].model
+
+
+def presets_and_undo(sc) -> None:
+    """The dropdown of presets, showing what is loaded; Reload; Undo after a load replaced an edited scenario."""
+    descriptions = preset_descriptions()
+    entry = loaded_entry(sc)
+    base = entry if entry in descriptions else entry.removeprefix("(edited: ").removesuffix(")")
+    st.session_state["sc_preset"] = entry  # what is loaded, whatever was picked before
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    c1.selectbox("Scenario loaded (pick a preset to load it)", [*([] if entry in descriptions else [entry]), *descriptions],
+                 key="sc_preset", on_change=on_pick,
+                 format_func=lambda name: f"{name}: {descriptions[name]}" if name in descriptions else name)
+    c2.button("Reload preset", key="sc_load_preset", disabled=base not in descriptions,
+              help=f"Load {base} again, as published" if base in descriptions else "The scenario is not a preset's",
+              on_click=lambda: set_scenario(preset(base)))
+    undo = st.session_state.get(UNDO)
+    if undo is not None and undo[1] == sc:
+        st.button(f"Undo: back to {undo[0].name}", key="sc_undo_button", on_click=set_scenario, args=(undo[0],))
 
 
 init_session_state()
+st.session_state.pop(Keys.PROBLEM, None)  # the model's editor sets it again while its edit is invalid
 sc = st.session_state[Keys.SCENARIO]
 st.title("Scenario")
 
-# --- presets and files -------------------------------------------------------------------------
-c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-chosen_preset = c1.selectbox("Start from a preset", preset_names(), key="sc_preset",
-                             index=preset_names().index(sc.name) if sc.name in preset_names() else 0)
-c2.button("Load preset", key="sc_load_preset", on_click=lambda: set_scenario(preset(st.session_state["sc_preset"])))
-
-st.radio("Model", model_names(), format_func=lambda name: get_model(name).title, key=default("model", sc.model),
-         horizontal=True, on_change=on_model)
+# --- the preset dropdown (drawn once the editor below has committed this run's edit) and the model -------------
+top = st.container()
+model = st.radio("Model", model_names(), format_func=lambda name: get_model(name).title, key=default("model", sc.model),
+                 horizontal=True)
+if model != sc.model and loaded_entry(sc) in preset_names():  # an unedited preset: nothing is lost, switch at once
+    set_scenario(preset(get_model(model).default_preset))
+    st.rerun()
+elif model != sc.model:  # edits would be lost: nothing is replaced until confirmed
+    chosen = get_model(model)
+    st.warning(f"Switching to **{chosen.title}** replaces the scenario **{sc.name}** with that model's default preset, "
+               f"**{chosen.default_preset}**. Download the scenario below first to keep it.")
+    c1, c2 = st.columns(2)
+    c1.button(f"Replace the scenario with {chosen.default_preset}, {chosen.title}'s default preset",
+              key="sc_model_confirm", type="primary", on_click=lambda: set_scenario(preset(chosen.default_preset)))
+    c2.button(f"Keep {sc.name}", key="sc_model_cancel", on_click=keep_model)
 ui(sc.model).editor(sc)
 sc = st.session_state[Keys.SCENARIO]
+with top:
+    presets_and_undo(sc)
 
 # --- save and load ------------------------------------------------------------------------------
 st.subheader("Scenario file")

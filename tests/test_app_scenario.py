@@ -1,0 +1,189 @@
+"""The Scenario page as a new user meets it (issue 8, items 1, 5 and 13): Calibrate, the load warning, the preset
+dropdown, the matrix's shape and errors, and switching the model."""
+
+import pytest
+
+pytest.importorskip("streamlit")
+import streamlit as st  # noqa: E402
+from conftest import ROOT  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from hcsched import calibrate, preset, preset_names  # noqa: E402
+from hcsched.models.etc.spec import ArrivalSpec  # noqa: E402
+
+PAGE = "pages/scenario.py"
+
+
+@pytest.fixture(autouse=True)
+def clear_caches():
+    st.cache_data.clear()
+    yield
+
+
+def app(path=PAGE):
+    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(elements):
+    return [e.value for e in elements]
+
+
+def upload_matrix(at, rows: list[list[float]]):
+    at.radio(key="sc_w_method").set_value("matrix").run()
+    csv = "\n".join(",".join(f"{x:g}" for x in row) for row in rows) + "\n"
+    at.file_uploader(key="sc_w_upload").set_value(("etc.csv", csv.encode(), "text/csv")).run()
+    assert not at.exception, at.exception
+
+
+# --- item 1: Calibrate -------------------------------------------------------------------------------
+def test_calibrate_sets_the_rate_and_draws_the_page():
+    at = app()
+    at.number_input(key="sc_w_machines").set_value(12).run()
+    at.selectbox(key="sc_cal_target").set_value("lambda_l").run()
+    before = at.session_state["scenario"]
+    at.button(key="sc_calibrate").click().run()
+    assert not at.exception, at.exception
+    rate = calibrate(before, "lambda_l")
+    assert at.number_input(key="sc_w_rate").value == rate
+    assert at.session_state["scenario"] == before.replace(arrivals=ArrivalSpec("poisson", rate))
+    assert any("lambda_l = " in s and "90%" in s for s in texts(at.success))
+    assert at.get("plotly_chart") and at.get("download_button")  # the heatmap and the files below: the page was drawn
+    assert not at.error
+
+
+def test_calibration_error_is_inline_and_changes_nothing():
+    at = app()
+    upload_matrix(at, [[3.0, 5.0]])  # one task: it never finishes before it arrives
+    before = at.session_state["scenario"]
+    rate = at.number_input(key="sc_w_rate").value
+    at.button(key="sc_calibrate").click().run()
+    assert not at.exception, at.exception
+    assert any("Calibration failed, nothing was changed" in e and "more tasks" in e for e in texts(at.error))
+    assert at.session_state["scenario"] == before and at.number_input(key="sc_w_rate").value == rate
+
+
+# --- item 5: the rate against the workload -----------------------------------------------------------
+def test_idle_warning_offers_calibrate_and_goes_away():
+    at = app()
+    assert not at.warning and any("Load check" in c for c in texts(at.caption))
+    at.number_input(key="sc_w_machines").set_value(100).run()
+    warnings = [w for w in texts(at.warning) if "Nearly idle" in w]
+    assert warnings and "Calibrate" in warnings[0]
+    assert not at.button(key="sc_calibrate").disabled
+    at.button(key="sc_calibrate").click().run()
+    assert not at.exception
+    assert not [w for w in texts(at.warning) if "Nearly idle" in w]
+    assert at.session_state["scenario"].arrivals.rate == calibrate(preset("quickstart").replace(machines=100), "lambda_h")
+
+
+def test_overload_warning():
+    at = app()
+    at.number_input(key="sc_w_machines").set_value(2).run()
+    assert any("Overloaded" in w for w in texts(at.warning))
+    at.radio(key="sc_w_process").set_value("static").run()  # all at time 0: no rate to check
+    assert not at.warning
+
+
+# --- item 13 (a): the preset dropdown shows what is loaded --------------------------------------------
+def test_preset_dropdown_shows_what_is_loaded_with_descriptions():
+    at = app()
+    box = at.selectbox(key="sc_preset")
+    assert box.value == "quickstart"
+    assert box.options == [f"{name}: {preset(name).description}" for name in preset_names()]
+    at.number_input(key="sc_w_tasks").set_value(150).run()
+    box = at.selectbox(key="sc_preset")
+    assert box.value == "(edited: quickstart)" and box.options[0] == "(edited: quickstart)"
+    at.selectbox(key="sc_preset").set_value("maheswaran-fig6").run()  # picking a preset loads it
+    assert at.session_state["scenario"] == preset("maheswaran-fig6")
+    assert at.selectbox(key="sc_preset").value == "maheswaran-fig6" and at.number_input(key="sc_w_tasks").value == 2000
+    at.button(key="sc_undo_button").click().run()  # the edited scenario it replaced comes back
+    assert at.session_state["scenario"].tasks == 150
+    assert at.selectbox(key="sc_preset").value == "(edited: quickstart)"
+    at.button(key="sc_load_preset").click().run()  # Reload: the preset as published
+    assert at.session_state["scenario"] == preset("quickstart") and at.selectbox(key="sc_preset").value == "quickstart"
+
+
+def test_preset_dropdown_names_ones_own_scenario():
+    at = app()
+    own = preset("quickstart").replace(name="my-lab", machines=5)
+    at.file_uploader(key="sc_upload_scenario").set_value(("s.json", own.to_json().encode(), "application/json")).run()
+    assert not at.exception
+    assert at.selectbox(key="sc_preset").value == "(your own scenario: my-lab)"
+    assert at.button(key="sc_load_preset").disabled
+
+
+def test_trials_and_seed_do_not_count_as_edits():
+    at = app()
+    at.session_state["scenario"] = preset("quickstart").replace(trials=3, seed=7)  # as the Run page sets them
+    at.run()
+    assert at.selectbox(key="sc_preset").value == "quickstart"
+
+
+# --- item 13 (b): the matrix's shape ------------------------------------------------------------------
+def test_own_matrix_shows_its_shape():
+    at = app()
+    upload_matrix(at, [[float(i + j + 1) for j in range(16)] for i in range(512)])
+    machines, tasks = at.number_input(key="sc_w_machines"), at.number_input(key="sc_w_tasks")
+    assert (machines.value, tasks.value) == (16, 512) and machines.disabled and tasks.disabled
+    assert (at.session_state["scenario"].machines, at.session_state["scenario"].tasks) == (16, 512)
+    at.session_state["sc_w_editor"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0, 1, 2]}
+    at.run()
+    assert at.number_input(key="sc_w_tasks").value == 509 and at.session_state["scenario"].tasks == 509
+
+
+# --- item 13 (c): an invalid cell ----------------------------------------------------------------------
+def test_invalid_cell_error_under_the_table_and_run_refused():
+    at = app("app.py")
+    at.switch_page(PAGE).run()
+    upload_matrix(at, [[50, 20, 15], [20, 60, 15], [20, 50, 15]])
+    good = at.session_state["scenario"]
+    at.session_state["sc_w_editor"] = {"edited_rows": {1: {"m2": -4.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    order = [(n.type, getattr(n, "key", None)) for n in at.main]
+    table = order.index(("dataframe", "sc_w_editor"))
+    assert order[table + 1][0] == "error"  # directly under the table
+    problem = at.session_state["scenario_problem"]
+    assert "entry (task 1, machine 2) = -4.0" in problem and problem in at.error[0].value
+    assert at.session_state["scenario"] == good
+    at.switch_page("pages/run.py").run()  # Run refuses rather than run the last valid matrix
+    assert at.button(key="run_start").disabled and any("invalid edit" in e for e in texts(at.error))
+    at.switch_page(PAGE).run()
+    at.session_state["sc_w_editor"] = {"edited_rows": {1: {"m2": 4.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert "scenario_problem" not in at.session_state and not at.error
+    assert at.session_state["scenario"].etc.matrix == ((50, 20, 15), (20, 60, 4), (20, 50, 15))
+
+
+def test_added_row_without_values_is_a_problem():
+    at = app()
+    upload_matrix(at, [[1, 2], [3, 4]])
+    at.session_state["sc_w_editor"] = {"edited_rows": {}, "added_rows": [{"m0": 5.0}], "deleted_rows": []}
+    at.run()
+    problem = at.session_state["scenario_problem"]
+    assert "task 2, machine m1 is empty" in problem and at.session_state["scenario"].tasks == 2
+    at.session_state["sc_w_editor"] = {"edited_rows": {}, "added_rows": [{"m0": 5.0, "m1": 6.0}], "deleted_rows": []}
+    at.run()
+    assert "scenario_problem" not in at.session_state and at.session_state["scenario"].etc.matrix[2] == (5.0, 6.0)
+
+
+# --- item 13 (d): switching the model asks first ------------------------------------------------------
+def test_switching_the_model_asks_before_replacing_the_scenario():
+    at = app()
+    at.number_input(key="sc_w_machines").set_value(6).run()
+    edited = at.session_state["scenario"]
+    at.radio(key="sc_w_model").set_value("classes").run()
+    assert at.session_state["scenario"] == edited  # nothing replaced yet; the ETC editor is still there
+    assert at.number_input(key="sc_w_machines").value == 6
+    assert any("alazzoni-B" in w for w in texts(at.warning))
+    at.button(key="sc_model_cancel").click().run()
+    assert at.radio(key="sc_w_model").value == "etc" and at.session_state["scenario"] == edited
+    at.radio(key="sc_w_model").set_value("classes").run()
+    assert "alazzoni-B" in at.button(key="sc_model_confirm").label
+    at.button(key="sc_model_confirm").click().run()
+    assert not at.exception
+    assert at.session_state["scenario"] == preset("alazzoni-B") and at.selectbox(key="sc_preset").value == "alazzoni-B"
+    assert at.radio(key="sc_w_model").value == "classes"
