@@ -332,7 +332,8 @@ def _run_dask(work, jobs: int | None, scheduler: str | None, collect: Callable) 
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
     except ImportError:
-        raise HcschedError("--backend dask: Dask is not installed; install it with: pip install 'hcsched[dask]'") from None
+        raise HcschedError("--backend dask: Dask is not installed; install it with: pip install 'dask[distributed]' "
+                           "(in a checkout of hcsched: pip install -e '.[dask]')") from None
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,

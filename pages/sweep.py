@@ -15,7 +15,10 @@ from hcsched.charts import heuristic_colors, sweep_heatmap, sweep_lines
 from hcsched.experiment import default_jobs, estimate_seconds
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from models import ui
-from pages.common import LIMIT_SECONDS, Keys, _executor, init_session_state, link
+from pages.common import LIMIT_SECONDS, Cancelled, Keys, _executor, init_session_state, link
+
+# Cancelled comes from a module, not this script: a page script runs anew on every rerun, and a class defined here
+# would be another class by the time the background sweep raises it.
 
 TYPE_KEY = "(type a key)"
 K = "sw_"  # this page's widget keys
@@ -40,10 +43,6 @@ class SweepResult:
     results: pd.DataFrame
     summary: pd.DataFrame
     seconds: float
-
-
-class Cancelled(Exception):
-    pass
 
 
 def _on_parameter(slot: str) -> None:

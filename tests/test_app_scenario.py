@@ -1,6 +1,8 @@
 """The Scenario page as a new user meets it (issue 8, items 1, 5 and 13): Calibrate, the load warning, the preset
 dropdown, the matrix's shape and errors, and switching the model."""
 
+import json
+
 import pytest
 
 pytest.importorskip("streamlit")
@@ -187,3 +189,25 @@ def test_switching_the_model_asks_before_replacing_the_scenario():
     assert not at.exception
     assert at.session_state["scenario"] == preset("alazzoni-B") and at.selectbox(key="sc_preset").value == "alazzoni-B"
     assert at.radio(key="sc_w_model").value == "classes"
+
+
+# --- item 6: a description is never carried over to an edited scenario -------------------------------------------
+def test_an_edit_replaces_the_presets_description_on_the_page_and_in_the_download():
+    at = app()
+    original = preset("quickstart").description
+    at.number_input(key="sc_w_machines").set_value(6).run()
+    sc = at.session_state["scenario"]
+    assert sc.machines == 6 and sc.description != original and "Edited from quickstart" in sc.description
+    assert json.loads(sc.to_json())["description"] == sc.description  # what "Download scenario (JSON)" is given
+    home = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    home.session_state["scenario"] = sc
+    home.run()
+    assert any("Edited from quickstart" in m.value for m in home.markdown) and not any(original in m.value for m in home.markdown)
+
+
+# --- issue 7: the example files of assets/ are offered for download ------------------------------------------------
+def test_every_example_file_in_assets_is_offered_with_its_bytes():
+    at = app()
+    offered = {b.proto.label for b in at.get("download_button")}
+    examples = sorted(p.name for p in (ROOT / "assets" / "examples").iterdir())
+    assert examples and set(examples) <= offered

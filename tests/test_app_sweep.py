@@ -96,3 +96,20 @@ def test_a_run_over_the_limit_is_refused_before_it_starts(path, key):
     assert not at.exception, at.exception
     assert any("the limit per run here is 10 minutes" in e.value for e in at.error)
     assert at.button(key=key).disabled and "job" not in at.session_state
+
+
+def test_a_running_sweep_shows_progress_and_can_be_cancelled():
+    at = page(preset("maheswaran-fig6"))
+    at.text_input(key="sw_values1").set_value("8,12,16,20").run()
+    at.number_input(key="sw_trials").set_value(100).run()
+    at.number_input(key="sw_jobs").set_value(1).run()
+    at.button(key="sw_run").click().run()
+    assert "sw_job" in at.session_state and "trials done" in at.get("progress")[0].proto.text
+    at.button(key="sw_cancel").click().run()
+    end = time.monotonic() + 60
+    while "sw_job" in at.session_state and time.monotonic() < end:
+        time.sleep(0.2)
+        at.run()
+    assert not at.exception, at.exception
+    assert "sw_job" not in at.session_state and "sw_result" not in at.session_state
+    assert at.session_state["sw_notice"] == "The sweep was cancelled."

@@ -138,3 +138,24 @@ def test_python_dash_m(tmp_path):
     out = subprocess.run([sys.executable, "-m", "hcsched", "map", str(tmp_path / "e.csv"), "--heuristic", "min-min", "--json"],
                          capture_output=True, text=True, check=True)
     assert '"makespan": 82.0' in out.stdout
+
+
+def test_schedules_leave_start_and_finish_empty_for_tasks_that_never_ran(tmp_path):
+    """Issue 7: a task that never starts or never finishes within a run has empty start / finish in --schedules."""
+    import dataclasses
+
+    base = preset("alazzoni-B")
+    overloaded = base.replace(name="overloaded", trials=1, heuristics=("mct",),
+                              classes=dataclasses.replace(base.classes, arrival_rates=(10.0, 16.0), horizon=200.0))
+    overloaded.save(tmp_path / "s.json")
+    assert main(["run", str(tmp_path / "s.json"), "--jobs", "1", "--out", str(tmp_path / "r.csv"),
+                 "--schedules", str(tmp_path / "sched.csv")]) == 0
+    lines = (tmp_path / "sched.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    start, finish = header.index("start"), header.index("finish")
+    cells = [line.split(",") for line in lines[1:]]
+    waiting = [c for c in cells if c[start] == ""]
+    assert waiting and all(c[finish] == "" for c in waiting)  # never started: both empty, no 'inf' or 'nan'
+    assert any(c[start] != "" and c[finish] == "" for c in cells)  # running at the end: started, never finished
+    table = pd.read_csv(tmp_path / "sched.csv")
+    assert table["start"].isna().sum() == len(waiting) and not (table["finish"] == float("inf")).any()

@@ -37,3 +37,25 @@ def test_ruff_is_clean():
         pytest.skip("ruff is not installed")
     result = subprocess.run([ruff, "check", str(ROOT)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+def test_uploads_are_limited_to_20_mb():
+    """Issue 12: uploads over 20 MB are refused by the uploader (Streamlit's server.maxUploadSize), with its message."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == 20
+
+
+def test_the_dashboard_compiles_the_default_models_kernels_first_and_a_run_waits_only_for_its_own():
+    """Issue 8, item 11: kernels compile in the background at start-up, the default model's first."""
+    sys.path.insert(0, str(ROOT))
+    from hcsched.models import DEFAULT_MODEL, model_names
+    from pages.common import _warm_kernels
+
+    warming = _warm_kernels()
+    assert list(warming.ready) == [DEFAULT_MODEL, *(m for m in model_names() if m != DEFAULT_MODEL)]
+    warming.wait(DEFAULT_MODEL)
+    assert warming.ready[DEFAULT_MODEL].is_set()
+    warming.thread.join()
+    assert all(event.is_set() for event in warming.ready.values())

@@ -158,6 +158,18 @@ def test_dask_backend_errors_are_one_line():
         sweep(SMALL, VARY, scheduler="tcp://127.0.0.1:1")
 
 
+def test_without_dask_the_backend_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if Dask were not installed
+    with pytest.raises(HcschedError, match=r"Dask is not installed; install it with: pip install 'dask\[distributed\]'"):
+        sweep(SMALL, VARY, backend="dask")
+
+
+def test_the_dask_backend_alone_starts_a_local_cluster_with_the_local_result():
+    pytest.importorskip("dask.distributed")
+    local = sweep(SMALL, VARY, jobs=1)
+    pd.testing.assert_frame_equal(sweep(SMALL, VARY, backend="dask", jobs=2), local)
+
+
 def test_every_sweep_preset_is_a_valid_grid():
     from hcsched.presets import sweep_preset, sweep_preset_names
 
