@@ -9,14 +9,13 @@ Hooks for the lead to wire: ``results_charts(results, scenario, colors, key)`` o
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
 from hcsched.experiment import trial_seeds
 from hcsched.models.timeshared import MODEL
-from hcsched.models.timeshared.charts import gain_heatmap, gantt, server_bars, sooner_same_later
+from hcsched.models.timeshared.charts import gain_heatmaps, gantt, server_bars, sooner_same_later
 from hcsched.models.timeshared.heuristics import HEURISTICS
 from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
@@ -26,6 +25,11 @@ from pages.common import W, commit_scenario, default
 
 OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
 EXPLAIN_TASKS = 2000  # the largest workload Explain replays
+EXPLAIN_SAVED = "ts_explain_saved"  # Explain's widget values, kept while the page shows another system
+# The editor's widgets for drawn servers and tasks: not shown while an uploaded table is used, and Streamlit forgets
+# the state of a widget a run does not show, so the editor keeps their values itself.
+DRAW_KEYS = ("ts_servers", "ts_speed_lo", "ts_speed_hi", "ts_bw", "ts_tasks", "ts_mu", "ts_law", "ts_size_lo",
+             "ts_size_hi", "ts_ratio", "ts_max", "ts_transfer")
 
 
 def reset() -> None:
@@ -56,15 +60,25 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     st.plotly_chart(sooner_same_later(means, labels), key=f"{key}_ts_ssl", width="stretch")
 
 
+SWEEP_METRICS = {"gain_makespan": 0.0, "gain_sum_flow": 0.0, "gain_max_flow": 0.0, "gain_max_stretch": 0.0,
+                 "pct_sooner": 50.0}  # the panels of the paper's Figs. 4-14, and the colour scale's centre
+
+
 def sweep_charts(table: pd.DataFrame, key: str) -> None:
-    """Gain heatmaps over (mu, tasks) of a sweep over mean_interarrival and tasks, one per heuristic and metric."""
-    if not {"mean_interarrival", "tasks"} <= set(table.columns):
+    """The paper's 3-D figures: a gain (or % sooner) over (mu, tasks) as heatmaps, one panel per heuristic, for a
+    sweep over ``mean_interarrival`` and ``tasks`` (``table``: the sweep's summary, means and intervals per point)."""
+    shown = {m: mid for m, mid in SWEEP_METRICS.items() if m in table.columns}
+    if not {"mean_interarrival", "tasks", "heuristic"} <= set(table.columns) or not shown:
         return
-    metric = st.selectbox("Gain", ["gain_makespan", "gain_sum_flow", "gain_max_flow", "gain_max_stretch",
-                                   "pct_sooner"], key=f"{key}_ts_metric")
-    for label in table["heuristic"].unique():
-        st.plotly_chart(gain_heatmap(table[table["heuristic"] == label], metric, label), key=f"{key}_ts_{label}",
-                        width="stretch")
+    by_name = {m.name: m for m in MODEL.columns()}
+    st.subheader("Against the reference over μ and the number of tasks (the paper's Figs. 4-14)")
+    metric = st.selectbox("Heatmaps of", list(shown), format_func=lambda n: by_name[n].title, key=f"{key}_ts_metric")
+    st.plotly_chart(gain_heatmaps(table, metric, shown[metric]), key=f"{key}_ts_heat", width="stretch")
+    if {f"{metric}_lower", f"{metric}_upper"} <= set(table.columns):
+        half = (table[f"{metric}_upper"] - table[f"{metric}_lower"]) / 2
+        n = f" over {int(table['trials'].max())} {MODEL.trial_word}s" if "trials" in table.columns else ""
+        st.caption(f"Blue: better than the reference. Each cell is a mean{n}; the 95% interval's half-width is {half.median():.1f} percentage points at the "
+                   f"median cell (at most {half.max():.1f}).")
 
 
 def _upload(what: str, parse) -> None:
@@ -83,6 +97,9 @@ def _upload(what: str, parse) -> None:
 def editor(sc) -> None:
     """Servers (drawn or uploaded), task sizes and arrivals (drawn or uploaded), duplex, comparison settings."""
     s = sc.spec
+    for key in DRAW_KEYS:  # hidden while the user's own table is used: keep what was typed for the way back
+        if W + key in st.session_state:
+            st.session_state[W + key] = st.session_state[W + key]
     st.subheader("Servers")
     own_servers = st.radio("Servers", ["draw", "own"], key=default("ts_servers_mode", "own" if s.platform else "draw"),
                            format_func={"draw": "draw per trial (section 3.3)", "own": "my own (CSV)"}.get,
@@ -169,29 +186,32 @@ def explain(scenario) -> None:
     if s.tasks > EXPLAIN_TASKS:
         st.info(f"Explain replays one trial; this scenario has {s.tasks} tasks (at most {EXPLAIN_TASKS}).")
         return
+    labels = [h.label for h in scenario.heuristics]
+    saved = st.session_state.setdefault(EXPLAIN_SAVED, {})
+    for key, value in saved.items():  # the widgets' last values, also after the page showed another system
+        st.session_state.setdefault(key, value)
+    if st.session_state.get("ts_explain_h") not in labels:
+        st.session_state.pop("ts_explain_h", None)
     c1, c2 = st.columns(2)
-    label = c1.selectbox("Earlier tasks mapped by", [h.label for h in scenario.heuristics], key="ts_explain_h")
+    label = c1.selectbox("Earlier tasks mapped by", labels, key="ts_explain_h")
     w = make_workload(s, trial_seeds(scenario.seed, 1)[0])
     order = w.order
-    st.session_state.setdefault("ts_explain_pos", 1)
+    st.session_state["ts_explain_pos"] = min(max(1, int(st.session_state.get("ts_explain_pos", 1))), int(order.size))
     pos = c2.slider("Arrival (in arrival order)", 1, int(order.size), key="ts_explain_pos")
     t = int(order[pos - 1])
     machine = _mapping(scenario, 0, label)
-    htm = HTM.of(w, s.duplex)
+    htm = HTM.of(w, s.duplex, s.tie_tolerance)
     for u in order[:pos - 1]:
         htm.commit(int(u), int(machine[u]))
     p = htm.predict(t)
     st.write(f"Task {t} arrives at {p.arrival:.2f} s; {label} put it on **s{int(machine[t])}**. Each server's "
              "prediction if it went there:")
-    names = [h.name for h in HEURISTICS]
-    choices = {}
-    for n in names:
-        col = p.servers[n].to_numpy()
-        choices[n] = int(np.flatnonzero(col <= col.min() + s.tie_tolerance)[0])
     st.dataframe(p.servers.set_index("server"), key="ts_explain_servers")
-    st.caption("Each heuristic's column is its first key (ties on it are broken as its description says). Smallest "
-               "first key per heuristic: " + ", ".join(f"{n} s{j}" for n, j in choices.items()))
-    shown = st.selectbox("Chart", ["T_new", "sum_delta", *names], key="ts_explain_col")
-    st.plotly_chart(server_bars(p.servers, shown, choices.get(shown)), key="ts_explain_chart", width="stretch")
+    st.caption("T_new: the new task's predicted completion T_{n+1}; sum_delta: the sum of the perturbations of the "
+               "server's tasks; each heuristic's column is the first key it minimises. With their tie rules (default "
+               "parameters), they pick: " + ", ".join(f"{n} s{j}" for n, j in p.choice.items()))
+    shown = st.selectbox("Chart", ["T_new", "sum_delta", *p.choice], key="ts_explain_col")
+    saved.update({"ts_explain_h": label, "ts_explain_pos": pos, "ts_explain_col": shown})
+    st.plotly_chart(server_bars(p.servers, shown, p.choice.get(shown)), key="ts_explain_chart", width="stretch")
     st.write("The local tasks of every server (T' before, T after adding the new task, delta = T - T', D = T - a):")
     st.dataframe(p.tasks, key="ts_explain_tasks", hide_index=True)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hcsched import HcschedError, Scenario, simulate
 from hcsched.experiment import trial_runs, trial_seeds
 from hcsched.models.timeshared import MODEL, engine, reference
-from hcsched.models.timeshared.heuristics import HEURISTICS, NAMES
+from hcsched.models.timeshared.heuristics import HEURISTICS, KIND, NAMES
 from hcsched.models.timeshared.htm import HTM, what_if
 from hcsched.models.timeshared.presets import FITTED, METATASK1, METATASK2, PRESETS, TABLE2
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
@@ -46,6 +46,18 @@ def test_staggered_arrivals_by_hand():
     # ends at 6); A computes alone 3-6 (3 left), shares with B from 6: B ends at 10, A at 11, A's output 11-12.
     ends = one_server([0, 1], [(2, 6, 1), (4, 2, 0)])
     np.testing.assert_allclose(ends, [[3, 11, 12], [6, 10, 10]])
+
+
+def test_simultaneous_phase_ends_are_one_event():
+    """Phase ends that coincide are handled together, whatever rounding does to them: A's compute and B's input end
+    at 2 on different resources; B then computes alone (2-4), not sharing with A for an instant. Tags differing only
+    by rounding (0.1 + 0.2 and 0.3) leave together, so equal work finishes at the same date exactly, in either task
+    order."""
+    np.testing.assert_allclose(one_server([0, 0], [(0, 2, 1), (2, 2, 0)]), [[0, 2, 3], [2, 4, 4]])
+    for alone in ([(0, 0.1 + 0.2, 0), (0, 0.3, 0), (0, 1, 0)], [(0, 0.3, 0), (0, 0.1 + 0.2, 0), (0, 1, 0)]):
+        ends = one_server([0, 0, 0], alone)
+        assert ends[0, 1] == ends[1, 1] and ends[0, 1] == pytest.approx(0.9)
+        assert ends[2, 2] == pytest.approx(0.9 + 0.7)
 
 
 def test_full_and_half_duplex_differ_by_hand():
@@ -88,6 +100,31 @@ def test_engine_matches_a_plain_step_by_step_simulator(tasks, half):
                                atol=1e-6)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3), st.lists(st.tuples(times, times, st.floats(0.1, 50.0), times), min_size=1, max_size=10),
+       st.sampled_from(NAMES), st.booleans(), st.data())
+def test_schedules_of_every_heuristic_are_sound(m, tasks, name, half, data):
+    """Phases in order from the arrival; no task beats its unloaded duration on its server (stretch >= 1); the run's
+    dates are those of its mapping replayed by the engine alone; the same inputs give the same schedule."""
+    n = len(tasks)
+    arrival = np.array([t[0] for t in tasks])
+    speed = np.array(data.draw(st.lists(st.floats(0.2, 5.0), min_size=m, max_size=m)))
+    alone = np.ascontiguousarray(np.stack([np.array([t[1:] for t in tasks])] * m, axis=1))
+    alone[:, :, 1] /= speed
+    order = np.argsort(arrival, kind="stable").astype(np.int64)
+    res = engine.HALF if half else engine.FULL
+    kind = KIND[name]
+    machine, ends = engine.run_trial(kind, order, arrival, alone, res, 1e-6, False, name == "netsolve-mct")
+    assert ((machine >= 0) & (machine < m)).all()
+    assert (arrival <= ends[:, 0]).all() and (ends[:, 0] <= ends[:, 1]).all() and (ends[:, 1] <= ends[:, 2]).all()
+    d = alone[np.arange(n), machine].sum(axis=1)
+    assert (ends[:, 2] - arrival >= d * (1 - 1e-9) - 1e-9).all()
+    np.testing.assert_array_equal(engine.replay(machine, order, arrival, alone, res), ends)
+    again = engine.run_trial(kind, order, arrival, alone, res, 1e-6, False, name == "netsolve-mct")
+    np.testing.assert_array_equal(again[0], machine)
+    np.testing.assert_array_equal(again[1], ends)
+
+
 # --- the HTM ----------------------------------------------------------------------------------------------------------
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(times, st.floats(0.1, 30.0), times), min_size=1, max_size=8), st.floats(0.0, 20.0))
@@ -106,8 +143,9 @@ def test_perturbation_is_exactly_zero_where_the_new_task_does_not_interact(tasks
 
 def test_perturbations_can_be_negative():
     """The notes' example: X (cpu 10), Y (in 4, cpu 10) at 0 finish at 16 and 20; Z (in 4, cpu 1) at 0 delays Y's
-    entry to the processor: X 13, Y 21, Z 11."""
-    alone = np.array([[[0, 10, 0]], [[4, 10, 0]], [[4, 1, 0]]], float)
+    entry to the processor: X 13, Y 21, Z 11. Used as computed (notes, risks), MP then prefers the loaded server
+    (P = -2) to an idle twin (P = 0, where Z would end at 5); MP-L2 counts the negative delta as harm."""
+    alone = np.repeat(np.array([[[0, 10, 0]], [[4, 10, 0]], [[4, 1, 0]]], float), 2, axis=1)  # two equal servers
     htm = HTM(alone, np.zeros(3))
     htm.commit(0, 0)
     htm.commit(1, 0)
@@ -115,8 +153,9 @@ def test_perturbations_can_be_negative():
     np.testing.assert_allclose(p.tasks["T_before"], [16, 20])
     np.testing.assert_allclose(p.tasks["T_after"], [13, 21])
     np.testing.assert_allclose(p.tasks["delta"], [-3, 1])
-    assert p.servers.loc[0, "T_new"] == pytest.approx(11)
-    assert p.servers.loc[0, "mp"] == pytest.approx(-2)
+    assert p.servers["T_new"].tolist() == pytest.approx([11, 5])
+    assert p.servers["mp"].tolist() == pytest.approx([-2, 0]) and p.servers["mp-l2"].tolist() == pytest.approx([10**0.5, 0])
+    assert p.choice["mp"] == 0 and p.choice["hmct"] == 1 and p.choice["mp-l2"] == 1
 
 
 def test_local_numbers_keep_finished_tasks_after_the_oldest_running():
@@ -128,6 +167,11 @@ def test_local_numbers_keep_finished_tasks_after_the_oldest_running():
     p = htm.predict(2)
     assert p.tasks["local"].tolist() == [1, 2] and p.tasks["running"].tolist() == [True, False]
     assert p.tasks["delta"].tolist()[1] == 0.0 and p.servers.loc[0, "n"] == 2
+    # By hand: B ends at 3 (A then has 98 left); at 10 A has 91 left and shares with C (5): C ends at 20, A at 106.
+    # Min-Length sums the remaining lengths of the running task and the new one (R1): 96 + 10, not B's 3 - 10 too.
+    np.testing.assert_allclose(p.tasks["T_after"], [106, 3])
+    assert p.servers.loc[0, "min-length"] == pytest.approx(106)
+    assert p.servers.loc[0, "mp-masse-cres"] == pytest.approx(1 * 5)  # A (local 1) ends at 101 without C: delta 5
 
 
 # --- heuristics -------------------------------------------------------------------------------------------------------
@@ -148,6 +192,7 @@ def test_the_notes_decision_example():
     assert s["T_new"].tolist() == [6, 7.5] and s["mp"].tolist() == [3, 0]
     assert s["msf"].tolist() == [9, 7.5] and s["mmc"].tolist() == [13, 7.5] and s["min-length"].tolist() == [19, 7.5]
     assert s["netsolve-mct"].tolist() == [6, 7.5]
+    assert htm.predict(1).choice == EXPECTED_DECISION  # with each heuristic's tie rules
     for h in HEURISTICS:
         machine, _ = engine.run_trial(h.kind, np.arange(2), np.zeros(2), alone, engine.FULL, 1e-6, False, False)
         assert machine.tolist() == [0, EXPECTED_DECISION[h.name]], h.name
@@ -206,6 +251,23 @@ def test_cres_and_cres_incr_choose_alike_when_tasks_finish_in_arrival_order(w):
             fin = ends[a == j, 2]
             assert (np.diff(fin) >= -1e-9).all()  # the premise: arrival order
         assert a.tolist() == b.tolist()
+
+
+def test_cres_and_cres_incr_differ_when_a_later_task_finished_first():
+    """The property's premise matters: on server 0, A (cpu 100, at 0), B (cpu 1, at 0.5) and D (cpu 100, at 1); B
+    finishes at 3.25, before C (cpu 2) arrives at 10. C delays A and D by 2 each: cres weighs them by their local
+    numbers 1 and 3 (8), cres-incr by their ranks among the running tasks 1 and 2 (6); decres 3 and 1 (8),
+    decres-incr 2 and 1 (6). On server 1 C (cpu 7) delays F by 7. So the plain ones take server 1, the Incr ones 0."""
+    alone = np.zeros((5, 2, 3))
+    alone[:, :, 1] = [(100, 1e3), (1e3, 1e3), (1, 1e3), (100, 1e3), (2, 7)]  # A, F, B, D, C
+    arrival = np.array([0, 0, 0.5, 1, 10])
+    p = what_if(alone, arrival, np.array([0, 1, 0, 0, -1]), 4)
+    np.testing.assert_allclose(p.tasks["T_before"], [200.25, 3.25, 201, 1000])  # by hand
+    s = p.servers.set_index("server")
+    assert s["mp-masse-cres"].tolist() == pytest.approx([8, 7]) and s["mp-masse-cres-incr"].tolist() == pytest.approx([6, 7])
+    assert s["mp-masse-decres"].tolist() == pytest.approx([8, 7]) and s["mp-masse-decres-incr"].tolist() == pytest.approx([6, 7])
+    assert [p.choice[h] for h in ("mp-masse-cres", "mp-masse-cres-incr", "mp-masse-decres", "mp-masse-decres-incr")] == \
+        [1, 0, 1, 0]
 
 
 def test_netsolve_load_reports_keep_a_finished_task_counted_until_a_report():
@@ -327,13 +389,96 @@ def test_gantt_lanes_keep_overlapping_tasks_apart():
     np.testing.assert_allclose(np.asarray(fig.data[1].base, float) + np.asarray(fig.data[1].x, float), frame["compute_end"])
 
 
-def test_the_grid_sweep_varies_mu_and_tasks_and_draws_heatmaps():
-    from hcsched.models.timeshared.charts import gain_heatmap
-    from hcsched.sweep import sweep
+def test_the_grid_sweep_varies_mu_and_tasks_and_its_summary_draws_every_gain_heatmap():
+    from hcsched.models.timeshared.charts import gain_heatmaps
+    from hcsched.sweep import sweep, sweep_summary
 
     preset = MODEL.sweeps()["caniou-grid"]
-    sc = preset.scenario().replace(heuristics=["netsolve-mct", "msf"], servers=5)
-    table = sweep(sc, {"mean_interarrival": [0.0, 30.0], "tasks": [10, 20]}, trials=2, jobs=1)
-    assert len(table) == 4 * 2 * 2 and set(table["tasks"]) == {10, 20}
-    fig = gain_heatmap(table[table["heuristic"] == "msf"], "gain_makespan")
-    assert np.asarray(fig.data[0].z).shape == (2, 2)
+    assert preset.vary == {"mean_interarrival": [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0],
+                           "tasks": [10, 50, 100, 150, 200, 250]}
+    assert preset.scenario().trials == 30 and [h.name for h in preset.scenario().heuristics] == list(NAMES)
+    sc = preset.scenario().replace(heuristics=["netsolve-mct", "hmct", "msf"], servers=5)
+    vary = {"mean_interarrival": [0.0, 30.0], "tasks": [10, 20]}
+    table = sweep(sc, vary, trials=2, jobs=1)
+    assert len(table) == 4 * 2 * 3 and set(table["tasks"]) == {10, 20}
+    summary = sweep_summary(table, sc, vary)  # what the Sweep page gives sweep_charts
+    for metric, mid in (("gain_makespan", 0), ("gain_sum_flow", 0), ("gain_max_flow", 0), ("gain_max_stretch", 0),
+                        ("pct_sooner", 50)):
+        fig = gain_heatmaps(summary, metric, mid)
+        assert [d.name for d in fig.data] == ["netsolve-mct", "hmct", "msf"]
+        z = np.asarray(fig.data[2].z, float)
+        assert z.shape == (2, 2) and fig.data[2].zmid == mid
+        cell = summary[(summary["heuristic"] == "msf") & (summary["tasks"] == 20) & (summary["mean_interarrival"] == 30)]
+        assert z[1, 1] == pytest.approx(cell[metric].iloc[0])
+        assert (np.asarray(fig.data[0].z, float) == 0).all()  # the reference: no gain, no task sooner
+
+
+# --- the public HTM is what the runs use; the command line ------------------------------------------------------------
+def test_the_public_htm_predicts_what_every_heuristic_decides_in_a_run():
+    """Replaying a run's mapping arrival by arrival, the HTM's choice for each heuristic (its tie rules included) is
+    the server the run took, and the HTM's final dates are the run's."""
+    sc = MODEL.tiny().replace(servers=3, tasks=25, mean_interarrival=15.0)
+    w = make_workload(sc.spec, trial_seeds(5, 1)[0])
+    for h in HEURISTICS:
+        machine, ends = engine.run_trial(h.kind, w.order, w.arrival, w.alone, engine.FULL, 1e-6, False, False)
+        htm = HTM.of(w)
+        for t in w.order:
+            assert htm.predict(int(t)).choice[h.name] == machine[t], (h.name, t)
+            htm.commit(int(t), int(machine[t]))
+        np.testing.assert_array_equal(engine.replay(machine, w.order, w.arrival, w.alone, engine.FULL), ends)
+
+
+def test_cli_schedules_give_each_tasks_phase_boundaries(tmp_path):
+    from hcsched.cli import main
+
+    path = tmp_path / "sched.csv"
+    assert main(["run", "--preset", "caniou-table3", "--jobs", "1", "--schedules", str(path)]) == 0
+    import pandas as pd
+
+    table = pd.read_csv(path)
+    assert {"input_end", "compute_end", "finish", "arrival"} <= set(table.columns)
+    expected = one_server([r[0] for r in METATASK2], [FITTED[r[1]] for r in METATASK2])
+    for _, g in table.groupby("heuristic"):
+        g = g.sort_values("task")
+        np.testing.assert_allclose(g[["input_end", "compute_end", "finish"]].to_numpy(), expected, atol=1e-6)
+        assert (g["arrival"] <= g["input_end"]).all() and (g["input_end"] <= g["compute_end"]).all()
+
+
+def test_cli_scenario_reads_the_users_csvs_beside_it_and_names_a_bad_row(tmp_path, capsys):
+    import json
+
+    from hcsched.cli import main
+
+    examples = ROOT / "assets" / "examples"
+    (tmp_path / "servers.csv").write_text((examples / "timeshared-servers.csv").read_text())
+    (tmp_path / "tasks.csv").write_text((examples / "timeshared-tasks.csv").read_text())
+    scenario = {"model": "timeshared", "servers": {"path": "servers.csv"}, "tasks": {"path": "tasks.csv"},
+                "heuristics": ["netsolve-mct", "hmct", "msf"], "trials": 1}
+    (tmp_path / "s.json").write_text(json.dumps(scenario))
+    assert main(["run", str(tmp_path / "s.json"), "--jobs", "1", "--out", str(tmp_path / "r.csv")]) == 0
+    assert "msf" in capsys.readouterr().out
+    lines = (tmp_path / "tasks.csv").read_text().splitlines()
+    lines[4] = "3,1,-5,1"
+    (tmp_path / "tasks.csv").write_text("\n".join(lines) + "\n")
+    assert main(["run", str(tmp_path / "s.json"), "--jobs", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "tasks.csv" in err and "row 5, column 'mflop': -5 is not allowed" in err
+
+
+def test_the_htm_of_a_scenario_answers_what_each_server_would_predict_now():
+    sc = MODEL.tiny()
+    htm = HTM.from_scenario(sc, trial=1)
+    w = make_workload(sc.spec, trial_seeds(sc.seed, 2)[1])
+    np.testing.assert_array_equal(htm.alone, w.alone)
+    first = htm.predict(int(w.order[0]))  # every server idle: T is the unloaded duration, no perturbation
+    np.testing.assert_allclose(first.servers["T_new"], w.arrival[w.order[0]] + w.alone[w.order[0]].sum(axis=1))
+    assert first.tasks.empty and set(first.choice.values()) == {int(np.argmin(w.alone[w.order[0]].sum(axis=1)))}
+    htm.commit(int(w.order[0]), 2)
+    p = htm.predict(int(w.order[1]))
+    assert p.tasks["server"].tolist() == [2] and p.tasks["task"].tolist() == [int(w.order[0])]
+    with pytest.raises(HcschedError, match="server 9 is not allowed; allowed: 0 to 3"):
+        htm.commit(int(w.order[1]), 9)
+    with pytest.raises(HcschedError, match="not a task still to map"):
+        htm.predict(int(w.order[0]))
+    with pytest.raises(HcschedError, match="'model' is 'etc'; allowed: 'timeshared'"):
+        HTM.from_scenario(Scenario(heuristics=["mct"]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 PHASE_COLORS = {"input": "#4C78A8", "compute": "#F58518", "output": "#54A24B"}
 
@@ -45,7 +46,7 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go
                           "%{customdata[3]:.2f} s<extra></extra>"))
     centres = base[:-1] + (width - 1) / 2.0
     fig.update_layout(barmode="overlay", height=height or min(900, 120 + 10 * int(base[-1])), title=title,
-                      xaxis_title="time (s)", legend={"orientation": "h", "y": 1.06},
+                      xaxis_title="time (s)", legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right"},
                       yaxis={"tickvals": centres, "ticktext": [f"s{j}" for j in range(m)], "autorange": "reversed"},
                       margin={"t": 40, "b": 10, "l": 10, "r": 10})
     return fig
@@ -58,23 +59,38 @@ def sooner_same_later(summary: pd.DataFrame, labels: list[str]) -> go.Figure:
     names = {"pct_sooner": "sooner", "pct_same": "same time", "pct_later": "later"}
     fig = go.Figure([go.Bar(x=labels, y=summary.loc[labels, c].tolist(), name=names[c], marker_color=colors[c],
                             hovertemplate="%{x}: %{y:.1f}% " + names[c] + "<extra></extra>") for c in colors])
-    fig.update_layout(barmode="stack", height=360, yaxis_title="% of tasks", yaxis_range=[0, 100],
-                      legend={"orientation": "h", "y": 1.08}, margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    fig.update_layout(barmode="stack", height=380, yaxis_title="% of tasks", yaxis_range=[0, 100],
+                      legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "traceorder": "normal"},
+                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
     return fig
 
 
-def gain_heatmap(table: pd.DataFrame, metric: str, title: str = "") -> go.Figure:
-    """A gain (%) over (mu, number of tasks): ``table`` has columns mean_interarrival, tasks and ``metric``
-    (means over trials). Positive (better than the reference) is blue."""
-    pivot = table.pivot_table(index="tasks", columns="mean_interarrival", values=metric, aggfunc="mean")
-    z = pivot.to_numpy(float)
-    bound = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 1.0
-    fig = go.Figure(go.Heatmap(z=z, x=[f"{v:g}" for v in pivot.columns], y=[str(v) for v in pivot.index],
-                               colorscale="RdBu", zmid=0, zmin=-bound, zmax=bound, texttemplate="%{z:.1f}",
-                               colorbar={"title": "%"},
-                               hovertemplate="mu %{x} s, %{y} tasks: %{z:.2f}%<extra></extra>"))
-    fig.update_layout(height=380, title=title, xaxis_title="mean inter-arrival mu (s)", yaxis_title="tasks",
-                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: int = 4) -> go.Figure:
+    """The paper's 3-D figures as heatmaps: ``metric`` (a gain in %, or a % of tasks) over (mu, number of tasks), one
+    panel per heuristic on one colour scale centred at ``mid`` (0 for a gain, 50 for a % of tasks: the paper's
+    "a gain is done if the value is greater than 50"); blue is better than the reference. ``table``: columns
+    heuristic, mean_interarrival, tasks and ``metric`` (a sweep's summary or its rows; rows are averaged)."""
+    labels = list(dict.fromkeys(table["heuristic"]))
+    cols = max(1, min(columns, len(labels)))
+    rows = -(-len(labels) // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=labels, shared_xaxes=True, shared_yaxes=True,
+                        horizontal_spacing=0.03, vertical_spacing=0.12 / max(1, rows - 1) if rows > 1 else 0.1)
+    pivots = [table[table["heuristic"] == label].pivot_table(index="tasks", columns="mean_interarrival", values=metric,
+                                                             aggfunc="mean") for label in labels]
+    values = np.concatenate([p.to_numpy(float).ravel() for p in pivots])
+    bound = float(np.nanmax(np.abs(values - mid))) if np.isfinite(values).any() else 1.0
+    bound = bound or 1.0
+    for i, (label, pivot) in enumerate(zip(labels, pivots, strict=True)):
+        fig.add_trace(go.Heatmap(
+            z=pivot.to_numpy(float), x=[f"{v:g}" for v in pivot.columns], y=[str(v) for v in pivot.index],
+            colorscale="RdBu", zmid=mid, zmin=mid - bound, zmax=mid + bound, texttemplate="%{z:.1f}",
+            textfont={"size": 10}, showscale=i == 0, colorbar={"title": "%"}, name=label,
+            hovertemplate=f"{label}<br>μ = %{{x}} s, %{{y}} tasks: %{{z:.2f}}%<extra></extra>"),
+            row=i // cols + 1, col=i % cols + 1)
+    fig.update_xaxes(type="category", title_text="μ (s)", row=rows)
+    fig.update_yaxes(type="category")
+    fig.update_yaxes(title_text="tasks", col=1)
+    fig.update_layout(height=120 + 260 * rows, margin={"t": 40, "b": 10, "l": 10, "r": 10})
     return fig
 
 

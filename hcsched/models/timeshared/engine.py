@@ -229,10 +229,11 @@ def scores(kind, L, a, t, j, Tp, T, W, load, out):
             worst = max(worst, T[i])
         out[0] = worst
         return
-    if kind == MIN_LENGTH:
+    if kind == MIN_LENGTH:  # R1: the tasks still running and the new one (a finished local task has T = T' <= a)
         s = t_new - a
         for i in range(first, L):
-            s += T[i] - a
+            if Tp[i] > a:
+                s += T[i] - a
         out[0] = s
         return
     running = 0
