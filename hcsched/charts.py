@@ -116,13 +116,41 @@ def _window(s: Schedule, window: tuple[float, float] | None) -> np.ndarray:
 
 
 MAX_GANTT_FRAMES = 60
+GANTT_BARS = 1200  # bars of all panels in the default window of a large trial (~100 ms a frame, bench/gantt_browser.py)
 FRAME_BARS = 1500  # bars x frames a browser redraws smoothly at ~80-150 ms a frame (browser test)
 GANTT_ROWS_PX = 1400  # the machine rows of all panels share about this height
+
+
+def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS) -> tuple[float, float] | None:
+    """The trial's end and the default length of the Gantt window: the whole trial when all panels together have at
+    most ``bars`` tasks, else from 0 to the start of the first task beyond ``bars / panels`` in the panel that starts
+    them soonest, so that no panel shows more (the end is that of the slowest heuristic, so a window sized by the
+    number of tasks alone would show nearly all of a fast heuristic's tasks)."""
+    starts = [np.sort(s.start[np.isfinite(s.start)]) for s in schedules.values()]
+    finish = max((float(s.finish[np.isfinite(s.finish)].max(initial=0.0)) for s in schedules.values()), default=0.0)
+    end = max(finish, *(float(x[-1]) for x in starts if x.size), 0.0)
+    if sum(x.size for x in starts) <= bars or end <= 0:
+        return None
+    per = max(1, bars // max(1, len(starts)))
+    length = min((float(x[per]) for x in starts if x.size > per), default=end)
+    return end, length if length > 0 else end
 
 
 def gantt_frames(bars: int, frames: int = MAX_GANTT_FRAMES) -> int:
     """Fewer frames for larger charts, so that each frame redraws quickly (at least 12)."""
     return int(max(12, min(frames, frames * FRAME_BARS // max(1, bars))))
+
+
+def _alternate(s: Schedule, idx: np.ndarray, color: str) -> list[str]:
+    """The heuristic's colour and a lighter shade on alternate tasks of each machine, so that back-to-back tasks stay
+    apart without a border (a bar's outline doubles what a browser redraws in each frame)."""
+    order = np.lexsort((s.start[idx], s.machine[idx]))
+    rank = np.empty(idx.size, dtype=np.int64)
+    machine = s.machine[idx][order]
+    first = np.r_[True, machine[1:] != machine[:-1]] if idx.size else np.zeros(0, bool)
+    position = np.arange(idx.size) - np.maximum.accumulate(np.where(first, np.arange(idx.size), 0))
+    rank[order] = position
+    return np.where(rank % 2 == 0, color, _rgba(color, 0.62)).tolist()
 
 
 def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = MAX_GANTT_FRAMES,
@@ -154,7 +182,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
         custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx], s.machine[idx]])
         fig.add_trace(go.Bar(
             y=[f"m{j}" for j in s.machine[idx]], base=s.start[idx], x=s.finish[idx] - s.start[idx], orientation="h",
-            marker={"color": colors[label], "line": {"color": "white", "width": 0.5}}, name=label, showlegend=False,
+            marker={"color": _alternate(s, idx, colors[label]), "line": {"width": 0}}, name=label, showlegend=False,
             customdata=custom,
             hovertemplate=("task %{customdata[0]} on machine m%{customdata[6]}<br>arrival %{customdata[1]:.6g}" + u +
                            "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +

@@ -18,7 +18,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from hcsched import HcschedError, Scenario, get_model, preset, preset_names, simulate, summarize, trial_runs
-from hcsched.charts import gantt, heuristic_colors, metric_bars, trial_distribution
+from hcsched.charts import GANTT_BARS, gantt, gantt_default_window, heuristic_colors, metric_bars, trial_distribution
 from hcsched.experiment import estimate_seconds, schedule_table, schedules_of
 from hcsched.models import DEFAULT_MODEL, model_names, warm_up
 from hcsched.models.base import Metric
@@ -352,23 +352,18 @@ def show_results(run: RunResult, key: str) -> None:
                             + ("_window" if "window" in name else ""), on_click="ignore")
 
 
-WINDOW_TASKS = 300  # tasks per heuristic in the default Gantt window of a large trial
-
-
 def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, float] | None:
     """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show
-    about WINDOW_TASKS tasks per heuristic by default (a start slider, so its handle is never stacked on another)."""
-    starts = np.concatenate([s.start[np.isfinite(s.start)] for s in schedules.values()])
-    finishes = np.concatenate([s.finish[np.isfinite(s.finish)] for s in schedules.values()])
-    end = float(max(finishes.max(initial=0.0), starts.max(initial=0.0)))
-    per_heuristic = starts.size / max(1, len(schedules))
-    if per_heuristic <= 400 or end <= 0:
+    about GANTT_BARS tasks in all by default (a start slider, so its handle is never stacked on another)."""
+    sized = gantt_default_window(schedules)
+    if sized is None:
         return None
-    default = float(f"{end * min(1.0, WINDOW_TASKS / per_heuristic):.3g}")
+    end, default = sized
     c1, c2 = st.columns([3, 1])
     length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6, max_value=end,
-                             value=default, key=f"{key}_window_length", format="%.4g",
-                             help=f"About {WINDOW_TASKS} tasks per heuristic by default; longer windows draw more slowly.")
+                             value=min(end, float(f"{default:.3g}")), key=f"{key}_window_length", format="%.4g",
+                             help=f"About {GANTT_BARS // len(schedules)} tasks per heuristic by default; longer windows "
+                                  "draw and play more slowly.")
     if end - length <= 0:
         return (0.0, end)
     low = c1.slider("Window start", 0.0, end - length, 0.0, key=f"{key}_window", format="%.4g")

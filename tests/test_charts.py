@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched import get_model, preset, trial_schedules
-from hcsched.charts import PALETTE, gantt, gantt_frames, heuristic_colors, metric_bars
+from hcsched.charts import PALETTE, gantt, gantt_default_window, gantt_frames, heuristic_colors, metric_bars
 from hcsched.metrics import Schedule
 from hcsched.scenario import HeuristicSpec
 
@@ -49,3 +49,27 @@ def test_gantt_controls_on_top_units_in_hover_and_a_bounded_size():
 
 def test_fewer_frames_for_larger_charts():
     assert gantt_frames(800) == 60 and gantt_frames(100_000) == 12 and gantt_frames(3000) == 30
+
+
+def _serial(n: int, machines: int, length: float) -> Schedule:
+    """n tasks of ``length`` run back to back, round robin over the machines."""
+    start = (np.arange(n) // machines) * length
+    return Schedule(np.zeros(n), np.arange(n) % machines, start, start + length, np.full(n, length),
+                    np.full(n, length), machines)
+
+
+def test_default_gantt_window_bounds_every_panel_even_beside_a_slow_heuristic():
+    fast, slow = _serial(2000, 16, 1.0), _serial(2000, 1, 1.0)  # ends at 125 and at 2000
+    end, length = gantt_default_window({"fast": fast, "slow": slow}, bars=400)
+    assert end == 2000.0 and length == 12.0  # fast's 201st task starts at 12: at most 200 bars a panel
+    fig = gantt({"fast": fast, "slow": slow}, window=(0.0, length))
+    assert [len(t.x) for t in fig.data] == [192, 12]
+    assert gantt_default_window({"a": _serial(100, 4, 1.0), "b": _serial(100, 4, 1.0)}, bars=400) is None
+
+
+def test_gantt_tells_back_to_back_tasks_apart_by_shade_not_by_a_border():
+    fig = gantt({"a": _serial(8, 2, 1.0)}, colors={"a": "#1f77b4"})
+    bar = fig.data[0]
+    assert bar.marker.line.width == 0
+    # machine 0 runs tasks 0, 2, 4, 6 back to back: full colour, lighter, full, lighter
+    assert [bar.marker.color[i] for i in (0, 2, 4, 6)] == ["#1f77b4", "rgba(31,119,180,0.62)"] * 2
