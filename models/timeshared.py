@@ -3,8 +3,8 @@ sizes and arrivals (or the user's own servers and tasks CSVs); a Gantt chart of 
 with the three phases coloured; % sooner / same / later as a stacked bar and the gain heatmaps of a sweep
 (``results_charts``); and ``explain``: for one arrival, each server's T', T, delta and each heuristic's score.
 
-Hooks for the lead to wire: ``results_charts(results, scenario, colors, key)`` on the Results page,
-``explain(scenario)`` on the Explain page, ``sweep_charts(table, key)`` on the Sweep page.
+Hooks the pages call: ``results_charts(results, scenario, colors, key)`` on the Results page, ``explain(scenario)`` on
+the Explain page, ``sweep_charts(table, key)`` on the Sweep page.
 """
 
 from __future__ import annotations

@@ -67,3 +67,39 @@ def test_scenario_with_any_value_for_a_key(base, key, value):
 @given(TEXT, st.sampled_from(["json", "toml"]))
 def test_scenario_text(text, fmt):
     _one_line(lambda: parse_scenario(text, fmt))
+
+
+TRACE_TEXT = st.one_of(st.text(alphabet=string.digits + string.ascii_lowercase[:6] + ".,;\t\n -eE+\"", max_size=300),
+                       st.text(max_size=300),
+                       st.text(alphabet=string.digits + ".,\n -", max_size=200).map(
+                           lambda body: "problem,task,stage,release,x1,work\n" + body))
+
+
+@FUZZ
+@given(TRACE_TEXT)
+def test_time_shared_servers_and_tasks_csv(text):
+    from hcsched.models.timeshared.readers import parse_servers, parse_tasks
+    _one_line(lambda: parse_servers(text))
+    _one_line(lambda: parse_tasks(text))
+
+
+@FUZZ
+@given(TRACE_TEXT)
+def test_estimation_trace_csvs(text):
+    from hcsched.models.estimation.traces import parse_processors, parse_tasks
+    _one_line(lambda: parse_processors(text))
+    _one_line(lambda: parse_tasks(text, {"p0": 100.0, "p1": 50.0}))
+
+
+OTHERS = [preset(name).to_dict() for name in ("kim-loose-high-heavy", "caniou-mu10", "page-system-a")]
+
+
+@FUZZ
+@given(st.sampled_from(OTHERS), st.data(), JSON)
+def test_other_models_scenario_with_any_value_for_a_key(base, data, value):
+    """The value, time-shared and estimation models: any value for a key, or for a key of a nested table."""
+    key = data.draw(st.sampled_from(sorted(base)))
+    if isinstance(base[key], dict) and base[key] and data.draw(st.booleans()):
+        sub = data.draw(st.sampled_from(sorted(base[key])))
+        value = {**base[key], sub: value}
+    _one_line(lambda: parse_scenario(json.dumps({**base, key: value})))
