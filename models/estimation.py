@@ -1,7 +1,8 @@
 """The dashboard's part of the estimation model (Page, Keane and Naughton): the Scenario page's editor of
-processors, network, problems and the estimator with its error reading; the estimation error (predicted against
-actual), idle processors and efficiency over time on Results. The Gantt chart of the Results page shows each task's
-planned (estimated) and actual time on hover."""
+processors, network, problems or an uploaded trace (tasks and processors CSVs), and the estimator with its error
+reading; on Results (``trial_charts``), the estimation error over time (predicted against actual), idle processors and
+efficiency over time per heuristic, with the curves as CSV. The generic Gantt chart shows each task's estimate
+(``expected``: ETC + C at dispatch) and its actual c + t on hover."""
 
 from __future__ import annotations
 
@@ -11,16 +12,22 @@ import streamlit as st
 from hcsched import HcschedError
 from hcsched.models.estimation.charts import curves_frame, error_over_time, over_time
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
-from pages.common import W, commit_scenario, default
+from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
+from pages.common import Keys, W, commit_scenario, default
 
 PROBLEM_COLUMNS = ["name", "release", "stages", "work", "params", "exponents", "data", "noise", "outliers",
                    "outlier_factor"]
+TRACE = {"tasks": "sc_est_trace_tasks", "processors": "sc_est_trace_processors"}  # uploads kept in the session
+PROBLEMS_BASE = "sc_est_problems"  # the problems table the data editor starts from
+PROBLEMS_LAST = "sc_est_problems_last"  # the table as last shown, edits included (valid or not)
+SOURCE = "sc_est_source"  # generated problems or a trace, as last chosen
 ERROR_HELP = {"knn": "A: k-NN over past errors (recommended)", "smoothed": "B: smoothed per processor",
               "mean": "C: the problem's mean"}
 
 
 def reset() -> None:
-    st.session_state.pop("sc_est_problems", None)
+    for key in (PROBLEMS_BASE, PROBLEMS_LAST, SOURCE, *TRACE.values()):
+        st.session_state.pop(key, None)
 
 
 def overview(scenario, container) -> None:
@@ -41,14 +48,33 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
     c2.plotly_chart(over_time(frame, "efficiency", "efficiency so far (%)", colors), key=f"{key}_est_eff",
                     width="stretch")
     st.download_button("Curves over time (CSV)", frame.to_csv(index=False), "curves.csv", "text/csv",
-                       key=f"{key}_est_curves")
+                       key=f"{key}_est_curves", on_click="ignore")
 
 
-def _list(text, cast, field):
+def _whole(text: str) -> int:
+    """An integer cell entry; "60.0" is 60 (as a file's 60.0 is), "60.5" is refused."""
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")) or value != int(value):
+        raise ValueError(text)
+    return int(value)
+
+
+def _list(text, cast, field, row):
     try:
         return tuple(cast(x) for x in str(text).replace(";", ",").split(",") if str(x).strip())
     except ValueError:
-        raise HcschedError(f"problems, column {field!r}: {text!r} is not a comma-separated list of numbers") from None
+        raise HcschedError(f"problems row {row}, column {field!r}: {text!r} is not a comma-separated list of "
+                           f"{'integers' if cast is _whole else 'numbers'}") from None
+
+
+def _cell(value, field, row) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        out = float("nan")
+    if out != out:
+        raise HcschedError(f"problems row {row}, column {field!r}: {value!r} is not a number")
+    return out
 
 
 def _problems_frame(problems) -> pd.DataFrame:
@@ -62,26 +88,111 @@ def _problems_frame(problems) -> pd.DataFrame:
 
 
 def _problems(frame: pd.DataFrame) -> tuple[Problem, ...]:
+    """The problems of the table; a row left without a name is ignored, a bad cell is named by row and column."""
     out = []
-    for _, r in frame.dropna(subset=["name"]).iterrows():
-        out.append(Problem(str(r["name"]), float(r["release"]), _list(r["stages"], int, "stages"),
-                           _list(r["work"], float, "work"), _list(r["params"], int, "params"),
-                           _list(r["exponents"], float, "exponents"), float(r["data"]), float(r["noise"]),
-                           float(r["outliers"]), float(r["outlier_factor"])))
+    for row, (_, r) in enumerate(frame.iterrows(), start=1):
+        if r["name"] is None or r["name"] != r["name"] or not str(r["name"]).strip():
+            continue
+        lists = {f: _list(r[f], cast, f, row) for f, cast in
+                 (("stages", _whole), ("work", float), ("params", _whole), ("exponents", float))}
+        cells = {f: _cell(r[f], f, row) for f in ("release", "data", "noise", "outliers", "outlier_factor")}
+        out.append(Problem(str(r["name"]).strip(), **cells, **lists))
+    if not out:
+        raise HcschedError("problems: the table has no named problem; give at least one (or use a trace)")
     return tuple(out)
 
 
+def _read_upload(up) -> str:
+    try:
+        return up.getvalue().decode("utf-8")
+    except UnicodeDecodeError:
+        raise HcschedError(f"{up.name}: not a text file; expected CSV") from None
+
+
+def _trace_uploads(s) -> None:
+    """The tasks and processors CSVs: each upload that reads is kept in the session (a bad one shows its one-line error
+    under its uploader and the previous file stays in use); the pair is checked together when the scenario is built."""
+    if s.trace is not None:  # the scenario's own trace, until the user uploads another
+        label = s.trace_files or ("the scenario's tasks", "the scenario's processors")
+        st.session_state.setdefault(TRACE["tasks"], (label[0], tasks_csv(s.trace)))
+        st.session_state.setdefault(TRACE["processors"], (label[1], s.processors.names, s.processors.speeds))
+    c1, c2 = st.columns(2)
+    up = c1.file_uploader("Processors CSV", type=["csv", "txt"], key=W + "est_up_processors",
+                          help="one row per processor: name, speed (MFLOP/s, or any unit consistent with work)")
+    if up is not None:
+        try:
+            st.session_state[TRACE["processors"]] = (up.name, *parse_processors(_read_upload(up)))
+        except HcschedError as exc:
+            c1.error(f"{up.name}: {exc}")
+    up = c2.file_uploader("Tasks CSV", type=["csv", "txt"], key=W + "est_up_tasks",
+                          help="problem, task, stage, release, x1..xq, and work, or time and machine (the measured "
+                               "seconds on that processor; other processors' times scale with their speeds)")
+    if up is not None:
+        try:
+            text = _read_upload(up)
+            parse_tasks(text, _ANY_MACHINE)  # on its own here; with the processors when the scenario is built
+            st.session_state[TRACE["tasks"]] = (up.name, text)
+        except HcschedError as exc:
+            c2.error(f"{up.name}: {exc}")
+    procs, tasks = (st.session_state.get(TRACE[k]) for k in ("processors", "tasks"))
+    if procs is not None:
+        c1.caption(f"In use: {procs[0]} ({len(procs[1])} processors)")
+    if tasks is not None:
+        c2.caption(f"In use: {tasks[0]}")
+
+
+class _AnyMachine(dict):
+    """Any processor name, speed 1: a tasks CSV checked on its own, before it meets the processors CSV."""
+
+    def __contains__(self, key) -> bool:
+        return True
+
+    def __getitem__(self, key) -> float:
+        return 1.0
+
+
+_ANY_MACHINE = _AnyMachine()
+
+
+def _speeds() -> dict[str, float]:
+    procs = st.session_state.get(TRACE["processors"])
+    return dict(zip(procs[1], procs[2], strict=True)) if procs is not None else {}
+
+
+def _trace(s):
+    """(tasks, names, speeds, files) of the uploaded pair; files are kept only while it is the scenario's own trace."""
+    procs, tasks = (st.session_state.get(TRACE[k]) for k in ("processors", "tasks"))
+    if procs is None or tasks is None:
+        missing = [what for what, have in (("a processors CSV (name, speed)", procs), (
+            "a tasks CSV (problem, task, stage, release, x1..xq, and work or time and machine)", tasks)) if have is None]
+        raise HcschedError(f"upload {' and '.join(missing)}, or use generated problems")
+    try:
+        trace = parse_tasks(tasks[1], _speeds())
+    except HcschedError as exc:
+        raise HcschedError(f"{tasks[0]} with {procs[0]}: {exc}") from None
+    own = trace == s.trace and procs[1] == s.processors.names and procs[2] == s.processors.speeds
+    return trace, procs[1], procs[2], s.trace_files if own else None
+
+
 def editor(sc) -> None:
-    """Processors, network, problems (stages, hidden work function, noise), the estimator and when to map."""
+    """Processors, network, problems (stages, hidden work function, noise) or an uploaded trace, the estimator with
+    its error reading, and when to map."""
     s = sc.spec
     pr, net, est = s.processors, s.network, s.estimator
+    # widgets' own keys are dropped when the page is left: what was chosen and typed is kept in plain keys too
+    first = st.session_state.get(SOURCE, "trace" if s.trace is not None else "problems")
+    source = st.radio("Workload", ["problems", "trace"], key=default("est_source", first), horizontal=True,
+                      format_func={"problems": "generated problems (a hidden function of X)",
+                                   "trace": "my cluster's history (tasks and processors CSVs)"}.get)
+    st.session_state[SOURCE] = source
+    use_trace = source == "trace"
     st.subheader("Processors and network")
     c = st.columns(4)
-    count = c[0].number_input("Processors M", 1, 2000, key=default("est_count", pr.count),
-                              disabled=s.trace is not None)
-    speed = c[1].number_input("Fastest speed (MFLOP/s)", 1.0, 1e9, key=default("est_speed", float(pr.speed)))
+    count = c[0].number_input("Processors M", 1, 2000, key=default("est_count", pr.count), disabled=use_trace)
+    speed = c[1].number_input("Fastest speed (MFLOP/s)", 1.0, 1e9, key=default("est_speed", float(pr.speed)),
+                              disabled=use_trace)
     ratio = c[2].number_input("Slowest / fastest", 0.01, 1.0, key=default("est_ratio", float(pr.ratio)),
-                              help="speeds evenly spread between; system A: 0.9, system B: 0.15")
+                              help="speeds evenly spread between; system A: 0.9, system B: 0.15", disabled=use_trace)
     busy = c[3].number_input("Owner's share of time", 0.0, 0.99, key=default("est_busy", float(pr.busy)),
                              help="non-dedicated processors: the fraction of time slots the owner uses")
     c = st.columns(4)
@@ -89,18 +200,22 @@ def editor(sc) -> None:
     period = c[1].number_input("Owner slot (s)", 1.0, 1e7, key=default("est_period", float(pr.busy_period)))
     bandwidth = c[2].number_input("Bandwidth (Mb/s)", 0.001, 1e6, key=default("est_bw", float(net.bandwidth)))
     latency = c[3].number_input("Mean latency (s)", 0.0, 1e4, key=default("est_lat", float(net.latency)))
-    st.subheader("Problems")
-    if s.trace is not None:
-        st.info(f"Tasks come from the trace {s.trace_files[0]} ({s.tasks} tasks); processors from {s.trace_files[1]}.")
-        problems = s.problems
+    if use_trace:
+        st.subheader("Trace")
+        st.caption("Replays your cluster's history: the tasks (released as in the trace, stage s+1 when stage s is "
+                   "done) on your processors. Set the owner's share and the latency to 0 to replay the times "
+                   "exactly. Examples to start from: estimation-tasks.csv and estimation-processors.csv, under "
+                   "*Scenario file* → *Example files to start from* below.")
+        _trace_uploads(s)
     else:
+        st.subheader("Problems")
         st.caption("Each problem: stages (task counts; a stage is released when the previous one is done), mean work "
                    "per stage (MFLOP), parameter ranges x_k in 0..params_k with exponents of the hidden work "
                    "function, data moved (Mb), lognormal noise sd, outlier probability and factor.")
-        if "sc_est_problems" not in st.session_state:
-            st.session_state["sc_est_problems"] = _problems_frame(s.problems)
-        frame = st.data_editor(st.session_state["sc_est_problems"], key=W + "est_problems", num_rows="dynamic")
-        problems = None
+        if W + "est_problems" not in st.session_state:  # a fresh editor: start from the table as last shown
+            st.session_state[PROBLEMS_BASE] = st.session_state.get(PROBLEMS_LAST, _problems_frame(s.problems or (Problem(),)))
+        frame = st.data_editor(st.session_state[PROBLEMS_BASE], key=W + "est_problems", num_rows="dynamic")
+        st.session_state[PROBLEMS_LAST] = frame
     st.subheader("Estimator and error")
     c = st.columns(4)
     method = c[0].selectbox("Estimator", METHODS, index=METHODS.index(est.method), key=W + "est_method",
@@ -118,14 +233,19 @@ def editor(sc) -> None:
                              key=W + "est_mapping", format_func={"return": "every release and return",
                                                                  "release": "releases only"}.get)
     try:
-        if problems is None:
+        owner = {"busy": float(busy), "busy_level": float(level), "busy_period": float(period)}
+        if use_trace:
+            trace, names, speeds, files = _trace(s)
+            processors = Processors(**{**pr.__dict__, **owner, "count": len(speeds), "speeds": speeds, "names": names})
+            problems = ()
+        else:
+            trace = files = None
             problems = _problems(frame)
-        processors = Processors(**{**pr.__dict__, "count": int(count) if s.trace is None else pr.count,
-                                   "speed": float(speed), "ratio": float(ratio), "busy": float(busy),
-                                   "busy_level": float(level), "busy_period": float(period)})
+            processors = Processors(**{**pr.__dict__, **owner, "count": int(count), "speed": float(speed),
+                                       "ratio": float(ratio), "speeds": None, "names": None})
         new = type(s)(processors, Network(float(bandwidth), float(latency)), problems,
-                      Estimator(method, int(n), float(L), float(nu), weights, error, est.eps), mapping, s.trace,
-                      s.trace_files)
+                      Estimator(method, int(n), float(L), float(nu), weights, error, est.eps), mapping, trace, files)
         commit_scenario(sc.replace(spec=new))
     except (HcschedError, TypeError, ValueError) as exc:
         st.error(str(exc))
+        st.session_state[Keys.PROBLEM] = str(exc)  # Run refuses rather than run the last valid scenario

@@ -44,7 +44,8 @@ class EstimationModel(Model):
     )
     benchmarks = ("fa",)
     default_preset = "page-system-a"
-    schedule_columns = ("problem", "stage", "released", "estimate", "comm_estimate", "predicted_error", "estimation_error")
+    schedule_columns = ("problem", "stage", "released", "estimate", "comm_estimate", "predicted_error", "estimation_error",
+                        "observations")
     heuristics = heuristics.HEURISTICS
 
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.EstimationSpec:
@@ -71,8 +72,9 @@ class EstimationModel(Model):
         return run_metrics(run)
 
     def schedule_extras(self, run: EstimationRun) -> dict[str, np.ndarray]:
-        return {"problem": run.problem, "stage": run.stage, "released": run.released, "estimate": run.estimate, "comm_estimate": run.comm_estimate,
-                "predicted_error": run.predicted_error, "estimation_error": run.actual_error}
+        return {"problem": run.problem, "stage": run.stage, "released": run.released, "estimate": run.estimate,
+                "comm_estimate": run.comm_estimate, "predicted_error": run.predicted_error,
+                "estimation_error": run.actual_error, "observations": run.observations}
 
     def trial_seconds(self, s: spec.EstimationSpec, heuristics_) -> float:
         return s.tasks * len(heuristics_) * _TASK_COST

@@ -13,7 +13,8 @@ scenario; the paper does not say when ``generateSchedule`` runs, notes 1.1):
 - ``release``: only newly released tasks are mapped, behind the queued ones.
 
 A task of a problem nothing is known about (no task of it has returned) is
-dealt round robin (section 2.2), ahead of the mapped tasks. The true time of a
+dealt round robin (section 2.2), ahead of the mapped tasks, over the idle
+processors first. The true time of a
 task is revealed only when it returns; its computation t is what the
 estimator learns, and communication c separately (eq. 1). A processor is busy
 for c + t (communication counts as busy time in eq. 7).
@@ -55,6 +56,7 @@ class EstimationRun:
     mapping_events: int
     machines: int
     names: tuple = field(default=())
+    observations: np.ndarray | None = None  # |U_j| of the task's problem on its processor at dispatch (Fig. 6)
 
     @property
     def makespan(self) -> float:
@@ -103,6 +105,7 @@ class _Sim:
         self.first_queue = np.full(n, -1, np.int64)
         self.d_etc, self.d_c, self.d_err, self.d_plan = nan.copy(), nan.copy(), nan.copy(), nan.copy()
         self.act_err, self.t, self.c = nan.copy(), nan.copy(), nan.copy()
+        self.obs = np.zeros(n, np.int64)
         self.running = np.full(m, -1, np.int64)
         self.queues: list[list[int]] = [[] for _ in range(m)]
         self.rr_next = 0
@@ -112,6 +115,8 @@ class _Sim:
         for p, s in zip(w.problem, w.stage, strict=True):
             self.left[(int(p), int(s))] = self.left.get((int(p), int(s)), 0) + 1
         self.mapping_events = 0
+        self.cached = None  # (ETC, C, predicted ET, tasks) of the last mapping, valid until the next event
+        self.row = np.full(n, -1, np.int64)  # each task's row in them
         for p in range(n_problems):
             self._push(float(w.stage_release[p, 0]), RELEASE, p, 0)
 
@@ -166,17 +171,18 @@ class _Sim:
             lt = tasks[late]
             ok = self.est.known(lt)
             if ok.any():
-                etc, c, err = self.est.estimates(lt[ok])
-                cols = procs[late][ok]
-                rows = np.arange(cols.size)
+                etc, c, err = self.est.estimates(lt[ok], procs[late][ok])
                 fill = plan[late]
-                fill[ok] = case_time(etc[rows, cols], err[rows, cols], self.case) + c[rows, cols]
+                fill[ok] = case_time(etc, self._case_err(err, lt[ok], procs[late][ok]), self.case) + c
                 plan[late] = fill
         has = np.isfinite(plan)
         st[procs[has]] = np.maximum(now, self.start[tasks[has]] + plan[has])
         return st
 
     def _map(self, now: float, released: np.ndarray) -> None:
+        if self.cached is not None:
+            self.row[self.cached[3]] = -1
+            self.cached = None
         if self.name == "rr":
             for i in released:
                 self.queues[self.rr_next].append(int(i))
@@ -192,21 +198,33 @@ class _Sim:
             return
         self.mapping_events += 1
         known = self.est.known(pool)
-        for r, i in enumerate(pool[~known].tolist()):  # round robin while nothing is known (section 2.2)
-            if self.first_queue[i] < 0 and (self.queues[r % self.M] or self.running[r % self.M] >= 0):
-                self.first_queue[i] = r % self.M
-            self.queues[r % self.M].append(i)
+        # round robin while nothing is known (section 2.2), over the idle processors first (by index), then the busy
+        # ones: the paper does not say where the cycle starts; this way an unknown task never waits on a busy
+        # processor while another is idle
+        cycle = np.argsort(self.running >= 0, kind="stable")
+        unknown = pool[~known]
+        for r, i in enumerate(unknown.tolist()):
+            j = int(cycle[r % self.M])
+            if self.first_queue[i] < 0 and (self.queues[j] or self.running[j] >= 0):
+                self.first_queue[i] = j
+            self.queues[j].append(i)
         tasks = pool[known]
         if tasks.size == 0:
             return
         etc, c, err = self.est.estimates(tasks)
-        e = case_time(etc, err, self.case) + c
+        self.row[tasks] = np.arange(tasks.size)
+        self.cached = (etc, c, err, tasks)  # what _start reads at this same moment (the estimator has not changed)
+        e = case_time(etc, self._case_err(err, tasks), self.case) + c
         st = self._ready(now)
         if not remap:
             for j, q in enumerate(self.queues):
                 for i in q:
                     st[j] += self._planned(i, j)
-        idle = (self.running < 0) & np.array([not q for q in self.queues])
+        idle = self.running < 0
+        if remap:  # the queues hold only the round-robin tasks just dealt
+            idle[cycle[:min(unknown.size, self.M)]] = False
+        else:
+            idle &= np.array([not q for q in self.queues])
         if self.name in ("tabu", "anneal"):
             order = H.greedy(H.EF, e, e, st, 1.0, True, idle, False)
             assign = np.empty(tasks.size, np.int64)
@@ -219,7 +237,7 @@ class _Sim:
         else:
             weight = ew(err, etc, c, self.spec.estimator.eps)
             order = H.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
-                             self.params.get("reading", "once") == "once", idle, remap)
+                             self.params.get("reading", "once") == "once", idle, remap, self.params.get("ties", "lowest"))
         first, queues, running = self.first_queue, self.queues, self.running
         for a, b in order.tolist():
             i = int(tasks[a])
@@ -230,18 +248,30 @@ class _Sim:
     def _planned(self, i: int, j: int) -> float:
         if not self.est.known(np.array([i]))[0]:
             return 0.0
-        etc, c, err = self.est.estimates(np.array([i]))
-        return float(case_time(etc[0, j], err[0, j], self.case) + c[0, j])
+        etc, c, err = self.est.estimates(np.array([i]), np.array([j]))
+        return float(case_time(etc[0], self._case_err(err, np.array([i]), np.array([j]))[0], self.case) + c[0])
+
+    def _case_err(self, err: np.ndarray, tasks: np.ndarray, procs: np.ndarray | None = None) -> np.ndarray:
+        """The error the worst case inflates ETC by: the predicted ET, or with "worst-max" the largest ET in U_j."""
+        return self.est.worst_error(tasks, procs, err) if self.case == "worst-max" else err
 
     def _start(self, now: float) -> None:
-        for j in range(self.M):
-            if self.running[j] >= 0 or not self.queues[j]:
+        for j in np.flatnonzero(self.running < 0).tolist():
+            if not self.queues[j]:
                 continue
             i = self.queues[j].pop(0)
-            if self.est.known(np.array([i]))[0]:
-                etc, c, err = self.est.estimates(np.array([i]))
-                self.d_etc[i], self.d_c[i], self.d_err[i] = etc[0, j], c[0, j], err[0, j]
-                self.d_plan[i] = case_time(etc[0, j], err[0, j], self.case) + c[0, j]
+            if self.cached is not None and self.row[i] >= 0:
+                r = self.row[i]
+                etc, c, err = (a[r, j] for a in self.cached[:3])
+            elif self.est.returns[self.w.problem[i]] > 0:  # queued by an earlier mapping, or round robin
+                etc, c, err = (a[0] for a in self.est.estimates(np.array([i]), np.array([j])))
+            else:
+                etc = None
+            if etc is not None:
+                self.d_etc[i], self.d_c[i], self.d_err[i] = etc, c, err
+                worst = self._case_err(np.array([err]), np.array([i]), np.array([j]))[0]
+                self.d_plan[i] = case_time(etc, worst, self.case) + c
+            self.obs[i] = self.est.count[self.w.problem[i], j]
             t, comm = true_time(self.w, i, j, now)
             self.t[i], self.c[i] = t, comm
             self.status[i], self.running[j], self.machine[i] = 2, i, j
@@ -250,10 +280,13 @@ class _Sim:
 
     def _result(self) -> EstimationRun:
         arrival = self.w.stage_release[self.w.problem, 0]
-        sched = Schedule(arrival, self.machine, self.start, self.finish, self.d_plan, self.t + self.c, self.M,
+        # expected: the estimate ETC + C the task was dispatched with (NaN if dealt without one), shown beside the
+        # actual c + t on the Gantt chart's hover; the worst case plans with more (d_plan), but that is not an estimate
+        sched = Schedule(arrival, self.machine, self.start, self.finish, self.d_etc + self.d_c, self.t + self.c, self.M,
                          self.mapping_events)
         return EstimationRun(sched, self.arrival, self.w.problem, self.w.stage, self.d_etc, self.d_c, self.d_err, self.act_err,
-                             self.t, self.c, self.first_queue, self.mapping_events, self.M, self.spec.processors.labels())
+                             self.t, self.c, self.first_queue, self.mapping_events, self.M, self.spec.processors.labels(),
+                             self.obs)
 
 
 def run_estimation(spec: EstimationSpec, heuristic, workload: Workload) -> EstimationRun:

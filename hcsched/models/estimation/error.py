@@ -32,12 +32,14 @@ def ew(err, etc, c, eps: float = 1e-6):
     """EW = ET / CCR = ET C / ETC (eq. 10), floored at eps so that FE = 0 and FZ = infinity never happen (notes 1.3)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         value = np.asarray(err, float) * np.asarray(c, float) / np.asarray(etc, float)
-    return np.maximum(np.nan_to_num(value, nan=eps, posinf=1.0 / eps), eps)
+    value = np.where(value == np.inf, 1.0 / eps, value)
+    return np.fmax(value, eps)  # fmax: NaN (0/0) becomes eps
 
 
 def case_time(etc, err, case: str = "best"):
-    """The execution time a heuristic plans with: ETC as it is (best case) or ETC (1 + predicted ET) (worst case:
-    "the maximum amount of predicted estimation error", section 3.1; C is not inflated)."""
+    """The execution time a heuristic plans with: ETC as it is (best case) or ETC (1 + err) (worst case: "the maximum
+    amount of predicted estimation error", section 3.1; err is the predicted ET, or for "worst-max" the largest ET in
+    U_j; C is not inflated, which the paper does not say either way)."""
     etc = np.asarray(etc, float)
     return etc if case == "best" else etc * (1.0 + np.asarray(err, float))
 

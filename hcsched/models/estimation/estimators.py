@@ -35,19 +35,6 @@ def k_of(n: int) -> int:
     return k
 
 
-@njit(cache=True)
-def _k_of(n):
-    if n <= 0:
-        return 0
-    n4 = float(n) ** 4  # exact in float64 for n < 2^13 (n^4 < 2^53)
-    k = max(1, int(round(float(n) ** 0.8)) - 2)
-    while float(k) ** 5 < n4:
-        k += 1
-    while k > 1 and float(k - 1) ** 5 >= n4:
-        k -= 1
-    return k
-
-
 def smoothed(values, nu: float) -> float:
     """Gamma of a sequence (section 2.2): Gamma_0 = a_1, Gamma_b = Gamma_{b-1} + nu (a_b - Gamma_{b-1})."""
     g = None
@@ -62,17 +49,20 @@ def gamma_step(g: float, a: float, nu: float, first: bool) -> float:
 
 
 @njit(cache=True)
-def _weighted(d, v, keep, literal):
-    """Eqs. 4-5 over the kept neighbours; a neighbour at distance 0 makes the estimate the mean of the exact matches."""
+def _weighted(d, v, keep, m, literal):
+    """Eqs. 4-5 over the kept neighbours keep[:m]; a neighbour at distance 0 makes the estimate the mean of the exact
+    matches."""
     exact, exact_sum = 0, 0.0
-    for a in keep:
+    for b in range(m):
+        a = keep[b]
         if d[a] == 0.0:
             exact += 1
             exact_sum += v[a]
     if exact:
         return exact_sum / exact
     inv, num, dsum = 0.0, 0.0, 0.0
-    for a in keep:
+    for b in range(m):
+        a = keep[b]
         inv += 1.0 / d[a]
         num += v[a] / d[a]
         dsum += d[a]
@@ -80,17 +70,118 @@ def _weighted(d, v, keep, literal):
 
 
 @njit(cache=True)
-def knn_values(xq, xo, vo, L, literal):
-    """Alg. 1 for each query row of xq against observations xo (newest first) with values vo (one column per
-    quantity: t, c, ET). For each quantity, the k nearest (ties: the newer) are L-smoothed on that quantity's values
-    (floor(L k) dropped at each end, ties: the newer is kept) and weighted by eq. 4."""
+def _kth(a, kth):
+    """The kth smallest value of a (0-based), reordering a in place (quickselect, middle pivot; no allocation)."""
+    lo, hi = 0, a.size - 1
+    while lo < hi:
+        pivot = a[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+                j -= 1
+        if kth <= j:
+            hi = j
+        elif kth >= i:
+            lo = i
+        else:
+            return a[kth]
+    return a[kth]
+
+
+@njit(cache=True)
+def _nearest(d, k, sel, buf):
+    """The k smallest distances into sel[:k], in index order; at the k-th distance the lower index (the newer
+    observation) wins a tie. O(n): a partition finds the k-th distance."""
+    n = d.size
+    if k >= n:
+        for a in range(n):
+            sel[a] = a
+        return
+    buf[:] = d
+    dk = _kth(buf, k - 1)
+    below = 0
+    for a in range(n):
+        if d[a] < dk:
+            below += 1
+    ties = k - below
+    c = 0
+    for a in range(n):
+        if d[a] < dk or (d[a] == dk and ties > 0):
+            if d[a] == dk:
+                ties -= 1
+            sel[c] = a
+            c += 1
+
+
+@njit(cache=True)
+def _trimmed(sel, k, v, drop, keep, vals):
+    """Eq. 2: the k selected (in index order) without the ``drop`` largest and ``drop`` smallest values of v; among
+    equal values at a cut the older observation goes (the newer is kept). Returns how many are kept (into keep)."""
+    if drop == 0:
+        keep[:k] = sel[:k]
+        return k
+    for b in range(k):  # vals[:k] = the selected values, vals[k:2k] = the same sorted (insertion sort: k is small)
+        x = v[sel[b]]
+        vals[b] = x
+        c = k + b
+        while c > k and vals[c - 1] > x:
+            vals[c] = vals[c - 1]
+            c -= 1
+        vals[c] = x
+    lo, hi = vals[k + drop - 1], vals[2 * k - drop]  # the drop-th smallest and the drop-th largest
+    eq_lo, eq_hi, below, above = 0, 0, 0, 0
+    for b in range(k):
+        x = vals[b]
+        below += x < lo
+        above += x > hi
+        eq_lo += x == lo
+        eq_hi += x == hi
+    keep_lo = eq_lo - (drop - below)  # the newer values equal to lo that stay
+    keep_hi = eq_hi - (drop - above)
+    if lo == hi:
+        keep_lo = keep_hi = eq_lo - (drop - below) - (drop - above)
+    m = 0
+    for b in range(k):
+        x = vals[b]
+        if x == lo:
+            if keep_lo > 0:
+                keep_lo -= 1
+                if lo == hi:
+                    keep_hi -= 1
+                keep[m] = sel[b]
+                m += 1
+        elif x == hi:
+            if keep_hi > 0:
+                keep_hi -= 1
+                keep[m] = sel[b]
+                m += 1
+        elif lo < x < hi:
+            keep[m] = sel[b]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _knn_values(xq, xo, vo, L, literal, k):
     s, q = xq.shape
     n = xo.shape[0]
     nv = vo.shape[1]
     out = np.empty((s, nv))
-    k = _k_of(n)
     drop = int(math.floor(L * k + 1e-12))
     d = np.empty(n)
+    buf = np.empty(n)
+    sel = np.empty(max(k, 1), np.int64)
+    keep = np.empty(max(k, 1), np.int64)
+    vals = np.empty(2 * max(k, 1))
+    vcol = np.empty((nv, n))
+    for v in range(nv):
+        vcol[v] = vo[:, v]
     for r in range(s):
         for a in range(n):
             acc = 0.0
@@ -98,13 +189,19 @@ def knn_values(xq, xo, vo, L, literal):
                 diff = xq[r, c] - xo[a, c]
                 acc += diff * diff
             d[a] = math.sqrt(acc)
-        sel = np.argsort(d, kind="mergesort")[:k]
+        _nearest(d, k, sel, buf)
         for v in range(nv):
-            vals = vo[sel, v]
-            order = np.argsort(vals, kind="mergesort")
-            keep = sel[order[drop:k - drop]]
-            out[r, v] = _weighted(d, vo[:, v], keep, literal)
+            m = _trimmed(sel, k, vcol[v], drop, keep, vals)
+            out[r, v] = _weighted(d, vcol[v], keep, m, literal)
     return out
+
+
+def knn_values(xq, xo, vo, L: float, literal: bool) -> np.ndarray:
+    """Alg. 1 for each query row of xq against observations xo (newest first) with values vo (one column per
+    quantity: t, c, ET). The k nearest (k = :func:`k_of` of the number of observations, in exact integers; ties at
+    the k-th distance: the newer) are L-smoothed on each quantity's values (floor(L k) dropped at each end; at equal
+    values the older goes first) and weighted by eq. 4."""
+    return _knn_values(xq, xo, vo, float(L), bool(literal), k_of(int(xo.shape[0])))
 
 
 def knn_estimate(x, X_obs, values, L: float = 0.0, weights: str = "normalised") -> np.ndarray:
@@ -124,8 +221,10 @@ class EstimatorState:
 
     def __init__(self, est: Estimator, problems: np.ndarray, X: np.ndarray, machines: int, n_problems: int):
         self.est, self.problem, self.X = est, problems, X.astype(float)
-        m, n, q = machines, est.n, X.shape[1]
-        self.M = m
+        # U_j of a problem never holds more than the problem's tasks: the ring needs no more room than that
+        n = max(1, min(est.n, int(np.bincount(problems).max()) if problems.size else 1))
+        m, q = machines, X.shape[1]
+        self.M, self.cap = m, n
         self.obs_x = np.zeros((n_problems, m, n, q))
         self.obs_v = np.zeros((n_problems, m, n, 3))  # t, c, ET
         self.count = np.zeros((n_problems, m), np.int64)
@@ -140,8 +239,9 @@ class EstimatorState:
         self.sum_et = np.zeros(n_problems)
         self.n_et = np.zeros(n_problems, np.int64)
         self.ETg = np.zeros((n_problems, m))  # Gamma of ET per (problem, processor): error reading B
+        self.max_et = np.full((n_problems, m), np.nan)  # the largest ET in U_j (the "worst-max" case)
         self.n_etj = np.zeros((n_problems, m), np.int64)
-        self.knn = np.full((X.shape[0], m, 3), np.nan)
+        self.knn = np.full((3, X.shape[0], m), np.nan)  # t, c, ET: one contiguous (N, M) matrix each
         self.use_knn = est.method == "knn" or est.error == "knn"
 
     # --- updates ---------------------------------------------------------------------------------
@@ -158,8 +258,11 @@ class EstimatorState:
         h = self.head[p, j]
         self.obs_x[p, j, h] = self.X[i]
         self.obs_v[p, j, h] = (t, c, et)
-        self.head[p, j] = (h + 1) % self.est.n
-        self.count[p, j] = min(self.count[p, j] + 1, self.est.n)
+        self.head[p, j] = (h + 1) % self.cap
+        self.count[p, j] = min(self.count[p, j] + 1, self.cap)
+        ring = self.obs_v[p, j, :self.count[p, j], 2]
+        ring = ring[ring == ring]
+        self.max_et[p, j] = ring.max() if ring.size else np.nan
         first = self.returns[p] == 0
         self.T[p] = gamma_step(self.T[p], t * self.rate[j], nu, first)
         self.Cg[p] = gamma_step(self.Cg[p], c, nu, first)
@@ -178,19 +281,17 @@ class EstimatorState:
 
     def neighbours(self, p: int, j: int) -> tuple[np.ndarray, np.ndarray]:
         """U_j of problem p, newest first: (X, values t, c, ET)."""
-        cnt, h, n = self.count[p, j], self.head[p, j], self.est.n
+        cnt, h, n = self.count[p, j], self.head[p, j], self.cap
         idx = (h - 1 - np.arange(cnt)) % n
         return self.obs_x[p, j, idx], self.obs_v[p, j, idx]
 
     def update_column(self, p: int, j: int, tasks: np.ndarray) -> None:
         """The k-NN estimates of ``tasks`` (all of problem p) on processor j."""
         xo, vo = self.neighbours(p, j)
-        if not np.isfinite(vo[:, 2]).all():  # ET unknown for tasks dispatched without an estimate: use the others'
-            et = vo[:, 2]
-            mean = et[np.isfinite(et)].mean() if np.isfinite(et).any() else 0.0
-            vo = vo.copy()
-            vo[:, 2] = np.where(np.isfinite(et), et, mean)
-        self.knn[tasks, j] = knn_values(self.X[tasks], xo, vo, self.est.L, self.est.weights == "literal")
+        known = vo[:, 2] == vo[:, 2]
+        if not known.all():  # ET unknown for tasks dispatched without an estimate: use the others' mean
+            vo[~known, 2] = vo[known, 2].mean() if known.any() else 0.0  # vo is a copy (fancy indexing)
+        self.knn[:, tasks, j] = knn_values(self.X[tasks], xo, vo, self.est.L, self.est.weights == "literal").T
 
     def fill_rows(self, tasks: np.ndarray) -> None:
         """k-NN estimates of newly released tasks on every processor with observations of their problem."""
@@ -206,27 +307,43 @@ class EstimatorState:
         """Tasks whose problem has at least one observation (the others are mapped round robin, section 2.2)."""
         return self.returns[self.problem[tasks]] > 0
 
-    def estimates(self, tasks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """ETC, C and the predicted ET of ``tasks`` (all of known problems) on every processor, (S, M) each."""
+    def worst_error(self, tasks: np.ndarray, procs: np.ndarray | None, err: np.ndarray) -> np.ndarray:
+        """The largest ET in U_j of each task's problem (on every processor, or on procs[s]); ``err`` where U_j holds
+        no error yet (the "worst-max" reading of the worst case, notes 1.3)."""
+        p = self.problem[tasks]
+        worst = self.max_et[p] if procs is None else self.max_et[p, procs]
+        return np.where(worst == worst, worst, err)
+
+    def estimates(self, tasks: np.ndarray, procs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """ETC, C and the predicted ET of ``tasks`` (all of known problems) on every processor, (S, M) each; with
+        ``procs``, of each task on its own processor procs[s] only, (S,) each."""
         p = self.problem[tasks]
         est = self.est
-        has = self.count[p] > 0  # (S, M)
-        mean_et = np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), 0.0)[:, None]
+        if procs is None:
+            has, cols, per = self.count[p] > 0, slice(None), (lambda a: a[:, None])  # (S, M)
+            knn = self.knn[:, tasks] if self.use_knn else None
+            shape = (tasks.size, self.M)
+        else:
+            has, cols, per = self.count[p, procs] > 0, procs, (lambda a: a)  # (S,)
+            knn = self.knn[:, tasks, procs] if self.use_knn else None
+            shape = (tasks.size,)
+        mean_et = per(np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), 0.0))
         if est.method == "knn":
-            k = self.knn[tasks]
-            etc = np.where(has, k[:, :, 0], self.T[p][:, None] / self.rate[None, :])
-            comm = np.where(has, k[:, :, 1], self.Cg[p][:, None])
+            etc = np.where(has, knn[0], per(self.T[p]) / self.rate[cols])
+            comm = np.where(has, knn[1], per(self.Cg[p]))
         elif est.method == "smoothed":
-            etc = self.T[p][:, None] / self.rate[None, :]
-            comm = np.broadcast_to(self.Cg[p][:, None], etc.shape).copy()
+            etc = per(self.T[p]) / self.rate[cols]
+            comm = np.broadcast_to(per(self.Cg[p]), shape).copy()
         else:
             ret = np.maximum(self.returns[p], 1)
-            etc = np.broadcast_to((self.sum_t[p] / ret)[:, None], (tasks.size, self.M)).copy()
-            comm = np.broadcast_to((self.sum_c[p] / ret)[:, None], etc.shape).copy()
+            etc = np.broadcast_to(per(self.sum_t[p] / ret), shape).copy()
+            comm = np.broadcast_to(per(self.sum_c[p] / ret), shape).copy()
         if est.error == "knn":
-            err = np.where(has, self.knn[tasks][:, :, 2], mean_et)
+            err = np.where(has, knn[2], mean_et)
         elif est.error == "smoothed":
-            err = np.where(self.n_etj[p] > 0, self.ETg[p], mean_et)
+            rows = self.ETg[p] if procs is None else self.ETg[p, procs]
+            seen = self.n_etj[p] if procs is None else self.n_etj[p, procs]
+            err = np.where(seen > 0, rows, mean_et)
         else:
-            err = np.broadcast_to(mean_et, etc.shape).copy()
+            err = np.broadcast_to(mean_et, shape).copy()
         return etc, comm, err

@@ -8,8 +8,9 @@ task plus what this mapping already queued on it; the paper's eq. 12 sums ETC
 since the first arrival, which is the same up to idle gaps, but does not
 subtract what has already run). It returns, for each processor, its queue in
 the order tasks were added. Ties go to the lowest processor index, then the
-lowest task index (Alg. 2 writes ``currval <= minval``, which lets the last
-pair win; hcsched's rule is chosen instead, notes 1.4).
+lowest task index by default (hcsched's rule); Alg. 2 writes ``currval <=
+minval``, which lets the last pair scanned win: parameter ``ties: "last"``
+(notes 1.4).
 """
 
 from __future__ import annotations
@@ -26,9 +27,14 @@ PAGE = "Page, Keane and Naughton"
 FA, FE, FZ, FE_D, FZ_D, LA, LE, LZ, EF, LL = range(10)
 GREEDY = {"fa": FA, "fe": FE, "fz": FZ, "fe-d": FE_D, "fz-d": FZ_D, "la": LA, "le": LE, "lz": LZ, "ef": EF, "ll": LL}
 
-CASE = Param("case", "best", "choice", choices=("best", "worst"),
-             doc="plan with ETC as estimated (best) or ETC x (1 + predicted error) (worst), section 3.1")
+CASE = Param("case", "best", "choice", choices=("best", "worst", "worst-max"),
+             doc="plan with ETC as estimated (best), ETC x (1 + predicted error) (worst), or ETC x (1 + the largest "
+                 "error in U_j) (worst-max: the other reading of 'the maximum amount of predicted error'), section "
+                 "3.1")
 BETA = Param("beta", 1.0, float, 0.0, 10.0, low_open=True, doc="the error weight beta > 0 of eqs. 13, 14, 18, 19")
+TIES = Param("ties", "lowest", "choice", choices=("lowest", "last"),
+             doc="Alg. 2's ties: the lowest processor, then the lowest task (hcsched's rule), or the last pair in the "
+                 "pseudocode's scan (currval <= minval: the highest task, then its highest processor)")
 READING = Param("reading", "once", "choice", choices=("once", "literal"),
                 doc="eq. 17 subtracts ETC+C inside the sum over y, i.e. M times (literal), or once (the idle area "
                     "after the mapping over the idle area now)")
@@ -59,28 +65,32 @@ def _cost(kind, e, wb, lw, st_j, m_max, st_sum, big_m, once):
 
 
 @njit(cache=True)
-def _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once):
+def _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last):
+    """The best processor of task i: the lowest index on a tie, or the highest with ``last``."""
     best, arg = np.inf, -1
     for j in range(st.size):
         v = _cost(kind, e[i, j], wb[i, j], lw[i, j], st[j], m_max, st_sum, st.size, once)
-        if v < best or arg < 0:
+        if v < best or arg < 0 or (last and v == best):
             best, arg = v, j
     return best, arg
 
 
 def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: float = 1.0, once: bool = True,
-           idle: np.ndarray | None = None, stop_early: bool = False) -> np.ndarray:
-    """Alg. 2 (see :func:`_greedy`) for planned times e and errors EW (S x M) and loads st0 (M)."""
+           idle: np.ndarray | None = None, stop_early: bool = False, ties: str = "lowest") -> np.ndarray:
+    """Alg. 2 (see :func:`_greedy`) for planned times e and errors EW (S x M) and loads st0 (M); ``ties`` "lowest"
+    (the lowest processor, then the lowest task) or "last" (the pseudocode's ``<=``: the last pair scanned, i.e. the
+    highest task, then its highest processor)."""
     ew = np.asarray(ew, float)
     sign = -1.0 if kind in (FZ, LZ) else 1.0
     wb = ew ** (sign * beta) if kind in (FE, FZ, LE, LZ) else np.ones_like(ew)
     lw = np.log(ew) if kind in (FE_D, FZ_D) else np.zeros_like(ew)
     idle = np.ones(st0.size, np.bool_) if idle is None else idle
-    return _greedy(kind, np.asarray(e, float), wb, lw, np.asarray(st0, float), bool(once), idle, bool(stop_early))
+    return _greedy(kind, np.asarray(e, float), wb, lw, np.asarray(st0, float), bool(once), idle, bool(stop_early),
+                   ties == "last")
 
 
 @njit(cache=True)
-def _greedy(kind, e, wb, lw, st0, once, idle, stop_early):
+def _greedy(kind, e, wb, lw, st0, once, idle, stop_early, last):
     """Alg. 2 with a global minimum over all pairs (the prose of section 3.2; the pseudocode's reset of minval inside
     the task loop would take the last task's best instead). EF and LL are immediate: tasks in index order, each to
     the processor of the smallest FA or ST. Returns (task, processor) in mapping order. With ``stop_early``, stops
@@ -103,22 +113,22 @@ def _greedy(kind, e, wb, lw, st0, once, idle, stop_early):
     m_max, st_sum = st.max(), st.sum()
     if kind != EF and kind != LL:
         for i in range(s):
-            best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once)
+            best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
     for step in range(s):
         if kind == EF or kind == LL:
             a = step
-            v, b = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once)
+            v, b = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once, last)
         else:
             while True:
                 a, b, v = -1, -1, np.inf
                 for i in range(s):
                     if done[i]:
                         continue
-                    if a < 0 or best[i] < v or (best[i] == v and arg[i] < b):
+                    if a < 0 or best[i] < v or (best[i] == v and (last or arg[i] < b)):
                         a, b, v = i, arg[i], best[i]
                 if not monotone or seen[a] == version[b]:
                     break
-                best[a], arg[a] = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once)
+                best[a], arg[a] = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once, last)
                 seen[a] = version[arg[a]]
         done[a] = True
         out[step, 0], out[step, 1] = a, b
@@ -137,10 +147,10 @@ def _greedy(kind, e, wb, lw, st0, once, idle, stop_early):
             if done[i]:
                 continue
             if not column_local or arg[i] == b:
-                best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once)
+                best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
             else:
                 v2 = _cost(kind, e[i, b], wb[i, b], lw[i, b], st[b], m_max, st_sum, m, once)
-                if v2 < best[i] or (v2 == best[i] and b < arg[i]):
+                if v2 < best[i] or (v2 == best[i] and (b > arg[i] if last else b < arg[i])):
                     best[i], arg[i] = v2, b
     return out
 
@@ -235,27 +245,28 @@ def _h(name, title, mode, section, description, params=()) -> Heuristic:
 HEURISTICS = (
     _h("fa", "FA: earliest estimated finish", "batch", "3.3, eq. 11",
        "Alg. 2 with FA = ETC + C + ST: repeatedly maps the task-processor pair that finishes earliest (Min-min with "
-       "communication; the paper's 'based on Max-Min' is a slip). Ignores the estimation error.", (CASE,)),
+       "communication; the paper's 'based on Max-Min' is a slip). Ignores the estimation error.", (CASE, TIES)),
     _h("fe", "FE: least error first", "batch", "3.3, eq. 13",
        "Alg. 2 with FE = FA x EW^beta: pairs with little estimation error and a large CCR go first; error-prone tasks "
-       "wait for better estimates.", (BETA, CASE)),
+       "wait for better estimates.", (BETA, CASE, TIES)),
     _h("fz", "FZ: most error first", "batch", "3.3, eq. 14",
        "Alg. 2 with FZ = FA / EW^beta: the most error-prone tasks go first, so that the well-estimated ones fill the "
-       "end of the schedule. The paper's best (beta = 0.1, best case: 20% below FA).", (BETA, CASE)),
+       "end of the schedule. The paper's best (beta = 0.1, best case: 20% below FA; not "
+       "reproduced on the analogue presets, see docs/models/estimation.md).", (BETA, CASE, TIES)),
     _h("fe-d", "FE_d: dynamic FE", "batch", "3.3, eq. 15",
        "Alg. 2 with FE_d = FA^EW x EW^FA, compared in log space (EW ln FA + FA ln EW) so it never overflows. "
        "Literal: with EW < 1 it can favour the most loaded processor, and it depends on the time unit (notes 1.4).",
-       (CASE,)),
+       (CASE, TIES)),
     _h("fz-d", "FZ_d: dynamic FZ", "batch", "3.3, eq. 16",
-       "Alg. 2 with FZ_d = FA^EW / EW^FA, compared in log space (EW ln FA - FA ln EW).", (CASE,)),
+       "Alg. 2 with FZ_d = FA^EW / EW^FA, compared in log space (EW ln FA - FA ln EW).", (CASE, TIES)),
     _h("la", "LA: load balance", "batch", "3.4, eq. 17",
        "Alg. 2 with LA: the idle processor time left after the mapping relative to now; low is well balanced. Its "
        "denominator is the same for every pair of an iteration and is left out (it is 0 when all loads are equal).",
-       (READING, CASE)),
+       (READING, CASE, TIES)),
     _h("le", "LE: load balance, least error first", "batch", "3.4, eq. 18", "Alg. 2 with LE = LA x EW^beta.",
-       (BETA, READING, CASE)),
+       (BETA, READING, CASE, TIES)),
     _h("lz", "LZ: load balance, most error first", "batch", "3.4, eq. 19", "Alg. 2 with LZ = LA / EW^beta.",
-       (BETA, READING, CASE)),
+       (BETA, READING, CASE, TIES)),
     _h("rr", "Round robin", "immediate", "2.2, 5.4",
        "Deals tasks to the processors in turn as they are released and never remaps them: the system's default, and "
        "what every heuristic does for a problem nothing is known about yet."),

@@ -14,13 +14,30 @@ from pathlib import Path
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.validate import choice, fail, keys, number
+from hcsched.validate import choice, fail, keys, number, whole
 
 METHODS = ("knn", "smoothed", "average")
 WEIGHTS = ("normalised", "literal")
 ERRORS = ("knn", "smoothed", "mean")  # readings A, B, C of the notes (section 1.3)
 MAPPINGS = ("return", "release")
 EST_KEYS = ("processors", "network", "problems", "estimator", "mapping", "trace")
+
+
+def _sequence(obj, name: str, where: str, allowed: str) -> tuple:
+    """Field ``name`` of the frozen dataclass ``obj`` as a tuple (a file's list), or an error naming it."""
+    value = getattr(obj, name)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        raise fail(where, value, allowed)
+    value = tuple(value)
+    object.__setattr__(obj, name, value)
+    return value
+
+
+def _whole_list(obj, name: str, low: int, where: str, allowed: str) -> None:
+    """A list of whole numbers >= ``low``, stored as ints (a file's 60.0 becomes 60; 60.5 is refused, naming the
+    field), as :func:`hcsched.validate.whole` does for one number."""
+    values = _sequence(obj, name, where, allowed)
+    object.__setattr__(obj, name, tuple(number(where, v, low, low_open=False, integer=True) for v in values))
 
 
 @dataclass(frozen=True)
@@ -40,16 +57,20 @@ class Processors:
     benchmark_noise: float = 0.01  # relative sd of one Linpack report (section 5.2: below 1%)
 
     def __post_init__(self) -> None:
-        number("processors.count", self.count, 1, low_open=False, integer=True)
+        whole(self, "count", 1, where="processors.count")
         number("processors.speed", self.speed)
         number("processors.ratio", self.ratio)
         if self.ratio > 1:
             raise fail("processors.ratio", self.ratio, "a number > 0 and <= 1 (slowest speed / fastest)")
         if self.speeds is not None:
+            _sequence(self, "speeds", "processors.speeds", "a list of positive speeds, one per processor")
             if len(self.speeds) != self.count:
                 raise fail("processors.speeds", list(self.speeds), f"{self.count} positive speeds, one per processor")
             for s in self.speeds:
                 number("processors.speeds", s)
+        if self.names is not None:
+            _sequence(self, "names", "processors.names", "a list of processor names")
+            object.__setattr__(self, "names", tuple(str(n) for n in self.names))
         if self.names is not None and (len(self.names) != self.count or len(set(self.names)) != self.count):
             raise fail("processors.names", list(self.names), f"{self.count} distinct names")
         number("processors.busy", self.busy, 0.0, low_open=False)
@@ -111,18 +132,18 @@ class Problem:
     def __post_init__(self) -> None:
         where = f"problems[{self.name}]"
         number(f"{where}.release", self.release, 0.0, low_open=False)
+        _whole_list(self, "stages", 1, f"{where}.stages", "a list of task counts (integers >= 1), one per stage")
         if not self.stages:
             raise fail(f"{where}.stages", list(self.stages), "a list of task counts, one per stage")
-        for s in self.stages:
-            number(f"{where}.stages", s, 1, low_open=False, integer=True)
+        _sequence(self, "work", f"{where}.work", f"{len(self.stages)} mean works in MFLOP, one per stage")
+        _whole_list(self, "params", 0, f"{where}.params", "a list of parameter ranges (integers >= 0)")
+        _sequence(self, "exponents", f"{where}.exponents", f"{len(self.params)} numbers, one per parameter")
         if len(self.work) != len(self.stages):
             raise fail(f"{where}.work", list(self.work), f"{len(self.stages)} mean works in MFLOP, one per stage")
         for w in self.work:
             number(f"{where}.work", w)
         if len(self.exponents) != len(self.params):
             raise fail(f"{where}.exponents", list(self.exponents), f"{len(self.params)} numbers, one per parameter")
-        for p in self.params:
-            number(f"{where}.params", p, 0, low_open=False, integer=True)
         for e in self.exponents:
             if isinstance(e, bool) or not isinstance(e, (int, float)) or e != e or abs(e) > 20:
                 raise fail(f"{where}.exponents", e, "a number between -20 and 20")
@@ -155,7 +176,7 @@ class Estimator:
 
     def __post_init__(self) -> None:
         choice("estimator.method", self.method, METHODS)
-        number("estimator.n", self.n, 1, low_open=False, integer=True)
+        whole(self, "n", 1, where="estimator.n")
         number("estimator.L", self.L, 0.0, low_open=False)
         if self.L >= 0.5:
             raise fail("estimator.L", self.L, "a fraction >= 0 and < 0.5 (eq. 2 drops floor(Lk) at each end)")
@@ -193,6 +214,8 @@ class EstimationSpec:
         choice("mapping", self.mapping, MAPPINGS)
         if not self.problems and self.trace is None:
             raise fail("problems", [], "at least one problem (or a trace)")
+        if self.trace is not None and (self.processors.speeds is None or self.processors.names is None):
+            raise HcschedError("scenario field 'processors': a trace needs the processors' names and speeds")
         names = [p.name for p in self.problems]
         if len(set(names)) != len(names):
             raise fail("problems", names, "problems with distinct names")
@@ -218,7 +241,11 @@ def _table(cls, where: str, data: Any):
 
 
 def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> EstimationSpec:
-    """The spec from a scenario's keys; ``trace`` ({"tasks": csv, "processors": csv}) is read relative to base_dir."""
+    """The spec from a scenario's keys. ``trace``: {"tasks": csv, "processors": csv}, read relative to base_dir; or
+    {"tasks": [rows]} inline (:func:`.traces.trace_rows`, what the dashboard saves after an upload), with the
+    processors' ``names`` and ``speeds`` in ``processors``."""
+    from hcsched.models.estimation.traces import read_trace, trace_from_rows
+
     trace = None
     files = None
     processors = _table(Processors, "processors", data.get("processors"))
@@ -227,15 +254,19 @@ def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> Estima
         raise fail("problems", problems, "a list of problem tables")
     problems = tuple(_table(Problem, "problems", p) for p in problems)
     if data.get("trace") is not None:
-        from hcsched.models.estimation.traces import read_trace
-
         t = keys("trace", data["trace"], {"tasks", "processors"})
-        if "tasks" not in t or "processors" not in t:
-            raise HcschedError("scenario field 'trace': give both 'tasks' and 'processors' CSV paths")
-        files = (str(t["tasks"]), str(t["processors"]))
-        base = base_dir or Path(".")
-        trace, names, speeds = read_trace(base / files[0], base / files[1])
-        processors = Processors(**{**processors.__dict__, "count": len(speeds), "speeds": speeds, "names": names})
+        if isinstance(t.get("tasks"), list):
+            if processors.speeds is None or processors.names is None:
+                raise HcschedError("scenario field 'processors': a trace given inline needs the processors' names and "
+                                   "speeds")
+            trace = trace_from_rows(t["tasks"])
+        else:
+            if "tasks" not in t or "processors" not in t:
+                raise HcschedError("scenario field 'trace': give both 'tasks' and 'processors' CSV paths")
+            files = (str(t["tasks"]), str(t["processors"]))
+            base = base_dir or Path(".")
+            trace, names, speeds = read_trace(base / files[0], base / files[1])
+            processors = Processors(**{**processors.__dict__, "count": len(speeds), "speeds": speeds, "names": names})
         problems = ()
     return EstimationSpec(processors, _table(Network, "network", data.get("network")), problems,
                           _table(Estimator, "estimator", data.get("estimator")), data.get("mapping", "return"),
@@ -247,11 +278,15 @@ def _plain(obj) -> dict[str, Any]:
 
 
 def spec_to_dict(spec: EstimationSpec) -> dict[str, Any]:
+    from hcsched.models.estimation.traces import trace_rows
+
     out: dict[str, Any] = {"processors": _plain(spec.processors), "network": _plain(spec.network)}
     if spec.trace_files is not None:
         for k in ("speeds", "names", "count"):
             out["processors"].pop(k, None)
         out["trace"] = {"tasks": spec.trace_files[0], "processors": spec.trace_files[1]}
+    elif spec.trace is not None:
+        out["trace"] = {"tasks": trace_rows(spec.trace)}
     else:
         out["problems"] = [_plain(p) for p in spec.problems]
     out["estimator"] = _plain(spec.estimator)

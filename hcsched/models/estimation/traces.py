@@ -15,6 +15,7 @@ a trace replays as none: its problems have no noise or outliers). Errors name th
 from __future__ import annotations
 
 import csv
+import io
 import math
 import re
 from pathlib import Path
@@ -23,11 +24,14 @@ from hcsched.errors import HcschedError
 from hcsched.models.estimation.spec import TraceTask
 
 
-def _rows(path: Path, what: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+def _read(path: Path, what: str) -> str:
     try:
-        text = Path(path).read_text()
+        return Path(path).read_text()
     except (OSError, UnicodeDecodeError) as exc:
-        raise HcschedError(f"{what} CSV {str(path)!r}: cannot be read ({exc})") from None
+        raise HcschedError(f"{what} CSV: cannot be read ({exc.__class__.__name__}: {exc})") from None
+
+
+def _rows(text: str, what: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     reader = csv.reader(text.splitlines())
     header = [h.strip().lower() for h in next(reader, [])]
     rows = []
@@ -54,8 +58,9 @@ def _number(what: str, line: int, field: str, text: str, integer: bool = False, 
     return int(value) if integer else value
 
 
-def read_processors(path: Path) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    header, rows = _rows(path, "processors")
+def parse_processors(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The processors CSV's names and speeds."""
+    header, rows = _rows(text, "processors")
     for col in ("name", "speed"):
         if col not in header:
             raise HcschedError(f"processors CSV line 1: missing column {col!r}; the columns are name, speed")
@@ -72,8 +77,42 @@ def read_processors(path: Path) -> tuple[tuple[str, ...], tuple[float, ...]]:
     return tuple(names), tuple(speeds)
 
 
-def read_tasks(path: Path, speeds: dict[str, float]) -> tuple[TraceTask, ...]:
-    header, rows = _rows(path, "tasks")
+def _task(line: int, row: dict[str, str], xs: list[str], speeds: dict[str, float], what: str = "tasks") -> TraceTask:
+    """One row of the tasks CSV (cells as text)."""
+    if not row.get("problem"):
+        raise HcschedError(f"{what} CSV line {line}: empty problem")
+    stage = _number(what, line, "stage", row.get("stage", ""), integer=True)
+    release = _number(what, line, "release", row.get("release", ""))
+    x = [_number(what, line, h, row[h], integer=True) if row.get(h) else None for h in xs]
+    while x and x[-1] is None:
+        x.pop()
+    if None in x:
+        raise HcschedError(f"{what} CSV line {line}: an x cell is empty before a filled one")
+    if row.get("work"):
+        work = _number(what, line, "work", row["work"], positive=True)
+    else:
+        time = _number(what, line, "time", row.get("time", ""), positive=True)
+        machine = row.get("machine", "")
+        if machine not in speeds:
+            raise HcschedError(f"{what} CSV line {line}: unknown processor {machine!r}; the processors CSV names "
+                               f"{', '.join(list(speeds)[:10])}{'...' if len(speeds) > 10 else ''}")
+        work = time * speeds[machine]
+    return TraceTask(row["problem"], row.get("task", ""), stage, release, tuple(int(v) for v in x), work)
+
+
+def _check_stages(tasks: tuple[TraceTask, ...], what: str = "tasks") -> None:
+    stages: dict[str, set[int]] = {}
+    for t in tasks:
+        stages.setdefault(t.problem, set()).add(t.stage)
+    for problem, found in stages.items():
+        if found != set(range(len(found))):
+            raise HcschedError(f"{what} CSV: problem {problem!r} has stages {sorted(found)}; number them 0, 1, ... "
+                               "without gaps")
+
+
+def parse_tasks(text: str, speeds: dict[str, float]) -> tuple[TraceTask, ...]:
+    """The tasks CSV's tasks; ``speeds`` (name -> speed) turns a measured time on a named processor into work."""
+    header, rows = _rows(text, "tasks")
     for col in ("problem", "task", "stage", "release"):
         if col not in header:
             raise HcschedError(f"tasks CSV line 1: missing column {col!r}; the columns are problem, task, stage, "
@@ -83,33 +122,30 @@ def read_tasks(path: Path, speeds: dict[str, float]) -> tuple[TraceTask, ...]:
     xs = sorted((h for h in header if re.fullmatch(r"x\d+", h)), key=lambda h: int(h[1:]))
     if not rows:
         raise HcschedError("tasks CSV: no tasks")
-    out, stages = [], {}
-    for line, row in rows:
-        if not row.get("problem"):
-            raise HcschedError(f"tasks CSV line {line}: empty problem")
-        stage = _number("tasks", line, "stage", row.get("stage", ""), integer=True)
-        release = _number("tasks", line, "release", row.get("release", ""))
-        x = [_number("tasks", line, h, row[h], integer=True) if row.get(h) else None for h in xs]
-        while x and x[-1] is None:
-            x.pop()
-        if None in x:
-            raise HcschedError(f"tasks CSV line {line}: an x cell is empty before a filled one")
-        if row.get("work"):
-            work = _number("tasks", line, "work", row["work"])
-        else:
-            time = _number("tasks", line, "time", row.get("time", ""))
-            machine = row.get("machine", "")
-            if machine not in speeds:
-                raise HcschedError(f"tasks CSV line {line}: unknown processor {machine!r}; the processors CSV names "
-                                   f"{', '.join(list(speeds)[:10])}{'...' if len(speeds) > 10 else ''}")
-            work = time * speeds[machine]
-        out.append(TraceTask(row["problem"], row.get("task", ""), stage, release, tuple(int(v) for v in x), work))
-        stages.setdefault(row["problem"], set()).add(stage)
-    for problem, found in stages.items():
-        if found != set(range(len(found))):
-            raise HcschedError(f"tasks CSV: problem {problem!r} has stages {sorted(found)}; number them 0, 1, ... "
-                               "without gaps")
-    return tuple(out)
+    out = tuple(_task(line, row, xs, speeds) for line, row in rows)
+    _check_stages(out)
+    return out
+
+
+def _named(exc: HcschedError, what: str, path: Path) -> HcschedError:
+    """The error with the file's path after "tasks CSV" / "processors CSV"."""
+    text = str(exc)
+    prefix = f"{what} CSV"
+    return HcschedError(f"{prefix} {str(path)!r}{text[len(prefix):]}" if text.startswith(prefix) else text)
+
+
+def read_processors(path: Path) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    try:
+        return parse_processors(_read(path, "processors"))
+    except HcschedError as exc:
+        raise _named(exc, "processors", path) from None
+
+
+def read_tasks(path: Path, speeds: dict[str, float]) -> tuple[TraceTask, ...]:
+    try:
+        return parse_tasks(_read(path, "tasks"), speeds)
+    except HcschedError as exc:
+        raise _named(exc, "tasks", path) from None
 
 
 def read_trace(tasks: Path, processors: Path) -> tuple[tuple[TraceTask, ...], tuple[str, ...], tuple[float, ...]]:
@@ -118,17 +154,53 @@ def read_trace(tasks: Path, processors: Path) -> tuple[tuple[TraceTask, ...], tu
     return read_tasks(tasks, dict(zip(names, speeds, strict=True))), names, speeds
 
 
+def processors_csv(names, speeds) -> str:
+    """The processors CSV of a trace."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["name", "speed"])
+    for n, s in zip(names, speeds, strict=True):
+        w.writerow([n, repr(float(s))])
+    return out.getvalue()
+
+
+def tasks_csv(tasks: tuple[TraceTask, ...]) -> str:
+    """The tasks CSV of a trace, with the work column (what :func:`parse_tasks` reads back exactly)."""
+    q = max((len(t.x) for t in tasks), default=0)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["problem", "task", "stage", "release", *(f"x{k + 1}" for k in range(q)), "work"])
+    for t in tasks:
+        w.writerow([t.problem, t.task, t.stage, repr(float(t.release)), *t.x, *([""] * (q - len(t.x))),
+                    repr(float(t.work))])
+    return out.getvalue()
+
+
 def write_trace(tasks: tuple[TraceTask, ...], names, speeds, tasks_path: Path, processors_path: Path) -> None:
     """Write a trace in the format :func:`read_trace` reads (work given)."""
-    q = max((len(t.x) for t in tasks), default=0)
-    with open(processors_path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["name", "speed"])
-        for n, s in zip(names, speeds, strict=True):
-            w.writerow([n, repr(float(s))])
-    with open(tasks_path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["problem", "task", "stage", "release", *(f"x{k + 1}" for k in range(q)), "work"])
-        for t in tasks:
-            w.writerow([t.problem, t.task, t.stage, repr(float(t.release)), *t.x, *([""] * (q - len(t.x))),
-                        repr(float(t.work))])
+    Path(processors_path).write_text(processors_csv(names, speeds))
+    Path(tasks_path).write_text(tasks_csv(tasks))
+
+
+def trace_rows(tasks: tuple[TraceTask, ...]) -> list[dict]:
+    """A trace inline in a scenario file (a trace uploaded in the dashboard has no files to point to)."""
+    return [{"problem": t.problem, "task": t.task, "stage": t.stage, "release": t.release, "x": list(t.x),
+             "work": t.work} for t in tasks]
+
+
+def trace_from_rows(rows) -> tuple[TraceTask, ...]:
+    """The inverse of :func:`trace_rows`, checked like a tasks CSV (a row's "line" is its position, from 1)."""
+    if not isinstance(rows, list) or not rows:
+        raise HcschedError("scenario field 'trace.tasks': give a tasks CSV path, or a non-empty list of task rows")
+    out = []
+    for line, row in enumerate(rows, start=1):
+        if not isinstance(row, dict) or not isinstance(row.get("x", []), list):
+            raise HcschedError(f"trace row {line}: expected a table of problem, task, stage, release, x (a list) "
+                               f"and work, got {row!r}")
+        cells = {k: str(v) for k, v in row.items() if k != "x"}
+        x = [str(v) for v in row.get("x", [])]
+        cells.update({f"x{k + 1}": v for k, v in enumerate(x)})
+        out.append(_task(line, cells, [f"x{k + 1}" for k in range(len(x))], {}, what="trace"))
+    tasks = tuple(out)
+    _check_stages(tasks, "trace")
+    return tasks
