@@ -360,6 +360,16 @@ def test_bad_spec_fields_are_named(data, field):
         Scenario.from_dict({"model": "timeshared", "heuristics": ["hmct"], **data})
 
 
+def test_whole_numbers_written_as_floats_are_ints_and_fractions_are_named():
+    sc = Scenario.from_dict({"model": "timeshared", "heuristics": ["hmct"], "servers": 3.0, "tasks": 12.0,
+                             "trials": 1})
+    assert type(sc.spec.servers) is int and type(sc.spec.tasks) is int
+    assert len(simulate(sc)) == 1
+    for field in ("servers", "tasks"):
+        with pytest.raises(HcschedError, match=f"'{field}': 2.5"):
+            Scenario.from_dict({"model": "timeshared", "heuristics": ["hmct"], field: 2.5})
+
+
 def test_presets_and_their_sizes():
     for mu in (0, 10, 30, 70):
         sc = PRESETS[f"caniou-mu{mu}"]()

@@ -16,7 +16,7 @@ from typing import Any
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
 from hcsched.models.timeshared.readers import SERVER_COLUMNS, TASK_COLUMNS, read_servers, read_tasks
-from hcsched.validate import choice, fail, number
+from hcsched.validate import choice, fail, number, whole
 
 DUPLEX = ("full", "half")
 ARRIVALS = ("exponential", "poisson-int")
@@ -116,8 +116,8 @@ class TimesharedSpec:
             object.__setattr__(self, "servers", len(self.platform.speed_mflops))
         if self.task_table is not None:
             object.__setattr__(self, "tasks", len(self.task_table.arrival))
-        number("servers", self.servers, 1, low_open=False, integer=True)
-        number("tasks", self.tasks, 1, low_open=False, integer=True)
+        whole(self, "servers")
+        whole(self, "tasks")
         object.__setattr__(self, "speed_mflops", _pair("speed_mflops", self.speed_mflops))
         object.__setattr__(self, "size_mb", _pair("size_mb", self.size_mb))
         number("bandwidth_mbit", self.bandwidth_mbit)
