@@ -1,3 +1,5 @@
+import base64
+import json
 import os
 from pathlib import Path
 
@@ -11,6 +13,19 @@ HCSP = Path(os.environ.get("HCSCHED_SHARED", ROOT.parent / "shared")) / "data" /
 TABLE2_ETC = np.array([[50, 20, 15], [20, 60, 15], [20, 50, 15]], dtype=float)
 TABLE1_READY = np.array([75, 110, 200], dtype=float)
 TABLE3_ETC = np.array([[40, 48, 134, 50], [50, 82, 88, 89], [55, 68, 94, 93], [52, 60, 78, 108]], dtype=float)
+
+
+def plotly_charts(at) -> list[dict]:
+    """The Plotly figures an AppTest page drew, as dicts."""
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def plotly_array(v) -> np.ndarray:
+    """A figure's numbers, whether plotly wrote them as a list or as base64 binary (``bdata``)."""
+    if isinstance(v, dict):
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+        return a.reshape([int(x) for x in str(v["shape"]).split(",")]) if "shape" in v else a
+    return np.asarray(v, float)
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """The dashboard, page by page, with Streamlit's AppTest: results are the library's own numbers."""
 
 import dataclasses
-import json
 import time
 
 import numpy as np
@@ -11,6 +10,8 @@ import pytest
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
 from conftest import ROOT  # noqa: E402
+from conftest import plotly_array as _array
+from conftest import plotly_charts as charts
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
@@ -43,10 +44,6 @@ def wait_for_results(at, timeout=60):
     return at.session_state["results"]
 
 
-def charts(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_standalone(page):
     at = app(page)
@@ -74,14 +71,6 @@ def test_landing_run_shows_the_library_numbers():
     assert [b["label"] for b in gantt["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
     assert len(gantt["frames"]) == 60 and len(gantt["data"]) == 4
     assert len(at.get("download_button")) == 4
-
-
-def _array(values):
-    if isinstance(values, dict):  # plotly's typed-array encoding
-        import base64
-
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values, dtype=float)
 
 
 def test_run_page_trials_and_seed():

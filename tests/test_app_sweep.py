@@ -1,15 +1,13 @@
 """The Sweep page with Streamlit's AppTest: proposals, the limit, a background sweep and its curves."""
 
-import base64
 import json
 import time
 
-import numpy as np
 import pytest
 
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, plotly_array  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset  # noqa: E402
@@ -55,8 +53,7 @@ def test_a_parameter_proposes_a_range_and_the_sweep_draws_its_curves():
     lines = json.loads(at.get("plotly_chart")[0].proto.spec)
     means = [t for t in lines["data"] if t.get("mode") == "lines+markers" and t["name"] == "mct" and t["xaxis"] == "x"]
     summary = sweep_summary(expected, small, {"arrivals.rate": [0.0005, 0.001, 0.002]})
-    y = means[0]["y"]
-    y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"]) if isinstance(y, dict) else y
+    y = plotly_array(means[0]["y"])
     assert list(y) == pytest.approx(summary[summary["heuristic"] == "mct"]["makespan"].tolist())
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["Sweep results, every trial (CSV)", "Sweep summary with intervals (CSV)"]

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT
+from conftest import ROOT, plotly_array, plotly_charts
 
 st = pytest.importorskip("streamlit")
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage  # noqa: E402
@@ -238,23 +238,9 @@ def results_page():
     return sc, at, saved
 
 
-def figures(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def values(v):
-    """A figure's numbers, whether plotly wrote them as a list or as base64 binary."""
-    if isinstance(v, dict):
-        import base64
-
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-        return a.reshape([int(x) for x in str(v["shape"]).split(",")]) if "shape" in v else a
-    return np.asarray(v, float)
-
-
 def test_results_page_bars_and_the_models_curves(results_page):
     sc, at, _ = results_page
-    figs = figures(at)
+    figs = plotly_charts(at)
     labels = [h.label for h in sc.heuristics]
     bars = figs[0]
     assert [a["text"] for a in bars["layout"]["annotations"]] == ["Makespan (s)", "Efficiency", "Estimation error"]
@@ -268,7 +254,7 @@ def test_results_page_bars_and_the_models_curves(results_page):
         fig = by_title[title]
         assert [d["name"] for d in fig["data"]] == labels
         for d, label in zip(fig["data"], labels, strict=True):
-            np.testing.assert_allclose(values(d["y"]), frame.loc[frame["heuristic"] == label, column])
+            np.testing.assert_allclose(plotly_array(d["y"]), frame.loc[frame["heuristic"] == label, column])
 
 
 def test_results_page_exports_the_curves_as_csv(results_page):
@@ -283,10 +269,10 @@ def test_results_page_exports_the_curves_as_csv(results_page):
 
 def test_gantt_hover_shows_each_tasks_estimate_and_actual_time(results_page):
     sc, at, _ = results_page
-    gantt = next(f for f in figures(at) if f["data"][0].get("orientation") == "h")
+    gantt = next(f for f in plotly_charts(at) if f["data"][0].get("orientation") == "h")
     assert "expected" in gantt["data"][0]["hovertemplate"] and "actual" in gantt["data"][0]["hovertemplate"]
     run = trial_runs(sc, 0)["fa"]
-    custom = values(gantt["data"][0]["customdata"]).astype(float)  # task, arrival, start, finish, expected, actual
+    custom = plotly_array(gantt["data"][0]["customdata"]).astype(float)  # task, arrival, start, finish, expected, actual
     task = custom[:, 0].astype(int)
     np.testing.assert_allclose(custom[:, 4], (run.estimate + run.comm_estimate)[task])  # NaN: dealt round robin
     np.testing.assert_allclose(custom[:, 5], (run.compute + run.comm)[task])

@@ -1,14 +1,13 @@
 """The time-shared model's dashboard module: editor, Gantt of overlapping tasks, sooner/same/later bars, Explain."""
 
-import base64
-import json
 
-import numpy as np
 import pytest
 
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
 from conftest import ROOT  # noqa: E402
+from conftest import plotly_array as array
+from conftest import plotly_charts as charts
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
@@ -20,18 +19,6 @@ from models.timeshared import SWEEP_METRICS  # noqa: E402
 def clear_caches():
     st.cache_data.clear()
     yield
-
-
-def charts(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def array(v):
-    """A figure's numbers, whether plotly wrote them as a list or as base64 binary."""
-    if isinstance(v, dict):
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-        return a.reshape([int(x) for x in str(v["shape"]).split(",")]) if "shape" in v else a
-    return np.asarray(v, float)
 
 
 def test_switch_to_the_model_and_edit_servers_and_tasks():
