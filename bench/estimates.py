@@ -1,0 +1,64 @@
+"""The run-time estimate the dashboard shows before a run, against the time the run takes (issue 8, item 17).
+
+For each model's presets: ``experiment.estimate_seconds`` (what the Run page and the per-session limit use) against
+the wall time of ``simulate`` with the same trials and jobs, kernels compiled beforehand; and the estimate of one
+trial against ``trial_runs`` (the Results page's Gantt trial). A ratio near 1 is right; above 1 the dashboard says
+more than it takes (the safe side), below 1 it is optimistic.
+
+    python bench/estimates.py [--budget SECONDS] [--jobs J] [--model NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hcsched import get_model, model_names, preset, simulate, trial_runs  # noqa: E402
+from hcsched.experiment import estimate_seconds  # noqa: E402
+from hcsched.models import warm_up  # noqa: E402
+
+
+def measure(name: str, budget: float, jobs: int) -> tuple[int, float, float, float, float]:
+    """(trials, estimate, wall) of a run of preset ``name`` sized to about ``budget`` seconds, then the same for one
+    trial in this process."""
+    scenario = preset(name)
+    per_trial = estimate_seconds(scenario, trials=1, jobs=1)
+    trials = int(max(2 * jobs, min(scenario.trials, budget * jobs / max(per_trial, 1e-9))))
+    scenario = scenario.replace(trials=trials)
+    t = time.perf_counter()
+    trial_runs(scenario, 0)
+    one = time.perf_counter() - t
+    t = time.perf_counter()
+    simulate(scenario, jobs=jobs)
+    wall = time.perf_counter() - t
+    return trials, estimate_seconds(scenario, jobs=jobs), wall, per_trial, one
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=8.0, help="estimated seconds per preset run (default 8)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--model", nargs="*", default=None, help="models to measure (default: all)")
+    args = parser.parse_args()
+    models = args.model or model_names()
+    warm_up(models)
+    print(f"{'preset':28s} {'trials':>6s} {'estimate':>9s} {'measured':>9s} {'ratio':>6s}   "
+          f"{'1 trial est.':>12s} {'measured':>9s} {'ratio':>6s}")
+    ratios = []
+    for model in models:
+        for name in get_model(model).presets():
+            trials, guess, wall, one_guess, one = measure(name, args.budget, args.jobs)
+            ratios.append(guess / wall)
+            print(f"{name:28s} {trials:6d} {guess:8.2f}s {wall:8.2f}s {guess / wall:6.2f}   "
+                  f"{one_guess:11.2f}s {one:8.2f}s {one_guess / one:6.2f}", flush=True)
+    ratios.sort()
+    print(f"estimate / measured over {len(ratios)} presets: median {ratios[len(ratios) // 2]:.2f}, "
+          f"range {ratios[0]:.2f}-{ratios[-1]:.2f}  (1 is right; above 1 says more than it takes)")
+
+
+if __name__ == "__main__":
+    main()
