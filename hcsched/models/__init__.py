@@ -16,8 +16,9 @@ from hcsched.models.classes import MODEL as _CLASSES
 from hcsched.models.estimation import MODEL as _ESTIMATION
 from hcsched.models.etc import MODEL as _ETC
 from hcsched.models.timeshared import MODEL as _TIMESHARED
+from hcsched.models.value import MODEL as _VALUE
 
-MODELS: dict[str, Model] = {m.name: m for m in (_ETC, _CLASSES, _ESTIMATION, _TIMESHARED)}
+MODELS: dict[str, Model] = {m.name: m for m in (_ETC, _CLASSES, _ESTIMATION, _TIMESHARED, _VALUE)}
 DEFAULT_MODEL = _ETC.name
 
 
@@ -41,7 +42,6 @@ def warm_up(names=None) -> None:
     that no child starts while a compilation holds numba's lock and none has to compile again."""
     for name in MODELS if names is None else dict.fromkeys(names):
         get_model(name).warm_up()
-
 
 
 __all__ = ["DEFAULT_MODEL", "MODELS", "Metric", "Model", "get_model", "model_names", "warm_up"]

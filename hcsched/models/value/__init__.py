@@ -1,0 +1,147 @@
+"""Priorities, soft deadlines and value: the oversubscribed system of Kim, Shivle, Siegel et al., "Dynamic mapping
+in a heterogeneous environment with tasks having priorities and multiple deadlines" (JPDC 2007).
+
+Tasks of three priorities with three soft deadlines arrive in bursts at eight machines; a mapping event at every
+arrival remaps the waiting tasks; success is the value V of the work done in time over an evaluation window, against
+an upper bound UB. Its spec (:mod:`.spec`), workload (:mod:`.workload`), value and bound (:mod:`.worth`), engine
+(:mod:`.engine`, numba) and mapping rules (:mod:`.rules`), heuristics (:mod:`.heuristics`), static benchmarks
+(:mod:`.static`, :mod:`.static_runs`), runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`) and charts
+(:mod:`.charts`) live here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hcsched.models.base import Metric, Model
+from hcsched.models.value import engine, spec
+from hcsched.models.value.heuristics import HEURISTICS
+from hcsched.models.value.simulation import ValueRun, measure_run, run_heuristic
+from hcsched.models.value.spec import PRIORITIES
+from hcsched.models.value.workload import ValueWorkload, make_workload
+
+# Seconds of one trial on one core, from bench/value.py on the 2-core machine: a dynamic heuristic on the paper's
+# workload, and TPSA or GA with the paper's parameters.
+_DYNAMIC_S = 0.05
+_STATIC_S = 10.0
+
+_OUTCOME_DOC = {"met_d100": "finished by its 100% deadline", "met_d50": "finished after D100, by D50",
+                "met_d25": "finished after D50, by D25", "late": "finished after D25",
+                "never_started": "never started during the evaluation period (still waiting at its end)"}
+
+
+def _metrics() -> tuple[Metric, ...]:
+    out = [
+        Metric("value_pct_ub", "Value, % of the upper bound", "%", "higher", bar=True, fmt=".2f",
+               doc="V / UB x 100 on the same trial: UB (section 2.3) is 100%."),
+        Metric("value", "Value V", "", "higher", doc="Sum of p d b over the tasks (section 2.2.3): priority weight x "
+               "deadline factor x the share of its execution inside the evaluation window."),
+        Metric("upper_bound", "Upper bound UB", "", "", doc="The bound of section 2.3 (notes R1: from B to E, a "
+               "true bound; the same for every heuristic of a trial)."),
+    ]
+    out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
+            for p in PRIORITIES]
+    out += [Metric(name, f"Tasks: {name.replace('_', ' ').replace('met d', 'met D')}", "tasks",
+                   "higher" if name == "met_d100" else ("lower" if name in ("late", "never_started") else ""),
+                   doc=f"Tasks that {_OUTCOME_DOC[name]}.") for name in _OUTCOME_DOC]
+    out += [Metric(f"{name}_{p}", f"{p.capitalize()}-priority tasks: {name.replace('_', ' ').replace('met d', 'met D')}",
+                   "tasks", "", table=False, doc=f"{p.capitalize()}-priority tasks that {_OUTCOME_DOC[name]} (the "
+                   "stacked bar of tasks by priority and deadline outcome).")
+            for p in PRIORITIES for name in _OUTCOME_DOC]
+    out += [
+        Metric("tasks", "Tasks", "tasks", "", doc="Tasks that arrived in the trial."),
+        Metric("max_waiting", "Largest number of waiting tasks", "tasks", "",
+               doc="The most tasks waiting (arrived, not started; the new one included) at a mapping event."),
+        Metric("mean_waiting", "Mean number of waiting tasks", "tasks", "",
+               doc="Waiting tasks at a mapping event, averaged over the events (the work of an event grows with it)."),
+        Metric("mean_event_ms", "Mean mapping event time", "ms", "lower",
+               doc="Wall-clock time of a mapping event, measured (scenario key event_timing) and never fed into the "
+                   "simulated clock; NaN when not measured and for the static benchmarks."),
+    ]
+    return tuple(out)
+
+
+class ValueModel(Model):
+    name = "value"
+    title = "Priorities, soft deadlines and value (Kim et al.)"
+    paper = "Kim, Shivle, Siegel et al., JPDC 67 (2007)"
+    spec_type = spec.ValueSpec
+    spec_keys = frozenset(spec.KEYS)
+    metrics = _metrics()
+    benchmarks = ()
+    trial_word = "trial"
+    time_unit = "s"
+    default_preset = "kim-loose-high-heavy"
+    schedule_columns = ("priority", "weight", "d100", "d50", "d25")
+    heuristics = HEURISTICS
+
+    def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.ValueSpec:
+        return spec.spec_from_dict(data)
+
+    def spec_to_dict(self, s: spec.ValueSpec) -> dict[str, Any]:
+        return spec.spec_to_dict(s)
+
+    def describe(self, s: spec.ValueSpec) -> str:
+        return (f"{s.machines} machines, about {s.expected_tasks:.0f} tasks over {s.duration / 60:g} min, "
+                f"{s.heterogeneity} heterogeneity, {s.deadlines} deadlines, {s.weighting} weighting")
+
+    def headline(self, s: spec.ValueSpec) -> str:
+        B, E = s.window
+        return f"Value over [{B / 60:g}, {E / 60:g}] min as % of the upper bound UB (section 2.3)."
+
+    def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
+        return make_workload(s, seed_seq)
+
+    def run(self, s: spec.ValueSpec, heuristic, workload: ValueWorkload) -> ValueRun:
+        return run_heuristic(s, heuristic, workload)
+
+    def measure(self, s: spec.ValueSpec, heuristic, run: ValueRun) -> dict[str, Any]:
+        row = measure_run(s, run)
+        return {m.name: row[m.name] for m in self.metrics}
+
+    def schedule_extras(self, run: ValueRun) -> dict[str, np.ndarray]:
+        w = run.workload
+        return {"priority": np.array(PRIORITIES, dtype=object)[w.priority], "weight": w.weight, "d100": w.d100,
+                "d50": w.d50, "d25": w.d25}
+
+    def trial_seconds(self, s: spec.ValueSpec, heuristics) -> float:
+        scale = (s.expected_tasks / 1329.0) ** 2
+        static = sum(h.name in ("tpsa", "ga") for h in heuristics)
+        return scale * (_DYNAMIC_S * (len(heuristics) - static) + _STATIC_S * static)
+
+    def presets(self):
+        from hcsched.models.value.presets import PRESETS
+
+        return PRESETS
+
+    def tiny(self):
+        from hcsched.models.value.heuristics import DYNAMIC_NAMES
+        from hcsched.scenario import Scenario
+
+        return Scenario.from_dict({
+            "name": "value-tiny", "description": "A tiny value scenario: 4 machines, 20 min, one burst.",
+            "model": self.name, "machines": 4, "duration": 1200.0, "startup": 120.0, "bursts": 1,
+            "burst_length": 120.0, "window": [120.0, 1200.0], "gap": 30.0,
+            "heuristics": [*DYNAMIC_NAMES, {"name": "tpsa", "runs": 1, "phase1_iterations": 200,
+                                            "phase2_unchanged": 100},
+                           {"name": "ga", "population": 10, "generations": 10}],
+            "trials": 2, "seed": 9})
+
+    def warm_up(self) -> None:
+        """Compile the event loop of every dynamic heuristic, and TPSA's and GA's kernels on a three-task problem."""
+        from hcsched.models.value import static
+
+        engine.warm_up()
+        d = np.array([5.0, 6.0, 7.0])
+        problem = static.StaticProblem(np.zeros(3), np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]), np.ones(3), d,
+                                       d + 1, d + 2, 0.0, 10.0)
+        machine, order = np.array([0, 1, 0]), np.array([0.0, 0.0, 1.0])
+        static.tpsa(problem, machine, order, np.random.default_rng(0), runs=1, phase1_iterations=5,
+                    phase1_unchanged=2, phase2_unchanged=2)
+        static.ga(problem, machine, order, np.random.default_rng(0), population=4, generations=2, elite_unchanged=1)
+
+
+MODEL = ValueModel()

@@ -1,0 +1,132 @@
+"""Plotly figure builders of the value model (Kim et al. 2007). Pure: they return figures and never draw.
+
+- :func:`task_frame`: one run's tasks with their priority, deadlines, deadline outcome and value (the Gantt's data);
+- :func:`gantt`: one run's Gantt chart coloured by deadline outcome, priority and deadlines on hover;
+- :func:`value_bars`: V as % of UB per heuristic with 95% intervals, UB drawn as the 100% line (Figs. 2 and 3);
+- :func:`outcome_bars`: tasks by deadline outcome, stacked per heuristic, one panel per priority;
+- :func:`event_bars`: the values each heuristic compared in one mapping event (Explain).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from hcsched.models.value.spec import PRIORITIES
+from hcsched.models.value.worth import OUTCOMES
+
+#: One colour per deadline outcome, from met D100 (green) to never started (grey).
+OUTCOME_COLORS = {"met_d100": "#009E73", "met_d50": "#56B4E9", "met_d25": "#E69F00", "late": "#D55E00",
+                  "never_started": "#999999"}
+OUTCOME_LABELS = {"met_d100": "met D100", "met_d50": "met D50", "met_d25": "met D25", "late": "after D25",
+                  "never_started": "never started"}
+
+
+def task_frame(run) -> pd.DataFrame:
+    """task, machine, arrival, start, finish, priority, weight, d100, d50, d25, outcome (a name of
+    :data:`~hcsched.models.value.worth.OUTCOMES`) and value (p d b) of every task of a :class:`ValueRun`."""
+    s, w = run.schedule, run.workload
+    return pd.DataFrame({
+        "task": np.arange(w.tasks), "machine": s.machine, "arrival": w.arrival, "start": s.start, "finish": s.finish,
+        "priority": np.array(PRIORITIES, dtype=object)[w.priority], "weight": w.weight, "d100": w.d100,
+        "d50": w.d50, "d25": w.d25, "outcome": np.array(OUTCOMES, dtype=object)[run.outcome],
+        "value": run.task_value})
+
+
+def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[float, float] | None = None,
+          marks: tuple[float, float] | None = None) -> go.Figure:
+    """Tasks on their machines, coloured by deadline outcome (one legend entry per outcome), with each task's
+    priority, weight, deadlines and value on hover. ``frame``: :func:`task_frame`; ``window``: only tasks
+    overlapping it; ``marks``: the evaluation window [B, E], drawn as dotted lines."""
+    f = frame.dropna(subset=["start"])
+    if window is not None:
+        f = f[(f["finish"] > window[0]) & (f["start"] < window[1])]
+    fig = go.Figure()
+    for outcome in OUTCOMES:
+        g = f[f["outcome"] == outcome]
+        if g.empty:
+            continue
+        custom = np.column_stack([g["task"], g["priority"], g["weight"], g["arrival"], g["start"], g["finish"],
+                                  g["d100"], g["d50"], g["d25"], g["value"]])
+        fig.add_trace(go.Bar(
+            y=[f"m{j}" for j in g["machine"]], base=g["start"], x=g["finish"] - g["start"], orientation="h",
+            name=OUTCOME_LABELS[outcome], marker={"color": OUTCOME_COLORS[outcome], "line": {"color": "white",
+                                                                                           "width": 0.5}},
+            customdata=custom,
+            hovertemplate=("task %{customdata[0]}, %{customdata[1]} priority (p = %{customdata[2]:.3g})<br>"
+                           "arrival %{customdata[3]:.1f} s, start %{customdata[4]:.1f} s, finish "
+                           "%{customdata[5]:.1f} s<br>D100 %{customdata[6]:.1f}, D50 %{customdata[7]:.1f}, D25 "
+                           "%{customdata[8]:.1f} s<br>value p d b = %{customdata[9]:.4g}<extra>" +
+                           OUTCOME_LABELS[outcome] + "</extra>")))
+    if marks is not None:
+        for x, text in zip(marks, ("B", "E"), strict=True):
+            fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text)
+    never = int((frame["outcome"] == "never_started").sum())
+    fig.update_layout(
+        barmode="overlay", title=title, height=120 + 28 * machines, xaxis_title="time (s)",
+        yaxis={"categoryorder": "array", "categoryarray": [f"m{j}" for j in range(machines)][::-1]},
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "title": {"text": "deadline outcome"}},
+        margin={"t": 60, "b": 10, "l": 10, "r": 10})
+    if never:
+        fig.add_annotation(text=f"{never} tasks never started (not drawn)", xref="paper", yref="paper", x=1, y=-0.02,
+                           xanchor="right", yanchor="top", showarrow=False, font={"color": "#666"})
+    return fig
+
+
+def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None) -> go.Figure:
+    """V as % of UB, a bar per heuristic with its 95% interval, and UB as the 100% line (the paper's Figs. 2 and 3).
+    ``summary``: columns heuristic, value_pct_ub, value_pct_ub_lower, value_pct_ub_upper."""
+    s = summary.set_index("heuristic").loc[list(labels)]
+    mean = s["value_pct_ub"].to_numpy(float)
+    colors = colors or {}
+    fig = go.Figure(go.Bar(
+        x=list(labels), y=mean, marker_color=[colors.get(x, "#0072B2") for x in labels], showlegend=False,
+        error_y={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
+                 "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True},
+        customdata=s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float),
+        hovertemplate="%{x}<br>V = %{y:.2f}% of UB<br>95% interval [%{customdata[0]:.2f}, %{customdata[1]:.2f}]"
+                      "<extra></extra>"))
+    fig.add_hline(y=100.0, line_dash="dash", line_color="#333", annotation_text="UB (upper bound, section 2.3)",
+                  annotation_position="top left")
+    top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
+    fig.update_layout(height=400, yaxis_title="value, % of the upper bound", yaxis_range=[0, 1.08 * top],
+                      margin={"t": 30, "b": 10, "l": 10, "r": 10})
+    fig.update_xaxes(tickangle=-30)
+    return fig
+
+
+def outcome_bars(counts: pd.DataFrame, labels: Sequence[str]) -> go.Figure:
+    """Tasks by deadline outcome, stacked per heuristic, one panel per priority. ``counts``: indexed by heuristic
+    label, columns ``<outcome>_<priority>`` (mean tasks per trial)."""
+    fig = make_subplots(rows=1, cols=len(PRIORITIES), shared_yaxes=True,
+                        subplot_titles=[f"{p} priority" for p in PRIORITIES], horizontal_spacing=0.03)
+    for col, p in enumerate(PRIORITIES, start=1):
+        for outcome in OUTCOMES:
+            y = counts.loc[list(labels), f"{outcome}_{p}"].to_numpy(float)
+            fig.add_trace(go.Bar(x=list(labels), y=y, name=OUTCOME_LABELS[outcome], legendgroup=outcome,
+                                 marker_color=OUTCOME_COLORS[outcome], showlegend=col == 1,
+                                 hovertemplate="%{x}, " + p + " priority: %{y:.1f} tasks " + OUTCOME_LABELS[outcome]
+                                               + "<extra></extra>"), row=1, col=col)
+    fig.update_layout(barmode="stack", height=420, yaxis_title="tasks per trial (mean)",
+                      legend={"orientation": "h", "y": 1.08, "yanchor": "bottom", "traceorder": "normal"},
+                      margin={"t": 70, "b": 10, "l": 10, "r": 10})
+    fig.update_xaxes(tickangle=-30)
+    return fig
+
+
+def event_bars(table: pd.DataFrame, value: str, title: str = "") -> go.Figure:
+    """The values a heuristic compared in one mapping event: a bar per (task, machine), grouped by task, the pair it
+    chose first outlined. ``table``: columns task, machine, ``value`` and ``chosen`` (bool)."""
+    fig = go.Figure()
+    for j in sorted(table["machine"].unique()):
+        g = table[table["machine"] == j]
+        fig.add_trace(go.Bar(x=[f"t{i}" for i in g["task"]], y=g[value], name=f"m{j}",
+                             marker_line={"width": [3 if c else 0 for c in g["chosen"]], "color": "#000"},
+                             hovertemplate=f"%{{x}} on m{j}: {value} %{{y:.4g}}<extra></extra>"))
+    fig.update_layout(barmode="group", height=320, title=title, yaxis_title=value,
+                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+    return fig

@@ -1,0 +1,33 @@
+"""The experiments of Kim et al. (2007), section 6, as scenarios: the eight scenarios of Figs. 2 and 3."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from hcsched.models.value.heuristics import NAMES
+from hcsched.scenario import Scenario
+
+SEED = 2007
+TRIALS = 50
+WEIGHTS = {"heavy": "16, 4, 1", "light": "4, 2, 1"}
+MULTIPLIERS = {"loose": "4, 8, 12", "tight": "1, 2, 4"}
+
+
+def kim(deadlines: str, heterogeneity: str, weighting: str, trials: int = TRIALS) -> Scenario:
+    """One of the paper's eight scenarios with every heuristic of section 4 and the two static benchmarks."""
+    figure = "2" if deadlines == "loose" else "3"
+    return Scenario.from_dict({
+        "name": f"kim-{deadlines}-{heterogeneity}-{weighting}", "model": "value",
+        "description": f"Kim et al. 2007, Fig. {figure}: {deadlines} deadlines (multipliers {MULTIPLIERS[deadlines]} "
+                       f"x 2.4 min), {heterogeneity} heterogeneity, {weighting} priority weighting "
+                       f"({WEIGHTS[weighting]}); 8 machines, 250 min with three bursts, V over [10, 250] min as % of "
+                       f"the upper bound; {trials} trials, TPSA and GA seeded with each trial's best dynamic mapping.",
+        "deadlines": deadlines, "heterogeneity": heterogeneity, "weighting": weighting,
+        "heuristics": list(NAMES), "trials": trials, "seed": SEED})
+
+
+PRESETS: dict[str, Callable[[], Scenario]] = {
+    f"kim-{d}-{h}-{w}": functools.partial(kim, d, h, w)
+    for d in ("loose", "tight") for h in ("high", "low") for w in ("heavy", "light")
+}
