@@ -5,6 +5,7 @@ The library never imports streamlit; the dashboard (``app.py``) and the
 papers lives in :mod:`hcsched.models`.
 """
 
+from hcsched import _numba_cache  # noqa: F401  (first: it sets numba's cache folder before numba is imported)
 from hcsched.errors import HcschedError
 from hcsched.experiment import simulate, trial_runs, trial_schedules
 from hcsched.heuristics import REGISTRY, get_heuristic, heuristic_names
