@@ -147,9 +147,15 @@ def sweeps() -> None:
 
     from hcsched.models import warm_up
 
-    t = time.perf_counter()
-    local = sweep(scenario, vary, jobs=2)
-    wall_local = time.perf_counter() - t
+    def best_of_3(run):  # the sweep is short (about 0.6 s of work): the fastest of three runs of each backend
+        walls = []
+        for _ in range(3):
+            t = time.perf_counter()
+            out = run()
+            walls.append(time.perf_counter() - t)
+        return out, min(walls)
+
+    local, wall_local = best_of_3(lambda: sweep(scenario, vary, jobs=2))
     t = time.perf_counter()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         # A running cluster, as `dask scheduler` + `dask worker` give: its workers have imported hcsched and loaded
@@ -157,11 +163,9 @@ def sweeps() -> None:
         with Client(cluster) as client:
             client.run(warm_up, ["etc"])
         started = time.perf_counter() - t
-        t = time.perf_counter()
-        remote = sweep(scenario, vary, backend="dask", scheduler=cluster.scheduler_address)
-        wall_dask = time.perf_counter() - t
+        remote, wall_dask = best_of_3(lambda: sweep(scenario, vary, backend="dask", scheduler=cluster.scheduler_address))
     assert remote.equals(local), "the same results whatever the backend"
-    print(f"sweep of maheswaran-fig4, 500 tasks, 10 points x 30 trials, chunks of {chunk} trials: local processes "
+    print(f"sweep of maheswaran-fig4, 500 tasks, 10 points x 30 trials, chunks of {chunk} trials, best of 3: local processes "
           f"{wall_local:6.2f} s, a local Dask cluster of 2 workers {wall_dask:6.2f} s (+ {started:.1f} s to start it and load "
           f"the kernels in its workers), "
           f"ratio {wall_dask / wall_local:5.2f}  (target <= 1.3)")
