@@ -83,7 +83,10 @@ def test_registry_covers_seeds_000_and_002():
     assert set(heuristic_names(model="etc")) == {"mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage"}
     assert set(heuristic_names(model="classes")) == {"met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas",
                                                      "guided-lpas-2k"}
-    assert set(REGISTRY) == set(ETC_NAMES) | set(CLASS_NAMES)  # the built-in table; other models bring their own
+    assert set(REGISTRY) == set(heuristic_names())  # every name once, the default model's where shared
+    mct_etc, mct_classes = get_heuristic("mct", "etc"), get_heuristic("mct", "classes")  # each model declares its own
+    assert REGISTRY["mct"] is mct_etc and mct_classes is not mct_etc and mct_classes.section == "II-B"
+    assert mct_etc.models == ("etc",) and mct_classes.models == ("classes",)
 
 
 def test_heuristic_names_are_scoped_by_model(monkeypatch):

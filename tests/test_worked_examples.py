@@ -8,7 +8,7 @@ from conftest import TABLE1_READY, TABLE2_ETC, TABLE3_ETC
 
 from hcsched import map_tasks
 from hcsched.cli import main
-from hcsched.heuristics.immediate import load_balance_index
+from hcsched.models.etc.immediate import load_balance_index
 
 IMMEDIATE_CASES = [  # heuristic, params, assignment, done, final ready times
     ("met", {}, [2, 2, 2], 245, [75, 110, 245]),

@@ -1,13 +1,9 @@
 """The heuristic registry: one place that names every heuristic with its mode, parameters and paper section.
 
-Heuristic names are scoped by model: each :class:`Heuristic` names the models
-it belongs to, and two models may each have a heuristic of the same name
-(seed 001's Min-min is not seed 000's). :func:`registry` is every registered
-heuristic: the built-in ones of the ETC and class models below (their rules
-live in :mod:`.immediate` or :mod:`.batch` as numba kernels selected by
-``kind``, or in the class model), followed by the ``heuristics`` a model
-declares on its :class:`~hcsched.models.base.Model` class. The CLI, the
-dashboard and the docs read it through :func:`get_heuristic` and
+Each model declares its own heuristics (``Model.heuristics``: :class:`Heuristic` entries, each naming the models it
+belongs to, with the model's rules beside them in its package); heuristic names are scoped by model, so two models
+may each have a heuristic of the same name (seed 001's Min-min is not seed 000's). :func:`registry` gathers them in
+the order the models are registered. The CLI, the dashboard and the docs read it through :func:`get_heuristic` and
 :func:`heuristic_names`; nothing lists the heuristics a second time.
 """
 
@@ -19,11 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.heuristics import batch, immediate
-
-MAHESWARAN = "Maheswaran et al. 1999"
-AL_AZZONI = "Al-Azzoni and Down"
-ETC, CLASSES = "etc", "classes"  # the models: per-task ETC matrices (seed 000), task classes with rates (seed 002)
 
 
 @dataclass(frozen=True)
@@ -74,6 +65,14 @@ class Param:
         return int(number) if self.kind is int else number
 
 
+def whole_number(param: str, what: str):
+    """A registry check (``Heuristic.checks``): the float parameter ``param``, when on, is a whole number of ``what``."""
+    def check(v: dict) -> str | None:
+        value = v.get(param)
+        return None if value is None or float(value).is_integer() else f"{param} ({value}) must be a whole number of {what}"
+    return check
+
+
 @dataclass(frozen=True)
 class Heuristic:
     """A registered heuristic."""
@@ -81,12 +80,12 @@ class Heuristic:
     name: str
     title: str
     mode: str  # "immediate" or "batch"
-    kind: int  # the kernel selector in .immediate or .batch
+    kind: int  # the kernel selector of its model's rules (-1 where the model selects by name)
     section: str
     description: str
     params: tuple[Param, ...] = ()
-    models: tuple[str, ...] = (ETC,)
-    paper: str = MAHESWARAN
+    models: tuple[str, ...] = ()
+    paper: str = ""
     checks: tuple = field(default=(), repr=False)  # callables(params) -> error text or None
 
     def defaults(self) -> dict[str, Any]:
@@ -108,77 +107,20 @@ class Heuristic:
         return values
 
 
-def _kbar_whole(v: dict) -> str | None:
-    return None if v.get("kbar") is None or float(v["kbar"]).is_integer() else f"kbar ({v['kbar']}) must be a whole number of machines"
-
-
-def _sa_thresholds(v: dict) -> str | None:
-    return None if v["low"] < v["high"] else f"low ({v['low']:g}) must be smaller than high ({v['high']:g})"
-
-
-BATCH_PARAMS = (
-    Param("strategy", "interval", "choice", choices=("interval", "count"), doc="when mapping events happen (section 3.3)"),
-    Param("interval", 10.0, float, low=0.0, low_open=True, doc="seconds between mapping events (interval strategy)"),
-    Param("kappa", 40, int, low=1, doc="meta-task size that triggers a mapping event (count strategy)"),
-    Param("aging", None, float, low=0.0, low_open=True, optional=True, doc="sigma of the aging factor 1 + age/sigma; off by default"),
-)
-
-#: The built-in heuristics of the ETC and class models, by name (kept for compatibility; :func:`registry` has every
-#: model's).
-REGISTRY: dict[str, Heuristic] = {
-    h.name: h
-    for h in (
-        Heuristic("mct", "Minimum completion time", "immediate", immediate.MCT, "3.2; Al-Azzoni and Down II-B",
-                  "Assigns each arriving task to the machine on which it completes earliest, given the machines' expected ready times. The paper's benchmark for immediate mode.",
-                  models=(ETC, CLASSES)),
-        Heuristic("met", "Minimum execution time", "immediate", immediate.MET, "3.2; Al-Azzoni and Down II-B",
-                  "Assigns each arriving task to the machine that executes it fastest, ignoring ready times; can load a few machines heavily.",
-                  models=(ETC, CLASSES)),
-        Heuristic("olb", "Opportunistic load balancing", "immediate", immediate.OLB, "3.2",
-                  "Assigns each arriving task to the machine that becomes ready next, ignoring execution times."),
-        Heuristic("sa", "Switching algorithm", "immediate", immediate.SA, "3.2",
-                  "Uses MCT until the load balance index r_min/r_max reaches the high threshold, then MET until it falls to the low threshold, and so on.",
-                  (Param("low", 0.6, float, 0.0, 1.0, doc="switch back to MCT when the load balance index falls to this"),
-                   Param("high", 0.9, float, 0.0, 1.0, doc="switch to MET when the load balance index reaches this")),
-                  checks=(_sa_thresholds,)),
-        Heuristic("kpb", "K-percent best", "immediate", immediate.KPB, "3.2; Al-Azzoni and Down II-B",
-                  "Considers only the floor(m k/100) machines (at least one) that execute the task fastest, or kbar machines if kbar is given, and picks the earliest completion among them. k = 100 is MCT; k = 100/m is MET.",
-                  (Param("k", 20.0, float, 0.0, 100.0, low_open=True, doc="percent of the machines in the subset"),
-                   Param("kbar", None, float, 1.0, optional=True, doc="number of machines in the subset; overrides k")),
-                  models=(ETC, CLASSES), checks=(_kbar_whole,)),
-        Heuristic("min-min", "Min-min", "batch", batch.MIN_MIN, "3.3",
-                  "At each mapping event, repeatedly assigns the task with the smallest earliest completion time to that machine. The paper's benchmark for batch mode.",
-                  BATCH_PARAMS),
-        Heuristic("max-min", "Max-min", "batch", batch.MAX_MIN, "3.3",
-                  "Like Min-min, but repeatedly assigns the task whose earliest completion time is largest.", BATCH_PARAMS),
-        Heuristic("sufferage", "Sufferage", "batch", batch.SUFFERAGE, "3.3, Fig. 2",
-                  "Gives each contended machine to the task that would suffer most (second earliest minus earliest completion time) if denied it; displaced tasks wait for the next pass.",
-                  BATCH_PARAMS),
-        Heuristic("lpas", "LP-based affinity scheduling", "immediate", -1, "III-A",
-                  "Solves the allocation LP and maps a class-i arrival to the machine with the earliest expected completion time among S_i, the machines with delta*_ij > 0.",
-                  models=(CLASSES,), paper=AL_AZZONI),
-        Heuristic("lpas-2k", "LPAS-2/k", "immediate", -1, "IV-A.1",
-                  "Like LPAS, but compares only two machines of S_i, drawn with probabilities proportional to delta*_ij mu_ij (the second from the rest); fewer machines are asked for their state.",
-                  models=(CLASSES,), paper=AL_AZZONI),
-        Heuristic("lp-static", "LP-Static", "immediate", -1, "IV-A.2",
-                  "Maps a class-i arrival to machine j with probability delta*_ij mu_ij / (lambda* alpha_i), using no state information.",
-                  models=(CLASSES,), paper=AL_AZZONI),
-        Heuristic("guided-lpas", "Guided-LPAS", "immediate", -1, "V",
-                  "LPAS restricted to machines whose share of class-i arrivals has not run ahead of its target: alpha_ij(t-) < pi_ij alpha_i(t) + c sqrt(t). Guaranteed to stabilise a stabilisable system (Theorem 3).",
-                  (Param("c", 1.0, float, 0.0, doc="the constant C_ij of condition (iii)"),), models=(CLASSES,), paper=AL_AZZONI),
-        Heuristic("guided-lpas-2k", "Guided-LPAS-2/k", "immediate", -1, "V",
-                  "LPAS-2/k over the machines of S_i that satisfy Guided-LPAS's condition (iii) (Theorem 4).",
-                  (Param("c", 1.0, float, 0.0, doc="the constant C_ij of condition (iii)"),), models=(CLASSES,), paper=AL_AZZONI),
-    )
-}
-
-
 def registry() -> tuple[Heuristic, ...]:
-    """Every registered heuristic: the built-in ones, then each registered model's own (``Model.heuristics``)."""
+    """Every registered heuristic: each registered model's own (``Model.heuristics``), in the models' order."""
     from hcsched.models import MODELS  # models import this module: look them up when asked
 
-    own = tuple(h for m in MODELS.values() for h in m.heuristics)
-    return tuple(REGISTRY.values()) + own
+    return tuple(dict.fromkeys(h for m in MODELS.values() for h in m.heuristics))
+
+
+def __getattr__(name: str):
+    if name == "REGISTRY":  # kept for compatibility: every heuristic by name, the default model's where shared
+        out: dict[str, Heuristic] = {}
+        for h in registry():
+            out.setdefault(h.name, h)
+        return out
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def heuristic_names(mode: str | None = None, model: str | None = None) -> list[str]:

@@ -2,7 +2,7 @@
 Heterogeneous Computing Systems" (IEEE TPDS): classes with Poisson arrival rates alpha_i, machines with execution
 rates mu_ij and FCFS queues, and the allocation LP.
 
-Its spec (:mod:`.spec`), the LP (:mod:`.lp`), kernels (:mod:`.kernels`),
+Its spec (:mod:`.spec`), heuristics (:mod:`.heuristics`), the LP (:mod:`.lp`), kernels (:mod:`.kernels`),
 workload, runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`,
 Tables 1 and 6) and charts (:mod:`.charts`) live here.
 """
@@ -18,6 +18,7 @@ import pandas as pd
 from hcsched.metrics import STRETCH_NOTE
 from hcsched.models.base import Metric, Model
 from hcsched.models.classes import kernels, spec
+from hcsched.models.classes.heuristics import HEURISTICS
 from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload, run_class_heuristic
 
 # Seconds per arrival and heuristic on one core, from bench/run.py's alazzoni-B on the 2-core CI machine.
@@ -26,6 +27,7 @@ _CLASS_EVENT_COST = 3.8e-7
 
 class ClassModel(Model):
     name = "classes"
+    heuristics = HEURISTICS
     title = "Task classes with rates (Al-Azzoni and Down)"
     paper = "Al-Azzoni and Down, IEEE TPDS"
     spec_type = spec.ClassModelSpec

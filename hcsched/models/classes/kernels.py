@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
-from hcsched.heuristics.immediate import earliest_among as earliest
+from hcsched.kernels import earliest_among as earliest
 
 EARLIEST, TWO_CHOICES, STATIC, GUIDED, GUIDED_TWO = range(5)
 

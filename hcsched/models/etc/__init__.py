@@ -4,8 +4,8 @@ time at dedicated machines, with an expected time to compute (ETC) per task and 
 Its spec (:mod:`.spec`), workload generators (:mod:`.workload`, section 4),
 event loops (:mod:`.engine`, sections 3.1-3.3), calibration of the arrival
 rate (:mod:`.calibration`, section 5.1), presets (:mod:`.presets`, Figs. 4-11)
-and charts (:mod:`.charts`) live here; its heuristics' rules are the kernels
-of :mod:`hcsched.heuristics.immediate` and :mod:`hcsched.heuristics.batch`.
+and charts (:mod:`.charts`) live here, with its heuristics (:mod:`.heuristics`)
+and their rules, the numba kernels of :mod:`.immediate` and :mod:`.batch`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import numpy as np
 from hcsched.metrics import STRETCH_NOTE, Schedule, schedule_metrics
 from hcsched.models.base import Metric, Model
 from hcsched.models.etc import engine, spec
+from hcsched.models.etc.heuristics import HEURISTICS
 from hcsched.models.etc.workload import Workload, make_workload
 
 # Rough costs per task and machine on one core, from bench/run.py on the 2-core CI machine (fig4 and fig6 presets):
@@ -53,6 +54,7 @@ def run_heuristic(heuristic, w: Workload) -> Schedule:
 
 class EtcModel(Model):
     name = "etc"
+    heuristics = HEURISTICS
     title = "Tasks with ETC times (Maheswaran et al.)"
     paper = "Maheswaran, Ali, Siegel, Hensgen and Freund, JPDC 59 (1999)"
     spec_type = spec.EtcModelSpec

@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from hcsched.heuristics import batch, immediate
+from hcsched.models.etc import batch, immediate
 
 INTERVAL, COUNT = 0, 1
 

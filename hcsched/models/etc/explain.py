@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from hcsched.heuristics import batch, immediate
+from hcsched.models.etc import batch, immediate
 from hcsched.scenario import HeuristicSpec
 
 

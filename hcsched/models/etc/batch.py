@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hcsched.heuristics.immediate import best_machine
+from hcsched.kernels import best_machine
 
 MIN_MIN, MAX_MIN, SUFFERAGE = range(3)
 

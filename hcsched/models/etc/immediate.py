@@ -10,31 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hcsched.kernels import best_machine, earliest_among
+
 MCT, MET, OLB, SA, KPB = range(5)
-
-
-@njit(cache=True)
-def best_machine(e, ready):
-    """Earliest completion time of one task: (machine, completion), lowest index on ties."""
-    best, best_c = 0, np.inf
-    for j in range(e.size):
-        c = ready[j] + e[j]
-        if c < best_c:
-            best, best_c = j, c
-    return best, best_c
-
-
-@njit(cache=True)
-def earliest_among(cands, count, ready, e):
-    """Of the first ``count`` machines in ``cands``, the one with the earliest completion ready_j + e_j;
-    the lowest machine index on ties."""
-    best, best_c = -1, np.inf
-    for k in range(count):
-        j = cands[k]
-        c = ready[j] + e[j]
-        if c < best_c or (c == best_c and j < best):
-            best, best_c = j, c
-    return best
 
 
 @njit(cache=True)
