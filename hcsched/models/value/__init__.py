@@ -90,7 +90,7 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return f"Value over [{B / 60:g}, {E / 60:g}] min as % of the upper bound UB (section 2.3)."
+        return f"value V over [{B / 60:g}, {E / 60:g}] min as % of the upper bound UB (section 2.3)"
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
         return make_workload(s, seed_seq)
