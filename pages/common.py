@@ -6,6 +6,7 @@ Pages stay thin: they read widgets, call the library and show what it returns.
 from __future__ import annotations
 
 import os
+import queue
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -63,39 +64,57 @@ class Cancelled(Exception):
 
 @dataclass
 class Warming:
-    """The kernels compiled once per server in the background, the default model's first; a run waits only for its
-    own model's (its workers are forked once they are compiled, so none compiles while holding numba's lock)."""
+    """Each model's kernels compiled (or loaded from numba's disk cache) once per server, in one background thread,
+    when first needed: the default model's at start-up, another's as soon as a session's scenario is of it. A run
+    waits only for its own model's (its workers are forked once they are compiled, so none compiles while holding
+    numba's lock). Compiling all five models at start-up took over a minute of one core on a first launch, and slowed
+    the first runs."""
 
-    ready: dict[str, threading.Event]
-    thread: threading.Thread
+    def __init__(self) -> None:
+        self.ready = {m: threading.Event() for m in model_names()}
+        self.requested: list[str] = []  # in the order they were asked for
+        self._lock = threading.Lock()
+        self._todo: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._work, daemon=True, name="hcsched-warm")
+        self.thread.start()
+
+    def request(self, model: str) -> None:
+        """Compile ``model``'s kernels in the background, unless already asked for."""
+        with self._lock:
+            if model in self.requested:
+                return
+            self.requested.append(model)
+        self._todo.put(model)
 
     def wait(self, model: str) -> None:
         """Block until ``model``'s kernels are compiled."""
+        self.request(model)
         self.ready[model].wait()
+
+    def _work(self) -> None:
+        while True:
+            model = self._todo.get()
+            try:
+                warm_up([model])
+            except Exception:  # a failure shows when the run itself compiles; keep serving the other models
+                pass
+            finally:
+                self.ready[model].set()
 
 
 @st.cache_resource
 def _warm_kernels() -> Warming:
-    """Start compiling (or loading from numba's cache) every model's kernels, so the first Run is fast."""
-    order = [DEFAULT_MODEL, *(m for m in model_names() if m != DEFAULT_MODEL)]
-    ready = {m: threading.Event() for m in order}
-
-    def work() -> None:
-        for m in order:
-            try:
-                warm_up([m])
-            finally:  # a failure shows when the run itself compiles
-                ready[m].set()
-
-    thread = threading.Thread(target=work, daemon=True, name="hcsched-warm")
-    thread.start()
-    return Warming(ready, thread)
+    """The server's Warming, started with the default model's kernels, so that the first Run is fast."""
+    warming = Warming()
+    warming.request(DEFAULT_MODEL)
+    return warming
 
 
 def init_session_state() -> None:
     """Every page calls this first: a first visit starts with the built-in default scenario."""
-    _warm_kernels()
+    warming = _warm_kernels()
     st.session_state.setdefault(Keys.SCENARIO, preset("quickstart"))
+    warming.request(st.session_state[Keys.SCENARIO].model)  # a model switched to compiles while the user edits
 
 
 W = "sc_w_"  # prefix of the Scenario page's widget keys, re-read from the scenario when it is replaced
