@@ -492,3 +492,11 @@ def test_the_htm_of_a_scenario_answers_what_each_server_would_predict_now():
         htm.predict(int(w.order[0]))
     with pytest.raises(HcschedError, match="'model' is 'etc'; allowed: 'timeshared'"):
         HTM.from_scenario(Scenario(heuristics=["mct"]))
+
+
+def test_the_run_time_estimate_follows_how_many_tasks_share_a_server():
+    """The dashboard's estimate (bench/estimates.py compares it with runs): all tasks at once cost most."""
+    from hcsched.experiment import estimate_seconds
+
+    seconds = [estimate_seconds(PRESETS[f"caniou-mu{mu}"](), trials=1, jobs=1) for mu in (0, 10, 30, 70)]
+    assert seconds[0] > 2 * seconds[1] > 2 * seconds[2] and seconds[2] == pytest.approx(seconds[3])

@@ -19,11 +19,22 @@ from hcsched.models.timeshared import engine, spec
 from hcsched.models.timeshared.heuristics import HEURISTICS
 from hcsched.models.timeshared.htm import HTM, Prediction, what_if
 from hcsched.models.timeshared.simulation import TimesharedRun, measure_run, run_heuristic
-from hcsched.models.timeshared.workload import TimesharedWorkload, make_workload
+from hcsched.models.timeshared.workload import BITS_PER_MB, TimesharedWorkload, make_workload
 
-# Seconds per (task x server x tasks per server x heuristic) of a simulation at mu = 0 (the heaviest case), from
-# bench/timeshared.py on the 2-core machine (0.40 s for 250 x 25 x 10 x 13, the reference run counted once more).
-_COST = 5e-7
+# Seconds per task, server and heuristic of a simulation: a base cost and one per task sharing a server, fitted to
+# bench/estimates.py's caniou-mu0/10/30/70 on the 2-core machine (3.0, 1.5, 1.0, 1.0 us at 10, 2.5, 1, 1 tasks per
+# server; the reference run counted once more).
+_COST_BASE, _COST_SHARING = 0.8e-6, 0.22e-6
+
+
+def _tasks_per_server(s: spec.TimesharedSpec) -> float:
+    """How many tasks share a server on average (at least 1), by Little's law on one drawn workload: the tasks'
+    unloaded durations on a server of mean speed over the time from the first arrival to the last plus one mean
+    duration (all at once when mu = 0: every task in the system)."""
+    w = make_workload(s, np.random.SeedSequence(0))
+    alone = (w.input_mb + w.output_mb) * BITS_PER_MB / w.bandwidth.mean() + w.mflop / w.speed.mean()
+    span = float(w.arrival.max() - w.arrival.min()) + float(alone.mean())
+    return max(1.0, float(alone.sum()) / span / s.servers) if span > 0 else 1.0
 
 _VS = "than the reference heuristic (NetSolve MCT by default) on the same trial"
 
@@ -84,8 +95,8 @@ class TimesharedModel(Model):
         return {"input_end": run.input_end, "compute_end": run.compute_end}
 
     def trial_seconds(self, s: spec.TimesharedSpec, heuristics) -> float:
-        per_server = max(1.0, s.tasks / s.servers)
-        return _COST * s.tasks * s.servers * per_server * (len(heuristics) + 1)
+        per_task = _COST_BASE + _COST_SHARING * _tasks_per_server(s)
+        return per_task * s.tasks * s.servers * (len(heuristics) + 1)
 
     def presets(self):
         from hcsched.models.timeshared.presets import PRESETS
