@@ -13,7 +13,7 @@ from hcsched import HcschedError
 from hcsched.models.estimation.charts import curves_frame, error_over_time, over_time
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
-from pages.common import Keys, W, commit_scenario, default
+from pages.common import Keys, W, commit_scenario, default, number
 
 PROBLEM_COLUMNS = ["name", "release", "stages", "work", "params", "exponents", "data", "noise", "outliers",
                    "outlier_factor"]
@@ -188,18 +188,18 @@ def editor(sc) -> None:
     use_trace = source == "trace"
     st.subheader("Processors and network")
     c = st.columns(4)
-    count = c[0].number_input("Processors M", 1, 2000, key=default("est_count", pr.count), disabled=use_trace)
-    speed = c[1].number_input("Fastest speed (MFLOP/s)", 1.0, 1e9, key=default("est_speed", float(pr.speed)),
+    count = number(c[0], "Processors M", 1, 2000, key=default("est_count", pr.count), disabled=use_trace)
+    speed = number(c[1], "Fastest speed (MFLOP/s)", 1.0, 1e9, key=default("est_speed", float(pr.speed)),
                               disabled=use_trace)
-    ratio = c[2].number_input("Slowest / fastest", 0.01, 1.0, key=default("est_ratio", float(pr.ratio)),
+    ratio = number(c[2], "Slowest / fastest", 0.01, 1.0, key=default("est_ratio", float(pr.ratio)),
                               help="speeds evenly spread between; system A: 0.9, system B: 0.15", disabled=use_trace)
-    busy = c[3].number_input("Owner's share of time", 0.0, 0.99, key=default("est_busy", float(pr.busy)),
+    busy = number(c[3], "Owner's share of time", 0.0, 0.99, key=default("est_busy", float(pr.busy)),
                              help="non-dedicated processors: the fraction of time slots the owner uses")
     c = st.columns(4)
-    level = c[0].number_input("Availability when used", 0.01, 1.0, key=default("est_level", float(pr.busy_level)))
-    period = c[1].number_input("Owner slot (s)", 1.0, 1e7, key=default("est_period", float(pr.busy_period)))
-    bandwidth = c[2].number_input("Bandwidth (Mb/s)", 0.001, 1e6, key=default("est_bw", float(net.bandwidth)))
-    latency = c[3].number_input("Mean latency (s)", 0.0, 1e4, key=default("est_lat", float(net.latency)))
+    level = number(c[0], "Availability when used", 0.01, 1.0, key=default("est_level", float(pr.busy_level)))
+    period = number(c[1], "Owner slot (s)", 1.0, 1e7, key=default("est_period", float(pr.busy_period)))
+    bandwidth = number(c[2], "Bandwidth (Mb/s)", 0.001, 1e6, key=default("est_bw", float(net.bandwidth)))
+    latency = number(c[3], "Mean latency (s)", 0.0, 1e4, key=default("est_lat", float(net.latency)))
     if use_trace:
         st.subheader("Trace")
         st.caption("Replays your cluster's history: the tasks (released as in the trace, stage s+1 when stage s is "
@@ -221,9 +221,9 @@ def editor(sc) -> None:
     method = c[0].selectbox("Estimator", METHODS, index=METHODS.index(est.method), key=W + "est_method",
                             help="knn: Alg. 1 (smoothed average where a processor has no observation); smoothed: "
                                  "eq. 6; average: the mean of past times")
-    n = c[1].number_input("n (observations kept)", 1, 100000, key=default("est_n", est.n))
-    L = c[2].number_input("L (fraction trimmed)", 0.0, 0.49, key=default("est_L", float(est.L)))
-    nu = c[3].number_input("ν (smoothing)", 0.0, 1.0, key=default("est_nu", float(est.nu)))
+    n = number(c[1], "n (observations kept)", 1, 100000, key=default("est_n", est.n))
+    L = number(c[2], "L (fraction trimmed)", 0.0, 0.49, key=default("est_L", float(est.L)))
+    nu = number(c[3], "ν (smoothing)", 0.0, 1.0, key=default("est_nu", float(est.nu)))
     c = st.columns(3)
     weights = c[0].selectbox("Weights of eq. 4", WEIGHTS, index=WEIGHTS.index(est.weights), key=W + "est_weights",
                              help="normalised inverse distances, or eq. 4 literally (inflated at least y²-fold)")

@@ -21,7 +21,7 @@ from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
 from hcsched.models.timeshared.spec import ARRIVALS, DUPLEX, TRANSFER
 from hcsched.models.timeshared.workload import make_workload
-from pages.common import W, commit_scenario, default
+from pages.common import Keys, W, commit_scenario, default, number
 
 OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
 EXPLAIN_TASKS = 2000  # the largest workload Explain replays
@@ -112,10 +112,10 @@ def editor(sc) -> None:
             st.dataframe(pd.DataFrame(platform.to_dict()), key=W + "ts_servers_view", height=200)
     else:
         c1, c2, c3, c4 = st.columns(4)
-        servers = c1.number_input("Servers", 1, 1000, key=default("ts_servers", s.servers))
-        lo = c2.number_input("Slowest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_lo", s.speed_mflops[0]))
-        hi = c3.number_input("Fastest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_hi", s.speed_mflops[1]))
-        bw = c4.number_input("Card bandwidth (Mbit/s)", 1e-6, 1e9, key=default("ts_bw", s.bandwidth_mbit))
+        servers = number(c1, "Servers", 1, 1000, key=default("ts_servers", s.servers))
+        lo = number(c2, "Slowest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_lo", s.speed_mflops[0]), format="%.6g")
+        hi = number(c3, "Fastest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_hi", s.speed_mflops[1]), format="%.6g")
+        bw = number(c4, "Card bandwidth (Mbit/s)", 1e-6, 1e9, key=default("ts_bw", s.bandwidth_mbit), format="%.6g")
     duplex = st.radio("Network card", DUPLEX, key=default("ts_duplex", s.duplex), horizontal=True,
                       format_func={"full": "full duplex (section 4.1)", "half": "half duplex (inputs and outputs share)"}.get)
 
@@ -131,23 +131,23 @@ def editor(sc) -> None:
             st.dataframe(pd.DataFrame(table.to_dict()), key=W + "ts_tasks_view", height=200)
     else:
         c1, c2, c3 = st.columns(3)
-        tasks = c1.number_input("Tasks", 1, 100_000, key=default("ts_tasks", s.tasks))
-        mu = c2.number_input("Mean inter-arrival μ (s)", 0.0, 1e9, key=default("ts_mu", s.mean_interarrival),
+        tasks = number(c1, "Tasks", 1, 100_000, key=default("ts_tasks", s.tasks))
+        mu = number(c2, "Mean inter-arrival μ (s)", 0.0, 1e9, key=default("ts_mu", s.mean_interarrival),
                              help="0: every task arrives at once")
         law = c3.selectbox("Inter-arrival law", ARRIVALS, key=default("ts_law", s.arrivals),
                            help="exponential gaps of mean μ (R1), or whole seconds ~ Poisson(μ) (R2)")
         c1, c2, c3, c4, c5 = st.columns(5)
-        size_lo = c1.number_input("Smallest data (MB)", 1e-9, 1e9, key=default("ts_size_lo", s.size_mb[0]), format="%.6g")
-        size_hi = c2.number_input("Largest data (MB)", 1e-9, 1e9, key=default("ts_size_hi", s.size_mb[1]))
-        ratio = c3.number_input("Compute ≥ this × transfer", 0.0, 1e6, key=default("ts_ratio", s.compute_ratio))
-        max_s = c4.number_input("Compute ≤ this on the fastest (s)", 1e-6, 1e9, key=default("ts_max", s.max_compute_s))
+        size_lo = number(c1, "Smallest data (MB)", 1e-9, 1e9, key=default("ts_size_lo", s.size_mb[0]), format="%.6g")
+        size_hi = number(c2, "Largest data (MB)", 1e-9, 1e9, key=default("ts_size_hi", s.size_mb[1]), format="%.6g")
+        ratio = number(c3, "Compute ≥ this × transfer", 0.0, 1e6, key=default("ts_ratio", s.compute_ratio), format="%.6g")
+        max_s = number(c4, "Compute ≤ this on the fastest (s)", 1e-6, 1e9, key=default("ts_max", s.max_compute_s), format="%.6g")
         transfer = c5.selectbox("Transfer counted", TRANSFER, key=default("ts_transfer", s.transfer))
     with st.expander("Comparison settings"):
         c1, c2, c3 = st.columns(3)
         names = [h.name for h in HEURISTICS]
         reference = c1.selectbox("Reference for sooner/later and gains", names, key=default("ts_ref", s.reference))
-        tie = c2.number_input("Score tie tolerance (s)", 0.0, 1e6, key=default("ts_tie", s.tie_tolerance), format="%.3g")
-        same = c3.number_input("'Same time' tolerance (s)", 0.0, 1e6, key=default("ts_same", s.same_tolerance),
+        tie = number(c2, "Score tie tolerance (s)", 0.0, 1e6, key=default("ts_tie", s.tie_tolerance), format="%.3g")
+        same = number(c3, "'Same time' tolerance (s)", 0.0, 1e6, key=default("ts_same", s.same_tolerance),
                                format="%.3g")
     try:
         changes = {"duplex": duplex, "reference": reference, "tie_tolerance": float(tie), "same_tolerance": float(same)}
@@ -168,7 +168,9 @@ def editor(sc) -> None:
                            max_compute_s=float(max_s), transfer=transfer)
         commit_scenario(sc.replace(**changes))
     except HcschedError as exc:
-        st.error(str(exc))
+        problem = str(exc)
+        st.error(f"{problem}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
+        st.session_state[Keys.PROBLEM] = problem
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

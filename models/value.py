@@ -19,7 +19,7 @@ from hcsched.models.value import MODEL
 from hcsched.models.value.charts import gantt, outcome_bars, task_frame, value_bars
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
-from pages.common import Keys, commit_scenario, default
+from pages.common import Keys, commit_scenario, default, number
 
 OWN = "own"
 GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
@@ -88,11 +88,11 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
 
 # --- the Scenario page's editor ---------------------------------------------------------------------------------
 def _num(container, label: str, key: str, value: float, lo: float = 0.0, hi: float = 1e9, **kw) -> float:
-    return container.number_input(label, float(lo), float(hi), key=default(key, float(value)), format="%.6g", **kw)
+    return number(container, label, float(lo), float(hi), key=default(key, float(value)), format="%.6g", **kw)
 
 
 def _int(container, label: str, key: str, value: int, lo: int, hi: int, **kw) -> int:
-    return container.number_input(label, int(lo), int(hi), key=default(key, int(value)), step=1, **kw)
+    return number(container, label, int(lo), int(hi), key=default(key, int(value)), step=1, **kw)
 
 
 def editor(sc) -> None:

@@ -126,6 +126,24 @@ def default(key: str, value) -> str:
     return W + key
 
 
+def number(container, label: str, low, high, key: str, **kwargs):
+    """A Scenario-page number input that never silently becomes its minimum: Streamlit sets a cleared field to its
+    default, so the field is created empty-able and a cleared field gets its last value back, saying so under it."""
+    last, notice = key + "__last", key + "__restored"
+
+    def restore() -> None:
+        if st.session_state.get(key) is None and st.session_state.get(last) is not None:
+            st.session_state[key] = st.session_state[last]
+            st.session_state[notice] = True
+
+    value = container.number_input(label, low, high, value=None, key=key, on_change=restore, **kwargs)
+    if value is not None:
+        st.session_state[last] = value
+    if st.session_state.pop(notice, False):
+        container.caption(f"{label}: a number is needed; kept {value:g}.")
+    return value
+
+
 def commit_scenario(new: Scenario) -> Scenario:
     """Make ``new`` the current scenario; an edited preset is renamed so it is not mistaken for the original."""
     old = st.session_state[Keys.SCENARIO]

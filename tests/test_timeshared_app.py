@@ -42,6 +42,31 @@ def test_switch_to_the_model_and_edit_servers_and_tasks():
     assert any("upload a tasks CSV" in e.value for e in at.error)
 
 
+def test_an_invalid_edit_refuses_run_and_a_cleared_field_keeps_its_value():
+    """Seen in a browser: an invalid edit was shown in red but Run ran the last valid scenario without a word; a
+    cleared field silently became its minimum (1e-09 MB)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/scenario.py").run()
+    at.radio(key="sc_w_model").set_value("timeshared").run()
+    good = at.session_state["scenario"]
+    at.number_input(key="sc_w_ts_size_hi").set_value(None).run()  # the user empties the field
+    assert at.number_input(key="sc_w_ts_size_hi").value == good.spec.size_mb[1]
+    assert any("Largest data (MB): a number is needed; kept 300" in c.value for c in at.caption)
+    assert not at.error and at.session_state["scenario"] == good
+    at.number_input(key="sc_w_ts_speed_lo").set_value(900.0).run()  # slowest above fastest
+    message = next(e.value for e in at.error)
+    assert "speed_mflops" in message and at.session_state["scenario"] == good
+    at.switch_page("pages/run.py").run()
+    assert at.button(key="run_start").disabled
+    assert any("invalid edit" in e.value for e in at.error)
+    at.switch_page("pages/scenario.py").run()
+    at.number_input(key="sc_w_ts_speed_lo").set_value(100.0).run()
+    assert not at.error and at.session_state["scenario"].spec.speed_mflops[0] == 100.0
+    at.switch_page("pages/run.py").run()
+    assert not at.button(key="run_start").disabled
+
+
 def _script():
     import streamlit as st
 

@@ -58,6 +58,11 @@ def test_switch_to_the_model_edit_and_keep_an_invalid_edit_inline():
     at.selectbox(key="sc_w_v_const_mode").set_value("trial").run()
     assert at.session_state["scenario"].spec.deadline_constant == "trial"
     assert not at.exception, at.exception
+    # a cleared count keeps its value and says so (Streamlit alone would make it 0 bursts, silently)
+    bursts = at.session_state["scenario"].spec.bursts
+    at.number_input(key="sc_w_v_bursts").set_value(None).run()
+    assert at.number_input(key="sc_w_v_bursts").value == bursts == at.session_state["scenario"].spec.bursts
+    assert any("Bursts: a number is needed" in c.value for c in at.caption)
 
 
 def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome_gantt():
