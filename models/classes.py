@@ -10,7 +10,7 @@ import streamlit as st
 from hcsched import HcschedError
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.spec import SERVICES, ClassSpec
-from pages.common import W, commit_scenario, default
+from pages.common import W, commit_scenario, default, number
 
 
 def _frames(spec: ClassSpec) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -70,8 +70,8 @@ def editor(sc) -> None:
     c1, c2, c3 = st.columns(3)
     service = c1.selectbox("Execution times", SERVICES, key=default("service", spec.service),
                            help="hyperexponential: same mean, twice the exponential's variance")
-    horizon = c2.number_input("Horizon (time units)", 1.0, 1e9, key=default("horizon", float(spec.horizon)))
-    warmup = c3.number_input("Warm-up excluded from averages", 0.0, 1e9, key=default("warmup", float(spec.warmup)))
+    horizon = number(c2, "Horizon (time units)", 1.0, 1e9, key=default("horizon", float(spec.horizon)))
+    warmup = number(c3, "Warm-up excluded from averages", 0.0, 1e9, key=default("warmup", float(spec.warmup)))
     c1, c2 = st.columns([1, 3])
     with c1:
         st.caption("Arrival rate of each class (tasks per time unit). Add a row for a new class.")

@@ -16,7 +16,7 @@ from hcsched.models.etc.spec import ActualSpec, ArrivalSpec, EtcSpec
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, make_workload
 from hcsched.readers import looks_like_hcsp, parse_csv_etc, parse_hcsp_etc
 from models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
-from pages.common import Keys, W, commit_scenario, default
+from pages.common import Keys, W, commit_scenario, default, number
 
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
 CAL_MESSAGE = "sc_cal_message"  # the last calibration's outcome, shown once under the Calibrate button
@@ -135,7 +135,7 @@ def _own_matrix(sc) -> np.ndarray:
     (an empty cell is NaN)."""
     upload = st.file_uploader("Upload an ETC matrix: CSV (rows tasks, columns machines, optional names) or HCSP "
                               "(one value per line)", type=None, key=W + "upload")
-    hcsp_machines = st.number_input("Machines (HCSP file without header line)", 1, 1000, key=default("hcsp_machines", 16))
+    hcsp_machines = number(st, "Machines (HCSP file without header line)", 1, 1000, key=default("hcsp_machines", 16))
     if upload is not None and st.session_state.get("sc_upload_id") != (upload.file_id, hcsp_machines):
         try:
             text = upload.getvalue().decode("utf-8")
@@ -185,21 +185,21 @@ def editor(sc) -> None:
     if own:  # the matrix's shape is shown once the table below is read
         slots, machines, tasks = (c1.empty(), c2.empty()), sc.machines, sc.tasks
     else:
-        machines = c1.number_input("Machines", 1, 1000, key=_bounded("machines", sc.machines, 1, 1000))
-        tasks = c2.number_input("Tasks", 1, 100_000, key=_bounded("tasks", sc.tasks, 1, 100_000))
+        machines = number(c1, "Machines", 1, 1000, key=_bounded("machines", sc.machines, 1, 1000))
+        tasks = number(c2, "Tasks", 1, 100_000, key=_bounded("tasks", sc.tasks, 1, 100_000))
 
     etc, problem = None, None
     if method == "range":
         st.selectbox("Heterogeneity (task, machine)", list(HET_NAMES), format_func=HET_NAMES.get, key=default("het", het_name(sc.etc)),
                      on_change=on_heterogeneity)
         c1, c2 = st.columns(2)
-        c1.number_input("Task heterogeneity Γt", 1.0, 1e9, key=default("task_het", sc.etc.task_het))
-        c2.number_input("Machine heterogeneity Γm", 1.0, 1e9, key=default("machine_het", sc.etc.machine_het))
+        number(c1, "Task heterogeneity Γt", 1.0, 1e9, key=default("task_het", sc.etc.task_het))
+        number(c2, "Machine heterogeneity Γm", 1.0, 1e9, key=default("machine_het", sc.etc.machine_het))
     elif method == "cov":
         c1, c2, c3 = st.columns(3)
-        c1.number_input("Mean task time", 1e-6, 1e12, key=default("task_mean", sc.etc.task_mean))
-        c2.number_input("Task COV", 0.01, 10.0, key=default("task_cov", sc.etc.task_cov))
-        c3.number_input("Machine COV", 0.01, 10.0, key=default("machine_cov", sc.etc.machine_cov))
+        number(c1, "Mean task time", 1e-6, 1e12, key=default("task_mean", sc.etc.task_mean))
+        number(c2, "Task COV", 0.01, 10.0, key=default("task_cov", sc.etc.task_cov))
+        number(c3, "Machine COV", 0.01, 10.0, key=default("machine_cov", sc.etc.machine_cov))
     else:
         matrix = _own_matrix(sc)
         try:
@@ -230,7 +230,7 @@ def editor(sc) -> None:
     c1, c2 = st.columns(2)
     process = c1.radio("Arrival process", ["poisson", "static"], key=default("process", sc.arrivals.process), horizontal=True,
                        format_func={"poisson": "Poisson", "static": "all at time 0"}.get)
-    c2.number_input("Rate (tasks per second)", *RATE_RANGE, key=default("rate", sc.arrivals.rate), format="%.6g",
+    number(c2, "Rate (tasks per second)", *RATE_RANGE, key=default("rate", sc.arrivals.rate), format="%.6g",
                     disabled=process == "static")
     load_slot = st.container()
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
@@ -247,7 +247,7 @@ def editor(sc) -> None:
     model = c1.selectbox("Model", ["gaussian", "exact", "gamma"], key=default("actual", sc.actual.model),
                          format_func={"gaussian": "truncated Gaussian, variance 3 x ETC (section 4)", "exact": "exact (= ETC)",
                                       "gamma": "gamma with a COV"}.get)
-    c2.number_input("COV (gamma)", 0.001, 10.0, key=default("actual_cov", sc.actual.cov), disabled=model != "gamma")
+    number(c2, "COV (gamma)", 0.001, 10.0, key=default("actual_cov", sc.actual.cov), disabled=model != "gamma")
 
     # --- the scenario these widgets describe -------------------------------------------------------
     if etc is not None:

@@ -211,3 +211,13 @@ def test_every_example_file_in_assets_is_offered_with_its_bytes():
     offered = {b.proto.label for b in at.get("download_button")}
     examples = sorted(p.name for p in (ROOT / "assets" / "examples").iterdir())
     assert examples and set(examples) <= offered
+
+
+def test_a_cleared_number_field_keeps_its_value_and_says_so():
+    """Streamlit sets a cleared number input to its minimum (1 machine, a rate of 1e-9), silently."""
+    at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
+    at.run()
+    machines = at.session_state["scenario"].machines
+    at.number_input(key="sc_w_machines").set_value(None).run()
+    assert at.number_input(key="sc_w_machines").value == machines == at.session_state["scenario"].machines
+    assert any("Machines: a number is needed" in c.value for c in at.caption) and not at.exception
