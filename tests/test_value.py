@@ -341,3 +341,16 @@ def test_max_min_and_min_min_kernels_match_the_plain_greedy(S, M, seed, maximize
     rules.greedy(rules.GREEDY_MAX_MIN if maximize else rules.GREEDY_MIN_MIN, E, p, d, d, d, m2, b_t, b_m)
     assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist()
     np.testing.assert_array_equal(m1, m2)
+
+
+def test_outcome_gantt_keeps_to_its_window_and_names_tasks_never_started():
+    from hcsched.models.value.charts import gantt, task_frame
+
+    sc = small_scenario(2, 900.0, 10.0, "low", "tight", "heavy", (90.0, 900.0), 3)
+    run = trial_runs(sc, 0)["max-max"]
+    frame = task_frame(run)
+    fig = gantt(frame, 2, "max-max", window=(0.0, 300.0), marks=(90.0, 900.0))
+    assert list(fig.layout.xaxis.range) == [0.0, 300.0]  # E at 900 s is outside: not drawn, the axis not stretched
+    assert [a.text for a in fig.layout.annotations] == ["B"]
+    never = int((frame["outcome"] == "never_started").sum())
+    assert never > 0 and f"{never} tasks never started (not drawn)" in fig.layout.title.text

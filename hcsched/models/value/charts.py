@@ -62,18 +62,18 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
                            "%{customdata[5]:.1f} s<br>D100 %{customdata[6]:.1f}, D50 %{customdata[7]:.1f}, D25 "
                            "%{customdata[8]:.1f} s<br>value p d b = %{customdata[9]:.4g}<extra>" +
                            OUTCOME_LABELS[outcome] + "</extra>")))
-    if marks is not None:
-        for x, text in zip(marks, ("B", "E"), strict=True):
+    for x, text in zip(marks if marks is not None else (), ("B", "E"), strict=False):
+        if window is None or window[0] <= x <= window[1]:  # a mark outside the window would stretch the axis
             fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text)
     never = int((frame["outcome"] == "never_started").sum())
+    note = f"<br><sup>{never} tasks never started (not drawn)</sup>" if never else ""
     fig.update_layout(
-        barmode="overlay", title=title, height=120 + 28 * machines, xaxis_title="time (s)",
+        barmode="overlay", title={"text": title + note, "y": 0.96, "yanchor": "top", "pad": {"t": 4}}, height=150 + 28 * machines,
+        xaxis={"title": "time (s)", **({"range": list(window)} if window is not None else {})},
         yaxis={"categoryorder": "array", "categoryarray": [f"m{j}" for j in range(machines)][::-1]},
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "title": {"text": "deadline outcome"}},
-        margin={"t": 60, "b": 10, "l": 10, "r": 10})
-    if never:
-        fig.add_annotation(text=f"{never} tasks never started (not drawn)", xref="paper", yref="paper", x=1, y=-0.02,
-                           xanchor="right", yanchor="top", showarrow=False, font={"color": "#666"})
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right",
+                "title": {"text": "deadline outcome"}},
+        margin={"t": 90, "b": 10, "l": 10, "r": 10})
     return fig
 
 
