@@ -51,6 +51,9 @@ def _hover_format(metric: Metric) -> str:
     return metric.fmt or ".4g"
 
 
+ROW_BARS = 36  # bars in a row of metric panels before the panels wrap (12 heuristics: 3 panels a row)
+
+
 def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None) -> go.Figure:
     """One panel per metric: a bar per heuristic with its confidence interval as an error bar.
 
@@ -58,8 +61,12 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     panel instead of leaving it empty."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
-    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[m.label for m in metrics])
-    for col, m in enumerate(metrics, start=1):
+    cols = max(1, min(len(metrics), ROW_BARS // max(1, len(labels))))  # wrap panels so that names stay legible
+    rows = -(-len(metrics) // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[m.label for m in metrics],
+                        vertical_spacing=min(0.3, 0.55 / rows) if rows > 1 else 0.3)
+    for k, m in enumerate(metrics, start=1):
+        row, col = (k - 1) // cols + 1, (k - 1) % cols + 1
         mean = summary[m.name].to_numpy(float)
         upper = (summary[f"{m.name}_upper"].to_numpy(float) - mean)
         lower = (mean - summary[f"{m.name}_lower"].to_numpy(float))
@@ -70,14 +77,14 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
             hovertemplate=f"%{{x}}<br>mean %{{y:{f}}}<br>95% interval [%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]"
                           "<extra></extra>",
-        ), row=1, col=col)
+        ), row=row, col=col)
         if m.fmt:
-            fig.update_yaxes(tickformat=m.fmt, row=1, col=col)
+            fig.update_yaxes(tickformat=m.fmt, row=row, col=col)
         if not np.isfinite(mean).any():
             fig.add_annotation(text="no value in this run:<br>undefined for every trial", showarrow=False,
-                               xref=f"x{col if col > 1 else ''} domain", yref=f"y{col if col > 1 else ''} domain",
+                               xref=f"x{k if k > 1 else ''} domain", yref=f"y{k if k > 1 else ''} domain",
                                x=0.5, y=0.5, font={"color": "#666"})
-    fig.update_layout(height=380, margin={"t": 50, "b": 10, "l": 10, "r": 10}, bargap=0.25)
+    fig.update_layout(height=380 * rows, margin={"t": 50, "b": 10, "l": 10, "r": 10}, bargap=0.25)
     fig.update_xaxes(tickangle=-30)
     return fig
 

@@ -73,3 +73,18 @@ def test_gantt_tells_back_to_back_tasks_apart_by_shade_not_by_a_border():
     assert bar.marker.line.width == 0
     # machine 0 runs tasks 0, 2, 4, 6 back to back: full colour, lighter, full, lighter
     assert [bar.marker.color[i] for i in (0, 2, 4, 6)] == ["#1f77b4", "rgba(31,119,180,0.62)"] * 2
+
+
+def test_bar_panels_wrap_when_many_heuristics_would_crowd_their_names():
+    model = get_model("etc")
+    bars = model.bar_metrics()
+
+    def panels(n):
+        summary = pd.DataFrame({"heuristic": [f"h{i}" for i in range(n)], "trials": 3})
+        for m in bars:
+            summary[m.name] = summary[f"{m.name}_lower"] = summary[f"{m.name}_upper"] = 1.0
+        fig = metric_bars(summary, bars)
+        return sorted({round(fig.layout[f"yaxis{k if k > 1 else ''}"].domain[0], 3) for k in range(1, len(bars) + 1)})
+
+    assert len(panels(4)) == 1  # 4 heuristics: every panel in one row
+    assert len(panels(12)) == -(-len(bars) // 3)  # 12 heuristics: three panels a row
