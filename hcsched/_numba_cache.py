@@ -5,7 +5,8 @@ function calls: after an update of ``rules.py``, ``engine.py``'s cached loop wou
 when the value model's Max-Min kernel was rewritten). Naming the cache folder by a hash of every source file that
 uses numba makes any change to any kernel start from a clean cache, while edits elsewhere (pages, CLI, charts) keep
 it. Imported first by :mod:`hcsched` (it configures on import), before numba reads its configuration. A ``NUMBA_CACHE_DIR`` set by the user is
-left alone. Folders of older sources unused for two weeks are removed.
+left alone; without a writable home the folder is in the temporary directory. Folders of older sources unused for two
+weeks are removed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import hashlib
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,23 +43,43 @@ def _prune(parent: Path, keep: Path) -> None:
             pass
 
 
+MARK = "HCSCHED_NUMBA_CACHE_DIR"  # the folder hcsched chose, so that a re-import (Streamlit's reload) chooses anew
+
+
+def _parents() -> list[Path]:
+    """Where hcsched's folders may go: the user's cache folder, else the temporary directory."""
+    out = []
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    try:
+        out.append((Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "hcsched")  # XDG: relative ignored
+    except RuntimeError:  # no home directory (an arbitrary uid in a container)
+        pass
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return [*out, Path(tempfile.gettempdir()) / f"hcsched-{uid}"]
+
+
 def configure() -> None:
     """Point numba's cache at this version's folder, unless the user chose one (or none can be written)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen and chosen != os.environ.get(MARK):
         return
-    parent = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hcsched"
-    folder = parent / f"numba-{kernel_digest(Path(__file__).resolve().parent)}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        os.utime(folder)
-    except OSError:
-        return  # numba's default (__pycache__ beside the sources) still works
-    os.environ["NUMBA_CACHE_DIR"] = str(folder)
-    if "numba" in sys.modules:  # imported before hcsched: make it read the folder now
+    name = f"numba-{kernel_digest(Path(__file__).resolve().parent)}"
+    for parent in _parents():
+        folder = parent / name
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            os.utime(folder)
+            break
+        except OSError:
+            continue
+    else:
+        return  # numba's default: __pycache__ beside the sources, where writable
+    os.environ["NUMBA_CACHE_DIR"] = os.environ[MARK] = str(folder)
+    if "numba" in sys.modules:  # imported before hcsched, or a re-import: make it read the folder now
         from numba.core import config
 
         config.reload_config()
-    _prune(parent, folder)
+    _prune(folder.parent, folder)
 
 
 configure()

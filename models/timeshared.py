@@ -81,6 +81,13 @@ def sweep_charts(table: pd.DataFrame, key: str) -> None:
                    f"median cell (at most {half.max():.1f}).")
 
 
+def _kept(what: str) -> str:
+    """What a bad upload leaves in use, said with its error."""
+    if st.session_state.get(OWN[what]) is None:
+        return ""
+    return f" The {what} table shown below, the one in use before, stays in use."
+
+
 def _upload(what: str, parse) -> None:
     up = st.file_uploader(f"Your {what} CSV", type=["csv", "txt", "tsv"], key=W + f"ts_up_{what}",
                           help="servers: speed_mflops, bandwidth_mbit, optional name; tasks: arrival (s), input_mb, "
@@ -89,9 +96,9 @@ def _upload(what: str, parse) -> None:
         try:
             st.session_state[OWN[what]] = parse(up.getvalue().decode("utf-8"), up.name)
         except UnicodeDecodeError:
-            st.error(f"{up.name}: not a text file; expected CSV")
+            st.error(f"{up.name}: not a text file; expected CSV.{_kept(what)}")
         except HcschedError as exc:
-            st.error(str(exc))
+            st.error(f"{str(exc).rstrip('.')}.{_kept(what)}")
 
 
 def editor(sc) -> None:
@@ -169,7 +176,7 @@ def editor(sc) -> None:
         commit_scenario(sc.replace(**changes))
     except HcschedError as exc:
         problem = str(exc)
-        st.error(f"{problem}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
+        st.error(f"{problem.rstrip('.')}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
         st.session_state[Keys.PROBLEM] = problem
 
 

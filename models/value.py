@@ -176,7 +176,7 @@ def editor(sc) -> None:
         new = commit_scenario(sc.replace(**changes))
     except HcschedError as exc:
         problem = str(exc)
-        st.error(f"{problem}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
+        st.error(f"{problem.rstrip('.')}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
         st.session_state[Keys.PROBLEM] = problem
         return
     st.caption(f"About {new.spec.expected_tasks:.0f} tasks per trial from these rates "

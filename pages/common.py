@@ -136,8 +136,14 @@ def number(container, label: str, low, high, key: str, **kwargs):
             st.session_state[key] = st.session_state[last]
             st.session_state[notice] = True
 
+    current = st.session_state.get(key)
+    if current is not None:  # a loaded scenario may hold a value beyond the field's usual range: show it, as it is
+        low = low if low is None or current >= low else type(low)(current)
+        high = high if high is None or current <= high else type(high)(current)
     value = container.number_input(label, low, high, value=None, key=key, on_change=restore, **kwargs)
-    if value is not None:
+    if value is None:  # never handed to an editor as a number
+        value = st.session_state.get(last, current)
+    else:
         st.session_state[last] = value
     if st.session_state.pop(notice, False):
         container.caption(f"{label}: a number is needed; kept {value:g}.")
@@ -398,7 +404,8 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, 
     end, default = sized
     c1, c2 = st.columns([3, 1])
     length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6, max_value=end,
-                             value=min(end, float(f"{default:.3g}")), key=f"{key}_window_length", format="%.4g",
+                             value=max(end * 1e-6, min(end, float(f"{default:.3g}"))), key=f"{key}_window_length",
+                             format="%.4g",
                              help=f"About {GANTT_BARS // len(schedules)} tasks per heuristic by default; longer windows "
                                   "draw and play more slowly.")
     if end - length <= 0:

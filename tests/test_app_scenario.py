@@ -221,3 +221,29 @@ def test_a_cleared_number_field_keeps_its_value_and_says_so():
     at.number_input(key="sc_w_machines").set_value(None).run()
     assert at.number_input(key="sc_w_machines").value == machines == at.session_state["scenario"].machines
     assert any("Machines: a number is needed" in c.value for c in at.caption) and not at.exception
+
+
+@pytest.mark.parametrize("model, changes", [
+    ("timeshared", {"servers": 1500}), ("value", {"machines": 2000}), ("estimation", {"processors.count": 2500}),
+    ("classes", {"horizon": 2e9}), ("etc", {"etc.task_het": 5e9}),
+])
+def test_a_loaded_scenario_beyond_a_fields_usual_range_shows_as_it_is(model, changes):
+    """A file may hold values beyond an editor field's range: the field shows them, nothing crashes or changes."""
+    import json
+
+    from hcsched import get_model
+    from hcsched.scenario import parse_scenario
+
+    data = get_model(model).presets()[get_model(model).default_preset]().to_dict()
+    for path, value in changes.items():
+        keys = path.split(".")
+        node = data
+        for k in keys[:-1]:
+            node = node[k]
+        node[keys[-1]] = value
+    scenario = parse_scenario(json.dumps(data))
+    at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
+    at.session_state["scenario"] = scenario
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state["scenario"] == scenario

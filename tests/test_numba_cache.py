@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import ROOT
 
@@ -26,8 +27,17 @@ def _cache_dir(env):
 
 
 def test_hcsched_names_numba_s_cache_folder_unless_the_user_did(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "HCSCHED_NUMBA_CACHE_DIR")}
     env["XDG_CACHE_HOME"] = str(tmp_path)
     folder = _cache_dir(env)
     assert folder == str(tmp_path / "hcsched" / f"numba-{kernel_digest(ROOT / 'hcsched')}")
     assert _cache_dir({**env, "NUMBA_CACHE_DIR": str(tmp_path / "mine")}) == str(tmp_path / "mine")
+
+
+def test_a_folder_hcsched_chose_before_is_chosen_anew(tmp_path):
+    """A re-import (Streamlit reloads changed modules; a child of an older parent) must not keep an old folder."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "HCSCHED_NUMBA_CACHE_DIR")}
+    old = str(tmp_path / "hcsched" / "numba-0000")
+    env.update(XDG_CACHE_HOME=str(tmp_path), NUMBA_CACHE_DIR=old, HCSCHED_NUMBA_CACHE_DIR=old)
+    assert _cache_dir(env) == str(tmp_path / "hcsched" / f"numba-{kernel_digest(ROOT / 'hcsched')}")
+    assert _cache_dir({**env, "XDG_CACHE_HOME": "relative"}).startswith(str(Path.home()))  # relative XDG: ignored
