@@ -24,6 +24,19 @@ def number(where: str, value: Any, low: float = 0.0, low_open: bool = True, inte
     return int(value) if integer else float(value)
 
 
+def numbers(where: str, value: Any, allowed: str, count: int | None = None, low: float = 0.0, low_open: bool = True,
+            integer: bool = False) -> tuple:
+    """A list of ``count`` (any number when None) finite numbers above ``low`` (or at least ``low``), optionally whole,
+    as a tuple; an error names the field, the whole list and ``allowed``."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or \
+            (count is not None and len(value) != count):
+        raise fail(where, value, allowed)
+    try:
+        return tuple(number(where, v, low, low_open, integer) for v in value)
+    except HcschedError:
+        raise fail(where, list(value), allowed) from None
+
+
 def whole(obj: Any, name: str, low: int = 1, where: str | None = None) -> None:
     """Check that field ``name`` of the frozen dataclass ``obj`` is a whole number >= ``low``, and store it as an int
     (a file's or a sweep's ``4.0`` becomes 4, so that it can size arrays)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.validate import choice, fail, keys, number, whole
+from hcsched.validate import choice, fail, keys, number, numbers, whole
 
 METHODS = ("knn", "smoothed", "average")
 WEIGHTS = ("normalised", "literal")
@@ -36,8 +36,7 @@ def _sequence(obj, name: str, where: str, allowed: str) -> tuple:
 def _whole_list(obj, name: str, low: int, where: str, allowed: str) -> None:
     """A list of whole numbers >= ``low``, stored as ints (a file's 60.0 becomes 60; 60.5 is refused, naming the
     field), as :func:`hcsched.validate.whole` does for one number."""
-    values = _sequence(obj, name, where, allowed)
-    object.__setattr__(obj, name, tuple(number(where, v, low, low_open=False, integer=True) for v in values))
+    object.__setattr__(obj, name, numbers(where, getattr(obj, name), allowed, low=low, low_open=False, integer=True))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
 from hcsched.models.timeshared.readers import SERVER_COLUMNS, TASK_COLUMNS, read_servers, read_tasks
-from hcsched.validate import choice, fail, number, whole
+from hcsched.validate import choice, fail, number, numbers, whole
 
 DUPLEX = ("full", "half")
 ARRIVALS = ("exponential", "poisson-int")
@@ -72,9 +72,7 @@ class TaskTable:
 
 
 def _pair(where: str, value: Any) -> tuple[float, float]:
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise fail(where, value, "[low, high] with 0 < low <= high")
-    lo, hi = (number(where, v) for v in value)
+    lo, hi = numbers(where, value, "[low, high] with 0 < low <= high", 2)
     if lo > hi:
         raise fail(where, list(value), "[low, high] with 0 < low <= high")
     return lo, hi

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.validate import choice, fail, number, whole
+from hcsched.validate import choice, fail, number, numbers, whole
 
 HETEROGENEITY = {"high": (0.9, 0.9), "low": (0.3, 0.3)}  # (task COV, machine COV), section 6
 WEIGHTING = {"heavy": 4.0, "light": 2.0}  # x of the weights x^2, x, 1 (section 2.2.1)
@@ -20,15 +20,6 @@ DEADLINES = {"loose": (4.0, 8.0, 12.0), "tight": (1.0, 2.0, 4.0)}  # multipliers
 AVAILABLE = ("actual", "expected")
 PRIORITIES = ("high", "medium", "low")
 TRIAL_MEDIAN = "trial"
-
-
-def _triple(where: str, value: Any, allowed: str, low: float = 0.0, low_open: bool = True) -> tuple[float, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != 3:
-        raise fail(where, value, allowed)
-    try:
-        return tuple(number(where, v, low, low_open) for v in value)
-    except HcschedError:
-        raise fail(where, list(value), allowed) from None
 
 
 @dataclass(frozen=True)
@@ -94,19 +85,19 @@ class ValueSpec:
         for key in ("task_cov", "machine_cov"):
             if getattr(self, key) is not None:
                 object.__setattr__(self, key, number(key, getattr(self, key)))
-        shares = _triple("priority_shares", self.priority_shares, "three numbers >= 0 (high, medium, low) with a "
-                         "positive sum", 0.0, low_open=False)
+        shares = numbers("priority_shares", self.priority_shares, "three numbers >= 0 (high, medium, low) with a "
+                         "positive sum", 3, 0.0, low_open=False)
         if sum(shares) <= 0:
             raise fail("priority_shares", list(shares), "three numbers >= 0 (high, medium, low) with a positive sum")
         object.__setattr__(self, "priority_shares", shares)
         choice("weighting", self.weighting, tuple(WEIGHTING))
         if self.weights is not None:
-            object.__setattr__(self, "weights", _triple("weights", self.weights, "three numbers > 0 (high, medium, "
-                                                        "low)"))
+            object.__setattr__(self, "weights", numbers("weights", self.weights, "three numbers > 0 (high, medium, "
+                                                        "low)", 3))
         choice("deadlines", self.deadlines, tuple(DEADLINES))
         if self.multipliers is not None:
             allowed = "three numbers >= 0 in increasing order (100%, 50%, 25% deadlines)"
-            mult = _triple("multipliers", self.multipliers, allowed, 0.0, low_open=False)
+            mult = numbers("multipliers", self.multipliers, allowed, 3, 0.0, low_open=False)
             if not mult[0] < mult[1] < mult[2]:
                 raise fail("multipliers", list(mult), allowed)
             object.__setattr__(self, "multipliers", mult)
