@@ -62,7 +62,6 @@ class Cancelled(Exception):
     """Raised from the progress callback to stop a run."""
 
 
-@dataclass
 class Warming:
     """Each model's kernels compiled (or loaded from numba's disk cache) once per server, in one background thread,
     when first needed: the default model's at start-up, another's as soon as a session's scenario is of it. A run

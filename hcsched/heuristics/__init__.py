@@ -111,7 +111,7 @@ def registry() -> tuple[Heuristic, ...]:
     """Every registered heuristic: each registered model's own (``Model.heuristics``), in the models' order."""
     from hcsched.models import MODELS  # models import this module: look them up when asked
 
-    return tuple(dict.fromkeys(h for m in MODELS.values() for h in m.heuristics))
+    return tuple(h for m in MODELS.values() for h in m.heuristics)
 
 
 def __getattr__(name: str):
