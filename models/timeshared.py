@@ -21,7 +21,7 @@ from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
 from hcsched.models.timeshared.spec import ARRIVALS, DUPLEX, TRANSFER
 from hcsched.models.timeshared.workload import make_workload
-from pages.common import Keys, W, commit_scenario, default, number
+from pages.common import W, commit_scenario, default, number, refuse_runs
 
 OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
 EXPLAIN_TASKS = 2000  # the largest workload Explain replays
@@ -175,9 +175,7 @@ def editor(sc) -> None:
                            max_compute_s=float(max_s), transfer=transfer)
         commit_scenario(sc.replace(**changes))
     except HcschedError as exc:
-        problem = str(exc)
-        st.error(f"{problem.rstrip('.')}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
-        st.session_state[Keys.PROBLEM] = problem
+        refuse_runs(str(exc))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

@@ -19,7 +19,7 @@ from hcsched.models.value import MODEL
 from hcsched.models.value.charts import gantt, outcome_bars, task_frame, value_bars
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
-from pages.common import Keys, commit_scenario, default, number
+from pages.common import commit_scenario, default, number, refuse_runs
 
 OWN = "own"
 GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
@@ -175,9 +175,7 @@ def editor(sc) -> None:
     try:
         new = commit_scenario(sc.replace(**changes))
     except HcschedError as exc:
-        problem = str(exc)
-        st.error(f"{problem.rstrip('.')}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
-        st.session_state[Keys.PROBLEM] = problem
+        refuse_runs(str(exc))
         return
     st.caption(f"About {new.spec.expected_tasks:.0f} tasks per trial from these rates "
                f"(the paper's settings give 1328.6; the paper reports 1276, see docs/models/value.md).")

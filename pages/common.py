@@ -149,6 +149,13 @@ def number(container, label: str, low, high, key: str, **kwargs):
     return value
 
 
+def refuse_runs(problem: str) -> None:
+    """An editor's invalid edit: said under the editor, and Run refuses until it is valid (rather than run the last
+    valid scenario, which the page no longer shows)."""
+    st.error(f"{problem.rstrip('.')}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
+    st.session_state[Keys.PROBLEM] = problem
+
+
 def commit_scenario(new: Scenario) -> Scenario:
     """Make ``new`` the current scenario; an edited preset is renamed so it is not mistaken for the original."""
     old = st.session_state[Keys.SCENARIO]
