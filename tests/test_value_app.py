@@ -113,3 +113,54 @@ def test_explain_page_steps_through_the_worked_examples():
     at.selectbox(key="v_explain_h").set_value("slack-sufferage").run()
     table = at.dataframe[1].value
     assert table["PS on m1"].tolist() == [0.25, 0.4444] and table["PS on m2"].tolist() == [0.45, 0.2]
+
+
+WIDGETS = [  # (kind, key, the two values set in turn, how the scenario's spec shows it)
+    ("number_input", "v_machines", (6, 8), lambda s: s.machines),
+    ("number_input", "v_duration", (12000.0, 15000.0), lambda s: s.duration),
+    ("number_input", "v_startup", (300.0, 600.0), lambda s: s.startup),
+    ("number_input", "v_startup_gap", (4.0, 3.5), lambda s: s.startup_gap),
+    ("number_input", "v_gap", (12.0, 14.0), lambda s: s.gap),
+    ("number_input", "v_bursts", (2, 3), lambda s: s.bursts),
+    ("number_input", "v_burst_length", (300.0, 600.0), lambda s: s.burst_length),
+    ("number_input", "v_burst_gap", (6.0, 7.0), lambda s: s.burst_gap),
+    ("number_input", "v_task_mean", (120.0, 180.0), lambda s: s.task_mean),
+    ("selectbox", "v_het", ("low", "high"), lambda s: s.heterogeneity),
+    ("number_input", "v_atc_cov", (0.2, 0.1), lambda s: s.atc_cov),
+    ("selectbox", "v_available", ("expected", "actual"), lambda s: s.machine_available),
+    ("checkbox", "v_timing", (True, False), lambda s: s.event_timing),
+    ("number_input", "v_share_high", (2.0, 1.0), lambda s: s.priority_shares[0]),
+    ("selectbox", "v_weighting", ("light", "heavy"), lambda s: s.weighting),
+    ("selectbox", "v_deadlines", ("tight", "loose"), lambda s: s.deadlines),
+    ("number_input", "v_const", (100.0, 144.0), lambda s: s.deadline_constant),
+    ("selectbox", "v_const_mode", ("number", "trial"), lambda s: "trial" if s.deadline_constant == "trial" else "number"),
+    ("number_input", "v_window_b", (300.0, 600.0), lambda s: s.window[0]),
+    ("number_input", "v_window_e", (11000.0, 15000.0), lambda s: s.window[1]),
+]
+
+
+def _press_every_widget_twice(at):
+    for round_ in (0, 1):
+        for kind, key, values, read in WIDGETS:
+            if key == "v_const" and at.session_state["scenario"].spec.deadline_constant == "trial":
+                at.selectbox(key="sc_w_v_const_mode").set_value("number").run()  # the field is disabled meanwhile
+            getattr(at, kind)(key=f"sc_w_{key}").set_value(values[round_]).run()
+            assert not at.exception, (key, at.exception)
+            assert not at.error, (key, [e.value for e in at.error])
+            assert read(at.session_state["scenario"].spec) == values[round_], key
+
+
+def test_every_editor_widget_twice_then_after_switching_preset_and_model():
+    at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
+    at.run()
+    at.radio(key="sc_w_model").set_value("value").run()
+    assert at.session_state["scenario"] == preset("kim-loose-high-heavy")
+    _press_every_widget_twice(at)
+    at.selectbox(key="sc_preset").set_value("kim-tight-low-light").run()  # loads at once (Undo offered)
+    assert not at.exception and at.session_state["scenario"] == preset("kim-tight-low-light")
+    assert at.selectbox(key="sc_w_v_deadlines").value == "tight" and at.number_input(key="sc_w_v_machines").value == 8
+    at.radio(key="sc_w_model").set_value("etc").run()  # an unedited preset: switches at once
+    at.radio(key="sc_w_model").set_value("value").run()
+    assert not at.exception and at.session_state["scenario"] == preset("kim-loose-high-heavy")
+    assert at.selectbox(key="sc_w_v_deadlines").value == "loose"  # no widget keeps the other scenario's value
+    _press_every_widget_twice(at)
