@@ -354,3 +354,19 @@ def test_outcome_gantt_keeps_to_its_window_and_names_tasks_never_started():
     assert [a.text for a in fig.layout.annotations] == ["B"]
     never = int((frame["outcome"] == "never_started").sum())
     assert never > 0 and f"{never} tasks never started (not drawn)" in fig.layout.title.text
+
+
+def test_the_run_time_estimate_follows_the_static_searches_parameters():
+    """A TPSA or GA made far longer by its parameters is estimated so (the dashboard refuses runs over its limit)."""
+    from hcsched.experiment import estimate_seconds
+    from hcsched.models.value.static import search_work
+
+    assert search_work("tpsa", get_heuristic("tpsa", "value").defaults()) == pytest.approx(5 * 46964, rel=1e-3)
+    base = preset("kim-loose-high-heavy").replace(trials=1)
+
+    def seconds(*heuristics):
+        return estimate_seconds(Scenario.from_dict({**base.to_dict(), "heuristics": list(heuristics)}), jobs=1)
+
+    assert seconds({"name": "ga", "generations": 100_000}) == pytest.approx(100 * seconds("ga"))
+    assert seconds({"name": "tpsa", "alpha": 0.9999}) == pytest.approx(100.5 * seconds("tpsa"), rel=0.01)
+    assert seconds({"name": "tpsa", "runs": 1}) == pytest.approx(seconds("tpsa") / 5)

@@ -177,6 +177,16 @@ def _times(seq, cnt, arrival, atc):
     return start, finish
 
 
+def search_work(name: str, params: dict) -> float:
+    """The most schedules a search may evaluate with ``params``, for run-time estimates: TPSA's runs x its iterations
+    (phase 1 at most ``phase1_iterations``, phase 2 until T = t0 alpha^k falls below t_min; the "unchanged" rules
+    may stop either sooner), GA's population x generations."""
+    if name == "tpsa":
+        cooling = math.log(params["t_min"] / params["t0"]) / math.log(params["alpha"]) if params["t_min"] < params["t0"] else 0.0
+        return params["runs"] * max(float(params["phase1_iterations"]), cooling)
+    return float(params["population"]) * params["generations"]
+
+
 def _sequences(problem: StaticProblem, machine, order) -> tuple[np.ndarray, np.ndarray]:
     """Per-machine queues ``seq[M, T]`` (the first ``cnt[m]`` entries of row m) from ``(machine, order)``."""
     t, mm = problem.tasks, problem.machines
