@@ -6,7 +6,7 @@ import streamlit as st
 
 from hcsched import get_model
 from models import ui
-from pages.common import PAGES, Keys, init_session_state, run_button, run_status, show_current_results, start_run
+from pages.common import PAGES, Keys, init_session_state, run_button, run_status, show_current_results, shown_as_error, start_run
 
 
 def landing() -> None:
@@ -22,7 +22,8 @@ def landing() -> None:
     model = get_model(scenario.model)
     c1.caption(f"{model.describe(scenario.spec)}, {scenario.trials} {model.trial_word}s; heuristics: "
                + ", ".join(h.label for h in scenario.heuristics))
-    ui(scenario.model).overview(scenario, c2)
+    with shown_as_error("The scenario's overview could not be drawn"):
+        ui(scenario.model).overview(scenario, c2)
     if run_button("Run", key="landing_run", scenario=scenario):
         if start_run(scenario):
             st.rerun()
@@ -45,5 +46,7 @@ navigation = st.navigation([
     st.Page(PAGES["results"], title="Results", icon=":material/bar_chart:"),
     st.Page(PAGES["explain"], title="Explain", icon=":material/school:"),
     st.Page(PAGES["sweep"], title="Sweep", icon=":material/ssid_chart:"),
+    st.Page(PAGES["papers"], title="Papers", icon=":material/menu_book:"),
 ])
-navigation.run()
+with shown_as_error("This page stopped"):  # a net under every page: an error is one line, never a traceback
+    navigation.run()

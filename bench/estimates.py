@@ -5,6 +5,9 @@ the wall time of ``simulate`` with the same trials and jobs, kernels compiled be
 trial against ``trial_runs`` (the Results page's Gantt trial). A ratio near 1 is right; above 1 the dashboard says
 more than it takes (the safe side), below 1 it is optimistic.
 
+Besides the presets, the scenarios of :data:`EXTRA`: cases where an estimate went wrong (issue 18, item 9: the
+time-shared presets on the three slow servers a user uploaded, 2.7 s estimated for a 14.3 s run).
+
     python bench/estimates.py [--budget SECONDS] [--jobs J] [--model NAME ...]
 """
 
@@ -17,15 +20,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hcsched import get_model, model_names, preset, simulate, trial_runs  # noqa: E402
+from hcsched import Scenario, get_model, model_names, preset, simulate, trial_runs  # noqa: E402
 from hcsched.experiment import estimate_seconds  # noqa: E402
 from hcsched.models import warm_up  # noqa: E402
 
 
-def measure(name: str, budget: float, jobs: int) -> tuple[int, float, float, float, float]:
-    """(trials, estimate, wall) of a run of preset ``name`` sized to about ``budget`` seconds, then the same for one
+def _own_servers(name: str, speeds: list[float], bandwidths: list[float]) -> Scenario:
+    data = preset(name).to_dict()
+    data.update(name=f"{name} on servers {speeds} Mflop/s, {bandwidths} Mbit/s",
+                servers={"speed_mflops": speeds, "bandwidth_mbit": bandwidths})
+    return Scenario.from_dict(data)
+
+
+#: Scenarios measured besides the presets, by model: the issue 18 upload (300/50, 150/5, 500/50) under mu = 10 and
+#: 0, and five slow servers on the paper's cards.
+EXTRA = {"timeshared": [lambda: _own_servers("caniou-mu10", [300, 150, 500], [50, 5, 50]),
+                        lambda: _own_servers("caniou-mu0", [300, 150, 500], [50, 5, 50]),
+                        lambda: _own_servers("caniou-mu10", [150] * 5, [100] * 5)]}
+
+
+def measure(scenario: Scenario, budget: float, jobs: int) -> tuple[int, float, float, float, float]:
+    """(trials, estimate, wall) of a run of ``scenario`` sized to about ``budget`` seconds, then the same for one
     trial in this process."""
-    scenario = preset(name)
     per_trial = estimate_seconds(scenario, trials=1, jobs=1)
     trials = int(max(2 * jobs, min(scenario.trials, budget * jobs / max(per_trial, 1e-9))))
     scenario = scenario.replace(trials=trials)
@@ -50,10 +66,11 @@ def main() -> None:
           f"{'1 trial est.':>12s} {'measured':>9s} {'ratio':>6s}")
     ratios = []
     for model in models:
-        for name in get_model(model).presets():
-            trials, guess, wall, one_guess, one = measure(name, args.budget, args.jobs)
+        scenarios = [preset(name) for name in get_model(model).presets()] + [make() for make in EXTRA.get(model, [])]
+        for scenario in scenarios:
+            trials, guess, wall, one_guess, one = measure(scenario, args.budget, args.jobs)
             ratios.append(guess / wall)
-            print(f"{name:28s} {trials:6d} {guess:8.2f}s {wall:8.2f}s {guess / wall:6.2f}   "
+            print(f"{scenario.name:28s} {trials:6d} {guess:8.2f}s {wall:8.2f}s {guess / wall:6.2f}   "
                   f"{one_guess:11.2f}s {one:8.2f}s {one_guess / one:6.2f}", flush=True)
     ratios.sort()
     print(f"estimate / measured over {len(ratios)} presets: median {ratios[len(ratios) // 2]:.2f}, "

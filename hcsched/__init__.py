@@ -16,10 +16,11 @@ from hcsched.presets import preset, preset_names
 from hcsched.readers import read_etc
 from hcsched.scenario import Scenario, load_scenario
 from hcsched.stats import mean_ci, summarize
+from hcsched.verdict import Verdict, scenario_verdicts, verdict_lines, verdicts
 
 __all__ = [
     "MODELS", "REGISTRY", "HcschedError", "MappingResult", "Scenario", "calibrate", "get_heuristic", "get_model",
     "heuristic_names", "load_scenario", "map_tasks", "mean_ci", "model_names", "preset", "preset_names", "read_etc",
-    "simulate", "summarize", "trial_runs", "trial_schedules",
+    "Verdict", "scenario_verdicts", "simulate", "summarize", "trial_runs", "trial_schedules", "verdict_lines", "verdicts",
 ]
 __version__ = "0.1.0"

@@ -18,6 +18,17 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#0
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499")
 
 
+# Categories that are not heuristics (deadline outcomes, phases, task classes) take Paul Tol's colour-blind-safe
+# "light" scheme, pale where the heuristics' colours are saturated, so no colour means a heuristic in one chart and a
+# category in the one beside it. Each chart that uses them says in its legend what they mean.
+CATEGORY_PALETTE = ("#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#BBCC33", "#AAAA00", "#DDDDDD")
+
+
+def category_colors(categories) -> dict[str, str]:
+    """One colour of :data:`CATEGORY_PALETTE` per category, in order (never a heuristic's colour)."""
+    return {c: CATEGORY_PALETTE[i % len(CATEGORY_PALETTE)] for i, c in enumerate(categories)}
+
+
 def _base_name(item) -> str:
     """The registry name behind a heuristic spec or label ("kpb (k=10)" -> "kpb")."""
     return getattr(item, "name", None) or str(item).split(" (")[0].strip().lower()
@@ -51,20 +62,44 @@ def _hover_format(metric: Metric) -> str:
     return metric.fmt or ".4g"
 
 
-ROW_BARS = 36  # bars in a row of metric panels before the panels wrap (12 heuristics: 3 panels a row)
+BETTER = {"lower": "lower is better", "higher": "higher is better", "": "neither is better"}
+
+
+def direction(metric: Metric) -> str:
+    """Which way is better, as a chart title says it."""
+    return BETTER[metric.better]
+
+
+def panel_title(metric: Metric) -> str:
+    """A panel's title: the metric with its unit, and which way is better (an arrow says it at a glance)."""
+    arrow = {"lower": "↓ ", "higher": "↑ "}.get(metric.better, "")
+    return f"{metric.label}<br><span style='font-size:11px;color:#555'>{arrow}{direction(metric)}</span>"
+
+
+ROW_GAP_PX = 90  # between rows of panels: a row's tick labels and the next row's two-line title
+
+
+def grid_columns(panels: int, widest: int = 3) -> int:
+    """Columns of a fixed grid of ``panels`` in which no panel stands alone on its row (3, else 2, 4 or 5 a row)."""
+    if panels <= widest:
+        return max(1, panels)
+    return next((c for c in (widest, 2, widest + 1, widest + 2) if panels % c != 1), widest)
 
 
 def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None) -> go.Figure:
-    """One panel per metric: a bar per heuristic with its confidence interval as an error bar.
+    """One panel per metric in a fixed grid: a horizontal bar per heuristic with its 95% interval as an error bar.
 
-    Panel titles carry the unit; a metric with no value (e.g. stretch when every task had zero length) says so in its
-    panel instead of leaving it empty."""
+    Heuristics are rows named once at the left of each row of panels (readable with 12 or more, no rotated labels);
+    panel titles carry the unit and which way is better; a metric with no value (e.g. stretch when every task had
+    zero length) says so in its panel instead of leaving it empty."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
-    cols = max(1, min(len(metrics), ROW_BARS // max(1, len(labels))))  # wrap panels so that names stay legible
+    cols = grid_columns(len(metrics))
     rows = -(-len(metrics) // cols)
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[m.label for m in metrics],
-                        vertical_spacing=min(0.3, 0.55 / rows) if rows > 1 else 0.3)
+    row_px = 30 + 24 * max(2, len(labels))  # a panel's plot area
+    plots = rows * row_px + (rows - 1) * ROW_GAP_PX
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[panel_title(m) for m in metrics], shared_yaxes=True,
+                        horizontal_spacing=0.06, vertical_spacing=ROW_GAP_PX / plots if rows > 1 else 0.1)
     for k, m in enumerate(metrics, start=1):
         row, col = (k - 1) // cols + 1, (k - 1) % cols + 1
         mean = summary[m.name].to_numpy(float)
@@ -72,20 +107,22 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
         lower = (mean - summary[f"{m.name}_lower"].to_numpy(float))
         f = _hover_format(m)
         fig.add_trace(go.Bar(
-            x=labels, y=mean, marker_color=[colors[x] for x in labels], showlegend=False, name=m.title,
-            error_y={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
+            y=labels, x=mean, orientation="h", marker_color=[colors[x] for x in labels], showlegend=False, name=m.title,
+            error_x={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
             customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
-            hovertemplate=f"%{{x}}<br>mean %{{y:{f}}}<br>95% interval [%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]"
+            hovertemplate=f"%{{y}}<br>mean %{{x:{f}}}<br>95% interval [%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]"
                           "<extra></extra>",
         ), row=row, col=col)
         if m.fmt:
-            fig.update_yaxes(tickformat=m.fmt, row=row, col=col)
+            fig.update_xaxes(tickformat=m.fmt, row=row, col=col)
         if not np.isfinite(mean).any():
             fig.add_annotation(text="no value in this run:<br>undefined for every trial", showarrow=False,
                                xref=f"x{k if k > 1 else ''} domain", yref=f"y{k if k > 1 else ''} domain",
                                x=0.5, y=0.5, font={"color": "#666"})
-    fig.update_layout(height=380 * rows, margin={"t": 50, "b": 10, "l": 10, "r": 10}, bargap=0.25)
-    fig.update_xaxes(tickangle=-30)
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
+    fig.update_xaxes(nticks=5, automargin=True)
+    fig.update_annotations(yshift=6)
+    fig.update_layout(height=plots + 90, margin={"t": 60, "b": 30, "l": 10, "r": 20}, bargap=0.25)
     return fig
 
 
@@ -99,7 +136,8 @@ def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, 
         fig.add_trace(go.Box(y=rows[metric.name], name=label, marker_color=colors[label], boxpoints="all", jitter=0.4,
                              pointpos=0, customdata=rows["trial"],
                              hovertemplate=f"trial %{{customdata}}: %{{y:{_hover_format(metric)}}}<extra></extra>"))
-    fig.update_layout(height=380, showlegend=False, yaxis_title=metric.label, margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    fig.update_layout(height=380, showlegend=False, yaxis_title=f"{metric.label} ({direction(metric)})",
+                      margin={"t": 20, "b": 10, "l": 10, "r": 10})
     if metric.fmt:
         fig.update_yaxes(tickformat=metric.fmt)
     if not results[metric.name].notna().any():
@@ -161,26 +199,31 @@ def _alternate(s: Schedule, idx: np.ndarray, color: str) -> list[str]:
 
 
 def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = MAX_GANTT_FRAMES,
-          window: tuple[float, float] | None = None, time_unit: str = "s") -> go.Figure:
+          window: tuple[float, float] | None = None, time_unit: str = "s", machines: Sequence[int] | None = None) -> go.Figure:
     """Animated Gantt chart: one panel per heuristic on a shared time axis, machines as rows.
 
     Every task is a bar in every frame (zero width before it starts), so the
     traces never change and frames carry only the widths: tasks appear as they
     start and grow as they run. The figure opens on the final frame; Play
     replays it from the start. ``window`` limits it to tasks overlapping a
-    time interval. Play, Pause and the time slider sit above the panels, so
+    time interval, ``machines`` to the rows of those machines (all by
+    default). Play, Pause and the time slider sit above the panels, so
     they stay in view on tall charts; large charts get fewer frames.
     """
     labels = list(schedules)
     colors = colors or heuristic_colors(labels)
     picks = {label: _window(s, window) for label, s in schedules.items()}
+    if machines is not None:
+        machines = sorted(set(int(j) for j in machines))
+        picks = {label: idx[np.isin(schedules[label].machine[idx], machines)] for label, idx in picks.items()}
+    rows_of = {label: machines if machines is not None else list(range(s.machines)) for label, s in schedules.items()}
     t0 = window[0] if window else 0.0
     t1 = window[1] if window else max(float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values())
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
     times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))
-    row_px = max(8.0, min(22.0, GANTT_ROWS_PX / sum(s.machines for s in schedules.values())))
-    heights = [40 + row_px * s.machines for s in schedules.values()]
+    row_px = max(8.0, min(22.0, GANTT_ROWS_PX / max(1, sum(len(r) for r in rows_of.values()))))
+    heights = [40 + row_px * len(rows_of[label]) for label in labels]
     fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=labels, row_heights=heights,
                         vertical_spacing=min(0.12, 45 / sum(heights)) if len(labels) > 1 else 0)
     u = f" {time_unit}"
@@ -196,7 +239,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
                            "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
                            "<extra>" + label + "</extra>"),
         ), row=row, col=1)
-        fig.update_yaxes(categoryorder="array", categoryarray=[f"m{j}" for j in range(s.machines)][::-1], row=row, col=1)
+        fig.update_yaxes(categoryorder="array", categoryarray=[f"m{j}" for j in rows_of[label]][::-1], row=row, col=1)
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))), data=[
         go.Bar(x=np.clip(t - schedules[label].start[picks[label]], 0.0,
                          schedules[label].finish[picks[label]] - schedules[label].start[picks[label]]))
@@ -223,55 +266,3 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
 def _rgba(color: str, alpha: float) -> str:
     color = color.lstrip("#")
     return f"rgba({int(color[0:2], 16)},{int(color[2:4], 16)},{int(color[4:6], 16)},{alpha})"
-
-
-def sweep_lines(summary: pd.DataFrame, key: str, metrics: Sequence[Metric], colors: dict[str, str] | None = None,
-                log_x: bool = False) -> go.Figure:
-    """One panel per metric: its mean over the varied ``key``, one line per heuristic with its 95% interval as a band
-    (``summary``: :func:`hcsched.sweep.sweep_summary`)."""
-    labels = list(dict.fromkeys(summary["heuristic"]))
-    colors = colors or heuristic_colors(labels)
-    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[m.label for m in metrics])
-    for col, m in enumerate(metrics, start=1):
-        f = _hover_format(m)
-        for label in labels:
-            rows = summary[summary["heuristic"] == label]
-            x, mean = rows[key].tolist(), rows[m.name].to_numpy(float)
-            lower, upper = rows[f"{m.name}_lower"].to_numpy(float), rows[f"{m.name}_upper"].to_numpy(float)
-            band = np.isfinite(lower) & np.isfinite(upper)
-            if band.any():
-                fig.add_trace(go.Scatter(
-                    x=[*np.asarray(x, object)[band], *np.asarray(x, object)[band][::-1]],
-                    y=[*upper[band], *lower[band][::-1]], fill="toself", fillcolor=_rgba(colors[label], 0.18),
-                    line={"width": 0}, hoverinfo="skip", showlegend=False, legendgroup=label), row=1, col=col)
-            fig.add_trace(go.Scatter(
-                x=x, y=mean, mode="lines+markers", name=label, line={"color": colors[label]}, legendgroup=label,
-                showlegend=col == 1, customdata=np.column_stack([lower, upper]),
-                hovertemplate=f"{label}<br>{key} = %{{x}}<br>mean %{{y:{f}}}<br>95% interval "
-                              f"[%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]<extra></extra>"), row=1, col=col)
-        fig.update_xaxes(title_text=key, type="log" if log_x else None, row=1, col=col)
-        if m.fmt:
-            fig.update_yaxes(tickformat=m.fmt, row=1, col=col)
-    fig.update_layout(height=420, margin={"t": 50, "b": 10, "l": 10, "r": 10}, legend={"orientation": "h", "y": -0.2})
-    return fig
-
-
-def sweep_heatmap(summary: pd.DataFrame, keys: tuple[str, str], metric: Metric) -> go.Figure:
-    """The mean of ``metric`` over two varied keys: one heatmap per heuristic, on one colour scale."""
-    labels = list(dict.fromkeys(summary["heuristic"]))
-    fig = make_subplots(rows=1, cols=len(labels), subplot_titles=labels, shared_yaxes=True)
-    values = summary[metric.name].to_numpy(float)
-    zmin, zmax = (np.nanmin(values), np.nanmax(values)) if np.isfinite(values).any() else (0, 1)
-    scale = "Viridis_r" if metric.better == "lower" else "Viridis"
-    for col, label in enumerate(labels, start=1):
-        table = summary[summary["heuristic"] == label].pivot_table(index=keys[1], columns=keys[0], values=metric.name,
-                                                                   sort=False, dropna=False)
-        fig.add_trace(go.Heatmap(
-            z=table.to_numpy(), x=[str(c) for c in table.columns], y=[str(i) for i in table.index], zmin=zmin, zmax=zmax,
-            colorscale=scale, showscale=col == len(labels), colorbar={"title": metric.label},
-            hovertemplate=f"{keys[0]} = %{{x}}<br>{keys[1]} = %{{y}}<br>{metric.title}: %{{z:{_hover_format(metric)}}}"
-                          "<extra>" + label + "</extra>"), row=1, col=col)
-        fig.update_xaxes(title_text=keys[0], type="category", row=1, col=col)
-    fig.update_yaxes(title_text=keys[1], type="category", row=1, col=1)
-    fig.update_layout(height=420, margin={"t": 50, "b": 10, "l": 10, "r": 10})
-    return fig

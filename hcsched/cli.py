@@ -1,13 +1,14 @@
-"""The ``hcsched`` command: list heuristics, map one ETC matrix, run and calibrate experiments."""
+"""The ``hcsched`` command: list heuristics, map one ETC matrix, run and calibrate experiments, reproduce the papers."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
 
-from hcsched.errors import HcschedError
+from hcsched.errors import HcschedError, describe_error
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,15 +99,17 @@ def _scenario(args):
     return preset(args.preset) if args.preset else load_scenario(args.scenario)
 
 
-def _progress_bar():
+def _progress_bar(word: str = "trial"):
+    """A one-line progress bar on a terminal ("[####      ] 3.5 of 50 replications done, about 40 s left")."""
     if not sys.stderr.isatty():
         return None
+    from hcsched.experiment import progress_text  # lazily, as the commands import the library: a quick start-up
+
     begin = time.monotonic()
 
-    def show(done: int, total: int) -> None:
-        bar = "#" * int(30 * done / total)
-        left = (time.monotonic() - begin) / done * (total - done)
-        sys.stderr.write(f"\r[{bar:<30}] {done}/{total} trials, about {left:.0f} s left ")
+    def show(done: float, total: int) -> None:
+        bar = "#" * int(30 * done / total) if total else ""
+        sys.stderr.write(f"\r[{bar:<30}] {progress_text(done, total, word, time.monotonic() - begin)} ")
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -150,7 +153,7 @@ def interval_note(results, metrics, methods: dict[str, str]) -> str:
         if method == "bootstrap":
             boot.append(m.title.lower())
         elif used:
-            where = "below zero or above 100%" if method == "auto-fraction" else "below zero"
+            where = "below zero or above 100%" if method in ("auto-fraction", "auto-percent") else "below zero"
             boot.append(f"{m.title.lower()} of {', '.join(used)} (where Student-t would reach {where})")
     text = "95% intervals of the mean: Student-t"
     if boot:
@@ -172,7 +175,7 @@ def cmd_run(args) -> None:
 
     scenario = _scenario(args)
     model = get_model(scenario.model)
-    out = simulate(scenario, trials=args.trials, seed=args.seed, jobs=args.jobs, progress=_progress_bar(),
+    out = simulate(scenario, trials=args.trials, seed=args.seed, jobs=args.jobs, progress=_progress_bar(model.trial_word),
                    schedules=bool(args.schedules))
     results, schedules = out if args.schedules else (out, None)
     if args.out:
@@ -291,7 +294,7 @@ def cmd_sweep(args) -> None:
         raise HcschedError("--resume: give the --out file of the interrupted sweep")
     results = sweep(scenario, vary, trials=args.trials, seed=args.seed, backend=args.backend, scheduler=args.scheduler,
                     resume=args.out if args.resume else None, out=None if args.resume else args.out, jobs=args.jobs,
-                    progress=_progress_bar())
+                    progress=_progress_bar(get_model(scenario.model).trial_word))
     model = get_model(scenario.model)
     summary = sweep_summary(results, scenario, vary)
     metrics = [m for m in model.bar_metrics() if m.name in summary]
@@ -303,6 +306,79 @@ def cmd_sweep(args) -> None:
           f"{model.trial_word}s; mean [95% interval]")
     print(format_table([*keys, "heuristic", *(m.label for m in metrics)], rows))
     print(interval_note(results, metrics, model.interval_methods()))
+
+
+def _list_claims(claims) -> None:
+    """`hcsched reproduce --list`: each model's claims (id, where in the paper, the claim), its readings named."""
+    from hcsched.models import get_model
+
+    id_w = max(len(c.id) for c in claims)
+    where_w = max(len(c.where) for c in claims)
+    for i, (name, group) in enumerate(itertools.groupby(claims, key=lambda c: c.model)):
+        print(("\n" if i else "") + f"{name}: {get_model(name).paper}")
+        for c in group:
+            readings = f" (other readings: {', '.join(r.name for r in c.readings)})" if c.readings else ""
+            print(f"  {c.id:<{id_w}}  {c.where:<{where_w}}  {c.text}{readings}")
+
+
+def cmd_reproduce(args) -> None:
+    from pathlib import Path
+
+    from hcsched import reproduce as rp
+    from hcsched.experiment import default_jobs
+    from hcsched.report import paper_summary, summary_line, update_readme, write_report
+    from hcsched.sweep import BACKENDS
+
+    if args.readme or args.source:
+        if not (args.readme and args.source):
+            raise HcschedError("--readme and --from go together: --readme README.md --from reproduction/claims.csv "
+                               "rewrites the README's claims tables from that file (no run)")
+        changed = update_readme(args.readme, args.source)
+        print(f"{args.readme}: claims tables {'rewritten' if changed else 'already up to date'} from {args.source}")
+        return
+    if args.model is not None:
+        _list_models(args.model)  # an unknown name is an error naming the allowed ones
+    for flag, value in (("--trials", args.trials), ("--jobs", args.jobs)):
+        if value is not None and value < 1:
+            raise HcschedError(f"{flag}: {value} is not allowed; give a whole number >= 1")
+    if args.backend not in BACKENDS:
+        raise HcschedError(f"--backend: {args.backend!r} is not allowed; allowed: one of {', '.join(BACKENDS)}")
+    if args.scheduler and args.backend != "dask":
+        raise HcschedError("--scheduler: only with --backend dask")
+    if args.resume and not args.out:
+        raise HcschedError("--resume: give the --out DIR of the interrupted reproduction")
+    claims = rp.select(args.claim or (), args.model)
+    if not claims:
+        raise HcschedError(f"--model: {args.model!r} declares no claims yet" if args.model else "no model declares claims yet")
+    if args.list:
+        _list_claims(claims)
+        return
+    out = Path(args.out or "reproduction")
+    if out.exists() and not out.is_dir():
+        raise HcschedError(f"--out: {str(out)!r} is a file; give a folder for claims.csv, report.html and runs/")
+    work = rp.variants(claims, args.trials)
+    scenarios = rp.unique_scenarios(work)
+    jobs = args.jobs or default_jobs()
+    cores = f"{jobs} {'Dask worker' if args.backend == 'dask' else 'core'}{'s' if jobs > 1 else ''}"
+    kept = sum((out / "runs" / f"{key}.csv").exists() for key in scenarios) if args.resume else 0
+    left = [v for v in work if any(not (out / "runs" / f"{rp.key_of(s)}.csv").exists() for _, s in v.points)] if kept else work
+    print(f"{len(claims)} claims, {len(work)} verdicts from {len(scenarios)} scenarios "
+          f"({sum(s.trials for s in scenarios.values())} trials){f', {kept} already finished in {out}' if kept else ''}: "
+          f"about {rp.estimate(left, jobs):.0f} s on {cores}", flush=True)
+    try:
+        table, results = rp.reproduce(claims, args.trials, out, args.resume, args.backend, args.jobs, args.scheduler,
+                                      progress=_progress_bar())
+    except KeyboardInterrupt:
+        print(f"\nthe finished scenarios are kept in {out / 'runs'}: rerun with --resume --out {out}", file=sys.stderr)
+        raise
+    try:
+        csv_path, _ = rp.save(table, out, claims)
+    except OSError as exc:
+        raise HcschedError(f"--out: cannot write {str(out)!r} ({exc.strerror or exc})") from None
+    html_path = write_report(table, out / "report.html")
+    for entry in paper_summary(table):
+        print(f"{entry['paper']}: {summary_line(entry)}")
+    print(f"claims table: {csv_path}\nreport: {html_path}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -363,6 +439,21 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--jobs", type=int, help="worker processes, or local Dask workers (default: all cores)")
     sw.set_defaults(func=cmd_sweep)
 
+    rp = sub.add_parser("reproduce", help="rerun the papers' published claims and compute their verdicts")
+    rp.add_argument("--model", help="only this model's claims (e.g. etc, classes)")
+    rp.add_argument("--claim", nargs="+", action="extend", metavar="ID", help="only these claims (see --list)")
+    rp.add_argument("--trials", type=int, help="trials of every scenario (default: the paper's)")
+    rp.add_argument("--jobs", type=int, help="worker processes, or local Dask workers (default: all cores)")
+    rp.add_argument("--backend", default="local", help="local (processes on this machine) or dask")
+    rp.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
+    rp.add_argument("--out", help="folder receiving claims.csv, report.html and each finished scenario in runs/ "
+                    "(default: reproduction)")
+    rp.add_argument("--resume", action="store_true", help="reuse the finished scenarios of --out and run the rest")
+    rp.add_argument("--list", action="store_true", help="list the claims (id, where, claim) and exit")
+    rp.add_argument("--readme", metavar="README", help="with --from: rewrite the README's claims tables (no run)")
+    rp.add_argument("--from", dest="source", metavar="CSV", help="the claims.csv --readme reads")
+    rp.set_defaults(func=cmd_reproduce)
+
     ps = sub.add_parser("preset", help="list presets or show one as an editable scenario")
     ps.add_argument("action", choices=("list", "show"))
     ps.add_argument("name", nargs="?")
@@ -382,6 +473,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a model's own failure: one line, as for bad input, never a traceback
+        print(f"hcsched: error: {describe_error(exc)}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -3,3 +3,12 @@
 
 class HcschedError(ValueError):
     """Invalid user input (a file, a scenario field, a parameter)."""
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for any error, as the CLI and the dashboard show it: a bad input's own message, or what went wrong
+    inside hcsched with the exception's type (never a traceback)."""
+    if isinstance(exc, HcschedError):
+        return str(exc)
+    text = " ".join(str(exc).split()) or "no message"
+    return f"{type(exc).__name__}: {text} (an error inside hcsched, not in your input as far as it checks; please report it)"

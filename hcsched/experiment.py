@@ -2,17 +2,23 @@
 
 Trial t of a scenario with seed s draws from ``SeedSequence(s).spawn(trials)[t]``;
 the model spawns it into one stream per random quantity. Every heuristic of
-the trial sees the same workload; the results do not depend on the number of
-parallel jobs. Nothing here knows a particular model: it asks the scenario's
-model (:mod:`hcsched.models`) to draw, run and measure.
+the trial sees the same workload, in one process (a model may keep state
+across the heuristics of a trial: the value model seeds TPSA and GA with the
+dynamic runs before them); the results do not depend on the number of
+parallel jobs. Progress is counted in heuristic runs, so that a long trial
+reports, and can be cancelled, while it runs. Nothing here knows a particular
+model: it asks the scenario's model (:mod:`hcsched.models`) to draw, run and
+measure.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 import numpy as np
 import pandas as pd
@@ -27,20 +33,32 @@ def trial_seeds(seed: int, trials: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(seed).spawn(trials)
 
 
+def _fresh(seed_seq: np.random.SeedSequence) -> np.random.SeedSequence:
+    """A copy of a trial's seed sequence with no child spawned yet: ``spawn`` advances a SeedSequence, so drawing a
+    trial's workload twice from the same object would give two different workloads."""
+    return np.random.SeedSequence(seed_seq.entropy, spawn_key=seed_seq.spawn_key, pool_size=seed_seq.pool_size)
+
+
 SCHEDULE_COLUMNS = ("trial", "heuristic", "task", "machine", "arrival", "start", "finish", "expected", "actual")
+CHUNK_SECONDS = 1.0  # a chunk of trials sent to a worker process takes about this long on one core
+POLL_SECONDS = 0.05  # how often the parent looks for finished heuristic runs and chunks
+HEARTBEAT_SECONDS = 0.5  # while no heuristic run finishes, progress is called again this often (so that Cancel is seen)
 
 
-def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence,
-              schedules: bool = False) -> tuple[list[dict], dict]:
-    """All heuristics of the scenario on one trial's workload: metric rows and, if asked, each heuristic's run."""
+def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence, schedules: bool = False,
+              after_run: Callable[[], None] | None = None) -> tuple[list[dict], dict]:
+    """All heuristics of the scenario on one trial's workload: metric rows and, if asked, each heuristic's run.
+    ``after_run()`` is called after each heuristic's run (what it raises stops the trial there)."""
     model, spec = get_model(scenario.model), scenario.spec
-    workload = model.workload(spec, seed_seq)
+    workload = model.workload(spec, _fresh(seed_seq))
     rows, kept = [], {}
     for h in scenario.heuristics:
         result = model.run(spec, h, workload)
         rows.append({"trial": trial, "heuristic": h.label, **model.measure(spec, h, result)})
         if schedules:
             kept[h.label] = result
+        if after_run:
+            after_run()
     return rows, kept
 
 
@@ -53,15 +71,80 @@ def schedule_table(scenario: Scenario, trial: int, runs: dict) -> pd.DataFrame:
     return table[list(SCHEDULE_COLUMNS) + [c for c in table.columns if c not in SCHEDULE_COLUMNS]]
 
 
-def _run_trials(args: tuple[Scenario, list[int], list[np.random.SeedSequence], bool]) -> tuple[list[dict], list[pd.DataFrame]]:
+def _run_trials(args: tuple[Scenario, list[int], list[np.random.SeedSequence], bool],
+                after_run: Callable[[], None] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
     scenario, trials, seeds, schedules = args
     rows, tables = [], []
     for t, ss in zip(trials, seeds, strict=True):
-        trial_rows, runs = run_trial(scenario, t, ss, schedules)
+        trial_rows, runs = run_trial(scenario, t, ss, schedules, after_run)
         rows += trial_rows
         if schedules:
             tables.append(schedule_table(scenario, t, runs))
     return rows, tables
+
+
+_runs_done = None  # in a worker process of simulate: the queue that receives a message per heuristic run finished
+
+
+def _report_runs_to(queue) -> None:
+    global _runs_done
+    _runs_done = queue
+
+
+def _run_chunk(args) -> tuple[list[dict], list[pd.DataFrame]]:
+    return _run_trials(args, lambda: _runs_done.put(None))
+
+
+def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = CHUNK_SECONDS, points: int = 1) -> int:
+    """Trials per chunk of work: about ``target`` seconds on one core, by the models' cost estimate ``seconds`` per
+    trial, but small enough that every worker gets at least four chunks of the ``points`` x ``trials`` to run (the
+    last chunks do not leave workers idle)."""
+    size = math.ceil(target / seconds) if seconds > 0 else trials
+    return max(1, min(trials, size, math.ceil(points * trials / (4 * max(1, workers)))))
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: kill its workers (running work is not waited for) and reap them (no zombie is left)."""
+    processes = list((pool._processes or {}).values())  # no public way before Python 3.14's kill_workers()
+    for p in processes:
+        p.kill()  # not SIGTERM: a worker forked from a server may have inherited the server's SIGTERM handler
+    pool.shutdown(wait=True, cancel_futures=True)
+    for p in processes:
+        p.join()
+
+
+def in_processes(work: Callable, items: list, jobs: int, collect: Callable[[int, object], None],
+                 poll: Callable[[], None] | None = None, initializer: Callable | None = None,
+                 initargs: tuple = ()) -> None:
+    """``work(item)`` for every item in ``jobs`` forked worker processes; ``collect(index, result)`` in the calling
+    thread as each finishes (in any order), ``poll()`` every ``POLL_SECONDS`` meanwhile. Whatever is raised (by a
+    worker, ``collect`` or ``poll``, or an interrupt) kills the workers at once and propagates unchanged.
+
+    fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs); compile the kernels
+    (:func:`hcsched.models.warm_up`) before, so that no child is forked while a compilation holds numba's lock.
+    """
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=initializer,
+                               initargs=initargs)
+    try:
+        index = {pool.submit(work, item): i for i, item in enumerate(items)}
+        pending = set(index)
+        while pending:
+            finished, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=index.__getitem__):
+                collect(index[future], future.result())
+            if poll:
+                poll()
+    except BaseException:
+        _kill_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def progress_text(done: float, total: int, word: str, elapsed: float) -> str:
+    """"3.5 of 50 replications done, about 40 s left": progress in the model's own word for a trial."""
+    left = f", about {elapsed / done * (total - done):.0f} s left" if done else ""
+    shown = f"{done:.0f}" if float(done).is_integer() else f"{done:.1f}"
+    return f"{shown} of {total} {word}s done{left}"
 
 
 def default_jobs() -> int:
@@ -72,14 +155,20 @@ def default_jobs() -> int:
 
 
 def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = None, jobs: int | None = None,
-             progress: Callable[[int, int], None] | None = None, schedules: bool = False):
+             progress: Callable[[float, int], None] | None = None, schedules: bool = False):
     """Run the scenario's trials; one row per trial and heuristic, with normalised metrics against the benchmark.
 
     ``trials`` and ``seed`` override the scenario's; ``jobs`` is the number of
-    worker processes (default: all cores); ``progress(done, total)`` is called
-    as trials finish; an exception it raises (e.g. to cancel) stops the run.
-    With ``schedules=True`` it returns ``(results, schedules)``, the second a
-    table of every task of every trial and heuristic (see :func:`schedule_table`).
+    worker processes (default: all cores). ``progress(done, total)`` is called
+    after every heuristic run, and again every ``HEARTBEAT_SECONDS`` while
+    none finishes: ``total`` is the number of trials, ``done`` the trials
+    finished (heuristic runs finished / heuristics per trial: a whole number
+    when it is one, else a fraction), non-decreasing, exactly ``total`` at the
+    end. An exception it raises (e.g. to cancel) stops the run at once (worker
+    processes are killed; with one job, after the heuristic run in progress)
+    and propagates unchanged. With ``schedules=True`` it returns ``(results,
+    schedules)``, the second a table of every task of every trial and
+    heuristic (see :func:`schedule_table`).
     """
     trials = scenario.trials if trials is None else trials
     seed = scenario.seed if seed is None else seed
@@ -89,37 +178,48 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         raise HcschedError(f"jobs: {jobs!r} is not allowed; allowed: a positive integer")
     seeds = trial_seeds(seed, trials)
     jobs = min(jobs, trials)
-    rows: list[dict] = []
-    tables: list[pd.DataFrame] = []
+    per_trial = len(scenario.heuristics)
+    runs, told, last_call = 0, 0, time.monotonic()  # heuristic runs finished; the runs last reported
+
+    def report(heartbeat: bool = False) -> None:
+        nonlocal told, last_call
+        if progress and (runs != told or heartbeat and time.monotonic() - last_call >= HEARTBEAT_SECONDS):
+            told = runs
+            progress(runs // per_trial if runs % per_trial == 0 else runs / per_trial, trials)
+            last_call = time.monotonic()
+
+    def one_run() -> None:
+        nonlocal runs
+        runs += 1
+        report()
+
     if jobs == 1:
-        for t, ss in enumerate(seeds):
-            more_rows, more_tables = _run_trials((scenario, [t], [ss], schedules))
-            rows += more_rows
-            tables += more_tables
-            if progress:
-                progress(t + 1, trials)
+        rows, tables = _run_trials((scenario, list(range(trials)), seeds, schedules), one_run)
     else:
-        # Chunks of a few trials keep the progress fine-grained without much overhead.
-        size = max(1, min(8, trials // (4 * jobs)))
+        size = trials_per_chunk(get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics), trials, jobs)
         chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size], schedules)
                   for a in range(0, trials, size)]
-        done = 0
-        warm_up([scenario.model])  # compile here, so that no child is forked while a compilation holds numba's lock
-        # fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs).
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_run_trials, chunk) for chunk in chunks]
-            try:
-                for chunk, future in zip(chunks, futures, strict=True):
-                    more_rows, more_tables = future.result()
-                    rows += more_rows
-                    tables += more_tables
-                    done += len(chunk[1])
-                    if progress:
-                        progress(done, trials)
-            except BaseException:  # e.g. the progress callback cancelling the run: drop queued work
-                for future in futures:
-                    future.cancel()
-                raise
+        outputs: list = [None] * len(chunks)
+        runs_done = multiprocessing.get_context("fork").SimpleQueue()
+
+        def poll() -> None:
+            while not runs_done.empty():
+                runs_done.get()
+                one_run()
+            report(heartbeat=True)
+
+        def collect(i: int, output) -> None:
+            outputs[i] = output
+
+        warm_up([scenario.model])
+        try:
+            in_processes(_run_chunk, chunks, jobs, collect, poll, _report_runs_to, (runs_done,))
+        finally:
+            runs_done.close()
+        runs = trials * per_trial  # already counted: a chunk's messages reach the pipe before its result
+        report()
+        rows = [row for chunk_rows, _ in outputs for row in chunk_rows]
+        tables = [table for _, chunk_tables in outputs for table in chunk_tables]
     results = pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True)
     for metric in get_model(scenario.model).metrics:
         if metric.normalize:

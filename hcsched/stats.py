@@ -8,7 +8,8 @@ percentile bootstrap of the mean stays inside the values' range. ``"auto"``
 uses Student-t unless its interval leaves the range of the values' sign
 (non-negative values, negative lower bound), then the bootstrap;
 ``"auto-fraction"`` does the same for a fraction such as a utilisation, whose
-interval must also stay at or below 1. The bootstrap draws from a fixed seed,
+interval must also stay at or below 1, and ``"auto-percent"`` for a percentage
+of a bound (the value model's V as % of UB), at or below 100. The bootstrap draws from a fixed seed,
 so the same values give the same bounds.
 """
 
@@ -19,7 +20,7 @@ import math
 import numpy as np
 import pandas as pd
 
-METHODS = ("t", "bootstrap", "auto", "auto-fraction")
+METHODS = ("t", "bootstrap", "auto", "auto-fraction", "auto-percent")
 BOOTSTRAP_RESAMPLES = 4000
 BOOTSTRAP_SEED = 20260  # fixed: the same values always give the same interval
 
@@ -67,10 +68,11 @@ def mean_ci(values, confidence: float = 0.95, method: str = "t") -> tuple[float,
 
 
 def _leaves_range(mean: float, half: float, x: np.ndarray, method: str) -> bool:
-    """Whether the Student-t interval leaves what the values can be: below 0 for non-negative values, and above 1
-    for fractions ("auto-fraction")."""
+    """Whether the Student-t interval leaves what the values can be: below 0 for non-negative values, above 1 for
+    fractions ("auto-fraction") and above 100 for percentages ("auto-percent")."""
     below = mean - half < 0.0 <= x.min()
-    above = method == "auto-fraction" and mean + half > 1.0 >= x.max()
+    high = {"auto-fraction": 1.0, "auto-percent": 100.0}.get(method)
+    above = high is not None and mean + half > high >= x.max()
     return below or above
 
 
@@ -101,3 +103,22 @@ def summarize(results: pd.DataFrame, metrics: tuple[str, ...] | list[str], by: s
                                                                                   methods.get(metric, "t"))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def ranked(summary: pd.DataFrame, metric: str, better: str, by: str = "heuristic") -> list:
+    """The ``by`` values of a summary from best to worst mean of ``metric`` (``better``: "lower" or "higher"; for
+    neither, the summary's order); ties and missing means keep the summary's order, missing last."""
+    means = summary[metric].to_numpy(float)
+    key = np.where(np.isnan(means), np.inf, means if better != "higher" else -means)
+    order = np.argsort(key, kind="stable") if better in ("lower", "higher") else np.arange(len(means))
+    return [summary[by].iloc[i] for i in order]
+
+
+def best_few(summary: pd.DataFrame, metric: str, better: str, benchmark: str | None = None, n: int = 4) -> list:
+    """A readable default of heuristics to show: the ``n`` best by ``metric`` (with the benchmark among them, in place
+    of the n-th best when it is not one of them), in the summary's order."""
+    order = ranked(summary, metric, better)
+    chosen = order[:n]
+    if benchmark is not None and benchmark in order and benchmark not in chosen:
+        chosen = chosen[:max(0, n - 1)] + [benchmark]
+    return [h for h in summary["heuristic"] if h in chosen]

@@ -24,11 +24,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
-import math
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
-from hcsched.experiment import _run_trials, default_jobs, trial_seeds
+from hcsched.experiment import _run_trials, default_jobs, in_processes, trial_seeds, trials_per_chunk
 from hcsched.metrics import add_normalized
 from hcsched.models import get_model, warm_up
 from hcsched.scenario import Scenario
@@ -206,9 +203,7 @@ def chunk_size(points: list[Point], trials: int, workers: int = 1) -> int:
     """Trials per chunk: about CHUNK_SECONDS of work on one core (by the models' cost estimates), but small enough
     that every worker gets at least four chunks (the last chunks do not leave workers idle)."""
     seconds = max(get_model(p.scenario.model).trial_seconds(p.scenario.spec, p.scenario.heuristics) for p in points)
-    size = math.ceil(CHUNK_SECONDS / seconds) if seconds > 0 else trials
-    balanced = math.ceil(len(points) * trials / (4 * max(1, workers)))
-    return max(1, min(trials, size, balanced))
+    return trials_per_chunk(seconds, trials, workers, CHUNK_SECONDS, len(points))
 
 
 def _csv(frame: pd.DataFrame, columns: list[str], header: bool) -> str:
@@ -292,8 +287,7 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
         if progress:
             progress(count, total)
 
-    runner = _run_dask if backend == "dask" else _run_local
-    runner(work, jobs, scheduler, collect)
+    run_work(work, collect, backend, jobs, scheduler)
     # Every route (fresh, resumed, any backend) ends the same way: the rows as CSV text, read back and ordered.
     text = path.read_text() if path is not None else "".join(
         _csv(f, columns, header=i == 0) for i, f in enumerate(frames))
@@ -303,31 +297,37 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
     return result
 
 
-def _chunk_job(args: tuple[Point, list[int]]) -> pd.DataFrame:
-    return run_chunk(*args)
+def run_work(work: list[tuple[Point, list[int]]], collect: Callable[[Any], None], backend: str = "local",
+             jobs: int | None = None, scheduler: str | None = None, job: Callable = run_chunk) -> None:
+    """Run ``job(point, trials)`` for every item of ``work`` on the backend ("local": ``jobs`` forked processes;
+    "dask": a local cluster, or the scheduler at ``scheduler``), handing each result to ``collect`` as it finishes
+    (in the calling process). An exception from ``collect`` (e.g. a cancel) stops the run. ``job`` must be a function
+    of an importable module (workers receive it by name)."""
+    if backend not in BACKENDS:
+        raise HcschedError(f"--backend: {backend!r} is not allowed; allowed: one of {', '.join(BACKENDS)}")
+    (_run_dask if backend == "dask" else _run_local)(work, jobs, scheduler, collect, job)
 
 
-def _run_local(work, jobs: int | None, scheduler: str | None, collect: Callable) -> None:
+def _chunk_job(args: tuple[Callable, Point, list[int]]) -> Any:
+    job, point, trials = args
+    return job(point, trials)
+
+
+def _run_local(work, jobs: int | None, scheduler: str | None, collect: Callable, job: Callable) -> None:
     if scheduler is not None:
         raise HcschedError("--scheduler: only with --backend dask")
     jobs = default_jobs() if jobs is None else jobs
     if jobs == 1 or len(work) <= 1:
         for point, trials in work:
-            collect(run_chunk(point, trials))
+            collect(job(point, trials))
         return
-    warm_up(point.scenario.model for point, _ in work)  # compile before forking (see hcsched.experiment)
-    with ProcessPoolExecutor(min(jobs, len(work)), mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = [pool.submit(_chunk_job, (point, trials)) for point, trials in work]
-        try:
-            for future in as_completed(futures):
-                collect(future.result())
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    warm_up({point.scenario.model for point, _ in work})  # compile before forking (see hcsched.experiment)
+    # a cancel (an exception from collect) kills the workers at once rather than wait for their chunks
+    in_processes(_chunk_job, [(job, point, trials) for point, trials in work], min(jobs, len(work)),
+                 lambda _, result: collect(result))
 
 
-def _run_dask(work, jobs: int | None, scheduler: str | None, collect: Callable) -> None:
+def _run_dask(work, jobs: int | None, scheduler: str | None, collect: Callable, job: Callable) -> None:
     try:
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
@@ -340,7 +340,7 @@ def _run_dask(work, jobs: int | None, scheduler: str | None, collect: Callable) 
                                dashboard_address=None)
     try:
         with Client(cluster if cluster is not None else scheduler, timeout="10s") as client:
-            futures = [client.submit(run_chunk, point, trials, pure=False, retries=3) for point, trials in work]
+            futures = [client.submit(job, point, trials, pure=False, retries=3) for point, trials in work]
             try:
                 for future in dask_completed(futures):
                     collect(future.result())

@@ -1,7 +1,8 @@
 """The dashboard's part of the estimation model (Page, Keane and Naughton): the Scenario page's editor of
 processors, network, problems or an uploaded trace (tasks and processors CSVs), and the estimator with its error
-reading; on Results (``trial_charts``), the estimation error over time (predicted against actual), idle processors and
-efficiency over time per heuristic, with the curves as CSV. The generic Gantt chart shows each task's estimate
+reading; on Results (``results_charts``), the estimation error over time (predicted against actual), idle processors
+and efficiency over time: means over trials with their 95% bands, of the heuristics chosen (by default the best few
+and the benchmark), with the curves as CSV. The generic Gantt chart shows each task's estimate
 (``expected``: ETC + C at dispatch) and its actual c + t on hover."""
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
-from hcsched.models.estimation.charts import curves_frame, error_over_time, over_time
+from hcsched.models.estimation import CURVE_SAMPLES, MODEL
+from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
+from models._curves import shown_heuristics
 from pages.common import Keys, W, commit_scenario, default, number
 
 PROBLEM_COLUMNS = ["name", "release", "stages", "work", "params", "exponents", "data", "noise", "outliers",
@@ -21,6 +24,7 @@ TRACE = {"tasks": "sc_est_trace_tasks", "processors": "sc_est_trace_processors"}
 PROBLEMS_BASE = "sc_est_problems"  # the problems table the data editor starts from
 PROBLEMS_LAST = "sc_est_problems_last"  # the table as last shown, edits included (valid or not)
 SOURCE = "sc_est_source"  # generated problems or a trace, as last chosen
+METRICS = {m.name: m for m in MODEL.metrics}
 ERROR_HELP = {"knn": "A: k-NN over past errors (recommended)", "smoothed": "B: smoothed per processor",
               "mean": "C: the problem's mean"}
 
@@ -38,17 +42,29 @@ def overview(scenario, container) -> None:
     container.caption(f"{s.tasks} tasks; estimator {s.estimator.method}, n = {s.estimator.n}, L = {s.estimator.L:g}")
 
 
-def trial_charts(runs: dict, colors: dict, key: str) -> None:
-    """Estimation error over time (predicted against actual), idle processors and efficiency over time, and the
-    curves as CSV."""
-    frame = curves_frame(runs)
-    st.plotly_chart(error_over_time(frame, colors), key=f"{key}_est_error", width="stretch")
-    c1, c2 = st.columns(2)
-    c1.plotly_chart(over_time(frame, "idle", "idle processors", colors), key=f"{key}_est_idle", width="stretch")
-    c2.plotly_chart(over_time(frame, "efficiency", "efficiency so far (%)", colors), key=f"{key}_est_eff",
+def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
+    """Estimation error (predicted against actual), idle processors and efficiency over time: means over trials with
+    their 95% bands, of the heuristics chosen, and the curves as CSV."""
+    st.subheader("Over time, mean over trials")
+    shown = shown_heuristics(results, scenario, key)
+    if not shown:
+        st.info("Choose at least one heuristic to draw the curves over time.")
+        return
+    frame = mean_curves(results, scenario.spec.machines, shown)
+    st.plotly_chart(error_over_time(frame, METRICS["error_at"], colors), key=f"{key}_est_error", width="stretch")
+    st.plotly_chart(over_time(frame, "idle", METRICS["idle_at"], "idle processors", colors), key=f"{key}_est_idle",
                     width="stretch")
+    st.plotly_chart(over_time(frame, "efficiency", METRICS["efficiency_at"], "efficiency so far (%)", colors),
+                    key=f"{key}_est_eff", width="stretch")
+    st.caption(f"Each run is sampled at {CURVE_SAMPLES} points of its own run; the curves are averaged over the "
+               f"{results['trial'].nunique()} {MODEL.trial_word}s on one time grid up to the latest makespan shown (a "
+               "run that has ended counts every processor idle and returns no task). Bands: 95% intervals of the mean.")
     st.download_button("Curves over time (CSV)", frame.to_csv(index=False), "curves.csv", "text/csv",
                        key=f"{key}_est_curves", on_click="ignore")
+
+
+def trial_charts(runs: dict, colors: dict, key: str) -> None:
+    """Nothing beyond the Gantt chart: the curves over time are averaged over every trial (``results_charts``)."""
 
 
 def _whole(text: str) -> int:

@@ -21,6 +21,11 @@ from pages.common import Keys, W, commit_scenario, default, number
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
 CAL_MESSAGE = "sc_cal_message"  # the last calibration's outcome, shown once under the Calibrate button
 RATE_RANGE = (1e-12, 1e9)  # what the Rate field accepts, tasks per second
+GENERATED = "sc_generated"  # (EtcSpec, machines, tasks) of the last generated workload, restored on leaving "My own matrix"
+FROM_MATRIX = "sc_from_matrix"  # set while "My own matrix" is shown: the next generated view restores GENERATED
+SHAPE_NOTE = "sc_shape_note"  # what leaving "My own matrix" did to the fields, said once under them
+#: Fewer tasks than this and one quick run cannot judge the load: the overloaded verdict (under 10% completed when the
+#: last task arrives) would rest on fewer than two tasks, and 4 tasks read "0.0% completed" at any rate.
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -36,7 +41,7 @@ def cached_load_check(scenario):
 
 
 def reset() -> None:
-    for key in (MATRIX_BASE, "sc_upload_id", CAL_MESSAGE):
+    for key in (MATRIX_BASE, "sc_upload_id", CAL_MESSAGE, GENERATED, FROM_MATRIX, SHAPE_NOTE):
         st.session_state.pop(key, None)
 
 
@@ -115,10 +120,33 @@ def _bounded(key: str, value, low, high) -> str:
 
 def _shape_fields(slots, matrix: np.ndarray) -> None:
     """With a matrix of one's own, the Machines and Tasks fields show its shape (not editable)."""
+    st.session_state[FROM_MATRIX] = True
     for slot, key, label, value in ((slots[0], "machines", "Machines", matrix.shape[1]),
                                     (slots[1], "tasks", "Tasks", matrix.shape[0])):
         st.session_state[W + key] = int(value)
         slot.number_input(label, 0, None, key=W + key, disabled=True, help="The shape of the matrix below")
+
+
+def _back_from_matrix() -> None:
+    """Leaving "My own matrix" for a generated method: the fields get back the machines, tasks and ETC parameters of
+    the generated workload shown before the matrix (a 4 x 4 upload is no size for a generated workload, and its spec
+    carries no heterogeneity); a scenario that came with its matrix keeps the matrix's shape. Either is said once under
+    the fields."""
+    if not st.session_state.pop(FROM_MATRIX, False):
+        return
+    saved = st.session_state.get(GENERATED)
+    if saved is None:
+        st.session_state[SHAPE_NOTE] = (f"Machines ({st.session_state[W + 'machines']}) and tasks "
+                                        f"({st.session_state[W + 'tasks']}) are kept from the matrix; change them here.")
+        return
+    etc, machines, tasks = saved
+    fields = {"machines": machines, "tasks": tasks, "het": het_name(etc), "task_het": etc.task_het,
+              "machine_het": etc.machine_het, "task_mean": etc.task_mean, "task_cov": etc.task_cov,
+              "machine_cov": etc.machine_cov, "consistency": etc.consistency, "semi": etc.semiconsistent_mode}
+    for key, value in fields.items():
+        st.session_state[W + key] = value
+    st.session_state[SHAPE_NOTE] = (f"Back to the generated workload shown before *My own matrix*: {machines} machines, "
+                                    f"{tasks} tasks, {HET_NAMES[het_name(etc)]} heterogeneity, {etc.consistency}.")
 
 
 def _filled(matrix: np.ndarray) -> np.ndarray:
@@ -169,6 +197,9 @@ def _load_note(slot, sc) -> None:
     if check is None:
         return
     text = check.message.replace("lambda_t", "λt").replace("lambda_h", "λh").replace("lambda_l", "λl")
+    if check.verdict == "too few":
+        slot.caption(f"Load check: {text}")
+        return
     if check.verdict == "ok":
         slot.caption(f"Load check (one quick MCT run of {check.tasks} tasks): {text}")
     else:
@@ -185,8 +216,12 @@ def editor(sc) -> None:
     if own:  # the matrix's shape is shown once the table below is read
         slots, machines, tasks = (c1.empty(), c2.empty()), sc.machines, sc.tasks
     else:
+        _back_from_matrix()
         machines = number(c1, "Machines", 1, 1000, key=_bounded("machines", sc.machines, 1, 1000))
         tasks = number(c2, "Tasks", 1, 100_000, key=_bounded("tasks", sc.tasks, 1, 100_000))
+        note = st.session_state.pop(SHAPE_NOTE, None)
+        if note:
+            st.info(note)
 
     etc, problem = None, None
     if method == "range":
@@ -261,6 +296,8 @@ def editor(sc) -> None:
     if problem:  # Run refuses while it is set, rather than run the last valid scenario (pages/common.py run_button)
         st.session_state[Keys.PROBLEM] = problem
     else:
+        if not own:
+            st.session_state[GENERATED] = (sc.etc, sc.machines, sc.tasks)
         _load_note(load_slot, sc)
 
     if not own and sc.tasks * sc.machines <= 200_000:

@@ -13,8 +13,9 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
+from hcsched.charts import direction
 from hcsched.experiment import trial_seeds
-from hcsched.models.timeshared import MODEL
+from hcsched.models.timeshared import MODEL, size_limit
 from hcsched.models.timeshared.charts import gain_heatmaps, gantt, server_bars, sooner_same_later
 from hcsched.models.timeshared.heuristics import HEURISTICS
 from hcsched.models.timeshared.htm import HTM
@@ -57,7 +58,12 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     means = results.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
     st.caption(f"Against {scenario.spec.reference} on the same {MODEL.trial_word}s; equal within "
                f"{scenario.spec.same_tolerance:g} s.")
-    st.plotly_chart(sooner_same_later(means, labels), key=f"{key}_ts_ssl", width="stretch")
+    st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference, direction(_metric("pct_sooner"))),
+                    key=f"{key}_ts_ssl", width="stretch")
+
+
+def _metric(name: str):
+    return next(m for m in MODEL.columns() if m.name == name)
 
 
 SWEEP_METRICS = {"gain_makespan": 0.0, "gain_sum_flow": 0.0, "gain_max_flow": 0.0, "gain_max_stretch": 0.0,
@@ -73,7 +79,8 @@ def sweep_charts(table: pd.DataFrame, key: str) -> None:
     by_name = {m.name: m for m in MODEL.columns()}
     st.subheader("Against the reference over μ and the number of tasks (the paper's Figs. 4-14)")
     metric = st.selectbox("Heatmaps of", list(shown), format_func=lambda n: by_name[n].title, key=f"{key}_ts_metric")
-    st.plotly_chart(gain_heatmaps(table, metric, shown[metric]), key=f"{key}_ts_heat", width="stretch")
+    title = f"{by_name[metric].title} against the reference: {direction(by_name[metric])}"
+    st.plotly_chart(gain_heatmaps(table, metric, shown[metric], title=title), key=f"{key}_ts_heat", width="stretch")
     if {f"{metric}_lower", f"{metric}_upper"} <= set(table.columns):
         half = (table[f"{metric}_upper"] - table[f"{metric}_lower"]) / 2
         n = f" over {int(table['trials'].max())} {MODEL.trial_word}s" if "trials" in table.columns else ""
@@ -173,9 +180,13 @@ def editor(sc) -> None:
             changes.update(task_table=None, tasks=int(tasks), mean_interarrival=float(mu), arrivals=law,
                            size_mb=(float(size_lo), float(size_hi)), compute_ratio=float(ratio),
                            max_compute_s=float(max_s), transfer=transfer)
-        commit_scenario(sc.replace(**changes))
+        new = commit_scenario(sc.replace(**changes))
     except HcschedError as exc:
         refuse_runs(str(exc))
+        return
+    note = size_limit(new.spec)
+    if note:
+        st.info("Data " + note.removeprefix("; data ") + ". The paper's 100 Mbit/s cards never limit them (docs/models/timeshared.md).")
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,17 +21,19 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from hcsched import HcschedError, Scenario, get_model, preset, preset_names, simulate, summarize, trial_runs
+from hcsched import Scenario, get_model, preset, preset_names, simulate, summarize, trial_runs
 from hcsched.charts import GANTT_BARS, gantt, gantt_default_window, heuristic_colors, metric_bars, trial_distribution
-from hcsched.experiment import estimate_seconds, schedule_table, schedules_of
+from hcsched.errors import describe_error
+from hcsched.experiment import estimate_seconds, progress_text, schedule_table, schedules_of
 from hcsched.models import DEFAULT_MODEL, model_names, warm_up
 from hcsched.models.base import Metric
+from hcsched.verdict import readable_number, scenario_verdicts, verdict_lines
 
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
 LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # longer runs and sweeps are refused (per session)
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
-         "results": "pages/results.py", "explain": "pages/explain.py", "sweep": "pages/sweep.py"}
+         "results": "pages/results.py", "explain": "pages/explain.py", "sweep": "pages/sweep.py", "papers": "pages/papers.py"}
 
 
 class Keys:
@@ -53,13 +58,23 @@ class Job:
     scenario: Scenario
     jobs: int
     future: Future | None = None
-    done: int = 0
+    done: float = 0.0  # trials done, fractional while a trial's heuristics finish one by one
     started: float = field(default_factory=time.monotonic)
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
 class Cancelled(Exception):
     """Raised from the progress callback to stop a run."""
+
+
+@contextmanager
+def shown_as_error(what: str) -> Iterator[None]:
+    """Any error raised in the block is shown as one line in the page, as the CLI does (never a traceback); the rest
+    of the page still draws. Streamlit's own rerun and stop are BaseExceptions and pass through."""
+    try:
+        yield
+    except Exception as exc:
+        st.error(f"{what}: {describe_error(exc)}")
 
 
 class Warming:
@@ -125,28 +140,57 @@ def default(key: str, value) -> str:
     return W + key
 
 
+def _allowed(low, high) -> str:
+    if low is not None and high is not None:
+        return f"from {low:g} to {high:g}"
+    return f"at least {low:g}" if low is not None else f"at most {high:g}"
+
+
 def number(container, label: str, low, high, key: str, **kwargs):
-    """A Scenario-page number input that never silently becomes its minimum: Streamlit sets a cleared field to its
-    default, so the field is created empty-able and a cleared field gets its last value back, saying so under it."""
+    """A Scenario-page number input that never silently becomes another value.
+
+    Streamlit sets a cleared field to its default, and refuses a number beyond its range in the browser (a red outline,
+    the range only in a hover, the old value still used). So the field is created empty-able and unbounded, and this
+    checks it: a cleared field, or one beyond ``low`` .. ``high``, gets its last value back and says so under it, with
+    the range allowed. The range is also stated in the field's help."""
     last, notice = key + "__last", key + "__restored"
-
-    def restore() -> None:
-        if st.session_state.get(key) is None and st.session_state.get(last) is not None:
-            st.session_state[key] = st.session_state[last]
-            st.session_state[notice] = True
-
     current = st.session_state.get(key)
     if current is not None:  # a loaded scenario may hold a value beyond the field's usual range: show it, as it is
         low = low if low is None or current >= low else type(low)(current)
         high = high if high is None or current <= high else type(high)(current)
-    value = container.number_input(label, low, high, value=None, key=key, on_change=restore, **kwargs)
+
+    def restore() -> None:
+        value = st.session_state.get(key)
+        if value is None and st.session_state.get(last) is not None:
+            st.session_state[key] = st.session_state[last]
+            st.session_state[notice] = "a number is needed"
+        elif value is not None and ((low is not None and value < low) or (high is not None and value > high)):
+            st.session_state[key] = st.session_state.get(last, low if low is not None else high)
+            st.session_state[notice] = f"{value:.10g} is not allowed (allowed: {_allowed(low, high)})"
+
+    if isinstance(low, int) and isinstance(high, int) and "step" not in kwargs:
+        kwargs["step"] = 1  # an integer field without bounds to infer it from
+    if low is not None or high is not None:
+        kwargs["help"] = f"{kwargs.get('help') or ''} Allowed: {_allowed(low, high)}.".strip()
+    value = container.number_input(label, value=None, key=key, on_change=restore, **kwargs)
     if value is None:  # never handed to an editor as a number
         value = st.session_state.get(last, current)
     else:
         st.session_state[last] = value
-    if st.session_state.pop(notice, False):
-        container.caption(f"{label}: a number is needed; kept {value:g}.")
+    said = st.session_state.pop(notice, None)
+    if said:
+        container.caption(f"{label}: {said}; kept {value:g}.")
     return value
+
+
+def replace_scenario(scenario: Scenario) -> None:
+    """Load ``scenario`` as the current one, every Scenario-page widget and model editor starting anew from it."""
+    from models import reset_all  # here: the dashboard's model modules import this one
+
+    st.session_state[Keys.SCENARIO] = scenario
+    for key in [k for k in st.session_state if str(k).startswith(W)]:
+        del st.session_state[key]
+    reset_all()
 
 
 def refuse_runs(problem: str) -> None:
@@ -157,14 +201,19 @@ def refuse_runs(problem: str) -> None:
 
 
 def commit_scenario(new: Scenario) -> Scenario:
-    """Make ``new`` the current scenario; an edited preset is renamed so it is not mistaken for the original."""
+    """Make ``new`` the current scenario; an edited preset is renamed "NAME (edited)" so it is not mistaken for the
+    original (in the Results' "of the scenario ..." and in download names), and an edit that brings it back to the
+    preset gives the preset again."""
     old = st.session_state[Keys.SCENARIO]
     if new != old:
-        if new.name == old.name and old.name in preset_names() and new != preset(old.name):
-            new = new.replace(name=f"{old.name} (edited)")
+        base = old.name.removesuffix(" (edited)")
+        original = preset(base).replace(trials=new.trials, seed=new.seed) if base in preset_names() else None
+        if original is not None and new.name in (old.name, base):
+            same = new.replace(name=original.name, description=original.description)
+            new = original if same == original else new.replace(name=f"{base} (edited)")
         if new.description and new.description == old.description and new.spec != old.spec:
             # the description was written for the scenario before the edit: never describe one scenario as another
-            new = new.replace(description=f"Edited from {old.name.removesuffix(' (edited)')}.")
+            new = new.replace(description=f"Edited from {base}.")
         st.session_state[Keys.SCENARIO] = new
     return st.session_state[Keys.SCENARIO]
 
@@ -221,7 +270,7 @@ def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
         return False
     job = Job(scenario, jobs)
 
-    def progress(done: int, total: int) -> None:
+    def progress(done: float, total: int) -> None:
         job.done = done
         if job.cancel.is_set():
             raise Cancelled
@@ -237,10 +286,8 @@ def _finish(job: Job) -> None:
         results = job.future.result()
     except Cancelled:
         st.session_state[Keys.NOTICE] = ("warning", "The run was cancelled.", job.scenario)
-    except HcschedError as exc:
-        st.session_state[Keys.NOTICE] = ("error", f"The run stopped: {exc}", job.scenario)
     except Exception as exc:  # never a traceback in the page
-        st.session_state[Keys.NOTICE] = ("error", f"The run failed: {type(exc).__name__}: {exc}", job.scenario)
+        st.session_state[Keys.NOTICE] = ("error", f"The run stopped: {describe_error(exc)}", job.scenario)
     else:
         st.session_state[Keys.RESULTS] = RunResult(job.scenario, results, time.monotonic() - job.started)
 
@@ -253,10 +300,9 @@ def _progress_fragment() -> None:
     if job.future.done():
         _finish(job)
         st.rerun()
-    total = job.scenario.trials
-    elapsed = time.monotonic() - job.started
-    left = f", about {elapsed / job.done * (total - job.done):.0f} s left" if job.done else ""
-    st.progress(job.done / total, text=f"{job.done} of {total} trials done{left}")
+    word = get_model(job.scenario.model).trial_word
+    st.progress(min(1.0, job.done / job.scenario.trials),
+                text=progress_text(job.done, job.scenario.trials, word, time.monotonic() - job.started))
     st.button("Cancel", key="cancel_run", on_click=job.cancel.set)
 
 
@@ -265,11 +311,11 @@ def run_status() -> None:
     if Keys.JOB in st.session_state:
         _progress_fragment()
     notice = st.session_state.get(Keys.NOTICE)
-    if notice and _same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
+    if notice and same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
         getattr(st, notice[0])(notice[1])
 
 
-def _same_experiment(a: Scenario, b: Scenario) -> bool:
+def same_experiment(a: Scenario, b: Scenario) -> bool:
     """The same scenario, whatever trials and seed were chosen for a run."""
     return a.replace(trials=b.trials, seed=b.seed) == b
 
@@ -279,56 +325,106 @@ def scenario_problem() -> str | None:
     return st.session_state.get(Keys.PROBLEM)
 
 
+DRAW_SECONDS = 1.5  # drawing the results' charts (measured by the browser test)
+WARN_SECONDS = 30.0  # longer runs are announced before they start
+
+
+def run_estimate(scenario: Scenario, jobs: int | None = None) -> float:
+    """The one estimate of a run a page states and the limit checks: the trials, then trial 0 again for the Gantt
+    chart, then drawing the charts."""
+    return estimate_seconds(scenario, jobs=jobs) + estimate_seconds(scenario, trials=1, jobs=1) + DRAW_SECONDS
+
+
 def over_limit(scenario: Scenario, jobs: int | None = None) -> str | None:
-    """Why a run is refused before it starts: its estimate exceeds the per-session limit (issue 12)."""
-    estimate = estimate_seconds(scenario, jobs=jobs)
+    """Why a run is refused before it starts: its estimate exceeds the per-session limit (issue 12), or the scenario
+    cannot even be estimated (a model's error, said in one line)."""
+    try:
+        estimate = run_estimate(scenario, jobs)
+    except Exception as exc:
+        return f"This scenario cannot run: {describe_error(exc)}"
     if estimate <= LIMIT_SECONDS:
         return None
     return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} "
             "minutes (HCSCHED_RUN_LIMIT_SECONDS). Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
 
 
+def estimate_note(scenario: Scenario, jobs: int | None = None) -> None:
+    """One message about how long a run will take: refused (over the limit), announced (long), or a caption."""
+    refused = over_limit(scenario, jobs)
+    if refused:
+        st.error(refused)
+        return
+    estimate = run_estimate(scenario, jobs)
+    if estimate > WARN_SECONDS:
+        st.warning(f"This run may take about {estimate / 60:.1f} minutes. It runs in the background: you can move "
+                   "between pages, and cancel it.")
+    else:
+        st.caption(f"Estimated time: about {max(estimate, 0.1):.1f} s (more on the first run, which compiles the kernels).")
+
+
 def run_button(label: str, key: str, scenario: Scenario | None = None, jobs: int | None = None) -> bool:
-    """The Run button: disabled while a run is going on, while the Scenario page shows an invalid edit, or when the run
-    would exceed the per-session limit."""
+    """The Run button with the one estimate of the run: disabled while a run is going on, while the Scenario page shows
+    an invalid edit, or when the run would exceed the per-session limit."""
     problem = scenario_problem()
     if problem:
         st.error(f"The Scenario page has an invalid edit, so this would run the last valid scenario: {problem} "
                  "Fix it on the Scenario page first.")
-    too_long = over_limit(scenario, jobs) if scenario is not None else None
-    if too_long:
-        st.error(too_long)
+    too_long = None
+    if scenario is not None:
+        too_long = over_limit(scenario, jobs)
+        estimate_note(scenario, jobs)
     return st.button(label, key=key, type="primary", disabled=Keys.JOB in st.session_state or bool(problem or too_long))
 
 
 def show_current_results(key: str) -> None:
     """The last results, said to belong to their scenario; results of another scenario are marked and folded away."""
     run = st.session_state.get(Keys.RESULTS)
-    if run is None:
-        return
+    if run is not None:
+        show_if_current(run.scenario, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+
+
+def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:
+    """Show ``what`` (results, a sweep) made of the scenario ``of``: at once when it is the scenario loaded now, else
+    under a warning naming both (or saying it is of an earlier version of the same scenario), folded behind a toggle."""
     current = st.session_state[Keys.SCENARIO]
-    if _same_experiment(run.scenario, current):
-        show_results(run, key)
+    if same_experiment(of, current):
+        show()
         return
-    st.warning(f"The last results are of the scenario **{run.scenario.name}**, not of the scenario loaded now "
-               f"(**{current.name}**). Run to see this one's.")
-    if st.toggle(f"Show the results of {run.scenario.name} (an earlier scenario)", key=f"{key}_show_other"):
-        show_results(run, key)
+    if of.name == current.name:
+        st.warning(f"The last {what} are of an earlier version of the scenario **{of.name}**, changed since (its "
+                   f"{_what_changed(of, current)}). {action} to see the current one's.")
+    else:
+        st.warning(f"The last {what} are of the scenario **{of.name}**, not of the scenario loaded now "
+                   f"(**{current.name}**). {action} to see this one's.")
+    if st.toggle(f"Show the {what} of {of.name} (an earlier scenario)", key=toggle_key):
+        show()
+
+
+def _what_changed(old: Scenario, new: Scenario) -> str:
+    """The scenario's parts that differ, in words: "heuristics", "system", "benchmark"."""
+    parts = [("model", "model"), ("heuristics", "heuristics"), ("benchmark", "benchmark"), ("spec", "system")]
+    changed = [word for attr, word in parts if getattr(old, attr) != getattr(new, attr)]
+    return " and ".join(changed) or "description"
+
+
+def file_name(scenario: Scenario, what: str, ext: str) -> str:
+    """A download's file name that says whose it is: ``<scenario>-<what>.<ext>`` in safe characters."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", scenario.name).strip("-.") or "scenario"
+    return f"{stem}-{what}.{ext}"
 
 
 INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, fixed "
              "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or above 100% for "
-             "a utilisation.")
+             "a utilisation or a share of an upper bound.")
 
 
 def _cell(metric: Metric, mean: float, lo: float, hi: float) -> str:
-    fmt = metric.fmt or ".4g"
-    show = lambda x: format(x, fmt) if x == x else "–"  # noqa: E731
+    show = lambda x: readable_number(x, metric.fmt)  # noqa: E731
     return show(mean) if lo != lo else f"{show(mean)} [{show(lo)}, {show(hi)}]"
 
 
 def summary_table(summary: pd.DataFrame, metrics: tuple[Metric, ...]) -> pd.DataFrame:
-    """The summary as people read it: titles with units, 4 significant digits, mean [95% interval]."""
+    """The summary as people read it: titles with units, 1.20 M rather than 1.196e+06, mean [95% interval]."""
     out = pd.DataFrame({"heuristic": summary["heuristic"], "trials": summary["trials"]})
     for m in metrics:
         out[m.label] = [_cell(m, *row) for row in summary[[m.name, f"{m.name}_lower", f"{m.name}_upper"]].to_numpy(float)]
@@ -342,10 +438,18 @@ def metric_help(model) -> pd.DataFrame:
                           "meaning": m.doc} for m in model.table_metrics()])
 
 
-def show_results(run: RunResult, key: str) -> None:
-    """Bars with 95% intervals, the table of means, per-trial distributions, the animated Gantt and downloads.
+def headline_metric(model) -> Metric:
+    """The metric the results lead with: the first bar metric where one way is better."""
+    bars = model.bar_metrics()
+    return next((m for m in bars if m.better), bars[0])
 
-    What is shown comes from the model's metric descriptions; its own charts come from its dashboard module."""
+
+def show_results(run: RunResult, key: str) -> None:
+    """Who wins, bars with 95% intervals, the table of means, per-trial distributions, the model's own charts, the
+    animated Gantt chart of one trial, and downloads.
+
+    What is shown comes from the model's metric descriptions; its own charts come from its dashboard module. Each part
+    that runs a model's code shows an error of that code as one line, and the rest of the page still draws."""
     from models import ui
 
     scenario, results = run.scenario, run.results
@@ -360,6 +464,8 @@ def show_results(run: RunResult, key: str) -> None:
         facts.append(headline)
     if model.normalizes():
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
+    with shown_as_error("Who wins could not be worked out"):
+        show_verdict(results, scenario)
     st.caption(", ".join(facts) + ". " + INTERVALS)
     for warning in model.warnings(results):
         st.warning(warning.replace("lambda*", "λ*"))
@@ -374,31 +480,102 @@ def show_results(run: RunResult, key: str) -> None:
     st.plotly_chart(trial_distribution(results, by_name[metric], colors), key=f"{key}_dist", width="stretch")
     whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
     if whole_run is not None:
-        whole_run(results, scenario, colors, key)
+        with shown_as_error(f"The {model.title} charts of the whole run could not be drawn"):
+            whole_run(results, scenario, colors, key)
+    downloads = [("Per-trial results (CSV)", results.to_csv(index=False), file_name(scenario, "results", "csv"), "text/csv"),
+                 ("Summary with intervals (CSV)", summary.to_csv(index=False), file_name(scenario, "summary", "csv"), "text/csv"),
+                 ("Scenario (JSON)", scenario.to_json(), file_name(scenario, "scenario", "json"), "application/json")]
+    with shown_as_error(f"This {model.trial_word}'s schedules could not be drawn"):
+        downloads[2:2] = one_trial(scenario, summary, colors, key)
+    for col, (label, data, name, mime) in zip(st.columns(len(downloads)), downloads, strict=True):
+        col.download_button(label, data, name, mime, key=f"{key}_dl_{_download_key(label)}", on_click="ignore")
 
+
+def _download_key(label: str) -> str:
+    """A download button's key from its label, stable across scenarios (file names carry the scenario's name)."""
+    return {"Per-trial": "results", "Summary": "summary", "Scenario": "scenario"}.get(
+        label.split()[0], "gantt_window" if "window" in label else "gantt")
+
+
+def show_verdict(results: pd.DataFrame, scenario: Scenario) -> None:
+    """One line per headline metric: who wins, by how much, and whether the paired interval tells them apart."""
+    lines = verdict_lines(scenario_verdicts(scenario, results))
+    if lines:
+        st.markdown("\n".join(f"- {_escaped(line)}" for line in lines))
+
+
+def _escaped(text: str) -> str:
+    """Text shown as itself in markdown (heuristic labels may hold * _ [ ] and the like)."""
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>~$-])", r"\\\1", text)
+
+
+GANTT_HEURISTICS = 4  # heuristics in the Gantt chart by default: the best few and the benchmark
+GANTT_ROWS = 96  # machine rows of all panels by default (a page no taller than a few screens)
+
+
+def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str) -> list[tuple]:
+    """The model's charts of one trial and its animated Gantt chart (heuristics and machines chosen, a time window for
+    large trials); returns the Gantt tables' downloads, built only when one is asked for."""
+    from models import ui
+
+    model = get_model(scenario.model)
     st.subheader(f"One {model.trial_word}")
-    trial = st.number_input(model.trial_word.capitalize(), 0, scenario.trials - 1, 0, key=f"{key}_trial")
-    runs = cached_runs(scenario, int(trial))
+    trial = int(st.number_input(model.trial_word.capitalize(), 0, scenario.trials - 1, 0, key=f"{key}_trial"))
+    runs = cached_runs(scenario, trial)
     schedules = schedules_of(runs)
     ui(scenario.model).trial_charts(runs, colors, key)
-    window = gantt_window(scenario, schedules, key)
-    st.plotly_chart(gantt(schedules, colors, window=window, time_unit=model.time_unit), key=f"{key}_gantt", width="stretch")
-    st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its times.")
+    shown, machines = gantt_choice(scenario, summary, schedules, key)
+    window = None
+    if shown:
+        chosen = {label: schedules[label] for label in shown}
+        window = gantt_window(scenario, chosen, key)
+        st.plotly_chart(gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines),
+                        key=f"{key}_gantt", width="stretch")
+        st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its "
+                   "times.")
+    else:
+        st.info("Choose at least one heuristic to draw its Gantt chart.")
+    downloads = [(f"Gantt table, whole {model.trial_word} {trial} (CSV)", lambda: _gantt_csv(scenario, trial, runs),
+                  file_name(scenario, f"gantt-{model.trial_word}{trial}", "csv"), "text/csv")]
+    if window is not None:
+        downloads.append((f"Gantt table, time window {window[0]:.6g}-{window[1]:.6g} (CSV)",
+                          lambda: _gantt_csv(scenario, trial, runs, window),
+                          file_name(scenario, f"gantt-window-{model.trial_word}{trial}", "csv"), "text/csv"))
+    return downloads
 
-    whole = schedule_table(scenario, int(trial), runs).drop(columns="trial")
-    downloads = [("Per-trial results (CSV)", results.to_csv(index=False), "results.csv", "text/csv"),
-                 ("Summary with intervals (CSV)", summary.to_csv(index=False), "summary.csv", "text/csv"),
-                 (f"Gantt table, whole {model.trial_word} {trial} (CSV)", whole.to_csv(index=False), f"gantt-trial{trial}.csv",
-                  "text/csv"),
-                 ("Scenario (JSON)", scenario.to_json(), f"{scenario.name}.json", "application/json")]
+
+def _gantt_csv(scenario: Scenario, trial: int, runs: dict, window: tuple[float, float] | None = None) -> str:
+    """Every task of one trial (or those overlapping ``window``), every heuristic: built when its download is clicked
+    (a large trial's table is tens of MB, too slow to build on every rerun)."""
+    whole = schedule_table(scenario, trial, runs).drop(columns="trial")
     if window is not None:
         finish = whole["finish"].fillna(np.inf)  # tasks still running at the end of the run
-        shown = whole[(finish > window[0]) & (whole["start"] < window[1])]
-        downloads.insert(3, (f"Gantt table, time window {window[0]:.6g}-{window[1]:.6g} (CSV)", shown.to_csv(index=False),
-                             f"gantt-window-trial{trial}.csv", "text/csv"))
-    for col, (label, data, name, mime) in zip(st.columns(len(downloads)), downloads, strict=True):
-        col.download_button(label, data, name, mime, key=f"{key}_dl_{name.split('.')[0].split('-')[0]}"
-                            + ("_window" if "window" in name else ""), on_click="ignore")
+        whole = whole[(finish > window[0]) & (whole["start"] < window[1])]
+    return whole.to_csv(index=False)
+
+
+def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str) -> tuple[list[str], list[int] | None]:
+    """The heuristics and machines the Gantt chart shows: by default the best few by the headline metric with the
+    benchmark, and as many machines as keep the chart a few screens tall."""
+    from hcsched.stats import best_few
+
+    model = get_model(scenario.model)
+    labels = list(schedules)
+    lead = headline_metric(model)
+    default = best_few(summary, lead.name, lead.better, scenario.benchmark_label, GANTT_HEURISTICS)
+    default = [label for label in default if label in labels]
+    shown = st.multiselect("Heuristics in the Gantt chart", labels, default=default, key=f"{key}_gantt_heuristics",
+                           help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, with the benchmark.")
+    if not shown:
+        return [], None
+    machines = max(schedules[label].machines for label in shown)
+    cap = max(1, GANTT_ROWS // len(shown))
+    if machines <= cap:
+        return shown, None
+    lo, hi = st.slider("Machines shown", 0, machines - 1, (0, cap - 1), key=f"{key}_gantt_machines",
+                       help="A range of machines, so that the chart stays a few screens tall.")
+    st.caption(f"Machines {lo}-{hi} of 0-{machines - 1} shown.")
+    return shown, list(range(lo, hi + 1))
 
 
 def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, float] | None:

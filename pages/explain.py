@@ -4,7 +4,7 @@ import streamlit as st
 
 from hcsched import get_model, model_names
 from models import ui
-from pages.common import Keys, init_session_state
+from pages.common import Keys, init_session_state, shown_as_error
 
 init_session_state()
 st.title("Explain")
@@ -13,4 +13,5 @@ systems = [n for n in model_names() if callable(getattr(ui(n), "explain", None))
 system = st.selectbox("System", systems, index=systems.index(sc.model) if sc.model in systems else 0,
                       format_func=lambda n: get_model(n).title, key="ex_model")
 model = get_model(system)
-ui(system).explain({sc.model: sc}.get(system) or model.presets()[model.default_preset]())  # the loaded one if it fits
+with shown_as_error(f"Explain of {model.title} stopped"):
+    ui(system).explain({sc.model: sc}.get(system) or model.presets()[model.default_preset]())  # the loaded one if it fits

@@ -9,7 +9,13 @@ not at its default in some copy ("kpb (k=20)" beside "kpb (k=10)", "kpb
 (kbar=off)" beside "kpb (kbar=2)"), so that no copy reads as the default one;
 removing the other copies gives back "kpb".
 Add, Remove and the benchmark act in callbacks; an error stays on the page
-until the next successful action or the next edit of the form.
+until the next successful action, the next edit of the form, or until the
+scenario it concerns is replaced (a preset reloaded, a file loaded).
+Parameter fields carry no bounds in the browser: a bounded field refuses a
+value beyond its range there, silently keeping the last valid one, which Add
+would then use. Each field's value is checked here instead, on every rerun,
+and a problem is said under the field (field, value, what is allowed) while
+Add is disabled.
 """
 
 import dataclasses
@@ -18,9 +24,9 @@ import streamlit as st
 
 from hcsched import HcschedError, get_heuristic, get_model, heuristic_names
 from hcsched.scenario import HeuristicSpec
-from pages.common import Keys, init_session_state, link
+from pages.common import Keys, commit_scenario, init_session_state, link
 
-ERROR = "hx_error"  # the last action's error, shown until the next successful action or edit
+ERROR = "hx_error"  # (the last action's error, the scenario it concerns), shown until the next success or edit
 LABEL = "hx_label"  # the Label field, cleared after a successful Add
 NAME = "hx_name"
 BENCHMARK = "hx_benchmark"
@@ -59,37 +65,77 @@ def clear_error() -> None:
     st.session_state.pop(ERROR, None)
 
 
+def set_error(text: str) -> None:
+    st.session_state[ERROR] = (text, st.session_state[Keys.SCENARIO])
+
+
+def last_error() -> str | None:
+    """The last action's error while the scenario it concerns is loaded; forgotten once that scenario is replaced."""
+    kept = st.session_state.get(ERROR)
+    if kept is None:
+        return None
+    if kept[1] is not st.session_state[Keys.SCENARIO]:  # replaced (even by an equal one: a preset reloaded)
+        clear_error()
+        return None
+    return kept[0]
+
+
+def is_on(h, p) -> bool:
+    """Whether the parameter has a value: an optional one only while its "on" box is ticked."""
+    return p.kind == "choice" or not p.optional or st.session_state.get(param_key(h.name, p) + "_on", p.default is not None)
+
+
 def param_widget(h, p) -> None:
-    """A widget for one parameter, bounded by its allowed range; whole-number parameters show as integers."""
+    """A widget for one parameter, with the problem of the value it holds said under it at once; whole-number parameters
+    show as integers. The field has no bounds in the browser (see the module's docstring); its range is in its help and
+    in the message under it when the value is beyond it."""
     key = param_key(h.name, p)
+    tip = f"{p.doc} Allowed: {p.allowed()}.".strip()
     if p.kind == "choice":
-        st.selectbox(p.name, p.choices, index=p.choices.index(p.default), key=key, help=p.doc, on_change=clear_error)
+        st.selectbox(p.name, p.choices, index=p.choices.index(p.default), key=key, help=tip, on_change=clear_error)
         return
     if p.optional and not st.checkbox(f"{p.name} on", value=p.default is not None, key=key + "_on", help=p.doc,
                                       on_change=clear_error):
         return
     whole = p.kind is int or whole_only(h, p)
-    low = p.low
-    if low is not None and p.low_open:
-        low = low + (1 if whole else 1e-6)
-    value = p.default if p.default is not None else 10
+    start = p.default if p.default is not None else 10
+    st.session_state.setdefault(key, int(start) if whole else float(start))
     if whole:
-        low, high, value = (int(x) if x is not None else None for x in (low, p.high, value))
-        st.number_input(p.name, min_value=low, max_value=high, value=value, step=1, format="%d", key=key, help=p.doc,
-                        on_change=clear_error)
+        st.number_input(p.name, value=None, step=1, format="%d", key=key, help=tip, on_change=clear_error)
     else:
-        st.number_input(p.name, min_value=low, max_value=p.high, value=float(value), key=key, help=p.doc,
-                        on_change=clear_error)
+        st.number_input(p.name, value=None, key=key, help=tip, on_change=clear_error)
+    problem = field_problem(h, p)
+    if problem:
+        st.error(problem)
 
 
 def param_values(h) -> dict:
     """The parameters as the form holds them (read in a callback, so the values are those of the click)."""
-    values = {}
-    for p in h.params:
-        key = param_key(h.name, p)
-        on = p.kind == "choice" or not p.optional or st.session_state.get(key + "_on", p.default is not None)
-        values[p.name] = st.session_state.get(key, p.default) if on else None
-    return values
+    return {p.name: st.session_state.get(param_key(h.name, p), p.default) if is_on(h, p) else None for p in h.params}
+
+
+def field_problem(h, p) -> str | None:
+    """What is wrong with the value a shown parameter field holds (the library's message: field, value, what is
+    allowed), or None. A field that is shown must hold a value: empty is not "off" there."""
+    if not is_on(h, p):
+        return None
+    try:
+        dataclasses.replace(p, optional=False).check(st.session_state.get(param_key(h.name, p), p.default), h.name)
+    except HcschedError as exc:
+        return str(exc)
+    return None
+
+
+def form_problems(h) -> list[str]:
+    """Every field's problem; when the fields are each valid, what the heuristic's own checks refuse (e.g. kbar a whole
+    number of machines, low not above high)."""
+    problems = [x for x in (field_problem(h, p) for p in h.params) if x]
+    if not problems:
+        try:
+            h.resolve(param_values(h))
+        except HcschedError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def is_auto_label(spec: HeuristicSpec) -> bool:
@@ -133,23 +179,26 @@ def commit(specs: list[HeuristicSpec], benchmark: str | None) -> bool:
     renamed = {old.label: s.label for old, s in zip(specs, new, strict=True)}
     sc = st.session_state[Keys.SCENARIO]
     try:
-        st.session_state[Keys.SCENARIO] = sc.replace(heuristics=tuple(new), benchmark=renamed.get(benchmark, benchmark))
+        commit_scenario(sc.replace(heuristics=tuple(new), benchmark=renamed.get(benchmark, benchmark)))
     except HcschedError as exc:
-        st.session_state[ERROR] = str(exc)
+        set_error(str(exc))
         return False
     clear_error()
     return True
 
 
 def add() -> None:
-    """The Add button: the form's heuristic, parameters and label; the label field is cleared when it is added."""
+    """The Add button: the form's heuristic, parameters and label; the label field is cleared when it is added. A form
+    with an invalid field adds nothing (the button is disabled then; this covers a click sent with the edit)."""
     sc = st.session_state[Keys.SCENARIO]
     try:
         h = get_heuristic(st.session_state[NAME], sc.model)
+        if form_problems(h):  # each is said above, under its field or the fields
+            raise HcschedError("Not added: correct the parameters marked above first.")
         spec = HeuristicSpec.make(h.name, st.session_state.get(LABEL, "").strip() or None, model=sc.model,
                                   **param_values(h))
     except HcschedError as exc:
-        st.session_state[ERROR] = str(exc)
+        set_error(str(exc))
         return
     if commit([*sc.heuristics, spec], sc.benchmark):
         st.session_state[LABEL] = ""
@@ -162,8 +211,11 @@ def remove(i: int) -> None:
 
 
 def choose_benchmark() -> None:
+    """The benchmark chosen; a label the scenario no longer has (picked on a list drawn before the labels changed) is
+    not committed: the rerun shows the scenario's own benchmark."""
     sc = st.session_state[Keys.SCENARIO]
-    commit(list(sc.heuristics), st.session_state[BENCHMARK])
+    if st.session_state[BENCHMARK] in [s.label for s in sc.heuristics]:
+        commit(list(sc.heuristics), st.session_state[BENCHMARK])
 
 
 def chosen(sc) -> None:
@@ -199,9 +251,14 @@ def add_form(sc) -> None:
         param_widget(h, p)
     st.text_input("Label (optional)", key=LABEL, placeholder="e.g. kpb k=10", on_change=clear_error,
                   help="Leave empty for a label from the parameters; copies of one heuristic show theirs.")
-    st.button("Add", key="hx_add", type="primary", on_click=add)
-    if ERROR in st.session_state:
-        st.error(st.session_state[ERROR])
+    problems = form_problems(h)
+    if problems and not any(field_problem(h, p) for p in h.params):  # the heuristic's own check; fields' are under them
+        st.error(problems[0])
+    st.button("Add", key="hx_add", type="primary", on_click=add, disabled=bool(problems),
+              help="Correct the parameters marked above first." if problems else None)
+    error = last_error()
+    if error:
+        st.error(error)
 
 
 init_session_state()

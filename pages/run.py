@@ -3,10 +3,8 @@
 import streamlit as st
 
 from hcsched import HcschedError, get_model
-from hcsched.experiment import default_jobs, estimate_seconds
+from hcsched.experiment import default_jobs
 from pages.common import Keys, init_session_state, link, run_button, run_status, start_run
-
-DRAW_SECONDS = 1.5
 
 init_session_state()
 st.title("Run")
@@ -15,7 +13,7 @@ st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spe
          + ", ".join(h.label for h in scenario.heuristics))
 link("scenario", "Change the scenario")
 c1, c2, c3 = st.columns(3)
-trials = c1.number_input("Trials", 1, 10_000, scenario.trials, key="run_trials")
+trials = c1.number_input(get_model(scenario.model).trial_word.capitalize() + "s", 1, 10_000, scenario.trials, key="run_trials")
 seed = c2.number_input("Seed", 0, 2**53 - 1, scenario.seed, key="run_seed")
 jobs = c3.number_input("Parallel jobs", 1, 256, default_jobs(), key="run_jobs", help="worker processes; default: all cores")
 try:
@@ -23,13 +21,6 @@ try:
 except HcschedError as exc:
     st.error(str(exc))
     st.stop()
-# The trials, then trial 0 again for the Gantt chart, then drawing the charts (measured by the browser test).
-estimate = estimate_seconds(chosen, jobs=int(jobs)) + estimate_seconds(chosen, trials=1, jobs=1) + DRAW_SECONDS
-if estimate > 30:
-    st.warning(f"This run may take about {estimate / 60:.1f} minutes. It runs in the background: you can move between "
-               "pages, and cancel it.")
-else:
-    st.caption(f"Estimated time: about {max(estimate, 0.1):.1f} s (more on the first run, which compiles the kernels).")
 running = Keys.JOB in st.session_state
 if run_button("Run", key="run_start", scenario=chosen, jobs=int(jobs)):
     st.session_state[Keys.SCENARIO] = chosen

@@ -6,8 +6,8 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
-from models import reset_all, ui
-from pages.common import ASSETS, Keys, W, default, init_session_state
+from models import ui
+from pages.common import ASSETS, Keys, W, default, init_session_state, replace_scenario, shown_as_error
 
 UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it) when edits would otherwise be lost
 
@@ -36,10 +36,7 @@ def set_scenario(scenario) -> None:
         st.session_state[UNDO] = (old, scenario)
     else:
         st.session_state.pop(UNDO, None)
-    st.session_state[Keys.SCENARIO] = scenario
-    for key in [k for k in st.session_state if str(k).startswith(W)]:
-        del st.session_state[key]
-    reset_all()
+    replace_scenario(scenario)
 
 
 def on_pick() -> None:
@@ -92,7 +89,8 @@ elif model != sc.model:  # edits would be lost: nothing is replaced until confir
     c1.button(f"Replace the scenario with {chosen.default_preset}, {chosen.title}'s default preset",
               key="sc_model_confirm", type="primary", on_click=lambda: set_scenario(preset(chosen.default_preset)))
     c2.button(f"Keep {sc.name}", key="sc_model_cancel", on_click=keep_model)
-ui(sc.model).editor(sc)
+with shown_as_error(f"The {get_model(sc.model).title} editor stopped"):
+    ui(sc.model).editor(sc)
 sc = st.session_state[Keys.SCENARIO]
 with top:
     presets_and_undo(sc)

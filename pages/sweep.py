@@ -10,12 +10,26 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
-from hcsched import HcschedError, Scenario, get_model
-from hcsched.charts import heuristic_colors, sweep_heatmap, sweep_lines
+from hcsched import Scenario, get_model
+from hcsched.charts import heuristic_colors
+from hcsched.errors import describe_error
 from hcsched.experiment import default_jobs, estimate_seconds
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
+from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
 from models import ui
-from pages.common import LIMIT_SECONDS, Cancelled, Keys, _executor, init_session_state, link
+from pages.common import (
+    LIMIT_SECONDS,
+    Cancelled,
+    Keys,
+    _executor,
+    file_name,
+    init_session_state,
+    link,
+    same_experiment,
+    scenario_problem,
+    show_if_current,
+    shown_as_error,
+)
 
 # Cancelled comes from a module, not this script: a page script runs anew on every rerun, and a class defined here
 # would be another class by the time the background sweep raises it.
@@ -43,6 +57,7 @@ class SweepResult:
     results: pd.DataFrame
     summary: pd.DataFrame
     seconds: float
+    number: int  # the session's n-th sweep: its view widgets are its own, so a new sweep starts with its own defaults
 
 
 def _on_parameter(slot: str) -> None:
@@ -73,6 +88,7 @@ def _estimate(scenario: Scenario, vary: dict, trials: int, jobs: int) -> float:
 
 def _start(scenario: Scenario, vary: dict, trials: int, jobs: int) -> None:
     job = SweepJob(scenario, vary, trials, len(grid(scenario, vary)) * trials)
+    number = st.session_state[K + "count"] = st.session_state.get(K + "count", 0) + 1
 
     def progress(done: int, total: int) -> None:
         job.done = done
@@ -81,7 +97,8 @@ def _start(scenario: Scenario, vary: dict, trials: int, jobs: int) -> None:
 
     def work() -> SweepResult:
         results = sweep(scenario, vary, trials=trials, jobs=jobs, progress=progress)
-        return SweepResult(scenario, vary, results, sweep_summary(results, scenario, vary), time.monotonic() - job.started)
+        return SweepResult(scenario, vary, results, sweep_summary(results, scenario, vary), time.monotonic() - job.started,
+                           number)
 
     job.future = _executor().submit(work)
     st.session_state[K + "job"] = job
@@ -98,16 +115,18 @@ def _progress() -> None:
             st.session_state[K + "result"] = job.future.result()
             st.session_state.pop(K + "notice", None)
         except Cancelled:
-            st.session_state[K + "notice"] = "The sweep was cancelled."
-        except HcschedError as exc:
-            st.session_state[K + "notice"] = f"The sweep stopped: {exc}"
-        except Exception as exc:  # never a traceback in the page
-            st.session_state[K + "notice"] = f"The sweep failed: {type(exc).__name__}: {exc}"
+            st.session_state[K + "notice"] = ("warning", "The sweep was cancelled.", job.scenario)
+        except Exception as exc:  # bad input or a model's own failure: one line, as the CLI says it, never a traceback
+            st.session_state[K + "notice"] = ("error", f"The sweep stopped: {describe_error(exc)}", job.scenario)
         st.rerun()
     elapsed = time.monotonic() - job.started
     left = f", about {elapsed / job.done * (job.total - job.done):.0f} s left" if job.done else ""
-    st.progress(job.done / job.total, text=f"{job.done} of {job.total} trials done{left}")
+    word = get_model(job.scenario.model).trial_word
+    st.progress(job.done / job.total, text=f"Sweep of {job.scenario.name}: {job.done} of {job.total} {word}s done{left}")
     st.button("Cancel", key=K + "cancel", on_click=job.cancel.set)
+
+
+X_SCALE_NAMES = {"linear": "linear", "log": "logarithmic", "category": "evenly spaced (not to scale)"}
 
 
 def _show(result: SweepResult) -> None:
@@ -121,61 +140,83 @@ def _show(result: SweepResult) -> None:
     metrics = [m for m in model.bar_metrics() if m.name in result.summary.columns]
     colors = heuristic_colors(result.scenario.heuristics)
     if len(keys) == 1:
-        numeric = pd.api.types.is_numeric_dtype(result.summary[keys[0]])
-        log_x = numeric and st.checkbox("Logarithmic x axis", key=K + "logx",
-                                        value=bool(numeric and (result.summary[keys[0]] > 0).all()
-                                                   and result.summary[keys[0]].max() > 4 * result.summary[keys[0]].min()))
-        st.plotly_chart(sweep_lines(result.summary, keys[0], metrics, colors, log_x=log_x), width="stretch",
+        values = result.summary[keys[0]]
+        scales = x_scales(values)
+        default = default_x_scale(values)
+        scale = st.radio("x axis", scales, index=scales.index(default), format_func=X_SCALE_NAMES.get, horizontal=True,
+                         key=f"{K}xscale{result.number}", help="Evenly spaced: every value gets the same width, so a few uneven values "
+                                                "(0, 10, 100) stay readable; distances along the axis then mean nothing.")
+        st.plotly_chart(sweep_lines(result.summary, keys[0], metrics, colors, x_scale=scale), width="stretch",
                         key=K + "lines")
     else:
-        chosen = st.selectbox("Metric", [m.label for m in metrics], key=K + "metric")
+        chosen = st.selectbox("Metric", [m.label for m in metrics], key=f"{K}metric{result.number}")
         metric = next(m for m in metrics if m.label == chosen)
         st.plotly_chart(sweep_heatmap(result.summary, (keys[0], keys[1]), metric), width="stretch", key=K + "heat")
     own = getattr(ui(result.scenario.model), "sweep_charts", None)  # the model's own charts of a sweep
     if own is not None:
         own(result.summary, K + "model")
+    c1, c2 = st.columns(2)  # files named after the scenario: sweeps of two scenarios never overwrite each other
+    c1.download_button(f"Sweep results, every {model.trial_word} (CSV)", lambda: result.results.to_csv(index=False),
+                       file_name(result.scenario, "sweep", "csv"), "text/csv", key=K + "dl_rows", on_click="ignore")
+    c2.download_button("Sweep summary with intervals (CSV)", lambda: result.summary.to_csv(index=False),
+                       file_name(result.scenario, "sweep-summary", "csv"), "text/csv", key=K + "dl_summary",
+                       on_click="ignore")
+
+
+def _show_current(result: SweepResult) -> None:
+    """The last sweep, said to belong to its scenario; a sweep of another scenario is marked and folded away."""
+    show_if_current(result.scenario, lambda: _show(result), "sweep results", "Run the sweep",
+                    f"{K}show_other{result.number}")
+
+
+def _controls(scenario: Scenario) -> None:
+    """The parameters, their values, the estimate, and the Run button."""
+    model = get_model(scenario.model)
+    proposals = candidates(scenario)
+    st.session_state[K + "proposals"] = proposals
+    first = _parameter("1", proposals, "Parameter")
+    second = _parameter("2", proposals, "Second parameter") if st.checkbox("Vary a second parameter", key=K + "two") else None
     c1, c2 = st.columns(2)
-    c1.download_button("Sweep results, every trial (CSV)", result.results.to_csv(index=False).encode(),
-                       f"{result.scenario.name}-sweep.csv", "text/csv", key=K + "dl_rows")
-    c2.download_button("Sweep summary with intervals (CSV)", result.summary.to_csv(index=False).encode(),
-                       f"{result.scenario.name}-sweep-summary.csv", "text/csv", key=K + "dl_summary")
+    trials = int(c1.number_input(f"{model.trial_word.title()}s per point", 1, 10_000, min(scenario.trials, 10),
+                                 key=K + "trials"))
+    jobs = int(c2.number_input("Parallel jobs", 1, 256, default_jobs(), key=K + "jobs"))
+    problem = scenario_problem()
+    if problem:
+        st.error(f"The Scenario page has an invalid edit, so this would sweep the last valid scenario: {problem} "
+                 "Fix it on the Scenario page first.")
+    vary = estimate = None
+    try:
+        vary = parse_vary([f"{key}={values}" for key, values in (first, second) if (key, values) != ("", "")]
+                          if second else [f"{first[0]}={first[1]}"])
+        estimate = _estimate(scenario, vary, trials, jobs)
+    except Exception as exc:  # a bad value names the key; a model's own failure is one line too, never a traceback
+        st.error(describe_error(exc))
+    if estimate is not None:
+        points = len(grid(scenario, vary))
+        if estimate > LIMIT_SECONDS:
+            st.error(f"This sweep ({points} points x {trials} {model.trial_word}s) would take about {estimate / 60:.1f} "
+                     f"minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} minutes. Use fewer points or "
+                     f"{model.trial_word}s, or the command line (`hcsched sweep`), which has no limit.")
+        else:
+            st.caption(f"{points} points x {trials} {model.trial_word}s: about {max(estimate, 0.1):.1f} s.")
+    allowed = estimate is not None and estimate <= LIMIT_SECONDS and K + "job" not in st.session_state and not problem
+    if st.button("Run the sweep", key=K + "run", type="primary", disabled=not allowed):
+        _start(scenario, vary, trials, jobs)
+        st.rerun()
 
 
 init_session_state()
 st.title("Sweep")
 scenario = st.session_state[Keys.SCENARIO]
-model = get_model(scenario.model)
-st.write(f"**{scenario.name}**: {model.describe(scenario.spec)}; " + ", ".join(h.label for h in scenario.heuristics))
+st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spec)}; "
+         + ", ".join(h.label for h in scenario.heuristics))
 link("scenario", "Change the scenario")
-proposals = candidates(scenario)
-st.session_state[K + "proposals"] = proposals
-first = _parameter("1", proposals, "Parameter")
-second = _parameter("2", proposals, "Second parameter") if st.checkbox("Vary a second parameter", key=K + "two") else None
-c1, c2 = st.columns(2)
-trials = int(c1.number_input(f"{model.trial_word.title()}s per point", 1, 10_000, min(scenario.trials, 10), key=K + "trials"))
-jobs = int(c2.number_input("Parallel jobs", 1, 256, default_jobs(), key=K + "jobs"))
-running = K + "job" in st.session_state
-try:
-    vary = parse_vary([f"{key}={values}" for key, values in (first, second) if (key, values) != ("", "")]
-                      if second else [f"{first[0]}={first[1]}"])
-    estimate = _estimate(scenario, vary, trials, jobs)
-except HcschedError as exc:
-    st.error(str(exc))
-    vary, estimate = None, None
-if estimate is not None:
-    points = len(grid(scenario, vary))
-    if estimate > LIMIT_SECONDS:
-        st.error(f"This sweep ({points} points x {trials} {model.trial_word}s) would take about {estimate / 60:.1f} "
-                 f"minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} minutes. Use fewer points or "
-                 f"{model.trial_word}s, or the command line (`hcsched sweep`), which has no limit.")
-    else:
-        st.caption(f"{points} points x {trials} {model.trial_word}s: about {max(estimate, 0.1):.1f} s.")
-allowed = vary is not None and estimate is not None and estimate <= LIMIT_SECONDS and not running
-if st.button("Run the sweep", key=K + "run", type="primary", disabled=not allowed):
-    _start(scenario, vary, trials, jobs)
-    st.rerun()
+with shown_as_error("The sweep's settings could not be shown"):
+    _controls(scenario)
 _progress()
-if K + "notice" in st.session_state:
-    st.warning(st.session_state[K + "notice"])
+notice = st.session_state.get(K + "notice")
+if notice and same_experiment(notice[2], scenario):
+    getattr(st, notice[0])(notice[1])
 if K + "result" in st.session_state:
-    _show(st.session_state[K + "result"])
+    with shown_as_error("The sweep's charts could not be drawn"):
+        _show_current(st.session_state[K + "result"])

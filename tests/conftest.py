@@ -38,3 +38,15 @@ def hcsp_dir() -> Path:
 import sys  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
+
+
+def panel_titles(fig: dict) -> list[str]:
+    """The metric titles of a figure's panels (each panel's title without its "lower is better" line)."""
+    return [a["text"].split("<br>")[0] for a in fig["layout"]["annotations"] if "<br>" in a["text"] or "better" not in a["text"]]
+
+
+def bar_values(trace: dict) -> tuple[list, np.ndarray]:
+    """A bar trace's categories and values, whichever way its bars lie."""
+    if trace.get("orientation") == "h":
+        return list(trace["y"]), plotly_array(trace["x"])
+    return list(trace["x"]), plotly_array(trace["y"])

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, bar_values  # noqa: E402
 from conftest import plotly_array as _array
 from conftest import plotly_charts as charts
 from streamlit.testing.v1 import AppTest  # noqa: E402
@@ -61,8 +61,9 @@ def test_landing_run_shows_the_library_numbers():
     bars = charts(at)[1]["data"]
     labels = [h.label for h in preset("quickstart").heuristics]
     means = expected.groupby("heuristic", sort=False)["makespan"].mean().reindex(labels)
-    assert bars[0]["x"] == labels
-    np.testing.assert_allclose(_array(bars[0]["y"]), means.to_numpy())
+    shown_labels, values = bar_values(bars[0])
+    assert shown_labels == labels
+    np.testing.assert_allclose(values, means.to_numpy())
     shown = at.dataframe[0].value  # titles with units, mean [95% interval] to 4 significant digits
     means = [float(cell.split(" [")[0]) for cell in shown["Normalised makespan"]]
     np.testing.assert_allclose(means, expected.groupby("heuristic", sort=False)["normalized_makespan"].mean(), rtol=5e-4)
@@ -234,8 +235,9 @@ def test_class_model_run_and_results():
     run = wait_for_results(at)
     pd.testing.assert_frame_equal(run.results, simulate(run.scenario, jobs=1))
     assert any("kpb (kbar=1)" in w.value and "unstable in 2 of 2" in w.value for w in at.warning)
-    curves = [c for c in charts(at) if c["data"][0]["type"] == "scatter"]
-    assert len(curves) == 1 and [d["name"] for d in curves[0]["data"]] == ["mct", "kpb (kbar=1)", "lpas"]
+    curves = [c for c in charts(at) if "Number in system over time" in c["layout"].get("title", {}).get("text", "")]
+    assert len(curves) == 1
+    assert [d["name"] for d in curves[0]["data"] if d.get("showlegend") is not False] == ["mct", "kpb (kbar=1)", "lpas"]
     labels = [b.label for b in at.get("download_button")]  # a large trial: the whole trial and the window shown
     assert len(labels) == 5 and "Gantt table, whole replication 0 (CSV)" in labels
     assert any(label.startswith("Gantt table, time window") for label in labels)

@@ -112,3 +112,85 @@ def test_class_model_uses_its_own_heuristics():
     add(at, "kpb")
     assert labels(at) == ["mct", "kpb (kbar=1)", "lpas", "kpb (kbar=off)"] and not errors(at)
     assert all(h.model == "classes" for h in at.session_state["scenario"].heuristics)
+
+
+# --- issue 18, items 11 and 12: invalid parameters said inline at once; errors of a replaced scenario go ----------
+def test_an_invalid_parameter_is_said_under_its_field_at_once_and_add_refuses_it():
+    at = app(PAGE)
+    before = at.session_state["scenario"]
+    at.selectbox(key="hx_name").set_value("kpb").run()
+    k = at.number_input(key="hx_kpb_k")
+    # no bounds in the browser: a bounded field refuses -3 there and silently keeps 20, which Add then used
+    assert not k.proto.has_min and not k.proto.has_max
+    k.set_value(-3).run()  # no Add: the message is there at once, under the field, with the field, value and range
+    order = [(n.type, getattr(n, "key", None)) for n in at.main]
+    assert order[order.index(("number_input", "hx_kpb_k")) + 1][0] == "error"
+    assert errors(at) == ["heuristic 'kpb', parameter 'k': -3.0 is out of range; allowed: a number > 0 and <= 100"]
+    assert at.button(key="hx_add").disabled
+    at.number_input(key="hx_kpb_k").set_value(30).run()  # corrected: the message goes, Add adds the value shown
+    assert not errors(at) and not at.button(key="hx_add").disabled
+    at.button(key="hx_add").click().run()
+    assert labels(at) == [*(h.label for h in before.heuristics[:1]), "kpb (k=20)", "min-min", "sufferage", "kpb (k=30)"]
+
+
+def test_a_click_sent_with_an_invalid_edit_adds_nothing():
+    """The browser sends the edit and the Add click together when Add is clicked straight after typing."""
+    at = app(PAGE)
+    before = at.session_state["scenario"]
+    at.selectbox(key="hx_name").set_value("kpb").run()
+    at.number_input(key="hx_kpb_k").set_value(150)
+    at.button(key="hx_add").click().run()
+    assert at.session_state["scenario"] == before
+    assert errors(at) == ["heuristic 'kpb', parameter 'k': 150.0 is out of range; allowed: a number > 0 and <= 100",
+                          "Not added: correct the parameters marked above first."]
+
+
+def test_an_empty_field_or_a_bad_whole_number_is_refused_inline():
+    at = app(PAGE)
+    at.selectbox(key="hx_name").set_value("kpb").run()
+    at.number_input(key="hx_kpb_k").set_value(None).run()
+    assert errors(at) == ["heuristic 'kpb', parameter 'k': a value is required; allowed: a number > 0 and <= 100"]
+    assert at.button(key="hx_add").disabled
+    at.number_input(key="hx_kpb_k").set_value(20).run()
+    at.checkbox(key="hx_kpb_kbar_on").check().run()
+    at.number_input(key="hx_kpb_kbar").set_value(0).run()
+    assert errors(at) == ["heuristic 'kpb', parameter 'kbar': 0 is out of range; allowed: a number >= 1"]
+    at.number_input(key="hx_kpb_kbar").set_value(None).run()  # kbar on with an empty field is not "off"
+    assert errors(at) == ["heuristic 'kpb', parameter 'kbar': a value is required; allowed: a number >= 1"]
+    at.checkbox(key="hx_kpb_kbar_on").uncheck().run()
+    assert not errors(at) and not at.button(key="hx_add").disabled
+
+
+def test_a_heuristics_own_check_is_said_before_add():
+    at = app(PAGE)
+    at.session_state["scenario"] = preset("kim-tight-high-heavy")
+    at.run()
+    at.selectbox(key="hx_name").set_value("switching").run()
+    at.number_input(key="hx_switching_low").set_value(0.95).run()
+    assert any("low (0.95) must not exceed high (0.9)" in e for e in errors(at)) and at.button(key="hx_add").disabled
+
+
+def test_an_error_goes_when_the_scenario_it_concerns_is_replaced():
+    at = app("app.py")
+    at.switch_page(PAGE).run()
+    add(at, "kpb", "mct", k=10)
+    assert any("'mct' is used twice" in e for e in errors(at))
+    at.switch_page("pages/scenario.py").run()
+    at.button(key="sc_load_preset").click().run()  # the preset reloaded: an equal scenario, but a new one
+    at.switch_page(PAGE).run()
+    assert not errors(at)
+
+
+# --- issue 18, item 13: the value model's step7 can be off ----------------------------------------------------------
+def test_step7_off_can_be_chosen():
+    at = app(PAGE)
+    at.session_state["scenario"] = preset("kim-tight-high-heavy")
+    at.run()
+    at.selectbox(key="hx_name").set_value("min-min").run()
+    assert at.selectbox(key="hx_min-min_step7").options == ["on", "off"]
+    at.selectbox(key="hx_min-min_step7").set_value("off").run()
+    at.button(key="hx_add").click().run()
+    assert not errors(at)
+    added = at.session_state["scenario"].heuristics[-1]
+    assert added.label == "min-min (step7=off)" and added.kwargs == {"step7": "off"}
+    assert labels(at)[2] == "min-min (step7=on)"  # the other copy names step7 too

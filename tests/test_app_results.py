@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, panel_titles, plotly_charts  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import Scenario, get_model, preset, simulate, summarize  # noqa: E402
@@ -59,7 +59,7 @@ def test_intervals_stay_in_the_metrics_range_and_the_method_is_stated():
     model = get_model("etc")
     summary = summarize(simulate(sc, jobs=1), [m.name for m in model.bar_metrics()], methods=model.interval_methods())
     assert (summary["max_stretch_lower"] >= 0).all()  # Student-t alone gave [-2041, 4517] for sufferage here
-    assert bars["layout"]["annotations"][3]["text"] == "Max stretch"
+    assert panel_titles(bars)[3] == "Max stretch"
 
 
 def test_metric_help_and_units():
@@ -96,3 +96,33 @@ def test_whole_trial_and_window_gantt_tables():
     assert 0 < length < 500 and at.slider(key="results_window").value == 0.0  # a readable window, handle free to move
     _, table = simulate(sc, jobs=1, schedules=True)
     assert isinstance(table, pd.DataFrame) and (table["trial"] == 0).sum() > 300  # the whole trial has every task
+
+
+def test_results_say_who_wins_and_name_files_after_the_scenario():
+    """Issue 18: one line per headline metric above the charts; downloads named after their scenario."""
+    sc = preset("quickstart").replace(trials=3)
+    at = app("pages/results.py", scenario=sc, results=result(sc))
+    said = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert said and "Lowest makespan" in said[0] and any(h.label in said[0] for h in sc.heuristics)
+    assert "neither is better" in said[0]  # utilisation, which is no goal
+    names = {b.proto.file_name if hasattr(b.proto, "file_name") else "" for b in at.get("download_button")}
+    labels = [b.label for b in at.get("download_button")]
+    assert "Per-trial results (CSV)" in labels
+    from pages.common import file_name
+
+    assert file_name(sc, "results", "csv") == "quickstart-results.csv"
+    assert file_name(sc.replace(name="kim tight (edited)"), "summary", "csv") == "kim-tight-edited-summary.csv"
+    assert names  # each button has a file name
+
+
+def test_gantt_shows_the_best_few_and_the_benchmark_and_a_range_of_machines():
+    base = preset("page-system-a")
+    sc = base.replace(trials=2)
+    at = app("pages/results.py", scenario=sc, results=result(sc))
+    shown = at.multiselect(key="results_gantt_heuristics").value
+    assert len(shown) == 4 and sc.benchmark_label in shown
+    machines = at.slider(key="results_gantt_machines").value
+    assert machines[0] == 0 and (machines[1] + 1) * len(shown) <= 96  # a chart a few screens tall
+    gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
+    assert [a["text"] for a in gantt["layout"]["annotations"]] == shown
+    assert gantt["layout"]["height"] < 2400

@@ -247,3 +247,70 @@ def test_a_loaded_scenario_beyond_a_fields_usual_range_shows_as_it_is(model, cha
     at.run()
     assert not at.exception, at.exception
     assert at.session_state["scenario"] == scenario
+
+
+# --- issue 18, item 10: leaving an uploaded matrix, and a load check that always reads sensibly ----------------------
+def test_back_from_an_uploaded_matrix_restores_the_generated_workload():
+    at = app()
+    at.selectbox(key="sc_w_het").set_value("lolo").run()
+    at.selectbox(key="sc_w_consistency").set_value("consistent").run()
+    at.number_input(key="sc_w_tasks").set_value(300).run()
+    generated = at.session_state["scenario"]
+    upload_matrix(at, [[float(4 * i + j + 1) for j in range(4)] for i in range(4)])
+    assert (at.session_state["scenario"].machines, at.session_state["scenario"].tasks) == (4, 4)
+    at.radio(key="sc_w_method").set_value("range").run()
+    assert not at.exception, at.exception
+    sc = at.session_state["scenario"]
+    assert (sc.machines, sc.tasks, sc.etc) == (generated.machines, generated.tasks, generated.etc)
+    assert (at.number_input(key="sc_w_machines").value, at.number_input(key="sc_w_tasks").value) == (8, 300)
+    assert at.selectbox(key="sc_w_het").value == "lolo"
+    assert any("before *My own matrix*: 8 machines, 300 tasks, LoLo heterogeneity" in i for i in texts(at.info))
+    assert not [w for w in texts(at.warning) if "Overloaded" in w]
+    at.number_input(key="sc_w_machines").set_value(9).run()  # said once: gone with the next edit
+    assert not [i for i in texts(at.info) if "My own matrix" in i]
+
+
+def test_a_scenario_that_came_with_its_matrix_keeps_its_shape_and_says_so():
+    from hcsched.models.etc.spec import EtcSpec
+
+    own = preset("quickstart").replace(etc=EtcSpec("matrix", matrix=((1.0, 2.0, 3.0),) * 30), machines=3, tasks=30)
+    at = AppTest.from_file(str(ROOT / PAGE), default_timeout=60)
+    at.session_state["scenario"] = own
+    at.run()
+    at.radio(key="sc_w_method").set_value("range").run()
+    assert not at.exception, at.exception
+    assert (at.session_state["scenario"].machines, at.session_state["scenario"].tasks) == (3, 30)
+    assert any("Machines (3) and tasks (30) are kept from the matrix" in i for i in texts(at.info))
+
+
+def test_load_check_with_too_few_tasks_says_it_cannot_tell():
+    at = app()
+    upload_matrix(at, [[float(4 * i + j + 1) for j in range(4)] for i in range(4)])  # 4 tasks
+    assert not at.warning
+    assert any("With 4 tasks, one quick MCT run cannot tell whether the rate fits" in c for c in texts(at.caption))
+    at.radio(key="sc_w_method").set_value("range").run()
+    at.number_input(key="sc_w_tasks").set_value(4).run()
+    assert not at.warning and any("With 4 tasks, one quick MCT" in c for c in texts(at.caption))
+
+
+def test_an_overload_with_no_task_completed_says_none_not_zero_percent():
+    at = app()
+    at.number_input(key="sc_w_rate").set_value(1.0).run()
+    warnings = [w for w in texts(at.warning) if "Overloaded" in w]
+    assert warnings and "has completed none of the 200 tasks when the last one arrives" in warnings[0]
+    assert "0.0%" not in warnings[0]
+
+
+def test_a_number_beyond_its_range_is_refused_in_words_and_the_last_value_kept():
+    """Issue 18, item 12: Streamlit refused 99999999 in the browser with the range only in a hover, and an old
+    "a number is needed" caption stayed under it; the field now says what is allowed and keeps its last value."""
+    at = app()
+    machines = at.number_input(key="sc_w_machines")
+    last = machines.value
+    machines.set_value(99_999_999).run()
+    said = texts(at.caption)
+    assert any(f"Machines: 99999999 is not allowed (allowed: from 1 to 1000); kept {last}." in c for c in said)
+    assert at.number_input(key="sc_w_machines").value == last and not at.exception
+    at.number_input(key="sc_w_tasks").set_value(300).run()  # another edit: the old caption goes
+    assert not any("is not allowed" in c for c in texts(at.caption))
+    assert "Allowed: from 1 to 1000." in at.number_input(key="sc_w_machines").help

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched import get_model, preset, trial_schedules
-from hcsched.charts import PALETTE, gantt, gantt_default_window, gantt_frames, heuristic_colors, metric_bars
+from hcsched.charts import PALETTE, gantt, gantt_default_window, gantt_frames, grid_columns, heuristic_colors, metric_bars
 from hcsched.metrics import Schedule
 from hcsched.scenario import HeuristicSpec
 
@@ -28,9 +28,10 @@ def test_bars_have_units_formats_and_say_why_a_panel_is_empty():
     summary["max_stretch"] = summary["max_stretch_lower"] = summary["max_stretch_upper"] = np.nan
     fig = metric_bars(summary, bars)
     texts = [a.text for a in fig.layout.annotations]
-    assert "Makespan (s)" in texts and "Mean flow time (s)" in texts
+    assert "Makespan (s)<br>" in texts[0] and "↓ lower is better" in texts[0] and "Mean flow time (s)<br>" in texts[2]
+    assert "neither is better" in next(t for t in texts if t.startswith("Utilisation"))
     assert any("no value in this run" in t for t in texts)
-    assert fig.layout.yaxis5.tickformat == ".1%"  # utilisation as a percentage
+    assert fig.layout.xaxis5.tickformat == ".1%"  # utilisation as a percentage
 
 
 def test_gantt_controls_on_top_units_in_hover_and_a_bounded_size():
@@ -75,16 +76,38 @@ def test_gantt_tells_back_to_back_tasks_apart_by_shade_not_by_a_border():
     assert [bar.marker.color[i] for i in (0, 2, 4, 6)] == ["#1f77b4", "rgba(31,119,180,0.62)"] * 2
 
 
-def test_bar_panels_wrap_when_many_heuristics_would_crowd_their_names():
+def test_bar_panels_sit_in_a_fixed_grid_with_no_panel_alone_on_a_row():
+    assert [grid_columns(n) for n in range(1, 11)] == [1, 2, 3, 2, 3, 3, 4, 3, 3, 2]
+    for n in range(2, 30):
+        assert n % grid_columns(n) != 1
+
+
+def test_bars_are_horizontal_and_name_twelve_heuristics_once_per_row_of_panels():
     model = get_model("etc")
     bars = model.bar_metrics()
+    labels = [f"heuristic-{i}" for i in range(12)]
+    summary = pd.DataFrame({"heuristic": labels, "trials": 3})
+    for m in bars:
+        summary[m.name] = summary[f"{m.name}_lower"] = summary[f"{m.name}_upper"] = 1.0
+    fig = metric_bars(summary, bars)
+    assert all(t.orientation == "h" and list(t.y) == labels for t in fig.data)  # names along y: never rotated
+    cols = grid_columns(len(bars))
+    shown = [fig.layout[f"yaxis{k if k > 1 else ''}"].showticklabels for k in range(1, len(bars) + 1)]
+    assert [s is not False for s in shown] == [k % cols == 0 for k in range(len(bars))]  # once per row
+    assert fig.layout.yaxis.autorange == "reversed"  # the scenario's first heuristic on top
 
-    def panels(n):
+
+def test_rows_of_bar_panels_keep_a_fixed_gap_in_pixels_for_few_heuristics_too():
+    """With 3 heuristics the figure is short: a gap that is a share of its height left the first row's tick labels on
+    the next row's titles (browser test, issue 18)."""
+    from hcsched.charts import ROW_GAP_PX
+
+    bars = get_model("etc").bar_metrics()
+    for n in (2, 3, 12):
         summary = pd.DataFrame({"heuristic": [f"h{i}" for i in range(n)], "trials": 3})
         for m in bars:
             summary[m.name] = summary[f"{m.name}_lower"] = summary[f"{m.name}_upper"] = 1.0
         fig = metric_bars(summary, bars)
-        return sorted({round(fig.layout[f"yaxis{k if k > 1 else ''}"].domain[0], 3) for k in range(1, len(bars) + 1)})
-
-    assert len(panels(4)) == 1  # 4 heuristics: every panel in one row
-    assert len(panels(12)) == -(-len(bars) // 3)  # 12 heuristics: three panels a row
+        plot_px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+        gap = fig.layout.yaxis.domain[0] - fig.layout[f"yaxis{grid_columns(len(bars)) + 1}"].domain[1]
+        assert gap * plot_px >= ROW_GAP_PX - 1

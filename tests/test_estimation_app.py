@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate, trial_runs  # noqa: E402
 from hcsched.models.estimation import MODEL  # noqa: E402
-from hcsched.models.estimation.charts import curves_frame  # noqa: E402
+from hcsched.models.estimation.charts import mean_curves  # noqa: E402
 
 EXAMPLES = ROOT / "assets" / "examples"
 TASKS = (EXAMPLES / "estimation-tasks.csv").read_bytes()
@@ -238,38 +238,73 @@ def results_page():
     return sc, at, saved
 
 
-def test_results_page_bars_and_the_models_curves(results_page):
+def by_title(at) -> dict:
+    return {f["layout"].get("title", {}).get("text", "").split(" over time")[0]: f for f in plotly_charts(at)}
+
+
+def lines(fig) -> list[dict]:
+    return [d for d in fig["data"] if d.get("showlegend") is not False]
+
+
+def test_results_page_bars_and_the_models_curves_averaged_over_trials(results_page):
+    """Issue 18: the error over time drew one trial's 24 raw lines with the legend on the data; now the means over
+    trials with their bands, of the heuristics chosen (the best few by makespan and the benchmark), legend outside."""
     sc, at, _ = results_page
     figs = plotly_charts(at)
-    labels = [h.label for h in sc.heuristics]
-    bars = figs[0]
-    assert [a["text"] for a in bars["layout"]["annotations"]] == ["Makespan (s)", "Efficiency", "Estimation error"]
-    assert all(d["error_y"]["visible"] for d in bars["data"])  # intervals
-    by_title = {f["layout"].get("yaxis", {}).get("title", {}).get("text"): f for f in figs}
-    error = by_title["estimation error |ETC - t| / t"]
-    assert [d["name"] for d in error["data"]] == [f"{h}: {k}" for h in labels for k in ("actual", "predicted")]
-    runs = trial_runs(sc, 0)
-    frame = curves_frame(runs)
-    for title, column in (("idle processors", "idle"), ("efficiency so far (%)", "efficiency")):
-        fig = by_title[title]
-        assert [d["name"] for d in fig["data"]] == labels
-        for d, label in zip(fig["data"], labels, strict=True):
-            np.testing.assert_allclose(plotly_array(d["y"]), frame.loc[frame["heuristic"] == label, column])
+    assert [a["text"].split("<br>")[0] for a in figs[0]["layout"]["annotations"]] == ["Makespan (s)", "Efficiency",
+                                                                                     "Estimation error"]
+    table = at.session_state["results"].results
+    shown = at.multiselect(key="results_shown")
+    assert shown.options == [h.label for h in sc.heuristics] and len(shown.value) == 4 and "fa" in shown.value
+    means = table.groupby("heuristic")["makespan"].mean()
+    assert set(shown.value) == set(means.drop("fa").nsmallest(3).index) | {"fa"} or \
+        set(shown.value) == set(means.nsmallest(4).index)
+    frame = mean_curves(table, sc.spec.machines, shown.value)
+    charts = by_title(at)
+    error = charts["Estimation error"]
+    assert "lower is better" in error["layout"]["title"]["text"] and error["layout"]["legend"]["x"] >= 1
+    assert [d["name"] for d in lines(error)] == [f"{h}: {k}" for h in shown.value for k in ("actual", "predicted")]
+    assert error["layout"]["yaxis"]["type"] == "log" and "0%" not in error["layout"]["yaxis"]["ticktext"]
+    for title, column in (("Idle processors", "idle"), ("Efficiency so far", "efficiency")):
+        fig = charts[title]
+        assert [d["name"] for d in lines(fig)] == shown.value and fig["layout"]["legend"]["xanchor"] == "left"
+        for d in lines(fig):
+            np.testing.assert_allclose(plotly_array(d["y"]), frame.loc[frame["heuristic"] == d["name"], column])
 
 
-def test_results_page_exports_the_curves_as_csv(results_page):
+def test_results_page_exports_the_mean_curves_as_csv(results_page):
     sc, at, saved = results_page
     assert "Curves over time (CSV)" in [b.label for b in at.get("download_button")]
     got = pd.read_csv(io.StringIO(saved["curves.csv"].decode() if isinstance(saved["curves.csv"], bytes)
                                   else saved["curves.csv"]))
-    assert list(got.columns) == ["heuristic", "time", "idle", "efficiency", "actual_error", "predicted_error"]
-    expected = curves_frame(trial_runs(sc, 0))
+    expected = mean_curves(at.session_state["results"].results, sc.spec.machines,
+                           at.multiselect(key="results_shown").value)
+    assert list(got.columns) == ["heuristic", "time", *(f"{c}{s}" for c in ("idle", "efficiency", "actual_error",
+                                                                           "predicted_error") for s in ("", "_lower", "_upper"))]
     pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+
+
+def test_results_page_of_page_system_a_with_two_trials():
+    """The preset with 12 heuristics: the selector, and 4 heuristics drawn by default, each a mean and a band."""
+    from pages.common import RunResult
+
+    sc = preset("page-system-a").replace(trials=2)
+    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
+    at.session_state["scenario"] = sc
+    at.session_state["results"] = RunResult(sc, simulate(sc, jobs=2), 0.1)
+    at.run()
+    assert not at.exception, at.exception
+    shown = at.multiselect(key="results_shown")
+    assert len(shown.options) == 12 and len(shown.value) == 4 and "fa" in shown.value
+    error = by_title(at)["Estimation error"]
+    assert len(lines(error)) == 8 and sum(d.get("fill") == "toself" for d in error["data"]) >= 4
+    shown.set_value(["rr", "fa"]).run()
+    assert [d["name"] for d in lines(by_title(at)["Idle processors"])] == ["fa", "rr"]
 
 
 def test_gantt_hover_shows_each_tasks_estimate_and_actual_time(results_page):
     sc, at, _ = results_page
-    gantt = next(f for f in plotly_charts(at) if f["data"][0].get("orientation") == "h")
+    gantt = next(f for f in plotly_charts(at) if f["layout"].get("sliders"))  # the animated Gantt chart
     assert "expected" in gantt["data"][0]["hovertemplate"] and "actual" in gantt["data"][0]["hovertemplate"]
     run = trial_runs(sc, 0)["fa"]
     custom = plotly_array(gantt["data"][0]["customdata"]).astype(float)  # task, arrival, start, finish, expected, actual

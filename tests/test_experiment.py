@@ -97,3 +97,12 @@ def test_calibrate_recovers_a_rate():
     assert completed_fraction(sc, rate / 2, seeds) > 0.9 > completed_fraction(sc, rate * 2, seeds)
     with pytest.raises(HcschedError, match="target"):
         calibrate(sc, 1.5)
+
+
+def test_progress_is_said_in_the_models_word_with_fractions_of_a_trial():
+    """Issue 18, item 9: "trials" where the model says replications or simulations; item 5: progress inside a trial."""
+    from hcsched.experiment import progress_text
+
+    assert progress_text(3.5, 50, "replication", 7.0) == "3.5 of 50 replications done, about 93 s left"
+    assert progress_text(0, 10, "simulation", 1.0) == "0 of 10 simulations done"
+    assert progress_text(4.0, 4, "trial", 2.0) == "4 of 4 trials done, about 0 s left"

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT
+from conftest import ROOT, panel_titles
 
 from hcsched import MODELS, Scenario, get_model, model_names, simulate, trial_runs
 from hcsched.cli import main
@@ -122,8 +122,7 @@ def test_results_page_shows_the_model(name):
     import json
 
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)
-    titles = [a["text"] for a in bars["layout"]["annotations"]]
-    assert titles == [m.label for m in model.bar_metrics()]  # titles with their units
+    assert panel_titles(bars) == [m.label for m in model.bar_metrics()]  # titles with their units
     labels = [b.label for b in at.get("download_button")]
     assert {"Per-trial results (CSV)", "Summary with intervals (CSV)", "Scenario (JSON)"} <= set(labels)
     assert f"Gantt table, whole {model.trial_word} 0 (CSV)" in labels

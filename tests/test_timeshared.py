@@ -353,7 +353,7 @@ def test_bad_task_rows_get_one_line_errors():
 
 
 @pytest.mark.parametrize("data, field", [({"servers": 0}, "servers"), ({"duplex": "quarter"}, "duplex"),
-                                         ({"reference": "mct"}, "reference"), ({"max_compute_s": 100}, "max_compute_s"),
+                                         ({"reference": "mct"}, "reference"), ({"max_compute_s": 1e-4}, "bandwidth_mbit"),
                                          ({"size_mb": [5, 1]}, "size_mb"), ({"colour": 1}, "colour")])
 def test_bad_spec_fields_are_named(data, field):
     with pytest.raises(HcschedError, match=field):
@@ -495,8 +495,9 @@ def test_the_htm_of_a_scenario_answers_what_each_server_would_predict_now():
 
 
 def test_the_run_time_estimate_follows_how_many_tasks_share_a_server():
-    """The dashboard's estimate (bench/estimates.py compares it with runs): all tasks at once cost most."""
+    """The dashboard's estimate (bench/estimates.py compares it with runs): all tasks at once cost most
+    (tests/test_timeshared_own_servers.py: slow servers)."""
     from hcsched.experiment import estimate_seconds
 
     seconds = [estimate_seconds(PRESETS[f"caniou-mu{mu}"](), trials=1, jobs=1) for mu in (0, 10, 30, 70)]
-    assert seconds[0] > 2 * seconds[1] > 2 * seconds[2] and seconds[2] == pytest.approx(seconds[3])
+    assert seconds[0] > 1.5 * seconds[1] > 1.5 * seconds[2] and seconds[2] >= seconds[3] > 0.9 * seconds[2]

@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, bar_values, panel_titles  # noqa: E402
 from conftest import plotly_array as array
 from conftest import plotly_charts as charts
 from streamlit.testing.v1 import AppTest  # noqa: E402
@@ -36,8 +36,11 @@ def test_switch_to_the_model_and_edit_servers_and_tasks():
     spec = at.session_state["scenario"].spec
     assert (spec.servers, spec.mean_interarrival, spec.duplex) == (7, 30.0, "half")
     at.number_input(key="sc_w_ts_max").set_value(10.0).run()  # below compute_ratio x the longest transfer
-    assert any("'max_compute_s'" in e.value for e in at.error)
-    assert at.session_state["scenario"].spec.max_compute_s == 600.0  # the last valid scenario stays
+    assert not at.error and at.session_state["scenario"].spec.max_compute_s == 10.0
+    assert any("Data sizes limited to input + output <= 12.5 MB" in i.value for i in at.info)  # 10 x 100 / (8 x 10)
+    at.number_input(key="sc_w_ts_max").set_value(1e-4).run()  # below even the smallest data's
+    assert any("'bandwidth_mbit'" in e.value and "max_compute_s" in e.value for e in at.error)
+    assert at.session_state["scenario"].spec.max_compute_s == 10.0  # the last valid scenario stays
     at.radio(key="sc_w_ts_tasks_mode").set_value("own").run()
     assert any("upload a tasks CSV" in e.value for e in at.error)
 
@@ -90,7 +93,7 @@ def test_results_gantt_and_explain():
     stacked = figs[0]
     assert [d["name"] for d in stacked["data"]] == ["sooner", "same time", "later"]
     means = simulate(MODEL.tiny(), jobs=1).groupby("heuristic")["pct_sooner"].mean()
-    assert stacked["data"][0]["y"][1] == pytest.approx(means["hmct"])
+    assert bar_values(stacked["data"][0])[1][1] == pytest.approx(means["hmct"])
     gantt = figs[1]
     assert [d["name"] for d in gantt["data"]] == ["input", "compute", "output"]
     assert "T_new" in at.dataframe[0].value.columns and "msf" in at.dataframe[0].value.columns
@@ -110,13 +113,14 @@ def test_results_page_draws_the_stacked_sooner_same_later_bar():
     assert not at.exception, at.exception
     figs = charts(at)
     bars = figs[0]  # the generic bars: the paper's panels
-    assert [a["text"] for a in bars["layout"]["annotations"]] == [m.label for m in MODEL.bar_metrics()]
+    assert panel_titles(bars) == [m.label for m in MODEL.bar_metrics()]
     stacked = [f for f in figs if [d.get("name") for d in f["data"]] == ["sooner", "same time", "later"]]
     assert len(stacked) == 1 and stacked[0]["layout"]["barmode"] == "stack"
     means = df.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
     labels = [h.label for h in sc.heuristics]
     for trace, col in zip(stacked[0]["data"], means.columns, strict=True):
-        assert list(trace["x"]) == labels and list(array(trace["y"])) == pytest.approx(means.loc[labels, col].tolist())
+        names, values = bar_values(trace)
+        assert names == labels and list(values) == pytest.approx(means.loc[labels, col].tolist())
     assert any("same time" in c.value or "equal within" in c.value for c in at.caption)
     gantts = [f for f in figs if [d.get("name") for d in f["data"]] == ["input", "compute", "output"]]
     assert len(gantts) == 1  # the Gantt of overlapping tasks, one lane per task

@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
-from conftest import ROOT, plotly_array, plotly_charts  # noqa: E402
+from conftest import ROOT, bar_values, plotly_charts  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
@@ -77,22 +77,24 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
     assert not at.exception, at.exception
     figs = plotly_charts(at)
     labels = [h.label for h in sc.heuristics]
-    pct = [f for f in figs if f["layout"].get("yaxis", {}).get("title", {}).get("text") == "value, % of the upper bound"]
+    pct = [f for f in figs if f["layout"].get("xaxis", {}).get("title", {}).get("text") == "value, % of the upper bound"]
     assert len(pct) == 1
     bar = pct[0]["data"][0]
-    assert list(bar["x"]) == labels
+    names, values = bar_values(bar)
+    assert names == labels
     means = df.groupby("heuristic")["value_pct_ub"].mean()
-    assert plotly_array(bar["y"]) == pytest.approx(means.loc[labels].to_numpy())
-    assert "error_y" in bar and pct[0]["layout"]["shapes"][0]["y0"] == 100.0  # UB as the 100% line
+    assert values == pytest.approx(means.loc[labels].to_numpy())
+    assert "error_x" in bar and pct[0]["layout"]["shapes"][0]["x0"] == 100.0  # UB as the 100% line
     outcome = [f for f in figs if f["layout"].get("barmode") == "stack"]
     assert len(outcome) == 1
     names = [d["name"] for d in outcome[0]["data"]]
     assert names == ["met D100", "met D50", "met D25", "after D25", "never started"] * 3
     high_d100 = df.groupby("heuristic")["met_d100_high"].mean().loc[labels].to_numpy()
-    assert plotly_array(outcome[0]["data"][0]["y"]) == pytest.approx(high_d100)
-    total = sum(plotly_array(d["y"]) for d in outcome[0]["data"])
+    assert bar_values(outcome[0]["data"][0])[1] == pytest.approx(high_d100)
+    total = sum(bar_values(d)[1] for d in outcome[0]["data"])
     assert total == pytest.approx(df.groupby("heuristic")["tasks"].mean().loc[labels].to_numpy())
-    gantt = [f for f in figs if f["layout"].get("legend", {}).get("title", {}).get("text") == "deadline outcome"]
+    gantt = [f for f in figs if f["layout"].get("legend", {}).get("title", {}).get("text") == "deadline outcome"
+             and f["layout"].get("barmode") == "overlay"]
     assert len(gantt) == 1
     assert all("priority" in d["hovertemplate"] for d in gantt[0]["data"])
     assert {d["name"] for d in gantt[0]["data"]} <= {"met D100", "met D50", "met D25", "after D25"}

@@ -43,8 +43,13 @@ class Param:
         return text + (" (or off)" if self.optional else "")
 
     def check(self, value: Any, heuristic: str) -> Any:
-        """Return ``value`` converted to this parameter's type, or raise naming what is allowed."""
+        """Return ``value`` converted to this parameter's type, or raise naming what is allowed.
+
+        None, "off" and "none" mean no value (allowed when ``optional``), except for a choice parameter that offers
+        that word as a choice: Kim et al.'s ``step7`` is "on" or "off", and its "off" is a value."""
         where = f"heuristic {heuristic!r}, parameter {self.name!r}"
+        if self.kind == "choice" and isinstance(value, str) and value in self.choices:
+            return value
         if value is None or (isinstance(value, str) and value.lower() in ("off", "none")):
             if self.optional:
                 return None

@@ -81,7 +81,9 @@ class Model:
 
     name: str = ""  # the scenario's "model" key
     title: str = ""
-    paper: str = ""
+    paper: str = ""  # authors, venue and year
+    paper_title: str = ""  # the paper's own title
+    summary: str = ""  # the system in one sentence, for readers who have not read the paper
     spec_type: type = object  # the frozen, validated dataclass of the scenario keys this model adds
     spec_keys: frozenset[str] = frozenset()  # those keys, as written in a scenario file
     metrics: tuple[Metric, ...] = ()  # the columns of measure(), in order
@@ -194,6 +196,10 @@ class Model:
     def sweeps(self) -> dict[str, SweepPreset]:
         """Built-in sweeps of this model (the papers' curves)."""
         return {}
+
+    def claims(self) -> tuple:
+        """The paper's published claims (:class:`hcsched.claims.Claim`), each with the scenario that tests it."""
+        return ()
 
     def tiny(self) -> Scenario:
         """Required: a small scenario that runs in well under a second (contract tests, docs)."""

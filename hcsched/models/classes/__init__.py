@@ -30,6 +30,8 @@ class ClassModel(Model):
     heuristics = HEURISTICS
     title = "Task classes with rates (Al-Azzoni and Down)"
     paper = "Al-Azzoni and Down, IEEE TPDS"
+    paper_title = "Linear Programming Based Affinity Scheduling of Independent Tasks on Heterogeneous Computing Systems"
+    summary = "Tasks of a few classes arrive as Poisson streams at machines with class-dependent rates and FCFS queues; an allocation LP tells each machine which classes to prefer."
     spec_type = spec.ClassModelSpec
     spec_keys = frozenset(spec.CLASS_KEYS)
     metrics = (
@@ -42,8 +44,12 @@ class ClassModel(Model):
         Metric("max_flow", "Max flow time", "time units", doc="The longest finish minus arrival after the warm-up."),
         Metric("mean_stretch", "Mean stretch", "", ci="bootstrap", doc="Mean flow time over execution time. " + STRETCH_NOTE),
         Metric("max_stretch", "Max stretch", "", ci="bootstrap", doc="The largest flow time over execution time. " + STRETCH_NOTE),
-        Metric("utilization", "Utilisation", "", "higher", bar=True, fmt=".1%", ci="auto-fraction",
-               doc="Busy machine time over machines x time, over [warmup, horizon]."),
+        Metric("utilization", "Utilisation", "", "", bar=True, fmt=".1%", ci="auto-fraction",
+               doc="Busy machine time over machines x time, over [warmup, horizon]. Neither is better: in a stable "
+                   "system every heuristic completes the same arrivals, so utilisation is the machine time their "
+                   "mapping costs, high when tasks run on machines slow for their class (MCT) and low with affinity "
+                   "(LPAS, sections II-III); a heuristic that cannot keep up can have it low too. Compare the number "
+                   "in system and the response time."),
         Metric("state_info", "Machines consulted per task", "", doc="N_s: machines whose state a mapping asked for (section IV)."),
         Metric("discount", "State-information discount (%)", "%", "higher", bar=True,
                doc="(1 - N_s / M) x 100: how much less state a heuristic needs than asking every machine (section IV)."),
@@ -56,7 +62,7 @@ class ClassModel(Model):
                doc="Restricted lambda* < 1, or the number in system grows significantly over the second half of the run."),
         Metric("mean_in_system_class", "Mean number in system", "tasks", table=False, per="class"),
         Metric("mean_in_system_machine", "Mean number in system", "tasks", table=False, per="machine"),
-        Metric("utilization_machine", "Utilisation", "", "higher", table=False, per="machine", fmt=".1%",
+        Metric("utilization_machine", "Utilisation", "", "", table=False, per="machine", fmt=".1%",
                ci="auto-fraction"),
     )
     trial_word = "replication"
@@ -115,6 +121,13 @@ class ClassModel(Model):
         from hcsched.models.classes.presets import sweeps
 
         return sweeps()
+
+    def claims(self):
+        # Imported here: the claims use the presets, which build Scenarios, and hcsched.scenario imports
+        # hcsched.models, which imports this module (a top-level import would make a circle).
+        from hcsched.models.classes.claims import CLAIMS
+
+        return CLAIMS
 
     def tiny(self):
         from hcsched.scenario import Scenario

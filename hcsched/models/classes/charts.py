@@ -5,18 +5,17 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from hcsched.charts import heuristic_colors
+from hcsched.curve_charts import Curve, band_chart, better_title, mean_band
+from hcsched.models.base import Metric
 
 
-def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], colors: dict[str, str] | None = None) -> go.Figure:
-    """Number of tasks in the system over time, one line per heuristic."""
-    colors = colors or heuristic_colors(list(curves))
-    fig = go.Figure([go.Scatter(x=t, y=n, mode="lines", name=label, line={"color": colors[label], "width": 2},
-                                hovertemplate="time %{x:.6g}: %{y} tasks<extra>" + label + "</extra>")
-                     for label, (t, n) in curves.items()])
-    fig.update_layout(height=360, xaxis_title="time", yaxis_title="tasks in system", margin={"t": 20, "b": 10, "l": 10, "r": 10},
-                      legend={"orientation": "h", "y": 1.08})
-    return fig
+def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], metric: Metric, colors: dict[str, str] | None = None,
+              time_unit: str = "time units") -> go.Figure:
+    """The number of tasks in the system over time: per heuristic, ``curves[label] = (times, values)`` with one row of
+    values per replication; the mean over replications with its 95% band."""
+    bands = [Curve(label, np.asarray(t, float), *mean_band(v)) for label, (t, v) in curves.items()]
+    return band_chart(bands, better_title("Number in system over time, mean over replications with its 95% band", metric),
+                      "tasks in system", colors, time_unit=time_unit)
 
 
 def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> go.Figure:
@@ -24,7 +23,7 @@ def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> g
     delta = np.asarray(delta, float)
     columns = columns or [f"m{j}" for j in range(delta.shape[1])]
     fig = go.Figure(go.Heatmap(z=delta, x=columns, y=[f"class {i}" for i in range(delta.shape[0])], zmin=0, zmax=1,
-                               colorscale="Blues", colorbar={"title": "δ*"}, texttemplate="%{z:.3g}",
+                               colorscale="Blues", colorbar={"title": "δ*: share of<br>the machine"}, texttemplate="%{z:.3g}",
                                hovertemplate="%{y} on %{x}: δ* = %{z:.4f}<extra></extra>"))
     fig.update_layout(height=140 + 40 * delta.shape[0], yaxis={"autorange": "reversed"}, margin={"t": 20, "b": 10, "l": 10, "r": 10})
     return fig

@@ -153,17 +153,30 @@ class ClassRun:
     in_system: np.ndarray
 
 
+def sample_times(spec: ClassSpec) -> np.ndarray:
+    """The times at which the number in system is sampled: SAMPLES evenly spaced up to the horizon."""
+    return np.linspace(0.0, spec.horizon, SAMPLES + 1)[1:]
+
+
 def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkload) -> ClassRun:
     """Simulate one heuristic over the horizon."""
     pol = policy(heuristic, spec)
     cands, counts = pol.candidates()
     mu = spec.mu
-    samples = np.linspace(0.0, spec.horizon, SAMPLES + 1)[1:]
+    samples = sample_times(spec)
     machine, start, finish, consulted, overrides, in_system = kernels.run_classes(
         pol.kind, w.arrival, w.cls, w.work, mu, cands, counts, pol.weights, pol.c, w.u1, w.u2, float(spec.horizon), samples)
     expected = 1.0 / mu[w.cls, machine]
     schedule = Schedule(w.arrival, machine, start, finish, expected, w.work * expected, mu.shape[1])
     return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system)
+
+
+def in_system_trials(heuristic: HeuristicSpec, spec: ClassSpec, seeds) -> tuple[np.ndarray, np.ndarray]:
+    """(sample times, number in system with one row per trial) of one heuristic over the trials of ``seeds`` (a run's
+    :func:`hcsched.experiment.trial_seeds`: the same workloads as the run's). The curve is not a results column (the
+    golden results must stay byte-identical), so the trials are simulated again for it."""
+    runs = [run_class_heuristic(heuristic, spec, make_class_workload(spec, ss)).in_system for ss in seeds]
+    return sample_times(spec), np.array(runs, dtype=float).reshape(len(runs), SAMPLES)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray, lo: float, hi: float) -> np.ndarray:

@@ -20,6 +20,19 @@ from hcsched.models.estimation import estimators, heuristics, spec
 from hcsched.models.estimation.engine import EstimationRun, run_estimation, run_metrics
 from hcsched.models.estimation.workload import make_workload
 
+CURVE_SAMPLES = 60  # points of each run's curves over time kept in its results row (charts.mean_curves)
+# results column family -> the curve of EstimationRun.curves it samples
+CURVE_FAMILIES = {"idle_at": "idle", "efficiency_at": "efficiency", "error_at": "actual_error",
+                  "predicted_error_at": "predicted_error"}
+
+
+def curve_columns(run: EstimationRun, points: int = CURVE_SAMPLES) -> dict[str, float]:
+    """One run's curves over time at (k + 1) / points of its makespan, as results columns ``<family><k>``: the curves
+    of every trial cost one small measurement per run and no second simulation."""
+    curves = run.curves(points)
+    return {f"{family}{k}": float(v) for family, curve in CURVE_FAMILIES.items() for k, v in enumerate(curves[curve])}
+
+
 # Seconds per task, mapping event and heuristic on one core (bench/estimation.py on the 2-core machine).
 _TASK_COST = 4e-4
 
@@ -28,6 +41,8 @@ class EstimationModel(Model):
     name = "estimation"
     title = "Estimated execution times and error (Page, Keane and Naughton)"
     paper = "Page, Keane and Naughton, JPDC 2008"
+    paper_title = "Scheduling in a dynamic heterogeneous distributed system using estimation error"
+    summary = "Execution times are unknown to the scheduler and learnt online from past runs; heuristics weigh each estimate by its predicted error when mapping staged problems onto shared processors."
     spec_type = spec.EstimationSpec
     spec_keys = frozenset(spec.EST_KEYS)
     metrics = (
@@ -41,6 +56,16 @@ class EstimationModel(Model):
         Metric("round_robin_tasks", "Tasks mapped without an estimate", "", "",
                doc="Tasks started while nothing was known about their problem (dealt round robin, section 2.2)."),
         Metric("mapping_events", "Mapping events", "", "", table=False),
+        # the curves over time: each run at CURVE_SAMPLES points of its own run (charts.curve_columns)
+        Metric("idle_at", "Idle processors", "processors", table=False, per="point",
+               doc="Processors with no task at point k + 1 of the run (time (k + 1) / 60 x makespan; Figs. 8-13): "
+                   "while tasks remain, an idle processor is capacity lost."),
+        Metric("efficiency_at", "Efficiency so far", "%", "higher", table=False, per="point",
+               doc="Eq. 7 up to point k + 1 of the run: busy seconds so far over (time x M)."),
+        Metric("error_at", "Estimation error", "", table=False, per="point", fmt=".1%",
+               doc="Mean |ETC - t| / t (eq. 8) of the tasks returned around point k + 1 of the run (Figs. 4, 7)."),
+        Metric("predicted_error_at", "Predicted error", "", "", table=False, per="point", fmt=".1%",
+               doc="Mean predicted error of the tasks returned around point k + 1 of the run (Figs. 4, 7)."),
     )
     benchmarks = ("fa",)
     default_preset = "page-system-a"
@@ -53,6 +78,9 @@ class EstimationModel(Model):
 
     def spec_to_dict(self, s: spec.EstimationSpec) -> dict[str, Any]:
         return spec.spec_to_dict(s)
+
+    def family_size(self, s: spec.EstimationSpec, per: str) -> int:
+        return CURVE_SAMPLES if per == "point" else super().family_size(s, per)
 
     def describe(self, s: spec.EstimationSpec) -> str:
         n = len(s.problems) if s.trace is None else len({t.problem for t in s.trace})
@@ -69,7 +97,7 @@ class EstimationModel(Model):
         return run_estimation(s, heuristic, workload)
 
     def measure(self, s: spec.EstimationSpec, heuristic, run: EstimationRun) -> dict[str, Any]:
-        return run_metrics(run)
+        return {**run_metrics(run), **curve_columns(run)}
 
     def schedule_extras(self, run: EstimationRun) -> dict[str, np.ndarray]:
         return {"problem": run.problem, "stage": run.stage, "released": run.released, "estimate": run.estimate,
@@ -83,6 +111,12 @@ class EstimationModel(Model):
         from hcsched.models.estimation.presets import PRESETS
 
         return PRESETS
+
+    def claims(self) -> tuple:
+        # imported here: claims.py imports the presets, which import hcsched.scenario, which imports the models
+        from hcsched.models.estimation.claims import CLAIMS
+
+        return CLAIMS
 
     def tiny(self):
         from hcsched.scenario import Scenario

@@ -1,47 +1,82 @@
-"""Plotly figure builders of the estimation model (Figs. 4-13 of the paper, from one trial's runs). Pure."""
+"""The estimation model's curves over time (Figs. 4 and 7-13 of the paper) averaged over trials, and their figures.
+
+Design: every run is measured at ``CURVE_SAMPLES`` evenly spaced points of its own run, at (k + 1) / CURVE_SAMPLES of
+its makespan (:func:`hcsched.models.estimation.curve_columns`, the ``*_at<k>`` columns of the results: idle processors, efficiency so far,
+actual and predicted estimation error), so the curves cost one small measurement per run and need no second
+simulation. Trials end at different times, so for a chart each trial's curve is resampled on one common time grid up
+to the latest makespan shown (:func:`mean_curves`): after its end a trial has every processor idle, its efficiency so
+far is its busy time over the elapsed time, and it returns no task (no error). The mean over trials is drawn with its
+95% band (:mod:`hcsched.curve_charts`). Pure: figures are returned, never drawn.
+"""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from hcsched.charts import heuristic_colors
+from hcsched.curve_charts import Curve, band_chart, better_title, mean_band
+from hcsched.models.base import Metric
+from hcsched.models.estimation import CURVE_FAMILIES as FAMILIES
+from hcsched.models.estimation import CURVE_SAMPLES
 
-LAYOUT = {"margin": {"t": 30, "b": 10, "l": 10, "r": 10}, "legend": {"orientation": "h", "y": 1.12}, "height": 340}
-
-
-def curves_frame(runs: dict, points: int = 200) -> pd.DataFrame:
-    """One row per heuristic and time point: idle processors, efficiency so far (%), actual and predicted
-    estimation error of the tasks returned around then (the export of the over-time curves)."""
-    return pd.concat([pd.DataFrame(run.curves(points)).assign(heuristic=label) for label, run in runs.items()],
-                     ignore_index=True)[["heuristic", "time", "idle", "efficiency", "actual_error", "predicted_error"]]
+CURVES = tuple(FAMILIES.values())
 
 
-def over_time(frame: pd.DataFrame, column: str, title: str, colors: dict | None = None) -> go.Figure:
-    """One line per heuristic of ``column`` over time (Figs. 8-13)."""
+def _resample(curve: str, t: np.ndarray, v: np.ndarray, grid: np.ndarray, machines: int) -> np.ndarray:
+    """One trial's curve (sampled at times ``t`` up to its makespan t[-1]) at the times of ``grid``."""
+    end = t[-1]
+    if curve == "idle":
+        return np.interp(grid, t, v, right=machines)
+    if curve == "efficiency":  # after the end the busy time stays; the time so far grows
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(grid <= end, np.interp(grid, t, v), v[-1] * end / grid)
+    ok = np.isfinite(v)  # errors: NaN where no task returned; none after the end
+    return np.interp(grid, t[ok], v[ok], left=np.nan, right=np.nan) if ok.any() else np.full(grid.size, np.nan)
+
+
+def mean_curves(results: pd.DataFrame, machines: int, labels=None, points: int = CURVE_SAMPLES) -> pd.DataFrame:
+    """One row per heuristic and time of a common grid (``points`` times up to the latest makespan of ``labels``,
+    default all): each curve's mean over trials and its 95% band (``<curve>_lower``, ``<curve>_upper``)."""
+    labels = list(dict.fromkeys(results["heuristic"])) if labels is None else list(labels)
+    rows = results[results["heuristic"].isin(labels)]
+    end = float(rows["makespan"].max()) if len(rows) else 0.0
+    grid = np.linspace(0.0, max(end, 1e-9), points + 1)[1:]
+    fraction = np.arange(1, CURVE_SAMPLES + 1) / CURVE_SAMPLES
+    frames = []
+    for label in labels:
+        group = rows[rows["heuristic"] == label]
+        times = group["makespan"].to_numpy(float)[:, None] * fraction[None, :]
+        out = {"heuristic": label, "time": grid}
+        for family, curve in FAMILIES.items():
+            values = group[[f"{family}{k}" for k in range(CURVE_SAMPLES)]].to_numpy(float)
+            on_grid = np.array([_resample(curve, t, v, grid, machines) for t, v in zip(times, values, strict=True)])
+            out[curve], out[f"{curve}_lower"], out[f"{curve}_upper"] = mean_band(on_grid.reshape(len(group), grid.size))
+        frames.append(pd.DataFrame(out))
+    columns = ["heuristic", "time", *(f"{c}{s}" for c in CURVES for s in ("", "_lower", "_upper"))]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def _curve(frame: pd.DataFrame, label: str, curve: str, name: str = "", dash: str = "solid") -> Curve:
+    g = frame[frame["heuristic"] == label]
+    return Curve(label, g["time"].to_numpy(float), *(g[f"{curve}{s}"].to_numpy(float) for s in ("", "_lower", "_upper")),
+                 name=name, dash=dash)
+
+
+def over_time(frame: pd.DataFrame, curve: str, metric: Metric, yaxis_title: str, colors: dict | None = None) -> go.Figure:
+    """The mean of ``curve`` over trials with its 95% band, one line per heuristic (Figs. 8-13)."""
     labels = list(dict.fromkeys(frame["heuristic"]))
-    colors = colors or heuristic_colors(labels)
-    fig = go.Figure([go.Scatter(x=g["time"], y=g[column], mode="lines", name=label, line={"color": colors[label]},
-                                hovertemplate="time %{x:.0f} s: %{y:.3g}<extra>" + label + "</extra>")
-                     for label, g in frame.groupby("heuristic", sort=False)])
-    fig.update_layout(xaxis_title="time (s)", yaxis_title=title, **LAYOUT)
-    return fig
+    return band_chart([_curve(frame, label, curve) for label in labels],
+                      better_title(f"{metric.title} over time, mean over trials with its 95% band", metric), yaxis_title,
+                      colors)
 
 
-def error_over_time(frame: pd.DataFrame, colors: dict | None = None) -> go.Figure:
-    """Predicted (dashed) against actual (solid) estimation error over time, per heuristic (Figs. 4, 7)."""
+def error_over_time(frame: pd.DataFrame, metric: Metric, colors: dict | None = None) -> go.Figure:
+    """Actual (solid) against predicted (dashed) estimation error over time, means over trials with their 95% bands,
+    on a log axis (Figs. 4, 7)."""
     labels = list(dict.fromkeys(frame["heuristic"]))
-    colors = colors or heuristic_colors(labels)
-    traces = []
-    for label, g in frame.groupby("heuristic", sort=False):
-        g = g.dropna(subset=["actual_error"])
-        traces.append(go.Scatter(x=g["time"], y=g["actual_error"], mode="lines", name=f"{label}: actual",
-                                 line={"color": colors[label]}, legendgroup=label,
-                                 hovertemplate="time %{x:.0f} s: actual %{y:.1%}<extra>" + label + "</extra>"))
-        traces.append(go.Scatter(x=g["time"], y=g["predicted_error"], mode="lines", name=f"{label}: predicted",
-                                 line={"color": colors[label], "dash": "dash"}, legendgroup=label,
-                                 hovertemplate="time %{x:.0f} s: predicted %{y:.1%}<extra>" + label + "</extra>"))
-    fig = go.Figure(traces)
-    fig.update_layout(xaxis_title="time (s)", yaxis_title="estimation error |ETC - t| / t", yaxis_tickformat=".0%",
-                      yaxis_type="log", **LAYOUT)
-    return fig
+    curves = [_curve(frame, label, curve, f"{label}: {word}", dash) for label in labels
+              for curve, word, dash in (("actual_error", "actual", "solid"), ("predicted_error", "predicted", "dash"))]
+    return band_chart(curves, better_title("Estimation error over time: actual (solid) against predicted (dashed)", metric),
+                      "estimation error |ETC - t| / t", colors, log=True, percent=True,
+                      legend_title="heuristic: actual, predicted")

@@ -57,6 +57,8 @@ class EtcModel(Model):
     heuristics = HEURISTICS
     title = "Tasks with ETC times (Maheswaran et al.)"
     paper = "Maheswaran, Ali, Siegel, Hensgen and Freund, JPDC 59 (1999)"
+    paper_title = "Dynamic Mapping of a Class of Independent Tasks onto Heterogeneous Computing Systems"
+    summary = "Independent tasks arrive over time and are mapped, one at a time (immediate mode) or in batches (batch mode), onto machines whose expected times to compute (ETC) differ by task and machine."
     spec_type = spec.EtcModelSpec
     spec_keys = spec.SPEC_KEYS
     metrics = (
@@ -69,8 +71,10 @@ class EtcModel(Model):
                "execution time (1: no waiting). " + STRETCH_NOTE),
         Metric("max_stretch", "Max stretch", "", bar=True, ci="bootstrap",
                doc="The largest flow time over actual execution time. " + STRETCH_NOTE),
-        Metric("utilization", "Utilisation", "", "higher", bar=True, fmt=".1%", ci="auto-fraction",
-               doc="Busy machine time over machines x makespan: how much of the suite's capacity the run used."),
+        Metric("utilization", "Utilisation", "", "", bar=True, fmt=".1%", ci="auto-fraction",
+               doc="Busy machine time over machines x makespan: how much of the suite's capacity the run used. Neither "
+                   "way is better: a heuristic that puts tasks on slow machines (MCT, OLB) keeps them busier for the same "
+                   "work, so its utilisation rises while its makespan and flow times get worse."),
         Metric("mapping_events", "Mapping events", "", "",
                doc="How often a batch heuristic mapped its meta-task (section 3.3); 0 in immediate mode."),
         Metric("min_etc_share", "Share on min-ETC machine", "", "", fmt=".1%",
@@ -108,6 +112,13 @@ class EtcModel(Model):
         from hcsched.models.etc.presets import sweeps
 
         return sweeps()
+
+    def claims(self):
+        # Imported here: the claims use the presets' rates, and the presets import hcsched.scenario, which imports
+        # hcsched.models (this package) -- a top-level import would make a circle.
+        from hcsched.models.etc.claims import CLAIMS
+
+        return CLAIMS
 
     def tiny(self):
         from hcsched.scenario import Scenario

@@ -15,6 +15,7 @@ from hcsched.models.etc.workload import make_workload
 CALIBRATION_TARGETS = {"lambda_h": 0.5, "lambda_l": 0.9, "lambda_t": 0.2}
 IDLE_UTILISATION = 0.10  # below: MCT's machines idle most of the time, every task finds an idle machine
 OVERLOADED_COMPLETED = 0.10  # below: half of lambda_t's 20%, nearly every task still waits when the last one arrives
+MIN_CHECK_TASKS = round(2 / OVERLOADED_COMPLETED)  # fewer: the overloaded test would rest on fewer than two tasks
 CHECK_TASKS = 1000  # the load check's quick run draws at most this many tasks of a generated ETC matrix
 RATE_BRACKET = (1e-9, 1e12)  # tasks per second: calibrate searches between these
 
@@ -98,9 +99,11 @@ class LoadCheck:
 
     @property
     def verdict(self) -> str:
-        """``idle`` (utilisation under 10%: every heuristic finds idle machines and they tie), ``overloaded`` (under
-        10% of the tasks done when the last arrives: beyond the paper's fastest rate lambda_t, arrivals hardly matter)
-        or ``ok``."""
+        """``too few`` (under 2 / 10% = 20 tasks, the overloaded test would rest on fewer than two tasks), ``idle``
+        (utilisation under 10%: every heuristic finds idle machines and they tie), ``overloaded`` (under 10% of the
+        tasks done when the last arrives: beyond the paper's fastest rate lambda_t, arrivals hardly matter) or ``ok``."""
+        if self.tasks < MIN_CHECK_TASKS:
+            return "too few"
         if self.utilisation < IDLE_UTILISATION:
             return "idle"
         if self.completed < OVERLOADED_COMPLETED:
@@ -111,11 +114,15 @@ class LoadCheck:
     def message(self) -> str:
         """One sentence on the load, with what to do about it."""
         at = f"at {self.rate:.6g} tasks per second MCT"
+        if self.verdict == "too few":
+            return (f"With {self.tasks} task{'s' if self.tasks != 1 else ''}, one quick MCT run cannot tell whether the "
+                    f"rate fits the workload (it needs at least {MIN_CHECK_TASKS} tasks).")
         if self.verdict == "idle":
             return (f"Nearly idle: {at} keeps the machines busy only {self.utilisation:.1%} of the time, so almost every "
                     "task finds an idle machine and the heuristics hardly differ. Calibrate the rate for this workload.")
         if self.verdict == "overloaded":
-            return (f"Overloaded: {at} has completed only {self.completed:.1%} of the tasks when the last one arrives "
+            done = f"none of the {self.tasks} tasks" if self.completed == 0 else f"only {self.completed:.1%} of the tasks"
+            return (f"Overloaded: {at} has completed {done} when the last one arrives "
                     f"(the paper's fastest rate, lambda_t, leaves {CALIBRATION_TARGETS['lambda_t']:.0%}): nearly every "
                     "task waits, as if all arrived at once. Calibrate the rate for this workload.")
         return (f"{at[0].upper()}{at[1:]} keeps the machines busy {self.utilisation:.0%} of the time and has completed "

@@ -7,7 +7,13 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-PHASE_COLORS = {"input": "#4C78A8", "compute": "#F58518", "output": "#54A24B"}
+from hcsched.charts import CATEGORY_PALETTE, category_colors
+
+#: The phases and the finishes against the reference are categories, not heuristics: the category palette, with a
+#: legend title that says so. Finishes go from better (sooner) to worse (later).
+PHASE_COLORS = category_colors(("input", "compute", "output"))
+FINISH_NAMES = {"pct_sooner": "sooner", "pct_same": "same time", "pct_later": "later"}
+FINISH_COLORS = dict(zip(FINISH_NAMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[7], CATEGORY_PALETTE[1]), strict=True))
 
 
 def lanes(machine: np.ndarray, start: np.ndarray, finish: np.ndarray) -> np.ndarray:
@@ -45,31 +51,39 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go
             hovertemplate=f"task %{{customdata[0]}} on s%{{customdata[1]}}: {phase} %{{customdata[2]:.2f}} - "
                           "%{customdata[3]:.2f} s<extra></extra>"))
     centres = base[:-1] + (width - 1) / 2.0
-    fig.update_layout(barmode="overlay", height=height or min(900, 120 + 10 * int(base[-1])), title=title,
-                      xaxis_title="time (s)", legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right"},
+    fig.update_layout(barmode="overlay", height=height or min(900, 120 + 10 * int(base[-1])),
+                      title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}}, xaxis_title="time (s)",
+                      legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right",
+                              "title": {"text": "phase"}},
                       yaxis={"tickvals": centres, "ticktext": [f"s{j}" for j in range(m)], "autorange": "reversed"},
-                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+                      margin={"t": 70, "b": 10, "l": 10, "r": 10})
     return fig
 
 
-def sooner_same_later(summary: pd.DataFrame, labels: list[str]) -> go.Figure:
-    """% of tasks finishing sooner, at the same time and later than the reference, stacked per heuristic
-    (``summary``: mean pct_sooner, pct_same, pct_later indexed by heuristic label)."""
-    colors = {"pct_sooner": "#54A24B", "pct_same": "#BAB0AC", "pct_later": "#E45756"}
-    names = {"pct_sooner": "sooner", "pct_same": "same time", "pct_later": "later"}
-    fig = go.Figure([go.Bar(x=labels, y=summary.loc[labels, c].tolist(), name=names[c], marker_color=colors[c],
-                            hovertemplate="%{x}: %{y:.1f}% " + names[c] + "<extra></extra>") for c in colors])
-    fig.update_layout(barmode="stack", height=380, yaxis_title="% of tasks", yaxis_range=[0, 100],
-                      legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "traceorder": "normal"},
-                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
+def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str = "the reference",
+                      better: str = "") -> go.Figure:
+    """% of tasks finishing sooner, at the same time and later than ``reference``, stacked horizontally per heuristic
+    (a row each: readable with 12); the legend, above the bars, says what the colours mean; ``better``: which way is
+    better for % sooner, for the title. ``summary``: mean pct_sooner, pct_same, pct_later indexed by heuristic label."""
+    fig = go.Figure([go.Bar(y=labels, x=summary.loc[labels, c].tolist(), orientation="h", name=name,
+                            marker_color=FINISH_COLORS[c], hovertemplate="%{y}: %{x:.1f}% " + name + "<extra></extra>")
+                     for c, name in FINISH_NAMES.items()])
+    title = f"Tasks finishing sooner than {reference}" + (f" ({better})" if better else "")
+    fig.update_layout(barmode="stack", height=170 + 26 * max(3, len(labels)), xaxis_title="% of tasks",
+                      xaxis_range=[0, 100], yaxis={"autorange": "reversed", "automargin": True},
+                      title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}},
+                      legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right",
+                              "traceorder": "normal", "title": {"text": f"finish vs {reference}"}},
+                      margin={"t": 80, "b": 10, "l": 10, "r": 10})
     return fig
 
 
-def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: int = 4) -> go.Figure:
+def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: int = 4, title: str = "") -> go.Figure:
     """The paper's 3-D figures as heatmaps: ``metric`` (a gain in %, or a % of tasks) over (mu, number of tasks), one
     panel per heuristic on one colour scale centred at ``mid`` (0 for a gain, 50 for a % of tasks: the paper's
     "a gain is done if the value is greater than 50"); blue is better than the reference. ``table``: columns
-    heuristic, mean_interarrival, tasks and ``metric`` (a sweep's summary or its rows; rows are averaged)."""
+    heuristic, mean_interarrival, tasks and ``metric`` (a sweep's summary or its rows; rows are averaged); ``title``:
+    the figure's (what it shows and which way is better)."""
     labels = list(dict.fromkeys(table["heuristic"]))
     cols = max(1, min(columns, len(labels)))
     rows = -(-len(labels) // cols)
@@ -90,13 +104,14 @@ def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: i
     fig.update_xaxes(type="category", title_text="μ (s)", row=rows)
     fig.update_yaxes(type="category")
     fig.update_yaxes(title_text="tasks", col=1)
-    fig.update_layout(height=120 + 260 * rows, margin={"t": 40, "b": 10, "l": 10, "r": 10})
+    fig.update_layout(height=120 + 260 * rows, margin={"t": 80 if title else 40, "b": 10, "l": 10, "r": 10},
+                      title={"text": title, "x": 0} if title else None)
     return fig
 
 
 def server_bars(servers: pd.DataFrame, column: str, chosen: int | None = None) -> go.Figure:
     """One bar per server of an Explain column (a heuristic's score, T of the new task, ...)."""
-    colors = ["#E45756" if j == chosen else "#4C78A8" for j in servers["server"]]
+    colors = [CATEGORY_PALETTE[1] if j == chosen else CATEGORY_PALETTE[0] for j in servers["server"]]
     fig = go.Figure(go.Bar(x=[f"s{j}" for j in servers["server"]], y=servers[column], marker_color=colors,
                            hovertemplate="%{x}: %{y:.4g}<extra></extra>"))
     fig.update_layout(height=260, yaxis_title=column, margin={"t": 20, "b": 10, "l": 10, "r": 10})

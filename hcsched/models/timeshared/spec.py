@@ -18,6 +18,8 @@ from hcsched.heuristics import get_heuristic
 from hcsched.models.timeshared.readers import SERVER_COLUMNS, TASK_COLUMNS, read_servers, read_tasks
 from hcsched.validate import choice, fail, number, numbers, whole
 
+BITS_PER_MB = 8.0  # MB = 10^6 bytes and Mbit = 10^6 bits: seconds = MB x 8 / Mbit/s
+
 DUPLEX = ("full", "half")
 ARRIVALS = ("exponential", "poisson-int")
 TRANSFER = ("in+out", "in")
@@ -131,12 +133,39 @@ class TimesharedSpec:
             get_heuristic(self.reference, "timeshared")
         except HcschedError as exc:
             raise HcschedError(f"scenario field 'reference': {exc}") from None
-        if self.task_table is None:
-            lo, hi = self.size_mb
-            worst = (2 * hi if self.transfer == "in+out" else hi) * 8 / self.bandwidth_mbit
-            if self.compute_ratio * worst > self.max_compute_s:
-                raise fail("max_compute_s", self.max_compute_s, f"at least compute_ratio x the longest transfer "
-                           f"({self.compute_ratio:g} x {worst:g} s), so that a cost can always be drawn")
+        if self.task_table is None and self.max_moved_mb < self.least_moved_mb:
+            where, card = ("servers", f"the fastest server's card ({self.fastest_bandwidth:g} Mbit/s)") \
+                if self.platform is not None else ("bandwidth_mbit", f"{self.fastest_bandwidth:g} Mbit/s")
+            least_s = self.least_moved_mb * BITS_PER_MB / self.fastest_bandwidth
+            raise HcschedError(
+                f"scenario field {where!r}: on {card} even the smallest data ({self.least_moved_mb:g} MB) take "
+                f"{least_s:.4g} s, and compute_ratio x that ({self.compute_ratio:g} x {least_s:.4g} s) exceeds "
+                f"max_compute_s ({self.max_compute_s:g} s); allowed: a card of at least "
+                f"{self.compute_ratio * self.least_moved_mb * BITS_PER_MB / self.max_compute_s:.4g} Mbit/s on the "
+                "fastest server, a larger max_compute_s, a smaller compute_ratio or a smaller size_mb low")
+
+    @property
+    def fastest_bandwidth(self) -> float:
+        """The card (Mbit/s) of the fastest server, on which section 3.3's cost rule is stated: the user's table's
+        (the first of equal speeds), or ``bandwidth_mbit`` (drawn servers all have it)."""
+        if self.platform is None:
+            return float(self.bandwidth_mbit)
+        speed = self.platform.speed_mflops
+        return float(self.platform.bandwidth_mbit[speed.index(max(speed))])
+
+    @property
+    def least_moved_mb(self) -> float:
+        """The least data a task moves: both sizes at ``size_mb``'s low (the input only with ``transfer: in``)."""
+        return self.size_mb[0] * (2 if self.transfer == "in+out" else 1)
+
+    @property
+    def max_moved_mb(self) -> float:
+        """The most data (MB, input + output or input only) a drawn task may move so that compute_ratio x its
+        transfer time on the fastest server still fits under max_compute_s; inf when compute_ratio is 0. With the
+        paper's cards (100 Mbit/s) and settings it is 750 MB, above the 600 MB sizes can reach: no effect there."""
+        if self.compute_ratio == 0:
+            return float("inf")
+        return self.max_compute_s * self.fastest_bandwidth / (BITS_PER_MB * self.compute_ratio)
 
     @property
     def machines(self) -> int:

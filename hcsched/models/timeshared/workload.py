@@ -4,6 +4,14 @@ A trial's seed sequence is spawned into one stream per random quantity: server s
 compute costs, inter-arrival gaps. Every heuristic of the trial sees the same workload; the gaps are unit draws
 scaled by mu, so trials at different mu share their tasks and servers. A user's own servers or tasks (spec tables)
 replace the drawn ones.
+
+Section 3.3's cost rule ("more than 10 times the transfer", "not greater than 600 s on the fastest server") is stated
+for 100 Mbit/s cards, where the largest data (2 x 300 MB) take 48 s and the rule always leaves room. On slower cards
+(a user's servers, or another ``bandwidth_mbit``) it cannot hold for the largest data, and the paper says nothing. The
+reading used keeps both cost rules and draws the sizes uniform *conditioned on the rule being satisfiable*: a task
+moves at most ``spec.max_moved_mb`` (input + output, or the input with ``transfer: in``). Where that bound does not
+bind (the paper's settings) the draws are the unconditioned ones, number for number; the spec refuses a table where
+even the smallest data cannot fit.
 """
 
 from __future__ import annotations
@@ -13,9 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hcsched.models.timeshared.spec import TimesharedSpec
-
-BITS_PER_MB = 8.0  # MB = 10^6 bytes and Mbit = 10^6 bits: seconds = MB x 8 / Mbit/s
+from hcsched.models.timeshared.spec import BITS_PER_MB, TimesharedSpec
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,26 @@ def arrivals(rng: np.random.Generator, n: int, mu: float, law: str) -> np.ndarra
     return np.concatenate([[0.0], np.cumsum(gaps)])
 
 
+def sizes(spec: TimesharedSpec, in_rng: np.random.Generator, out_rng: np.random.Generator,
+          n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Input and output sizes (MB), independent and uniform in ``size_mb`` (R1), conditioned on the data moved being
+    at most ``spec.max_moved_mb`` (module docstring). With ``transfer: in`` the input is uniform up to the bound.
+    With in+out the pairs are drawn in the square [low, min(high, bound - low)]^2 and the pairs above the bound drawn
+    again: at least half of that square is allowed, so a few rounds do; when the bound does not bind, the first draw
+    is the answer."""
+    lo, hi = spec.size_mb
+    cap = spec.max_moved_mb
+    if spec.transfer == "in":
+        return in_rng.uniform(lo, min(hi, cap), n), out_rng.uniform(lo, hi, n)
+    top = min(hi, cap - lo)
+    input_mb, output_mb = in_rng.uniform(lo, top, n), out_rng.uniform(lo, top, n)
+    over = np.flatnonzero(input_mb + output_mb > cap)
+    while over.size:
+        input_mb[over], output_mb[over] = in_rng.uniform(lo, top, over.size), out_rng.uniform(lo, top, over.size)
+        over = over[input_mb[over] + output_mb[over] > cap]
+    return input_mb, output_mb
+
+
 def make_workload(spec: TimesharedSpec, seed_seq: np.random.SeedSequence) -> TimesharedWorkload:
     speed_rng, in_rng, out_rng, cost_rng, gap_rng = (np.random.default_rng(s) for s in seed_seq.spawn(5))
     m, n = spec.servers, spec.tasks
@@ -66,11 +92,11 @@ def make_workload(spec: TimesharedSpec, seed_seq: np.random.SeedSequence) -> Tim
         t = spec.task_table
         return TimesharedWorkload(speed, bandwidth, np.array(t.arrival, float), np.array(t.input_mb, float),
                                   np.array(t.mflop, float), np.array(t.output_mb, float))
-    input_mb = in_rng.uniform(*spec.size_mb, n)
-    output_mb = out_rng.uniform(*spec.size_mb, n)
+    input_mb, output_mb = sizes(spec, in_rng, out_rng, n)
     fastest = int(np.argmax(speed))
     moved = input_mb + output_mb if spec.transfer == "in+out" else input_mb
     transfer_s = moved * BITS_PER_MB / bandwidth[fastest]
-    compute_s = cost_rng.uniform(spec.compute_ratio * transfer_s, spec.max_compute_s)
+    low = np.minimum(spec.compute_ratio * transfer_s, spec.max_compute_s)  # equal at the bound, up to rounding
+    compute_s = cost_rng.uniform(low, spec.max_compute_s)
     return TimesharedWorkload(speed, bandwidth, arrivals(gap_rng, n, spec.mean_interarrival, spec.arrivals), input_mb,
                               compute_s * speed[fastest], output_mb)

@@ -18,6 +18,7 @@ import numpy as np
 
 from hcsched.models.base import Metric, Model
 from hcsched.models.value import engine, spec
+from hcsched.models.value.claims import CLAIMS
 from hcsched.models.value.heuristics import HEURISTICS
 from hcsched.models.value.simulation import ValueRun, measure_run, run_heuristic
 from hcsched.models.value.spec import PRIORITIES
@@ -36,7 +37,7 @@ _OUTCOME_DOC = {"met_d100": "finished by its 100% deadline", "met_d50": "finishe
 
 def _metrics() -> tuple[Metric, ...]:
     out = [
-        Metric("value_pct_ub", "Value, % of the upper bound", "%", "higher", bar=True, fmt=".2f",
+        Metric("value_pct_ub", "Value, % of the upper bound", "%", "higher", bar=True, fmt=".2f", ci="auto-percent",
                doc="V / UB x 100 on the same trial: UB (section 2.3) is 100%."),
         Metric("value", "Value V", "", "higher", doc="Sum of p d b over the tasks (section 2.2.3): priority weight x "
                "deadline factor x the share of its execution inside the evaluation window."),
@@ -69,6 +70,8 @@ class ValueModel(Model):
     name = "value"
     title = "Priorities, soft deadlines and value (Kim et al.)"
     paper = "Kim, Shivle, Siegel et al., JPDC 67 (2007)"
+    paper_title = "Dynamically mapping tasks with priorities and multiple deadlines in a heterogeneous environment"
+    summary = "An oversubscribed system whose tasks carry priorities and three soft deadlines; heuristics remap the waiting tasks at each arrival to earn the most value within an evaluation window."
     spec_type = spec.ValueSpec
     spec_keys = frozenset(spec.KEYS)
     metrics = _metrics()
@@ -126,6 +129,9 @@ class ValueModel(Model):
         from hcsched.models.value.presets import PRESETS
 
         return PRESETS
+
+    def claims(self):
+        return CLAIMS
 
     def tiny(self):
         from hcsched.models.value.heuristics import DYNAMIC_NAMES

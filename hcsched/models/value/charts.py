@@ -16,12 +16,16 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from hcsched.charts import CATEGORY_PALETTE, direction
+from hcsched.models.base import Metric
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.worth import OUTCOMES
 
-#: One colour per deadline outcome, from met D100 (green) to never started (grey).
-OUTCOME_COLORS = {"met_d100": "#009E73", "met_d50": "#56B4E9", "met_d25": "#E69F00", "late": "#D55E00",
-                  "never_started": "#999999"}
+#: One colour per deadline outcome, in the outcomes' order from best to worst: from the category palette (never a
+#: heuristic's colour), pear for met D100, then pale blue, yellow, orange, and grey for never started.
+OUTCOME_COLORS = dict(zip(OUTCOMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[4], CATEGORY_PALETTE[2], CATEGORY_PALETTE[1],
+                                     CATEGORY_PALETTE[7]), strict=True))
+OUTCOME_LEGEND = "deadline outcome"
 OUTCOME_LABELS = {"met_d100": "met D100", "met_d50": "met D50", "met_d25": "met D25", "late": "after D25",
                   "never_started": "never started"}
 
@@ -72,49 +76,64 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
         xaxis={"title": "time (s)", **({"range": list(window)} if window is not None else {})},
         yaxis={"categoryorder": "array", "categoryarray": [f"m{j}" for j in range(machines)][::-1]},
         legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right",
-                "title": {"text": "deadline outcome"}},
-        margin={"t": 90, "b": 10, "l": 10, "r": 10})
+                "title": {"text": OUTCOME_LEGEND}},
+        margin={"t": 110, "b": 10, "l": 10, "r": 10})
     return fig
 
 
-def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None) -> go.Figure:
-    """V as % of UB, a bar per heuristic with its 95% interval, and UB as the 100% line (the paper's Figs. 2 and 3).
-    ``summary``: columns heuristic, value_pct_ub, value_pct_ub_lower, value_pct_ub_upper."""
+def _rows_height(labels: Sequence[str]) -> int:
+    """A horizontal bar chart's height: a readable row per heuristic (12 fit without overlapping labels)."""
+    return 170 + 26 * max(3, len(labels))
+
+
+def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None,
+               metric: Metric | None = None) -> go.Figure:
+    """V as % of UB, a horizontal bar per heuristic with its 95% interval, and UB as the 100% line (the paper's Figs.
+    2 and 3); the title says which way is better (``metric``: the model's ``value_pct_ub``). ``summary``: columns
+    heuristic, value_pct_ub, value_pct_ub_lower, value_pct_ub_upper."""
     s = summary.set_index("heuristic").loc[list(labels)]
     mean = s["value_pct_ub"].to_numpy(float)
     colors = colors or {}
     fig = go.Figure(go.Bar(
-        x=list(labels), y=mean, marker_color=[colors.get(x, "#0072B2") for x in labels], showlegend=False,
-        error_y={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
+        y=list(labels), x=mean, orientation="h", marker_color=[colors.get(x, "#0072B2") for x in labels],
+        showlegend=False,
+        error_x={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
                  "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True},
         customdata=s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float),
-        hovertemplate="%{x}<br>V = %{y:.2f}% of UB<br>95% interval [%{customdata[0]:.2f}, %{customdata[1]:.2f}]"
+        hovertemplate="%{y}<br>V = %{x:.2f}% of UB<br>95% interval [%{customdata[0]:.2f}, %{customdata[1]:.2f}]"
                       "<extra></extra>"))
-    fig.add_hline(y=100.0, line_dash="dash", line_color="#333", annotation_text="UB (upper bound, section 2.3)",
-                  annotation_position="top left")
+    fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="UB (section 2.3)",
+                  annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
-    fig.update_layout(height=400, yaxis_title="value, % of the upper bound", yaxis_range=[0, 1.08 * top],
-                      margin={"t": 30, "b": 10, "l": 10, "r": 10})
-    fig.update_xaxes(tickangle=-30)
+    better = f": {direction(metric)}" if metric is not None else ""
+    fig.update_layout(height=_rows_height(labels), title={"text": f"Value as % of the upper bound{better}", "x": 0},
+                      xaxis_title="value, % of the upper bound", xaxis_range=[0, 1.08 * top],
+                      yaxis={"autorange": "reversed", "automargin": True}, margin={"t": 60, "b": 10, "l": 10, "r": 10})
     return fig
 
 
-def outcome_bars(counts: pd.DataFrame, labels: Sequence[str]) -> go.Figure:
-    """Tasks by deadline outcome, stacked per heuristic, one panel per priority. ``counts``: indexed by heuristic
-    label, columns ``<outcome>_<priority>`` (mean tasks per trial)."""
+def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | None = None) -> go.Figure:
+    """Tasks by deadline outcome (best to worst), stacked horizontally per heuristic, one panel per priority; the
+    legend, right of the panels, says the colours are deadline outcomes; the title says which way is better
+    (``metric``: the model's ``met_d100``). ``counts``: indexed by heuristic label, columns ``<outcome>_<priority>``
+    (mean tasks per trial)."""
     fig = make_subplots(rows=1, cols=len(PRIORITIES), shared_yaxes=True,
                         subplot_titles=[f"{p} priority" for p in PRIORITIES], horizontal_spacing=0.03)
     for col, p in enumerate(PRIORITIES, start=1):
         for outcome in OUTCOMES:
-            y = counts.loc[list(labels), f"{outcome}_{p}"].to_numpy(float)
-            fig.add_trace(go.Bar(x=list(labels), y=y, name=OUTCOME_LABELS[outcome], legendgroup=outcome,
-                                 marker_color=OUTCOME_COLORS[outcome], showlegend=col == 1,
-                                 hovertemplate="%{x}, " + p + " priority: %{y:.1f} tasks " + OUTCOME_LABELS[outcome]
+            x = counts.loc[list(labels), f"{outcome}_{p}"].to_numpy(float)
+            fig.add_trace(go.Bar(y=list(labels), x=x, orientation="h", name=OUTCOME_LABELS[outcome],
+                                 legendgroup=outcome, marker_color=OUTCOME_COLORS[outcome], showlegend=col == 1,
+                                 hovertemplate="%{y}, " + p + " priority: %{x:.1f} tasks " + OUTCOME_LABELS[outcome]
                                                + "<extra></extra>"), row=1, col=col)
-    fig.update_layout(barmode="stack", height=420, yaxis_title="tasks per trial (mean)",
-                      legend={"orientation": "h", "y": 1.08, "yanchor": "bottom", "traceorder": "normal"},
+    better = f" (tasks that met D100: {direction(metric)})" if metric is not None else ""
+    fig.update_layout(barmode="stack", height=_rows_height(labels) + 40,
+                      title={"text": f"Tasks by priority and deadline outcome{better}", "x": 0},
+                      legend={"x": 1.01, "xanchor": "left", "y": 1, "yanchor": "top", "traceorder": "normal",
+                              "title": {"text": OUTCOME_LEGEND}},  # right of the panels, whose titles are above
                       margin={"t": 70, "b": 10, "l": 10, "r": 10})
-    fig.update_xaxes(tickangle=-30)
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_xaxes(title_text="tasks per trial (mean)")
     return fig
 
 

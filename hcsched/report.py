@@ -1,0 +1,307 @@
+"""The papers' claims as a report (issue 19): one self-contained HTML page, and the README's tables.
+
+:func:`write_report` turns the claims table of :func:`hcsched.reproduce.reproduce` (and its per-variant results)
+into one HTML page that opens offline: Plotly's JavaScript embedded once, a summary per paper, and per claim a card
+with its verdict, our number beside the paper's and a small chart of what the check compared (the Outcome's
+``series``: mean and 95% interval of each compared heuristic or sweep point, with the paper's printed value as a
+vertical line where the check is a :class:`hcsched.claims.Value` with a number). :func:`markdown_tables` writes the
+README's reproduction section (one short table per paper) from a ``claims.csv``; :func:`update_readme` puts it
+between the README's markers.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from hcsched.claims import FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
+from hcsched.errors import HcschedError
+
+BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
+# Okabe-Ito colours (colour-blind safe), each with the text colour that reads on it; the verdict is also in words.
+BADGES = {HOLDS: ("#0072B2", "#ffffff"), PARTLY: ("#E69F00", "#000000"), FAILS: ("#D55E00", "#000000")}
+OTHER_BADGE = ("#999999", "#000000")  # a check that could not be evaluated ("error")
+NEEDED = ("id", "model", "paper", "where", "claim", "reading", "ours", "ours_lower", "ours_upper", "unit", "paper_value",
+          "verdict")
+
+
+# --- numbers as people read them -----------------------------------------------------------------------------
+def _number(x: Any) -> str:
+    """4 significant digits, thousands separated from 1,000 on; "n/a" where there is no number."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "n/a"
+    if not math.isfinite(x):
+        return "n/a"
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+
+
+def format_ours(row: Mapping[str, Any]) -> str:
+    """Our value with its unit and 95% interval, e.g. ``-12.7% [-32.2, 6.88]`` or ``0.51 [0.49, 0.53]``."""
+    unit = row.get("unit")
+    unit = "" if unit is None or (isinstance(unit, float) and math.isnan(unit)) else str(unit)
+    value = _number(row.get("ours"))
+    if value != "n/a" and unit:
+        value += unit if unit.startswith("%") or unit == "x" else f" {unit}"
+    lo, hi = _number(row.get("ours_lower")), _number(row.get("ours_upper"))
+    return value if lo == "n/a" or hi == "n/a" else f"{value} [{lo}, {hi}]"
+
+
+def _text(x: Any) -> str:
+    """A table cell as text; empty for a missing value (NaN after a CSV round trip)."""
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else str(x)
+
+
+def _share(x: Any) -> str:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "n/a"
+    return f"{x:.0%}" if math.isfinite(x) else "n/a"
+
+
+# --- summary per paper -------------------------------------------------------------------------------------------
+def paper_summary(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per model, in the table's order: its paper and title, the counts of each verdict of its claims (their literal
+    reading), those of the other readings, and how many checks could not be evaluated."""
+    out = []
+    for model, rows in table.groupby("model", sort=False):
+        literal = rows[rows["reading"] == "literal"]
+        other = rows[rows["reading"] != "literal"]
+        out.append({"model": model, "paper": _text(rows["paper"].iloc[0]), "title": _title(str(model)),
+                    "claims": len(literal), "counts": verdict_counts(list(literal["verdict"])),
+                    "readings": len(other), "reading_counts": verdict_counts(list(other["verdict"])),
+                    "errors": int((~rows["verdict"].isin(VERDICTS)).sum())})
+    return out
+
+
+def _title(model: str) -> str:
+    from hcsched.models import get_model, model_names
+
+    return get_model(model).title if model in model_names() else model
+
+
+def summary_line(entry: Mapping[str, Any]) -> str:
+    """``3 of 5 claims hold, 1 holds partly, 1 does not hold`` (and the other readings', and the errors)."""
+    c = entry["counts"]
+    text = f"{c[HOLDS]} of {entry['claims']} claims hold, {c[PARTLY]} hold partly, {c[FAILS]} do not hold"
+    if entry["readings"]:
+        r = entry["reading_counts"]
+        text += f"; other readings: {r[HOLDS]} of {entry['readings']} hold, {r[PARTLY]} partly, {r[FAILS]} do not"
+    if entry["errors"]:
+        text += f"; {entry['errors']} could not be checked"
+    return text
+
+
+# --- what each claim's chart shows ------------------------------------------------------------------------------
+def chart_data(table: pd.DataFrame) -> list[tuple[tuple, float, str]]:
+    """Per row of a claims table (:data:`hcsched.reproduce.COLUMNS`): the Outcome's ``series`` ((label, mean, lower,
+    upper) rows), the paper's printed number where the check is a Value with one (else NaN) and the chart's axis
+    title; no series for a table of an older format."""
+    return [_stored(row) for _, row in table.iterrows()]
+
+
+def _stored(row: pd.Series) -> tuple[tuple, float, str]:
+    if not isinstance(row.get("series"), str):
+        return (), math.nan, ""
+    series = tuple(tuple(r) for r in json.loads(row["series"]))
+    number = float(row["paper_number"]) if _text(row.get("paper_number")) else math.nan
+    return series, number, _text(row.get("axis")) or _text(row.get("metric"))
+
+
+def claim_figure(series: Sequence[tuple], axis: str = "", paper: float = math.nan):
+    """What a check compared, as horizontal bars (mean) with 95% error bars, best read top to bottom; the paper's
+    printed number as a dashed vertical line. A small figure: no template, no toolbar."""
+    import plotly.graph_objects as go
+
+    labels = [str(s[0]) for s in series]
+    mean = [_finite(s[1]) for s in series]
+    plus = [_gap(s[3], s[1]) if len(s) > 3 else None for s in series]
+    minus = [_gap(s[1], s[2]) if len(s) > 3 else None for s in series]
+    fig = go.Figure(go.Bar(x=mean, y=labels, orientation="h", marker_color="#7a8a99",
+                           error_x={"type": "data", "array": plus, "arrayminus": minus, "color": "#222", "thickness": 1.5},
+                           hovertemplate="%{y}: %{x:.4g}<extra></extra>"))
+    if math.isfinite(paper):
+        fig.add_vline(x=paper, line_dash="dash", line_color="#000", annotation_text=f"paper: {_number(paper)}",
+                      annotation_position="top")
+    fig.update_layout(template="none", height=70 + 26 * max(1, len(labels)), margin={"l": 130, "r": 20, "t": 24, "b": 36},
+                      font={"size": 12}, showlegend=False,
+                      xaxis={"title": {"text": axis, "standoff": 4}, "zeroline": True, "gridcolor": "#e5e5e5"},
+                      yaxis={"autorange": "reversed", "automargin": True})
+    return fig
+
+
+def _gap(a: Any, b: Any) -> float | None:
+    """a - b where both are finite numbers (a missing bound, written as None in claims.csv, gives no error bar)."""
+    a, b = _finite(a), _finite(b)
+    return None if a is None or b is None else a - b
+
+
+def _finite(x: Any) -> float | None:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return x if math.isfinite(x) else None
+
+
+# --- the HTML page ---------------------------------------------------------------------------------------------
+CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;max-width:60rem;margin:1.5rem auto;
+padding:0 1rem;color:#1a1a1a;line-height:1.45}
+h1{font-size:1.6rem;margin-bottom:.2rem} h2{font-size:1.25rem;margin-top:2.2rem;border-bottom:1px solid #ccc}
+.meta{color:#555;font-size:.9rem} .badge{display:inline-block;padding:.05rem .55rem;border-radius:.8rem;font-weight:600;
+font-size:.85rem;white-space:nowrap} .summary td,.summary th{padding:.3rem .6rem;text-align:left;vertical-align:top}
+.summary{border-collapse:collapse;margin:.6rem 0} .summary tr{border-bottom:1px solid #e2e2e2}
+.card{border:1px solid #d0d0d0;border-left-width:.45rem;border-radius:.4rem;padding:.7rem 1rem;margin:1rem 0}
+.card h3{font-size:1rem;margin:.1rem 0 .4rem;font-family:ui-monospace,monospace} .claim{font-size:1.05rem;margin:.3rem 0}
+.card dl{display:grid;grid-template-columns:9rem 1fr;gap:.15rem .8rem;margin:.5rem 0} .card dt{color:#555}
+.card dd{margin:0} .reading{font-family:system-ui,sans-serif;font-weight:400;color:#444} .note{background:#f6f6f6;padding:.4rem .6rem;border-radius:.3rem;font-size:.92rem}
+"""
+
+
+def _badge(verdict: str) -> str:
+    back, fore = BADGES.get(verdict, OTHER_BADGE)
+    word = verdict if verdict in VERDICTS else f"not checked ({verdict})"
+    return f'<span class="badge" style="background:{back};color:{fore}">{html.escape(word)}</span>'
+
+
+def _card(row: pd.Series, figure_html: str) -> str:
+    e = lambda x: html.escape(_text(x))  # noqa: E731
+    reading = _text(row["reading"])
+    reading_line = "" if reading == "literal" else f"<dt>Reading</dt><dd>{e(reading)} (another reading of the text)</dd>"
+    named = "" if reading == "literal" else f' <span class="reading">reading: {e(reading)}</span>'
+    trials = f"{_text(row.get('trials'))} trials, {_number(row.get('seconds'))} s of compute"
+    note = f'<p class="note"><b>Note.</b> {e(row.get("note"))}</p>' if _text(row.get("note")) else ""
+    colour = BADGES.get(str(row["verdict"]), OTHER_BADGE)[0]
+    return (f'<section class="card" id="{e(row["id"])}--{e(reading)}" style="border-left-color:{colour}">'
+            f'<h3>{e(row["id"])}{named} {_badge(str(row["verdict"]))}</h3>'
+            f'<p class="claim">{e(row["claim"])}</p><dl>'
+            f'<dt>Where</dt><dd>{e(row["where"])}</dd>{reading_line}'
+            f'<dt>Check</dt><dd>{e(row.get("check"))}</dd>'
+            f'<dt>Ours</dt><dd><b>{html.escape(format_ours(row))}</b></dd>'
+            f'<dt>Paper</dt><dd>{e(row["paper_value"]) or "n/a"}</dd>'
+            f'<dt>Share of trials</dt><dd>{_share(row.get("share"))}</dd>'
+            f'<dt>Run</dt><dd>{html.escape(trials)}</dd>'
+            f'<dt>Detail</dt><dd>{e(row.get("detail"))}</dd></dl>{note}{figure_html}</section>')
+
+
+def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
+    """The report as one HTML page (see the module's docstring)."""
+    import plotly.offline
+
+    import hcsched
+
+    made = made or datetime.date.today()
+    charts = chart_data(table)
+    summary = paper_summary(table)
+    rows = "".join(
+        f"<tr><td><a href='#paper-{html.escape(str(s['model']))}'><b>{html.escape(s['paper'])}</b></a><br>"
+        f"{html.escape(s['title'])}</td>"
+        f"<td>{' '.join(_badge(v) + f' {n}' for v, n in s['counts'].items())}</td>"
+        f"<td>{html.escape(summary_line(s))}</td></tr>" for s in summary)
+    parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+             f"content='width=device-width, initial-scale=1'><title>hcsched: the papers' claims, rerun</title>"
+             f"<style>{CSS}</style><script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>",
+             "<h1>The papers' claims, rerun</h1>",
+             f"<p class='meta'>Made on {made.isoformat()} with hcsched {html.escape(hcsched.__version__)}: "
+             f"{len(table)} verdicts computed from this run's numbers (mean and 95% interval over trials; comparisons "
+             "paired over common random numbers).</p>",
+             f"<table class='summary'><tr><th>Paper</th><th>Claims</th><th>Summary</th></tr>{rows}</table>"]
+    index = 0
+    for s in summary:
+        parts.append(f"<h2 id='paper-{html.escape(str(s['model']))}'>{html.escape(s['paper'])}</h2>"
+                     f"<p class='meta'>{html.escape(s['title'])}: "
+                     f"{html.escape(summary_line(s))}</p>")
+        for i in [i for i, m in enumerate(table["model"]) if m == s["model"]]:
+            row, (series, paper, axis) = table.iloc[i], charts[i]
+            figure_html = ""
+            if series:
+                index += 1
+                fig = claim_figure(series, axis, paper)
+                figure_html = fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"chart-{index}",
+                                          default_height=f"{fig.layout.height}px",
+                                          config={"displayModeBar": False, "responsive": True})
+            parts.append(_card(row, figure_html))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_report(table: pd.DataFrame, path: str | Path) -> Path:
+    """Write :func:`report_html` of a claims table to ``path`` (its folder is made); returns the path."""
+    path = Path(path)
+    text = report_html(table)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise HcschedError(f"report: cannot write {str(path)!r} ({exc.strerror or exc})") from None
+    return path
+
+
+# --- the README's tables ------------------------------------------------------------------------------------------
+def _cell(x: Any) -> str:
+    return _text(x).replace("|", "\\|").replace("\n", " ").strip()
+
+
+def markdown_tables(table: pd.DataFrame) -> str:
+    """The README's reproduction section, short: one summary row per paper (claims that hold, hold partly, do not
+    hold), then per paper the claims that do not fully hold (what the paper says, what we got), since every claim is
+    in the report and on the Papers page; another reading's row names it."""
+    missing = [c for c in NEEDED if c not in table]
+    if missing:
+        raise HcschedError(f"claims table: no column {missing[0]!r}; a claims.csv of `hcsched reproduce` has: "
+                           f"{', '.join(NEEDED)}, ...")
+    summary = paper_summary(table)
+    out = ["| Paper | Claims | Summary |", "|---|---:|---|"]
+    out += [f"| **{_cell(s['paper'])}**: {_cell(s['title'])} | {table['id'][table['model'] == s['model']].nunique()} | "
+            f"{_cell(summary_line(s))} |" for s in summary]
+    out.append("")
+    for s in summary:
+        rows = table[(table["model"] == s["model"]) & (table["verdict"] != HOLDS)]
+        if rows.empty:
+            continue
+        out += [f"**{_cell(s['paper'])}**: the claims that do not fully hold.", "",
+                "| Claim | Where | Ours | Paper | Verdict |", "|---|---|---|---|---|"]
+        for _, row in rows.iterrows():
+            claim = _cell(row["claim"]) + ("" if row["reading"] == "literal" else f" *(reading: {_cell(row['reading'])})*")
+            out.append(f"| {claim} | {_cell(row['where'])} | {_cell(format_ours(row))} | {_cell(row['paper_value'])} | "
+                       f"{_cell(row['verdict'])} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def read_claims(path: str | Path) -> pd.DataFrame:
+    """A claims.csv written by ``hcsched reproduce``."""
+    try:
+        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise HcschedError(f"--from: cannot read {str(path)!r} as a claims.csv ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def update_readme(readme_path: str | Path, claims_csv_path: str | Path) -> bool:
+    """Rewrite the block between ``<!-- claims:begin -->`` and ``<!-- claims:end -->`` of the README with
+    :func:`markdown_tables` of the claims.csv, leaving everything else as it is. Returns whether the file changed."""
+    block = markdown_tables(read_claims(claims_csv_path))
+    path = Path(readme_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise HcschedError(f"--readme: cannot read {str(path)!r} ({exc.strerror or exc})") from None
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start or text.count(BEGIN) != 1 or text.count(END) != 1:
+        raise HcschedError(f"--readme {str(path)!r}: needs one {BEGIN} line and, after it, one {END} line around the "
+                           "claims tables")
+    new = text[:start + len(BEGIN)] + "\n" + block + "\n" + text[end:]
+    if new == text:
+        return False
+    path.write_text(new, encoding="utf-8")
+    return True

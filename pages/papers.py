@@ -1,0 +1,194 @@
+"""The five papers' published claims, our rerun of each and its verdict (issue 19).
+
+The page opens on the reproduction shipped in ``assets/claims.csv`` (a full run of ``hcsched reproduce``, with the
+version and date it was made in ``assets/claims.json``); **Rerun** runs one claim or a whole paper again in the
+background, **Open** loads a claim's scenario to explore it from the paper's own experiment.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pandas as pd
+import streamlit as st
+
+from hcsched import get_model, model_names
+from hcsched.errors import describe_error
+from hcsched.experiment import progress_text
+from hcsched.report import chart_data, claim_figure, format_ours
+from hcsched.reproduce import registry, registry_hash, reproduce, select, variant_scenario
+from pages.common import (
+    ASSETS,
+    Cancelled,
+    _executor,
+    init_session_state,
+    replace_scenario,
+    shown_as_error,
+)
+
+SHIPPED, META = ASSETS / "claims.csv", ASSETS / "claims.json"  # made by `hcsched reproduce --out assets`
+K = "pp_"  # this page's session keys
+BADGE = {"holds": ":blue-background[holds]", "holds partly": ":orange-background[holds partly]",
+         "does not hold": ":red-background[does not hold]", "error": ":gray-background[error]"}
+
+
+@st.cache_data(show_spinner=False)
+def shipped() -> tuple[pd.DataFrame, dict]:
+    """The shipped reproduction and what it was made with."""
+    table = pd.read_csv(SHIPPED, keep_default_na=False, na_values=[""]) if SHIPPED.exists() else pd.DataFrame()
+    meta = json.loads(META.read_text()) if META.exists() else {}
+    return table, meta
+
+
+def current_table() -> pd.DataFrame:
+    """The shipped rows, with the rows rerun in this session in their place."""
+    table, _ = shipped()
+    rerun = st.session_state.get(K + "rerun")
+    if rerun is None or table.empty:
+        return table if rerun is None else rerun
+    keep = ~table.set_index(["id", "reading"]).index.isin(rerun.set_index(["id", "reading"]).index)
+    merged = pd.concat([table[keep], rerun], ignore_index=True)
+    order = {cid: i for i, cid in enumerate(c.id for c in registry())}
+    return merged.assign(_o=merged["id"].map(order)).sort_values(["_o", "reading"], kind="stable").drop(columns="_o")
+
+
+# --- rerun in the background -------------------------------------------------------------------------------
+def start_rerun(ids: list[str], trials: int | None) -> None:
+    job = {"ids": ids, "trials": trials, "done": 0.0, "total": 1, "started": time.monotonic(), "cancel": False}
+
+    def progress(done: float, total: int) -> None:
+        job["done"], job["total"] = done, total
+        if job["cancel"]:
+            raise Cancelled
+
+    job["future"] = _executor().submit(reproduce, select(ids), trials, None, False, "local", None, None, progress)
+    st.session_state[K + "job"] = job
+
+
+@st.fragment(run_every=0.5)
+def rerun_progress() -> None:
+    job = st.session_state.get(K + "job")
+    if job is None:
+        return
+    if job["future"].done():
+        del st.session_state[K + "job"]
+        try:
+            table, _ = job["future"].result()
+        except Cancelled:
+            st.session_state[K + "notice"] = ("warning", "The rerun was cancelled.")
+        except Exception as exc:
+            st.session_state[K + "notice"] = ("error", f"The rerun stopped: {describe_error(exc)}")
+        else:
+            old = st.session_state.get(K + "rerun")
+            rows = table.assign(rerun=f"rerun in this session with {job['trials']} trials" if job["trials"]
+                                else "rerun in this session")
+            st.session_state[K + "rerun"] = rows if old is None else pd.concat(
+                [old[~old["id"].isin(rows["id"])], rows], ignore_index=True)
+            st.session_state[K + "notice"] = ("success", f"Rerun of {len(job['ids'])} claim(s) done; their rows show "
+                                              "this run's numbers.")
+        st.rerun()
+    st.progress(min(1.0, job["done"] / max(1, job["total"])),
+                text=progress_text(job["done"], job["total"], "trial", time.monotonic() - job["started"]))
+    st.button("Cancel", key=K + "cancel", on_click=lambda: job.update(cancel=True))
+
+
+# --- the page ------------------------------------------------------------------------------------------------
+def header(table: pd.DataFrame, meta: dict) -> None:
+    st.title("Papers")
+    st.write("Each paper's published claims (orderings, percentages, table cells), rerun here on the paper's own "
+             "experiment with common random numbers, and a verdict computed from the numbers: **holds** (the paired "
+             "95% interval agrees), **holds partly** (the mean agrees, the interval does not settle it) or **does not "
+             "hold**. Where a claim does not hold, its note says what we found.")
+    if table.empty:
+        st.info("No reproduction is shipped with this copy: rerun a paper below, or run `hcsched reproduce --out "
+                "assets` to make one.")
+        return
+    made = f"Shipped reproduction: hcsched {meta.get('version', '?')}, made {meta.get('date', '?')}"
+    st.caption(f"{made}; {len(table)} rows of {table['id'].nunique()} claims. Rerun with `hcsched reproduce`.")
+    if meta.get("registry") and meta["registry"] != registry_hash():
+        st.warning("The claims registry has changed since this reproduction was made: some rows may no longer match "
+                   "their claim. Rerun those papers (below, or `hcsched reproduce --out assets`).")
+
+
+# Okabe and Ito's blue, orange and vermillion, pale: colour-blind safe, and the verdict is written out as well
+VERDICT_STYLE = {"holds": "background-color: #cfe3f1", "holds partly": "background-color: #f9e3b3",
+                 "does not hold": "background-color: #f4cdb5"}
+
+
+def paper_section(name: str, rows: pd.DataFrame) -> None:
+    """A paper's claims as one table (verdict, where, claim, ours, the paper's, note), then one chosen claim's chart,
+    its Rerun and Open; and a Rerun of the whole paper."""
+    model = get_model(name)
+    st.header(model.paper_title or model.title)
+    st.caption(f"{model.paper}. {model.summary}".strip())
+    running = K + "job" in st.session_state
+    c1, c2 = st.columns([1, 3])
+    trials = int(c1.number_input("Trials of a rerun (0: the paper's)", 0, 1000, 0, key=f"{K}trials_{name}")) or None
+    ids = [c.id for c in registry(name)]
+    if c2.button(f"Rerun the {len(ids)} claims of this paper", key=f"{K}rerun_{name}", disabled=running or not ids):
+        start_rerun(ids, trials)
+        st.rerun()
+    if rows.empty:
+        st.info("No claims of this paper in the reproduction shown.")
+    else:
+        counts = rows["verdict"].value_counts()
+        st.markdown(" · ".join(f"{BADGE.get(v, v)} {counts.get(v, 0)}" for v in ("holds", "holds partly", "does not hold")))
+        shown = pd.DataFrame({
+            "verdict": rows["verdict"], "where": rows["where"],
+            "claim": rows["claim"] + rows["reading"].map(lambda r: "" if r == "literal" else f" (reading: {r})"),
+            "ours": [format_ours(r) for _, r in rows.iterrows()], "paper": rows["paper_value"].fillna(""),
+            "note": rows["note"].fillna("")})
+        styled = shown.style.map(lambda v: VERDICT_STYLE.get(v, ""), subset=["verdict"])
+        st.dataframe(styled, hide_index=True, width="stretch", key=f"{K}table_{name}",
+                     column_config={"claim": st.column_config.TextColumn(width="large"),
+                                    "note": st.column_config.TextColumn(width="large")})
+        chosen_claim(name, rows, running, trials)
+
+
+def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | None) -> None:
+    """One claim of the table: what was compared (a chart with the intervals and the paper's number), the detail
+    and note, and its Rerun and Open buttons."""
+    keys = [f"{r['id']}|{r['reading']}" for _, r in rows.iterrows()]
+    labels = {k: f"{r['where']}: {r['claim']}" + ("" if r["reading"] == "literal" else f" ({r['reading']})")
+              for k, (_, r) in zip(keys, rows.iterrows(), strict=True)}
+    key = st.selectbox("A claim's chart", keys, format_func=labels.get, key=f"{K}pick_{name}")
+    row = rows.iloc[keys.index(key)]
+    c1, c2 = st.columns([3, 1])
+    series, paper, axis = chart_data(row.to_frame().T)[0]
+    if series:
+        c1.plotly_chart(claim_figure(series, axis, paper), key=f"{K}chart_{name}", width="stretch")
+    share = f"; holds in {row['share']:.0%} of trials" if pd.notna(row["share"]) else ""
+    c2.markdown(BADGE.get(row["verdict"], row["verdict"]))
+    c2.caption(f"{row['check']}. {row['detail']}{share}. {int(row['trials'])} trials"
+               + (f"; {row['rerun']}" if isinstance(row.get("rerun"), str) else "") + ".")
+    if c2.button("Rerun this claim", key=f"{K}one_{name}", disabled=running):
+        start_rerun([row["id"]], trials)
+        st.rerun()
+    if c2.button("Open its scenario", key=f"{K}open_{name}", help="Load this claim's scenario to explore it"):
+        open_claim(row["id"], row["reading"])
+
+
+def open_claim(claim_id: str, reading: str) -> None:
+    """Load the claim's scenario (under this reading) and go to the Scenario page."""
+    claim = select([claim_id])[0]
+    changes = next(ch for name, ch, _ in claim.variants() if name == reading)
+    replace_scenario(variant_scenario(claim, dict(changes)))
+    try:
+        st.switch_page("pages/scenario.py")
+    except Exception:  # the page runs on its own (tests): the scenario is loaded all the same
+        st.success(f"Loaded the scenario of {claim_id}; see the Scenario page.")
+
+
+init_session_state()
+table, meta = shipped()
+header(table, meta)
+rerun_progress()
+notice = st.session_state.pop(K + "notice", None)
+if notice:
+    getattr(st, notice[0])(notice[1])
+shown = current_table()
+papers = [n for n in model_names() if registry(n)]
+for name in papers:
+    with shown_as_error(f"The claims of {get_model(name).title} could not be shown"):
+        paper_section(name, shown[shown["model"] == name] if not shown.empty else shown)

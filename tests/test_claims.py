@@ -1,0 +1,282 @@
+"""The claims' checks on hand-made results: a verdict follows the numbers, never a constant; and the contract every
+model's registry keeps (issue 19)."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import hcsched
+from hcsched.claims import (
+    FAILS,
+    HOLDS,
+    PARTLY,
+    VERDICTS,
+    AllOf,
+    Best,
+    Better,
+    Claim,
+    Close,
+    Custom,
+    Order,
+    Outcome,
+    Ratio,
+    Reading,
+    Trend,
+    Value,
+    column,
+    paired,
+    weakest,
+    wide,
+)
+from hcsched.errors import HcschedError
+from hcsched.models import get_model
+from hcsched.reproduce import registry, reproduce, variants
+
+LOWER = {"makespan": "lower", "value": "higher"}
+
+
+def table(**columns) -> pd.DataFrame:
+    """One row per trial and heuristic from per-heuristic lists of makespans."""
+    rows = [{"trial": t, "heuristic": h, "makespan": float(v)} for h, values in columns.items() for t, v in enumerate(values)]
+    return pd.DataFrame(rows)
+
+
+A_BEATS_B = table(a=[90, 95, 80, 88, 92], b=[100, 100, 100, 100, 100])
+B_BEATS_A = table(a=[100, 100, 100, 100, 100], b=[90, 95, 80, 88, 92])
+NOISY = table(a=[90, 110, 95, 105, 100], b=[100, 100, 100, 100, 100])
+
+
+def test_paired_differences_are_percent_of_the_other_or_points():
+    a, b = pd.Series([90.0, 110.0, np.nan]), pd.Series([100.0, 100.0, 100.0])
+    assert paired(a, b, points=False).tolist() == [-10.0, 10.0]
+    assert paired(a, b, points=True).tolist() == [-10.0, 10.0]
+    assert paired(pd.Series([1.0]), pd.Series([0.0]), points=False).size == 0  # no percent of zero
+
+
+def test_better_holds_when_the_paired_interval_clears_zero_and_not_when_reversed():
+    check = Better("a", "b", "makespan")
+    out = check.evaluate(A_BEATS_B, LOWER)
+    assert out.verdict == HOLDS and out.value == pytest.approx(-11.0) and out.share == 1.0 and out.upper < 0
+    assert check.evaluate(B_BEATS_A, LOWER).verdict == FAILS
+    noisy = check.evaluate(NOISY, LOWER)
+    assert noisy.verdict == FAILS and noisy.value == 0.0  # a mean of exactly zero is not "better"
+    slightly = check.evaluate(table(a=[90, 112, 95, 104, 98], b=[100] * 5), LOWER)
+    assert slightly.verdict == PARTLY and slightly.lower < 0 < slightly.upper  # the mean is on the better side only
+
+
+def test_better_with_a_margin_and_a_higher_is_better_metric():
+    assert Better("a", "b", "makespan", by=3).evaluate(A_BEATS_B, LOWER).verdict == HOLDS  # [4.0%, 18%] better, > 3%
+    assert Better("a", "b", "makespan", by=15).evaluate(A_BEATS_B, LOWER).verdict == PARTLY
+    higher = {"makespan": "higher"}  # the same numbers where higher is better: b wins
+    assert Better("a", "b", "makespan").evaluate(A_BEATS_B, higher).verdict == FAILS
+    assert Better("b", "a", "makespan").evaluate(A_BEATS_B, higher).verdict == HOLDS
+    with pytest.raises(HcschedError, match="lower or higher"):
+        Better("a", "b", "makespan").evaluate(A_BEATS_B, {"makespan": ""})
+
+
+def test_best_and_worst():
+    results = table(a=[90, 95, 80, 88, 92], b=[100] * 5, c=[150, 140, 160, 155, 145])
+    assert Best("a", "makespan").evaluate(results, LOWER).verdict == HOLDS
+    assert Best("b", "makespan").evaluate(results, LOWER).verdict == FAILS  # second, and told apart from the first
+    assert Best("c", "makespan", worst=True).evaluate(results, LOWER).verdict == HOLDS
+    assert Best("a", "makespan", worst=True).evaluate(results, LOWER).verdict == FAILS
+    tie = table(a=[90, 110, 95, 105, 100], b=[100] * 5, c=[150] * 5)
+    assert Best("a", "makespan").evaluate(tie, LOWER).verdict == PARTLY  # not told apart from b
+    assert Best("b", "makespan").evaluate(tie, LOWER).verdict == PARTLY
+    among = Best("b", "makespan", among=("b", "c")).evaluate(results, LOWER)
+    assert among.verdict == HOLDS and [s[0] for s in among.series] == ["b", "c"]
+
+
+def test_order_counts_neighbouring_pairs():
+    results = table(a=[90, 95, 80, 88, 92], b=[100] * 5, c=[150, 140, 160, 155, 145])
+    assert Order(("a", "b", "c"), "makespan").evaluate(results, LOWER).verdict == HOLDS
+    assert Order(("c", "b", "a"), "makespan").evaluate(results, LOWER).verdict == FAILS
+    partly = Order(("b", "a", "c"), "makespan").evaluate(results, LOWER)
+    assert partly.verdict == PARTLY and partly.value == 50.0
+
+
+def test_value_against_a_printed_number_and_a_bound():
+    results = table(a=[100, 102, 98, 101, 99])
+    assert Value("makespan", "a", paper=104, tolerance=0.05).evaluate(results, LOWER).verdict == HOLDS
+    assert Value("makespan", "a", paper=109, tolerance=0.05).evaluate(results, LOWER).verdict == PARTLY
+    assert Value("makespan", "a", paper=130, tolerance=0.05).evaluate(results, LOWER).verdict == FAILS
+    assert Value("makespan", "a", paper=101.5, tolerance=0.0).evaluate(results, LOWER).verdict == HOLDS  # in the interval
+    assert Value("makespan", "a", at_least=90).evaluate(results, LOWER).verdict == HOLDS
+    assert Value("makespan", "a", at_least=100).evaluate(results, LOWER).verdict == PARTLY  # the mean is, the interval not
+    assert Value("makespan", "a", at_most=95).evaluate(results, LOWER).verdict == FAILS
+    assert Value("makespan", paper=100).evaluate(table(a=[100] * 3, b=[100] * 3), LOWER).verdict == HOLDS  # every row
+
+
+def test_trend_along_a_sweep():
+    rows = []
+    for rate, scale in ((1, 1.0), (2, 1.5), (3, 2.0)):
+        part = table(a=[100 * scale + d for d in (0, 3, -2, 1)], b=[100.0] * 4)
+        rows.append(part.assign(rate=rate))
+    results = pd.concat(rows, ignore_index=True)
+    assert Trend("makespan", "a", "rate").evaluate(results, LOWER).verdict == HOLDS
+    assert Trend("makespan", "a", "rate", rising=False).evaluate(results, LOWER).verdict == FAILS
+    assert Trend("makespan", "b", "rate", flat=True).evaluate(results, LOWER).verdict == HOLDS
+    gap = Trend("makespan", "a", "rate", versus="b").evaluate(results, LOWER)
+    assert gap.verdict == HOLDS and gap.value == pytest.approx(100.0)  # from 0.5% to 100.5% above b
+
+
+def test_claim_ids_and_readings_are_checked():
+    check = Better("a", "b", "makespan")
+    with pytest.raises(HcschedError, match="lower-case"):
+        Claim("Bad Id", "etc", "Fig. 1", "x", "quickstart", check)
+    with pytest.raises(HcschedError, match="distinct"):
+        Claim("ok-id", "etc", "Fig. 1", "x", "quickstart", check, readings=(Reading("literal", {}),))
+    other = Better("b", "a", "makespan")
+    claim = Claim("ok-id", "etc", "Fig. 1", "x", "quickstart", check, changes={"machines": 4},
+                  readings=(Reading("more", {"tasks": 9}), Reading("measured", {}, check=other)))
+    assert claim.variants() == (("literal", {"machines": 4}, check), ("more", {"machines": 4, "tasks": 9}, check),
+                                ("measured", {"machines": 4}, other))
+
+
+def test_value_with_a_weaker_bound_for_partly():
+    results = table(a=[5, 6, 4, 5, 5])  # mean 5, well below 7
+    assert Value("makespan", "a", at_least=7).evaluate(results, LOWER).verdict == FAILS
+    assert Value("makespan", "a", at_least=7, partly=1).evaluate(results, LOWER).verdict == PARTLY  # the direction only
+    assert Value("makespan", "a", at_least=7, partly=6).evaluate(results, LOWER).verdict == FAILS
+    assert Value("makespan", "a", at_least=3, partly=1).evaluate(results, LOWER).verdict == HOLDS
+
+
+def test_wide_and_column_name_what_is_missing():
+    results = table(a=[1, 2], b=[3, 4])
+    assert wide(results, "makespan").loc[1].tolist() == [2.0, 4.0]
+    assert column(wide(results, "makespan"), "b").tolist() == [3.0, 4.0]
+    with pytest.raises(HcschedError, match="no heuristic 'c' in the results; there are: a, b"):
+        column(wide(results, "makespan"), "c")
+    with pytest.raises(HcschedError, match="no column 'flow'"):
+        wide(results, "flow")
+
+
+def test_ratio_of_two_heuristics_against_a_bound_and_the_papers_number():
+    far = table(a=[300, 310, 290, 305], b=[100] * 4)
+    check = Ratio("a", "b", "makespan", at_least=2.0)
+    out = check.evaluate(far, LOWER)
+    assert out.verdict == HOLDS and out.value == pytest.approx(3.0125) and out.unit == "x" and out.share == 1.0
+    assert [row[0] for row in out.series] == ["a", "b"] and out.series[1][1] == 100.0  # the two groups compared
+    assert check.evaluate(table(a=[150, 160, 140, 155], b=[100] * 4), LOWER).verdict == FAILS
+    half = Ratio("a", "b", "makespan", paper=0.5, tolerance=0.2)
+    assert half.evaluate(table(a=[50, 52, 49, 51], b=[100] * 4), LOWER).verdict == HOLDS
+    assert half.evaluate(table(a=[65, 66, 64, 65], b=[100] * 4), LOWER).verdict == PARTLY  # 30% off: within twice
+    assert half.evaluate(table(a=[100, 101, 99, 102], b=[100] * 4), LOWER).verdict == FAILS
+    assert check.heuristics() == ("a", "b") and check.describe() == "makespan of a / b, per trial, at least 2"
+    at_most = Ratio("a", "b", "makespan", at_most=1.2).evaluate(table(a=[110, 112, 108, 110], b=[100] * 4), LOWER)
+    assert at_most.verdict == HOLDS
+
+
+def test_ratio_between_two_points_of_a_sweep_for_one_heuristic():
+    rows = [table(a=[10 * k + d for d in (0, 1, -1, 2)], b=[6.0 - k + d for d in (0, 0.1, 0.2, 0)]).assign(k=k) for k in (1, 5)]
+    results = pd.concat(rows, ignore_index=True)
+    check = Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=7.0, partly=1.0)
+    out = check.evaluate(results, LOWER)  # about 4.9x: below 7, but the direction holds
+    assert out.verdict == PARTLY and out.value == pytest.approx(np.mean([50 / 10, 51 / 11, 49 / 9, 52 / 12]))
+    assert Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=3.0).evaluate(results, LOWER).verdict == HOLDS
+    assert Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=7.0).evaluate(results, LOWER).verdict == FAILS
+    assert check.heuristics() == ("a",) and [row[0] for row in out.series] == ["k=5", "k=1"]
+    b_only = Ratio(5, 1, "makespan", by="k", heuristic="b", at_least=7.0, partly=1.0).evaluate(results, LOWER)
+    assert b_only.verdict == FAILS and b_only.value < 1.0  # b falls with k: not even the direction
+    with pytest.raises(HcschedError, match="no k = 3"):
+        Ratio(3, 1, "makespan", by="k", heuristic="a", at_least=1.0).evaluate(results, LOWER)
+    with pytest.raises(HcschedError, match="no swept column 'rate'"):
+        Ratio(3, 1, "makespan", by="rate", heuristic="a", at_least=1.0).evaluate(results, LOWER)
+    with pytest.raises(HcschedError, match="one of paper, at_least or at_most"):
+        Ratio("a", "b", "makespan").evaluate(results, LOWER)
+
+
+def test_ratio_leaves_out_trials_where_it_is_not_finite():
+    results = table(a=[200, 210, 5, 190], b=[100, 100, 0, 100])
+    ratio = Ratio("a", "b", "makespan", at_least=1.5)
+    assert ratio.values(results).index.tolist() == [0, 1, 3]
+    out = ratio.evaluate(results, LOWER)
+    assert out.verdict == HOLDS and out.value == pytest.approx(2.0) and "over 3 trials" in out.detail
+
+
+def test_close_holds_when_the_interval_is_within_partly_when_the_mean_is():
+    check = Close("a", "b", "makespan", within=10.0)
+    out = check.evaluate(table(a=[101, 99, 102, 98, 100], b=[100] * 5), LOWER)
+    assert out.verdict == HOLDS and out.value == pytest.approx(0.0) and out.share == 1.0 and out.unit == "%"
+    wobbly = check.evaluate(table(a=[80, 125, 90, 120, 110], b=[100] * 5), LOWER)
+    assert wobbly.verdict == PARTLY and abs(wobbly.value) <= 10 and wobbly.upper > 10  # the mean within, not the interval
+    assert check.evaluate(table(a=[130, 131, 129, 130, 132], b=[100] * 5), LOWER).verdict == FAILS
+    points = Close("a", "b", "makespan", within=3.0, points=True).evaluate(table(a=[51, 52, 50, 51], b=[50] * 4), LOWER)
+    assert points.verdict == HOLDS and points.unit == "points" and points.value == pytest.approx(1.0)
+    assert Close("a", "b", "makespan", within=0.5, points=True).evaluate(table(a=[51, 52, 50, 51], b=[50] * 4), LOWER).verdict == FAILS
+
+
+def test_all_of_the_weakest_part_decides_and_every_part_is_kept():
+    results = table(w=[500, 510, 490, 505], a=[100] * 4, b=[120] * 4)
+    check = AllOf(Ratio("w", "a", "makespan", at_least=2.0), Ratio("w", "b", "makespan", at_least=2.0), text="w far worst")
+    assert check.evaluate(results, LOWER).verdict == HOLDS and check.describe() == "w far worst"
+    out = check.evaluate(table(w=[500, 510, 490, 505], a=[100] * 4, b=[400] * 4), LOWER)
+    assert out.verdict == FAILS and out.value == pytest.approx(1.253125)  # the failing part's number
+    assert out.detail.count("w / a") == 1 and out.detail.count("w / b") == 1  # both parts' details
+    assert [row[0] for row in out.series] == ["w", "a", "b"]  # concatenated, w shown once
+    assert check.heuristics() == ("w", "a", "b") and check.metrics() == ("makespan",)
+    mixed = AllOf(Better("a", "b", "makespan"), Value("makespan", "a", at_most=99.0))  # holds, holds partly
+    assert mixed.evaluate(table(a=[90, 95, 110, 100], b=[120] * 4), LOWER).verdict == PARTLY
+    with pytest.raises(HcschedError, match="at least one check"):
+        AllOf()
+
+
+def test_weakest_is_the_first_of_the_lowest_verdicts():
+    def o(verdict):
+        return Outcome(verdict, 0.0, 0.0, 0.0, "", 0.0, "")
+    assert weakest([o(HOLDS), o(PARTLY), o(PARTLY)]) == 1
+    assert weakest([o(HOLDS), o(PARTLY), o(FAILS)]) == 2
+    assert weakest([o(HOLDS), o(HOLDS)]) == 0
+
+
+def test_trend_says_its_unit():
+    rows = [table(a=[100 * s + d for d in (0, 3, -2, 1)], b=[100.0] * 4).assign(rate=r) for r, s in ((1, 1.0), (2, 2.0))]
+    results = pd.concat(rows, ignore_index=True)
+    assert Trend("makespan", "a", "rate").evaluate(results, LOWER).unit == ""
+    assert Trend("makespan", "a", "rate", versus="b").evaluate(results, LOWER).unit == "%"
+    assert Trend("makespan", "a", "rate", versus="b", points=True).evaluate(results, LOWER).unit == "points"
+
+
+def test_custom_reads_its_columns():
+    def fn(results, better):
+        return Outcome(HOLDS, 0.0, 0.0, 0.0, "", 0.0, "")
+    assert Custom("makespan", fn, "x").metrics() == ("makespan",)
+    assert Custom("a", fn, "x", reads=("a", "b")).metrics() == ("a", "b")
+
+
+# --- the contract of every model's registry -------------------------------------------------------------------------
+def _slug(model: str) -> str:
+    """The paper's slug: its first author's surname, lower-case letters only (Al-Azzoni: alazzoni)."""
+    return re.sub(r"[^a-z]", "", get_model(model).paper.split(",")[0].split()[0].lower())
+
+
+@pytest.mark.parametrize("model", hcsched.model_names())
+def test_every_models_claims_keep_the_contract(model):
+    claims = registry(model)
+    assert claims and get_model(model).claims() == claims
+    ids = [c.id for c in claims]
+    assert len(ids) == len(set(ids))
+    assert all(i.startswith(f"{_slug(model)}-") and c.model == model for i, c in zip(ids, claims, strict=True)), ids
+    names = set(hcsched.preset_names())
+    spec_model = get_model(model)
+    for tiny in (False, True):
+        for v in variants(claims, tiny=tiny):
+            assert v.claim.scenario in names, v.claim.id
+            for _, scenario in v.points:
+                columns = {m.name for m in spec_model.columns(scenario.spec)}
+                assert set(v.check.metrics()) <= columns, (v.claim.id, v.reading, v.check.metrics())
+                labels = {h.label for h in scenario.heuristics}
+                assert set(v.check.heuristics()) <= labels, (v.claim.id, v.reading, v.check.heuristics(), labels)
+    table_, _ = reproduce(claims, trials=2, tiny=True, jobs=1)
+    assert set(zip(table_["id"], table_["reading"], strict=True)) == {(c.id, name) for c in claims for name, _, _ in c.variants()}
+    bad = table_[~table_["verdict"].isin(VERDICTS)]
+    assert bad.empty, bad[["id", "reading", "verdict", "detail"]].to_string()
+    assert (table_["trials"] == 2).all()
+
+
+def test_the_slugs_are_the_papers_and_distinct():
+    slugs = [_slug(m) for m in hcsched.model_names()]
+    assert len(set(slugs)) == len(slugs)
+    assert {"maheswaran", "kim", "page", "caniou", "alazzoni"} == set(slugs)

@@ -1,0 +1,82 @@
+"""The estimation model's published claims (Page, Keane and Naughton 2008) as a registry (issue 19): its particular
+facts and its own check. The contract every registry keeps is tests/test_claims.py's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hcsched.claims import FAILS, HOLDS, PARTLY
+from hcsched.errors import HcschedError
+from hcsched.models import get_model
+from hcsched.models.estimation.claims import CLAIMS, spread_check
+from hcsched.reproduce import reproduce, variants
+
+MODEL = get_model("estimation")
+BETTER = {"makespan": "lower", "efficiency": "higher", "estimation_error": "lower"}
+
+
+def test_the_claims_run_the_readmes_30_trials_and_trends_sweep_their_key():
+    for v in variants(CLAIMS):
+        assert all(scenario.trials == 30 for _, scenario in v.points), v.claim.id
+        if hasattr(v.check, "key"):
+            assert v.check.key in v.claim.vary
+
+
+def test_the_efficiency_claims_carry_the_busy_processors_explanation():
+    efficiency = [c for c in CLAIMS if c.check.metric == "efficiency"]
+    assert len(efficiency) >= 5
+    assert all("19 of 90" in c.note and "issue 22" in c.note for c in efficiency)
+
+
+@pytest.fixture(scope="module")
+def tiny_run():
+    ids = ("page-s55-worst-case-varies", "page-fig5-knn-10x-below-smoothed")
+    return reproduce([c for c in CLAIMS if c.id in ids], trials=2, tiny=True, jobs=1)
+
+
+def test_the_readings_run_their_own_scenarios(tiny_run):
+    _, results = tiny_run
+    literal = results[("page-s55-worst-case-varies", "literal")]
+    other = results[("page-s55-worst-case-varies", "worst-max")]
+    assert "fz (beta=0.1, case=worst)" in set(literal["heuristic"])
+    assert "fz (beta=0.1, case=worst-max)" in set(other["heuristic"])
+    fig5 = results[("page-fig5-knn-10x-below-smoothed", "literal")]
+    assert set(fig5["estimator.method"]) == {"knn", "smoothed", "average"} and set(fig5["heuristic"]) == {"fa"}
+
+
+# --- the checks of their own follow their numbers ------------------------------------------------------------
+def _sweep(knn: list[float], other: list[float], key: str = "estimator.method") -> pd.DataFrame:
+    rows = [{"trial": t, "heuristic": "fa", key: "knn", "estimation_error": v} for t, v in enumerate(knn)]
+    rows += [{"trial": t, "heuristic": "fa", key: "smoothed", "estimation_error": v} for t, v in enumerate(other)]
+    return pd.DataFrame(rows)
+
+
+def _pair(a: list[float], b: list[float], metric: str = "makespan") -> pd.DataFrame:
+    rows = [{"trial": t, "heuristic": "x", metric: v} for t, v in enumerate(a)]
+    rows += [{"trial": t, "heuristic": "y", metric: v} for t, v in enumerate(b)]
+    return pd.DataFrame(rows)
+
+
+RATIO = next(c.check for c in CLAIMS if c.id == "page-fig5-knn-10x-below-smoothed")
+
+
+def test_the_fig5_ratio_holds_partly_on_the_direction_alone():
+    knn = [1.0, 1.1, 0.9, 1.05, 0.95]
+    held = RATIO.evaluate(_sweep(knn, [20.0, 22.0, 19.0, 21.0, 20.5]), BETTER)
+    assert held.verdict == HOLDS and held.value == pytest.approx(20.0, rel=0.05) and held.share == 1.0
+    assert RATIO.evaluate(_sweep(knn, [3.0, 3.3, 2.7, 3.1, 2.9]), BETTER).verdict == PARTLY  # the direction only
+    assert RATIO.evaluate(_sweep(knn, [0.5, 0.6, 0.4, 0.5, 0.5]), BETTER).verdict == FAILS
+    with pytest.raises(HcschedError, match="estimator.method"):
+        RATIO.evaluate(_sweep(knn, knn).drop(columns="estimator.method"), BETTER)
+
+
+def test_spread_check_holds_when_the_first_varies_more_and_not_when_it_varies_less():
+    check = spread_check("x", "y", "makespan", "x varies more than y")
+    rng = np.random.default_rng(1)
+    wide = list(1000 + 300 * rng.standard_normal(30))
+    narrow = list(1000 + 30 * rng.standard_normal(30))
+    held = check.evaluate(_pair(wide, narrow), BETTER)
+    assert held.verdict == HOLDS and held.lower > 0
+    assert check.evaluate(_pair(narrow, wide), BETTER).verdict == FAILS

@@ -1,0 +1,271 @@
+"""`hcsched reproduce`: the claims table and report it writes, its bad inputs, --resume after a kill, and the
+README's claims tables (issue 19).
+
+The claims run here are made in this file on the quickstart preset (and injected as the registry), so that the
+command's behaviour is tested whatever the models declare; one test also runs the quickest claim of the real
+registry when there is one.
+"""
+
+import io
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from conftest import ROOT
+
+from hcsched import reproduce as rp
+from hcsched.claims import VERDICTS, Better, Claim, Reading, Trend, Value
+from hcsched.cli import main
+
+TESTS = Path(__file__).resolve().parent
+
+CLAIMS = (
+    Claim("t-minmin-beats-mct", "etc", "Fig. 9", "Min-min gives a shorter makespan than MCT.", "quickstart",
+          Better("min-min", "mct", "makespan"), paper="Min-min better", note="A test claim.",
+          readings=(Reading("fewer-tasks", {"tasks": 100}, "Half the tasks."),)),
+    Claim("t-mct-makespan", "etc", "Table 9", "MCT's makespan is about 300,000 s.", "quickstart",
+          Value("makespan", "mct", paper=300000.0, tolerance=0.5), paper="300,000 s"),
+    Claim("t-makespan-rises", "etc", "Fig. 10", "The makespan grows with the number of tasks.", "quickstart",
+          Trend("makespan", "mct", "tasks"), vary={"tasks": [100, 200]}),
+)
+# For --resume: a quick scenario first, then a slower one (about 0.5 s a trial), so that a kill falls between them.
+SLOW = (
+    Claim("t-quick", "etc", "Fig. 1", "Min-min beats MCT (quick).", "quickstart", Better("min-min", "mct", "makespan")),
+    Claim("t-slow", "etc", "Fig. 2", "Min-min beats MCT (slow).", "quickstart", Better("min-min", "mct", "makespan"),
+          changes={"tasks": 4000}),
+)
+CLAIM_SETS = {"CLAIMS": CLAIMS, "SLOW": SLOW}
+
+
+def injected(claims):
+    return lambda model=None: tuple(c for c in claims if model in (None, c.model))
+
+
+@pytest.fixture
+def registry(monkeypatch):
+    monkeypatch.setattr(rp, "registry", injected(CLAIMS))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_reproduce_writes_the_claims_table_and_the_report(registry, capsys, tmp_path):
+    out = tmp_path / "rep"
+    code, stdout, err = run(capsys, "reproduce", "--claim", "t-minmin-beats-mct", "t-mct-makespan", "--trials", "2",
+                            "--jobs", "1", "--out", str(out))
+    assert code == 0, err
+    table = pd.read_csv(out / "claims.csv")
+    assert list(table.columns) == list(rp.COLUMNS)
+    assert list(zip(table["id"], table["reading"], strict=True)) == [
+        ("t-minmin-beats-mct", "literal"), ("t-minmin-beats-mct", "fewer-tasks"), ("t-mct-makespan", "literal")]
+    assert set(table["verdict"]) <= set(VERDICTS)
+    assert (table["trials"] == 2).all()
+    assert table["paper"].str.startswith("Maheswaran").all()
+    meta = json.loads((out / "claims.json").read_text())  # when and with what it was made (the Papers page reads it)
+    assert meta["claims"] == 2 and meta["rows"] == 3 and meta["registry"] == rp.registry_hash(rp.select(
+        ["t-minmin-beats-mct", "t-mct-makespan"]))
+    # two distinct scenarios (the literal Better and the Value share one), each kept in runs/
+    assert len(list((out / "runs").glob("*.csv"))) == 2
+    lines = stdout.splitlines()
+    assert lines[0].startswith("2 claims, 3 verdicts from 2 scenarios (4 trials): about ") and " s on 1 core" in lines[0]
+    assert lines[-2:] == [f"claims table: {out / 'claims.csv'}", f"report: {out / 'report.html'}"]
+    assert any(line.startswith("Maheswaran") and "of 2 claims hold" in line and "other readings:" in line for line in lines)
+    page = (out / "report.html").read_text()
+    assert page.count("<script type='text/javascript'>") == 1  # Plotly's JavaScript, once
+    assert page.count("Plotly.newPlot(") == 3  # one chart per verdict (each check compared something)
+    for word in ("t-minmin-beats-mct", "fewer-tasks", "Half the tasks.", "A test claim.", "300,000 s", "paper: 300,000"):
+        assert word in page
+
+
+def test_the_verdicts_follow_the_numbers_the_report_shows(registry, capsys, tmp_path):
+    """The report's chart of a Better claim shows the two means whose paired difference is the table's number."""
+    from hcsched.report import chart_data
+
+    table, results = rp.reproduce(rp.select(["t-minmin-beats-mct"]), trials=3, jobs=1)
+    (series, paper, axis), _ = chart_data(table)
+    assert [s[0] for s in series] == ["min-min", "mct"] and math.isnan(paper) and axis == "Makespan (s)"
+    wide = results[("t-minmin-beats-mct", "literal")].pivot(index="trial", columns="heuristic", values="makespan")
+    assert series[0][1] == pytest.approx(wide["min-min"].mean()) and series[1][1] == pytest.approx(wide["mct"].mean())
+    assert table["ours"].iloc[0] == pytest.approx((100 * (wide["min-min"] - wide["mct"]) / wide["mct"]).mean())
+
+
+def test_list_prints_each_claim_with_where_and_what(registry, capsys):
+    code, out, _ = run(capsys, "reproduce", "--list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("etc: Maheswaran")
+    assert any("t-minmin-beats-mct" in x and "Fig. 9" in x and "Min-min gives" in x and "fewer-tasks" in x for x in lines)
+    assert sum(1 for x in lines if x.startswith("  t-")) == 3
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["--model", "nope"], "--model: 'nope' is not allowed"),
+    (["--model", "classes"], "--model: 'classes' declares no claims yet"),
+    (["--claim", "t-minmin-beats-mc"], "--claim: 't-minmin-beats-mc' is not a claim; did you mean t-minmin-beats-mct"),
+    (["--trials", "0"], "--trials: 0 is not allowed"),
+    (["--trials", "two"], "--trials"),
+    (["--jobs", "0"], "--jobs: 0 is not allowed"),
+    (["--resume"], "--resume: give the --out DIR"),
+    (["--backend", "mpi"], "--backend: 'mpi' is not allowed"),
+    (["--scheduler", "tcp://x:1"], "--scheduler: only with --backend dask"),
+    (["--readme", "README.md"], "--readme and --from go together"),
+    (["--readme", "README.md", "--from", "/nonexistent/claims.csv"], "--from: cannot read"),
+])
+def test_bad_input_is_one_line_and_status_2(registry, capsys, argv, names):
+    code, out, err = run(capsys, "reproduce", *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("hcsched: error: ") and names in err, err
+
+
+def test_out_that_is_a_file_is_refused(registry, capsys, tmp_path):
+    (tmp_path / "f").write_text("x")
+    code, _, err = run(capsys, "reproduce", "--claim", "t-mct-makespan", "--out", str(tmp_path / "f"))
+    assert code == 2 and "--out:" in err and "is a file" in err
+
+
+def test_progress_bar_starts_at_zero_done(monkeypatch):
+    """reproduce reports (0, total) before its first chunk: the bar shows it rather than dividing by zero."""
+    from hcsched.cli import _progress_bar
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    show = _progress_bar("replication")
+    show(0, 10)
+    show(2.5, 10)
+    show(5, 10)
+    said = tty.getvalue()
+    assert "0 of 10 replications done " in said and "2.5 of 10 replications done, about" in said
+    assert "5 of 10 replications done, about" in said
+
+
+# --- --resume after a kill ------------------------------------------------------------------------------------------
+def _command(claims: str, *argv: str) -> list[str]:
+    """A subprocess running `hcsched reproduce` with one of this file's claim sets as the registry."""
+    code = (f"import sys; sys.path.insert(0, {str(TESTS)!r}); import test_reproduce_cli as t; "
+            f"import hcsched.reproduce as rp; rp.registry = t.injected(t.CLAIM_SETS[{claims!r}]); "
+            "from hcsched.cli import main; sys.exit(main(sys.argv[1:]))")
+    return [sys.executable, "-c", code, "reproduce", *argv]
+
+
+def test_resume_after_a_kill_reruns_only_what_was_unfinished(monkeypatch, capsys, tmp_path):
+    out = tmp_path / "killed"
+    argv = ["--trials", "2", "--jobs", "1", "--out", str(out)]
+    proc = subprocess.Popen(_command("SLOW", *argv), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list((out / "runs").glob("*.seconds")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proc.poll() is None, f"finished before it could be killed: {proc.stderr.read().decode()}"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the process group this test started
+        proc.wait()
+        proc.stderr.close()
+    done = sorted((out / "runs").glob("*.csv"))
+    assert len(done) == 1 and not (out / "claims.csv").exists()
+    first = done[0]
+    assert first.stem == rp.key_of(rp.variants(SLOW[:1], 2)[0].points[0][1])  # the quick scenario, finished
+    stamp, content = first.stat().st_mtime_ns, first.read_bytes()
+
+    monkeypatch.setattr(rp, "registry", injected(SLOW))
+    code, stdout, err = run(capsys, "reproduce", "--resume", *argv)
+    assert code == 0, err
+    assert ", 1 already finished in " in stdout.splitlines()[0]
+    assert first.stat().st_mtime_ns == stamp and first.read_bytes() == content  # not rerun
+    assert len(list((out / "runs").glob("*.csv"))) == 2
+
+    code, _, err = run(capsys, "reproduce", "--trials", "2", "--jobs", "1", "--out", str(tmp_path / "fresh"))
+    assert code == 0, err
+    resumed, fresh = pd.read_csv(out / "claims.csv"), pd.read_csv(tmp_path / "fresh" / "claims.csv")
+    same = [c for c in rp.COLUMNS if c != "seconds"]
+    pd.testing.assert_frame_equal(resumed[same], fresh[same])
+    assert set(resumed["verdict"]) <= set(VERDICTS)
+
+
+# --- a claim of the real registry ---------------------------------------------------------------------------------
+def test_a_real_registry_claim_through_the_command(capsys, tmp_path):
+    claims = rp.registry()
+    if not claims:
+        pytest.skip("no model declares claims yet")
+    quickest = min(claims, key=lambda c: rp.estimate(rp.variants([c], 2)))
+    code, _, err = run(capsys, "reproduce", "--claim", quickest.id, "--trials", "2", "--out", str(tmp_path))
+    assert code == 0, err
+    table = pd.read_csv(tmp_path / "claims.csv")
+    assert list(table.columns) == list(rp.COLUMNS) and set(table["id"]) == {quickest.id}
+    assert set(table["verdict"]) <= set(VERDICTS), table[["reading", "verdict", "detail"]]
+    assert (tmp_path / "report.html").stat().st_size > 1_000_000  # Plotly's JavaScript embedded
+
+
+# --- the README's tables ----------------------------------------------------------------------------------------
+def _table() -> pd.DataFrame:
+    """Three verdicts made by hand: two papers, one claim with another reading, a '|' in a cell."""
+    base = dict.fromkeys(rp.COLUMNS, "")
+    rows = [
+        {**base, "id": "a-one", "model": "etc", "paper": "Maheswaran et al.", "where": "Fig. 4", "claim": "KPB best",
+         "reading": "literal", "ours": -1.234, "ours_lower": -2.5, "ours_upper": 0.1, "unit": "%",
+         "paper_value": "KPB best", "verdict": "holds partly"},
+        {**base, "id": "a-one", "model": "etc", "paper": "Maheswaran et al.", "where": "Fig. 4", "claim": "KPB best",
+         "reading": "sorted", "ours": -3.0, "ours_lower": -4.0, "ours_upper": -2.0, "unit": "%",
+         "paper_value": "KPB best", "verdict": "holds"},
+        {**base, "id": "b-two", "model": "classes", "paper": "Al-Azzoni and Down", "where": "Table 1",
+         "claim": "LPAS | best", "reading": "literal", "ours": 12345.6, "ours_lower": math.nan, "ours_upper": math.nan,
+         "unit": "", "paper_value": "12,000", "verdict": "does not hold"},
+    ]
+    return pd.DataFrame(rows, columns=list(rp.COLUMNS))
+
+
+def test_markdown_tables_summarise_each_paper_and_list_what_does_not_fully_hold():
+    from hcsched.report import markdown_tables
+
+    text = markdown_tables(_table())
+    lines = text.splitlines()
+    summary = [x for x in lines if x.startswith("| **")]
+    assert len(summary) == 2 and summary[0].startswith("| **Maheswaran et al.**: Tasks with ETC times (Maheswaran et al.) | 1 |")
+    assert "0 of 1 claims hold, 1 hold partly, 0 do not hold; other readings: 1 of 1 hold" in summary[0]
+    assert "0 of 1 claims hold, 0 hold partly, 1 do not hold" in summary[1]
+    assert lines.count("| Claim | Where | Ours | Paper | Verdict |") == 2
+    assert "| KPB best | Fig. 4 | -1.234% [-2.5, 0.1] | KPB best | holds partly |" in lines
+    assert not any("*(reading: sorted)*" in x for x in lines)  # it holds: in the report, not in the README
+    assert "| LPAS \\| best | Table 1 | 12,346 | 12,000 | does not hold |" in lines
+
+
+def test_update_readme_rewrites_only_the_block(capsys, tmp_path):
+    from hcsched.report import BEGIN, END, markdown_tables, update_readme
+
+    csv = tmp_path / "claims.csv"
+    _table().to_csv(csv, index=False)
+    before, after = "# Title\n\nIntro.\n\n", "\n\n## After\n\nMore | text.\n"
+    readme = tmp_path / "README.md"
+    readme.write_text(before + BEGIN + "\nold table\n" + END + after)
+    assert update_readme(readme, csv)
+    text = readme.read_text()
+    assert text == before + BEGIN + "\n" + markdown_tables(pd.read_csv(csv)) + "\n" + END + after
+    assert "old table" not in text and not update_readme(readme, csv)  # a second time: nothing to change
+    code, out, _ = run(capsys, "reproduce", "--readme", str(readme), "--from", str(csv))
+    assert code == 0 and "already up to date" in out and readme.read_text() == text
+    readme.write_text("no markers\n")
+    code, _, err = run(capsys, "reproduce", "--readme", str(readme), "--from", str(csv))
+    assert code == 2 and "claims:begin" in err and readme.read_text() == "no markers\n"
+
+
+def test_a_claims_chart_draws_a_row_whose_interval_is_missing():
+    """claims.csv writes a missing bound as null: the chart draws the mean without an error bar (a full run stopped
+    on it)."""
+    from hcsched.report import claim_figure
+
+    fig = claim_figure((("a", 1.0, None, None), ("b", 2.0, 1.5, 2.5)), "x")
+    assert list(fig.data[0].error_x.array) == [None, 0.5] and list(fig.data[0].x) == [1.0, 2.0]
