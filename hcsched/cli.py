@@ -326,7 +326,7 @@ def cmd_reproduce(args) -> None:
 
     from hcsched import reproduce as rp
     from hcsched.experiment import default_jobs
-    from hcsched.report import paper_summary, summary_line, update_readme, write_report
+    from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
     from hcsched.sweep import BACKENDS
 
     if args.readme or args.source:
@@ -356,6 +356,7 @@ def cmd_reproduce(args) -> None:
     out = Path(args.out or "reproduction")
     if out.exists() and not out.is_dir():
         raise HcschedError(f"--out: {str(out)!r} is a file; give a folder for claims.csv, report.html and runs/")
+    before = read_claims(args.compare, "--compare") if args.compare else None  # a bad file is said before the run
     work = rp.variants(claims, args.trials)
     scenarios = rp.unique_scenarios(work)
     jobs = args.jobs or default_jobs()
@@ -378,6 +379,11 @@ def cmd_reproduce(args) -> None:
     html_path = write_report(table, out / "report.html")
     for entry in paper_summary(table):
         print(f"{entry['paper']}: {summary_line(entry)}")
+    if args.compare:
+        changed = changed_verdicts(before, table)
+        print(f"{len(changed)} verdict(s) changed since {args.compare}" + (":" if changed else "."))
+        for line in changed:
+            print(f"  {line}")
     print(f"claims table: {csv_path}\nreport: {html_path}")
 
 
@@ -452,6 +458,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--list", action="store_true", help="list the claims (id, where, claim) and exit")
     rp.add_argument("--readme", metavar="README", help="with --from: rewrite the README's claims tables (no run)")
     rp.add_argument("--from", dest="source", metavar="CSV", help="the claims.csv --readme reads")
+    rp.add_argument("--compare", metavar="CSV", help="a claims.csv of an earlier run (e.g. assets/claims.csv): print "
+                    "every verdict that changed since (a finding to report)")
     rp.set_defaults(func=cmd_reproduce)
 
     ps = sub.add_parser("preset", help="list presets or show one as an editable scenario")

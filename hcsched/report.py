@@ -279,12 +279,26 @@ def markdown_tables(table: pd.DataFrame) -> str:
     return "\n".join(out)
 
 
-def read_claims(path: str | Path) -> pd.DataFrame:
-    """A claims.csv written by ``hcsched reproduce``."""
+def changed_verdicts(before: pd.DataFrame, now: pd.DataFrame) -> list[str]:
+    """Each claim (and reading) run in both tables whose verdict differs: "id (reading): holds -> does not hold (ours
+    was X, is Y)". A verdict that changes is a finding to report, never to hide."""
+    old = {(r["id"], r["reading"]): r for _, r in before.iterrows()}
+    out = []
+    for _, row in now.iterrows():
+        was = old.get((row["id"], row["reading"]))
+        if was is not None and was["verdict"] != row["verdict"]:
+            reading = "" if row["reading"] == "literal" else f" ({row['reading']})"
+            out.append(f"{row['id']}{reading}: {was['verdict']} -> {row['verdict']} (ours was {format_ours(was)}, "
+                       f"is {format_ours(row)})")
+    return out
+
+
+def read_claims(path: str | Path, flag: str = "--from") -> pd.DataFrame:
+    """A claims.csv written by ``hcsched reproduce`` (``flag``: the option that named it, for errors)."""
     try:
         return pd.read_csv(path, keep_default_na=False, na_values=[""])
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise HcschedError(f"--from: cannot read {str(path)!r} as a claims.csv ({getattr(exc, 'strerror', None) or exc})") from None
+        raise HcschedError(f"{flag}: cannot read {str(path)!r} as a claims.csv ({getattr(exc, 'strerror', None) or exc})") from None
 
 
 def update_readme(readme_path: str | Path, claims_csv_path: str | Path) -> bool:

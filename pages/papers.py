@@ -16,7 +16,7 @@ import streamlit as st
 from hcsched import get_model, model_names
 from hcsched.errors import describe_error
 from hcsched.experiment import progress_text
-from hcsched.report import chart_data, claim_figure, format_ours
+from hcsched.report import changed_verdicts, chart_data, claim_figure, format_ours
 from hcsched.reproduce import registry, registry_hash, reproduce, select, variant_scenario
 from pages.common import (
     ASSETS,
@@ -85,8 +85,11 @@ def rerun_progress() -> None:
                                 else "rerun in this session")
             st.session_state[K + "rerun"] = rows if old is None else pd.concat(
                 [old[~old["id"].isin(rows["id"])], rows], ignore_index=True)
-            st.session_state[K + "notice"] = ("success", f"Rerun of {len(job['ids'])} claim(s) done; their rows show "
-                                              "this run's numbers.")
+            changed = changed_verdicts(shipped()[0], table) if not shipped()[0].empty else []
+            said = f"Rerun of {len(job['ids'])} claim(s) done; their rows show this run's numbers."
+            if changed:  # a finding to report, not to hide
+                said += " Verdicts changed since the shipped reproduction: " + "; ".join(changed)
+            st.session_state[K + "notice"] = ("success", said)
         st.rerun()
     st.progress(min(1.0, job["done"] / max(1, job["total"])),
                 text=progress_text(job["done"], job["total"], "trial", time.monotonic() - job["started"]))

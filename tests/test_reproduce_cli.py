@@ -269,3 +269,23 @@ def test_a_claims_chart_draws_a_row_whose_interval_is_missing():
 
     fig = claim_figure((("a", 1.0, None, None), ("b", 2.0, 1.5, 2.5)), "x")
     assert list(fig.data[0].error_x.array) == [None, 0.5] and list(fig.data[0].x) == [1.0, 2.0]
+
+
+def test_compare_names_every_verdict_that_changed(registry, capsys, tmp_path):
+    """A verdict that changes since an earlier reproduction is a finding: `--compare` prints it."""
+    from hcsched.report import changed_verdicts
+
+    out = tmp_path / "rep"
+    assert run(capsys, "reproduce", "--claim", "t-mct-makespan", "--trials", "2", "--jobs", "1", "--out", str(out))[0] == 0
+    before = pd.read_csv(out / "claims.csv")
+    flipped = before.assign(verdict=["does not hold" if v != "does not hold" else "holds" for v in before["verdict"]])
+    flipped.to_csv(tmp_path / "old.csv", index=False)
+    assert changed_verdicts(before, before) == []
+    lines = changed_verdicts(flipped, before)
+    assert len(lines) == 1 and lines[0].startswith("t-mct-makespan: ") and " -> " in lines[0]
+    code, stdout, _ = run(capsys, "reproduce", "--claim", "t-mct-makespan", "--trials", "2", "--jobs", "1",
+                          "--out", str(out), "--resume", "--compare", str(tmp_path / "old.csv"))
+    assert code == 0 and f"1 verdict(s) changed since {tmp_path / 'old.csv'}:" in stdout and lines[0] in stdout
+    code, _, err = run(capsys, "reproduce", "--claim", "t-mct-makespan", "--compare", str(tmp_path / "none.csv"),
+                       "--out", str(out), "--resume")
+    assert code == 2 and err.startswith("hcsched: error: --compare: cannot read")
