@@ -10,8 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.metrics import Schedule
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric, Schedule
 
 # Okabe & Ito's colour-blind-safe palette (yellow last: weak on white), then Paul Tol's muted scheme.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442",

@@ -18,7 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from hcsched.charts import _rgba, direction, heuristic_colors
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 from hcsched.stats import best_few, t_quantile
 
 SHOWN = 4  # heuristics shown by default: the best few and the benchmark

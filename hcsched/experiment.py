@@ -26,11 +26,8 @@ import pandas as pd
 from hcsched.errors import HcschedError
 from hcsched.metrics import Schedule, add_normalized
 from hcsched.models import get_model, warm_up
+from hcsched.sampling import trial_seeds
 from hcsched.scenario import Scenario
-
-
-def trial_seeds(seed: int, trials: int) -> list[np.random.SeedSequence]:
-    return np.random.SeedSequence(seed).spawn(trials)
 
 
 def _fresh(seed_seq: np.random.SeedSequence) -> np.random.SeedSequence:

@@ -1,4 +1,5 @@
-"""Per-trial metrics of one schedule (Maheswaran et al. 1999, section 3.1, and Caniou & Jeannot 2002)."""
+"""Per-trial metrics of one schedule (Maheswaran et al. 1999, section 3.1, and Caniou & Jeannot 2002), and the
+:class:`Metric` that describes a results column (each model lists its own in ``Model.metrics``)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,31 @@ def add_normalized(results: pd.DataFrame, metric: str, benchmark: str) -> pd.Dat
     results.insert(results.columns.get_loc(metric) + 1, f"normalized_{metric}",
                    results[metric].to_numpy() / base.reindex(results["trial"]).to_numpy())
     return results
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One column of a model's results: what it is, its unit, and which way is better."""
+
+    name: str  # the results column
+    title: str
+    unit: str = ""  # "s", "tasks", "%", "" for a ratio or a count
+    better: str = "lower"  # "lower", "higher", or "" where neither is better
+    bar: bool = False  # shown as a bar with its interval, and summarised by `hcsched run`
+    table: bool = True  # in the table of means and intervals
+    normalize: bool = False  # also as normalized_<name>: divided by the benchmark's value in the same trial
+    doc: str = ""  # one line of help
+    per: str = ""  # "machine", "class", ...: one column <name><i> per machine (or class) of the spec, not summarised
+    ci: str = "auto"  # interval of the mean: "t", "bootstrap", "auto" (t unless it leaves the range), "auto-fraction"
+    fmt: str = ""  # how to show values (a d3 / Python format spec without the colon, e.g. ".1%"); "" for 4 significant digits
+
+    @property
+    def label(self) -> str:
+        """The title with its unit, for axes and table headers."""
+        return f"{self.title} ({self.unit})" if self.unit and self.unit != "%" else self.title
+
+    def normalized(self) -> Metric:
+        """The column ``normalized_<name>``: this metric over the benchmark heuristic's in the same trial."""
+        return Metric(f"normalized_{self.name}", f"Normalised {self.title[0].lower()}{self.title[1:]}", "", self.better,
+                      self.bar, self.table, doc=f"{self.title} divided by the benchmark heuristic's in the same trial "
+                      "(1 is as good as the benchmark).", ci=self.ci)

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from hcsched.charts import _hover_format, _rgba, direction, grid_columns, heuristic_colors, panel_title
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 
 X_SCALES = ("linear", "log", "category")
 FEW_VALUES = 6  # up to this many values, an uneven spacing is drawn evenly (as categories) by default

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 from hcsched.stats import mean_ci, ranked
 
 if TYPE_CHECKING:

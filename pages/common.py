@@ -25,8 +25,8 @@ from hcsched import Scenario, get_model, preset, preset_names, simulate, summari
 from hcsched.charts import GANTT_BARS, gantt, gantt_default_window, heuristic_colors, metric_bars, trial_distribution
 from hcsched.errors import describe_error
 from hcsched.experiment import estimate_seconds, progress_text, schedule_table, schedules_of
+from hcsched.metrics import Metric
 from hcsched.models import DEFAULT_MODEL, model_names, warm_up
-from hcsched.models.base import Metric
 from hcsched.verdict import readable_number, scenario_verdicts, verdict_lines
 
 QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar

@@ -9,7 +9,7 @@ from scipy.stats import t as student
 
 from hcsched import simulate, trial_runs
 from hcsched.curve_charts import Curve, band_chart, default_shown, log_ticks, mean_band
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 from hcsched.models.estimation import CURVE_FAMILIES, CURVE_SAMPLES, MODEL, curve_columns
 from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time
 

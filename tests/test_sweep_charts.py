@@ -9,7 +9,7 @@ import pytest
 
 from hcsched import get_model
 from hcsched.charts import _rgba, direction, heuristic_colors
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, tick, x_scales
 
 ETC = get_model("etc")

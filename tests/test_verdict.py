@@ -8,7 +8,7 @@ import pytest
 
 import hcsched
 from hcsched.errors import HcschedError
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 from hcsched.stats import mean_ci
 from hcsched.verdict import NEITHER, headline_metrics, readable, readable_number, scenario_verdicts, verdict, verdict_lines, verdicts
 

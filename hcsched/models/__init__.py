@@ -11,7 +11,8 @@ from __future__ import annotations
 import difflib
 
 from hcsched.errors import HcschedError
-from hcsched.models.base import Metric, Model
+from hcsched.metrics import Metric
+from hcsched.models.base import Model
 from hcsched.models.classes import MODEL as _CLASSES
 from hcsched.models.estimation import MODEL as _ESTIMATION
 from hcsched.models.etc import MODEL as _ETC

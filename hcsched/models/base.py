@@ -1,4 +1,5 @@
-"""The interface every system model implements, and its metric descriptions.
+"""The interface every system model implements (its metric descriptions, :class:`~hcsched.metrics.Metric`, live
+with the metrics).
 
 A model is one of the seed papers' systems: what a scenario of it contains
 (its frozen, validated spec), how one trial's workload is drawn, how one
@@ -31,38 +32,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from hcsched.metrics import Schedule
+from hcsched.metrics import Metric, Schedule
 
 if TYPE_CHECKING:
     from hcsched.scenario import HeuristicSpec, Scenario
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One column of a model's results: what it is, its unit, and which way is better."""
-
-    name: str  # the results column
-    title: str
-    unit: str = ""  # "s", "tasks", "%", "" for a ratio or a count
-    better: str = "lower"  # "lower", "higher", or "" where neither is better
-    bar: bool = False  # shown as a bar with its interval, and summarised by `hcsched run`
-    table: bool = True  # in the table of means and intervals
-    normalize: bool = False  # also as normalized_<name>: divided by the benchmark's value in the same trial
-    doc: str = ""  # one line of help
-    per: str = ""  # "machine", "class", ...: one column <name><i> per machine (or class) of the spec, not summarised
-    ci: str = "auto"  # interval of the mean: "t", "bootstrap", "auto" (t unless it leaves the range), "auto-fraction"
-    fmt: str = ""  # how to show values (a d3 / Python format spec without the colon, e.g. ".1%"); "" for 4 significant digits
-
-    @property
-    def label(self) -> str:
-        """The title with its unit, for axes and table headers."""
-        return f"{self.title} ({self.unit})" if self.unit and self.unit != "%" else self.title
-
-    def normalized(self) -> Metric:
-        """The column ``normalized_<name>``: this metric over the benchmark heuristic's in the same trial."""
-        return Metric(f"normalized_{self.name}", f"Normalised {self.title[0].lower()}{self.title[1:]}", "", self.better,
-                      self.bar, self.table, doc=f"{self.title} divided by the benchmark heuristic's in the same trial "
-                      "(1 is as good as the benchmark).", ci=self.ci)
 
 
 @dataclass(frozen=True)

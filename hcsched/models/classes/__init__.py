@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hcsched.metrics import STRETCH_NOTE
-from hcsched.models.base import Metric, Model
+from hcsched.metrics import STRETCH_NOTE, Metric
+from hcsched.models.base import Model
 from hcsched.models.classes import kernels, spec
 from hcsched.models.classes.heuristics import HEURISTICS
 from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload, run_class_heuristic

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from hcsched.curve_charts import Curve, band_chart, better_title, mean_band
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 
 
 def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], metric: Metric, colors: dict[str, str] | None = None,

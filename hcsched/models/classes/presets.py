@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from hcsched.models.base import SweepPreset
 from hcsched.models.classes.lp import solve_allocation
 from hcsched.scenario import Scenario
 
@@ -103,8 +104,6 @@ LOADS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # of lambda*: the arrival rates alpha *
 
 def sweeps() -> dict:
     """MCT, KPB and LPAS as the load of System B grows towards lambda* (section III-B.2), as a sweep."""
-    from hcsched.models.base import SweepPreset
-
     rates = SYSTEMS["B"][1]
     lam = solve_allocation(rates["arrival_rates"], rates["exec_rates"]).lam
     loads = [[round(a * load * lam, 10) for a in rates["arrival_rates"]] for load in LOADS]

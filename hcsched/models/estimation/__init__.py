@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from hcsched.models.base import Metric, Model
+from hcsched.metrics import Metric
+from hcsched.models.base import Model
 from hcsched.models.estimation import estimators, heuristics, spec
 from hcsched.models.estimation.engine import EstimationRun, run_estimation, run_metrics
 from hcsched.models.estimation.workload import make_workload

@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from hcsched.curve_charts import Curve, band_chart, better_title, mean_band
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 from hcsched.models.estimation import CURVE_FAMILIES as FAMILIES
 from hcsched.models.estimation import CURVE_SAMPLES
 

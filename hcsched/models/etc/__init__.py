@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from hcsched.metrics import STRETCH_NOTE, Schedule, schedule_metrics
-from hcsched.models.base import Metric, Model
+from hcsched.metrics import STRETCH_NOTE, Metric, Schedule, schedule_metrics
+from hcsched.models.base import Model
 from hcsched.models.etc import engine, spec
 from hcsched.models.etc.heuristics import HEURISTICS
 from hcsched.models.etc.workload import Workload, make_workload

@@ -11,6 +11,7 @@ import numpy as np
 from hcsched.errors import HcschedError
 from hcsched.models.etc.spec import ArrivalSpec
 from hcsched.models.etc.workload import make_workload
+from hcsched.sampling import trial_seeds
 
 CALIBRATION_TARGETS = {"lambda_h": 0.5, "lambda_l": 0.9, "lambda_t": 0.2}
 IDLE_UTILISATION = 0.10  # below: MCT's machines idle most of the time, every task finds an idle machine
@@ -138,8 +139,6 @@ def load_check(scenario, max_tasks: int = CHECK_TASKS) -> LoadCheck | None:
     (both are set by the rate against the machines' capacity), so a short run tells whether a rate still fits a
     workload after machines, heterogeneity or the ETC method were edited (issue 8, item 5).
     """
-    from hcsched.experiment import trial_seeds
-
     _check_model(scenario, "load check")
     spec = scenario.spec
     if spec.arrivals.process != "poisson":

@@ -9,6 +9,7 @@ for each ETC consistency; ``RATES`` records them and a test re-checks them.
 
 from __future__ import annotations
 
+from hcsched.models.base import SweepPreset
 from hcsched.models.etc.spec import ArrivalSpec, EtcSpec
 from hcsched.scenario import Scenario
 
@@ -81,8 +82,6 @@ PRESETS["quickstart"] = quickstart
 
 def sweeps() -> dict:
     """The curves of section 5 as sweeps (:mod:`hcsched.sweep`); 20 trials a point."""
-    from hcsched.models.base import SweepPreset
-
     rates = RATES[("inconsistent", "sort")]
     return {s.name: s for s in (
         SweepPreset("maheswaran-kpb-k", "KPB's sensitivity to k (section 5.2, after Fig. 5): semiconsistent HiHi, "

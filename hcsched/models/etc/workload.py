@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from hcsched.sampling import cov_based_etc, gamma_times  # shared with the value model
+
 CONSISTENCIES = ("consistent", "semiconsistent", "inconsistent")
 SEMICONSISTENT_MODES = ("sort", "smallest")
 # Section 4: Gamma_t (task) and Gamma_m (machine) heterogeneity ranges.
@@ -21,17 +23,6 @@ def range_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_he
     """Range-based ETC (section 4): e[i, j] = q[i] * N_m, q ~ U[1, Gamma_t], N_m ~ U[1, Gamma_m] drawn anew per entry."""
     q = rng.uniform(1.0, task_het, size=tasks)
     return q[:, None] * rng.uniform(1.0, machine_het, size=(tasks, machines))
-
-
-def cov_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_mean: float, task_cov: float, machine_cov: float) -> np.ndarray:
-    """Coefficient-of-variation (gamma) ETC used by Kim et al. (2007), section 5.
-
-    A task vector q ~ Gamma(mean task_mean, COV task_cov); then row i is
-    Gamma(mean q[i], COV machine_cov) on every machine.
-    """
-    a_task, a_mach = 1.0 / task_cov**2, 1.0 / machine_cov**2
-    q = rng.gamma(a_task, task_mean / a_task, size=tasks)
-    return rng.gamma(a_mach, 1.0, size=(tasks, machines)) * (q / a_mach)[:, None]
 
 
 def make_consistent(etc: np.ndarray) -> np.ndarray:
@@ -113,12 +104,6 @@ def truncated_gaussian_times(rng: np.random.Generator, etc: np.ndarray, max_roun
         mean, scale = etc[bad], sd[bad]
         actual[bad] = truncnorm.ppf(rng.uniform(size=mean.size), -mean / scale, np.inf, loc=mean, scale=scale)
     return actual
-
-
-def gamma_times(rng: np.random.Generator, etc: np.ndarray, cov: float) -> np.ndarray:
-    """Actual times ~ Gamma with mean e and coefficient of variation ``cov`` (Kim et al. 2007)."""
-    shape = 1.0 / cov**2
-    return rng.gamma(shape, 1.0, size=etc.shape) * (etc / shape)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from hcsched.models.base import Metric, Model
+from hcsched.metrics import Metric
+from hcsched.models.base import Model
 from hcsched.models.timeshared import engine, spec
 from hcsched.models.timeshared.heuristics import HEURISTICS
 from hcsched.models.timeshared.htm import HTM, Prediction, what_if

@@ -20,6 +20,7 @@ import pandas as pd
 from hcsched.errors import HcschedError
 from hcsched.models.timeshared import engine
 from hcsched.models.timeshared.heuristics import HEURISTICS
+from hcsched.sampling import trial_seeds
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,6 @@ class HTM:
     def from_scenario(cls, scenario, trial: int = 0) -> HTM:
         """The HTM of one trial of a time-shared scenario (its drawn, or the user's own, servers and tasks; its duplex
         and tie tolerance), nothing mapped yet: ``HTM.from_scenario(sc).predict(0)``."""
-        from hcsched.experiment import trial_seeds
         from hcsched.models.timeshared.spec import TimesharedSpec
         from hcsched.models.timeshared.workload import make_workload
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from hcsched.models.base import SweepPreset
 from hcsched.models.timeshared.heuristics import NAMES
 from hcsched.scenario import Scenario
 
@@ -58,8 +59,6 @@ SWEEP_TRIALS = 30
 
 def sweeps() -> dict:
     """The paper's 3-D figures (gain against NetSolve MCT over mu and the number of tasks) as a sweep."""
-    from hcsched.models.base import SweepPreset
-
     def scenario() -> Scenario:
         return _section6(0, 250, SWEEP_TRIALS).replace(
             name="caniou-grid",

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from hcsched.models.base import Metric, Model
+from hcsched.metrics import Metric
+from hcsched.models.base import Model
 from hcsched.models.value import engine, spec
 from hcsched.models.value.claims import CLAIMS
 from hcsched.models.value.heuristics import HEURISTICS

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from hcsched.charts import CATEGORY_PALETTE, direction
-from hcsched.models.base import Metric
+from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.worth import OUTCOMES
 

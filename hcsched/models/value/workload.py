@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hcsched.models.etc.workload import cov_based_etc, gamma_times
 from hcsched.models.value.spec import TRIAL_MEDIAN, ValueSpec
+from hcsched.sampling import cov_based_etc, gamma_times
 
 HIGH, MEDIUM, LOW = 0, 1, 2  # priority levels
 
