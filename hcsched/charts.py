@@ -10,6 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from hcsched.heuristics import heuristic_names
 from hcsched.metrics import Metric, Schedule
 
 # Okabe & Ito's colour-blind-safe palette (yellow last: weak on white), then Paul Tol's muted scheme.
@@ -41,8 +42,6 @@ def heuristic_colors(heuristics) -> dict[str, str]:
     """One colour per heuristic label that follows the heuristic, not its position: the first copy of a heuristic
     gets its registry name's own colour (Min-min is always the same colour); further copies, and labels that name no
     registered heuristic, get the first colours no one else of the set claims. ``heuristics``: specs or labels."""
-    from hcsched.heuristics import heuristic_names
-
     names = heuristic_names()
     wanted = {}
     for item in heuristics:

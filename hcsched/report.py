@@ -23,6 +23,7 @@ import pandas as pd
 
 from hcsched.claims import FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
 from hcsched.errors import HcschedError
+from hcsched.registry import get_model, model_names
 
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
 # Okabe-Ito colours (colour-blind safe), each with the text colour that reads on it; the verdict is also in words.
@@ -84,8 +85,6 @@ def paper_summary(table: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def _title(model: str) -> str:
-    from hcsched.models import get_model, model_names
-
     return get_model(model).title if model in model_names() else model
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
-from hcsched.models import DEFAULT_MODEL, get_model, model_names
+from hcsched.registry import DEFAULT_MODEL, get_model, model_names
 from hcsched.validate import choice, fail, keys, whole
 
 

@@ -35,6 +35,7 @@ import pandas as pd
 
 from hcsched.errors import HcschedError
 from hcsched.metrics import Metric
+from hcsched.registry import get_model
 from hcsched.stats import mean_ci, ranked
 
 if TYPE_CHECKING:
@@ -293,16 +294,12 @@ def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None) -> li
 
 def scenario_benchmark(scenario: Scenario) -> str | None:
     """The scenario's benchmark label: as given, else the model's default if it is one of the heuristics."""
-    from hcsched.models import get_model
-
     label = scenario.benchmark_label  # falls back to the first heuristic, which is no benchmark of the scenario's
     return label if scenario.benchmark or label in get_model(scenario.model).benchmarks else None
 
 
 def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict]:
     """The verdicts of a scenario's results: its model's bar metrics, its benchmark."""
-    from hcsched.models import get_model
-
     return verdicts(results, get_model(scenario.model).bar_metrics(), scenario_benchmark(scenario))
 
 

@@ -5,21 +5,26 @@ import re
 import pytest
 from conftest import ROOT
 
-from hcsched.models import MODELS
+from hcsched.registry import MODELS
 
 
 def code_blocks(path):
     return re.findall(r"```python\n(.*?)```", (ROOT / path).read_text(), flags=re.S)
 
 
-def test_the_toy_model_of_the_guide_runs_through_the_engine(monkeypatch):
-    monkeypatch.setattr("hcsched.models.MODELS", dict(MODELS))  # the guide registers its model: undo it afterwards
-    import hcsched.models
+@pytest.fixture
+def registry_restored():
+    """The guide registers its model: the registry is as it was afterwards."""
+    saved = dict(MODELS)
+    yield
+    MODELS.clear()
+    MODELS.update(saved)
 
+
+def test_the_toy_model_of_the_guide_runs_through_the_engine(registry_restored):
     namespace = {"__name__": "toy"}
     for block in code_blocks("docs/adding-a-model.md"):
-        namespace["MODELS"] = hcsched.models.MODELS
-        exec(compile(block.replace("from hcsched.models import MODELS\n", ""), "adding-a-model.md", "exec"), namespace)
+        exec(compile(block, "adding-a-model.md", "exec"), namespace)
     model = namespace["MODEL"]
     results = namespace["results"]
     # first-free never leaves a machine idle while a task waits: a task waits only if every machine is busy

@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 from conftest import ROOT, panel_titles
 
-from hcsched import MODELS, Scenario, get_model, model_names, simulate, trial_runs
+from hcsched import MODELS, HcschedError, Scenario, get_model, model_names, simulate, trial_runs
+from hcsched import registry as models_registry
 from hcsched.cli import main
 from hcsched.experiment import SCHEDULE_COLUMNS, trial_seeds
 from hcsched.heuristics import registry
@@ -141,3 +142,14 @@ def test_no_branch_on_a_model_name_outside_the_models():
             if pattern.search(line) or re.search(r"\.model\s*(==|!=)", line):
                 offenders.append(f"{rel}:{i}: {line.strip()}")
     assert not offenders, offenders
+
+
+def test_the_registry_holds_every_model_and_answers_an_unknown_name():
+    """hcsched.registry is the list hcsched.models fills: a model given is returned as it is, anything else that names
+    no model is an error naming the valid ones."""
+    assert models_registry.MODELS is MODELS and models_registry.DEFAULT_MODEL in MODELS
+    for name in NAMES:
+        assert isinstance(get_model(name), Model) and get_model(get_model(name)) is get_model(name)
+    for wrong in (None, "etcc", 3):
+        with pytest.raises(HcschedError, match="scenario field 'model': .* allowed: one of etc, classes"):
+            get_model(wrong)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hcsched.errors import HcschedError
+from hcsched.registry import DEFAULT_MODEL, MODELS
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,6 @@ class Heuristic:
 
 def registry() -> tuple[Heuristic, ...]:
     """Every registered heuristic: each registered model's own (``Model.heuristics``), in the models' order."""
-    from hcsched.models import MODELS  # models import this module: look them up when asked
-
     return tuple(h for m in MODELS.values() for h in m.heuristics)
 
 
@@ -161,8 +160,6 @@ def get_heuristic(name: str | Heuristic, model: str | None = None) -> Heuristic:
     elif len(found) == 1:
         return found[0]
     elif found:
-        from hcsched.models import DEFAULT_MODEL
-
         default = [h for h in found if DEFAULT_MODEL in h.models]
         if default:  # a name shared by several models means the default model's, where it was first (ETC's min-min)
             return default[0]

@@ -19,7 +19,9 @@ from hcsched.metrics import STRETCH_NOTE, Metric
 from hcsched.models.base import Model
 from hcsched.models.classes import kernels, spec
 from hcsched.models.classes.heuristics import HEURISTICS
+from hcsched.models.classes.presets import PRESETS, sweeps
 from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload, run_class_heuristic
+from hcsched.scenario import Scenario
 
 # Seconds per arrival and heuristic on one core, from bench/run.py's alazzoni-B on the 2-core CI machine.
 _CLASS_EVENT_COST = 3.8e-7
@@ -113,25 +115,18 @@ class ClassModel(Model):
         return s.tasks * len(heuristics) * _CLASS_EVENT_COST
 
     def presets(self):
-        from hcsched.models.classes.presets import PRESETS
-
         return PRESETS
 
     def sweeps(self):
-        from hcsched.models.classes.presets import sweeps
-
         return sweeps()
 
     def claims(self):
-        # Imported here: the claims use the presets, which build Scenarios, and hcsched.scenario imports
-        # hcsched.models, which imports this module (a top-level import would make a circle).
+        # imported when asked, to keep `import hcsched` fast: the claims load scipy.optimize (0.4 s)
         from hcsched.models.classes.claims import CLAIMS
 
         return CLAIMS
 
     def tiny(self):
-        from hcsched.scenario import Scenario
-
         return Scenario.from_dict({"name": "classes-tiny", "description": "A tiny task-class scenario: System B for 200 "
                                    "time units.", "model": self.name, "arrival_rates": [5, 8], "exec_rates": [[8, 3], [4, 10]],
                                    "horizon": 200.0, "heuristics": ["mct", "lpas", {"name": "kpb", "kbar": 1}],

@@ -18,8 +18,11 @@ import numpy as np
 from hcsched.metrics import Metric
 from hcsched.models.base import Model
 from hcsched.models.estimation import estimators, heuristics, spec
+from hcsched.models.estimation.claims import CLAIMS
 from hcsched.models.estimation.engine import EstimationRun, run_estimation, run_metrics
+from hcsched.models.estimation.presets import PRESETS
 from hcsched.models.estimation.workload import make_workload
+from hcsched.scenario import Scenario
 
 CURVE_SAMPLES = 60  # points of each run's curves over time kept in its results row (charts.mean_curves)
 # results column family -> the curve of EstimationRun.curves it samples
@@ -109,19 +112,12 @@ class EstimationModel(Model):
         return s.tasks * len(heuristics_) * _TASK_COST
 
     def presets(self):
-        from hcsched.models.estimation.presets import PRESETS
-
         return PRESETS
 
     def claims(self) -> tuple:
-        # imported here: claims.py imports the presets, which import hcsched.scenario, which imports the models
-        from hcsched.models.estimation.claims import CLAIMS
-
         return CLAIMS
 
     def tiny(self):
-        from hcsched.scenario import Scenario
-
         return Scenario.from_dict({
             "name": "estimation-tiny", "description": "A tiny estimation scenario: 4 processors, a staged and a "
             "single-stage problem.", "model": self.name,

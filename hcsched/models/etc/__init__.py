@@ -18,8 +18,11 @@ import numpy as np
 from hcsched.metrics import STRETCH_NOTE, Metric, Schedule, schedule_metrics
 from hcsched.models.base import Model
 from hcsched.models.etc import engine, spec
+from hcsched.models.etc.claims import CLAIMS
 from hcsched.models.etc.heuristics import HEURISTICS
+from hcsched.models.etc.presets import PRESETS, sweeps
 from hcsched.models.etc.workload import Workload, make_workload
+from hcsched.scenario import Scenario
 
 # Rough costs per task and machine on one core, from bench/run.py on the 2-core CI machine (fig4 and fig6 presets):
 # immediate mode is linear in the tasks; batch mode remaps a backlog that grows with them.
@@ -104,25 +107,15 @@ class EtcModel(Model):
                    for h in heuristics)
 
     def presets(self):
-        from hcsched.models.etc.presets import PRESETS
-
         return PRESETS
 
     def sweeps(self):
-        from hcsched.models.etc.presets import sweeps
-
         return sweeps()
 
     def claims(self):
-        # Imported here: the claims use the presets' rates, and the presets import hcsched.scenario, which imports
-        # hcsched.models (this package) -- a top-level import would make a circle.
-        from hcsched.models.etc.claims import CLAIMS
-
         return CLAIMS
 
     def tiny(self):
-        from hcsched.scenario import Scenario
-
         return Scenario(name="etc-tiny", description="A tiny ETC scenario: 4 machines, 40 tasks.", model=self.name,
                         machines=4, tasks=40, arrivals=spec.ArrivalSpec("poisson", 0.05),
                         heuristics=("mct", "kpb", "min-min"), trials=3, seed=7)

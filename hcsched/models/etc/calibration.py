@@ -9,9 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from hcsched.errors import HcschedError
+from hcsched.models.etc import MODEL, run_heuristic
 from hcsched.models.etc.spec import ArrivalSpec
 from hcsched.models.etc.workload import make_workload
 from hcsched.sampling import trial_seeds
+from hcsched.scenario import HeuristicSpec
 
 CALIBRATION_TARGETS = {"lambda_h": 0.5, "lambda_l": 0.9, "lambda_t": 0.2}
 IDLE_UTILISATION = 0.10  # below: MCT's machines idle most of the time, every task finds an idle machine
@@ -23,9 +25,6 @@ RATE_BRACKET = (1e-9, 1e12)  # tasks per second: calibrate searches between thes
 
 def _mct(spec, seed_seq: np.random.SeedSequence):
     """MCT's schedule of one workload of ``spec`` (the heuristic section 5.1 calibrates with), and the workload."""
-    from hcsched.models.etc import run_heuristic
-    from hcsched.scenario import HeuristicSpec
-
     w = make_workload(spec, seed_seq)
     return run_heuristic(HeuristicSpec.make("mct"), w), w
 
@@ -41,8 +40,6 @@ def completed_fraction(scenario, rate: float, seeds: list[np.random.SeedSequence
 
 
 def _check_model(scenario, what: str) -> None:
-    from hcsched.models.etc import MODEL
-
     if scenario.model != MODEL.name:
         raise HcschedError(f"{what}: the scenario's model is {scenario.model!r}; {what} concerns the arrival rate of "
                            f"the {MODEL.name!r} model (section 5.1 of Maheswaran et al.)")

@@ -17,10 +17,13 @@ import numpy as np
 from hcsched.metrics import Metric
 from hcsched.models.base import Model
 from hcsched.models.timeshared import engine, spec
+from hcsched.models.timeshared.claims import CLAIMS
 from hcsched.models.timeshared.heuristics import HEURISTICS
 from hcsched.models.timeshared.htm import HTM, Prediction, what_if
+from hcsched.models.timeshared.presets import PRESETS, sweeps
 from hcsched.models.timeshared.simulation import TimesharedRun, measure_run, run_heuristic
 from hcsched.models.timeshared.workload import BITS_PER_MB, TimesharedWorkload, make_workload
+from hcsched.scenario import Scenario
 
 # Seconds per task, server and heuristic of a simulation: a base cost, one per task sharing a server and one per its
 # square (each arrival simulates every server's k tasks to their ends, at a cost that grows faster than k), fitted to
@@ -122,25 +125,15 @@ class TimesharedModel(Model):
         return per_task * s.tasks * s.servers * (len(heuristics) + 1)
 
     def presets(self):
-        from hcsched.models.timeshared.presets import PRESETS
-
         return PRESETS
 
     def sweeps(self):
-        from hcsched.models.timeshared.presets import sweeps
-
         return sweeps()
 
     def claims(self):
-        # imported here, not at the top: claims.py imports the presets, which import hcsched.scenario and so
-        # hcsched.models, which imports this module (a circle), as presets() and sweeps() above
-        from hcsched.models.timeshared.claims import CLAIMS
-
         return CLAIMS
 
     def tiny(self):
-        from hcsched.scenario import Scenario
-
         return Scenario.from_dict({"name": "timeshared-tiny", "description": "A tiny time-shared scenario: 4 servers, "
                                    "20 tasks arriving every 10 s on average.", "model": self.name, "servers": 4,
                                    "tasks": 20, "mean_interarrival": 10.0,

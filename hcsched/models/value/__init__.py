@@ -20,10 +20,12 @@ from hcsched.metrics import Metric
 from hcsched.models.base import Model
 from hcsched.models.value import engine, spec
 from hcsched.models.value.claims import CLAIMS
-from hcsched.models.value.heuristics import HEURISTICS
+from hcsched.models.value.heuristics import DYNAMIC_NAMES, HEURISTICS
+from hcsched.models.value.presets import PRESETS
 from hcsched.models.value.simulation import ValueRun, measure_run, run_heuristic
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.workload import ValueWorkload, make_workload
+from hcsched.scenario import Scenario
 
 # Seconds of one trial on one core, from bench/value.py on the 2-core machine: a dynamic heuristic on the paper's
 # workload in low heterogeneity, the heavier case (kim-loose-low-heavy: 45 s for 50 trials x 8 heuristics on 2 cores;
@@ -127,17 +129,12 @@ class ValueModel(Model):
         return scale * seconds
 
     def presets(self):
-        from hcsched.models.value.presets import PRESETS
-
         return PRESETS
 
     def claims(self):
         return CLAIMS
 
     def tiny(self):
-        from hcsched.models.value.heuristics import DYNAMIC_NAMES
-        from hcsched.scenario import Scenario
-
         return Scenario.from_dict({
             "name": "value-tiny", "description": "A tiny value scenario: 4 machines, 20 min, one burst.",
             "model": self.name, "machines": 4, "duration": 1200.0, "startup": 120.0, "bursts": 1,
