@@ -28,7 +28,7 @@ TARGET_MS = 150.0
 
 def figure(scenario):
     """The chart as the Results page first draws it (its default window)."""
-    schedules = schedules_of(trial_runs(scenario, 0))
+    schedules = schedules_of(scenario, trial_runs(scenario, 0))
     sized = gantt_default_window(schedules)
     window = None if sized is None else (0.0, sized[1])
     return gantt(schedules, heuristic_colors(scenario.heuristics), window=window)

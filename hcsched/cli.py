@@ -325,9 +325,8 @@ def cmd_reproduce(args) -> None:
     from pathlib import Path
 
     from hcsched import reproduce as rp
-    from hcsched.experiment import default_jobs
     from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
-    from hcsched.sweep import BACKENDS
+    from hcsched.runner import check_backend, default_jobs
 
     if args.readme or args.source:
         if not (args.readme and args.source):
@@ -341,8 +340,7 @@ def cmd_reproduce(args) -> None:
     for flag, value in (("--trials", args.trials), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             raise HcschedError(f"{flag}: {value} is not allowed; give a whole number >= 1")
-    if args.backend not in BACKENDS:
-        raise HcschedError(f"--backend: {args.backend!r} is not allowed; allowed: one of {', '.join(BACKENDS)}")
+    check_backend(args.backend)
     if args.scheduler and args.backend != "dask":
         raise HcschedError("--scheduler: only with --backend dask")
     if args.resume and not args.out:

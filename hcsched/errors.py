@@ -1,5 +1,8 @@
 """The one exception type for bad input: the message names the field, the value and what is allowed."""
 
+import difflib
+from collections.abc import Iterable
+
 
 class HcschedError(ValueError):
     """Invalid user input (a file, a scenario field, a parameter)."""
@@ -12,3 +15,9 @@ def describe_error(exc: BaseException) -> str:
         return str(exc)
     text = " ".join(str(exc).split()) or "no message"
     return f"{type(exc).__name__}: {text} (an error inside hcsched, not in your input as far as it checks; please report it)"
+
+
+def did_you_mean(name: str, valid: Iterable[str], n: int = 3, cutoff: float = 0.5) -> str:
+    """"did you mean a or b? " for the names of ``valid`` close to ``name`` (difflib), or "" when none is."""
+    close = difflib.get_close_matches(str(name), list(valid), n=n, cutoff=cutoff)
+    return f"did you mean {' or '.join(close)}? " if close else ""

@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
 from hcsched.metrics import Schedule, add_normalized
-from hcsched.models import get_model, warm_up
+from hcsched.models import get_model
+from hcsched.runner import default_jobs, run_chunks
 from hcsched.sampling import trial_seeds
 from hcsched.scenario import Scenario
 
@@ -38,7 +37,6 @@ def _fresh(seed_seq: np.random.SeedSequence) -> np.random.SeedSequence:
 
 SCHEDULE_COLUMNS = ("trial", "heuristic", "task", "machine", "arrival", "start", "finish", "expected", "actual")
 CHUNK_SECONDS = 1.0  # a chunk of trials sent to a worker process takes about this long on one core
-POLL_SECONDS = 0.05  # how often the parent looks for finished heuristic runs and chunks
 HEARTBEAT_SECONDS = 0.5  # while no heuristic run finishes, progress is called again this often (so that Cancel is seen)
 
 
@@ -68,9 +66,9 @@ def schedule_table(scenario: Scenario, trial: int, runs: dict) -> pd.DataFrame:
     return table[list(SCHEDULE_COLUMNS) + [c for c in table.columns if c not in SCHEDULE_COLUMNS]]
 
 
-def _run_trials(args: tuple[Scenario, list[int], list[np.random.SeedSequence], bool],
-                after_run: Callable[[], None] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
-    scenario, trials, seeds, schedules = args
+def run_trials(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence], schedules: bool = False,
+               after_run: Callable[[], None] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
+    """Metric rows of the given trials (their seed sequences in ``seeds``) and, if asked, their schedule tables."""
     rows, tables = [], []
     for t, ss in zip(trials, seeds, strict=True):
         trial_rows, runs = run_trial(scenario, t, ss, schedules, after_run)
@@ -78,6 +76,14 @@ def _run_trials(args: tuple[Scenario, list[int], list[np.random.SeedSequence], b
         if schedules:
             tables.append(schedule_table(scenario, t, runs))
     return rows, tables
+
+
+def normalized(results: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
+    """``results`` with every normalised metric of the scenario's model against its benchmark heuristic."""
+    for metric in get_model(scenario.model).metrics:
+        if metric.normalize:
+            results = add_normalized(results, metric.name, scenario.benchmark_label)
+    return results
 
 
 _runs_done = None  # in a worker process of simulate: the queue that receives a message per heuristic run finished
@@ -88,8 +94,9 @@ def _report_runs_to(queue) -> None:
     _runs_done = queue
 
 
-def _run_chunk(args) -> tuple[list[dict], list[pd.DataFrame]]:
-    return _run_trials(args, lambda: _runs_done.put(None))
+def _run_chunk(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence],
+               schedules: bool) -> tuple[list[dict], list[pd.DataFrame]]:
+    return run_trials(scenario, trials, seeds, schedules, lambda: _runs_done.put(None))
 
 
 def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = CHUNK_SECONDS, points: int = 1) -> int:
@@ -100,55 +107,11 @@ def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = 
     return max(1, min(trials, size, math.ceil(points * trials / (4 * max(1, workers)))))
 
 
-def _kill_workers(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool at once: kill its workers (running work is not waited for) and reap them (no zombie is left)."""
-    processes = list((pool._processes or {}).values())  # no public way before Python 3.14's kill_workers()
-    for p in processes:
-        p.kill()  # not SIGTERM: a worker forked from a server may have inherited the server's SIGTERM handler
-    pool.shutdown(wait=True, cancel_futures=True)
-    for p in processes:
-        p.join()
-
-
-def in_processes(work: Callable, items: list, jobs: int, collect: Callable[[int, object], None],
-                 poll: Callable[[], None] | None = None, initializer: Callable | None = None,
-                 initargs: tuple = ()) -> None:
-    """``work(item)`` for every item in ``jobs`` forked worker processes; ``collect(index, result)`` in the calling
-    thread as each finishes (in any order), ``poll()`` every ``POLL_SECONDS`` meanwhile. Whatever is raised (by a
-    worker, ``collect`` or ``poll``, or an interrupt) kills the workers at once and propagates unchanged.
-
-    fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs); compile the kernels
-    (:func:`hcsched.models.warm_up`) before, so that no child is forked while a compilation holds numba's lock.
-    """
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=initializer,
-                               initargs=initargs)
-    try:
-        index = {pool.submit(work, item): i for i, item in enumerate(items)}
-        pending = set(index)
-        while pending:
-            finished, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in sorted(finished, key=index.__getitem__):
-                collect(index[future], future.result())
-            if poll:
-                poll()
-    except BaseException:
-        _kill_workers(pool)
-        raise
-    pool.shutdown(wait=True)
-
-
 def progress_text(done: float, total: int, word: str, elapsed: float) -> str:
     """"3.5 of 50 replications done, about 40 s left": progress in the model's own word for a trial."""
     left = f", about {elapsed / done * (total - done):.0f} s left" if done else ""
     shown = f"{done:.0f}" if float(done).is_integer() else f"{done:.1f}"
     return f"{shown} of {total} {word}s done{left}"
-
-
-def default_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = None, jobs: int | None = None,
@@ -191,7 +154,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         report()
 
     if jobs == 1:
-        rows, tables = _run_trials((scenario, list(range(trials)), seeds, schedules), one_run)
+        rows, tables = run_trials(scenario, list(range(trials)), seeds, schedules, one_run)
     else:
         size = trials_per_chunk(get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics), trials, jobs)
         chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size], schedules)
@@ -208,19 +171,16 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         def collect(i: int, output) -> None:
             outputs[i] = output
 
-        warm_up([scenario.model])
         try:
-            in_processes(_run_chunk, chunks, jobs, collect, poll, _report_runs_to, (runs_done,))
+            run_chunks(_run_chunk, chunks, collect, [scenario.model], jobs=jobs, poll=poll,
+                       initializer=_report_runs_to, initargs=(runs_done,))
         finally:
             runs_done.close()
         runs = trials * per_trial  # already counted: a chunk's messages reach the pipe before its result
         report()
         rows = [row for chunk_rows, _ in outputs for row in chunk_rows]
         tables = [table for _, chunk_tables in outputs for table in chunk_tables]
-    results = pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True)
-    for metric in get_model(scenario.model).metrics:
-        if metric.normalize:
-            results = add_normalized(results, metric.name, scenario.benchmark_label)
+    results = normalized(pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True), scenario)
     if not schedules:
         return results
     return results, pd.concat(tables, ignore_index=True)
@@ -241,11 +201,12 @@ def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> d
     return run_trial(scenario, int(trial), trial_seeds(seed, max(scenario.trials, trial + 1))[trial], schedules=True)[1]
 
 
-def schedules_of(runs: dict) -> dict[str, Schedule]:
-    """The Schedule of each run returned by :func:`trial_runs`, whatever the model."""
-    return {label: getattr(run, "schedule", run) for label, run in runs.items()}
+def schedules_of(scenario: Scenario, runs: dict) -> dict[str, Schedule]:
+    """The Schedule of each run returned by :func:`trial_runs` (by the scenario's model)."""
+    model = get_model(scenario.model)
+    return {label: model.schedule(run) for label, run in runs.items()}
 
 
 def trial_schedules(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict[str, Schedule]:
     """The schedules of every heuristic in one trial (for Gantt charts and export)."""
-    return schedules_of(trial_runs(scenario, trial, seed))
+    return schedules_of(scenario, trial_runs(scenario, trial, seed))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 
-from hcsched.errors import HcschedError
+from hcsched.errors import HcschedError, did_you_mean
 from hcsched.models import MODELS
 from hcsched.scenario import Scenario
 
@@ -22,9 +21,7 @@ def preset(name: str) -> Scenario:
     """The scenario of a named preset."""
     presets = _presets()
     if name not in presets:
-        close = difflib.get_close_matches(name, presets, n=3, cutoff=0.5)
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise HcschedError(f"unknown preset {name!r}; {hint}valid names: {', '.join(presets)}")
+        raise HcschedError(f"unknown preset {name!r}; {did_you_mean(name, presets)}valid names: {', '.join(presets)}")
     return presets[name]()
 
 
@@ -40,7 +37,5 @@ def sweep_preset(name: str):
     """The :class:`~hcsched.models.base.SweepPreset` of a named built-in sweep."""
     sweeps = _sweeps()
     if name not in sweeps:
-        close = difflib.get_close_matches(name, sweeps, n=3, cutoff=0.5)
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise HcschedError(f"unknown sweep preset {name!r}; {hint}valid names: {', '.join(sweeps)}")
+        raise HcschedError(f"unknown sweep preset {name!r}; {did_you_mean(name, sweeps)}valid names: {', '.join(sweeps)}")
     return sweeps[name]

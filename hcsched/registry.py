@@ -7,10 +7,9 @@ registers the five models of the seed papers (``hcsched/__init__.py`` does, so t
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Protocol, runtime_checkable
 
-from hcsched.errors import HcschedError
+from hcsched.errors import HcschedError, did_you_mean
 
 
 @runtime_checkable
@@ -49,6 +48,5 @@ def get_model(name: str | ModelLike) -> Any:
         return name
     if name in MODELS:
         return MODELS[name]
-    close = difflib.get_close_matches(str(name), MODELS, n=2, cutoff=0.5)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    hint = did_you_mean(name, MODELS, n=2)
     raise HcschedError(f"scenario field 'model': {name!r} is not allowed; {hint}allowed: one of {', '.join(MODELS)}")

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from hcsched.claims import AllOf, Check, Claim, Custom, Outcome, Trend, Value
-from hcsched.errors import HcschedError
+from hcsched.errors import HcschedError, did_you_mean
 from hcsched.experiment import estimate_seconds
 from hcsched.models import get_model, model_names
 from hcsched.presets import preset
@@ -80,11 +80,8 @@ def select(ids: Sequence[str] = (), model: str | None = None) -> tuple[Claim, ..
     known = {c.id: c for c in registry()}
     missing = [i for i in ids if i not in known]
     if missing:
-        import difflib
-
-        near = difflib.get_close_matches(missing[0], list(known), n=3)
-        hint = f"; did you mean {', '.join(near)}?" if near else "; see `hcsched reproduce --list`"
-        raise HcschedError(f"--claim: {missing[0]!r} is not a claim{hint}")
+        hint = did_you_mean(missing[0], known, cutoff=0.6).rstrip() or "see `hcsched reproduce --list`"
+        raise HcschedError(f"--claim: {missing[0]!r} is not a claim; {hint}")
     return tuple(known[i] for i in ids)
 
 

@@ -34,14 +34,13 @@ import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
-from hcsched.experiment import _run_trials, default_jobs, in_processes, trial_seeds, trials_per_chunk
-from hcsched.metrics import add_normalized
-from hcsched.models import get_model, warm_up
+from hcsched.experiment import normalized, run_trials, trial_seeds, trials_per_chunk
+from hcsched.models import get_model
+from hcsched.runner import check_backend, default_jobs, run_chunks
 from hcsched.scenario import Scenario
 from hcsched.stats import summarize
 
 CHUNK_SECONDS = 2.0  # a chunk of trials should take about this long on one core: scheduling overhead stays small
-BACKENDS = ("local", "dask")
 
 
 # --- the grid ------------------------------------------------------------------------------------
@@ -188,11 +187,8 @@ def point_columns(points: list[Point]) -> list[str]:
 def run_chunk(point: Point, trials: list[int]) -> pd.DataFrame:
     """Trials of one point, with the normalised columns (each trial holds its own benchmark run)."""
     seeds = trial_seeds(point.scenario.seed, max(trials) + 1)
-    rows, _ = _run_trials((point.scenario, trials, [seeds[t] for t in trials], False))
-    frame = pd.DataFrame(rows)
-    for metric in get_model(point.scenario.model).metrics:
-        if metric.normalize:
-            frame = add_normalized(frame, metric.name, point.scenario.benchmark_label)
+    rows, _ = run_trials(point.scenario, trials, [seeds[t] for t in trials])
+    frame = normalized(pd.DataFrame(rows), point.scenario)
     for key, value in reversed(point.values.items()):
         frame.insert(0, key, json.dumps(value) if isinstance(value, (list, dict)) else value)
     frame.insert(0, "point", point.index)
@@ -254,8 +250,7 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
     stops the sweep (what finished stays in ``out``). ``chunk``: trials per chunk (default: about
     ``CHUNK_SECONDS`` of work).
     """
-    if backend not in BACKENDS:
-        raise HcschedError(f"--backend: {backend!r} is not allowed; allowed: one of {', '.join(BACKENDS)}")
+    check_backend(backend)
     trials = scenario.trials if trials is None else trials
     seed = scenario.seed if seed is None else seed
     scenario = scenario.replace(trials=trials, seed=seed)  # validates both
@@ -303,55 +298,8 @@ def run_work(work: list[tuple[Point, list[int]]], collect: Callable[[Any], None]
     "dask": a local cluster, or the scheduler at ``scheduler``), handing each result to ``collect`` as it finishes
     (in the calling process). An exception from ``collect`` (e.g. a cancel) stops the run. ``job`` must be a function
     of an importable module (workers receive it by name)."""
-    if backend not in BACKENDS:
-        raise HcschedError(f"--backend: {backend!r} is not allowed; allowed: one of {', '.join(BACKENDS)}")
-    (_run_dask if backend == "dask" else _run_local)(work, jobs, scheduler, collect, job)
-
-
-def _chunk_job(args: tuple[Callable, Point, list[int]]) -> Any:
-    job, point, trials = args
-    return job(point, trials)
-
-
-def _run_local(work, jobs: int | None, scheduler: str | None, collect: Callable, job: Callable) -> None:
-    if scheduler is not None:
-        raise HcschedError("--scheduler: only with --backend dask")
-    jobs = default_jobs() if jobs is None else jobs
-    if jobs == 1 or len(work) <= 1:
-        for point, trials in work:
-            collect(job(point, trials))
-        return
-    warm_up({point.scenario.model for point, _ in work})  # compile before forking (see hcsched.experiment)
-    # a cancel (an exception from collect) kills the workers at once rather than wait for their chunks
-    in_processes(_chunk_job, [(job, point, trials) for point, trials in work], min(jobs, len(work)),
-                 lambda _, result: collect(result))
-
-
-def _run_dask(work, jobs: int | None, scheduler: str | None, collect: Callable, job: Callable) -> None:
-    try:
-        from dask.distributed import Client, LocalCluster
-        from dask.distributed import as_completed as dask_completed
-    except ImportError:
-        raise HcschedError("--backend dask: Dask is not installed; install it with: pip install 'dask[distributed]' "
-                           "(in a checkout of hcsched: pip install -e '.[dask]')") from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-    try:
-        with Client(cluster if cluster is not None else scheduler, timeout="10s") as client:
-            futures = [client.submit(job, point, trials, pure=False, retries=3) for point, trials in work]
-            try:
-                for future in dask_completed(futures):
-                    collect(future.result())
-            except BaseException:
-                client.cancel(futures)
-                raise
-    except OSError as exc:
-        raise HcschedError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
-    finally:
-        if cluster is not None:
-            cluster.close()
+    run_chunks(job, work, lambda _, result: collect(result), {point.scenario.model for point, _ in work}, backend,
+               jobs, scheduler)
 
 
 def sweep_summary(results: pd.DataFrame, scenario: Scenario, vary) -> pd.DataFrame:

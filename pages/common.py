@@ -522,7 +522,7 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     st.subheader(f"One {model.trial_word}")
     trial = int(st.number_input(model.trial_word.capitalize(), 0, scenario.trials - 1, 0, key=f"{key}_trial"))
     runs = cached_runs(scenario, trial)
-    schedules = schedules_of(runs)
+    schedules = schedules_of(scenario, runs)
     ui(scenario.model).trial_charts(runs, colors, key)
     shown, machines = gantt_choice(scenario, summary, schedules, key)
     window = None

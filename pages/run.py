@@ -3,7 +3,7 @@
 import streamlit as st
 
 from hcsched import HcschedError, get_model
-from hcsched.experiment import default_jobs
+from hcsched.runner import default_jobs
 from pages.common import Keys, init_session_state, link, run_button, run_status, start_run
 
 init_session_state()

@@ -13,7 +13,8 @@ import streamlit as st
 from hcsched import Scenario, get_model
 from hcsched.charts import heuristic_colors
 from hcsched.errors import describe_error
-from hcsched.experiment import default_jobs, estimate_seconds
+from hcsched.experiment import estimate_seconds
+from hcsched.runner import default_jobs
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
 from models import ui

@@ -9,12 +9,11 @@ the order the models are registered. The CLI, the dashboard and the docs read it
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from hcsched.errors import HcschedError
+from hcsched.errors import HcschedError, did_you_mean
 from hcsched.registry import DEFAULT_MODEL, MODELS
 
 
@@ -166,7 +165,6 @@ def get_heuristic(name: str | Heuristic, model: str | None = None) -> Heuristic:
         owners = ", ".join(m for h in found for m in h.models)
         raise HcschedError(f"heuristic {name!r} exists in several models ({owners}); name the model")
     valid = heuristic_names(model=model)
-    close = difflib.get_close_matches(key, valid, n=3, cutoff=0.4)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    hint = did_you_mean(key, valid, cutoff=0.4)
     where = f" of the {model!r} model" if model else ""
     raise HcschedError(f"unknown heuristic {name!r}; {hint}valid names{where}: {', '.join(valid)}")
