@@ -53,18 +53,38 @@ class RunResult:
     seconds: float
 
 
+class Cancelled(Exception):
+    """Raised from the progress callback to stop a run."""
+
+
 @dataclass
 class Job:
-    scenario: Scenario
-    jobs: int
+    """A run, sweep or rerun in the background, where it survives clicks and page changes: its future, its progress
+    (trials done, fractional while a trial's heuristics finish one by one) and a Cancel the progress callback obeys."""
+
+    scenario: Scenario | None  # what it runs, for the notices it leaves
+    total: int  # trials the progress counts
     future: Future | None = None
-    done: float = 0.0  # trials done, fractional while a trial's heuristics finish one by one
+    done: float = 0.0
     started: float = field(default_factory=time.monotonic)
     cancel: threading.Event = field(default_factory=threading.Event)
 
+    def progress(self, done: float, total: int) -> None:
+        """The ``progress(done, total)`` callback of simulate, sweep and reproduce: raises Cancelled once asked to."""
+        self.done, self.total = done, total
+        if self.cancel.is_set():
+            raise Cancelled
 
-class Cancelled(Exception):
-    """Raised from the progress callback to stop a run."""
+    def submit(self, fn, *args) -> Job:
+        """Start ``fn(*args, self.progress)`` (the progress callback last) in the server's background threads."""
+        self.future = _executor().submit(fn, *args, self.progress)
+        return self
+
+    def show(self, word: str, key: str, what: str = "") -> None:
+        """The progress bar ("3.5 of 50 replications done, about 40 s left", after ``what``) and its Cancel button."""
+        text = progress_text(self.done, self.total, word, time.monotonic() - self.started)
+        st.progress(min(1.0, self.done / max(1, self.total)), text=f"{what}{text}")
+        st.button("Cancel", key=key, on_click=self.cancel.set)
 
 
 @contextmanager
@@ -257,26 +277,16 @@ def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
         with st.spinner(f"Compiling the simulation kernels of {get_model(scenario.model).title} (first run after "
                         "installing only; about 10-40 s)..."):
             warming.wait(scenario.model)
+    job = Job(scenario, scenario.trials)
     if estimate_seconds(scenario, jobs=jobs) < QUICK_SECONDS:
-        begin = time.monotonic()
-        job = Job(scenario, jobs)
         job.future = Future()
         try:
             job.future.set_result(cached_simulate(scenario, jobs))
         except Exception as exc:  # reported by _finish like a background failure
             job.future.set_exception(exc)
-        job.started = begin
         _finish(job)
         return False
-    job = Job(scenario, jobs)
-
-    def progress(done: float, total: int) -> None:
-        job.done = done
-        if job.cancel.is_set():
-            raise Cancelled
-
-    job.future = _executor().submit(cached_simulate, scenario, jobs, progress)
-    st.session_state[Keys.JOB] = job
+    st.session_state[Keys.JOB] = job.submit(cached_simulate, scenario, jobs)
     return True
 
 
@@ -300,10 +310,7 @@ def _progress_fragment() -> None:
     if job.future.done():
         _finish(job)
         st.rerun()
-    word = get_model(job.scenario.model).trial_word
-    st.progress(min(1.0, job.done / job.scenario.trials),
-                text=progress_text(job.done, job.scenario.trials, word, time.monotonic() - job.started))
-    st.button("Cancel", key="cancel_run", on_click=job.cancel.set)
+    job.show(get_model(job.scenario.model).trial_word, "cancel_run")
 
 
 def run_status() -> None:

@@ -8,20 +8,18 @@ background, **Open** loads a claim's scenario to explore it from the paper's own
 from __future__ import annotations
 
 import json
-import time
 
 import pandas as pd
 import streamlit as st
 
 from hcsched import get_model, model_names
 from hcsched.errors import describe_error
-from hcsched.experiment import progress_text
 from hcsched.report import changed_verdicts, chart_data, claim_figure, format_ours
 from hcsched.reproduce import registry, registry_hash, reproduce, select, variant_scenario
 from pages.common import (
     ASSETS,
     Cancelled,
-    _executor,
+    Job,
     init_session_state,
     replace_scenario,
     shown_as_error,
@@ -55,15 +53,9 @@ def current_table() -> pd.DataFrame:
 
 # --- rerun in the background -------------------------------------------------------------------------------
 def start_rerun(ids: list[str], trials: int | None) -> None:
-    job = {"ids": ids, "trials": trials, "done": 0.0, "total": 1, "started": time.monotonic(), "cancel": False}
-
-    def progress(done: float, total: int) -> None:
-        job["done"], job["total"] = done, total
-        if job["cancel"]:
-            raise Cancelled
-
-    job["future"] = _executor().submit(reproduce, select(ids), trials, None, False, "local", None, None, progress)
-    st.session_state[K + "job"] = job
+    """Rerun the claims ``ids`` (with ``trials``, or the paper's) in the background."""
+    st.session_state[K + "what"] = (ids, trials)
+    st.session_state[K + "job"] = Job(None, 1).submit(reproduce, select(ids), trials, None, False, "local", None, None)
 
 
 @st.fragment(run_every=0.5)
@@ -71,29 +63,27 @@ def rerun_progress() -> None:
     job = st.session_state.get(K + "job")
     if job is None:
         return
-    if job["future"].done():
+    if job.future.done():
         del st.session_state[K + "job"]
+        ids, trials = st.session_state.pop(K + "what")
         try:
-            table, _ = job["future"].result()
+            table, _ = job.future.result()
         except Cancelled:
             st.session_state[K + "notice"] = ("warning", "The rerun was cancelled.")
         except Exception as exc:
             st.session_state[K + "notice"] = ("error", f"The rerun stopped: {describe_error(exc)}")
         else:
             old = st.session_state.get(K + "rerun")
-            rows = table.assign(rerun=f"rerun in this session with {job['trials']} trials" if job["trials"]
-                                else "rerun in this session")
+            rows = table.assign(rerun=f"rerun in this session with {trials} trials" if trials else "rerun in this session")
             st.session_state[K + "rerun"] = rows if old is None else pd.concat(
                 [old[~old["id"].isin(rows["id"])], rows], ignore_index=True)
             changed = changed_verdicts(shipped()[0], table) if not shipped()[0].empty else []
-            said = f"Rerun of {len(job['ids'])} claim(s) done; their rows show this run's numbers."
+            said = f"Rerun of {len(ids)} claim(s) done; their rows show this run's numbers."
             if changed:  # a finding to report, not to hide
                 said += " Verdicts changed since the shipped reproduction: " + "; ".join(changed)
             st.session_state[K + "notice"] = ("success", said)
         st.rerun()
-    st.progress(min(1.0, job["done"] / max(1, job["total"])),
-                text=progress_text(job["done"], job["total"], "trial", time.monotonic() - job["started"]))
-    st.button("Cancel", key=K + "cancel", on_click=lambda: job.update(cancel=True))
+    job.show("trial", K + "cancel")
 
 
 # --- the page ------------------------------------------------------------------------------------------------

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -21,8 +19,8 @@ from models import ui
 from pages.common import (
     LIMIT_SECONDS,
     Cancelled,
+    Job,
     Keys,
-    _executor,
     file_name,
     init_session_state,
     link,
@@ -37,18 +35,6 @@ from pages.common import (
 
 TYPE_KEY = "(type a key)"
 K = "sw_"  # this page's widget keys
-
-
-@dataclass
-class SweepJob:
-    scenario: Scenario
-    vary: dict
-    trials: int
-    total: int
-    future: Future | None = None
-    done: int = 0
-    started: float = field(default_factory=time.monotonic)
-    cancel: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass
@@ -88,21 +74,15 @@ def _estimate(scenario: Scenario, vary: dict, trials: int, jobs: int) -> float:
 
 
 def _start(scenario: Scenario, vary: dict, trials: int, jobs: int) -> None:
-    job = SweepJob(scenario, vary, trials, len(grid(scenario, vary)) * trials)
+    job = Job(scenario, len(grid(scenario, vary)) * trials)
     number = st.session_state[K + "count"] = st.session_state.get(K + "count", 0) + 1
 
-    def progress(done: int, total: int) -> None:
-        job.done = done
-        if job.cancel.is_set():
-            raise Cancelled
-
-    def work() -> SweepResult:
+    def work(progress) -> SweepResult:
         results = sweep(scenario, vary, trials=trials, jobs=jobs, progress=progress)
         return SweepResult(scenario, vary, results, sweep_summary(results, scenario, vary), time.monotonic() - job.started,
                            number)
 
-    job.future = _executor().submit(work)
-    st.session_state[K + "job"] = job
+    st.session_state[K + "job"] = job.submit(work)
 
 
 @st.fragment(run_every=0.3)
@@ -120,11 +100,7 @@ def _progress() -> None:
         except Exception as exc:  # bad input or a model's own failure: one line, as the CLI says it, never a traceback
             st.session_state[K + "notice"] = ("error", f"The sweep stopped: {describe_error(exc)}", job.scenario)
         st.rerun()
-    elapsed = time.monotonic() - job.started
-    left = f", about {elapsed / job.done * (job.total - job.done):.0f} s left" if job.done else ""
-    word = get_model(job.scenario.model).trial_word
-    st.progress(job.done / job.total, text=f"Sweep of {job.scenario.name}: {job.done} of {job.total} {word}s done{left}")
-    st.button("Cancel", key=K + "cancel", on_click=job.cancel.set)
+    job.show(get_model(job.scenario.model).trial_word, K + "cancel", f"Sweep of {job.scenario.name}: ")
 
 
 X_SCALE_NAMES = {"linear": "linear", "log": "logarithmic", "category": "evenly spaced (not to scale)"}
