@@ -92,3 +92,17 @@ def test_open_loads_the_claims_scenario():
     assert not at.exception, at.exception
     claim = next(c for c in registry() if c.id == CHEAP)
     assert at.session_state["scenario"] == variant_scenario(claim, dict(claim.changes))
+
+
+def test_open_twice_in_a_row_and_after_another_paper_loads_each_claims_scenario():
+    """Stale session state: a second Open, of another paper's claim, loads that claim's scenario and model."""
+    table = read_claims(SHIPPED)
+    at = page()
+    claims = {c.id: c for c in registry()}
+    for claim_id in (CHEAP, CHEAP, "alazzoni-table1-b-mct"):
+        name = _section(table, claim_id)
+        at.selectbox(key=f"pp_pick_{name}").set_value(f"{claim_id}|literal").run()
+        at.button(key=f"pp_open_{name}").click().run()
+        assert not at.exception, at.exception
+        claim = claims[claim_id]
+        assert at.session_state["scenario"] == variant_scenario(claim, dict(claim.changes))

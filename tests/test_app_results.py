@@ -126,3 +126,19 @@ def test_gantt_shows_the_best_few_and_the_benchmark_and_a_range_of_machines():
     gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
     assert [a["text"] for a in gantt["layout"]["annotations"]] == shown
     assert gantt["layout"]["height"] < 2400
+
+
+def test_gantt_choices_changed_twice_and_after_another_trial():
+    sc = preset("page-system-a").replace(trials=2)
+    at = app("pages/results.py", scenario=sc, results=result(sc))
+    for _ in range(2):
+        shown = at.multiselect(key="results_gantt_heuristics")
+        removed = shown.value[0]
+        shown.unselect(removed).run()
+        assert not at.exception and len(at.multiselect(key="results_gantt_heuristics").value) == 3
+        at.slider(key="results_gantt_machines").set_value((10, 20)).run()
+        gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
+        assert gantt["layout"]["yaxis"]["categoryarray"] == [f"m{j}" for j in range(10, 21)][::-1]
+        at.multiselect(key="results_gantt_heuristics").select(removed).run()
+    at.number_input(key="results_trial").set_value(1).run()
+    assert not at.exception and len(at.multiselect(key="results_gantt_heuristics").value) == 4
