@@ -2,7 +2,8 @@
 
 A scenario names its model (``"model": "etc"``, the default); everything
 particular to a model lives in its own subpackage here, behind the interface
-of :class:`~hcsched.models.base.Model`. To add one, see the README's "How to
+of :class:`~hcsched.models.base.Model`, including its own CLI commands and
+public functions (``commands_module``). To add one, see the README's "How to
 add a model".
 """
 
