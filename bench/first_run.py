@@ -78,9 +78,8 @@ def measure(model: str, cache: str) -> dict:
 
 
 def main() -> int:
-    from hcsched.registry import DEFAULT_MODEL, model_names
-
     import hcsched.models  # noqa: F401  (fills the registry)
+    from hcsched.registry import DEFAULT_MODEL, model_names
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", choices=["empty", "warm"], default="empty")

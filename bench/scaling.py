@@ -328,7 +328,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     everything, targets = [], []
     for row in ROWS:
-        if args.model and row.model != args.model:
+        if args.model not in (None, row.model):
             continue
         warm(row)
         rows: list[dict] = []
