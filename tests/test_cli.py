@@ -1,4 +1,5 @@
 import json
+import os
 import re
 import subprocess
 import sys
@@ -195,3 +196,16 @@ def test_each_models_own_commands_come_from_the_model(monkeypatch, capsys):
     code, _, err = run(capsys, "toy-size")
     assert code == 2 and "either a scenario file or --preset" in err
 
+
+
+def test_warm_up_compiles_into_the_cache_folder_it_is_given(tmp_path):
+    """`hcsched warm-up` (the README's install step) fills numba's cache: a later process loads, not compiles."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    first = subprocess.run([sys.executable, "-m", "hcsched", "warm-up", "--model", "etc", "--jobs", "1"], env=env,
+                           capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    assert re.match(r"etc: kernels ready in [\d.]+ s\n", first.stdout)
+    assert any(p.suffix == ".nbc" for p in tmp_path.rglob("*")), "no compiled kernel was cached"
+    bad = subprocess.run([sys.executable, "-m", "hcsched", "warm-up", "--model", "nope"], env=env,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "'nope' is not allowed" in bad.stderr
