@@ -20,6 +20,8 @@ import pandas as pd
 from hcsched.errors import HcschedError
 from hcsched.models.timeshared import engine
 from hcsched.models.timeshared.heuristics import HEURISTICS
+from hcsched.models.timeshared.spec import TimesharedSpec
+from hcsched.models.timeshared.workload import TimesharedWorkload, make_workload
 from hcsched.sampling import trial_seeds
 
 
@@ -59,7 +61,7 @@ class HTM:
                          np.zeros(3), np.zeros(3), np.zeros(3, np.int64))
 
     @classmethod
-    def of(cls, workload, duplex: str = "full", tie_tolerance: float = 1e-6) -> HTM:
+    def of(cls, workload: TimesharedWorkload, duplex: str = "full", tie_tolerance: float = 1e-6) -> HTM:
         """The HTM of a :class:`~.workload.TimesharedWorkload`, nothing mapped yet."""
         return cls(workload.alone, workload.arrival, duplex, tie_tolerance)
 
@@ -67,9 +69,6 @@ class HTM:
     def from_scenario(cls, scenario, trial: int = 0) -> HTM:
         """The HTM of one trial of a time-shared scenario (its drawn, or the user's own, servers and tasks; its duplex
         and tie tolerance), nothing mapped yet: ``HTM.from_scenario(sc).predict(0)``."""
-        from hcsched.models.timeshared.spec import TimesharedSpec
-        from hcsched.models.timeshared.workload import make_workload
-
         if not isinstance(scenario.spec, TimesharedSpec):
             raise HcschedError(f"HTM: scenario field 'model' is {scenario.model!r}; allowed: 'timeshared'")
         if isinstance(trial, bool) or not isinstance(trial, (int, np.integer)) or trial < 0:
