@@ -51,14 +51,14 @@ Server = namedtuple("Server", "mem phase tag pend alone V tr k mint nxt leaving 
 Reports = namedtuple("Reports", "rec last_val last_time next_check seen_until")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(V, tr, k, r, t):
     if k[r] > 0:
         V[r] += (t - tr[r]) / k[r]
     tr[r] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def simulate(L, s, res, new_pos, a, until):
     """Run the working copy ``s`` of a server (in place) until every member has finished, or ``until`` says.
 
@@ -154,7 +154,7 @@ def new_reports(m):
     return Reports(np.zeros(m), np.zeros(m), np.zeros(m), np.full(m, 60.0), np.full(m, -INF))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _copy(j, L, servers, s):
     """Server j's state (its L members) into the working copy ``s``."""
     for i in range(L):
@@ -170,7 +170,7 @@ def _copy(j, L, servers, s):
         s.k[r] = servers.k[j, r]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _with_new(j, t, a, servers, W, res, s, until):
     """Server j's working copy with task t arriving at a as its last member, simulated ``until``; returns L, the
     members before it."""
@@ -185,7 +185,7 @@ def _with_new(j, t, a, servers, W, res, s, until):
     return L
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def predict(j, t, a, servers, W, res, s, T, every_task):
     """Server j's predictions for task ``t`` arriving at ``a`` (section 4.3): T of its L members and of the new task
     (``T[0:L+1]``); with ``every_task`` False only the new task's (``T[L]``; the simulation stops when it ends).
@@ -270,7 +270,7 @@ def finish_all(servers, res, ends, s):
                 ends[s.mem[i], p] = s.pend[i, p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def scores(kind, L, a, Tp, T, alone, load, out):
     """The keys heuristic ``kind`` minimises for a server, most important first (``out[0..2]``; later keys break
     ties of earlier ones). ``Tp``/``T`` of its L members and (``T[L]``) the new task from :func:`predict`; local
@@ -405,15 +405,12 @@ def _reported_load(j, a, L, mem, Tp, arrival, rep):
     return rec[j]
 
 
-@njit(cache=True)
-def _load(j, a, servers, arrival, rep, reports):
-    """NetSolve's load of server j at a: its unfinished tasks (R1), or with ``reports`` its recorded load (R2)."""
-    L = servers.nm[j]
-    if reports:
-        return _reported_load(j, a, L, servers.mem[j], servers.Tp[j], arrival, rep)
+@njit(cache=True, inline="always")
+def _unfinished(Tp, L, a):
+    """How many of L members predicted to end at ``Tp`` are unfinished at a: NetSolve's exact load (R1)."""
     load = 0.0
     for i in range(L):
-        if servers.Tp[j, i] > a:
+        if Tp[i] > a:
             load += 1.0
     return load
 
@@ -440,7 +437,8 @@ def run_trial(kind, order, arrival, W, res, tol, all_equal_rule, reports):
         for j in range(m):
             load = 0.0
             if kind == NETSOLVE_MCT:
-                load = _load(j, a, servers, arrival, rep, reports)
+                L, Tp = servers.nm[j], servers.Tp[j]
+                load = _reported_load(j, a, L, servers.mem[j], Tp, arrival, rep) if reports else _unfinished(Tp, L, a)
             else:
                 if servers.next_end[j] <= a:
                     advance(j, a, servers, res, ends, s)
