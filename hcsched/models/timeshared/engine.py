@@ -134,10 +134,12 @@ def simulate(L, s, res, new_pos, a, until):
 
 @njit(cache=True)
 def new_state(m, n):
-    """The HTM's knowledge of m servers for n tasks, nothing mapped (:data:`Servers`)."""
-    return Servers(np.zeros((m, n + 1), np.int64), np.zeros((m, n + 1), np.int64), np.zeros((m, n + 1)),
-                   np.full((m, n + 1, 3), np.nan), np.zeros((m, n + 1, 3)), np.zeros((m, 3)), np.zeros((m, 3)),
-                   np.zeros((m, 3), np.int64), np.zeros(m, np.int64), np.zeros((m, n + 1)), np.full(m, INF))
+    """The HTM's knowledge of m servers for n tasks, nothing mapped (:data:`Servers`). A member's row is written when
+    it is mapped and read only while it is a member, so the per-member tables start unfilled: their pages are only
+    touched where a server holds tasks."""
+    return Servers(np.empty((m, n + 1), np.int64), np.empty((m, n + 1), np.int64), np.empty((m, n + 1)),
+                   np.empty((m, n + 1, 3)), np.empty((m, n + 1, 3)), np.zeros((m, 3)), np.zeros((m, 3)),
+                   np.zeros((m, 3), np.int64), np.zeros(m, np.int64), np.empty((m, n + 1)), np.full(m, INF))
 
 
 @njit(cache=True)
