@@ -34,12 +34,14 @@ HALF = np.array([0, 1, 0], np.int64)  # half duplex: one network resource for in
 NETSOLVE_MCT, HMCT, MMC, MP, MP_LOAD, MP_L2, CRES, CRES_INCR, DECRES, DECRES_INCR, MIN_LENGTH, MSF = range(12)
 INF = math.inf
 RUN_TO_END, UNTIL_ARRIVAL, UNTIL_NEW_ENDS, UP_TO = range(4)  # how far :func:`simulate` runs
+# The kernels run once per server and decision are inlined (``inline="always"``): a call passing the state's named
+# tuples cost more than the simulation of a server's two or three tasks (issue 21).
 
 # The HTM's knowledge of the m servers (rows), from :func:`new_state`: each server's members (tasks mapped there
-# since the oldest one unfinished at its last mapping, in mapping order), their phases, tags and phase ends, its
+# since the oldest one unfinished at its last mapping or :func:`advance`, in mapping order), their phases, tags and phase ends, its
 # resources' clocks ``V``, update times ``tr`` and counts ``k``, its member count ``nm``; ``alone``, each member's
 # alone phase times on the server (copied from the workload's tasks x servers x 3 table at mapping, so that a
-# simulation reads a few neighbouring numbers instead of one far row of that table per member); and ``Tp``, the
+# simulation needs only the server's own numbers); and ``Tp``, the
 # members' predicted completions T' as they stand (section 4.3), kept from the last mapping on the server: a
 # server's prediction without a new task only changes when a task is mapped to it; ``next_end``, the date of the
 # server's next phase end (:func:`advance`).
