@@ -5,8 +5,8 @@ from pathlib import Path
 import streamlit as st
 
 from hcsched import get_model
-from models import ui
 from pages.common import PAGES, Keys, init_session_state, run_button, run_status, show_current_results, shown_as_error, start_run
+from pages.models import ui
 
 
 def landing() -> None:

@@ -205,7 +205,7 @@ def number(container, label: str, low, high, key: str, **kwargs):
 
 def replace_scenario(scenario: Scenario) -> None:
     """Load ``scenario`` as the current one, every Scenario-page widget and model editor starting anew from it."""
-    from models import reset_all  # here: the dashboard's model modules import this one
+    from pages.models import reset_all  # here: the dashboard's model modules import this one
 
     st.session_state[Keys.SCENARIO] = scenario
     for key in [k for k in st.session_state if str(k).startswith(W)]:
@@ -457,7 +457,7 @@ def show_results(run: RunResult, key: str) -> None:
 
     What is shown comes from the model's metric descriptions; its own charts come from its dashboard module. Each part
     that runs a model's code shows an error of that code as one line, and the rest of the page still draws."""
-    from models import ui
+    from pages.models import ui
 
     scenario, results = run.scenario, run.results
     model = get_model(scenario.model)
@@ -523,7 +523,7 @@ GANTT_ROWS = 96  # machine rows of all panels by default (a page no taller than 
 def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str) -> list[tuple]:
     """The model's charts of one trial and its animated Gantt chart (heuristics and machines chosen, a time window for
     large trials); returns the Gantt tables' downloads, built only when one is asked for."""
-    from models import ui
+    from pages.models import ui
 
     model = get_model(scenario.model)
     st.subheader(f"One {model.trial_word}")

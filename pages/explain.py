@@ -3,8 +3,8 @@
 import streamlit as st
 
 from hcsched import get_model, model_names
-from models import ui
 from pages.common import Keys, init_session_state, shown_as_error
+from pages.models import ui
 
 init_session_state()
 st.title("Explain")

@@ -1,4 +1,4 @@
-"""The scenario: a preset or a file to start from, the model, and the model's own editor (``models/``)."""
+"""The scenario: a preset or a file to start from, the model, and the model's own editor (``pages/models/``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
-from models import ui
 from pages.common import ASSETS, Keys, W, default, init_session_state, replace_scenario, shown_as_error
+from pages.models import ui
 
 UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it) when edits would otherwise be lost
 

@@ -15,7 +15,6 @@ from hcsched.experiment import estimate_seconds
 from hcsched.runner import default_jobs
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
-from models import ui
 from pages.common import (
     LIMIT_SECONDS,
     Cancelled,
@@ -29,6 +28,7 @@ from pages.common import (
     show_if_current,
     shown_as_error,
 )
+from pages.models import ui
 
 # Cancelled comes from a module, not this script: a page script runs anew on every rerun, and a class defined here
 # would be another class by the time the background sweep raises it.

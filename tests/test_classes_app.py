@@ -95,9 +95,9 @@ def test_results_page_heuristics_chosen_and_a_budget_said_under_the_chart(result
     sc, at = results_page
     at.multiselect(key="results_shown").set_value(["lpas"]).run()
     assert [d["name"] for d in in_system_chart(at)["data"] if d.get("showlegend") is not False] == ["lpas"]
-    import models.classes
+    import pages.models.classes
 
-    monkeypatch.setattr(models.classes, "CURVE_SECONDS", 1e-9)  # too slow for every replication: the first 2 of 3
+    monkeypatch.setattr(pages.models.classes, "CURVE_SECONDS", 1e-9)  # too slow for every replication: the first 2 of 3
     at.run()
     assert any("the first 2 of the 3 replications" in c.value for c in at.caption)
     at.toggle(key="results_in_system_all").set_value(True).run()

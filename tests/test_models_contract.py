@@ -103,7 +103,7 @@ def test_every_model_has_heuristics_presets_and_a_dashboard_module(name):
     assert presets and model.default_preset in presets
     for make in presets.values():
         assert make().model == name
-    ui = importlib.import_module(f"models.{name}")
+    ui = importlib.import_module(f"pages.models.{name}")
     assert all(callable(getattr(ui, f, None)) for f in UI_FUNCTIONS)
 
 

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.models.timeshared import MODEL  # noqa: E402
-from models.timeshared import SWEEP_METRICS  # noqa: E402
+from pages.models.timeshared import SWEEP_METRICS  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -76,7 +76,7 @@ def _script():
     from hcsched import simulate
     from hcsched.experiment import trial_runs
     from hcsched.models.timeshared import MODEL
-    from models import timeshared as ui
+    from pages.models import timeshared as ui
 
     sc = MODEL.tiny()
     ui.results_charts(simulate(sc, jobs=1), sc, {}, "r")

@@ -1,6 +1,6 @@
 """The dashboard's part of the ETC model (Maheswaran et al.): the Scenario page's editor of machines, tasks, the ETC
 matrix, arrivals and actual times; the ETC heatmap on Home; Explain over the paper's worked examples
-(``models.etc_explain``)."""
+(``pages.models.etc_explain``)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from hcsched.models.etc.charts import etc_heatmap
 from hcsched.models.etc.spec import ActualSpec, ArrivalSpec, EtcSpec
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, make_workload
 from hcsched.readers import looks_like_hcsp, parse_csv_etc, parse_hcsp_etc
-from models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
 from pages.common import Keys, W, commit_scenario, default, number
+from pages.models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
 
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
 CAL_MESSAGE = "sc_cal_message"  # the last calibration's outcome, shown once under the Calibrate button

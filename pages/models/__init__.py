@@ -1,6 +1,6 @@
 """The dashboard's part of each system model: its scenario editor and its own charts, one module per model.
 
-The module of the library's model ``NAME`` (``hcsched.models``) is ``models/NAME.py``;
+The module of the library's model ``NAME`` (``hcsched.models``) is ``pages/models/NAME.py``;
 it is found from the library's registry, so nothing here lists the models again.
 Each module provides:
 
@@ -25,7 +25,7 @@ from hcsched import model_names
 
 def ui(model: str) -> ModuleType:
     """The dashboard module of a model."""
-    return importlib.import_module(f"models.{model}")
+    return importlib.import_module(f"pages.models.{model}")
 
 
 def reset_all() -> None:
