@@ -6,8 +6,9 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
-from pages.common import ASSETS, Keys, W, default, init_session_state, replace_scenario, shown_as_error
-from pages.models import ui
+from pages.models import replace_scenario, ui
+from pages.session import Keys, W, default, init_session_state
+from pages.widgets import ASSETS, shown_as_error
 
 UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it) when edits would otherwise be lost
 

@@ -15,20 +15,11 @@ from hcsched.experiment import estimate_seconds
 from hcsched.runner import default_jobs
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
-from pages.common import (
-    LIMIT_SECONDS,
-    Cancelled,
-    Job,
-    Keys,
-    file_name,
-    init_session_state,
-    link,
-    same_experiment,
-    scenario_problem,
-    show_if_current,
-    shown_as_error,
-)
+from pages.jobs import Cancelled, Job
 from pages.models import ui
+from pages.results_view import show_if_current
+from pages.session import Keys, init_session_state, same_experiment, scenario_problem
+from pages.widgets import LIMIT_SECONDS, file_name, link, shown_as_error
 
 # Cancelled comes from a module, not this script: a page script runs anew on every rerun, and a class defined here
 # would be another class by the time the background sweep raises it.

@@ -36,7 +36,7 @@ def clear_caches():
 
 
 def _open(scenario, results):
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
     at.session_state["scenario"] = scenario

@@ -31,7 +31,7 @@ def app(path="app.py", **state):
 
 
 def result(sc):
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     return RunResult(sc, simulate(sc, jobs=1), 0.1)
 
@@ -108,7 +108,7 @@ def test_results_say_who_wins_and_name_files_after_the_scenario():
     names = {b.proto.file_name if hasattr(b.proto, "file_name") else "" for b in at.get("download_button")}
     labels = [b.label for b in at.get("download_button")]
     assert "Per-trial results (CSV)" in labels
-    from pages.common import file_name
+    from pages.widgets import file_name
 
     assert file_name(sc, "results", "csv") == "quickstart-results.csv"
     assert file_name(sc.replace(name="kim tight (edited)"), "summary", "csv") == "kim-tight-edited-summary.csv"

@@ -54,7 +54,7 @@ def test_an_invalid_arrival_rate_refuses_run_until_it_is_fixed():
 
 @pytest.fixture(scope="module")
 def results_page():
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = preset("alazzoni-B").replace(trials=3)
     at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)

@@ -223,7 +223,7 @@ def results_page():
         saved[filename] = path_or_data
         return original(self, path_or_data, mimetype, kind, filename)
 
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = MODEL.tiny()
     at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
@@ -286,7 +286,7 @@ def test_results_page_exports_the_mean_curves_as_csv(results_page):
 
 def test_results_page_of_page_system_a_with_two_trials():
     """The preset with 12 heuristics: the selector, and 4 heuristics drawn by default, each a mean and a band."""
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = preset("page-system-a").replace(trials=2)
     at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)

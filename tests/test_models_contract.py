@@ -112,7 +112,7 @@ def test_results_page_shows_the_model(name):
     pytest.importorskip("streamlit")
     from streamlit.testing.v1 import AppTest
 
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     model, sc = get_model(name), get_model(name).tiny()
     at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)

@@ -102,7 +102,7 @@ def test_results_gantt_and_explain():
 
 # --- the hooks as the pages call them ---------------------------------------------------------------------------------
 def test_results_page_draws_the_stacked_sooner_same_later_bar():
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = MODEL.tiny()
     df = simulate(sc, jobs=1)
@@ -367,7 +367,7 @@ def test_explain_widgets_twice_and_after_switching_scenario_and_system():
 
 
 def test_results_gantt_selector_twice_and_after_another_run():
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = MODEL.tiny()
     at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)

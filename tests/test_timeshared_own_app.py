@@ -27,7 +27,7 @@ def marker_colors(trace) -> set[str]:
 
 
 def test_the_issues_servers_upload_then_home_and_results_show_no_traceback():
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
     at.session_state["scenario"] = preset("caniou-mu10")

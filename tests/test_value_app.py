@@ -66,7 +66,7 @@ def test_switch_to_the_model_edit_and_keep_an_invalid_edit_inline():
 
 
 def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome_gantt():
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = MODEL.tiny()
     df = simulate(sc, jobs=1)

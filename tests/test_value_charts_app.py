@@ -28,7 +28,7 @@ def _outside(layout) -> bool:
 
 
 def test_results_page_outcomes_colours_titles_and_the_window_note():
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = preset("kim-loose-high-heavy")
     sc = sc.replace(heuristics=[h for h in sc.heuristics if h.name in ("max-max", "min-min", "ga")], trials=1)

@@ -5,7 +5,7 @@ it is found from the library's registry, so nothing here lists the models again.
 Each module provides:
 
 - ``editor(scenario)``: the Scenario page's widgets for the model's spec; it
-  commits a valid edited scenario with ``pages.common.commit_scenario``;
+  commits a valid edited scenario with ``pages.session.commit_scenario``;
 - ``reset()``: forget the editor's own session state (a new scenario was loaded);
 - ``overview(scenario, container)``: a small summary beside the scenario on Home;
 - ``trial_charts(runs, colors, key)``: charts of one trial beyond the Gantt chart;
@@ -20,7 +20,10 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from hcsched import model_names
+import streamlit as st
+
+from hcsched import Scenario, model_names
+from pages.session import Keys, W
 
 
 def ui(model: str) -> ModuleType:
@@ -32,3 +35,11 @@ def reset_all() -> None:
     """Forget every model editor's state."""
     for name in model_names():
         ui(name).reset()
+
+
+def replace_scenario(scenario: Scenario) -> None:
+    """Load ``scenario`` as the current one, every Scenario-page widget and model editor starting anew from it."""
+    st.session_state[Keys.SCENARIO] = scenario
+    for key in [k for k in st.session_state if str(k).startswith(W)]:
+        del st.session_state[key]
+    reset_all()

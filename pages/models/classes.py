@@ -14,8 +14,9 @@ from hcsched.models.classes import MODEL
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import SERVICES, ClassSpec
-from pages.common import W, commit_scenario, default, number, refuse_runs
 from pages.models._curves import shown_heuristics
+from pages.session import W, commit_scenario, default, refuse_runs
+from pages.widgets import number
 
 
 def _frames(spec: ClassSpec) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -15,8 +15,9 @@ from hcsched.models.estimation import CURVE_SAMPLES, MODEL
 from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
-from pages.common import Keys, W, commit_scenario, default, number
 from pages.models._curves import shown_heuristics
+from pages.session import Keys, W, commit_scenario, default
+from pages.widgets import number
 
 PROBLEM_COLUMNS = ["name", "release", "stages", "work", "params", "exponents", "data", "noise", "outliers",
                    "outlier_factor"]

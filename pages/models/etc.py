@@ -15,8 +15,9 @@ from hcsched.models.etc.charts import etc_heatmap
 from hcsched.models.etc.spec import ActualSpec, ArrivalSpec, EtcSpec
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, make_workload
 from hcsched.readers import looks_like_hcsp, parse_csv_etc, parse_hcsp_etc
-from pages.common import Keys, W, commit_scenario, default, number
 from pages.models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
+from pages.session import Keys, W, commit_scenario, default
+from pages.widgets import number
 
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
 CAL_MESSAGE = "sc_cal_message"  # the last calibration's outcome, shown once under the Calibrate button
@@ -293,7 +294,7 @@ def editor(sc) -> None:
         except HcschedError as exc:
             problem = str(exc)
             st.error(problem)
-    if problem:  # Run refuses while it is set, rather than run the last valid scenario (pages/common.py run_button)
+    if problem:  # Run refuses while it is set, rather than run the last valid scenario (pages.widgets.run_button)
         st.session_state[Keys.PROBLEM] = problem
     else:
         if not own:

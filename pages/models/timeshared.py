@@ -14,7 +14,7 @@ import streamlit as st
 
 from hcsched import HcschedError
 from hcsched.charts import direction
-from hcsched.experiment import trial_seeds
+from hcsched.experiment import trial_runs, trial_seeds
 from hcsched.models.timeshared import MODEL, size_limit
 from hcsched.models.timeshared.charts import gain_heatmaps, gantt, server_bars, sooner_same_later
 from hcsched.models.timeshared.heuristics import HEURISTICS
@@ -22,7 +22,8 @@ from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
 from hcsched.models.timeshared.spec import ARRIVALS, DUPLEX, TRANSFER
 from hcsched.models.timeshared.workload import make_workload
-from pages.common import W, commit_scenario, default, number, refuse_runs
+from pages.session import W, commit_scenario, default, refuse_runs
+from pages.widgets import number
 
 OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
 EXPLAIN_TASKS = 2000  # the largest workload Explain replays
@@ -191,8 +192,6 @@ def editor(sc) -> None:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _mapping(scenario, trial: int, label: str):
-    from hcsched.experiment import trial_runs
-
     run = trial_runs(scenario, trial)[label]
     return run.schedule.machine
 
