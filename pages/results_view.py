@@ -16,7 +16,7 @@ from hcsched.experiment import schedule_table, schedules_of
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
 from hcsched.verdict import readable_number, scenario_verdicts, verdict_lines
-from pages.models import ui
+from pages.models import shown_text, ui
 from pages.runs import RunResult
 from pages.session import Keys, same_experiment
 from pages.widgets import file_name, headline_metric, shown_as_error
@@ -97,7 +97,7 @@ def show_results(run: RunResult, key: str) -> None:
     tables = model.table_metrics()
     summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
     facts = [f"**{scenario.name}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}", f"{run.seconds:.1f} s"]
-    headline = model.headline(scenario.spec).replace("lambda*", "λ*")
+    headline = shown_text(scenario.model, model.headline(scenario.spec))
     if headline:
         facts.append(headline)
     if model.normalizes():
@@ -106,7 +106,7 @@ def show_results(run: RunResult, key: str) -> None:
         show_verdict(results, scenario)
     st.caption(", ".join(facts) + ". " + INTERVALS)
     for warning in model.warnings(results):
-        st.warning(warning.replace("lambda*", "λ*"))
+        st.warning(shown_text(scenario.model, warning))
     st.plotly_chart(metric_bars(summary, bars, colors), key=f"{key}_bars", width="stretch")
     with st.expander("Means and 95% intervals", expanded=False):
         st.dataframe(summary_table(summary, tables), key=f"{key}_summary", hide_index=True)

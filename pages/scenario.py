@@ -6,7 +6,7 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
-from pages.models import replace_scenario, ui
+from pages.models import example_files, replace_scenario, ui
 from pages.session import Keys, W, default, init_session_state
 from pages.widgets import ASSETS, shown_as_error
 
@@ -102,8 +102,7 @@ c1, c2 = st.columns(2)
 c1.download_button("Download scenario (JSON)", sc.to_json(), f"{sc.name}.json", "application/json", key="sc_download",
                    on_click="ignore")
 with c1.expander("Example files to start from"):
-    st.caption("A scenario of each model to load here or pass to `hcsched run`; an ETC matrix (Table 3 of Maheswaran et al.) "
-               "to upload under *My own matrix*; execution rates for `hcsched lp --alpha 5,8 --mu class-rates-B.csv`.")
+    st.caption("; ".join(["A scenario of each model to load here or pass to `hcsched run`", *example_files()]) + ".")
     for path in sorted((ASSETS / "examples").iterdir()):
         st.download_button(path.name, path.read_bytes(), path.name, key=f"sc_example_{path.stem}", on_click="ignore",
                            mime="application/json" if path.suffix == ".json" else "text/csv")

@@ -12,7 +12,12 @@ Each module provides:
 - optionally ``results_charts(results, scenario, colors, key)``: charts of the whole run on Results;
 - optionally ``explain(scenario)``: the Explain page for this model, given a scenario of the model (the loaded one,
   or the model's default preset);
-- optionally ``sweep_charts(table, key)``: charts of a sweep's table on the Sweep page.
+- optionally ``sweep_charts(table, key)``: charts of a sweep's table on the Sweep page;
+- optionally ``shown_text(text)``: the model's own text (its headline, its warnings) as a page shows it;
+- optionally ``SWEEP_KEY_EXAMPLE``: keys of its scenarios to type on the Sweep page, as an example;
+- optionally ``EXAMPLE_FILES``: what its files in ``assets/examples`` (beside its scenario file) are for.
+
+The shared pages ask for a model's text through the functions below; none of them names a model.
 """
 
 from __future__ import annotations
@@ -35,6 +40,22 @@ def reset_all() -> None:
     """Forget every model editor's state."""
     for name in model_names():
         ui(name).reset()
+
+
+def shown_text(model: str, text: str) -> str:
+    """A model's text (its headline, its warnings) as the pages show it: its module's ``shown_text``, if it has one."""
+    own = getattr(ui(model), "shown_text", None)
+    return own(text) if own is not None else text
+
+
+def sweep_key_example(model: str) -> str | None:
+    """An example of a key to type on the Sweep page, from the model's module (None if it gives none)."""
+    return getattr(ui(model), "SWEEP_KEY_EXAMPLE", None)
+
+
+def example_files() -> list[str]:
+    """What each model's example files are for, in the registry's order (models with none left out)."""
+    return [text for text in (getattr(ui(name), "EXAMPLE_FILES", None) for name in model_names()) if text]
 
 
 def replace_scenario(scenario: Scenario) -> None:

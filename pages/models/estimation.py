@@ -25,6 +25,8 @@ TRACE = {"tasks": "sc_est_trace_tasks", "processors": "sc_est_trace_processors"}
 PROBLEMS_BASE = "sc_est_problems"  # the problems table the data editor starts from
 PROBLEMS_LAST = "sc_est_problems_last"  # the table as last shown, edits included (valid or not)
 SOURCE = "sc_est_source"  # generated problems or a trace, as last chosen
+SWEEP_KEY_EXAMPLE = "network.latency or problems.1.release"
+EXAMPLE_FILES = "a cluster's history (processors and tasks) to upload under *my cluster's history*"
 METRICS = {m.name: m for m in MODEL.metrics}
 ERROR_HELP = {"knn": "A: k-NN over past errors (recommended)", "smoothed": "B: smoothed per processor",
               "mean": "C: the problem's mean"}

@@ -25,6 +25,8 @@ RATE_RANGE = (1e-12, 1e9)  # what the Rate field accepts, tasks per second
 GENERATED = "sc_generated"  # (EtcSpec, machines, tasks) of the last generated workload, restored on leaving "My own matrix"
 FROM_MATRIX = "sc_from_matrix"  # set while "My own matrix" is shown: the next generated view restores GENERATED
 SHAPE_NOTE = "sc_shape_note"  # what leaving "My own matrix" did to the fields, said once under them
+SWEEP_KEY_EXAMPLE = "etc.task_het or heuristics.1.k"
+EXAMPLE_FILES = "an ETC matrix (Table 3 of Maheswaran et al.) to upload under *My own matrix*"
 #: Fewer tasks than this and one quick run cannot judge the load: the overloaded verdict (under 10% completed when the
 #: last task arrives) would rest on fewer than two tasks, and 4 tasks read "0.0% completed" at any rate.
 

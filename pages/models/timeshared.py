@@ -26,6 +26,8 @@ from pages.session import W, commit_scenario, default, refuse_runs
 from pages.widgets import number
 
 OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
+SWEEP_KEY_EXAMPLE = "speed_mflops.0 or size_mb.1"
+EXAMPLE_FILES = "servers and tasks of the time-shared model to upload under *my own (CSV)*"
 EXPLAIN_TASKS = 2000  # the largest workload Explain replays
 EXPLAIN_SAVED = "ts_explain_saved"  # Explain's widget values, kept while the page shows another system
 # The editor's widgets for drawn servers and tasks: not shown while an uploaded table is used, and Streamlit forgets

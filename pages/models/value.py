@@ -25,6 +25,7 @@ from pages.widgets import number
 
 OWN = "own"
 GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
+SWEEP_KEY_EXAMPLE = "window.1 or heuristics.9.generations"
 
 
 def reset() -> None:
