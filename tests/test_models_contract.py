@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT, panel_titles
+from helpers import ROOT, panel_titles
 
 from hcsched import MODELS, HcschedError, Scenario, get_model, model_names, simulate, trial_runs
 from hcsched import registry as models_registry

@@ -5,19 +5,12 @@ the note under the Gantt chart that explains why GA leaves every machine idle be
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, plotly_charts  # noqa: E402
+from helpers import ROOT, plotly_charts  # noqa: E402
+from helpers import marker_colors as _colors  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
-from test_timeshared_own_app import marker_colors as _colors  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.charts import CATEGORY_PALETTE, PALETTE  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
 
 
 def _outside(layout) -> bool:

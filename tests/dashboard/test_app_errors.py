@@ -8,8 +8,7 @@ box. The results of an earlier run, made before the model broke, stay readable w
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from helpers import ROOT  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import get_model, model_names, simulate  # noqa: E402
@@ -27,12 +26,6 @@ class Broken(RuntimeError):
 def _raise(*args, **kwargs):
     raise Broken(MESSAGE)
 
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
 
 
 def _open(scenario, results):

@@ -4,8 +4,7 @@ Results), and the time-shared charts' colours, legends and titles (items 3 and 6
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, plotly_charts  # noqa: E402
+from helpers import ROOT, marker_colors, plotly_charts  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
@@ -13,17 +12,6 @@ from hcsched.charts import CATEGORY_PALETTE, PALETTE  # noqa: E402
 
 SERVERS = b"speed_mflops,bandwidth_mbit\n300,50\n150,5\n500,50\n"
 
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
-
-def marker_colors(trace) -> set[str]:
-    """The colours of a bar trace's markers."""
-    c = trace["marker"]["color"]
-    return {c} if isinstance(c, str) else set(c)
 
 
 def test_the_issues_servers_upload_then_home_and_results_show_no_traceback():

@@ -5,20 +5,15 @@ import pytest
 
 pytest.importorskip("streamlit")
 import streamlit as st  # noqa: E402
-from conftest import ROOT, bar_values, panel_titles  # noqa: E402
-from conftest import plotly_array as array
-from conftest import plotly_charts as charts
+from helpers import ROOT, bar_values, panel_titles  # noqa: E402
+from helpers import app as open_page
+from helpers import plotly_array as array
+from helpers import plotly_charts as charts
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.models.timeshared import MODEL  # noqa: E402
 from pages.models.timeshared import SWEEP_METRICS  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
 
 
 def test_switch_to_the_model_and_edit_servers_and_tasks():
@@ -71,7 +66,6 @@ def test_an_invalid_edit_refuses_run_and_a_cleared_field_keeps_its_value():
 
 
 def _script():
-    import streamlit as st
 
     from hcsched import simulate
     from hcsched.experiment import trial_runs
@@ -213,11 +207,7 @@ EDITS = [
 
 
 def scenario_page(sc):
-    at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
-    at.session_state["scenario"] = sc
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("pages/scenario.py", scenario=sc)
 
 
 def spec(at):

@@ -8,26 +8,9 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, panel_titles, plotly_charts  # noqa: E402
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from helpers import app, panel_titles, plotly_charts  # noqa: E402
 
 from hcsched import Scenario, get_model, preset, simulate, summarize  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
-
-def app(path="app.py", **state):
-    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def result(sc):

@@ -4,18 +4,11 @@ tasks by priority and outcome, the Gantt chart coloured by deadline outcome."""
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, bar_values, plotly_charts  # noqa: E402
+from helpers import ROOT, bar_values, plotly_charts  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.models.value import MODEL  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
 
 
 def test_switch_to_the_model_edit_and_keep_an_invalid_edit_inline():

@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT, plotly_array, plotly_charts
+from helpers import ROOT, plotly_array, plotly_charts
+from helpers import app as open_page
 
 st = pytest.importorskip("streamlit")
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage  # noqa: E402
@@ -22,18 +23,9 @@ TASKS = (EXAMPLES / "estimation-tasks.csv").read_bytes()
 PROCESSORS = (EXAMPLES / "estimation-processors.csv").read_bytes()
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
 
 def scenario_page(sc=None):
-    at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
-    at.session_state["scenario"] = sc or MODEL.tiny()
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("pages/scenario.py", scenario=sc or MODEL.tiny())
 
 
 def spec(at):

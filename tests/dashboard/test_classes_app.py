@@ -3,19 +3,13 @@ number in system over time, averaged over replications, of the heuristics chosen
 
 import numpy as np
 import pytest
-from conftest import ROOT, plotly_array, plotly_charts
+from helpers import ROOT, plotly_array, plotly_charts
 
 st = pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate, trial_runs  # noqa: E402
 from hcsched.curve_charts import mean_band  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
 
 
 def edit_rates(at, rates: dict) -> None:
