@@ -84,3 +84,16 @@ def marker_colors(trace) -> set[str]:
     """The colours of a bar trace's markers."""
     c = trace["marker"]["color"]
     return {c} if isinstance(c, str) else set(c)
+
+
+def run_result(scenario, results=None, jobs: int = 1):
+    """What a finished run leaves in the session (``pages.runs.RunResult``): ``results``, or the scenario simulated."""
+    from hcsched import simulate
+    from pages.runs import RunResult  # here: the library's tests import this module without the dashboard
+
+    return RunResult(scenario, simulate(scenario, jobs=jobs) if results is None else results, 0.1)
+
+
+def open_results(scenario, results=None, jobs: int = 1, timeout: float = 60):
+    """The Results page showing a finished run of ``scenario`` (``results``, or the scenario simulated)."""
+    return app("pages/results.py", timeout, scenario=scenario, results=run_result(scenario, results, jobs))

@@ -7,9 +7,9 @@ import importlib
 import pytest
 
 pytest.importorskip("streamlit")
-from helpers import ROOT, app  # noqa: E402
+from helpers import ROOT, app, open_results  # noqa: E402
 
-from hcsched import get_model, model_names, preset, simulate  # noqa: E402
+from hcsched import get_model, model_names, preset  # noqa: E402
 from pages.widgets import PAGES  # noqa: E402
 
 SHARED = sorted(p for p in (ROOT / "pages").glob("*.py") if p.relative_to(ROOT).as_posix() not in PAGES.values())
@@ -48,7 +48,7 @@ def test_the_task_class_models_lambda_shows_as_a_symbol_and_other_models_text_as
     for name in ("classes", "etc"):
         sc = get_model(name).tiny()
         headline = get_model(name).headline(sc.spec)
-        at = app("pages/results.py", scenario=sc, results=_result(sc))
+        at = open_results(sc)
         caption = next(c.value for c in at.caption if "seed" in c.value)
         if name == "classes":
             assert "lambda*" in headline and "lambda*" not in caption
@@ -71,9 +71,3 @@ def test_the_sweep_pages_typed_key_example_is_the_models(scenario):
     at.selectbox(key="sw_param1").set_value("(type a key)").run()
     assert not at.exception, at.exception
     assert at.text_input(key="sw_typed1").placeholder == ui(sc.model).SWEEP_KEY_EXAMPLE
-
-
-def _result(sc):
-    from pages.runs import RunResult
-
-    return RunResult(sc, simulate(sc, jobs=1), 0.1)

@@ -3,12 +3,12 @@ number in system over time, averaged over replications, of the heuristics chosen
 
 import numpy as np
 import pytest
-from helpers import ROOT, plotly_array, plotly_charts
+from helpers import ROOT, open_results, plotly_array, plotly_charts
 
 st = pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from hcsched import preset, simulate, trial_runs  # noqa: E402
+from hcsched import preset, trial_runs  # noqa: E402
 from hcsched.curve_charts import mean_band  # noqa: E402
 
 
@@ -48,15 +48,8 @@ def test_an_invalid_arrival_rate_refuses_run_until_it_is_fixed():
 
 @pytest.fixture(scope="module")
 def results_page():
-    from pages.runs import RunResult
-
     sc = preset("alazzoni-B").replace(trials=3)
-    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
-    at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, simulate(sc, jobs=1), 0.1)
-    at.run()
-    assert not at.exception, at.exception
-    return sc, at
+    return sc, open_results(sc)
 
 
 def in_system_chart(at) -> dict:
