@@ -17,7 +17,9 @@ Each module provides:
 - optionally ``SWEEP_KEY_EXAMPLE``: keys of its scenarios to type on the Sweep page, as an example;
 - optionally ``EXAMPLE_FILES``: what its files in ``assets/examples`` (beside its scenario file) are for.
 
-The shared pages ask for a model's text through the functions below; none of them names a model.
+The shared pages ask for a model's text through the functions below; none of them names a model. Loading a scenario
+(``replace_scenario``) lives here too, beside the editors it resets: the shared modules the editors use (session,
+widgets) never import this package, so no import circle exists (pyproject's "Dashboard layers" contract).
 """
 
 from __future__ import annotations
