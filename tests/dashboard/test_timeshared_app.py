@@ -4,7 +4,6 @@
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
 from helpers import ROOT, bar_values, open_results, panel_titles, run_result  # noqa: E402
 from helpers import app as open_page
 from helpers import plotly_array as array
@@ -66,6 +65,7 @@ def test_an_invalid_edit_refuses_run_and_a_cleared_field_keeps_its_value():
 
 
 def _script():
+    import streamlit as st  # AppTest runs this function's body on its own, without the module's imports
 
     from hcsched import simulate
     from hcsched.experiment import trial_runs
