@@ -62,9 +62,9 @@ def test_the_dashboard_compiles_the_default_models_kernels_first_and_others_when
     when a scenario of it is loaded, and a run waits only for its own."""
     sys.path.insert(0, str(ROOT))
     from hcsched.models import DEFAULT_MODEL
-    from pages.common import _warm_kernels
+    from pages.jobs import warm_kernels
 
-    warming = _warm_kernels()
+    warming = warm_kernels()
     assert warming.requested[0] == DEFAULT_MODEL
     warming.wait(DEFAULT_MODEL)
     assert warming.ready[DEFAULT_MODEL].is_set()

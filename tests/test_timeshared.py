@@ -5,7 +5,7 @@ property, workload, readers, metrics and presets."""
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -4,21 +4,15 @@
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, bar_values, panel_titles  # noqa: E402
-from conftest import plotly_array as array
-from conftest import plotly_charts as charts
+from helpers import ROOT, bar_values, open_results, panel_titles, run_result  # noqa: E402
+from helpers import app as open_page
+from helpers import plotly_array as array
+from helpers import plotly_charts as charts
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.models.timeshared import MODEL  # noqa: E402
-from models.timeshared import SWEEP_METRICS  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
+from pages.models.timeshared import SWEEP_METRICS  # noqa: E402
 
 
 def test_switch_to_the_model_and_edit_servers_and_tasks():
@@ -71,12 +65,12 @@ def test_an_invalid_edit_refuses_run_and_a_cleared_field_keeps_its_value():
 
 
 def _script():
-    import streamlit as st
+    import streamlit as st  # AppTest runs this function's body on its own, without the module's imports
 
     from hcsched import simulate
     from hcsched.experiment import trial_runs
     from hcsched.models.timeshared import MODEL
-    from models import timeshared as ui
+    from pages.models import timeshared as ui
 
     sc = MODEL.tiny()
     ui.results_charts(simulate(sc, jobs=1), sc, {}, "r")
@@ -102,15 +96,9 @@ def test_results_gantt_and_explain():
 
 # --- the hooks as the pages call them ---------------------------------------------------------------------------------
 def test_results_page_draws_the_stacked_sooner_same_later_bar():
-    from pages.common import RunResult
-
     sc = MODEL.tiny()
     df = simulate(sc, jobs=1)
-    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
-    at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, df, 0.1)
-    at.run()
-    assert not at.exception, at.exception
+    at = open_results(sc, df)
     figs = charts(at)
     bars = figs[0]  # the generic bars: the paper's panels
     assert panel_titles(bars) == [m.label for m in MODEL.bar_metrics()]
@@ -213,11 +201,7 @@ EDITS = [
 
 
 def scenario_page(sc):
-    at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
-    at.session_state["scenario"] = sc
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("pages/scenario.py", scenario=sc)
 
 
 def spec(at):
@@ -367,13 +351,8 @@ def test_explain_widgets_twice_and_after_switching_scenario_and_system():
 
 
 def test_results_gantt_selector_twice_and_after_another_run():
-    from pages.common import RunResult
 
-    sc = MODEL.tiny()
-    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
-    at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, simulate(sc, jobs=1), 0.1)
-    at.run()
+    at = open_results(MODEL.tiny())
     runs = {}
     for label in ("msf", "hmct", "msf"):
         at.selectbox(key="results_ts_gantt_h").set_value(label).run()
@@ -384,6 +363,6 @@ def test_results_gantt_selector_twice_and_after_another_run():
         assert array(fig["data"][2]["x"]).tolist() == runs[label]  # the same run each time
     other = preset("caniou-table3")
     at.session_state["scenario"] = other
-    at.session_state["results"] = RunResult(other, simulate(other, jobs=1), 0.1)
+    at.session_state["results"] = run_result(other)
     at.run()
     assert not at.exception and at.selectbox(key="results_ts_gantt_h").options == ["netsolve-mct", "hmct", "msf"]

@@ -8,29 +8,15 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, bar_values  # noqa: E402
-from conftest import plotly_array as _array
-from conftest import plotly_charts as charts
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from helpers import app, bar_values  # noqa: E402
+from helpers import plotly_array as _array
+from helpers import plotly_charts as charts
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.scenario import parse_scenario  # noqa: E402
 
 PAGES = ["pages/scenario.py", "pages/heuristics.py", "pages/run.py", "pages/results.py", "pages/explain.py"]
 
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
-
-def app(path="app.py"):
-    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def wait_for_results(at, timeout=60):

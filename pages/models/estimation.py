@@ -15,8 +15,9 @@ from hcsched.models.estimation import CURVE_SAMPLES, MODEL
 from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
-from models._curves import shown_heuristics
-from pages.common import Keys, W, commit_scenario, default, number
+from pages.models._curves import shown_heuristics
+from pages.session import Keys, W, commit_scenario, default
+from pages.widgets import number
 
 PROBLEM_COLUMNS = ["name", "release", "stages", "work", "params", "exponents", "data", "noise", "outliers",
                    "outlier_factor"]
@@ -24,6 +25,8 @@ TRACE = {"tasks": "sc_est_trace_tasks", "processors": "sc_est_trace_processors"}
 PROBLEMS_BASE = "sc_est_problems"  # the problems table the data editor starts from
 PROBLEMS_LAST = "sc_est_problems_last"  # the table as last shown, edits included (valid or not)
 SOURCE = "sc_est_source"  # generated problems or a trace, as last chosen
+SWEEP_KEY_EXAMPLE = "network.latency or problems.1.release"
+EXAMPLE_FILES = "a cluster's history (processors and tasks) to upload under *my cluster's history*"
 METRICS = {m.name: m for m in MODEL.metrics}
 ERROR_HELP = {"knn": "A: k-NN over past errors (recommended)", "smoothed": "B: smoothed per processor",
               "mean": "C: the problem's mean"}

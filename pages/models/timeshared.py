@@ -14,7 +14,7 @@ import streamlit as st
 
 from hcsched import HcschedError
 from hcsched.charts import direction
-from hcsched.experiment import trial_seeds
+from hcsched.experiment import trial_runs, trial_seeds
 from hcsched.models.timeshared import MODEL, size_limit
 from hcsched.models.timeshared.charts import gain_heatmaps, gantt, server_bars, sooner_same_later
 from hcsched.models.timeshared.heuristics import HEURISTICS
@@ -22,9 +22,12 @@ from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
 from hcsched.models.timeshared.spec import ARRIVALS, DUPLEX, TRANSFER
 from hcsched.models.timeshared.workload import make_workload
-from pages.common import W, commit_scenario, default, number, refuse_runs
+from pages.session import W, commit_scenario, default, refuse_runs
+from pages.widgets import number
 
 OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
+SWEEP_KEY_EXAMPLE = "speed_mflops.0 or size_mb.1"
+EXAMPLE_FILES = "servers and tasks of the time-shared model to upload under *my own (CSV)*"
 EXPLAIN_TASKS = 2000  # the largest workload Explain replays
 EXPLAIN_SAVED = "ts_explain_saved"  # Explain's widget values, kept while the page shows another system
 # The editor's widgets for drawn servers and tasks: not shown while an uploaded table is used, and Streamlit forgets
@@ -108,6 +111,19 @@ def _upload(what: str, parse) -> None:
             st.error(f"{str(exc).rstrip('.')}.{_kept(what)}")
 
 
+def _own_table(what: str, current, parse, own_label: str) -> bool:
+    """Servers or tasks drawn per trial, or the user's own CSV (its uploader and the table in use); True for the own."""
+    own = st.radio(what.capitalize(), ["draw", "own"], key=default(f"ts_{what}_mode", "own" if current else "draw"),
+                   format_func={"draw": "draw per trial (section 3.3)", "own": own_label}.get, horizontal=True) == "own"
+    if own:
+        st.session_state.setdefault(OWN[what], current)
+        _upload(what, parse)
+        table = st.session_state.get(OWN[what])
+        if table is not None:
+            st.dataframe(pd.DataFrame(table.to_dict()), key=W + f"ts_{what}_view", height=200)
+    return own
+
+
 def editor(sc) -> None:
     """Servers (drawn or uploaded), task sizes and arrivals (drawn or uploaded), duplex, comparison settings."""
     s = sc.spec
@@ -115,16 +131,8 @@ def editor(sc) -> None:
         if W + key in st.session_state:
             st.session_state[W + key] = st.session_state[W + key]
     st.subheader("Servers")
-    own_servers = st.radio("Servers", ["draw", "own"], key=default("ts_servers_mode", "own" if s.platform else "draw"),
-                           format_func={"draw": "draw per trial (section 3.3)", "own": "my own (CSV)"}.get,
-                           horizontal=True) == "own"
-    if own_servers:
-        st.session_state.setdefault(OWN["servers"], s.platform)
-        _upload("servers", parse_servers)
-        platform = st.session_state.get(OWN["servers"])
-        if platform is not None:
-            st.dataframe(pd.DataFrame(platform.to_dict()), key=W + "ts_servers_view", height=200)
-    else:
+    own_servers = _own_table("servers", s.platform, parse_servers, "my own (CSV)")
+    if not own_servers:
         c1, c2, c3, c4 = st.columns(4)
         servers = number(c1, "Servers", 1, 1000, key=default("ts_servers", s.servers))
         lo = number(c2, "Slowest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_lo", s.speed_mflops[0]), format="%.6g")
@@ -134,16 +142,8 @@ def editor(sc) -> None:
                       format_func={"full": "full duplex (section 4.1)", "half": "half duplex (inputs and outputs share)"}.get)
 
     st.subheader("Tasks")
-    own_tasks = st.radio("Tasks", ["draw", "own"], key=default("ts_tasks_mode", "own" if s.task_table else "draw"),
-                         format_func={"draw": "draw per trial (section 3.3)", "own": "my own (CSV, e.g. a log)"}.get,
-                         horizontal=True) == "own"
-    if own_tasks:
-        st.session_state.setdefault(OWN["tasks"], s.task_table)
-        _upload("tasks", parse_tasks)
-        table = st.session_state.get(OWN["tasks"])
-        if table is not None:
-            st.dataframe(pd.DataFrame(table.to_dict()), key=W + "ts_tasks_view", height=200)
-    else:
+    own_tasks = _own_table("tasks", s.task_table, parse_tasks, "my own (CSV, e.g. a log)")
+    if not own_tasks:
         c1, c2, c3 = st.columns(3)
         tasks = number(c1, "Tasks", 1, 100_000, key=default("ts_tasks", s.tasks))
         mu = number(c2, "Mean inter-arrival μ (s)", 0.0, 1e9, key=default("ts_mu", s.mean_interarrival),
@@ -191,8 +191,6 @@ def editor(sc) -> None:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _mapping(scenario, trial: int, label: str):
-    from hcsched.experiment import trial_runs
-
     run = trial_runs(scenario, trial)[label]
     return run.schedule.machine
 

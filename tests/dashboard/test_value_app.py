@@ -4,18 +4,11 @@ tasks by priority and outcome, the Gantt chart coloured by deadline outcome."""
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, bar_values, plotly_charts  # noqa: E402
+from helpers import ROOT, bar_values, open_results, plotly_charts  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.models.value import MODEL  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
 
 
 def test_switch_to_the_model_edit_and_keep_an_invalid_edit_inline():
@@ -66,15 +59,9 @@ def test_switch_to_the_model_edit_and_keep_an_invalid_edit_inline():
 
 
 def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome_gantt():
-    from pages.common import RunResult
-
     sc = MODEL.tiny()
     df = simulate(sc, jobs=1)
-    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=90)
-    at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, df, 0.1)
-    at.run()
-    assert not at.exception, at.exception
+    at = open_results(sc, df, timeout=90)
     figs = plotly_charts(at)
     labels = [h.label for h in sc.heuristics]
     pct = [f for f in figs if f["layout"].get("xaxis", {}).get("title", {}).get("text") == "value, % of the upper bound"]

@@ -14,8 +14,9 @@ from hcsched.models.classes import MODEL
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import SERVICES, ClassSpec
-from models._curves import shown_heuristics
-from pages.common import W, commit_scenario, default, number, refuse_runs
+from pages.models._curves import shown_heuristics
+from pages.session import W, commit_scenario, default, refuse_runs
+from pages.widgets import number
 
 
 def _frames(spec: ClassSpec) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -28,6 +29,8 @@ def _frames(spec: ClassSpec) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 BASE = {"alpha": "sc_alpha_base", "mu": "sc_mu_base"}  # the tables the data editors start from
 LAST = {"alpha": "sc_alpha_last", "mu": "sc_mu_last"}  # the tables as last shown, edits included (valid or not)
+SWEEP_KEY_EXAMPLE = "exec_rates.0.1 or heuristics.1.k"
+EXAMPLE_FILES = "execution rates for `hcsched lp --alpha 5,8 --mu class-rates-B.csv`"
 
 
 def _resize() -> None:
@@ -56,6 +59,11 @@ def _groups(text: str, width: int) -> tuple[int, ...] | None:
 def reset() -> None:
     for key in (*BASE.values(), *LAST.values()):
         st.session_state.pop(key, None)
+
+
+def shown_text(text: str) -> str:
+    """The library's text (the headline, the warnings) writes lambda* for the LP's optimum; the pages show λ*."""
+    return text.replace("lambda*", "λ*")
 
 
 def overview(scenario, container) -> None:

@@ -17,12 +17,15 @@ import streamlit as st
 from hcsched import HcschedError, summarize
 from hcsched.models.value import MODEL
 from hcsched.models.value.charts import gantt, outcome_bars, task_frame, value_bars
+from hcsched.models.value.explain import EXAMPLES, explain_event
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
-from pages.common import commit_scenario, default, number, refuse_runs
+from pages.session import commit_scenario, default, refuse_runs
+from pages.widgets import number
 
 OWN = "own"
 GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
+SWEEP_KEY_EXAMPLE = "window.1 or heuristics.9.generations"
 
 
 def reset() -> None:
@@ -215,8 +218,6 @@ def editor(sc) -> None:
 def explain(scenario) -> None:
     """One mapping event of the paper's worked examples (Tables 2-5: equal priorities, a task missing D100 assumed
     to meet D50): the values each rebuilding heuristic compared, round by round, and the pairs it mapped."""
-    from hcsched.models.value.explain import EXAMPLES, explain_event
-
     c1, c2 = st.columns(2)
     name = c1.selectbox("Worked example", list(EXAMPLES), key="v_explain_example",
                         format_func=lambda k: EXAMPLES[k].title)

@@ -6,27 +6,16 @@ import time
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, plotly_array  # noqa: E402
+from helpers import ROOT, plotly_array  # noqa: E402
+from helpers import app as open_page
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import get_model, preset  # noqa: E402
 from hcsched.sweep import sweep, sweep_summary  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
-
 def page(scenario=None):
-    at = AppTest.from_file(str(ROOT / "pages/sweep.py"), default_timeout=60)
-    if scenario is not None:
-        at.session_state["scenario"] = scenario
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("pages/sweep.py", **({} if scenario is None else {"scenario": scenario}))
 
 
 def wait(at, timeout=60):

@@ -1,6 +1,6 @@
 """The dashboard's part of the ETC model (Maheswaran et al.): the Scenario page's editor of machines, tasks, the ETC
 matrix, arrivals and actual times; the ETC heatmap on Home; Explain over the paper's worked examples
-(``models.etc_explain``)."""
+(``pages.models.etc_explain``)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from hcsched.models.etc.charts import etc_heatmap
 from hcsched.models.etc.spec import ActualSpec, ArrivalSpec, EtcSpec
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, make_workload
 from hcsched.readers import looks_like_hcsp, parse_csv_etc, parse_hcsp_etc
-from models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
-from pages.common import Keys, W, commit_scenario, default, number
+from pages.models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
+from pages.session import Keys, W, commit_scenario, default
+from pages.widgets import number
 
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
 CAL_MESSAGE = "sc_cal_message"  # the last calibration's outcome, shown once under the Calibrate button
@@ -24,6 +25,8 @@ RATE_RANGE = (1e-12, 1e9)  # what the Rate field accepts, tasks per second
 GENERATED = "sc_generated"  # (EtcSpec, machines, tasks) of the last generated workload, restored on leaving "My own matrix"
 FROM_MATRIX = "sc_from_matrix"  # set while "My own matrix" is shown: the next generated view restores GENERATED
 SHAPE_NOTE = "sc_shape_note"  # what leaving "My own matrix" did to the fields, said once under them
+SWEEP_KEY_EXAMPLE = "etc.task_het or heuristics.1.k"
+EXAMPLE_FILES = "an ETC matrix (Table 3 of Maheswaran et al.) to upload under *My own matrix*"
 #: Fewer tasks than this and one quick run cannot judge the load: the overloaded verdict (under 10% completed when the
 #: last task arrives) would rest on fewer than two tasks, and 4 tasks read "0.0% completed" at any rate.
 
@@ -293,7 +296,7 @@ def editor(sc) -> None:
         except HcschedError as exc:
             problem = str(exc)
             st.error(problem)
-    if problem:  # Run refuses while it is set, rather than run the last valid scenario (pages/common.py run_button)
+    if problem:  # Run refuses while it is set, rather than run the last valid scenario (pages.widgets.run_button)
         st.session_state[Keys.PROBLEM] = problem
     else:
         if not own:

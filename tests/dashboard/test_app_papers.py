@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from helpers import ROOT  # noqa: E402
+from helpers import app as open_page
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched.claims import VERDICTS  # noqa: E402
@@ -20,17 +20,9 @@ SHIPPED = ROOT / "assets" / "claims.csv"
 CHEAP = "caniou-table3-metatask1-makespan"  # one HTM replay of 3 tasks: a rerun takes well under a second
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
 
 def page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / "papers.py"), default_timeout=120)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("pages/papers.py", timeout=120)
 
 
 def test_the_shipped_reproduction_is_of_the_current_registry_and_every_claim_has_its_rows():

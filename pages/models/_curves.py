@@ -8,7 +8,7 @@ import streamlit as st
 
 from hcsched import get_model
 from hcsched.curve_charts import SHOWN, default_shown
-from pages.common import headline_metric
+from pages.widgets import headline_metric
 
 
 def shown_heuristics(results: pd.DataFrame, scenario, key: str) -> list[str]:

@@ -6,7 +6,7 @@ Skipped when chromium or playwright is missing, unless HCSCHED_REQUIRE_BROWSER=1
 (as in CI), where it fails instead. Prints the time from pressing Run to the
 charts being drawn and saves a screenshot to tests/artifacts/. The Results pages' screenshots go to
 HCSCHED_SCREENSHOTS (default: a pytest temporary folder); HCSCHED_README_SCREENSHOT=1 also writes the README's
-picture, assets/screenshots/results.png. The checks themselves (tests/browser_checks.py) are tested on boxes made
+picture, assets/screenshots/results.png. The checks themselves (tests/dashboard/browser_checks.py) are tested on boxes made
 by hand, without a browser.
 """
 
@@ -24,26 +24,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _require():
-    missing = []
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing.append("the playwright package")
-    if not os.path.exists(CHROMIUM):
-        missing.append("Debian's chromium")
-    if missing:
-        message = "needs " + " and ".join(missing)
-        if os.environ.get("HCSCHED_REQUIRE_BROWSER") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+from helpers import ARGS, CHROMIUM, ROOT, require_browser
 
 
 def report(capsys, line: str) -> None:
@@ -62,7 +43,7 @@ def _free_port() -> int:
 def _serve():
     """``streamlit run app.py`` on a free port, until the block ends; its log must hold no traceback. Files edited
     meanwhile are not reloaded (a reload mid-run makes the run's functions unpicklable for its worker processes)."""
-    _require()
+    require_browser()
     port = _free_port()
     with tempfile.TemporaryFile("w+") as log:  # a file, not a pipe: a full pipe would stall the server
         proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
@@ -259,7 +240,7 @@ def test_findings_name_the_model_the_chart_and_both_labels():
 def test_the_page_measurements_find_what_a_figure_was_made_to_have(tmp_path):
     """CHART_BOXES measured in chromium: a figure with crowded unrotated tick labels and a legend inside its plot is
     reported (with the labels' texts); the same figure laid out readably is not."""
-    _require()
+    require_browser()
     import plotly.graph_objects as go
     from browser_checks import CHART_BOXES, chart_problems
     from playwright.sync_api import sync_playwright

@@ -5,19 +5,11 @@ the note under the Gantt chart that explains why GA leaves every machine idle be
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, plotly_charts  # noqa: E402
-from streamlit.testing.v1 import AppTest  # noqa: E402
-from test_timeshared_own_app import marker_colors as _colors  # noqa: E402
+from helpers import marker_colors as _colors  # noqa: E402
+from helpers import open_results, plotly_charts  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.charts import CATEGORY_PALETTE, PALETTE  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
 
 
 def _outside(layout) -> bool:
@@ -28,16 +20,11 @@ def _outside(layout) -> bool:
 
 
 def test_results_page_outcomes_colours_titles_and_the_window_note():
-    from pages.common import RunResult
 
     sc = preset("kim-loose-high-heavy")
     sc = sc.replace(heuristics=[h for h in sc.heuristics if h.name in ("max-max", "min-min", "ga")], trials=1)
     df = simulate(sc, jobs=1)
-    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=120)
-    at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, df, 0.1)
-    at.run()
-    assert not at.exception, at.exception
+    at = open_results(sc, df, timeout=120)
     figs = plotly_charts(at)
     outcome = [f for f in figs if f["layout"].get("barmode") == "stack"]
     gantt = [f for f in figs if f["layout"].get("barmode") == "overlay" and

@@ -3,19 +3,13 @@ number in system over time, averaged over replications, of the heuristics chosen
 
 import numpy as np
 import pytest
-from conftest import ROOT, plotly_array, plotly_charts
+from helpers import ROOT, open_results, plotly_array, plotly_charts
 
 st = pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from hcsched import preset, simulate, trial_runs  # noqa: E402
+from hcsched import preset, trial_runs  # noqa: E402
 from hcsched.curve_charts import mean_band  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
 
 
 def edit_rates(at, rates: dict) -> None:
@@ -54,15 +48,8 @@ def test_an_invalid_arrival_rate_refuses_run_until_it_is_fixed():
 
 @pytest.fixture(scope="module")
 def results_page():
-    from pages.common import RunResult
-
     sc = preset("alazzoni-B").replace(trials=3)
-    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
-    at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, simulate(sc, jobs=1), 0.1)
-    at.run()
-    assert not at.exception, at.exception
-    return sc, at
+    return sc, open_results(sc)
 
 
 def in_system_chart(at) -> dict:
@@ -95,9 +82,9 @@ def test_results_page_heuristics_chosen_and_a_budget_said_under_the_chart(result
     sc, at = results_page
     at.multiselect(key="results_shown").set_value(["lpas"]).run()
     assert [d["name"] for d in in_system_chart(at)["data"] if d.get("showlegend") is not False] == ["lpas"]
-    import models.classes
+    import pages.models.classes
 
-    monkeypatch.setattr(models.classes, "CURVE_SECONDS", 1e-9)  # too slow for every replication: the first 2 of 3
+    monkeypatch.setattr(pages.models.classes, "CURVE_SECONDS", 1e-9)  # too slow for every replication: the first 2 of 3
     at.run()
     assert any("the first 2 of the 3 replications" in c.value for c in at.caption)
     at.toggle(key="results_in_system_all").set_value(True).run()

@@ -8,37 +8,14 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, panel_titles, plotly_charts  # noqa: E402
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from helpers import app, open_results, panel_titles, plotly_charts, run_result  # noqa: E402
 
 from hcsched import Scenario, get_model, preset, simulate, summarize  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
-
-def app(path="app.py", **state):
-    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def result(sc):
-    from pages.common import RunResult
-
-    return RunResult(sc, simulate(sc, jobs=1), 0.1)
-
-
 def test_results_of_another_scenario_are_marked_and_folded_away():
     old = preset("quickstart").replace(trials=2)
-    at = app(scenario=preset("alazzoni-B"), results=result(old),
+    at = app(scenario=preset("alazzoni-B"), results=run_result(old),
              notice=("warning", "The run was cancelled.", old))
     assert any("The last results are of the scenario **quickstart**" in w.value for w in at.warning)
     assert not any("cancelled" in w.value for w in at.warning)  # an old notice of another scenario is not shown
@@ -46,13 +23,13 @@ def test_results_of_another_scenario_are_marked_and_folded_away():
     at.toggle(key="landing_show_other").set_value(True).run()
     assert not at.exception and len(at.get("plotly_chart")) == 3
     assert any(c.value.startswith("**quickstart**: 2 trials") for c in at.caption)
-    at = app(scenario=old, results=result(old))
+    at = app(scenario=old, results=run_result(old))
     assert not any("last results are of" in w.value for w in at.warning)
 
 
 def test_intervals_stay_in_the_metrics_range_and_the_method_is_stated():
     sc = preset("quickstart").replace(trials=3)
-    at = app("pages/results.py", scenario=sc, results=result(sc))
+    at = open_results(sc)
     caption = " ".join(c.value for c in at.caption)
     assert "percentile bootstrap" in caption and "Student-t" in caption
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)
@@ -65,7 +42,7 @@ def test_intervals_stay_in_the_metrics_range_and_the_method_is_stated():
 def test_metric_help_and_units():
     sc = preset("alazzoni-B").replace(trials=2, classes=preset("alazzoni-B").classes.__class__(
         (5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=300.0))
-    at = app("pages/results.py", scenario=sc, results=result(sc))
+    at = open_results(sc)
     help_table = at.dataframe[1].value
     assert "State-information discount (%)" in help_table["metric"].tolist()
     assert help_table["meaning"].str.len().min() > 10  # every shown metric is explained
@@ -80,14 +57,14 @@ def test_zero_length_tasks_give_a_defined_stretch_and_no_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         df = simulate(sc, jobs=1)
     assert np.isfinite(df["max_stretch"]).all()
-    at = app("pages/results.py", scenario=sc, results=result(sc))
+    at = open_results(sc)
     assert len(at.get("plotly_chart")) == 3
 
 
 def test_whole_trial_and_window_gantt_tables():
     base = preset("alazzoni-B")
     sc = base.replace(trials=2, classes=base.classes.__class__((5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=500.0))
-    at = app("pages/results.py", scenario=sc, results=result(sc))
+    at = open_results(sc)
     buttons = {b.label: b for b in at.get("download_button")}
     whole = next(label for label in buttons if label.startswith("Gantt table, whole"))
     window = next(label for label in buttons if label.startswith("Gantt table, time window"))
@@ -101,14 +78,14 @@ def test_whole_trial_and_window_gantt_tables():
 def test_results_say_who_wins_and_name_files_after_the_scenario():
     """Issue 18: one line per headline metric above the charts; downloads named after their scenario."""
     sc = preset("quickstart").replace(trials=3)
-    at = app("pages/results.py", scenario=sc, results=result(sc))
+    at = open_results(sc)
     said = [m.value for m in at.markdown if m.value.startswith("- ")]
     assert said and "Lowest makespan" in said[0] and any(h.label in said[0] for h in sc.heuristics)
     assert "neither is better" in said[0]  # utilisation, which is no goal
     names = {b.proto.file_name if hasattr(b.proto, "file_name") else "" for b in at.get("download_button")}
     labels = [b.label for b in at.get("download_button")]
     assert "Per-trial results (CSV)" in labels
-    from pages.common import file_name
+    from pages.widgets import file_name
 
     assert file_name(sc, "results", "csv") == "quickstart-results.csv"
     assert file_name(sc.replace(name="kim tight (edited)"), "summary", "csv") == "kim-tight-edited-summary.csv"
@@ -118,7 +95,7 @@ def test_results_say_who_wins_and_name_files_after_the_scenario():
 def test_gantt_shows_the_best_few_and_the_benchmark_and_a_range_of_machines():
     base = preset("page-system-a")
     sc = base.replace(trials=2)
-    at = app("pages/results.py", scenario=sc, results=result(sc))
+    at = open_results(sc)
     shown = at.multiselect(key="results_gantt_heuristics").value
     assert len(shown) == 4 and sc.benchmark_label in shown
     machines = at.slider(key="results_gantt_machines").value
@@ -130,7 +107,7 @@ def test_gantt_shows_the_best_few_and_the_benchmark_and_a_range_of_machines():
 
 def test_gantt_choices_changed_twice_and_after_another_trial():
     sc = preset("page-system-a").replace(trials=2)
-    at = app("pages/results.py", scenario=sc, results=result(sc))
+    at = open_results(sc)
     for _ in range(2):
         shown = at.multiselect(key="results_gantt_heuristics")
         removed = shown.value[0]

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, TABLE2_ETC  # noqa: E402
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from helpers import TABLE2_ETC  # noqa: E402
+from helpers import app as open_page
 
 from hcsched import get_model, model_names, preset  # noqa: E402
 from hcsched.models.etc.spec import EtcSpec  # noqa: E402
@@ -19,19 +18,9 @@ OWN = "The scenario's own matrix"
 TABLE_3 = "Table 3 (batch mode)"
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
 
 def app(scenario=None):
-    at = AppTest.from_file(str(ROOT / "pages/explain.py"), default_timeout=60)
-    if scenario is not None:
-        at.session_state["scenario"] = scenario
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("pages/explain.py", **({} if scenario is None else {"scenario": scenario}))
 
 
 def step_title(at) -> str:

@@ -6,8 +6,8 @@ import json
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from helpers import ROOT  # noqa: E402
+from helpers import app as open_page
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import calibrate, preset, preset_names  # noqa: E402
@@ -16,17 +16,9 @@ from hcsched.models.etc.spec import ArrivalSpec  # noqa: E402
 PAGE = "pages/scenario.py"
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
 
 def app(path=PAGE):
-    at = AppTest.from_file(str(ROOT / path), default_timeout=60)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page(path)
 
 
 def texts(elements):

@@ -4,30 +4,17 @@ Results), and the time-shared charts' colours, legends and titles (items 3 and 6
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT, plotly_charts  # noqa: E402
+from helpers import ROOT, marker_colors, open_results, plotly_charts  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from hcsched import preset, simulate  # noqa: E402
+from hcsched import preset  # noqa: E402
 from hcsched.charts import CATEGORY_PALETTE, PALETTE  # noqa: E402
 
 SERVERS = b"speed_mflops,bandwidth_mbit\n300,50\n150,5\n500,50\n"
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
-
-def marker_colors(trace) -> set[str]:
-    """The colours of a bar trace's markers."""
-    c = trace["marker"]["color"]
-    return {c} if isinstance(c, str) else set(c)
-
 
 def test_the_issues_servers_upload_then_home_and_results_show_no_traceback():
-    from pages.common import RunResult
 
     at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
     at.session_state["scenario"] = preset("caniou-mu10")
@@ -45,11 +32,7 @@ def test_the_issues_servers_upload_then_home_and_results_show_no_traceback():
     assert not home.exception, home.exception
 
     small = sc.replace(tasks=40, trials=2, heuristics=[h for h in sc.heuristics if h.name in ("netsolve-mct", "hmct", "msf")])
-    results = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=90)
-    results.session_state["scenario"] = small
-    results.session_state["results"] = RunResult(small, simulate(small, jobs=1), 0.1)
-    results.run()
-    assert not results.exception, results.exception
+    results = open_results(small, timeout=90)
     figs = plotly_charts(results)
     finish = [f for f in figs if [d.get("name") for d in f["data"]] == ["sooner", "same time", "later"]]
     phases = [f for f in figs if [d.get("name") for d in f["data"]] == ["input", "compute", "output"]]

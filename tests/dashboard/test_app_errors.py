@@ -8,8 +8,7 @@ box. The results of an earlier run, made before the model broke, stay readable w
 import pytest
 
 pytest.importorskip("streamlit")
-import streamlit as st  # noqa: E402
-from conftest import ROOT  # noqa: E402
+from helpers import ROOT, run_result  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import get_model, model_names, simulate  # noqa: E402
@@ -28,19 +27,12 @@ def _raise(*args, **kwargs):
     raise Broken(MESSAGE)
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
 
 def _open(scenario, results):
-    from pages.common import RunResult
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
     at.session_state["scenario"] = scenario
-    at.session_state["results"] = RunResult(scenario, results, 0.1)
+    at.session_state["results"] = run_result(scenario, results)
     at.run()
     return at
 

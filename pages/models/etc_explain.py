@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import HcschedError, get_heuristic, get_model, heuristic_names, map_tasks
 from hcsched.models.etc import MODEL as ETC
-from pages.common import Keys
+from pages.session import Keys
 
 EXPLAIN_TASKS = 30  # the largest matrix of the user's that the Explain page traces
 TABLES_1_2, TABLE_3, OWN = "Tables 1 and 2 (immediate mode)", "Table 3 (batch mode)", "The scenario's own matrix"

@@ -3,7 +3,7 @@
 import pytest
 
 pytest.importorskip("streamlit")
-from test_app import app, clear_caches  # noqa: E402, F401  (the shared AppTest helper and its autouse fixture)
+from helpers import app  # noqa: E402
 
 from hcsched import preset  # noqa: E402
 from hcsched.scenario import parse_scenario  # noqa: E402

@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT, plotly_array, plotly_charts
+from helpers import ROOT, open_results, plotly_array, plotly_charts, run_result
+from helpers import app as open_page
 
 st = pytest.importorskip("streamlit")
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage  # noqa: E402
@@ -22,18 +23,9 @@ TASKS = (EXAMPLES / "estimation-tasks.csv").read_bytes()
 PROCESSORS = (EXAMPLES / "estimation-processors.csv").read_bytes()
 
 
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    yield
-
 
 def scenario_page(sc=None):
-    at = AppTest.from_file(str(ROOT / "pages/scenario.py"), default_timeout=60)
-    at.session_state["scenario"] = sc or MODEL.tiny()
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page("pages/scenario.py", scenario=sc or MODEL.tiny())
 
 
 def spec(at):
@@ -223,12 +215,11 @@ def results_page():
         saved[filename] = path_or_data
         return original(self, path_or_data, mimetype, kind, filename)
 
-    from pages.common import RunResult
 
     sc = MODEL.tiny()
     at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
     at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, simulate(sc, jobs=1), 0.1)
+    at.session_state["results"] = run_result(sc)
     MemoryMediaFileStorage.load_and_get_id = spy
     try:
         at.run()
@@ -286,14 +277,7 @@ def test_results_page_exports_the_mean_curves_as_csv(results_page):
 
 def test_results_page_of_page_system_a_with_two_trials():
     """The preset with 12 heuristics: the selector, and 4 heuristics drawn by default, each a mean and a band."""
-    from pages.common import RunResult
-
-    sc = preset("page-system-a").replace(trials=2)
-    at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
-    at.session_state["scenario"] = sc
-    at.session_state["results"] = RunResult(sc, simulate(sc, jobs=2), 0.1)
-    at.run()
-    assert not at.exception, at.exception
+    at = open_results(preset("page-system-a").replace(trials=2), jobs=2)
     shown = at.multiselect(key="results_shown")
     assert len(shown.options) == 12 and len(shown.value) == 4 and "fa" in shown.value
     error = by_title(at)["Estimation error"]
