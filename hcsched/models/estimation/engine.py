@@ -29,12 +29,14 @@ import numpy as np
 
 from hcsched.metrics import Schedule
 from hcsched.models.estimation import heuristics as H
+from hcsched.models.estimation import kernels as K
 from hcsched.models.estimation.error import case_time, et, ew
 from hcsched.models.estimation.estimators import EstimatorState
 from hcsched.models.estimation.spec import EstimationSpec
 from hcsched.models.estimation.workload import Workload, availability, true_time
 
 RETURN, RELEASE = 0, 1
+UNWEIGHTED = frozenset({"fa", "la", "ef", "ll"})  # costs without EW (eqs. 11, 17; section 5.4): EW is not computed
 CURVE_POINTS = 200
 
 
@@ -235,8 +237,8 @@ class _Sim:
                                     p.get("candidates", 1), p.get("t0", 0.0), p.get("cooling", 1.0), seed)
             order = np.column_stack([np.arange(tasks.size), assign])
         else:
-            weight = ew(err, etc, c, self.spec.estimator.eps)
-            order = H.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
+            weight = e if self.name in UNWEIGHTED else ew(err, etc, c, self.spec.estimator.eps)
+            order = K.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
                              self.params.get("reading", "once") == "once", idle, remap, self.params.get("ties", "lowest"))
         first, queues, running = self.first_queue, self.queues, self.running
         for a, b in order.tolist():
