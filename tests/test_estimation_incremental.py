@@ -12,6 +12,8 @@ from hcsched import trial_runs
 from hcsched.models.estimation import MODEL, engine
 from hcsched.models.estimation import heuristics as H
 from hcsched.models.estimation import kernels as K
+from hcsched.models.estimation.estimators import EstimatorState
+from hcsched.models.estimation.spec import Estimator
 
 MONOTONE = [H.FA, H.FE, H.FZ]
 
@@ -76,3 +78,23 @@ def test_runs_are_unchanged_with_the_heap_alg2(monkeypatch, mapping):
             a, b = getattr(fast[label], column), getattr(slow[label], column)
             assert np.array_equal(a, b, equal_nan=True), (label, column)
     assert not pd.Series([fast[k].machine.tolist() == fast["fa"].machine.tolist() for k in fast]).all()
+
+
+def test_knn_estimates_in_one_pass_are_the_per_pair_estimates():
+    """The (S, M) k-NN estimates of one pass (kernels.knn_estimates) against the per-pair path of
+    EstimatorState.estimates: processors with and without observations of each problem, tasks of two problems."""
+    rng = np.random.default_rng(5)
+    problems = np.repeat([0, 1], 30)
+    X = rng.integers(0, 9, (60, 2))
+    est = EstimatorState(Estimator(n=10, L=0.1), problems, X, 6, 2)
+    for j in range(6):
+        est.report_rate(j, 900.0 + 40 * j)
+    unstarted = np.arange(40, 60)
+    for k, (i, j) in enumerate([(0, 0), (1, 0), (2, 3), (30, 1), (31, 5), (3, 3), (32, 1)]):
+        est.observe(i, j, 50.0 + 7 * k, 1.0 + k / 10, np.nan if k == 0 else 0.1 * k, unstarted)
+    tasks = np.concatenate([unstarted[:5], unstarted[-5:]])
+    whole = est.estimates(tasks)
+    pairs = est.estimates(np.repeat(tasks, 6), np.tile(np.arange(6), tasks.size))
+    for a, b in zip(whole, pairs, strict=True):
+        assert a.shape == (10, 6) and np.array_equal(a, b.reshape(10, 6))
+    assert np.isfinite(whole[0]).all() and (est.count[problems[tasks]] == 0).any()

@@ -22,29 +22,29 @@ MONOTONE = (H.FA, H.FE, H.FZ)
 
 
 @njit(cache=True)
-def _before(v, j, x, y, last):
+def _before(va, ja, vb, jb, last):
     """The order of one task's processors: the smaller cost, then the lower processor (the higher with ``last``), as
     ``heuristics._row_best`` breaks ties."""
-    if v[x] != v[y]:
-        return v[x] < v[y]
-    return j[x] > j[y] if last else j[x] < j[y]
+    if va != vb:
+        return va < vb
+    return ja > jb if last else ja < jb
 
 
 @njit(cache=True)
 def _sift(v, j, seen, pos, size, last):
-    """Restores one task's heap of processors below ``pos`` (its cost grew)."""
+    """Restores one task's heap of processors below ``pos`` (its cost grew): the entry moves down a hole."""
+    item_v, item_j, item_seen = v[pos], j[pos], seen[pos]
     while True:
         child = 2 * pos + 1
         if child >= size:
-            return
-        if child + 1 < size and _before(v, j, child + 1, child, last):
+            break
+        if child + 1 < size and _before(v[child + 1], j[child + 1], v[child], j[child], last):
             child += 1
-        if not _before(v, j, child, pos, last):
-            return
-        v[pos], v[child] = v[child], v[pos]
-        j[pos], j[child] = j[child], j[pos]
-        seen[pos], seen[child] = seen[child], seen[pos]
+        if not _before(v[child], j[child], item_v, item_j, last):
+            break
+        v[pos], j[pos], seen[pos] = v[child], j[child], seen[child]
         pos = child
+    v[pos], j[pos], seen[pos] = item_v, item_j, item_seen
 
 
 @njit(cache=True)
@@ -55,14 +55,14 @@ def _pair(kind, e, wb, st, i, c):
 
 @njit(cache=True)
 def _current(kind, e, wb, st, i, last, version, v, j, seen, built):
-    """Task i's best processor now, from its heap of processors (v, j, seen: its rows of the workspace), built on the
-    first call; the top is recomputed while its processor got a task since it was computed."""
+    """Task i's best processor now, from its heap of processors (v, j, seen: its rows of the workspace; v starts as
+    the first pass's costs), heapified on the first call; the top is recomputed while its processor got a task since
+    it was computed."""
     m = st.size
-    if not built[i]:
+    if not built[i]:  # v holds the costs of the first pass, computed at version 0 of every processor
         for c in range(m):
-            v[c] = _pair(kind, e, wb, st, i, c)
             j[c] = c
-            seen[c] = version[c]
+            seen[c] = 0
         for pos in range(m // 2 - 1, -1, -1):
             _sift(v, j, seen, pos, m, last)
         built[i] = True
@@ -85,18 +85,19 @@ def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
     out = np.empty((s, 2), np.int64)
     best = np.empty(s)
     arg = np.empty(s, np.int64)
+    v_ws, j_ws, seen_ws = np.empty((s, m)), np.empty((s, m), np.int32), np.empty((s, m), np.int32)
     for i in range(s):  # each task's best processor (heuristics._row_best), refusing any NaN
         best[i], arg[i] = np.inf, -1
         for c in range(m):
             v = _pair(kind, e, wb, st, i, c)
+            v_ws[i, c] = v
             if v != v:
                 return out[:0], False
             if v < best[i] or arg[i] < 0 or (last and v == best[i]):
                 best[i], arg[i] = v, c
     left = np.arange(s)  # the tasks not yet mapped (in any order: the key names the task)
     n_left = s
-    version = np.zeros(m, np.int64)
-    v_ws, j_ws, seen_ws = np.empty((s, m)), np.empty((s, m), np.int64), np.empty((s, m), np.int64)
+    version = np.zeros(m, np.int32)
     built = np.zeros(s, np.bool_)
     waiting = 0
     for c in range(m):
@@ -126,6 +127,23 @@ def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
     return out, True
 
 
+@njit(cache=True)
+def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
+    """ETC, C and the predicted ET (k-NN readings) of ``tasks`` on every processor, (S, M) each, in one pass: the
+    stored k-NN estimates where U_j of the task's problem holds observations, else T/P_j (eq. 6), Gamma of c and the
+    problem's mean ET (``EstimatorState.estimates``, the same arithmetic)."""
+    s, m = tasks.size, rate.size
+    etc, comm, err = np.empty((s, m)), np.empty((s, m)), np.empty((s, m))
+    for r in range(s):
+        i, p = tasks[r], problem[r]
+        for j in range(m):
+            if count[p, j] > 0:
+                etc[r, j], comm[r, j], err[r, j] = knn[0, i, j], knn[1, i, j], knn[2, i, j]
+            else:
+                etc[r, j], comm[r, j], err[r, j] = T[p] / rate[j], Cg[p], mean_et[r]
+    return etc, comm, err
+
+
 def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: float = 1.0, once: bool = True,
            idle: np.ndarray | None = None, stop_early: bool = False, ties: str = "lowest") -> np.ndarray:
     """:func:`heuristics.greedy` (same arguments, same result): FA, FE and FZ here, the other kinds (and costs with a
@@ -145,3 +163,5 @@ def warm_up() -> None:
     e = np.ones((2, 2))
     for kind in MONOTONE:
         greedy(kind, e, e, np.zeros(2), 1.0, True, np.ones(2, np.bool_), True)
+    knn_estimates(np.ones((3, 2, 2)), np.arange(2), np.zeros(2, np.int64), np.ones((1, 2), np.int64), np.ones(1),
+                  np.ones(2), np.ones(1), np.ones(2))
