@@ -240,12 +240,13 @@ class _Sim:
             weight = e if self.name in UNWEIGHTED else ew(err, etc, c, self.spec.estimator.eps)
             order = K.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
                              self.params.get("reading", "once") == "once", idle, remap, self.params.get("ties", "lowest"))
-        first, queues, running = self.first_queue, self.queues, self.running
-        for a, b in order.tolist():
-            i = int(tasks[a])
-            if first[i] < 0 and (queues[b] or running[b] >= 0):  # it waits: behind a running or a queued task
-                first[i] = b
+        picked, to = tasks[order[:, 0]], order[:, 1]
+        unset, busy, queues, waits = (self.first_queue[picked] < 0).tolist(), (self.running >= 0).tolist(), self.queues, []
+        for r, (i, b) in enumerate(zip(picked.tolist(), to.tolist(), strict=True)):
+            if unset[r] and (queues[b] or busy[b]):  # it waits: behind a running or a queued task
+                waits.append(r)
             queues[b].append(i)
+        self.first_queue[picked[waits]] = to[waits]
 
     def _planned(self, i: int, j: int) -> float:
         if not self.est.known(np.array([i]))[0]:
