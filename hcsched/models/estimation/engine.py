@@ -219,9 +219,7 @@ class _Sim:
         e = case_time(etc, self._case_err(err, tasks), self.case) + c
         st = self._ready(now)
         if not remap:
-            for j, q in enumerate(self.queues):
-                for i in q:
-                    st[j] += self._planned(i, j)
+            self._add_queued(st)
         idle = self.running < 0
         if remap:  # the queues hold only the round-robin tasks just dealt
             idle[cycle[:min(unknown.size, self.M)]] = False
@@ -248,11 +246,19 @@ class _Sim:
             queues[b].append(i)
         self.first_queue[picked[waits]] = to[waits]
 
-    def _planned(self, i: int, j: int) -> float:
-        if not self.est.known(np.array([i]))[0]:
-            return 0.0
-        etc, c, err = self.est.estimates(np.array([i]), np.array([j]))
-        return float(case_time(etc[0], self._case_err(err, np.array([i]), np.array([j]))[0], self.case) + c[0])
+    def _add_queued(self, st: np.ndarray) -> None:
+        """ST_j += the planned time (ETC in the case, plus C) of each task queued on j, in queue order (0 for a task
+        of an unknown problem): one estimate call for all of them, not one per task."""
+        queued = [(i, j) for j, q in enumerate(self.queues) for i in q]
+        if not queued:
+            return
+        tasks, procs = np.array(queued, np.int64).T
+        planned = np.zeros(tasks.size)
+        known = self.est.known(tasks)
+        if known.any():
+            etc, c, err = self.est.estimates(tasks[known], procs[known])
+            planned[known] = case_time(etc, self._case_err(err, tasks[known], procs[known]), self.case) + c
+        np.add.at(st, procs, planned)  # unbuffered, in order: the same sums as adding one task at a time
 
     def _case_err(self, err: np.ndarray, tasks: np.ndarray, procs: np.ndarray | None = None) -> np.ndarray:
         """The error the worst case inflates ETC by: the predicted ET, or with "worst-max" the largest ET in U_j."""
