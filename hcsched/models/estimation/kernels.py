@@ -9,6 +9,8 @@ grows (FA = ETC + C + ST_j; FE, FZ multiply it by a positive EW^(+-beta)), so an
 task's best is found by recomputing the processors at the top of its heap that got a task since, O(log M) each. An
 event costs O(S M) once (every waiting task on every processor, Alg. 2's own work) plus O(S) a pick. The pairs and
 their order are those of :func:`heuristics.greedy`, ties included (the same cost function, the same keys).
+
+:func:`knn_estimates` reads a mapping event's (S, M) estimates in one pass (no temporary (S, M) arrays).
 """
 
 from __future__ import annotations
