@@ -51,8 +51,10 @@ def _sift(v, j, seen, pos, size, last):
 
 @njit(cache=True)
 def _pair(kind, e, wb, st, i, c):
-    """X(i, c) of Alg. 2 with ST_c now (``heuristics._cost``: the same arithmetic, so the same ties)."""
-    return H._cost(kind, e[i, c], wb[i, c], 0.0, st[c], 0.0, 0.0, st.size, True)
+    """X(i, c) of Alg. 2 with ST_c now: FA = e + ST (eq. 11), FE and FZ = FA x EW^(+-beta) (eqs. 13, 14), the
+    arithmetic of ``heuristics._cost`` (so the same ties) without its other kinds."""
+    fa = e[i, c] + st[c]
+    return fa if kind == H.FA else fa * wb[i, c]
 
 
 @njit(cache=True)
