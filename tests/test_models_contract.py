@@ -153,3 +153,27 @@ def test_the_registry_holds_every_model_and_answers_an_unknown_name():
     for wrong in (None, "etcc", 3):
         with pytest.raises(HcschedError, match="scenario field 'model': .* allowed: one of etc, classes"):
             get_model(wrong)
+
+
+def test_each_models_own_commands_and_functions():
+    """A model's own CLI commands and public functions come from the model (Model.commands(), Model.functions()):
+    no name is taken twice, none shadows a shared command or name of the hcsched API, and each function is reached
+    as hcsched.MODEL.NAME and, as before, hcsched.NAME (issue 20)."""
+    import hcsched
+    from hcsched.cli import build_parser
+    from hcsched.models import Command
+
+    commands = [c for name in NAMES for c in get_model(name).commands()]
+    assert all(isinstance(c, Command) and c.help and callable(c.add_arguments) and callable(c.run) for c in commands)
+    names = [c.name for c in commands]
+    assert len(set(names)) == len(names) and {"map", "calibrate", "lp"} <= set(names)
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert list(sub.choices)[-len(names):] == names  # after the shared ones, none of which it replaced
+    functions = [(name, f) for name in NAMES for f in get_model(name).functions().items()]
+    assert len({f for _, (f, _) in functions}) == len(functions)
+    assert {"map_tasks", "MappingResult", "calibrate", "solve_allocation"} <= {f for _, (f, _) in functions}
+    for model, (name, obj) in functions:
+        assert name not in hcsched.__all__ and name not in NAMES
+        assert getattr(getattr(hcsched, model), name) is obj and getattr(hcsched, name) is obj
+    with pytest.raises(AttributeError, match="no attribute 'no_such_function'"):
+        hcsched.no_such_function  # noqa: B018

@@ -70,6 +70,7 @@ class ClassModel(Model):
     trial_word = "replication"
     time_unit = "time units"
     default_preset = "alazzoni-B"
+    commands_module = "hcsched.models.classes.commands"  # hcsched lp; solve_allocation
     schedule_columns = ("class",)
 
     def family_size(self, s: spec.ClassModelSpec, per: str) -> int:

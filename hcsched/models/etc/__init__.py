@@ -85,6 +85,7 @@ class EtcModel(Model):
     )
     benchmarks = ("min-min", "mct")  # section 5.1: Min-min for batch mode, MCT for immediate mode
     default_preset = "quickstart"
+    commands_module = "hcsched.models.etc.commands"  # hcsched map and calibrate; map_tasks, calibrate
 
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.EtcModelSpec:
         return spec.spec_from_dict(data, base_dir)
