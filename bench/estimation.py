@@ -25,10 +25,10 @@ import time
 import numpy as np
 
 from hcsched import Scenario, simulate
-from hcsched.experiment import trial_seeds
 from hcsched.models.estimation import MODEL, engine
 from hcsched.models.estimation.estimators import EstimatorState, knn_estimate
 from hcsched.models.estimation.spec import Estimator
+from hcsched.sampling import trial_seeds
 
 
 def knn_bench(tasks: int = 500, machines: int = 90, n: int = 100, repeats: int = 20) -> tuple[float, float]:
