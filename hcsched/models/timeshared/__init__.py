@@ -2,9 +2,10 @@
 (INRIA RR-4620, 2002): servers that run all their tasks at once, sharing processor and network card equally among
 the tasks in each phase, and the historical trace manager (HTM) that predicts every task's completion.
 
-Its spec (:mod:`.spec`, :mod:`.readers`), workload (:mod:`.workload`), engine (:mod:`.engine`, numba), HTM
-(:mod:`.htm`), heuristics (:mod:`.heuristics`), runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`)
-and charts (:mod:`.charts`) live here.
+Its spec (:mod:`.spec`; a user's own tables, :mod:`.tables`, read from CSV by :mod:`.readers`), workload
+(:mod:`.workload`), engine (:mod:`.engine`, numba), HTM (:mod:`.htm`), heuristics (:mod:`.heuristics`), runs and
+metrics (:mod:`.simulation`), presets (:mod:`.presets`) and charts (:mod:`.charts`) live here. Imports point down:
+charts and claims, presets, simulation and htm, workload, spec, readers, tables, heuristics, engine.
 """
 
 from __future__ import annotations
