@@ -17,7 +17,7 @@ import numpy as np
 
 from hcsched.metrics import Metric
 from hcsched.models.base import Model
-from hcsched.models.estimation import estimators, heuristics, spec
+from hcsched.models.estimation import estimators, heuristics, kernels, spec
 from hcsched.models.estimation.claims import CLAIMS
 from hcsched.models.estimation.engine import EstimationRun, run_estimation, run_metrics
 from hcsched.models.estimation.presets import PRESETS
@@ -130,6 +130,7 @@ class EstimationModel(Model):
 
     def warm_up(self) -> None:
         heuristics.warm_up()
+        kernels.warm_up()
         estimators.knn_estimate([[0.0]], [[1.0], [2.0]], [1.0, 2.0], 0.1)
 
 
