@@ -126,6 +126,9 @@ def queueing_table(fp, state, new, now, queues, trial):
         if ct < best_ct:
             best_j, best_pos, best_ct = j, pos, ct
     _insert(queue, qlen, best_j, best_pos, new)
+    info = (np.empty(M, np.int64), np.empty(M), np.empty(M))  # what conditions (a) and (b) need of each queue
+    for j in range(M):
+        _queue_info(j, queues, trial, info)
     for k in range(M):
         L = qlen[k]
         t = base[k]
@@ -139,44 +142,86 @@ def queueing_table(fp, state, new, now, queues, trial):
         if late < 0:
             continue
         i = queue[k, late]
-        target, target_ct = -1, math.inf
-        for j in range(M):
-            if j == k:
-                continue
-            ct = _qt_target_ct(i, j, queues, trial)
-            if ct < target_ct:
-                target, target_ct = j, ct
+        target = _qt_target(i, k, queues, trial, info)
         if target >= 0:
             _remove(queue, qlen, k, late)
             _insert(queue, qlen, target, min(1, qlen[target]), i)
+            _queue_info(k, queues, trial, info)
+            _queue_info(target, queues, trial, info)
     return best_j
 
 
 @njit(cache=True)
-def _qt_target_ct(i, j, queues, trial):
-    """Task i's completion time at the front of machine j's queue (behind its fixed task) if conditions (a)-(c) of
-    section 4.5 step (5) hold there, else inf."""
+def _queue_info(j, queues, trial, info):
+    """What step (5) of Queueing Table checks of machine j's queue, into ``info`` = (top, slack, span): the lowest
+    priority level in it (the highest priority; 3 when empty), the least slack D100 - estimated start among its
+    waiting tasks behind the fixed one that meet D100 (inf when none), and its estimated last completion."""
     queue, qlen, base = queues
     etc, prio, d100 = trial.etc, trial.prio, trial.d100
+    top, slack = 3, math.inf
     L = qlen[j]
-    for q in range(L):
-        if prio[queue[j, q]] < prio[i]:  # (a): a waiting task of higher priority (lower level)
-            return math.inf
     t = base[j]
     front = min(1, L)
-    for q in range(front):
-        t += etc[queue[j, q], j]
-    ct = t + etc[i, j]
-    if ct > d100[i]:  # (c)
-        return math.inf
+    for q in range(L):
+        x = queue[j, q]
+        top = min(top, prio[x])
+        if q < front:
+            t += etc[x, j]
+            continue
+        before = t + etc[x, j]  # x's estimated completion: "before" in _qt_target_ct
+        if before <= d100[x]:
+            slack = min(slack, d100[x] - before)
+        t = before
+    info[0][j], info[1][j], info[2][j] = top, slack, t
+
+
+@njit(cache=True)
+def _qt_target(i, k, queues, trial, info):
+    """Where task i, late on machine k, moves: the other machine where its completion time at the front of the queue
+    (behind the fixed task) is smallest among those where conditions (a)-(c) of section 4.5 step (5) hold; -1 if
+    none (ties: lowest machine).
+
+    ``info`` (:func:`_queue_info`) answers (a) at once, and (b) unless the delay ETC(i, j) is within a rounding
+    margin of the queue's least slack: a waiting task that meets D100 misses it once delayed by ETC(i, j) exactly
+    when ETC(i, j) exceeds its slack. The completion times behind i are sums in another order than the slack's, so
+    near the boundary (b) is decided by the exact scan (:func:`_delays_a_met_task`), as the paper's test reads.
+    (c) and the bound of the best machine so far come before (b)."""
+    queue, qlen, base = queues
+    etc, prio, d100 = trial.etc, trial.prio, trial.d100
+    top, slack, span = info
+    target, target_ct = -1, math.inf
+    for j in range(base.size):
+        if j == k or top[j] < prio[i]:  # (a): a waiting task of higher priority (lower level)
+            continue
+        t = base[j]
+        front = min(1, qlen[j])
+        for q in range(front):
+            t += etc[queue[j, q], j]
+        e = etc[i, j]
+        ct = t + e
+        if ct > d100[i] or not ct < target_ct:  # (c), or it would not be chosen
+            continue
+        margin = 1e-9 * (span[j] + e)  # far above the rounding of sums of up to millions of terms
+        if e > slack[j] + margin:  # (b) fails for the task of least slack
+            continue
+        if e >= slack[j] - margin and _delays_a_met_task(j, front, t, ct, queue, qlen, etc, d100):
+            continue
+        target, target_ct = j, ct
+    return target
+
+
+@njit(cache=True)
+def _delays_a_met_task(j, front, t, ct, queue, qlen, etc, d100):
+    """Condition (b) fails: a waiting task x of machine j that meets D100 (estimated completion ``before``, from
+    ``t``) would miss it behind a task that completes at ``ct`` (``after``)."""
     before, after = t, ct
-    for q in range(front, L):
+    for q in range(front, qlen[j]):
         x = queue[j, q]
         before += etc[x, j]
         after += etc[x, j]
-        if before <= d100[x] < after:  # (b): x met D100 and would miss it
-            return math.inf
-    return ct
+        if before <= d100[x] < after:
+            return True
+    return False
 
 
 def pack_queueing_table(params: dict, spec, w) -> np.ndarray:
