@@ -1,14 +1,13 @@
-"""The eight dynamic heuristics of Kim et al. (2007), section 4, as numba kernels of one mapping event.
+"""The rebuilding heuristics of Kim et al. (2007), section 4 (Max-Max, Max-Min, Min-Min, Percent Best, Relative Cost,
+Slack Sufferage), as numba kernels of one mapping event, each with the packing of its parameters.
 
-Two shapes (section 4.1):
-
-- *Rebuilding* heuristics (Max-Max, Max-Min, Min-Min, Percent Best, Relative Cost, Slack Sufferage) get the
-  mappable tasks (the new task and every waiting task except the first of each queue) as rows of ``E`` (S x M
-  ETCs) with their weight ``p``, level ``prio`` (0 high, 1 medium, 2 low) and deadlines, and ``mat`` (M), each
-  machine's available time after its fixed first task. They write the tasks (row numbers) in the order they are
-  appended to the queues into ``out_t`` / ``out_m``; ``mat`` is updated in place.
-- *Editing* heuristics (Queueing Table, Switching) take the queues themselves (``queue[j, :qlen[j]]``, task ids;
-  position 0 is the fixed first task) and insert the new task or move tasks, so their order persists.
+A rebuilding heuristic gets the mappable tasks (the new task and every waiting task except the first of each queue,
+section 4.1) as :class:`Rows`: ``E`` (S x M ETCs) with their weight ``p``, level ``prio`` (0 high, 1 medium, 2 low)
+and deadlines, and ``mat`` (M), each machine's available time after its fixed first task. It writes the tasks (row
+numbers) in the order they are appended to the queues into ``out_t`` / ``out_m`` and returns how many; ``mat`` is
+updated in place. Every kernel takes ``(fp, rows, now, end, mat, out_t, out_m)``: ``fp`` is the float vector its
+``pack_*`` function makes from the heuristic's parameters (the registry entry carries that function), ``end`` the
+end of the evaluation period. :func:`remap` dispatches on the kind code that stands beside each kernel.
 
 Notation: CT(i, j) = mat(j) + ETC(i, j); the deadline factor of an estimated completion is
 :func:`~hcsched.models.value.worth.deadline_factor` (never 0 here). Ties, unspecified by the paper, go to the lowest
@@ -20,15 +19,31 @@ worse on a machine whose mat grew, so a task whose chosen machine was not assign
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from hcsched.models.value.worth import deadline_factor
 
-MAX_MAX, MAX_MIN, MIN_MIN, PERCENT_BEST, QUEUEING_TABLE, RELATIVE_COST, SLACK_SUFFERAGE, SWITCHING = range(8)
-REBUILDING = (MAX_MAX, MAX_MIN, MIN_MIN, PERCENT_BEST, RELATIVE_COST, SLACK_SUFFERAGE)
-NEG_INF = -math.inf
+#: What :func:`remap` returns for a kind that is not a rebuilding heuristic's.
+UNKNOWN = -1
+
+
+class Rows(NamedTuple):
+    """The mappable tasks of one event (section 4.1), in increasing task id: ETC rows (S x M), weight p, priority
+    level, deadlines."""
+
+    E: np.ndarray
+    p: np.ndarray
+    prio: np.ndarray
+    d100: np.ndarray
+    d50: np.ndarray
+    d25: np.ndarray
+
+
+def _no_params(params: dict, spec, w) -> np.ndarray:
+    return np.zeros(1)
 
 
 # --- shared pieces ----------------------------------------------------------------------------------------------
@@ -151,16 +166,22 @@ def _better(mode, v, i, w, k):
     return v < w if mode == GREEDY_MAX_MIN else v > w
 
 
+MAX_MAX = 0
+
+
 @njit(cache=True)
-def max_max(E, p, d100, d50, d25, mat, out_t, out_m):
+def max_max(fp, rows, now, end, mat, out_t, out_m):
     """Max-Max (section 4.2): fitness = worth / ETC, worth = p x the deadline factor of CT (the divisor is ETC, not
-    CT, as the text says); see :func:`greedy`."""
-    return greedy(GREEDY_MAX_MAX, E, p, d100, d50, d25, mat, out_t, out_m)
+    CT, as the text says); see :func:`greedy`. No parameters."""
+    return greedy(GREEDY_MAX_MAX, rows.E, rows.p, rows.d100, rows.d50, rows.d25, mat, out_t, out_m)
+
+
+pack_max_max = _no_params
 
 
 @njit(cache=True)
-def rebuild_queue(rows, E, l, prio, d100, d50, d25, start_mat, out):
-    """Step 7 of section 4.3 on machine ``l``: ``rows`` (its tasks in queue order) rewritten into ``out``.
+def rebuild_queue(mine, rows, l, start_mat, out):
+    """Step 7 of section 4.3 on machine ``l``: ``mine`` (its rows in queue order) rewritten into ``out``.
 
     From the completion of the fixed first task (``start_mat``), for each priority level high, medium, low in turn:
     one pass in queue order appending the tasks that meet D100, then one for D50, then D25 (a task is appended when
@@ -168,14 +189,15 @@ def rebuild_queue(rows, E, l, prio, d100, d50, d25, start_mat, out):
     low, in queue order. The order is lexicographic (priority, then deadline met), as steps (b)-(f) say, although
     the text calls it "descending order according to their worth".
     """
-    n = rows.size
+    E, prio, d100, d50, d25 = rows.E, rows.prio, rows.d100, rows.d50, rows.d25
+    n = mine.size
     used = np.zeros(n, np.bool_)
     t = start_mat
     w = 0
     for level in range(3):
         for dl in range(3):
             for a in range(n):
-                i = rows[a]
+                i = mine[a]
                 if used[a] or prio[i] != level:
                     continue
                 d = d100[i] if dl == 0 else (d50[i] if dl == 1 else d25[i])
@@ -186,8 +208,8 @@ def rebuild_queue(rows, E, l, prio, d100, d50, d25, start_mat, out):
                     w += 1
     for level in range(3):
         for a in range(n):
-            if not used[a] and prio[rows[a]] == level:
-                out[w] = rows[a]
+            if not used[a] and prio[mine[a]] == level:
+                out[w] = mine[a]
                 w += 1
     return t
 
@@ -253,7 +275,7 @@ def _max_min(E, mat, out_t, out_m):
 
 
 @njit(cache=True)
-def max_min_min(maximize, step7, E, prio, d100, d50, d25, mat, out_t, out_m):
+def max_min_min(maximize, step7, rows, mat, out_t, out_m):
     """Max-Min (``maximize``) and Min-Min (section 4.3): each task's minimum completion time machine; map the pair
     of maximum (Max-Min) or minimum (Min-Min) completion time; repeat; then, with ``step7``, rebuild every queue
     (:func:`rebuild_queue`). No priority or deadline enters steps (1)-(6).
@@ -262,6 +284,7 @@ def max_min_min(maximize, step7, E, prio, d100, d50, d25, mat, out_t, out_m):
     event (ties: lowest task first) and the pair is read from the heads of the lists (:func:`_min_min_step`).
     Max-Min keeps each task's minimum completion time and, after machine l is assigned, recomputes only the tasks
     whose best machine was l (the other completion times did not change)."""
+    E = rows.E
     S, M = E.shape
     start = mat.copy()
     if maximize:
@@ -279,29 +302,60 @@ def max_min_min(maximize, step7, E, prio, d100, d50, d25, mat, out_t, out_m):
             out_t[step], out_m[step] = k, l
     if not step7:
         return S
-    rows = out_t[:S].copy()
+    order_t = out_t[:S].copy()
     machines = out_m[:S].copy()
     w = 0
     buf = np.empty(S, np.int64)
     for l in range(M):
-        mine = rows[machines == l]
+        mine = order_t[machines == l]
         if mine.size == 0:
             continue
-        mat[l] = rebuild_queue(mine, E, l, prio, d100, d50, d25, start[l], buf)
+        mat[l] = rebuild_queue(mine, rows, l, start[l], buf)
         for a in range(mine.size):
             out_t[w], out_m[w] = buf[a], l
             w += 1
     return S
 
 
+MAX_MIN = 1
+
+
 @njit(cache=True)
-def percent_best(counts, E, prio, d100, now, mat, out_t, out_m):
+def max_min(fp, rows, now, end, mat, out_t, out_m):
+    """Max-Min (section 4.3), :func:`max_min_min`; ``fp`` = [step 7 on]."""
+    return max_min_min(True, fp[0] != 0.0, rows, mat, out_t, out_m)
+
+
+MIN_MIN = 2
+
+
+@njit(cache=True)
+def min_min(fp, rows, now, end, mat, out_t, out_m):
+    """Min-Min (section 4.3), :func:`max_min_min`; ``fp`` = [step 7 on]."""
+    return max_min_min(False, fp[0] != 0.0, rows, mat, out_t, out_m)
+
+
+def pack_step7(params: dict, spec, w) -> np.ndarray:
+    """Max-Min's and Min-Min's ``fp``: [step7 on]."""
+    return np.array([params["step7"] == "on"], float)
+
+
+PERCENT_BEST = 3
+
+
+@njit(cache=True)
+def percent_best(fp, rows, now, end, mat, out_t, out_m):
     """Percent Best (section 4.4): the priority groups high, medium, low in turn, with ``counts[level]`` (m) of the
     machines. In a round each task of the group takes its minimum completion time machine among its m fastest (ETC;
     ties: lowest machine) and the idle ones (mat = now, notes R1); the tasks alone on their machine are mapped, and
     a machine several tasks chose goes to the earliest D100 (ties: lowest task); mat is updated and the round
-    repeats until the group is mapped. A machine gets at most one task per round, appended in machine order."""
+    repeats until the group is mapped. A machine gets at most one task per round, appended in machine order.
+    ``fp`` = m of the high, medium and low groups (:func:`pack_percent_best`)."""
+    E, prio, d100 = rows.E, rows.prio, rows.d100
     S, M = E.shape
+    counts = np.empty(3, np.int64)
+    for g in range(3):
+        counts[g] = int(fp[g])
     w = 0
     choice = np.empty(S, np.int64)
     cand = np.zeros((S, M), np.bool_)
@@ -357,15 +411,31 @@ def _pb_choice(e, cand, mat, now):
     return best
 
 
+def machine_count(percent: float, machines: int) -> int:
+    """m of Percent Best: ``percent`` of the machines, rounded half up, at least 1 (3, 4, 8 of 8 by default)."""
+    return max(1, min(machines, math.floor(machines * percent / 100.0 + 0.5)))
+
+
+def pack_percent_best(params: dict, spec, w) -> np.ndarray:
+    """Percent Best's ``fp``: m of the high, medium and low groups on ``spec.machines``."""
+    return np.array([machine_count(params[f"percent_{g}"], spec.machines) for g in ("high", "medium", "low")], float)
+
+
+RELATIVE_COST = 5
+
+
 @njit(cache=True)
-def relative_cost(single, E, p, d100, d50, d25, mat, out_t, out_m):
+def relative_cost(fp, rows, now, end, mat, out_t, out_m):
     """Relative Cost (section 4.6): RC = min_j CT / mean_j CT and worth = p x d(min CT), recomputed every round.
 
     A round takes the tasks tied at the highest worth and their minimum completion time (MCT) machines. Without
     contention all are mapped. With contention, R1 (``single`` false): every task alone on its MCT machine is mapped
     and each contended machine goes to the lowest RC ("tasks with a unique minimum completion time machine are
-    assigned"); R2 (``single``): only the lowest-RC task of the round is mapped. Ties: lowest task.
+    assigned"); R2 (``single``): only the lowest-RC task of the round is mapped. Ties: lowest task. ``fp`` =
+    [single] (:func:`pack_contention`).
     """
+    single = fp[0] != 0.0
+    E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
     alive = np.ones(S, np.bool_)
     bj = np.empty(S, np.int64)
@@ -398,7 +468,7 @@ def relative_cost(single, E, p, d100, d50, d25, mat, out_t, out_m):
                     winner[j] = i
                 if rc < best_rc:
                     best_rc, first = rc, i
-        w = _assign_round(single, first, winner, count, E, mat, bj, alive, taken, out_t, out_m, w)
+        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
         for i in range(S):
             if alive[i] and taken[bj[i]]:
                 bj[i], bc[i] = mct(E[i], mat)
@@ -406,9 +476,11 @@ def relative_cost(single, E, p, d100, d50, d25, mat, out_t, out_m):
 
 
 @njit(cache=True)
-def _assign_round(single, first, winner, count, E, mat, bj, alive, taken, out_t, out_m, w):
+def _assign_round(single, first, rnd, E, mat, out_t, out_m, w):
     """Map a round's winners (one per machine, in machine order), or only ``first`` when ``single`` and some machine
-    is contended; mark the machines whose mat grew in ``taken``."""
+    is contended; mark the machines whose mat grew in ``taken``. ``rnd`` = (winner and count per machine, each
+    task's chosen machine bj, alive, taken)."""
+    winner, count, bj, alive, taken = rnd
     M = winner.size
     taken[:] = False
     contended = False
@@ -425,6 +497,11 @@ def _assign_round(single, first, winner, count, E, mat, bj, alive, taken, out_t,
         out_t[w], out_m[w] = i, j
         w += 1
     return w
+
+
+def pack_contention(params: dict, spec, w) -> np.ndarray:
+    """Relative Cost's and Slack Sufferage's ``fp``: [contention single, end_factor (Slack Sufferage)]."""
+    return np.array([params["contention"] == "single", params.get("end_factor", 0.05)], float)
 
 
 @njit(cache=True)
@@ -455,8 +532,11 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out):
     out[0], out[1], out[2], out[3] = j, -1, 0.0, p * end_factor
 
 
+SLACK_SUFFERAGE = 6
+
+
 @njit(cache=True)
-def slack_sufferage(single, end, end_factor, E, p, d100, d50, d25, mat, out_t, out_m):
+def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     """Slack Sufferage (section 4.7): each task's maximum percentage-slack machine (:func:`_slack`); the tasks tied
     at the highest worth are all mapped when their machines differ; otherwise (R1, ``single`` false) the tasks alone
     on their machine are mapped and each contended machine goes to its most critical task (largest best minus second
@@ -465,8 +545,11 @@ def slack_sufferage(single, end, end_factor, E, p, d100, d50, d25, mat, out_t, o
 
     Incremental: a task's slack changes only if its best or second-best machine was assigned (other machines only
     lose slack); such a task is marked stale and recomputed only when it may be among the highest worth (a stale
-    worth is an upper bound: as mat grows the deadline used can only move later).
+    worth is an upper bound: as mat grows the deadline used can only move later). ``fp`` = [single, end_factor]
+    (:func:`pack_contention`).
     """
+    single, end_factor = fp[0] != 0.0, fp[1]
+    E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
     info = np.empty((S, 4))
     alive = np.ones(S, np.bool_)
@@ -508,272 +591,30 @@ def slack_sufferage(single, end, end_factor, E, p, d100, d50, d25, mat, out_t, o
                     winner[j] = i
                 if first < 0 or info[i, 2] > info[first, 2]:
                     first = i
-        w = _assign_round(single, first, winner, count, E, mat, bj, alive, taken, out_t, out_m, w)
+        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
         for i in range(S):
             if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 1] >= 0 and taken[int(info[i, 1])])):
                 stale[i] = True
     return S
 
 
-# --- the editing heuristics ---------------------------------------------------------------------------------------
 @njit(cache=True)
-def qt_rank(level, slow, sooner):
-    """The queueing rank 1-12 of Table 1 from priority level (0 high), slow (RET > cutoff) and sooner (urgency >
-    cutoff)."""
-    if level == 0:
-        return (1 if slow else 2) if sooner else (3 if slow else 4)
-    if slow:
-        return (9 if sooner else 10) if level == 1 else (11 if sooner else 12)
-    if level == 1:
-        return 5 if sooner else 7
-    return 6 if sooner else 8
-
-
-@njit(cache=True)
-def _urgency(mean_e, d100, now):
-    """Section 4.5: mean_j ETC(i, j) / (D100 - now), or -inf once D100 is not after now."""
-    gap = d100 - now
-    return mean_e / gap if gap > 0 else NEG_INF
-
-
-@njit(cache=True)
-def _insert(queue, qlen, j, pos, task):
-    for k in range(qlen[j], pos, -1):
-        queue[j, k] = queue[j, k - 1]
-    queue[j, pos] = task
-    qlen[j] += 1
-
-
-@njit(cache=True)
-def _remove(queue, qlen, j, pos):
-    for k in range(pos, qlen[j] - 1):
-        queue[j, k] = queue[j, k + 1]
-    qlen[j] -= 1
-
-
-@njit(cache=True)
-def queueing_table(new, now, ret_cutoff, urgency_cutoff, after_rank, ref_mean, queue, qlen, base, etc, prio, d100,
-                   mean_e):
-    """Queueing Table (section 4.5, Table 1): place the new task by rank, then move late tasks.
-
-    RET = mean ETC / ``ref_mean``; slow when RET > ``ret_cutoff``; urgency per :func:`_urgency`, sooner when >
-    ``urgency_cutoff``; ranks are recomputed for every waiting task at this event (step 1). Steps (3)-(4): on each
-    machine, scan its queue behind the fixed first task (notes R1: never ahead of it): with no task of the new
-    task's rank, the position is before the first higher-numbered rank; otherwise before the first task of that
-    rank that is less urgent; if none of them is less urgent, right after the last task of that rank
-    (``after_rank``; the notes' R1 is the end of the queue). Keep the machine where the new task's completion
-    time at that position is smallest (the delay to tasks behind is ignored).
-
-    Steps (5)-(8), machines in order: the first waiting task (not the fixed one) estimated to miss D100 moves to the
-    front (behind the fixed task) of the machine with the smallest completion time among those other machines where
-    (a) its priority is at least the highest priority waiting there (the garbled sign read as >=, notes R1), (b) no
-    waiting task that meets D100 there would miss it, and (c) it meets D100. At most one move per machine.
-    """
-    M = base.size
-    slow_new = mean_e[new] / ref_mean > ret_cutoff
-    u_new = _urgency(mean_e[new], d100[new], now)
-    r_new = qt_rank(prio[new], slow_new, u_new > urgency_cutoff)
-    best_j, best_pos, best_ct = -1, 0, math.inf
-    for j in range(M):
-        L = qlen[j]
-        t = base[j]
-        if L > 0:
-            t += etc[queue[j, 0], j]
-        pos, first_higher, last_same, found = L, L, -1, False
-        acc = t
-        pos_t, higher_t, after_same_t = t, -1.0, t
-        for k in range(1, L):
-            i = queue[j, k]
-            u = _urgency(mean_e[i], d100[i], now)
-            r = qt_rank(prio[i], mean_e[i] / ref_mean > ret_cutoff, u > urgency_cutoff)
-            if r == r_new:
-                if u < u_new and not found:
-                    pos, pos_t, found = k, acc, True
-                last_same = k
-                after_same_t = acc + etc[i, j]
-            elif r > r_new and first_higher == L:
-                first_higher, higher_t = k, acc
-            acc += etc[i, j]
-        if not found:
-            if last_same >= 0:
-                if after_rank:
-                    pos, pos_t = last_same + 1, after_same_t
-                else:
-                    pos, pos_t = L, acc
-            elif first_higher < L:
-                pos, pos_t = first_higher, higher_t
-            else:
-                pos, pos_t = L, acc
-        ct = pos_t + etc[new, j]
-        if ct < best_ct:
-            best_j, best_pos, best_ct = j, pos, ct
-    _insert(queue, qlen, best_j, best_pos, new)
-    for k in range(M):
-        L = qlen[k]
-        t = base[k]
-        late = -1
-        for q in range(L):
-            i = queue[k, q]
-            t += etc[i, k]
-            if q >= 1 and t > d100[i]:
-                late = q
-                break
-        if late < 0:
-            continue
-        i = queue[k, late]
-        target, target_ct = -1, math.inf
-        for j in range(M):
-            if j == k:
-                continue
-            ct = _qt_target_ct(i, j, queue, qlen, base, etc, prio, d100)
-            if ct < target_ct:
-                target, target_ct = j, ct
-        if target >= 0:
-            _remove(queue, qlen, k, late)
-            _insert(queue, qlen, target, min(1, qlen[target]), i)
-    return best_j
-
-
-@njit(cache=True)
-def _qt_target_ct(i, j, queue, qlen, base, etc, prio, d100):
-    """Task i's completion time at the front of machine j's queue (behind its fixed task) if conditions (a)-(c) of
-    section 4.5 step (5) hold there, else inf."""
-    L = qlen[j]
-    for q in range(L):
-        if prio[queue[j, q]] < prio[i]:  # (a): a waiting task of higher priority (lower level)
-            return math.inf
-    t = base[j]
-    front = min(1, L)
-    for q in range(front):
-        t += etc[queue[j, q], j]
-    ct = t + etc[i, j]
-    if ct > d100[i]:  # (c)
-        return math.inf
-    before, after = t, ct
-    for q in range(front, L):
-        x = queue[j, q]
-        before += etc[x, j]
-        after += etc[x, j]
-        if before <= d100[x] < after:  # (b): x met D100 and would miss it
-            return math.inf
-    return ct
-
-
-@njit(cache=True)
-def switching(new, now, low, high, relative, state, queue, qlen, base, etc, prio, d100):
-    """Switching Algorithm (section 4.8): the load balance ratio r = min mat / max mat (notes R1, ``relative``: of
-    mat - now, since absolute times drive r toward 1 late in a run; r = 1 when every machine is idle) switches the
-    mode to MET when r > ``high`` and back to MCT when r < ``low`` (MCT first; ``state[0]`` keeps the mode). The new
-    task goes to the end of its machine's queue, and that queue behind the fixed first task is reordered by
-    priority, then earliest D100 (then task id)."""
-    M = base.size
-    mat = np.empty(M)
-    for j in range(M):
-        t = base[j]
-        for q in range(qlen[j]):
-            t += etc[queue[j, q], j]
-        mat[j] = t - now if relative else t
-    lo, hi = mat.min(), mat.max()
-    r = 1.0 if hi <= 0 else lo / hi
-    if r > high:
-        state[0] = 1.0
-    elif r < low:
-        state[0] = 0.0
-    e = etc[new]
-    if state[0] == 1.0:
-        j = int(np.argmin(e))
-    else:
-        j, _ = mct(e, mat)
-    L = qlen[j]
-    queue[j, L] = new
-    qlen[j] = L + 1
-    for a in range(2, L + 1):  # insertion sort of positions 1..L (already sorted but for the new task)
-        x = queue[j, a]
-        b = a - 1
-        while b >= 1 and _before(x, queue[j, b], prio, d100):
-            queue[j, b + 1] = queue[j, b]
-            b -= 1
-        queue[j, b + 1] = x
-    return j
-
-
-@njit(cache=True)
-def _before(x, y, prio, d100):
-    """Switching's queue order: higher priority, then earlier D100, then lower task id."""
-    if prio[x] != prio[y]:
-        return prio[x] < prio[y]
-    if d100[x] != d100[y]:
-        return d100[x] < d100[y]
-    return x < y
-
-
-# --- one mapping event (section 4.1) ----------------------------------------------------------------------------
-@njit(cache=True)
-def mappable(new, queue, qlen):
-    """The mappable tasks in increasing id: every waiting task but the first of each queue, and the new task; they
-    are taken out of the queues (qlen becomes at most 1)."""
-    S = 1
-    for j in range(qlen.size):
-        S += max(qlen[j] - 1, 0)
-    rows = np.empty(S, np.int64)
-    w = 0
-    for j in range(qlen.size):
-        for q in range(1, qlen[j]):
-            rows[w] = queue[j, q]
-            w += 1
-        qlen[j] = min(qlen[j], 1)
-    rows[w] = new
-    rows.sort()
-    return rows
-
-
-@njit(cache=True)
-def remap(kind, fp, E, p, prio, d100, d50, d25, end, now, mat, out_t, out_m):
-    """Run one rebuilding heuristic on the mappable rows; returns the number of rows written to out_t / out_m."""
+def remap(kind, fp, rows, now, end, mat, out_t, out_m):
+    """Run the rebuilding heuristic ``kind`` on the mappable ``rows``; returns the number of rows written to out_t /
+    out_m, or UNKNOWN when ``kind`` is no rebuilding heuristic's."""
     if kind == MAX_MAX:
-        return max_max(E, p, d100, d50, d25, mat, out_t, out_m)
-    if kind == MAX_MIN or kind == MIN_MIN:
-        return max_min_min(kind == MAX_MIN, fp[0] != 0.0, E, prio, d100, d50, d25, mat, out_t, out_m)
+        return max_max(fp, rows, now, end, mat, out_t, out_m)
+    if kind == MAX_MIN:
+        return max_min(fp, rows, now, end, mat, out_t, out_m)
+    if kind == MIN_MIN:
+        return min_min(fp, rows, now, end, mat, out_t, out_m)
     if kind == PERCENT_BEST:
-        counts = np.empty(3, np.int64)
-        for g in range(3):
-            counts[g] = int(fp[g])
-        return percent_best(counts, E, prio, d100, now, mat, out_t, out_m)
+        return percent_best(fp, rows, now, end, mat, out_t, out_m)
     if kind == RELATIVE_COST:
-        return relative_cost(fp[0] != 0.0, E, p, d100, d50, d25, mat, out_t, out_m)
-    return slack_sufferage(fp[0] != 0.0, end, fp[1], E, p, d100, d50, d25, mat, out_t, out_m)
-
-
-@njit(cache=True)
-def mapping_event(kind, fp, state, new, now, queue, qlen, base, etc, prio, weight, d100, d50, d25, mean_e, end):
-    """One mapping event at the arrival of task ``new``: edits ``queue`` / ``qlen`` (task ids; position 0 of a
-    queue is its fixed first task). ``base[j]``: when machine j's running task ends (now if idle). ``state``:
-    what a heuristic keeps between events (Switching's mode; the running mean ETC for Queueing Table)."""
-    M = base.size
-    state[1] += mean_e[new]
-    state[2] += 1.0
-    if kind == QUEUEING_TABLE:
-        ref = fp[4] if fp[3] == 0.0 else state[1] / state[2]
-        return queueing_table(new, now, fp[0], fp[1], fp[2] != 0.0, ref, queue, qlen, base, etc, prio, d100, mean_e)
-    if kind == SWITCHING:
-        return switching(new, now, fp[0], fp[1], fp[2] != 0.0, state, queue, qlen, base, etc, prio, d100)
-    mat = base.copy()
-    for j in range(M):
-        if qlen[j] > 0:
-            mat[j] += etc[queue[j, 0], j]
-    rows = mappable(new, queue, qlen)
-    S = rows.size
-    E = np.empty((S, M))
-    for a in range(S):
-        E[a] = etc[rows[a]]
-    out_t = np.empty(S, np.int64)
-    out_m = np.empty(S, np.int64)
-    n = remap(kind, fp, E, weight[rows], prio[rows], d100[rows], d50[rows], d25[rows], end, now, mat, out_t, out_m)
-    for s in range(n):
-        j = out_m[s]
-        queue[j, qlen[j]] = rows[out_t[s]]
-        qlen[j] += 1
-    return -1
+        return relative_cost(fp, rows, now, end, mat, out_t, out_m)
+    if kind == SLACK_SUFFERAGE:
+        return slack_sufferage(fp, rows, now, end, mat, out_t, out_m)
+    return UNKNOWN
 
 
 def percentage_slack(etc, deadline, mat) -> np.ndarray:
