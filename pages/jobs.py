@@ -17,7 +17,7 @@ import streamlit as st
 
 from hcsched import Scenario
 from hcsched.experiment import progress_text
-from hcsched.models import DEFAULT_MODEL, model_names, warm_up
+from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
 
 
 class Cancelled(Exception):
@@ -69,6 +69,7 @@ class Warming:
     def __init__(self) -> None:
         self.ready = {m: threading.Event() for m in model_names()}
         self.requested: list[str] = []  # in the order they were asked for
+        self.started: dict[str, float] = {}  # when each model's compilation began (time.monotonic)
         self._lock = threading.Lock()
         self._todo: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._work, daemon=True, name="hcsched-warm")
@@ -87,9 +88,23 @@ class Warming:
         self.request(model)
         self.ready[model].wait()
 
+    def seconds_left(self, model: str) -> float:
+        """About how long until ``model``'s kernels are ready: the models asked for before it and not ready yet are
+        compiled first, each taking about its :attr:`~hcsched.models.base.Model.compile_seconds` (at least 1 s more
+        while it runs late). Loading kernels already in numba's cache takes under a second, so this is the worst case."""
+        now, left = time.monotonic(), 0.0
+        with self._lock:
+            ahead = self.requested[: self.requested.index(model) + 1] if model in self.requested else [model]
+        for m in ahead:
+            if not self.ready[m].is_set():
+                estimate = get_model(m).compile_seconds
+                left += max(1.0, estimate - (now - self.started[m])) if m in self.started else estimate
+        return left
+
     def _work(self) -> None:
         while True:
             model = self._todo.get()
+            self.started[model] = time.monotonic()
             try:
                 warm_up([model])
             except Exception:  # a failure shows when the run itself compiles; keep serving the other models

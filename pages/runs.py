@@ -33,6 +33,22 @@ def cached_simulate(scenario: Scenario, _jobs: int | None = None, _progress=None
     return simulate(scenario, jobs=_jobs, progress=_progress)
 
 
+def wait_for_kernels(model: str) -> None:
+    """Wait, with a progress bar that says what is happening and about how long it takes, until ``model``'s kernels
+    are compiled (only on the first use of a model after installing without ``hcsched warm-up``)."""
+    warming = warm_kernels()
+    warming.request(model)
+    if warming.ready[model].is_set():
+        return
+    bar, start = st.progress(0.0), time.monotonic()
+    while not warming.ready[model].wait(0.25):
+        elapsed, left = time.monotonic() - start, warming.seconds_left(model)
+        bar.progress(min(0.99, elapsed / (elapsed + left)),
+                     text=f"Compiling the simulation kernels of {get_model(model).title}: once after installing "
+                          f"(`hcsched warm-up` does it ahead); about {left:.0f} s left, {elapsed:.0f} s so far")
+    bar.empty()
+
+
 def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
     """Run a scenario: at once if it is quick, else in the background, where it survives clicks and page changes.
 
@@ -43,11 +59,7 @@ def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
     if too_long:
         st.session_state[Keys.NOTICE] = ("error", too_long, scenario)
         return False
-    warming = warm_kernels()
-    if not warming.ready[scenario.model].is_set():  # runs may fork workers: never while their kernels compile
-        with st.spinner(f"Compiling the simulation kernels of {get_model(scenario.model).title} (first run after "
-                        "installing only; about 10-40 s)..."):
-            warming.wait(scenario.model)
+    wait_for_kernels(scenario.model)  # runs may fork workers: never while their kernels compile
     job = Job(scenario, scenario.trials)
     if estimate_seconds(scenario, jobs=jobs) < QUICK_SECONDS:
         job.future = Future()

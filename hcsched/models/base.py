@@ -78,6 +78,7 @@ class Model:
     benchmarks: tuple[str, ...] = ()  # heuristic labels tried, in order, as the default benchmark
     trial_word: str = "trial"  # "replication" where the paper says so
     time_unit: str = "s"  # the unit of arrival, start and finish times
+    compile_seconds: float = 10.0  # about how long its kernels take to compile into an empty numba cache (one core)
     default_preset: str = ""  # the preset the dashboard loads when a user switches to this model
     schedule_columns: tuple[str, ...] = ()  # columns of its own in the schedules table
     heuristics: tuple = ()  # its own Heuristic entries (hcsched.heuristics.Heuristic), beside the built-in ones
