@@ -524,7 +524,7 @@ def test_the_htm_of_a_scenario_answers_what_each_server_would_predict_now():
 
 def test_the_run_time_estimate_follows_how_many_tasks_share_a_server():
     """The dashboard's estimate (bench/estimates.py compares it with runs): all tasks at once cost most
-    (tests/test_timeshared_own_servers.py: slow servers)."""
+    (tests/models/timeshared/test_timeshared_own_servers.py: slow servers)."""
     from hcsched.experiment import estimate_seconds
 
     seconds = [estimate_seconds(PRESETS[f"caniou-mu{mu}"](), trials=1, jobs=1) for mu in (0, 10, 30, 70)]
