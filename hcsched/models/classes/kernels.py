@@ -7,6 +7,16 @@ S_i = {j : delta*_ij > 0}. The rules differ in how they choose among the
 candidates (``kind``). Expected completion at machine j is
 W_j + 1/mu_ij, with W_j = sum_i' Q_i'j / mu_i'j (section III-B, FCFS).
 Random choices use two uniforms per task drawn before the run.
+
+The kernels take their inputs in a few named tuples of arrays:
+
+- ``tasks`` = (arrival, cls, scale, u1, u2): a trial's draws (arrival times,
+  sorted; classes; unit-mean work; two uniforms for randomised rules);
+- ``rule`` = (kind, cands, counts, weights, c): a heuristic's candidates per
+  class (classes x machines, the first ``counts[i]`` of row i used), its
+  weights delta*_ij mu_ij and Guided-LPAS's constant C;
+- ``system`` = (inv, horizon, samples): 1/mu_ij (inf where mu_ij = 0), the
+  end of the run, and the times at which the number in system is sampled.
 """
 
 from __future__ import annotations
@@ -53,12 +63,13 @@ def two_choices(cands, count, W, e, weights, u1, u2):
 
 
 @njit(cache=True)
-def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2, buf):
+def decide(rule, i, t, W, e, shares, u1, u2, buf):
     """Machine for a class-i arrival at time t: (machine, machines consulted, 1 if condition (iii) overrode LPAS).
 
-    ``weights[j]`` = delta*_ij mu_ij (the target shares pi_ij once normalised),
-    ``assigned[j]`` = class-i tasks mapped to j so far, ``arrived`` = class-i
-    arrivals including this one.
+    ``W[j]`` is machine j's expected work and ``e[j]`` = 1/mu_ij; ``rule``'s
+    ``weights[i, j]`` = delta*_ij mu_ij (the target shares pi_ij once
+    normalised); ``shares`` = (assigned, arrived): class-i tasks mapped to
+    each machine so far, and class-i arrivals including this one.
 
     Reading of the paper: LP-Static's p_ij = delta*_ij mu_ij / (lambda* alpha_i)
     (eq. 6), LPAS-2/k's p_j1, p_j2 (section IV-A.1) and Guided-LPAS's pi_ij
@@ -66,6 +77,7 @@ def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2
     over the candidates, which is the same where it is tight and keeps them
     probabilities where it is slack.
     """
+    kind, cands, count, weights, c = rule[0], rule[1][i], rule[2][i], rule[3][i], rule[4]
     if kind == EARLIEST:
         return earliest(cands, count, W, e), count, 0
     if kind == STATIC:
@@ -74,6 +86,7 @@ def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2
         j, asked = two_choices(cands, count, W, e, weights, u1, u2)
         return j, asked, 0
     # Guided (section V): T_i(t) = {j in S_i : alpha_ij(t-) < pi_ij alpha_i(t) + c sqrt(t)}
+    assigned, arrived = shares
     total = 0.0
     for k in range(count):
         total += weights[cands[k]]
@@ -94,88 +107,121 @@ def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2
 
 
 @njit(cache=True)
-def run_classes(kind, arrival, cls, scale, mu, cands, counts, weights, c, u1, u2, horizon, samples):
-    """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to ``horizon``.
+def settle(j, t, queues, expected, W):
+    """Machine j's departures up to time t (those at t included): its FCFS queue's head moves on and its expected
+    work W_j loses each departed task's 1/mu (set to 0 when the queue empties: no rounding residue)."""
+    head, nxt, done_at, finish = queues
+    while done_at[j] <= t:
+        h = head[j]
+        W[j] -= expected[h]
+        h = nxt[h]
+        head[j] = h
+        if h >= 0:
+            done_at[j] = finish[h]
+        else:
+            done_at[j] = np.inf
+            W[j] = 0.0
 
-    Task n of class cls[n] arrives at arrival[n] (sorted) and runs for
+
+@njit(cache=True)
+def run_classes(tasks, rule, system):
+    """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon.
+
+    Task n of class cls[n] arrives at arrival[n] and runs for
     scale[n] / mu[cls[n], j] on machine j (a unit-mean draw per task, so every
     heuristic sees the same work). The mapper's view of machine j is
-    W_j = sum over its tasks (running or waiting) of 1/mu. Returns machine,
-    start and finish per task (inf if not finished by the horizon), the number
-    of machines consulted, the number of Guided-LPAS overrides, and the number
-    in system at the ``samples`` times.
+    W_j = sum over its tasks (running or waiting) of 1/mu. On a FCFS machine a
+    task's start and finish are fixed when it is mapped, so departures are
+    settled only on the machines an arrival looks at, when it looks (the same
+    subtractions in the same order as a global event queue would make).
+    Returns machine, start, finish, expected (1/mu) and actual time per task
+    (start and finish inf where not reached by the horizon), the number in
+    system at the sample times, the machines consulted and the Guided-LPAS
+    overrides.
     """
+    arrival, cls, scale, u1, u2 = tasks
+    cands, counts = rule[1], rule[2]
+    inv, horizon, samples = system
     n = arrival.size
-    n_classes, m = mu.shape
-    inv = np.full((n_classes, m), np.inf)
-    for i in range(n_classes):
-        for j in range(m):
-            if mu[i, j] > 0.0:
-                inv[i, j] = 1.0 / mu[i, j]
+    n_classes, m = inv.shape
     machine = np.empty(n, np.int64)
-    start = np.full(n, np.inf)
-    finish = np.full(n, np.inf)
+    start = np.empty(n)
+    finish = np.empty(n)
+    expected = np.empty(n)
+    actual = np.empty(n)
     W = np.zeros(m)
-    end = np.full(m, np.inf)  # completion time of the running task
+    free = np.zeros(m)  # when machine j's last task finishes
     head = np.full(m, -1)
     tail = np.full(m, -1)
     nxt = np.full(n, -1)
+    done_at = np.full(m, np.inf)  # finish of machine j's running task
+    queues = (head, nxt, done_at, finish)
     assigned = np.zeros((n_classes, m), np.int64)
     arrived = np.zeros(n_classes, np.int64)
     buf = np.empty(m, np.int64)
-    in_system = np.zeros(samples.size)
     consulted = 0
     overrides = 0
-    count = 0  # tasks in system
-    k = 0  # next sample
-    for a in range(n + 1):
-        t = arrival[a] if a < n else horizon
-        while True:  # departures up to t
-            j = np.argmin(end)
-            te = end[j]
-            if te > t:
-                break
-            while k < samples.size and samples[k] < te:
-                in_system[k] = count
-                k += 1
-            h = head[j]
-            finish[h] = te
-            count -= 1
-            W[j] -= inv[cls[h], j]
-            h = nxt[h]
-            head[j] = h
-            if h >= 0:
-                start[h] = te
-                end[j] = te + scale[h] * inv[cls[h], j]
-            else:
-                end[j] = np.inf
-                W[j] = 0.0  # no rounding residue on an empty machine
-        while k < samples.size and samples[k] < t:
-            in_system[k] = count
-            k += 1
-        if a == n:
-            break
+    for a in range(n):
+        t = arrival[a]
         i = cls[a]
+        for k in range(counts[i]):
+            settle(cands[i, k], t, queues, expected, W)
         arrived[i] += 1
-        j, asked, over = decide(kind, i, t, W, inv[i], cands[i], counts[i], weights[i], assigned[i], arrived[i],
-                                        c, u1[a], u2[a], buf)
+        j, asked, over = decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), u1[a], u2[a], buf)  # j: settled
         consulted += asked
         overrides += over
         assigned[i, j] += 1
+        e = inv[i, j]
+        s = free[j] if free[j] > t else t
         machine[a] = j
-        W[j] += inv[i, j]
-        count += 1
+        expected[a] = e
+        actual[a] = scale[a] * e
+        start[a] = s
+        finish[a] = s + scale[a] * e
+        free[j] = finish[a]
+        W[j] += e
         if head[j] < 0:
             head[j] = a
-            start[a] = t
-            end[j] = t + scale[a] * inv[i, j]
+            done_at[j] = finish[a]
         else:
             nxt[tail[j]] = a
         tail[j] = a
-    while k < samples.size:
-        in_system[k] = count
+    in_system = number_in_system(samples, arrival, finish)
+    for a in range(n):
+        if finish[a] > horizon:
+            finish[a] = np.inf
+            if start[a] > horizon:
+                start[a] = np.inf
+    return machine, start, finish, expected, actual, in_system, consulted, overrides
+
+
+@njit(cache=True)
+def sample_index(samples, x):
+    """The first k with samples[k] >= x (samples.size if none): a guess from evenly spaced samples, then exact steps."""
+    last = samples.size
+    if x > samples[last - 1]:
+        return last
+    k = min(last - 1, max(0, int(x / samples[0]) - 1)) if samples[0] > 0.0 else 0
+    while k > 0 and samples[k - 1] >= x:
+        k -= 1
+    while samples[k] < x:
         k += 1
-    return machine, start, finish, consulted, overrides, in_system
+    return k
+
+
+@njit(cache=True)
+def number_in_system(samples, arrival, finish):
+    """Tasks arrived and not finished at each sample time (an arrival or a departure at that time counted)."""
+    change = np.zeros(samples.size + 1, np.int64)
+    for a in range(arrival.size):
+        change[sample_index(samples, arrival[a])] += 1
+        change[sample_index(samples, finish[a])] -= 1
+    out = np.empty(samples.size)
+    count = 0
+    for k in range(samples.size):
+        count += change[k]
+        out[k] = count
+    return out
 
 
 _WARM = False
@@ -188,7 +234,7 @@ def warm_up() -> None:
         return
     mu = np.array([[1.0, 2.0], [2.0, 1.0]])
     cands = np.array([[0, 1], [1, 0]])
+    tasks = (np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), np.full(3, 0.5), np.full(3, 0.5))
     for kind in range(5):
-        run_classes(kind, np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), mu, cands, np.array([2, 1]), mu, 1.0,
-                    np.full(3, 0.5), np.full(3, 0.5), 2.0, np.linspace(0.0, 2.0, 3))
+        run_classes(tasks, (kind, cands, np.array([2, 1]), mu, 1.0), (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))
     _WARM = True

@@ -153,6 +153,13 @@ class ClassRun:
     in_system: np.ndarray
 
 
+@functools.lru_cache(maxsize=128)
+def execution_times(spec: ClassSpec) -> np.ndarray:
+    """1/mu_ij per class and machine, inf where the machine cannot run the class."""
+    mu = spec.mu
+    return np.where(mu > 0, 1.0 / np.where(mu > 0, mu, 1.0), np.inf)
+
+
 def sample_times(spec: ClassSpec) -> np.ndarray:
     """The times at which the number in system is sampled: SAMPLES evenly spaced up to the horizon."""
     return np.linspace(0.0, spec.horizon, SAMPLES + 1)[1:]
@@ -162,12 +169,11 @@ def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkl
     """Simulate one heuristic over the horizon."""
     pol = policy(heuristic, spec)
     cands, counts = pol.candidates()
-    mu = spec.mu
     samples = sample_times(spec)
-    machine, start, finish, consulted, overrides, in_system = kernels.run_classes(
-        pol.kind, w.arrival, w.cls, w.work, mu, cands, counts, pol.weights, pol.c, w.u1, w.u2, float(spec.horizon), samples)
-    expected = 1.0 / mu[w.cls, machine]
-    schedule = Schedule(w.arrival, machine, start, finish, expected, w.work * expected, mu.shape[1])
+    machine, start, finish, expected, actual, in_system, consulted, overrides = kernels.run_classes(
+        (w.arrival, w.cls, w.work, w.u1, w.u2), (pol.kind, cands, counts, pol.weights, pol.c),
+        (execution_times(spec), float(spec.horizon), samples))
+    schedule = Schedule(w.arrival, machine, start, finish, expected, actual, spec.machines)
     return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system)
 
 
