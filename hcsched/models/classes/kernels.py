@@ -12,9 +12,11 @@ The kernels take their inputs in a few named tuples of arrays:
 
 - ``tasks`` = (arrival, cls, scale, u1, u2): a trial's draws (arrival times,
   sorted; classes; unit-mean work; two uniforms for randomised rules);
-- ``rule`` = (kind, cands, counts, weights, c): a heuristic's candidates per
-  class (classes x machines, the first ``counts[i]`` of row i used), its
-  weights delta*_ij mu_ij and Guided-LPAS's constant C;
+- ``rule`` = (kind, cands, counts, weights, c, reach): a heuristic's
+  candidates per class (classes x machines, the first ``counts[i]`` of row i
+  used), its weights delta*_ij mu_ij, Guided-LPAS's constant C, and 1/mu_ij
+  on the candidates, inf elsewhere (what the earliest-completion rule adds to
+  each machine's W_j);
 - ``system`` = (inv, horizon, samples): 1/mu_ij (inf where mu_ij = 0), the
   end of the run, and the times at which the number in system is sampled.
 """
@@ -62,7 +64,7 @@ def two_choices(cands, count, W, e, weights, u1, u2):
     return (j1 if c1 < c2 or (c1 == c2 and j1 < j2) else j2), 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(rule, i, t, W, e, shares, u1, u2, buf):
     """Machine for a class-i arrival at time t: (machine, machines consulted, 1 if condition (iii) overrode LPAS).
 
@@ -78,8 +80,6 @@ def decide(rule, i, t, W, e, shares, u1, u2, buf):
     probabilities where it is slack.
     """
     kind, cands, count, weights, c = rule[0], rule[1][i], rule[2][i], rule[3][i], rule[4]
-    if kind == EARLIEST:
-        return earliest(cands, count, W, e), count, 0
     if kind == STATIC:
         return draw(cands, count, weights, u1, -1), 0, 0
     if kind == TWO_CHOICES:
@@ -107,23 +107,6 @@ def decide(rule, i, t, W, e, shares, u1, u2, buf):
 
 
 @njit(cache=True)
-def settle(j, t, queues, expected, W):
-    """Machine j's departures up to time t (those at t included): its FCFS queue's head moves on and its expected
-    work W_j loses each departed task's 1/mu (set to 0 when the queue empties: no rounding residue)."""
-    head, nxt, done_at, finish = queues
-    while done_at[j] <= t:
-        h = head[j]
-        W[j] -= expected[h]
-        h = nxt[h]
-        head[j] = h
-        if h >= 0:
-            done_at[j] = finish[h]
-        else:
-            done_at[j] = np.inf
-            W[j] = 0.0
-
-
-@njit(cache=True)
 def run_classes(tasks, rule, system):
     """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon.
 
@@ -131,16 +114,21 @@ def run_classes(tasks, rule, system):
     scale[n] / mu[cls[n], j] on machine j (a unit-mean draw per task, so every
     heuristic sees the same work). The mapper's view of machine j is
     W_j = sum over its tasks (running or waiting) of 1/mu. On a FCFS machine a
-    task's start and finish are fixed when it is mapped, so departures are
-    settled only on the machines an arrival looks at, when it looks (the same
-    subtractions in the same order as a global event queue would make).
-    Returns machine, start, finish, expected (1/mu) and actual time per task
-    (start and finish inf where not reached by the horizon), the number in
-    system at the sample times, the machines consulted and the Guided-LPAS
-    overrides.
+    task's start and finish are fixed when it is mapped, so each arrival first
+    settles the departures up to its time (those at its time included) machine
+    by machine: the same subtractions from W_j in the same order as a global
+    event queue, W_j set to 0 when a queue empties (no rounding residue). The
+    same pass finds the earliest expected completion W_j + reach_ij (MCT, MET,
+    KPB, LPAS); the other rules decide after it (:func:`decide`). Returns
+    machine, start, finish, expected (1/mu) and actual time per task (start
+    and finish inf where not reached by the horizon), the number in system at
+    the sample times, the machines consulted and the Guided-LPAS overrides.
+
+    The loop is written out: a numba call per event taking arrays costs more
+    than the event.
     """
     arrival, cls, scale, u1, u2 = tasks
-    cands, counts = rule[1], rule[2]
+    kind, counts, reach = rule[0], rule[2], rule[5]
     inv, horizon, samples = system
     n = arrival.size
     n_classes, m = inv.shape
@@ -151,34 +139,57 @@ def run_classes(tasks, rule, system):
     actual = np.empty(n)
     W = np.zeros(m)
     free = np.zeros(m)  # when machine j's last task finishes
-    head = np.full(m, -1)
-    tail = np.full(m, -1)
-    nxt = np.full(n, -1)
+    head = np.full(m, -1)  # machine j's running task
+    tail = np.full(m, -1)  # machine j's last task
+    nxt = np.empty(n, np.int64)  # the task after each task on its machine (set when it comes)
     done_at = np.full(m, np.inf)  # finish of machine j's running task
-    queues = (head, nxt, done_at, finish)
+    change = np.zeros(samples.size + 1, np.int64)  # arrivals minus departures first counted at each sample
     assigned = np.zeros((n_classes, m), np.int64)
     arrived = np.zeros(n_classes, np.int64)
     buf = np.empty(m, np.int64)
     consulted = 0
     overrides = 0
-    for a in range(n):
-        t = arrival[a]
-        i = cls[a]
-        for k in range(counts[i]):
-            settle(cands[i, k], t, queues, expected, W)
+    for a in range(n + 1):
+        t = arrival[a] if a < n else horizon
+        i = cls[a] if a < n else 0
+        best, best_c = -1, np.inf
+        for j in range(m):
+            while done_at[j] <= t:  # machine j's running task departs
+                h = head[j]
+                W[j] -= expected[h]
+                change[sample_index(samples, done_at[j])] -= 1
+                if h == tail[j]:
+                    head[j] = -1
+                    done_at[j] = np.inf
+                    W[j] = 0.0
+                else:
+                    h = nxt[h]
+                    head[j] = h
+                    done_at[j] = finish[h]
+            c = W[j] + reach[i, j]
+            if c < best_c:
+                best, best_c = j, c
+        if a == n:
+            break
         arrived[i] += 1
-        j, asked, over = decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), u1[a], u2[a], buf)  # j: settled
-        consulted += asked
-        overrides += over
+        if kind == EARLIEST:
+            j = best
+            consulted += counts[i]
+        else:
+            j, asked, over = decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), u1[a], u2[a], buf)
+            consulted += asked
+            overrides += over
         assigned[i, j] += 1
         e = inv[i, j]
         s = free[j] if free[j] > t else t
+        f = s + scale[a] * e
+        free[j] = f
         machine[a] = j
         expected[a] = e
         actual[a] = scale[a] * e
-        start[a] = s
-        finish[a] = s + scale[a] * e
-        free[j] = finish[a]
+        start[a] = s if s <= horizon else np.inf
+        finish[a] = f if f <= horizon else np.inf
+        change[sample_index(samples, t)] += 1
         W[j] += e
         if head[j] < 0:
             head[j] = a
@@ -186,12 +197,11 @@ def run_classes(tasks, rule, system):
         else:
             nxt[tail[j]] = a
         tail[j] = a
-    in_system = number_in_system(samples, arrival, finish)
-    for a in range(n):
-        if finish[a] > horizon:
-            finish[a] = np.inf
-            if start[a] > horizon:
-                start[a] = np.inf
+    in_system = np.empty(samples.size)
+    count = 0
+    for k in range(samples.size):
+        count += change[k]
+        in_system[k] = count
     return machine, start, finish, expected, actual, in_system, consulted, overrides
 
 
@@ -209,21 +219,6 @@ def sample_index(samples, x):
     return k
 
 
-@njit(cache=True)
-def number_in_system(samples, arrival, finish):
-    """Tasks arrived and not finished at each sample time (an arrival or a departure at that time counted)."""
-    change = np.zeros(samples.size + 1, np.int64)
-    for a in range(arrival.size):
-        change[sample_index(samples, arrival[a])] += 1
-        change[sample_index(samples, finish[a])] -= 1
-    out = np.empty(samples.size)
-    count = 0
-    for k in range(samples.size):
-        count += change[k]
-        out[k] = count
-    return out
-
-
 _WARM = False
 
 
@@ -236,5 +231,6 @@ def warm_up() -> None:
     cands = np.array([[0, 1], [1, 0]])
     tasks = (np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), np.full(3, 0.5), np.full(3, 0.5))
     for kind in range(5):
-        run_classes(tasks, (kind, cands, np.array([2, 1]), mu, 1.0), (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))
+        rule = (kind, cands, np.array([2, 1]), mu, 1.0, np.array([[1.0, 0.5], [np.inf, 1.0]]))
+        run_classes(tasks, rule, (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))
     _WARM = True

@@ -101,7 +101,7 @@ def policy(heuristic: HeuristicSpec, spec: ClassSpec) -> Policy:
     """The candidate sets of a heuristic in a system (sections II-B, III-A, IV, V)."""
     mu = spec.mu
     capable = mu > 0
-    time = np.where(capable, 1.0 / np.where(capable, mu, 1.0), np.inf)
+    time = execution_times(spec)
     name, p = heuristic.name, heuristic.kwargs
     if name in ("mct", "met", "kpb"):
         size = {"mct": mu.shape[1], "met": 1, "kpb": kbar_of(p, mu.shape[1]) if name == "kpb" else 1}[name]
@@ -114,6 +114,21 @@ def policy(heuristic: HeuristicSpec, spec: ClassSpec) -> Policy:
     kind = {"lpas": kernels.EARLIEST, "lpas-2k": kernels.TWO_CHOICES, "lp-static": kernels.STATIC,
             "guided-lpas": kernels.GUIDED, "guided-lpas-2k": kernels.GUIDED_TWO}[name]
     return Policy(kind, alloc.support, alloc.delta * mu, float(p.get("c", 0.0)))
+
+
+@functools.lru_cache(maxsize=128)
+def execution_times(spec: ClassSpec) -> np.ndarray:
+    """1/mu_ij per class and machine, inf where the machine cannot run the class."""
+    mu = spec.mu
+    return np.where(mu > 0, 1.0 / np.where(mu > 0, mu, 1.0), np.inf)
+
+
+@functools.lru_cache(maxsize=128)
+def kernel_rule(heuristic: HeuristicSpec, spec: ClassSpec) -> tuple:
+    """A heuristic's policy as :func:`kernels.run_classes` reads it: (kind, cands, counts, weights, c, reach)."""
+    pol = policy(heuristic, spec)
+    cands, counts = pol.candidates()
+    return pol.kind, cands, counts, pol.weights, pol.c, np.where(pol.allowed, execution_times(spec), np.inf)
 
 
 @functools.lru_cache(maxsize=128)
@@ -153,13 +168,6 @@ class ClassRun:
     in_system: np.ndarray
 
 
-@functools.lru_cache(maxsize=128)
-def execution_times(spec: ClassSpec) -> np.ndarray:
-    """1/mu_ij per class and machine, inf where the machine cannot run the class."""
-    mu = spec.mu
-    return np.where(mu > 0, 1.0 / np.where(mu > 0, mu, 1.0), np.inf)
-
-
 def sample_times(spec: ClassSpec) -> np.ndarray:
     """The times at which the number in system is sampled: SAMPLES evenly spaced up to the horizon."""
     return np.linspace(0.0, spec.horizon, SAMPLES + 1)[1:]
@@ -167,11 +175,9 @@ def sample_times(spec: ClassSpec) -> np.ndarray:
 
 def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkload) -> ClassRun:
     """Simulate one heuristic over the horizon."""
-    pol = policy(heuristic, spec)
-    cands, counts = pol.candidates()
     samples = sample_times(spec)
     machine, start, finish, expected, actual, in_system, consulted, overrides = kernels.run_classes(
-        (w.arrival, w.cls, w.work, w.u1, w.u2), (pol.kind, cands, counts, pol.weights, pol.c),
+        (w.arrival, w.cls, w.work, w.u1, w.u2), kernel_rule(heuristic, spec),
         (execution_times(spec), float(spec.horizon), samples))
     schedule = Schedule(w.arrival, machine, start, finish, expected, actual, spec.machines)
     return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system)
