@@ -144,6 +144,8 @@ def run_classes(tasks, rule, system):
     nxt = np.empty(n, np.int64)  # the task after each task on its machine (set when it comes)
     done_at = np.full(m, np.inf)  # finish of machine j's running task
     change = np.zeros(samples.size + 1, np.int64)  # arrivals minus departures first counted at each sample
+    first = np.zeros(m, np.int64)  # the first sample at or after machine j's last departure
+    k = 0  # the first sample at or after the last arrival
     assigned = np.zeros((n_classes, m), np.int64)
     arrived = np.zeros(n_classes, np.int64)
     buf = np.empty(m, np.int64)
@@ -157,7 +159,8 @@ def run_classes(tasks, rule, system):
             while done_at[j] <= t:  # machine j's running task departs
                 h = head[j]
                 W[j] -= expected[h]
-                change[sample_index(samples, done_at[j])] -= 1
+                first[j] = next_sample(samples, first[j], done_at[j])
+                change[first[j]] -= 1
                 if h == tail[j]:
                     head[j] = -1
                     done_at[j] = np.inf
@@ -189,7 +192,8 @@ def run_classes(tasks, rule, system):
         actual[a] = scale[a] * e
         start[a] = s if s <= horizon else np.inf
         finish[a] = f if f <= horizon else np.inf
-        change[sample_index(samples, t)] += 1
+        k = next_sample(samples, k, t)
+        change[k] += 1
         W[j] += e
         if head[j] < 0:
             head[j] = a
@@ -199,24 +203,65 @@ def run_classes(tasks, rule, system):
         tail[j] = a
     in_system = np.empty(samples.size)
     count = 0
-    for k in range(samples.size):
-        count += change[k]
-        in_system[k] = count
+    for q in range(samples.size):
+        count += change[q]
+        in_system[q] = count
     return machine, start, finish, expected, actual, in_system, consulted, overrides
 
 
 @njit(cache=True)
-def sample_index(samples, x):
-    """The first k with samples[k] >= x (samples.size if none): a guess from evenly spaced samples, then exact steps."""
-    last = samples.size
-    if x > samples[last - 1]:
-        return last
-    k = min(last - 1, max(0, int(x / samples[0]) - 1)) if samples[0] > 0.0 else 0
-    while k > 0 and samples[k - 1] >= x:
-        k -= 1
-    while samples[k] < x:
+def next_sample(samples, k, x):
+    """The first sample index >= k whose time is >= x (samples.size if none): times arrive in order, so the walk
+    from the last one is short."""
+    while k < samples.size and samples[k] < x:
         k += 1
     return k
+
+
+@njit(cache=True)
+def window_terms(schedule, cls, n_classes, window):
+    """Per-task terms of the long-run averages over the window (lo, hi) (section III-B), in one pass.
+
+    ``schedule`` = (arrival, start, finish, actual, machine). Returns each
+    task's time in system and time running inside the window (max(0, min(end,
+    hi) - max(begin, lo))), the flow times and the defined stretches (flow
+    over actual time; 1 for a zero-length task that did not wait) of the tasks
+    that arrived in the window and finished, the time in system summed per
+    class and per machine and the running time per machine (added in task
+    order, as numpy's bincount does), and the tasks finished.
+    """
+    arrival, start, finish, actual, machine = schedule
+    lo, hi = window
+    n, m = arrival.size, n_classes[1]
+    stay = np.empty(n)
+    busy = np.empty(n)
+    flow = np.empty(n)
+    stretch = np.empty(n)
+    stay_class = np.zeros(n_classes[0])
+    stay_machine = np.zeros(m)
+    busy_machine = np.zeros(m)
+    done = 0
+    defined = 0
+    completed = 0
+    for a in range(n):
+        x = min(finish[a], hi) - max(arrival[a], lo)
+        stay[a] = x if x > 0.0 else 0.0
+        x = min(finish[a], hi) - max(start[a], lo)
+        busy[a] = x if x > 0.0 else 0.0
+        stay_class[cls[a]] += stay[a]
+        stay_machine[machine[a]] += stay[a]
+        busy_machine[machine[a]] += busy[a]
+        if finish[a] < np.inf:
+            completed += 1
+            if arrival[a] >= lo:
+                f = finish[a] - arrival[a]
+                flow[done] = f
+                done += 1
+                r = f / actual[a] if actual[a] > 0.0 else (1.0 if f <= 0.0 else np.nan)
+                if not np.isnan(r):
+                    stretch[defined] = r
+                    defined += 1
+    return stay, busy, flow[:done], stretch[:defined], stay_class, stay_machine, busy_machine, completed
 
 
 _WARM = False

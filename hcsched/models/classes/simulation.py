@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hcsched.metrics import Schedule, mean_max, stretch
+from hcsched.metrics import Schedule
 from hcsched.models.classes import kernels
 from hcsched.models.classes.lp import solve_allocation
 from hcsched.models.classes.spec import ClassSpec
@@ -191,20 +191,14 @@ def in_system_trials(heuristic: HeuristicSpec, spec: ClassSpec, seeds) -> tuple[
     return sample_times(spec), np.array(runs, dtype=float).reshape(len(runs), SAMPLES)
 
 
-def _overlap(a: np.ndarray, b: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    return np.clip(np.minimum(b, hi) - np.maximum(a, lo), 0.0, None)
-
-
 def class_metrics(run: ClassRun, heuristic: HeuristicSpec, spec: ClassSpec) -> dict:
     """Long-run averages over [warmup, horizon] (section III-B) and the state-information metrics (section IV)."""
     s, lo, hi = run.schedule, spec.warmup, spec.horizon
     span = hi - lo
     n_classes, m = len(spec.arrival_rates), spec.machines
-    stay = _overlap(s.arrival, s.finish, lo, hi)
-    busy = _overlap(s.start, s.finish, lo, hi)
-    done = (s.arrival >= lo) & np.isfinite(s.finish)
-    flow = (s.finish - s.arrival)[done]
-    mean_stretch, max_stretch = mean_max(stretch(flow, s.actual[done]))
+    stay, busy, flow, stretches, stay_class, stay_machine, busy_machine, completed = kernels.window_terms(
+        (s.arrival, s.start, s.finish, s.actual, s.machine), run.cls, (n_classes, m), (float(lo), float(hi)))
+    mean_stretch, max_stretch = (float(stretches.mean()), float(stretches.max())) if stretches.size else (math.nan,) * 2
     n_s = run.consulted / max(1, s.arrival.size)
     lam = restricted_lambda(heuristic, spec)
     row = {
@@ -215,10 +209,10 @@ def class_metrics(run: ClassRun, heuristic: HeuristicSpec, spec: ClassSpec) -> d
         "mean_stretch": mean_stretch, "max_stretch": max_stretch,
         "utilization": busy.sum() / (m * span),
         "state_info": n_s, "discount": (1.0 - n_s / m) * 100.0, "guided_overrides": run.overrides,
-        "arrivals": int(s.arrival.size), "completed": int(np.isfinite(s.finish).sum()),
+        "arrivals": int(s.arrival.size), "completed": int(completed),
         "lambda_restricted": lam, "unstable": bool(lam < 1.0 or growing(run.in_system)),
     }
-    row.update({f"mean_in_system_class{i}": v for i, v in enumerate(np.bincount(run.cls, stay, n_classes) / span)})
-    row.update({f"mean_in_system_machine{j}": v for j, v in enumerate(np.bincount(s.machine, stay, m) / span)})
-    row.update({f"utilization_machine{j}": v for j, v in enumerate(np.bincount(s.machine, busy, m) / span)})
+    row.update({f"mean_in_system_class{i}": v for i, v in enumerate(stay_class / span)})
+    row.update({f"mean_in_system_machine{j}": v for j, v in enumerate(stay_machine / span)})
+    row.update({f"utilization_machine{j}": v for j, v in enumerate(busy_machine / span)})
     return row
