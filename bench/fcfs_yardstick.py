@@ -16,6 +16,7 @@ workloads, measured in this run, as ratios (target: the kernel within 1.5x).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import time
 
@@ -89,13 +90,40 @@ def compare(systems: list[str], trials: int = 1, repeat: int = 3) -> tuple[float
     return tuple(totals)
 
 
+def horizon_growth(factors=(1, 4, 16)) -> None:
+    """alazzoni-B with MCT and LPAS, one trial, the horizon x1, x4, x16: seconds (CPU) and seconds per unit of decision
+    work. The unit: a machine whose expected completion a mapping compares (MCT and LPAS compare every machine they
+    may use for the class: N_s per arrival); it should stay flat as the run grows."""
+    from hcsched import preset, simulate
+    from hcsched.models.classes.spec import ClassModelSpec
+    from hcsched.scenario import HeuristicSpec
+
+    base = preset("alazzoni-B").replace(trials=1, heuristics=[HeuristicSpec.make("mct"), HeuristicSpec.make("lpas")])
+
+    def horizon(h: float):
+        return base.replace(spec=ClassModelSpec(dataclasses.replace(base.classes, horizon=h)))
+
+    simulate(horizon(200.0), jobs=1)  # warm
+    for f in factors:
+        scenario = horizon(20000.0 * f)
+        t = time.thread_time()
+        results = simulate(scenario, jobs=1)
+        cpu = time.thread_time() - t
+        units = float((results["state_info"] * results["arrivals"]).sum())
+        print(f"alazzoni-B, MCT and LPAS, horizon x{f:<2}: {cpu:6.3f} s, {units / 1e6:6.2f} M machines compared, "
+              f"{cpu / units * 1e9:5.1f} ns per machine compared", flush=True)
+
+
 def main() -> None:
     from hcsched.models.classes.presets import SYSTEMS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=1)
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated Table 1 systems")
+    parser.add_argument("--growth", action="store_true", help="also alazzoni-B's cost as its horizon grows x1, x4, x16")
     args = parser.parse_args()
+    if args.growth:
+        horizon_growth()
     yard, kernel, whole = compare(args.systems.split(","), args.trials)
     load = os.getloadavg()[0]
     print(f"Table 1 heuristics: class kernel / yardstick {kernel / yard:4.2f} (target <= 1.5), whole run with metrics / "
