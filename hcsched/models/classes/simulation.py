@@ -201,10 +201,10 @@ def class_metrics(run: ClassRun, heuristic: HeuristicSpec, spec: ClassSpec) -> d
     mean_stretch, max_stretch = (float(stretches.mean()), float(stretches.max())) if stretches.size else (math.nan,) * 2
     n_s = run.consulted / max(1, s.arrival.size)
     lam = restricted_lambda(heuristic, spec)
+    mean_flow = float(flow.mean()) if flow.size else math.nan
     row = {
-        "mean_in_system": stay.sum() / span,
-        "mean_response": float(flow.mean()) if flow.size else math.nan,
-        "sum_flow": float(flow.sum()), "mean_flow": float(flow.mean()) if flow.size else math.nan,
+        "mean_in_system": stay.sum() / span, "mean_response": mean_flow,
+        "sum_flow": float(flow.sum()), "mean_flow": mean_flow,
         "max_flow": float(flow.max()) if flow.size else math.nan,
         "mean_stretch": mean_stretch, "max_stretch": max_stretch,
         "utilization": busy.sum() / (m * span),
