@@ -7,6 +7,18 @@ S_i = {j : delta*_ij > 0}. The rules differ in how they choose among the
 candidates (``kind``). Expected completion at machine j is
 W_j + 1/mu_ij, with W_j = sum_i' Q_i'j / mu_i'j (section III-B, FCFS).
 Random choices use two uniforms per task drawn before the run.
+
+The kernels take their inputs in a few named tuples of arrays:
+
+- ``tasks`` = (arrival, cls, scale, u1, u2): a trial's draws (arrival times,
+  sorted; classes; unit-mean work; two uniforms for randomised rules);
+- ``rule`` = (kind, cands, counts, weights, c, reach): a heuristic's
+  candidates per class (classes x machines, the first ``counts[i]`` of row i
+  used), its weights delta*_ij mu_ij, Guided-LPAS's constant C, and 1/mu_ij
+  on the candidates, inf elsewhere (what the earliest-completion rule adds to
+  each machine's W_j);
+- ``system`` = (inv, horizon, samples): 1/mu_ij (inf where mu_ij = 0), the
+  end of the run, and the times at which the number in system is sampled.
 """
 
 from __future__ import annotations
@@ -52,13 +64,14 @@ def two_choices(cands, count, W, e, weights, u1, u2):
     return (j1 if c1 < c2 or (c1 == c2 and j1 < j2) else j2), 2
 
 
-@njit(cache=True)
-def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2, buf):
+@njit(cache=True, inline="always")
+def decide(rule, i, t, W, e, shares, u1, u2, buf):
     """Machine for a class-i arrival at time t: (machine, machines consulted, 1 if condition (iii) overrode LPAS).
 
-    ``weights[j]`` = delta*_ij mu_ij (the target shares pi_ij once normalised),
-    ``assigned[j]`` = class-i tasks mapped to j so far, ``arrived`` = class-i
-    arrivals including this one.
+    ``W[j]`` is machine j's expected work and ``e[j]`` = 1/mu_ij; ``rule``'s
+    ``weights[i, j]`` = delta*_ij mu_ij (the target shares pi_ij once
+    normalised); ``shares`` = (assigned, arrived): class-i tasks mapped to
+    each machine so far, and class-i arrivals including this one.
 
     Reading of the paper: LP-Static's p_ij = delta*_ij mu_ij / (lambda* alpha_i)
     (eq. 6), LPAS-2/k's p_j1, p_j2 (section IV-A.1) and Guided-LPAS's pi_ij
@@ -66,14 +79,14 @@ def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2
     over the candidates, which is the same where it is tight and keeps them
     probabilities where it is slack.
     """
-    if kind == EARLIEST:
-        return earliest(cands, count, W, e), count, 0
+    kind, cands, count, weights, c = rule[0], rule[1][i], rule[2][i], rule[3][i], rule[4]
     if kind == STATIC:
         return draw(cands, count, weights, u1, -1), 0, 0
     if kind == TWO_CHOICES:
         j, asked = two_choices(cands, count, W, e, weights, u1, u2)
         return j, asked, 0
     # Guided (section V): T_i(t) = {j in S_i : alpha_ij(t-) < pi_ij alpha_i(t) + c sqrt(t)}
+    assigned, arrived = shares
     total = 0.0
     for k in range(count):
         total += weights[cands[k]]
@@ -94,88 +107,161 @@ def decide(kind, i, t, W, e, cands, count, weights, assigned, arrived, c, u1, u2
 
 
 @njit(cache=True)
-def run_classes(kind, arrival, cls, scale, mu, cands, counts, weights, c, u1, u2, horizon, samples):
-    """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to ``horizon``.
+def run_classes(tasks, rule, system):
+    """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon.
 
-    Task n of class cls[n] arrives at arrival[n] (sorted) and runs for
+    Task n of class cls[n] arrives at arrival[n] and runs for
     scale[n] / mu[cls[n], j] on machine j (a unit-mean draw per task, so every
     heuristic sees the same work). The mapper's view of machine j is
-    W_j = sum over its tasks (running or waiting) of 1/mu. Returns machine,
-    start and finish per task (inf if not finished by the horizon), the number
-    of machines consulted, the number of Guided-LPAS overrides, and the number
-    in system at the ``samples`` times.
+    W_j = sum over its tasks (running or waiting) of 1/mu. On a FCFS machine a
+    task's start and finish are fixed when it is mapped, so each arrival first
+    settles the departures up to its time (those at its time included) machine
+    by machine: the same subtractions from W_j in the same order as a global
+    event queue, W_j set to 0 when a queue empties (no rounding residue). The
+    same pass finds the earliest expected completion W_j + reach_ij (MCT, MET,
+    KPB, LPAS); the other rules decide after it (:func:`decide`). Returns
+    machine, start, finish, expected (1/mu) and actual time per task (start
+    and finish inf where not reached by the horizon), the number in system at
+    the sample times, the machines consulted and the Guided-LPAS overrides.
+
+    The loop is written out: a numba call per event taking arrays costs more
+    than the event.
     """
+    arrival, cls, scale, u1, u2 = tasks
+    kind, counts, reach = rule[0], rule[2], rule[5]
+    inv, horizon, samples = system
     n = arrival.size
-    n_classes, m = mu.shape
-    inv = np.full((n_classes, m), np.inf)
-    for i in range(n_classes):
-        for j in range(m):
-            if mu[i, j] > 0.0:
-                inv[i, j] = 1.0 / mu[i, j]
+    n_classes, m = inv.shape
     machine = np.empty(n, np.int64)
-    start = np.full(n, np.inf)
-    finish = np.full(n, np.inf)
+    start = np.empty(n)
+    finish = np.empty(n)
+    expected = np.empty(n)
+    actual = np.empty(n)
     W = np.zeros(m)
-    end = np.full(m, np.inf)  # completion time of the running task
-    head = np.full(m, -1)
-    tail = np.full(m, -1)
-    nxt = np.full(n, -1)
+    free = np.zeros(m)  # when machine j's last task finishes
+    head = np.full(m, -1)  # machine j's running task
+    tail = np.full(m, -1)  # machine j's last task
+    nxt = np.empty(n, np.int64)  # the task after each task on its machine (set when it comes)
+    done_at = np.full(m, np.inf)  # finish of machine j's running task
+    change = np.zeros(samples.size + 1, np.int64)  # arrivals minus departures first counted at each sample
+    first = np.zeros(m, np.int64)  # the first sample at or after machine j's last departure
+    k = 0  # the first sample at or after the last arrival
     assigned = np.zeros((n_classes, m), np.int64)
     arrived = np.zeros(n_classes, np.int64)
     buf = np.empty(m, np.int64)
-    in_system = np.zeros(samples.size)
     consulted = 0
     overrides = 0
-    count = 0  # tasks in system
-    k = 0  # next sample
     for a in range(n + 1):
         t = arrival[a] if a < n else horizon
-        while True:  # departures up to t
-            j = np.argmin(end)
-            te = end[j]
-            if te > t:
-                break
-            while k < samples.size and samples[k] < te:
-                in_system[k] = count
-                k += 1
-            h = head[j]
-            finish[h] = te
-            count -= 1
-            W[j] -= inv[cls[h], j]
-            h = nxt[h]
-            head[j] = h
-            if h >= 0:
-                start[h] = te
-                end[j] = te + scale[h] * inv[cls[h], j]
-            else:
-                end[j] = np.inf
-                W[j] = 0.0  # no rounding residue on an empty machine
-        while k < samples.size and samples[k] < t:
-            in_system[k] = count
-            k += 1
+        i = cls[a] if a < n else 0
+        best, best_c = -1, np.inf
+        for j in range(m):
+            while done_at[j] <= t:  # machine j's running task departs
+                h = head[j]
+                W[j] -= expected[h]
+                first[j] = next_sample(samples, first[j], done_at[j])
+                change[first[j]] -= 1
+                if h == tail[j]:
+                    head[j] = -1
+                    done_at[j] = np.inf
+                    W[j] = 0.0
+                else:
+                    h = nxt[h]
+                    head[j] = h
+                    done_at[j] = finish[h]
+            c = W[j] + reach[i, j]
+            if c < best_c:
+                best, best_c = j, c
         if a == n:
             break
-        i = cls[a]
         arrived[i] += 1
-        j, asked, over = decide(kind, i, t, W, inv[i], cands[i], counts[i], weights[i], assigned[i], arrived[i],
-                                        c, u1[a], u2[a], buf)
-        consulted += asked
-        overrides += over
+        if kind == EARLIEST:
+            j = best
+            consulted += counts[i]
+        else:
+            j, asked, over = decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), u1[a], u2[a], buf)
+            consulted += asked
+            overrides += over
         assigned[i, j] += 1
+        e = inv[i, j]
+        s = free[j] if free[j] > t else t
+        f = s + scale[a] * e
+        free[j] = f
         machine[a] = j
-        W[j] += inv[i, j]
-        count += 1
+        expected[a] = e
+        actual[a] = scale[a] * e
+        start[a] = s if s <= horizon else np.inf
+        finish[a] = f if f <= horizon else np.inf
+        k = next_sample(samples, k, t)
+        change[k] += 1
+        W[j] += e
         if head[j] < 0:
             head[j] = a
-            start[a] = t
-            end[j] = t + scale[a] * inv[i, j]
+            done_at[j] = finish[a]
         else:
             nxt[tail[j]] = a
         tail[j] = a
-    while k < samples.size:
-        in_system[k] = count
+    in_system = np.empty(samples.size)
+    count = 0
+    for q in range(samples.size):
+        count += change[q]
+        in_system[q] = count
+    return machine, start, finish, expected, actual, in_system, consulted, overrides
+
+
+@njit(cache=True)
+def next_sample(samples, k, x):
+    """The first sample index >= k whose time is >= x (samples.size if none): times arrive in order, so the walk
+    from the last one is short."""
+    while k < samples.size and samples[k] < x:
         k += 1
-    return machine, start, finish, consulted, overrides, in_system
+    return k
+
+
+@njit(cache=True)
+def window_terms(schedule, cls, n_classes, window):
+    """Per-task terms of the long-run averages over the window (lo, hi) (section III-B), in one pass.
+
+    ``schedule`` = (arrival, start, finish, actual, machine). Returns each
+    task's time in system and time running inside the window (max(0, min(end,
+    hi) - max(begin, lo))), the flow times and the defined stretches (flow
+    over actual time; 1 for a zero-length task that did not wait) of the tasks
+    that arrived in the window and finished, the time in system summed per
+    class and per machine and the running time per machine (added in task
+    order, as numpy's bincount does), and the tasks finished.
+    """
+    arrival, start, finish, actual, machine = schedule
+    lo, hi = window
+    n, m = arrival.size, n_classes[1]
+    stay = np.empty(n)
+    busy = np.empty(n)
+    flow = np.empty(n)
+    stretch = np.empty(n)
+    stay_class = np.zeros(n_classes[0])
+    stay_machine = np.zeros(m)
+    busy_machine = np.zeros(m)
+    done = 0
+    defined = 0
+    completed = 0
+    for a in range(n):
+        x = min(finish[a], hi) - max(arrival[a], lo)
+        stay[a] = x if x > 0.0 else 0.0
+        x = min(finish[a], hi) - max(start[a], lo)
+        busy[a] = x if x > 0.0 else 0.0
+        stay_class[cls[a]] += stay[a]
+        stay_machine[machine[a]] += stay[a]
+        busy_machine[machine[a]] += busy[a]
+        if finish[a] < np.inf:
+            completed += 1
+            if arrival[a] >= lo:
+                f = finish[a] - arrival[a]
+                flow[done] = f
+                done += 1
+                r = f / actual[a] if actual[a] > 0.0 else (1.0 if f <= 0.0 else np.nan)
+                if not np.isnan(r):
+                    stretch[defined] = r
+                    defined += 1
+    return stay, busy, flow[:done], stretch[:defined], stay_class, stay_machine, busy_machine, completed
 
 
 _WARM = False
@@ -188,7 +274,8 @@ def warm_up() -> None:
         return
     mu = np.array([[1.0, 2.0], [2.0, 1.0]])
     cands = np.array([[0, 1], [1, 0]])
+    tasks = (np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), np.full(3, 0.5), np.full(3, 0.5))
     for kind in range(5):
-        run_classes(kind, np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), mu, cands, np.array([2, 1]), mu, 1.0,
-                    np.full(3, 0.5), np.full(3, 0.5), 2.0, np.linspace(0.0, 2.0, 3))
+        rule = (kind, cands, np.array([2, 1]), mu, 1.0, np.array([[1.0, 0.5], [np.inf, 1.0]]))
+        run_classes(tasks, rule, (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))
     _WARM = True

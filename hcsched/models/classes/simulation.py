@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hcsched.metrics import Schedule, mean_max, stretch
+from hcsched.metrics import Schedule
 from hcsched.models.classes import kernels
 from hcsched.models.classes.lp import solve_allocation
 from hcsched.models.classes.spec import ClassSpec
@@ -101,7 +101,7 @@ def policy(heuristic: HeuristicSpec, spec: ClassSpec) -> Policy:
     """The candidate sets of a heuristic in a system (sections II-B, III-A, IV, V)."""
     mu = spec.mu
     capable = mu > 0
-    time = np.where(capable, 1.0 / np.where(capable, mu, 1.0), np.inf)
+    time = execution_times(spec)
     name, p = heuristic.name, heuristic.kwargs
     if name in ("mct", "met", "kpb"):
         size = {"mct": mu.shape[1], "met": 1, "kpb": kbar_of(p, mu.shape[1]) if name == "kpb" else 1}[name]
@@ -114,6 +114,21 @@ def policy(heuristic: HeuristicSpec, spec: ClassSpec) -> Policy:
     kind = {"lpas": kernels.EARLIEST, "lpas-2k": kernels.TWO_CHOICES, "lp-static": kernels.STATIC,
             "guided-lpas": kernels.GUIDED, "guided-lpas-2k": kernels.GUIDED_TWO}[name]
     return Policy(kind, alloc.support, alloc.delta * mu, float(p.get("c", 0.0)))
+
+
+@functools.lru_cache(maxsize=128)
+def execution_times(spec: ClassSpec) -> np.ndarray:
+    """1/mu_ij per class and machine, inf where the machine cannot run the class."""
+    mu = spec.mu
+    return np.where(mu > 0, 1.0 / np.where(mu > 0, mu, 1.0), np.inf)
+
+
+@functools.lru_cache(maxsize=128)
+def kernel_rule(heuristic: HeuristicSpec, spec: ClassSpec) -> tuple:
+    """A heuristic's policy as :func:`kernels.run_classes` reads it: (kind, cands, counts, weights, c, reach)."""
+    pol = policy(heuristic, spec)
+    cands, counts = pol.candidates()
+    return pol.kind, cands, counts, pol.weights, pol.c, np.where(pol.allowed, execution_times(spec), np.inf)
 
 
 @functools.lru_cache(maxsize=128)
@@ -160,14 +175,11 @@ def sample_times(spec: ClassSpec) -> np.ndarray:
 
 def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkload) -> ClassRun:
     """Simulate one heuristic over the horizon."""
-    pol = policy(heuristic, spec)
-    cands, counts = pol.candidates()
-    mu = spec.mu
     samples = sample_times(spec)
-    machine, start, finish, consulted, overrides, in_system = kernels.run_classes(
-        pol.kind, w.arrival, w.cls, w.work, mu, cands, counts, pol.weights, pol.c, w.u1, w.u2, float(spec.horizon), samples)
-    expected = 1.0 / mu[w.cls, machine]
-    schedule = Schedule(w.arrival, machine, start, finish, expected, w.work * expected, mu.shape[1])
+    machine, start, finish, expected, actual, in_system, consulted, overrides = kernels.run_classes(
+        (w.arrival, w.cls, w.work, w.u1, w.u2), kernel_rule(heuristic, spec),
+        (execution_times(spec), float(spec.horizon), samples))
+    schedule = Schedule(w.arrival, machine, start, finish, expected, actual, spec.machines)
     return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system)
 
 
@@ -179,34 +191,28 @@ def in_system_trials(heuristic: HeuristicSpec, spec: ClassSpec, seeds) -> tuple[
     return sample_times(spec), np.array(runs, dtype=float).reshape(len(runs), SAMPLES)
 
 
-def _overlap(a: np.ndarray, b: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    return np.clip(np.minimum(b, hi) - np.maximum(a, lo), 0.0, None)
-
-
 def class_metrics(run: ClassRun, heuristic: HeuristicSpec, spec: ClassSpec) -> dict:
     """Long-run averages over [warmup, horizon] (section III-B) and the state-information metrics (section IV)."""
     s, lo, hi = run.schedule, spec.warmup, spec.horizon
     span = hi - lo
     n_classes, m = len(spec.arrival_rates), spec.machines
-    stay = _overlap(s.arrival, s.finish, lo, hi)
-    busy = _overlap(s.start, s.finish, lo, hi)
-    done = (s.arrival >= lo) & np.isfinite(s.finish)
-    flow = (s.finish - s.arrival)[done]
-    mean_stretch, max_stretch = mean_max(stretch(flow, s.actual[done]))
+    stay, busy, flow, stretches, stay_class, stay_machine, busy_machine, completed = kernels.window_terms(
+        (s.arrival, s.start, s.finish, s.actual, s.machine), run.cls, (n_classes, m), (float(lo), float(hi)))
+    mean_stretch, max_stretch = (float(stretches.mean()), float(stretches.max())) if stretches.size else (math.nan,) * 2
     n_s = run.consulted / max(1, s.arrival.size)
     lam = restricted_lambda(heuristic, spec)
+    mean_flow = float(flow.mean()) if flow.size else math.nan
     row = {
-        "mean_in_system": stay.sum() / span,
-        "mean_response": float(flow.mean()) if flow.size else math.nan,
-        "sum_flow": float(flow.sum()), "mean_flow": float(flow.mean()) if flow.size else math.nan,
+        "mean_in_system": stay.sum() / span, "mean_response": mean_flow,
+        "sum_flow": float(flow.sum()), "mean_flow": mean_flow,
         "max_flow": float(flow.max()) if flow.size else math.nan,
         "mean_stretch": mean_stretch, "max_stretch": max_stretch,
         "utilization": busy.sum() / (m * span),
         "state_info": n_s, "discount": (1.0 - n_s / m) * 100.0, "guided_overrides": run.overrides,
-        "arrivals": int(s.arrival.size), "completed": int(np.isfinite(s.finish).sum()),
+        "arrivals": int(s.arrival.size), "completed": int(completed),
         "lambda_restricted": lam, "unstable": bool(lam < 1.0 or growing(run.in_system)),
     }
-    row.update({f"mean_in_system_class{i}": v for i, v in enumerate(np.bincount(run.cls, stay, n_classes) / span)})
-    row.update({f"mean_in_system_machine{j}": v for j, v in enumerate(np.bincount(s.machine, stay, m) / span)})
-    row.update({f"utilization_machine{j}": v for j, v in enumerate(np.bincount(s.machine, busy, m) / span)})
+    row.update({f"mean_in_system_class{i}": v for i, v in enumerate(stay_class / span)})
+    row.update({f"mean_in_system_machine{j}": v for j, v in enumerate(stay_machine / span)})
+    row.update({f"utilization_machine{j}": v for j, v in enumerate(busy_machine / span)})
     return row

@@ -212,3 +212,29 @@ def test_sharifnia_scaled():
     assert sc.classes.allocation().lam == pytest.approx(SHARIFNIA_LAMBDA, rel=1e-4)
     df = simulate(sc, trials=2, jobs=1)
     assert not df["unstable"].any()  # what we found: at lambda* = 1.05 MCT does not fail (README)
+
+
+def test_number_in_system_counts_the_schedule():
+    """The sampled number in system is the tasks arrived and not finished at each sample time (events at it counted),
+    and every task's start and finish follow FCFS on its machine: the kernel settles departures lazily per machine."""
+    from hcsched.experiment import trial_seeds
+    from hcsched.models.classes.simulation import make_class_workload, run_class_heuristic
+
+    spec = preset("alazzoni-A").classes
+    w = make_class_workload(spec, trial_seeds(3, 1)[0])
+    for name in ("mct", "lpas", "lp-static", "guided-lpas"):
+        run = run_class_heuristic(HeuristicSpec.make(name), spec, w)
+        s = run.schedule
+        arrived = np.searchsorted(s.arrival, run.sample_times, side="right")
+        finished = np.searchsorted(np.sort(s.finish), run.sample_times, side="right")
+        np.testing.assert_array_equal(run.in_system, arrived - finished)
+        for j in range(spec.machines):
+            mine = s.machine == j
+            start, finish, arrival = s.start[mine], s.finish[mine], s.arrival[mine]
+            ran = np.isfinite(finish)
+            np.testing.assert_array_equal(finish[ran], start[ran] + s.actual[mine][ran])
+            begun = np.isfinite(start)
+            previous = np.concatenate([[0.0], (start + s.actual[mine])[:-1]])[begun]  # FCFS: after the task before
+            np.testing.assert_array_equal(start[begun], np.maximum(arrival[begun], previous))
+            if not begun.all():  # the tasks not started by the horizon are the machine's last
+                assert not begun[np.argmin(begun):].any()
