@@ -2,11 +2,11 @@
 
 For each model, one trial at 1x, 4x and 16x (``--sizes``) of the axes a user of its paper would scale, in one
 process with warm kernels (a warm-up run on another workload first, not timed). Per heuristic and size it prints
-the seconds of ``Model.run`` (the workload is drawn before, its seconds shown apart; a run under 0.1 s is repeated
-and the fastest taken), seconds per task, seconds per
-unit of decision work, and per heuristic the growth exponent (the least-squares slope of log time on log factor;
-1 = linear in the factor) and the spread of the per-unit time (largest over smallest). ``--out`` writes the rows
-as a CSV. ``--sizes 1,4`` is the quick form.
+the seconds of ``Model.run`` (CPU time of this process, which other processes on a loaded machine barely disturb;
+the wall seconds beside it; the workload is drawn before, counted only in a trial's total; a run under 0.1 s is repeated and the
+fastest taken), seconds per task and per unit of decision work, and per heuristic the growth exponent (the
+least-squares slope of log time on log factor; 1 = linear in the factor) and the spread of the per-unit time
+(largest over smallest). ``--out`` writes the rows as a CSV. ``--sizes 1,4`` is the quick form.
 
 A unit of decision work is what the heuristic's definition must compare at its decisions, counted from each run
 (what a model exposes, or the schedule and the scenario); each is documented beside its function below:
@@ -195,7 +195,7 @@ ROWS = (
     Row("classes", "alazzoni-B", ("mct", "lpas"), "horizon x f", _classes, classes_units, "machine consulted"),
 )
 
-# Issue 21's targets: (model, axes of the row or "" for every row, factor, seconds of a trial); exponents; spread.
+# Issue 21's targets: (model, axes of the row, factor, seconds of a trial); growth exponents; per-unit spread.
 TRIAL_TARGETS = (("estimation", "processors and stages x f", 4, 1.5), ("value", "machines and rates x f", 16, 10.0),
                  ("timeshared", "servers, tasks and rate x f", 16, 2.0))
 EXPONENT_TARGETS = {("estimation", "processors and stages x f"): 2.0}
@@ -212,20 +212,22 @@ def tasks_of(run) -> int:
 
 
 def timed(model, spec, h, w, short: float = 0.1, repeats: int = 5):
-    """(run, seconds) of one heuristic; a run shorter than ``short`` seconds is repeated, the fastest taken (a
-    workload's memo of runs, where a model keeps one, loses the runs the repeat would find there)."""
+    """(run, CPU seconds, wall seconds) of one heuristic; a run shorter than ``short`` seconds is repeated, the
+    fastest taken (a workload's memo of runs, where a model keeps one, loses the runs the repeat would find there)."""
     memo = getattr(w, "memo", {})
     before = set(memo)
-    best = math.inf
+    best, wall = math.inf, math.inf
     for _ in range(repeats):
         for key in set(memo) - before:
             del memo[key]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         run = model.run(spec, h, w)
-        best = min(best, time.perf_counter() - t)
+        c, t = time.process_time() - c, time.perf_counter() - t
+        if c < best:
+            best, wall = c, t
         if best >= short:
             break
-    return run, best
+    return run, best, wall
 
 
 def predicted(done: list[dict], heuristic: str, f: int) -> float:
@@ -247,21 +249,22 @@ def measure(row: Row, f: int, seed: int = SEED, done: tuple = (), limit: float =
     extrapolated from the smaller sizes ``done`` exceeds ``limit`` seconds is skipped."""
     sc = scenario(row, f)
     model = MODELS[sc.model]
-    t = time.perf_counter()
+    t = time.process_time()
     w = model.workload(sc.spec, np.random.SeedSequence(seed))
-    draw = time.perf_counter() - t
+    draw = time.process_time() - t
     out = []
     for h in sc.heuristics:
         guess = predicted(list(done), h.label, f)
         if guess > limit:
             out.append({"model": row.model, "preset": row.preset, "axes": row.axes, "factor": f, "heuristic": h.label,
-                        "workload_s": draw, "seconds": math.nan, "tasks": 0, "units": math.nan, "s_per_task": math.nan,
-                        "s_per_unit": math.nan, "unit": f"skipped: about {guess:.0f} s predicted, over --limit"})
+                        "workload_s": draw, "seconds": math.nan, "wall_s": math.nan, "tasks": 0, "units": math.nan,
+                        "s_per_task": math.nan, "s_per_unit": math.nan,
+                        "unit": f"skipped: about {guess:.0f} s predicted, over --limit"})
             continue
-        run, seconds = timed(model, sc.spec, h, w)
+        run, seconds, wall = timed(model, sc.spec, h, w)
         units = row.units(sc.spec, h, w, run)
         out.append({"model": row.model, "preset": row.preset, "axes": row.axes, "factor": f, "heuristic": h.label,
-                    "workload_s": draw, "seconds": seconds, "tasks": tasks_of(run), "units": units,
+                    "workload_s": draw, "seconds": seconds, "wall_s": wall, "tasks": tasks_of(run), "units": units,
                     "s_per_task": seconds / max(1, tasks_of(run)), "s_per_unit": seconds / units if units else math.nan,
                     "unit": row.unit})
     return out
@@ -277,12 +280,14 @@ def exponent(factors: list[int], seconds: list[float]) -> float:
 def report(row: Row, rows: list[dict]) -> list[str]:
     """Print the row's table; return its target lines."""
     print(f"\n{row.model}: {row.preset}, {row.axes}  (unit: {row.unit})")
-    print(f"  {'heuristic':<16} {'f':>3} {'tasks':>7} {'seconds':>9} {'s/task':>10} {'units':>12} {'s/unit':>10}")
+    print(f"  {'heuristic':<16} {'f':>3} {'tasks':>7} {'cpu s':>9} {'wall s':>9} {'s/task':>10} {'units':>12} "
+          f"{'s/unit':>10}")
     for r in rows:
         if not np.isfinite(r["seconds"]):
             print(f"  {r['heuristic']:<16} {r['factor']:>3} {r['unit']}")
             continue
-        print(f"  {r['heuristic']:<16} {r['factor']:>3} {r['tasks']:>7} {r['seconds']:>9.3f} {r['s_per_task']:>10.2e} "
+        print(f"  {r['heuristic']:<16} {r['factor']:>3} {r['tasks']:>7} {r['seconds']:>9.3f} {r['wall_s']:>9.3f} "
+              f"{r['s_per_task']:>10.2e} "
               f"{r['units']:>12.4g} {r['s_per_unit']:>10.2e}")
     targets = []
     for h in row.heuristics:
