@@ -25,6 +25,10 @@ from hcsched.models.etc import batch, immediate
 
 INTERVAL, COUNT = 0, 1
 
+BatchPlan = namedtuple("BatchPlan", "strategy interval kappa sigma")
+BatchPlan.__doc__ = """When a batch heuristic maps (section 3.3): ``strategy`` INTERVAL or COUNT, ``interval`` seconds, ``kappa``
+tasks, and ``sigma`` of the aging factor (0: no aging). A batch heuristic's parameters packed for :func:`run_batch`."""
+
 
 @njit(cache=True)
 def run_immediate(kind, params, arrival, etc, actual):
@@ -142,7 +146,7 @@ def heap_pop(h):
 
 
 @njit(cache=True)
-def meta_task(meta, size, start, mapped, arrived):
+def unstarted_tasks(meta, size, start, mapped, arrived):
     """Every arrived task that has not started, in arrival order (section 3.1), written over ``meta``: the
     unstarted ones of the previous meta-task (its first ``size`` entries), then those of the tasks
     ``mapped``..``arrived``-1 that arrived since. Returns its size; O(that size), not O(the tasks so far)."""
@@ -160,10 +164,10 @@ def meta_task(meta, size, start, mapped, arrived):
 
 
 @njit(cache=True)
-def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
+def run_batch(kind, plan, arrival, etc, actual):
     """Batch mode with remapping of every arrived task that has not started (section 3.1).
 
-    Mapping events (section 3.3): ``strategy`` INTERVAL maps at multiples of
+    Mapping events (section 3.3, ``plan``): ``strategy`` INTERVAL maps at multiples of
     ``interval`` (a grid starting at 0; a task arriving exactly at a grid
     point is included), skipping redundant events (no arrival and no
     completion since the last one); COUNT maps when (a) an arrival makes the
@@ -175,8 +179,11 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
     Aging (section 3.3) with ``sigma`` > 0: a task's age is 0 at its first
     mapping and grows by one at each remapping; zeta = 1 + age / sigma.
 
-    Returns (machine, start, finish, number of mapping events).
+    Returns (machine, start, finish, number of mapping events, decision work): the work is the sum over the
+    heuristic's steps run (iterations of Fig. 1, passes of Fig. 2) of the unmapped tasks; times m, the task-machine
+    pairs its definition compares (the engine itself updates only what changed).
     """
+    strategy, interval, kappa, sigma = plan
     n, m = etc.shape
     machine = np.full(n, -1)
     start = np.full(n, np.nan)
@@ -191,11 +198,11 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
     S = 0
     meta = np.empty(n, np.int64)
     E_rows = np.empty((min(n, 64), m))
-    E = E_rows[:0]
     zeta = np.ones(n)
     alive = np.zeros(n, np.bool_)
     best_j = np.empty(n, np.int64)
     best_c = np.empty(n)
+    meta_task = batch.MetaTask(E_rows[:0], zeta, alive, best_j, best_c)
     out_task = np.empty(m, np.int64)
     out_machine = np.empty(m, np.int64)
     left = 0  # tasks of the current meta-task not yet assigned by the heuristic
@@ -203,7 +210,7 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
     qtail = np.full(m, -1)
     qnext = np.empty(n, np.int64)
 
-    events = 0
+    events, work = 0, 0
     ia = 0  # tasks that have arrived
     mapped_ia = 0  # tasks that had arrived at the last mapping event
     n_started = 0
@@ -243,7 +250,7 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
 
         if map_now:
             last_map = now
-            S = meta_task(meta, S, start, mapped_ia, ia)
+            S = unstarted_tasks(meta, S, start, mapped_ia, ia)
             mapped_ia = ia
             if S > E_rows.shape[0]:
                 E_rows = np.empty((max(S, 2 * E_rows.shape[0]), m))
@@ -260,9 +267,10 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
             qtail[:] = -1
             qnext[:S] = -1
             left = S
+            meta_task = batch.MetaTask(E, zeta, alive, best_j, best_c)
             if S > 0:
                 events += 1
-                batch.start_mapping(kind, E, ready, alive, best_j, best_c)
+                batch.start_mapping(kind, meta_task, ready)
 
         # Start queued tasks on idle machines (every machine at a mapping event, else the one just freed), running
         # the heuristic as far as needed.
@@ -271,7 +279,8 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
             if running[j] >= 0:
                 continue
             while qhead[j] < 0 and left > 0:
-                got = batch.step(kind, E, ready, zeta, alive, best_j, best_c, out_task, out_machine)
+                work += left
+                got = batch.step(kind, meta_task, ready, out_task, out_machine)
                 left -= got
                 for g in range(got):
                     s, jj = out_task[g], out_machine[g]
@@ -291,7 +300,7 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
                 run_exp[j] = now + etc[i, j]
                 heap_push(ends, finish[i], j)
                 n_started += 1
-    return machine, start, finish, events
+    return machine, start, finish, events, work
 
 
 @njit(cache=True)
@@ -319,18 +328,16 @@ def map_batch_static(kind, sigma_zeta, etc, ready):
     """Map one meta-task completely (section 3.3). Returns (machine, completion, ready, order)."""
     ready = ready.copy()
     n, m = etc.shape
-    alive = np.ones(n, np.bool_)
-    best_j = np.empty(n, np.int64)
-    best_c = np.empty(n)
+    meta = batch.MetaTask(etc, sigma_zeta, np.ones(n, np.bool_), np.empty(n, np.int64), np.empty(n))
     out_task = np.empty(m, np.int64)
     out_machine = np.empty(m, np.int64)
     machine = np.full(n, -1)
     completion = np.empty(n)
     order = np.empty(n, np.int64)
-    batch.start_mapping(kind, etc, ready, alive, best_j, best_c)
+    batch.start_mapping(kind, meta, ready)
     done = 0
     while done < n:
-        got = batch.step(kind, etc, ready, sigma_zeta, alive, best_j, best_c, out_task, out_machine)
+        got = batch.step(kind, meta, ready, out_task, out_machine)
         for g in range(got):
             i, j = out_task[g], out_machine[g]
             machine[i], completion[i] = j, ready[j]
@@ -358,6 +365,6 @@ def warm_up() -> None:
         map_immediate_static(kind, np.array([50.0, 90.0]), etc, np.zeros(2))
     for kind in range(3):
         for strategy in (INTERVAL, COUNT):
-            run_batch(kind, strategy, 1.0, 2, 0.0, arrival, etc, etc)
+            run_batch(kind, BatchPlan(strategy, 1.0, 2, 0.0), arrival, etc, etc)
         map_batch_static(kind, np.ones(3), etc, np.zeros(2))
     _WARM = True

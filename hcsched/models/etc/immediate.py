@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hcsched.kernels import best_machine
+from hcsched.kernels import best_machine, earliest_among
 
 MCT, MET, OLB, SA, KPB = range(5)
 
@@ -86,13 +86,7 @@ def kpb(e, ready, k):
             q -= 1
         subset[q] = j
         kept = min(kept + 1, size)
-    best, best_c = -1, np.inf
-    for q in range(size):
-        j = subset[q]
-        c = ready[j] + e[j]
-        if c < best_c or (c == best_c and j < best):
-            best, best_c = j, c
-    return best
+    return earliest_among(subset, size, ready, e)
 
 
 @njit(cache=True)
