@@ -314,7 +314,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--limit", type=float, default=120.0,
                     help="skip a heuristic at a size whose run is predicted to take longer (CPU seconds; default 120)")
     ap.add_argument("--out", help="write every row to this CSV")
+    ap.add_argument("--from", dest="source", metavar="CSV", help="read the rows of an earlier --out instead of measuring")
+    ap.add_argument("--markdown", action="store_true", help="print the README's table (seconds per size, exponent, spread)")
+    ap.add_argument("--plot", metavar="PNG", help="draw seconds against the factor, log-log, one panel per model "
+                    "(rendered in Debian's chromium with Playwright, as the browser tests do)")
     args = ap.parse_args(argv)
+    if args.source:
+        with open(args.source, newline="") as fh:
+            everything = [{k: _number(v) for k, v in r.items()} for r in csv.DictReader(fh)]
+        finish(everything, args)
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     sys.stdout.reconfigure(line_buffering=True)  # each row as it is measured, also into a file
     load = os.getloadavg()
@@ -322,7 +331,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     everything, targets = [], []
     for row in ROWS:
-        if args.model and row.model != args.model:
+        if args.model not in (None, row.model):
             continue
         warm(row)
         rows: list[dict] = []
@@ -339,6 +348,78 @@ def main(argv: list[str] | None = None) -> None:
             writer.writeheader()
             writer.writerows(everything)
         print(f"wrote {args.out}")
+    finish(everything, args)
+
+
+def _number(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
+def _series(everything: list[dict]) -> dict[tuple[str, str, str], list[dict]]:
+    out: dict[tuple[str, str, str], list[dict]] = {}
+    for r in everything:
+        out.setdefault((r["model"], r["axes"], r["heuristic"]), []).append(r)
+    return out
+
+
+def markdown(everything: list[dict]) -> str:
+    """One line per (model, axes, heuristic): seconds at each factor, growth exponent, per-unit spread."""
+    factors = sorted({r["factor"] for r in everything})
+    head = ("| model | what grows | heuristic | " + " | ".join(f"{f}x" for f in factors)
+            + " | growth exponent | per unit, largest / smallest size |")
+    lines = [head, "|" + "---|" * (5 + len(factors))]
+    for (model, axes, h), rows in _series(everything).items():
+        ok = [r for r in rows if np.isfinite(r["seconds"])]
+        by = {r["factor"]: r["seconds"] for r in rows}
+        cells = [f"{by[f]:.3g} s" if f in by and np.isfinite(by[f]) else "skipped" for f in factors]
+        per = [r["s_per_unit"] for r in ok if np.isfinite(r["s_per_unit"])]
+        slope = exponent([r["factor"] for r in ok], [r["seconds"] for r in ok])
+        spread = f"{per[-1] / per[0]:.2f}" if len(per) > 1 else "-"  # under 1: fixed costs weigh on the small size
+        lines.append(f"| {model} | {axes} | {h} | " + " | ".join(cells) + f" | {slope:.2f} | {spread} |")
+    return "\n".join(lines)
+
+
+def plot(everything: list[dict], path: str) -> None:
+    """Seconds against the factor, log-log, a panel per model, a line per (axes, heuristic); a PNG via chromium."""
+    import plotly.graph_objects as go
+    from playwright.sync_api import sync_playwright
+    from plotly.subplots import make_subplots
+
+    models = list(dict.fromkeys(r["model"] for r in everything))
+    fig = make_subplots(rows=1, cols=len(models), subplot_titles=models, horizontal_spacing=0.05)
+    for (model, axes, h), rows in _series(everything).items():
+        ok = [r for r in rows if np.isfinite(r["seconds"])]
+        fig.add_trace(go.Scatter(x=[r["factor"] for r in ok], y=[r["seconds"] for r in ok], mode="lines+markers",
+                                 name=f"{model}: {h} ({axes})", legendgroup=model),
+                      row=1, col=models.index(model) + 1)
+    fig.update_xaxes(type="log", title_text="factor", tickvals=sorted({r["factor"] for r in everything}))
+    fig.update_yaxes(type="log", title_text="seconds, one trial", col=1)
+    fig.update_yaxes(type="log")
+    fig.update_layout(width=1500, height=620, legend=dict(orientation="h", y=-0.2), margin=dict(t=40, l=60, r=20),
+                      title_text=None, template="plotly_white")
+    html = fig.to_html(include_plotlyjs=True, full_html=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page(viewport={"width": 1500, "height": 620})
+        page.set_content(html, wait_until="load")
+        page.wait_for_selector(".main-svg")
+        page.screenshot(path=path, full_page=True)
+        browser.close()
+    print(f"wrote {path}")
+
+
+def finish(everything: list[dict], args) -> None:
+    if args.markdown:
+        print(markdown(everything))
+    if args.plot:
+        plot(everything, args.plot)
 
 
 if __name__ == "__main__":

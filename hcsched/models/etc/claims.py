@@ -119,7 +119,7 @@ CLAIMS: tuple[Claim, ...] = (
            "maheswaran-fig4", far_worse("olb", ("mct", "met", "sa", "kpb")),
            paper="OLB far worst (Fig. 4 bars); MET ahead of OLB in the inconsistent case (section 6)",
            source="Fig. 4; section 6", note="'Far' read as at least twice every other heuristic's makespan; "
-           "tests/test_reproduction.py asserts three times."),
+           "tests/models/etc/test_reproduction.py asserts three times."),
     # Fig. 5, section 5.2: both readings of the semiconsistent matrix
     _claim("fig5-kpb-best", "Fig. 5, section 5.2", "KPB still performs best with semiconsistent HiHi.",
            "maheswaran-fig5", Best("kpb", "normalized_makespan"), paper="KPB best", source="section 5.2 text on Fig. 5",
@@ -163,7 +163,7 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("fig6-max-min-far-worst", "Fig. 6, section 5.3", "Max-min's makespan is much larger than the other two's.",
            "maheswaran-fig6", far_worse("max-min", ("min-min", "sufferage")), paper="Max-min much larger",
            source="section 5.3 text on Fig. 6; 'the Min-min performs much better than the Max-min' (Fig. 7 text)",
-           note="'Much larger' read as at least twice; tests/test_reproduction.py asserts three times."),
+           note="'Much larger' read as at least twice; tests/models/etc/test_reproduction.py asserts three times."),
     # Fig. 7, section 5.3
     _claim("fig7-max-min-benefits-most", "Fig. 7, section 5.3", "Max-min benefits most from aging (sigma = 10).",
            "maheswaran-fig7", AGING_GAIN, paper="Max-min benefits most", source="section 5.3 text on Fig. 7",
@@ -171,13 +171,13 @@ CLAIMS: tuple[Claim, ...] = (
                 "and Sufferage a little here (README, Figs. 4-11 table)."),
     _claim("fig7-aging-halves-max-min", "Fig. 7", "Aging at least halves Max-min's makespan.", "maheswaran-fig7",
            Better("max-min (aging)", "max-min", "makespan", by=50.0), paper="Max-min benefits most (no number printed)",
-           source="Fig. 7 bars", note="The margin (at least half) is tests/test_reproduction.py's reading of Fig. 7; "
+           source="Fig. 7 bars", note="The margin (at least half) is tests/models/etc/test_reproduction.py's reading of Fig. 7; "
            "the paper prints no number."),
     # Fig. 8, section 5.3
     *(_claim(f"fig8-count-similar-{h}", "Fig. 8, section 5.3", f"The fixed count strategy (kappa = 40) gives results "
              f"similar to the 10 s interval for {h.capitalize()}.", "maheswaran-fig8",
              Ratio(f"{h} (count 40)", h, "makespan", paper=1.0, tolerance=0.03), paper="similar (ratio about 1)",
-             source="section 5.3 text on Fig. 8", note="'Similar' read as within 3% (tests/test_reproduction.py).")
+             source="section 5.3 text on Fig. 8", note="'Similar' read as within 3% (tests/models/etc/test_reproduction.py).")
       for h in ("min-min", "sufferage")),
     _claim("fig8-count-halves-max-min", "Fig. 8, section 5.3", "With the fixed count strategy Max-min's makespan drops "
            "to about 50% of the interval strategy's (|K| = 2000).", "maheswaran-fig8",
@@ -190,7 +190,7 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("fig10-batch-beats-immediate", "Fig. 10, section 5.4", "At lambda_l, batch heuristics still do better than "
            "immediate ones, by a smaller margin.", "maheswaran-fig10", batch_beats_immediate(),
            paper="batch < immediate, improvement nominal", source="Fig. 10; section 6",
-           note="The paper calls the improvement 'nominal' at low rates; tests/test_reproduction.py asserts that batch "
+           note="The paper calls the improvement 'nominal' at low rates; tests/models/etc/test_reproduction.py asserts that batch "
                 "mode is still ahead."),
     _claim("fig10-gap-shrinks", "Fig. 10, section 5.4", "The difference between immediate and batch heuristics is "
            "smaller at lambda_l than at lambda_h.", "maheswaran-fig9", gap_rises(), vary={RATE: [LAMBDA["lambda_l"],
