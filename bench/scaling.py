@@ -369,7 +369,7 @@ def _series(everything: list[dict]) -> dict[tuple[str, str, str], list[dict]]:
 
 
 def markdown(everything: list[dict]) -> str:
-    """One line per (model, axes, heuristic): seconds at each factor, growth exponent, per-unit spread."""
+    """One line per (model, axes, heuristic): CPU seconds at each factor, growth exponent, per-unit spread."""
     factors = sorted({r["factor"] for r in everything})
     head = ("| model | what grows | heuristic | " + " | ".join(f"{f}x" for f in factors)
             + " | growth exponent | per unit, largest / smallest size |")
@@ -399,7 +399,7 @@ def plot(everything: list[dict], path: str) -> None:
                                  name=f"{model}: {h} ({axes})", legendgroup=model),
                       row=1, col=models.index(model) + 1)
     fig.update_xaxes(type="log", title_text="factor", tickvals=sorted({r["factor"] for r in everything}))
-    fig.update_yaxes(type="log", title_text="seconds, one trial", col=1)
+    fig.update_yaxes(type="log", title_text="CPU seconds, one trial", col=1)
     fig.update_yaxes(type="log")
     fig.update_layout(width=1500, height=620, legend=dict(orientation="h", y=-0.2), margin=dict(t=40, l=60, r=20),
                       title_text=None, template="plotly_white")
