@@ -2,7 +2,8 @@
 time at dedicated machines, with an expected time to compute (ETC) per task and machine.
 
 Its spec (:mod:`.spec`), workload generators (:mod:`.workload`, section 4),
-event loops (:mod:`.engine`, sections 3.1-3.3), calibration of the arrival
+event loops (:mod:`.engine`, sections 3.1-3.3) and one heuristic's run on a
+workload (:mod:`.simulation`), calibration of the arrival
 rate (:mod:`.calibration`, section 5.1), presets (:mod:`.presets`, Figs. 4-11)
 and charts (:mod:`.charts`) live here, with its heuristics (:mod:`.heuristics`)
 and their rules, the numba kernels of :mod:`.immediate` and :mod:`.batch`.
@@ -15,44 +16,19 @@ from typing import Any
 
 import numpy as np
 
-from hcsched.metrics import STRETCH_NOTE, Metric, Schedule, schedule_metrics
+from hcsched.metrics import STRETCH_NOTE, Metric, schedule_metrics
 from hcsched.models.base import Model
 from hcsched.models.etc import engine, spec
 from hcsched.models.etc.claims import CLAIMS
 from hcsched.models.etc.heuristics import HEURISTICS
 from hcsched.models.etc.presets import PRESETS, sweeps
+from hcsched.models.etc.simulation import EtcRun, run_heuristic
 from hcsched.models.etc.workload import Workload, make_workload
 from hcsched.scenario import Scenario
 
 # Rough costs per task and machine on one core, from bench/run.py on the 2-core CI machine (fig4 and fig6 presets):
 # immediate mode is linear in the tasks; batch mode remaps a backlog that grows with them.
 _IMMEDIATE_COST, _BATCH_COST = 1.5e-7, 4.3e-6
-
-
-def kernel_params(heuristic) -> np.ndarray:
-    """The numeric parameters an immediate kernel reads."""
-    p = heuristic.kwargs
-    if heuristic.name == "sa":
-        return np.array([p["low"], p["high"]])
-    if heuristic.name == "kpb":  # kbar machines are k = 100 kbar / m percent
-        return np.array([p["k"]]) if p["kbar"] is None else np.array([-p["kbar"]])
-    return np.zeros(1)
-
-
-def run_heuristic(heuristic, w: Workload) -> Schedule:
-    """Simulate one heuristic on one workload (immediate mode, section 3.2, or batch mode, section 3.3)."""
-    h = heuristic.heuristic
-    events = 0
-    if h.mode == "immediate":
-        machine, start, finish = engine.run_immediate(h.kind, kernel_params(heuristic), w.arrival, w.etc, w.actual)
-    else:
-        p = heuristic.kwargs
-        strategy = engine.COUNT if p["strategy"] == "count" else engine.INTERVAL
-        machine, start, finish, events = engine.run_batch(
-            h.kind, strategy, float(p["interval"]), int(p["kappa"]), float(p["aging"] or 0.0), w.arrival, w.etc, w.actual)
-    rows = np.arange(machine.size)
-    return Schedule(w.arrival, machine, start, finish, w.etc[rows, machine], w.actual[rows, machine],
-                    w.etc.shape[1], events, np.argmin(w.etc, axis=1))
 
 
 class EtcModel(Model):
@@ -97,10 +73,10 @@ class EtcModel(Model):
     def workload(self, s: spec.EtcModelSpec, seed_seq: np.random.SeedSequence) -> Workload:
         return make_workload(s, seed_seq)
 
-    def run(self, s: spec.EtcModelSpec, heuristic, workload: Workload) -> Schedule:
+    def run(self, s: spec.EtcModelSpec, heuristic, workload: Workload) -> EtcRun:
         return run_heuristic(heuristic, workload)
 
-    def measure(self, s: spec.EtcModelSpec, heuristic, run: Schedule) -> dict[str, Any]:
+    def measure(self, s: spec.EtcModelSpec, heuristic, run: EtcRun) -> dict[str, Any]:
         return schedule_metrics(run)
 
     def trial_seconds(self, s: spec.EtcModelSpec, heuristics) -> float:

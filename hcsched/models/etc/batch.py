@@ -1,8 +1,10 @@
 """Batch-mode heuristics of Maheswaran et al. (1999), section 3.3, as numba kernels.
 
-A mapping event gives a meta-task: ``E`` (S x m expected times of the tasks to
-map), ``ready`` (m expected ready times, modified in place as tasks are
-assigned) and ``zeta`` (S aging factors, 1 without aging). A heuristic is
+A mapping event gives a :class:`MetaTask` (the S tasks to map: their S x m
+expected times ``E``, aging factors ``zeta`` (1 without aging), which are
+still unmapped, and each one's best machine and completion so far) and
+``ready`` (m expected ready times, modified in place as tasks are
+assigned). A heuristic is
 run in *steps*: Min-min and Max-min assign one task per step (one iteration of
 the do-loop of Fig. 1); Sufferage assigns up to m tasks per step (one execution
 of the for-statement of Fig. 2). Running the steps to the end gives the full
@@ -15,6 +17,8 @@ machine index.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -22,17 +26,29 @@ from hcsched.kernels import best_machine
 
 MIN_MIN, MAX_MIN, SUFFERAGE = range(3)
 
+MetaTask = namedtuple("MetaTask", "E zeta alive best_j best_c")
+MetaTask.__doc__ = """The tasks of one mapping event, row i each: ``E`` (S x m expected times), ``zeta`` (aging factors),
+``alive`` (not yet mapped), ``best_j`` / ``best_c`` (Min-min and Max-min: its earliest completion machine and time).
+The arrays may be longer than S; rows are counted by ``E``."""
+
+
+def meta_task(E: np.ndarray, zeta: np.ndarray | None = None) -> MetaTask:
+    """A fresh meta-task of the rows of ``E``, every task unmapped (aging factors 1 unless given)."""
+    n = E.shape[0]
+    return MetaTask(E, np.ones(n) if zeta is None else zeta, np.ones(n, np.bool_), np.empty(n, np.int64), np.empty(n))
+
 
 @njit(cache=True)
-def init_best(E, ready, alive, best_j, best_c):
+def init_best(meta, ready):
     """Lines (1)-(3) and (5) of Fig. 1: each task's earliest completion time and machine."""
+    E, alive, best_j, best_c = meta.E, meta.alive, meta.best_j, meta.best_c
     for i in range(E.shape[0]):
         if alive[i]:
             best_j[i], best_c[i] = best_machine(E[i], ready)
 
 
 @njit(cache=True)
-def min_max_step(maximize, E, ready, zeta, alive, best_j, best_c):
+def min_max_step(maximize, meta, ready):
     """One iteration of Fig. 1's do-loop (Min-min; Max-min when ``maximize``).
 
     Aging (section 3.3): Min-min selects on completion / zeta, Max-min on
@@ -40,6 +56,7 @@ def min_max_step(maximize, E, ready, zeta, alive, best_j, best_c):
     machine was l can change their best (the other c_ij are unchanged and
     c_il only grew), so only those rows are recomputed.
     """
+    E, zeta, alive, best_j, best_c = meta.E, meta.zeta, meta.alive, meta.best_j, meta.best_c
     k, key_k = -1, 0.0
     for i in range(E.shape[0]):
         if alive[i]:
@@ -56,7 +73,7 @@ def min_max_step(maximize, E, ready, zeta, alive, best_j, best_c):
 
 
 @njit(cache=True)
-def sufferage_pass(E, ready, zeta, alive, out_task, out_machine):
+def sufferage_pass(meta, ready, out_task, out_machine):
     """One execution of the for-statement of Fig. 2 (lines 5-16).
 
     Tasks are visited in index order. A task's sufferage is its second
@@ -67,6 +84,7 @@ def sufferage_pass(E, ready, zeta, alive, out_task, out_machine):
     after the pass (line 15). Returns the number of assignments written to
     ``out_task``/``out_machine``, in machine order.
     """
+    E, zeta, alive = meta.E, meta.zeta, meta.alive
     m = E.shape[1]
     holder = np.full(m, -1)
     held = np.zeros(m)
@@ -93,16 +111,16 @@ def sufferage_pass(E, ready, zeta, alive, out_task, out_machine):
 
 
 @njit(cache=True)
-def start_mapping(kind, E, ready, alive, best_j, best_c):
+def start_mapping(kind, meta, ready):
     """Prepare the per-event state of heuristic ``kind``."""
     if kind != SUFFERAGE:
-        init_best(E, ready, alive, best_j, best_c)
+        init_best(meta, ready)
 
 
 @njit(cache=True)
-def step(kind, E, ready, zeta, alive, best_j, best_c, out_task, out_machine):
+def step(kind, meta, ready, out_task, out_machine):
     """Run one step of heuristic ``kind``; returns how many assignments it wrote."""
     if kind == SUFFERAGE:
-        return sufferage_pass(E, ready, zeta, alive, out_task, out_machine)
-    out_task[0], out_machine[0] = min_max_step(kind == MAX_MIN, E, ready, zeta, alive, best_j, best_c)
+        return sufferage_pass(meta, ready, out_task, out_machine)
+    out_task[0], out_machine[0] = min_max_step(kind == MAX_MIN, meta, ready)
     return 1

@@ -16,6 +16,7 @@ about any particular rule.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -23,6 +24,10 @@ from numba import njit
 from hcsched.models.etc import batch, immediate
 
 INTERVAL, COUNT = 0, 1
+
+BatchPlan = namedtuple("BatchPlan", "strategy interval kappa sigma")
+BatchPlan.__doc__ = """When a batch heuristic maps (section 3.3): ``strategy`` INTERVAL or COUNT, ``interval`` seconds, ``kappa``
+tasks, and ``sigma`` of the aging factor (0: no aging). A batch heuristic's parameters packed for :func:`run_batch`."""
 
 
 @njit(cache=True)
@@ -39,23 +44,30 @@ def run_immediate(kind, params, arrival, etc, actual):
     tail = np.full(m, -1)  # the last task in the machine's queue
     nxt = np.full(n, -1)  # the task queued after this one on its machine
     waiting = np.zeros(m)  # sum of ETC of the tasks queued behind the running one
+    # The running task's finish and expected end (start + ETC), per machine: the scan over the machines at each
+    # arrival reads these m values, not rows of the n x m matrices (which leave the cache on large systems).
+    head_finish = np.full(m, np.inf)
+    head_end = np.zeros(m)
     ready = np.empty(m)
     state = np.zeros(1)
     for i in range(n):
         now = arrival[i]
         for j in range(m):
-            h = head[j]
-            while h >= 0 and finish[h] <= now:
-                h = nxt[h]
+            if head_finish[j] <= now:
+                h = head[j]
+                while h >= 0 and finish[h] <= now:
+                    h = nxt[h]
+                    if h >= 0:
+                        waiting[j] -= etc[h, j]
+                head[j] = h
                 if h >= 0:
-                    waiting[j] -= etc[h, j]
-            head[j] = h
-            if h < 0:
-                ready[j] = now
-            else:
-                if h == tail[j]:
-                    waiting[j] = 0.0  # no rounding residue once the queue is empty
-                ready[j] = max(now, start[h] + etc[h, j]) + waiting[j]
+                    head_finish[j], head_end[j] = finish[h], start[h] + etc[h, j]
+                    if h == tail[j]:
+                        waiting[j] = 0.0  # no rounding residue once the queue is empty
+                else:
+                    head_finish[j] = np.inf
+                    waiting[j] = 0.0
+            ready[j] = now if head[j] < 0 else max(now, head_end[j]) + waiting[j]
         e = etc[i]
         j = immediate.best_machine(e, ready)[0] if kind == immediate.MCT else immediate.choose(kind, e, ready, state, params)
         machine[i] = j
@@ -68,6 +80,8 @@ def run_immediate(kind, params, arrival, etc, actual):
             waiting[j] += etc[i, j]
         tail[j] = i
         finish[i] = start[i] + actual[i, j]
+        if head[j] == i:
+            head_finish[j], head_end[j] = finish[i], now + etc[i, j]
     return machine, start, finish
 
 
@@ -80,11 +94,80 @@ def _next_grid(t, interval, last):
     return tau
 
 
+CompletionHeap = namedtuple("CompletionHeap", "time machine size")
+CompletionHeap.__doc__ = """The running tasks' finish times and machines as a binary min-heap on (time, machine), ``size[0]`` entries:
+the next completion in O(log m) instead of a scan of every machine; equal times go to the lowest machine."""
+
+
 @njit(cache=True)
-def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
+def _before(h, a, b):
+    return h.time[a] < h.time[b] or (h.time[a] == h.time[b] and h.machine[a] < h.machine[b])
+
+
+@njit(cache=True)
+def _swap(h, a, b):
+    h.time[a], h.time[b] = h.time[b], h.time[a]
+    h.machine[a], h.machine[b] = h.machine[b], h.machine[a]
+
+
+@njit(cache=True)
+def heap_first(h):
+    """(time, machine) of the next completion; (inf, -1) when no task runs."""
+    return (h.time[0], h.machine[0]) if h.size[0] > 0 else (np.inf, -1)
+
+
+@njit(cache=True)
+def heap_push(h, t, j):
+    k = h.size[0]
+    h.time[k], h.machine[k] = t, j
+    h.size[0] = k + 1
+    while k > 0 and _before(h, k, (k - 1) // 2):
+        _swap(h, k, (k - 1) // 2)
+        k = (k - 1) // 2
+
+
+@njit(cache=True)
+def heap_pop(h):
+    """Remove the first entry."""
+    n = h.size[0] - 1
+    h.size[0] = n
+    _swap(h, 0, n)
+    k = 0
+    while True:
+        c = 2 * k + 1
+        if c >= n:
+            break
+        if c + 1 < n and _before(h, c + 1, c):
+            c += 1
+        if not _before(h, c, k):
+            break
+        _swap(h, k, c)
+        k = c
+
+
+@njit(cache=True)
+def unstarted_tasks(meta, size, start, mapped, arrived):
+    """Every arrived task that has not started, in arrival order (section 3.1), written over ``meta``: the
+    unstarted ones of the previous meta-task (its first ``size`` entries), then those of the tasks
+    ``mapped``..``arrived``-1 that arrived since. Returns its size; O(that size), not O(the tasks so far)."""
+    count = 0
+    for s in range(size):
+        i = meta[s]
+        if np.isnan(start[i]):
+            meta[count] = i
+            count += 1
+    for i in range(mapped, arrived):
+        if np.isnan(start[i]):
+            meta[count] = i
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def run_batch(kind, plan, arrival, etc, actual):
     """Batch mode with remapping of every arrived task that has not started (section 3.1).
 
-    Mapping events (section 3.3): ``strategy`` INTERVAL maps at multiples of
+    Mapping events (section 3.3, ``plan``): ``strategy`` INTERVAL maps at multiples of
     ``interval`` (a grid starting at 0; a task arriving exactly at a grid
     point is included), skipping redundant events (no arrival and no
     completion since the last one); COUNT maps when (a) an arrival makes the
@@ -96,48 +179,54 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
     Aging (section 3.3) with ``sigma`` > 0: a task's age is 0 at its first
     mapping and grows by one at each remapping; zeta = 1 + age / sigma.
 
-    Returns (machine, start, finish, number of mapping events).
+    Returns (machine, start, finish, number of mapping events, decision work): the work is the sum over the
+    heuristic's steps run (iterations of Fig. 1, passes of Fig. 2) of the unmapped tasks; times m, the task-machine
+    pairs its definition compares (the engine itself updates only what changed).
     """
+    strategy, interval, kappa, sigma = plan
     n, m = etc.shape
     machine = np.full(n, -1)
     start = np.full(n, np.nan)
     finish = np.full(n, np.nan)
     age = np.full(n, -1)
     running = np.full(m, -1)
-    run_end = np.full(m, np.inf)
+    ends = CompletionHeap(np.empty(m), np.empty(m, np.int64), np.zeros(1, np.int64))  # the running tasks' finishes
+    run_exp = np.empty(m)  # the expected end (start + ETC) of each machine's running task
     ready = np.empty(m)
-    # State of the current mapping event, rebuilt at each event.
-    meta = np.empty(0, np.int64)
-    E = np.empty((0, m))
-    zeta = np.empty(0)
-    alive = np.empty(0, np.bool_)
-    best_j = np.empty(0, np.int64)
-    best_c = np.empty(0)
+    # The current mapping event's meta-task: its first S entries (buffers of n, reused from event to event; E grows
+    # by doubling), so that an event costs its meta-task, not the tasks so far.
+    S = 0
+    meta = np.empty(n, np.int64)
+    E_rows = np.empty((min(n, 64), m))
+    zeta = np.ones(n)
+    alive = np.zeros(n, np.bool_)
+    best_j = np.empty(n, np.int64)
+    best_c = np.empty(n)
+    meta_task = batch.MetaTask(E_rows[:0], zeta, alive, best_j, best_c)
     out_task = np.empty(m, np.int64)
     out_machine = np.empty(m, np.int64)
     left = 0  # tasks of the current meta-task not yet assigned by the heuristic
     qhead = np.full(m, -1)  # per machine, its queue of meta-task indices
     qtail = np.full(m, -1)
-    qnext = np.empty(0, np.int64)
+    qnext = np.empty(n, np.int64)
 
-    events = 0
+    events, work = 0, 0
     ia = 0  # tasks that have arrived
+    mapped_ia = 0  # tasks that had arrived at the last mapping event
     n_started = 0
-    first_unstarted = 0
     last_map = -np.inf
     pending = np.inf  # the next non-redundant regular-interval mapping time
 
-    while n_started < n or run_end.min() < np.inf:
+    while n_started < n or ends.size[0] > 0:
         t_arr = arrival[ia] if ia < n else np.inf
-        jc = np.argmin(run_end)
-        t_comp = run_end[jc]
+        t_comp, jc = heap_first(ends)
         if t_comp == np.inf and t_arr == np.inf and pending == np.inf:
             break  # unreachable for valid input; guards against an endless loop
         map_now = False
         if t_comp <= t_arr and t_comp <= pending:
             now = t_comp
+            heap_pop(ends)
             running[jc] = -1
-            run_end[jc] = np.inf
             if strategy == INTERVAL:
                 if pending == np.inf:
                     pending = _next_grid(now, interval, last_map)
@@ -161,48 +250,37 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
 
         if map_now:
             last_map = now
-            # The meta-task: every arrived task that has not started, in arrival order.
-            while first_unstarted < ia and not np.isnan(start[first_unstarted]):
-                first_unstarted += 1
-            count = 0
-            for i in range(first_unstarted, ia):
-                if np.isnan(start[i]):
-                    count += 1
-            meta = np.empty(count, np.int64)
-            count = 0
-            for i in range(first_unstarted, ia):
-                if np.isnan(start[i]):
-                    meta[count] = i
-                    count += 1
-            S = meta.size
-            E = np.empty((S, m))
-            zeta = np.ones(S)
+            S = unstarted_tasks(meta, S, start, mapped_ia, ia)
+            mapped_ia = ia
+            if S > E_rows.shape[0]:
+                E_rows = np.empty((max(S, 2 * E_rows.shape[0]), m))
+            E = E_rows[:S]
             for s in range(S):
                 i = meta[s]
                 E[s] = etc[i]
                 age[i] += 1
-                if sigma > 0.0:
-                    zeta[s] = 1.0 + age[i] / sigma
+                zeta[s] = 1.0 + age[i] / sigma if sigma > 0.0 else 1.0
             for j in range(m):
-                r = running[j]
-                ready[j] = now if r < 0 else max(now, start[r] + etc[r, j])
-            alive = np.ones(S, np.bool_)
-            best_j = np.empty(S, np.int64)
-            best_c = np.empty(S)
+                ready[j] = now if running[j] < 0 else max(now, run_exp[j])
+            alive[:S] = True
             qhead[:] = -1
             qtail[:] = -1
-            qnext = np.full(S, -1)
+            qnext[:S] = -1
             left = S
+            meta_task = batch.MetaTask(E, zeta, alive, best_j, best_c)
             if S > 0:
                 events += 1
-                batch.start_mapping(kind, E, ready, alive, best_j, best_c)
+                batch.start_mapping(kind, meta_task, ready)
 
-        # Start queued tasks on idle machines, running the heuristic as far as needed.
-        for j in range(m):
-            if running[j] >= 0 or (j != free and not map_now):
+        # Start queued tasks on idle machines (every machine at a mapping event, else the one just freed), running
+        # the heuristic as far as needed.
+        lo, hi = (0, m) if map_now else (free, free + 1) if free >= 0 else (0, 0)
+        for j in range(lo, hi):
+            if running[j] >= 0:
                 continue
             while qhead[j] < 0 and left > 0:
-                got = batch.step(kind, E, ready, zeta, alive, best_j, best_c, out_task, out_machine)
+                work += left
+                got = batch.step(kind, meta_task, ready, out_task, out_machine)
                 left -= got
                 for g in range(got):
                     s, jj = out_task[g], out_machine[g]
@@ -219,9 +297,10 @@ def run_batch(kind, strategy, interval, kappa, sigma, arrival, etc, actual):
                 start[i] = now
                 finish[i] = now + actual[i, j]
                 running[j] = i
-                run_end[j] = finish[i]
+                run_exp[j] = now + etc[i, j]
+                heap_push(ends, finish[i], j)
                 n_started += 1
-    return machine, start, finish, events
+    return machine, start, finish, events, work
 
 
 @njit(cache=True)
@@ -249,18 +328,16 @@ def map_batch_static(kind, sigma_zeta, etc, ready):
     """Map one meta-task completely (section 3.3). Returns (machine, completion, ready, order)."""
     ready = ready.copy()
     n, m = etc.shape
-    alive = np.ones(n, np.bool_)
-    best_j = np.empty(n, np.int64)
-    best_c = np.empty(n)
+    meta = batch.MetaTask(etc, sigma_zeta, np.ones(n, np.bool_), np.empty(n, np.int64), np.empty(n))
     out_task = np.empty(m, np.int64)
     out_machine = np.empty(m, np.int64)
     machine = np.full(n, -1)
     completion = np.empty(n)
     order = np.empty(n, np.int64)
-    batch.start_mapping(kind, etc, ready, alive, best_j, best_c)
+    batch.start_mapping(kind, meta, ready)
     done = 0
     while done < n:
-        got = batch.step(kind, etc, ready, sigma_zeta, alive, best_j, best_c, out_task, out_machine)
+        got = batch.step(kind, meta, ready, out_task, out_machine)
         for g in range(got):
             i, j = out_task[g], out_machine[g]
             machine[i], completion[i] = j, ready[j]
@@ -288,6 +365,6 @@ def warm_up() -> None:
         map_immediate_static(kind, np.array([50.0, 90.0]), etc, np.zeros(2))
     for kind in range(3):
         for strategy in (INTERVAL, COUNT):
-            run_batch(kind, strategy, 1.0, 2, 0.0, arrival, etc, etc)
+            run_batch(kind, BatchPlan(strategy, 1.0, 2, 0.0), arrival, etc, etc)
         map_batch_static(kind, np.ones(3), etc, np.zeros(2))
     _WARM = True

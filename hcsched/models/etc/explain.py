@@ -31,9 +31,10 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
-def trace_immediate(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray, params: np.ndarray) -> list[TraceStep]:
+def trace_immediate(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
     """One step per arriving task (section 3.2)."""
     h, p = spec.heuristic, spec.kwargs
+    params = h.pack(p)
     ready = ready.astype(float).copy()
     state = np.zeros(1)
     steps = []
@@ -68,9 +69,9 @@ def trace_min_max(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray) -> li
     """One step per iteration of Fig. 1's do-loop (Min-min, or Max-min)."""
     n = etc.shape[0]
     ready = ready.astype(float).copy()
-    alive = np.ones(n, np.bool_)
-    best_j, best_c, zeta = np.empty(n, np.int64), np.empty(n), np.ones(n)
-    batch.start_mapping(spec.heuristic.kind, etc, ready, alive, best_j, best_c)
+    meta = batch.meta_task(etc)
+    alive, best_j, best_c = meta.alive, meta.best_j, meta.best_c
+    batch.start_mapping(spec.heuristic.kind, meta, ready)
     maximize = spec.heuristic.kind == batch.MAX_MIN
     steps = []
     for it in range(n):
@@ -78,7 +79,7 @@ def trace_min_max(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray) -> li
         rows = np.flatnonzero(alive)
         table = pd.DataFrame({"task": [f"t{i}" for i in rows], "best machine": [f"m{j}" for j in best_j[rows]],
                               "earliest completion": best_c[rows]})
-        k, l = batch.min_max_step(maximize, etc, ready, zeta, alive, best_j, best_c)
+        k, l = batch.min_max_step(maximize, meta, ready)
         word = "largest" if maximize else "smallest"
         why = f"of the tasks' earliest completion times, t{k}'s ({_g(ready[l])} on m{l}) is the {word}: t{k} goes to m{l}"
         steps.append(TraceStep(f"iteration {it + 1}", before.tolist(), ready.tolist(), table, [(int(k), int(l))], why))
@@ -89,7 +90,8 @@ def trace_sufferage(etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
     """One step per execution of Fig. 2's for-statement."""
     n, m = etc.shape
     ready = ready.astype(float).copy()
-    alive = np.ones(n, np.bool_)
+    meta = batch.meta_task(etc)
+    alive = meta.alive
     out_task, out_machine = np.empty(m, np.int64), np.empty(m, np.int64)
     steps = []
     while alive.any():
@@ -113,7 +115,7 @@ def trace_sufferage(etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
                 holder[j1] = (int(k), suff, len(rows))
             rows.append({"task": f"t{k}", "best machine": f"m{j1}", "earliest": c[j1], "second earliest": second,
                          "sufferage": suff, "outcome": outcome})
-        got = batch.sufferage_pass(etc, ready, np.ones(n), alive, out_task, out_machine)
+        got = batch.sufferage_pass(meta, ready, out_task, out_machine)
         made = [(int(out_task[g]), int(out_machine[g])) for g in range(got)]
         assert sorted(made, key=lambda a: a[1]) == sorted(((k, j) for j, (k, _, _) in holder.items()), key=lambda a: a[1])
         why = "each contended machine goes to the task that would suffer most without it: " + ", ".join(
@@ -122,10 +124,10 @@ def trace_sufferage(etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
     return steps
 
 
-def trace_mapping(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray, params: np.ndarray) -> list[TraceStep]:
+def trace_mapping(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
     """The trace of :func:`hcsched.map_tasks` for any registered heuristic of the ETC model."""
     if spec.heuristic.mode == "immediate":
-        return trace_immediate(spec, etc, ready, params)
+        return trace_immediate(spec, etc, ready)
     if spec.heuristic.kind == batch.SUFFERAGE:
         return trace_sufferage(etc, ready)
     return trace_min_max(spec, etc, ready)

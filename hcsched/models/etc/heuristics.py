@@ -1,14 +1,49 @@
 """The ETC model's heuristics (Maheswaran et al. 1999): the immediate-mode rules of section 3.2 and the batch-mode
 rules of section 3.3, as registry entries; their rules are the numba kernels of :mod:`.immediate` and :mod:`.batch`,
-selected by ``kind``."""
+selected by ``kind``. Each entry packs its own parameters for its kernel (``pack``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
 from hcsched.heuristics import Heuristic, Param, whole_number
-from hcsched.models.etc import batch, immediate
+from hcsched.models.etc import batch, engine, immediate
 
 MODEL = "etc"
 MAHESWARAN = "Maheswaran et al. 1999"
+
+
+def no_params(p: dict) -> np.ndarray:
+    """The kernel's parameter array of a rule without numeric parameters (MCT, MET, OLB)."""
+    return np.zeros(1)
+
+
+def sa_params(p: dict) -> np.ndarray:
+    """SA's kernel reads (low, high)."""
+    return np.array([p["low"], p["high"]])
+
+
+def kpb_params(p: dict) -> np.ndarray:
+    """KPB's kernel reads k percent, or -kbar machines when kbar is given (k = 100 kbar / m)."""
+    return np.array([p["k"]]) if p["kbar"] is None else np.array([-p["kbar"]])
+
+
+def batch_plan(p: dict) -> engine.BatchPlan:
+    """When a batch heuristic maps: the strategy, interval, kappa and aging sigma (0 without aging)."""
+    strategy = engine.COUNT if p["strategy"] == "count" else engine.INTERVAL
+    return engine.BatchPlan(strategy, float(p["interval"]), int(p["kappa"]), float(p["aging"] or 0.0))
+
+
+@dataclass(frozen=True)
+class EtcHeuristic(Heuristic):
+    """A heuristic of the ETC model; ``pack`` turns its resolved parameters into what its kernel reads (an array of
+    numbers for an immediate rule, a :class:`~.engine.BatchPlan` for a batch one)."""
+
+    pack: Callable[[dict], Any] = field(default=no_params, repr=False)
 
 
 def _sa_thresholds(v: dict) -> str | None:
@@ -25,9 +60,9 @@ KPB_PARAMS = (Param("k", 20.0, float, 0.0, 100.0, low_open=True, doc="percent of
               Param("kbar", None, float, 1.0, optional=True, doc="number of machines in the subset; overrides k"))
 
 
-def _etc(name, title, mode, kind, section, description, params=(), checks=()) -> Heuristic:
-    return Heuristic(name, title, mode, kind, section, description, params, models=(MODEL,), paper=MAHESWARAN,
-                     checks=checks)
+def _etc(name, title, mode, kind, section, description, params=(), checks=(), pack=no_params) -> EtcHeuristic:
+    return EtcHeuristic(name, title, mode, kind, section, description, params, models=(MODEL,), paper=MAHESWARAN,
+                        checks=checks, pack=pack)
 
 
 HEURISTICS: tuple[Heuristic, ...] = (
@@ -41,16 +76,17 @@ HEURISTICS: tuple[Heuristic, ...] = (
          "Uses MCT until the load balance index r_min/r_max reaches the high threshold, then MET until it falls to the low threshold, and so on.",
          (Param("low", 0.6, float, 0.0, 1.0, doc="switch back to MCT when the load balance index falls to this"),
           Param("high", 0.9, float, 0.0, 1.0, doc="switch to MET when the load balance index reaches this")),
-         checks=(_sa_thresholds,)),
+         checks=(_sa_thresholds,), pack=sa_params),
     _etc("kpb", "K-percent best", "immediate", immediate.KPB, "3.2",
          "Considers only the floor(m k/100) machines (at least one) that execute the task fastest, or kbar machines if kbar is given, and picks the earliest completion among them. k = 100 is MCT; k = 100/m is MET.",
-         KPB_PARAMS, checks=(whole_number("kbar", "machines"),)),
+         KPB_PARAMS, checks=(whole_number("kbar", "machines"),), pack=kpb_params),
     _etc("min-min", "Min-min", "batch", batch.MIN_MIN, "3.3",
          "At each mapping event, repeatedly assigns the task with the smallest earliest completion time to that machine. The paper's benchmark for batch mode.",
-         BATCH_PARAMS),
+         BATCH_PARAMS, pack=batch_plan),
     _etc("max-min", "Max-min", "batch", batch.MAX_MIN, "3.3",
-         "Like Min-min, but repeatedly assigns the task whose earliest completion time is largest.", BATCH_PARAMS),
+         "Like Min-min, but repeatedly assigns the task whose earliest completion time is largest.", BATCH_PARAMS,
+         pack=batch_plan),
     _etc("sufferage", "Sufferage", "batch", batch.SUFFERAGE, "3.3, Fig. 2",
          "Gives each contended machine to the task that would suffer most (second earliest minus earliest completion time) if denied it; displaced tasks wait for the next pass.",
-         BATCH_PARAMS),
+         BATCH_PARAMS, pack=batch_plan),
 )

@@ -69,11 +69,24 @@ def kpb_subset_size(m, k):
 def kpb(e, ready, k):
     """K-percent best: MCT among the floor(m k/100) machines with the smallest e (section 3.2).
 
-    The subset is ranked by execution time with ties to the lower index
-    (stable sort); within it, completion-time ties go to the lowest index.
+    The subset is ranked by execution time with ties to the lower index (as a
+    stable sort would); within it, completion-time ties go to the lowest index.
+    The subset is kept while scanning the machines once (insertion into the
+    ``size`` best so far), not by sorting all m.
     """
     size = kpb_subset_size(e.size, k)
-    return earliest_among(np.argsort(e, kind="mergesort"), size, ready, e)
+    subset = np.empty(size, np.int64)
+    kept = 0
+    for j in range(e.size):
+        if kept == size and not e[j] < e[subset[size - 1]]:
+            continue
+        q = kept if kept < size else size - 1
+        while q > 0 and e[j] < e[subset[q - 1]]:
+            subset[q] = subset[q - 1]
+            q -= 1
+        subset[q] = j
+        kept = min(kept + 1, size)
+    return earliest_among(subset, size, ready, e)
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hcsched.errors import HcschedError
-from hcsched.models.etc import engine, kernel_params
+from hcsched.models.etc import engine
 from hcsched.models.etc.explain import trace_mapping
 from hcsched.readers import check_etc
 from hcsched.scenario import HeuristicSpec
@@ -58,10 +58,10 @@ def map_tasks(etc, heuristic: str, ready=None, trace: bool = False, **params) ->
     spec = HeuristicSpec.make(heuristic, model="etc", **params)
     h = spec.heuristic
     if h.mode == "immediate":
-        machine, completion, final = engine.map_immediate_static(h.kind, kernel_params(spec), etc, ready)
+        machine, completion, final = engine.map_immediate_static(h.kind, h.pack(spec.kwargs), etc, ready)
     else:
         machine, completion, final, _ = engine.map_batch_static(h.kind, np.ones(etc.shape[0]), etc, ready)
     steps = None
     if trace:
-        steps = trace_mapping(spec, etc, ready, kernel_params(spec))
+        steps = trace_mapping(spec, etc, ready)
     return MappingResult(h.name, machine, completion, final, steps)

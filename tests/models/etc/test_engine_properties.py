@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hcsched import map_tasks
-from hcsched.models.etc import engine, run_heuristic
+from hcsched.models.etc import engine, immediate, run_heuristic
 from hcsched.models.etc.workload import Workload
 from hcsched.scenario import HeuristicSpec
 
@@ -86,12 +86,64 @@ def test_static_immediate_simulation_equals_map_tasks(w, spec):
     np.testing.assert_allclose(s.finish, r.completion)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.one_of(st.floats(1.0, 100.0), st.integers(-12, -1).map(float)), st.integers(0, 2**32 - 1))
+def test_kpb_subset_is_a_stable_sorts_first_machines(m, k, seed):
+    """KPB's one-pass subset: the first floor(m k / 100) machines (or kbar = -k) of a stable sort by ETC, then MCT
+    among them with ties to the lowest machine; small integer times make many ties."""
+    rng = np.random.default_rng(seed)
+    e, ready = rng.integers(0, 3, m).astype(float), rng.integers(0, 6, m).astype(float)
+    subset = np.argsort(e, kind="stable")[:immediate.kpb_subset_size(m, k)]
+    c = ready[subset] + e[subset]
+    assert immediate.kpb(e, ready, k) == subset[c == c.min()].min()
+
+
+def test_kpb_ties_at_the_subsets_edge_keep_the_lower_machine():
+    # two machines of ETC 1 for one place beside machine 2 (ETC 0): m0 is in the subset, and completes first
+    assert immediate.kpb(np.array([1.0, 1.0, 0.0]), np.array([0.0, 5.0, 5.0]), 200 / 3) == 0
+
+
+@given(st.lists(st.tuples(st.integers(0, 4).map(float), st.integers(0, 7)), max_size=8, unique_by=lambda t: t[1]),
+       st.integers(0, 8))
+def test_completion_heap_gives_the_earliest_then_the_lowest_machine(entries, pop_after):
+    """The batch engine's next completion: smallest time, then lowest machine (as an argmin over machines)."""
+    heap = engine.CompletionHeap(np.empty(8), np.empty(8, np.int64), np.zeros(1, np.int64))
+    out, waiting = [], []
+    for count, (t, j) in enumerate(entries, 1):
+        engine.heap_push(heap, t, j)
+        waiting.append((t, j))
+        if count == pop_after:  # one pop between pushes
+            out.append(engine.heap_first(heap))
+            engine.heap_pop(heap)
+            assert out[-1] == min(waiting)
+            waiting.remove(out[-1])
+    while heap.size[0]:
+        out.append(engine.heap_first(heap))
+        engine.heap_pop(heap)
+    assert sorted(out) == sorted(entries) and out[len(out) - len(waiting):] == sorted(waiting)
+    assert engine.heap_first(heap) == (np.inf, -1)
+
+
+def test_each_heuristic_packs_its_own_kernel_parameters():
+    def pack(name, **params):
+        spec = HeuristicSpec.make(name, **params)
+        return spec.heuristic.pack(spec.kwargs)
+
+    assert pack("kpb").tolist() == [20.0] and pack("kpb", kbar=3).tolist() == [-3.0]
+    assert pack("sa", low=0.2, high=0.5).tolist() == [0.2, 0.5]
+    assert pack("mct").tolist() == [0.0]
+    assert pack("sufferage", strategy="count", kappa=5, aging=2.0) == engine.BatchPlan(engine.COUNT, 10.0, 5, 2.0)
+    assert pack("min-min") == engine.BatchPlan(engine.INTERVAL, 10.0, 40, 0.0)
+
+
 def test_batch_interval_skips_redundant_events():
     etc = np.array([[5.0], [5.0]])
     # arrivals at 1 and 100, interval 10: events at 10 (t0), 100 (t1); the completion of t0 at 15 adds one at 20
-    machine, start, finish, events = engine.run_batch(0, engine.INTERVAL, 10.0, 40, 0.0, np.array([1.0, 100.0]), etc, etc)
+    plan = engine.BatchPlan(engine.INTERVAL, 10.0, 40, 0.0)
+    machine, start, finish, events, work = engine.run_batch(0, plan, np.array([1.0, 100.0]), etc, etc)
     assert start.tolist() == [10.0, 100.0]
     assert events == 2  # the event at 20 has an empty meta-task and is not counted
+    assert work == 2  # one Min-min iteration with one unmapped task at each event
 
 
 # --- the task-class engine (Al-Azzoni and Down) -------------------------------------------------------
