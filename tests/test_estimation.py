@@ -192,6 +192,31 @@ def test_communication_and_predicted_error_readings():
         np.testing.assert_allclose(state.estimates(np.array([2, 3]))[0], expected)
 
 
+def test_a_processor_with_only_round_robin_returns_predicts_the_problems_mean_error():
+    """Issue 22: a processor whose observations are all of tasks dealt round robin (no estimate, so no ET) predicts
+    the problem's mean ET (section 3.1 gives no rule; docs "Error"), not 0, with every reading; the fallback follows
+    the mean as errors arrive on other processors. Before any error of the problem is known: the mean ET over every
+    problem; before any error at all: 0."""
+    X = np.array([[0], [10], [1], [9], [5], [4]])
+    problems = np.array([0, 0, 0, 0, 1, 1])
+    for error in ("knn", "smoothed", "mean"):
+        state = EstimatorState(Estimator(n=10, L=0.0, error=error), problems, X, 2, 2)
+        state.report_rate(0, 100.0)
+        state.report_rate(1, 100.0)
+        state.observe(0, 0, 10.0, 1.0, float("nan"), np.array([2, 3]))  # dealt round robin: no ET
+        assert (state.estimates(np.array([2, 3]))[2] == 0).all()  # no error known anywhere
+        state.observe(1, 1, 50.0, 5.0, 0.6, np.array([2, 3]))
+        state.observe(2, 1, 12.0, 1.0, 0.2, np.array([3]))
+        err = state.estimates(np.array([3]))[2]
+        np.testing.assert_allclose(err[0, 0], 0.4)  # processor 0: only round robin, the problem's mean ET (0.6 + 0.2) / 2
+        assert err[0, 1] > 0.2  # processor 1 has errors of its own
+        # problem 1, nothing of it returned with an error: the mean over every problem
+        state.observe(4, 0, 10.0, 1.0, float("nan"), np.array([5]))
+        np.testing.assert_allclose(state.estimates(np.array([5]))[2], [[0.4, 0.4]])
+        state.observe(3, 0, 40.0, 4.0, 1.0, np.array([], np.int64))  # a later error on processor 0 of problem 0
+        np.testing.assert_allclose(state.estimates(np.array([5]))[2], [[0.6, 0.6]])
+
+
 def test_worst_max_reading_is_the_largest_error_in_u_j():
     """The other reading of the worst case (notes 1.3): ETC x (1 + the largest ET in U_j); U_j is a ring of n."""
     X = np.array([[0], [10], [1], [9]])

@@ -292,6 +292,8 @@ class EstimatorState:
         if not known.all():  # ET unknown for tasks dispatched without an estimate: use the others' mean
             vo[~known, 2] = vo[known, 2].mean() if known.any() else 0.0  # vo is a copy (fancy indexing)
         self.knn[:, tasks, j] = knn_values(self.X[tasks], xo, vo, self.est.L, self.est.weights == "literal").T
+        if not known.any():  # only round-robin returns on j: no error to predict from; estimates() uses the mean ET
+            self.knn[2, tasks, j] = np.nan
 
     def fill_rows(self, tasks: np.ndarray) -> None:
         """k-NN estimates of newly released tasks on every processor with observations of their problem."""
@@ -327,7 +329,9 @@ class EstimatorState:
             has, cols, per = self.count[p, procs] > 0, procs, (lambda a: a)  # (S,)
             knn = self.knn[:, tasks, procs] if self.use_knn else None
             shape = (tasks.size,)
-        mean_et = per(np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), 0.0))
+        # the problem's mean ET; before any of its errors is known, the mean over every problem; else 0
+        overall = self.sum_et.sum() / self.n_et.sum() if self.n_et.any() else 0.0
+        mean_et = per(np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), overall))
         if est.method == "knn":
             etc = np.where(has, knn[0], per(self.T[p]) / self.rate[cols])
             comm = np.where(has, knn[1], per(self.Cg[p]))
@@ -339,7 +343,7 @@ class EstimatorState:
             etc = np.broadcast_to(per(self.sum_t[p] / ret), shape).copy()
             comm = np.broadcast_to(per(self.sum_c[p] / ret), shape).copy()
         if est.error == "knn":
-            err = np.where(has, knn[2], mean_et)
+            err = np.where(has & (knn[2] == knn[2]), knn[2], mean_et)  # NaN: U_j holds no error yet
         elif est.error == "smoothed":
             rows = self.ETg[p] if procs is None else self.ETg[p, procs]
             seen = self.n_etj[p] if procs is None else self.n_etj[p, procs]
