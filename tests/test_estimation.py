@@ -285,6 +285,44 @@ def brute_force(kind, e, w, st0, beta, once, ties="lowest"):
     return out
 
 
+def test_eq12_relative_and_absolute_start_times_by_hand():
+    """ST of eq. 12 (issue 22): processor 0 runs a task started at 0 planned for 100 s, processor 1 is idle. At
+    now = 90 the relative load is (100, 0) and the clock time free (100, 90); past the estimate, at now = 150, the
+    absolute reading gives ST = now on both (a tie with the idle processor), the relative one still (100, 0)."""
+    procs, started, planned = np.array([0]), np.array([0.0]), np.array([100.0])
+    np.testing.assert_allclose(H.start_times("relative", 90.0, 2, procs, started, planned), [100.0, 0.0])
+    np.testing.assert_allclose(H.start_times("absolute", 90.0, 2, procs, started, planned), [100.0, 90.0])
+    np.testing.assert_allclose(H.start_times("absolute", 150.0, 2, procs, started, planned), [150.0, 150.0])
+    np.testing.assert_allclose(H.start_times("relative", 150.0, 2, procs, started, planned), [100.0, 0.0])
+
+
+def test_eq12_readings_change_fz_but_not_fa_on_a_hand_made_queue():
+    """One task, e = ETC + C = 20 s on both processors, EW = (0.5, 0.2), beta = 1, at now = 90 with the loads above.
+    FZ = FA / EW: relative ST (100, 0): 120 / 0.5 = 240 against 20 / 0.2 = 100, so the idle processor 1; absolute ST
+    (100, 90): 240 against 110 / 0.2 = 550, so behind the busy processor 0 (the offset ``now`` flattens FA and EW
+    decides). FA: 120 against 20, or 120 against 110: processor 1 under both."""
+    e, w = np.array([[20.0, 20.0]]), np.array([[0.5, 0.2]])
+    procs, started, planned = np.array([0]), np.array([0.0]), np.array([100.0])
+    loads = {st: H.start_times(st, 90.0, 2, procs, started, planned) for st in ("relative", "absolute")}
+    assert H._cost(H.FZ, 20.0, 1 / 0.2, 0.0, loads["absolute"][1], 0.0, 0.0, 2, True) == pytest.approx(550.0)
+    assert H.greedy(H.FZ, e, w, loads["relative"], 1.0).tolist() == [[0, 1]]
+    assert H.greedy(H.FZ, e, w, loads["absolute"], 1.0).tolist() == [[0, 0]]
+    assert H.greedy(H.FA, e, w, loads["relative"]).tolist() == H.greedy(H.FA, e, w, loads["absolute"]).tolist() == [[0, 1]]
+
+
+def test_st_is_a_parameter_of_the_alg2_heuristics_only_and_changes_fz_runs():
+    """``st`` (default relative) on FA, FE, FZ, FE_d, FZ_d, LA, LE, LZ; the baselines keep the absolute reading. In a
+    run, FZ's schedule depends on it."""
+    with_st = {h.name for h in H.HEURISTICS if any(p.name == "st" for p in h.params)}
+    assert with_st == {"fa", "fe", "fz", "fe-d", "fz-d", "la", "le", "lz"}
+    assert all(p.default == "relative" for h in H.HEURISTICS for p in h.params if p.name == "st")
+    sc = MODEL.tiny().replace(heuristics=["fz", {"name": "fz", "st": "absolute"}])
+    runs = trial_runs(sc, 0)
+    assert list(runs) == ["fz", "fz (st=absolute)"]
+    a, b = (r.schedule for r in runs.values())
+    assert not (np.array_equal(a.machine, b.machine) and np.allclose(a.start, b.start))
+
+
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 7), st.integers(1, 6), st.integers(1, 4), st.integers(0, 10_000), st.booleans(),
        st.sampled_from(["lowest", "last"]))
@@ -578,17 +616,20 @@ def test_a_trace_replays_its_times_and_derives_the_other_machines_by_speed():
 
 def test_a_trace_without_latency_leaves_the_error_heuristics_nothing_to_weigh():
     """Documented: a trace has no data column, so with latency 0 every C is 0, EW is floored at eps everywhere, and
-    FE, FZ, FZ_d (LE, LZ) give FA's (LA's) schedule; literal FE_d then prefers the largest FA (far worse)."""
+    FE, FZ (LE, LZ) give FA's (LA's) schedule; literal FE_d then prefers the largest FA (far worse). FZ_d orders pairs
+    as FA does too, but in log space (ln FZ_d = -FA ln eps + eps ln FA) FA values a few ulps apart can round to a tie,
+    which the lowest index breaks: with eq. 12's relative ST (no common offset 'now') that happens on this trace."""
     sc = Scenario.from_dict({"model": "estimation", "trace": {"tasks": "estimation-tasks.csv",
                              "processors": "estimation-processors.csv"}, "network": {"latency": 0.0},
                              "heuristics": ["fa", "fe", {"name": "fz", "beta": 0.1}, "fz-d", "fe-d", "la", "le", "lz"],
                              "trials": 1}, base_dir=EXAMPLES)
     runs = trial_runs(sc, 0)
-    for name in ("fe", "fz (beta=0.1)", "fz-d", "le", "lz"):
+    for name in ("fe", "fz (beta=0.1)", "le", "lz"):
         same = runs["la" if name.startswith("l") else "fa"].schedule
         np.testing.assert_array_equal(runs[name].schedule.machine, same.machine)
         np.testing.assert_array_equal(runs[name].schedule.start, same.start)
     assert runs["fe-d"].makespan > 2 * runs["fa"].makespan
+    assert runs["fz-d"].makespan < 1.5 * runs["fa"].makespan  # not FE_d's pathology (1310 s against FA's 1655 s)
 
 
 @pytest.mark.parametrize("edit, message", [
