@@ -1,12 +1,13 @@
 """hcsched dashboard: the landing page and the list of pages."""
 
-from pathlib import Path
-
 import streamlit as st
 
 from hcsched import get_model
-from models import ui
-from pages.common import PAGES, Keys, init_session_state, run_button, run_status, show_current_results, shown_as_error, start_run
+from pages.models import ui
+from pages.results_view import show_current_results
+from pages.runs import run_status, start_run
+from pages.session import Keys, init_session_state
+from pages.widgets import ASSETS, PAGES, run_button, shown_as_error
 
 
 def landing() -> None:
@@ -34,7 +35,6 @@ def landing() -> None:
              "and step through single decisions on **Explain**.")
 
 
-ASSETS = Path(__file__).resolve().parent / "assets"
 st.set_page_config(page_title="hcsched", page_icon=str(ASSETS / "icon.png"), layout="wide")
 st.html(f"<style>{(ASSETS / 'style.css').read_text()}</style>")
 # Material icons ship with Streamlit; emoji need a font that a bare machine (e.g. Debian's chromium) may lack.

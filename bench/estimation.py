@@ -1,25 +1,34 @@
 """Benchmarks of the estimation model (issue: seed 004), with the paper's directions on the presets.
 
-    python bench/estimation.py [--quick]
+    python bench/estimation.py [--quick] [--scaling [FACTOR ...]]
 
 1. The k-NN estimates of 500 unstarted tasks on 90 processors after one return (target <= 10 ms): the incremental
    update (column j only) against a full recomputation measured in the same run.
 2. One preset of 30 trials on 2 cores (target <= 60 s), with the paper's directions: k-NN error against the smoothed
    and simple-average estimators, k-NN error falling with more observations, LE against LA, FZ (best, beta 0.1)
    against FA, FE the worst of FA / FE / FZ. --quick runs 6 trials.
+3. With ``--scaling`` only (issue 21): one trial of ``page-system-a`` with FA and RR at processors x f and every
+   problem's stages x f (f = 1, 4 by default; 16 if asked), one process, kernels warm: CPU seconds of each heuristic,
+   the growth exponent of each step, and FA's seconds per unit of Alg. 2's decision work. The unit: at each mapping
+   event Alg. 2 evaluates FA (eq. 11) for every waiting task of a known problem on every processor at least once (a
+   task may be queued behind a busy one), S x M pairs; the brief's narrower count, waiting tasks x idle processors,
+   is printed beside it. CPU seconds, not wall: the machine is shared.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import time
 
 import numpy as np
 
-from hcsched import simulate
-from hcsched.models.estimation import MODEL
+from hcsched import Scenario, simulate
+from hcsched.models.estimation import MODEL, engine
 from hcsched.models.estimation.estimators import EstimatorState, knn_estimate
 from hcsched.models.estimation.spec import Estimator
+from hcsched.sampling import trial_seeds
 
 
 def knn_bench(tasks: int = 500, machines: int = 90, n: int = 100, repeats: int = 20) -> tuple[float, float]:
@@ -90,10 +99,73 @@ def preset_run(name: str, trials: int):
     return wall, df, summary
 
 
+def scaled(factor: int, heuristics=("fa", "rr")) -> Scenario:
+    """``page-system-a`` with processors x factor and every problem's stages x factor, one trial."""
+    data = MODEL.presets()["page-system-a"]().to_dict()
+    data["processors"]["count"] *= factor
+    for problem in data["problems"]:
+        problem["stages"] = [n * factor for n in problem["stages"]]
+    return Scenario.from_dict({**data, "heuristics": list(heuristics), "trials": 1})
+
+
+def decision_work(factor: int) -> dict[str, tuple[float, int, int, int, float]]:
+    """Per heuristic of :func:`scaled`: (CPU seconds, mapping events, S x M pairs, S x idle pairs, CPU seconds in
+    Alg. 2) of one trial."""
+    sc = scaled(factor)
+    workload = MODEL.workload(sc.spec, trial_seeds(sc.seed, 1)[0])
+    greedy, out = engine.K.greedy, {}
+    for h in sc.heuristics:
+        count = [0, 0, 0, 0.0]
+
+        def counting(kind, e, *args, _count=count, **kwargs):
+            idle = args[4] if len(args) > 4 else kwargs.get("idle")
+            _count[0] += 1
+            _count[1] += e.size
+            _count[2] += e.shape[0] * int(np.sum(idle) if idle is not None else e.shape[1])
+            t = time.process_time()
+            order = greedy(kind, e, *args, **kwargs)
+            _count[3] += time.process_time() - t
+            return order
+
+        engine.K.greedy = counting
+        try:
+            t = time.process_time()
+            MODEL.run(sc.spec, h, workload)
+            out[h.label] = (time.process_time() - t, *count)
+        finally:
+            engine.K.greedy = greedy
+    return out
+
+
+def scaling(factors: list[int]) -> None:
+    MODEL.warm_up()
+    decision_work(1)  # warm: first calls of every kernel
+    rows = {f: decision_work(f) for f in factors}
+    print(f"page-system-a x f (processors and stages), one trial, CPU seconds; load average {os.getloadavg()[0]:.1f}")
+    for f, r in rows.items():
+        total = sum(v[0] for v in r.values())
+        fa = r["fa"]
+        print(f"x{f:<3d} FA + RR {total:6.2f} s (FA {fa[0]:.2f} s, RR {r['rr'][0]:.2f} s); FA: {fa[1]} events, "
+              f"{fa[2] / 1e6:.1f} M task-processor pairs, {1e9 * fa[0] / fa[2]:.0f} ns a pair "
+              f"(Alg. 2 alone {fa[4]:.2f} s, {1e9 * fa[4] / fa[2]:.0f} ns a pair; the rest "
+              f"{1e6 * (fa[0] - fa[4]) / fa[1]:.0f} us an event); {fa[3] / 1e6:.1f} M waiting x idle, "
+              f"{1e9 * fa[0] / fa[3]:.0f} ns each")
+    for a, b in zip(factors, factors[1:], strict=False):
+        ta, tb = (sum(v[0] for v in rows[x].values()) for x in (a, b))
+        print(f"growth exponent x{a} -> x{b}: {math.log(tb / ta) / math.log(b / a):.2f} (target <= 2)")
+    if 4 in rows:
+        print(f"x4: {sum(v[0] for v in rows[4].values()) / 1.5:.2f} x the 1.5 s target")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--scaling", nargs="*", type=int, default=None, metavar="FACTOR",
+                    help="only the scaling measurement, at these factors (default 1 4)")
     args = ap.parse_args()
+    if args.scaling is not None:
+        scaling(args.scaling or [1, 4])
+        return
     trials = 6 if args.quick else 30
     inc, full = knn_bench()
     print(f"k-NN after one return, 500 tasks x 90 processors: {inc:.2f} ms = {inc / 10:.2f} x the 10 ms target; "

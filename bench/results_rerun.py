@@ -28,7 +28,7 @@ DEFAULT = ("alazzoni-B", "quickstart", "kim-loose-low-heavy", "caniou-mu10", "pa
 
 def measure(name: str, trials: int) -> tuple[float, list[float]]:
     """The first draw of the Results page and three reruns after a widget change, in seconds."""
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     sc = preset(name)
     sc = sc.replace(trials=min(sc.trials, trials))

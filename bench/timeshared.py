@@ -1,5 +1,5 @@
 """Benchmark and reproduction of the time-shared model (Caniou and Jeannot):
-python bench/timeshared.py [--quick] [--trial-only] [--trials N]
+python bench/timeshared.py [--quick] [--trial-only] [--trials N] [--scaling]
 
 Prints, in one run:
 - one simulation of 250 tasks on 25 servers at mu = 0 (the heaviest case), all 12 heuristics, on one core (target
@@ -8,6 +8,11 @@ Prints, in one run:
 - the caniou-mu0/10/30/70 presets (every heuristic against NetSolve MCT, --trials each, default 100): mean gain on
   makespan, sum-flow, max-flow, max-stretch and % of tasks sooner / same / later, with 95% half-widths;
 - without --quick, the caniou-grid sweep at its default size on 2 cores (target <= 5 minutes).
+
+--scaling (alone) prints instead how one simulation's cost grows (issue 21): caniou-mu30 with NetSolve MCT, HMCT
+and MP, servers, tasks and arrival rate x f (f = 1, 4, 16: the same load per server), one trial, one process,
+kernels warm; seconds (wall and CPU), each step's growth exponent, and each heuristic's time per unit of the work
+its definition asks of a decision (:func:`decision_units`).
 """
 
 from __future__ import annotations
@@ -112,12 +117,83 @@ def grid() -> None:
             print(mean.loc[h, c].unstack().round(1).to_string())
 
 
+SCALES = (1, 4, 16)
+SCALED = ("netsolve-mct", "hmct", "mp")
+
+
+def decision_units(name: str, w, machine: np.ndarray, finish: np.ndarray) -> tuple[int, str]:
+    """The work a heuristic's definition asks of all its decisions, and its unit in words. NetSolve MCT (sections
+    2.2, 6.1): one estimate D1 + D2 per server. HMCT (section 6.2, Fig. 18) and MP (6.4.1, Fig. 19): the HTM's
+    prediction of every server with its tasks and the new one, a simulation of the server's unfinished tasks and
+    the new one, counted as 1 + the server's tasks unfinished at the arrival (HMCT needs the new task's date, MP
+    every task's)."""
+    n, m = machine.size, w.speed.size
+    if name == "netsolve-mct":
+        return n * m, "server estimates"
+    arrival = w.arrival[w.order]
+    pos = np.empty(n, np.int64)
+    pos[w.order] = np.arange(n)
+    later = np.searchsorted(arrival, finish, side="left") - pos - 1  # later arrivals before task t ends
+    return n * m + int(np.maximum(later, 0).sum()), "server-task predictions"
+
+
+def scaling(scales=SCALES, names=SCALED) -> pd.DataFrame:
+    """One simulation of caniou-mu30 scaled by f in ``scales`` (module docstring): seconds and time per unit."""
+    import os
+
+    MODEL.warm_up()
+    base = PRESETS["caniou-mu30"]()
+    rows = []
+    for f in scales:
+        s = base.spec
+        sc = base.replace(trials=1, heuristics=list(names), servers=s.servers * f, tasks=s.tasks * f,
+                          mean_interarrival=s.mean_interarrival / f)
+        seed = trial_seeds(sc.seed, 1)[0]
+        best: dict[str, float] = {}
+        for _ in range(3 if f < 16 else 2):  # the best of a few: the machine is shared
+            w0, c0 = time.perf_counter(), time.process_time()
+            w = MODEL.workload(sc.spec, seed)
+            _ = w.alone
+            best["workload"] = min(best.get("workload", np.inf), time.process_time() - c0)
+            runs = {}
+            for h in sc.heuristics:
+                c = time.process_time()
+                runs[h.name] = MODEL.run(sc.spec, h, w)
+                MODEL.measure(sc.spec, h, runs[h.name])
+                best[h.name] = min(best.get(h.name, np.inf), time.process_time() - c)
+            best["cpu"] = min(best.get("cpu", np.inf), time.process_time() - c0)
+            best["wall"] = min(best.get("wall", np.inf), time.perf_counter() - w0)
+        for name, run in runs.items():
+            units, what = decision_units(name, w, run.schedule.machine, run.schedule.finish)
+            rows.append({"f": f, "servers": sc.spec.servers, "tasks": sc.spec.tasks, "heuristic": name,
+                         "cpu_s": best[name], "units": units, "unit": what, "ns_per_unit": best[name] / units * 1e9,
+                         "trial_cpu_s": best["cpu"], "trial_wall_s": best["wall"], "load": os.getloadavg()[0]})
+    out = pd.DataFrame(rows)
+    trial = out.groupby("f", sort=False)[["servers", "tasks", "trial_wall_s", "trial_cpu_s", "load"]].first()
+    trial["growth_exponent"] = np.log(trial["trial_cpu_s"] / trial["trial_cpu_s"].shift()) / np.log(
+        trial.index.to_series() / trial.index.to_series().shift())
+    print("caniou-mu30, one simulation (workload, NetSolve MCT as heuristic and reference, HMCT, MP), one process:")
+    print(trial.round(3).to_string())
+    print("per heuristic: CPU seconds, units of decision work (see decision_units) and ns per unit:")
+    wide = out.pivot(index="f", columns="heuristic", values=["cpu_s", "ns_per_unit"]).round(3)
+    print(wide.to_string())
+    for name, g in out.groupby("heuristic", sort=False):
+        print(f"  {name}: {g['unit'].iloc[0]}; ns per unit at x{g['f'].iloc[-1]} / at x{g['f'].iloc[0]}: "
+              f"{g['ns_per_unit'].iloc[-1] / g['ns_per_unit'].iloc[0]:.2f} (target <= 2; below 1: the smallest run's "
+              "fixed costs, Python calls and metrics, weigh more)")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="skip the sweep")
     parser.add_argument("--trial-only", action="store_true", help="only the one-simulation timing")
     parser.add_argument("--trials", type=int, default=100)
+    parser.add_argument("--scaling", action="store_true", help="only the 1x/4x/16x growth of one simulation")
     args = parser.parse_args()
+    if args.scaling:
+        scaling()
+        return
     one_trial()
     if args.trial_only:
         return

@@ -25,9 +25,10 @@ import numpy as np
 
 from hcsched import preset, simulate
 from hcsched.experiment import trial_seeds
-from hcsched.models.value import MODEL, engine, rules
-from hcsched.models.value.heuristics import DYNAMIC, vector
-from hcsched.models.value.simulation import run_dynamic
+from hcsched.models.value import MODEL, engine, rebuilding
+from hcsched.models.value.event import Queues, mapping_event
+from hcsched.models.value.heuristics import DYNAMIC
+from hcsched.models.value.simulation import run_dynamic, trial
 from hcsched.models.value.static_runs import run_static
 
 EVENT_TARGET_MS = 5.0
@@ -38,11 +39,11 @@ STATIC_TARGET_S = 20.0
 def event_state(sc, waiting: int = 400):
     spec = sc.spec
     w = MODEL.workload(spec, trial_seeds(sc.seed, 1)[0])
-    mm = next(h for h in DYNAMIC if h.kind == rules.MAX_MIN)
-    fp = vector(mm, mm.defaults(), spec, w)
+    mm = next(h for h in DYNAMIC if h.kind == rebuilding.MAX_MIN)
+    fp = mm.pack(mm.defaults(), spec, w)
     for until in range(300, w.tasks, 10):
-        snap = engine.snapshot(mm.kind, fp, w, spec.window[1], spec.stop, False, until)
-        if 1 + snap["qlen"].sum() >= waiting:
+        snap = engine.snapshot(mm.kind, fp, trial(w), spec.window[1], spec.stop, False, until)
+        if 1 + snap["queues"].qlen.sum() >= waiting:
             return spec, w, snap
     raise SystemExit("no arrival with that many waiting tasks")
 
@@ -50,19 +51,19 @@ def event_state(sc, waiting: int = 400):
 def time_event(kind, fp, w, snap, end, repeats: int) -> float:
     times = []
     for _ in range(repeats + 1):
-        queue, qlen, state = snap["queue"].copy(), snap["qlen"].copy(), snap["state"].copy()
+        q = snap["queues"]
+        queues, state = Queues(q.queue.copy(), q.qlen.copy(), q.base), snap["state"].copy()
         t = time.perf_counter()
-        rules.mapping_event(kind, fp, state, snap["new"], snap["now"], queue, qlen, snap["base"], w.etc, w.priority,
-                            w.weight, w.d100, w.d50, w.d25, snap["mean_e"], end)
+        mapping_event(kind, fp, state, snap["new"], snap["now"], end, queues, trial(w))
         times.append(time.perf_counter() - t)
     return 1000.0 * float(np.median(times[1:]))  # the first call may compile
 
 
 def reference_ms(w, snap, repeats: int) -> float:
     """One vectorised MCT pass over the same mappable tasks (numpy)."""
-    queue, qlen = snap["queue"], snap["qlen"]
+    queue, qlen, base = snap["queues"]
     rows = np.concatenate([queue[j, 1:qlen[j]] for j in range(qlen.size)] + [[snap["new"]]]).astype(int)
-    mat = snap["base"] + np.array([w.etc[queue[j, 0], j] if qlen[j] else 0.0 for j in range(qlen.size)])
+    mat = base + np.array([w.etc[queue[j, 0], j] if qlen[j] else 0.0 for j in range(qlen.size)])
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -74,7 +75,7 @@ def reference_ms(w, snap, repeats: int) -> float:
 def part_events(repeats: int) -> None:
     sc = preset("kim-loose-low-heavy")
     spec, w, snap = event_state(sc)
-    waiting = 1 + int(snap["qlen"].sum())
+    waiting = 1 + int(snap["queues"].qlen.sum())
     ref = reference_ms(w, snap, 200)
     print(f"## 1. One mapping event: {waiting} waiting tasks on {spec.machines} machines (task {snap['new']} of a "
           f"low-heterogeneity trial); target <= {EVENT_TARGET_MS:g} ms; reference = one numpy MCT pass "
@@ -83,7 +84,7 @@ def part_events(repeats: int) -> None:
     print("|---|---:|---:|---:|")
     ms = {}
     for h in DYNAMIC:
-        fp = vector(h, h.defaults(), spec, w)
+        fp = h.pack(h.defaults(), spec, w)
         ms[h.name] = time_event(h.kind, fp, w, snap, spec.window[1], repeats)
         print(f"| {h.name} | {ms[h.name]:.3f} | {ms[h.name] / EVENT_TARGET_MS:.3f} | {ms[h.name] / ref:.1f}x |")
     slow = min(v for k, v in ms.items() if k not in ("queueing-table", "switching"))
@@ -136,7 +137,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     print(f"cpus: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}\n")
-    engine.warm_up()
+    MODEL.warm_up()
     simulate(MODEL.tiny())  # compile (or load) every kernel, TPSA and GA included, before timing anything
     part_events(5 if a.quick else 20)
     part_preset(10 if a.quick else 50)

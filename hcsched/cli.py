@@ -1,47 +1,38 @@
-"""The ``hcsched`` command: list heuristics, map one ETC matrix, run and calibrate experiments, reproduce the papers."""
+"""The ``hcsched`` command: list heuristics, run and sweep scenarios, reproduce the papers; and each model's own
+subcommands (:meth:`~hcsched.models.base.Model.commands`, e.g. ``map`` and ``calibrate`` of the ETC model).
+
+Every import is at the top: ``hcsched`` loads the models anyway (the parser lists their commands), so importing the
+commands' modules lazily would not make ``hcsched --help`` quicker.
+"""
 
 from __future__ import annotations
 
 import argparse
 import itertools
 import json
+import multiprocessing
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
+from hcsched import reproduce as rp
 from hcsched.errors import HcschedError, describe_error
+from hcsched.experiment import progress_text, simulate
+from hcsched.heuristics import get_heuristic, heuristic_names
+from hcsched.models import DEFAULT_MODEL, Command, get_model, model_names, warm_up
+from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
+from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
+from hcsched.runner import check_backend, default_jobs
+from hcsched.scenario import load_scenario
+from hcsched.stats import BOOTSTRAP_RESAMPLES, interval_method, summarize
+from hcsched.sweep import sweep, sweep_summary
+from hcsched.sweep_spec import parse_vary
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line and exit status 2, no usage dump
         raise HcschedError(f"{message} (see '{self.prog} --help')")
-
-
-def _value(text: str):
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
-
-
-def _params(items: list[str]) -> dict:
-    out = {}
-    for item in items or ():
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise HcschedError(f"--param: {item!r} is not allowed; write key=value, e.g. --param k=20")
-        out[key.strip()] = _value(value.strip())
-    return out
-
-
-def _ready(text: str | None):
-    if text is None:
-        return None
-    try:
-        return [float(x) for x in text.split(",")]
-    except ValueError:
-        raise HcschedError(f"--ready: {text!r} is not allowed; give comma-separated numbers, one per machine") from None
 
 
 def _show(value) -> str:
@@ -53,8 +44,6 @@ def _show(value) -> str:
 
 def _list_models(name: str | None) -> list:
     """The models to list: all, or the one named by --model (an unknown name is an error naming the allowed ones)."""
-    from hcsched.models import get_model, model_names
-
     names = model_names()
     if name is not None and name not in names:
         raise HcschedError(f"--model: {name!r} is not allowed; allowed: one of {', '.join(names)}")
@@ -62,8 +51,6 @@ def _list_models(name: str | None) -> list:
 
 
 def cmd_list(args) -> None:
-    from hcsched.heuristics import get_heuristic, heuristic_names
-
     models = _list_models(args.model)
     sections = [(m, [get_heuristic(n, m.name) for n in heuristic_names(model=m.name)]) for m in models]
     every = [h for _, hs in sections for h in hs]
@@ -76,24 +63,7 @@ def cmd_list(args) -> None:
             print(f"  {'':<{name_w}}  parameters: {params}")
 
 
-def cmd_map(args) -> None:
-    from hcsched.models.etc.mapping import map_tasks
-    from hcsched.readers import read_etc
-
-    result = map_tasks(read_etc(args.etc_file, args.machines), args.heuristic, _ready(args.ready), **_params(args.param))
-    if args.json:
-        print(json.dumps(result.to_dict()))
-        return
-    print(f"heuristic: {result.heuristic}\nmakespan: {result.makespan:g}")
-    print("task  machine  completion")
-    for i, (j, c) in enumerate(zip(result.assignment, result.completion, strict=True)):
-        print(f"{i:<5} {j:<8} {c:g}")
-
-
 def _scenario(args):
-    from hcsched.presets import preset
-    from hcsched.scenario import load_scenario
-
     if (args.scenario is None) == (args.preset is None):
         raise HcschedError("give either a scenario file or --preset NAME (see 'hcsched preset list')")
     return preset(args.preset) if args.preset else load_scenario(args.scenario)
@@ -103,8 +73,6 @@ def _progress_bar(word: str = "trial"):
     """A one-line progress bar on a terminal ("[####      ] 3.5 of 50 replications done, about 40 s left")."""
     if not sys.stderr.isatty():
         return None
-    from hcsched.experiment import progress_text  # lazily, as the commands import the library: a quick start-up
-
     begin = time.monotonic()
 
     def show(done: float, total: int) -> None:
@@ -143,8 +111,6 @@ def format_summary(summary, metrics) -> str:
 def interval_note(results, metrics, methods: dict[str, str]) -> str:
     """One line naming the interval method of each metric: Student-t, or the bootstrap where a metric asks for it or
     where "auto" chose it (naming the heuristics)."""
-    from hcsched.stats import BOOTSTRAP_RESAMPLES, interval_method
-
     groups = list(results.groupby("heuristic", sort=False))
     boot = []
     for m in (m for m in metrics if m.name in results):
@@ -169,10 +135,6 @@ def _write_csv(frame, path: str, flag: str) -> None:
 
 
 def cmd_run(args) -> None:
-    from hcsched.experiment import simulate
-    from hcsched.models import get_model
-    from hcsched.stats import summarize
-
     scenario = _scenario(args)
     model = get_model(scenario.model)
     out = simulate(scenario, trials=args.trials, seed=args.seed, jobs=args.jobs, progress=_progress_bar(model.trial_word),
@@ -193,60 +155,7 @@ def cmd_run(args) -> None:
         print(warning.replace("**", ""))
 
 
-def _numbers(text: str, flag: str, integer: bool = False) -> list:
-    try:
-        return [int(x) if integer else float(x) for x in text.split(",")]
-    except ValueError:
-        kind = "whole numbers" if integer else "numbers"
-        raise HcschedError(f"{flag}: {text!r} is not allowed; give comma-separated {kind}") from None
-
-
-def cmd_lp(args) -> None:
-    from hcsched.models.classes.lp import solve_allocation
-    from hcsched.readers import parse_csv_etc
-
-    try:
-        text = open(args.mu).read()
-    except OSError as exc:
-        raise HcschedError(f"--mu {args.mu!r}: cannot be read ({exc.strerror or exc}); give a CSV of execution rates, "
-                           "one row per class and one column per machine (or group)") from None
-    mu = parse_csv_etc(text, source=f"--mu {args.mu}")[0]
-    groups = _numbers(args.groups, "--groups", integer=True) if args.groups else None
-    if groups is not None and (len(groups) != mu.shape[1] or min(groups) < 1):
-        raise HcschedError(f"--groups: {args.groups!r} is not allowed; give {mu.shape[1]} positive whole numbers, "
-                           "the machines in each column's group")
-    alloc = solve_allocation(_numbers(args.alpha, "--alpha"), mu, groups)
-    if args.json:
-        print(json.dumps(alloc.to_dict()))
-        return
-    verdict = (f"stabilisable, with {100 * (alloc.lam - 1):.1f}% headroom" if alloc.stable
-               else "overloaded: no mapping can stabilise it (Theorem 2)")
-    print(f"lambda* = {alloc.lam:.6g}: {verdict}\ndelta* (rows classes, columns machines):")
-    for row in alloc.delta:
-        print("  " + " ".join(f"{x:7.4f}" for x in row))
-
-
-def cmd_calibrate(args) -> None:
-    from hcsched.models import get_model
-    from hcsched.models.etc.calibration import CALIBRATION_TARGETS, calibrate
-
-    scenario = _scenario(args)
-    target = args.target if args.target in CALIBRATION_TARGETS else _value(args.target)
-    rate = calibrate(scenario, target, trials=args.trials, seed=args.seed)
-    fraction = CALIBRATION_TARGETS.get(target, target)
-    unit = f"tasks/{get_model(scenario.model).time_unit}"
-    if args.json:
-        print(json.dumps({"arrival_rate": rate, "unit": unit, "target": target, "fraction": fraction,
-                          "trials": args.trials, "seed": args.seed}))
-        return
-    name = f"{target} = {fraction:g}" if target in CALIBRATION_TARGETS else f"{fraction:g}"
-    print(f"arrival rate: {rate:.6g} {unit} (target: {name}, the share of tasks MCT has completed when the last one "
-          f"arrives; {args.trials} trials, seed {args.seed})")
-
-
 def cmd_preset(args) -> None:
-    from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
-
     if args.action == "list":
         names = preset_names() + sweep_preset_names()
         width = max(map(len, names)) + 2
@@ -267,17 +176,11 @@ def cmd_preset(args) -> None:
 
 
 def _values_text(values: list) -> str:
-    import json
-
     return json.dumps(values, separators=(",", ":")) if any(isinstance(v, list) for v in values) else \
         ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
 
 
 def cmd_sweep(args) -> None:
-    from hcsched.models import get_model
-    from hcsched.presets import preset_names, sweep_preset, sweep_preset_names
-    from hcsched.sweep import parse_vary, sweep, sweep_summary
-
     vary: dict = {}
     if args.preset in sweep_preset_names() and args.scenario is None:
         sp = sweep_preset(args.preset)
@@ -310,8 +213,6 @@ def cmd_sweep(args) -> None:
 
 def _list_claims(claims) -> None:
     """`hcsched reproduce --list`: each model's claims (id, where in the paper, the claim), its readings named."""
-    from hcsched.models import get_model
-
     id_w = max(len(c.id) for c in claims)
     where_w = max(len(c.where) for c in claims)
     for i, (name, group) in enumerate(itertools.groupby(claims, key=lambda c: c.model)):
@@ -322,12 +223,6 @@ def _list_claims(claims) -> None:
 
 
 def cmd_reproduce(args) -> None:
-    from pathlib import Path
-
-    from hcsched import reproduce as rp
-    from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
-    from hcsched.runner import check_backend, default_jobs
-
     if args.readme or args.source:
         if not (args.readme and args.source):
             raise HcschedError("--readme and --from go together: --readme README.md --from reproduction/claims.csv "
@@ -385,6 +280,26 @@ def cmd_reproduce(args) -> None:
     print(f"claims table: {csv_path}\nreport: {html_path}")
 
 
+def _compile(name: str) -> tuple[str, float]:
+    t = time.perf_counter()
+    warm_up([name])
+    return name, time.perf_counter() - t
+
+
+def cmd_warm_up(args) -> None:
+    """Compile the models' numba kernels into numba's disk cache, the default model's first and the models in
+    parallel processes: every later process (the dashboard's first Run, a test, a CLI run) loads them in well under
+    a second instead of compiling them (about a minute of one core for all five models)."""
+    names = [m.name for m in _list_models(args.model)] if args.model else model_names()
+    names = sorted(names, key=lambda n: n != DEFAULT_MODEL)
+    jobs = max(1, min(args.jobs or default_jobs(), len(names)))
+    start = time.perf_counter()
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        for name, seconds in pool.map(_compile, names):
+            print(f"{name}: kernels ready in {seconds:.1f} s", flush=True)
+    print(f"compiled kernels are cached for later runs ({time.perf_counter() - start:.1f} s in all, {jobs} processes)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="hcsched", description="Compare task-mapping heuristics for heterogeneous computing systems.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -392,41 +307,14 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--model", help="only this model's heuristics (e.g. etc, classes)")
     ls.set_defaults(func=cmd_list)
 
-    m = sub.add_parser("map", help="map the tasks of one ETC matrix, all arriving at time 0")
-    m.add_argument("etc_file", help="CSV (rows tasks, columns machines; separated by commas, semicolons or tabs) "
-                   "or HCSP one-value-per-line file")
-    m.add_argument("--heuristic", required=True)
-    m.add_argument("--ready", help="initial machine ready times, comma-separated")
-    m.add_argument("--param", action="append", metavar="KEY=VALUE", help="a heuristic parameter (repeatable)")
-    m.add_argument("--machines", type=int, help="machines per task in an HCSP file without header")
-    m.add_argument("--json", action="store_true", help="print {heuristic, makespan, assignment, completion}")
-    m.set_defaults(func=cmd_map)
-
-    for name, func, text in (("run", cmd_run, "run a scenario's trials"),
-                             ("calibrate", cmd_calibrate, "find the arrival rate of section 5.1")):
-        r = sub.add_parser(name, help=text)
-        r.add_argument("scenario", nargs="?", help="scenario file (.json or .toml)")
-        r.add_argument("--preset", help="a preset name instead of a file")
-        r.add_argument("--seed", type=int)
-        if name == "run":
-            r.add_argument("--trials", type=int)
-            r.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
-            r.add_argument("--out", help="write one row per trial and heuristic to this CSV")
-            r.add_argument("--schedules", metavar="CSV", help="write one row per task, trial and heuristic (machine, "
-                           "arrival, start, finish, expected, actual, and the model's own columns) to this CSV")
-        else:
-            r.add_argument("--trials", type=int, default=5)
-            r.add_argument("--target", default="lambda_h", help="lambda_h (0.5), lambda_l (0.9), lambda_t (0.2) or a fraction")
-            r.add_argument("--json", action="store_true", help="print {arrival_rate, unit, target, fraction, trials, seed}")
-        r.set_defaults(func=func)
-    sub.choices["calibrate"].set_defaults(seed=0)
-
-    lp = sub.add_parser("lp", help="solve the allocation LP of Al-Azzoni and Down: lambda*, delta*, stability")
-    lp.add_argument("--alpha", required=True, help="arrival rates of the classes, comma-separated")
-    lp.add_argument("--mu", required=True, help="CSV of execution rates: one row per class, one column per machine or group")
-    lp.add_argument("--groups", help="machines per column of --mu, comma-separated (identical machine groups)")
-    lp.add_argument("--json", action="store_true", help="print {lambda, delta, stable}")
-    lp.set_defaults(func=cmd_lp)
+    r = sub.add_parser("run", help="run a scenario's trials")
+    _scenario_arguments(r)
+    r.add_argument("--trials", type=int)
+    r.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    r.add_argument("--out", help="write one row per trial and heuristic to this CSV")
+    r.add_argument("--schedules", metavar="CSV", help="write one row per task, trial and heuristic (machine, "
+                   "arrival, start, finish, expected, actual, and the model's own columns) to this CSV")
+    r.set_defaults(func=cmd_run)
 
     sw = sub.add_parser("sweep", help="run a scenario over a grid of values of its keys (local processes or Dask)")
     sw.add_argument("scenario", nargs="?", help="scenario file (.json or .toml)")
@@ -464,7 +352,32 @@ def build_parser() -> argparse.ArgumentParser:
     ps.add_argument("action", choices=("list", "show"))
     ps.add_argument("name", nargs="?")
     ps.set_defaults(func=cmd_preset)
+
+    wu = sub.add_parser("warm-up", help="compile every model's kernels once, so that the first run is fast")
+    wu.add_argument("--model", help="only this model's kernels (e.g. etc, classes)")
+    wu.add_argument("--jobs", type=int, help="models compiled at once, in processes (default: all cores)")
+    wu.set_defaults(func=cmd_warm_up)
+
+    for model in (get_model(name) for name in model_names()):
+        for command in model.commands():
+            c = sub.add_parser(command.name, help=command.help)
+            if command.scenario:
+                _scenario_arguments(c)
+            command.add_arguments(c)
+            c.set_defaults(func=_runner(command))
     return p
+
+
+def _scenario_arguments(parser: argparse.ArgumentParser) -> None:
+    """A scenario file or --preset NAME, and --seed (``hcsched run`` and a model's commands that take a scenario)."""
+    parser.add_argument("scenario", nargs="?", help="scenario file (.json or .toml)")
+    parser.add_argument("--preset", help="a preset name instead of a file")
+    parser.add_argument("--seed", type=int)
+
+
+def _runner(command: Command):
+    """Run a model's command: ``run(args)``, or ``run(args, scenario)`` with the scenario its arguments name."""
+    return (lambda args: command.run(args, _scenario(args))) if command.scenario else command.run
 
 
 def main(argv: list[str] | None = None) -> int:

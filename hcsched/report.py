@@ -24,6 +24,7 @@ import pandas as pd
 from hcsched.claims import FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
 from hcsched.errors import HcschedError
 from hcsched.registry import get_model, model_names
+from hcsched.version import __version__
 
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
 # Okabe-Ito colours (colour-blind safe), each with the text colour that reads on it; the verdict is also in words.
@@ -197,8 +198,6 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
     """The report as one HTML page (see the module's docstring)."""
     import plotly.offline
 
-    import hcsched
-
     made = made or datetime.date.today()
     charts = chart_data(table)
     summary = paper_summary(table)
@@ -211,7 +210,7 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
              f"content='width=device-width, initial-scale=1'><title>hcsched: the papers' claims, rerun</title>"
              f"<style>{CSS}</style><script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>",
              "<h1>The papers' claims, rerun</h1>",
-             f"<p class='meta'>Made on {made.isoformat()} with hcsched {html.escape(hcsched.__version__)}: "
+             f"<p class='meta'>Made on {made.isoformat()} with hcsched {html.escape(__version__)}: "
              f"{len(table)} verdicts computed from this run's numbers (mean and 95% interval over trials; comparisons "
              "paired over common random numbers).</p>",
              f"<table class='summary'><tr><th>Paper</th><th>Claims</th><th>Summary</th></tr>{rows}</table>"]

@@ -15,7 +15,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,9 @@ from hcsched.experiment import estimate_seconds
 from hcsched.models import get_model, model_names
 from hcsched.presets import preset
 from hcsched.scenario import Scenario
-from hcsched.sweep import Point, chunk_size, grid, parse_vary, run_chunk, run_work, set_path
+from hcsched.sweep import Point, chunk_size, grid, run_chunk, run_work, set_path
+from hcsched.sweep_spec import parse_vary
+from hcsched.version import __version__
 
 COLUMNS = ("id", "model", "paper", "where", "claim", "reading", "check", "metric", "ours", "ours_lower", "ours_upper",
            "unit", "paper_value", "paper_number", "verdict", "share", "trials", "seconds", "detail", "note", "series", "axis")
@@ -57,10 +59,6 @@ def registry_hash(claims: Iterable[Claim] | None = None) -> str:
 def save(table: pd.DataFrame, out: str | Path, claims: Sequence[Claim] = ()) -> tuple[Path, Path]:
     """Write ``out/claims.csv`` and ``out/claims.json`` (when and with what the reproduction was made: hcsched's
     version, the date, the registry's fingerprint, the compute seconds of each paper's scenarios, each counted once)."""
-    from datetime import datetime
-
-    from hcsched import __version__
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     csv, meta = out / "claims.csv", out / "claims.json"

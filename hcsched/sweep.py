@@ -2,7 +2,8 @@
 
 A KEY is a dotted path into the scenario's JSON form (``arrivals.rate``,
 ``machines``, ``etc.task_het``, list items by index: ``heuristics.3.k``);
-its VALUES a comma list or ``START:STOP:COUNT`` (``:log`` for log spacing).
+its VALUES a comma list or ``START:STOP:COUNT`` (``:log`` for log spacing;
+:func:`hcsched.sweep_spec.parse_vary` reads them).
 Several keys give their product. Every point is checked as a scenario before
 anything runs.
 
@@ -25,90 +26,26 @@ import io
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
 from hcsched.experiment import normalized, run_trials, trial_seeds, trials_per_chunk
+from hcsched.heuristics import get_heuristic
 from hcsched.models import get_model
 from hcsched.runner import check_backend, default_jobs, run_chunks
 from hcsched.scenario import Scenario
 from hcsched.stats import summarize
+from hcsched.sweep_spec import parse_vary
 
 CHUNK_SECONDS = 2.0  # a chunk of trials should take about this long on one core: scheduling overhead stays small
 
 
 # --- the grid ------------------------------------------------------------------------------------
-def _scalar(text: str) -> Any:
-    """A value as typed: an integer, a number, true/false, null, or the text itself."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def parse_values(key: str, text: str) -> list[Any]:
-    """``a,b,c``, ``START:STOP:COUNT`` (``:log`` appended for log spacing) or a JSON array as a list of values."""
-    text = text.strip()
-    if text.startswith("["):  # a JSON array of values, for values that are lists: arrival_rates=[[5,8],[6,9.6]]
-        try:
-            values = json.loads(text)
-        except ValueError as exc:
-            raise HcschedError(f"--vary {key}: {text!r} is not a JSON array ({exc})") from None
-        if not isinstance(values, list) or not values:
-            raise HcschedError(f"--vary {key}: allowed: a non-empty JSON array of values")
-        return values
-    parts = text.split(":")
-    if len(parts) in (3, 4) and "," not in text:
-        where = f"--vary {key}={text}"
-        try:
-            start, stop, count = float(parts[0]), float(parts[1]), int(parts[2])
-        except ValueError:
-            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with two numbers and a whole count, "
-                               "optionally :log") from None
-        log = len(parts) == 4
-        if log and parts[3] != "log" or count < 1:
-            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with COUNT >= 1, optionally :log")
-        if log and (start <= 0 or stop <= 0):
-            raise HcschedError(f"{where}: log spacing needs START and STOP above 0")
-        grid = [float(f"{v:.12g}") for v in (np.geomspace(start, stop, count) if log else np.linspace(start, stop, count))]
-        if all(p.strip().lstrip("+-").isdigit() for p in parts[:2]) and all(v.is_integer() for v in grid):
-            return [int(v) for v in grid]  # whole START and STOP, whole steps: 4:16:4 is 4, 8, 12, 16 (machines, tasks)
-        return grid
-    values = [_scalar(v.strip()) for v in text.split(",")]
-    if not text or any(v == "" for v in values):
-        raise HcschedError(f"--vary {key}={text}: an empty value; allowed: a comma list or START:STOP:COUNT")
-    return values
-
-
-def parse_vary(vary: dict[str, Iterable[Any]] | Iterable[str]) -> dict[str, list[Any]]:
-    """``{"KEY": [values]}`` from a dict, or from ``["KEY=VALUES", ...]`` as typed on the command line."""
-    if isinstance(vary, dict):
-        out = {str(k): (parse_values(k, v) if isinstance(v, str) else list(v)) for k, v in vary.items()}
-    else:
-        out = {}
-        for item in vary:
-            key, sep, text = str(item).partition("=")
-            if not sep or not key.strip():
-                raise HcschedError(f"--vary {item!r}: allowed: KEY=VALUES, e.g. arrivals.rate=0.001,0.002")
-            if key.strip() in out:
-                raise HcschedError(f"--vary {key.strip()}: given twice; give each KEY once")
-            out[key.strip()] = parse_values(key.strip(), text)
-    if not out:
-        raise HcschedError("vary: empty; give at least one KEY=VALUES")
-    for key, values in out.items():
-        if not values:
-            raise HcschedError(f"vary {key}: no values")
-        if key in ("trials", "name", "description"):
-            raise HcschedError(f"vary {key}: not a parameter of the system; give the number of trials with --trials")
-    return out
-
-
 def set_path(data: dict, key: str, value: Any) -> None:
     """Set the dotted ``key`` of a scenario's JSON form; a heuristic given by name becomes a table."""
     parts = key.split(".")
@@ -340,8 +277,6 @@ def propose(value: Any) -> str:
 
 def candidates(scenario: Scenario) -> dict[str, str]:
     """Every numeric key of the scenario, and every numeric parameter of its heuristics, with a proposed range."""
-    from hcsched.heuristics import get_heuristic
-
     data = scenario.to_dict()
     leaves = _leaves({k: v for k, v in data.items() if k not in ("trials", "seed", "heuristics")})
     out = {key: propose(value) for key, value in leaves if value != 0}

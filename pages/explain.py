@@ -3,8 +3,9 @@
 import streamlit as st
 
 from hcsched import get_model, model_names
-from models import ui
-from pages.common import Keys, init_session_state, shown_as_error
+from pages.models import ui
+from pages.session import Keys, init_session_state
+from pages.widgets import shown_as_error
 
 init_session_state()
 st.title("Explain")

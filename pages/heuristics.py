@@ -24,7 +24,8 @@ import streamlit as st
 
 from hcsched import HcschedError, get_heuristic, get_model, heuristic_names
 from hcsched.scenario import HeuristicSpec
-from pages.common import Keys, commit_scenario, init_session_state, link
+from pages.session import Keys, commit_scenario, init_session_state
+from pages.widgets import link
 
 ERROR = "hx_error"  # (the last action's error, the scenario it concerns), shown until the next success or edit
 LABEL = "hx_label"  # the Label field, cleared after a successful Add

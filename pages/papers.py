@@ -16,14 +16,10 @@ from hcsched import get_model, model_names
 from hcsched.errors import describe_error
 from hcsched.report import changed_verdicts, chart_data, claim_figure, format_ours
 from hcsched.reproduce import registry, registry_hash, reproduce, select, variant_scenario
-from pages.common import (
-    ASSETS,
-    Cancelled,
-    Job,
-    init_session_state,
-    replace_scenario,
-    shown_as_error,
-)
+from pages.jobs import Cancelled, Job
+from pages.models import replace_scenario
+from pages.session import init_session_state
+from pages.widgets import ASSETS, shown_as_error
 
 SHIPPED, META = ASSETS / "claims.csv", ASSETS / "claims.json"  # made by `hcsched reproduce --out assets`
 K = "pp_"  # this page's session keys

@@ -2,7 +2,10 @@
 
 import streamlit as st
 
-from pages.common import Keys, init_session_state, link, run_status, show_current_results
+from pages.results_view import show_current_results
+from pages.runs import run_status
+from pages.session import Keys, init_session_state
+from pages.widgets import link
 
 init_session_state()
 st.title("Results")

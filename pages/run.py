@@ -4,7 +4,9 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model
 from hcsched.runner import default_jobs
-from pages.common import Keys, init_session_state, link, run_button, run_status, start_run
+from pages.runs import run_status, start_run
+from pages.session import Keys, init_session_state
+from pages.widgets import link, run_button
 
 init_session_state()
 st.title("Run")

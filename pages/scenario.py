@@ -1,4 +1,4 @@
-"""The scenario: a preset or a file to start from, the model, and the model's own editor (``models/``)."""
+"""The scenario: a preset or a file to start from, the model, and the model's own editor (``pages/models/``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
-from models import ui
-from pages.common import ASSETS, Keys, W, default, init_session_state, replace_scenario, shown_as_error
+from pages.models import example_files, replace_scenario, ui
+from pages.session import Keys, W, default, init_session_state
+from pages.widgets import ASSETS, shown_as_error
 
 UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it) when edits would otherwise be lost
 
@@ -101,8 +102,7 @@ c1, c2 = st.columns(2)
 c1.download_button("Download scenario (JSON)", sc.to_json(), f"{sc.name}.json", "application/json", key="sc_download",
                    on_click="ignore")
 with c1.expander("Example files to start from"):
-    st.caption("A scenario of each model to load here or pass to `hcsched run`; an ETC matrix (Table 3 of Maheswaran et al.) "
-               "to upload under *My own matrix*; execution rates for `hcsched lp --alpha 5,8 --mu class-rates-B.csv`.")
+    st.caption("; ".join(["A scenario of each model to load here or pass to `hcsched run`", *example_files()]) + ".")
     for path in sorted((ASSETS / "examples").iterdir()):
         st.download_button(path.name, path.read_bytes(), path.name, key=f"sc_example_{path.stem}", on_click="ignore",
                            mime="application/json" if path.suffix == ".json" else "text/csv")

@@ -15,20 +15,11 @@ from hcsched.experiment import estimate_seconds
 from hcsched.runner import default_jobs
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
-from models import ui
-from pages.common import (
-    LIMIT_SECONDS,
-    Cancelled,
-    Job,
-    Keys,
-    file_name,
-    init_session_state,
-    link,
-    same_experiment,
-    scenario_problem,
-    show_if_current,
-    shown_as_error,
-)
+from pages.jobs import Cancelled, Job
+from pages.models import sweep_key_example, ui
+from pages.results_view import show_if_current
+from pages.session import Keys, init_session_state, same_experiment, scenario_problem
+from pages.widgets import LIMIT_SECONDS, file_name, link, shown_as_error
 
 # Cancelled comes from a module, not this script: a page script runs anew on every rerun, and a class defined here
 # would be another class by the time the background sweep raises it.
@@ -53,7 +44,7 @@ def _on_parameter(slot: str) -> None:
     st.session_state[K + "values" + slot] = st.session_state[K + "proposals"].get(key, "")
 
 
-def _parameter(slot: str, proposals: dict[str, str], label: str) -> tuple[str, str]:
+def _parameter(slot: str, proposals: dict[str, str], label: str, example: str | None) -> tuple[str, str]:
     options = [*proposals, TYPE_KEY]
     if st.session_state.get(K + "param" + slot) not in options:
         st.session_state[K + "param" + slot] = options[0 if slot == "1" else min(1, len(options) - 1)]
@@ -62,7 +53,7 @@ def _parameter(slot: str, proposals: dict[str, str], label: str) -> tuple[str, s
     key = c1.selectbox(label, options, key=K + "param" + slot, on_change=_on_parameter, args=(slot,))
     if key == TYPE_KEY:
         key = c1.text_input("Key (a dotted path into the scenario file)", key=K + "typed" + slot,
-                            placeholder="etc.task_het or heuristics.1.k").strip()
+                            placeholder=example or next(iter(proposals), "")).strip()
     values = c2.text_input("Values: a comma list, START:STOP:COUNT (append :log for log spacing) or a JSON array",
                            key=K + "values" + slot)
     return key, values
@@ -151,8 +142,9 @@ def _controls(scenario: Scenario) -> None:
     model = get_model(scenario.model)
     proposals = candidates(scenario)
     st.session_state[K + "proposals"] = proposals
-    first = _parameter("1", proposals, "Parameter")
-    second = _parameter("2", proposals, "Second parameter") if st.checkbox("Vary a second parameter", key=K + "two") else None
+    example = sweep_key_example(scenario.model)  # the model's own example of a typed key
+    first = _parameter("1", proposals, "Parameter", example)
+    second = _parameter("2", proposals, "Second parameter", example) if st.checkbox("Vary a second parameter", key=K + "two") else None
     c1, c2 = st.columns(2)
     trials = int(c1.number_input(f"{model.trial_word.title()}s per point", 1, 10_000, min(scenario.trials, 10),
                                  key=K + "trials"))

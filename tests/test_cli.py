@@ -1,4 +1,5 @@
 import json
+import os
 import re
 import subprocess
 import sys
@@ -121,6 +122,11 @@ def test_calibrate(tmp_path, capsys):
     (["frobnicate"], "invalid choice"),
     (["map", "{csv}", "--heuristic", "lpas"], "'lpas' is not a heuristic of the 'etc' model (it belongs to the classes model)"),
     (["list", "--model", "nosuch"], "--model: 'nosuch' is not allowed; allowed: one of etc"),
+    (["map", "{csv}", "--heuristic", "kpb", "--param", "k20"], "--param: 'k20' is not allowed; write key=value"),
+    (["calibrate"], "either a scenario file or --preset"),
+    (["calibrate", "--preset", "alazzoni-B"], "calibrate concerns the arrival rate of the 'etc' model"),
+    (["lp", "--alpha", "1,x", "--mu", "{csv}"], "--alpha: '1,x' is not allowed; give comma-separated numbers"),
+    (["lp", "--alpha", "1,1", "--mu", "{csv}", "--groups", "2"], "--groups: '2' is not allowed; give 2 positive"),
 ])
 def test_bad_input_one_line_exit_2(tmp_path, capsys, argv, words):
     files = {"csv": "1,2\n3,4\n", "bad": "1,2\n3\n", "neg": "1,-1\n"}
@@ -159,3 +165,47 @@ def test_schedules_leave_start_and_finish_empty_for_tasks_that_never_ran(tmp_pat
     assert any(c[start] != "" and c[finish] == "" for c in cells)  # running at the end: started, never finished
     table = pd.read_csv(tmp_path / "sched.csv")
     assert table["start"].isna().sum() == len(waiting) and not (table["finish"] == float("inf")).any()
+
+
+def test_each_models_own_commands_come_from_the_model(monkeypatch, capsys):
+    """cli.py names no model: the parser adds every model's Model.commands(); one that takes a scenario gets the
+    scenario file or --preset and --seed of `hcsched run`, and receives the scenario loaded."""
+    from hcsched import MODELS, get_model, model_names
+    from hcsched.models import Command, Model
+
+    commands = [c.name for n in model_names() for c in get_model(n).commands()]
+    assert {"map", "calibrate", "lp"} <= set(commands)
+
+    class Toy(Model):
+        name = "toy"
+
+        def commands(self):
+            return (Command("toy-hello", "say hello", lambda p: p.add_argument("--who", default="world"),
+                            lambda args: print(f"hello {args.who}")),
+                    Command("toy-size", "a scenario's size", lambda p: None,
+                            lambda args, sc: print(f"{get_model(sc.model).describe(sc.spec)}, seed {args.seed}"),
+                            scenario=True))
+
+    monkeypatch.setitem(MODELS, "toy", Toy())
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "toy-hello" in capsys.readouterr().out
+    assert run(capsys, "toy-hello", "--who", "you")[:2] == (0, "hello you\n")
+    code, out, _ = run(capsys, "toy-size", "--preset", "quickstart", "--seed", "3")
+    assert code == 0 and out == f"{get_model('etc').describe(preset('quickstart').spec)}, seed 3\n"
+    code, _, err = run(capsys, "toy-size")
+    assert code == 2 and "either a scenario file or --preset" in err
+
+
+
+def test_warm_up_compiles_into_the_cache_folder_it_is_given(tmp_path):
+    """`hcsched warm-up` (the README's install step) fills numba's cache: a later process loads, not compiles."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    first = subprocess.run([sys.executable, "-m", "hcsched", "warm-up", "--model", "etc", "--jobs", "1"], env=env,
+                           capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    assert re.match(r"etc: kernels ready in [\d.]+ s\n", first.stdout)
+    assert any(p.suffix == ".nbc" for p in tmp_path.rglob("*")), "no compiled kernel was cached"
+    bad = subprocess.run([sys.executable, "-m", "hcsched", "warm-up", "--model", "nope"], env=env,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "'nope' is not allowed" in bad.stderr

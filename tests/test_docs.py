@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from hcsched.registry import MODELS
 

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -1,6 +1,7 @@
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,9 +63,9 @@ def test_the_dashboard_compiles_the_default_models_kernels_first_and_others_when
     when a scenario of it is loaded, and a run waits only for its own."""
     sys.path.insert(0, str(ROOT))
     from hcsched.models import DEFAULT_MODEL
-    from pages.common import _warm_kernels
+    from pages.jobs import warm_kernels
 
-    warming = _warm_kernels()
+    warming = warm_kernels()
     assert warming.requested[0] == DEFAULT_MODEL
     warming.wait(DEFAULT_MODEL)
     assert warming.ready[DEFAULT_MODEL].is_set()
@@ -73,3 +74,29 @@ def test_the_dashboard_compiles_the_default_models_kernels_first_and_others_when
     assert warming.requested.count("classes") == 1
     warming.wait("classes")
     assert warming.ready["classes"].is_set() and warming.thread.is_alive()
+
+
+def test_a_run_waiting_for_kernels_is_told_about_how_long_it_will_take(monkeypatch):
+    """Issue 21, the first minute: while kernels compile, the wait is the compile estimates of the models ahead in
+    the queue and of the run's own, less what has already run; it shrinks as compilation proceeds."""
+    import threading
+
+    import pages.jobs as jobs
+    from hcsched.models import get_model
+
+    release = {m: threading.Event() for m in ("etc", "value")}
+    monkeypatch.setattr(jobs, "warm_up", lambda names: release[names[0]].wait(10))
+    warming = jobs.Warming()
+    warming.request("etc")
+    warming.request("value")
+    etc, value = get_model("etc").compile_seconds, get_model("value").compile_seconds
+    time.sleep(0.2)  # etc's compilation has begun, value's waits behind it
+    assert etc + value - 1.0 < warming.seconds_left("value") <= etc + value
+    assert warming.seconds_left("etc") <= etc and warming.seconds_left("classes") == get_model("classes").compile_seconds
+    release["etc"].set()
+    warming.ready["etc"].wait(5)
+    time.sleep(0.2)
+    assert warming.seconds_left("etc") == 0.0 and value - 1.0 < warming.seconds_left("value") <= value
+    release["value"].set()
+    warming.ready["value"].wait(5)
+    assert warming.seconds_left("value") == 0.0

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT, panel_titles
+from helpers import ROOT, panel_titles
 
 from hcsched import MODELS, HcschedError, Scenario, get_model, model_names, simulate, trial_runs
 from hcsched import registry as models_registry
@@ -103,7 +103,7 @@ def test_every_model_has_heuristics_presets_and_a_dashboard_module(name):
     assert presets and model.default_preset in presets
     for make in presets.values():
         assert make().model == name
-    ui = importlib.import_module(f"models.{name}")
+    ui = importlib.import_module(f"pages.models.{name}")
     assert all(callable(getattr(ui, f, None)) for f in UI_FUNCTIONS)
 
 
@@ -112,7 +112,7 @@ def test_results_page_shows_the_model(name):
     pytest.importorskip("streamlit")
     from streamlit.testing.v1 import AppTest
 
-    from pages.common import RunResult
+    from pages.runs import RunResult
 
     model, sc = get_model(name), get_model(name).tiny()
     at = AppTest.from_file(str(ROOT / "pages/results.py"), default_timeout=60)
@@ -130,13 +130,13 @@ def test_results_page_shows_the_model(name):
 
 
 def test_no_branch_on_a_model_name_outside_the_models():
-    """Only hcsched/models/ and the dashboard's models/ know which models exist."""
+    """Only hcsched/models/ and the dashboard's pages/models/ know which models exist."""
     names = "|".join(NAMES)
     pattern = re.compile(rf"""(==|!=|\bin\b)\s*\(?\s*["']({names})["']|["']({names})["']\s*(==|!=)""")
     files = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True).stdout.split()
     offenders = []
     for rel in files:
-        if rel.startswith(("hcsched/models/", "models/", "tests/")):
+        if rel.startswith(("hcsched/models/", "pages/models/", "tests/")):
             continue
         for i, line in enumerate(Path(ROOT / rel).read_text().splitlines(), 1):
             if pattern.search(line) or re.search(r"\.model\s*(==|!=)", line):
@@ -153,3 +153,27 @@ def test_the_registry_holds_every_model_and_answers_an_unknown_name():
     for wrong in (None, "etcc", 3):
         with pytest.raises(HcschedError, match="scenario field 'model': .* allowed: one of etc, classes"):
             get_model(wrong)
+
+
+def test_each_models_own_commands_and_functions():
+    """A model's own CLI commands and public functions come from the model (Model.commands(), Model.functions()):
+    no name is taken twice, none shadows a shared command or name of the hcsched API, and each function is reached
+    as hcsched.MODEL.NAME and, as before, hcsched.NAME (issue 20)."""
+    import hcsched
+    from hcsched.cli import build_parser
+    from hcsched.models import Command
+
+    commands = [c for name in NAMES for c in get_model(name).commands()]
+    assert all(isinstance(c, Command) and c.help and callable(c.add_arguments) and callable(c.run) for c in commands)
+    names = [c.name for c in commands]
+    assert len(set(names)) == len(names) and {"map", "calibrate", "lp"} <= set(names)
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert list(sub.choices)[-len(names):] == names  # after the shared ones, none of which it replaced
+    functions = [(name, f) for name in NAMES for f in get_model(name).functions().items()]
+    assert len({f for _, (f, _) in functions}) == len(functions)
+    assert {"map_tasks", "MappingResult", "calibrate", "solve_allocation"} <= {f for _, (f, _) in functions}
+    for model, (name, obj) in functions:
+        assert name not in hcsched.__all__ and name not in NAMES
+        assert getattr(getattr(hcsched, model), name) is obj and getattr(hcsched, name) is obj
+    with pytest.raises(AttributeError, match="no attribute 'no_such_function'"):
+        hcsched.no_such_function  # noqa: B018

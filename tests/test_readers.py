@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import ROOT, TABLE3_ETC
+from helpers import ROOT, TABLE3_ETC
 
 from hcsched import HcschedError, read_etc
 from hcsched.cli import main

@@ -1,12 +1,11 @@
 """The reproduction report (hcsched/report.py) in a real browser, offline: every chart drawn, no console error.
 
 Drives Debian's chromium with Playwright, every request but file:// blocked. Skipped when chromium or playwright is
-missing, unless HCSCHED_REQUIRE_BROWSER=1 (as in CI), where it fails instead (tests/test_browser.py's logic). Saves a
+missing, unless HCSCHED_REQUIRE_BROWSER=1 (as in CI), where it fails instead (tests/helpers.py's require_browser). Saves a
 screenshot to tests/artifacts/.
 """
 
-from conftest import ROOT
-from test_browser import ARGS, CHROMIUM, _require  # the same skip logic and browser as the dashboard's test
+from helpers import ARGS, CHROMIUM, ROOT, require_browser  # the same skip logic and browser as the dashboard's test
 
 from hcsched import reproduce as rp
 from hcsched.claims import Best, Better, Claim, Custom, Outcome, Value
@@ -29,7 +28,7 @@ CLAIMS = (
 
 
 def test_report_opens_offline_with_every_chart(tmp_path, monkeypatch):
-    _require()
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     from hcsched.report import chart_data, write_report

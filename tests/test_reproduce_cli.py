@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from hcsched import reproduce as rp
 from hcsched.claims import VERDICTS, Better, Claim, Reading, Trend, Value

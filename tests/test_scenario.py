@@ -55,7 +55,7 @@ def test_invalid_json_text():
 
 
 def test_the_example_files_in_assets_load():
-    from conftest import ROOT
+    from helpers import ROOT
 
     from hcsched import read_etc
     from hcsched.models.classes.lp import solve_allocation

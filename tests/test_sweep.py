@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from hcsched import HcschedError, preset, simulate
-from hcsched.sweep import grid, parse_values, parse_vary, sweep, sweep_summary
+from hcsched.sweep import grid, sweep, sweep_summary
+from hcsched.sweep_spec import parse_values, parse_vary
 
 SMALL = preset("quickstart").replace(tasks=40, trials=3)
 VARY = ["arrivals.rate=0.0005,0.002", "heuristics.1.k=10,50"]

@@ -3,8 +3,9 @@ computations, Table 3, the HTM's exact zero perturbations, the notes' decision e
 property, workload, readers, metrics and presets."""
 
 import numpy as np
+import pandas as pd
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -436,6 +437,33 @@ def test_the_public_htm_predicts_what_every_heuristic_decides_in_a_run():
             assert htm.predict(int(t)).choice[h.name] == machine[t], (h.name, t)
             htm.commit(int(t), int(machine[t]))
         np.testing.assert_array_equal(engine.replay(machine, w.order, w.arrival, w.alone, engine.FULL), ends)
+
+
+def test_a_server_brought_to_an_arrival_predicts_the_same_bit_for_bit():
+    """The runs bring each server's state to the arrival (advance: past phase ends happen once, finished oldest
+    tasks leave) and stop HMCT's simulation when the new task ends; the HTM does neither. Every prediction, the
+    new task's T alone and the phase ends of the tasks that left are the same numbers."""
+    sc = MODEL.tiny().replace(servers=3, tasks=40, mean_interarrival=150.0)  # tasks end between arrivals
+    w = make_workload(sc.spec, trial_seeds(7, 1)[0])
+    machine, ends = engine.run_trial(engine.MP, w.order, w.arrival, w.alone, engine.FULL, 1e-6, False, False)
+    htm, advanced, left = HTM.of(w), HTM.of(w), 0
+    T = np.zeros(w.arrival.size + 1)
+    for t in w.order:
+        a = float(w.arrival[t])
+        for j in range(3):
+            before = int(advanced.state.nm[j])
+            engine.advance(j, a, advanced.state, advanced.res, advanced.ends, advanced._server)
+            left += before - int(advanced.state.nm[j])
+            L = engine.predict(j, int(t), a, advanced.state, w.alone, advanced.res, advanced._server, T, False)
+            assert T[L] == htm.predict(int(t)).servers.loc[j, "T_new"]
+        p, q = htm.predict(int(t)), advanced.predict(int(t))
+        pd.testing.assert_frame_equal(p.servers, q.servers, check_exact=True)
+        pd.testing.assert_frame_equal(p.tasks, q.tasks, check_exact=True)
+        htm.commit(int(t), int(machine[t]))
+        advanced.commit(int(t), int(machine[t]))
+    done = ~np.isnan(advanced.ends[:, 2])
+    assert left > 0 and done.any()
+    np.testing.assert_array_equal(advanced.ends[done], ends[done])
 
 
 def test_cli_schedules_give_each_tasks_phase_boundaries(tmp_path):

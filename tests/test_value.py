@@ -13,9 +13,11 @@ from hypothesis import strategies as hs
 from hcsched import HcschedError, Scenario, get_heuristic, preset, simulate, trial_runs
 from hcsched.cli import main
 from hcsched.experiment import trial_seeds
-from hcsched.models.value import MODEL, engine, rules
-from hcsched.models.value.heuristics import DYNAMIC_NAMES, NAMES, machine_count
-from hcsched.models.value.rules import percentage_slack, qt_rank
+from hcsched.models.value import MODEL, editing, engine, rebuilding
+from hcsched.models.value import event as value_event
+from hcsched.models.value.editing import qt_rank
+from hcsched.models.value.heuristics import DYNAMIC, DYNAMIC_NAMES, NAMES
+from hcsched.models.value.rebuilding import machine_count, percentage_slack
 from hcsched.models.value.spec import ValueSpec
 from hcsched.models.value.workload import make_workload
 
@@ -36,7 +38,7 @@ T2 = dict(etc=[[38.0, 20.0], [3.0, 10.0]], d100=[160.0, 10.0], mat=[5.0, 155.0])
 
 
 def test_table2_max_max_maps_t2_then_t1_to_m1_both_meeting_d100():
-    pairs, mat = event(rules.MAX_MAX, **T2)
+    pairs, mat = event(rebuilding.MAX_MAX, **T2)
     assert pairs == [(1, 0), (0, 0)]  # t2 -> m1 (done at 8), then t1 -> m1: 1/38 = 0.0263 beats 0.5/20 = 0.025
     assert mat.tolist() == [46.0, 155.0]  # t1 done at 46 <= D100 = 160
 
@@ -45,7 +47,7 @@ def test_table3_percentage_slack_and_slack_sufferage_maps_t1_first():
     ps = percentage_slack(T2["etc"], T2["d100"], T2["mat"])
     np.testing.assert_allclose(ps, [[1 - 38 / 155, -1.0], [0.4, -1.0]])
     assert round(ps[0, 0], 4) == 0.7548
-    pairs, mat = event(rules.SLACK_SUFFERAGE, **T2)
+    pairs, mat = event(rebuilding.SLACK_SUFFERAGE, **T2)
     # both want m1; criticality 0.7548 - (-1) = 1.75 against 0.4 - (-1) = 1.4: t1 -> m1, done at 43
     assert pairs[0] == (0, 0) and mat[0] >= 43.0
     assert len(pairs) == 2 and pairs[1][0] == 1  # t2 misses D100 everywhere then; it is mapped in a later round
@@ -58,30 +60,30 @@ T4 = dict(etc=[[9.0, 4.4], [5.0, 4.0]], d100=[16.0, 13.0], mat=[4.0, 8.0])
 def test_table5_percentage_slack_and_slack_sufferage_without_contention():
     ps = percentage_slack(T4["etc"], T4["d100"], T4["mat"])
     np.testing.assert_allclose(ps, [[0.25, 0.45], [1 - 5 / 9, 0.2]])
-    pairs, mat = event(rules.SLACK_SUFFERAGE, **T4)
+    pairs, mat = event(rebuilding.SLACK_SUFFERAGE, **T4)
     assert sorted(pairs) == [(0, 1), (1, 0)]  # t1 -> m2 (done at 12.4), t2 -> m1 (done at 9)
     np.testing.assert_allclose(mat, [9.0, 12.4])
 
 
 def test_table4_max_max_hinges_on_0_1136_against_0_1111():
-    pairs, mat = event(rules.MAX_MAX, **T4)
+    pairs, mat = event(rebuilding.MAX_MAX, **T4)
     # t2 -> m2 (1/4 = 0.25, done at 12); then t1: 1/9 = 0.1111 on m1 against 0.5/4.4 = 0.1136 on m2 (misses D100)
     assert pairs == [(1, 1), (0, 1)]
     np.testing.assert_allclose(mat, [4.0, 16.4])
     assert 0.5 / 4.4 > 1 / 9
     # if t1 also missed D50 on m2 (factor 0.25: 0.0568 < 0.1111), it would go to m1 and meet D100 there
-    pairs, mat = event(rules.MAX_MAX, **T4, d50=[16.3, BIG])
+    pairs, mat = event(rebuilding.MAX_MAX, **T4, d50=[16.3, BIG])
     assert pairs == [(1, 1), (0, 0)]
     np.testing.assert_allclose(mat, [13.0, 12.0])
 
 
 def test_table4_by_hand_for_min_min_max_min_and_relative_cost():
     # MCT: t1 12.4 on m2, t2 9 on m1 (no priorities: step 7 keeps one task per queue as it is)
-    assert event(rules.MIN_MIN, **T4, fp=(1.0,))[0] == [(1, 0), (0, 1)]  # smallest first: t2 (9), then t1 (12.4)
-    assert event(rules.MAX_MIN, **T4, fp=(0.0,))[0] == [(0, 1), (1, 0)]  # largest first: t1 (12.4), then t2 (9)
-    assert sorted(event(rules.MAX_MIN, **T4, fp=(1.0,))[0]) == [(0, 1), (1, 0)]  # step 7 lists queues machine by machine
+    assert event(rebuilding.MIN_MIN, **T4, fp=(1.0,))[0] == [(1, 0), (0, 1)]  # smallest first: t2 (9), then t1 (12.4)
+    assert event(rebuilding.MAX_MIN, **T4, fp=(0.0,))[0] == [(0, 1), (1, 0)]  # largest first: t1 (12.4), then t2 (9)
+    assert sorted(event(rebuilding.MAX_MIN, **T4, fp=(1.0,))[0]) == [(0, 1), (1, 0)]  # step 7 lists queues machine by machine
     # Relative Cost: both meet D100 at their MCT (worth 1 each), different machines: both mapped in one round
-    pairs, mat = event(rules.RELATIVE_COST, **T4, fp=(0.0,))
+    pairs, mat = event(rebuilding.RELATIVE_COST, **T4, fp=(0.0,))
     assert sorted(pairs) == [(0, 1), (1, 0)]
     np.testing.assert_allclose(mat, [9.0, 12.4])
 
@@ -89,7 +91,7 @@ def test_table4_by_hand_for_min_min_max_min_and_relative_cost():
 def test_table2_relative_cost_contention_goes_to_the_lowest_rc():
     # both MCT machines are m1 (t1: 43 vs 175; t2: 8 vs 165), both meet D100 there: worth tie, m1 contended.
     # RC = MCT / mean CT: t1 43 / 109 = 0.394, t2 8 / 86.5 = 0.092: t2 gets m1 first.
-    pairs, _ = event(rules.RELATIVE_COST, **T2, fp=(0.0,))
+    pairs, _ = event(rebuilding.RELATIVE_COST, **T2, fp=(0.0,))
     assert pairs[0] == (1, 0)
 
 
@@ -98,11 +100,11 @@ def test_step7_rebuilds_by_priority_then_deadline_met():
     etc = [[10.0], [10.0], [10.0]]
     prio = np.array([2, 0, 1])  # low, high, medium
     d100 = np.array([100.0, 5.0, 100.0])  # the high task misses D100 anywhere, meets D50
-    pairs, mat = engine.one_event(rules.MIN_MIN, np.array([1.0]), np.array(etc), np.ones(3), d100,
+    pairs, mat = engine.one_event(rebuilding.MIN_MIN, np.array([1.0]), np.array(etc), np.ones(3), d100,
                                   np.array([100.0, 100.0, 100.0]), np.full(3, 200.0), [0.0], prio=prio)
     # high meeting D100: none; high meeting D50: t1; then medium D100: t2; then low D100: t0
     assert [t for t, _ in pairs] == [1, 2, 0] and mat.tolist() == [30.0]
-    pairs, _ = engine.one_event(rules.MIN_MIN, np.array([0.0]), np.array(etc), np.ones(3), d100,
+    pairs, _ = engine.one_event(rebuilding.MIN_MIN, np.array([0.0]), np.array(etc), np.ones(3), d100,
                                 np.array([100.0, 100.0, 100.0]), np.full(3, 200.0), [0.0], prio=prio)
     assert [t for t, _ in pairs] == [0, 1, 2]  # step7 off: Min-Min's order (ties: lowest task)
 
@@ -313,13 +315,14 @@ def test_names_are_scoped_by_model(capsys):
 # --- Explain's step-by-step re-implementation agrees with the kernels ---------------------------------------------
 @pytest.mark.parametrize("example", ["table2", "table4"])
 def test_explain_steps_map_what_the_kernels_map(example):
-    from hcsched.models.value.explain import EXAMPLES, KINDS, explain_event
+    from hcsched.models.value.explain import EXAMPLES, explain_event
 
     ex = EXAMPLES[example]
     steps = explain_event(ex)
-    for name, kind in KINDS.items():
-        fp = (0.0, 0.05) if kind in (rules.RELATIVE_COST, rules.SLACK_SUFFERAGE) else (0.0,)
-        pairs, mat = event(kind, [list(r) for r in ex.etc], list(ex.d100), list(ex.mat), fp=fp)
+    for name in steps:
+        h = get_heuristic(name, "value")
+        fp = h.pack({**h.defaults(), "step7": "off"} if "step7" in h.defaults() else h.defaults(), ValueSpec(), None)
+        pairs, mat = event(h.kind, [list(r) for r in ex.etc], list(ex.d100), list(ex.mat), fp=fp)
         assert [(t - 1, j - 1) for t, j, _ in steps[name].mapped] == pairs, name
         assert steps[name].mapped[-1][2] == pytest.approx(mat[steps[name].mapped[-1][1] - 1])
     if example == "table4":
@@ -337,8 +340,9 @@ def test_max_min_and_min_min_kernels_match_the_plain_greedy(S, M, seed, maximize
     p, d, prio = np.ones(S), np.full(S, 1e9), np.zeros(S, np.int64)
     a_t, a_m, b_t, b_m = (np.empty(S, np.int64) for _ in range(4))
     m1, m2 = mat0.copy(), mat0.copy()
-    rules.max_min_min(maximize, False, E, prio, d, d, d, m1, a_t, a_m)
-    rules.greedy(rules.GREEDY_MAX_MIN if maximize else rules.GREEDY_MIN_MIN, E, p, d, d, d, m2, b_t, b_m)
+    rebuilding.max_min_min(maximize, False, rebuilding.Rows(E, p, prio, d, d, d), m1, a_t, a_m)
+    rebuilding.greedy(rebuilding.GREEDY_MAX_MIN if maximize else rebuilding.GREEDY_MIN_MIN, E, p, d, d, d, m2, b_t,
+                      b_m)
     assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist()
     np.testing.assert_array_equal(m1, m2)
 
@@ -370,3 +374,27 @@ def test_the_run_time_estimate_follows_the_static_searches_parameters():
     assert seconds({"name": "ga", "generations": 100_000}) == pytest.approx(100 * seconds("ga"))
     assert seconds({"name": "tpsa", "alpha": 0.9999}) == pytest.approx(100.5 * seconds("tpsa"), rel=0.01)
     assert seconds({"name": "tpsa", "runs": 1}) == pytest.approx(seconds("tpsa") / 5)
+
+
+# --- the kernels' kind codes are the registry's ----------------------------------------------------------------------
+def test_each_dynamic_heuristic_has_its_own_kernel_constant_and_is_dispatched():
+    """The constant named like the heuristic (max-max: MAX_MAX) in rebuilding.py or editing.py is its kind, no two
+    heuristics share a kind, and the dispatcher of that module runs it (not UNKNOWN)."""
+    assert len({h.kind for h in DYNAMIC}) == len(DYNAMIC)
+    spec = ValueSpec(machines=2, duration=600.0, startup=60.0, bursts=0, window=(60.0, 600.0))
+    w = make_workload(spec, np.random.SeedSequence(3))
+    tr = value_event.trial(w)
+    for h in DYNAMIC:
+        const = h.name.upper().replace("-", "_")
+        owners = [m for m in (rebuilding, editing) if getattr(m, const, None) == h.kind]
+        assert len(owners) == 1, h.name
+        fp = h.pack(h.defaults(), spec, w)
+        queues = value_event.Queues(np.zeros((2, w.tasks + 1), np.int64), np.zeros(2, np.int64), np.zeros(2))
+        if owners[0] is editing:
+            assert editing.edit(h.kind, fp, np.zeros(4), 0, 0.0, queues, tr) in (0, 1), h.name
+        else:
+            rows = rebuilding.Rows(w.etc[:3].copy(), w.weight[:3], w.priority[:3], w.d100[:3], w.d50[:3], w.d25[:3])
+            out = np.empty(3, np.int64), np.empty(3, np.int64)
+            assert rebuilding.remap(h.kind, fp, rows, 0.0, 600.0, np.zeros(2), *out) == 3, h.name
+    assert editing.edit(-5, np.zeros(1), np.zeros(4), 0, 0.0, queues, tr) == editing.UNKNOWN
+    assert rebuilding.remap(-5, np.zeros(1), rows, 0.0, 600.0, np.zeros(2), *out) == rebuilding.UNKNOWN

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import TABLE1_READY, TABLE2_ETC, TABLE3_ETC
+from helpers import TABLE1_READY, TABLE2_ETC, TABLE3_ETC
 
 from hcsched import map_tasks
 from hcsched.cli import main

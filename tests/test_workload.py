@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from conftest import TABLE3_ETC
+from helpers import TABLE3_ETC
 
 from hcsched import HcschedError, read_etc
 from hcsched.models.etc import workload as wl

@@ -2,14 +2,15 @@
 
 A scenario names its model (``"model": "etc"``, the default); everything
 particular to a model lives in its own subpackage here, behind the interface
-of :class:`~hcsched.models.base.Model`. To add one, see the README's "How to
+of :class:`~hcsched.models.base.Model`, including its own CLI commands and
+public functions (``commands_module``). To add one, see the README's "How to
 add a model".
 """
 
 from __future__ import annotations
 
 from hcsched.metrics import Metric
-from hcsched.models.base import Model
+from hcsched.models.base import Command, Model
 from hcsched.models.classes import MODEL as _CLASSES
 from hcsched.models.estimation import MODEL as _ESTIMATION
 from hcsched.models.etc import MODEL as _ETC
@@ -28,4 +29,4 @@ def warm_up(names=None) -> None:
         get_model(name).warm_up()
 
 
-__all__ = ["DEFAULT_MODEL", "MODELS", "Metric", "Model", "get_model", "model_names", "warm_up"]
+__all__ = ["DEFAULT_MODEL", "MODELS", "Command", "Metric", "Model", "get_model", "model_names", "warm_up"]

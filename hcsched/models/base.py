@@ -19,34 +19,49 @@ Contract (checked by ``tests/test_models_contract.py`` for every model):
   added by ``experiment``);
 - ``schedule(run)`` returns the :class:`~hcsched.metrics.Schedule` of a run
   (tasks that never start or finish have non-finite start or finish).
+
+A model may also bring its own subcommands of the ``hcsched`` command and its
+own public functions (the ETC model's ``hcsched map`` and ``map_tasks``): its
+``commands_module`` lists them as ``COMMANDS`` (:class:`Command`) and
+``FUNCTIONS``.
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from hcsched.metrics import Metric, Schedule
+from hcsched.sweep_spec import SweepPreset
 
 if TYPE_CHECKING:
     from hcsched.scenario import HeuristicSpec, Scenario
 
 
 @dataclass(frozen=True)
-class SweepPreset:
-    """A built-in sweep: a scenario, the grid of its keys to vary (:mod:`hcsched.sweep`), and the paper's claim."""
+class Command:
+    """A subcommand of the ``hcsched`` command that a model brings (``hcsched map``, ``hcsched lp``).
+
+    ``add_arguments(parser)`` adds its arguments to its :mod:`argparse` parser; ``run(args)`` runs it. With
+    ``scenario``, the command line also takes a scenario file or ``--preset NAME`` and ``--seed`` (as ``hcsched
+    run`` does), and ``run(args, scenario)`` receives the scenario loaded. Bad input raises
+    :class:`~hcsched.errors.HcschedError`, which the CLI prints as one line with exit status 2.
+    """
 
     name: str
-    description: str
-    scenario: Callable[[], Scenario]
-    vary: dict[str, list]
-    claim: str = ""  # what the paper says the curves show
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[..., None]
+    scenario: bool = False
 
 
 class Model:
@@ -63,9 +78,11 @@ class Model:
     benchmarks: tuple[str, ...] = ()  # heuristic labels tried, in order, as the default benchmark
     trial_word: str = "trial"  # "replication" where the paper says so
     time_unit: str = "s"  # the unit of arrival, start and finish times
+    compile_seconds: float = 10.0  # about how long its kernels take to compile into an empty numba cache (one core)
     default_preset: str = ""  # the preset the dashboard loads when a user switches to this model
     schedule_columns: tuple[str, ...] = ()  # columns of its own in the schedules table
     heuristics: tuple = ()  # its own Heuristic entries (hcsched.heuristics.Heuristic), beside the built-in ones
+    commands_module: str = ""  # the module of its own COMMANDS and FUNCTIONS, e.g. "hcsched.models.etc.commands"
 
     # --- scenario --------------------------------------------------------------------------------
     def make_spec(self, **fields: Any) -> Any:
@@ -177,6 +194,24 @@ class Model:
     def tiny(self) -> Scenario:
         """Required: a small scenario that runs in well under a second (contract tests, docs)."""
         raise NotImplementedError
+
+    # --- its own commands and functions ---------------------------------------------------------------
+    def _commands_module(self) -> ModuleType | None:
+        """``commands_module``, imported on first use. The model names it rather than importing it, as a plug-in
+        names its entry point: the commands are built on the model (they use its spec, engine and ``MODEL``), so the
+        model's package sits below them, and ``import hcsched`` does not load them."""
+        return importlib.import_module(self.commands_module) if self.commands_module else None
+
+    def commands(self) -> tuple[Command, ...]:
+        """Its own subcommands of the ``hcsched`` command (``COMMANDS`` of its ``commands_module``)."""
+        module = self._commands_module()
+        return tuple(module.COMMANDS) if module else ()
+
+    def functions(self) -> dict[str, Any]:
+        """Its own public functions and classes by name (``FUNCTIONS`` of its ``commands_module``), reached as
+        ``hcsched.NAME.function`` (``hcsched.etc.map_tasks``) or, as before, ``hcsched.function``."""
+        module = self._commands_module()
+        return {f.__name__: f for f in module.FUNCTIONS} if module else {}
 
     def warm_up(self) -> None:
         """Compile this model's numba kernels, if any (called before worker processes fork)."""

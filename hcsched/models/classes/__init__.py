@@ -69,7 +69,9 @@ class ClassModel(Model):
     )
     trial_word = "replication"
     time_unit = "time units"
+    compile_seconds = 5.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py)
     default_preset = "alazzoni-B"
+    commands_module = "hcsched.models.classes.commands"  # hcsched lp; solve_allocation
     schedule_columns = ("class",)
 
     def family_size(self, s: spec.ClassModelSpec, per: str) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from hcsched.models.base import SweepPreset
 from hcsched.models.classes.lp import solve_allocation
 from hcsched.scenario import Scenario
+from hcsched.sweep_spec import SweepPreset
 
 PRESETS: dict[str, Callable[[], Scenario]] = {}
 H_MU = [[5, 5.02, 4.95, 0.001, 4.7, 5.2, 5.25], [0.001, 5.09, 4.9, 4.92, 5, 5.13, 5.14],

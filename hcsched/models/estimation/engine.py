@@ -29,12 +29,14 @@ import numpy as np
 
 from hcsched.metrics import Schedule
 from hcsched.models.estimation import heuristics as H
+from hcsched.models.estimation import kernels as K
 from hcsched.models.estimation.error import case_time, et, ew
 from hcsched.models.estimation.estimators import EstimatorState
 from hcsched.models.estimation.spec import EstimationSpec
 from hcsched.models.estimation.workload import Workload, availability, true_time
 
 RETURN, RELEASE = 0, 1
+UNWEIGHTED = frozenset({"fa", "la", "ef", "ll"})  # costs without EW (eqs. 11, 17; section 5.4): EW is not computed
 CURVE_POINTS = 200
 
 
@@ -215,9 +217,7 @@ class _Sim:
         e = case_time(etc, self._case_err(err, tasks), self.case) + c
         st = self._ready(now)
         if not remap:
-            for j, q in enumerate(self.queues):
-                for i in q:
-                    st[j] += self._planned(i, j)
+            self._add_queued(st)
         idle = self.running < 0
         if remap:  # the queues hold only the round-robin tasks just dealt
             idle[cycle[:min(unknown.size, self.M)]] = False
@@ -233,21 +233,30 @@ class _Sim:
                                     p.get("candidates", 1), p.get("t0", 0.0), p.get("cooling", 1.0), seed)
             order = np.column_stack([np.arange(tasks.size), assign])
         else:
-            weight = ew(err, etc, c, self.spec.estimator.eps)
-            order = H.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
+            weight = e if self.name in UNWEIGHTED else ew(err, etc, c, self.spec.estimator.eps)
+            order = K.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
                              self.params.get("reading", "once") == "once", idle, remap, self.params.get("ties", "lowest"))
-        first, queues, running = self.first_queue, self.queues, self.running
-        for a, b in order.tolist():
-            i = int(tasks[a])
-            if first[i] < 0 and (queues[b] or running[b] >= 0):  # it waits: behind a running or a queued task
-                first[i] = b
+        picked, to = tasks[order[:, 0]], order[:, 1]
+        unset, busy, queues, waits = (self.first_queue[picked] < 0).tolist(), (self.running >= 0).tolist(), self.queues, []
+        for r, (i, b) in enumerate(zip(picked.tolist(), to.tolist(), strict=True)):
+            if unset[r] and (queues[b] or busy[b]):  # it waits: behind a running or a queued task
+                waits.append(r)
             queues[b].append(i)
+        self.first_queue[picked[waits]] = to[waits]
 
-    def _planned(self, i: int, j: int) -> float:
-        if not self.est.known(np.array([i]))[0]:
-            return 0.0
-        etc, c, err = self.est.estimates(np.array([i]), np.array([j]))
-        return float(case_time(etc[0], self._case_err(err, np.array([i]), np.array([j]))[0], self.case) + c[0])
+    def _add_queued(self, st: np.ndarray) -> None:
+        """ST_j += the planned time (ETC in the case, plus C) of each task queued on j, in queue order (0 for a task
+        of an unknown problem): one estimate call for all of them, not one per task."""
+        queued = [(i, j) for j, q in enumerate(self.queues) for i in q]
+        if not queued:
+            return
+        tasks, procs = np.array(queued, np.int64).T
+        planned = np.zeros(tasks.size)
+        known = self.est.known(tasks)
+        if known.any():
+            etc, c, err = self.est.estimates(tasks[known], procs[known])
+            planned[known] = case_time(etc, self._case_err(err, tasks[known], procs[known]), self.case) + c
+        np.add.at(st, procs, planned)  # unbuffered, in order: the same sums as adding one task at a time
 
     def _case_err(self, err: np.ndarray, tasks: np.ndarray, procs: np.ndarray | None = None) -> np.ndarray:
         """The error the worst case inflates ETC by: the predicted ET, or with "worst-max" the largest ET in U_j."""

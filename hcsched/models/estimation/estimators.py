@@ -16,6 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
+from hcsched.models.estimation import kernels
 from hcsched.models.estimation.spec import Estimator
 
 
@@ -321,6 +322,11 @@ class EstimatorState:
         ``procs``, of each task on its own processor procs[s] only, (S,) each."""
         p = self.problem[tasks]
         est = self.est
+        # the problem's mean ET; before any of its errors is known, the mean over every problem; else 0
+        overall = self.sum_et.sum() / self.n_et.sum() if self.n_et.any() else 0.0
+        mean_et = np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), overall)
+        if procs is None and est.method == "knn" and est.error == "knn":  # the defaults: one pass, no temporaries
+            return kernels.knn_estimates(self.knn, tasks, p, self.count, self.T, self.rate, self.Cg, mean_et)
         if procs is None:
             has, cols, per = self.count[p] > 0, slice(None), (lambda a: a[:, None])  # (S, M)
             knn = self.knn[:, tasks] if self.use_knn else None
@@ -329,9 +335,7 @@ class EstimatorState:
             has, cols, per = self.count[p, procs] > 0, procs, (lambda a: a)  # (S,)
             knn = self.knn[:, tasks, procs] if self.use_knn else None
             shape = (tasks.size,)
-        # the problem's mean ET; before any of its errors is known, the mean over every problem; else 0
-        overall = self.sum_et.sum() / self.n_et.sum() if self.n_et.any() else 0.0
-        mean_et = per(np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), overall))
+        mean_et = per(mean_et)
         if est.method == "knn":
             etc = np.where(has, knn[0], per(self.T[p]) / self.rate[cols])
             comm = np.where(has, knn[1], per(self.Cg[p]))

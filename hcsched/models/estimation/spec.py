@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hcsched.errors import HcschedError
+from hcsched.models.estimation.traces import TraceTask, read_trace, trace_from_rows, trace_rows
 from hcsched.validate import choice, fail, keys, number, numbers, whole
 
 METHODS = ("knn", "smoothed", "average")
@@ -188,16 +189,6 @@ class Estimator:
 
 
 @dataclass(frozen=True)
-class TraceTask:
-    problem: str
-    task: str
-    stage: int
-    release: float
-    x: tuple[int, ...]
-    work: float  # MFLOP (given, or measured time x the speed of the machine it ran on)
-
-
-@dataclass(frozen=True)
 class EstimationSpec:
     """A scenario's part of the estimation model."""
 
@@ -243,8 +234,6 @@ def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> Estima
     """The spec from a scenario's keys. ``trace``: {"tasks": csv, "processors": csv}, read relative to base_dir; or
     {"tasks": [rows]} inline (:func:`.traces.trace_rows`, what the dashboard saves after an upload), with the
     processors' ``names`` and ``speeds`` in ``processors``."""
-    from hcsched.models.estimation.traces import read_trace, trace_from_rows
-
     trace = None
     files = None
     processors = _table(Processors, "processors", data.get("processors"))
@@ -277,8 +266,6 @@ def _plain(obj) -> dict[str, Any]:
 
 
 def spec_to_dict(spec: EstimationSpec) -> dict[str, Any]:
-    from hcsched.models.estimation.traces import trace_rows
-
     out: dict[str, Any] = {"processors": _plain(spec.processors), "network": _plain(spec.network)}
     if spec.trace_files is not None:
         for k in ("speeds", "names", "count"):

@@ -18,10 +18,22 @@ import csv
 import io
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from hcsched.errors import HcschedError
-from hcsched.models.estimation.spec import TraceTask
+
+
+@dataclass(frozen=True)
+class TraceTask:
+    """One task of a trace: its problem, name, stage, release time, integer inputs x and work (section 2)."""
+
+    problem: str
+    task: str
+    stage: int
+    release: float
+    x: tuple[int, ...]
+    work: float  # MFLOP (given, or measured time x the speed of the machine it ran on)
 
 
 def _read(path: Path, what: str) -> str:

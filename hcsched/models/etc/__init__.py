@@ -84,7 +84,9 @@ class EtcModel(Model):
                doc="The share of tasks that ran on the machine with their smallest ETC (1 for MET, section 3.2)."),
     )
     benchmarks = ("min-min", "mct")  # section 5.1: Min-min for batch mode, MCT for immediate mode
+    compile_seconds = 9.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py)
     default_preset = "quickstart"
+    commands_module = "hcsched.models.etc.commands"  # hcsched map and calibrate; map_tasks, calibrate
 
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.EtcModelSpec:
         return spec.spec_from_dict(data, base_dir)

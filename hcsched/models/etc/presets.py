@@ -9,9 +9,9 @@ for each ETC consistency; ``RATES`` records them and a test re-checks them.
 
 from __future__ import annotations
 
-from hcsched.models.base import SweepPreset
 from hcsched.models.etc.spec import ArrivalSpec, EtcSpec
 from hcsched.scenario import Scenario
+from hcsched.sweep_spec import SweepPreset
 
 RATES = {  # tasks per second, for 20 machines x 2000 tasks, HiHi
     ("inconsistent", "sort"): {"lambda_h": 0.00341065, "lambda_l": 0.0018753, "lambda_t": 0.00857969},

@@ -21,6 +21,7 @@ a new task happens before the new task arrives. Phases of zero length end at the
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -32,30 +33,50 @@ HALF = np.array([0, 1, 0], np.int64)  # half duplex: one network resource for in
 # heuristic kinds (see heuristics.py)
 NETSOLVE_MCT, HMCT, MMC, MP, MP_LOAD, MP_L2, CRES, CRES_INCR, DECRES, DECRES_INCR, MIN_LENGTH, MSF = range(12)
 INF = math.inf
+RUN_TO_END, UNTIL_ARRIVAL, UNTIL_NEW_ENDS, UP_TO = range(4)  # how far :func:`simulate` runs
+# The kernels run once per server and decision are inlined (``inline="always"``): a call passing the state's named
+# tuples cost more than the simulation of a server's two or three tasks (issue 21).
+
+# The HTM's knowledge of the m servers (rows), from :func:`new_state`: each server's members (tasks mapped there
+# since the oldest one unfinished at its last mapping or :func:`advance`, in mapping order), their phases, tags and phase ends, its
+# resources' clocks ``V``, update times ``tr`` and counts ``k``, its member count ``nm``; ``alone``, each member's
+# alone phase times on the server (copied from the workload's tasks x servers x 3 table at mapping, so that a
+# simulation needs only the server's own numbers); and ``Tp``, the
+# members' predicted completions T' as they stand (section 4.3), kept from the last mapping on the server: a
+# server's prediction without a new task only changes when a task is mapped to it; ``next_end``, the date of the
+# server's next phase end (:func:`advance`).
+Servers = namedtuple("Servers", "mem phase tag pend alone V tr k nm Tp next_end")
+# One server's working copy (what a prediction or a mapping simulates, :func:`new_server`) and the buffers of its
+# event loop.
+Server = namedtuple("Server", "mem phase tag pend alone V tr k mint nxt leaving done")
+# NetSolve's recorded load of each server and its reporting clock (section 2.3, R2), from :func:`new_reports`.
+Reports = namedtuple("Reports", "rec last_val last_time next_check seen_until")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(V, tr, k, r, t):
     if k[r] > 0:
         V[r] += (t - tr[r]) / k[r]
     tr[r] = t
 
 
-@njit(cache=True)
-def simulate(L, mem, phase, tag, pend, V, tr, k, W, j, res, new_pos, a, stop_after_insert):
-    """Run server ``j`` from its state until every member has finished (in place, on copies the caller owns).
+@njit(cache=True, inline="always")
+def simulate(L, s, res, new_pos, a, until):
+    """Run the working copy ``s`` of a server (in place) until every member has finished, or ``until`` says.
 
-    Members ``0..L-1`` (task ids ``mem``) are in ``phase`` 0, 1, 2 (input, compute, output) with ``tag`` in that
+    Members ``0..L-1`` (task ids ``s.mem``) are in ``phase`` 0, 1, 2 (input, compute, output) with ``tag`` in that
     phase's resource, or 3 (done); ``pend[i, p]`` is the end of member i's phase p. If ``new_pos >= 0``, that
-    member (phase -1) arrives at time ``a`` and enters its input phase then; with ``stop_after_insert`` the run
-    stops right after that arrival (the state to keep when the task is committed). ``W[t, j, p]`` is task t's
-    alone time of phase p on server j.
+    member (phase -1) arrives at time ``a`` and enters its input phase then. ``until``: RUN_TO_END;
+    UNTIL_ARRIVAL, right after that arrival (the state to keep when the task is committed); UNTIL_NEW_ENDS, once
+    the new member has ended (its T, without the later ends of the others); UP_TO, before the first phase end
+    after ``a`` (no new member), returning its date (INF if none; with ``a = -INF``: the next phase end, nothing
+    run); the other modes return INF. ``alone[i, p]`` is member i's alone
+    time of phase p on the server, ``res[p]`` the resource of phase p. Stopping changes no arithmetic: the events up to the
+    stop are those of the full run.
     """
+    phase, tag, pend, alone, V, tr, k = s.phase, s.tag, s.pend, s.alone, s.V, s.tr, s.k
+    mint, nxt, leaving, done = s.mint, s.nxt, s.leaving, s.done
     pending = new_pos >= 0
-    mint = np.empty(3)
-    nxt = np.empty(3)
-    leaving = np.zeros(L, np.bool_)
-    done = np.zeros(3, np.bool_)
     while True:
         mint[:] = INF
         for i in range(L):
@@ -75,14 +96,16 @@ def simulate(L, mem, phase, tag, pend, V, tr, k, W, j, res, new_pos, a, stop_aft
             r = res[0]
             _advance(V, tr, k, r, a)
             phase[new_pos] = 0
-            tag[new_pos] = V[r] + W[mem[new_pos], j, 0]
+            tag[new_pos] = V[r] + alone[new_pos, 0]
             k[r] += 1
             pending = False
-            if stop_after_insert:
-                return
+            if until == UNTIL_ARRIVAL:
+                return INF
             continue
+        if until == UP_TO and te > a:
+            return te
         if te == INF:
-            return
+            return INF
         for r in range(3):
             done[r] = False
             if k[r] > 0 and nxt[r] == te:
@@ -105,108 +128,158 @@ def simulate(L, mem, phase, tag, pend, V, tr, k, W, j, res, new_pos, a, stop_aft
                 if p < 3:
                     r = res[p]
                     _advance(V, tr, k, r, te)
-                    tag[i] = V[r] + W[mem[i], j, p]
+                    tag[i] = V[r] + alone[i, p]
                     k[r] += 1
-
-
-@njit(cache=True)
-def _copy(j, L, mem, phase, tag, pend, V, tr, k, sm, sp, st, se, sV, str_, sk):
-    for i in range(L):
-        sm[i] = mem[j, i]
-        sp[i] = phase[j, i]
-        st[i] = tag[j, i]
-        for p in range(3):
-            se[i, p] = pend[j, i, p]
-    for r in range(3):
-        sV[r] = V[j, r]
-        str_[r] = tr[j, r]
-        sk[r] = k[j, r]
+        if until == UNTIL_NEW_ENDS and phase[new_pos] == 3:
+            return INF
 
 
 @njit(cache=True)
 def new_state(m, n):
-    """The HTM's knowledge of m servers for n tasks: per server its members (tasks mapped there since the oldest
-    one unfinished at its last mapping, in mapping order), their phases, tags and phase ends, its resources'
-    clocks, counts and member count ``nm``."""
-    mem = np.zeros((m, n + 1), np.int64)
-    phase = np.zeros((m, n + 1), np.int64)
-    tag = np.zeros((m, n + 1))
-    pend = np.full((m, n + 1, 3), np.nan)
-    V = np.zeros((m, 3))
-    tr = np.zeros((m, 3))
-    k = np.zeros((m, 3), np.int64)
-    nm = np.zeros(m, np.int64)
-    return mem, phase, tag, pend, V, tr, k, nm
+    """The HTM's knowledge of m servers for n tasks, nothing mapped (:data:`Servers`). A member's row is written when
+    it is mapped and read only while it is a member, so the per-member tables start unfilled: their pages are only
+    touched where a server holds tasks."""
+    return Servers(np.empty((m, n + 1), np.int64), np.empty((m, n + 1), np.int64), np.empty((m, n + 1)),
+                   np.empty((m, n + 1, 3)), np.empty((m, n + 1, 3)), np.zeros((m, 3)), np.zeros((m, 3)),
+                   np.zeros((m, 3), np.int64), np.zeros(m, np.int64), np.empty((m, n + 1)), np.full(m, INF))
 
 
 @njit(cache=True)
-def predict(j, t, a, mem, phase, tag, pend, V, tr, k, nm, W, res, what_if, sm, sp, st, se, sV, str_, sk, Tp, T):
-    """Server j's predictions for task ``t`` arriving at ``a``: T' (``Tp[0:L]``) of its L members without the new
-    task and, if ``what_if``, T of the members and of the new task (``T[0:L+1]``), both on the same code path.
-    Returns L."""
-    L = nm[j]
-    _copy(j, L, mem, phase, tag, pend, V, tr, k, sm, sp, st, se, sV, str_, sk)
-    simulate(L, sm, sp, st, se, sV, str_, sk, W, j, res, -1, a, False)
+def new_server(n):
+    """A working copy for one server of up to n + 1 members (:data:`Server`)."""
+    return Server(np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1), np.zeros((n + 1, 3)),
+                  np.zeros((n + 1, 3)), np.zeros(3), np.zeros(3), np.zeros(3, np.int64), np.empty(3), np.empty(3), np.zeros(n + 1, np.bool_),
+                  np.zeros(3, np.bool_))
+
+
+@njit(cache=True)
+def new_reports(m):
+    """NetSolve's records of m servers before any task (:data:`Reports`): load 0, first check at 60 s."""
+    return Reports(np.zeros(m), np.zeros(m), np.zeros(m), np.full(m, 60.0), np.full(m, -INF))
+
+
+@njit(cache=True, inline="always")
+def _copy(j, L, servers, s):
+    """Server j's state (its L members) into the working copy ``s``."""
     for i in range(L):
-        Tp[i] = se[i, 2]
-    if what_if:
-        _copy(j, L, mem, phase, tag, pend, V, tr, k, sm, sp, st, se, sV, str_, sk)
-        sm[L] = t
-        sp[L] = -1
+        s.mem[i] = servers.mem[j, i]
+        s.phase[i] = servers.phase[j, i]
+        s.tag[i] = servers.tag[j, i]
         for p in range(3):
-            se[L, p] = np.nan
-        simulate(L + 1, sm, sp, st, se, sV, str_, sk, W, j, res, L, a, False)
+            s.pend[i, p] = servers.pend[j, i, p]
+            s.alone[i, p] = servers.alone[j, i, p]
+    for r in range(3):
+        s.V[r] = servers.V[j, r]
+        s.tr[r] = servers.tr[j, r]
+        s.k[r] = servers.k[j, r]
+
+
+@njit(cache=True, inline="always")
+def _with_new(j, t, a, servers, W, res, s, until):
+    """Server j's working copy with task t arriving at a as its last member, simulated ``until``; returns L, the
+    members before it."""
+    L = servers.nm[j]
+    _copy(j, L, servers, s)
+    s.mem[L] = t
+    s.phase[L] = -1
+    for p in range(3):
+        s.pend[L, p] = np.nan
+        s.alone[L, p] = W[t, j, p]
+    simulate(L + 1, s, res, L, a, until)
+    return L
+
+
+@njit(cache=True, inline="always")
+def predict(j, t, a, servers, W, res, s, T, every_task):
+    """Server j's predictions for task ``t`` arriving at ``a`` (section 4.3): T of its L members and of the new task
+    (``T[0:L+1]``); with ``every_task`` False only the new task's (``T[L]``; the simulation stops when it ends).
+    T' of the members is ``servers.Tp[j, 0:L]``, kept since the server's last mapping. Returns L."""
+    L = _with_new(j, t, a, servers, W, res, s, RUN_TO_END if every_task else UNTIL_NEW_ENDS)
+    if every_task:
         for i in range(L + 1):
-            T[i] = se[i, 2]
+            T[i] = s.pend[i, 2]
+    else:
+        T[L] = s.pend[L, 2]
     return L
 
 
 @njit(cache=True)
-def commit(j, t, a, mem, phase, tag, pend, V, tr, k, nm, W, res, ends, sm, sp, st, se, sV, str_, sk):
-    """Map task t (arriving at a) to server j: its state just after the arrival; members finished before the
-    oldest unfinished one are dropped, their phase ends written to ``ends``."""
-    L = nm[j]
-    _copy(j, L, mem, phase, tag, pend, V, tr, k, sm, sp, st, se, sV, str_, sk)
-    sm[L] = t
-    sp[L] = -1
-    for p in range(3):
-        se[L, p] = np.nan
-    simulate(L + 1, sm, sp, st, se, sV, str_, sk, W, j, res, L, a, True)
-    L += 1
+def _keep_predictions(j, servers, res, s):
+    """``servers.Tp[j]``: T' of server j's members from its state, simulated on a copy to the end; and
+    ``servers.next_end[j]``."""
+    L = servers.nm[j]
+    _copy(j, L, servers, s)
+    servers.next_end[j] = simulate(L, s, res, -1, -INF, UP_TO)
+    simulate(L, s, res, -1, 0.0, RUN_TO_END)
+    for i in range(L):
+        servers.Tp[j, i] = s.pend[i, 2]
+
+
+@njit(cache=True)
+def _store(j, L, servers, s, ends):
+    """The working copy of L members back as server j's state; members finished before the oldest unfinished one
+    are dropped, their phase ends written to ``ends``. Returns how many were dropped."""
     drop = 0
-    while drop < L and sp[drop] == 3:
+    while drop < L and s.phase[drop] == 3:
         for p in range(3):
-            ends[sm[drop], p] = se[drop, p]
+            ends[s.mem[drop], p] = s.pend[drop, p]
         drop += 1
     for i in range(drop, L):
-        mem[j, i - drop] = sm[i]
-        phase[j, i - drop] = sp[i]
-        tag[j, i - drop] = st[i]
+        servers.mem[j, i - drop] = s.mem[i]
+        servers.phase[j, i - drop] = s.phase[i]
+        servers.tag[j, i - drop] = s.tag[i]
         for p in range(3):
-            pend[j, i - drop, p] = se[i, p]
+            servers.pend[j, i - drop, p] = s.pend[i, p]
+            servers.alone[j, i - drop, p] = s.alone[i, p]
     for r in range(3):
-        V[j, r] = sV[r]
-        tr[j, r] = str_[r]
-        k[j, r] = sk[r]
-    nm[j] = L - drop
+        servers.V[j, r] = s.V[r]
+        servers.tr[j, r] = s.tr[r]
+        servers.k[j, r] = s.k[r]
+    servers.nm[j] = L - drop
+    return drop
 
 
 @njit(cache=True)
-def finish_all(mem, phase, tag, pend, V, tr, k, nm, W, res, ends, sm, sp, st, se, sV, str_, sk):
+def commit(j, t, a, servers, W, res, ends, s):
+    """Map task t (arriving at a) to server j: its state just after the arrival (:func:`_store`); the members' T'
+    kept."""
+    L = _with_new(j, t, a, servers, W, res, s, UNTIL_ARRIVAL) + 1
+    _store(j, L, servers, s, ends)
+    _keep_predictions(j, servers, res, s)
+
+
+@njit(cache=True)
+def advance(j, a, servers, res, ends, s):
+    """Server j's state brought to date a: its phase ends up to a happen (those at a included, as before an arrival
+    at a), its finished oldest members leave (:func:`_store`). Its predictions do not change, and neither does any
+    later arithmetic (:func:`simulate` stops without touching a clock), so a prediction from the advanced state is
+    the one from the old state, without simulating again, at every arrival, the ends already past."""
+    L = servers.nm[j]
+    _copy(j, L, servers, s)
+    servers.next_end[j] = simulate(L, s, res, -1, a, UP_TO)
+    drop = _store(j, L, servers, s, ends)
+    for i in range(drop, L):
+        servers.Tp[j, i - drop] = servers.Tp[j, i]
+
+
+@njit(cache=True)
+def finish_all(servers, res, ends, s):
     """Run every server to the end and write its members' phase ends."""
-    for j in range(nm.size):
-        L = nm[j]
-        _copy(j, L, mem, phase, tag, pend, V, tr, k, sm, sp, st, se, sV, str_, sk)
-        simulate(L, sm, sp, st, se, sV, str_, sk, W, j, res, -1, 0.0, False)
+    for j in range(servers.nm.size):
+        L = servers.nm[j]
+        _copy(j, L, servers, s)
+        simulate(L, s, res, -1, 0.0, RUN_TO_END)
         for i in range(L):
             for p in range(3):
-                ends[sm[i], p] = se[i, p]
+                ends[s.mem[i], p] = s.pend[i, p]
 
 
-@njit(cache=True)
-def scores(kind, L, a, t, j, Tp, T, W, load, out):
-    """The keys heuristic ``kind`` minimises for server j, most important first (``out[0..2]``; later keys break
-    ties of earlier ones). ``Tp``/``T`` from :func:`predict`; local task 1 is the first member with T' > a."""
+@njit(cache=True, inline="always")
+def scores(kind, L, a, Tp, T, alone, load, out):
+    """The keys heuristic ``kind`` minimises for a server, most important first (``out[0..2]``; later keys break
+    ties of earlier ones). ``Tp``/``T`` of its L members and (``T[L]``) the new task from :func:`predict`; local
+    task 1 is the first member with T' > a. ``alone``: the new task's alone phase times on the server; ``load``:
+    NetSolve's load of it."""
     first = L
     for i in range(L):
         if Tp[i] > a:
@@ -217,7 +290,7 @@ def scores(kind, L, a, t, j, Tp, T, W, load, out):
     out[1] = 0.0
     out[2] = 0.0
     if kind == NETSOLVE_MCT:
-        out[0] = W[t, j, 0] + W[t, j, 2] + W[t, j, 1] * (1.0 + load)
+        out[0] = alone[0] + alone[2] + alone[1] * (1.0 + load)
         return
     t_new = T[L]
     if kind == HMCT:
@@ -301,10 +374,12 @@ def choose(keys, tol, all_equal_rule):
 
 
 @njit(cache=True)
-def _reported_load(j, a, L, sm, Tp, arrival, rec, last_val, last_time, next_check, seen_until):
+def _reported_load(j, a, L, mem, Tp, arrival, rep):
     """NetSolve's recorded load of server j at a (section 2.3, R2): task-end notices decrease it by 1 when it is
     above 1; every 60 s the server reports its count if it changed by more than 0.2 (20 on NetSolve's scale of
-    100 per task) since its last report, and at least every 300 s. End notices at a check time come first."""
+    100 per task) since its last report, and at least every 300 s. End notices at a check time come first.
+    ``mem``/``Tp``: the server's L members and their T'; ``rep``: the records (:data:`Reports`)."""
+    rec, last_val, last_time, next_check, seen_until = rep
     # the server's events in (seen_until, a]: ends of members, report checks
     while True:
         c = next_check[j]
@@ -322,7 +397,7 @@ def _reported_load(j, a, L, sm, Tp, arrival, rec, last_val, last_time, next_chec
             break
         count = 0
         for i in range(L):
-            if arrival[sm[i]] <= c and Tp[i] > c:
+            if arrival[mem[i]] <= c and Tp[i] > c:
                 count += 1
         if abs(count - last_val[j]) > 0.2 or c - last_time[j] >= 300.0:
             rec[j] = count
@@ -334,52 +409,52 @@ def _reported_load(j, a, L, sm, Tp, arrival, rec, last_val, last_time, next_chec
     return rec[j]
 
 
+@njit(cache=True, inline="always")
+def _unfinished(Tp, L, a):
+    """How many of L members predicted to end at ``Tp`` are unfinished at a: NetSolve's exact load (R1)."""
+    load = 0.0
+    for i in range(L):
+        if Tp[i] > a:
+            load += 1.0
+    return load
+
+
 @njit(cache=True)
 def run_trial(kind, order, arrival, W, res, tol, all_equal_rule, reports):
     """Map the tasks in ``order`` (by arrival) one by one with heuristic ``kind``; the environment behaves as the
-    HTM predicts (R1). Returns each task's server and phase ends (n x 3: input, compute, output)."""
+    HTM predicts (R1). Returns each task's server and phase ends (n x 3: input, compute, output).
+
+    A decision costs what the heuristic's definition asks: NetSolve MCT one load per server (no prediction);
+    HMCT the new task's T on every server (each server simulated until the new task ends); the others T of every
+    member with the new task on every server. T' comes from the servers' kept predictions."""
     n, m = W.shape[0], W.shape[1]
-    mem, phase, tag, pend, V, tr, k, nm = new_state(m, n)
+    servers = new_state(m, n)
+    s = new_server(n)
+    rep = new_reports(m)
     ends = np.full((n, 3), np.nan)
     machine = np.zeros(n, np.int64)
-    sm = np.zeros(n + 1, np.int64)
-    sp = np.zeros(n + 1, np.int64)
-    st = np.zeros(n + 1)
-    se = np.zeros((n + 1, 3))
-    sV = np.zeros(3)
-    str_ = np.zeros(3)
-    sk = np.zeros(3, np.int64)
-    Tp = np.zeros(n + 1)
     T = np.zeros(n + 1)
     keys = np.zeros((m, 3))
     row = np.zeros(3)
-    rec = np.zeros(m)
-    last_val = np.zeros(m)
-    last_time = np.zeros(m)
-    next_check = np.full(m, 60.0)
-    seen_until = np.full(m, -INF)
-    what_if = kind != NETSOLVE_MCT
     for t in order:
         a = arrival[t]
         for j in range(m):
-            L = predict(j, t, a, mem, phase, tag, pend, V, tr, k, nm, W, res, what_if, sm, sp, st, se, sV, str_, sk,
-                        Tp, T)
             load = 0.0
             if kind == NETSOLVE_MCT:
-                if reports:
-                    load = _reported_load(j, a, L, sm, Tp, arrival, rec, last_val, last_time, next_check, seen_until)
-                else:
-                    for i in range(L):
-                        if Tp[i] > a:
-                            load += 1.0
-            scores(kind, L, a, t, j, Tp, T, W, load, row)
+                L, Tp = servers.nm[j], servers.Tp[j]
+                load = _reported_load(j, a, L, servers.mem[j], Tp, arrival, rep) if reports else _unfinished(Tp, L, a)
+            else:
+                if servers.next_end[j] <= a:
+                    advance(j, a, servers, res, ends, s)
+                predict(j, t, a, servers, W, res, s, T, kind != HMCT)
+            scores(kind, servers.nm[j], a, servers.Tp[j], T, W[t, j], load, row)
             keys[j, 0], keys[j, 1], keys[j, 2] = row[0], row[1], row[2]
         j0 = choose(keys, tol, all_equal_rule)
         machine[t] = j0
         if reports:
-            rec[j0] += 1.0  # NetSolve's +100 on mapping (section 2.3)
-        commit(j0, t, a, mem, phase, tag, pend, V, tr, k, nm, W, res, ends, sm, sp, st, se, sV, str_, sk)
-    finish_all(mem, phase, tag, pend, V, tr, k, nm, W, res, ends, sm, sp, st, se, sV, str_, sk)
+            rep.rec[j0] += 1.0  # NetSolve's +100 on mapping (section 2.3)
+        commit(j0, t, a, servers, W, res, ends, s)
+    finish_all(servers, res, ends, s)
     return machine, ends
 
 
@@ -387,18 +462,12 @@ def run_trial(kind, order, arrival, W, res, tol, all_equal_rule, reports):
 def replay(machine, order, arrival, W, res):
     """Phase ends of a given mapping (no heuristic): the engine alone, for tests and user logs."""
     n, m = W.shape[0], W.shape[1]
-    mem, phase, tag, pend, V, tr, k, nm = new_state(m, n)
+    servers = new_state(m, n)
+    s = new_server(n)
     ends = np.full((n, 3), np.nan)
-    sm = np.zeros(n + 1, np.int64)
-    sp = np.zeros(n + 1, np.int64)
-    st = np.zeros(n + 1)
-    se = np.zeros((n + 1, 3))
-    sV = np.zeros(3)
-    str_ = np.zeros(3)
-    sk = np.zeros(3, np.int64)
     for t in order:
-        commit(machine[t], t, arrival[t], mem, phase, tag, pend, V, tr, k, nm, W, res, ends, sm, sp, st, se, sV, str_, sk)
-    finish_all(mem, phase, tag, pend, V, tr, k, nm, W, res, ends, sm, sp, st, se, sV, str_, sk)
+        commit(machine[t], t, arrival[t], servers, W, res, ends, s)
+    finish_all(servers, res, ends, s)
     return ends
 
 

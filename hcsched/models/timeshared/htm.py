@@ -20,6 +20,8 @@ import pandas as pd
 from hcsched.errors import HcschedError
 from hcsched.models.timeshared import engine
 from hcsched.models.timeshared.heuristics import HEURISTICS
+from hcsched.models.timeshared.spec import TimesharedSpec
+from hcsched.models.timeshared.workload import TimesharedWorkload, make_workload
 from hcsched.sampling import trial_seeds
 
 
@@ -55,11 +57,10 @@ class HTM:
         self.ends = np.full((n, 3), np.nan)
         self.machine = np.full(n, -1, np.int64)
         self.now = -np.inf
-        self._scratch = (np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1), np.zeros((n + 1, 3)),
-                         np.zeros(3), np.zeros(3), np.zeros(3, np.int64))
+        self._server = engine.new_server(n)
 
     @classmethod
-    def of(cls, workload, duplex: str = "full", tie_tolerance: float = 1e-6) -> HTM:
+    def of(cls, workload: TimesharedWorkload, duplex: str = "full", tie_tolerance: float = 1e-6) -> HTM:
         """The HTM of a :class:`~.workload.TimesharedWorkload`, nothing mapped yet."""
         return cls(workload.alone, workload.arrival, duplex, tie_tolerance)
 
@@ -67,9 +68,6 @@ class HTM:
     def from_scenario(cls, scenario, trial: int = 0) -> HTM:
         """The HTM of one trial of a time-shared scenario (its drawn, or the user's own, servers and tasks; its duplex
         and tie tolerance), nothing mapped yet: ``HTM.from_scenario(sc).predict(0)``."""
-        from hcsched.models.timeshared.spec import TimesharedSpec
-        from hcsched.models.timeshared.workload import make_workload
-
         if not isinstance(scenario.spec, TimesharedSpec):
             raise HcschedError(f"HTM: scenario field 'model' is {scenario.model!r}; allowed: 'timeshared'")
         if isinstance(trial, bool) or not isinstance(trial, (int, np.integer)) or trial < 0:
@@ -92,26 +90,27 @@ class HTM:
         m = self.alone.shape[1]
         if not 0 <= j < m:
             raise HcschedError(f"HTM: server {j!r} is not allowed; allowed: 0 to {m - 1}")
-        engine.commit(j, t, a, *self.state[:-1], self.state[-1], self.alone, self.res, self.ends, *self._scratch)
+        engine.commit(j, t, a, self.state, self.alone, self.res, self.ends, self._server)
         self.machine[t], self.now = j, a
 
     def predict(self, t: int) -> Prediction:
         """Every server's prediction if task t (arriving at its arrival date) were mapped there."""
         a = self._check(t)
         n, m = self.alone.shape[:2]
-        Tp, T = np.zeros(n + 1), np.zeros(n + 1)
+        T = np.zeros(n + 1)
         keys = np.zeros((len(HEURISTICS), m, 3))
         server_rows, task_rows = [], []
         for j in range(m):
-            L = engine.predict(j, t, a, *self.state, self.alone, self.res, True, *self._scratch, Tp, T)
-            ids = self._scratch[0][:L].copy()
+            L = engine.predict(j, t, a, self.state, self.alone, self.res, self._server, T, True)
+            Tp = self.state.Tp[j]
+            ids = self.state.mem[j, :L].copy()
             before, after = Tp[:L].copy(), T[:L].copy()
             first = int(np.argmax(before > a)) if (before > a).any() else L
             running = int((before > a).sum())
             row = {"server": j, "n": L - first, "running": running, "T_new": T[L],
                    "sum_delta": float((after - before)[first:].sum())}
             for x, h in enumerate(HEURISTICS):
-                engine.scores(h.kind, L, a, t, j, Tp, T, self.alone, float(running), keys[x, j])
+                engine.scores(h.kind, L, a, Tp, T, self.alone[t, j], float(running), keys[x, j])
                 row[h.name] = keys[x, j, 0]
             server_rows.append(row)
             for i in range(first, L):

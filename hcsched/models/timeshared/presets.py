@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from hcsched.models.base import SweepPreset
 from hcsched.models.timeshared.heuristics import NAMES
 from hcsched.scenario import Scenario
+from hcsched.sweep_spec import SweepPreset
 
 # Phase costs (input, compute, output) in seconds of the three dgemm sizes, fitted to Table 3's simulated dates
 # under the full-duplex model (reading notes, section 2: within 0.011 s); Table 2's own costs do not reproduce them.

@@ -11,10 +11,8 @@ import math
 from pathlib import Path
 
 from hcsched.errors import HcschedError
+from hcsched.models.timeshared.tables import SERVER_COLUMNS, TASK_COLUMNS, ServerTable, TaskTable
 from hcsched.readers import _csv_rows, detect_delimiter
-
-SERVER_COLUMNS = ("speed_mflops", "bandwidth_mbit")
-TASK_COLUMNS = ("arrival", "input_mb", "mflop", "output_mb")
 
 
 def _value(text: str, where: str, positive: bool) -> float:
@@ -55,16 +53,12 @@ def _parse(text: str, source: str, required: tuple[str, ...], optional: tuple[st
     return out
 
 
-def parse_servers(text: str, source: str = "servers CSV"):
-    from hcsched.models.timeshared.spec import ServerTable
-
+def parse_servers(text: str, source: str = "servers CSV") -> ServerTable:
     cols = _parse(text, source, SERVER_COLUMNS, ("name",), positive=True)
     return ServerTable(tuple(cols["speed_mflops"]), tuple(cols["bandwidth_mbit"]), tuple(cols.get("name", ())))
 
 
-def parse_tasks(text: str, source: str = "tasks CSV"):
-    from hcsched.models.timeshared.spec import TaskTable
-
+def parse_tasks(text: str, source: str = "tasks CSV") -> TaskTable:
     cols = _parse(text, source, TASK_COLUMNS, (), positive=False)
     return TaskTable(*(tuple(cols[c]) for c in TASK_COLUMNS))
 
@@ -78,9 +72,9 @@ def _read(path: Path, what: str) -> str:
         raise HcschedError(f"{what} file {str(path)!r}: not a text file; expected CSV") from None
 
 
-def read_servers(path: str | Path):
+def read_servers(path: str | Path) -> ServerTable:
     return parse_servers(_read(Path(path), "servers"), f"servers file {str(path)!r}")
 
 
-def read_tasks(path: str | Path):
+def read_tasks(path: str | Path) -> TaskTable:
     return parse_tasks(_read(Path(path), "tasks"), f"tasks file {str(path)!r}")

@@ -10,7 +10,6 @@ knowing (the run is deterministic, so computing it inside any heuristic's run gi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,9 +18,7 @@ from hcsched.metrics import Schedule
 from hcsched.models.timeshared import engine
 from hcsched.models.timeshared.spec import TimesharedSpec
 from hcsched.models.timeshared.workload import TimesharedWorkload
-
-if TYPE_CHECKING:
-    from hcsched.scenario import HeuristicSpec
+from hcsched.scenario import HeuristicSpec
 
 BASE = ("makespan", "sum_flow", "max_flow", "max_stretch")
 

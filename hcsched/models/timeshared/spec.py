@@ -15,7 +15,8 @@ from typing import Any
 
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
-from hcsched.models.timeshared.readers import SERVER_COLUMNS, TASK_COLUMNS, read_servers, read_tasks
+from hcsched.models.timeshared.readers import read_servers, read_tasks
+from hcsched.models.timeshared.tables import SERVER_COLUMNS, TASK_COLUMNS, ServerTable, TaskTable
 from hcsched.validate import choice, fail, number, numbers, whole
 
 BITS_PER_MB = 8.0  # MB = 10^6 bytes and Mbit = 10^6 bits: seconds = MB x 8 / Mbit/s
@@ -25,52 +26,6 @@ ARRIVALS = ("exponential", "poisson-int")
 TRANSFER = ("in+out", "in")
 KEYS = ("servers", "tasks", "speed_mflops", "bandwidth_mbit", "size_mb", "compute_ratio", "max_compute_s", "transfer",
         "mean_interarrival", "arrivals", "duplex", "reference", "tie_tolerance", "same_tolerance")
-
-
-@dataclass(frozen=True)
-class ServerTable:
-    """A user's servers: speed (Mflop/s) and network card bandwidth (Mbit/s) of each, with optional names."""
-
-    speed_mflops: tuple[float, ...]
-    bandwidth_mbit: tuple[float, ...]
-    name: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.speed_mflops or len(self.speed_mflops) != len(self.bandwidth_mbit):
-            raise HcschedError("scenario field 'servers': give as many speed_mflops as bandwidth_mbit values, at least one")
-        if self.name and len(self.name) != len(self.speed_mflops):
-            raise HcschedError("scenario field 'servers': give one name per server, or none")
-        for col in ("speed_mflops", "bandwidth_mbit"):
-            for i, v in enumerate(getattr(self, col)):
-                number(f"servers.{col}[{i}]", v)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"speed_mflops": list(self.speed_mflops), "bandwidth_mbit": list(self.bandwidth_mbit)}
-        if self.name:
-            out["name"] = list(self.name)
-        return out
-
-
-@dataclass(frozen=True)
-class TaskTable:
-    """A user's tasks: arrival (s), input size (MB), computation (Mflop), output size (MB)."""
-
-    arrival: tuple[float, ...]
-    input_mb: tuple[float, ...]
-    mflop: tuple[float, ...]
-    output_mb: tuple[float, ...]
-
-    def __post_init__(self) -> None:
-        sizes = {len(getattr(self, c)) for c in TASK_COLUMNS}
-        if len(sizes) != 1 or not self.arrival:
-            raise HcschedError("scenario field 'tasks': give the same number of arrival, input_mb, mflop and output_mb "
-                               "values, at least one")
-        for col in TASK_COLUMNS:
-            for i, v in enumerate(getattr(self, col)):
-                number(f"tasks.{col}[{i}]", v, 0.0, low_open=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {c: list(getattr(self, c)) for c in TASK_COLUMNS}
 
 
 def _pair(where: str, value: Any) -> tuple[float, float]:

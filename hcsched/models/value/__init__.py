@@ -4,8 +4,9 @@ in a heterogeneous environment with tasks having priorities and multiple deadlin
 Tasks of three priorities with three soft deadlines arrive in bursts at eight machines; a mapping event at every
 arrival remaps the waiting tasks; success is the value V of the work done in time over an evaluation window, against
 an upper bound UB. Its spec (:mod:`.spec`), workload (:mod:`.workload`), value and bound (:mod:`.worth`), engine
-(:mod:`.engine`, numba) and mapping rules (:mod:`.rules`), heuristics (:mod:`.heuristics`), static benchmarks
-(:mod:`.static`, :mod:`.static_runs`), runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`) and charts
+(:mod:`.engine`, numba), mapping event (:mod:`.event`) with the rebuilding (:mod:`.rebuilding`) and editing
+(:mod:`.editing`) heuristics' kernels, the registry entries (:mod:`.heuristics`), static benchmarks (:mod:`.static`,
+:mod:`.static_runs`), runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`) and charts
 (:mod:`.charts`) live here.
 """
 
@@ -18,12 +19,13 @@ import numpy as np
 
 from hcsched.metrics import Metric
 from hcsched.models.base import Model
-from hcsched.models.value import engine, spec
+from hcsched.models.value import engine, spec, static
 from hcsched.models.value.claims import CLAIMS
-from hcsched.models.value.heuristics import DYNAMIC_NAMES, HEURISTICS
+from hcsched.models.value.heuristics import DYNAMIC, DYNAMIC_NAMES, HEURISTICS
 from hcsched.models.value.presets import PRESETS
-from hcsched.models.value.simulation import ValueRun, measure_run, run_heuristic
+from hcsched.models.value.simulation import ValueRun, measure_run, run_dynamic
 from hcsched.models.value.spec import PRIORITIES
+from hcsched.models.value.static_runs import SEARCH, run_static
 from hcsched.models.value.workload import ValueWorkload, make_workload
 from hcsched.scenario import Scenario
 
@@ -81,6 +83,7 @@ class ValueModel(Model):
     benchmarks = ()
     trial_word = "trial"
     time_unit = "s"
+    compile_seconds = 30.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py)
     default_preset = "kim-loose-high-heavy"
     schedule_columns = ("priority", "weight", "d100", "d50", "d25")
     heuristics = HEURISTICS
@@ -103,7 +106,9 @@ class ValueModel(Model):
         return make_workload(s, seed_seq)
 
     def run(self, s: spec.ValueSpec, heuristic, workload: ValueWorkload) -> ValueRun:
-        return run_heuristic(s, heuristic, workload)
+        if heuristic.name in SEARCH:
+            return run_static(s, heuristic, workload)
+        return run_dynamic(s, heuristic.name, heuristic.kwargs, workload)
 
     def measure(self, s: spec.ValueSpec, heuristic, run: ValueRun) -> dict[str, Any]:
         row = measure_run(s, run)
@@ -117,13 +122,11 @@ class ValueModel(Model):
     def trial_seconds(self, s: spec.ValueSpec, heuristics) -> float:
         """Dynamic heuristics at _DYNAMIC_S, TPSA and GA at _STATIC_S scaled by how many schedules their parameters
         let them evaluate against the paper's (so that a run made far longer is refused before it starts)."""
-        from hcsched.models.value.static import search_work
-
         scale = (s.expected_tasks / 1329.0) ** 2
         seconds = 0.0
         for h in heuristics:
             if h.name in _STATIC_S:
-                seconds += _STATIC_S[h.name] * search_work(h.name, h.kwargs) / search_work(h.name, h.heuristic.defaults())
+                seconds += _STATIC_S[h.name] * static.search_work(h.name, h.kwargs) / static.search_work(h.name, h.heuristic.defaults())
             else:
                 seconds += _DYNAMIC_S
         return scale * seconds
@@ -146,9 +149,9 @@ class ValueModel(Model):
 
     def warm_up(self) -> None:
         """Compile the event loop of every dynamic heuristic, and TPSA's and GA's kernels on a three-task problem."""
-        from hcsched.models.value import static
-
-        engine.warm_up()
+        small = spec.ValueSpec(machines=2)
+        tiny = make_workload(small, np.random.SeedSequence(0))
+        engine.warm_up([(h.kind, h.pack(h.defaults(), small, tiny)) for h in DYNAMIC])
         d = np.array([5.0, 6.0, 7.0])
         problem = static.StaticProblem(np.zeros(3), np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]), np.ones(3), d,
                                        d + 1, d + 2, 0.0, 10.0)

@@ -2,7 +2,7 @@
 
 Machines run their queues one task at a time, non-preemptively. A mapping event happens at every arrival and takes
 no simulated time (notes R1: the paper's events took under 0.5 s against gaps of 3.5-14 s); what it decides is
-:func:`hcsched.models.value.rules.mapping_event`'s business, so this loop knows no heuristic. At the same instant,
+:func:`hcsched.models.value.event.mapping_event`'s business, so this loop knows no heuristic. At the same instant,
 completions come before the arrival: a machine that finishes its task starts the first task of its queue at once;
 after the event, an idle machine starts the first task of its queue at the arrival time. No task starts at or
 after ``stop`` (the later of the end of arrivals and the end of the evaluation window): it is never started.
@@ -16,75 +16,84 @@ counts max(now, st + ETC(i, j)) instead (the ETC model's rule). A mapping event'
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, objmode
 
-from hcsched.models.value import rules
+from hcsched.models.value import rebuilding
+from hcsched.models.value.event import Queues, Trial, mapping_event
+
+
+class Progress(NamedTuple):
+    """Each machine's running task (-1 when idle) and when it ends; each task's machine, start and finish."""
+
+    running: np.ndarray
+    run_end: np.ndarray
+    machine: np.ndarray
+    start: np.ndarray
+    finish: np.ndarray
 
 
 @njit(cache=True)
-def _start(j, t, queue, qlen, running, run_end, machine, start, finish, atc):
+def _start(j, t, queues, pr, atc):
+    queue, qlen = queues.queue, queues.qlen
     h = queue[j, 0]
     for q in range(qlen[j] - 1):
         queue[j, q] = queue[j, q + 1]
     qlen[j] -= 1
-    running[j] = h
-    machine[h] = j
-    start[h] = t
-    finish[h] = t + atc[h, j]
-    run_end[j] = finish[h]
+    pr.running[j] = h
+    pr.machine[h] = j
+    pr.start[h] = t
+    pr.finish[h] = t + atc[h, j]
+    pr.run_end[j] = pr.finish[h]
 
 
 @njit(cache=True)
-def _advance(now, stop, queue, qlen, running, run_end, machine, start, finish, atc):
+def _advance(now, stop, queues, pr, atc):
     """Complete every task ending at or before ``now``; each machine then starts its next waiting task."""
+    running, run_end, qlen = pr.running, pr.run_end, queues.qlen
     for j in range(qlen.size):
         while running[j] >= 0 and run_end[j] <= now:
             t = run_end[j]
             running[j] = -1
             if qlen[j] > 0 and t < stop:
-                _start(j, t, queue, qlen, running, run_end, machine, start, finish, atc)
+                _start(j, t, queues, pr, atc)
 
 
 @njit(cache=True)
-def _bases(now, expected, running, run_end, start, etc, base):
+def _bases(now, expected, pr, etc, base):
     """mat(j) before the waiting tasks: the running task's actual end (section 6), or with ``expected`` max(now,
     its start + ETC); now if the machine is idle."""
     for j in range(base.size):
-        r = running[j]
+        r = pr.running[j]
         if r < 0:
             base[j] = now
         elif expected:
-            base[j] = max(now, start[r] + etc[r, j])
+            base[j] = max(now, pr.start[r] + etc[r, j])
         else:
-            base[j] = run_end[j]
+            base[j] = pr.run_end[j]
 
 
 @njit(cache=True)
-def _loop(kind, fp, arrival, etc, atc, prio, weight, d100, d50, d25, end, stop, expected, timing, until):
-    """The arrivals 0..until-1 with their mapping events; returns the state after them (and after completing the
-    tasks that end by the arrival ``until`` when ``until`` < T)."""
-    T, M = etc.shape
-    machine = np.full(T, -1, np.int64)
-    start = np.full(T, np.nan)
-    finish = np.full(T, np.nan)
-    queue = np.empty((M, T + 1), np.int64)
-    qlen = np.zeros(M, np.int64)
-    running = np.full(M, -1, np.int64)
-    run_end = np.zeros(M)
-    base = np.empty(M)
+def _loop(kind, fp, tr, end, stop, expected, timing, until):
+    """The arrivals 0..until-1 of the :class:`~hcsched.models.value.event.Trial` ``tr`` with their mapping events;
+    returns the state after them (and after completing the tasks that end by the arrival ``until`` when ``until`` <
+    T): the :class:`Progress`, the statistics, the :class:`~hcsched.models.value.event.Queues`, the heuristic's
+    state."""
+    T, M = tr.etc.shape
+    pr = Progress(np.full(M, -1, np.int64), np.zeros(M), np.full(T, -1, np.int64), np.full(T, np.nan),
+                  np.full(T, np.nan))
+    queues = Queues(np.empty((M, T + 1), np.int64), np.zeros(M, np.int64), np.empty(M))
+    qlen, base = queues.qlen, queues.base
     state = np.zeros(4)
-    mean_e = np.empty(T)
-    for i in range(T):
-        mean_e[i] = etc[i].mean()
     stats = np.zeros(5)
     t0 = 0.0
     t1 = 0.0
     for a in range(until):
-        now = arrival[a]
-        _advance(now, stop, queue, qlen, running, run_end, machine, start, finish, atc)
-        _bases(now, expected, running, run_end, start, etc, base)
+        now = tr.arrival[a]
+        _advance(now, stop, queues, pr, tr.atc)
+        _bases(now, expected, pr, tr.etc, base)
         waiting = 1 + qlen.sum()
         stats[0] += 1
         stats[1] = max(stats[1], waiting)
@@ -92,47 +101,44 @@ def _loop(kind, fp, arrival, etc, atc, prio, weight, d100, d50, d25, end, stop, 
         if timing:
             with objmode(t0="float64"):
                 t0 = time.perf_counter()
-        rules.mapping_event(kind, fp, state, a, now, queue, qlen, base, etc, prio, weight, d100, d50, d25, mean_e,
-                            end)
+        mapping_event(kind, fp, state, a, now, end, queues, tr)
         if timing:
             with objmode(t1="float64"):
                 t1 = time.perf_counter()
             stats[3] += t1 - t0
             stats[4] = max(stats[4], t1 - t0)
         for j in range(M):
-            if running[j] < 0 and qlen[j] > 0 and now < stop:
-                _start(j, now, queue, qlen, running, run_end, machine, start, finish, atc)
+            if pr.running[j] < 0 and qlen[j] > 0 and now < stop:
+                _start(j, now, queues, pr, tr.atc)
     if until < T:
-        now = arrival[until]
-        _advance(now, stop, queue, qlen, running, run_end, machine, start, finish, atc)
-        _bases(now, expected, running, run_end, start, etc, base)
-    return machine, start, finish, stats, queue, qlen, base, state, mean_e, running, run_end
+        now = tr.arrival[until]
+        _advance(now, stop, queues, pr, tr.atc)
+        _bases(now, expected, pr, tr.etc, base)
+    return pr, stats, queues, state
 
 
 @njit(cache=True)
-def simulate(kind, fp, arrival, etc, atc, prio, weight, d100, d50, d25, end, stop, expected, timing):
-    """One heuristic over one trial. Tasks are in arrival order. Returns (machine, start, finish, stats): start and
-    finish are NaN for a task never started (its machine is the queue it waited in); stats = [events, the largest
-    number of waiting tasks at an event (the new one included), their sum over events, total event wall time (s),
-    largest event wall time (s)]."""
-    machine, start, finish, stats, queue, qlen, _, _, _, running, run_end = _loop(
-        kind, fp, arrival, etc, atc, prio, weight, d100, d50, d25, end, stop, expected, timing, arrival.size)
-    _advance(np.inf, stop, queue, qlen, running, run_end, machine, start, finish, atc)
+def simulate(kind, fp, tr, end, stop, expected, timing):
+    """One heuristic (kind code, packed parameters ``fp``) over the :class:`~hcsched.models.value.event.Trial`
+    ``tr``; ``end``: the end of the evaluation period. Returns (machine, start, finish, stats): start and finish
+    are NaN for a task never started (its machine is the queue it waited in); stats = [events, the largest number
+    of waiting tasks at an event (the new one included), their sum over events, total event wall time (s), largest
+    event wall time (s)]."""
+    pr, stats, queues, _ = _loop(kind, fp, tr, end, stop, expected, timing, tr.arrival.size)
+    _advance(np.inf, stop, queues, pr, tr.atc)
+    queue, qlen = queues.queue, queues.qlen
     for j in range(qlen.size):
         for q in range(qlen[j]):
-            machine[queue[j, q]] = j
-    return machine, start, finish, stats
+            pr.machine[queue[j, q]] = j
+    return pr.machine, pr.start, pr.finish, stats
 
 
-def snapshot(kind: int, fp: np.ndarray, w, end: float, stop: float, expected: bool, until: int) -> dict:
+def snapshot(kind: int, fp: np.ndarray, tr: Trial, end: float, stop: float, expected: bool, until: int) -> dict:
     """The state at the arrival of task ``until`` (before its mapping event) after heuristic ``kind`` mapped the
-    earlier ones: queues, qlen, base (mat before the waiting tasks), the heuristics' state, now and the new task.
-    For benchmarks and Explain."""
-    _, _, _, _, queue, qlen, base, state, mean_e, _, _ = _loop(
-        kind, fp, w.arrival, w.etc, w.atc, w.priority, w.weight, w.d100, w.d50, w.d25, end, stop, expected, False,
-        until)
-    return {"queue": queue, "qlen": qlen, "base": base, "state": state, "mean_e": mean_e,
-            "now": float(w.arrival[until]), "new": until}
+    earlier ones: the queues (a :class:`~hcsched.models.value.event.Queues`), the heuristic's state, now and the new
+    task. For benchmarks and Explain."""
+    _, _, queues, state = _loop(kind, fp, tr, end, stop, expected, False, until)
+    return {"queues": queues, "state": state, "now": float(tr.arrival[until]), "new": until}
 
 
 def one_event(kind: int, fp: np.ndarray, etc, weight, d100, d50, d25, mat, now: float = 0.0, end: float = np.inf,
@@ -145,17 +151,16 @@ def one_event(kind: int, fp: np.ndarray, etc, weight, d100, d50, d25, mat, now: 
     prio = np.zeros(S, np.int64) if prio is None else np.asarray(prio, np.int64)
     mat = np.array(mat, float)
     out_t, out_m = np.empty(S, np.int64), np.empty(S, np.int64)
-    arrays = [np.asarray(x, float) for x in (weight, d100, d50, d25)]
-    n = rules.remap(kind, np.asarray(fp, float), etc, arrays[0], prio, *arrays[1:], float(end), float(now), mat,
-                    out_t, out_m)
+    weight, d100, d50, d25 = (np.asarray(x, float) for x in (weight, d100, d50, d25))
+    n = rebuilding.remap(kind, np.asarray(fp, float), rebuilding.Rows(etc, weight, prio, d100, d50, d25), float(now),
+                         float(end), mat, out_t, out_m)
     return [(int(out_t[s]), int(out_m[s])) for s in range(n)], mat
 
 
-def warm_up() -> None:
-    """Compile the loop for every heuristic on a two-task trial."""
+def warm_up(kernels) -> None:
+    """Compile the loop on a two-task trial, running it for each (kind code, packed parameters) in ``kernels``."""
     etc = np.array([[2.0, 3.0], [4.0, 1.0]])
-    z = np.zeros(2, np.int64)
     d = np.array([10.0, 10.0])
-    fp = np.array([1.0, 1.0, 2.0, 0.0, 1.0, 0.0])
-    for kind in range(8):
-        simulate(kind, fp, np.array([0.0, 1.0]), etc, etc, z, np.ones(2), d, d + 1, d + 2, 100.0, 100.0, False, False)
+    tr = Trial(np.array([0.0, 1.0]), etc, etc, np.zeros(2, np.int64), np.ones(2), d, d + 1, d + 2, etc.mean(axis=1))
+    for kind, fp in kernels:
+        simulate(kind, fp, tr, 100.0, 100.0, False, False)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from hcsched.models.value import rules
+from hcsched.models.value.rebuilding import percentage_slack
 from hcsched.models.value.worth import deadline_factor
 
 FAR = 1e9  # D50 and D25 of the examples: "assumed to meet D50"
@@ -126,11 +126,11 @@ def slack_sufferage(e: np.ndarray, d100: np.ndarray, mat: np.ndarray) -> Step:
     r = 0
     while left:
         r += 1
-        ps = rules.percentage_slack(e[left], d100[left], mat)
+        ps = percentage_slack(e[left], d100[left], mat)
         deadline = ["D100"] * len(left)
         for a, i in enumerate(left):
             if (ps[a] < 0).all():  # misses D100 everywhere: D50 (far away in the examples)
-                ps[a] = rules.percentage_slack(e[[i]], [FAR], mat)[0]
+                ps[a] = percentage_slack(e[[i]], [FAR], mat)[0]
                 deadline[a] = "D50"
         rows: dict[str, list] = {"task": [f"t{i + 1}" for i in left], "deadline used": deadline}
         for j in range(e.shape[1]):
@@ -187,13 +187,9 @@ def relative_cost(e: np.ndarray, d100: np.ndarray, mat: np.ndarray) -> Step:
     return s
 
 
-#: The heuristics Explain steps through, with the rules' kind codes (for the cross-check with the kernels).
-KINDS = {"max-max": rules.MAX_MAX, "min-min": rules.MIN_MIN, "max-min": rules.MAX_MIN,
-         "relative-cost": rules.RELATIVE_COST, "slack-sufferage": rules.SLACK_SUFFERAGE}
-
-
 def explain_event(ex: Example) -> dict[str, Step]:
-    """Each rebuilding heuristic's steps on one worked example."""
+    """Each rebuilding heuristic's steps on one worked example, by registry name (tests/test_value.py checks the pairs
+    against the heuristic's kernel, found through the registry)."""
     e, d = np.array(ex.etc), np.array(ex.d100)
     m = lambda: np.array(ex.mat, float)  # noqa: E731
     return {"max-max": max_max(e, d, m()), "min-min": min_max_min(e, m(), False),

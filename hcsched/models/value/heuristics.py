@@ -1,5 +1,5 @@
-"""The heuristics of Kim et al. (2007), registered for the value model: the eight dynamic ones of section 4 (rules in
-:mod:`hcsched.models.value.rules`) and the two static benchmarks of section 5 (:mod:`hcsched.models.value.static`).
+"""The heuristics of Kim et al. (2007), registered for the value model: the eight dynamic ones of section 4 (kernels in
+:mod:`.rebuilding` and :mod:`.editing`) and the two static benchmarks of section 5 (:mod:`.static`).
 
 All dynamic heuristics are batch mode: one mapping event per arrival (section 4.1). Ties, never specified by the
 paper, go to the lowest task index (tasks are numbered in arrival order), then the lowest machine index (notes R1).
@@ -10,12 +10,16 @@ seeded with the trial's best dynamic mapping.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from hcsched.heuristics import Heuristic, Param
-from hcsched.models.value import rules as r
+from hcsched.models.value import editing as ed
+from hcsched.models.value import rebuilding as rb
+from hcsched.models.value.static.annealing import TPSA_PARAMS
+from hcsched.models.value.static.genetic import GA_PARAMS
 
 MODEL = "value"
 KIM = "Kim et al. 2007"
@@ -35,10 +39,19 @@ STEP7 = Param("step7", "on", "choice", choices=("on", "off"),
                   "mapping order")
 
 
-def _h(name: str, title: str, kind: int, section: str, description: str, params: tuple = (),
-       checks: tuple = ()) -> Heuristic:
-    return Heuristic(name, title, "batch", kind, section, description, params, models=(MODEL,), paper=KIM,
-                     checks=checks)
+@dataclass(frozen=True)
+class DynamicHeuristic(Heuristic):
+    """A dynamic heuristic of the value model: its ``kind`` selects its kernel in :mod:`.rebuilding` or
+    :mod:`.editing` (the constant named like the heuristic, e.g. ``MAX_MAX`` for max-max), and ``pack(params,
+    spec, workload)`` makes the float vector ``fp`` that kernel reads."""
+
+    pack: Callable[[dict, object, object], np.ndarray] = field(default=None, repr=False)
+
+
+def _h(name: str, title: str, kind: int, pack, section: str, description: str, params: tuple = (),
+       checks: tuple = ()) -> DynamicHeuristic:
+    return DynamicHeuristic(name, title, "batch", kind, section, description, params, models=(MODEL,), paper=KIM,
+                            checks=checks, pack=pack)
 
 
 def _thresholds(v: dict) -> str | None:
@@ -46,25 +59,25 @@ def _thresholds(v: dict) -> str | None:
 
 
 DYNAMIC: tuple[Heuristic, ...] = (
-    _h("max-max", "Max-Max", r.MAX_MAX, "4.2",
+    _h("max-max", "Max-Max", rb.MAX_MAX, rb.pack_max_max, "4.2",
        "Fitness = worth / ETC, worth = priority weight x the deadline factor of the estimated completion. Each "
        "mappable task finds its maximum-fitness machine; the best pair is mapped (appended to the queue), mat is "
        "updated and the rest repeat."),
-    _h("max-min", "Max-Min", r.MAX_MIN, "4.3",
+    _h("max-min", "Max-Min", rb.MAX_MIN, rb.pack_step7, "4.3",
        "Each mappable task finds its minimum completion time machine; the pair with the largest completion time is "
        "mapped first, and so on. Step 7 then rebuilds every queue: high-priority tasks meeting D100, D50, D25 in "
        "turn (in queue order), then medium, then low, then the tasks missing D25 by priority.", (STEP7,)),
-    _h("min-min", "Min-Min", r.MIN_MIN, "4.3",
+    _h("min-min", "Min-Min", rb.MIN_MIN, rb.pack_step7, "4.3",
        "As Max-Min, but the pair with the smallest completion time is mapped first; the same step-7 rebuild of the "
        "queues (section 4.3: 'the difference is in step (3)').", (STEP7,)),
-    _h("percent-best", "Percent Best", r.PERCENT_BEST, "4.4",
+    _h("percent-best", "Percent Best", rb.PERCENT_BEST, rb.pack_percent_best, "4.4",
        "Priority groups high, medium, low in turn. In rounds, each task of the group picks its minimum completion "
        "time machine among its m fastest (m = 3, 4, 8 of 8 machines; here a percent of the machines, rounded, at "
        "least 1) and the idle ones; uncontended tasks are mapped, a contended machine goes to the earliest D100.",
        (Param("percent_high", 37.5, float, 0.0, 100.0, low_open=True, doc="m of high-priority tasks, % of machines"),
         Param("percent_medium", 50.0, float, 0.0, 100.0, low_open=True, doc="m of medium-priority tasks, %"),
         Param("percent_low", 100.0, float, 0.0, 100.0, low_open=True, doc="m of low-priority tasks, %"))),
-    _h("queueing-table", "Queueing Table", r.QUEUEING_TABLE, "4.5, Table 1",
+    _h("queueing-table", "Queueing Table", ed.QUEUEING_TABLE, ed.pack_queueing_table, "4.5, Table 1",
        "Only the new task is placed: in each queue by its rank of Table 1 (priority, slow/fast by relative "
        "execution time, sooner/later by urgency), on the machine where it then completes first. Then, machine by "
        "machine, the first waiting task estimated to miss D100 moves to the front of the best machine where it and "
@@ -78,11 +91,11 @@ DYNAMIC: tuple[Heuristic, ...] = (
         Param("placement", "after-rank", "choice", choices=("after-rank", "end"),
               doc="where the new task goes when every task of its rank is at least as urgent: right after them "
                   "(default) or at the end of the queue (notes R1)"))),
-    _h("relative-cost", "Relative Cost", r.RELATIVE_COST, "4.6",
+    _h("relative-cost", "Relative Cost", rb.RELATIVE_COST, rb.pack_contention, "4.6",
        "RC = minimum completion time / mean completion time over the machines; worth = weight x the deadline factor "
        "at the minimum completion time. Each round takes the tasks tied at the highest worth; tasks alone on their "
        "minimum completion time machine are mapped, and a contended machine goes to the lowest RC.", (CONTENTION,)),
-    _h("slack-sufferage", "Slack Sufferage", r.SLACK_SUFFERAGE, "4.7, Tables 3 and 5",
+    _h("slack-sufferage", "Slack Sufferage", rb.SLACK_SUFFERAGE, rb.pack_contention, "4.7, Tables 3 and 5",
        "Percentage slack PS = 1 - ETC / (deadline - mat), -1 where the deadline is missed, with D100 (else D50, "
        "D25, the end of the evaluation period when missed everywhere). Each task picks its maximum-PS machine; the "
        "tasks tied at the highest worth are mapped, a contended machine going to the most critical task (largest "
@@ -90,7 +103,7 @@ DYNAMIC: tuple[Heuristic, ...] = (
        (CONTENTION,
         Param("end_factor", 0.05, float, 0.0, 1.0, doc="worth factor when only the end of the evaluation period can "
               "be met (notes R1: 0.05, the factor after D25)"))),
-    _h("switching", "Switching Algorithm", r.SWITCHING, "4.8",
+    _h("switching", "Switching Algorithm", ed.SWITCHING, ed.pack_switching, "4.8",
        "Only the new task is mapped: to its minimum completion time machine, or to its minimum execution time "
        "machine once the load balance ratio min mat / max mat exceeds the high threshold (back to MCT below the "
        "low one); that queue is then ordered by priority and earliest D100. Thresholds are unpublished: defaults "
@@ -103,48 +116,18 @@ DYNAMIC: tuple[Heuristic, ...] = (
 )
 
 
-def vector(h: Heuristic, params: dict, spec, w) -> np.ndarray:
-    """The parameter vector ``fp`` that :func:`hcsched.models.value.rules.mapping_event` reads for heuristic ``h``."""
-    k = h.kind
-    if k in (r.MAX_MIN, r.MIN_MIN):
-        return np.array([params["step7"] == "on"], float)
-    if k == r.PERCENT_BEST:
-        return np.array([machine_count(params[f"percent_{g}"], spec.machines) for g in ("high", "medium", "low")],
-                        float)
-    if k == r.QUEUEING_TABLE:
-        ref = {"trial": float(w.etc.mean()) if w.etc.size else 1.0, "task-mean": spec.task_mean, "arrived": 0.0}
-        return np.array([params["ret_cutoff"], params["urgency_cutoff"], params["placement"] == "after-rank",
-                         params["ret_reference"] == "arrived", ref[params["ret_reference"]]], float)
-    if k in (r.RELATIVE_COST, r.SLACK_SUFFERAGE):
-        return np.array([params["contention"] == "single", params.get("end_factor", 0.05)], float)
-    if k == r.SWITCHING:
-        return np.array([params["low"], params["high"], params["ratio"] == "relative"], float)
-    return np.zeros(1)
-
-
-def machine_count(percent: float, machines: int) -> int:
-    """m of Percent Best: ``percent`` of the machines, rounded half up, at least 1 (3, 4, 8 of 8 by default)."""
-    return max(1, min(machines, math.floor(machines * percent / 100.0 + 0.5)))
-
-
-def _static() -> tuple[Heuristic, ...]:
-    from hcsched.models.value.static import GA_PARAMS, TPSA_PARAMS
-
-    return (
-        Heuristic("tpsa", "Two-phase simulated annealing (static)", "batch", -1, "5.2",
-                  "A static benchmark with full knowledge of arrivals and actual times: simulated annealing from the "
-                  "trial's best dynamic mapping, moving single tasks (phase 1) then swapping pairs (phase 2), five "
-                  "runs; never worse than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
-                  TPSA_PARAMS, models=(MODEL,), paper=KIM),
-        Heuristic("ga", "Genetic algorithm (static)", "batch", -1, "5.3",
-                  "A static benchmark with full knowledge: a population of 100 mappings seeded with the trial's best "
-                  "dynamic mapping, rank-based roulette with elitism, one-cut crossover and mutation; never worse "
-                  "than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
-                  GA_PARAMS, models=(MODEL,), paper=KIM),
-    )
-
-
-STATIC = _static()
+STATIC = (
+    Heuristic("tpsa", "Two-phase simulated annealing (static)", "batch", -1, "5.2",
+              "A static benchmark with full knowledge of arrivals and actual times: simulated annealing from the "
+              "trial's best dynamic mapping, moving single tasks (phase 1) then swapping pairs (phase 2), five "
+              "runs; never worse than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
+              TPSA_PARAMS, models=(MODEL,), paper=KIM),
+    Heuristic("ga", "Genetic algorithm (static)", "batch", -1, "5.3",
+              "A static benchmark with full knowledge: a population of 100 mappings seeded with the trial's best "
+              "dynamic mapping, rank-based roulette with elitism, one-cut crossover and mutation; never worse "
+              "than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
+              GA_PARAMS, models=(MODEL,), paper=KIM),
+)
 HEURISTICS = DYNAMIC + STATIC
 NAMES = tuple(h.name for h in HEURISTICS)
 DYNAMIC_NAMES = tuple(h.name for h in DYNAMIC)

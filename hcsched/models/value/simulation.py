@@ -11,19 +11,15 @@ deadline outcomes come from :mod:`.worth` only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hcsched.heuristics import get_heuristic
 from hcsched.metrics import Schedule
-from hcsched.models.value import engine, worth
-from hcsched.models.value.heuristics import DYNAMIC, vector
+from hcsched.models.value import engine, event, worth
+from hcsched.models.value.heuristics import DYNAMIC
 from hcsched.models.value.spec import PRIORITIES, ValueSpec
 from hcsched.models.value.workload import ValueWorkload
-
-if TYPE_CHECKING:
-    from hcsched.scenario import HeuristicSpec
 
 
 @dataclass(frozen=True)
@@ -71,14 +67,20 @@ def make_run(spec: ValueSpec, w: ValueWorkload, machine: np.ndarray, start: np.n
     return ValueRun(sched, w, outcome, values, upper_bound(spec, w), window=spec.window, **stats)
 
 
+def trial(w: ValueWorkload) -> event.Trial:
+    """The workload's arrays as the engine reads them, made once per workload."""
+    if "trial" not in w.memo:
+        w.memo["trial"] = event.trial(w)
+    return w.memo["trial"]
+
+
 def run_dynamic(spec: ValueSpec, name: str, params: dict, w: ValueWorkload) -> ValueRun:
     h = get_heuristic(name, "value")
     key = ("dynamic", h.name, tuple(sorted(params.items())))
     if key in w.memo:
         return w.memo[key]
-    machine, start, finish, stats = engine.simulate(
-        h.kind, vector(h, params, spec, w), w.arrival, w.etc, w.atc, w.priority, w.weight, w.d100, w.d50, w.d25,
-        spec.window[1], spec.stop, spec.machine_available == "expected", spec.event_timing)
+    machine, start, finish, stats = engine.simulate(h.kind, h.pack(params, spec, w), trial(w), spec.window[1],
+                                                    spec.stop, spec.machine_available == "expected", spec.event_timing)
     events = max(stats[0], 1.0)
     run = make_run(spec, w, machine, start, finish, max_waiting=float(stats[1]), mean_waiting=float(stats[2] / events),
                    mean_event_ms=float(1000.0 * stats[3] / events) if spec.event_timing else np.nan)
@@ -101,14 +103,6 @@ def seed_schedule(run: ValueRun, spec: ValueSpec) -> tuple[np.ndarray, np.ndarra
     s = run.schedule
     order = np.where(np.isfinite(s.start), s.start, spec.stop + np.arange(s.machine.size, dtype=float))
     return s.machine.astype(np.int64), order
-
-
-def run_heuristic(spec: ValueSpec, heuristic: HeuristicSpec, w: ValueWorkload) -> ValueRun:
-    if heuristic.name in ("tpsa", "ga"):
-        from hcsched.models.value.static_runs import run_static
-
-        return run_static(spec, heuristic, w)
-    return run_dynamic(spec, heuristic.name, heuristic.kwargs, w)
 
 
 def measure_run(spec: ValueSpec, run: ValueRun) -> dict:

@@ -1,0 +1,105 @@
+"""The first minute of a new user: python bench/first_run.py [--cache empty|warm] [--model NAME ...]
+
+Each model is measured in a fresh process that drives the dashboard with Streamlit's AppTest, as a user would:
+the landing page first shows (kernels of the default model start compiling in the background), the scenario is
+switched to the model's default preset (its kernels start compiling) with ``TRIALS`` trials, Run is pressed at
+once, and the clock stops when the results are drawn. A second Run of the same scenario, kernels warm, is timed too:
+the difference is what the first run costs beyond the run itself.
+
+``--cache empty`` (default) gives each process its own empty numba cache folder (a fresh install that skipped the
+warm-up step); ``--cache warm`` first runs ``python -m hcsched warm-up`` into that folder, as the README's install
+command does, and times that step. Targets (issue 21): the default model's first Run within 5 s of pressing Run,
+any other model's within 10 s, compile included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TRIALS = 2
+TARGETS = {"default": 5.0, "other": 10.0}
+
+CHILD = r"""
+import json, sys, time
+from streamlit.testing.v1 import AppTest
+from hcsched import get_model, preset
+from hcsched.registry import DEFAULT_MODEL
+
+model = sys.argv[1]
+trials = int(sys.argv[2])
+at = AppTest.from_file(sys.argv[3], default_timeout=600)
+t_show = time.perf_counter()
+at.run()
+shown = time.perf_counter() - t_show
+
+
+def press_run():
+    at.session_state["scenario"] = preset(get_model(model).default_preset).replace(trials=trials)
+    if "results" in at.session_state:
+        del at.session_state["results"]
+    at.run()
+    t = time.perf_counter()
+    at.button(key="landing_run").click().run()
+    while "results" not in at.session_state:
+        time.sleep(0.05)
+        at.run()
+    assert not at.exception, at.exception
+    return time.perf_counter() - t
+
+
+first = press_run()
+second = press_run()
+print(json.dumps({"model": model, "default": model == DEFAULT_MODEL, "page_shown": shown, "first": first,
+                  "second": second}))
+"""
+
+
+def measure(model: str, cache: str) -> dict:
+    with tempfile.TemporaryDirectory(prefix="hcsched-numba-") as folder:
+        env = {**os.environ, "NUMBA_CACHE_DIR": folder}
+        warm = None
+        if cache == "warm":
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "hcsched", "warm-up"], env=env, check=True, cwd=ROOT)
+            warm = time.perf_counter() - t
+        out = subprocess.run([sys.executable, "-c", CHILD, model, str(TRIALS), str(ROOT / "app.py")], env=env,
+                             check=True, cwd=ROOT, capture_output=True, text=True)
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        row["warm_up_step"] = warm
+        return row
+
+
+def main() -> int:
+    import hcsched.models  # noqa: F401  (fills the registry)
+    from hcsched.registry import DEFAULT_MODEL, model_names
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", choices=["empty", "warm"], default="empty")
+    parser.add_argument("--model", action="append", help="a model to measure (all by default)")
+    args = parser.parse_args()
+    names = args.model or [DEFAULT_MODEL] + [m for m in model_names() if m != DEFAULT_MODEL]
+    print(f"numba cache: {args.cache}; {TRIALS} trials of each model's default preset; load {os.getloadavg()[0]:.1f}")
+    print(f"{'model':<12} {'page shown':>10} {'first Run':>10} {'second Run':>10} {'target':>7} {'ratio':>6}"
+          + ("  warm-up step" if args.cache == "warm" else ""))
+    worst = 0.0
+    for name in names:
+        row = measure(name, args.cache)
+        target = TARGETS["default" if row["default"] else "other"]
+        worst = max(worst, row["first"] / target)
+        print(f"{name:<12} {row['page_shown']:>9.1f}s {row['first']:>9.1f}s {row['second']:>9.1f}s {target:>6.0f}s "
+              f"{row['first'] / target:>6.2f}" + (f"  {row['warm_up_step']:.1f} s" if row["warm_up_step"] else ""),
+              flush=True)
+    print(f"worst ratio to target: {worst:.2f} (load {os.getloadavg()[0]:.1f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

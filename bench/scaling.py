@@ -1,0 +1,351 @@
+"""How each model's cost grows with the system (issue 21): python bench/scaling.py [--model NAME] [--sizes 1,4,16]
+
+For each model, one trial at 1x, 4x and 16x (``--sizes``) of the axes a user of its paper would scale, in one
+process with warm kernels (a warm-up run on another workload first, not timed). Per heuristic and size it prints
+the seconds of ``Model.run`` (the workload is drawn before, its seconds shown apart; a run under 0.1 s is repeated
+and the fastest taken), seconds per task, seconds per
+unit of decision work, and per heuristic the growth exponent (the least-squares slope of log time on log factor;
+1 = linear in the factor) and the spread of the per-unit time (largest over smallest). ``--out`` writes the rows
+as a CSV. ``--sizes 1,4`` is the quick form.
+
+A unit of decision work is what the heuristic's definition must compare at its decisions, counted from each run
+(what a model exposes, or the schedule and the scenario); each is documented beside its function below:
+
+- ETC immediate (Maheswaran et al. 1999, section 3.2): MCT and KPB look at every machine for each arriving task:
+  tasks x machines.
+- ETC batch (section 3.3): at each mapping event the heuristic starts from every arrived, unstarted task on every
+  machine (Fig. 1 lines 1-3): sum over mapping events of meta-task size x machines.
+- classes (Al-Azzoni and Down): the machines a mapping consulted (N_s of section IV, counted by the kernel).
+- estimation (seed 004): FA estimates each waiting task on each processor at each mapping event: sum over
+  events of waiting tasks x processors; RR deals tasks without estimates, and the cost is the estimator's update
+  at each return (each waiting task's estimate on the returning processor): sum over returns of waiting tasks.
+- value (Kim et al. 2007, section 4): a rebuilding heuristic (Max-Max, Slack Sufferage) compares every waiting
+  task with every machine at each arrival, and Queueing Table checks each machine's late task against every other
+  machine's queue (section 4.5, steps 5-8): sum over arrivals of waiting tasks x machines (the model's own count
+  of waiting tasks).
+- time-shared (Caniou and Jeannot): MCT, HMCT and MP predict each server's finish date(s) with the new task:
+  tasks x servers (one server prediction each).
+
+The targets of issue 21 are printed as ratios (measured / target; at most 1 meets it): estimation's 4x trial (FA
+and RR) 1.5 s and growth exponent 2; the value model's 16x trial 10 s; the time-shared model's 16x trial 2 s;
+per-unit spread 2 for every heuristic. A trial is the workload plus every heuristic of the row. A heuristic whose
+run at the next size is predicted (from its growth so far) to exceed ``--limit`` seconds is skipped and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hcsched import preset
+from hcsched.models import MODELS
+
+SEED = 1  # the timed trials; the warm-up draws the workload of seed 0
+
+
+# --- units of decision work ----------------------------------------------------------------------------------------
+def _unstarted_at(times: np.ndarray, arrival: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """How many tasks had arrived (at or before) and not started (strictly before) at each of ``times``."""
+    arrived = np.searchsorted(np.sort(arrival), times, side="right")
+    started = np.searchsorted(np.sort(start[np.isfinite(start)]), times, side="left")
+    return arrived - started
+
+
+def etc_immediate_units(spec, h, w, run) -> float:
+    """Tasks x machines: MCT and KPB compare every machine for each arriving task (section 3.2)."""
+    return float(spec.tasks * spec.machines)
+
+
+def etc_batch_units(spec, h, w, run) -> float:
+    """Sum over mapping events of meta-task size x machines (section 3.3, Fig. 1 lines 1-3).
+
+    The events are rebuilt from the schedule: with the interval strategy, the first grid point at or after each
+    arrival and completion; the meta-task at an event is every arrived task that had not started. The count is
+    checked against the mapping events the engine reports."""
+    p = h.kwargs
+    if p["strategy"] != "interval":
+        return math.nan
+    s = run.schedule if hasattr(run, "schedule") else run
+    interval = float(p["interval"])
+    grid = np.unique(np.ceil(np.concatenate([s.arrival, s.finish[np.isfinite(s.finish)]]) / interval) * interval)
+    size = _unstarted_at(grid, s.arrival, s.start)
+    events = size[size > 0]
+    if events.size != s.mapping_events:
+        print(f"  note: {events.size} events rebuilt, the engine reports {s.mapping_events}", file=sys.stderr)
+    return float(events.sum() * spec.machines)
+
+
+def classes_units(spec, h, w, run) -> float:
+    """The machines a mapping consulted (N_s, section IV), counted by the kernel; at least one per task."""
+    return float(max(run.consulted, run.schedule.arrival.size))
+
+
+def estimation_units(spec, h, w, run) -> float:
+    """FA and the other estimate-based rules: sum over mapping events (every release and return) of waiting tasks x
+    processors. RR: sum over returns of waiting tasks (the estimator updates each one on the returning
+    processor)."""
+    s = run.schedule
+    finish = s.finish[np.isfinite(s.finish)]
+    if h.name == "rr":
+        return float(_unstarted_at(finish, s.arrival, s.start).sum())
+    times = np.unique(np.concatenate([s.arrival[np.isfinite(s.arrival)], finish]))
+    return float(_unstarted_at(times, s.arrival, s.start).sum() * spec.processors.count)
+
+
+def value_units(spec, h, w, run) -> float:
+    """Sum over arrivals of waiting tasks x machines (the waiting count is the model's own, the new task included):
+    a rebuilding rule compares every waiting task with every machine (section 4.1); Queueing Table's steps (5)-(8)
+    check each machine's late task against the queues of every other machine (section 4.5)."""
+    return float(run.mean_waiting * w.tasks * spec.machines)
+
+
+def timeshared_units(spec, h, w, run) -> float:
+    """Tasks x servers: one prediction of each server's finish date(s) with the new task per arrival."""
+    return float(spec.tasks * spec.servers)
+
+
+# --- axes ------------------------------------------------------------------------------------------------------------
+def _estimation(f: int, stages: bool = True, processors: bool = True) -> dict:
+    spec = preset("page-system-a").spec
+    problems = tuple(dataclasses.replace(p, stages=tuple(s * f for s in p.stages)) for p in spec.problems)
+    out = {}
+    if processors:
+        out["processors"] = dataclasses.replace(spec.processors, count=spec.processors.count * f)
+    if stages:
+        out["problems"] = problems
+    return out
+
+
+def _value(f: int, rates: bool = True) -> dict:
+    """Machines x f; with ``rates``, every arrival rate x f too (the same oversubscription)."""
+    s = preset("kim-loose-low-heavy").spec
+    out = {"machines": s.machines * f}
+    if rates:
+        out.update(startup_gap=s.startup_gap / f, gap=s.gap / f, burst_gap=s.burst_gap / f)
+    return out
+
+
+def _timeshared(f: int, servers: bool = True) -> dict:
+    """Tasks x f; with ``servers``, servers and arrival rate x f too (the same load per server)."""
+    s = preset("caniou-mu30").spec
+    out = {"tasks": s.tasks * f}
+    if servers:
+        out.update(servers=s.servers * f, mean_interarrival=s.mean_interarrival / f)
+    return out
+
+
+def _etc(name: str, f: int, all_axes: bool) -> dict:
+    s = preset(name).spec
+    if not all_axes:
+        return {"tasks": s.tasks * f}
+    return {"tasks": s.tasks * f, "machines": s.machines * f,
+            "arrivals": dataclasses.replace(s.arrivals, rate=s.arrivals.rate * f)}
+
+
+def _classes(f: int) -> dict:
+    c = preset("alazzoni-B").spec.classes
+    return {"classes": dataclasses.replace(c, horizon=c.horizon * f)}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of issue 21's table: a preset, its heuristics, what grows, and the unit of decision work."""
+
+    model: str
+    preset: str
+    heuristics: tuple[str, ...]
+    axes: str
+    changes: Callable[[int], dict]
+    units: Callable
+    unit: str  # the unit, in a few words
+
+
+ROWS = (
+    Row("estimation", "page-system-a", ("fa", "rr"), "processors and stages x f", _estimation, estimation_units,
+        "FA: estimate; RR: estimate update"),
+    Row("estimation", "page-system-a", ("fa", "rr"), "stages x f (90 processors)",
+        lambda f: _estimation(f, processors=False), estimation_units, "FA: estimate; RR: estimate update"),
+    Row("estimation", "page-system-a", ("fa", "rr"), "processors x f (same stages)",
+        lambda f: _estimation(f, stages=False), estimation_units, "FA: estimate; RR: estimate update"),
+    Row("value", "kim-loose-low-heavy", ("max-max", "slack-sufferage", "queueing-table"), "machines and rates x f",
+        _value, value_units, "waiting task x machine"),
+    Row("value", "kim-loose-low-heavy", ("max-max", "slack-sufferage", "queueing-table"), "machines x f (same arrivals)",
+        lambda f: _value(f, rates=False), value_units, "waiting task x machine"),
+    Row("timeshared", "caniou-mu30", ("netsolve-mct", "hmct", "mp"), "servers, tasks and rate x f", _timeshared,
+        timeshared_units, "server prediction"),
+    Row("timeshared", "caniou-mu30", ("netsolve-mct", "hmct", "mp"), "tasks x f (same rate, 25 servers)",
+        lambda f: _timeshared(f, servers=False), timeshared_units, "server prediction"),
+    Row("etc", "maheswaran-fig6", ("min-min", "sufferage"), "tasks x f (20 machines, same rate)",
+        lambda f: _etc("maheswaran-fig6", f, False), etc_batch_units, "meta-task x machine pair"),
+    Row("etc", "maheswaran-fig6", ("min-min", "sufferage"), "machines, tasks and rate x f",
+        lambda f: _etc("maheswaran-fig6", f, True), etc_batch_units, "meta-task x machine pair"),
+    Row("etc", "maheswaran-fig4", ("mct", "kpb"), "tasks x f", lambda f: _etc("maheswaran-fig4", f, False),
+        etc_immediate_units, "task-machine pair"),
+    Row("etc", "maheswaran-fig4", ("mct", "kpb"), "machines, tasks and rate x f",
+        lambda f: _etc("maheswaran-fig4", f, True), etc_immediate_units, "task-machine pair"),
+    Row("classes", "alazzoni-B", ("mct", "lpas"), "horizon x f", _classes, classes_units, "machine consulted"),
+)
+
+# Issue 21's targets: (model, axes of the row or "" for every row, factor, seconds of a trial); exponents; spread.
+TRIAL_TARGETS = (("estimation", "processors and stages x f", 4, 1.5), ("value", "machines and rates x f", 16, 10.0),
+                 ("timeshared", "servers, tasks and rate x f", 16, 2.0))
+EXPONENT_TARGETS = {("estimation", "processors and stages x f"): 2.0}
+SPREAD_TARGET = 2.0
+
+
+# --- measuring -----------------------------------------------------------------------------------------------------
+def scenario(row: Row, f: int):
+    return preset(row.preset).replace(heuristics=list(row.heuristics), trials=1, **row.changes(f))
+
+
+def tasks_of(run) -> int:
+    return int((run.schedule if hasattr(run, "schedule") else run).arrival.size)
+
+
+def timed(model, spec, h, w, short: float = 0.1, repeats: int = 5):
+    """(run, seconds) of one heuristic; a run shorter than ``short`` seconds is repeated, the fastest taken (a
+    workload's memo of runs, where a model keeps one, loses the runs the repeat would find there)."""
+    memo = getattr(w, "memo", {})
+    before = set(memo)
+    best = math.inf
+    for _ in range(repeats):
+        for key in set(memo) - before:
+            del memo[key]
+        t = time.perf_counter()
+        run = model.run(spec, h, w)
+        best = min(best, time.perf_counter() - t)
+        if best >= short:
+            break
+    return run, best
+
+
+def predicted(done: list[dict], heuristic: str, f: int) -> float:
+    """A heuristic's seconds at factor f, extrapolated from its last two sizes (at least linear; quadratic from one size)."""
+    mine = [(r["factor"], r["seconds"]) for r in done if r["heuristic"] == heuristic]
+    if not mine:
+        return 0.0
+    if not np.isfinite(mine[-1][1]):
+        return math.inf  # skipped at a smaller size
+    (f1, t1), slope = mine[-1], 2.0
+    if len(mine) > 1:
+        f0, t0 = mine[-2]
+        slope = max(1.0, math.log(max(t1, 1e-9) / max(t0, 1e-9)) / math.log(f1 / f0))
+    return t1 * (f / f1) ** slope
+
+
+def measure(row: Row, f: int, seed: int = SEED, done: tuple = (), limit: float = math.inf) -> list[dict]:
+    """One trial of the row at factor f: the workload, then each heuristic, each timed; a heuristic whose time
+    extrapolated from the smaller sizes ``done`` exceeds ``limit`` seconds is skipped."""
+    sc = scenario(row, f)
+    model = MODELS[sc.model]
+    t = time.perf_counter()
+    w = model.workload(sc.spec, np.random.SeedSequence(seed))
+    draw = time.perf_counter() - t
+    out = []
+    for h in sc.heuristics:
+        guess = predicted(list(done), h.label, f)
+        if guess > limit:
+            out.append({"model": row.model, "preset": row.preset, "axes": row.axes, "factor": f, "heuristic": h.label,
+                        "workload_s": draw, "seconds": math.nan, "tasks": 0, "units": math.nan, "s_per_task": math.nan,
+                        "s_per_unit": math.nan, "unit": f"skipped: about {guess:.0f} s predicted, over --limit"})
+            continue
+        run, seconds = timed(model, sc.spec, h, w)
+        units = row.units(sc.spec, h, w, run)
+        out.append({"model": row.model, "preset": row.preset, "axes": row.axes, "factor": f, "heuristic": h.label,
+                    "workload_s": draw, "seconds": seconds, "tasks": tasks_of(run), "units": units,
+                    "s_per_task": seconds / max(1, tasks_of(run)), "s_per_unit": seconds / units if units else math.nan,
+                    "unit": row.unit})
+    return out
+
+
+def exponent(factors: list[int], seconds: list[float]) -> float:
+    """The least-squares slope of log seconds on log factor."""
+    if len(factors) < 2:
+        return math.nan
+    return float(np.polyfit(np.log(factors), np.log(np.maximum(seconds, 1e-9)), 1)[0])
+
+
+def report(row: Row, rows: list[dict]) -> list[str]:
+    """Print the row's table; return its target lines."""
+    print(f"\n{row.model}: {row.preset}, {row.axes}  (unit: {row.unit})")
+    print(f"  {'heuristic':<16} {'f':>3} {'tasks':>7} {'seconds':>9} {'s/task':>10} {'units':>12} {'s/unit':>10}")
+    for r in rows:
+        if not np.isfinite(r["seconds"]):
+            print(f"  {r['heuristic']:<16} {r['factor']:>3} {r['unit']}")
+            continue
+        print(f"  {r['heuristic']:<16} {r['factor']:>3} {r['tasks']:>7} {r['seconds']:>9.3f} {r['s_per_task']:>10.2e} "
+              f"{r['units']:>12.4g} {r['s_per_unit']:>10.2e}")
+    targets = []
+    for h in row.heuristics:
+        mine = [r for r in rows if r["heuristic"] == h and np.isfinite(r["seconds"])]
+        slope = exponent([r["factor"] for r in mine], [r["seconds"] for r in mine])
+        per = [r["s_per_unit"] for r in mine if np.isfinite(r["s_per_unit"])]
+        spread = max(per) / min(per) if len(per) > 1 else math.nan
+        print(f"  {h:<16} growth exponent {slope:5.2f}   per-unit spread (max/min) {spread:5.2f}")
+        targets.append(f"{row.model:<10} {row.axes:<36} {h:<16} per-unit spread {spread:5.2f} / {SPREAD_TARGET:g}"
+                       f" = {spread / SPREAD_TARGET:5.2f}")
+        goal = EXPONENT_TARGETS.get((row.model, row.axes))
+        if goal:
+            targets.append(f"{row.model:<10} {row.axes:<36} {h:<16} exponent {slope:5.2f} / {goal:g} = {slope / goal:5.2f}")
+    for model, axes, f, goal in TRIAL_TARGETS:
+        at = [r for r in rows if r["factor"] == f]
+        if model != row.model or axes != row.axes or not at:
+            continue
+        if not all(np.isfinite(r["seconds"]) for r in at):
+            targets.append(f"{row.model:<10} {row.axes:<36} {f}x trial not measured (a heuristic was skipped)")
+        else:
+            trial = at[0]["workload_s"] + sum(r["seconds"] for r in at)
+            targets.append(f"{row.model:<10} {row.axes:<36} {f}x trial {trial:6.2f} s / {goal:g} s = {trial / goal:5.2f}")
+    return targets
+
+
+def warm(row: Row) -> None:
+    """Compile or load the kernels, and run the row once at 1x on another workload (not timed)."""
+    MODELS[row.model].warm_up()
+    measure(row, 1, seed=0)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", choices=sorted({r.model for r in ROWS}), help="only this model's rows")
+    ap.add_argument("--sizes", default="1,4,16", help="factors, comma-separated (default 1,4,16; 1,4 is quick)")
+    ap.add_argument("--limit", type=float, default=120.0,
+                    help="skip a heuristic at a size whose run is predicted to take longer (seconds; default 120)")
+    ap.add_argument("--out", help="write every row to this CSV")
+    args = ap.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    load = os.getloadavg()
+    print(f"bench/scaling.py: sizes {sizes}, one process, {os.cpu_count()} cores, load average "
+          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    everything, targets = [], []
+    for row in ROWS:
+        if args.model not in (None, row.model):
+            continue
+        warm(row)
+        rows: list[dict] = []
+        for f in sizes:
+            rows += measure(row, f, done=rows, limit=args.limit)
+        targets += report(row, rows)
+        everything += rows
+    print("\nTargets of issue 21 (measured / target; at most 1 meets it):")
+    for line in targets:
+        print("  " + line)
+    if args.out:
+        with open(args.out, "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(everything[0]))
+            writer.writeheader()
+            writer.writerows(everything)
+        print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,268 @@
+"""The static problem of Kim et al. (2007), section 5.1, and what TPSA (:mod:`.annealing`) and the GA (:mod:`.genetic`)
+share: a schedule's evaluation and the moves that edit its queues.
+
+A :class:`StaticProblem` knows every task's arrival, actual times ATC on every machine, weight and deadlines, and the
+evaluation window [B, E] (section 5.1). A schedule is ``(machine[T], order[T])``: each machine runs its tasks in
+increasing ``order`` (ties: lowest task index), each starting as early as possible in that order, i.e. at
+max(its arrival, the previous task's finish), every machine free from time 0 (section 5.2, steps 1-4; notes R1). The
+notes' R2 (insert each task into the earliest idle gap that fits) would make every evaluation quadratic in the queue
+length and is not offered. The objective is V of section 2.2.3 (:mod:`..worth`) or, for a plain static ETC problem
+(:meth:`StaticProblem.makespan`), the makespan, whose negative is maximised so that larger is always better.
+
+Inside, a schedule is per-machine queues ``seq[M, T]`` (the first ``cnt[m]`` entries of row m), and the kernels
+compare per-machine sums of V, re-evaluating only the one or two machines a move touches; the returned ``score`` is
+V recomputed by :func:`~hcsched.models.value.worth.value` (or minus the makespan).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from hcsched.errors import HcschedError
+from hcsched.models.value.worth import boundary_factor, deadline_factor, value
+
+OBJECTIVES = ("value", "makespan")
+
+
+class Arrays(NamedTuple):
+    """A :class:`StaticProblem` as the kernels read it: per-task arrays, the window [B, E], and whether the
+    objective is the makespan."""
+
+    arrival: np.ndarray
+    atc: np.ndarray
+    weight: np.ndarray
+    d100: np.ndarray
+    d50: np.ndarray
+    d25: np.ndarray
+    B: float
+    E: float
+    makespan: bool
+
+
+@dataclass(frozen=True, eq=False)
+class StaticProblem:
+    """A static problem with full knowledge (section 5.1): T tasks, M machines, actual times ``atc[T, M]``."""
+
+    arrival: np.ndarray
+    atc: np.ndarray
+    weight: np.ndarray
+    d100: np.ndarray
+    d50: np.ndarray
+    d25: np.ndarray
+    B: float = 0.0
+    E: float = math.inf
+    objective: str = "value"
+
+    def __post_init__(self):
+        atc = np.ascontiguousarray(self.atc, dtype=float)
+        if atc.ndim != 2 or atc.shape[0] < 1 or atc.shape[1] < 1:
+            raise HcschedError(f"atc: shape {atc.shape} is not allowed; allowed: a tasks x machines matrix")
+        if not np.all(np.isfinite(atc)) or atc.min() <= 0:
+            raise HcschedError("atc: every actual time must be finite and > 0")
+        object.__setattr__(self, "atc", atc)
+        for name in ("arrival", "weight", "d100", "d50", "d25"):
+            a = np.ascontiguousarray(getattr(self, name), dtype=float).ravel()
+            if a.shape != (atc.shape[0],) or np.isnan(a).any():
+                raise HcschedError(f"{name}: {a.size} values (or NaN) for {atc.shape[0]} tasks; "
+                                   "allowed: one number per task")
+            object.__setattr__(self, name, a)
+        if not np.isfinite(self.arrival).all() or self.arrival.min() < 0:
+            raise HcschedError("arrival: every arrival must be finite and >= 0")
+        if self.objective not in OBJECTIVES:
+            raise HcschedError(f"objective: {self.objective!r} is not allowed; allowed: one of {', '.join(OBJECTIVES)}")
+        if not float(self.B) < float(self.E):
+            raise HcschedError(f"B: {self.B} must be smaller than E ({self.E})")
+        object.__setattr__(self, "B", float(self.B))
+        object.__setattr__(self, "E", float(self.E))
+
+    @classmethod
+    def makespan(cls, etc) -> StaticProblem:
+        """A plain static ETC problem: every task arrives at 0, the objective is the makespan."""
+        etc = np.asarray(etc, dtype=float)
+        t = etc.shape[0] if etc.ndim == 2 else 0
+        inf = np.full(t, np.inf)
+        return cls(np.zeros(t), etc, np.ones(t), inf, inf, inf, 0.0, math.inf, "makespan")
+
+    @property
+    def tasks(self) -> int:
+        return self.atc.shape[0]
+
+    @property
+    def machines(self) -> int:
+        return self.atc.shape[1]
+
+    def arrays(self) -> Arrays:
+        """The problem as the kernels read it."""
+        return Arrays(self.arrival, self.atc, self.weight, self.d100, self.d50, self.d25, self.B, self.E,
+                      self.objective == "makespan")
+
+
+@dataclass(frozen=True, eq=False)
+class StaticResult:
+    """The best schedule found: ``order`` is each task's position in its machine's queue (0, 1, ...)."""
+
+    machine: np.ndarray
+    order: np.ndarray
+    start: np.ndarray
+    finish: np.ndarray
+    score: float  # V, or minus the makespan
+    evaluations: int  # schedules evaluated (a one- or two-machine re-evaluation counts as one)
+
+
+# --- evaluation ------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def machine_eval(row, k, m, pa):
+    """(sum of p d b, last finish) of the first ``k`` tasks of ``row`` run in that order on machine m (R1), for
+    the problem's :class:`Arrays` ``pa``."""
+    arrival, atc, weight, d100, d50, d25, B, E, makespan = pa
+    t = 0.0
+    v = 0.0
+    for p in range(k):
+        i = row[p]
+        s = arrival[i] if arrival[i] > t else t
+        t = s + atc[i, m]
+        if not makespan and s < E and t > B:
+            v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i]) * boundary_factor(s, t, atc[i, m], B, E)
+    return v, t
+
+
+@njit(cache=True)
+def total(mval, mfin, makespan):
+    """The score from the per-machine sums: V, or minus the largest finish."""
+    total = 0.0 if not makespan else -mfin[0]
+    for m in range(mval.size):
+        if makespan:
+            total = min(total, -mfin[m])
+        else:
+            total += mval[m]
+    return total
+
+
+@njit(cache=True)
+def eval_all(seq, cnt, mval, mfin, pa):
+    """Every machine's (sum of p d b, last finish) into ``mval``, ``mfin``; returns the score."""
+    for m in range(cnt.size):
+        mval[m], mfin[m] = machine_eval(seq[m], cnt[m], m, pa)
+    return total(mval, mfin, pa.makespan)
+
+
+@njit(cache=True)
+def _times(seq, cnt, arrival, atc):
+    """Start and finish of every task: machine by machine, in queue order, at max(arrival, previous finish)."""
+    n = arrival.size
+    start, finish = np.full(n, np.nan), np.full(n, np.nan)
+    for m in range(cnt.size):
+        t = 0.0
+        for p in range(cnt[m]):
+            i = seq[m, p]
+            start[i] = arrival[i] if arrival[i] > t else t
+            t = finish[i] = start[i] + atc[i, m]
+    return start, finish
+
+
+
+def sequences(problem: StaticProblem, machine, order) -> tuple[np.ndarray, np.ndarray]:
+    """Per-machine queues ``seq[M, T]`` (the first ``cnt[m]`` entries of row m) from ``(machine, order)``."""
+    t, mm = problem.tasks, problem.machines
+    machine = np.asarray(machine).ravel()
+    order = np.asarray(order, dtype=float).ravel()
+    if machine.shape != (t,) or order.shape != (t,):
+        raise HcschedError(f"machine, order: {machine.size} and {order.size} values for {t} tasks; "
+                           "allowed: one per task")
+    if not np.issubdtype(machine.dtype, np.integer) and not np.all(machine == np.round(machine)):
+        raise HcschedError("machine: every entry must be a whole machine index")
+    machine = machine.astype(np.int64)
+    if t and (machine.min() < 0 or machine.max() >= mm):
+        raise HcschedError(f"machine: {int(machine.min())}..{int(machine.max())} is not allowed; allowed: 0..{mm - 1}")
+    if not np.isfinite(order).all():
+        raise HcschedError("order: every entry must be a finite number")
+    ranked = np.lexsort((np.arange(t), order, machine))  # by machine, then order, then task index
+    cnt = np.bincount(machine, minlength=mm).astype(np.int64)
+    seq = np.full((mm, t), -1, dtype=np.int64)
+    first = np.concatenate(([0], np.cumsum(cnt)[:-1]))
+    for m in range(mm):
+        seq[m, : cnt[m]] = ranked[first[m]: first[m] + cnt[m]]
+    return seq, cnt
+
+
+def _positions(seq, cnt, t: int) -> tuple[np.ndarray, np.ndarray]:
+    machine, order = np.empty(t, np.int64), np.empty(t, float)
+    for m in range(cnt.size):
+        machine[seq[m, : cnt[m]]] = m
+        order[seq[m, : cnt[m]]] = np.arange(cnt[m], dtype=float)
+    return machine, order
+
+
+def evaluate(problem: StaticProblem, machine, order) -> tuple[np.ndarray, np.ndarray]:
+    """Start and finish times of a schedule (section 5.2, steps 1-4; each task at max(arrival, previous finish))."""
+    seq, cnt = sequences(problem, machine, order)
+    return _times(seq, cnt, problem.arrival, problem.atc)
+
+
+def _score_times(problem: StaticProblem, start, finish) -> float:
+    if problem.objective == "makespan":
+        return -float(np.nanmax(finish))
+    p = problem
+    return float(value(start, finish, p.weight, p.d100, p.d50, p.d25, p.B, p.E))
+
+
+def score(problem: StaticProblem, machine, order) -> float:
+    """V of section 2.2.3 (objective "value") or minus the makespan (objective "makespan")."""
+    return _score_times(problem, *evaluate(problem, machine, order))
+
+
+def result(problem, seq, cnt, evaluations) -> StaticResult:
+    machine, order = _positions(seq, cnt, problem.tasks)
+    start, finish = _times(seq, cnt, problem.arrival, problem.atc)
+    return StaticResult(machine, order, start, finish, _score_times(problem, start, finish), int(evaluations))
+
+
+def draw_seed(rng) -> int:
+    return int(rng.integers(0, 2**31 - 1))
+
+
+# --- moves (TPSA and the GA) -----------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def remove(row, k, p):
+    """Remove position p from the first k entries of ``row``."""
+    for r in range(p, k - 1):
+        row[r] = row[r + 1]
+
+
+@njit(cache=True)
+def insert(row, k, q, i):
+    """Insert task i at position q of the first k entries of ``row``."""
+    for r in range(k, q, -1):
+        row[r] = row[r - 1]
+    row[q] = i
+
+
+@njit(cache=True)
+def draw_target(cnt, a):
+    """A uniformly random machine b and a uniformly random position in its queue once the task has left machine a."""
+    b = np.random.randint(cnt.size)
+    slots = cnt[b] if b == a else cnt[b] + 1
+    return b, np.random.randint(slots)
+
+
+@njit(cache=True)
+def reindex(seq, cnt, m, wp):
+    for r in range(cnt[m]):
+        wp[seq[m, r]] = r
+
+
+
+
+@njit(cache=True)
+def copy_queues(src, src_cnt, dst, dst_cnt):
+    """Copy the queues (plain loops: numba compiles slice assignments slowly)."""
+    for m in range(src_cnt.size):
+        for r in range(src_cnt[m]):
+            dst[m, r] = src[m, r]
+        dst_cnt[m] = src_cnt[m]
+

@@ -1,0 +1,68 @@
+"""The dashboard's part of each system model: its scenario editor and its own charts, one module per model.
+
+The module of the library's model ``NAME`` (``hcsched.models``) is ``pages/models/NAME.py``;
+it is found from the library's registry, so nothing here lists the models again.
+Each module provides:
+
+- ``editor(scenario)``: the Scenario page's widgets for the model's spec; it
+  commits a valid edited scenario with ``pages.session.commit_scenario``;
+- ``reset()``: forget the editor's own session state (a new scenario was loaded);
+- ``overview(scenario, container)``: a small summary beside the scenario on Home;
+- ``trial_charts(runs, colors, key)``: charts of one trial beyond the Gantt chart;
+- optionally ``results_charts(results, scenario, colors, key)``: charts of the whole run on Results;
+- optionally ``explain(scenario)``: the Explain page for this model, given a scenario of the model (the loaded one,
+  or the model's default preset);
+- optionally ``sweep_charts(table, key)``: charts of a sweep's table on the Sweep page;
+- optionally ``shown_text(text)``: the model's own text (its headline, its warnings) as a page shows it;
+- optionally ``SWEEP_KEY_EXAMPLE``: keys of its scenarios to type on the Sweep page, as an example;
+- optionally ``EXAMPLE_FILES``: what its files in ``assets/examples`` (beside its scenario file) are for.
+
+The shared pages ask for a model's text through the functions below; none of them names a model. Loading a scenario
+(``replace_scenario``) lives here too, beside the editors it resets: the shared modules the editors use (session,
+widgets) never import this package, so no import circle exists (pyproject's "Dashboard layers" contract).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+import streamlit as st
+
+from hcsched import Scenario, model_names
+from pages.session import Keys, W
+
+
+def ui(model: str) -> ModuleType:
+    """The dashboard module of a model."""
+    return importlib.import_module(f"pages.models.{model}")
+
+
+def reset_all() -> None:
+    """Forget every model editor's state."""
+    for name in model_names():
+        ui(name).reset()
+
+
+def shown_text(model: str, text: str) -> str:
+    """A model's text (its headline, its warnings) as the pages show it: its module's ``shown_text``, if it has one."""
+    own = getattr(ui(model), "shown_text", None)
+    return own(text) if own is not None else text
+
+
+def sweep_key_example(model: str) -> str | None:
+    """An example of a key to type on the Sweep page, from the model's module (None if it gives none)."""
+    return getattr(ui(model), "SWEEP_KEY_EXAMPLE", None)
+
+
+def example_files() -> list[str]:
+    """What each model's example files are for, in the registry's order (models with none left out)."""
+    return [text for text in (getattr(ui(name), "EXAMPLE_FILES", None) for name in model_names()) if text]
+
+
+def replace_scenario(scenario: Scenario) -> None:
+    """Load ``scenario`` as the current one, every Scenario-page widget and model editor starting anew from it."""
+    st.session_state[Keys.SCENARIO] = scenario
+    for key in [k for k in st.session_state if str(k).startswith(W)]:
+        del st.session_state[key]
+    reset_all()

@@ -1,0 +1,173 @@
+"""The dashboard's part of the task-class model (Al-Azzoni and Down): the Scenario page's editor of classes and rates
+with the LP's verdict (an invalid edit refuses runs), lambda* on Home, and on Results the number in system over time of
+the heuristics chosen, averaged over replications."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from hcsched import HcschedError
+from hcsched.experiment import trial_seeds
+from hcsched.models.classes import MODEL
+from hcsched.models.classes.charts import allocation_heatmap, in_system
+from hcsched.models.classes.simulation import SAMPLES, in_system_trials
+from hcsched.models.classes.spec import SERVICES, ClassSpec
+from pages.models._curves import shown_heuristics
+from pages.session import W, commit_scenario, default, refuse_runs
+from pages.widgets import number
+
+
+def _frames(spec: ClassSpec) -> tuple[pd.DataFrame, pd.DataFrame]:
+    prefix = "group" if spec.groups is not None else "m"
+    alpha = pd.DataFrame({"arrival rate": spec.arrival_rates}, index=[f"class {i}" for i in range(len(spec.arrival_rates))])
+    mu = pd.DataFrame(np.array(spec.exec_rates), index=alpha.index,
+                      columns=[f"{prefix}{j}" for j in range(len(spec.exec_rates[0]))])
+    return alpha, mu
+
+
+BASE = {"alpha": "sc_alpha_base", "mu": "sc_mu_base"}  # the tables the data editors start from
+LAST = {"alpha": "sc_alpha_last", "mu": "sc_mu_last"}  # the tables as last shown, edits included (valid or not)
+SWEEP_KEY_EXAMPLE = "exec_rates.0.1 or heuristics.1.k"
+EXAMPLE_FILES = "execution rates for `hcsched lp --alpha 5,8 --mu class-rates-B.csv`"
+
+
+def _resize() -> None:
+    """Add or drop machine columns of the rate table, keeping the rates typed so far."""
+    base = st.session_state.get(LAST["mu"], st.session_state[BASE["mu"]])
+    width = int(st.session_state[W + "columns"])
+    values = np.zeros((base.shape[0], width))
+    keep = min(width, base.shape[1])
+    values[:, :keep] = base.to_numpy()[:, :keep]
+    st.session_state[BASE["mu"]] = st.session_state[LAST["mu"]] = pd.DataFrame(
+        values, index=base.index, columns=[f"m{j}" for j in range(width)])
+    st.session_state.pop(W + "mu_editor", None)
+
+
+def _groups(text: str, width: int) -> tuple[int, ...] | None:
+    if not text.strip():
+        return None
+    try:
+        groups = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise HcschedError(f"machines per column: {text!r} is not allowed; give {width} whole numbers separated by commas, "
+                           "or leave it empty") from None
+    return groups
+
+
+def reset() -> None:
+    for key in (*BASE.values(), *LAST.values()):
+        st.session_state.pop(key, None)
+
+
+def shown_text(text: str) -> str:
+    """The library's text (the headline, the warnings) writes lambda* for the LP's optimum; the pages show λ*."""
+    return text.replace("lambda*", "λ*")
+
+
+def overview(scenario, container) -> None:
+    """lambda* of the allocation LP, with the verdict."""
+    lam = scenario.classes.allocation().lam
+    container.metric("λ* of the allocation LP", f"{lam:.4f}", "stable" if lam > 1 else "overloaded",
+                     delta_color="normal" if lam > 1 else "inverse")
+
+
+CURVE_SECONDS = 5.0  # estimated seconds the number-in-system curves may take before the user asks for every replication
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _in_system(scenario, label: str, trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """One heuristic's number in system over the first ``trials`` replications of the run (the same workloads)."""
+    heuristic = next(h for h in scenario.heuristics if h.label == label)
+    return in_system_trials(heuristic, scenario.classes, trial_seeds(scenario.seed, scenario.trials)[:trials])
+
+
+def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
+    """The number in system over time of the heuristics chosen: the mean over replications with its 95% band.
+
+    The curve is no results column (the golden results stay byte-identical), so the replications are simulated
+    again for it, with the run's seeds, once per scenario and heuristic (cached); when that would take more than
+    CURVE_SECONDS, the mean is over the first replications that fit, said under the chart, until the user asks for
+    all of them."""
+    st.subheader("Number in system over time, mean over replications")
+    shown = shown_heuristics(results, scenario, key)
+    if not shown:
+        st.info("Choose at least one heuristic to draw the number in system over time.")
+        return
+    total = scenario.trials
+    per_trial = MODEL.trial_seconds(scenario.spec, [h for h in scenario.heuristics if h.label in shown])
+    fits = max(2, int(CURVE_SECONDS // max(per_trial, 1e-9)))
+    trials = total
+    if fits < total and not st.toggle(f"Average over all {total} replications (about {per_trial * total:.0f} s once)",
+                                      key=f"{key}_in_system_all"):
+        trials = fits
+    with st.spinner(f"Simulating {trials} replications of {', '.join(shown)} for the curves..."):
+        curves = {label: _in_system(scenario, label, min(trials, total)) for label in shown}
+    metric = next(m for m in MODEL.metrics if m.name == "mean_in_system")
+    st.plotly_chart(in_system(curves, metric, colors, MODEL.time_unit), key=f"{key}_in_system", width="stretch")
+    used = f"the first {trials} of the {total}" if trials < total else f"all {total}"
+    st.caption(f"Sampled at {SAMPLES} times; the mean over {used} replications (the run's workloads), with the 95% "
+               "interval of the mean as a band.")
+
+
+def trial_charts(runs: dict, colors: dict, key: str) -> None:
+    """Nothing beyond the Gantt chart: the number in system over time is averaged over replications
+    (``results_charts``)."""
+
+
+def editor(sc) -> None:
+    """Classes with arrival rates, a class x machine rate table, execution-time law, horizon; LP verdict and delta*."""
+    spec = sc.classes
+    if BASE["alpha"] not in st.session_state:
+        st.session_state[BASE["alpha"]], st.session_state[BASE["mu"]] = _frames(spec)
+    for table in ("alpha", "mu"):  # the editor's own state is dropped when the page is left: start from the table as
+        if W + f"{table}_editor" not in st.session_state and LAST[table] in st.session_state:  # last shown, edits kept
+            st.session_state[BASE[table]] = st.session_state[LAST[table]]
+    st.subheader("Task classes and machines")
+    c1, c2, c3 = st.columns(3)
+    service = c1.selectbox("Execution times", SERVICES, key=default("service", spec.service),
+                           help="hyperexponential: same mean, twice the exponential's variance")
+    horizon = number(c2, "Horizon (time units)", 1.0, 1e9, key=default("horizon", float(spec.horizon)))
+    warmup = number(c3, "Warm-up excluded from averages", 0.0, 1e9, key=default("warmup", float(spec.warmup)))
+    c1, c2 = st.columns([1, 3])
+    with c1:
+        st.caption("Arrival rate of each class (tasks per time unit). Add a row for a new class.")
+        alpha = st.session_state[LAST["alpha"]] = st.data_editor(st.session_state[BASE["alpha"]], key=W + "alpha_editor",
+                                                                 num_rows="dynamic")
+    with c2:
+        st.caption("Execution rates μ: rows classes, columns machines (or groups of identical machines); 0 means the "
+                   "machine cannot run the class. Rows follow the class table.")
+        mu = st.session_state[LAST["mu"]] = st.data_editor(st.session_state[BASE["mu"]], key=W + "mu_editor",
+                                                           num_rows="dynamic")
+        a, b = st.columns(2)
+        a.number_input("Columns", 1, 500, key=default("columns", len(spec.exec_rates[0])), on_change=_resize)
+        groups_text = b.text_input("Machines per column (groups), e.g. 10,9,6,5; empty: one machine each",
+                                   key=default("groups", ",".join(map(str, spec.groups)) if spec.groups else ""))
+    try:
+        alpha_values = alpha["arrival rate"].to_numpy(dtype=float, na_value=np.nan)
+        mu_values = mu.to_numpy(dtype=float, na_value=np.nan)
+        if mu_values.shape[0] != alpha_values.size:
+            raise HcschedError(f"the rate table has {mu_values.shape[0]} rows and the class table {alpha_values.size}; "
+                               "give one row of execution rates per class")
+        new_spec = ClassSpec(tuple(alpha_values.tolist()), tuple(map(tuple, mu_values.tolist())),
+                             _groups(groups_text, mu_values.shape[1]), service, float(horizon), float(warmup))
+        sc = commit_scenario(sc.replace(classes=new_spec))
+    except HcschedError as exc:
+        refuse_runs(str(exc))
+        return
+    alloc = sc.classes.allocation()
+    st.subheader("Can this system keep up? The allocation LP")
+    if alloc.stable:
+        st.success(f"Stable: λ* = {alloc.lam:.4f}. The arrival rates could all grow by {100 * (alloc.lam - 1):.1f}% and a "
+                   "suitable mapping would still keep up (Theorem 1).")
+    else:
+        st.error(f"Overloaded: λ* = {alloc.lam:.4f} < 1. No mapping can keep up (Theorem 2); runs still work and are "
+                 "flagged unstable.")
+    delta = alloc.delta
+    columns = None
+    if sc.classes.groups is not None:
+        first = np.cumsum([0, *sc.classes.groups[:-1]])
+        delta, columns = delta[:, first], [f"group{g} (x{n})" for g, n in enumerate(sc.classes.groups)]
+    st.caption("δ*: the share of each machine the LP gives each class. LPAS maps class i only to machines with δ* > 0.")
+    st.plotly_chart(allocation_heatmap(delta, columns), key="sc_delta", width="stretch")

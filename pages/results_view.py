@@ -1,0 +1,227 @@
+"""The results view of Home and Results: who wins, bars with 95% intervals, the table of means, per-trial
+distributions, the model's own charts, the animated Gantt chart of one trial, and downloads. What it shows comes from
+the model's metric descriptions; the model's own charts from its dashboard module (``pages.models``)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from hcsched import Scenario, get_model, summarize, trial_runs
+from hcsched.charts import GANTT_BARS, gantt, gantt_default_window, heuristic_colors, metric_bars, trial_distribution
+from hcsched.experiment import schedule_table, schedules_of
+from hcsched.metrics import Metric
+from hcsched.stats import best_few
+from hcsched.verdict import readable_number, scenario_verdicts, verdict_lines
+from pages.models import shown_text, ui
+from pages.runs import RunResult
+from pages.session import Keys, same_experiment
+from pages.widgets import file_name, headline_metric, shown_as_error
+
+INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, fixed "
+             "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or above 100% for "
+             "a utilisation or a share of an upper bound.")
+GANTT_HEURISTICS = 4  # heuristics in the Gantt chart by default: the best few and the benchmark
+GANTT_ROWS = 96  # machine rows of all panels by default (a page no taller than a few screens)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cached_runs(scenario: Scenario, trial: int) -> dict:
+    return trial_runs(scenario, trial)
+
+
+def show_current_results(key: str) -> None:
+    """The last results, said to belong to their scenario; results of another scenario are marked and folded away."""
+    run = st.session_state.get(Keys.RESULTS)
+    if run is not None:
+        show_if_current(run.scenario, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+
+
+def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:
+    """Show ``what`` (results, a sweep) made of the scenario ``of``: at once when it is the scenario loaded now, else
+    under a warning naming both (or saying it is of an earlier version of the same scenario), folded behind a toggle."""
+    current = st.session_state[Keys.SCENARIO]
+    if same_experiment(of, current):
+        show()
+        return
+    if of.name == current.name:
+        st.warning(f"The last {what} are of an earlier version of the scenario **{of.name}**, changed since (its "
+                   f"{_what_changed(of, current)}). {action} to see the current one's.")
+    else:
+        st.warning(f"The last {what} are of the scenario **{of.name}**, not of the scenario loaded now "
+                   f"(**{current.name}**). {action} to see this one's.")
+    if st.toggle(f"Show the {what} of {of.name} (an earlier scenario)", key=toggle_key):
+        show()
+
+
+def _what_changed(old: Scenario, new: Scenario) -> str:
+    """The scenario's parts that differ, in words: "heuristics", "system", "benchmark"."""
+    parts = [("model", "model"), ("heuristics", "heuristics"), ("benchmark", "benchmark"), ("spec", "system")]
+    changed = [word for attr, word in parts if getattr(old, attr) != getattr(new, attr)]
+    return " and ".join(changed) or "description"
+
+
+def _cell(metric: Metric, mean: float, lo: float, hi: float) -> str:
+    show = lambda x: readable_number(x, metric.fmt)  # noqa: E731
+    return show(mean) if lo != lo else f"{show(mean)} [{show(lo)}, {show(hi)}]"
+
+
+def summary_table(summary: pd.DataFrame, metrics: tuple[Metric, ...]) -> pd.DataFrame:
+    """The summary as people read it: titles with units, 1.20 M rather than 1.196e+06, mean [95% interval]."""
+    out = pd.DataFrame({"heuristic": summary["heuristic"], "trials": summary["trials"]})
+    for m in metrics:
+        out[m.label] = [_cell(m, *row) for row in summary[[m.name, f"{m.name}_lower", f"{m.name}_upper"]].to_numpy(float)]
+    return out
+
+
+def metric_help(model) -> pd.DataFrame:
+    """What each metric means, from the model's metric descriptions."""
+    better = {"lower": "lower", "higher": "higher", "": "neither"}
+    return pd.DataFrame([{"metric": m.title, "column": m.name, "unit": m.unit or "–", "better": better[m.better],
+                          "meaning": m.doc} for m in model.table_metrics()])
+
+
+def show_results(run: RunResult, key: str) -> None:
+    """Who wins, bars with 95% intervals, the table of means, per-trial distributions, the model's own charts, the
+    animated Gantt chart of one trial, and downloads.
+
+    What is shown comes from the model's metric descriptions; its own charts come from its dashboard module. Each part
+    that runs a model's code shows an error of that code as one line, and the rest of the page still draws."""
+    scenario, results = run.scenario, run.results
+    model = get_model(scenario.model)
+    colors = heuristic_colors(scenario.heuristics)
+    bars = model.bar_metrics()
+    tables = model.table_metrics()
+    summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
+    facts = [f"**{scenario.name}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}", f"{run.seconds:.1f} s"]
+    headline = shown_text(scenario.model, model.headline(scenario.spec))
+    if headline:
+        facts.append(headline)
+    if model.normalizes():
+        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
+    with shown_as_error("Who wins could not be worked out"):
+        show_verdict(results, scenario)
+    st.caption(", ".join(facts) + ". " + INTERVALS)
+    for warning in model.warnings(results):
+        st.warning(shown_text(scenario.model, warning))
+    st.plotly_chart(metric_bars(summary, bars, colors), key=f"{key}_bars", width="stretch")
+    with st.expander("Means and 95% intervals", expanded=False):
+        st.dataframe(summary_table(summary, tables), key=f"{key}_summary", hide_index=True)
+    with st.expander("What the metrics mean", expanded=False):
+        st.dataframe(metric_help(model), key=f"{key}_help", hide_index=True, width="stretch")
+    by_name = {m.name: m for m in bars}
+    metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
+                          key=f"{key}_dist_metric")
+    st.plotly_chart(trial_distribution(results, by_name[metric], colors), key=f"{key}_dist", width="stretch")
+    whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
+    if whole_run is not None:
+        with shown_as_error(f"The {model.title} charts of the whole run could not be drawn"):
+            whole_run(results, scenario, colors, key)
+    downloads = [("Per-trial results (CSV)", results.to_csv(index=False), file_name(scenario, "results", "csv"), "text/csv"),
+                 ("Summary with intervals (CSV)", summary.to_csv(index=False), file_name(scenario, "summary", "csv"), "text/csv"),
+                 ("Scenario (JSON)", scenario.to_json(), file_name(scenario, "scenario", "json"), "application/json")]
+    with shown_as_error(f"This {model.trial_word}'s schedules could not be drawn"):
+        downloads[2:2] = one_trial(scenario, summary, colors, key)
+    for col, (label, data, name, mime) in zip(st.columns(len(downloads)), downloads, strict=True):
+        col.download_button(label, data, name, mime, key=f"{key}_dl_{_download_key(label)}", on_click="ignore")
+
+
+def _download_key(label: str) -> str:
+    """A download button's key from its label, stable across scenarios (file names carry the scenario's name)."""
+    return {"Per-trial": "results", "Summary": "summary", "Scenario": "scenario"}.get(
+        label.split()[0], "gantt_window" if "window" in label else "gantt")
+
+
+def show_verdict(results: pd.DataFrame, scenario: Scenario) -> None:
+    """One line per headline metric: who wins, by how much, and whether the paired interval tells them apart."""
+    lines = verdict_lines(scenario_verdicts(scenario, results))
+    if lines:
+        st.markdown("\n".join(f"- {_escaped(line)}" for line in lines))
+
+
+def _escaped(text: str) -> str:
+    """Text shown as itself in markdown (heuristic labels may hold * _ [ ] and the like)."""
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>~$-])", r"\\\1", text)
+
+
+def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str) -> list[tuple]:
+    """The model's charts of one trial and its animated Gantt chart (heuristics and machines chosen, a time window for
+    large trials); returns the Gantt tables' downloads, built only when one is asked for."""
+    model = get_model(scenario.model)
+    st.subheader(f"One {model.trial_word}")
+    trial = int(st.number_input(model.trial_word.capitalize(), 0, scenario.trials - 1, 0, key=f"{key}_trial"))
+    runs = cached_runs(scenario, trial)
+    schedules = schedules_of(scenario, runs)
+    ui(scenario.model).trial_charts(runs, colors, key)
+    shown, machines = gantt_choice(scenario, summary, schedules, key)
+    window = None
+    if shown:
+        chosen = {label: schedules[label] for label in shown}
+        window = gantt_window(scenario, chosen, key)
+        st.plotly_chart(gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines),
+                        key=f"{key}_gantt", width="stretch")
+        st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its "
+                   "times.")
+    else:
+        st.info("Choose at least one heuristic to draw its Gantt chart.")
+    downloads = [(f"Gantt table, whole {model.trial_word} {trial} (CSV)", lambda: _gantt_csv(scenario, trial, runs),
+                  file_name(scenario, f"gantt-{model.trial_word}{trial}", "csv"), "text/csv")]
+    if window is not None:
+        downloads.append((f"Gantt table, time window {window[0]:.6g}-{window[1]:.6g} (CSV)",
+                          lambda: _gantt_csv(scenario, trial, runs, window),
+                          file_name(scenario, f"gantt-window-{model.trial_word}{trial}", "csv"), "text/csv"))
+    return downloads
+
+
+def _gantt_csv(scenario: Scenario, trial: int, runs: dict, window: tuple[float, float] | None = None) -> str:
+    """Every task of one trial (or those overlapping ``window``), every heuristic: built when its download is clicked
+    (a large trial's table is tens of MB, too slow to build on every rerun)."""
+    whole = schedule_table(scenario, trial, runs).drop(columns="trial")
+    if window is not None:
+        finish = whole["finish"].fillna(np.inf)  # tasks still running at the end of the run
+        whole = whole[(finish > window[0]) & (whole["start"] < window[1])]
+    return whole.to_csv(index=False)
+
+
+def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str) -> tuple[list[str], list[int] | None]:
+    """The heuristics and machines the Gantt chart shows: by default the best few by the headline metric with the
+    benchmark, and as many machines as keep the chart a few screens tall."""
+    model = get_model(scenario.model)
+    labels = list(schedules)
+    lead = headline_metric(model)
+    default = best_few(summary, lead.name, lead.better, scenario.benchmark_label, GANTT_HEURISTICS)
+    default = [label for label in default if label in labels]
+    shown = st.multiselect("Heuristics in the Gantt chart", labels, default=default, key=f"{key}_gantt_heuristics",
+                           help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, with the benchmark.")
+    if not shown:
+        return [], None
+    machines = max(schedules[label].machines for label in shown)
+    cap = max(1, GANTT_ROWS // len(shown))
+    if machines <= cap:
+        return shown, None
+    lo, hi = st.slider("Machines shown", 0, machines - 1, (0, cap - 1), key=f"{key}_gantt_machines",
+                       help="A range of machines, so that the chart stays a few screens tall.")
+    st.caption(f"Machines {lo}-{hi} of 0-{machines - 1} shown.")
+    return shown, list(range(lo, hi + 1))
+
+
+def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, float] | None:
+    """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show
+    about GANTT_BARS tasks in all by default (a start slider, so its handle is never stacked on another)."""
+    sized = gantt_default_window(schedules)
+    if sized is None:
+        return None
+    end, default = sized
+    c1, c2 = st.columns([3, 1])
+    length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6, max_value=end,
+                             value=max(end * 1e-6, min(end, float(f"{default:.3g}"))), key=f"{key}_window_length",
+                             format="%.4g",
+                             help=f"About {GANTT_BARS // len(schedules)} tasks per heuristic by default; longer windows "
+                                  "draw and play more slowly.")
+    if end - length <= 0:
+        return (0.0, end)
+    low = c1.slider("Window start", 0.0, end - length, 0.0, key=f"{key}_window", format="%.4g")
+    return (low, low + length)

@@ -1,0 +1,147 @@
+"""What pages and model editors draw with: number fields that never silently become another value, errors in one
+line, links between pages, download names, the one estimate of a run with its Run button, and the metric results
+lead with."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from hcsched import Scenario
+from hcsched.errors import describe_error
+from hcsched.experiment import estimate_seconds
+from hcsched.metrics import Metric
+from pages.session import Keys, scenario_problem
+
+LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # longer runs and sweeps are refused (per session)
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
+         "results": "pages/results.py", "explain": "pages/explain.py", "sweep": "pages/sweep.py", "papers": "pages/papers.py"}
+DRAW_SECONDS = 1.5  # drawing the results' charts (measured by the browser test)
+WARN_SECONDS = 30.0  # longer runs are announced before they start
+
+
+@contextmanager
+def shown_as_error(what: str) -> Iterator[None]:
+    """Any error raised in the block is shown as one line in the page, as the CLI does (never a traceback); the rest
+    of the page still draws. Streamlit's own rerun and stop are BaseExceptions and pass through."""
+    try:
+        yield
+    except Exception as exc:
+        st.error(f"{what}: {describe_error(exc)}")
+
+
+def _allowed(low, high) -> str:
+    if low is not None and high is not None:
+        return f"from {low:g} to {high:g}"
+    return f"at least {low:g}" if low is not None else f"at most {high:g}"
+
+
+def number(container, label: str, low, high, key: str, **kwargs):
+    """A Scenario-page number input that never silently becomes another value.
+
+    Streamlit sets a cleared field to its default, and refuses a number beyond its range in the browser (a red outline,
+    the range only in a hover, the old value still used). So the field is created empty-able and unbounded, and this
+    checks it: a cleared field, or one beyond ``low`` .. ``high``, gets its last value back and says so under it, with
+    the range allowed. The range is also stated in the field's help."""
+    last, notice = key + "__last", key + "__restored"
+    current = st.session_state.get(key)
+    if current is not None:  # a loaded scenario may hold a value beyond the field's usual range: show it, as it is
+        low = low if low is None or current >= low else type(low)(current)
+        high = high if high is None or current <= high else type(high)(current)
+
+    def restore() -> None:
+        value = st.session_state.get(key)
+        if value is None and st.session_state.get(last) is not None:
+            st.session_state[key] = st.session_state[last]
+            st.session_state[notice] = "a number is needed"
+        elif value is not None and ((low is not None and value < low) or (high is not None and value > high)):
+            st.session_state[key] = st.session_state.get(last, low if low is not None else high)
+            st.session_state[notice] = f"{value:.10g} is not allowed (allowed: {_allowed(low, high)})"
+
+    if isinstance(low, int) and isinstance(high, int) and "step" not in kwargs:
+        kwargs["step"] = 1  # an integer field without bounds to infer it from
+    if low is not None or high is not None:
+        kwargs["help"] = f"{kwargs.get('help') or ''} Allowed: {_allowed(low, high)}.".strip()
+    value = container.number_input(label, value=None, key=key, on_change=restore, **kwargs)
+    if value is None:  # never handed to an editor as a number
+        value = st.session_state.get(last, current)
+    else:
+        st.session_state[last] = value
+    said = st.session_state.pop(notice, None)
+    if said:
+        container.caption(f"{label}: {said}; kept {value:g}.")
+    return value
+
+
+def link(page: str, label: str) -> None:
+    """A link to another page; plain text when this page runs on its own, outside the app's navigation."""
+    try:
+        st.page_link(PAGES[page], label=label)
+    except StreamlitAPIException:
+        st.markdown(f"{label}: the **{page.title()}** page of the app.")
+
+
+def file_name(scenario: Scenario, what: str, ext: str) -> str:
+    """A download's file name that says whose it is: ``<scenario>-<what>.<ext>`` in safe characters."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", scenario.name).strip("-.") or "scenario"
+    return f"{stem}-{what}.{ext}"
+
+
+def run_estimate(scenario: Scenario, jobs: int | None = None) -> float:
+    """The one estimate of a run a page states and the limit checks: the trials, then trial 0 again for the Gantt
+    chart, then drawing the charts."""
+    return estimate_seconds(scenario, jobs=jobs) + estimate_seconds(scenario, trials=1, jobs=1) + DRAW_SECONDS
+
+
+def over_limit(scenario: Scenario, jobs: int | None = None) -> str | None:
+    """Why a run is refused before it starts: its estimate exceeds the per-session limit (issue 12), or the scenario
+    cannot even be estimated (a model's error, said in one line)."""
+    try:
+        estimate = run_estimate(scenario, jobs)
+    except Exception as exc:
+        return f"This scenario cannot run: {describe_error(exc)}"
+    if estimate <= LIMIT_SECONDS:
+        return None
+    return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} "
+            "minutes (HCSCHED_RUN_LIMIT_SECONDS). Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
+
+
+def estimate_note(scenario: Scenario, jobs: int | None = None) -> None:
+    """One message about how long a run will take: refused (over the limit), announced (long), or a caption."""
+    refused = over_limit(scenario, jobs)
+    if refused:
+        st.error(refused)
+        return
+    estimate = run_estimate(scenario, jobs)
+    if estimate > WARN_SECONDS:
+        st.warning(f"This run may take about {estimate / 60:.1f} minutes. It runs in the background: you can move "
+                   "between pages, and cancel it.")
+    else:
+        st.caption(f"Estimated time: about {max(estimate, 0.1):.1f} s (more on the first run, which compiles the kernels).")
+
+
+def run_button(label: str, key: str, scenario: Scenario | None = None, jobs: int | None = None) -> bool:
+    """The Run button with the one estimate of the run: disabled while a run is going on, while the Scenario page shows
+    an invalid edit, or when the run would exceed the per-session limit."""
+    problem = scenario_problem()
+    if problem:
+        st.error(f"The Scenario page has an invalid edit, so this would run the last valid scenario: {problem} "
+                 "Fix it on the Scenario page first.")
+    too_long = None
+    if scenario is not None:
+        too_long = over_limit(scenario, jobs)
+        estimate_note(scenario, jobs)
+    return st.button(label, key=key, type="primary", disabled=Keys.JOB in st.session_state or bool(problem or too_long))
+
+
+def headline_metric(model) -> Metric:
+    """The metric the results lead with: the first bar metric where one way is better."""
+    bars = model.bar_metrics()
+    return next((m for m in bars if m.better), bars[0])

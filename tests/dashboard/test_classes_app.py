@@ -1,0 +1,102 @@
+"""The task-class model's dashboard part: an invalid edit refuses runs (issue 18, item 3), and the Results page's
+number in system over time, averaged over replications, of the heuristics chosen (issue 18, "Dense charts")."""
+
+import numpy as np
+import pytest
+from helpers import ROOT, open_results, plotly_array, plotly_charts
+
+st = pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from hcsched import preset, trial_runs  # noqa: E402
+from hcsched.curve_charts import mean_band  # noqa: E402
+
+
+def edit_rates(at, rates: dict) -> None:
+    """The rate table's edits so far, as the data editor holds them: {row: rate}."""
+    at.session_state["sc_w_alpha_editor"] = {"edited_rows": {row: {"arrival rate": r} for row, r in rates.items()},
+                                             "added_rows": [], "deleted_rows": []}
+    at.run()
+
+
+def test_an_invalid_arrival_rate_refuses_run_until_it_is_fixed():
+    """Seen in a browser: the editor showed a rate of -5 in red, and Run still ran the last valid scenario."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/scenario.py").run()
+    at.radio(key="sc_w_model").set_value("classes").run()
+    edit_rates(at, {0: 6.0})  # a valid edit first: kept
+    good = at.session_state["scenario"]
+    assert good.classes.arrival_rates == (6.0, 8.0)
+    edit_rates(at, {0: 6.0, 1: -5.0})
+    message = next(e.value for e in at.error)
+    assert "arrival_rates" in message and "-5" in message and "positive" in message and "Runs are refused" in message
+    assert at.session_state["scenario"] == good
+    at.switch_page("pages/run.py").run()
+    assert at.button(key="run_start").disabled
+    assert any("invalid edit" in e.value and "-5" in e.value for e in at.error)
+    # back on the Scenario page the table still shows what was typed, valid edit included, and runs stay refused
+    at.switch_page("pages/scenario.py").run()
+    assert list(at.session_state["sc_alpha_base"]["arrival rate"]) == [6.0, -5.0]
+    assert any("-5" in e.value for e in at.error) and at.session_state["scenario"] == good
+    edit_rates(at, {1: 7.0})  # the editor starts from the table as last shown
+    assert not [e for e in at.error if "rate" in e.value]
+    assert at.session_state["scenario"].classes.arrival_rates == (6.0, 7.0)
+    at.switch_page("pages/run.py").run()
+    assert not at.button(key="run_start").disabled
+
+
+@pytest.fixture(scope="module")
+def results_page():
+    sc = preset("alazzoni-B").replace(trials=3)
+    return sc, open_results(sc)
+
+
+def in_system_chart(at) -> dict:
+    return next(f for f in plotly_charts(at) if "Number in system over time" in f["layout"].get("title", {}).get("text", ""))
+
+
+def test_results_page_draws_the_mean_number_in_system_over_replications_of_the_heuristics_chosen(results_page):
+    sc, at = results_page
+    labels = [h.label for h in sc.heuristics]
+    shown = at.multiselect(key="results_shown")
+    assert shown.options == labels and shown.value == labels  # 3 heuristics: all of them by default
+    fig = in_system_chart(at)
+    assert "lower is better" in fig["layout"]["title"]["text"]
+    assert fig["layout"]["legend"]["x"] >= 1 and fig["layout"]["legend"]["xanchor"] == "left"  # outside the plot
+    assert fig["layout"]["legend"]["title"]["text"] == "heuristic"
+    lines = [d for d in fig["data"] if d.get("showlegend") is not False]
+    bands = [d for d in fig["data"] if d.get("fill") == "toself"]
+    assert [d["name"] for d in lines] == labels and len(bands) == 3
+    runs = [trial_runs(sc, t) for t in range(sc.trials)]  # the run's own replications
+    for d in lines:
+        values = np.array([r[d["name"]].in_system for r in runs])
+        mean, lower, upper = mean_band(values)
+        np.testing.assert_allclose(plotly_array(d["y"]), mean)
+        np.testing.assert_allclose(plotly_array(d["x"]), runs[0][d["name"]].sample_times)
+        np.testing.assert_allclose(plotly_array(d["customdata"]).reshape(-1, 2), np.column_stack([lower, upper]))
+    assert any("mean over all 3 replications" in c.value for c in at.caption)
+
+
+def test_results_page_heuristics_chosen_and_a_budget_said_under_the_chart(results_page, monkeypatch):
+    sc, at = results_page
+    at.multiselect(key="results_shown").set_value(["lpas"]).run()
+    assert [d["name"] for d in in_system_chart(at)["data"] if d.get("showlegend") is not False] == ["lpas"]
+    import pages.models.classes
+
+    monkeypatch.setattr(pages.models.classes, "CURVE_SECONDS", 1e-9)  # too slow for every replication: the first 2 of 3
+    at.run()
+    assert any("the first 2 of the 3 replications" in c.value for c in at.caption)
+    at.toggle(key="results_in_system_all").set_value(True).run()
+    assert any("all 3 replications" in c.value for c in at.caption)
+    at.multiselect(key="results_shown").set_value([]).run()
+    assert not at.exception and any("Choose at least one heuristic" in i.value for i in at.info)
+
+
+def test_utilisation_is_said_to_be_neither_better_with_why(results_page):
+    """Issue 18: utilisation was "higher is better" while MCT had the highest utilisation and 4x LPAS's response
+    time: in a stable system it is the machine time a mapping costs (Al-Azzoni and Down, section III-B)."""
+    _, at = results_page
+    meaning = next(d.value for d in at.dataframe if "meaning" in d.value.columns).set_index("column")
+    assert meaning.loc["utilization", "better"] == "neither"
+    assert "Neither is better" in meaning.loc["utilization", "meaning"] and "MCT" in meaning.loc["utilization", "meaning"]
