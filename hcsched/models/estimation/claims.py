@@ -6,6 +6,10 @@ presets (``page-system-a``, ``page-system-b``, 30 trials as in the README) and c
 printed numbers against those analogues. k = ceil(n^(4/5)) (section 2.1: k(100) = 40, k(10000) = 1585) is
 deterministic and no results column shows it: ``tests/test_estimation.py`` checks it, not this registry.
 
+Issue 22's second readings (:func:`density_readings`) run the makespan and efficiency claims again with eq. 12's ST
+read as a clock time (``st-absolute``), at the work volume the paper's figures imply (``dense``), and both; 30 trials
+each, as the literal ones.
+
 Fig. 5's estimators are compared by a :class:`hcsched.claims.Ratio` between the points of a sweep (partly when only
 the direction holds), section 5.5's "very little" difference by :class:`hcsched.claims.Close`. One check of its own
 (:class:`hcsched.claims.Custom`): the spread of a heuristic's makespan across trials against another's (section 5.5's
@@ -22,7 +26,7 @@ import pandas as pd
 
 from hcsched.claims import FAILS, HOLDS, PARTLY, Best, Better, Claim, Close, Custom, Outcome, Ratio, Reading, Trend, Value, column, wide
 from hcsched.errors import HcschedError
-from hcsched.models.estimation.presets import PROBLEMS
+from hcsched.models.estimation.presets import DENSE_A, DENSE_B, DENSE_PROBLEMS, PROBLEMS
 from hcsched.stats import mean_ci
 
 MODEL = "estimation"
@@ -41,6 +45,40 @@ TINY = {"processors.count": 8, "problems": TINY_PROBLEMS}
 ONE_PROBLEM = [{"name": "p", "stages": [400], "work": [20000], "params": [20, 10], "exponents": [1.0, 0.5], "data": 5.0}]
 FIG6 = {"processors.count": 8, "processors.ratio": 0.5, "problems": ONE_PROBLEM, "heuristics": ["fa"]}
 FIG6_TINY = {"problems": [{**ONE_PROBLEM[0], "stages": [60]}]}
+
+
+# --- the second readings of issue 22: eq. 12's ST, and the paper's density ---------------------------------------
+def _label(h) -> str:
+    """A heuristic's label as the scenario writes it (``fz (beta=0.1, case=worst)``)."""
+    if isinstance(h, str):
+        return h
+    rest = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in h.items() if k != "name"]
+    return h["name"] + (f" ({', '.join(rest)})" if rest else "")
+
+
+def absolute(heuristics: list) -> list:
+    """``heuristics`` with ST read as the clock time a processor is free (``st: absolute``), labelled as the literal
+    ones, so that a claim's check reads them unchanged."""
+    return [{**({"name": h} if isinstance(h, str) else h), "st": "absolute", "label": _label(h)} for h in heuristics]
+
+
+ST_NOTE = ("Eq. 12's ST read as the estimated clock time the processor is free (now, or its running task's estimated "
+           "end, plus its queue: reading B of the notes, hcsched's reading until issue 22) instead of the paper's "
+           "relative load; the common offset 'now' flattens FA's spread, so EW decides FE and FZ.")
+DENSE_NOTE = ("The paper's density (issue 22; docs 'Presets'): its makespans and efficiencies imply 143-160 k "
+              "processor-seconds of work on system A, the analogue has 43 k; three times the tasks at 1.2 x the work "
+              "and outliers x3 instead of x10 (about 147 k), as presets page-system-a-dense and page-system-b-dense.")
+
+
+def density_readings(heuristics: list) -> tuple[Reading, ...]:
+    """The three second readings of a claim: eq. 12 absolute; the paper's density; both."""
+    dense = {"problems": DENSE_PROBLEMS}
+    return (Reading("st-absolute", {"heuristics": absolute(heuristics)}, ST_NOTE),
+            Reading("dense", {**dense, "heuristics": heuristics}, DENSE_NOTE),
+            Reading("dense-st-absolute", {**dense, "heuristics": absolute(heuristics)}, DENSE_NOTE + " " + ST_NOTE))
+
+
+READINGS = {"page-system-a": density_readings(DENSE_A), "page-system-b": density_readings(DENSE_B)}
 
 
 # --- checks of their own ---------------------------------------------------------------------------------
@@ -82,8 +120,8 @@ WHY_FZ = ("Our predicted error is mostly the k-NN's own inaccuracy, and the outl
           "had error that depends on X, and they are not published.")
 WHY_EFFICIENCY = ("Efficiencies are computed as eq. 7 says (checked from the schedules), but the analogue workload's "
                   "stage barriers with 10x outliers keep on average 19 of 90 processors busy, so every heuristic is "
-                  "near 20%. The paper's real problems are not specified: a workload whose stages keep the processors "
-                  "busy is the natural second reading, to be added with issue 22's dense presets.")
+                  "near 20%. The paper's real problems are not specified: the second reading 'dense' (issue 22) runs the "
+                  "work volume the paper's makespans and efficiencies imply.")
 
 
 def _fz_below_fa(system: str, label: str, note: str) -> Claim:
@@ -92,7 +130,7 @@ def _fz_below_fa(system: str, label: str, note: str) -> Claim:
         f"FZ (best case, beta = 0.1) has a makespan about 20% below FA's (system {label.upper()})", system,
         Better(FZ01, "fa", "makespan", by=15.0), trials=TRIALS, paper="FZ 20% below FA",
         source="section 5.5 (prose; Table 5 is lost)", note="'20% below' is read as more than 15% below, paired. " + note,
-        readings=(Reading(*FZ_FA_READING),), tiny=TINY)
+        readings=(*READINGS[system], Reading(*FZ_FA_READING)), tiny=TINY)
 
 
 def _fe_worst(system: str, label: str, note: str) -> Claim:
@@ -100,7 +138,8 @@ def _fe_worst(system: str, label: str, note: str) -> Claim:
         f"page-fig10-fe-worst-{label}", MODEL, "Section 5.5, Figs. 10-11",
         f"FE (beta = 1) has the largest makespan of FA, FE and FZ (system {label.upper()})", system,
         Best("fe", "makespan", among=("fa", "fe", "fz"), worst=True), trials=TRIALS,
-        paper="FE the worst of FA, FE, FZ", source="section 5.5 and Figs. 10-11 (figures lost)", note=note, tiny=TINY)
+        paper="FE the worst of FA, FE, FZ", source="section 5.5 and Figs. 10-11 (figures lost)", note=note,
+        readings=READINGS[system], tiny=TINY)
 
 
 def _fig7(which: str, metric: str, note: str) -> Claim:
@@ -129,7 +168,7 @@ def _efficiencies(prefix: str) -> tuple[Claim, ...]:
     return tuple(
         Claim(cid, MODEL, where, f"The overall efficiency of {who} is {value:g}%", system,
               Value("efficiency", label, paper=value, tolerance=5.0, points=True), trials=TRIALS, paper=f"{value:g}%",
-              source=source, note=reading + WHY_EFFICIENCY, tiny=TINY)
+              source=source, note=reading + WHY_EFFICIENCY, readings=READINGS[system], tiny=TINY)
         for cid, (system, label, who, value, where, source, reading) in EFFICIENCIES.items() if cid.startswith(prefix))
 
 
@@ -165,13 +204,14 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("page-s54-le-4x-la", MODEL, "Section 5.4",
           "LE's makespan is more than 4 times LA's", A, Better("la", "le", "makespan", by=75.0), trials=TRIALS,
           paper="makespan(LE) > 4 x makespan(LA)", source="section 5.4 (prose)",
-          note="Direction only: LE is about 1.2x LA here. LA is read with ETC + C subtracted once (the idle area after "
+          note="Direction only: LE is about 2.1x LA here (1.8x with ST absolute, 1.2x with eq. 17 literal). LA is read with ETC + C subtracted once (the idle area after "
                "the mapping over the idle area now).",
           readings=(Reading("la-literal", {"heuristics": ["fa", {"name": "la", "reading": "literal"},
                                                           {"name": "le", "reading": "literal"}]},
                             "Eq. 17 as printed subtracts ETC + C M times (notes 1.4): LA can be <= 0, which makes LE "
                             "favour the wrong end.",
-                            Better("la (reading=literal)", "le (reading=literal)", "makespan", by=75.0)),),
+                            Better("la (reading=literal)", "le (reading=literal)", "makespan", by=75.0)),
+                    Reading("st-absolute", {"heuristics": absolute(["fa", "la", "le"])}, ST_NOTE)),
           tiny=TINY),
     _fz_below_fa(B, "b", WHY_FZ),
     _fz_below_fa(A, "a", "Within noise on system A. " + WHY_FZ),
@@ -183,17 +223,17 @@ CLAIMS: tuple[Claim, ...] = (
           Better(FZ01, "fa", "efficiency", points=True), trials=TRIALS, paper="FZ 66% against FA 51%",
           source="section 5.4 (prose; Table 3 is lost)",
           note="Section 5.4 also says 'FA provides the most efficient utilisation' (notes 2): FZ is read as the more "
-               "efficient overall. " + WHY_EFFICIENCY, tiny=TINY),
+               "efficient overall. " + WHY_EFFICIENCY, readings=READINGS[A], tiny=TINY),
     Claim("page-s55-fz-beta-makespan-close", MODEL, "Section 5.5",
           "FZ with beta 0.1 and with beta 0.5 differ very little in makespan", B,
           Close(FZ01, FZ05, "makespan", within=10.0),
           trials=TRIALS, paper="'very little' difference", source="section 5.5 (prose; Table 5 is lost)",
-          note="'Very little' is read as within 10%.", tiny=TINY),
+          note="'Very little' is read as within 10%.", readings=READINGS[B], tiny=TINY),
     *_efficiencies("page-s55-"),
     Claim("page-s55-fz-beta05-more-efficient", MODEL, "Section 5.5",
           "FZ with beta 0.5 is more efficient than with beta 0.1 (73% against 65%)", B,
           Better(FZ05, FZ01, "efficiency", points=True), trials=TRIALS, paper="73% against 65%",
-          source="section 5.5 (prose)", note=WHY_EFFICIENCY, tiny=TINY),
+          source="section 5.5 (prose)", note=WHY_EFFICIENCY, readings=READINGS[B], tiny=TINY),
     Claim("page-s55-worst-case-varies", MODEL, "Section 5.5",
           "The worst case's makespan varies more across runs than the best case's (FZ, beta = 0.1)", B,
           spread_check(FZ01_WORST, FZ01, "makespan", "makespan of FZ (beta 0.1): standard deviation over trials, "
@@ -207,6 +247,6 @@ CLAIMS: tuple[Claim, ...] = (
                             "(notes 1.3).",
                             spread_check("fz (beta=0.1, case=worst-max)", FZ01, "makespan",
                                          "makespan of FZ (beta 0.1): standard deviation over trials, worst-max case "
-                                         "above best case")),),
+                                         "above best case")), *READINGS[B]),
           tiny=TINY),
 )

@@ -162,9 +162,8 @@ class _Sim:
 
     # --- mapping ---------------------------------------------------------------------------------
     def _ready(self, now: float) -> np.ndarray:
-        """ST_j: now, or the estimated end of the running task (its planned time at dispatch, else the current
-        estimate once its problem is known, else now)."""
-        st = np.full(self.M, now)
+        """ST_j (eq. 12, :func:`.heuristics.start_times`) from each running task's planned time (at dispatch, else
+        the current estimate once its problem is known, else none)."""
         procs = np.flatnonzero(self.running >= 0)
         tasks = self.running[procs]
         plan = self.d_plan[tasks].copy()
@@ -178,8 +177,7 @@ class _Sim:
                 fill[ok] = case_time(etc, self._case_err(err, lt[ok], procs[late][ok]), self.case) + c
                 plan[late] = fill
         has = np.isfinite(plan)
-        st[procs[has]] = np.maximum(now, self.start[tasks[has]] + plan[has])
-        return st
+        return H.start_times(self.params.get("st", "absolute"), now, self.M, procs[has], self.start[tasks[has]], plan[has])
 
     def _map(self, now: float, released: np.ndarray) -> None:
         if self.cached is not None:

@@ -293,6 +293,8 @@ class EstimatorState:
         if not known.all():  # ET unknown for tasks dispatched without an estimate: use the others' mean
             vo[~known, 2] = vo[known, 2].mean() if known.any() else 0.0  # vo is a copy (fancy indexing)
         self.knn[:, tasks, j] = knn_values(self.X[tasks], xo, vo, self.est.L, self.est.weights == "literal").T
+        if not known.any():  # only round-robin returns on j: no error to predict from; estimates() uses the mean ET
+            self.knn[2, tasks, j] = np.nan
 
     def fill_rows(self, tasks: np.ndarray) -> None:
         """k-NN estimates of newly released tasks on every processor with observations of their problem."""
@@ -320,7 +322,9 @@ class EstimatorState:
         ``procs``, of each task on its own processor procs[s] only, (S,) each."""
         p = self.problem[tasks]
         est = self.est
-        mean_et = np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), 0.0)
+        # the problem's mean ET; before any of its errors is known, the mean over every problem; else 0
+        overall = self.sum_et.sum() / self.n_et.sum() if self.n_et.any() else 0.0
+        mean_et = np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), overall)
         if procs is None and est.method == "knn" and est.error == "knn":  # the defaults: one pass, no temporaries
             return kernels.knn_estimates(self.knn, tasks, p, self.count, self.T, self.rate, self.Cg, mean_et)
         if procs is None:
@@ -343,7 +347,7 @@ class EstimatorState:
             etc = np.broadcast_to(per(self.sum_t[p] / ret), shape).copy()
             comm = np.broadcast_to(per(self.sum_c[p] / ret), shape).copy()
         if est.error == "knn":
-            err = np.where(has, knn[2], mean_et)
+            err = np.where(has & (knn[2] == knn[2]), knn[2], mean_et)  # NaN: U_j holds no error yet
         elif est.error == "smoothed":
             rows = self.ETg[p] if procs is None else self.ETg[p, procs]
             seen = self.n_etj[p] if procs is None else self.n_etj[p, procs]

@@ -2,15 +2,35 @@
 
 Every heuristic maps the unstarted tasks of known problems given, per task i
 and processor j, e_ij = the planned time (ETC in the best or worst case, plus
-C), EW_ij (eq. 10) and each processor's load ST_j: the estimated time it is
-free (reading B of ST in the notes: now plus the estimated rest of its running
-task plus what this mapping already queued on it; the paper's eq. 12 sums ETC
-since the first arrival, which is the same up to idle gaps, but does not
-subtract what has already run). It returns, for each processor, its queue in
-the order tasks were added. Ties go to the lowest processor index, then the
-lowest task index by default (hcsched's rule); Alg. 2 writes ``currval <=
-minval``, which lets the last pair scanned win: parameter ``ties: "last"``
-(notes 1.4).
+C), EW_ij (eq. 10) and each processor's load ST_j. It returns, for each
+processor, its queue in the order tasks were added. Ties go to the lowest
+processor index, then the lowest task index by default (hcsched's rule); Alg. 2
+writes ``currval <= minval``, which lets the last pair scanned win: parameter
+``ties: "last"`` (notes 1.4).
+
+ST_j (eq. 12), parameter ``st`` of the Alg. 2 heuristics (issue 22; see :func:`start_times`):
+
+- ``relative`` (default): eq. 12 as printed, ST(j) = sum of ETC(Q_j, j) with Q_j
+  the tasks mapped to or being processed by j: the planned time of j's running
+  task, in full, plus what this mapping has queued on j; 0 on an idle processor.
+  The default because eq. 12 defines ST and Q_j explicitly, and section 3.3's
+  case for FE_d and FZ_d ("if the makespan reduces over time, but the estimation
+  error stays the same, the EW value increases its influence") needs FA to
+  shrink as the work runs out: a relative load does, a clock time never does.
+  The gloss "the start time of processor j in seconds since the arrival of the
+  first task" would sum every task ever mapped (notes 1.4, reading C), which
+  Q_j's definition excludes.
+- ``absolute``: the estimated clock time j is free (reading B of the notes):
+  now, or the estimated end of its running task (start + planned time), plus
+  what this mapping has queued. For the additive FA and LA the two readings
+  rank idle processors alike and differ only by the elapsed part of each
+  running task; for the multiplicative FE, FZ (and FE_d, FZ_d, LE, LZ) they do
+  not: the common offset ``now`` flattens the spread of FA between processors,
+  so EW^beta decides and FZ queues tasks behind busy processors while others
+  idle, and a task running past its estimate gets ST = now, tying with an idle
+  processor.
+
+EF, LL, tabu and annealing (the baselines of section 5.4, and ours) keep the absolute reading.
 """
 
 from __future__ import annotations
@@ -35,9 +55,27 @@ BETA = Param("beta", 1.0, float, 0.0, 10.0, low_open=True, doc="the error weight
 TIES = Param("ties", "lowest", "choice", choices=("lowest", "last"),
              doc="Alg. 2's ties: the lowest processor, then the lowest task (hcsched's rule), or the last pair in the "
                  "pseudocode's scan (currval <= minval: the highest task, then its highest processor)")
+ST = Param("st", "relative", "choice", choices=("relative", "absolute"),
+           doc="ST of eq. 12: the processor's relative load, the planned time of its running task in full plus what "
+               "is queued on it (relative: the paper's sum of ETC over Q_j), or the estimated clock time it is free "
+               "(absolute: now or the running task's estimated end, plus the queue)")
 READING = Param("reading", "once", "choice", choices=("once", "literal"),
                 doc="eq. 17 subtracts ETC+C inside the sum over y, i.e. M times (literal), or once (the idle area "
                     "after the mapping over the idle area now)")
+
+
+def start_times(st: str, now: float, machines: int, procs: np.ndarray, started: np.ndarray,
+                planned: np.ndarray) -> np.ndarray:
+    """ST_j of eq. 12 before a mapping adds to it, for ``machines`` processors of which ``procs`` run a task started
+    at ``started`` with ``planned`` time (its ETC + C as planned): "relative" the planned time in full (0 where idle),
+    "absolute" the estimated end, never before ``now`` (``now`` where idle)."""
+    if st == "relative":
+        out = np.zeros(machines)
+        out[procs] = planned
+    else:
+        out = np.full(machines, float(now))
+        out[procs] = np.maximum(now, started + planned)
+    return out
 
 
 @njit(cache=True)
@@ -245,28 +283,28 @@ def _h(name, title, mode, section, description, params=()) -> Heuristic:
 HEURISTICS = (
     _h("fa", "FA: earliest estimated finish", "batch", "3.3, eq. 11",
        "Alg. 2 with FA = ETC + C + ST: repeatedly maps the task-processor pair that finishes earliest (Min-min with "
-       "communication; the paper's 'based on Max-Min' is a slip). Ignores the estimation error.", (CASE, TIES)),
+       "communication; the paper's 'based on Max-Min' is a slip). Ignores the estimation error.", (ST, CASE, TIES)),
     _h("fe", "FE: least error first", "batch", "3.3, eq. 13",
        "Alg. 2 with FE = FA x EW^beta: pairs with little estimation error and a large CCR go first; error-prone tasks "
-       "wait for better estimates.", (BETA, CASE, TIES)),
+       "wait for better estimates.", (BETA, ST, CASE, TIES)),
     _h("fz", "FZ: most error first", "batch", "3.3, eq. 14",
        "Alg. 2 with FZ = FA / EW^beta: the most error-prone tasks go first, so that the well-estimated ones fill the "
        "end of the schedule. The paper's best (beta = 0.1, best case: 20% below FA; not "
-       "reproduced on the analogue presets, see docs/models/estimation.md).", (BETA, CASE, TIES)),
+       "reproduced on the analogue presets, see docs/models/estimation.md).", (BETA, ST, CASE, TIES)),
     _h("fe-d", "FE_d: dynamic FE", "batch", "3.3, eq. 15",
        "Alg. 2 with FE_d = FA^EW x EW^FA, compared in log space (EW ln FA + FA ln EW) so it never overflows. "
        "Literal: with EW < 1 it can favour the most loaded processor, and it depends on the time unit (notes 1.4).",
-       (CASE, TIES)),
+       (ST, CASE, TIES)),
     _h("fz-d", "FZ_d: dynamic FZ", "batch", "3.3, eq. 16",
-       "Alg. 2 with FZ_d = FA^EW / EW^FA, compared in log space (EW ln FA - FA ln EW).", (CASE, TIES)),
+       "Alg. 2 with FZ_d = FA^EW / EW^FA, compared in log space (EW ln FA - FA ln EW).", (ST, CASE, TIES)),
     _h("la", "LA: load balance", "batch", "3.4, eq. 17",
        "Alg. 2 with LA: the idle processor time left after the mapping relative to now; low is well balanced. Its "
        "denominator is the same for every pair of an iteration and is left out (it is 0 when all loads are equal).",
-       (READING, CASE, TIES)),
+       (READING, ST, CASE, TIES)),
     _h("le", "LE: load balance, least error first", "batch", "3.4, eq. 18", "Alg. 2 with LE = LA x EW^beta.",
-       (BETA, READING, CASE, TIES)),
+       (BETA, READING, ST, CASE, TIES)),
     _h("lz", "LZ: load balance, most error first", "batch", "3.4, eq. 19", "Alg. 2 with LZ = LA / EW^beta.",
-       (BETA, READING, CASE, TIES)),
+       (BETA, READING, ST, CASE, TIES)),
     _h("rr", "Round robin", "immediate", "2.2, 5.4",
        "Deals tasks to the processors in turn as they are released and never remaps them: the system's default, and "
        "what every heuristic does for a problem nothing is known about yet."),

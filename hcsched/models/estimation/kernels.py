@@ -135,7 +135,8 @@ def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
 def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
     """ETC, C and the predicted ET (k-NN readings) of ``tasks`` on every processor, (S, M) each, in one pass: the
     stored k-NN estimates where U_j of the task's problem holds observations, else T/P_j (eq. 6), Gamma of c and the
-    problem's mean ET (``EstimatorState.estimates``, the same arithmetic)."""
+    problem's mean ET, which is also the predicted ET where U_j holds only round-robin returns (NaN: no error to
+    predict from; issue 22) (``EstimatorState.estimates``, the same arithmetic)."""
     s, m = tasks.size, rate.size
     etc, comm, err = np.empty((s, m)), np.empty((s, m)), np.empty((s, m))
     for r in range(s):
@@ -143,6 +144,8 @@ def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
         for j in range(m):
             if count[p, j] > 0:
                 etc[r, j], comm[r, j], err[r, j] = knn[0, i, j], knn[1, i, j], knn[2, i, j]
+                if err[r, j] != err[r, j]:
+                    err[r, j] = mean_et[r]
             else:
                 etc[r, j], comm[r, j], err[r, j] = T[p] / rate[j], Cg[p], mean_et[r]
     return etc, comm, err

@@ -11,7 +11,8 @@ from hcsched.claims import FAILS, HOLDS, PARTLY
 from hcsched.errors import HcschedError
 from hcsched.models import get_model
 from hcsched.models.estimation.claims import CLAIMS, spread_check
-from hcsched.reproduce import reproduce, variants
+from hcsched.models.estimation.presets import DENSE_PROBLEMS, PROBLEMS
+from hcsched.reproduce import reproduce, variant_scenario, variants
 
 MODEL = get_model("estimation")
 BETTER = {"makespan": "lower", "efficiency": "higher", "estimation_error": "lower"}
@@ -44,6 +45,38 @@ def test_the_readings_run_their_own_scenarios(tiny_run):
     assert "fz (beta=0.1, case=worst-max)" in set(other["heuristic"])
     fig5 = results[("page-fig5-knn-10x-below-smoothed", "literal")]
     assert set(fig5["estimator.method"]) == {"knn", "smoothed", "average"} and set(fig5["heuristic"]) == {"fa"}
+
+
+SECOND = ("st-absolute", "dense", "dense-st-absolute")
+
+
+def test_the_makespan_and_efficiency_claims_have_both_readings_of_eq12_on_both_workloads():
+    """Issue 22: FZ against FA, FE the worst, the efficiency levels, beta 0.1 against 0.5 and the worst case's spread
+    run with ST absolute, at the paper's density, and both; the dense workload is 3x the tasks at 1.2x the work."""
+    ids = {c.id for c in CLAIMS if all(name in {r.name for r in c.readings} for name in SECOND)}
+    assert {"page-s55-fz-below-fa-a", "page-s55-fz-below-fa-b", "page-fig10-fe-worst-a", "page-fig10-fe-worst-b",
+            "page-table3-fa-efficiency-51", "page-table3-fz-efficiency-66", "page-table3-fz-more-efficient-than-fa",
+            "page-s55-fz-beta01-efficiency-65", "page-s55-fz-beta05-efficiency-73", "page-s55-fz-beta-makespan-close",
+            "page-s55-fz-beta05-more-efficient", "page-s55-worst-case-varies"} <= ids
+    assert sum(sum(p["stages"]) for p in DENSE_PROBLEMS) == 3 * sum(sum(p["stages"]) for p in PROBLEMS)
+    claim = next(c for c in CLAIMS if c.id == "page-s55-fz-below-fa-b")
+    scenarios = {name: variant_scenario(claim, changes) for name, changes, _ in claim.variants()}
+    assert scenarios["literal"].spec.tasks == scenarios["st-absolute"].spec.tasks == 450
+    assert scenarios["dense"].spec.tasks == scenarios["dense-st-absolute"].spec.tasks == 1350
+    for name, sc in scenarios.items():
+        st = {h.label: h.kwargs.get("st") for h in sc.heuristics}
+        assert {"fa", "fz (beta=0.1)"} <= set(st)  # the check reads the same labels under every reading
+        assert set(st.values()) == ({"absolute"} if name.endswith("st-absolute") else {"relative"}), name
+
+
+def test_the_absolute_reading_runs_other_schedules_under_the_same_labels():
+    table, results = reproduce([c for c in CLAIMS if c.id == "page-s55-fz-below-fa-a"], trials=2, tiny=True, jobs=1)
+    literal, absolute = results[("page-s55-fz-below-fa-a", "literal")], results[("page-s55-fz-below-fa-a", "st-absolute")]
+    assert set(absolute["heuristic"]) == {"fa", "fe", "fz", "fz (beta=0.1)"} < set(literal["heuristic"])
+    fz = (literal["heuristic"] == "fz (beta=0.1)")
+    assert not np.allclose(literal.loc[fz, "makespan"].to_numpy(),
+                           absolute.loc[absolute["heuristic"] == "fz (beta=0.1)", "makespan"].to_numpy())
+    assert set(table["reading"]) == {"literal", *SECOND, "predicted-error-b"}
 
 
 # --- the checks of their own follow their numbers ------------------------------------------------------------

@@ -192,6 +192,31 @@ def test_communication_and_predicted_error_readings():
         np.testing.assert_allclose(state.estimates(np.array([2, 3]))[0], expected)
 
 
+def test_a_processor_with_only_round_robin_returns_predicts_the_problems_mean_error():
+    """Issue 22: a processor whose observations are all of tasks dealt round robin (no estimate, so no ET) predicts
+    the problem's mean ET (section 3.1 gives no rule; docs "Error"), not 0, with every reading; the fallback follows
+    the mean as errors arrive on other processors. Before any error of the problem is known: the mean ET over every
+    problem; before any error at all: 0."""
+    X = np.array([[0], [10], [1], [9], [5], [4]])
+    problems = np.array([0, 0, 0, 0, 1, 1])
+    for error in ("knn", "smoothed", "mean"):
+        state = EstimatorState(Estimator(n=10, L=0.0, error=error), problems, X, 2, 2)
+        state.report_rate(0, 100.0)
+        state.report_rate(1, 100.0)
+        state.observe(0, 0, 10.0, 1.0, float("nan"), np.array([2, 3]))  # dealt round robin: no ET
+        assert (state.estimates(np.array([2, 3]))[2] == 0).all()  # no error known anywhere
+        state.observe(1, 1, 50.0, 5.0, 0.6, np.array([2, 3]))
+        state.observe(2, 1, 12.0, 1.0, 0.2, np.array([3]))
+        err = state.estimates(np.array([3]))[2]
+        np.testing.assert_allclose(err[0, 0], 0.4)  # processor 0: only round robin, the problem's mean ET (0.6 + 0.2) / 2
+        assert err[0, 1] > 0.2  # processor 1 has errors of its own
+        # problem 1, nothing of it returned with an error: the mean over every problem
+        state.observe(4, 0, 10.0, 1.0, float("nan"), np.array([5]))
+        np.testing.assert_allclose(state.estimates(np.array([5]))[2], [[0.4, 0.4]])
+        state.observe(3, 0, 40.0, 4.0, 1.0, np.array([], np.int64))  # a later error on processor 0 of problem 0
+        np.testing.assert_allclose(state.estimates(np.array([5]))[2], [[0.6, 0.6]])
+
+
 def test_worst_max_reading_is_the_largest_error_in_u_j():
     """The other reading of the worst case (notes 1.3): ETC x (1 + the largest ET in U_j); U_j is a ring of n."""
     X = np.array([[0], [10], [1], [9]])
@@ -258,6 +283,44 @@ def brute_force(kind, e, w, st0, beta, once, ties="lowest"):
         st[j] += e[i, j]
         left.remove(i)
     return out
+
+
+def test_eq12_relative_and_absolute_start_times_by_hand():
+    """ST of eq. 12 (issue 22): processor 0 runs a task started at 0 planned for 100 s, processor 1 is idle. At
+    now = 90 the relative load is (100, 0) and the clock time free (100, 90); past the estimate, at now = 150, the
+    absolute reading gives ST = now on both (a tie with the idle processor), the relative one still (100, 0)."""
+    procs, started, planned = np.array([0]), np.array([0.0]), np.array([100.0])
+    np.testing.assert_allclose(H.start_times("relative", 90.0, 2, procs, started, planned), [100.0, 0.0])
+    np.testing.assert_allclose(H.start_times("absolute", 90.0, 2, procs, started, planned), [100.0, 90.0])
+    np.testing.assert_allclose(H.start_times("absolute", 150.0, 2, procs, started, planned), [150.0, 150.0])
+    np.testing.assert_allclose(H.start_times("relative", 150.0, 2, procs, started, planned), [100.0, 0.0])
+
+
+def test_eq12_readings_change_fz_but_not_fa_on_a_hand_made_queue():
+    """One task, e = ETC + C = 20 s on both processors, EW = (0.5, 0.2), beta = 1, at now = 90 with the loads above.
+    FZ = FA / EW: relative ST (100, 0): 120 / 0.5 = 240 against 20 / 0.2 = 100, so the idle processor 1; absolute ST
+    (100, 90): 240 against 110 / 0.2 = 550, so behind the busy processor 0 (the offset ``now`` flattens FA and EW
+    decides). FA: 120 against 20, or 120 against 110: processor 1 under both."""
+    e, w = np.array([[20.0, 20.0]]), np.array([[0.5, 0.2]])
+    procs, started, planned = np.array([0]), np.array([0.0]), np.array([100.0])
+    loads = {st: H.start_times(st, 90.0, 2, procs, started, planned) for st in ("relative", "absolute")}
+    assert H._cost(H.FZ, 20.0, 1 / 0.2, 0.0, loads["absolute"][1], 0.0, 0.0, 2, True) == pytest.approx(550.0)
+    assert H.greedy(H.FZ, e, w, loads["relative"], 1.0).tolist() == [[0, 1]]
+    assert H.greedy(H.FZ, e, w, loads["absolute"], 1.0).tolist() == [[0, 0]]
+    assert H.greedy(H.FA, e, w, loads["relative"]).tolist() == H.greedy(H.FA, e, w, loads["absolute"]).tolist() == [[0, 1]]
+
+
+def test_st_is_a_parameter_of_the_alg2_heuristics_only_and_changes_fz_runs():
+    """``st`` (default relative) on FA, FE, FZ, FE_d, FZ_d, LA, LE, LZ; the baselines keep the absolute reading. In a
+    run, FZ's schedule depends on it."""
+    with_st = {h.name for h in H.HEURISTICS if any(p.name == "st" for p in h.params)}
+    assert with_st == {"fa", "fe", "fz", "fe-d", "fz-d", "la", "le", "lz"}
+    assert all(p.default == "relative" for h in H.HEURISTICS for p in h.params if p.name == "st")
+    sc = MODEL.tiny().replace(heuristics=["fz", {"name": "fz", "st": "absolute"}])
+    runs = trial_runs(sc, 0)
+    assert list(runs) == ["fz", "fz (st=absolute)"]
+    a, b = (r.schedule for r in runs.values())
+    assert not (np.array_equal(a.machine, b.machine) and np.allclose(a.start, b.start))
 
 
 @settings(max_examples=120, deadline=None)
@@ -553,17 +616,20 @@ def test_a_trace_replays_its_times_and_derives_the_other_machines_by_speed():
 
 def test_a_trace_without_latency_leaves_the_error_heuristics_nothing_to_weigh():
     """Documented: a trace has no data column, so with latency 0 every C is 0, EW is floored at eps everywhere, and
-    FE, FZ, FZ_d (LE, LZ) give FA's (LA's) schedule; literal FE_d then prefers the largest FA (far worse)."""
+    FE, FZ (LE, LZ) give FA's (LA's) schedule; literal FE_d then prefers the largest FA (far worse). FZ_d orders pairs
+    as FA does too, but in log space (ln FZ_d = -FA ln eps + eps ln FA) FA values a few ulps apart can round to a tie,
+    which the lowest index breaks: with eq. 12's relative ST (no common offset 'now') that happens on this trace."""
     sc = Scenario.from_dict({"model": "estimation", "trace": {"tasks": "estimation-tasks.csv",
                              "processors": "estimation-processors.csv"}, "network": {"latency": 0.0},
                              "heuristics": ["fa", "fe", {"name": "fz", "beta": 0.1}, "fz-d", "fe-d", "la", "le", "lz"],
                              "trials": 1}, base_dir=EXAMPLES)
     runs = trial_runs(sc, 0)
-    for name in ("fe", "fz (beta=0.1)", "fz-d", "le", "lz"):
+    for name in ("fe", "fz (beta=0.1)", "le", "lz"):
         same = runs["la" if name.startswith("l") else "fa"].schedule
         np.testing.assert_array_equal(runs[name].schedule.machine, same.machine)
         np.testing.assert_array_equal(runs[name].schedule.start, same.start)
     assert runs["fe-d"].makespan > 2 * runs["fa"].makespan
+    assert runs["fz-d"].makespan < 1.5 * runs["fa"].makespan  # not FE_d's pathology (1310 s against FA's 1655 s)
 
 
 @pytest.mark.parametrize("edit, message", [
