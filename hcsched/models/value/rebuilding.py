@@ -508,15 +508,20 @@ def pack_contention(params: dict, spec, w) -> np.ndarray:
 def _slack(e, p, d100, d50, d25, end, end_factor, mat, out):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
-    Writes (best machine, second best machine, criticality = best PS - second PS, worth) into ``out``. A task that
-    misses even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1)."""
+    Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS) into ``out``. A
+    task that misses even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1)."""
     M = e.size
+    least = math.inf  # the least CT, from the D100 pass: a later deadline before it is met nowhere (every PS -1)
     for level in range(4):
         d = d100 if level == 0 else (d50 if level == 1 else (d25 if level == 2 else end))
+        if level > 0 and least > d:
+            continue
         b1, b2 = -1, -1
         s1, s2 = -math.inf, -math.inf
         for j in range(M):
-            ps = 1.0 - e[j] / (d - mat[j]) if mat[j] + e[j] <= d and d > mat[j] else -1.0
+            c = mat[j] + e[j]
+            least = min(least, c)
+            ps = 1.0 - e[j] / (d - mat[j]) if c <= d and d > mat[j] else -1.0
             if ps > s1:
                 b2, s2 = b1, s1
                 b1, s1 = j, ps
@@ -527,9 +532,10 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out):
             out[0], out[1] = b1, b2
             out[2] = s1 - (s2 if b2 >= 0 else -1.0)
             out[3] = p * factor
+            out[4] = s2
             return
     j, _ = mct(e, mat)
-    out[0], out[1], out[2], out[3] = j, -1, 0.0, p * end_factor
+    out[0], out[1], out[2], out[3], out[4] = j, -1, 0.0, p * end_factor, -1.0
 
 
 SLACK_SUFFERAGE = 6
@@ -543,15 +549,16 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     best PS, Table 3 counting -1), or (R2, ``single``) only the most critical task of the round is mapped. Ties:
     lowest task.
 
-    Incremental: a task's slack changes only if its best or second-best machine was assigned (other machines only
-    lose slack); such a task is marked stale and recomputed only when it may be among the highest worth (a stale
-    worth is an upper bound: as mat grows the deadline used can only move later). ``fp`` = [single, end_factor]
-    (:func:`pack_contention`).
+    Incremental: a task's slack changes only if its best machine or a second-best machine with a PS of at least 0
+    was assigned (other machines only lose slack, and a machine that misses the deadline keeps missing it, so a
+    second best at -1 stays at -1 on the same machine); such a task is marked stale and recomputed only when it may
+    be among the highest worth (a stale worth is an upper bound: as mat grows the deadline used can only move
+    later). ``fp`` = [single, end_factor] (:func:`pack_contention`).
     """
     single, end_factor = fp[0] != 0.0, fp[1]
     E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
-    info = np.empty((S, 4))
+    info = np.empty((S, 5))
     alive = np.ones(S, np.bool_)
     stale = np.zeros(S, np.bool_)
     for i in range(S):
@@ -593,7 +600,7 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
                     first = i
         w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
         for i in range(S):
-            if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 1] >= 0 and taken[int(info[i, 1])])):
+            if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 4] >= 0.0 and taken[int(info[i, 1])])):
                 stale[i] = True
     return S
 
