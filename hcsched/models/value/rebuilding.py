@@ -95,7 +95,8 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
     Incremental: the tasks are grouped by their best machine. Assigning machine l changes only the keys on l (they
     fall), so only l's group is revisited; a task of it stays when its new key still beats a bound on its
     second-best key (cached; other keys only fell since), else its best machine is recomputed and it may move to
-    another group. Each group knows its best task, so a step costs O(M + the size of one group).
+    another group. Each group knows its best task, and a tournament tree over the machines (:func:`_replay`) gives
+    the best of those, so a step costs O(log M x the tasks that change group + the size of one group).
     """
     S, M = E.shape
     members = np.empty((M, S), np.int64)
@@ -116,12 +117,15 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
             i = members[j, a]
             if top[j] < 0 or _better(mode, bv[i], i, bv[top[j]], top[j]):
                 top[j] = i
+    P = 1
+    while P < M:
+        P *= 2
+    tree = np.full(2 * P, -1, np.int64)
+    tree[P:P + M] = top
+    for n in range(P - 1, 0, -1):
+        tree[n] = _winner(mode, tree[2 * n], tree[2 * n + 1], bv)
     for step in range(S):
-        k = -1
-        for j in range(M):
-            i = top[j]
-            if i >= 0 and (k < 0 or _better(mode, bv[i], i, bv[k], k)):
-                k = i
+        k = tree[1]
         l = bj[k]
         mat[l] += E[k, l]
         out_t[step], out_m[step] = k, l
@@ -149,11 +153,32 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
                 cnt[j] += 1
                 if top[j] < 0 or _better(mode, bv[i], i, bv[top[j]], top[j]):
                     top[j] = i
+                    _replay(mode, tree, P + j, i, bv)
                 continue
             if top[l] < 0 or _better(mode, bv[i], i, bv[top[l]], top[l]):
                 top[l] = i
             a += 1
+        _replay(mode, tree, P + l, top[l], bv)
     return S
+
+
+@njit(cache=True)
+def _winner(mode, a, b, bv):
+    """The task mapped first of tasks a and b (-1: none), by :func:`_better`."""
+    if a < 0 or (b >= 0 and _better(mode, bv[b], b, bv[a], a)):
+        return b
+    return a
+
+
+@njit(cache=True)
+def _replay(mode, tree, n, i, bv):
+    """Put task i at leaf n of the tournament tree (node 1 the root, node n's children 2n and 2n + 1) and replay the
+    matches on its path to the root."""
+    tree[n] = i
+    n //= 2
+    while n >= 1:
+        tree[n] = _winner(mode, tree[2 * n], tree[2 * n + 1], bv)
+        n //= 2
 
 
 @njit(cache=True)
