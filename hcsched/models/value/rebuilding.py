@@ -98,15 +98,25 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
     another group. Each group knows its best task, and a tournament tree over the machines (:func:`_replay`) gives
     the best of those, so a step costs O(log M x the tasks that change group + the size of one group).
     """
-    S, M = E.shape
-    members = np.empty((M, S), np.int64)
-    cnt = np.zeros(M, np.int64)
-    where = np.empty(S, np.int64)
+    S = E.shape[0]
     bj = np.empty(S, np.int64)
     bv = np.empty(S)
     b2 = np.empty(S)
     for i in range(S):
         bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i])
+    return _greedy_steps(mode, E, p, d100, d50, d25, mat, (bj, bv, b2), out_t, out_m)
+
+
+@njit(cache=True)
+def _greedy_steps(mode, E, p, d100, d50, d25, mat, best, out_t, out_m):
+    """:func:`greedy` from each task's best machine, its key and an upper bound on its second-best key (``best``,
+    updated in place)."""
+    bj, bv, b2 = best
+    S, M = E.shape
+    members = np.empty((M, S), np.int64)
+    cnt = np.zeros(M, np.int64)
+    where = np.empty(S, np.int64)
+    for i in range(S):
         j = bj[i]
         members[j, cnt[j]] = i
         where[i] = cnt[j]
@@ -202,6 +212,71 @@ def max_max(fp, rows, now, end, mat, out_t, out_m):
 
 
 pack_max_max = _no_params
+
+
+class Carry(NamedTuple):
+    """What Max-Max keeps from one mapping event to the next: ``mat`` at the start of the last event (NaN before the
+    first), and for each task id its best machine there (-1: never computed), that machine's key and an upper bound
+    on the second-best key."""
+
+    mat: np.ndarray
+    best: np.ndarray
+    key: np.ndarray
+    second: np.ndarray
+
+
+def new_carry(tasks: int, machines: int) -> Carry:
+    """An empty :class:`Carry` for a trial of ``tasks`` tasks on ``machines`` machines."""
+    return Carry(np.full(machines, np.nan), np.full(tasks, -1, np.int64), np.empty(tasks), np.empty(tasks))
+
+
+@njit(cache=True)
+def _carried_best(mode, ids, E, p, d100, d50, d25, mat, carry, best):
+    """Each mappable task's best machine, key and second-best bound (``best``) at ``mat``, from ``carry``.
+
+    A key depends on the machine's mat only, and between two events only the machines that started a task or are
+    idle (mat = now) change theirs; every waiting task but the new one was mappable at the last event. A task whose
+    best machine kept its mat compares its cached best with the changed machines only (ties: lowest machine); the
+    others scan every machine. The second-best bound stays an upper bound (it takes every value it does not pick),
+    which is all :func:`_greedy_steps` needs. ``carry`` is then updated to this event."""
+    bj, bv, b2 = best
+    M = mat.size
+    changed = np.empty(M, np.int64)
+    moved = np.zeros(M, np.bool_)
+    nc = 0
+    for j in range(M):
+        if mat[j] != carry.mat[j]:
+            changed[nc] = j
+            moved[j] = True
+            nc += 1
+    for a in range(ids.size):
+        t = ids[a]
+        c = carry.best[t]
+        if c < 0 or moved[c]:
+            bj[a], bv[a], b2[a] = _best2(mode, E[a], p[a], mat, d100[a], d50[a], d25[a])
+        else:
+            b, v, v2 = c, carry.key[t], carry.second[t]
+            for q in range(nc):
+                j = changed[q]
+                x = _mkey(mode, E[a, j], p[a], mat[j], d100[a], d50[a], d25[a])
+                if x > v or (x == v and j < b):
+                    v2 = max(v2, v)
+                    b, v = j, x
+                else:
+                    v2 = max(v2, x)
+            bj[a], bv[a], b2[a] = b, v, v2
+        carry.best[t], carry.key[t], carry.second[t] = bj[a], bv[a], b2[a]
+    carry.mat[:] = mat
+
+
+@njit(cache=True)
+def max_max_carried(rows, ids, carry, mat, out_t, out_m):
+    """:func:`max_max` with each task's best machine carried over from the last event (:func:`_carried_best`);
+    ``ids``: the rows' task ids."""
+    S = ids.size
+    best = (np.empty(S, np.int64), np.empty(S), np.empty(S))
+    _carried_best(GREEDY_MAX_MAX, ids, rows.E, rows.p, rows.d100, rows.d50, rows.d25, mat, carry, best)
+    return _greedy_steps(GREEDY_MAX_MAX, rows.E, rows.p, rows.d100, rows.d50, rows.d25, mat, best, out_t, out_m)
 
 
 @njit(cache=True)
@@ -647,6 +722,14 @@ def remap(kind, fp, rows, now, end, mat, out_t, out_m):
     if kind == SLACK_SUFFERAGE:
         return slack_sufferage(fp, rows, now, end, mat, out_t, out_m)
     return UNKNOWN
+
+
+@njit(cache=True)
+def remap_carried(kind, fp, rows, ids, carry, now, end, mat, out_t, out_m):
+    """:func:`remap` within a run: Max-Max uses and updates the :class:`Carry` (``ids``: the rows' task ids)."""
+    if kind == MAX_MAX:
+        return max_max_carried(rows, ids, carry, mat, out_t, out_m)
+    return remap(kind, fp, rows, now, end, mat, out_t, out_m)
 
 
 def percentage_slack(etc, deadline, mat) -> np.ndarray:
