@@ -605,16 +605,18 @@ def pack_contention(params: dict, spec, w) -> np.ndarray:
 
 
 @njit(cache=True)
-def _slack(e, p, d100, d50, d25, end, end_factor, mat, out):
+def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
-    Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS) into ``out``. A
-    task that misses even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1)."""
+    Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS, the deadline's
+    level 0-3, 4 for none) into ``out``. A task that misses even ``end`` everywhere goes to its MCT machine with
+    criticality 0 (notes R1). The deadlines before level ``first`` are known to be missed everywhere (mat only
+    grows within an event, so a deadline missed on every machine stays missed)."""
     M = e.size
-    least = math.inf  # the least CT, from the D100 pass: a later deadline before it is met nowhere (every PS -1)
-    for level in range(4):
+    least = math.inf  # the least CT, from the first pass: a later deadline before it is met nowhere (every PS -1)
+    for level in range(first, 4):
         d = d100 if level == 0 else (d50 if level == 1 else (d25 if level == 2 else end))
-        if level > 0 and least > d:
+        if level > first and least > d:
             continue
         b1, b2 = -1, -1
         s1, s2 = -math.inf, -math.inf
@@ -633,9 +635,10 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out):
             out[2] = s1 - (s2 if b2 >= 0 else -1.0)
             out[3] = p * factor
             out[4] = s2
+            out[5] = level
             return
     j, _ = mct(e, mat)
-    out[0], out[1], out[2], out[3], out[4] = j, -1, 0.0, p * end_factor, -1.0
+    out[0], out[1], out[2], out[3], out[4], out[5] = j, -1, 0.0, p * end_factor, -1.0, 4
 
 
 SLACK_SUFFERAGE = 6
@@ -658,11 +661,11 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     single, end_factor = fp[0] != 0.0, fp[1]
     E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
-    info = np.empty((S, 5))
+    info = np.empty((S, 6))
     alive = np.ones(S, np.bool_)
     stale = np.zeros(S, np.bool_)
     for i in range(S):
-        _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i])
+        _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], 0)
     bj = np.empty(S, np.int64)
     winner = np.empty(M, np.int64)
     count = np.empty(M, np.int64)
@@ -678,7 +681,7 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
             refreshed = False
             for i in range(S):
                 if alive[i] and stale[i] and info[i, 3] == top:
-                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i])
+                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]))
                     stale[i] = False
                     refreshed = True
             if refreshed:
