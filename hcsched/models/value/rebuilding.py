@@ -656,7 +656,7 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     was assigned (other machines only lose slack, and a machine that misses the deadline keeps missing it, so a
     second best at -1 stays at -1 on the same machine); such a task is marked stale and recomputed only when it may
     be among the highest worth (a stale worth is an upper bound: as mat grows the deadline used can only move
-    later). ``fp`` = [single, end_factor] (:func:`pack_contention`).
+    later), from the deadline it used (:func:`_slack`). ``fp`` = [single, end_factor] (:func:`pack_contention`).
     """
     single, end_factor = fp[0] != 0.0, fp[1]
     E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
