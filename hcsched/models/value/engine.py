@@ -87,6 +87,7 @@ def _loop(kind, fp, tr, end, stop, expected, timing, until):
     queues = Queues(np.empty((M, T + 1), np.int64), np.zeros(M, np.int64), np.empty(M))
     qlen, base = queues.qlen, queues.base
     state = np.zeros(4)
+    carry = rebuilding.Carry(np.full(M, np.nan), np.full(T, -1, np.int64), np.empty(T), np.empty(T))
     stats = np.zeros(5)
     t0 = 0.0
     t1 = 0.0
@@ -101,7 +102,7 @@ def _loop(kind, fp, tr, end, stop, expected, timing, until):
         if timing:
             with objmode(t0="float64"):
                 t0 = time.perf_counter()
-        mapping_event(kind, fp, state, a, now, end, queues, tr)
+        mapping_event(kind, fp, state, a, now, end, queues, tr, carry)
         if timing:
             with objmode(t1="float64"):
                 t1 = time.perf_counter()

@@ -73,10 +73,11 @@ def mappable(new, queue, qlen):
 
 
 @njit(cache=True)
-def mapping_event(kind, fp, state, new, now, end, queues, trial):
+def mapping_event(kind, fp, state, new, now, end, queues, trial, carry):
     """One mapping event at the arrival of task ``new``: edits the :class:`Queues` in place. ``state``: what a
-    heuristic keeps between events (Switching's mode; the running mean ETC for Queueing Table); ``end``: the end of
-    the evaluation period. Returns the new task's machine for an editing heuristic, -1 for a rebuilding one."""
+    heuristic keeps between events (Switching's mode; the running mean ETC for Queueing Table); ``carry``: a
+    rebuilding heuristic's :class:`~hcsched.models.value.rebuilding.Carry`; ``end``: the end of the evaluation
+    period. Returns the new task's machine for an editing heuristic, -1 for a rebuilding one."""
     j = editing.edit(kind, fp, state, new, now, queues, trial)
     if j != editing.UNKNOWN:
         return j
@@ -96,7 +97,7 @@ def mapping_event(kind, fp, state, new, now, end, queues, trial):
     out_m = np.empty(S, np.int64)
     mapped = rebuilding.Rows(E, trial.weight[rows], trial.prio[rows], trial.d100[rows], trial.d50[rows],
                              trial.d25[rows])
-    n = rebuilding.remap(kind, fp, mapped, now, end, mat, out_t, out_m)
+    n = rebuilding.remap_carried(kind, fp, mapped, rows, carry, now, end, mat, out_t, out_m)
     for s in range(n):
         j = out_m[s]
         queue[j, qlen[j]] = rows[out_t[s]]

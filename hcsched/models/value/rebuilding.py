@@ -95,17 +95,28 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
     Incremental: the tasks are grouped by their best machine. Assigning machine l changes only the keys on l (they
     fall), so only l's group is revisited; a task of it stays when its new key still beats a bound on its
     second-best key (cached; other keys only fell since), else its best machine is recomputed and it may move to
-    another group. Each group knows its best task, so a step costs O(M + the size of one group).
+    another group. Each group knows its best task, and a tournament tree over the machines (:func:`_replay`) gives
+    the best of those, so a step costs O(log M x the tasks that change group + the size of one group).
     """
-    S, M = E.shape
-    members = np.empty((M, S), np.int64)
-    cnt = np.zeros(M, np.int64)
-    where = np.empty(S, np.int64)
+    S = E.shape[0]
     bj = np.empty(S, np.int64)
     bv = np.empty(S)
     b2 = np.empty(S)
     for i in range(S):
         bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i])
+    return _greedy_steps(mode, E, p, d100, d50, d25, mat, (bj, bv, b2), out_t, out_m)
+
+
+@njit(cache=True)
+def _greedy_steps(mode, E, p, d100, d50, d25, mat, best, out_t, out_m):
+    """:func:`greedy` from each task's best machine, its key and an upper bound on its second-best key (``best``,
+    updated in place)."""
+    bj, bv, b2 = best
+    S, M = E.shape
+    members = np.empty((M, S), np.int64)
+    cnt = np.zeros(M, np.int64)
+    where = np.empty(S, np.int64)
+    for i in range(S):
         j = bj[i]
         members[j, cnt[j]] = i
         where[i] = cnt[j]
@@ -116,12 +127,15 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
             i = members[j, a]
             if top[j] < 0 or _better(mode, bv[i], i, bv[top[j]], top[j]):
                 top[j] = i
+    P = 1
+    while P < M:
+        P *= 2
+    tree = np.full(2 * P, -1, np.int64)
+    tree[P:P + M] = top
+    for n in range(P - 1, 0, -1):
+        tree[n] = _winner(mode, tree[2 * n], tree[2 * n + 1], bv)
     for step in range(S):
-        k = -1
-        for j in range(M):
-            i = top[j]
-            if i >= 0 and (k < 0 or _better(mode, bv[i], i, bv[k], k)):
-                k = i
+        k = tree[1]
         l = bj[k]
         mat[l] += E[k, l]
         out_t[step], out_m[step] = k, l
@@ -149,11 +163,32 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
                 cnt[j] += 1
                 if top[j] < 0 or _better(mode, bv[i], i, bv[top[j]], top[j]):
                     top[j] = i
+                    _replay(mode, tree, P + j, i, bv)
                 continue
             if top[l] < 0 or _better(mode, bv[i], i, bv[top[l]], top[l]):
                 top[l] = i
             a += 1
+        _replay(mode, tree, P + l, top[l], bv)
     return S
+
+
+@njit(cache=True)
+def _winner(mode, a, b, bv):
+    """The task mapped first of tasks a and b (-1: none), by :func:`_better`."""
+    if a < 0 or (b >= 0 and _better(mode, bv[b], b, bv[a], a)):
+        return b
+    return a
+
+
+@njit(cache=True)
+def _replay(mode, tree, n, i, bv):
+    """Put task i at leaf n of the tournament tree (node 1 the root, node n's children 2n and 2n + 1) and replay the
+    matches on its path to the root."""
+    tree[n] = i
+    n //= 2
+    while n >= 1:
+        tree[n] = _winner(mode, tree[2 * n], tree[2 * n + 1], bv)
+        n //= 2
 
 
 @njit(cache=True)
@@ -177,6 +212,71 @@ def max_max(fp, rows, now, end, mat, out_t, out_m):
 
 
 pack_max_max = _no_params
+
+
+class Carry(NamedTuple):
+    """What Max-Max keeps from one mapping event to the next: ``mat`` at the start of the last event (NaN before the
+    first), and for each task id its best machine there (-1: never computed), that machine's key and an upper bound
+    on the second-best key."""
+
+    mat: np.ndarray
+    best: np.ndarray
+    key: np.ndarray
+    second: np.ndarray
+
+
+def new_carry(tasks: int, machines: int) -> Carry:
+    """An empty :class:`Carry` for a trial of ``tasks`` tasks on ``machines`` machines."""
+    return Carry(np.full(machines, np.nan), np.full(tasks, -1, np.int64), np.empty(tasks), np.empty(tasks))
+
+
+@njit(cache=True)
+def _carried_best(mode, ids, E, p, d100, d50, d25, mat, carry, best):
+    """Each mappable task's best machine, key and second-best bound (``best``) at ``mat``, from ``carry``.
+
+    A key depends on the machine's mat only, and between two events only the machines that started a task or are
+    idle (mat = now) change theirs; every waiting task but the new one was mappable at the last event. A task whose
+    best machine kept its mat compares its cached best with the changed machines only (ties: lowest machine); the
+    others scan every machine. The second-best bound stays an upper bound (it takes every value it does not pick),
+    which is all :func:`_greedy_steps` needs. ``carry`` is then updated to this event."""
+    bj, bv, b2 = best
+    M = mat.size
+    changed = np.empty(M, np.int64)
+    moved = np.zeros(M, np.bool_)
+    nc = 0
+    for j in range(M):
+        if mat[j] != carry.mat[j]:
+            changed[nc] = j
+            moved[j] = True
+            nc += 1
+    for a in range(ids.size):
+        t = ids[a]
+        c = carry.best[t]
+        if c < 0 or moved[c]:
+            bj[a], bv[a], b2[a] = _best2(mode, E[a], p[a], mat, d100[a], d50[a], d25[a])
+        else:
+            b, v, v2 = c, carry.key[t], carry.second[t]
+            for q in range(nc):
+                j = changed[q]
+                x = _mkey(mode, E[a, j], p[a], mat[j], d100[a], d50[a], d25[a])
+                if x > v or (x == v and j < b):
+                    v2 = max(v2, v)
+                    b, v = j, x
+                else:
+                    v2 = max(v2, x)
+            bj[a], bv[a], b2[a] = b, v, v2
+        carry.best[t], carry.key[t], carry.second[t] = bj[a], bv[a], b2[a]
+    carry.mat[:] = mat
+
+
+@njit(cache=True)
+def max_max_carried(rows, ids, carry, mat, out_t, out_m):
+    """:func:`max_max` with each task's best machine carried over from the last event (:func:`_carried_best`);
+    ``ids``: the rows' task ids."""
+    S = ids.size
+    best = (np.empty(S, np.int64), np.empty(S), np.empty(S))
+    _carried_best(GREEDY_MAX_MAX, ids, rows.E, rows.p, rows.d100, rows.d50, rows.d25, mat, carry, best)
+    return _greedy_steps(GREEDY_MAX_MAX, rows.E, rows.p, rows.d100, rows.d50, rows.d25, mat, best, out_t, out_m)
 
 
 @njit(cache=True)
@@ -505,18 +605,25 @@ def pack_contention(params: dict, spec, w) -> np.ndarray:
 
 
 @njit(cache=True)
-def _slack(e, p, d100, d50, d25, end, end_factor, mat, out):
+def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
-    Writes (best machine, second best machine, criticality = best PS - second PS, worth) into ``out``. A task that
-    misses even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1)."""
+    Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS, the deadline's
+    level 0-3, 4 for none) into ``out``. A task that misses even ``end`` everywhere goes to its MCT machine with
+    criticality 0 (notes R1). The deadlines before level ``first`` are known to be missed everywhere (mat only
+    grows within an event, so a deadline missed on every machine stays missed)."""
     M = e.size
-    for level in range(4):
+    least = math.inf  # the least CT, from the first pass: a later deadline before it is met nowhere (every PS -1)
+    for level in range(first, 4):
         d = d100 if level == 0 else (d50 if level == 1 else (d25 if level == 2 else end))
+        if level > first and least > d:
+            continue
         b1, b2 = -1, -1
         s1, s2 = -math.inf, -math.inf
         for j in range(M):
-            ps = 1.0 - e[j] / (d - mat[j]) if mat[j] + e[j] <= d and d > mat[j] else -1.0
+            c = mat[j] + e[j]
+            least = min(least, c)
+            ps = 1.0 - e[j] / (d - mat[j]) if c <= d and d > mat[j] else -1.0
             if ps > s1:
                 b2, s2 = b1, s1
                 b1, s1 = j, ps
@@ -527,9 +634,11 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out):
             out[0], out[1] = b1, b2
             out[2] = s1 - (s2 if b2 >= 0 else -1.0)
             out[3] = p * factor
+            out[4] = s2
+            out[5] = level
             return
     j, _ = mct(e, mat)
-    out[0], out[1], out[2], out[3] = j, -1, 0.0, p * end_factor
+    out[0], out[1], out[2], out[3], out[4], out[5] = j, -1, 0.0, p * end_factor, -1.0, 4
 
 
 SLACK_SUFFERAGE = 6
@@ -543,19 +652,20 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     best PS, Table 3 counting -1), or (R2, ``single``) only the most critical task of the round is mapped. Ties:
     lowest task.
 
-    Incremental: a task's slack changes only if its best or second-best machine was assigned (other machines only
-    lose slack); such a task is marked stale and recomputed only when it may be among the highest worth (a stale
-    worth is an upper bound: as mat grows the deadline used can only move later). ``fp`` = [single, end_factor]
-    (:func:`pack_contention`).
+    Incremental: a task's slack changes only if its best machine or a second-best machine with a PS of at least 0
+    was assigned (other machines only lose slack, and a machine that misses the deadline keeps missing it, so a
+    second best at -1 stays at -1 on the same machine); such a task is marked stale and recomputed only when it may
+    be among the highest worth (a stale worth is an upper bound: as mat grows the deadline used can only move
+    later), from the deadline it used (:func:`_slack`). ``fp`` = [single, end_factor] (:func:`pack_contention`).
     """
     single, end_factor = fp[0] != 0.0, fp[1]
     E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
-    info = np.empty((S, 4))
+    info = np.empty((S, 6))
     alive = np.ones(S, np.bool_)
     stale = np.zeros(S, np.bool_)
     for i in range(S):
-        _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i])
+        _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], 0)
     bj = np.empty(S, np.int64)
     winner = np.empty(M, np.int64)
     count = np.empty(M, np.int64)
@@ -571,7 +681,7 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
             refreshed = False
             for i in range(S):
                 if alive[i] and stale[i] and info[i, 3] == top:
-                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i])
+                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]))
                     stale[i] = False
                     refreshed = True
             if refreshed:
@@ -593,7 +703,7 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
                     first = i
         w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
         for i in range(S):
-            if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 1] >= 0 and taken[int(info[i, 1])])):
+            if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 4] >= 0.0 and taken[int(info[i, 1])])):
                 stale[i] = True
     return S
 
@@ -615,6 +725,14 @@ def remap(kind, fp, rows, now, end, mat, out_t, out_m):
     if kind == SLACK_SUFFERAGE:
         return slack_sufferage(fp, rows, now, end, mat, out_t, out_m)
     return UNKNOWN
+
+
+@njit(cache=True)
+def remap_carried(kind, fp, rows, ids, carry, now, end, mat, out_t, out_m):
+    """:func:`remap` within a run: Max-Max uses and updates the :class:`Carry` (``ids``: the rows' task ids)."""
+    if kind == MAX_MAX:
+        return max_max_carried(rows, ids, carry, mat, out_t, out_m)
+    return remap(kind, fp, rows, now, end, mat, out_t, out_m)
 
 
 def percentage_slack(etc, deadline, mat) -> np.ndarray:

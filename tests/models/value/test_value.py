@@ -398,3 +398,114 @@ def test_each_dynamic_heuristic_has_its_own_kernel_constant_and_is_dispatched():
             assert rebuilding.remap(h.kind, fp, rows, 0.0, 600.0, np.zeros(2), *out) == 3, h.name
     assert editing.edit(-5, np.zeros(1), np.zeros(4), 0, 0.0, queues, tr) == editing.UNKNOWN
     assert rebuilding.remap(-5, np.zeros(1), rows, 0.0, 600.0, np.zeros(2), *out) == rebuilding.UNKNOWN
+
+
+# --- Max-Max's and Slack Sufferage's incremental kernels agree with a full recomputation at every step -------------
+def _plain_max_max(E, p, d100, d50, d25, mat):
+    """Section 4.2 by the letter: at every step every unmapped task's best machine (largest fitness; ties: lowest
+    machine), then the task of the largest fitness (ties: lowest task)."""
+    S, M = E.shape
+    left, out = list(range(S)), []
+    while left:
+        best = None
+        for i in left:
+            keys = [rebuilding._mkey(0, E[i, j], p[i], mat[j], d100[i], d50[i], d25[i]) for j in range(M)]
+            j = int(np.argmax(keys))  # first of the largest
+            if best is None or keys[j] > best[0]:
+                best = (keys[j], i, j)
+        _, i, j = best
+        mat[j] += E[i, j]
+        out.append((i, j))
+        left.remove(i)
+    return out
+
+
+def _plain_slack(e, p, deadlines, factors, mat):
+    """Section 4.7 step 2 for one task from scratch: (best machine, criticality, worth)."""
+    for d, factor in zip(deadlines, factors, strict=True):
+        ps = percentage_slack(e[None, :], [d], mat)[0]
+        b1 = int(np.argmax(ps))
+        if ps[b1] >= 0:
+            s2 = max(np.delete(ps, b1), default=-1.0)
+            return b1, ps[b1] - s2, p * factor
+    return int(np.argmin(mat + e)), 0.0, p * factors[-1]
+
+
+def _plain_slack_sufferage(single, end_factor, rows, end, mat):
+    """Slack Sufferage's rounds (section 4.7) recomputing every unmapped task's slack at every round."""
+    E, S = rows.E, rows.E.shape[0]
+    left, out = list(range(S)), []
+    while left:
+        info = {i: _plain_slack(E[i], rows.p[i], (rows.d100[i], rows.d50[i], rows.d25[i], end),
+                                (1.0, 0.5, 0.25, end_factor), mat) for i in left}
+        top = max(v[2] for v in info.values())
+        tied = [i for i in left if info[i][2] == top]
+        winner: dict[int, int] = {}
+        for i in tied:
+            j = info[i][0]
+            if j not in winner or info[i][1] > info[winner[j]][1]:
+                winner[j] = i
+        first = max(tied, key=lambda i: (info[i][1], -i))
+        contended = len(winner) < len(tied)
+        for j in sorted(winner):
+            i = winner[j]
+            if single and contended and i != first:
+                continue
+            mat[j] += E[i, j]
+            out.append((i, j))
+            left.remove(i)
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(hs.integers(1, 30), hs.integers(1, 9), hs.integers(0, 10_000), hs.booleans())
+def test_max_max_and_slack_sufferage_kernels_match_a_full_recomputation(S, M, seed, single):
+    """Max-Max's groups and tournament tree, and Slack Sufferage's stale marks and skipped deadlines, choose what a
+    recomputation of every task on every machine at every step chooses, ties included (small integer ETCs,
+    weights and deadlines; M up to 9 makes a tree with empty leaves)."""
+    rng = np.random.default_rng(seed)
+    E = rng.integers(1, 6, (S, M)).astype(float)
+    mat0 = rng.integers(0, 5, M).astype(float)
+    d100 = rng.integers(2, 12, S).astype(float)
+    d50, d25 = d100 + rng.integers(1, 4, S), d100 + rng.integers(4, 8, S)
+    p = rng.choice([1.0, 4.0, 16.0], S)
+    rows = rebuilding.Rows(E, p, np.zeros(S, np.int64), d100, d50, d25)
+    out_t, out_m = np.empty(S, np.int64), np.empty(S, np.int64)
+    mat = mat0.copy()
+    rebuilding.max_max(np.zeros(1), rows, 0.0, 30.0, mat, out_t, out_m)
+    assert list(zip(out_t.tolist(), out_m.tolist(), strict=True)) == _plain_max_max(E, p, d100, d50, d25, mat0.copy())
+    end = float(rng.integers(8, 30))
+    mat = mat0.copy()
+    n = rebuilding.slack_sufferage(np.array([single, 0.05]), rows, 0.0, end, mat, out_t, out_m)
+    plain_mat = mat0.copy()
+    plain = _plain_slack_sufferage(single, 0.05, rows, end, plain_mat)
+    assert list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True)) == plain
+    np.testing.assert_array_equal(mat, plain_mat)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.integers(1, 9), hs.integers(0, 10_000))
+def test_max_max_carried_over_events_chooses_what_a_fresh_event_chooses(M, seed):
+    """Max-Max with each task's best machine carried from one event to the next (only the machines whose mat changed
+    are re-examined) maps as Max-Max recomputing every pair, over a run of events in which tasks leave, a new one
+    arrives and some machines' mat rise, fall or stay (small integers: ties between machines and tasks)."""
+    rng = np.random.default_rng(seed)
+    T = 40
+    etc = rng.integers(1, 6, (T, M)).astype(float)
+    p = rng.choice([1.0, 4.0, 16.0], T)
+    d100 = rng.integers(2, 14, T).astype(float)
+    d50, d25 = d100 + 2, d100 + 5
+    carry = rebuilding.new_carry(T, M)
+    mat = rng.integers(0, 5, M).astype(float)
+    waiting: list[int] = []
+    for new in range(T):
+        ids = np.array([*waiting, new], np.int64)
+        rows = rebuilding.Rows(etc[ids], p[ids], np.zeros(ids.size, np.int64), d100[ids], d50[ids], d25[ids])
+        a_t, a_m, b_t, b_m = (np.empty(ids.size, np.int64) for _ in range(4))
+        m1, m2 = mat.copy(), mat.copy()
+        rebuilding.max_max_carried(rows, ids, carry, m1, a_t, a_m)
+        rebuilding.max_max(np.zeros(1), rows, 0.0, 99.0, m2, b_t, b_m)
+        assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist(), new
+        np.testing.assert_array_equal(m1, m2)
+        waiting = [int(t) for t in ids if rng.random() < 0.8]
+        mat = np.where(rng.random(M) < 0.3, rng.integers(0, 8, M), mat).astype(float)
