@@ -18,13 +18,16 @@ A unit of decision work is what the heuristic's definition must compare at its d
   passes that ran of unmapped tasks x machines (the engine runs them lazily, only as far as machines need tasks,
   and updates only what changed, so it does less than this; the model counts it).
 - classes (Al-Azzoni and Down): the machines a mapping consulted (N_s of section IV, counted by the kernel).
-- estimation (seed 004): FA estimates each waiting task on each processor at each mapping event: sum over
-  events of waiting tasks x processors; RR deals tasks without estimates, and the cost is the estimator's update
-  at each return (each waiting task's estimate on the returning processor): sum over returns of waiting tasks.
+- estimation (seed 004): FA estimates each waiting (released, unstarted) task on each processor at each mapping
+  event: sum over events of waiting tasks x processors; RR deals each task to the next processor without estimates,
+  and the rest is the k-NN estimator's, run for RR as for every heuristic: at each return, each waiting task of the
+  returned task's problem on the returning processor; at each release, each released task on every processor with
+  observations of its problem.
 - value (Kim et al. 2007, section 4): a rebuilding heuristic (Max-Max, Slack Sufferage) compares every waiting
-  task with every machine at each arrival, and Queueing Table checks each machine's late task against every other
-  machine's queue (section 4.5, steps 5-8): sum over arrivals of waiting tasks x machines (the model's own count
-  of waiting tasks).
+  task with every machine at each arrival: sum over arrivals of waiting tasks x machines (the model's own count
+  of waiting tasks). Queueing Table ranks every waiting task and scans every machine's queue for the new task's
+  place (section 4.5, steps 1-4): sum over arrivals of waiting tasks + machines (steps 5-8, each late task against
+  every other machine, are not counted: the run does not say how many were late).
 - time-shared (Caniou and Jeannot): MCT, HMCT and MP predict each server's finish date(s) with the new task:
   tasks x servers (one server prediction each).
 
@@ -75,22 +78,49 @@ def classes_units(spec, h, w, run) -> float:
     return float(max(run.consulted, run.schedule.arrival.size))
 
 
+def _knn_work(spec, run) -> float:
+    """The k-NN estimator's work (seed 004, section 2; ``EstimatorState``), whatever the heuristic: at each return,
+    the estimate of every released, unstarted task of the returned task's problem on the returning processor; at each
+    release, the estimates of the released tasks on every processor holding observations of their problem. Without
+    k-NN, one update per return."""
+    s, released, problem = run.schedule, run.released, run.problem
+    if "knn" not in (spec.estimator.method, spec.estimator.error):
+        return float(np.isfinite(s.finish).sum())
+    work = 0
+    for p in np.unique(problem):
+        mine = problem == p
+        rel, start, finish, proc = released[mine], s.start[mine], s.finish[mine], s.machine[mine]
+        done = np.isfinite(finish)
+        # returns come before releases at the same moment: a task released then is not yet waiting at the return
+        unstarted = (np.searchsorted(np.sort(rel[np.isfinite(rel)]), finish[done], side="left")
+                     - np.searchsorted(np.sort(start[np.isfinite(start)]), finish[done], side="left"))
+        work += int(unstarted.sum())
+        first = np.array([finish[done & (proc == j)].min() for j in np.unique(proc[done])])  # first return on j
+        times, sizes = np.unique(rel[np.isfinite(rel)], return_counts=True)
+        work += int((sizes * np.searchsorted(np.sort(first), times, side="right")).sum())
+    return float(work)
+
+
 def estimation_units(spec, h, w, run) -> float:
-    """FA and the other estimate-based rules: sum over mapping events (every release and return) of waiting tasks x
-    processors. RR: sum over returns of waiting tasks (the estimator updates each one on the returning
-    processor)."""
+    """FA and the other estimate-based rules: sum over mapping events (every release and return) of the released,
+    unstarted tasks x processors. RR: one processor in turn per task dealt, plus the estimator's work
+    (:func:`_knn_work`), which RR's runs do as every heuristic's do."""
     s = run.schedule
-    finish = s.finish[np.isfinite(s.finish)]
     if h.name == "rr":
-        return float(_unstarted_at(finish, s.arrival, s.start).sum())
-    times = np.unique(np.concatenate([s.arrival[np.isfinite(s.arrival)], finish]))
-    return float(_unstarted_at(times, s.arrival, s.start).sum() * spec.processors.count)
+        return float(s.arrival.size) + _knn_work(spec, run)
+    released = run.released
+    times = np.unique(np.concatenate([released[np.isfinite(released)], s.finish[np.isfinite(s.finish)]]))
+    return float(_unstarted_at(times, released, s.start).sum() * spec.processors.count)
 
 
 def value_units(spec, h, w, run) -> float:
-    """Sum over arrivals of waiting tasks x machines (the waiting count is the model's own, the new task included):
-    a rebuilding rule compares every waiting task with every machine (section 4.1); Queueing Table's steps (5)-(8)
-    check each machine's late task against the queues of every other machine (section 4.5)."""
+    """Sum over arrivals of the work of one mapping event (the waiting count W is the model's own, the new task
+    included; M machines). A rebuilding rule compares every waiting task with every machine (section 4.1): W x M.
+    Queueing Table (section 4.5) ranks every waiting task and scans each machine's queue for the new task's
+    position (steps (1)-(4)), at least one look per machine even when its queue is empty: W + M; steps (5)-(8) then
+    check each late task against every other machine, a count the run does not give (not counted)."""
+    if h.name == "queueing-table":
+        return float((run.mean_waiting + spec.machines) * w.tasks)
     return float(run.mean_waiting * w.tasks * spec.machines)
 
 
@@ -157,15 +187,15 @@ class Row:
 
 ROWS = (
     Row("estimation", "page-system-a", ("fa", "rr"), "processors and stages x f", _estimation, estimation_units,
-        "FA: estimate; RR: estimate update"),
+        "FA: estimate; RR: task dealt or k-NN estimate"),
     Row("estimation", "page-system-a", ("fa", "rr"), "stages x f (90 processors)",
-        lambda f: _estimation(f, processors=False), estimation_units, "FA: estimate; RR: estimate update"),
+        lambda f: _estimation(f, processors=False), estimation_units, "FA: estimate; RR: task dealt or k-NN estimate"),
     Row("estimation", "page-system-a", ("fa", "rr"), "processors x f (same stages)",
-        lambda f: _estimation(f, stages=False), estimation_units, "FA: estimate; RR: estimate update"),
+        lambda f: _estimation(f, stages=False), estimation_units, "FA: estimate; RR: task dealt or k-NN estimate"),
     Row("value", "kim-loose-low-heavy", ("max-max", "slack-sufferage", "queueing-table"), "machines and rates x f",
-        _value, value_units, "waiting task x machine"),
+        _value, value_units, "waiting task x machine (QT: waiting task or machine)"),
     Row("value", "kim-loose-low-heavy", ("max-max", "slack-sufferage", "queueing-table"), "machines x f (same arrivals)",
-        lambda f: _value(f, rates=False), value_units, "waiting task x machine"),
+        lambda f: _value(f, rates=False), value_units, "waiting task x machine (QT: waiting task or machine)"),
     Row("timeshared", "caniou-mu30", ("netsolve-mct", "hmct", "mp"), "servers, tasks and rate x f", _timeshared,
         timeshared_units, "server prediction"),
     Row("timeshared", "caniou-mu30", ("netsolve-mct", "hmct", "mp"), "tasks x f (same rate, 25 servers)",
