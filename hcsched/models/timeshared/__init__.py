@@ -26,12 +26,15 @@ from hcsched.models.timeshared.simulation import TimesharedRun, measure_run, run
 from hcsched.models.timeshared.workload import BITS_PER_MB, TimesharedWorkload, make_workload
 from hcsched.scenario import Scenario
 
-# Seconds per task, server and heuristic of a simulation: a base cost, one per task sharing a server and one per its
-# square (each arrival simulates every server's k tasks to their ends, at a cost that grows faster than k), fitted to
-# bench/estimates.py on the 2-core machine (caniou-mu0/10/30/70 and the issue 18 upload of three slow servers under
-# mu = 10 and 0: 3.8, 1.9, 0.85, 0.78, 82 and 125 us at E[k] = 5.1, 3.2, 0.11, 0.05, 41 and 42; the fit is within
-# 0.8-1.15 of each; the reference run counted once more).
-_COST_BASE, _COST_SHARING, _COST_SHARING2 = 0.79e-6, 0.25e-6, 0.038e-6
+# Seconds of one trial, per heuristic run (the reference run counted once more): a fixed cost per run, a cost per task
+# (its workload, schedule and metrics), and per task and server a base cost, one per task sharing a server and one per
+# its square (each arrival simulates every server's k tasks to their ends, at a cost that grows faster than k). Fitted
+# by bench/estimates.py's scenarios after issue 21's faster kernels (CPU seconds of one trial in one process on the
+# 2-core machine: caniou-table3 and mu0/10/30/70, the three uploads of issue 18, and caniou-mu30 with servers, tasks
+# and rate x4 and x16, tasks x4, mu10 x4 and mu0 with tasks x4: the fit is within 0.86-1.19 of each), then taken
+# 1.75 times (the safe side, as the task classes' estimate: about 1.5-2.1 of each).
+_COST_RUN, _COST_TASK = 1.27e-4, 2.39e-6
+_COST_BASE, _COST_SHARING, _COST_SHARING2 = 0.70e-6, 0.265e-6, 0.0252e-6
 
 
 def sharing(s: spec.TimesharedSpec) -> tuple[float, float]:
@@ -123,8 +126,8 @@ class TimesharedModel(Model):
 
     def trial_seconds(self, s: spec.TimesharedSpec, heuristics) -> float:
         k, k2 = sharing(s)
-        per_task = _COST_BASE + _COST_SHARING * k + _COST_SHARING2 * k2
-        return per_task * s.tasks * s.servers * (len(heuristics) + 1)
+        per_server = _COST_BASE + _COST_SHARING * k + _COST_SHARING2 * k2
+        return (_COST_RUN + s.tasks * (_COST_TASK + s.servers * per_server)) * (len(heuristics) + 1)
 
     def presets(self):
         return PRESETS

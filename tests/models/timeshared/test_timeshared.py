@@ -529,3 +529,23 @@ def test_the_run_time_estimate_follows_how_many_tasks_share_a_server():
 
     seconds = [estimate_seconds(PRESETS[f"caniou-mu{mu}"](), trials=1, jobs=1) for mu in (0, 10, 30, 70)]
     assert seconds[0] > 1.5 * seconds[1] > 1.5 * seconds[2] and seconds[2] >= seconds[3] > 0.9 * seconds[2]
+
+
+def test_the_run_time_estimate_grows_with_tasks_times_servers_and_covers_the_smallest_run():
+    """The estimate's fit (issue 21, refitted to the faster kernels): at the same load per server, servers, tasks and
+    arrival rate x4 cost about 16 times as much (less the costs per task and per run), tasks x4 alone about 4 times;
+    a run of nine tasks on one server (caniou-table3) still costs a fixed amount per heuristic run."""
+    from hcsched.experiment import estimate_seconds
+
+    base = PRESETS["caniou-mu30"]()
+
+    def estimate(f: int, servers: bool = True) -> float:
+        s = base.spec
+        more = {"servers": s.servers * f, "mean_interarrival": s.mean_interarrival / f} if servers else {}
+        return estimate_seconds(base.replace(tasks=s.tasks * f, **more), trials=1, jobs=1)
+
+    e1, e4, e16 = estimate(1), estimate(4), estimate(16)
+    assert 12 < e4 / e1 < 16 and 14 < e16 / e4 < 16
+    assert 3.5 < estimate(4, servers=False) / e1 < 4.1
+    table3 = PRESETS["caniou-table3"]()
+    assert estimate_seconds(table3, trials=1, jobs=1) / (len(table3.heuristics) + 1) > 1e-4
