@@ -605,17 +605,62 @@ def pack_contention(params: dict, spec, w) -> np.ndarray:
 
 
 @njit(cache=True)
-def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first):
+def _deadline(level, d100, d50, d25, end):
+    """The deadline of level 0-3 (D100, D50, D25, the end of the evaluation period) and its worth factor."""
+    if level == 0:
+        return d100, 1.0
+    if level == 1:
+        return d50, 0.5
+    if level == 2:
+        return d25, 0.25
+    return end, -1.0
+
+
+@njit(cache=True)
+def _ps(e, m, d):
+    """PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1 (section 4.7)."""
+    return 1.0 - e / (d - m) if m + e <= d and d > m else -1.0
+
+
+@njit(cache=True)
+def _two_best(row):
+    """(best, second best machine, their PS) over a PS row; ties: lowest machine."""
+    b1, b2 = -1, -1
+    s1, s2 = -math.inf, -math.inf
+    for j in range(row.size):
+        ps = row[j]
+        if ps > s1:
+            b2, s2 = b1, s1
+            b1, s1 = j, ps
+        elif ps > s2:
+            b2, s2 = j, ps
+    return b1, b2, s1, s2
+
+
+@njit(cache=True)
+def _slack_out(out, b1, b2, s1, s2, worth, level):
+    """:func:`_slack`'s ``out`` for a deadline met: criticality = best PS - second PS (-1 when there is one
+    machine)."""
+    out[0], out[1] = b1, b2
+    out[2] = s1 - (s2 if b2 >= 0 else -1.0)
+    out[3] = worth
+    out[4] = s2
+    out[5] = level
+
+
+@njit(cache=True)
+def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
     Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS, the deadline's
-    level 0-3, 4 for none) into ``out``. A task that misses even ``end`` everywhere goes to its MCT machine with
-    criticality 0 (notes R1). The deadlines before level ``first`` are known to be missed everywhere (mat only
-    grows within an event, so a deadline missed on every machine stays missed)."""
+    level 0-3, 4 for none) into ``out`` and the PS of every machine at that level into ``row``. A task that misses
+    even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1). The deadlines before level
+    ``first`` are known to be missed everywhere (mat only grows within an event, so a deadline missed on every
+    machine stays missed)."""
     M = e.size
     least = math.inf  # the least CT, from the first pass: a later deadline before it is met nowhere (every PS -1)
     for level in range(first, 4):
-        d = d100 if level == 0 else (d50 if level == 1 else (d25 if level == 2 else end))
+        d, factor = _deadline(level, d100, d50, d25, end)
         if level > first and least > d:
             continue
         b1, b2 = -1, -1
@@ -624,21 +669,38 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first):
             c = mat[j] + e[j]
             least = min(least, c)
             ps = 1.0 - e[j] / (d - mat[j]) if c <= d and d > mat[j] else -1.0
+            row[j] = ps
             if ps > s1:
                 b2, s2 = b1, s1
                 b1, s1 = j, ps
             elif ps > s2:
                 b2, s2 = j, ps
         if s1 >= 0.0:
-            factor = 1.0 if level == 0 else (0.5 if level == 1 else (0.25 if level == 2 else end_factor))
-            out[0], out[1] = b1, b2
-            out[2] = s1 - (s2 if b2 >= 0 else -1.0)
-            out[3] = p * factor
-            out[4] = s2
-            out[5] = level
+            _slack_out(out, b1, b2, s1, s2, p * (end_factor if level == 3 else factor), level)
             return
     j, _ = mct(e, mat)
     out[0], out[1], out[2], out[3], out[4], out[5] = j, -1, 0.0, p * end_factor, -1.0, 4
+
+
+@njit(cache=True)
+def _reslack(e, p, d100, d50, d25, end, end_factor, mat, out, row, changed):
+    """:func:`_slack` again for a task whose ``row`` holds its PS at the level it used (``out``) except on the
+    machines ``changed`` since (mat only grew there): only those are divided again, the others keep the same float,
+    so the two best are those a full pass finds. When its deadline is now missed everywhere, the later levels are
+    computed in full."""
+    level = int(out[5])
+    if level == 4:
+        _slack(e, p, d100, d50, d25, end, end_factor, mat, out, 4, row)
+        return
+    d, factor = _deadline(level, d100, d50, d25, end)
+    for q in range(changed.size):
+        j = changed[q]
+        row[j] = _ps(e[j], mat[j], d)
+    b1, b2, s1, s2 = _two_best(row)
+    if s1 >= 0.0:
+        _slack_out(out, b1, b2, s1, s2, p * (end_factor if level == 3 else factor), level)
+    else:
+        _slack(e, p, d100, d50, d25, end, end_factor, mat, out, level + 1, row)
 
 
 SLACK_SUFFERAGE = 6
@@ -656,16 +718,22 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     was assigned (other machines only lose slack, and a machine that misses the deadline keeps missing it, so a
     second best at -1 stays at -1 on the same machine); such a task is marked stale and recomputed only when it may
     be among the highest worth (a stale worth is an upper bound: as mat grows the deadline used can only move
-    later), from the deadline it used (:func:`_slack`). ``fp`` = [single, end_factor] (:func:`pack_contention`).
+    later), from the deadline it used and its stored PS row, dividing again only on the machines assigned since its
+    last computation (:func:`_reslack`). ``fp`` = [single, end_factor] (:func:`pack_contention`).
     """
     single, end_factor = fp[0] != 0.0, fp[1]
     E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
     info = np.empty((S, 6))
+    ps = np.empty((S, M))
     alive = np.ones(S, np.bool_)
     stale = np.zeros(S, np.bool_)
     for i in range(S):
-        _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], 0)
+        _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], 0, ps[i])
+    log = np.empty(S, np.int64)  # the machines assigned, in order; a task's row is exact up to log[:at[i]]
+    at = np.zeros(S, np.int64)
+    every = np.arange(M)
+    nlog = 0
     bj = np.empty(S, np.int64)
     winner = np.empty(M, np.int64)
     count = np.empty(M, np.int64)
@@ -681,7 +749,9 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
             refreshed = False
             for i in range(S):
                 if alive[i] and stale[i] and info[i, 3] == top:
-                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]))
+                    changed = log[at[i]:nlog] if nlog - at[i] < M else every
+                    _reslack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], ps[i], changed)
+                    at[i] = nlog
                     stale[i] = False
                     refreshed = True
             if refreshed:
@@ -702,6 +772,10 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
                 if first < 0 or info[i, 2] > info[first, 2]:
                     first = i
         w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
+        for j in range(M):
+            if taken[j]:
+                log[nlog] = j
+                nlog += 1
         for i in range(S):
             if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 4] >= 0.0 and taken[int(info[i, 1])])):
                 stale[i] = True
