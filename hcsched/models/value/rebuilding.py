@@ -659,11 +659,12 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
     Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS, the deadline's
-    level 0-3, 4 for none) into ``out`` and the PS of every machine at that level into ``row``. A task that misses
+    level 0-3, 4 for none) into ``out`` and the PS of every machine at that level into ``row`` (unless it is empty). A task that misses
     even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1). The deadlines before level
     ``first`` are known to be missed everywhere (mat only grows within an event, so a deadline missed on every
     machine stays missed)."""
     M = e.size
+    keep = row.size > 0
     least = math.inf  # the least CT, from the first pass: a later deadline before it is met nowhere (every PS -1)
     for level in range(first, 4):
         d, factor = _deadline(level, d100, d50, d25, end, end_factor)
@@ -675,7 +676,8 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
             c = mat[j] + e[j]
             least = min(least, c)
             ps = 1.0 - e[j] / (d - mat[j]) if c <= d and d > mat[j] else -1.0
-            row[j] = ps
+            if keep:
+                row[j] = ps
             if ps > s1:
                 b2, s2 = b1, s1
                 b1, s1 = j, ps
@@ -708,7 +710,7 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     end_factor = fp[1]
     S, M = rows.E.shape
     info = np.empty((S, 6))
-    row = np.empty(M)
+    row = np.empty(0)
     for i in range(S):
         _slack(rows.E[i], rows.p[i], rows.d100[i], rows.d50[i], rows.d25[i], end, end_factor, mat, info[i], 0, row)
     return _slack_rounds(fp, rows, end, mat, info, out_t, out_m)[0]
@@ -723,7 +725,7 @@ def _slack_rounds(fp, rows, end, mat, info, out_t, out_m):
     S, M = E.shape
     alive = np.ones(S, np.bool_)
     stale = np.zeros(S, np.bool_)
-    row = np.empty(M)
+    row = np.empty(0)
     recomputed = 0
     bj = np.empty(S, np.int64)
     winner = np.empty(M, np.int64)
