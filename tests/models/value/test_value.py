@@ -483,42 +483,15 @@ def test_max_max_and_slack_sufferage_kernels_match_a_full_recomputation(S, M, se
     np.testing.assert_array_equal(mat, plain_mat)
 
 
-@settings(max_examples=60, deadline=None)
-@given(hs.integers(1, 9), hs.integers(0, 10_000))
-def test_max_max_carried_over_events_chooses_what_a_fresh_event_chooses(M, seed):
-    """Max-Max with each task's best machine carried from one event to the next (only the machines whose mat changed
-    are re-examined) maps as Max-Max recomputing every pair, over a run of events in which tasks leave, a new one
-    arrives and some machines' mat rise, fall or stay (small integers: ties between machines and tasks)."""
-    rng = np.random.default_rng(seed)
-    T = 40
-    etc = rng.integers(1, 6, (T, M)).astype(float)
-    p = rng.choice([1.0, 4.0, 16.0], T)
-    d100 = rng.integers(2, 14, T).astype(float)
-    d50, d25 = d100 + 2, d100 + 5
-    carry = rebuilding.new_carry(rebuilding.MAX_MAX, T, M)
-    mat = rng.integers(0, 5, M).astype(float)
-    waiting: list[int] = []
-    for new in range(T):
-        ids = np.array([*waiting, new], np.int64)
-        rows = rebuilding.Rows(etc[ids], p[ids], np.zeros(ids.size, np.int64), d100[ids], d50[ids], d25[ids])
-        a_t, a_m, b_t, b_m = (np.empty(ids.size, np.int64) for _ in range(4))
-        m1, m2 = mat.copy(), mat.copy()
-        rebuilding.max_max_carried(rows, ids, carry, m1, a_t, a_m)
-        rebuilding.max_max(np.zeros(1), rows, 0.0, 99.0, m2, b_t, b_m)
-        assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist(), new
-        np.testing.assert_array_equal(m1, m2)
-        waiting = [int(t) for t in ids if rng.random() < 0.8]
-        mat = np.where(rng.random(M) < 0.3, rng.integers(0, 8, M), mat).astype(float)
-
-
-@settings(max_examples=80, deadline=None)
-@given(hs.integers(1, 9), hs.integers(0, 10_000), hs.booleans())
-def test_slack_sufferage_carried_over_events_chooses_what_a_fresh_event_chooses(M, seed, single):
-    """Slack Sufferage with each task's deadline level and PS row carried from one event to the next (only the
-    machines whose mat changed divide again) maps as Slack Sufferage computing every task from scratch, over a run
-    of events in which tasks leave, a new one arrives and some machines' mat rise (a task may move to a later
-    deadline or miss all), fall (back to an earlier one) or stay; small integers give ties between machines, tasks
-    and PS."""
+@settings(max_examples=120, deadline=None)
+@given(hs.sampled_from([rebuilding.MAX_MAX, rebuilding.SLACK_SUFFERAGE]), hs.integers(1, 9), hs.integers(0, 10_000),
+       hs.booleans())
+def test_carried_kernels_over_events_choose_what_a_fresh_event_chooses(kind, M, seed, single):
+    """Max-Max with each task's best machine, and Slack Sufferage with each task's deadline level and PS row, carried
+    from one event to the next (only the machines whose mat changed are re-examined) map as the same heuristic
+    computing every task on every machine, over a run of events in which tasks leave, a new one arrives and some
+    machines' mat rise (a Slack Sufferage task may move to a later deadline or miss all), fall (back to an earlier
+    one) or stay; small integers give ties between machines, tasks, fitness and PS."""
     rng = np.random.default_rng(seed)
     T = 40
     etc = rng.integers(1, 6, (T, M)).astype(float)
@@ -527,7 +500,7 @@ def test_slack_sufferage_carried_over_events_chooses_what_a_fresh_event_chooses(
     d50, d25 = d100 + rng.integers(1, 4, T), d100 + rng.integers(4, 8, T)
     end = float(rng.integers(10, 30))
     fp = np.array([single, 0.05])
-    carry = rebuilding.new_carry(rebuilding.SLACK_SUFFERAGE, T, M)
+    carry = rebuilding.new_carry(kind, T, M)
     mat = rng.integers(0, 5, M).astype(float)
     waiting: list[int] = []
     for new in range(T):
@@ -535,8 +508,8 @@ def test_slack_sufferage_carried_over_events_chooses_what_a_fresh_event_chooses(
         rows = rebuilding.Rows(etc[ids], p[ids], np.zeros(ids.size, np.int64), d100[ids], d50[ids], d25[ids])
         a_t, a_m, b_t, b_m = (np.empty(ids.size, np.int64) for _ in range(4))
         m1, m2 = mat.copy(), mat.copy()
-        rebuilding.slack_sufferage_carried(fp, rows, ids, carry, end, m1, a_t, a_m)
-        rebuilding.slack_sufferage(fp, rows, 0.0, end, m2, b_t, b_m)
+        rebuilding.remap_carried(kind, fp, rows, ids, carry, 0.0, end, m1, a_t, a_m)
+        rebuilding.remap(kind, fp, rows, 0.0, end, m2, b_t, b_m)
         assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist(), new
         np.testing.assert_array_equal(m1, m2)
         waiting = [int(t) for t in ids if rng.random() < 0.8]
