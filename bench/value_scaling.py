@@ -85,8 +85,9 @@ def ps_reference(etc, mat, d, waiting, events):
 
 
 def reference_ns(w, machines: int, waiting: int, events: int) -> tuple[float, float]:
-    """ns per pair of :func:`reference` and of :func:`ps_reference` (deadlines: each task's D100 against mat =
-    its arrival plus a spread of 0-2 mean ETCs over the machines, so that some machines meet it and some do not)."""
+    """ns per pair of :func:`reference` and of :func:`ps_reference`. Each task's deadline is its D100 relative to its
+    arrival, and the machines' mat spreads evenly over 0 to 2 mean ETCs past that arrival, so that some machines meet
+    it and some do not."""
     mat = w.arrival.mean() + np.linspace(0.0, 2.0, machines) * w.etc.mean()
     d = np.full(w.tasks, w.arrival.mean()) + (w.d100 - w.arrival)
     out = []
