@@ -87,7 +87,7 @@ def _loop(kind, fp, tr, end, stop, expected, timing, until):
     queues = Queues(np.empty((M, T + 1), np.int64), np.zeros(M, np.int64), np.empty(M))
     qlen, base = queues.qlen, queues.base
     state = np.zeros(4)
-    carry = rebuilding.Carry(np.full(M, np.nan), np.full(T, -1, np.int64), np.empty(T), np.empty(T))
+    carry = rebuilding.new_carry(kind, T, M)
     stats = np.zeros(5)
     t0 = 0.0
     t1 = 0.0

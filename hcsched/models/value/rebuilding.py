@@ -215,19 +215,25 @@ pack_max_max = _no_params
 
 
 class Carry(NamedTuple):
-    """What Max-Max keeps from one mapping event to the next: ``mat`` at the start of the last event (NaN before the
-    first), and for each task id its best machine there (-1: never computed), that machine's key and an upper bound
-    on the second-best key."""
+    """What Max-Max and Slack Sufferage keep from one mapping event to the next: ``mat`` at the start of the last
+    event (NaN before the first), and for each task id there: Max-Max's best machine (-1: never computed), that
+    machine's key and an upper bound on the second-best key; Slack Sufferage's deadline level (-1: never computed)
+    and PS row (``ps``: tasks x machines, 0 x machines for another heuristic)."""
 
     mat: np.ndarray
     best: np.ndarray
     key: np.ndarray
     second: np.ndarray
+    level: np.ndarray
+    ps: np.ndarray
 
 
-def new_carry(tasks: int, machines: int) -> Carry:
-    """An empty :class:`Carry` for a trial of ``tasks`` tasks on ``machines`` machines."""
-    return Carry(np.full(machines, np.nan), np.full(tasks, -1, np.int64), np.empty(tasks), np.empty(tasks))
+@njit(cache=True)
+def new_carry(kind, tasks, machines):
+    """An empty :class:`Carry` for heuristic ``kind`` on a trial of ``tasks`` tasks on ``machines`` machines."""
+    rows = tasks if kind == SLACK_SUFFERAGE else 0
+    return Carry(np.full(machines, np.nan), np.full(tasks, -1, np.int64), np.empty(tasks), np.empty(tasks),
+                 np.full(tasks, -1, np.int64), np.empty((rows, machines)))
 
 
 @njit(cache=True)
@@ -605,17 +611,63 @@ def pack_contention(params: dict, spec, w) -> np.ndarray:
 
 
 @njit(cache=True)
-def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first):
+def _deadline(level, d100, d50, d25, end, end_factor):
+    """The deadline of level 0-3 (D100, D50, D25, the end of the evaluation period) and its worth factor."""
+    if level == 0:
+        return d100, 1.0
+    if level == 1:
+        return d50, 0.5
+    if level == 2:
+        return d25, 0.25
+    return end, end_factor
+
+
+@njit(cache=True)
+def _ps(e, m, d):
+    """PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1 (section 4.7)."""
+    return 1.0 - e / (d - m) if m + e <= d and d > m else -1.0
+
+
+@njit(cache=True)
+def _two_best(row):
+    """(best, second best machine, their PS) over a PS row; ties: lowest machine."""
+    b1, b2 = -1, -1
+    s1, s2 = -math.inf, -math.inf
+    for j in range(row.size):
+        ps = row[j]
+        if ps > s1:
+            b2, s2 = b1, s1
+            b1, s1 = j, ps
+        elif ps > s2:
+            b2, s2 = j, ps
+    return b1, b2, s1, s2
+
+
+@njit(cache=True)
+def _slack_out(out, b1, b2, s1, s2, worth, level):
+    """:func:`_slack`'s ``out`` for a deadline met: criticality = best PS - second PS (-1 when there is one
+    machine)."""
+    out[0], out[1] = b1, b2
+    out[2] = s1 - (s2 if b2 >= 0 else -1.0)
+    out[3] = worth
+    out[4] = s2
+    out[5] = level
+
+
+@njit(cache=True)
+def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
     Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS, the deadline's
-    level 0-3, 4 for none) into ``out``. A task that misses even ``end`` everywhere goes to its MCT machine with
-    criticality 0 (notes R1). The deadlines before level ``first`` are known to be missed everywhere (mat only
-    grows within an event, so a deadline missed on every machine stays missed)."""
+    level 0-3, 4 for none) into ``out`` and the PS of every machine at that level into ``row`` (unless it is empty). A task that misses
+    even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1). The deadlines before level
+    ``first`` are known to be missed everywhere (mat only grows within an event, so a deadline missed on every
+    machine stays missed)."""
     M = e.size
+    keep = row.size > 0
     least = math.inf  # the least CT, from the first pass: a later deadline before it is met nowhere (every PS -1)
     for level in range(first, 4):
-        d = d100 if level == 0 else (d50 if level == 1 else (d25 if level == 2 else end))
+        d, factor = _deadline(level, d100, d50, d25, end, end_factor)
         if level > first and least > d:
             continue
         b1, b2 = -1, -1
@@ -624,18 +676,15 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first):
             c = mat[j] + e[j]
             least = min(least, c)
             ps = 1.0 - e[j] / (d - mat[j]) if c <= d and d > mat[j] else -1.0
+            if keep:
+                row[j] = ps
             if ps > s1:
                 b2, s2 = b1, s1
                 b1, s1 = j, ps
             elif ps > s2:
                 b2, s2 = j, ps
         if s1 >= 0.0:
-            factor = 1.0 if level == 0 else (0.5 if level == 1 else (0.25 if level == 2 else end_factor))
-            out[0], out[1] = b1, b2
-            out[2] = s1 - (s2 if b2 >= 0 else -1.0)
-            out[3] = p * factor
-            out[4] = s2
-            out[5] = level
+            _slack_out(out, b1, b2, s1, s2, p * factor, level)
             return
     j, _ = mct(e, mat)
     out[0], out[1], out[2], out[3], out[4], out[5] = j, -1, 0.0, p * end_factor, -1.0, 4
@@ -658,14 +707,26 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     be among the highest worth (a stale worth is an upper bound: as mat grows the deadline used can only move
     later), from the deadline it used (:func:`_slack`). ``fp`` = [single, end_factor] (:func:`pack_contention`).
     """
+    end_factor = fp[1]
+    S, M = rows.E.shape
+    info = np.empty((S, 6))
+    row = np.empty(0)
+    for i in range(S):
+        _slack(rows.E[i], rows.p[i], rows.d100[i], rows.d50[i], rows.d25[i], end, end_factor, mat, info[i], 0, row)
+    return _slack_rounds(fp, rows, end, mat, info, out_t, out_m)[0]
+
+
+@njit(cache=True)
+def _slack_rounds(fp, rows, end, mat, info, out_t, out_m):
+    """:func:`slack_sufferage`'s rounds from each task's :func:`_slack` ``info``; returns (S, the number of
+    recomputations)."""
     single, end_factor = fp[0] != 0.0, fp[1]
     E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
-    info = np.empty((S, 6))
     alive = np.ones(S, np.bool_)
     stale = np.zeros(S, np.bool_)
-    for i in range(S):
-        _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], 0)
+    row = np.empty(0)
+    recomputed = 0
     bj = np.empty(S, np.int64)
     winner = np.empty(M, np.int64)
     count = np.empty(M, np.int64)
@@ -681,9 +742,10 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
             refreshed = False
             for i in range(S):
                 if alive[i] and stale[i] and info[i, 3] == top:
-                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]))
+                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]), row)
                     stale[i] = False
                     refreshed = True
+                    recomputed += 1
             if refreshed:
                 top = -1.0
                 for i in range(S):
@@ -705,7 +767,63 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
         for i in range(S):
             if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 4] >= 0.0 and taken[int(info[i, 1])])):
                 stale[i] = True
-    return S
+    return S, recomputed
+
+
+@njit(cache=True)
+def _carried_slack(e, p, d100, d50, d25, end, end_factor, mat, out, row, level, changed):
+    """:func:`_slack` from scratch (``first`` = 0) for a task whose ``row`` holds its PS at ``level`` (-1: none) at
+    the last event's start, where only the machines ``changed`` had another mat (higher or lower). The other
+    machines keep their PS, and met no earlier deadline: the deadline used is the first met by a changed machine if
+    it comes before ``level`` (every other machine's PS at it is -1), else ``level`` when a machine still meets it,
+    else one computed in full after it."""
+    if level < 0 or level == 4:
+        _slack(e, p, d100, d50, d25, end, end_factor, mat, out, 0, row)
+        return
+    low = level
+    for q in range(changed.size):
+        j = changed[q]
+        for lv in range(low):
+            d, _ = _deadline(lv, d100, d50, d25, end, end_factor)
+            if _ps(e[j], mat[j], d) >= 0.0:
+                low = lv
+                break
+    if low < level:
+        row[:] = -1.0
+    d, factor = _deadline(low, d100, d50, d25, end, end_factor)
+    for q in range(changed.size):
+        j = changed[q]
+        row[j] = _ps(e[j], mat[j], d)
+    b1, b2, s1, s2 = _two_best(row)
+    if s1 >= 0.0:
+        _slack_out(out, b1, b2, s1, s2, p * factor, low)
+    else:
+        _slack(e, p, d100, d50, d25, end, end_factor, mat, out, low + 1, row)
+
+
+@njit(cache=True)
+def slack_sufferage_carried(fp, rows, ids, carry, end, mat, out_t, out_m):
+    """:func:`slack_sufferage` with each task's deadline level and PS row at the start of the last event carried
+    over (``carry.level``, ``carry.ps`` by task id; ``ids``: the rows' task ids): between two events only the
+    machines that started a task or are idle change their mat, and every waiting task but the new one was mappable
+    at the last event, so a task divides again only on those machines (:func:`_carried_slack`). ``carry`` is then
+    updated to this event."""
+    end_factor = fp[1]
+    S, M = rows.E.shape
+    changed = np.empty(M, np.int64)
+    nc = 0
+    for j in range(M):
+        if mat[j] != carry.mat[j]:
+            changed[nc] = j
+            nc += 1
+    info = np.empty((S, 6))
+    for a in range(S):
+        t = ids[a]
+        _carried_slack(rows.E[a], rows.p[a], rows.d100[a], rows.d50[a], rows.d25[a], end, end_factor, mat, info[a],
+                       carry.ps[t], carry.level[t], changed[:nc])
+        carry.level[t] = int(info[a, 5])
+    carry.mat[:] = mat
+    return _slack_rounds(fp, rows, end, mat, info, out_t, out_m)[0]
 
 
 @njit(cache=True)
@@ -732,6 +850,8 @@ def remap_carried(kind, fp, rows, ids, carry, now, end, mat, out_t, out_m):
     """:func:`remap` within a run: Max-Max uses and updates the :class:`Carry` (``ids``: the rows' task ids)."""
     if kind == MAX_MAX:
         return max_max_carried(rows, ids, carry, mat, out_t, out_m)
+    if kind == SLACK_SUFFERAGE:
+        return slack_sufferage_carried(fp, rows, ids, carry, end, mat, out_t, out_m)
     return remap(kind, fp, rows, now, end, mat, out_t, out_m)
 
 

@@ -483,19 +483,24 @@ def test_max_max_and_slack_sufferage_kernels_match_a_full_recomputation(S, M, se
     np.testing.assert_array_equal(mat, plain_mat)
 
 
-@settings(max_examples=60, deadline=None)
-@given(hs.integers(1, 9), hs.integers(0, 10_000))
-def test_max_max_carried_over_events_chooses_what_a_fresh_event_chooses(M, seed):
-    """Max-Max with each task's best machine carried from one event to the next (only the machines whose mat changed
-    are re-examined) maps as Max-Max recomputing every pair, over a run of events in which tasks leave, a new one
-    arrives and some machines' mat rise, fall or stay (small integers: ties between machines and tasks)."""
+@settings(max_examples=120, deadline=None)
+@given(hs.sampled_from([rebuilding.MAX_MAX, rebuilding.SLACK_SUFFERAGE]), hs.integers(1, 9), hs.integers(0, 10_000),
+       hs.booleans())
+def test_carried_kernels_over_events_choose_what_a_fresh_event_chooses(kind, M, seed, single):
+    """Max-Max with each task's best machine, and Slack Sufferage with each task's deadline level and PS row, carried
+    from one event to the next (only the machines whose mat changed are re-examined) map as the same heuristic
+    computing every task on every machine, over a run of events in which tasks leave, a new one arrives and some
+    machines' mat rise (a Slack Sufferage task may move to a later deadline or miss all), fall (back to an earlier
+    one) or stay; small integers give ties between machines, tasks, fitness and PS."""
     rng = np.random.default_rng(seed)
     T = 40
     etc = rng.integers(1, 6, (T, M)).astype(float)
     p = rng.choice([1.0, 4.0, 16.0], T)
     d100 = rng.integers(2, 14, T).astype(float)
-    d50, d25 = d100 + 2, d100 + 5
-    carry = rebuilding.new_carry(T, M)
+    d50, d25 = d100 + rng.integers(1, 4, T), d100 + rng.integers(4, 8, T)
+    end = float(rng.integers(10, 30))
+    fp = np.array([single, 0.05])
+    carry = rebuilding.new_carry(kind, T, M)
     mat = rng.integers(0, 5, M).astype(float)
     waiting: list[int] = []
     for new in range(T):
@@ -503,9 +508,34 @@ def test_max_max_carried_over_events_chooses_what_a_fresh_event_chooses(M, seed)
         rows = rebuilding.Rows(etc[ids], p[ids], np.zeros(ids.size, np.int64), d100[ids], d50[ids], d25[ids])
         a_t, a_m, b_t, b_m = (np.empty(ids.size, np.int64) for _ in range(4))
         m1, m2 = mat.copy(), mat.copy()
-        rebuilding.max_max_carried(rows, ids, carry, m1, a_t, a_m)
-        rebuilding.max_max(np.zeros(1), rows, 0.0, 99.0, m2, b_t, b_m)
+        rebuilding.remap_carried(kind, fp, rows, ids, carry, 0.0, end, m1, a_t, a_m)
+        rebuilding.remap(kind, fp, rows, 0.0, end, m2, b_t, b_m)
         assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist(), new
         np.testing.assert_array_equal(m1, m2)
         waiting = [int(t) for t in ids if rng.random() < 0.8]
-        mat = np.where(rng.random(M) < 0.3, rng.integers(0, 8, M), mat).astype(float)
+        mat = np.where(rng.random(M) < 0.3, rng.integers(0, 12, M), mat).astype(float)
+
+
+def test_slack_sufferage_a_second_best_at_minus_1_taken_leaves_the_task_as_it_was():
+    """Task 2's best machine is m0 (PS 0.8 at D100 = 5) and every other machine misses D100 (second best m1 at -1).
+    Round 1 maps only task 0 (worth 16) to m1: m1's mat grows, so m1 still misses task 2's D100 and its slack
+    (best, second best machine, criticality 1.8) cannot change; it is not marked stale and round 2 uses it as it
+    was, without recomputing it. The rule is only a work saving (a recomputation would give the same floats), so it
+    is told apart by the count of recomputations (1: task 1's alone; 2 if the taken -1 machine marked task 2 stale)
+    and by the equality of the mapping with a recomputation of every task at every round. Task 1 (worth 4, PS 0.6 on
+    m0 and 0.2 on m2, criticality 0.4; m1 is neither its best nor its second best) contends for m0 with task 2 in
+    round 2 and loses on criticality; it is then recomputed (m0: PS 0.5) and takes m0 in round 3."""
+    E = np.array([[9.0, 1.0, 9.0], [2.0, 9.0, 4.0], [1.0, 9.0, 9.0]])
+    p = np.array([16.0, 4.0, 4.0])
+    d100 = np.array([5.0, 5.0, 5.0])
+    rows = rebuilding.Rows(E, p, np.zeros(3, np.int64), d100, d100 + BIG, d100 + 2 * BIG)
+    fp = np.array([0.0, 0.05])
+    info, ps, mat = np.empty((3, 6)), np.empty((3, 3)), np.zeros(3)
+    for i in range(3):
+        rebuilding._slack(E[i], p[i], d100[i], rows.d50[i], rows.d25[i], 50.0, 0.05, mat, info[i], 0, ps[i])
+    assert info[2, :3].tolist() == [0, 1, 1.8] and info[2, 4] == -1.0
+    out_t, out_m = np.empty(3, np.int64), np.empty(3, np.int64)
+    n, recomputed = rebuilding._slack_rounds(fp, rows, 50.0, mat, info, out_t, out_m)
+    pairs = list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True))
+    assert pairs == [(0, 1), (2, 0), (1, 0)] == _plain_slack_sufferage(False, 0.05, rows, 50.0, np.zeros(3))
+    assert recomputed == 1
