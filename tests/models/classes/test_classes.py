@@ -238,3 +238,67 @@ def test_number_in_system_counts_the_schedule():
             np.testing.assert_array_equal(start[begun], np.maximum(arrival[begun], previous))
             if not begun.all():  # the tasks not started by the horizon are the machine's last
                 assert not begun[np.argmin(begun):].any()
+
+
+def event_queue_run(heuristic, spec, w):
+    """The task-class model by a global event queue, as section III-B describes it: before each arrival every departure
+    up to its time, in time order (W_j less its 1/mu, 0 when machine j empties); then the heuristic's choice. The
+    kernel's lazy, per-machine settling must give the same machines, times, samples and counts."""
+    import heapq
+
+    from hcsched.models.classes import kernels
+    from hcsched.models.classes.simulation import execution_times, kernel_rule, sample_times
+
+    rule = kernel_rule(heuristic, spec)
+    kind, counts, reach = rule[0], rule[2], rule[5]
+    inv, samples = execution_times(spec), sample_times(spec)
+    n, m = w.arrival.size, spec.machines
+    W, free, queued = np.zeros(m), np.zeros(m), np.zeros(m, np.int64)
+    assigned, arrived = np.zeros((len(counts), m), np.int64), np.zeros(len(counts), np.int64)
+    machine, finish, events = np.empty(n, np.int64), np.empty(n), []
+    consulted = overrides = 0
+    for a in range(n):
+        t, i = w.arrival[a], w.cls[a]
+        while events and events[0][0] <= t:
+            _, _, j, e = heapq.heappop(events)
+            queued[j] -= 1
+            W[j] = W[j] - e if queued[j] else 0.0
+        arrived[i] += 1
+        if kind == kernels.EARLIEST:
+            c = W + reach[i]
+            j, asked, over = int(np.argmin(c)), counts[i], 0  # argmin: the lowest machine on ties, as the kernel
+        else:
+            j, asked, over = kernels.decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), w.u1[a], w.u2[a],
+                                            np.empty(m, np.int64))
+        assigned[i, j] += 1
+        consulted, overrides = consulted + asked, overrides + over
+        e = inv[i, j]
+        free[j] = max(free[j], t) + w.work[a] * e
+        machine[a], finish[a] = j, free[j]
+        W[j] += e
+        queued[j] += 1
+        heapq.heappush(events, (free[j], a, j, e))
+    finish[finish > spec.horizon] = np.inf
+    in_system = np.searchsorted(w.arrival, samples, side="right") - np.searchsorted(np.sort(finish), samples, "right")
+    return machine, finish, in_system, consulted, overrides
+
+
+@pytest.mark.parametrize("name", ["mct", "met", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas", "guided-lpas-2k"])
+def test_kernel_matches_a_global_event_queue(name):
+    """Every rule, on a system where one class may use every machine (the kernel settles all of them at once) and the
+    others only some (it settles their candidates only): the same run as a global event queue, to the last bit."""
+    from hcsched.experiment import trial_seeds
+    from hcsched.models.classes.simulation import make_class_workload, run_class_heuristic
+    from hcsched.models.classes.spec import ClassSpec
+
+    spec = ClassSpec((2.0, 1.5, 1.0), ((3.0, 2.0, 1.0, 2.5), (0.0, 2.0, 4.0, 1.0), (1.0, 0.0, 0.0, 3.0)), horizon=400.0)
+    heuristic = HeuristicSpec.make(name, **({"kbar": 2} if name == "kpb" else {}))
+    w = make_class_workload(spec, trial_seeds(4, 1)[0])
+    run = run_class_heuristic(heuristic, spec, w)
+    machine, finish, in_system, consulted, overrides = event_queue_run(heuristic, spec, w)
+    np.testing.assert_array_equal(run.schedule.machine, machine)
+    np.testing.assert_array_equal(run.schedule.finish, finish)
+    np.testing.assert_array_equal(run.in_system, in_system)
+    assert (run.consulted, run.overrides) == (consulted, overrides)
+    if name.startswith("guided"):
+        assert len(set(machine)) == spec.machines  # the rule's shares spread the classes over every machine
