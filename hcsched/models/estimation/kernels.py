@@ -151,6 +151,270 @@ def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
     return etc, comm, err
 
 
+
+# --- FA carried from one mapping event to the next ------------------------------------------------------------------
+@njit(cache=True)
+def _merge_into(col_e, col_t, col_n, j, tasks, knn):
+    """Adds ``tasks`` to processor j's column (its tasks sorted by e = ETC + C of the k-NN estimates). False if an
+    estimate is NaN (no order)."""
+    k = tasks.size
+    ne = np.empty(k)
+    for a in range(k):
+        ne[a] = knn[0, tasks[a], j] + knn[1, tasks[a], j]
+        if ne[a] != ne[a]:
+            return False
+    order = np.argsort(ne)
+    n = col_n[j]
+    w, x, y = n + k - 1, n - 1, k - 1
+    while y >= 0:
+        if x >= 0 and col_e[j, x] > ne[order[y]]:
+            col_e[j, w], col_t[j, w] = col_e[j, x], col_t[j, x]
+            x -= 1
+        else:
+            col_e[j, w], col_t[j, w] = ne[order[y]], tasks[order[y]]
+            y -= 1
+        w -= 1
+    col_n[j] = n + k
+    return True
+
+
+@njit(cache=True)
+def _add_tasks(col_e, col_t, col_n, cols, tasks, knn):
+    """Adds ``tasks`` (of one problem) to each of the columns ``cols``."""
+    for c in range(cols.size):
+        if not _merge_into(col_e, col_t, col_n, cols[c], tasks, knn):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _refresh(col_e, col_t, col_n, j, p, problem, tasks, knn):
+    """Processor j's column with problem p's estimates read again: its entries of p dropped, ``tasks`` added."""
+    w = 0
+    for x in range(col_n[j]):
+        if problem[col_t[j, x]] != p:
+            col_e[j, w], col_t[j, w] = col_e[j, x], col_t[j, x]
+            w += 1
+    col_n[j] = w
+    return _merge_into(col_e, col_t, col_n, j, tasks, knn)
+
+
+@njit(cache=True)
+def _compact(col_e, col_t, col_n, inset):
+    """Drops the entries of tasks no longer waiting."""
+    for j in range(col_n.size):
+        w = 0
+        for x in range(col_n[j]):
+            if inset[col_t[j, x]]:
+                col_e[j, w], col_t[j, w] = col_e[j, x], col_t[j, x]
+                w += 1
+        col_n[j] = w
+
+
+@njit(cache=True)
+def _column_best(j, col_e, col_t, col_n, hp, alive, ue, unobs, p_tasks, lo, hi, st, last):
+    """Processor j's best waiting task now: (cost, task, e), the cost FA = e + ST_j; on equal costs the lowest task
+    (the highest with ``last``); task -1 if none. Its observed part is sorted by e, so the equal costs are a run
+    from its first waiting task; each problem without observations on j has one e for all its tasks."""
+    v, i, e = np.inf, -1, np.inf
+    h, n = hp[j], col_n[j]
+    while h < n and not alive[col_t[j, h]]:
+        h += 1
+    hp[j] = h
+    if h < n:
+        e, i = col_e[j, h], col_t[j, h]
+        v = e + st[j]
+        for x in range(h + 1, n):
+            ex = col_e[j, x]
+            if ex + st[j] != v:
+                break
+            t = col_t[j, x]
+            if alive[t] and (t > i if last else t < i):
+                i, e = t, ex
+    for p in range(ue.shape[0]):
+        if not unobs[p, j]:
+            continue
+        while lo[p] < hi[p] and not alive[p_tasks[lo[p]]]:
+            lo[p] += 1
+        while hi[p] > lo[p] and not alive[p_tasks[hi[p] - 1]]:
+            hi[p] -= 1
+        if lo[p] >= hi[p]:
+            continue
+        cand = p_tasks[hi[p] - 1] if last else p_tasks[lo[p]]
+        vu = ue[p, j] + st[j]
+        if i < 0 or vu < v or (vu == v and (cand > i if last else cand < i)):
+            v, i, e = vu, cand, ue[p, j]
+    return v, i, e
+
+
+@njit(cache=True)
+def _col_before(va, ja, ia, vb, jb, ib, last):
+    """Alg. 2's order of two processors' best pairs: the smaller cost, then the lower processor (``last``: the
+    smaller cost, then the higher task, then the higher processor)."""
+    if va != vb:
+        return va < vb
+    if last:
+        return ia > ib or (ia == ib and ja > jb)
+    return ja < jb
+
+
+@njit(cache=True)
+def _cols_down(hv, hj, hi_, pos, size, last):
+    item_v, item_j, item_i = hv[pos], hj[pos], hi_[pos]
+    while True:
+        child = 2 * pos + 1
+        if child >= size:
+            break
+        if child + 1 < size and _col_before(hv[child + 1], hj[child + 1], hi_[child + 1], hv[child], hj[child],
+                                            hi_[child], last):
+            child += 1
+        if not _col_before(hv[child], hj[child], hi_[child], item_v, item_j, item_i, last):
+            break
+        hv[pos], hj[pos], hi_[pos] = hv[child], hj[child], hi_[child]
+        pos = child
+    hv[pos], hj[pos], hi_[pos] = item_v, item_j, item_i
+
+
+@njit(cache=True)
+def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, p_lo, p_hi, st0, idle, stop_early,
+                    last):
+    """Alg. 2 with FA (``_greedy_monotone``'s picks, ties included) over processors' columns: each processor's best
+    waiting task (:func:`_column_best`), the processors in a heap of their best pairs. A pick raises one processor's
+    ST and takes one task away: costs only grow within an event, so a stale entry is a lower bound and is found
+    again only when it comes to the top. Returns (row of the task in ``tasks``, processor) in mapping order."""
+    s, m = tasks.size, st0.size
+    st = st0.copy()
+    out = np.empty((s, 2), np.int64)
+    hp = np.zeros(m, np.int64)
+    lo, hi = p_lo.copy(), p_hi.copy()
+    ce = np.empty(m)
+    seen = np.zeros(m, np.int64)
+    version = np.zeros(m, np.int64)
+    hv, hj, hi_ = np.empty(m), np.empty(m, np.int64), np.empty(m, np.int64)
+    size = 0
+    for j in range(m):
+        v, i, e = _column_best(j, col_e, col_t, col_n, hp, alive, ue, unobs, p_tasks, lo, hi, st, last)
+        if i >= 0:
+            hv[size], hj[size], hi_[size] = v, j, i
+            ce[j] = e
+            size += 1
+    for q in range(size // 2 - 1, -1, -1):
+        _cols_down(hv, hj, hi_, q, size, last)
+    waiting = 0
+    for c in range(m):
+        waiting += idle[c]
+    served = np.zeros(m, np.bool_)
+    for step in range(s):
+        while True:
+            j, i = hj[0], hi_[0]
+            if seen[j] == version[j] and alive[i]:
+                break
+            v, i, e = _column_best(j, col_e, col_t, col_n, hp, alive, ue, unobs, p_tasks, lo, hi, st, last)
+            seen[j] = version[j]
+            if i < 0:
+                size -= 1
+                hv[0], hj[0], hi_[0] = hv[size], hj[size], hi_[size]
+            else:
+                hv[0], hi_[0], ce[j] = v, i, e
+            _cols_down(hv, hj, hi_, 0, size, last)
+        out[step, 0], out[step, 1] = pos[i], j
+        alive[i] = False
+        st[j] += ce[j]
+        version[j] += 1
+        if idle[j] and not served[j]:
+            served[j] = True
+            waiting -= 1
+        if stop_early and waiting <= 0:
+            return out[:step + 1]
+    return out
+
+
+class CarriedFA:
+    """Alg. 2 with FA (eq. 11) at each mapping event of one run, carrying from one event to the next what did not
+    change (issue 21). Each processor keeps a column: the waiting tasks of the problems it has observations of,
+    sorted by e = ETC + C of their k-NN estimates. Between events only the columns whose estimates a return changed
+    (``column_changed``) are sorted again, new tasks are merged in, and started ones dropped now and then; a
+    problem's tasks on the processors without its observations share one e (T/P_j + C, eq. 6). ST (eq. 12) is
+    added when a column is read, so loads that change between events cost nothing. An event then costs O(M) to
+    find each processor's best task, plus the columns found again as picks raise their loads (a heap), instead
+    of every task on every processor: the same picks as :func:`greedy`, ties included, for the best case
+    (e = ETC + C), k-NN estimates and remapping at every event."""
+
+    def __init__(self, tasks: int, machines: int, last: bool):
+        self.M, self.last = machines, bool(last)
+        self.inset = np.zeros(tasks, np.bool_)  # the tasks in the columns
+        self.col_e, self.col_t = np.empty((machines, 0)), np.empty((machines, 0), np.int64)
+        self.col_n = np.zeros(machines, np.int64)
+        self.changed: dict[int, set[int]] = {}  # problem -> processors whose k-NN column changed since
+        self.ok = True  # False once an estimate was NaN (no order): greedy from then on
+
+    def column_changed(self, p: int, j: int) -> None:
+        """The k-NN estimates of problem p's waiting tasks on processor j changed (a return, ``observe``)."""
+        self.changed.setdefault(int(p), set()).add(int(j))
+
+    def _room(self, more: int) -> None:
+        need = int(self.col_n.max(initial=0)) + more
+        cap = self.col_e.shape[1]
+        if need > cap:
+            cap = max(need, 2 * cap, 16)
+            e, t = np.empty((self.M, cap)), np.empty((self.M, cap), np.int64)
+            e[:, :self.col_e.shape[1]], t[:, :self.col_t.shape[1]] = self.col_e, self.col_t
+            self.col_e, self.col_t = e, t
+
+    def _update(self, est, tasks: np.ndarray) -> bool:
+        """Brings the columns to this event: drops started tasks from the set, merges in the tasks new to the
+        mapping, sorts again the columns whose estimates changed."""
+        waiting = np.zeros(self.inset.size, np.bool_)
+        waiting[tasks] = True
+        self.inset &= waiting
+        problem = est.problem
+        new = tasks[~self.inset[tasks]]
+        observed = est.count > 0
+        ok = True
+        for p in np.unique(problem[new]).tolist():
+            mine = new[problem[new] == p]
+            self._room(mine.size)
+            ok = ok and _add_tasks(self.col_e, self.col_t, self.col_n, np.flatnonzero(observed[p]), mine, est.knn)
+        self.inset[new] = True
+        for p, cols in self.changed.items():
+            mine = tasks[problem[tasks] == p]
+            self._room(mine.size)
+            for j in sorted(cols):
+                ok = ok and _refresh(self.col_e, self.col_t, self.col_n, j, p, problem, mine, est.knn)
+        self.changed.clear()
+        live = (np.bincount(problem[tasks], minlength=observed.shape[0]) * observed.sum(axis=1)).sum()
+        if self.col_n.sum() > 2 * live + self.M:
+            _compact(self.col_e, self.col_t, self.col_n, self.inset)
+        return ok
+
+    def map(self, est, tasks: np.ndarray, st0: np.ndarray, idle: np.ndarray, stop_early: bool) -> np.ndarray | None:
+        """:func:`greedy` (FA, best case) of ``tasks`` (waiting, of known problems, ascending) with estimates from
+        ``est`` (an ``EstimatorState`` of the k-NN method) and loads ``st0``: (row in ``tasks``, processor) in
+        mapping order; None where it cannot tell (a NaN estimate or load): then :func:`greedy` on the whole matrix
+        decides."""
+        if not self.ok or not np.isfinite(st0).all():
+            return None
+        if not self._update(est, tasks):
+            self.ok = False
+            return None
+        problem = est.problem[tasks]
+        unobs = est.count == 0
+        with np.errstate(divide="ignore"):
+            ue = est.T[:, None] / est.rate[None, :] + est.Cg[:, None]  # eq. 6 and C without observations
+        mine = np.unique(problem)
+        if np.isnan(ue[mine][unobs[mine]]).any():
+            return None
+        order = np.argsort(problem, kind="stable")
+        p_tasks = tasks[order]
+        bounds = np.searchsorted(problem[order], np.arange(unobs.shape[0] + 1))
+        pos = np.zeros(self.inset.size, np.int64)
+        pos[tasks] = np.arange(tasks.size)
+        alive = np.zeros(self.inset.size, np.bool_)
+        alive[tasks] = True
+        return _greedy_columns(tasks, pos, alive, self.col_e, self.col_t, self.col_n, ue, unobs, p_tasks,
+                               bounds[:-1].copy(), bounds[1:].copy(), np.asarray(st0, float),
+                               np.asarray(idle, np.bool_), bool(stop_early), self.last)
+
 def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: float = 1.0, once: bool = True,
            idle: np.ndarray | None = None, stop_early: bool = False, ties: str = "lowest") -> np.ndarray:
     """:func:`heuristics.greedy` (same arguments, same result): FA, FE and FZ here, the other kinds (and costs with a

@@ -1,0 +1,88 @@
+"""FA's cost on the estimation model's what-if sizes (issue 21): python bench/estimation_fa.py [--sizes 1,4,16]
+
+One trial (seed 1) of ``page-system-a`` with processors and every problem's stages x f (``bench/scaling.py``'s
+"processors and stages x f" axes), one process, kernels warm. Per heuristic and size it prints the CPU seconds of the
+run and a digest of the mapping (each task's processor, start and finish, as bytes), so that a change to how Alg. 2
+is computed can be checked to map exactly as before. ``--plain`` also runs each heuristic without FA's carried
+rows (``engine._Sim._carried`` off: every event's estimates on every processor and ``kernels.greedy``), in the same
+process, for the ratio. ``--profile`` prints the run's top functions by own time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import dataclasses
+import hashlib
+import pstats
+import time
+
+import numpy as np
+
+from hcsched import preset
+from hcsched.models import MODELS
+from hcsched.models.estimation import engine
+
+
+def scenario(f: int, heuristics: list[str]):
+    spec = preset("page-system-a").spec
+    problems = tuple(dataclasses.replace(p, stages=tuple(s * f for s in p.stages)) for p in spec.problems)
+    return preset("page-system-a").replace(heuristics=heuristics, trials=1, problems=problems,
+                                           processors=dataclasses.replace(spec.processors,
+                                                                          count=spec.processors.count * f))
+
+
+def digest(run) -> str:
+    """sha256 (first 16 hex digits) of each task's processor, start and finish."""
+    s = run.schedule
+    h = hashlib.sha256()
+    for a in (np.asarray(s.machine, np.int64), np.asarray(s.start, float), np.asarray(s.finish, float)):
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1,4,16")
+    ap.add_argument("--heuristics", default="fa")
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--plain", action="store_true")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    names = a.heuristics.split(",")
+    warm = scenario(1, names)
+    model = MODELS[warm.model]
+    w = model.workload(warm.spec, np.random.SeedSequence(0))
+    for h in warm.heuristics:
+        model.run(warm.spec, h, w)
+    for f in (int(x) for x in a.sizes.split(",")):
+        sc = scenario(f, names)
+        w = model.workload(sc.spec, np.random.SeedSequence(a.seed))
+        for h in sc.heuristics:
+            for plain in (False, True) if a.plain else (False,):
+                run_one(model, sc.spec, h, w, f, plain, a.profile)
+
+
+def run_one(model, spec, h, w, f: int, plain: bool, profile: bool) -> None:
+    carried = engine._Sim._carried
+    if plain:
+        engine._Sim._carried = lambda self: False
+    prof = cProfile.Profile() if profile else None
+    try:
+        c = time.process_time()
+        if prof:
+            prof.enable()
+        run = model.run(spec, h, w)
+        if prof:
+            prof.disable()
+        c = time.process_time() - c
+    finally:
+        engine._Sim._carried = carried
+    print(f"{f}x {h.label}{' (plain)' if plain else ''}: {c:.3f} s CPU, {run.mapping_events} mapping events, "
+          f"digest {digest(run)}", flush=True)
+    if prof:
+        pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()
