@@ -248,34 +248,6 @@ def _column_best(j, col_e, col_t, col_n, hp, alive, ue, unobs, p_tasks, lo, hi, 
 
 
 @njit(cache=True)
-def _col_before(va, ja, ia, vb, jb, ib, last):
-    """Alg. 2's order of two processors' best pairs: the smaller cost, then the lower processor (``last``: the
-    smaller cost, then the higher task, then the higher processor)."""
-    if va != vb:
-        return va < vb
-    if last:
-        return ia > ib or (ia == ib and ja > jb)
-    return ja < jb
-
-
-@njit(cache=True)
-def _cols_down(hv, hj, hi_, pos, size, last):
-    item_v, item_j, item_i = hv[pos], hj[pos], hi_[pos]
-    while True:
-        child = 2 * pos + 1
-        if child >= size:
-            break
-        if child + 1 < size and _col_before(hv[child + 1], hj[child + 1], hi_[child + 1], hv[child], hj[child],
-                                            hi_[child], last):
-            child += 1
-        if not _col_before(hv[child], hj[child], hi_[child], item_v, item_j, item_i, last):
-            break
-        hv[pos], hj[pos], hi_[pos] = hv[child], hj[child], hi_[child]
-        pos = child
-    hv[pos], hj[pos], hi_[pos] = item_v, item_j, item_i
-
-
-@njit(cache=True)
 def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, p_lo, p_hi, st0, idle, stop_early,
                     last):
     """Alg. 2 with FA (``_greedy_monotone``'s picks, ties included) over processors' columns: each processor's best
@@ -290,33 +262,35 @@ def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, 
     ce = np.empty(m)
     seen = np.zeros(m, np.int64)
     version = np.zeros(m, np.int64)
-    hv, hj, hi_ = np.empty(m), np.empty(m, np.int64), np.empty(m, np.int64)
+    # the heap of processors: cost, key, task; the key orders equal costs as Alg. 2 does (``_before``): the
+    # processor (the lower first), or with ``last`` task x M + processor (the higher first)
+    hv, hk, ht = np.empty(m), np.empty(m, np.int64), np.empty(m, np.int64)
     size = 0
     for j in range(m):
         v, i, e = _column_best(j, col_e, col_t, col_n, hp, alive, ue, unobs, p_tasks, lo, hi, st, last)
         if i >= 0:
-            hv[size], hj[size], hi_[size] = v, j, i
+            hv[size], hk[size], ht[size] = v, i * m + j if last else j, i
             ce[j] = e
             size += 1
     for q in range(size // 2 - 1, -1, -1):
-        _cols_down(hv, hj, hi_, q, size, last)
+        _sift(hv, hk, ht, q, size, last)
     waiting = 0
     for c in range(m):
         waiting += idle[c]
     served = np.zeros(m, np.bool_)
     for step in range(s):
         while True:
-            j, i = hj[0], hi_[0]
+            j, i = hk[0] % m, ht[0]
             if seen[j] == version[j] and alive[i]:
                 break
             v, i, e = _column_best(j, col_e, col_t, col_n, hp, alive, ue, unobs, p_tasks, lo, hi, st, last)
             seen[j] = version[j]
             if i < 0:
                 size -= 1
-                hv[0], hj[0], hi_[0] = hv[size], hj[size], hi_[size]
+                hv[0], hk[0], ht[0] = hv[size], hk[size], ht[size]
             else:
-                hv[0], hi_[0], ce[j] = v, i, e
-            _cols_down(hv, hj, hi_, 0, size, last)
+                hv[0], hk[0], ht[0], ce[j] = v, i * m + j if last else j, i, e
+            _sift(hv, hk, ht, 0, size, last)
         out[step, 0], out[step, 1] = pos[i], j
         alive[i] = False
         st[j] += ce[j]
@@ -327,7 +301,6 @@ def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, 
         if stop_early and waiting <= 0:
             return out[:step + 1]
     return out
-
 
 class CarriedFA:
     """Alg. 2 with FA (eq. 11) at each mapping event of one run, carrying from one event to the next what did not
