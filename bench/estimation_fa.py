@@ -6,6 +6,10 @@ run and a digest of the mapping (each task's processor, start and finish, as byt
 is computed can be checked to map exactly as before. ``--plain`` also runs each heuristic without FA's carried
 rows (``engine._Sim._carried`` off: every event's estimates on every processor and ``kernels.greedy``), in the same
 process, for the ratio. ``--profile`` prints the run's top functions by own time.
+
+``--reproduce`` instead times one trial (the first) of each distinct scenario that ``hcsched reproduce`` runs for the
+estimation model's claims, per heuristic (FA with and without its carried rows), and prints each heuristic's CPU
+seconds times the scenario's trials: where the reproduction's time goes, on one core.
 """
 
 from __future__ import annotations
@@ -47,8 +51,11 @@ def main(argv=None) -> None:
     ap.add_argument("--heuristics", default="fa")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--plain", action="store_true")
+    ap.add_argument("--reproduce", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
+    if a.reproduce:
+        return reproduction()
     names = a.heuristics.split(",")
     warm = scenario(1, names)
     model = MODELS[warm.model]
@@ -61,6 +68,44 @@ def main(argv=None) -> None:
         for h in sc.heuristics:
             for plain in (False, True) if a.plain else (False,):
                 run_one(model, sc.spec, h, w, f, plain, a.profile)
+
+
+def timed(model, spec, h, w, plain: bool) -> float:
+    carried = engine._Sim._carried
+    if plain:
+        engine._Sim._carried = lambda self: False
+    try:
+        c = time.process_time()
+        model.run(spec, h, w)
+        return time.process_time() - c
+    finally:
+        engine._Sim._carried = carried
+
+
+def reproduction() -> None:
+    """One trial of each scenario of the estimation claims, per heuristic, scaled to the scenario's trials."""
+    from hcsched.experiment import trial_seeds
+    from hcsched.reproduce import registry, unique_scenarios, variants
+
+    scenarios = unique_scenarios(variants(registry("estimation")))
+    model = MODELS["estimation"]
+    per: dict[str, list[float]] = {}
+    for key, sc in scenarios.items():
+        w = model.workload(sc.spec, trial_seeds(sc.seed, sc.trials)[0])
+        line = []
+        for h in sc.heuristics:
+            c = timed(model, sc.spec, h, w, False)
+            old = timed(model, sc.spec, h, w, True) if h.name == "fa" else c
+            per.setdefault(h.label, [0.0, 0.0])
+            per[h.label][0] += c * sc.trials
+            per[h.label][1] += old * sc.trials
+            line.append(f"{h.label} {c:.2f}" + (f" (plain {old:.2f})" if h.name == "fa" else ""))
+        print(f"{key} x{sc.trials} trials, {sc.spec.processors.count} processors, {sc.spec.tasks} tasks: "
+              + ", ".join(line), flush=True)
+    total, plain = sum(v[0] for v in per.values()), sum(v[1] for v in per.values())
+    for label, (c, old) in sorted(per.items(), key=lambda kv: -kv[1][0]):
+        print(f"{label:32s} {c:8.1f} s ({100 * c / total:4.1f}%)" + (f"  plain FA {old:.1f} s" if c != old else ""))
+    print(f"all: {total:.1f} CPU s for every trial on one core (plain FA: {plain:.1f} s)")
 
 
 def run_one(model, spec, h, w, f: int, plain: bool, profile: bool) -> None:
