@@ -6,11 +6,9 @@ each time the processor of its best pair gets a task. When most tasks share a be
 low for every task), every pick makes every task's best stale, and a mapping event costs O(S^2 M). Here each task
 keeps its processors in a heap of the costs they had when last computed: the cost of (i, j) never falls as ST_j
 grows (FA = ETC + C + ST_j; FE, FZ multiply it by a positive EW^(+-beta)), so an old cost is a lower bound, and a
-task's best is found by recomputing the processors at the top of its heap that got a task since, O(log M) each; the
-tasks wait in a heap of their best pairs, and a stale one is found again only when it comes to the top. An event
-costs O(S M) once (every waiting task on every processor, Alg. 2's own work) plus the stale bests a pick brings to
-the top. The pairs and their order are those of :func:`heuristics.greedy`, ties included (the same cost function,
-the same keys).
+task's best is found by recomputing the processors at the top of its heap that got a task since, O(log M) each. An
+event costs O(S M) once (every waiting task on every processor, Alg. 2's own work) plus O(S) a pick. The pairs and
+their order are those of :func:`heuristics.greedy`, ties included (the same cost function, the same keys).
 
 :class:`CarriedFA` goes further for FA, whose cost on a processor is the task's estimate plus the processor's load:
 each processor keeps its waiting tasks sorted by estimate from one mapping event to the next, so an event costs
@@ -56,18 +54,6 @@ def _sift(v, j, seen, pos, size, last):
 
 
 @njit(cache=True)
-def _start_heap(v, j, payload, size, idle, last):
-    """Heapifies the first ``size`` entries (``_sift``'s order) and returns the idle processors' count and a flag per
-    processor, none served yet (the picks stop, with ``stop_early``, once every idle one is)."""
-    for q in range(size // 2 - 1, -1, -1):
-        _sift(v, j, payload, q, size, last)
-    waiting = 0
-    for c in range(idle.size):
-        waiting += idle[c]
-    return waiting, np.zeros(idle.size, np.bool_)
-
-
-@njit(cache=True)
 def _pair(kind, e, wb, st, i, c):
     """X(i, c) of Alg. 2 with ST_c now: FA = e + ST (eq. 11), FE and FZ = FA x EW^(+-beta) (eqs. 13, 14), the
     arithmetic of ``heuristics._cost`` (so the same ties) without its other kinds."""
@@ -98,9 +84,8 @@ def _current(kind, e, wb, st, i, last, version, v, j, seen, built):
 @njit(cache=True)
 def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
     """Alg. 2 with the global minimum over all pairs (as ``heuristics._greedy``): each pick takes the best task (the
-    smallest cost, then the lowest processor, then the lowest task; with ``last`` the highest task) from a heap of
-    the tasks' best pairs; a task whose best was on a processor loaded since finds its best again from its heap of
-    processors when it comes to the top. Stops, with ``stop_early``, once every
+    smallest cost, then the lowest processor, then the lowest task; with ``last`` the highest task); the tasks whose
+    best was on the processor just loaded find theirs again from their heaps. Stops, with ``stop_early``, once every
     processor flagged ``idle`` has a task. Returns (task, processor) in mapping order, and False (nothing mapped) if a
     pair's cost is NaN (NaN has no order: ``heuristics.greedy`` keeps its own rule for it)."""
     s, m = e.shape
@@ -118,30 +103,27 @@ def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
                 return out[:0], False
             if v < best[i] or arg[i] < 0 or (last and v == best[i]):
                 best[i], arg[i] = v, c
+    left = np.arange(s)  # the tasks not yet mapped (in any order: the key names the task)
+    n_left = s
     version = np.zeros(m, np.int32)
     built = np.zeros(s, np.bool_)
-    # the tasks in a heap of their best pairs, ordered as Alg. 2 picks (``_before`` on a key: processor x S + task,
-    # the lower first; with ``last`` the task, the higher first); a task whose best processor got a task since is
-    # found again only when it comes to the top (its old cost is a lower bound: costs only grow within an event)
-    tv, tk, tt = best.copy(), np.empty(s, np.int64), np.arange(s)
-    found = np.zeros(s, np.int32)  # the version of its best processor when its best was found
-    for i in range(s):
-        tk[i] = i if last else arg[i] * s + i
-    size = s
-    waiting, served = _start_heap(tv, tk, tt, size, idle, last)
+    waiting = 0
+    for c in range(m):
+        waiting += idle[c]
+    served = np.zeros(m, np.bool_)
+    b = -1
     for step in range(s):
-        while True:
-            a = tt[0]
-            if found[a] == version[arg[a]]:
-                break
-            best[a], arg[a] = _current(kind, e, wb, st, a, last, version, v_ws[a], j_ws[a], seen_ws[a], built)
-            found[a] = version[arg[a]]
-            tv[0], tk[0] = best[a], a if last else arg[a] * s + a
-            _sift(tv, tk, tt, 0, size, last)
+        pos, a = -1, -1
+        for r in range(n_left):
+            i = left[r]
+            if arg[i] == b:  # its best processor just got a task: find its best now
+                best[i], arg[i] = _current(kind, e, wb, st, i, last, version, v_ws[i], j_ws[i], seen_ws[i], built)
+            if a < 0 or best[i] < best[a] or (best[i] == best[a] and (i > a if last else (arg[i] < arg[a] or (
+                    arg[i] == arg[a] and i < a)))):
+                pos, a = r, i
         b = arg[a]
-        size -= 1
-        tv[0], tk[0], tt[0] = tv[size], tk[size], tt[size]
-        _sift(tv, tk, tt, 0, size, last)
+        n_left -= 1
+        left[pos] = left[n_left]
         out[step, 0], out[step, 1] = a, b
         st[b] += e[a, b]
         version[b] += 1
@@ -294,7 +276,12 @@ def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, 
             hv[size], hk[size], ht[size] = v, i * m + j if last else j, i
             ce[j] = e
             size += 1
-    waiting, served = _start_heap(hv, hk, ht, size, idle, last)
+    for q in range(size // 2 - 1, -1, -1):
+        _sift(hv, hk, ht, q, size, last)
+    waiting = 0
+    for c in range(m):
+        waiting += idle[c]
+    served = np.zeros(m, np.bool_)
     for step in range(s):
         while True:
             j, i = hk[0] % m, ht[0]
