@@ -19,6 +19,8 @@ O(M) plus the processors found again as picks load them, not S x M (issue 21).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 from numba import njit
 
@@ -51,6 +53,28 @@ def _sift(v, j, seen, pos, size, last):
         v[pos], j[pos], seen[pos] = v[child], j[child], seen[child]
         pos = child
     v[pos], j[pos], seen[pos] = item_v, item_j, item_seen
+
+
+@njit(cache=True)
+def _unserved(idle):
+    """How many processors are flagged idle, and a flag per processor for those given a task (none yet)."""
+    waiting = 0
+    for c in range(idle.size):
+        waiting += idle[c]
+    return waiting, np.zeros(idle.size, np.bool_)
+
+
+@njit(cache=True)
+def _record(out, step, a, b, add, st, version, idle, served, waiting):
+    """Alg. 2's pick number ``step``: task a to processor b, whose load grows by ``add``; returns how many processors
+    flagged idle still have no task."""
+    out[step, 0], out[step, 1] = a, b
+    st[b] += add
+    version[b] += 1
+    if idle[b] and not served[b]:
+        served[b] = True
+        waiting -= 1
+    return waiting
 
 
 @njit(cache=True)
@@ -107,10 +131,7 @@ def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
     n_left = s
     version = np.zeros(m, np.int32)
     built = np.zeros(s, np.bool_)
-    waiting = 0
-    for c in range(m):
-        waiting += idle[c]
-    served = np.zeros(m, np.bool_)
+    waiting, served = _unserved(idle)
     b = -1
     for step in range(s):
         pos, a = -1, -1
@@ -124,12 +145,72 @@ def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
         b = arg[a]
         n_left -= 1
         left[pos] = left[n_left]
-        out[step, 0], out[step, 1] = a, b
-        st[b] += e[a, b]
-        version[b] += 1
-        if idle[b] and not served[b]:
-            served[b] = True
-            waiting -= 1
+        waiting = _record(out, step, a, b, e[a, b], st, version, idle, served, waiting)
+        if stop_early and waiting <= 0:
+            return out[:step + 1], True
+    return out, True
+
+
+@njit(cache=True)
+def _column_scan(kind, e, wb, st, j, alive, last):
+    """Processor j's best waiting task now: (cost, task), the lowest task on a tie (the highest with ``last``), a
+    cost NaN if any is."""
+    v, a = np.inf, -1
+    for i in range(e.shape[0]):
+        if not alive[i]:
+            continue
+        x = _pair(kind, e, wb, st, i, j)
+        if x != x:
+            return x, i
+        if a < 0 or x < v or (last and x == v):
+            v, a = x, i
+    return v, a
+
+
+@njit(cache=True)
+def _greedy_by_processor(kind, e, wb, st0, idle, stop_early, last):
+    """Alg. 2 (``_greedy_monotone``'s picks, ties included) seen from the processors: each processor's best task by a
+    scan of its column, the processors in a heap of their best pairs (the key orders equal costs as Alg. 2:
+    the processor, or with ``last`` task x M + processor, ``_before``). A pick raises one processor's load and takes
+    one task away; costs only grow within an event, so a stale entry is a lower bound, scanned again only when it
+    comes to the top. Where most tasks share a best processor this does O(S) a pick instead of a heap repair for
+    every task; where one task is the best of many processors of equal loads it would scan them all at each pick,
+    so after scans worth two full passes it hands the remaining tasks to ``_greedy_monotone``. Returns the pairs and
+    False (nothing mapped) if a cost is NaN."""
+    s, m = e.shape
+    st = st0.copy()
+    out = np.empty((s, 2), np.int64)
+    alive = np.ones(s, np.bool_)
+    hv, hk, ht = np.empty(m), np.empty(m, np.int64), np.empty(m, np.int64)
+    for j in range(m):
+        v, a = _column_scan(kind, e, wb, st, j, alive, last)
+        if v != v:
+            return out[:0], False
+        hv[j], hk[j], ht[j] = v, a * m + j if last else j, a
+    for q in range(m // 2 - 1, -1, -1):
+        _sift(hv, hk, ht, q, m, last)
+    seen = np.zeros(m, np.int64)
+    version = np.zeros(m, np.int64)
+    waiting, served = _unserved(idle)
+    budget = 8 * s * m  # pairs the scans may evaluate before the tasks' heaps take over
+    for step in range(s):
+        while True:
+            j, a = hk[0] % m, ht[0]
+            if seen[j] == version[j] and alive[a]:
+                break
+            budget -= s - step
+            if budget < 0:
+                rest = np.flatnonzero(alive)
+                tail, ok = _greedy_monotone(kind, e[rest], wb[rest], st, idle & ~served, stop_early, last)
+                out[step:step + tail.shape[0], 0] = rest[tail[:, 0]]
+                out[step:step + tail.shape[0], 1] = tail[:, 1]
+                return out[:step + tail.shape[0]], ok
+            v, a = _column_scan(kind, e, wb, st, j, alive, last)
+            seen[j] = version[j]
+            hv[0], hk[0], ht[0] = v, a * m + j if last else j, a
+            _sift(hv, hk, ht, 0, m, last)
+        alive[a] = False
+        waiting = _record(out, step, a, j, e[a, j], st, version, idle, served, waiting)
         if stop_early and waiting <= 0:
             return out[:step + 1], True
     return out, True
@@ -278,10 +359,7 @@ def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, 
             size += 1
     for q in range(size // 2 - 1, -1, -1):
         _sift(hv, hk, ht, q, size, last)
-    waiting = 0
-    for c in range(m):
-        waiting += idle[c]
-    served = np.zeros(m, np.bool_)
+    waiting, served = _unserved(idle)
     for step in range(s):
         while True:
             j, i = hk[0] % m, ht[0]
@@ -295,13 +373,8 @@ def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, 
             else:
                 hv[0], hk[0], ht[0], ce[j] = v, i * m + j if last else j, i, e
             _sift(hv, hk, ht, 0, size, last)
-        out[step, 0], out[step, 1] = pos[i], j
         alive[i] = False
-        st[j] += ce[j]
-        version[j] += 1
-        if idle[j] and not served[j]:
-            served[j] = True
-            waiting -= 1
+        waiting = _record(out, step, pos[i], j, ce[j], st, version, idle, served, waiting)
         if stop_early and waiting <= 0:
             return out[:step + 1]
     return out
@@ -401,7 +474,7 @@ def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: floa
         # FA ignores EW: e stands in for its unused weights (no S x M array of ones)
         wb = e if kind == H.FA else np.asarray(ew, float) ** (-beta if kind == H.FZ else beta)
         idle_ = np.ones(e.shape[1], np.bool_) if idle is None else np.asarray(idle, np.bool_)
-        out, ok = _greedy_monotone(kind, e, wb, np.asarray(st0, float), idle_, bool(stop_early), ties == "last")
+        out, ok = _greedy_by_processor(kind, e, wb, np.asarray(st0, float), idle_, bool(stop_early), ties == "last")
         if ok:
             return out
     return H.greedy(kind, e, ew, st0, beta, once, idle, stop_early, ties)
@@ -411,5 +484,12 @@ def warm_up() -> None:
     e = np.ones((2, 2))
     for kind in MONOTONE:
         greedy(kind, e, e, np.zeros(2), 1.0, True, np.ones(2, np.bool_), True)
+    known = SimpleNamespace(problem=np.zeros(2, np.int64), count=np.array([[1, 0]]), knn=np.ones((3, 2, 2)),
+                            T=np.ones(1), rate=np.ones(2), Cg=np.ones(1))  # what CarriedFA reads of an EstimatorState
+    for last in (False, True):
+        carry = CarriedFA(2, 2, last)
+        carry.map(known, np.arange(2), np.zeros(2), np.ones(2, np.bool_), True)
+        carry.column_changed(0, 0)
+        carry.map(known, np.arange(1), np.ones(2), np.zeros(2, np.bool_), False)
     knn_estimates(np.ones((3, 2, 2)), np.arange(2), np.zeros(2, np.int64), np.ones((1, 2), np.int64), np.ones(1),
                   np.ones(2), np.ones(1), np.ones(2))

@@ -195,3 +195,19 @@ def test_runs_with_fa_carried_are_unchanged(monkeypatch, seed):
         for column in ("machine", "start", "finish"):
             a, b = getattr(fast[label], column), getattr(slow[label], column)
             assert np.array_equal(a, b, equal_nan=True), (label, column)
+
+
+@pytest.mark.parametrize("kind", MONOTONE)
+@pytest.mark.parametrize("ties", ["lowest", "last"])
+def test_alg2_when_one_task_is_every_processors_best(kind, ties):
+    """The case that makes the processors' view scan every column at each pick (identical processors, all idle, one
+    smallest task the best of all): it hands over to the tasks' heaps midway, with the same picks as Alg. 2."""
+    rng = np.random.default_rng(11)
+    s, m = 90, 50
+    e = np.outer(rng.permutation(s) + 1.0, np.ones(m))
+    e[:, 7] = e[:, 3]  # and equal columns
+    w = np.where(rng.random((s, m)) < 0.5, 0.5, 2.0) if kind != H.FA else e
+    st0 = np.zeros(m)
+    for stop_early in (False, True):
+        want = H.greedy(kind, e, w, st0, 0.3, True, st0 == 0.0, stop_early, ties)
+        assert K.greedy(kind, e, w, st0, 0.3, True, st0 == 0.0, stop_early, ties).tolist() == want.tolist()
