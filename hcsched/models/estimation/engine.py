@@ -38,6 +38,9 @@ from hcsched.models.estimation.workload import Workload, availability, true_time
 RETURN, RELEASE = 0, 1
 UNWEIGHTED = frozenset({"fa", "la", "ef", "ll"})  # costs without EW (eqs. 11, 17; section 5.4): EW is not computed
 CURVE_POINTS = 200
+# processors x tasks from which FA carries its sorted estimates between events: one trial of page-system-a (90 x 450)
+# takes 0.08 s with them and 0.06 s without, 4x (360 x 1800) 0.43 s against 0.46 s, 16x 6.5 s against 11.5 s
+CARRY_FROM = 500_000
 
 
 @dataclass
@@ -125,10 +128,12 @@ class _Sim:
             self._push(float(w.stage_release[p, 0]), RELEASE, p, 0)
 
     def _carried(self) -> bool:
-        """Whether FA's mapping events can carry their sorted estimates (:class:`.kernels.CarriedFA`): the best case
-        (e = ETC + C), the relative ST, k-NN estimates and remapping at every event."""
+        """Whether FA's mapping events carry their sorted estimates (:class:`.kernels.CarriedFA`): the best case
+        (e = ETC + C), the relative ST, k-NN estimates, remapping at every event, and a system of at least
+        ``CARRY_FROM`` processors x tasks (below, its bookkeeping costs more than it saves)."""
         return (self.name == "fa" and self.case == "best" and self.params.get("st") == "relative"
-                and self.spec.mapping == "return" and self.spec.estimator.method == "knn")
+                and self.spec.mapping == "return" and self.spec.estimator.method == "knn"
+                and self.M * self.N >= CARRY_FROM)
 
     def _push(self, time: float, kind: int, a: int, b: int) -> None:
         heapq.heappush(self.events, (time, kind, self.seq, a, b))

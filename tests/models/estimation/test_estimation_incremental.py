@@ -184,6 +184,7 @@ def test_runs_with_fa_carried_are_unchanged(monkeypatch, seed):
     problems = tuple(dataclasses.replace(p, stages=tuple(3 * s for s in p.stages)) for p in spec.problems)
     sc = base.replace(heuristics=["fa", {"name": "fa", "ties": "last"}], seed=seed, problems=problems,
                       processors=dataclasses.replace(spec.processors, count=3 * spec.processors.count))
+    monkeypatch.setattr(engine, "CARRY_FROM", 0)  # a small system: CarriedFA only when asked
     calls = []
     real = K.CarriedFA.map
     monkeypatch.setattr(K.CarriedFA, "map", lambda self, *a: calls.append(1) or real(self, *a))
