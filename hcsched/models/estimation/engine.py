@@ -38,9 +38,10 @@ from hcsched.models.estimation.workload import Workload, availability, true_time
 RETURN, RELEASE = 0, 1
 UNWEIGHTED = frozenset({"fa", "la", "ef", "ll"})  # costs without EW (eqs. 11, 17; section 5.4): EW is not computed
 CURVE_POINTS = 200
-# processors x tasks from which FA carries its sorted estimates between events: one trial of page-system-a (90 x 450)
-# takes 0.08 s with them and 0.06 s without, 4x (360 x 1800) 0.43 s against 0.46 s, 16x 6.5 s against 11.5 s
-CARRY_FROM = 500_000
+# processors x tasks from which FA carries its sorted estimates between events (one trial of page-system-a with
+# processors and stages x f, measured in one process: 1x, 90 x 450, 0.08 s with them against 0.06 s without; 4x,
+# 360 x 1800, 0.52-0.55 s against 0.48-0.49 s; 8x, 720 x 3600, 2.1-2.4 s against 3.0 s; 16x 7.0 s against 11.5 s)
+CARRY_FROM = 1_000_000
 
 
 @dataclass
