@@ -38,10 +38,11 @@ from hcsched.models.estimation.workload import Workload, availability, true_time
 RETURN, RELEASE = 0, 1
 UNWEIGHTED = frozenset({"fa", "la", "ef", "ll"})  # costs without EW (eqs. 11, 17; section 5.4): EW is not computed
 CURVE_POINTS = 200
-# processors x tasks from which FA carries its sorted estimates between events (one trial of page-system-a with
-# processors and stages x f, measured in one process: 1x, 90 x 450, 0.08 s with them against 0.06 s without; 4x,
-# 360 x 1800, 0.52-0.55 s against 0.48-0.49 s; 8x, 720 x 3600, 2.1-2.4 s against 3.0 s; 16x 7.0 s against 11.5 s)
-CARRY_FROM = 1_000_000
+# tasks from which FA carries its sorted estimates between events (one trial of page-system-a with processors and
+# stages x f, measured in one process: 1x, 90 processors and 450 tasks, 0.08 s with them against 0.06 s without; 4x,
+# 360 and 1800, 0.52-0.55 s against 0.48-0.49 s; 8x, 720 and 3600, 2.1-2.4 s against 3.0 s; 16x 7.0 s against
+# 11.5 s; stages x 16 on 90 processors, 7200 tasks, 6.2 s against 14.3 s)
+CARRY_FROM = 2000
 
 
 @dataclass
@@ -130,11 +131,11 @@ class _Sim:
 
     def _carried(self) -> bool:
         """Whether FA's mapping events carry their sorted estimates (:class:`.kernels.CarriedFA`): the best case
-        (e = ETC + C), the relative ST, k-NN estimates, remapping at every event, and a system of at least
-        ``CARRY_FROM`` processors x tasks (below, its bookkeeping costs more than it saves)."""
+        (e = ETC + C), the relative ST, k-NN estimates, remapping at every event, and at least ``CARRY_FROM`` tasks
+        (below, its bookkeeping costs more than it saves)."""
         return (self.name == "fa" and self.case == "best" and self.params.get("st") == "relative"
                 and self.spec.mapping == "return" and self.spec.estimator.method == "knn"
-                and self.M * self.N >= CARRY_FROM)
+                and self.N >= CARRY_FROM)
 
     def _push(self, time: float, kind: int, a: int, b: int) -> None:
         heapq.heappush(self.events, (time, kind, self.seq, a, b))
