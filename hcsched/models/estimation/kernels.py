@@ -3,12 +3,16 @@ of the decision, not of its rescans.
 
 :func:`heuristics.greedy <hcsched.models.estimation.heuristics.greedy>` re-evaluates a task on every processor (O(M))
 each time the processor of its best pair gets a task. When most tasks share a best processor (one whose estimates are
-low for every task), every pick makes every task's best stale, and a mapping event costs O(S^2 M). Here each task
-keeps its processors in a heap of the costs they had when last computed: the cost of (i, j) never falls as ST_j
-grows (FA = ETC + C + ST_j; FE, FZ multiply it by a positive EW^(+-beta)), so an old cost is a lower bound, and a
-task's best is found by recomputing the processors at the top of its heap that got a task since, O(log M) each. An
-event costs O(S M) once (every waiting task on every processor, Alg. 2's own work) plus O(S) a pick. The pairs and
-their order are those of :func:`heuristics.greedy`, ties included (the same cost function, the same keys).
+low for every task), every pick makes every task's best stale, and a mapping event costs O(S^2 M). The cost of
+(i, j) never falls as ST_j grows (FA = ETC + C + ST_j; FE, FZ multiply it by a positive EW^(+-beta)), so an old cost
+is a lower bound. :func:`_greedy_by_processor` scans each processor's column once for its best task and keeps the
+processors in a heap of their best pairs: a pick loads one processor and takes one task away, and only the stale
+entries that come to the top are scanned again (O(S) each). Where one task is the best of many processors of equal
+loads, which would rescan them all at each pick, it hands over to :func:`_greedy_monotone`: each task keeps its
+processors in a heap of the costs they had when last computed, and its best is found by recomputing the processors
+at the top that got a task since, O(log M) each. Either way an event costs O(S M) once (every waiting task on every
+processor, Alg. 2's own work) plus what the picks make stale. The pairs and their order are those of
+:func:`heuristics.greedy`, ties included (the same cost function, the same keys).
 
 :class:`CarriedFA` goes further for FA, whose cost on a processor is the task's estimate plus the processor's load:
 each processor keeps its waiting tasks sorted by estimate from one mapping event to the next, so an event costs
