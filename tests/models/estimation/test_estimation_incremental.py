@@ -1,6 +1,8 @@
 """The estimation model's costs that grow with the decision, not with the history (issue 21): the heap form of Alg. 2
 for FA, FE and FZ (kernels.greedy) against heuristics.greedy and a brute-force reading, and whole runs unchanged."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -98,3 +100,115 @@ def test_knn_estimates_in_one_pass_are_the_per_pair_estimates():
     for a, b in zip(whole, pairs, strict=True):
         assert a.shape == (10, 6) and np.array_equal(a, b.reshape(10, 6))
     assert np.isfinite(whole[0]).all() and (est.count[problems[tasks]] == 0).any()
+
+
+class _Knowledge:
+    """What CarriedFA reads of an EstimatorState (problem, count, knn, T, rate, Cg), driven by hand: small whole
+    numbers, so that costs tie within and across processors, observed or not."""
+
+    def __init__(self, rng, n, m, n_problems):
+        self.rng = rng
+        self.problem = rng.integers(0, n_problems, n)
+        self.count = np.zeros((n_problems, m), np.int64)
+        self.knn = rng.integers(1, 5, (3, n, m)).astype(float)
+        self.T, self.Cg = rng.integers(1, 8, n_problems).astype(float), rng.integers(0, 3, n_problems).astype(float)
+        self.rate = rng.choice([1.0, 2.0, 4.0], m)
+
+    def matrix(self, tasks):
+        """e = ETC + C of every task on every processor, as the engine computes it without CarriedFA."""
+        p = self.problem[tasks]
+        etc, c, _ = K.knn_estimates(self.knn, tasks, p, self.count, self.T, self.rate, self.Cg, np.zeros(tasks.size))
+        return etc + c
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 100_000), st.integers(1, 9), st.integers(1, 6), st.sampled_from(["lowest", "last"]))
+def test_carried_fa_is_alg2_at_every_event(seed, n_waiting, m, ties):
+    """CarriedFA's picks against kernels.greedy on the whole (S, M) matrix at each event of a random history: tasks
+    arrive and start, returns give processors their first observations of a problem and change k-NN columns (told
+    to CarriedFA as the engine does), T, C and P_j move, loads rise and fall to 0, costs tie everywhere."""
+    rng = np.random.default_rng(seed)
+    n, n_problems = 40, 3
+    know = _Knowledge(rng, n, m, n_problems)
+    carry = K.CarriedFA(n, m, ties == "last")
+    waiting, next_task = [], 0
+    for _ in range(12):
+        # arrivals (their estimates are read before they wait, as fill_rows does) and starts
+        while len(waiting) < n_waiting and next_task < n:
+            waiting.append(next_task)
+            next_task += 1
+        tasks = np.array(sorted(waiting), np.int64)
+        known = tasks[np.isin(know.problem[tasks], np.flatnonzero(know.count.sum(axis=1) > 0))]
+        st0 = np.where(rng.random(m) < 0.4, 0.0, rng.integers(0, 6, m).astype(float))
+        idle = st0 == 0.0
+        stop_early = bool(rng.random() < 0.5)
+        if known.size:
+            got = carry.map(know, known, st0, idle, stop_early)
+            e = know.matrix(known)
+            want = K.greedy(H.FA, e, e, st0, 1.0, True, idle, stop_early, ties)
+            assert got is not None and got.tolist() == want.tolist()
+            for r in got[:rng.integers(0, got.shape[0] + 1), 0]:  # some mapped tasks start
+                waiting.remove(int(known[r]))
+        # returns: a problem's column on a processor changes (first observation or new neighbours), P_j, T, C move
+        for _ in range(rng.integers(0, 3)):
+            p, j = int(rng.integers(n_problems)), int(rng.integers(m))
+            know.count[p, j] += 1
+            mine = [i for i in waiting if know.problem[i] == p]
+            know.knn[:2, mine, j] = rng.integers(1, 5, (2, len(mine)))
+            carry.column_changed(p, j)
+            know.T[p], know.Cg[p] = rng.integers(1, 8), rng.integers(0, 3)
+            know.rate[j] = rng.choice([1.0, 2.0, 4.0])
+        # a task not waiting may see its estimates change without notice (the engine updates waiting tasks only)
+        later = np.arange(next_task, n)
+        know.knn[:2, later] = rng.integers(1, 5, (2, later.size, m))
+
+
+def test_carried_fa_gives_way_on_nan():
+    """A NaN estimate has no order: CarriedFA says so (None) and stays out of the run."""
+    rng = np.random.default_rng(3)
+    know = _Knowledge(rng, 6, 3, 1)
+    know.count[0, 1] = 1
+    know.knn[0, 2, 1] = np.nan
+    carry = K.CarriedFA(6, 3, False)
+    assert carry.map(know, np.arange(6), np.zeros(3), np.ones(3, np.bool_), True) is None
+    know.knn[0, 2, 1] = 1.0
+    assert carry.map(know, np.arange(6), np.zeros(3), np.ones(3, np.bool_), True) is None and not carry.ok
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_runs_with_fa_carried_are_unchanged(monkeypatch, seed):
+    """Whole runs of FA (both tie rules) with CarriedFA and with every event's full matrix and kernels.greedy: the
+    same schedules, to the bit; a system scaled up so that many tasks wait on many processors."""
+    base = MODEL.tiny()
+    spec = base.spec
+    problems = tuple(dataclasses.replace(p, stages=tuple(3 * s for s in p.stages)) for p in spec.problems)
+    sc = base.replace(heuristics=["fa", {"name": "fa", "ties": "last"}], seed=seed, problems=problems,
+                      processors=dataclasses.replace(spec.processors, count=3 * spec.processors.count))
+    monkeypatch.setattr(engine, "CARRY_FROM", 0)  # a small system: CarriedFA only when asked
+    calls = []
+    real = K.CarriedFA.map
+    monkeypatch.setattr(K.CarriedFA, "map", lambda self, *a: calls.append(1) or real(self, *a))
+    fast = _schedules(sc)
+    assert len(calls) > 10
+    monkeypatch.setattr(engine._Sim, "_carried", lambda self: False)
+    slow = _schedules(sc)
+    for label in fast:
+        for column in ("machine", "start", "finish"):
+            a, b = getattr(fast[label], column), getattr(slow[label], column)
+            assert np.array_equal(a, b, equal_nan=True), (label, column)
+
+
+@pytest.mark.parametrize("kind", MONOTONE)
+@pytest.mark.parametrize("ties", ["lowest", "last"])
+def test_alg2_when_one_task_is_every_processors_best(kind, ties):
+    """The case that makes the processors' view scan every column at each pick (identical processors, all idle, one
+    smallest task the best of all): it hands over to the tasks' heaps midway, with the same picks as Alg. 2."""
+    rng = np.random.default_rng(11)
+    s, m = 90, 50
+    e = np.outer(rng.permutation(s) + 1.0, np.ones(m))
+    e[:, 7] = e[:, 3]  # and equal columns
+    w = np.where(rng.random((s, m)) < 0.5, 0.5, 2.0) if kind != H.FA else e
+    st0 = np.zeros(m)
+    for stop_early in (False, True):
+        want = H.greedy(kind, e, w, st0, 0.3, True, st0 == 0.0, stop_early, ties)
+        assert K.greedy(kind, e, w, st0, 0.3, True, st0 == 0.0, stop_early, ties).tolist() == want.tolist()
