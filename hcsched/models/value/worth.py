@@ -20,6 +20,8 @@ Readings (``/work/shared/reference/seed001-notes.md``):
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 from numba import njit
 
@@ -104,7 +106,8 @@ def upper_bound(arrival, weight, min_atc, machines, B, E, from_zero=False):
 
     Q_i = p_i / min_j ATC(i, j) and each task's remaining time rATC_i starts at min_j ATC(i, j). The time from B
     (or 0 with ``from_zero``) to E is cut at every arrival; each slice offers TACT = its length x ``machines``,
-    given to the arrived tasks with rATC > 0 in decreasing Q (ties: lowest task index), crediting Q x the time used.
+    given to the arrived tasks with rATC > 0 in decreasing Q (ties: lowest task index), crediting Q x the time used;
+    those tasks wait in a heap of their rank in Q, so a slice costs what it fills, not the trial's task count.
     This is the optimum of a relaxation (a task may use several machines at once, d = 1, the fastest machine), so
     V <= UB for every schedule (notes R1). Tasks arriving at or after E add nothing.
     """
@@ -114,25 +117,29 @@ def upper_bound(arrival, weight, min_atc, machines, B, E, from_zero=False):
         return 0.0
     q = weight / min_atc
     by_q = np.argsort(-q, kind="mergesort")  # decreasing Q, lowest index first on ties
+    rank = np.empty(n, np.int64)
+    rank[by_q] = np.arange(n)
     by_arrival = np.argsort(arrival, kind="mergesort")
     remaining = min_atc.copy()
-    arrived = np.zeros(n, dtype=np.bool_)
+    ready = [np.int64(0)]  # the ranks of the arrived tasks with rATC > 0, a heap (the first item is a typing seed)
+    heapq.heappop(ready)
     total = 0.0
     k = 0
     while t < E:
         while k < n and arrival[by_arrival[k]] <= t:
-            arrived[by_arrival[k]] = True
+            i = by_arrival[k]
+            if remaining[i] > 0.0:
+                heapq.heappush(ready, rank[i])
             k += 1
         nxt = E if k >= n else min(arrival[by_arrival[k]], E)
         tact = (nxt - t) * machines
-        for r in range(n):
-            if tact <= 0.0:
-                break
-            i = by_q[r]
-            if arrived[i] and remaining[i] > 0.0:
-                used = min(tact, remaining[i])
-                total += q[i] * used
-                remaining[i] -= used
-                tact -= used
+        while tact > 0.0 and ready:
+            i = by_q[ready[0]]
+            used = min(tact, remaining[i])
+            total += q[i] * used
+            remaining[i] -= used
+            tact -= used
+            if not remaining[i] > 0.0:
+                heapq.heappop(ready)
         t = nxt
     return total

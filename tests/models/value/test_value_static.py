@@ -100,6 +100,41 @@ def test_upper_bound_by_hand():
     assert upper_bound(arr(50.0), arr(4.0), arr(1.0), 1, 10.0, 30.0) == 0.0  # arrives after E
 
 
+def _plain_upper_bound(arrival, weight, min_atc, machines, B, E, from_zero=False):
+    """Section 2.3 read literally: at every slice, scan all tasks in decreasing Q (lowest index on ties)."""
+    t, total = (0.0 if from_zero else B), 0.0
+    with np.errstate(divide="ignore"):
+        q = weight / min_atc  # a zero-length task: Q infinite, never filled (rATC 0)
+    order = np.argsort(-q, kind="mergesort")
+    remaining = min_atc.copy()
+    cuts = sorted({float(x) for x in arrival if t < x < E} | {E}) if E > t else []
+    for nxt in cuts:
+        tact = (nxt - t) * machines
+        for i in order:
+            if tact <= 0.0:
+                break
+            if arrival[i] <= t and remaining[i] > 0.0:
+                used = min(tact, remaining[i])
+                total += q[i] * used
+                remaining[i] -= used
+                tact -= used
+        t = nxt
+    return total
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([1.0, 4.0, 16.0]), st.integers(0, 12)), max_size=25),
+       st.integers(1, 4), st.integers(0, 20), st.integers(0, 40), st.booleans())
+def test_upper_bound_is_the_literal_greedy(tasks, machines, b, length, from_zero):
+    """The heap of ranks gives the same sum, in the same order of additions, as scanning every task at every
+    slice (ties in Q and in arrival, zero-length tasks, arrivals at B and after E)."""
+    a = arr(*[x[0] for x in tasks])
+    w = arr(*[x[1] for x in tasks])
+    m = arr(*[x[2] for x in tasks])
+    args = (a, w, m, machines, float(b), float(b + length), from_zero)
+    assert upper_bound(*args) == _plain_upper_bound(*args)
+
+
 def _random_schedule(data):
     """A small feasible schedule: one task at a time per machine, never before its arrival, optional idle gaps,
     and some tasks never started."""
