@@ -675,7 +675,7 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
         for j in range(M):
             c = mat[j] + e[j]
             least = min(least, c)
-            ps = 1.0 - e[j] / (d - mat[j]) if c <= d and d > mat[j] else -1.0
+            ps = _ps(e[j], mat[j], d)
             if keep:
                 row[j] = ps
             if ps > s1:
