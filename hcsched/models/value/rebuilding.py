@@ -71,11 +71,21 @@ def _mkey(mode, e, p, m, d100, d50, d25):
 
 
 @njit(cache=True)
-def _best2(mode, e, p, mat, d100, d50, d25):
-    """(best machine, its key, the second-best key); ties: lowest machine."""
+def _keys(mode, e, p, mat, d100, d50, d25, keys):
+    """:func:`_mkey` of every machine into ``keys``: a loop without branches (the deadline factor is chosen by
+    selects), which the compiler vectorizes; scanning the keys after is about 5x faster than choosing in the same
+    loop, where the deadline factor's branches, taken by chance machine after machine, are mispredicted."""
+    for j in range(e.size):
+        keys[j] = _mkey(mode, e[j], p, mat[j], d100, d50, d25)
+
+
+@njit(cache=True)
+def _best2(mode, e, p, mat, d100, d50, d25, keys):
+    """(best machine, its key, the second-best key); ties: lowest machine. ``keys``: a buffer of M floats."""
+    _keys(mode, e, p, mat, d100, d50, d25, keys)
     b, bv, v2 = -1, -math.inf, -math.inf
     for j in range(e.size):
-        v = _mkey(mode, e[j], p, mat[j], d100, d50, d25)
+        v = keys[j]
         if b < 0 or v > bv:
             if b >= 0:
                 v2 = bv
@@ -102,8 +112,9 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
     bj = np.empty(S, np.int64)
     bv = np.empty(S)
     b2 = np.empty(S)
+    keys = np.empty(mat.size)
     for i in range(S):
-        bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i])
+        bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i], keys)
     return _greedy_steps(mode, E, p, d100, d50, d25, mat, (bj, bv, b2), out_t, out_m)
 
 
@@ -113,6 +124,7 @@ def _greedy_steps(mode, E, p, d100, d50, d25, mat, best, out_t, out_m):
     updated in place)."""
     bj, bv, b2 = best
     S, M = E.shape
+    keys = np.empty(M)
     members = np.empty((M, S), np.int64)
     cnt = np.zeros(M, np.int64)
     where = np.empty(S, np.int64)
@@ -151,7 +163,7 @@ def _greedy_steps(mode, E, p, d100, d50, d25, mat, best, out_t, out_m):
             if v > b2[i]:
                 bv[i] = v
             else:
-                bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i])
+                bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i], keys)
             j = bj[i]
             if j != l:  # move i to group j
                 last = members[l, cnt[l] - 1]
@@ -247,6 +259,7 @@ def _carried_best(mode, ids, E, p, d100, d50, d25, mat, carry, best):
     which is all :func:`_greedy_steps` needs. ``carry`` is then updated to this event."""
     bj, bv, b2 = best
     M = mat.size
+    keys = np.empty(M)
     changed = np.empty(M, np.int64)
     moved = np.zeros(M, np.bool_)
     nc = 0
@@ -259,7 +272,7 @@ def _carried_best(mode, ids, E, p, d100, d50, d25, mat, carry, best):
         t = ids[a]
         c = carry.best[t]
         if c < 0 or moved[c]:
-            bj[a], bv[a], b2[a] = _best2(mode, E[a], p[a], mat, d100[a], d50[a], d25[a])
+            bj[a], bv[a], b2[a] = _best2(mode, E[a], p[a], mat, d100[a], d50[a], d25[a], keys)
         else:
             b, v, v2 = c, carry.key[t], carry.second[t]
             for q in range(nc):
