@@ -90,14 +90,14 @@ def mapping_event(kind, fp, state, new, now, end, queues, trial, carry):
             mat[j] += etc[queue[j, 0], j]
     rows = mappable(new, queue, qlen)
     S = rows.size
-    E = np.empty((S, M))
-    for a in range(S):
+    E = np.empty((0 if rebuilding.reads_etc_by_id(kind) else S, M))
+    for a in range(E.shape[0]):
         E[a] = etc[rows[a]]
     out_t = np.empty(S, np.int64)
     out_m = np.empty(S, np.int64)
     mapped = rebuilding.Rows(E, trial.weight[rows], trial.prio[rows], trial.d100[rows], trial.d50[rows],
                              trial.d25[rows])
-    n = rebuilding.remap_carried(kind, fp, mapped, rows, carry, now, end, mat, out_t, out_m)
+    n = rebuilding.remap_carried(kind, fp, mapped, rows, etc, carry, now, end, mat, out_t, out_m)
     for s in range(n):
         j = out_m[s]
         queue[j, qlen[j]] = rows[out_t[s]]

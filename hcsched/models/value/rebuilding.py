@@ -115,15 +115,15 @@ def greedy(mode, E, p, d100, d50, d25, mat, out_t, out_m):
     keys = np.empty(mat.size)
     for i in range(S):
         bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i], keys)
-    return _greedy_steps(mode, E, p, d100, d50, d25, mat, (bj, bv, b2), out_t, out_m)
+    return _greedy_steps(mode, E, np.arange(S), p, d100, d50, d25, mat, (bj, bv, b2), out_t, out_m)
 
 
 @njit(cache=True)
-def _greedy_steps(mode, E, p, d100, d50, d25, mat, best, out_t, out_m):
+def _greedy_steps(mode, E, ix, p, d100, d50, d25, mat, best, out_t, out_m):
     """:func:`greedy` from each task's best machine, its key and an upper bound on its second-best key (``best``,
-    updated in place)."""
+    updated in place); task i's ETC row is ``E[ix[i]]``."""
     bj, bv, b2 = best
-    S, M = E.shape
+    S, M = ix.size, mat.size
     keys = np.empty(M)
     members = np.empty((M, S), np.int64)
     cnt = np.zeros(M, np.int64)
@@ -149,7 +149,7 @@ def _greedy_steps(mode, E, p, d100, d50, d25, mat, best, out_t, out_m):
     for step in range(S):
         k = tree[1]
         l = bj[k]
-        mat[l] += E[k, l]
+        mat[l] += E[ix[k], l]
         out_t[step], out_m[step] = k, l
         last = members[l, cnt[l] - 1]  # remove k from group l
         members[l, where[k]] = last
@@ -159,11 +159,11 @@ def _greedy_steps(mode, E, p, d100, d50, d25, mat, best, out_t, out_m):
         a = 0
         while a < cnt[l]:
             i = members[l, a]
-            v = _mkey(mode, E[i, l], p[i], mat[l], d100[i], d50[i], d25[i])
+            v = _mkey(mode, E[ix[i], l], p[i], mat[l], d100[i], d50[i], d25[i])
             if v > b2[i]:
                 bv[i] = v
             else:
-                bj[i], bv[i], b2[i] = _best2(mode, E[i], p[i], mat, d100[i], d50[i], d25[i], keys)
+                bj[i], bv[i], b2[i] = _best2(mode, E[ix[i]], p[i], mat, d100[i], d50[i], d25[i], keys)
             j = bj[i]
             if j != l:  # move i to group j
                 last = members[l, cnt[l] - 1]
@@ -250,7 +250,8 @@ def new_carry(kind, tasks, machines):
 
 @njit(cache=True)
 def _carried_best(mode, ids, E, p, d100, d50, d25, mat, carry, best):
-    """Each mappable task's best machine, key and second-best bound (``best``) at ``mat``, from ``carry``.
+    """Each mappable task's best machine, key and second-best bound (``best``) at ``mat``, from ``carry``; ``E``:
+    the trial's ETC rows by task id (``ids``: the mappable tasks' ids).
 
     A key depends on the machine's mat only, and between two events only the machines that started a task or are
     idle (mat = now) change theirs; every waiting task but the new one was mappable at the last event. A task whose
@@ -272,12 +273,12 @@ def _carried_best(mode, ids, E, p, d100, d50, d25, mat, carry, best):
         t = ids[a]
         c = carry.best[t]
         if c < 0 or moved[c]:
-            bj[a], bv[a], b2[a] = _best2(mode, E[a], p[a], mat, d100[a], d50[a], d25[a], keys)
+            bj[a], bv[a], b2[a] = _best2(mode, E[t], p[a], mat, d100[a], d50[a], d25[a], keys)
         else:
             b, v, v2 = c, carry.key[t], carry.second[t]
             for q in range(nc):
                 j = changed[q]
-                x = _mkey(mode, E[a, j], p[a], mat[j], d100[a], d50[a], d25[a])
+                x = _mkey(mode, E[t, j], p[a], mat[j], d100[a], d50[a], d25[a])
                 if x > v or (x == v and j < b):
                     v2 = max(v2, v)
                     b, v = j, x
@@ -289,13 +290,13 @@ def _carried_best(mode, ids, E, p, d100, d50, d25, mat, carry, best):
 
 
 @njit(cache=True)
-def max_max_carried(rows, ids, carry, mat, out_t, out_m):
+def max_max_carried(rows, ids, etc, carry, mat, out_t, out_m):
     """:func:`max_max` with each task's best machine carried over from the last event (:func:`_carried_best`);
-    ``ids``: the rows' task ids."""
+    ``ids``: the rows' task ids; the ETC rows are read from the trial's ``etc`` by id (``rows.E`` is not read)."""
     S = ids.size
     best = (np.empty(S, np.int64), np.empty(S), np.empty(S))
-    _carried_best(GREEDY_MAX_MAX, ids, rows.E, rows.p, rows.d100, rows.d50, rows.d25, mat, carry, best)
-    return _greedy_steps(GREEDY_MAX_MAX, rows.E, rows.p, rows.d100, rows.d50, rows.d25, mat, best, out_t, out_m)
+    _carried_best(GREEDY_MAX_MAX, ids, etc, rows.p, rows.d100, rows.d50, rows.d25, mat, carry, best)
+    return _greedy_steps(GREEDY_MAX_MAX, etc, ids, rows.p, rows.d100, rows.d50, rows.d25, mat, best, out_t, out_m)
 
 
 @njit(cache=True)
@@ -859,10 +860,19 @@ def remap(kind, fp, rows, now, end, mat, out_t, out_m):
 
 
 @njit(cache=True)
-def remap_carried(kind, fp, rows, ids, carry, now, end, mat, out_t, out_m):
-    """:func:`remap` within a run: Max-Max uses and updates the :class:`Carry` (``ids``: the rows' task ids)."""
+def reads_etc_by_id(kind):
+    """Whether :func:`remap_carried`'s kernel for ``kind`` reads the ETC rows from the trial's ETC by task id, so
+    that the caller need not copy them into ``Rows.E`` (each event's copy of every mappable row costs about as much
+    as Max-Max's decisions at 16x)."""
+    return kind == MAX_MAX
+
+
+@njit(cache=True)
+def remap_carried(kind, fp, rows, ids, etc, carry, now, end, mat, out_t, out_m):
+    """:func:`remap` within a run: Max-Max and Slack Sufferage use and update the :class:`Carry` (``ids``: the rows'
+    task ids; ``etc``: the trial's ETC rows by task id, for the kinds of :func:`reads_etc_by_id`)."""
     if kind == MAX_MAX:
-        return max_max_carried(rows, ids, carry, mat, out_t, out_m)
+        return max_max_carried(rows, ids, etc, carry, mat, out_t, out_m)
     if kind == SLACK_SUFFERAGE:
         return slack_sufferage_carried(fp, rows, ids, carry, end, mat, out_t, out_m)
     return remap(kind, fp, rows, now, end, mat, out_t, out_m)

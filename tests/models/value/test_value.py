@@ -508,7 +508,7 @@ def test_carried_kernels_over_events_choose_what_a_fresh_event_chooses(kind, M, 
         rows = rebuilding.Rows(etc[ids], p[ids], np.zeros(ids.size, np.int64), d100[ids], d50[ids], d25[ids])
         a_t, a_m, b_t, b_m = (np.empty(ids.size, np.int64) for _ in range(4))
         m1, m2 = mat.copy(), mat.copy()
-        rebuilding.remap_carried(kind, fp, rows, ids, carry, 0.0, end, m1, a_t, a_m)
+        rebuilding.remap_carried(kind, fp, rows, ids, etc, carry, 0.0, end, m1, a_t, a_m)
         rebuilding.remap(kind, fp, rows, 0.0, end, m2, b_t, b_m)
         assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist(), new
         np.testing.assert_array_equal(m1, m2)
