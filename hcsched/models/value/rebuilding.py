@@ -636,10 +636,14 @@ def _deadline(level, d100, d50, d25, end, end_factor):
     return end, end_factor
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _ps(e, m, d):
-    """PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1 (section 4.7)."""
-    return 1.0 - e / (d - m) if m + e <= d and d > m else -1.0
+    """PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1 (section 4.7). Without branches (the quotient is
+    computed and dropped where the deadline is missed; ``error_model="numpy"``: no check for a zero divisor), so that
+    a loop over the machines vectorizes: about 1 ns a machine against 2.2-4.1 with the branches, which are taken by
+    chance machine after machine."""
+    x = 1.0 - e / (d - m)
+    return x if (m + e <= d) & (d > m) else -1.0
 
 
 @njit(cache=True)
@@ -673,30 +677,24 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
     Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS, the deadline's
-    level 0-3, 4 for none) into ``out`` and the PS of every machine at that level into ``row`` (unless it is empty). A task that misses
-    even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1). The deadlines before level
-    ``first`` are known to be missed everywhere (mat only grows within an event, so a deadline missed on every
-    machine stays missed)."""
+    level 0-3, 4 for none) into ``out`` and the PS of every machine at the last level computed into ``row`` (M
+    floats). A task that misses even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1). The
+    deadlines before level ``first`` are known to be missed everywhere (mat only grows within an event, so a
+    deadline missed on every machine stays missed). Each level's PS are computed in one pass (:func:`_ps`, which
+    vectorizes) and then scanned for the two best (:func:`_two_best`)."""
     M = e.size
-    keep = row.size > 0
-    least = math.inf  # the least CT, from the first pass: a later deadline before it is met nowhere (every PS -1)
+    least = math.inf  # the least CT: a later deadline before it is met nowhere (every PS -1)
     for level in range(first, 4):
         d, factor = _deadline(level, d100, d50, d25, end, end_factor)
+        if level == first + 1:
+            for j in range(M):
+                c = mat[j] + e[j]
+                least = c if c < least else least
         if level > first and least > d:
             continue
-        b1, b2 = -1, -1
-        s1, s2 = -math.inf, -math.inf
         for j in range(M):
-            c = mat[j] + e[j]
-            least = min(least, c)
-            ps = _ps(e[j], mat[j], d)
-            if keep:
-                row[j] = ps
-            if ps > s1:
-                b2, s2 = b1, s1
-                b1, s1 = j, ps
-            elif ps > s2:
-                b2, s2 = j, ps
+            row[j] = _ps(e[j], mat[j], d)
+        b1, b2, s1, s2 = _two_best(row)
         if s1 >= 0.0:
             _slack_out(out, b1, b2, s1, s2, p * factor, level)
             return
@@ -724,7 +722,7 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     end_factor = fp[1]
     S, M = rows.E.shape
     info = np.empty((S, 6))
-    row = np.empty(0)
+    row = np.empty(M)
     for i in range(S):
         _slack(rows.E[i], rows.p[i], rows.d100[i], rows.d50[i], rows.d25[i], end, end_factor, mat, info[i], 0, row)
     return _slack_rounds(fp, rows, end, mat, info, out_t, out_m)[0]
@@ -739,7 +737,7 @@ def _slack_rounds(fp, rows, end, mat, info, out_t, out_m):
     S, M = E.shape
     alive = np.ones(S, np.bool_)
     stale = np.zeros(S, np.bool_)
-    row = np.empty(0)
+    row = np.empty(M)
     recomputed = 0
     bj = np.empty(S, np.int64)
     winner = np.empty(M, np.int64)

@@ -400,6 +400,19 @@ def test_each_dynamic_heuristic_has_its_own_kernel_constant_and_is_dispatched():
     assert rebuilding.remap(-5, np.zeros(1), rows, 0.0, 600.0, np.zeros(2), *out) == rebuilding.UNKNOWN
 
 
+@settings(max_examples=200, deadline=None)
+@given(hs.lists(hs.tuples(hs.integers(0, 6), hs.integers(0, 12), hs.integers(0, 12)), min_size=1, max_size=40))
+def test_branch_free_percentage_slack_is_the_formula(cases):
+    """The kernels' PS (computed without branches, the quotient dropped where the deadline is missed, a zero or
+    negative room d - mat included) is section 4.7's: 1 - ETC / (d - mat) where mat + ETC <= d, else -1; the same
+    floats as the array formula."""
+    e, m, d = (np.array(c, float) for c in zip(*cases, strict=True))
+    got = [rebuilding._ps(e[k], m[k], d[k]) for k in range(e.size)]
+    want = [percentage_slack([[e[k]]], [d[k]], [m[k]])[0, 0] for k in range(e.size)]
+    assert got == want
+    assert all(g == -1.0 for g, k in zip(got, range(e.size), strict=True) if m[k] + e[k] > d[k] or d[k] <= m[k])
+
+
 # --- Max-Max's and Slack Sufferage's incremental kernels agree with a full recomputation at every step -------------
 def _plain_max_max(E, p, d100, d50, d25, mat):
     """Section 4.2 by the letter: at every step every unmapped task's best machine (largest fitness; ties: lowest
