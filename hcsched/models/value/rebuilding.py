@@ -654,38 +654,61 @@ def _slack_out(out, b1, b2, s1, s2, worth, level):
     out[5] = level
 
 
+#: :func:`_best_ps` skips a machine's division when ETC > (d - mat) x (1 - s2) x SKIP, s2 the second-best PS so far:
+#: its PS is then below s2 by more than the rounding of either side (s2 in [0, 1 - 1e-8]), so it changes neither best.
+SKIP = 1.0 + 1e-7
+
+
+@njit(cache=True)
+def _best_ps(e, mat, d):
+    """(best, second best machine, their PS) at deadline d, as :func:`_two_best` over every machine's :func:`_ps`
+    (ties: lowest machine), without dividing for a machine whose PS is certainly below the second best."""
+    b1, b2 = -1, -1
+    s1, s2 = -math.inf, -math.inf
+    bound = math.inf
+    for j in range(e.size):
+        m, x = mat[j], e[j]
+        met = (m + x <= d) & (d > m)
+        if not ((met & (x <= (d - m) * bound)) | (~met & (s2 < -1.0))):
+            continue
+        ps = _ps(x, m, d)
+        if ps > s1:
+            b2, s2 = b1, s1
+            b1, s1 = j, ps
+        elif ps > s2:
+            b2, s2 = j, ps
+        else:
+            continue
+        bound = (1.0 - s2) * SKIP if 0.0 <= s2 <= 1.0 - 1e-8 else math.inf
+    return b1, b2, s1, s2
+
+
 @njit(cache=True)
 def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
     """Slack Sufferage step 2 for one task: the deadline used (D100, else D50, D25, then the end of the evaluation
     period when the task misses it on every machine), PS(i, j, d) = 1 - ETC / (d - mat) where CT <= d, else -1.
     Writes (best machine, second best machine, criticality = best PS - second PS, worth, second PS, the deadline's
-    level 0-3, 4 for none) into ``out`` and the PS of every machine at that level into ``row`` (unless it is empty). A task that misses
-    even ``end`` everywhere goes to its MCT machine with criticality 0 (notes R1). The deadlines before level
-    ``first`` are known to be missed everywhere (mat only grows within an event, so a deadline missed on every
-    machine stays missed)."""
-    M = e.size
+    level 0-3, 4 for none) into ``out`` and the PS of every machine at that level into ``row`` (unless it is empty;
+    then :func:`_best_ps`). A task that misses even ``end`` everywhere goes to its MCT machine with criticality 0
+    (notes R1). The deadlines before level ``first`` are known to be missed everywhere (mat only grows within an
+    event, so a deadline missed on every machine stays missed)."""
     keep = row.size > 0
-    least = math.inf  # the least CT, from the first pass: a later deadline before it is met nowhere (every PS -1)
+    least = math.inf  # the least CT: a later deadline before it is met nowhere (every PS -1)
     for level in range(first, 4):
         d, factor = _deadline(level, d100, d50, d25, end, end_factor)
-        if level > first and least > d:
+        if least > d and level > first:
             continue
-        b1, b2 = -1, -1
-        s1, s2 = -math.inf, -math.inf
-        for j in range(M):
-            c = mat[j] + e[j]
-            least = min(least, c)
-            ps = _ps(e[j], mat[j], d)
-            if keep:
-                row[j] = ps
-            if ps > s1:
-                b2, s2 = b1, s1
-                b1, s1 = j, ps
-            elif ps > s2:
-                b2, s2 = j, ps
+        if keep:
+            for j in range(e.size):
+                row[j] = _ps(e[j], mat[j], d)
+            b1, b2, s1, s2 = _two_best(row)
+        else:
+            b1, b2, s1, s2 = _best_ps(e, mat, d)
         if s1 >= 0.0:
             _slack_out(out, b1, b2, s1, s2, p * factor, level)
             return
+        if least == math.inf:
+            least = mct(e, mat)[1]
     j, _ = mct(e, mat)
     out[0], out[1], out[2], out[3], out[4], out[5] = j, -1, 0.0, p * end_factor, -1.0, 4
 
@@ -717,57 +740,132 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
 
 
 @njit(cache=True)
+def _worths(p, end_factor):
+    """The worths a task can take in Slack Sufferage (p x 1, 0.5, 0.25, ``end_factor``; :func:`_deadline`), distinct
+    and increasing."""
+    kinds = np.empty(0)
+    n = 0
+    for i in range(p.size):  # the distinct weights (one per priority level in the model's workloads)
+        seen = False
+        for k in range(n):
+            if kinds[k] == p[i]:
+                seen = True
+                break
+        if not seen:
+            if n == kinds.size:
+                grown = np.empty(2 * n + 4)
+                grown[:n] = kinds[:n]
+                kinds = grown
+            kinds[n] = p[i]
+            n += 1
+    v = np.empty(4 * n)
+    for k in range(n):
+        for level in range(4):
+            v[4 * k + level] = kinds[k] * _deadline(level, 0.0, 0.0, 0.0, 0.0, end_factor)[1]
+    return np.unique(v)
+
+
+@njit(cache=True)
+def _bucket(worths, v):
+    """The list of worth v (one of ``worths``, increasing): 0 for the highest worth."""
+    return worths.size - 1 - np.searchsorted(worths, v)
+
+
+@njit(cache=True)
+def _link(lists, i, k):
+    """Put task i at the head of bucket k's list (``lists`` = heads per bucket, next and previous per task)."""
+    head, nxt, prv = lists
+    nxt[i], prv[i] = head[k], -1
+    if head[k] >= 0:
+        prv[head[k]] = i
+    head[k] = i
+
+
+@njit(cache=True)
+def _unlink(lists, i, k):
+    """Take task i out of bucket k's list."""
+    head, nxt, prv = lists
+    if prv[i] >= 0:
+        nxt[prv[i]] = nxt[i]
+    else:
+        head[k] = nxt[i]
+    if nxt[i] >= 0:
+        prv[nxt[i]] = prv[i]
+
+
+@njit(cache=True)
 def _slack_rounds(fp, rows, end, mat, info, out_t, out_m):
     """:func:`slack_sufferage`'s rounds from each task's :func:`_slack` ``info``; returns (S, the number of
-    recomputations)."""
+    recomputations).
+
+    The tasks are kept in one list per worth (:func:`_worths`; :func:`_bucket` numbers them from the highest), so a round visits only the tasks at
+    the highest worth: the stale ones among them are recomputed (and move to the list of their new, lower worth)
+    until the highest non-empty list holds none. A task is stale when its best machine, or its second best with a
+    PS of at least 0, was assigned in a round since the one it was computed in (``stamp``: that round; ``last``:
+    each machine's last round assigned)."""
     single, end_factor = fp[0] != 0.0, fp[1]
     E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
     S, M = E.shape
+    worths = _worths(p, end_factor)
+    lists = (np.full(worths.size, -1, np.int64), np.empty(S, np.int64), np.empty(S, np.int64))
+    head = lists[0]
+    for i in range(S - 1, -1, -1):
+        _link(lists, i, _bucket(worths, info[i, 3]))
     alive = np.ones(S, np.bool_)
-    stale = np.zeros(S, np.bool_)
+    stamp = np.zeros(S, np.int64)
+    last = np.full(M, -1, np.int64)
     row = np.empty(0)
     recomputed = 0
-    bj = np.empty(S, np.int64)
+    bj = np.empty(0, np.int64)
     winner = np.empty(M, np.int64)
     count = np.empty(M, np.int64)
     taken = np.zeros(M, np.bool_)
     w = 0
+    k = 0
+    r = 0
     while w < S:
-        top = -1.0
-        for i in range(S):
-            if alive[i] and info[i, 3] > top:
-                top = info[i, 3]
-        refreshed = True
-        while refreshed:
-            refreshed = False
-            for i in range(S):
-                if alive[i] and stale[i] and info[i, 3] == top:
+        while True:  # refresh the highest worth's stale tasks until it has none
+            while head[k] < 0:
+                k += 1
+            i = head[k]
+            while i >= 0:
+                after = lists[1][i]
+                if last[int(info[i, 0])] >= stamp[i] or (info[i, 4] >= 0.0 and last[int(info[i, 1])] >= stamp[i]):
                     _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]), row)
-                    stale[i] = False
-                    refreshed = True
+                    stamp[i] = r
                     recomputed += 1
-            if refreshed:
-                top = -1.0
-                for i in range(S):
-                    if alive[i] and info[i, 3] > top:
-                        top = info[i, 3]
+                    b = _bucket(worths, info[i, 3])
+                    if b != k:
+                        _unlink(lists, i, k)
+                        _link(lists, i, b)
+                i = after
+            if head[k] >= 0:
+                break
         winner[:] = -1
         count[:] = 0
         first = -1
-        for i in range(S):
-            bj[i] = int(info[i, 0])
-            if alive[i] and info[i, 3] == top:
-                j = bj[i]
-                count[j] += 1
-                if winner[j] < 0 or info[i, 2] > info[winner[j], 2]:
-                    winner[j] = i
-                if first < 0 or info[i, 2] > info[first, 2]:
-                    first = i
+        i = head[k]
+        while i >= 0:
+            j = int(info[i, 0])
+            count[j] += 1
+            if winner[j] < 0 or _more_critical(info, i, winner[j]):
+                winner[j] = i
+            if first < 0 or _more_critical(info, i, first):
+                first = i
+            i = lists[1][i]
         w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
-        for i in range(S):
-            if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 4] >= 0.0 and taken[int(info[i, 1])])):
-                stale[i] = True
+        for j in range(M):
+            if taken[j]:
+                last[j] = r
+                _unlink(lists, winner[j], k)
+        r += 1
     return S, recomputed
+
+
+@njit(cache=True)
+def _more_critical(info, i, k):
+    """Whether task i wins a machine over task k of the same worth: larger criticality; ties: lower task."""
+    return info[i, 2] > info[k, 2] or (info[i, 2] == info[k, 2] and i < k)
 
 
 @njit(cache=True)

@@ -539,3 +539,56 @@ def test_slack_sufferage_a_second_best_at_minus_1_taken_leaves_the_task_as_it_wa
     pairs = list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True))
     assert pairs == [(0, 1), (2, 0), (1, 0)] == _plain_slack_sufferage(False, 0.05, rows, 50.0, np.zeros(3))
     assert recomputed == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.integers(1, 20), hs.integers(0, 10_000))
+def test_slack_sufferage_best_ps_skips_only_machines_that_cannot_change_the_two_best(M, seed):
+    """:func:`rebuilding._best_ps` (no division where a machine's PS is certainly below the second best so far)
+    chooses what :func:`rebuilding._two_best` chooses over every machine's PS, the same floats: on PS equal or a few
+    ulps apart (ETC = (d - mat) x (1 - s), nudged), machines missing the deadline (ties at -1), mat at or past it."""
+    rng = np.random.default_rng(seed)
+    d = float(rng.uniform(10.0, 100.0))
+    mat = rng.choice([0.0, d / 2, d, d + 1.0], M) if rng.random() < 0.2 else rng.uniform(0.0, 0.9 * d, M)
+    s = rng.choice([0.0, 0.5, 1.0 - 1e-9, float(rng.uniform())])
+    e = np.maximum((d - mat) * (1.0 - s), 0.0)
+    for j in range(M):
+        for _ in range(int(rng.integers(0, 4))):
+            e[j] = np.nextafter(e[j], np.inf if rng.random() < 0.5 else 0.0)
+    e = np.where(rng.random(M) < 0.2, d, np.where(rng.random(M) < 0.3, rng.uniform(0.0, d, M), e))
+    row = np.array([rebuilding._ps(e[j], mat[j], d) for j in range(M)])
+    assert rebuilding._best_ps(e, mat, d) == rebuilding._two_best(row)
+
+
+def test_slack_sufferage_worths_are_every_weight_times_every_deadline_factor_once_decreasing():
+    """The lists of Slack Sufferage's rounds: one per worth p x (1, 0.5, 0.25, end_factor), equal products merged
+    (16 x 0.25 = 4 x 1), numbered from the highest; more weights than the first allocation holds."""
+    worths = rebuilding._worths(np.array([4.0, 16.0, 4.0, 1.0]), 0.05)
+    assert worths.tolist() == [0.05, 0.2, 0.25, 0.5, 0.8, 1.0, 2.0, 4.0, 8.0, 16.0]
+    p = np.arange(1.0, 12.0)
+    worths = rebuilding._worths(p, 0.1)
+    expected = sorted({x * f for x in p for f in (1.0, 0.5, 0.25, 0.1)}, reverse=True)
+    assert worths.tolist() == expected[::-1]
+    assert [rebuilding._bucket(worths, v) for v in expected] == list(range(len(expected)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.integers(1, 30), hs.integers(1, 9), hs.integers(0, 10_000), hs.booleans())
+def test_slack_sufferage_rounds_with_many_weights_match_a_full_recomputation(S, M, seed, single):
+    """Slack Sufferage's lists per worth and lazy stale marks with weights of one decimal in [0.1, 3] (many lists,
+    some worths shared by two weights, every task of a list moving to a lower one) map as a recomputation of every
+    task at every round."""
+    rng = np.random.default_rng(seed)
+    E = rng.integers(1, 6, (S, M)).astype(float)
+    mat0 = rng.integers(0, 5, M).astype(float)
+    d100 = rng.integers(2, 12, S).astype(float)
+    d50, d25 = d100 + rng.integers(1, 4, S), d100 + rng.integers(4, 8, S)
+    p = np.round(rng.uniform(0.1, 3.0, S), 1)
+    rows = rebuilding.Rows(E, p, np.zeros(S, np.int64), d100, d50, d25)
+    end = float(rng.integers(8, 30))
+    mat, out_t, out_m = mat0.copy(), np.empty(S, np.int64), np.empty(S, np.int64)
+    n = rebuilding.slack_sufferage(np.array([single, 0.1]), rows, 0.0, end, mat, out_t, out_m)
+    plain_mat = mat0.copy()
+    assert list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True)) == _plain_slack_sufferage(
+        single, 0.1, rows, end, plain_mat)
+    np.testing.assert_array_equal(mat, plain_mat)
