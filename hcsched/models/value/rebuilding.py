@@ -561,6 +561,7 @@ def relative_cost(fp, rows, now, end, mat, out_t, out_m):
     bj = np.empty(S, np.int64)
     bc = np.empty(S)
     sum_e = np.empty(S)
+    ix = np.arange(S)
     for i in range(S):
         bj[i], bc[i] = mct(E[i], mat)
         sum_e[i] = E[i].sum()
@@ -588,7 +589,7 @@ def relative_cost(fp, rows, now, end, mat, out_t, out_m):
                     winner[j] = i
                 if rc < best_rc:
                     best_rc, first = rc, i
-        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
+        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, ix, mat, out_t, out_m, w)
         for i in range(S):
             if alive[i] and taken[bj[i]]:
                 bj[i], bc[i] = mct(E[i], mat)
@@ -596,10 +597,10 @@ def relative_cost(fp, rows, now, end, mat, out_t, out_m):
 
 
 @njit(cache=True)
-def _assign_round(single, first, rnd, E, mat, out_t, out_m, w):
+def _assign_round(single, first, rnd, E, ix, mat, out_t, out_m, w):
     """Map a round's winners (one per machine, in machine order), or only ``first`` when ``single`` and some machine
     is contended; mark the machines whose mat grew in ``taken``. ``rnd`` = (winner and count per machine, each
-    task's chosen machine bj, alive, taken)."""
+    task's chosen machine bj, alive, taken); task i's ETC row is ``E[ix[i]]``."""
     winner, count, bj, alive, taken = rnd
     M = winner.size
     taken[:] = False
@@ -611,7 +612,7 @@ def _assign_round(single, first, rnd, E, mat, out_t, out_m, w):
         i = winner[j]
         if i < 0 or (single and contended and i != first):
             continue
-        mat[j] += E[i, j]
+        mat[j] += E[ix[i], j]
         taken[j] = True
         alive[i] = False
         out_t[w], out_m[w] = i, j
@@ -682,22 +683,19 @@ def _slack(e, p, d100, d50, d25, end, end_factor, mat, out, first, row):
     deadlines before level ``first`` are known to be missed everywhere (mat only grows within an event, so a
     deadline missed on every machine stays missed). Each level's PS are computed in one pass (:func:`_ps`, which
     vectorizes) and then scanned for the two best (:func:`_two_best`)."""
-    M = e.size
     least = math.inf  # the least CT: a later deadline before it is met nowhere (every PS -1)
     for level in range(first, 4):
         d, factor = _deadline(level, d100, d50, d25, end, end_factor)
-        if level == first + 1:
-            for j in range(M):
-                c = mat[j] + e[j]
-                least = c if c < least else least
-        if level > first and least > d:
+        if least > d and level > first:
             continue
-        for j in range(M):
+        for j in range(e.size):
             row[j] = _ps(e[j], mat[j], d)
         b1, b2, s1, s2 = _two_best(row)
         if s1 >= 0.0:
             _slack_out(out, b1, b2, s1, s2, p * factor, level)
             return
+        if least == math.inf:
+            least = mct(e, mat)[1]
     j, _ = mct(e, mat)
     out[0], out[1], out[2], out[3], out[4], out[5] = j, -1, 0.0, p * end_factor, -1.0, 4
 
@@ -725,61 +723,136 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
     row = np.empty(M)
     for i in range(S):
         _slack(rows.E[i], rows.p[i], rows.d100[i], rows.d50[i], rows.d25[i], end, end_factor, mat, info[i], 0, row)
-    return _slack_rounds(fp, rows, end, mat, info, out_t, out_m)[0]
+    return _slack_rounds(fp, rows, rows.E, np.arange(S), end, mat, info, out_t, out_m)[0]
 
 
 @njit(cache=True)
-def _slack_rounds(fp, rows, end, mat, info, out_t, out_m):
-    """:func:`slack_sufferage`'s rounds from each task's :func:`_slack` ``info``; returns (S, the number of
-    recomputations)."""
+def _worths(p, end_factor):
+    """The worths a task can take in Slack Sufferage (p x 1, 0.5, 0.25, ``end_factor``; :func:`_deadline`), distinct
+    and increasing."""
+    kinds = np.empty(0)
+    n = 0
+    for i in range(p.size):  # the distinct weights (one per priority level in the model's workloads)
+        seen = False
+        for k in range(n):
+            if kinds[k] == p[i]:
+                seen = True
+                break
+        if not seen:
+            if n == kinds.size:
+                grown = np.empty(2 * n + 4)
+                grown[:n] = kinds[:n]
+                kinds = grown
+            kinds[n] = p[i]
+            n += 1
+    v = np.empty(4 * n)
+    for k in range(n):
+        for level in range(4):
+            v[4 * k + level] = kinds[k] * _deadline(level, 0.0, 0.0, 0.0, 0.0, end_factor)[1]
+    return np.unique(v)
+
+
+@njit(cache=True)
+def _bucket(worths, v):
+    """The list of worth v (one of ``worths``, increasing): 0 for the highest worth."""
+    return worths.size - 1 - np.searchsorted(worths, v)
+
+
+@njit(cache=True)
+def _link(lists, i, k):
+    """Put task i at the head of bucket k's list (``lists`` = heads per bucket, next and previous per task)."""
+    head, nxt, prv = lists
+    nxt[i], prv[i] = head[k], -1
+    if head[k] >= 0:
+        prv[head[k]] = i
+    head[k] = i
+
+
+@njit(cache=True)
+def _unlink(lists, i, k):
+    """Take task i out of bucket k's list."""
+    head, nxt, prv = lists
+    if prv[i] >= 0:
+        nxt[prv[i]] = nxt[i]
+    else:
+        head[k] = nxt[i]
+    if nxt[i] >= 0:
+        prv[nxt[i]] = prv[i]
+
+
+@njit(cache=True)
+def _slack_rounds(fp, rows, E, ix, end, mat, info, out_t, out_m):
+    """:func:`slack_sufferage`'s rounds from each task's :func:`_slack` ``info`` (task i's ETC row: ``E[ix[i]]``);
+    returns (S, the number of recomputations).
+
+    The tasks are kept in one list per worth (:func:`_worths`; :func:`_bucket` numbers them from the highest), so a round visits only the tasks at
+    the highest worth: the stale ones among them are recomputed (and move to the list of their new, lower worth)
+    until the highest non-empty list holds none. A task is stale when its best machine, or its second best with a
+    PS of at least 0, was assigned in a round since the one it was computed in (``stamp``: that round; ``last``:
+    each machine's last round assigned)."""
     single, end_factor = fp[0] != 0.0, fp[1]
-    E, p, d100, d50, d25 = rows.E, rows.p, rows.d100, rows.d50, rows.d25
-    S, M = E.shape
+    p, d100, d50, d25 = rows.p, rows.d100, rows.d50, rows.d25
+    S, M = ix.size, mat.size
+    worths = _worths(p, end_factor)
+    lists = (np.full(worths.size, -1, np.int64), np.empty(S, np.int64), np.empty(S, np.int64))
+    head = lists[0]
+    for i in range(S - 1, -1, -1):
+        _link(lists, i, _bucket(worths, info[i, 3]))
     alive = np.ones(S, np.bool_)
-    stale = np.zeros(S, np.bool_)
+    stamp = np.zeros(S, np.int64)
+    last = np.full(M, -1, np.int64)
     row = np.empty(M)
     recomputed = 0
-    bj = np.empty(S, np.int64)
+    bj = np.empty(0, np.int64)
     winner = np.empty(M, np.int64)
     count = np.empty(M, np.int64)
     taken = np.zeros(M, np.bool_)
     w = 0
+    k = 0
+    r = 0
     while w < S:
-        top = -1.0
-        for i in range(S):
-            if alive[i] and info[i, 3] > top:
-                top = info[i, 3]
-        refreshed = True
-        while refreshed:
-            refreshed = False
-            for i in range(S):
-                if alive[i] and stale[i] and info[i, 3] == top:
-                    _slack(E[i], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]), row)
-                    stale[i] = False
-                    refreshed = True
+        while True:  # refresh the highest worth's stale tasks until it has none
+            while head[k] < 0:
+                k += 1
+            i = head[k]
+            while i >= 0:
+                after = lists[1][i]
+                if last[int(info[i, 0])] >= stamp[i] or (info[i, 4] >= 0.0 and last[int(info[i, 1])] >= stamp[i]):
+                    _slack(E[ix[i]], p[i], d100[i], d50[i], d25[i], end, end_factor, mat, info[i], int(info[i, 5]), row)
+                    stamp[i] = r
                     recomputed += 1
-            if refreshed:
-                top = -1.0
-                for i in range(S):
-                    if alive[i] and info[i, 3] > top:
-                        top = info[i, 3]
+                    b = _bucket(worths, info[i, 3])
+                    if b != k:
+                        _unlink(lists, i, k)
+                        _link(lists, i, b)
+                i = after
+            if head[k] >= 0:
+                break
         winner[:] = -1
         count[:] = 0
         first = -1
-        for i in range(S):
-            bj[i] = int(info[i, 0])
-            if alive[i] and info[i, 3] == top:
-                j = bj[i]
-                count[j] += 1
-                if winner[j] < 0 or info[i, 2] > info[winner[j], 2]:
-                    winner[j] = i
-                if first < 0 or info[i, 2] > info[first, 2]:
-                    first = i
-        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, mat, out_t, out_m, w)
-        for i in range(S):
-            if alive[i] and not stale[i] and (taken[int(info[i, 0])] or (info[i, 4] >= 0.0 and taken[int(info[i, 1])])):
-                stale[i] = True
+        i = head[k]
+        while i >= 0:
+            j = int(info[i, 0])
+            count[j] += 1
+            if winner[j] < 0 or _more_critical(info, i, winner[j]):
+                winner[j] = i
+            if first < 0 or _more_critical(info, i, first):
+                first = i
+            i = lists[1][i]
+        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, ix, mat, out_t, out_m, w)
+        for j in range(M):
+            if taken[j]:
+                last[j] = r
+                _unlink(lists, winner[j], k)
+        r += 1
     return S, recomputed
+
+
+@njit(cache=True)
+def _more_critical(info, i, k):
+    """Whether task i wins a machine over task k of the same worth: larger criticality; ties: lower task."""
+    return info[i, 2] > info[k, 2] or (info[i, 2] == info[k, 2] and i < k)
 
 
 @njit(cache=True)
@@ -814,14 +887,14 @@ def _carried_slack(e, p, d100, d50, d25, end, end_factor, mat, out, row, level, 
 
 
 @njit(cache=True)
-def slack_sufferage_carried(fp, rows, ids, carry, end, mat, out_t, out_m):
+def slack_sufferage_carried(fp, rows, ids, etc, carry, end, mat, out_t, out_m):
     """:func:`slack_sufferage` with each task's deadline level and PS row at the start of the last event carried
     over (``carry.level``, ``carry.ps`` by task id; ``ids``: the rows' task ids): between two events only the
     machines that started a task or are idle change their mat, and every waiting task but the new one was mappable
     at the last event, so a task divides again only on those machines (:func:`_carried_slack`). ``carry`` is then
-    updated to this event."""
+    updated to this event. The ETC rows are read from the trial's ``etc`` by id (``rows.E`` is not read)."""
     end_factor = fp[1]
-    S, M = rows.E.shape
+    S, M = ids.size, mat.size
     changed = np.empty(M, np.int64)
     nc = 0
     for j in range(M):
@@ -831,11 +904,11 @@ def slack_sufferage_carried(fp, rows, ids, carry, end, mat, out_t, out_m):
     info = np.empty((S, 6))
     for a in range(S):
         t = ids[a]
-        _carried_slack(rows.E[a], rows.p[a], rows.d100[a], rows.d50[a], rows.d25[a], end, end_factor, mat, info[a],
+        _carried_slack(etc[t], rows.p[a], rows.d100[a], rows.d50[a], rows.d25[a], end, end_factor, mat, info[a],
                        carry.ps[t], carry.level[t], changed[:nc])
         carry.level[t] = int(info[a, 5])
     carry.mat[:] = mat
-    return _slack_rounds(fp, rows, end, mat, info, out_t, out_m)[0]
+    return _slack_rounds(fp, rows, etc, ids, end, mat, info, out_t, out_m)[0]
 
 
 @njit(cache=True)
@@ -860,9 +933,9 @@ def remap(kind, fp, rows, now, end, mat, out_t, out_m):
 @njit(cache=True)
 def reads_etc_by_id(kind):
     """Whether :func:`remap_carried`'s kernel for ``kind`` reads the ETC rows from the trial's ETC by task id, so
-    that the caller need not copy them into ``Rows.E`` (each event's copy of every mappable row costs about as much
-    as Max-Max's decisions at 16x)."""
-    return kind == MAX_MAX
+    that the caller need not copy them into ``Rows.E``: at 16x that copy, every mappable row at every event, took
+    0.3 s of each heuristic's trial (Max-Max 2.3 s, Slack Sufferage 4.9 s with it)."""
+    return kind == MAX_MAX or kind == SLACK_SUFFERAGE
 
 
 @njit(cache=True)
@@ -872,7 +945,7 @@ def remap_carried(kind, fp, rows, ids, etc, carry, now, end, mat, out_t, out_m):
     if kind == MAX_MAX:
         return max_max_carried(rows, ids, etc, carry, mat, out_t, out_m)
     if kind == SLACK_SUFFERAGE:
-        return slack_sufferage_carried(fp, rows, ids, carry, end, mat, out_t, out_m)
+        return slack_sufferage_carried(fp, rows, ids, etc, carry, end, mat, out_t, out_m)
     return remap(kind, fp, rows, now, end, mat, out_t, out_m)
 
 

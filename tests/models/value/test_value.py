@@ -548,7 +548,41 @@ def test_slack_sufferage_a_second_best_at_minus_1_taken_leaves_the_task_as_it_wa
         rebuilding._slack(E[i], p[i], d100[i], rows.d50[i], rows.d25[i], 50.0, 0.05, mat, info[i], 0, ps[i])
     assert info[2, :3].tolist() == [0, 1, 1.8] and info[2, 4] == -1.0
     out_t, out_m = np.empty(3, np.int64), np.empty(3, np.int64)
-    n, recomputed = rebuilding._slack_rounds(fp, rows, 50.0, mat, info, out_t, out_m)
+    n, recomputed = rebuilding._slack_rounds(fp, rows, E, np.arange(3), 50.0, mat, info, out_t, out_m)
     pairs = list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True))
     assert pairs == [(0, 1), (2, 0), (1, 0)] == _plain_slack_sufferage(False, 0.05, rows, 50.0, np.zeros(3))
     assert recomputed == 1
+
+
+def test_slack_sufferage_worths_are_every_weight_times_every_deadline_factor_once_decreasing():
+    """The lists of Slack Sufferage's rounds: one per worth p x (1, 0.5, 0.25, end_factor), equal products merged
+    (16 x 0.25 = 4 x 1), numbered from the highest; more weights than the first allocation holds."""
+    worths = rebuilding._worths(np.array([4.0, 16.0, 4.0, 1.0]), 0.05)
+    assert worths.tolist() == [0.05, 0.2, 0.25, 0.5, 0.8, 1.0, 2.0, 4.0, 8.0, 16.0]
+    p = np.arange(1.0, 12.0)
+    worths = rebuilding._worths(p, 0.1)
+    expected = sorted({x * f for x in p for f in (1.0, 0.5, 0.25, 0.1)}, reverse=True)
+    assert worths.tolist() == expected[::-1]
+    assert [rebuilding._bucket(worths, v) for v in expected] == list(range(len(expected)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.integers(1, 30), hs.integers(1, 9), hs.integers(0, 10_000), hs.booleans())
+def test_slack_sufferage_rounds_with_many_weights_match_a_full_recomputation(S, M, seed, single):
+    """Slack Sufferage's lists per worth and lazy stale marks with weights of one decimal in [0.1, 3] (many lists,
+    some worths shared by two weights, every task of a list moving to a lower one) map as a recomputation of every
+    task at every round."""
+    rng = np.random.default_rng(seed)
+    E = rng.integers(1, 6, (S, M)).astype(float)
+    mat0 = rng.integers(0, 5, M).astype(float)
+    d100 = rng.integers(2, 12, S).astype(float)
+    d50, d25 = d100 + rng.integers(1, 4, S), d100 + rng.integers(4, 8, S)
+    p = np.round(rng.uniform(0.1, 3.0, S), 1)
+    rows = rebuilding.Rows(E, p, np.zeros(S, np.int64), d100, d50, d25)
+    end = float(rng.integers(8, 30))
+    mat, out_t, out_m = mat0.copy(), np.empty(S, np.int64), np.empty(S, np.int64)
+    n = rebuilding.slack_sufferage(np.array([single, 0.1]), rows, 0.0, end, mat, out_t, out_m)
+    plain_mat = mat0.copy()
+    assert list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True)) == _plain_slack_sufferage(
+        single, 0.1, rows, end, plain_mat)
+    np.testing.assert_array_equal(mat, plain_mat)
