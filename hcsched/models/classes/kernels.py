@@ -122,8 +122,26 @@ def settle(j, t, W, head, nxt, done_at, expected, finish):
             done_at[j] = finish[h]
 
 
-@njit(cache=True)
 def run_classes(tasks, rule, system):
+    """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon: :func:`class_loop` on
+    arrays allocated here.
+
+    Returns machine, start, finish, expected (1/mu) and actual time per task,
+    the number in system at the sample times, the machines consulted and the
+    Guided-LPAS overrides. The per-task arrays (five returned and the loop's
+    FIFO links) are allocated by numpy, which asks Linux for huge pages on
+    large arrays; numba's allocator does not, and at Table 1's sizes (2.6
+    million tasks in System C1) its arrays cost about 30,000 page faults a
+    run, about 3,000 this way (docs/models/classes.md).
+    """
+    n = tasks[0].size
+    out = (np.empty(n, np.int64), np.empty(n), np.empty(n), np.empty(n), np.empty(n))
+    in_system, consulted, overrides = class_loop(tasks, rule, system, out, np.empty(n, np.int64))
+    return (*out, in_system, consulted, overrides)
+
+
+@njit(cache=True)
+def class_loop(tasks, rule, system, out, nxt):
     """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon.
 
     Task n of class cls[n] arrives at arrival[n] and runs for
@@ -137,11 +155,12 @@ def run_classes(tasks, rule, system):
     machine when they are all candidates: then all are settled together, and
     only once a departure is due). The earliest expected completion
     W_j + reach_ij (MCT, MET, KPB, LPAS) is found in the same pass; the other
-    rules decide after it (:func:`decide`). Returns machine, start, finish,
-    expected (1/mu) and actual time per task (start and finish inf where not
-    reached by the horizon), the number in system at the sample times (each
-    task counted from its arrival to its finish), the machines consulted and
-    the Guided-LPAS overrides.
+    rules decide after it (:func:`decide`). Fills ``out`` = (machine, start,
+    finish, expected (1/mu), actual time) per task (start and finish inf where
+    not reached by the horizon) and ``nxt`` (the task after each task on its
+    machine, -1 until it comes); returns the number in system at the sample
+    times (each task counted from its arrival to its finish), the machines
+    consulted and the Guided-LPAS overrides.
 
     The loop is written out: a numba call per event taking arrays costs more
     than the event.
@@ -151,16 +170,11 @@ def run_classes(tasks, rule, system):
     inv, horizon, samples = system
     n = arrival.size
     n_classes, m = inv.shape
-    machine = np.empty(n, np.int64)
-    start = np.empty(n)
-    finish = np.empty(n)
-    expected = np.empty(n)
-    actual = np.empty(n)
+    machine, start, finish, expected, actual = out
     W = np.zeros(m)
     free = np.zeros(m)  # when machine j's last task finishes
     head = np.full(m, -1)  # machine j's running task
     tail = np.full(m, -1)  # machine j's last task
-    nxt = np.empty(n, np.int64)  # the task after each task on its machine (-1 until it comes)
     done_at = np.full(m, np.inf)  # finish of machine j's running task
     change = np.zeros(samples.size + 1, np.int64)  # minus the departures first counted at each sample
     first = np.zeros(m, np.int64)  # the first sample at or after machine j's last finish
@@ -248,7 +262,7 @@ def run_classes(tasks, rule, system):
     for q in range(samples.size):
         count += change[q]
         in_system[q] = arrivals[q] + count
-    return machine, start, finish, expected, actual, in_system, consulted, overrides
+    return in_system, consulted, overrides
 
 
 @njit(cache=True)
@@ -260,9 +274,9 @@ def next_sample(samples, k, x):
     return k
 
 
-@njit(cache=True)
 def window_terms(schedule, cls, n_classes, window):
-    """Per-task terms of the long-run averages over the window (lo, hi) (section III-B), in one pass.
+    """Per-task terms of the long-run averages over the window (lo, hi) (section III-B): :func:`window_loop` on
+    per-task arrays allocated by numpy (huge pages, as :func:`run_classes`).
 
     ``schedule`` = (arrival, start, finish, actual, machine). Returns each
     task's time in system and time running inside the window (max(0, min(end,
@@ -272,13 +286,21 @@ def window_terms(schedule, cls, n_classes, window):
     class and per machine and the running time per machine (added in task
     order, as numpy's bincount does), and the tasks finished.
     """
+    n = schedule[0].size
+    per_task = (np.empty(n), np.empty(n), np.empty(n), np.empty(n))
+    stay, busy, flow, stretch = per_task
+    done, defined, *sums = window_loop(schedule, cls, n_classes, window, per_task)
+    return (stay, busy, flow[:done], stretch[:defined], *sums)
+
+
+@njit(cache=True)
+def window_loop(schedule, cls, n_classes, window, per_task):
+    """:func:`window_terms` in one pass, into ``per_task`` = (stay, busy, flow, stretch): returns the flows and
+    stretches written (the first ``done`` and ``defined``), the sums and the tasks finished."""
     arrival, start, finish, actual, machine = schedule
     lo, hi = window
     n, m = arrival.size, n_classes[1]
-    stay = np.empty(n)
-    busy = np.empty(n)
-    flow = np.empty(n)
-    stretch = np.empty(n)
+    stay, busy, flow, stretch = per_task
     stay_class = np.zeros(n_classes[0])
     stay_machine = np.zeros(m)
     busy_machine = np.zeros(m)
@@ -303,7 +325,7 @@ def window_terms(schedule, cls, n_classes, window):
                 if not np.isnan(r):
                     stretch[defined] = r
                     defined += 1
-    return stay, busy, flow[:done], stretch[:defined], stay_class, stay_machine, busy_machine, completed
+    return done, defined, stay_class, stay_machine, busy_machine, completed
 
 
 _WARM = False
