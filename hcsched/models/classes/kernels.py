@@ -274,9 +274,9 @@ def next_sample(samples, k, x):
     return k
 
 
+@njit(cache=True)
 def window_terms(schedule, cls, n_classes, window):
-    """Per-task terms of the long-run averages over the window (lo, hi) (section III-B): :func:`window_loop` on
-    per-task arrays allocated by numpy (huge pages, as :func:`run_classes`).
+    """Per-task terms of the long-run averages over the window (lo, hi) (section III-B), in one pass.
 
     ``schedule`` = (arrival, start, finish, actual, machine). Returns each
     task's time in system and time running inside the window (max(0, min(end,
@@ -286,21 +286,13 @@ def window_terms(schedule, cls, n_classes, window):
     class and per machine and the running time per machine (added in task
     order, as numpy's bincount does), and the tasks finished.
     """
-    n = schedule[0].size
-    per_task = (np.empty(n), np.empty(n), np.empty(n), np.empty(n))
-    stay, busy, flow, stretch = per_task
-    done, defined, *sums = window_loop(schedule, cls, n_classes, window, per_task)
-    return (stay, busy, flow[:done], stretch[:defined], *sums)
-
-
-@njit(cache=True)
-def window_loop(schedule, cls, n_classes, window, per_task):
-    """:func:`window_terms` in one pass, into ``per_task`` = (stay, busy, flow, stretch): returns the flows and
-    stretches written (the first ``done`` and ``defined``), the sums and the tasks finished."""
     arrival, start, finish, actual, machine = schedule
     lo, hi = window
     n, m = arrival.size, n_classes[1]
-    stay, busy, flow, stretch = per_task
+    stay = np.empty(n)
+    busy = np.empty(n)
+    flow = np.empty(n)
+    stretch = np.empty(n)
     stay_class = np.zeros(n_classes[0])
     stay_machine = np.zeros(m)
     busy_machine = np.zeros(m)
@@ -325,7 +317,7 @@ def window_loop(schedule, cls, n_classes, window, per_task):
                 if not np.isnan(r):
                     stretch[defined] = r
                     defined += 1
-    return done, defined, stay_class, stay_machine, busy_machine, completed
+    return stay, busy, flow[:done], stretch[:defined], stay_class, stay_machine, busy_machine, completed
 
 
 _WARM = False

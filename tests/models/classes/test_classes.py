@@ -335,29 +335,3 @@ def test_class_loop_writes_every_task_into_the_arrays_it_is_given(name):
     assert second[0].size != n or not np.array_equal(second[2], first[2])
     for x, y in zip(first[:6], kept, strict=True):
         np.testing.assert_array_equal(x, y)
-
-
-def test_window_loop_fills_the_arrays_it_is_given():
-    """window_terms allocates the per-task arrays (numpy) and window_loop fills them: on arrays full of NaN it writes
-    every task's time in system and running time in the window, and the flows and stretches it counts."""
-    import dataclasses
-
-    from hcsched.experiment import trial_seeds
-    from hcsched.models.classes import kernels
-    from hcsched.models.classes.simulation import make_class_workload, run_class_heuristic
-
-    spec = dataclasses.replace(preset("alazzoni-D").classes, horizon=300.0, warmup=50.0)
-    run = run_class_heuristic(HeuristicSpec.make("mct"), spec, make_class_workload(spec, trial_seeds(1, 1)[0]))
-    s = run.schedule
-    args = ((s.arrival, s.start, s.finish, s.actual, s.machine), run.cls, (4, 7), (50.0, 300.0))
-    per_task = tuple(np.full(s.arrival.size, np.nan) for _ in range(4))
-    done, defined, *sums = kernels.window_loop(*args, per_task)
-    stay, busy, flow, stretch = per_task
-    np.testing.assert_array_equal(stay, np.maximum(np.minimum(s.finish, 300.0) - np.maximum(s.arrival, 50.0), 0.0))
-    np.testing.assert_array_equal(busy, np.maximum(np.minimum(s.finish, 300.0) - np.maximum(s.start, 50.0), 0.0))
-    counted = np.isfinite(s.finish) & (s.arrival >= 50.0)
-    np.testing.assert_array_equal(flow[:done], (s.finish - s.arrival)[counted])
-    assert 0 < defined <= done < s.arrival.size and not np.isnan(stretch[:defined]).any()
-    terms = kernels.window_terms(*args)
-    for mine, theirs in zip((stay, busy, flow[:done], stretch[:defined], *sums), terms, strict=True):
-        np.testing.assert_array_equal(mine, theirs)
