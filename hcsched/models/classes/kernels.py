@@ -122,26 +122,8 @@ def settle(j, t, W, head, nxt, done_at, expected, finish):
             done_at[j] = finish[h]
 
 
-def run_classes(tasks, rule, system):
-    """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon: :func:`class_loop` on
-    arrays allocated here.
-
-    Returns machine, start, finish, expected (1/mu) and actual time per task,
-    the number in system at the sample times, the machines consulted and the
-    Guided-LPAS overrides. The per-task arrays (five returned and the loop's
-    FIFO links) are allocated by numpy, which asks Linux for huge pages on
-    large arrays; numba's allocator does not, and at Table 1's sizes (2.6
-    million tasks in System C1) its arrays cost about 30,000 page faults a
-    run, about 3,000 this way (docs/models/classes.md).
-    """
-    n = tasks[0].size
-    out = (np.empty(n, np.int64), np.empty(n), np.empty(n), np.empty(n), np.empty(n))
-    in_system, consulted, overrides = class_loop(tasks, rule, system, out, np.empty(n, np.int64))
-    return (*out, in_system, consulted, overrides)
-
-
 @njit(cache=True)
-def class_loop(tasks, rule, system, out, nxt):
+def run_classes(tasks, rule, system):
     """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon.
 
     Task n of class cls[n] arrives at arrival[n] and runs for
@@ -155,12 +137,11 @@ def class_loop(tasks, rule, system, out, nxt):
     machine when they are all candidates: then all are settled together, and
     only once a departure is due). The earliest expected completion
     W_j + reach_ij (MCT, MET, KPB, LPAS) is found in the same pass; the other
-    rules decide after it (:func:`decide`). Fills ``out`` = (machine, start,
-    finish, expected (1/mu), actual time) per task (start and finish inf where
-    not reached by the horizon) and ``nxt`` (the task after each task on its
-    machine, -1 until it comes); returns the number in system at the sample
-    times (each task counted from its arrival to its finish), the machines
-    consulted and the Guided-LPAS overrides.
+    rules decide after it (:func:`decide`). Returns machine, start, finish,
+    expected (1/mu) and actual time per task (start and finish inf where not
+    reached by the horizon), the number in system at the sample times (each
+    task counted from its arrival to its finish), the machines consulted and
+    the Guided-LPAS overrides.
 
     The loop is written out: a numba call per event taking arrays costs more
     than the event.
@@ -170,11 +151,16 @@ def class_loop(tasks, rule, system, out, nxt):
     inv, horizon, samples = system
     n = arrival.size
     n_classes, m = inv.shape
-    machine, start, finish, expected, actual = out
+    machine = np.empty(n, np.int64)
+    start = np.empty(n)
+    finish = np.empty(n)
+    expected = np.empty(n)
+    actual = np.empty(n)
     W = np.zeros(m)
     free = np.zeros(m)  # when machine j's last task finishes
     head = np.full(m, -1)  # machine j's running task
     tail = np.full(m, -1)  # machine j's last task
+    nxt = np.empty(n, np.int64)  # the task after each task on its machine (-1 until it comes)
     done_at = np.full(m, np.inf)  # finish of machine j's running task
     change = np.zeros(samples.size + 1, np.int64)  # minus the departures first counted at each sample
     first = np.zeros(m, np.int64)  # the first sample at or after machine j's last finish
@@ -262,7 +248,7 @@ def class_loop(tasks, rule, system, out, nxt):
     for q in range(samples.size):
         count += change[q]
         in_system[q] = arrivals[q] + count
-    return in_system, consulted, overrides
+    return machine, start, finish, expected, actual, in_system, consulted, overrides
 
 
 @njit(cache=True)

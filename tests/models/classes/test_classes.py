@@ -302,36 +302,3 @@ def test_kernel_matches_a_global_event_queue(name):
     assert (run.consulted, run.overrides) == (consulted, overrides)
     if name.startswith("guided"):
         assert len(set(machine)) == spec.machines  # the rule's shares spread the classes over every machine
-
-
-@pytest.mark.parametrize("name", ["mct", "lpas", "guided-lpas"])
-def test_class_loop_writes_every_task_into_the_arrays_it_is_given(name):
-    """run_classes allocates the per-task arrays (numpy: huge pages) and class_loop fills them: on arrays full of
-    sentinels the loop leaves none, gives what run_classes returns, and each run's arrays are its own (a second run
-    leaves the first's intact)."""
-    import dataclasses
-
-    from hcsched.experiment import trial_seeds
-    from hcsched.models.classes import kernels
-    from hcsched.models.classes.simulation import execution_times, kernel_rule, make_class_workload, sample_times
-
-    spec = dataclasses.replace(preset("alazzoni-D").classes, horizon=300.0)
-    rule, system = kernel_rule(HeuristicSpec.make(name), spec), (execution_times(spec), 300.0, sample_times(spec))
-
-    def args(seed):
-        w = make_class_workload(spec, trial_seeds(seed, 1)[0])
-        return (w.arrival, w.cls, w.work, w.u1, w.u2), rule, system
-
-    first = kernels.run_classes(*args(1))
-    kept = [np.copy(x) for x in first[:6]]
-    n = first[0].size
-    out = (np.full(n, -7, np.int64), *(np.full(n, np.nan) for _ in range(4)))
-    rest = kernels.class_loop(*args(1), out, np.full(n, -7, np.int64))
-    assert first[0].dtype == np.int64 and all(x.dtype == np.float64 for x in first[1:6])  # the Schedule's
-    assert (out[0] >= 0).all() and not any(np.isnan(x).any() for x in out[1:])
-    for mine, theirs in zip((*out, *rest), first, strict=True):
-        np.testing.assert_array_equal(mine, theirs)
-    second = kernels.run_classes(*args(2))
-    assert second[0].size != n or not np.array_equal(second[2], first[2])
-    for x, y in zip(first[:6], kept, strict=True):
-        np.testing.assert_array_equal(x, y)
