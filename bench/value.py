@@ -54,7 +54,8 @@ def time_event(kind, fp, w, snap, end, repeats: int) -> float:
         q = snap["queues"]
         queues, state = Queues(q.queue.copy(), q.qlen.copy(), q.base), snap["state"].copy()
         t = time.perf_counter()
-        mapping_event(kind, fp, state, snap["new"], snap["now"], end, queues, trial(w))
+        carry = rebuilding.new_carry(kind, w.tasks, q.qlen.size)  # nothing carried: the whole event is computed
+        mapping_event(kind, fp, state, snap["new"], snap["now"], end, queues, trial(w), carry)
         times.append(time.perf_counter() - t)
     return 1000.0 * float(np.median(times[1:]))  # the first call may compile
 
