@@ -4,8 +4,9 @@
 Runs the eight presets ``kim-{loose,tight}-{high,low}-{heavy,light}``: the eight dynamic heuristics on ``--trials``
 trials, and TPSA and GA (the paper's parameters, seeded with each trial's best dynamic mapping) on the first
 ``--static-trials`` trials (they cost about 10 s each per trial). Writes one CSV of per-trial rows per preset and
-part into ``--out`` and prints, per preset, V as % of UB (mean and 95% interval) of every heuristic, the best
-dynamic heuristic, and the paper's claims for that scenario (docs/models/value.md, "Reproduction").
+part into ``--out`` and prints, per preset, V as % of UB (mean and 95% interval) of every heuristic, TPSA's and GA's
+gain over the best dynamic heuristic on the same trials, and the best and the worst dynamic heuristic; the paper's
+claims for each scenario, to compare them with, are in docs/models/value.md, "Reproduction" (not printed).
 """
 
 from __future__ import annotations
