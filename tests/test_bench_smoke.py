@@ -1,9 +1,9 @@
 """Every benchmark script in bench/ still runs (a kernel's signature once changed under bench/value.py unnoticed).
 
-The scripts whose quickest form takes a few seconds (with numba's cache warm; about 20 s for the file) are run in a
+The scripts whose quickest form takes a few seconds (with numba's cache warm; about 35 s for the file) are run in a
 fresh process, as a user runs them, and must exit 0 and print their table or summary; every other script is imported
 from its path, which catches a name gone from the library at its top-level imports (not one imported inside a
-function, nor a changed signature: run those by hand in their quickest form, e.g. ``bench/value.py --quick``,
+function, nor a changed signature: run those by hand in their quickest form, e.g.
 ``bench/value_static.py --quick``, ``bench/cancel.py --model value --cancel-after 1``, ``bench/run.py --quick``)."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ QUICK = [
     ("value_repro.py", ["--trials", "1", "--static-trials", "0", "--presets", "kim-loose-low-heavy", "--out", "{tmp}"],
      "best dynamic: "),
     ("value_qt_grid.py", ["--trials", "1"], "| ret_cutoff \\ urgency_cutoff |"),
+    ("value.py", ["--quick"], "TPSA + GA: "),
     ("results_rerun.py", ["alazzoni-B", "--trials", "1"], "first draw  slowest rerun"),
 ]
 RUN = {name for name, _, _ in QUICK}
