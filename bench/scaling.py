@@ -1,12 +1,13 @@
 """How each model's cost grows with the system (issue 21): python bench/scaling.py [--model NAME] [--sizes 1,4,16]
 
 For each model, one trial at 1x, 4x and 16x (``--sizes``) of the axes a user of its paper would scale, in one
-process with warm kernels (a warm-up run on another workload first, not timed). Per heuristic and size it prints
-the seconds of ``Model.run`` (CPU time of this process, which other processes on a loaded machine barely disturb;
-the wall seconds beside it; the workload is drawn before, counted only in a trial's total; a run under 0.1 s is repeated and the
-fastest taken), seconds per task and per unit of decision work, and per heuristic the growth exponent (the
+process with warm kernels (a warm-up run on another workload first, not timed). Per heuristic and size it prints the
+seconds of ``Model.run`` (CPU time of this process, which other processes on a loaded machine barely disturb; the
+wall seconds beside it; the workload is drawn before, counted only in a trial's total; a run under 0.1 s is repeated
+and the fastest taken), seconds per task and per unit of decision work, and per heuristic the growth exponent (the
 least-squares slope of log time on log factor; 1 = linear in the factor) and the per-unit time at the largest size
-over that at the smallest (and, for information, its largest over its smallest value across the sizes). ``--out`` writes the rows as a CSV. ``--sizes 1,4`` is the quick form.
+over that at the smallest (and, for information, its largest over its smallest value across the sizes). ``--out``
+writes the rows as a CSV. ``--sizes 1,4`` is the quick form.
 
 A unit of decision work is what the heuristic's definition must compare at its decisions, counted from each run
 (what a model exposes, or the schedule and the scenario); each is documented beside its function below:
@@ -31,13 +32,14 @@ A unit of decision work is what the heuristic's definition must compare at its d
 - time-shared (Caniou and Jeannot): MCT, HMCT and MP predict each server's finish date(s) with the new task:
   tasks x servers (one server prediction each).
 
-The targets of issue 21 are printed as ratios (measured / target; at most 1 meets it): estimation's 4x trial (FA
-and RR) 1.5 s and growth exponent 2; the value model's 16x trial 10 s; the time-shared model's 16x trial 2 s;
-the per-unit time at the largest size at most 2x that at the smallest, for every heuristic (the issue: what a
-heuristic does beyond its definition must not grow with the run; a per-unit time that falls, where the code evaluates
-fewer pairs than the definition counts or fixed costs weigh on the small size, meets it). A trial is the workload plus every heuristic of the row. A heuristic whose
-run at the next size is predicted (from its growth so far, see ``predicted``) to exceed ``--limit`` CPU seconds
-(default 120) is skipped and says so; raise it to measure everything.
+The targets of issue 21 are printed as ratios (measured / target; at most 1 meets it): estimation's 4x trial (FA and
+RR) 1.5 s and growth exponent 2; the value model's 16x trial 10 s; the time-shared model's 16x trial 2 s; the
+per-unit time at the largest size at most 2x that at the smallest, for every heuristic (the issue: what a heuristic does
+beyond its definition must not grow with the run; a per-unit time that falls, where the code evaluates fewer pairs
+than the definition counts or fixed costs weigh on the small size, meets it). A trial is the workload plus every
+heuristic of the row. A heuristic whose run at the next size is predicted (from its growth so far, see
+``predicted``) to exceed ``--limit`` CPU seconds (default 120) is skipped and says so; raise it to measure
+everything.
 """
 
 from __future__ import annotations
