@@ -787,9 +787,9 @@ def _slack_rounds(fp, rows, E, ix, end, mat, info, out_t, out_m):
 
     The tasks are kept in one list per worth (:func:`_worths`; :func:`_bucket` numbers them from the highest), so a
     round visits only the tasks at the highest worth: the stale ones among them are recomputed (and move to the list
-    of their new, lower worth) until the highest non-empty list holds none. A task is stale when its best machine, or its second best with a
-    PS of at least 0, was assigned in a round since the one it was computed in (``stamp``: that round; ``last``:
-    each machine's last round assigned)."""
+    of their new, lower worth) until the highest non-empty list holds none. A task is stale when its best machine,
+    or its second best with a PS of at least 0, was assigned in a round since the one it was computed in
+    (``stamp``: that round; ``last``: each machine's last round assigned)."""
     single, end_factor = fp[0] != 0.0, fp[1]
     p, d100, d50, d25 = rows.p, rows.d100, rows.d50, rows.d25
     S, M = ix.size, mat.size
