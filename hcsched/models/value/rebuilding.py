@@ -589,7 +589,7 @@ def relative_cost(fp, rows, now, end, mat, out_t, out_m):
                     winner[j] = i
                 if rc < best_rc:
                     best_rc, first = rc, i
-        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, ix, mat, out_t, out_m, w)
+        w = _assign_round(single, first, (winner, count, alive, taken), E, ix, mat, out_t, out_m, w)
         for i in range(S):
             if alive[i] and taken[bj[i]]:
                 bj[i], bc[i] = mct(E[i], mat)
@@ -599,9 +599,9 @@ def relative_cost(fp, rows, now, end, mat, out_t, out_m):
 @njit(cache=True)
 def _assign_round(single, first, rnd, E, ix, mat, out_t, out_m, w):
     """Map a round's winners (one per machine, in machine order), or only ``first`` when ``single`` and some machine
-    is contended; mark the machines whose mat grew in ``taken``. ``rnd`` = (winner and count per machine, each
-    task's chosen machine bj, alive, taken); task i's ETC row is ``E[ix[i]]``."""
-    winner, count, bj, alive, taken = rnd
+    is contended; mark the machines whose mat grew in ``taken``. ``rnd`` = (winner and count per machine, alive,
+    taken); task i's ETC row is ``E[ix[i]]``."""
+    winner, count, alive, taken = rnd
     M = winner.size
     taken[:] = False
     contended = False
@@ -730,21 +730,8 @@ def slack_sufferage(fp, rows, now, end, mat, out_t, out_m):
 def _worths(p, end_factor):
     """The worths a task can take in Slack Sufferage (p x 1, 0.5, 0.25, ``end_factor``; :func:`_deadline`), distinct
     and increasing."""
-    kinds = np.empty(0)
-    n = 0
-    for i in range(p.size):  # the distinct weights (one per priority level in the model's workloads)
-        seen = False
-        for k in range(n):
-            if kinds[k] == p[i]:
-                seen = True
-                break
-        if not seen:
-            if n == kinds.size:
-                grown = np.empty(2 * n + 4)
-                grown[:n] = kinds[:n]
-                kinds = grown
-            kinds[n] = p[i]
-            n += 1
+    kinds = np.unique(p)  # the distinct weights (one per priority level in the model's workloads)
+    n = kinds.size
     v = np.empty(4 * n)
     for k in range(n):
         for level in range(4):
@@ -803,7 +790,6 @@ def _slack_rounds(fp, rows, E, ix, end, mat, info, out_t, out_m):
     last = np.full(M, -1, np.int64)
     row = np.empty(M)
     recomputed = 0
-    bj = np.empty(0, np.int64)
     winner = np.empty(M, np.int64)
     count = np.empty(M, np.int64)
     taken = np.zeros(M, np.bool_)
@@ -840,7 +826,7 @@ def _slack_rounds(fp, rows, E, ix, end, mat, info, out_t, out_m):
             if first < 0 or _more_critical(info, i, first):
                 first = i
             i = lists[1][i]
-        w = _assign_round(single, first, (winner, count, bj, alive, taken), E, ix, mat, out_t, out_m, w)
+        w = _assign_round(single, first, (winner, count, alive, taken), E, ix, mat, out_t, out_m, w)
         for j in range(M):
             if taken[j]:
                 last[j] = r

@@ -556,7 +556,7 @@ def test_slack_sufferage_a_second_best_at_minus_1_taken_leaves_the_task_as_it_wa
 
 def test_slack_sufferage_worths_are_every_weight_times_every_deadline_factor_once_decreasing():
     """The lists of Slack Sufferage's rounds: one per worth p x (1, 0.5, 0.25, end_factor), equal products merged
-    (16 x 0.25 = 4 x 1), numbered from the highest; more weights than the first allocation holds."""
+    (16 x 0.25 = 4 x 1), numbered from the highest; weights given more than once."""
     worths = rebuilding._worths(np.array([4.0, 16.0, 4.0, 1.0]), 0.05)
     assert worths.tolist() == [0.05, 0.2, 0.25, 0.5, 0.8, 1.0, 2.0, 4.0, 8.0, 16.0]
     p = np.arange(1.0, 12.0)
