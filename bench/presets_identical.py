@@ -7,6 +7,9 @@ without it the script compares against that file and exits 1 on any change,
 naming the preset and which of the two CSVs changed ("results" alone: a
 metric's rounding moved; "schedules": a mapping or a time moved).
 
+``--via fork`` runs the trials in two forked processes (the command line's way), ``--via pool`` in the dashboard's
+pool of worker processes (hcsched.pool), instead of this process: every way must give the same digests.
+
 A refactoring must leave every digest unchanged. The digests of main are kept in
 git, so ``git log bench/preset_digests.json`` shows when results were changed on
 purpose (and the commit says why).
@@ -25,6 +28,8 @@ import pandas as pd
 
 from hcsched import simulate
 from hcsched.models import MODELS
+from hcsched.pool import Pool
+from hcsched.runner import using
 
 DIGESTS = Path(__file__).resolve().parent / "preset_digests.json"
 TRIALS, SEED = 2, 1
@@ -40,12 +45,19 @@ def frame_digest(frame) -> str:
     return hashlib.sha256(",".join(frame.columns).encode() + values).hexdigest()[:16]
 
 
-def preset_digests(name: str, model) -> dict:
-    results, schedules = simulate(model.presets()[name](), trials=TRIALS, seed=SEED, jobs=1, schedules=True)
+def preset_digests(name: str, model, jobs: int = 1) -> dict:
+    results, schedules = simulate(model.presets()[name](), trials=TRIALS, seed=SEED, jobs=jobs, schedules=True)
     return {"results": digest(results.to_csv(index=False)), "schedules": frame_digest(schedules)}
 
 
-def all_digests(only: str | None = None) -> dict:
+def all_digests(only: str | None = None, via: str = "here") -> dict:
+    if via == "pool":
+        with Pool(2) as pool, using(pool):
+            return _digests(only, 2)
+    return _digests(only, 1 if via == "here" else 2)
+
+
+def _digests(only: str | None, jobs: int) -> dict:
     out = {}
     for model_name, model in MODELS.items():
         for name in model.presets():
@@ -53,7 +65,7 @@ def all_digests(only: str | None = None) -> dict:
             if only and only not in key:
                 continue
             t = time.perf_counter()
-            out[key] = preset_digests(name, model)
+            out[key] = preset_digests(name, model, jobs)
             print(f"{key:<40} {out[key]['results']} {out[key]['schedules']}  {time.perf_counter() - t:6.1f} s", flush=True)
     return out
 
@@ -62,8 +74,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--save", action="store_true", help="write the digests instead of comparing")
     parser.add_argument("--only", help="presets whose model/name contains this text")
+    parser.add_argument("--via", choices=("here", "fork", "pool"), default="here",
+                        help="where the trials run: this process, two forked processes, or a pool of workers")
     args = parser.parse_args()
-    now = all_digests(args.only)
+    now = all_digests(args.only, args.via)
     if args.save:
         kept = json.loads(DIGESTS.read_text()) if args.only and DIGESTS.exists() else {}
         DIGESTS.write_text(json.dumps({**kept, **now}, indent=1, sort_keys=True) + "\n")

@@ -10,10 +10,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import multiprocessing
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from hcsched import reproduce as rp
@@ -23,7 +21,7 @@ from hcsched.heuristics import get_heuristic, heuristic_names
 from hcsched.models import DEFAULT_MODEL, Command, get_model, model_names, warm_up
 from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
 from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
-from hcsched.runner import check_backend, default_jobs
+from hcsched.runner import check_backend, default_jobs, in_processes
 from hcsched.scenario import load_scenario
 from hcsched.stats import BOOTSTRAP_RESAMPLES, interval_method, summarize
 from hcsched.sweep import sweep, sweep_summary
@@ -294,9 +292,7 @@ def cmd_warm_up(args) -> None:
     names = sorted(names, key=lambda n: n != DEFAULT_MODEL)
     jobs = max(1, min(args.jobs or default_jobs(), len(names)))
     start = time.perf_counter()
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        for name, seconds in pool.map(_compile, names):
-            print(f"{name}: kernels ready in {seconds:.1f} s", flush=True)
+    in_processes(_compile, names, jobs, lambda _, done: print(f"{done[0]}: kernels ready in {done[1]:.1f} s", flush=True))
     print(f"compiled kernels are cached for later runs ({time.perf_counter() - start:.1f} s in all, {jobs} processes)")
 
 

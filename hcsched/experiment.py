@@ -14,7 +14,6 @@ measure.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import time
 from collections.abc import Callable
 
@@ -24,7 +23,8 @@ import pandas as pd
 from hcsched.errors import HcschedError
 from hcsched.metrics import Schedule, add_normalized
 from hcsched.models import get_model
-from hcsched.runner import default_jobs, run_chunks
+from hcsched.pool import tick
+from hcsched.runner import current_pool, default_jobs, run_chunks
 from hcsched.sampling import trial_seeds
 from hcsched.scenario import Scenario
 
@@ -86,17 +86,9 @@ def normalized(results: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
     return results
 
 
-_runs_done = None  # in a worker process of simulate: the queue that receives a message per heuristic run finished
-
-
-def _report_runs_to(queue) -> None:
-    global _runs_done
-    _runs_done = queue
-
-
 def _run_chunk(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence],
                schedules: bool) -> tuple[list[dict], list[pd.DataFrame]]:
-    return run_trials(scenario, trials, seeds, schedules, lambda: _runs_done.put(None))
+    return run_trials(scenario, trials, seeds, schedules, tick)  # a tick per heuristic run, for the progress
 
 
 def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = CHUNK_SECONDS, points: int = 1) -> int:
@@ -153,30 +145,20 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         runs += 1
         report()
 
-    if jobs == 1:
+    if jobs == 1 and current_pool() is None:
         rows, tables = run_trials(scenario, list(range(trials)), seeds, schedules, one_run)
     else:
         size = trials_per_chunk(get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics), trials, jobs)
         chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size], schedules)
                   for a in range(0, trials, size)]
         outputs: list = [None] * len(chunks)
-        runs_done = multiprocessing.get_context("fork").SimpleQueue()
-
-        def poll() -> None:
-            while not runs_done.empty():
-                runs_done.get()
-                one_run()
-            report(heartbeat=True)
 
         def collect(i: int, output) -> None:
             outputs[i] = output
 
-        try:
-            run_chunks(_run_chunk, chunks, collect, [scenario.model], jobs=jobs, poll=poll,
-                       initializer=_report_runs_to, initargs=(runs_done,))
-        finally:
-            runs_done.close()
-        runs = trials * per_trial  # already counted: a chunk's messages reach the pipe before its result
+        run_chunks(_run_chunk, chunks, collect, [scenario.model], jobs=jobs, poll=lambda: report(heartbeat=True),
+                   tick=one_run)
+        runs = trials * per_trial  # already counted: a chunk's ticks come before its result
         report()
         rows = [row for chunk_rows, _ in outputs for row in chunk_rows]
         tables = [table for _, chunk_tables in outputs for table in chunk_tables]

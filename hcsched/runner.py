@@ -1,19 +1,69 @@
-"""The one runner of chunks of work for :func:`hcsched.simulate` and :func:`hcsched.sweep`: forked local processes or
-a Dask cluster, each chunk's result handed back to the calling thread as it finishes."""
+"""The one runner of chunks of work for :func:`hcsched.simulate`, :func:`hcsched.sweep` and
+:func:`hcsched.reproduce`: the pool of worker processes in effect for the calling thread (the dashboard's,
+:func:`using`), forked local processes in a single-threaded process (the command line), a pool of fresh interpreters
+kept by a process with threads (a notebook), or a Dask cluster; each chunk's result handed back to the calling
+thread as it finishes."""
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any
 
 from hcsched.errors import HcschedError
 from hcsched.models import warm_up
+from hcsched.pool import Pool, set_tick, threads_alive, ticking
 
 BACKENDS = ("local", "dask")
 POLL_SECONDS = 0.05  # how often the parent looks for finished heuristic runs and chunks
+_here = threading.local()  # the pool in effect for this thread (see using)
+
+
+@contextmanager
+def using(pool: Pool, on_wait: Callable[[int], None] | None = None) -> Iterator[Pool]:
+    """Run every local chunk of work of this thread in ``pool`` while the block runs, even a single chunk (so that a
+    cancel kills it at once), ``on_wait(place)`` told the run's place in the pool's line (0 once it runs)."""
+    before = getattr(_here, "pool", None)
+    _here.pool = (pool, on_wait)
+    try:
+        yield pool
+    finally:
+        _here.pool = before
+
+
+_shared: list[Pool] = []
+_shared_lock = threading.Lock()
+
+
+def shared_pool() -> Pool:
+    """This process's own pool, started on first use (a process with threads that runs work in no pool of its own,
+    e.g. a notebook), sized to the cores, kept for later runs and closed at exit."""
+    with _shared_lock:
+        if not _shared or _shared[0].broken:
+            _shared[:] = [Pool(default_jobs())]
+            atexit.register(_shared[0].close)
+        return _shared[0]
+
+
+def current_pool() -> Pool | None:
+    """The pool in effect for this thread (:func:`using`), if any."""
+    entry = getattr(_here, "pool", None)
+    return entry[0] if entry else None
+
+
+def fork_context():
+    """multiprocessing's fork context, only in a process with a single thread: a child forked while another thread
+    holds a lock (an import, logging, ``cached_property``, numba's compiler) would wait for it for ever."""
+    alive = threads_alive()
+    if alive > 1:
+        raise RuntimeError(f"refusing to fork worker processes: {alive} threads are alive in this process, and a "
+                           "child could inherit a lock one of them holds; use a Pool (hcsched.pool) instead")
+    return multiprocessing.get_context("fork")
 
 
 def check_backend(backend: str) -> str:
@@ -39,23 +89,36 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
         p.join()
 
 
-def in_processes(work: Callable, items: list, jobs: int, collect: Callable[[int, object], None],
-                 poll: Callable[[], None] | None = None, initializer: Callable | None = None,
-                 initargs: tuple = ()) -> None:
-    """``work(item)`` for every item in ``jobs`` forked worker processes; ``collect(index, result)`` in the calling
-    thread as each finishes (in any order), ``poll()`` every ``POLL_SECONDS`` meanwhile. Whatever is raised (by a
-    worker, ``collect`` or ``poll``, or an interrupt) kills the workers at once and propagates unchanged.
+def _report_ticks_to(ticks) -> None:
+    set_tick(lambda: ticks.put(None))
 
-    fork: workers inherit the compiled kernels and work inside a Streamlit server (see docs); compile the kernels
-    (:func:`hcsched.models.warm_up`) before, so that no child is forked while a compilation holds numba's lock.
+
+def in_processes(work: Callable, items: list, jobs: int, collect: Callable[[int, object], None],
+                 poll: Callable[[], None] | None = None, tick: Callable[[], None] | None = None) -> None:
+    """``work(item)`` for every item in ``jobs`` forked worker processes; ``collect(index, result)`` in the calling
+    thread as each finishes (in any order), ``tick()`` for each :func:`hcsched.pool.tick` of a worker and ``poll()``
+    every ``POLL_SECONDS`` meanwhile. Whatever is raised (by a worker, ``collect`` or ``poll``, or an interrupt) kills
+    the workers at once and propagates unchanged.
+
+    fork: workers inherit the imported modules and compiled kernels, so a run costs no start-up; only in a process
+    with a single thread (:func:`fork_context`). Compile the kernels (:func:`hcsched.models.warm_up`) before.
     """
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=initializer,
-                               initargs=initargs)
+    context = fork_context()
+    ticks = context.SimpleQueue()
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_report_ticks_to, initargs=(ticks,))
+
+    def drain() -> None:
+        while not ticks.empty():
+            ticks.get()
+            if tick:
+                tick()
+
     try:
         index = {pool.submit(work, item): i for i, item in enumerate(items)}
         pending = set(index)
         while pending:
             finished, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            drain()  # a chunk's ticks reach the pipe before its result
             for future in sorted(finished, key=index.__getitem__):
                 collect(index[future], future.result())
             if poll:
@@ -63,21 +126,24 @@ def in_processes(work: Callable, items: list, jobs: int, collect: Callable[[int,
     except BaseException:
         _kill_workers(pool)
         raise
+    finally:
+        ticks.close()
     pool.shutdown(wait=True)
 
 
 def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any], None], models: Iterable[str],
                backend: str = "local", jobs: int | None = None, scheduler: str | None = None,
-               poll: Callable[[], None] | None = None, initializer: Callable | None = None,
-               initargs: tuple = ()) -> None:
+               poll: Callable[[], None] | None = None, tick: Callable[[], None] | None = None) -> None:
     """``job(*chunk)`` for every chunk, ``collect(index, result)`` in the calling thread as each finishes (in any
-    order).
+    order), ``tick()`` there for each :func:`hcsched.pool.tick` of a chunk (progress inside a chunk).
 
-    "local": ``jobs`` forked processes (default all cores; one job, or one chunk, runs here), the kernels of
-    ``models`` compiled before forking, ``poll()`` every ``POLL_SECONDS`` and ``initializer(*initargs)`` in each
-    worker; "dask": a local cluster of ``jobs`` workers, or the scheduler at ``scheduler``. What ``collect`` or
-    ``poll`` raises (e.g. a cancel) stops the run at once and propagates. ``job`` must be a function of an importable
-    module (workers receive it by name).
+    "local", at most ``jobs`` chunks at once (default all cores): in the pool in effect for this thread
+    (:func:`using`), whatever the number of chunks; else one job, or one chunk, runs here; else in forked processes
+    when this process has a single thread (the kernels of ``models`` compiled before forking), or in this process's
+    :func:`shared_pool` of fresh interpreters when it has more. ``poll()`` is called every
+    ``POLL_SECONDS`` meanwhile. "dask": a local cluster of ``jobs`` workers, or the scheduler at ``scheduler``. What
+    ``collect``, ``tick`` or ``poll`` raises (e.g. a cancel) stops the run at once and propagates. ``job`` must be a
+    function of an importable module (workers receive it by name).
     """
     check_backend(backend)
     if backend == "dask":
@@ -85,14 +151,22 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
         return
     if scheduler is not None:
         raise HcschedError("--scheduler: only with --backend dask")
+    entry = getattr(_here, "pool", None)
+    if entry is not None:
+        entry[0].run(job, chunks, collect, jobs=jobs, tick=tick, poll=poll, on_wait=entry[1])
+        return
     jobs = default_jobs() if jobs is None else jobs
     if jobs == 1 or len(chunks) <= 1:
-        for i, chunk in enumerate(chunks):
-            collect(i, job(*chunk))
+        with ticking(tick):
+            for i, chunk in enumerate(chunks):
+                collect(i, job(*chunk))
+        return
+    jobs = min(jobs, len(chunks))
+    if threads_alive() > 1:
+        shared_pool().run(job, chunks, collect, jobs=jobs, tick=tick, poll=poll)
         return
     warm_up(set(models))
-    in_processes(_call, [(job, chunk) for chunk in chunks], min(jobs, len(chunks)), collect, poll, initializer,
-                 initargs)
+    in_processes(_call, [(job, chunk) for chunk in chunks], jobs, collect, poll, tick)
 
 
 def _call(args: tuple[Callable, tuple]) -> Any:

@@ -97,3 +97,28 @@ def run_result(scenario, results=None, jobs: int = 1):
 def open_results(scenario, results=None, jobs: int = 1, timeout: float = 60):
     """The Results page showing a finished run of ``scenario`` (``results``, or the scenario simulated)."""
     return app("pages/results.py", timeout, scenario=scenario, results=run_result(scenario, results, jobs))
+
+
+def in_a_fresh_process(test):
+    """Run ``test`` in a pytest process of its own: a single-threaded one, where ``simulate`` forks its workers (the
+    command line's way) and they inherit the test's patches, whatever threads earlier tests left in this process
+    (where it would use a pool of fresh interpreters instead)."""
+    import functools
+    import inspect
+    import subprocess
+    import sys
+
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        if os.environ.get("HCSCHED_FRESH_PROCESS") == "1":
+            import threading
+
+            assert threading.active_count() == 1  # the way under test forks
+            return test(*args, **kwargs)
+        node = f"{inspect.getfile(test)}::{test.__name__}"
+        out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", node], cwd=ROOT,
+                             env={**os.environ, "HCSCHED_FRESH_PROCESS": "1"}, capture_output=True, text=True,
+                             timeout=600)
+        assert out.returncode == 0 and "1 passed" in out.stdout, out.stdout[-4000:] + out.stderr[-2000:]
+
+    return wrapper

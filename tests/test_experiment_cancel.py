@@ -7,6 +7,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import in_a_fresh_process
 
 from hcsched import Scenario, get_model, simulate
 from hcsched.experiment import run_trial, trial_seeds, trials_per_chunk
@@ -89,6 +90,7 @@ def test_cancel_with_one_job_stops_after_the_heuristic_run_in_progress(monkeypat
     assert multiprocessing.active_children() == []
 
 
+@in_a_fresh_process
 def test_cancel_with_two_jobs_kills_the_workers_and_leaves_no_child():
     stop = Stop("cancelled by the user")
     seen, workers = [], []
@@ -106,6 +108,7 @@ def test_cancel_with_two_jobs_kills_the_workers_and_leaves_no_child():
     assert multiprocessing.active_children() == []
 
 
+@in_a_fresh_process
 def test_cancel_is_seen_while_a_long_unit_runs(monkeypatch):
     """No unit finishes (every run blocks for a minute): progress is still called, with 0 done, and raising there
     kills the workers in the middle of their runs."""
@@ -125,6 +128,7 @@ def test_cancel_is_seen_while_a_long_unit_runs(monkeypatch):
     assert multiprocessing.active_children() == []
 
 
+@in_a_fresh_process
 def test_a_failing_run_in_a_worker_propagates_and_leaves_no_child(monkeypatch):
     model = get_model("etc")
 

@@ -1,0 +1,415 @@
+"""Worker processes that cannot inherit a lock, shared fairly by the runs of a server.
+
+A process with more than one thread (the dashboard's server, a notebook) must not ``fork`` a worker: POSIX allows only
+async-signal-safe calls in the child, and a lock that another thread held at the fork (``cached_property``, logging,
+an import, numba's compiler) stays locked in the child for ever. Each worker here is a fresh interpreter started by
+fork-and-exec (:mod:`subprocess`), which runs nothing between the two; it imports hcsched and every model once, then
+serves chunks of work for as long as the pool lives, so that starting a run costs no import.
+
+One :class:`Pool` serves every run of a process: runs up to ``max_runs`` share the workers chunk by chunk (the run
+served longest ago goes next, so a long run never holds every core while a short one waits), the rest wait in line
+and are told their place. A run that is cancelled kills the workers busy with its chunks (new ones replace them); a
+worker that dies (killed, out of memory) fails its run with one line naming the cause.
+
+Messages are pickled frames on the worker's stdin and on a private copy of its stdout (what a worker prints goes to
+its stderr, the server's log). A worker exits when its stdin closes, that is when the pool or its process ends.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+import pickle
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from hcsched.errors import HcschedError
+
+POLL_SECONDS = 0.05  # how often a run's thread looks for its events (and calls its poll)
+START_FAILURES = 3  # workers that die in a row before they say they are ready: the pool is broken
+_HEADER = 8  # bytes of a frame's length
+
+_tick: Callable[[], None] | None = None  # in a worker process: reports one unit of progress of its chunk
+_here = threading.local()  # a chunk run in the calling thread reports there
+
+
+def tick() -> None:
+    """One unit of progress of the chunk being run (a heuristic run finished), reported to the run's thread as it
+    happens: from a worker process, or from a chunk run in the calling thread (:func:`ticking`); else nothing."""
+    report = getattr(_here, "tick", None) or _tick
+    if report is not None:
+        report()
+
+
+def set_tick(report: Callable[[], None] | None) -> None:
+    """Where :func:`tick` reports in this worker process (a forked worker's queue, a pool worker's pipe)."""
+    global _tick
+    _tick = report
+
+
+@contextmanager
+def ticking(report: Callable[[], None] | None) -> Iterator[None]:
+    """:func:`tick` in this thread calls ``report`` while the block runs (chunks run in the calling thread)."""
+    before, _here.tick = getattr(_here, "tick", None), report
+    try:
+        yield
+    finally:
+        _here.tick = before
+
+
+class WorkerDied(HcschedError):
+    """A worker process ended while it ran a chunk of the run (killed, out of memory, crashed)."""
+
+
+def threads_alive() -> int:
+    """Threads of this process (Python's, which are the ones that can hold a Python-level lock at a fork)."""
+    return threading.active_count()
+
+
+# --- frames ---------------------------------------------------------------------------------------------------
+def _write(stream: BinaryIO, message: Any) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(_HEADER, "little") + data)
+    stream.flush()
+
+
+def _read_exactly(stream: BinaryIO, n: int) -> bytes | None:
+    parts, left = [], n
+    while left:
+        part = stream.read(left)
+        if not part:
+            return None
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def _read(stream: BinaryIO) -> tuple[bool, Any]:
+    """(True, message), or (False, None) at the end of the stream."""
+    header = _read_exactly(stream, _HEADER)
+    data = None if header is None else _read_exactly(stream, int.from_bytes(header, "little"))
+    return (False, None) if data is None else (True, pickle.loads(data))
+
+
+# --- the worker's side ------------------------------------------------------------------------------------------
+def _picklable(exc: BaseException) -> BaseException:
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+
+
+def serve() -> None:
+    """A worker's life: preload hcsched and its models, say "ready", then run ``fn(*args)`` for each frame of stdin
+    and send back its result (or its exception), with a "tick" for each :func:`tick` on the way."""
+    out = os.fdopen(os.dup(1), "wb")  # the private channel; what the work prints goes to stderr
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    sending = threading.Lock()
+
+    def send(message: Any) -> None:
+        with sending:
+            _write(out, message)
+
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+
+    def listen() -> None:  # a thread, so that a closed stdin ends the worker even while it computes
+        while True:
+            ok, message = _read(sys.stdin.buffer)
+            if not ok:
+                os._exit(0)
+            inbox.put(message)
+
+    threading.Thread(target=listen, daemon=True, name="hcsched-worker-inbox").start()
+    for name in sys.argv[1:]:  # what the pool's owner named, loaded once for every run this worker serves
+        importlib.import_module(name)
+
+    set_tick(lambda: send(("tick", None)))
+    send(("ready", os.getpid()))
+    while True:
+        fn, args = inbox.get()
+        try:
+            message = ("done", fn(*args))
+        except BaseException as exc:  # sent to the run, which raises it
+            message = ("error", _picklable(exc))
+        try:
+            send(message)
+        except Exception as exc:  # e.g. a result that does not pickle
+            send(("error", RuntimeError(f"the result could not be sent back: {type(exc).__name__}: {exc}")))
+
+
+# --- the pool's side ----------------------------------------------------------------------------------------------
+_order = itertools.count()
+
+
+@dataclass(eq=False)
+class _Run:
+    fn: Callable
+    pending: deque  # (index, args) not yet sent to a worker
+    limit: int  # at most this many of its chunks at once
+    on_wait: Callable[[int], None] | None  # told the run's place in line (0: running)
+    events: queue.SimpleQueue = field(default_factory=queue.SimpleQueue)
+    busy: set = field(default_factory=set)  # workers running its chunks
+    served: int = -1  # when it last got a worker (round-robin)
+    abandoned: bool = False
+
+
+def _cause(code: int) -> str:
+    if code < 0:
+        name = signal.Signals(-code).name
+        why = " (out of memory, or killed by hand)" if name == "SIGKILL" else ""
+        return f"killed by {name}{why}"
+    return f"exited with status {code}"
+
+
+class _Worker:
+    def __init__(self, pool: Pool) -> None:
+        root = str(Path(__file__).resolve().parents[1])  # hcsched importable even when not installed
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+        self.proc = subprocess.Popen([sys.executable, "-c", "from hcsched.pool import serve; serve()", *pool.preload],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True,
+                                     start_new_session=True)  # a Ctrl-C of the server's terminal is the server's
+        self.pool = pool
+        self.ready = False
+        self.run: _Run | None = None
+        self.index = -1
+        threading.Thread(target=self._listen, daemon=True, name=f"hcsched-pool-{self.proc.pid}").start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def send(self, fn: Callable, args: tuple) -> None:
+        _write(self.proc.stdin, (fn, args))
+
+    def kill(self) -> None:
+        self.proc.kill()  # SIGKILL: a busy worker is not waited for
+
+    def _listen(self) -> None:
+        while True:
+            try:
+                ok, message = _read(self.proc.stdout)
+            except Exception as exc:  # a frame that does not unpickle: the worker is of no more use
+                self.pool._on_bad_frame(self, exc)
+                ok = False
+            if not ok:
+                break
+            self.pool._on_message(self, *message)
+        self.pool._on_exit(self, self.proc.wait())
+
+
+PRELOAD = ("hcsched", "hcsched.experiment", "hcsched.sweep", "hcsched.reproduce")  # every model, and what runs them
+
+
+class Pool:
+    """``size`` worker processes, started at once and replaced when they die, each with the modules ``preload``
+    imported, shared by up to ``max_runs`` runs at a time (more wait in line). :meth:`run` is called from any thread,
+    once per run."""
+
+    def __init__(self, size: int, max_runs: int | None = None, preload: tuple[str, ...] = PRELOAD) -> None:
+        if size < 1:
+            raise HcschedError(f"pool size: {size!r} is not allowed; allowed: a positive integer")
+        self.size = size
+        self.preload = preload
+        self.max_runs = max_runs or max(1, size)
+        self._lock = threading.RLock()
+        self._workers: list[_Worker] = []
+        self._runs: list[_Run] = []  # admitted, sharing the workers
+        self._line: deque[_Run] = deque()  # waiting for a place
+        self._closed = False
+        self._failures = 0  # workers that died before they were ready, in a row
+        self.broken: str | None = None  # why workers cannot start, once they failed START_FAILURES times in a row
+        with self._lock:
+            for _ in range(size):
+                self._workers.append(_Worker(self))
+
+    # --- what a caller sees -----------------------------------------------------------------------------------
+    def pids(self) -> list[int]:
+        with self._lock:
+            return [w.pid for w in self._workers]
+
+    def busy_pids(self) -> list[int]:
+        with self._lock:
+            return [w.pid for w in self._workers if w.run is not None]
+
+    def running(self) -> int:
+        """Runs sharing the workers now (not counting those in line)."""
+        with self._lock:
+            return len(self._runs)
+
+    def waiting(self) -> int:
+        with self._lock:
+            return len(self._line)
+
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        """Block until every worker has said it is ready (for tests and benchmarks)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                if len(self._workers) == self.size and all(w.ready for w in self._workers):
+                    return True
+            time.sleep(0.05)
+        return False
+
+    def run(self, fn: Callable, items: list[tuple], collect: Callable[[int, Any], None], *, jobs: int | None = None,
+            tick: Callable[[], None] | None = None, poll: Callable[[], None] | None = None,
+            on_wait: Callable[[int], None] | None = None) -> None:
+        """``fn(*items[i])`` for every i in the pool's workers, at most ``jobs`` at once; ``collect(i, result)`` in
+        the calling thread as each finishes (in any order), ``tick()`` for each unit of progress a worker reports
+        (:func:`tick`), ``poll()`` every ``POLL_SECONDS`` and ``on_wait(place)`` whenever the run's place in line
+        changes (0 once it runs). An error of ``fn`` is raised here as it was raised there; a worker that dies raises
+        :class:`WorkerDied`. Whatever is raised, or an interrupt, kills the workers busy with this run (they are
+        replaced) and propagates unchanged. ``fn`` must be a function of an importable module."""
+        run = _Run(fn, deque(enumerate(items)), max(1, min(jobs or self.size, self.size)), on_wait)
+        left = len(items)
+        self._admit(run)
+        try:
+            while left:
+                try:
+                    kind, index, payload = run.events.get(timeout=POLL_SECONDS)
+                except queue.Empty:
+                    kind = None
+                if kind == "tick" and tick:
+                    tick()
+                elif kind == "done":
+                    left -= 1
+                    collect(index, payload)
+                elif kind == "error":
+                    raise payload
+                elif kind == "place" and on_wait:
+                    on_wait(payload)
+                if poll:
+                    poll()
+        except BaseException:
+            self._retire(run, abandon=True)
+            raise
+        self._retire(run)
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill every worker; runs still going fail."""
+        with self._lock:
+            self._closed = True
+            workers = list(self._workers)
+            for r in [*self._runs, *self._line]:
+                r.events.put(("error", -1, HcschedError("the worker processes were closed")))
+        for w in workers:
+            w.kill()
+        for w in workers:
+            w.proc.wait()
+
+    # --- bookkeeping, under the lock ---------------------------------------------------------------------------
+    def _admit(self, run: _Run) -> None:
+        with self._lock:
+            if self._closed or self.broken:
+                raise HcschedError(f"the worker processes cannot run: {self.broken or 'the pool is closed'}")
+            self._line.append(run)
+            self._promote()
+
+    def _retire(self, run: _Run, abandon: bool = False) -> None:
+        with self._lock:
+            run.abandoned = True
+            if run in self._runs:
+                self._runs.remove(run)
+            elif run in self._line:
+                self._line.remove(run)
+            if abandon:
+                for w in list(run.busy):
+                    w.kill()  # its listener reports the exit, and a new worker replaces it
+            self._promote()
+
+    def _promote(self) -> None:
+        """Let runs in from the line while there is room, tell those still waiting their place, hand out work."""
+        while self._line and len(self._runs) < self.max_runs:
+            run = self._line.popleft()
+            self._runs.append(run)
+            run.events.put(("place", -1, 0))
+        for place, run in enumerate(self._line, 1):
+            run.events.put(("place", -1, place))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        free = [w for w in self._workers if w.ready and w.run is None]
+        while free:
+            ready = [r for r in self._runs if r.pending and len(r.busy) < r.limit]
+            if not ready:
+                return
+            run = min(ready, key=lambda r: r.served)  # the run served longest ago
+            run.served = next(_order)
+            worker = free.pop(0)
+            worker.index, args = run.pending.popleft()
+            worker.run = run
+            run.busy.add(worker)
+            try:
+                worker.send(run.fn, args)
+            except Exception as exc:  # its stdin is gone (it died) or the arguments do not pickle
+                run.busy.discard(worker)
+                worker.run = None
+                if isinstance(exc, OSError):
+                    run.pending.appendleft((worker.index, args))  # its exit is on the way; another worker takes it
+                else:
+                    run.events.put(("error", worker.index, exc))
+
+    def _on_message(self, worker: _Worker, kind: str, payload: Any) -> None:
+        with self._lock:
+            if kind == "ready":
+                worker.ready = True
+                self._failures = 0
+                self._dispatch()
+                return
+            run = worker.run
+            if run is None or run.abandoned:
+                return
+            if kind == "tick":
+                run.events.put(("tick", worker.index, None))
+                return
+            worker.run = None
+            run.busy.discard(worker)
+            run.events.put((kind, worker.index, payload))
+            self._dispatch()
+
+    def _on_bad_frame(self, worker: _Worker, exc: Exception) -> None:
+        with self._lock:
+            if worker.run is not None and not worker.run.abandoned:
+                worker.run.events.put(("error", worker.index, RuntimeError(f"a worker's message could not be read: "
+                                                                           f"{type(exc).__name__}: {exc}")))
+                worker.run.busy.discard(worker)
+                worker.run = None
+        worker.kill()
+
+    def _on_exit(self, worker: _Worker, code: int) -> None:
+        with self._lock:
+            if worker in self._workers:
+                self._workers.remove(worker)
+            run = worker.run
+            if run is not None and not run.abandoned:
+                run.busy.discard(worker)
+                run.events.put(("error", worker.index,
+                                WorkerDied(f"a worker process died: {_cause(code)}; this run's results are lost")))
+            if self._closed:
+                return
+            if not worker.ready:
+                self._failures += 1
+                if self._failures >= START_FAILURES:
+                    self.broken = f"{START_FAILURES} worker processes in a row {_cause(code)} before they were ready"
+                    for r in [*self._runs, *self._line]:
+                        r.events.put(("error", -1, HcschedError(f"the worker processes cannot start: {self.broken}")))
+                    return
+            self._workers.append(_Worker(self))
