@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from helpers import ROOT, panel_titles
 
-from hcsched import MODELS, HcschedError, Scenario, get_model, model_names, simulate, trial_runs
+from hcsched import MODELS, HcschedError, Scenario, get_model, model_names, preset, simulate, trial_runs, trial_schedules
 from hcsched import registry as models_registry
 from hcsched.cli import main
 from hcsched.experiment import SCHEDULE_COLUMNS, trial_seeds
@@ -25,6 +25,9 @@ from hcsched.models.base import Model
 
 NAMES = model_names()
 UI_FUNCTIONS = ("editor", "reset", "overview", "trial_charts")
+# The models whose trials draw how many tasks arrive (Poisson streams over a horizon or a duration): their scale() is
+# the expected count. Every other model's count is fixed by its spec.
+RANDOM_TASK_COUNT = frozenset({"classes", "value"})
 
 
 def test_the_registry_lists_models_by_their_names():
@@ -80,6 +83,29 @@ def test_schedules_table(name):
     assert (done["start"] >= done["arrival"]).all() and (done["finish"] >= done["start"]).all()
     for run in trial_runs(sc, 0).values():
         assert isinstance(model.schedule(run), Schedule)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_scale_is_the_size_of_a_trial(name):
+    """scale(spec), the (tasks, machines) a cap on a scenario's size reads, against trial 0 of the tiny scenario and of
+    the default preset: the distinct tasks and machines of its schedule. Machines exactly (the schedule's count, and
+    every one of them ran a task); tasks exactly where the spec fixes the count, and within 25% where arrivals are
+    random (RANDOM_TASK_COUNT: scale gives the expected count, a trial its own draw). One heuristic is run: a trial's
+    tasks and machines are its workload's, the same for every heuristic (common random numbers, above), and the
+    default presets' full line-ups take up to 2 s a trial."""
+    model = get_model(name)
+    for sc in (model.tiny(), preset(model.default_preset)):
+        tasks, machines = model.scale(sc.spec)
+        assert isinstance(tasks, int) and isinstance(machines, int) and tasks > 0 and machines > 0
+        (schedule,) = trial_schedules(sc.replace(heuristics=sc.heuristics[:1], benchmark=None), 0).values()
+        frame = schedule.to_frame()
+        assert schedule.machines == machines and frame["machine"].between(0, machines - 1).all()
+        assert frame["machine"].nunique() == machines, sc.name
+        actual = frame["task"].nunique()
+        if name in RANDOM_TASK_COUNT:
+            assert abs(actual - tasks) <= 0.25 * tasks, (sc.name, actual, tasks)
+        else:
+            assert actual == tasks, (sc.name, actual, tasks)
 
 
 @pytest.mark.parametrize("name", NAMES)

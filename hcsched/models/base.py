@@ -19,6 +19,9 @@ Contract (checked by ``tests/test_models_contract.py`` for every model):
   added by ``experiment``);
 - ``schedule(run)`` returns the :class:`~hcsched.metrics.Schedule` of a run
   (tasks that never start or finish have non-finite start or finish).
+- ``scale(spec)`` is the size of one trial, (tasks, machines): the tasks and
+  machines of its schedules, the tasks within a quarter where arrivals are
+  random.
 
 A model may also bring its own subcommands of the ``hcsched`` command and its
 own public functions (the ETC model's ``hcsched map`` and ``map_tasks``): its
@@ -107,6 +110,13 @@ class Model:
     def headline(self, spec: Any) -> str:
         """A fact every results view states beside the scenario's name (e.g. the LP's lambda*), or ""."""
         return ""
+
+    def scale(self, spec: Any) -> tuple[int, int]:
+        """Required: about how many tasks one trial maps (the expected number where arrivals are random) and onto how
+        many machines (or servers, processors): the size a dashboard's cap on a scenario's size reads (tasks x machines
+        x trials)."""
+        raise NotImplementedError(f"model {self.name!r} ({type(self).__name__}) does not implement scale(spec): the "
+                                  "tasks and machines of one trial, which a cap on a scenario's size reads")
 
     # --- one trial -------------------------------------------------------------------------------
     def workload(self, spec: Any, seed_seq: np.random.SeedSequence) -> Any:

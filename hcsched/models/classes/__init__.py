@@ -90,6 +90,11 @@ class ClassModel(Model):
         return (f"{s.machines} machines, {len(c.arrival_rates)} task classes, {c.horizon:g} time units "
                 f"(about {s.tasks:,} arrivals)")
 
+    def scale(self, s: spec.ClassModelSpec) -> tuple[int, int]:
+        """The expected arrivals of every class over [0, horizon], sum of alpha_i x horizon, rounded (Poisson streams
+        at rates alpha_i, section II-A; the warm-up's tasks are mapped too), and the machines of every group."""
+        return s.tasks, s.machines
+
     def headline(self, s: spec.ClassModelSpec) -> str:
         lam = s.classes.allocation().lam
         return f"lambda* = {lam:.4f} ({'stabilisable' if lam > 1 else 'overloaded: no heuristic can stabilise it'})"

@@ -91,6 +91,11 @@ class EstimationModel(Model):
         n = len(s.problems) if s.trace is None else len({t.problem for t in s.trace})
         return f"{s.machines} processors, {s.tasks} tasks in {n} problem{'s' if n != 1 else ''}"
 
+    def scale(self, s: spec.EstimationSpec) -> tuple[int, int]:
+        """The tasks of every stage of every problem (section 2: a problem releases its tasks at once or stage by
+        stage), or a trace's rows, a fixed count; and the processors."""
+        return s.tasks, s.machines
+
     def headline(self, s: spec.EstimationSpec) -> str:
         e = s.estimator
         return f"estimator {e.method} (n = {e.n}, L = {e.L:g}, nu = {e.nu:g}), predicted error: {e.error}"

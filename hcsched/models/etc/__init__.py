@@ -70,6 +70,11 @@ class EtcModel(Model):
     def spec_to_dict(self, s: spec.EtcModelSpec) -> dict[str, Any]:
         return spec.spec_to_dict(s)
 
+    def scale(self, s: spec.EtcModelSpec) -> tuple[int, int]:
+        """The meta-task's fixed |K| tasks on its machines (section 3.1; a user's ETC matrix sets both by its shape):
+        Poisson arrivals draw when the tasks come, not how many."""
+        return s.tasks, s.machines
+
     def workload(self, s: spec.EtcModelSpec, seed_seq: np.random.SeedSequence) -> Workload:
         return make_workload(s, seed_seq)
 

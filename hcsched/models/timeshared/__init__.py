@@ -112,6 +112,11 @@ class TimesharedModel(Model):
         mu = "" if s.task_table is not None else f", mean inter-arrival {s.mean_interarrival:g} s"
         return f"{s.servers} time-shared servers, {s.tasks} tasks{mu}, {s.duplex} duplex{size_limit(s)}"
 
+    def scale(self, s: spec.TimesharedSpec) -> tuple[int, int]:
+        """The metatask's fixed number of tasks (nbtasks, section 3.3; a user's task table's rows) and the servers (a
+        user's server table's rows): the gaps of mean mu draw when the tasks come, not how many."""
+        return s.tasks, s.servers
+
     def workload(self, s: spec.TimesharedSpec, seed_seq: np.random.SeedSequence) -> TimesharedWorkload:
         return make_workload(s, seed_seq)
 

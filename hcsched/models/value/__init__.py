@@ -99,6 +99,11 @@ class ValueModel(Model):
         return (f"{s.machines} machines, about {s.expected_tasks:.0f} tasks over {s.duration / 60:g} min, "
                 f"{s.heterogeneity} heterogeneity, {s.deadlines} deadlines, {s.weighting} weighting")
 
+    def scale(self, s: spec.ValueSpec) -> tuple[int, int]:
+        """The expected arrivals of every priority over the duration, start-up and bursts included (section 6: 1328.6
+        with the paper's rates), rounded, and the machines."""
+        return round(s.expected_tasks), s.machines
+
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
         return f"value V over [{B / 60:g}, {E / 60:g}] min as % of the upper bound UB (section 2.3)"
