@@ -5,7 +5,7 @@ import streamlit as st
 from hcsched import get_model
 from pages.models import ui
 from pages.results_view import show_current_results
-from pages.runs import run_status, start_run
+from pages.runs import plan_run, run_status, start_run
 from pages.session import Keys, init_session_state
 from pages.widgets import ASSETS, PAGES, run_button, shown_as_error
 
@@ -25,8 +25,9 @@ def landing() -> None:
                + ", ".join(h.label for h in scenario.heuristics))
     with shown_as_error("The scenario's overview could not be drawn"):
         ui(scenario.model).overview(scenario, c2)
-    if run_button("Run", key="landing_run", scenario=scenario):
-        if start_run(scenario):
+    job = plan_run(scenario)
+    if run_button("Run", key="landing_run", job=job):
+        if start_run(job):
             st.rerun()
     run_status()
     show_current_results("landing")

@@ -1,69 +1,243 @@
-"""Work in the server's background threads: a run, sweep or rerun as a Job that survives clicks and page changes,
-with its progress and Cancel; and each model's kernels compiled once per server (Warming).
+"""Work in the server's background: a run, sweep or rerun as a Job that survives clicks and page changes, computed in
+the server's one pool of worker processes, with its estimate, progress, place in line, Cancel and result; and each
+model's kernels compiled once per server (Warming).
 
-Nothing here reads a session's state: the pages keep their jobs in it (``pages.session.Keys.JOB``, the Sweep and
-Papers pages' own keys).
+The server is multi-threaded, so nothing here forks: the pool's workers are fresh interpreters (:mod:`hcsched.pool`)
+started once per server, sized to the cores and shared by every session, at most ``MAX_RUNS`` runs at once (more
+wait in line and are told their place). A Job's thread only waits for the pool, so Cancel (which kills the workers
+busy with the job) frees the page at once, whatever the workers are doing; a job whose session has ended (its tab
+closed) is cancelled too. Nothing here reads a session's state except through the keys a page names.
 """
 
 from __future__ import annotations
 
+import atexit
+import os
 import queue
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
 
 from hcsched import Scenario
+from hcsched.errors import describe_error
 from hcsched.experiment import progress_text
 from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
+from hcsched.pool import Pool
+from hcsched.runner import default_jobs, using
+
+MAX_RUNS = int(os.environ.get("HCSCHED_MAX_RUNS", 4))  # runs of the whole server computed at once; more wait in line
+WORKERS = int(os.environ.get("HCSCHED_WORKERS", 0)) or default_jobs()  # worker processes of the server
+SESSION_GRACE_SECONDS = 10.0  # a job whose session has been gone this long is cancelled
+STUCK_FACTOR, STUCK_SECONDS = 3.0, 30.0  # no progress for this many times the estimate (and this long): said so
+IN_PROCESS = False  # tests that change a model in this process run jobs in the job's thread, one job at a time
 
 
 class Cancelled(Exception):
     """Raised from the progress callback to stop a run."""
 
 
-@dataclass
-class Job:
-    """A run, sweep or rerun in the background, where it survives clicks and page changes: its future, its progress
-    (trials done, fractional while a trial's heuristics finish one by one) and a Cancel the progress callback obeys."""
+_server: dict[str, Any] = {}  # the pool and the jobs of every session, for the server's life
+_server_lock = threading.Lock()
 
-    scenario: Scenario | None  # what it runs, for the notices it leaves
+
+def server_pool() -> Pool:
+    """The server's pool of worker processes, started on first use (a session's first page) and closed at exit."""
+    with _server_lock:
+        if "jobs" not in _server:
+            _server["jobs"] = []
+            threading.Thread(target=_reap, daemon=True, name="hcsched-reaper").start()
+        if "pool" not in _server or _server["pool"].broken:  # a pool whose workers could not start is tried again
+            _server["pool"] = Pool(WORKERS, MAX_RUNS)
+            atexit.register(_server["pool"].close)
+        return _server["pool"]
+
+
+def start_workers() -> None:
+    """Start the server's pool, unless jobs run in this process (tests)."""
+    if not IN_PROCESS:
+        server_pool()
+
+
+def _session_id() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else None
+
+
+def _session_alive(session_id: str | None) -> bool:
+    from streamlit.runtime import Runtime
+
+    return session_id is None or not Runtime.exists() or Runtime.instance().is_active_session(session_id)
+
+
+def _reap() -> None:
+    while True:
+        time.sleep(1.0)
+        with _server_lock:
+            _server["jobs"] = [j for j in _server["jobs"] if not j.future.done()]
+            jobs = list(_server["jobs"])
+        reap(jobs, time.monotonic())
+
+
+def reap(jobs: list[Job], now: float) -> None:
+    """Cancel the jobs of sessions gone for ``SESSION_GRACE_SECONDS`` (a closed tab; a reconnect within it keeps
+    them); called every second for the server's jobs."""
+    for job in jobs:
+        try:
+            alive = _session_alive(job.session)
+        except Exception:  # never let the reaper die
+            alive = True
+        if alive:
+            job.gone_since = None
+        elif job.gone_since is None:
+            job.gone_since = now
+        elif now - job.gone_since > SESSION_GRACE_SECONDS:
+            job.cancel.set()
+
+
+@dataclass(eq=False)
+class Job:
+    """A run, sweep or rerun: what it runs (for the notices it leaves), its estimate, and once started its future, its
+    progress (trials done, fractional while a trial's heuristics finish one by one), its place in the pool's line and
+    a Cancel that the progress callback obeys. A page keeps it in its session state while it runs."""
+
+    scenario: Scenario | None
     total: int  # trials the progress counts
-    future: Future | None = None
+    estimate: float = 0.0  # seconds, as the page said before the run
+    word: str = "trial"  # the model's word for a trial
+    refused: str | None = None  # why it may not start (said in one line), if so
+    what: str = ""  # what its progress bar says first, e.g. "Sweep of quickstart: "
+    future: Future = field(default_factory=Future)
     done: float = 0.0
+    place: int = 0  # in the pool's line: 0 once computing
     started: float = field(default_factory=time.monotonic)
+    moved: float = field(default_factory=time.monotonic)  # when the progress last moved (or the run left the line)
     cancel: threading.Event = field(default_factory=threading.Event)
+    session: str | None = None
+    gone_since: float | None = None
 
     def progress(self, done: float, total: int) -> None:
         """The ``progress(done, total)`` callback of simulate, sweep and reproduce: raises Cancelled once asked to."""
+        if done != self.done:
+            self.moved = time.monotonic()
         self.done, self.total = done, total
         if self.cancel.is_set():
             raise Cancelled
 
-    def submit(self, fn, *args) -> Job:
-        """Start ``fn(*args, self.progress)`` (the progress callback last) in the server's background threads."""
-        self.future = _executor().submit(fn, *args, self.progress)
+    def _wait(self, place: int) -> None:
+        self.place, self.moved = place, time.monotonic()
+        if self.cancel.is_set():
+            raise Cancelled
+
+    def submit(self, fn: Callable, *args) -> Job:
+        """Start ``fn(*args, self.progress)`` (the progress callback last) in a thread of its own, its work in the
+        server's pool."""
+        self.session = _session_id()
+        pool = None if IN_PROCESS else server_pool()
+
+        def work() -> None:
+            try:
+                if pool is None:
+                    result = fn(*args, self.progress)
+                else:
+                    with using(pool, self._wait):
+                        result = fn(*args, self.progress)
+            except BaseException as exc:
+                self.future.set_exception(exc)
+            else:
+                self.future.set_result(result)
+
+        self.started = self.moved = time.monotonic()
+        if pool is not None:
+            with _server_lock:
+                _server["jobs"].append(self)
+        threading.Thread(target=work, daemon=True, name="hcsched-job").start()
         return self
 
-    def show(self, word: str, key: str, what: str = "") -> None:
-        """The progress bar ("3.5 of 50 replications done, about 40 s left", after ``what``) and its Cancel button."""
-        text = progress_text(self.done, self.total, word, time.monotonic() - self.started)
-        st.progress(min(1.0, self.done / max(1, self.total)), text=f"{what}{text}")
+    def outcome(self) -> tuple[str, Any]:
+        """("result", value), ("cancelled", None) or ("error", one line); only once :attr:`ended`."""
+        if self.cancel.is_set():
+            return "cancelled", None
+        try:
+            return "result", self.future.result(timeout=0)
+        except Cancelled:
+            return "cancelled", None
+        except Exception as exc:  # never a traceback in the page
+            return "error", describe_error(exc)
+
+    @property
+    def ended(self) -> bool:
+        """Finished, failed, or cancelled (a cancelled job ends at once: its thread stops the workers on its own)."""
+        return self.future.done() or self.cancel.is_set()
+
+    def stalled(self) -> float | None:
+        """Seconds without progress, once that is far beyond the estimate (the run may be stuck); else None."""
+        quiet = time.monotonic() - self.moved
+        return quiet if self.place == 0 and quiet > max(STUCK_SECONDS, STUCK_FACTOR * self.estimate) else None
+
+    def show(self, key: str) -> None:
+        """The progress bar ("3.5 of 50 replications done, about 40 s left", after :attr:`what`), its place in line while
+        it waits, a warning when it has made no progress for far longer than its estimate, and its Cancel button."""
+        if self.place:
+            ahead = "1 run" if self.place == 1 else f"{self.place} runs"
+            st.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
+                                  f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
+        else:
+            text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started)
+            st.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
+        quiet = self.stalled()
+        if quiet is not None:
+            st.warning(f"No progress for {quiet:.0f} s, while the whole run was estimated at {self.estimate:.0f} s: it "
+                       "may be stuck. Cancel it and run it again.")
         st.button("Cancel", key=key, on_click=self.cancel.set)
 
 
-@st.cache_resource
-def _executor() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hcsched-run")
+def follow(key: str, notice_key: str, on_result: Callable[[Job, Any], None], cancel_key: str,
+           noun: str = "run") -> None:
+    """The page's part of a job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it runs
+    (polled); once
+    it ends, ``on_result(job, result)``, or a notice at ``notice_key`` ("The run was cancelled.", "The run stopped:
+    ..." in one line) with the job's scenario, and the page drawn again. Polled only while there is a job: a fragment
+    that ticks while a button's rerun is under way can swallow the button's click."""
+    if key in st.session_state:
+        _follow(key, notice_key, on_result, cancel_key, noun)
+
+
+@st.fragment(run_every=0.3)
+def _follow(key: str, notice_key: str, on_result: Callable[[Job, Any], None], cancel_key: str, noun: str) -> None:
+    job = st.session_state.get(key)
+    if job is None:
+        return
+    if job.ended:
+        end(key, notice_key, on_result, noun)
+        st.rerun()
+    job.show(cancel_key)
+
+
+def end(key: str, notice_key: str, on_result: Callable[[Job, Any], None], noun: str = "run") -> None:
+    """Take the ended job at ``key`` off the page: its result to ``on_result``, or its notice to ``notice_key``."""
+    job = st.session_state.pop(key)
+    kind, value = job.outcome()
+    if kind == "result":
+        st.session_state.pop(notice_key, None)
+        on_result(job, value)
+    elif kind == "cancelled":
+        st.session_state[notice_key] = ("warning", f"The {noun} was cancelled.", job.scenario)
+    else:
+        st.session_state[notice_key] = ("error", f"The {noun} stopped: {value}", job.scenario)
 
 
 class Warming:
     """Each model's kernels compiled (or loaded from numba's disk cache) once per server, in one background thread,
     when first needed: the default model's at start-up, another's as soon as a session's scenario is of it. A run
-    waits only for its own model's (its workers are forked once they are compiled, so none compiles while holding
-    numba's lock). Compiling all five models at start-up took over a minute of one core on a first launch, and slowed
+    waits only for its own model's, so that its workers load them from numba's cache rather than all compile them
+    at once. Compiling all five models at start-up took over a minute of one core on a first launch, and slowed
     the first runs."""
 
     def __init__(self) -> None:

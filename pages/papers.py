@@ -13,10 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import get_model, model_names
-from hcsched.errors import describe_error
 from hcsched.report import changed_verdicts, chart_data, claim_figure, format_ours
-from hcsched.reproduce import registry, registry_hash, reproduce, select, variant_scenario
-from pages.jobs import Cancelled, Job
+from hcsched.reproduce import estimate, registry, registry_hash, reproduce, select, variant_scenario, variants
+from hcsched.runner import default_jobs
+from pages.jobs import Job, follow
 from pages.models import replace_scenario
 from pages.session import init_session_state
 from pages.widgets import ASSETS, shown_as_error
@@ -50,36 +50,25 @@ def current_table() -> pd.DataFrame:
 # --- rerun in the background -------------------------------------------------------------------------------
 def start_rerun(ids: list[str], trials: int | None) -> None:
     """Rerun the claims ``ids`` (with ``trials``, or the paper's) in the background."""
+    claims = select(ids)
+    job = Job(None, 1, estimate(variants(claims, trials), default_jobs()), what=f"Rerun of {len(ids)} claim(s): ")
     st.session_state[K + "what"] = (ids, trials)
-    st.session_state[K + "job"] = Job(None, 1).submit(reproduce, select(ids), trials, None, False, "local", None, None)
+    st.session_state[K + "job"] = job.submit(reproduce, claims, trials, None, False, "local", None, None)
 
 
-@st.fragment(run_every=0.5)
-def rerun_progress() -> None:
-    job = st.session_state.get(K + "job")
-    if job is None:
-        return
-    if job.future.done():
-        del st.session_state[K + "job"]
-        ids, trials = st.session_state.pop(K + "what")
-        try:
-            table, _ = job.future.result()
-        except Cancelled:
-            st.session_state[K + "notice"] = ("warning", "The rerun was cancelled.")
-        except Exception as exc:
-            st.session_state[K + "notice"] = ("error", f"The rerun stopped: {describe_error(exc)}")
-        else:
-            old = st.session_state.get(K + "rerun")
-            rows = table.assign(rerun=f"rerun in this session with {trials} trials" if trials else "rerun in this session")
-            st.session_state[K + "rerun"] = rows if old is None else pd.concat(
-                [old[~old["id"].isin(rows["id"])], rows], ignore_index=True)
-            changed = changed_verdicts(shipped()[0], table) if not shipped()[0].empty else []
-            said = f"Rerun of {len(ids)} claim(s) done; their rows show this run's numbers."
-            if changed:  # a finding to report, not to hide
-                said += " Verdicts changed since the shipped reproduction: " + "; ".join(changed)
-            st.session_state[K + "notice"] = ("success", said)
-        st.rerun()
-    job.show("trial", K + "cancel")
+def _keep(job: Job, result) -> None:
+    """A rerun's rows in place of the shipped ones, and a notice of what changed."""
+    table, _ = result
+    ids, trials = st.session_state[K + "what"]
+    old = st.session_state.get(K + "rerun")
+    rows = table.assign(rerun=f"rerun in this session with {trials} trials" if trials else "rerun in this session")
+    st.session_state[K + "rerun"] = rows if old is None else pd.concat(
+        [old[~old["id"].isin(rows["id"])], rows], ignore_index=True)
+    changed = changed_verdicts(shipped()[0], table) if not shipped()[0].empty else []
+    said = f"Rerun of {len(ids)} claim(s) done; their rows show this run's numbers."
+    if changed:  # a finding to report, not to hide
+        said += " Verdicts changed since the shipped reproduction: " + "; ".join(changed)
+    st.session_state[K + "notice"] = ("success", said, None)
 
 
 # --- the page ------------------------------------------------------------------------------------------------
@@ -172,7 +161,7 @@ def open_claim(claim_id: str, reading: str) -> None:
 init_session_state()
 table, meta = shipped()
 header(table, meta)
-rerun_progress()
+follow(K + "job", K + "notice", _keep, K + "cancel", noun="rerun")
 notice = st.session_state.pop(K + "notice", None)
 if notice:
     getattr(st, notice[0])(notice[1])

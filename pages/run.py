@@ -4,7 +4,7 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model
 from hcsched.runner import default_jobs
-from pages.runs import run_status, start_run
+from pages.runs import plan_run, run_status, start_run
 from pages.session import Keys, init_session_state
 from pages.widgets import link, run_button
 
@@ -24,9 +24,10 @@ except HcschedError as exc:
     st.error(str(exc))
     st.stop()
 running = Keys.JOB in st.session_state
-if run_button("Run", key="run_start", scenario=chosen, jobs=int(jobs)):
+job = plan_run(chosen, int(jobs))
+if run_button("Run", key="run_start", job=job):
     st.session_state[Keys.SCENARIO] = chosen
-    if start_run(chosen, int(jobs)):
+    if start_run(job, int(jobs)):
         st.rerun()
 run_status()
 if Keys.RESULTS in st.session_state and not running:

@@ -1,23 +1,22 @@
-"""The session's run: started at once when it is quick, else in the background as a Job; its progress, the notice it
-leaves (cancelled, failed) and its results (RunResult)."""
+"""The session's run, one way from the page to its results: planned with its one estimate (or refused), started in
+the background as a Job, its progress and Cancel, then its results (RunResult) or the notice it leaves (cancelled,
+failed)."""
 
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future
+from concurrent.futures import TimeoutError
 from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
-from hcsched.errors import describe_error
-from hcsched.experiment import estimate_seconds
-from pages.jobs import Cancelled, Job, warm_kernels
+from pages.jobs import Job, end, follow, warm_kernels
 from pages.session import Keys, same_experiment
-from pages.widgets import over_limit
+from pages.widgets import refusal, run_estimate
 
-QUICK_SECONDS = 1.0  # runs estimated shorter than this run at once, without a progress bar
+QUICK_SECONDS = 1.0  # a run that ends within this shows its results at once, without a progress bar
 
 
 @dataclass
@@ -49,57 +48,43 @@ def wait_for_kernels(model: str) -> None:
     bar.empty()
 
 
-def start_run(scenario: Scenario, jobs: int | None = None) -> bool:
-    """Run a scenario: at once if it is quick, else in the background, where it survives clicks and page changes.
+def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
+    """The run of ``scenario`` as a Job not yet started: its one estimate (the trials, trial 0 again for the Gantt
+    chart, drawing the charts), or why it is refused (over the time limit or the size cap, or a model's error)."""
+    job = Job(scenario, scenario.trials, word=get_model(scenario.model).trial_word)
+    job.refused = refusal(scenario, jobs)
+    if job.refused is None:
+        job.estimate = run_estimate(scenario, jobs)
+    return job
 
-    Returns True when a background job was started.
+
+def start_run(job: Job, jobs: int | None = None) -> bool:
+    """Start a planned run in the background, where it survives clicks and page changes; a quick one is waited for
+    here (up to ``QUICK_SECONDS``), so that its results show without a progress bar.
+
+    Returns True when the run goes on in the background.
     """
     st.session_state.pop(Keys.NOTICE, None)
-    too_long = over_limit(scenario, jobs)
-    if too_long:
-        st.session_state[Keys.NOTICE] = ("error", too_long, scenario)
+    if job.refused:
+        st.session_state[Keys.NOTICE] = ("error", job.refused, job.scenario)
         return False
-    wait_for_kernels(scenario.model)  # runs may fork workers: never while their kernels compile
-    job = Job(scenario, scenario.trials)
-    if estimate_seconds(scenario, jobs=jobs) < QUICK_SECONDS:
-        job.future = Future()
-        try:
-            job.future.set_result(cached_simulate(scenario, jobs))
-        except Exception as exc:  # reported by _finish like a background failure
-            job.future.set_exception(exc)
-        _finish(job)
-        return False
-    st.session_state[Keys.JOB] = job.submit(cached_simulate, scenario, jobs)
-    return True
-
-
-def _finish(job: Job) -> None:
-    st.session_state.pop(Keys.JOB, None)
+    wait_for_kernels(job.scenario.model)  # its workers load them from numba's cache rather than all compile them
+    st.session_state[Keys.JOB] = job.submit(cached_simulate, job.scenario, jobs)
     try:
-        results = job.future.result()
-    except Cancelled:
-        st.session_state[Keys.NOTICE] = ("warning", "The run was cancelled.", job.scenario)
-    except Exception as exc:  # never a traceback in the page
-        st.session_state[Keys.NOTICE] = ("error", f"The run stopped: {describe_error(exc)}", job.scenario)
-    else:
-        st.session_state[Keys.RESULTS] = RunResult(job.scenario, results, time.monotonic() - job.started)
+        job.future.exception(timeout=QUICK_SECONDS)
+    except TimeoutError:
+        return True
+    end(Keys.JOB, Keys.NOTICE, _keep)
+    return False
 
 
-@st.fragment(run_every=0.3)
-def _progress_fragment() -> None:
-    job = st.session_state.get(Keys.JOB)
-    if job is None:
-        return
-    if job.future.done():
-        _finish(job)
-        st.rerun()
-    job.show(get_model(job.scenario.model).trial_word, "cancel_run")
+def _keep(job: Job, results: pd.DataFrame) -> None:
+    st.session_state[Keys.RESULTS] = RunResult(job.scenario, results, time.monotonic() - job.started)
 
 
 def run_status() -> None:
     """The progress of a running job (polled), or a notice about the last run of the current scenario."""
-    if Keys.JOB in st.session_state:
-        _progress_fragment()
+    follow(Keys.JOB, Keys.NOTICE, _keep, "cancel_run")
     notice = st.session_state.get(Keys.NOTICE)
     if notice and same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
         getattr(st, notice[0])(notice[1])

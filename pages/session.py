@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from hcsched import Scenario, preset, preset_names
-from pages.jobs import warm_kernels
+from pages.jobs import start_workers, warm_kernels
 
 
 class Keys:
@@ -22,6 +22,7 @@ class Keys:
 def init_session_state() -> None:
     """Every page calls this first: a first visit starts with the built-in default scenario."""
     warming = warm_kernels()
+    start_workers()  # with the server's first page, so that the first Run finds them ready
     st.session_state.setdefault(Keys.SCENARIO, preset("quickstart"))
     warming.request(st.session_state[Keys.SCENARIO].model)  # a model switched to compiles while the user edits
 

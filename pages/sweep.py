@@ -15,14 +15,11 @@ from hcsched.experiment import estimate_seconds
 from hcsched.runner import default_jobs
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
-from pages.jobs import Cancelled, Job
+from pages.jobs import Job, follow
 from pages.models import sweep_key_example, ui
 from pages.results_view import show_if_current
 from pages.session import Keys, init_session_state, same_experiment, scenario_problem
-from pages.widgets import LIMIT_SECONDS, file_name, link, shown_as_error
-
-# Cancelled comes from a module, not this script: a page script runs anew on every rerun, and a class defined here
-# would be another class by the time the background sweep raises it.
+from pages.widgets import LIMIT_SECONDS, file_name, link, shown_as_error, size_refusal
 
 TYPE_KEY = "(type a key)"
 K = "sw_"  # this page's widget keys
@@ -64,8 +61,9 @@ def _estimate(scenario: Scenario, vary: dict, trials: int, jobs: int) -> float:
     return sum(estimate_seconds(p.scenario.replace(trials=trials), jobs=jobs) for p in points)
 
 
-def _start(scenario: Scenario, vary: dict, trials: int, jobs: int) -> None:
-    job = Job(scenario, len(grid(scenario, vary)) * trials)
+def _start(scenario: Scenario, vary: dict, trials: int, jobs: int, estimate: float) -> None:
+    job = Job(scenario, len(grid(scenario, vary)) * trials, estimate, get_model(scenario.model).trial_word,
+              what=f"Sweep of {scenario.name}: ")
     number = st.session_state[K + "count"] = st.session_state.get(K + "count", 0) + 1
 
     def work(progress) -> SweepResult:
@@ -76,22 +74,8 @@ def _start(scenario: Scenario, vary: dict, trials: int, jobs: int) -> None:
     st.session_state[K + "job"] = job.submit(work)
 
 
-@st.fragment(run_every=0.3)
-def _progress() -> None:
-    job = st.session_state.get(K + "job")
-    if job is None:
-        return
-    if job.future.done():
-        st.session_state.pop(K + "job")
-        try:
-            st.session_state[K + "result"] = job.future.result()
-            st.session_state.pop(K + "notice", None)
-        except Cancelled:
-            st.session_state[K + "notice"] = ("warning", "The sweep was cancelled.", job.scenario)
-        except Exception as exc:  # bad input or a model's own failure: one line, as the CLI says it, never a traceback
-            st.session_state[K + "notice"] = ("error", f"The sweep stopped: {describe_error(exc)}", job.scenario)
-        st.rerun()
-    job.show(get_model(job.scenario.model).trial_word, K + "cancel", f"Sweep of {job.scenario.name}: ")
+def _keep(job: Job, result: SweepResult) -> None:
+    st.session_state[K + "result"] = result
 
 
 X_SCALE_NAMES = {"linear": "linear", "log": "logarithmic", "category": "evenly spaced (not to scale)"}
@@ -160,17 +144,22 @@ def _controls(scenario: Scenario) -> None:
         estimate = _estimate(scenario, vary, trials, jobs)
     except Exception as exc:  # a bad value names the key; a model's own failure is one line too, never a traceback
         st.error(describe_error(exc))
+    too_large = None
     if estimate is not None:
         points = len(grid(scenario, vary))
-        if estimate > LIMIT_SECONDS:
+        too_large = size_refusal(scenario.replace(trials=trials), points)
+        if too_large:
+            st.error(too_large)
+        elif estimate > LIMIT_SECONDS:
             st.error(f"This sweep ({points} points x {trials} {model.trial_word}s) would take about {estimate / 60:.1f} "
                      f"minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} minutes. Use fewer points or "
                      f"{model.trial_word}s, or the command line (`hcsched sweep`), which has no limit.")
         else:
             st.caption(f"{points} points x {trials} {model.trial_word}s: about {max(estimate, 0.1):.1f} s.")
-    allowed = estimate is not None and estimate <= LIMIT_SECONDS and K + "job" not in st.session_state and not problem
+    allowed = (estimate is not None and estimate <= LIMIT_SECONDS and not too_large and K + "job" not in st.session_state
+               and not problem)
     if st.button("Run the sweep", key=K + "run", type="primary", disabled=not allowed):
-        _start(scenario, vary, trials, jobs)
+        _start(scenario, vary, trials, jobs, estimate)
         st.rerun()
 
 
@@ -182,7 +171,7 @@ st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spe
 link("scenario", "Change the scenario")
 with shown_as_error("The sweep's settings could not be shown"):
     _controls(scenario)
-_progress()
+follow(K + "job", K + "notice", _keep, K + "cancel", noun="sweep")
 notice = st.session_state.get(K + "notice")
 if notice and same_experiment(notice[2], scenario):
     getattr(st, notice[0])(notice[1])

@@ -13,13 +13,16 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from hcsched import Scenario
+from hcsched import Scenario, get_model
 from hcsched.errors import describe_error
 from hcsched.experiment import estimate_seconds
 from hcsched.metrics import Metric
+from pages.jobs import Job
 from pages.session import Keys, scenario_problem
 
 LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # longer runs and sweeps are refused (per session)
+MAX_SIZE = int(float(os.environ.get("HCSCHED_MAX_SIZE", 1e10)))  # tasks x machines x trials of a run (or sweep); the
+# largest preset (alazzoni-C2: 7.3 M tasks x 30 machines x 30 replications) is 6.6e9
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
          "results": "pages/results.py", "explain": "pages/explain.py", "sweep": "pages/sweep.py", "papers": "pages/papers.py"}
@@ -100,45 +103,59 @@ def run_estimate(scenario: Scenario, jobs: int | None = None) -> float:
     return estimate_seconds(scenario, jobs=jobs) + estimate_seconds(scenario, trials=1, jobs=1) + DRAW_SECONDS
 
 
-def over_limit(scenario: Scenario, jobs: int | None = None) -> str | None:
-    """Why a run is refused before it starts: its estimate exceeds the per-session limit (issue 12), or the scenario
-    cannot even be estimated (a model's error, said in one line)."""
+def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:
+    """Why a run is refused before it starts, in one line: its size exceeds the server's cap, its estimate exceeds the
+    per-run limit, or the scenario cannot even be estimated (a model's error)."""
     try:
+        too_large = size_refusal(scenario)
         estimate = run_estimate(scenario, jobs)
     except Exception as exc:
         return f"This scenario cannot run: {describe_error(exc)}"
+    if too_large:
+        return too_large
     if estimate <= LIMIT_SECONDS:
         return None
     return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} "
             "minutes (HCSCHED_RUN_LIMIT_SECONDS). Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
 
 
-def estimate_note(scenario: Scenario, jobs: int | None = None) -> None:
-    """One message about how long a run will take: refused (over the limit), announced (long), or a caption."""
-    refused = over_limit(scenario, jobs)
-    if refused:
-        st.error(refused)
-        return
-    estimate = run_estimate(scenario, jobs)
-    if estimate > WARN_SECONDS:
-        st.warning(f"This run may take about {estimate / 60:.1f} minutes. It runs in the background: you can move "
+def size_refusal(scenario: Scenario, points: int = 1) -> str | None:
+    """Why a scenario (run ``points`` times, as a sweep does) is too large for this server: tasks x machines x trials
+    over ``MAX_SIZE``."""
+    model = get_model(scenario.model)
+    tasks, machines = model.scale(scenario.spec)
+    size = tasks * machines * scenario.trials * points
+    if size <= MAX_SIZE:
+        return None
+    times = f" x {points} points" if points > 1 else ""
+    return (f"This scenario is too large for this server: {tasks:,} tasks x {machines:,} machines x {scenario.trials:,} "
+            f"{model.trial_word}s{times} = {size:,}; the cap is {MAX_SIZE:,} (HCSCHED_MAX_SIZE). Use fewer tasks, "
+            "machines or trials, or run it with `hcsched run`, which has no cap.")
+
+
+def estimate_note(job: Job) -> None:
+    """One message about how long a planned run will take: refused, announced (long), or a caption."""
+    if job.refused:
+        st.error(job.refused)
+    elif job.estimate > WARN_SECONDS:
+        st.warning(f"This run may take about {job.estimate / 60:.1f} minutes. It runs in the background: you can move "
                    "between pages, and cancel it.")
     else:
-        st.caption(f"Estimated time: about {max(estimate, 0.1):.1f} s (more on the first run, which compiles the kernels).")
+        st.caption(f"Estimated time: about {max(job.estimate, 0.1):.1f} s (more on the first run, which compiles the "
+                   "kernels).")
 
 
-def run_button(label: str, key: str, scenario: Scenario | None = None, jobs: int | None = None) -> bool:
-    """The Run button with the one estimate of the run: disabled while a run is going on, while the Scenario page shows
-    an invalid edit, or when the run would exceed the per-session limit."""
+def run_button(label: str, key: str, job: Job | None = None) -> bool:
+    """The Run button with the planned run's estimate: disabled while a run is going on, while the Scenario page
+    shows an invalid edit, or when the run is refused."""
     problem = scenario_problem()
     if problem:
         st.error(f"The Scenario page has an invalid edit, so this would run the last valid scenario: {problem} "
                  "Fix it on the Scenario page first.")
-    too_long = None
-    if scenario is not None:
-        too_long = over_limit(scenario, jobs)
-        estimate_note(scenario, jobs)
-    return st.button(label, key=key, type="primary", disabled=Keys.JOB in st.session_state or bool(problem or too_long))
+    if job is not None:
+        estimate_note(job)
+    refused = job is not None and job.refused
+    return st.button(label, key=key, type="primary", disabled=Keys.JOB in st.session_state or bool(problem or refused))
 
 
 def headline_metric(model) -> Metric:

@@ -194,6 +194,7 @@ def test_a_failing_model_is_one_line_and_never_a_traceback(monkeypatch):
         raise ValueError("high - low < 0")
 
     monkeypatch.setattr(model, "run", broken_run)
+    monkeypatch.setattr("pages.jobs.IN_PROCESS", True)  # the pool's workers would not see the patch
     at = page(SMALL)
     run_small_sweep(at)
     assert "sw_result" not in at.session_state

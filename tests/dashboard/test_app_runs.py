@@ -1,0 +1,123 @@
+"""The dashboard's runs in the server's pool of workers (issue 28): Cancel frees the page at once whatever the workers
+do, a killed worker is said in one line, a run without progress says it may be stuck, a run in line says its place,
+a session gone cancels its run, and a scenario over the server's size cap is refused in one line."""
+
+import os
+import signal
+import threading
+import time
+
+from helpers import app
+
+import pages.jobs as jobs
+from hcsched import preset
+from pages.jobs import Job, reap, server_pool
+
+
+def _long_run():
+    """The Run page with a run of a few minutes going on in the background, and its workers busy."""
+    at = app("pages/run.py")
+    at.session_state["scenario"] = preset("maheswaran-fig6")
+    at.run()
+    at.number_input(key="run_trials").set_value(400).run()
+    at.button(key="run_start").click().run()
+    assert "job" in at.session_state
+    end = time.monotonic() + 60
+    while not server_pool().busy_pids() and time.monotonic() < end:
+        time.sleep(0.05)
+    busy = server_pool().busy_pids()
+    assert busy
+    return at, busy
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _until(at, gone: str, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while gone in at.session_state and time.monotonic() < end:
+        time.sleep(0.1)
+        at.run()
+
+
+def test_cancel_frees_the_page_at_once_and_kills_the_workers_of_the_run():
+    at, busy = _long_run()
+    start = time.monotonic()
+    at.button(key="cancel_run").click().run()
+    assert "job" not in at.session_state and "results" not in at.session_state
+    assert any(w.value == "The run was cancelled." for w in at.warning)
+    assert not at.button(key="run_start").disabled
+    end = time.monotonic() + 2
+    while any(_alive(p) for p in busy) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in busy)
+    assert time.monotonic() - start < 2.0
+    assert server_pool().wait_ready(60) and len(server_pool().pids()) == server_pool().size  # replaced
+
+
+def test_a_killed_worker_fails_the_run_in_one_line_and_the_next_run_works():
+    at, busy = _long_run()
+    os.kill(busy[0], signal.SIGKILL)
+    _until(at, "job", 10)
+    assert "job" not in at.session_state
+    errors = [e.value for e in at.error]
+    assert errors == ["The run stopped: a worker process died: killed by SIGKILL (out of memory, or killed by hand); "
+                      "this run's results are lost"]
+    assert not at.button(key="run_start").disabled
+    at.number_input(key="run_trials").set_value(4).run()
+    at.button(key="run_start").click().run()
+    _until(at, "job", 60)
+    assert "results" in at.session_state and not at.error
+
+
+def test_a_run_without_progress_says_it_may_be_stuck_and_cancel_still_frees_the_page():
+    """A job whose thread never ends (the worst case): the page says so, and Cancel does not wait for it."""
+    never = threading.Event()
+    job = Job(preset("quickstart"), 20, estimate=2.0).submit(lambda progress: never.wait())
+    job.moved -= 100
+    at = app("pages/run.py", job=job)
+    assert any(w.value.startswith("No progress for 10") and "estimated at 2 s" in w.value for w in at.warning)
+    at.button(key="cancel_run").click().run()
+    assert "job" not in at.session_state and any(w.value == "The run was cancelled." for w in at.warning)
+    assert not at.button(key="run_start").disabled
+    never.set()
+
+
+def test_a_run_in_line_says_its_place():
+    never = threading.Event()
+    job = Job(preset("quickstart"), 20, estimate=2.0).submit(lambda progress: never.wait())
+    job.place = 2
+    at = app("pages/run.py", job=job)
+    text = at.get("progress")[0].proto.text
+    assert text.startswith("waiting for a free slot: 2 runs ahead (this server computes at most")
+    never.set()
+    at.button(key="cancel_run").click().run()
+
+
+def test_the_run_of_a_session_gone_is_cancelled_after_a_grace(monkeypatch):
+    job = Job(preset("quickstart"), 20)
+    monkeypatch.setattr(jobs, "_session_alive", lambda session: False)
+    reap([job], 100.0)
+    reap([job], 100.0 + jobs.SESSION_GRACE_SECONDS / 2)
+    assert not job.cancel.is_set()  # a reconnect within the grace keeps it
+    reap([job], 100.0 + jobs.SESSION_GRACE_SECONDS + 1)
+    assert job.cancel.is_set()
+    back = Job(preset("quickstart"), 20)
+    reap([back], 0.0)
+    monkeypatch.setattr(jobs, "_session_alive", lambda session: True)
+    reap([back], 50.0)
+    assert back.gone_since is None and not back.cancel.is_set()
+
+
+def test_a_scenario_over_the_size_cap_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setattr("pages.widgets.MAX_SIZE", 1000)
+    at = app("pages/run.py")
+    refused = [e.value for e in at.error]
+    assert len(refused) == 1 and refused[0].startswith("This scenario is too large for this server: 200 tasks x 8 "
+                                                       "machines x 20 trials = 32,000; the cap is 1,000 (HCSCHED_MAX_SIZE)")
+    assert at.button(key="run_start").disabled
