@@ -10,7 +10,10 @@ not at its default in some copy ("kpb (k=20)" beside "kpb (k=10)", "kpb
 removing the other copies gives back "kpb".
 Add, Remove and the benchmark act in callbacks; an error stays on the page
 until the next successful action, the next edit of the form, or until the
-scenario it concerns is replaced (a preset reloaded, a file loaded).
+scenario it concerns is replaced (a preset reloaded, a file loaded). When Add
+or Remove changes the heuristic normalised metrics are divided by (the default
+benchmark removed, or one the default prefers added), the page says so under
+the benchmark, naming both, until the next action or edit of the scenario.
 Parameter fields carry no bounds in the browser: a bounded field refuses a
 value beyond its range there, silently keeping the last valid one, which Add
 would then use. Each field's value is checked here instead, on every rerun,
@@ -28,6 +31,7 @@ from pages.session import Keys, commit_scenario, init_session_state
 from pages.widgets import link
 
 ERROR = "hx_error"  # (the last action's error, the scenario it concerns), shown until the next success or edit
+BENCHMARK_NOTE = "hx_benchmark_note"  # (how Add or Remove changed the benchmark, the scenario it concerns)
 LABEL = "hx_label"  # the Label field, cleared after a successful Add
 NAME = "hx_name"
 BENCHMARK = "hx_benchmark"
@@ -173,19 +177,42 @@ def relabel(specs: list[HeuristicSpec]) -> list[HeuristicSpec]:
     return out
 
 
-def commit(specs: list[HeuristicSpec], benchmark: str | None) -> bool:
+def commit(specs: list[HeuristicSpec], benchmark: str | None, say_benchmark: bool = True) -> bool:
     """Make ``specs`` (relabelled) the scenario's heuristics, the benchmark following its heuristic's new label;
-    False, with the error kept for the page, when the scenario refuses them."""
+    False, with the error kept for the page, when the scenario refuses them. A benchmark that changes as a consequence
+    (``say_benchmark``: not chosen by the user) is said under the benchmark."""
     new = relabel(specs)
     renamed = {old.label: s.label for old, s in zip(specs, new, strict=True)}
     sc = st.session_state[Keys.SCENARIO]
     try:
-        commit_scenario(sc.replace(heuristics=tuple(new), benchmark=renamed.get(benchmark, benchmark)))
+        committed = commit_scenario(sc.replace(heuristics=tuple(new), benchmark=renamed.get(benchmark, benchmark)))
     except HcschedError as exc:
         set_error(str(exc))
         return False
     clear_error()
+    st.session_state.pop(BENCHMARK_NOTE, None)
+    note = benchmark_change(sc, committed) if say_benchmark else None
+    if note:
+        st.session_state[BENCHMARK_NOTE] = (note, committed)
     return True
+
+
+def benchmark_change(before, after) -> str | None:
+    """What happened to the benchmark (for models that normalise) when Add or Remove changed it: the new one and the
+    old one, and why; None when it is the same heuristic (perhaps relabelled)."""
+    model = get_model(after.model)
+    if not model.normalizes():
+        return None
+    kind = lambda sc: next((h.name, h.params) for h in sc.heuristics if h.label == sc.benchmark_label)  # noqa: E731
+    if kind(before) == kind(after):
+        return None
+    old, new = before.benchmark_label, after.benchmark_label
+    what = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
+    if kind(before) not in [(h.name, h.params) for h in after.heuristics]:
+        why = f"{old}, the benchmark, was removed"
+    else:
+        why = f"{new} was added, and the default benchmark is {', else '.join(model.benchmarks)}, if chosen"
+    return f"{what[:1].upper()}{what[1:]} is now normalised to **{new}**, not {old}: {why}. Choose another above."
 
 
 def add() -> None:
@@ -216,7 +243,10 @@ def choose_benchmark() -> None:
     not committed: the rerun shows the scenario's own benchmark."""
     sc = st.session_state[Keys.SCENARIO]
     if st.session_state[BENCHMARK] in [s.label for s in sc.heuristics]:
-        commit(list(sc.heuristics), st.session_state[BENCHMARK])
+        commit(list(sc.heuristics), st.session_state[BENCHMARK], say_benchmark=False)
+    else:
+        set_error(f"{st.session_state[BENCHMARK]} is no longer one of the heuristics (they changed meanwhile); the "
+                  f"benchmark stays {sc.benchmark_label}.")
 
 
 def chosen(sc) -> None:
@@ -238,6 +268,9 @@ def benchmark(sc) -> None:
     st.session_state[BENCHMARK] = sc.benchmark_label  # the widget follows the scenario (labels may have changed)
     st.selectbox(f"Normalise {normalised} to", [s.label for s in sc.heuristics], key=BENCHMARK, on_change=choose_benchmark,
                  help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the paper does), else the first.")
+    note = st.session_state.get(BENCHMARK_NOTE)
+    if note is not None and note[1] is st.session_state[Keys.SCENARIO]:  # forgotten once the scenario is edited again
+        st.info(note[0])
 
 
 def add_form(sc) -> None:

@@ -15,8 +15,10 @@ st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spe
          + ", ".join(h.label for h in scenario.heuristics))
 link("scenario", "Change the scenario")
 c1, c2, c3 = st.columns(3)
-trials = c1.number_input(get_model(scenario.model).trial_word.capitalize() + "s", 1, 10_000, scenario.trials, key="run_trials")
-seed = c2.number_input("Seed", 0, 2**53 - 1, scenario.seed, key="run_seed")
+# a loaded scenario's trials or seed beyond the fields' usual range are shown as they are, never refused or cut
+trials = c1.number_input(get_model(scenario.model).trial_word.capitalize() + "s", 1, max(10_000, scenario.trials),
+                         scenario.trials, key="run_trials")
+seed = c2.number_input("Seed", 0, max(2**53 - 1, scenario.seed), scenario.seed, key="run_seed")
 jobs = c3.number_input("Parallel jobs", 1, 256, default_jobs(), key="run_jobs", help="worker processes; default: all cores")
 try:
     chosen = scenario.replace(trials=int(trials), seed=int(seed))

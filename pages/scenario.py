@@ -7,10 +7,12 @@ import streamlit as st
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
 from pages.models import example_files, replace_scenario, ui
-from pages.session import Keys, W, default, init_session_state
+from pages.session import ORIGIN, Keys, W, as_loaded, default, init_session_state
 from pages.widgets import ASSETS, shown_as_error
 
-UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it) when edits would otherwise be lost
+UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it, what the first was edited from) when edits
+# would otherwise be lost
+LOAD_NOTE = "sc_load_note"  # what a load changed in the file's name or description, said once under the uploader
 
 
 @st.cache_data(show_spinner=False)
@@ -34,10 +36,19 @@ def set_scenario(scenario) -> None:
     """Replace the scenario and let every widget of this page show it; edits that would be lost can be undone."""
     old = st.session_state[Keys.SCENARIO]
     if old != scenario and loaded_entry(old) not in preset_names():
-        st.session_state[UNDO] = (old, scenario)
+        st.session_state[UNDO] = (old, scenario, st.session_state.get(ORIGIN))
     else:
         st.session_state.pop(UNDO, None)
     replace_scenario(scenario)
+
+
+def undo() -> None:
+    """Back to the edited scenario a load replaced, with what it was edited from (its description keeps naming every
+    change since)."""
+    old, _, origin = st.session_state[UNDO]
+    set_scenario(old)
+    if origin is not None:
+        st.session_state[ORIGIN] = origin
 
 
 def on_pick() -> None:
@@ -65,9 +76,9 @@ def presets_and_undo(sc) -> None:
     c2.button("Reload preset", key="sc_load_preset", disabled=base not in descriptions,
               help=f"Load {base} again, as published" if base in descriptions else "The scenario is not a preset's",
               on_click=lambda: set_scenario(preset(base)))
-    undo = st.session_state.get(UNDO)
-    if undo is not None and undo[1] == sc:
-        st.button(f"Undo: back to {undo[0].name}", key="sc_undo_button", on_click=set_scenario, args=(undo[0],))
+    kept = st.session_state.get(UNDO)
+    if kept is not None and kept[1] == sc:
+        st.button(f"Undo: back to {kept[0].name}", key="sc_undo_button", on_click=undo)
 
 
 init_session_state()
@@ -111,9 +122,17 @@ if uploaded is not None and st.session_state.get("sc_scenario_id") != uploaded.f
     try:
         loaded = parse_scenario(uploaded.getvalue().decode("utf-8"), "toml" if uploaded.name.endswith(".toml") else "json",
                                 source=uploaded.name)
-    except (HcschedError, UnicodeDecodeError) as exc:
+    except HcschedError as exc:
         c2.error(str(exc))
+    except UnicodeDecodeError:
+        c2.error(f"{uploaded.name}: not a text file; expected a scenario in JSON or TOML.")
     else:
         st.session_state["sc_scenario_id"] = uploaded.file_id
+        loaded, note = as_loaded(loaded, uploaded.name)
         set_scenario(loaded)
+        if note:
+            st.session_state[LOAD_NOTE] = note
         st.rerun()
+note = st.session_state.pop(LOAD_NOTE, None)
+if note:
+    c2.info(note)

@@ -3,9 +3,12 @@ replaced by a load), and the Scenario page's invalid edit that refuses runs."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import streamlit as st
 
-from hcsched import Scenario, preset, preset_names
+from hcsched import Scenario, get_model, preset, preset_names
+from hcsched.scenario import HeuristicSpec
 from pages.jobs import start_workers, warm_kernels
 
 
@@ -43,22 +46,142 @@ def refuse_runs(problem: str) -> None:
     st.session_state[Keys.PROBLEM] = problem
 
 
+EDITED = " (edited)"  # the suffix of an edited preset's name
+ORIGIN = "scenario_origin"  # (the scenario the edits started from, the last scenario committed from it)
+SHOWN_CHANGES = 4  # an edit's description names at most this many changes, then "and N more"
+
+
+def _words(value) -> str | None:
+    """A setting's value as an edit's description shows it; None when it is too long to show (a table)."""
+    if value is None:
+        return "not set"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{int(value):,}" if value.is_integer() and abs(value) < 1e15 else f"{value:.6g}"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and len(value) <= 4 and all(isinstance(v, (int, float, str)) for v in value):
+        return "[" + ", ".join(_words(v) for v in value) + "]"
+    return None
+
+
+def _flat(node: dict, prefix: str = "") -> dict:
+    """A scenario file's settings with dotted keys ("etc.task_het"), as ``hcsched sweep`` names them."""
+    out = {}
+    for key, value in node.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def _benchmark(scenario: Scenario) -> HeuristicSpec:
+    return next(h for h in scenario.heuristics if h.label == scenario.benchmark_label)
+
+
+def what_changed(before: Scenario, after: Scenario) -> list[str]:
+    """What makes ``after`` another scenario than ``before``, in short phrases with the scenario file's keys:
+    "tasks 200 → 150", "min-min removed", "kpb (k=10) added", "benchmark min-min → mct". Trials and seed, set for
+    each run, are not counted."""
+    if before.model != after.model:
+        return [f"model {before.model} → {after.model}"]
+    model = get_model(after.model)
+    a, b = (_flat(model.spec_to_dict(s.spec)) for s in (before, after))
+    out = []
+    for key in [*a, *(k for k in b if k not in a)]:
+        if a.get(key) != b.get(key):
+            old, new = _words(a.get(key)), _words(b.get(key))
+            out.append(f"{key} {old} → {new}" if old is not None and new is not None else f"{key} changed")
+    kind = lambda h: (h.name, h.params)  # noqa: E731  (a heuristic with its parameters, whatever its label)
+    removed = Counter(map(kind, before.heuristics)) - Counter(map(kind, after.heuristics))
+    added = Counter(map(kind, after.heuristics)) - Counter(map(kind, before.heuristics))
+    for specs, left, word in ((before.heuristics, removed, "removed"), (after.heuristics, added, "added")):
+        for h in specs:
+            if left[kind(h)] > 0:
+                left[kind(h)] -= 1
+                out.append(f"{h.label} {word}")
+    if not removed and not added and before.heuristics != after.heuristics:
+        labels = sorted(h.label for h in before.heuristics) != sorted(h.label for h in after.heuristics)
+        out.append("heuristics relabelled" if labels else "heuristics reordered")
+    if (model.normalizes() or before.benchmark or after.benchmark) and kind(_benchmark(before)) != kind(_benchmark(after)):
+        out.append(f"benchmark {_benchmark(before).label} → {_benchmark(after).label}")
+    return out
+
+
+def edit_description(origin: Scenario, edited: Scenario) -> str:
+    """The description of a scenario edited from ``origin``: what it was edited from and what changed, in one line
+    ("Edited from quickstart: tasks 200 → 150; min-min removed.")."""
+    changes = what_changed(origin, edited)
+    if len(changes) > SHOWN_CHANGES:
+        changes = [*changes[:SHOWN_CHANGES - 1], f"and {len(changes) - SHOWN_CHANGES + 1} more changes"]
+    return f"Edited from {origin.name}: {'; '.join(changes)}." if changes else f"Edited from {origin.name}."
+
+
+def _origin(current: Scenario) -> Scenario:
+    """What ``current`` was edited from: its preset ("NAME" or "NAME (edited)"), else the scenario as it was loaded
+    (the edits' origin while ``current`` is the last scenario they committed, trials and seed aside), else itself."""
+    base = current.name.removesuffix(EDITED)
+    if base in preset_names():
+        return preset(base)
+    kept = st.session_state.get(ORIGIN)
+    if kept is not None and same_experiment(kept[1], current):
+        return kept[0]
+    return current
+
+
 def commit_scenario(new: Scenario) -> Scenario:
-    """Make ``new`` the current scenario; an edited preset is renamed "NAME (edited)" so it is not mistaken for the
-    original (in the Results' "of the scenario ..." and in download names), and an edit that brings it back to the
-    preset gives the preset again."""
+    """Make ``new``, an edit of the current scenario, the current scenario. Its name and description stay true: an
+    edited preset is renamed "NAME (edited)" so it is not mistaken for the original (in the Results' "of the
+    scenario ..." and in download names); a description written for the scenario before the edit becomes "Edited
+    from NAME: what changed." (never one scenario described as another, on Home or in the exported file); an edit
+    that brings it back to what it was edited from gives that scenario again."""
     old = st.session_state[Keys.SCENARIO]
     if new != old:
-        base = old.name.removesuffix(" (edited)")
-        original = preset(base).replace(trials=new.trials, seed=new.seed) if base in preset_names() else None
-        if original is not None and new.name in (old.name, base):
-            same = new.replace(name=original.name, description=original.description)
-            new = original if same == original else new.replace(name=f"{base} (edited)")
-        if new.description and new.description == old.description and new.spec != old.spec:
-            # the description was written for the scenario before the edit: never describe one scenario as another
-            new = new.replace(description=f"Edited from {base}.")
+        origin = _origin(old)
+        if new.name in (old.name, origin.name) and new.description == old.description:  # not named by the editor
+            original = origin.replace(trials=new.trials, seed=new.seed)
+            if new.replace(name=original.name, description=original.description) == original:
+                new = original
+            else:
+                name = f"{origin.name}{EDITED}" if origin.name in preset_names() else new.name
+                new = new.replace(name=name, description=edit_description(original, new))
         st.session_state[Keys.SCENARIO] = new
+        st.session_state[ORIGIN] = (origin, new)
     return st.session_state[Keys.SCENARIO]
+
+
+def _described_preset(description: str) -> str | None:
+    """The preset a description was written for: the preset's own, or an edit's "Edited from NAME..." of a preset."""
+    found = next((name for name in preset_names() if preset(name).description == description), None)
+    if found is None and description.startswith("Edited from "):
+        name = description.removeprefix("Edited from ").split(":")[0].removesuffix(".")
+        found = name if name in preset_names() else None
+    return found
+
+
+def as_loaded(scenario: Scenario, source: str) -> tuple[Scenario, str | None]:
+    """A loaded file's scenario, never described as another: a file carrying a preset's description (or an edit's
+    "Edited from NAME...") whose settings differ from that preset is described by what differs, and named
+    "NAME (edited)" when it is named after the preset. With what was changed, said in one line (None if nothing)."""
+    ref = _described_preset(scenario.description)
+    if ref is None:
+        return scenario, None
+    original = preset(ref).replace(trials=scenario.trials, seed=scenario.seed)
+    named = scenario.name.removesuffix(EDITED) == ref
+    if scenario.replace(name=original.name, description=original.description) == original:
+        fixed = original if named else scenario.replace(description=original.description)
+    else:
+        fixed = scenario.replace(name=f"{ref}{EDITED}" if named else scenario.name,
+                                 description=edit_description(original, scenario))
+    if fixed == scenario:
+        return scenario, None
+    if fixed.name != scenario.name:
+        return fixed, f"Loaded {source} as **{fixed.name}**: {fixed.description}"
+    return fixed, f"{source} carried the description of {ref}, which it differs from; described now as: {fixed.description}"
 
 
 def scenario_problem() -> str | None:

@@ -99,10 +99,12 @@ def on_calibrate() -> None:
         text = str(exc) if isinstance(exc, HcschedError) else f"{type(exc).__name__}: {exc}"
         st.session_state[CAL_MESSAGE] = ("error", f"Calibration failed, nothing was changed: {text}")
         return
+    switched = " Arrivals are now Poisson at this rate (they were all at time 0)." if sc.arrivals.process != "poisson" else ""
     st.session_state[W + "rate"] = rate
     st.session_state[W + "process"] = "poisson"
     st.session_state[CAL_MESSAGE] = ("success", f"{target} = {rate:.6g} tasks per second: MCT has completed "
-                                                 f"{CALIBRATION_TARGETS[target]:.0%} of the tasks when the last one arrives.")
+                                                 f"{CALIBRATION_TARGETS[target]:.0%} of the tasks when the last one "
+                                                 f"arrives.{switched}")
 
 
 def _sync_matrix_base() -> None:
@@ -111,14 +113,6 @@ def _sync_matrix_base() -> None:
     sc = st.session_state[Keys.SCENARIO]
     if W + "editor" not in st.session_state and sc.etc.method == "matrix":
         st.session_state[MATRIX_BASE] = _matrix_frame(sc.etc.matrix)
-
-
-def _bounded(key: str, value, low, high) -> str:
-    """``default(key, value)``, with a value another mode left out of this field's bounds brought within them."""
-    key = default(key, value)
-    if not low <= st.session_state[key] <= high:
-        st.session_state[key] = min(max(st.session_state[key], low), high)
-    return key
 
 
 def _shape_fields(slots, matrix: np.ndarray) -> None:
@@ -220,8 +214,10 @@ def editor(sc) -> None:
         slots, machines, tasks = (c1.empty(), c2.empty()), sc.machines, sc.tasks
     else:
         _back_from_matrix()
-        machines = number(c1, "Machines", 1, 1000, key=_bounded("machines", sc.machines, 1, 1000))
-        tasks = number(c2, "Tasks", 1, 100_000, key=_bounded("tasks", sc.tasks, 1, 100_000))
+        # a loaded scenario, or a matrix's shape kept, may be beyond the fields' usual range: shown as it is (``number``),
+        # never cut to it; the library decides what a scenario allows
+        machines = number(c1, "Machines", 1, 1000, key=default("machines", sc.machines))
+        tasks = number(c2, "Tasks", 1, 100_000, key=default("tasks", sc.tasks))
         note = st.session_state.pop(SHAPE_NOTE, None)
         if note:
             st.info(note)

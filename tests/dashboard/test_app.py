@@ -104,7 +104,8 @@ def test_load_preset():
 
 
 def test_scenario_json_round_trip_reproduces_results():
-    sc = preset("quickstart").replace(machines=6, trials=2, seed=3)
+    sc = preset("quickstart").replace(name="quickstart (edited)", description="Edited from quickstart: machines 8 → 6.",
+                                      machines=6, trials=2, seed=3)  # as the download of that edit gives it
     at = app()
     at.switch_page("pages/scenario.py").run()
     at.file_uploader(key="sc_upload_scenario").set_value(("s.json", sc.to_json().encode(), "application/json")).run()

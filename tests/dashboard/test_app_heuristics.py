@@ -1,5 +1,7 @@
 """The Heuristics page as a user meets it (issue item 12): the label field, inline errors, labels of copies, kbar."""
 
+import json
+
 import pytest
 
 pytest.importorskip("streamlit")
@@ -194,3 +196,57 @@ def test_step7_off_can_be_chosen():
     added = at.session_state["scenario"].heuristics[-1]
     assert added.label == "min-min (step7=off)" and added.kwargs == {"step7": "off"}
     assert labels(at)[2] == "min-min (step7=on)"  # the other copy names step7 too
+
+
+# --- issue 29, item 4: silent changes -------------------------------------------------------------------------------
+def infos(at):
+    return [i.value for i in at.info]
+
+
+def test_removing_the_benchmark_says_which_heuristic_replaces_it():
+    """Removing Min-min switched "Normalise makespan to" to MCT without a word."""
+    at = app(PAGE)
+    assert at.selectbox(key="hx_benchmark").value == "min-min" and not at.session_state["scenario"].benchmark
+    at.button(key="hx_remove_2").click().run()  # min-min
+    assert labels(at) == ["mct", "kpb", "sufferage"] and at.selectbox(key="hx_benchmark").value == "mct"
+    order = [(n.type, getattr(n, "key", None)) for n in at.main]
+    assert order[order.index(("selectbox", "hx_benchmark")) + 1][0] == "info"  # said under the benchmark
+    said = "Makespan is now normalised to **mct**, not min-min: min-min, the benchmark, was removed. Choose another above."
+    assert said in infos(at)
+    at.selectbox(key="hx_name").set_value("kpb").run()  # an edit of the form: still said
+    assert said in infos(at)
+    add(at, "min-min")  # the default prefers it again: said too
+    assert at.selectbox(key="hx_benchmark").value == "min-min"
+    assert ("Makespan is now normalised to **min-min**, not mct: min-min was added, and the default benchmark is "
+            "min-min, else mct, if chosen. Choose another above.") in infos(at)
+    add(at, "kpb", k=10)  # the benchmark stays: nothing said
+    assert not [i for i in infos(at) if "normalised to" in i]
+    at.selectbox(key="hx_benchmark").set_value("sufferage").run()  # the user's own choice: nothing said
+    assert not [i for i in infos(at) if "normalised to" in i]
+    at.button(key="hx_remove_0").click().run()  # not the benchmark: nothing said
+    assert at.selectbox(key="hx_benchmark").value == "sufferage" and not [i for i in infos(at) if "normalised to" in i]
+
+
+def test_a_heuristics_or_benchmark_edit_never_keeps_the_presets_description():
+    """Quickstart's description ("MCT and KPB (immediate) against Min-min and Sufferage ...") stayed on Home and in the
+    exported JSON after Min-min was removed; a benchmark chosen on this page is named in it too."""
+    at = app("app.py")
+    original = preset("quickstart").description
+    at.switch_page(PAGE).run()
+    at.button(key="hx_remove_2").click().run()
+    sc = at.session_state["scenario"]
+    assert (sc.name, sc.description) == ("quickstart (edited)", "Edited from quickstart: min-min removed; benchmark "
+                                                                "min-min → mct.")
+    assert json.loads(sc.to_json())["description"] == sc.description  # what "Download scenario (JSON)" is given
+    at.switch_page("app.py").run()
+    shown = [m.value for m in at.markdown]
+    assert sc.description in shown and not any(original in m for m in shown)
+    at.switch_page(PAGE).run()
+    add(at, "min-min")
+    at.selectbox(key="hx_benchmark").set_value("kpb").run()
+    assert at.session_state["scenario"].description == ("Edited from quickstart: heuristics reordered; benchmark "
+                                                        "min-min → kpb.")
+    at.switch_page("pages/scenario.py").run()  # edits on the Scenario page add to it
+    at.number_input(key="sc_w_machines").set_value(6).run()
+    assert at.session_state["scenario"].description == ("Edited from quickstart: machines 8 → 6; heuristics reordered; "
+                                                        "benchmark min-min → kpb.")

@@ -42,7 +42,9 @@ def test_calibrate_sets_the_rate_and_draws_the_page():
     assert not at.exception, at.exception
     rate = calibrate(before, "lambda_l")
     assert at.number_input(key="sc_w_rate").value == rate
-    assert at.session_state["scenario"] == before.replace(arrivals=ArrivalSpec("poisson", rate))
+    after = at.session_state["scenario"]
+    assert after.replace(description=before.description) == before.replace(arrivals=ArrivalSpec("poisson", rate))
+    assert after.description == f"Edited from quickstart: machines 8 → 12; arrivals.rate 0.000645197 → {rate:.6g}."
     assert any("lambda_l = " in s and "90%" in s for s in texts(at.success))
     assert at.get("plotly_chart") and at.get("download_button")  # the heatmap and the files below: the page was drawn
     assert not at.error
@@ -306,3 +308,87 @@ def test_a_number_beyond_its_range_is_refused_in_words_and_the_last_value_kept()
     at.number_input(key="sc_w_tasks").set_value(300).run()  # another edit: the old caption goes
     assert not any("is not allowed" in c for c in texts(at.caption))
     assert "Allowed: from 1 to 1000." in at.number_input(key="sc_w_machines").help
+
+
+# --- issue 29, item 4: silent changes -------------------------------------------------------------------------------
+def upload(at, scenario, name="s.json"):
+    at.file_uploader(key="sc_upload_scenario").set_value((name, scenario.to_json().encode(), "application/json")).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_loaded_value_beyond_a_fields_cap_is_kept_as_loaded_not_cut():
+    """A scenario file asking for 10,000,000 tasks was cut to the Tasks field's cap (100,000) and kept its name; the
+    library allows it (a run of it is refused on Run, in one line, as too long or too large)."""
+    big = preset("quickstart").replace(name="big", description="A big one.", tasks=10_000_000, machines=5000)
+    at = upload(app(), big, "big.json")
+    assert at.session_state["scenario"] == big
+    assert at.number_input(key="sc_w_tasks").value == 10_000_000 and at.number_input(key="sc_w_machines").value == 5000
+    assert not at.error and not any("not allowed" in c for c in texts(at.caption))
+    at.number_input(key="sc_w_tasks").set_value(20_000).run()  # an edit within the usual range is taken as typed
+    assert (at.session_state["scenario"].tasks, at.session_state["scenario"].machines) == (20_000, 5000)
+
+
+@pytest.mark.parametrize("model, key, value, change", [
+    ("etc", "sc_w_tasks", 150, "tasks 200 → 150"),
+    ("classes", "sc_w_horizon", 5000.0, "horizon 20,000 → 5,000"),
+    ("estimation", "sc_w_est_count", 40, "processors.count 90 → 40"),
+    ("timeshared", "sc_w_ts_servers", 10, "servers 25 → 10"),
+    ("value", "sc_w_v_machines", 4, "machines 8 → 4"),
+])
+def test_every_models_editor_describes_an_edit_by_what_changed(model, key, value, change):
+    from hcsched import get_model
+
+    name = get_model(model).default_preset
+    at = AppTest.from_file(str(ROOT / PAGE), default_timeout=60)
+    at.session_state["scenario"] = preset(name)
+    at.run()
+    at.number_input(key=key).set_value(value).run()
+    assert not at.exception, at.exception
+    sc = at.session_state["scenario"]
+    assert (sc.name, sc.description) == (f"{name} (edited)", f"Edited from {name}: {change}.")
+    assert json.loads(sc.to_json())["description"] == sc.description  # what "Download scenario (JSON)" is given
+
+
+def test_a_file_with_a_presets_description_but_other_settings_is_described_by_what_differs():
+    """A file named and described as the preset quickstart, with 6 machines: loaded as it was, Home said "... on 8
+    machines and 200 tasks"."""
+    at = app()
+    upload(at, preset("quickstart").replace(machines=6), "mine.json")
+    sc = at.session_state["scenario"]
+    assert (sc.name, sc.description) == ("quickstart (edited)", "Edited from quickstart: machines 8 → 6.")
+    assert sc.replace(name="quickstart", description=preset("quickstart").description) == preset("quickstart").replace(
+        machines=6)  # the settings as loaded
+    assert texts(at.info) == ["Loaded mine.json as **quickstart (edited)**: Edited from quickstart: machines 8 → 6."]
+    upload(at, preset("quickstart").replace(name="lab", machines=7), "lab.json")  # its own name is kept
+    sc = at.session_state["scenario"]
+    assert (sc.name, sc.description) == ("lab", "Edited from quickstart: machines 8 → 7.")
+    assert any("lab.json carried the description of quickstart" in i for i in texts(at.info))
+    own = preset("quickstart").replace(name="lab", description="My lab's cluster.", machines=7)
+    upload(at, own, "own.json")  # a description of one's own is one's own
+    assert at.session_state["scenario"] == own and not at.info
+
+
+def test_an_edit_of_ones_own_scenario_says_what_it_was_edited_from_and_undo_keeps_it():
+    own = preset("quickstart").replace(name="lab", description="My lab's cluster.", machines=7)
+    at = upload(app(), own, "own.json")
+    at.number_input(key="sc_w_tasks").set_value(300).run()
+    at.number_input(key="sc_w_machines").set_value(9).run()
+    sc = at.session_state["scenario"]
+    assert (sc.name, sc.description) == ("lab", "Edited from lab: machines 7 → 9; tasks 200 → 300.")
+    at.selectbox(key="sc_preset").set_value("maheswaran-fig6").run()
+    at.button(key="sc_undo_button").click().run()
+    at.number_input(key="sc_w_tasks").set_value(400).run()
+    assert at.session_state["scenario"].description == "Edited from lab: machines 7 → 9; tasks 200 → 400."
+    at.number_input(key="sc_w_tasks").set_value(200).run()
+    at.number_input(key="sc_w_machines").set_value(7).run()  # back to the file's settings: its own description again
+    assert at.session_state["scenario"] == own
+
+
+def test_calibrate_says_it_switched_static_arrivals_to_poisson():
+    at = app()
+    at.radio(key="sc_w_process").set_value("static").run()
+    at.button(key="sc_calibrate").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["scenario"].arrivals.process == "poisson"
+    assert any(s.endswith("Arrivals are now Poisson at this rate (they were all at time 0).") for s in texts(at.success))
