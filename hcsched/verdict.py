@@ -1,11 +1,19 @@
-"""Who wins: one line per headline metric, from paired differences over common random numbers.
+"""Who wins: one sentence per headline metric, from paired differences over common random numbers.
 
 Every heuristic of a trial sees the same workload (Maheswaran et al., section
 5.1), so two heuristics are compared trial by trial: the best heuristic by mean
 against the runner-up (and the scenario's benchmark when it is neither), with
 the Student-t 95% interval of the mean per-trial difference
-(:func:`hcsched.stats.mean_ci`). An interval that excludes zero tells them
-apart ("beats"); one that includes zero does not ("not told apart").
+(:func:`hcsched.stats.mean_ci`). An interval that excludes zero, on the side the
+means point to, tells them apart ("a real difference"); one that includes zero
+does not ("not told apart"), and neither does one on the other side (the means
+and the trials disagree: +100% and -20% per trial, say).
+
+Only heuristics that can run online are ranked. A registry entry that cannot
+(:func:`reference_of`: a full-knowledge static benchmark such as Kim et al.'s
+GA and TPSA, section 5, computed after the fact; an upper bound) is a
+reference: it is compared with the best heuristic that can run online on a line
+of its own, never crowned.
 
 The difference of a trial is ``best - other``:
 
@@ -19,14 +27,17 @@ Trials where either value is NaN or infinite (or the other's value is zero, for
 a percent) are dropped; the number of trials used is reported. Ties in the
 means go to the heuristic that comes first in the results table. A percent of
 non-negative values cannot fall below -100%: its interval is the bootstrap where
-Student-t would (``mean_ci``'s "auto" rule). The mean of per-trial percents can
-point against the means (+100% and -20%); the line then says so.
+Student-t would (``mean_ci``'s "auto" rule).
+
+A scenario's results lead with its model's headline metric (:func:`headline_metric`, first in
+:func:`scenario_verdicts`); the other metrics' sentences are for a second look.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,38 +53,65 @@ if TYPE_CHECKING:
     from hcsched.scenario import Scenario
 
 NEITHER = "neither is better"
+BEST_ONLINE = "best on average among the heuristics that can run online"  # what a reference is compared with
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """The best heuristic against one other: the mean paired difference (best - other) and its 95% interval."""
+    """One heuristic (the best, or a reference) against another: the mean paired difference (first - other), its 95%
+    interval, and both means."""
 
     other: str
-    role: str  # "runner-up" or "benchmark"
+    role: str  # "runner-up", "benchmark", or "best online" (a reference against the best heuristic that can run online)
     difference: float  # percent or points (Verdict.kind); NaN without a common trial
     lower: float  # NaN with fewer than two common trials
     upper: float
     trials: int  # trials where both have a finite value
+    means: tuple[float, float] = (math.nan, math.nan)  # (the first's mean, the other's mean) over all their trials
 
     @property
     def separated(self) -> bool:
         """Whether the 95% interval excludes zero."""
         return self.lower > 0 or self.upper < 0
 
+    @property
+    def disagrees(self) -> bool:
+        """Whether the mean per-trial difference points the other way than the means do (10% and -50% per trial)."""
+        gap = self.means[0] - self.means[1]
+        return self.difference != 0 and gap != 0 and (self.difference > 0) != (gap > 0)
+
+    @property
+    def told_apart(self) -> bool:
+        """Whether the two are told apart: the interval excludes zero, on the side the means point to."""
+        return self.separated and not self.disagrees
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A heuristic that cannot run online (:func:`reference_of`), shown beside the verdict, never crowned: its mean and
+    how it compares with the best heuristic that can run online (``versus.difference`` is reference - best)."""
+
+    label: str
+    what: str  # "a static benchmark computed after the fact with the whole workload known"
+    mean: float
+    versus: Comparison | None  # None when no heuristic that can run online has a value
+
 
 @dataclass(frozen=True)
 class Verdict:
-    """One headline metric: who is best, how it compares, and the line a stakeholder reads."""
+    """One headline metric: who is best, how it compares, and the sentence a stakeholder reads."""
 
     metric: str
     title: str  # "Lowest makespan", "Highest utilisation", or the metric's title where neither is better
     better: str  # "lower", "higher" or ""
-    best: str | None  # None: nothing to rank (neither is better, or no values)
+    best: str | None  # None: nothing to rank (neither is better, no values, nothing that can run online)
     best_mean: float
     kind: str  # "percent" or "points"
     comparisons: tuple[Comparison, ...]  # the runner-up first, then the benchmark if it is neither
     note: str  # why there is no comparison ("neither is better", "no values", "the only heuristic"), else ""
-    text: str
+    text: str  # one sentence: who wins, by how much, and whether it is real
+    references: tuple[Reference, ...] = ()  # best first
+    reference_text: str = ""  # the references' sentence, "" without any
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -100,8 +138,13 @@ class Verdict:
 
     @property
     def separated(self) -> bool:
-        """Whether the best is told apart from the runner-up."""
-        return self._first("separated", False)
+        """Whether the best is told apart from the runner-up (see :attr:`Comparison.told_apart`)."""
+        return self._first("told_apart", False)
+
+    @property
+    def lines(self) -> list[str]:
+        """The sentence, then the references' sentence if any."""
+        return [self.text] + ([self.reference_text] if self.reference_text else [])
 
 
 # --- numbers as people read them -------------------------------------------------------------------------------
@@ -144,6 +187,26 @@ def _amount(x: float) -> str:
     return f"{x:.1f}" if abs(x) < 10 else f"{x:.0f}"
 
 
+# --- which heuristics can be crowned, and which metric leads -----------------------------------------------------
+
+def reference_of(heuristic) -> str:
+    """What a registered heuristic is when it cannot run online, in words (its registry entry's ``reference``, e.g.
+    Kim et al.'s full-knowledge static benchmarks of section 5); "" when it can. Never read from a name."""
+    return heuristic.reference
+
+
+def scenario_references(scenario: Scenario) -> dict[str, str]:
+    """The scenario's heuristics that cannot run online: label -> what each is (:func:`reference_of`)."""
+    found = {h.label: reference_of(h.heuristic) for h in scenario.heuristics}
+    return {label: what for label, what in found.items() if what}
+
+
+def headline_metric(model) -> Metric:
+    """The metric a model's results lead with: its first bar metric where one way is better (else its first)."""
+    bars = model.bar_metrics()
+    return next((m for m in bars if m.better), bars[0])
+
+
 # --- the comparison ----------------------------------------------------------------------------------------------
 
 def difference_kind(metric: Metric) -> str:
@@ -161,25 +224,28 @@ def paired_differences(best: pd.Series, other: pd.Series, kind: str) -> np.ndarr
     return d[np.isfinite(d)]
 
 
-def _compare(table: pd.DataFrame, best: str, other: str, role: str, metric: Metric) -> Comparison:
+def _compare(table: pd.DataFrame, first: str, other: str, role: str, metric: Metric, means: dict) -> Comparison:
     """The paired comparison; a percent of non-negative values is at least -100%, so its interval uses the
     range-respecting rule of :mod:`hcsched.stats` ("auto": the bootstrap where Student-t would go below -100%)."""
     kind = difference_kind(metric)
     scale = 100.0 if is_fraction(metric) else 1.0  # a fraction's points
-    d = paired_differences(table[best] * scale, table[other] * scale, kind)
-    if kind == "percent" and (table[[best, other]].fillna(0.0) >= 0).all(axis=None):
+    d = paired_differences(table[first] * scale, table[other] * scale, kind)
+    if kind == "percent" and (table[[first, other]].fillna(0.0) >= 0).all(axis=None):
         mean, lo, hi = (x - 100.0 for x in mean_ci(d + 100.0, method="auto"))
     else:
         mean, lo, hi = mean_ci(d, method="t")
-    return Comparison(other, role, mean, lo, hi, int(d.size))
+    return Comparison(other, role, mean, lo, hi, int(d.size), (means[first], means[other]))
 
 
-def _ranking(table: pd.DataFrame, better: str) -> list[tuple[str, float]]:
+def _means(table: pd.DataFrame) -> dict[str, float]:
+    return {h: mean_ci(table[h])[0] for h in table.columns}
+
+
+def _ranking(table: pd.DataFrame, better: str, means: dict) -> list[tuple[str, float]]:
     """(heuristic, mean) from best to worst (:func:`hcsched.stats.ranked`: ties keep the table's order); heuristics
     without a value left out."""
-    means = pd.DataFrame({"heuristic": table.columns, "mean": [mean_ci(table[h])[0] for h in table.columns]})
-    mean_of = dict(zip(means["heuristic"], means["mean"], strict=True))
-    return [(h, mean_of[h]) for h in ranked(means, "mean", better) if not math.isnan(mean_of[h])]
+    frame = pd.DataFrame({"heuristic": table.columns, "mean": [means[h] for h in table.columns]})
+    return [(h, means[h]) for h in ranked(frame, "mean", better) if not math.isnan(means[h])]
 
 
 # --- the words ---------------------------------------------------------------------------------------------------
@@ -189,51 +255,125 @@ def headline_title(metric: Metric) -> str:
     t = metric.title
     if not metric.better:
         return t
-    low = t if len(t) > 1 and t[:2].isupper() else t[:1].lower() + t[1:]
-    return f"{'Lowest' if metric.better == 'lower' else 'Highest'} {low}"
+    return f"{'Lowest' if metric.better == 'lower' else 'Highest'} {_lowered(t)}"
 
 
-def _span(c: Comparison, kind: str) -> tuple[str, str]:
-    """("6.1% below", "[4.8%, 7.3%]"): the mean difference and its interval, both read in the direction's sense."""
-    unit, words = ("%", "%") if kind == "percent" else ("", " points")
-    if c.difference == 0:
-        return f"0{words} apart", f"[{_amount(c.lower)}{unit}, {_amount(c.upper)}{unit}]"
-    sign = -1.0 if c.difference < 0 else 1.0
-    lo, hi = sorted((sign * c.lower, sign * c.upper))
-    return f"{_amount(abs(c.difference))}{words} {'below' if sign < 0 else 'above'}", f"[{_amount(lo)}{unit}, {_amount(hi)}{unit}]"
+def _lowered(title: str) -> str:
+    return title if len(title) > 1 and title[:2].isupper() else title[:1].lower() + title[1:]
 
 
-def comparison_text(c: Comparison, best: str, kind: str, total: int, better: str) -> str:
-    """One clause: "6.1% below min-min [4.8%, 7.3%]", "min-min and mct are not told apart (0.4% below, [-1.2%, 2.0%])"
-    or "not told apart from the benchmark olb (...)"; "(k of n trials)" when trials were dropped. The mean of per-trial
-    percents can point the other way than the means do (10% and -50% differences; noisy trials): the clause says so."""
-    name = f"the benchmark {c.other}" if c.role == "benchmark" else c.other
+def _what(metric: Metric) -> str:
+    """The metric in a sentence: "makespan", "state-information discount" (a unit in the title left to the values)."""
+    t = metric.title
+    if metric.unit and t.endswith(f" ({metric.unit})"):
+        t = t[: -len(metric.unit) - 3]
+    return _lowered(t)
+
+
+def _size(x: float, kind: str) -> str:
+    """A difference's size with its unit: "6.1%", "2.3 points"."""
+    return f"{_amount(abs(x))}%" if kind == "percent" else f"{_amount(abs(x))} points"
+
+
+def _side(x: float) -> str:
+    return "below" if x < 0 else "above"
+
+
+def _range(c: Comparison, kind: str) -> str:
+    """The 95% interval in words: "4.8% to 7.3% below", "0.9 to 3.8 points above", "between 1.2% below and 17%
+    above"."""
+    pct = "%" if kind == "percent" else ""
+    unit = "%" if kind == "percent" else " points"
+    if c.separated and _size(c.lower, kind) == _size(c.upper, kind):  # (about) the same difference in every trial
+        if c.lower == c.upper:
+            return f"{_size(c.lower, kind)} {_side(c.lower)}, the same in every trial"
+        return f"about {_size(c.lower, kind)} {_side(c.lower)}"
+    if c.upper < 0:
+        return f"{_amount(-c.upper)}{pct} to {_amount(-c.lower)}{unit} below"
+    if c.lower > 0:
+        return f"{_amount(c.lower)}{pct} to {_amount(c.upper)}{unit} above"
+    return f"between {_size(c.lower, kind)} below and {_size(c.upper, kind)} above"
+
+
+def _ci(c: Comparison, total: int) -> str:
+    """ "95% interval", or "95% interval over 3 of 5 trials" when trials were dropped."""
+    return "95% interval" + (f" over {c.trials} of {total} trials" if c.trials < total else "")
+
+
+def _equal(c: Comparison) -> bool:
+    return c.difference == 0 and c.lower == c.upper == 0
+
+
+def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
+    """The sentence on the best and the runner-up."""
+    c, best, what = v.comparisons[0], v.best, _what(metric)
+    value = readable(v.best_mean, metric)
     if c.trials == 0:
-        return f"no trial where both {best} and {c.other} have a value"
-    amount, interval = _span(c, kind)
-    if (c.difference > 0) == (better == "lower") and c.difference != 0:
-        amount += f" per trial on average, though {better} by mean"
-    used = f"{c.trials} of {total} trials" if c.trials < total else ""
+        return (f"{best} has the {sup} {what} ({value}), but no trial has a value of both it and the runner-up "
+                f"{c.other}, so they cannot be compared")
     if c.trials == 1:
-        return f"{amount} {name} ({used or '1 trial'}: no interval)"
-    if c.separated:
-        return f"{amount} {name} {interval}" + (f" ({used})" if used else "")
-    detail = "equal in every trial" if c.lower == c.upper == 0 else f"{amount}, {interval}"
-    detail += f"; {used}" if used else ""
-    return f"{best} and {name} are not told apart ({detail})" if c.role == "runner-up" else \
-        f"not told apart from {name} ({detail})"
+        where = "the only trial" if total == 1 else "the one trial where both have a value"
+        return (f"{best} has the {sup} {what} ({value}), {_size(c.difference, v.kind)} {_side(c.difference)} the "
+                f"runner-up {c.other} in {where}: too few trials to tell whether the difference is real")
+    if _equal(c):
+        return f"No clear winner on {what}: {best} and {c.other} are equal in every trial ({value} on average)"
+    if c.told_apart:
+        return (f"{best} has the {sup} {what} ({value}), {_size(c.difference, v.kind)} {_side(c.difference)} the "
+                f"runner-up {c.other}: a real difference ({_ci(c, total)}: {_range(c, v.kind)})")
+    other = readable(c.means[1], metric)
+    if c.separated:  # told apart per trial, but the other way than the means
+        return (f"No clear winner on {what}: {best} averages {value} against {c.other}'s {other}, yet the {_ci(c, total)} "
+                f"puts it {_range(c, v.kind)} {c.other} per trial: the averages and the trials disagree, so they are not "
+                "told apart")
+    return (f"No clear winner on {what}: {best} averages {value} and {c.other} {other}, but the {_ci(c, total)} puts "
+            f"{best} {_range(c, v.kind)} {c.other} per trial, so they are not told apart")
 
 
-def _line(v: Verdict, metric: Metric, total: int) -> str:
-    """The verdict's line: "<title>: <best> (<its mean>), <clauses>", or "<title>: <note>"."""
+def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str:
+    """A clause on ``first`` against ``name`` (the benchmark, or the best heuristic that can run online)."""
+    if c.trials == 0:
+        return f"no trial has a value of both {first} and {name}"
+    if c.trials == 1:
+        return f"{_size(c.difference, kind)} {_side(c.difference)} {name} in the one trial where both have a value"
+    if _equal(c):
+        return f"equal to {name} in every trial"
+    if c.told_apart:
+        return f"{_size(c.difference, kind)} {_side(c.difference)} {name} ({_ci(c, total)}: {_range(c, kind)})"
+    return f"not told apart from {name}: the {_ci(c, total)} puts {first} {_range(c, kind)} {c.other} per trial"
+
+
+def _sentence(v: Verdict, metric: Metric, total: int) -> str:
+    """One sentence: who wins on the metric, by how much, and whether it is real; the benchmark after a semicolon."""
     if v.best is None:
-        return f"{v.title}: {v.note}"
-    best = f"{v.best} ({readable(v.best_mean, metric)})"
+        return f"{v.title}: {v.note}."
     if v.note:
-        return f"{v.title}: {best}, {v.note}"
-    clauses = [comparison_text(c, best, v.kind, total, v.better) for c in v.comparisons]
-    tied = v.comparisons[0].trials > 1 and not v.comparisons[0].separated
-    return f"{v.title}: " + ("" if tied else f"{best}, ") + "; ".join(clauses)
+        return f"{v.title}: {v.best} ({readable(v.best_mean, metric)}), {v.note}."
+    sup = "lowest" if v.better == "lower" else "highest"
+    text = _lead(v, metric, total, sup)
+    for c in v.comparisons[1:]:
+        text += f"; {v.best} is " + _against(c, v.best, f"the benchmark {c.other}", v.kind, total)
+    return text + "."
+
+
+def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
+    """"For reference, not a contender: ga, a static benchmark ..., reaches 95.7%, 4.3 points above slack-sufferage, best
+    on average among the heuristics that can run online (95% interval: 2.8 to 5.9 points above)."."""
+    if not v.references:
+        return ""
+    whats = {r.what for r in v.references}
+    shared = len(whats) == 1 and len(v.references) > 1
+    parts, named = [], False
+    for r in v.references:
+        part = f"{r.label}" + ("" if shared else f", {r.what},") + f" reaches {readable(r.mean, metric)}"
+        if r.versus is not None:
+            best = r.versus.other if named else f"{r.versus.other}, {BEST_ONLINE}"
+            part += ", " + _against(r.versus, r.label, best, v.kind, total)
+            named = True
+        parts.append(part)
+    head = "For reference, not a contender" if len(parts) == 1 else "For reference, not contenders"
+    if shared:
+        head += f" (each {whats.pop()})"
+    return f"{head}: " + "; ".join(parts) + "."
 
 
 # --- the verdicts ------------------------------------------------------------------------------------------------
@@ -253,31 +393,44 @@ def _wide(results: pd.DataFrame, column: str) -> pd.DataFrame:
     return results.pivot(index="trial", columns="heuristic", values=column)[order].astype(float)
 
 
-def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None):
-    """(best, its mean, comparisons, note) of one metric."""
+def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, references: Mapping[str, str]):
+    """(best, its mean, comparisons, note, references) of one metric; only heuristics that can run online ranked."""
     if metric.better not in ("lower", "higher"):
-        return None, math.nan, (), NEITHER
+        return None, math.nan, (), NEITHER, ()
     table = _wide(results, metric.name)
-    ranking = _ranking(table, metric.better)
-    if not ranking:
-        return None, math.nan, (), "no values (every trial is NaN)"
-    (best, mean), rest = ranking[0], [h for h, _ in ranking[1:]]
+    means = _means(table)
+    refs = [h for h in table.columns if h in references]
+    online = table.drop(columns=refs)
+    ranking = _ranking(online, metric.better, means)
+    best, mean = ranking[0] if ranking else (None, math.nan)
+    shown = [Reference(h, references[h], m, None if best is None else _compare(table, h, best, "best online", metric, means))
+             for h, m in _ranking(table[refs], metric.better, means)]
+    if best is None:
+        note = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
+            "no values (every trial is NaN)"
+        return None, math.nan, (), note, tuple(shown)
+    rest = [h for h, _ in ranking[1:]]
     if not rest:
-        return best, mean, (), ("the only heuristic" if table.shape[1] == 1 else "the only heuristic with values") + \
-            ", nothing to compare"
-    comps = [_compare(table, best, rest[0], "runner-up", metric)]
+        only = "the only heuristic" + (" that can run online" if refs else "")
+        return best, mean, (), (only if online.shape[1] == 1 else only + " with values") + ", nothing to compare", \
+            tuple(shown)
+    comps = [_compare(table, best, rest[0], "runner-up", metric, means)]
     if benchmark in rest[1:]:
-        comps.append(_compare(table, best, benchmark, "benchmark", metric))
-    return best, mean, tuple(comps), ""
+        comps.append(_compare(table, best, benchmark, "benchmark", metric, means))
+    return best, mean, tuple(comps), "", tuple(shown)
 
 
-def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None) -> Verdict:
-    """The verdict of one metric of a results table (one row per trial and heuristic); ``benchmark``: a heuristic
-    label compared with too when it is neither the best nor the runner-up."""
-    best, mean, comps, note = _decide(results, metric, benchmark)
-    v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note, "")
+def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
+            references: Mapping[str, str] | None = None) -> Verdict:
+    """The verdict of one metric of a results table (one row per trial and heuristic). ``benchmark``: a heuristic label
+    compared with too when it is neither the best nor the runner-up. ``references``: labels of heuristics that cannot
+    run online, with what each is in words (:func:`scenario_references`); they are never crowned."""
+    references = dict(references or {})
+    best, mean, comps, note, refs = _decide(results, metric, benchmark, references)
+    v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note, "",
+                refs)
     total = int(results["trial"].nunique()) if "trial" in results else 0
-    return dataclasses.replace(v, text=_line(v, metric, total))
+    return dataclasses.replace(v, text=_sentence(v, metric, total), reference_text=_reference_sentence(v, metric, total))
 
 
 def headline_metrics(metrics, columns) -> list[Metric]:
@@ -287,22 +440,29 @@ def headline_metrics(metrics, columns) -> list[Metric]:
     return [m for m in present if not (m.name.startswith("normalized_") and m.name[len("normalized_"):] in names)]
 
 
-def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None) -> list[Verdict]:
+def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
+             references: Mapping[str, str] | None = None) -> list[Verdict]:
     """One verdict per headline metric of ``metrics`` (e.g. a model's ``bar_metrics()``) present in ``results``."""
-    return [verdict(results, m, benchmark) for m in headline_metrics(metrics, results.columns)]
+    return [verdict(results, m, benchmark, references) for m in headline_metrics(metrics, results.columns)]
 
 
 def scenario_benchmark(scenario: Scenario) -> str | None:
-    """The scenario's benchmark label: as given, else the model's default if it is one of the heuristics."""
+    """The scenario's benchmark label: as given, else the model's default if it is one of the heuristics; never one
+    that cannot run online (it is a reference, compared on its own line)."""
     label = scenario.benchmark_label  # falls back to the first heuristic, which is no benchmark of the scenario's
-    return label if scenario.benchmark or label in get_model(scenario.model).benchmarks else None
+    found = label if scenario.benchmark or label in get_model(scenario.model).benchmarks else None
+    return None if found in scenario_references(scenario) else found
 
 
 def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict]:
-    """The verdicts of a scenario's results: its model's bar metrics, its benchmark."""
-    return verdicts(results, get_model(scenario.model).bar_metrics(), scenario_benchmark(scenario))
+    """The verdicts of a scenario's results, the model's headline metric (:func:`headline_metric`) first, then its
+    other bar metrics; its benchmark compared too, its references (:func:`scenario_references`) never crowned."""
+    model = get_model(scenario.model)
+    found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario))
+    lead = headline_metric(model).name
+    return sorted(found, key=lambda v: v.metric != lead)  # stable: the others keep their order
 
 
 def verdict_lines(verdicts_: list[Verdict]) -> list[str]:
-    """The lines to show, one per metric."""
-    return [v.text for v in verdicts_]
+    """The lines to show: each metric's sentence, and its references' sentence after it."""
+    return [line for v in verdicts_ for line in v.lines]

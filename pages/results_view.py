@@ -13,9 +13,10 @@ import streamlit as st
 from hcsched import Scenario, get_model, summarize, trial_runs
 from hcsched.charts import GANTT_BARS, gantt, gantt_default_window, heuristic_colors, metric_bars, trial_distribution
 from hcsched.experiment import schedule_table, schedules_of
+from hcsched.export import results_csv, schedule_csv, summary_csv
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
-from hcsched.verdict import readable_number, scenario_verdicts, verdict_lines
+from hcsched.verdict import readable_number, scenario_verdicts
 from pages.models import shown_text, ui
 from pages.runs import RunResult
 from pages.session import Keys, same_experiment
@@ -103,7 +104,7 @@ def show_results(run: RunResult, key: str) -> None:
     if model.normalizes():
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
     with shown_as_error("Who wins could not be worked out"):
-        show_verdict(results, scenario)
+        show_verdict(results, scenario, key)
     st.caption(", ".join(facts) + ". " + INTERVALS)
     for warning in model.warnings(results):
         st.warning(shown_text(scenario.model, warning))
@@ -120,9 +121,11 @@ def show_results(run: RunResult, key: str) -> None:
     if whole_run is not None:
         with shown_as_error(f"The {model.title} charts of the whole run could not be drawn"):
             whole_run(results, scenario, colors, key)
-    downloads = [("Per-trial results (CSV)", results.to_csv(index=False), file_name(scenario, "results", "csv"), "text/csv"),
-                 ("Summary with intervals (CSV)", summary.to_csv(index=False), file_name(scenario, "summary", "csv"), "text/csv"),
-                 ("Scenario (JSON)", scenario.to_json(), file_name(scenario, "scenario", "json"), "application/json")]
+    downloads = [("Per-trial results (CSV)", results_csv(scenario, results), file_name(scenario, "results", "csv", run=True),
+                  "text/csv"),
+                 ("Summary with intervals (CSV)", summary_csv(scenario, summary),
+                  file_name(scenario, "summary", "csv", run=True), "text/csv"),
+                 ("Scenario (JSON)", scenario.to_json(), file_name(scenario, "scenario", "json", run=True), "application/json")]
     with shown_as_error(f"This {model.trial_word}'s schedules could not be drawn"):
         downloads[2:2] = one_trial(scenario, summary, colors, key)
     for col, (label, data, name, mime) in zip(st.columns(len(downloads)), downloads, strict=True):
@@ -135,11 +138,21 @@ def _download_key(label: str) -> str:
         label.split()[0], "gantt_window" if "window" in label else "gantt")
 
 
-def show_verdict(results: pd.DataFrame, scenario: Scenario) -> None:
-    """One line per headline metric: who wins, by how much, and whether the paired interval tells them apart."""
-    lines = verdict_lines(scenario_verdicts(scenario, results))
-    if lines:
-        st.markdown("\n".join(f"- {_escaped(line)}" for line in lines))
+def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results") -> None:
+    """One sentence on the model's headline metric (who wins among the heuristics that can run online, by how much,
+    and whether the paired 95% interval tells them apart), the references below it (static benchmarks, bounds: never
+    crowned), and the other metrics' sentences folded in "Other metrics"."""
+    found = scenario_verdicts(scenario, results)
+    if not found:
+        return
+    lead, others = found[0], found[1:]
+    with st.container(key=f"{key}_verdict"):
+        st.markdown(f"**{_escaped(lead.text)}**")
+        if lead.reference_text:
+            st.markdown(_escaped(lead.reference_text))
+        if others:
+            with st.expander(f"Other metrics ({len(others)})", expanded=False):
+                st.markdown("\n".join(f"- {_escaped(line)}" for v in others for line in v.lines))
 
 
 def _escaped(text: str) -> str:
@@ -168,11 +181,11 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     else:
         st.info("Choose at least one heuristic to draw its Gantt chart.")
     downloads = [(f"Gantt table, whole {model.trial_word} {trial} (CSV)", lambda: _gantt_csv(scenario, trial, runs),
-                  file_name(scenario, f"gantt-{model.trial_word}{trial}", "csv"), "text/csv")]
+                  file_name(scenario, f"gantt-{model.trial_word}{trial}", "csv", run=True), "text/csv")]
     if window is not None:
         downloads.append((f"Gantt table, time window {window[0]:.6g}-{window[1]:.6g} (CSV)",
                           lambda: _gantt_csv(scenario, trial, runs, window),
-                          file_name(scenario, f"gantt-window-{model.trial_word}{trial}", "csv"), "text/csv"))
+                          file_name(scenario, f"gantt-{model.trial_word}{trial}-{window[0]:.6g}-{window[1]:.6g}", "csv", run=True), "text/csv"))
     return downloads
 
 
@@ -183,7 +196,7 @@ def _gantt_csv(scenario: Scenario, trial: int, runs: dict, window: tuple[float, 
     if window is not None:
         finish = whole["finish"].fillna(np.inf)  # tasks still running at the end of the run
         whole = whole[(finish > window[0]) & (whole["start"] < window[1])]
-    return whole.to_csv(index=False)
+    return schedule_csv(scenario, whole, trial, window)
 
 
 def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str) -> tuple[list[str], list[int] | None]:

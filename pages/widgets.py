@@ -16,7 +16,9 @@ from streamlit.errors import StreamlitAPIException
 from hcsched import Scenario, get_model
 from hcsched.errors import describe_error
 from hcsched.experiment import estimate_seconds
+from hcsched.export import export_stem
 from hcsched.metrics import Metric
+from hcsched.verdict import headline_metric as lead_metric
 from pages.jobs import Job
 from pages.session import Keys, scenario_problem
 
@@ -91,9 +93,11 @@ def link(page: str, label: str) -> None:
         st.markdown(f"{label}: the **{page.title()}** page of the app.")
 
 
-def file_name(scenario: Scenario, what: str, ext: str) -> str:
-    """A download's file name that says whose it is: ``<scenario>-<what>.<ext>`` in safe characters."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", scenario.name).strip("-.") or "scenario"
+def file_name(scenario: Scenario, what: str, ext: str, run: bool = False) -> str:
+    """A download's file name that says whose it is: ``<scenario>-<what>.<ext>`` in safe characters; with ``run``
+    (the files of one run) ``<scenario>-s<seed>-<digest>-<what>.<ext>`` (:func:`hcsched.export.export_stem`), so that
+    two what-ifs never share a name while the same scenario and seed always get the same one."""
+    stem = export_stem(scenario) if run else re.sub(r"[^A-Za-z0-9._-]+", "-", scenario.name).strip("-.") or "scenario"
     return f"{stem}-{what}.{ext}"
 
 
@@ -159,6 +163,6 @@ def run_button(label: str, key: str, job: Job | None = None) -> bool:
 
 
 def headline_metric(model) -> Metric:
-    """The metric the results lead with: the first bar metric where one way is better."""
-    bars = model.bar_metrics()
-    return next((m for m in bars if m.better), bars[0])
+    """The metric the results lead with: the first bar metric where one way is better (the library's
+    :func:`hcsched.verdict.headline_metric`)."""
+    return lead_metric(model)

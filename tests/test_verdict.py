@@ -1,4 +1,5 @@
-"""Who wins: paired verdicts on hand-made results tables with hand-computed answers (hcsched.verdict)."""
+"""Who wins: paired verdicts on hand-made results tables with hand-computed answers (hcsched.verdict), in one sentence
+that never contradicts itself; references (static benchmarks) never crowned (issue 29)."""
 
 import math
 
@@ -9,8 +10,21 @@ import pytest
 import hcsched
 from hcsched.errors import HcschedError
 from hcsched.metrics import Metric
+from hcsched.models.value.heuristics import STATIC_REFERENCE
 from hcsched.stats import mean_ci
-from hcsched.verdict import NEITHER, headline_metrics, readable, readable_number, scenario_verdicts, verdict, verdict_lines, verdicts
+from hcsched.verdict import (
+    NEITHER,
+    headline_metric,
+    headline_metrics,
+    readable,
+    readable_number,
+    reference_of,
+    scenario_references,
+    scenario_verdicts,
+    verdict,
+    verdict_lines,
+    verdicts,
+)
 
 LOWER = Metric("x", "Makespan", "s", "lower", bar=True)
 HIGHER = Metric("y", "Throughput", "", "higher", bar=True)
@@ -35,14 +49,15 @@ def test_a_beats_b_on_every_trial():
     assert v.difference == pytest.approx(-7.5)
     assert (v.lower, v.upper) == pytest.approx((-7.5 - half, -7.5 + half))
     assert v.separated and v.title == "Lowest makespan" and v.better == "lower"
-    assert v.text == "Lowest makespan: A (208.8 s), 7.5% below B [2.9%, 12%]"
+    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% interval: "
+                      "2.9% to 12% below).")
 
 
 def test_reversed_table_the_other_wins():
     v = verdict(table("x", A=[100, 200, 300, 300], B=[90, 190, 285, 270]), LOWER)
     assert (v.best, v.other) == ("B", "A")
     assert v.difference == pytest.approx(-7.5) and v.separated
-    assert v.text.startswith("Lowest makespan: B (208.8 s), 7.5% below A ")
+    assert v.text.startswith("B has the lowest makespan (208.8 s), 7.5% below the runner-up A: a real difference ")
 
 
 def test_noisy_table_is_not_told_apart():
@@ -51,15 +66,17 @@ def test_noisy_table_is_not_told_apart():
     half = T3_4 * math.sqrt(218.75 / 3) / 2
     assert v.best == "A" and not v.separated
     assert (v.difference, v.lower, v.upper) == pytest.approx((-1.25, -1.25 - half, -1.25 + half))
-    assert "A (98.75 s) and B are not told apart (" in v.text
-    assert v.text.endswith("below, [-12%, 15%])")  # the interval read in the "below" sense: from 12% above to 15% below
+    # one sentence: no winner named, both means, the interval in words (from 15% below to 12% above), never "beats"
+    assert v.text == ("No clear winner on makespan: A averages 98.75 s and B 100 s, but the 95% interval puts A between "
+                      "15% below and 12% above B per trial, so they are not told apart.")
 
 
 def test_higher_is_better():
     v = verdict(table("y", A=[10, 20, 30, 40], B=[11, 22, 33, 44]), HIGHER)
     assert (v.best, v.other, v.title) == ("B", "A", "Highest throughput")
     assert (v.difference, v.lower, v.upper) == pytest.approx((10.0, 10.0, 10.0))  # +10% in every trial
-    assert v.separated and v.text == "Highest throughput: B (27.5), 10% above A [10%, 10%]"
+    assert v.separated and v.text == ("B has the highest throughput (27.5), 10% above the runner-up A: a real difference "
+                                      "(95% interval: 10% above, the same in every trial).")
 
 
 @pytest.mark.parametrize("metric, scale, shown", [(POINTS, 1.0, "60%"), (FRACTION, 0.01, "60.0%")])
@@ -70,14 +87,16 @@ def test_points_for_percent_and_fraction_metrics(metric, scale, shown):
     half = T3_2 * math.sqrt(1 / 3) / math.sqrt(3)
     assert v.kind == "points" and v.best == "A" and v.separated
     assert (v.difference, v.lower, v.upper) == pytest.approx((7 / 3, 7 / 3 - half, 7 / 3 + half))
-    assert v.text == f"{v.title}: A ({shown}), 2.3 points above B [0.9, 3.8]"
+    assert v.text == (f"A has the highest {metric.title[:1].lower() + metric.title[1:]} ({shown}), 2.3 points above the "
+                      "runner-up B: a real difference (95% interval: 0.9 to 3.8 points above).")
 
 
 def test_one_trial_has_no_interval():
     v = verdict(table("x", A=[90], B=[100]), LOWER)
     assert v.best == "A" and v.difference == pytest.approx(-10.0) and v.trials == 1
     assert math.isnan(v.lower) and not v.separated
-    assert v.text == "Lowest makespan: A (90 s), 10% below B (1 trial: no interval)"
+    assert v.text == ("A has the lowest makespan (90 s), 10% below the runner-up B in the only trial: too few trials to "
+                      "tell whether the difference is real.")
 
 
 def test_nan_and_infinite_trials_are_dropped_and_counted():
@@ -86,7 +105,8 @@ def test_nan_and_infinite_trials_are_dropped_and_counted():
     half = T3_2 * math.sqrt(25 / 3) / math.sqrt(3)
     assert v.best == "A" and v.trials == 3
     assert (v.difference, v.lower, v.upper) == pytest.approx((-25 / 3, -25 / 3 - half, -25 / 3 + half))
-    assert v.text.endswith("8.3% below B [1.2%, 16%] (3 of 5 trials)")
+    assert v.text.endswith("8.3% below the runner-up B: a real difference (95% interval over 3 of 5 trials: 1.2% to 16% "
+                           "below).")
 
 
 def test_a_percent_of_zero_is_dropped():
@@ -104,21 +124,36 @@ def test_a_percent_interval_stays_above_minus_100():
     assert -100 <= v.lower < v.upper < 0 and v.separated
 
 
-def test_per_trial_percent_against_the_means_says_so():
-    # means: B 50 < A 55, but (B - A) / A is +100% and -20%: +40% per trial on average
+def test_per_trial_percent_against_the_means_is_not_told_apart_and_never_contradicts_itself():
+    # means: B 50 < A 55, but (B - A) / A is +100% and -20%: +40% per trial on average, the interval holds zero
     v = verdict(table("x", A=[10, 100], B=[20, 80]), LOWER)
     assert v.best == "B" and v.difference == pytest.approx(40.0) and not v.separated
-    assert "B (50 s) and A are not told apart (40% above per trial on average, though lower by mean, [" in v.text
+    assert v.text.startswith("No clear winner on makespan: B averages 50 s and A 55 s, but the 95% interval puts B between ")
+    assert v.text.endswith("above A per trial, so they are not told apart.")
+    assert "though" not in v.text and "lower by mean" not in v.text
+
+
+def test_means_and_trials_told_apart_the_other_way_is_no_winner():
+    # B's mean is lower (53.3 s against 57.1 s: one trial, 900 against 1000, carries it), but B is 10% above A in 20
+    # of 21 trials: per trial +9.05% on average, the interval [7.1%, 11%] above. Neither "B beats A" nor "A beats B".
+    v = verdict(table("x", A=[10] * 20 + [1000], B=[11] * 20 + [900]), LOWER)
+    c = v.comparisons[0]
+    assert v.best == "B" and c.separated and c.disagrees and not c.told_apart and not v.separated
+    assert c.means == pytest.approx((1120 / 21, 1200 / 21))
+    assert v.text == ("No clear winner on makespan: B averages 53.33 s against A's 57.14 s, yet the 95% interval puts it "
+                      "7.1% to 11% above A per trial: the averages and the trials disagree, so they are not told apart.")
 
 
 @pytest.mark.parametrize("order", [("A", "B"), ("B", "A")])
 def test_ties_go_to_the_first_heuristic_of_the_table(order):
     v = verdict(table("x", **{order[0]: [100, 200], order[1]: [100, 200]}), LOWER)
     assert (v.best, v.other) == order and not v.separated
-    assert v.text.endswith("are not told apart (equal in every trial)")
+    assert v.text == f"No clear winner on makespan: {order[0]} and {order[1]} are equal in every trial (150 s on average)."
     # equal means, different trials: still the first
     w = verdict(table("p", **{order[0]: [10, 20], order[1]: [20, 10]}), POINTS)
-    assert w.best == order[0] and w.difference == 0 and w.text.endswith("(0 points apart, [-127, 127])")
+    assert w.best == order[0] and w.difference == 0
+    assert w.text.endswith(f"the 95% interval puts {order[0]} between 127 points below and 127 points above {order[1]} per "
+                           "trial, so they are not told apart.")
 
 
 def test_benchmark_neither_best_nor_runner_up_is_compared_too():
@@ -128,7 +163,8 @@ def test_benchmark_neither_best_nor_runner_up_is_compared_too():
     assert [(c.other, c.role) for c in v.comparisons] == [("B", "runner-up"), ("C", "benchmark")]
     bench = v.comparisons[1]  # (A - C) / C: -25, -20.83, -20.83, -25 %
     assert bench.difference == pytest.approx(-22.916666, abs=1e-5) and bench.separated
-    assert v.text.startswith("Lowest makespan: A (208.8 s), 7.5% below B [2.9%, 12%]; 23% below the benchmark C [")
+    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% interval: "
+                      "2.9% to 12% below); A is 23% below the benchmark C (95% interval: 19% to 27% below).")
     # the benchmark as runner-up or best: no second comparison
     assert len(verdict(results, LOWER, benchmark="B").comparisons) == 1
     assert len(verdict(results, LOWER, benchmark="A").comparisons) == 1
@@ -137,16 +173,18 @@ def test_benchmark_neither_best_nor_runner_up_is_compared_too():
 def test_benchmark_not_told_apart_says_so():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[80, 260, 300, 300])
     v = verdict(results, LOWER, benchmark="C")
-    assert not v.comparisons[1].separated and "; not told apart from the benchmark C (" in v.text
+    assert not v.comparisons[1].separated
+    assert v.text.endswith("; A is not told apart from the benchmark C: the 95% interval puts A between 33% below and 18% "
+                           "above C per trial.")
 
 
 def test_single_heuristic_all_nan_and_neither_is_better():
-    assert verdict(table("x", A=[1.0, 2.0]), LOWER).text == "Lowest makespan: A (1.5 s), the only heuristic, nothing to compare"
+    assert verdict(table("x", A=[1.0, 2.0]), LOWER).text == "Lowest makespan: A (1.5 s), the only heuristic, nothing to compare."
     v = verdict(table("x", A=[np.nan, np.nan], B=[np.nan, np.nan]), LOWER)
-    assert v.best is None and v.text == "Lowest makespan: no values (every trial is NaN)"
+    assert v.best is None and v.text == "Lowest makespan: no values (every trial is NaN)."
     events = Metric("x", "Mapping events", "", "")
     n = verdict(table("x", A=[1, 2], B=[3, 4]), events)
-    assert n.best is None and n.note == NEITHER and n.text == "Mapping events: neither is better"
+    assert n.best is None and n.note == NEITHER and n.text == "Mapping events: neither is better."
 
 
 def test_headline_metrics_skip_normalised_duplicates():
@@ -177,13 +215,114 @@ def test_quickstart_lines_name_its_heuristics():
     found = scenario_verdicts(scenario, results)
     labels = [h.label for h in scenario.heuristics]
     bars = [m.name for m in hcsched.get_model(scenario.model).bar_metrics() if not m.name.startswith("normalized_")]
-    assert [v.metric for v in found] == bars
+    assert [v.metric for v in found] == bars  # makespan, the headline, is first already
     for v, line in zip(found, verdict_lines(found), strict=True):
         if not v.better:  # utilisation: neither way is better, nothing to rank
-            assert line == f"{v.title}: neither is better"
+            assert line == f"{v.title}: neither is better."
             continue
         assert v.best in labels and v.other in labels and v.trials == 3
-        assert line.startswith(v.title + ": ") and v.best in line and v.other in line
+        assert line.endswith(".") and v.best in line and v.other in line and "[" not in line
         if scenario.benchmark_label not in (v.best, v.other):  # min-min, the ETC model's default benchmark
             assert v.comparisons[1].other == scenario.benchmark_label and "the benchmark min-min" in line
     assert len(verdicts(results, hcsched.get_model(scenario.model).bar_metrics())) == len(found)
+
+
+# --- issue 29: references are never crowned; the headline metric leads --------------------------------------------
+
+def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
+    # GA - A: 5 points in every trial; A - B: 2, 2, 1, 3 points (mean 2, sd sqrt(2/3), half-width t(3) sd / 2)
+    results = table("p", GA=[95, 96, 94, 95], A=[90, 91, 89, 90], B=[88, 89, 88, 87])
+    v = verdict(results, POINTS, references={"GA": "a static benchmark"})
+    half = T3_4 * math.sqrt(2 / 3) / 2
+    assert (v.best, v.other) == ("A", "B") and (v.lower, v.upper) == pytest.approx((2 - half, 2 + half))
+    assert v.text == ("A has the highest value, % of the upper bound (90%), 2.0 points above the runner-up B: a real "
+                      "difference (95% interval: 0.7 to 3.3 points above).")
+    (ref,) = v.references
+    assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
+    assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95%, 5.0 points above "
+                                "A, best on average among the heuristics that can run online (95% interval: 5.0 points above, the same in "
+                                "every trial).")
+    assert verdict_lines([v]) == [v.text, v.reference_text]
+    # without the mark, GA wins: the registry's mark, not the numbers, keeps it out
+    assert verdict(results, POINTS).best == "GA"
+
+
+def test_references_share_one_description_and_a_benchmark_that_is_one_is_not_compared_twice():
+    results = table("p", A=[90, 91, 89, 90], GA=[95, 96, 94, 95], TPSA=[90, 91, 89, 90], B=[88, 89, 88, 87])
+    refs = {"GA": STATIC_REFERENCE, "TPSA": STATIC_REFERENCE}
+    v = verdict(results, POINTS, benchmark="TPSA", references=refs)
+    assert v.best == "A" and [c.role for c in v.comparisons] == ["runner-up"]  # TPSA is no contender, nor a benchmark
+    assert [r.label for r in v.references] == ["GA", "TPSA"]  # the best reference first
+    assert v.reference_text == (f"For reference, not contenders (each {STATIC_REFERENCE}): GA reaches 95%, 5.0 points "
+                                "above A, best on average among the heuristics that can run online (95% interval: 5.0 points above, the "
+                                "same in every trial); TPSA reaches 90%, equal to A in every trial.")
+
+
+def test_only_references_or_one_heuristic_that_can_run_online():
+    results = table("p", GA=[95, 96], TPSA=[93, 92])
+    v = verdict(results, POINTS, references={"GA": "a static benchmark", "TPSA": "a static benchmark"})
+    assert v.best is None and v.text == ("Highest value, % of the upper bound: no heuristic here can run online, only "
+                                         "references.")
+    assert v.reference_text == ("For reference, not contenders (each a static benchmark): GA reaches 95.5%; TPSA "
+                                "reaches 92.5%.")
+    nan = verdict(table("p", GA=[95, 96], A=[np.nan, np.nan]), POINTS, references={"GA": "a static benchmark"})
+    assert nan.best is None and nan.text == "Highest value, % of the upper bound: no values (every trial is NaN)."
+    assert nan.reference_text == "For reference, not a contender: GA, a static benchmark, reaches 95.5%."
+    w = verdict(table("p", GA=[95, 96], A=[90, 91]), POINTS, references={"GA": "a static benchmark"})
+    assert w.best == "A" and w.text == ("Highest value, % of the upper bound: A (90.5%), the only heuristic that can run "
+                                        "online, nothing to compare.")
+    assert w.reference_text.startswith("For reference, not a contender: GA, a static benchmark, reaches 95.5%, 5.0 points")
+
+
+def test_the_registry_marks_what_cannot_run_online_never_a_name():
+    marked = {(m, h.name) for m in hcsched.model_names() for h in hcsched.get_model(m).heuristics if reference_of(h)}
+    assert marked == {("value", "ga"), ("value", "tpsa")}  # Kim et al.'s section 5; LP-Static runs online
+    # an entry says what it is itself (an upper bound, say): that words it, whatever its title or name
+    bound = type("Entry", (), {"title": "Upper bound", "reference": "an upper bound, not a heuristic"})()
+    assert reference_of(bound) == "an upper bound, not a heuristic"
+    scenario = hcsched.preset("kim-loose-high-heavy")
+    assert scenario_references(scenario) == {"tpsa": STATIC_REFERENCE, "ga": STATIC_REFERENCE}
+    assert scenario_references(hcsched.preset("alazzoni-B")) == {}
+
+
+def _made_up(scenario, values: dict[str, list[float]]) -> pd.DataFrame:
+    """A results table of ``scenario``'s heuristics with every bar metric: ``values`` for the headline metric, the
+    heuristic's position elsewhere."""
+    model = hcsched.get_model(scenario.model)
+    rows = []
+    for t in range(4):
+        for i, h in enumerate(scenario.heuristics):
+            row = {"trial": t, "heuristic": h.label}
+            for m in model.bar_metrics():
+                row[m.name] = 10.0 + i + 0.1 * t
+            row[headline_metric(model).name] = values[h.label][t]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
+    """Issue 29: "Highest value, % of the upper bound: ga (91.78%), 2.1 points above tpsa"."""
+    scenario = hcsched.preset("kim-loose-high-heavy")
+    values = {h.label: [80.0 - i, 81.0 - i, 79.0 - i, 80.0 - i] for i, h in enumerate(scenario.heuristics)}
+    values["slack-sufferage"] = [89.5, 90.0, 89.8, 89.7]
+    values["ga"], values["tpsa"] = [91.5, 92.0, 91.8, 91.8], [91.0, 91.5, 91.3, 91.2]
+    lead = scenario_verdicts(scenario, _made_up(scenario, values))[0]
+    assert lead.metric == "value_pct_ub" and lead.best == "slack-sufferage" and lead.other == "max-max"
+    assert lead.text.startswith("slack-sufferage has the highest value, % of the upper bound (89.75%), ")
+    assert "ga" not in lead.text.replace("slack-sufferage", "")
+    assert lead.reference_text.startswith(f"For reference, not contenders (each {STATIC_REFERENCE}): ga reaches 91.78%, "
+                                          "2.0 points above slack-sufferage, best on average among the heuristics that can run online (")
+
+
+@pytest.mark.parametrize("name, lead", [("quickstart", "makespan"), ("alazzoni-B", "mean_in_system"),
+                                        ("page-system-a", "makespan"), ("caniou-mu10", "makespan"),
+                                        ("kim-loose-high-heavy", "value_pct_ub")])
+def test_each_models_headline_metric_leads(name, lead):
+    scenario = hcsched.preset(name)
+    model = hcsched.get_model(scenario.model)
+    assert headline_metric(model).name == lead
+    values = {h.label: [5.0 + i] * 4 for i, h in enumerate(scenario.heuristics)}
+    found = scenario_verdicts(scenario, _made_up(scenario, values))
+    names = [m.name for m in model.bar_metrics()]
+    assert found[0].metric == lead and sorted(v.metric for v in found) == sorted(
+        m.name for m in headline_metrics(model.bar_metrics(), names))

@@ -92,6 +92,7 @@ class Heuristic:
     models: tuple[str, ...] = ()
     paper: str = ""
     checks: tuple = field(default=(), repr=False)  # callables(params) -> error text or None
+    reference: str = ""  # what it is when it cannot run online (a static benchmark, a bound): never crowned a winner
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}

@@ -1,6 +1,8 @@
 """Results as a new user meets them (issue 8): whose results they are, intervals, units, downloads, zero-length tasks."""
 
+import io
 import json
+import re
 import warnings
 
 import numpy as np
@@ -11,6 +13,8 @@ pytest.importorskip("streamlit")
 from helpers import app, open_results, panel_titles, plotly_charts, run_result  # noqa: E402
 
 from hcsched import Scenario, get_model, preset, simulate, summarize  # noqa: E402
+from hcsched.export import results_csv, scenario_digest  # noqa: E402
+from pages.widgets import file_name  # noqa: E402
 
 
 def test_results_of_another_scenario_are_marked_and_folded_away():
@@ -75,21 +79,120 @@ def test_whole_trial_and_window_gantt_tables():
     assert isinstance(table, pd.DataFrame) and (table["trial"] == 0).sum() > 300  # the whole trial has every task
 
 
-def test_results_say_who_wins_and_name_files_after_the_scenario():
-    """Issue 18: one line per headline metric above the charts; downloads named after their scenario."""
+def _plain(markdown: str) -> str:
+    """Markdown as read: escapes and bold marks removed."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("**", "")
+
+
+def _recorded_downloads(monkeypatch) -> list:
+    """(label, data, file name) of every download button drawn from now on; deferred data (a Gantt table) built."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    seen = []
+    original = DeltaGenerator.download_button
+
+    def recorded(self, label, data, file_name=None, *args, **kwargs):
+        seen.append((label, data() if callable(data) else data, file_name))
+        return original(self, label, data, file_name, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recorded)
+    return seen
+
+
+def test_results_lead_with_one_sentence_and_fold_the_other_metrics():
+    """Issues 18 and 29: one sentence on the headline metric above the charts, the other metrics folded below it."""
     sc = preset("quickstart").replace(trials=3)
     at = open_results(sc)
-    said = [m.value for m in at.markdown if m.value.startswith("- ")]
-    assert said and "Lowest makespan" in said[0] and any(h.label in said[0] for h in sc.heuristics)
-    assert "neither is better" in said[0]  # utilisation, which is no goal
-    names = {b.proto.file_name if hasattr(b.proto, "file_name") else "" for b in at.get("download_button")}
-    labels = [b.label for b in at.get("download_button")]
-    assert "Per-trial results (CSV)" in labels
-    from pages.widgets import file_name
+    leads = [_plain(m.value) for m in at.markdown if m.value.startswith("**")]
+    assert len(leads) == 1 and "makespan" in leads[0] and any(h.label in leads[0] for h in sc.heuristics)
+    assert leads[0] == _plain(at.markdown[0].value)  # first, above the charts
+    other = next(e for e in at.expander if e.label.startswith("Other metrics"))
+    assert other.label == "Other metrics (3)" and not other.proto.expanded
+    folded = _plain(other.markdown[0].value).splitlines()
+    assert len(folded) == 3 and folded[-1] == "- Utilisation: neither is better."  # utilisation, which is no goal
+    assert any("mean flow time" in line for line in folded) and not any("makespan" in line for line in folded)
 
-    assert file_name(sc, "results", "csv") == "quickstart-results.csv"
+
+def test_time_shared_results_lead_with_makespan_alone():
+    """Issue 29: six lines with six different winners; now one sentence, five folded."""
+    sc = preset("caniou-mu10").replace(trials=2)
+    at = open_results(sc)
+    leads = [_plain(m.value) for m in at.markdown if m.value.startswith("**")]
+    assert len(leads) == 1 and "makespan" in leads[0] and "gain" not in leads[0]
+    assert next(e for e in at.expander if e.label.startswith("Other metrics")).label == "Other metrics (5)"
+
+
+def test_value_results_crown_a_heuristic_that_can_run_online_and_show_the_static_benchmarks_as_references():
+    """Issue 29: "Highest value, % of the upper bound: ga (91.78%), 2.1 points above tpsa"."""
+    sc = get_model("value").tiny()
+    at = open_results(sc)
+    lead = _plain(next(m.value for m in at.markdown if m.value.startswith("**")))
+    static = [h.label for h in sc.heuristics if h.name in ("ga", "tpsa")]
+    online = [h.label for h in sc.heuristics if h.label not in static]
+    assert lead.split(" ")[0] in online or lead.startswith("No clear winner")
+    assert not any(label in lead for label in static)
+    said = [_plain(m.value) for m in at.markdown]
+    reference = next(line for line in said if line.startswith("For reference, not contenders"))
+    assert all(label in reference for label in static) and "computed after the fact" in reference
+    assert not any(e.label.startswith("Other metrics") for e in at.expander)  # one bar metric: nothing to fold
+
+
+def test_csv_downloads_say_whose_they_are_with_units_and_read_back(monkeypatch):
+    """Issue 29, item 9: units, what _lower and _upper are, the scenario's name and seed in each file; names that
+    differ between what-ifs; the same scenario and seed give the same names and bytes."""
+    seen = _recorded_downloads(monkeypatch)
+    base = preset("alazzoni-B")
+    sc = base.replace(name="alazzoni-B (edited)", trials=2, seed=7,
+                      classes=base.classes.__class__((5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=300.0))
+    open_results(sc)
+    files = {label: (data, name) for label, data, name in seen}
+    digest = scenario_digest(sc)
+    csvs = {label: f for label, f in files.items() if label.endswith("(CSV)")}
+    assert len(csvs) == 4  # per-trial results, summary, the whole replication's Gantt table and its time window's
+    for label, (data, name) in csvs.items():
+        assert name.startswith(f"alazzoni-B-edited-s7-{digest}-") and name.endswith(".csv"), name
+        lines = data.splitlines()
+        assert lines[0].startswith('# hcsched ') and 'of the scenario "alazzoni-B (edited)" (model classes), seed 7, ' \
+            "2 replications" in lines[0]
+        assert any(line.startswith("# units: ") for line in lines[:6]), label
+        assert 'pandas.read_csv(path, comment="#")' in data
+        table = pd.read_csv(io.StringIO(data), comment="#")
+        assert not table.empty and "heuristic" in table.columns and not any(str(c).startswith("#") for c in table.columns)
+    results = pd.read_csv(io.StringIO(csvs["Per-trial results (CSV)"][0]), comment="#")
+    pd.testing.assert_frame_equal(results, simulate(sc, jobs=1), check_dtype=False)
+    summary_text = csvs["Summary with intervals (CSV)"][0]
+    assert "NAME_lower and NAME_upper, the lower and upper bounds of the 95% confidence interval" in summary_text
+    assert "# units: tasks: mean_in_system; time units: mean_response" in summary_text
+    assert "mean_in_system_lower" in pd.read_csv(io.StringIO(summary_text), comment="#").columns
+    gantt = next(data for label, (data, _) in csvs.items() if label.startswith("Gantt table, whole"))
+    assert "# units: time units: arrival, start, finish, expected, actual" in gantt
+    assert files["Scenario (JSON)"][1] == f"alazzoni-B-edited-s7-{digest}-scenario.json"
+
+    # the same scenario and seed: the same names and bytes; another what-if or seed: other names
+    first = {name: data for _, data, name in seen}
+    seen.clear()
+    open_results(sc)
+    assert {name: data for _, data, name in seen} == first
+    other = sc.replace(classes=base.classes.__class__((5.0, 8.0), ((8.0, 3.0), (4.0, 9.0)), horizon=300.0))
+    names = {file_name(s, "results", "csv", run=True) for s in (sc, other, sc.replace(seed=8))}
+    assert len(names) == 3 and file_name(sc.replace(description="said otherwise"), "results", "csv", run=True) in names
+
+
+def test_a_label_with_a_hash_is_quoted_so_the_comment_character_never_cuts_a_row():
+    sc = Scenario.from_dict({"etc": {"method": "matrix", "matrix": [[1, 5], [3, 1]]}, "arrivals": {"process": "static"},
+                             "actual": {"model": "exact"}, "heuristics": [{"name": "mct", "label": "mct #1"}, "met"],
+                             "trials": 2})
+    results = simulate(sc, jobs=1)
+    back = pd.read_csv(io.StringIO(results_csv(sc, results)), comment="#")
+    pd.testing.assert_frame_equal(back, results, check_dtype=False)
+    assert list(back["heuristic"].unique()) == ["mct #1", "met"]
+
+
+def test_file_names_without_a_run_stay_as_they_were():
+    sc = preset("quickstart").replace(trials=3)
+    assert file_name(sc, "sweep", "csv") == "quickstart-sweep.csv"  # a sweep's files (pages/sweep.py)
     assert file_name(sc.replace(name="kim tight (edited)"), "summary", "csv") == "kim-tight-edited-summary.csv"
-    assert names  # each button has a file name
+    assert file_name(sc, "results", "csv", run=True) == f"quickstart-s{sc.seed}-{scenario_digest(sc)}-results.csv"
 
 
 def test_gantt_shows_the_best_few_and_the_benchmark_and_a_range_of_machines():
