@@ -8,10 +8,12 @@ verdict. Each model declares its paper's claims next to its presets (``hcsched/m
 them is :mod:`hcsched.reproduce`.
 
 A check turns results (one row per trial and heuristic; with a sweep, a ``point`` column and the varied keys) into
-an :class:`Outcome`: this run's number with its 95% interval, the share of trials where the claim holds, and a
-verdict, never written down: ``holds``, ``holds partly`` or ``does not hold``. Comparisons between heuristics are
-paired over common random numbers: per trial, the relative difference of the two (or the difference in points for a
-percentage), then its mean and Student-t interval (:func:`hcsched.stats.mean_ci`).
+an :class:`Outcome`: this run's number with its 95% interval, the share of trials where the claim holds, where the
+claim puts the number (a :class:`Region`) and a verdict, never written down: ``holds``, ``holds partly`` or ``does not
+hold``, as :data:`DEFINITION` says and :func:`judge` applies (the one rule every check of this module follows; the
+Papers page, the HTML report and the README quote :data:`DEFINITION`). Comparisons between heuristics are paired over
+common random numbers: per trial, the relative difference of the two (or the difference in points for a percentage),
+then its mean and Student-t interval (:func:`hcsched.stats.mean_ci`).
 
 This module knows no model: the runner passes each metric's direction (``better``) in.
 """
@@ -32,6 +34,69 @@ from hcsched.stats import mean_ci
 HOLDS, PARTLY, FAILS = "holds", "holds partly", "does not hold"
 VERDICTS = (HOLDS, PARTLY, FAILS)
 
+# --- the verdicts, defined once --------------------------------------------------------------------------------
+#: What each verdict means, in words: the Papers page, the HTML report and the README quote these; :func:`judge`
+#: applies them.
+MEANING = {
+    HOLDS: "the whole 95% interval of our number lies where the claim puts it",
+    PARTLY: "our mean lies where the claim puts it, but the 95% interval reaches outside: this run does not settle it",
+    FAILS: "our mean lies outside where the claim puts it",
+}
+#: Where a claim puts its number, by kind of claim; and the two rules that complete the definition.
+WHERE = ('beyond the margin for "better" (zero without one); ahead of the closest rival for "best"; within the '
+         "tolerance of the paper's number for a value or a factor; on the bound's side for \"at least\" and \"at "
+         'most"; within the band for "equivalent"; for a trend, the last point beyond the first with every mean in '
+         "between moving the same way")
+PARTS = ("A claim of several parts (an order: each neighbouring pair) takes its weakest part's verdict. An interval "
+         "needs two trials or more: with one trial there is none, so a claim holds partly at most.")
+#: The definition as one paragraph of Markdown (bold verdicts).
+DEFINITION = (
+    "Each claim is checked on one number (a ratio, a paired difference, a mean) with its 95% interval over the "
+    f"trials. **{HOLDS}**: {MEANING[HOLDS]}; **{PARTLY}**: {MEANING[PARTLY]}; **{FAILS}**: {MEANING[FAILS]}. Where the "
+    f"claim puts the number: {WHERE}. {PARTS}")
+
+
+@dataclass(frozen=True)
+class Region:
+    """Where a claim puts its number: from ``low`` to ``high`` (an infinite end for a side), the ends themselves
+    inside, or outside with ``strict`` ("better": a difference of exactly zero is not better)."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    strict: bool = False
+
+    def has(self, x: float) -> bool:
+        """Whether ``x`` lies in the region (a NaN, no number, never does)."""
+        if x != x:
+            return False
+        return self.low < x < self.high if self.strict else self.low <= x <= self.high
+
+    def ends(self) -> tuple[float, float]:
+        return (float(self.low), float(self.high))
+
+
+NOWHERE = (math.nan, math.nan)  # Outcome.claimed of a check whose verdict is not read from one number's region
+
+
+def judge(mean: float, lower: float, upper: float, region: Region) -> str:
+    """The verdict of a number whose claim puts it in ``region`` (:data:`DEFINITION`): ``holds`` when the whole 95%
+    interval lies in it, ``holds partly`` when the mean does and the interval does not (or there is no interval: one
+    trial), ``does not hold`` when the mean lies outside."""
+    if not region.has(mean):
+        return FAILS
+    return HOLDS if region.has(lower) and region.has(upper) else PARTLY
+
+
+def interval_text(lower: float, upper: float, digits: int = 3) -> str:
+    """``[lower, upper]``, or where there is none (one trial) "(no interval)": never a "nan"."""
+    if lower != lower or upper != upper:
+        return "(no interval)"
+    return f"[{lower:.{digits}g}, {upper:.{digits}g}]"
+
+
+def _words(metric: str) -> str:
+    return str(metric).replace("_", " ")
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -45,7 +110,9 @@ class Outcome:
     unit: str  # "%", "points", "s", "" ...: how to read value
     share: float
     detail: str
-    series: tuple = ()  # what a chart of the claim shows: (label, mean, lower, upper) rows
+    series: tuple = ()  # what the check compared, for a chart: (label, mean, lower, upper) rows
+    claimed: tuple[float, float] = NOWHERE  # where the claim puts value (low, high; inf for a side), as judged
+    quantity: str = ""  # what value is, in words: "makespan of kpb / sufferage, per trial"
 
 
 # --- checks ----------------------------------------------------------------------------------------------
@@ -110,10 +177,10 @@ def _series(results: pd.DataFrame, metric: str, labels: Sequence[str]) -> tuple:
 
 @dataclass(frozen=True)
 class Better(Check):
-    """``a`` does better than ``b`` on ``metric`` (by at least ``by`` percent, or points when ``points``), paired.
+    """``a`` does better than ``b`` on ``metric`` (by more than ``by`` percent, or points when ``points``), paired.
 
-    Holds when the paired 95% interval lies wholly beyond the margin on the better side; partly when the mean lies
-    on the better side (but the interval does not clear the margin); else it does not hold."""
+    The number is the paired difference a - b (percent of b, or points); the claim puts it beyond the margin on the
+    better side (below -``by`` where lower is better), and :func:`judge` decides."""
 
     a: str
     b: str
@@ -124,23 +191,25 @@ class Better(Check):
     def heuristics(self) -> tuple[str, ...]:
         return (self.a, self.b)
 
+    def region(self, better: Mapping[str, str]) -> Region:
+        sign = _sign(better[self.metric])
+        return Region(self.by, math.inf, strict=True) if sign > 0 else Region(-math.inf, 0.0 - self.by, strict=True)
+
+    def quantity(self) -> str:
+        return f"{_words(self.metric)} of {self.a} against {self.b}, paired ({'points' if self.points else f'% of {self.b}'})"
+
     def evaluate(self, results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
         sign = _sign(better[self.metric])
         table = wide(results, self.metric)
         d = paired(column(table, self.a), column(table, self.b), self.points)
         mean, lo, hi = mean_ci(d)
-        gain = sorted((sign * lo, sign * hi)) if lo == lo else [math.nan, math.nan]
-        if gain[0] == gain[0] and gain[0] > self.by:
-            verdict = HOLDS
-        elif sign * mean > 0:
-            verdict = PARTLY
-        else:
-            verdict = FAILS
+        region = self.region(better)
         share = float(np.mean(sign * d > self.by)) if d.size else math.nan
         unit = "points" if self.points else "%"
         word = "higher" if mean > 0 else "lower"
-        detail = f"{self.a} {abs(mean):.3g} {unit} {word} than {self.b} [{lo:.3g}, {hi:.3g}] over {d.size} trials"
-        return Outcome(verdict, mean, lo, hi, unit, share, detail, _series(results, self.metric, (self.a, self.b)))
+        detail = f"{self.a} {abs(mean):.3g} {unit} {word} than {self.b} {interval_text(lo, hi)} over {d.size} trials"
+        return Outcome(judge(mean, lo, hi, region), mean, lo, hi, unit, share, detail,
+                       _series(results, self.metric, (self.a, self.b)), region.ends(), self.quantity())
 
     def describe(self) -> str:
         margin = f" by more than {self.by:g}{' points' if self.points else '%'}" if self.by else ""
@@ -150,16 +219,21 @@ class Better(Check):
 @dataclass(frozen=True)
 class Best(Check):
     """``heuristic`` has the best mean of ``metric`` (among ``among``, default every heuristic); with ``worst``, the
-    worst. Holds when it is first by mean and its paired interval against the runner-up excludes zero; partly when
-    it is first by mean only, or second with no paired difference from the first; else it does not hold."""
+    worst. The number is its paired lead over its closest rival (the runner-up where it is first by mean, else the
+    first), in percent of the rival and positive on the claimed side; the claim puts it above zero."""
 
     heuristic: str
     metric: str
     among: tuple[str, ...] = ()
     worst: bool = False
 
+    REGION = Region(0.0, math.inf, strict=True)
+
     def heuristics(self) -> tuple[str, ...]:
         return (self.heuristic, *self.among)
+
+    def region(self, better: Mapping[str, str] | None = None) -> Region:
+        return self.REGION
 
     def evaluate(self, results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
         sign = _sign(better[self.metric]) * (-1.0 if self.worst else 1.0)
@@ -172,18 +246,19 @@ class Best(Check):
         other = second if first == self.heuristic else first
         d = sign * paired(column(table, self.heuristic), column(table, other), False)
         mean, lo, hi = mean_ci(d)
-        if first == self.heuristic:
-            verdict = HOLDS if lo == lo and lo > 0 else PARTLY
-        else:
-            verdict = PARTLY if second == self.heuristic and lo == lo and lo <= 0 <= hi else FAILS
         others = np.column_stack([column(table, label).to_numpy(float) for label in labels if label != self.heuristic])
         mine = column(table, self.heuristic).to_numpy(float)
         share = float(np.mean((sign * mine[:, None] >= sign * others).all(axis=1))) if others.size else math.nan
         rank = order.index(self.heuristic) + 1
         word = "worst" if self.worst else "best"
         detail = (f"{self.heuristic} is {_ordinal(rank)} {word} of {len(order)}; against {other}: {mean:+.3g}% "
-                  f"[{lo:.3g}, {hi:.3g}] on the {word} side; {word} in {share:.0%} of trials")
-        return Outcome(verdict, mean, lo, hi, "%", share, detail, _series(results, self.metric, order))
+                  f"{interval_text(lo, hi)} on the {word} side; {word} in {share:.0%} of trials")
+        return Outcome(judge(mean, lo, hi, self.REGION), mean, lo, hi, "%", share, detail,
+                       _series(results, self.metric, order), self.REGION.ends(), self.quantity(other))
+
+    def quantity(self, rival: str) -> str:
+        ahead = "behind" if self.worst else "ahead of"
+        return f"{_words(self.metric)}: {self.heuristic} {ahead} {rival}, paired (% of {rival})"
 
     def describe(self) -> str:
         among = f" among {', '.join(self.among)}" if self.among else ""
@@ -196,9 +271,10 @@ def _ordinal(n: int) -> str:
 
 @dataclass(frozen=True)
 class Order(Check):
-    """The heuristics' means of ``metric`` come in this order, best first. Holds when every neighbouring pair is in
-    order with a paired interval that excludes zero; partly when at least half the pairs are in order by mean; else
-    it does not hold. ``value`` is the share of neighbouring pairs in order."""
+    """The heuristics' means of ``metric`` come in this order, best first: a claim of several parts, each neighbouring
+    pair's paired difference (percent, positive when in the paper's order) put above zero, the weakest pair deciding
+    (:func:`judge`: holds when every pair's interval clears zero, partly when every pair is in order by mean).
+    ``value`` is the share of neighbouring pairs in order by mean."""
 
     ranking: tuple[str, ...]
     metric: str
@@ -209,13 +285,14 @@ class Order(Check):
     def evaluate(self, results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
         sign = _sign(better[self.metric])
         table = wide(results, self.metric)
-        pairs, separated = 0, 0
+        verdicts, pairs, separated = [], 0, 0
         for a, b in zip(self.ranking, self.ranking[1:], strict=False):
             mean, lo, hi = mean_ci(sign * paired(column(table, a), column(table, b), False))
-            pairs += mean > 0
-            separated += lo == lo and lo > 0
+            verdicts.append(judge(mean, lo, hi, Best.REGION))
+            pairs += Best.REGION.has(mean)
+            separated += verdicts[-1] == HOLDS
         n = len(self.ranking) - 1
-        verdict = HOLDS if separated == n else PARTLY if pairs >= n / 2 else FAILS
+        verdict = max(verdicts, key=STRENGTH.__getitem__)
         detail = f"{pairs} of {n} neighbouring pairs in the paper's order ({separated} with a paired interval clear of 0)"
         return Outcome(verdict, 100.0 * pairs / n, math.nan, math.nan, "% of pairs", math.nan, detail,
                        _series(results, self.metric, self.ranking))
@@ -226,11 +303,10 @@ class Order(Check):
 
 @dataclass(frozen=True)
 class Value(Check):
-    """The mean of ``metric`` (of ``heuristic``; of every row when None) matches the paper's printed number:
-    ``paper`` within ``tolerance`` (relative; or points with ``points``) of our mean, or inside our 95% interval.
-    Holds then; partly within twice the tolerance; else it does not hold. With ``at_least`` / ``at_most`` the claim is
-    a bound instead (holds when our interval is wholly on its side, partly when the mean is, or is on ``partly``'s side:
-    e.g. a ratio claimed at least 7 whose mean is only above 1, the direction)."""
+    """The mean of ``metric`` (of ``heuristic``; of every row when None) matches the paper's printed number: the claim
+    puts it within ``tolerance`` of ``paper`` (relative; points with ``points``). With ``at_least`` / ``at_most`` the
+    claim is a bound instead, and puts the mean on its side. :func:`judge` decides. ``partly`` (a weaker bound, e.g.
+    the direction) decides nothing: the detail says whether the mean reaches it."""
 
     metric: str
     heuristic: str | None = None
@@ -239,10 +315,23 @@ class Value(Check):
     points: bool = False
     at_least: float | None = None
     at_most: float | None = None
-    partly: float | None = None  # with a bound: where the mean must be for "holds partly" (default the bound itself)
+    partly: float | None = None  # with a bound: a weaker bound the detail reports on (no verdict of its own)
 
     def heuristics(self) -> tuple[str, ...]:
         return (self.heuristic,) if self.heuristic else ()
+
+    def region(self, better: Mapping[str, str] | None = None) -> Region:
+        if self.at_least is not None:
+            return Region(self.at_least, math.inf)
+        if self.at_most is not None:
+            return Region(-math.inf, self.at_most)
+        if self.paper is None:
+            raise HcschedError(f"Value {self.metric}: give paper, at_least or at_most")
+        half = self.tolerance if self.points else self.tolerance * abs(self.paper)
+        return Region(self.paper - half, self.paper + half)
+
+    def quantity(self) -> str:
+        return f"{_words(self.metric)} of {self.heuristic}" if self.heuristic else f"{_words(self.metric)}, mean"
 
     def evaluate(self, results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
         if self.metric not in results:
@@ -252,22 +341,23 @@ class Value(Check):
             raise HcschedError(f"claim: no heuristic {self.heuristic!r} in the results")
         per_trial = rows.groupby("trial", sort=True)[self.metric].mean()
         mean, lo, hi = mean_ci(per_trial)
+        region = self.region()
+        shown = f"{mean:.4g} {interval_text(lo, hi, 4)}"
         if self.at_least is not None or self.at_most is not None:
             bound, side = (self.at_least, 1.0) if self.at_least is not None else (self.at_most, -1.0)
-            edge = lo if side > 0 else hi
-            weaker = bound if self.partly is None else self.partly
-            verdict = HOLDS if edge == edge and side * (edge - bound) >= 0 else PARTLY if side * (mean - weaker) >= 0 else FAILS
             share = float(np.mean(side * (per_trial.to_numpy(float) - bound) >= 0))
-            detail = f"{mean:.4g} [{lo:.4g}, {hi:.4g}] against {'at least' if side > 0 else 'at most'} {bound:g}"
+            detail = f"{shown} against {'at least' if side > 0 else 'at most'} {bound:g}"
+            if self.partly is not None:
+                reached = side * (mean - self.partly) >= 0
+                detail += f" ({'beyond' if reached else 'short of'} {self.partly:g}, the weaker reading)"
         else:
             gap = abs(mean - self.paper) if self.points else abs(mean - self.paper) / max(abs(self.paper), 1e-300)
-            inside = lo == lo and lo <= self.paper <= hi
-            verdict = HOLDS if gap <= self.tolerance or inside else PARTLY if gap <= 2 * self.tolerance else FAILS
             share = math.nan
             off = f"{gap:.3g} points" if self.points else f"{100 * gap:.3g}%"
-            detail = f"{mean:.4g} [{lo:.4g}, {hi:.4g}] against the paper's {self.paper:g} ({off} off)"
+            detail = f"{shown} against the paper's {self.paper:g} ({off} off)"
         label = self.heuristic or "all"
-        return Outcome(verdict, mean, lo, hi, "", share, detail, ((label, mean, lo, hi),))
+        return Outcome(judge(mean, lo, hi, region), mean, lo, hi, "", share, detail, ((label, mean, lo, hi),),
+                       region.ends(), self.quantity())
 
     def describe(self) -> str:
         who = f" of {self.heuristic}" if self.heuristic else ""
@@ -279,14 +369,17 @@ class Value(Check):
         return f"{self.metric}{who} = {self.paper:g} (within {tol})"
 
 
+FLAT = 0.10  # "stays flat": the last point within 10% of the curve's mean level of the first
+
+
 @dataclass(frozen=True)
 class Trend(Check):
     """Along a sweep's ``key``, the mean of ``metric`` of ``heuristic`` rises (``rising``) or falls; with ``versus``,
-    the paired difference of the two (percent, or points) does. Holds when the means are monotone and the last
-    point differs from the first with a paired interval clear of zero; partly when the last differs from the first
-    in that direction by mean; else it does not hold. ``flat`` instead claims no change: holds when the last and first
-    points are not told apart. The number is the last point's mean minus the first's: in the metric's unit, or with
-    ``versus`` in percent (points with ``points``)."""
+    the paired difference of the two (percent, or points) does. The number is the last point's mean minus the first's
+    (paired over the trials): in the metric's unit, or with ``versus`` in percent (points with ``points``). The claim
+    puts it above zero (below, falling) with every mean in between moving the same way: means that do not move that
+    way at every step do not hold. ``flat`` instead claims no change: within 10% of the curve's mean level either way. :func:`judge`
+    decides."""
 
     metric: str
     heuristic: str
@@ -298,6 +391,22 @@ class Trend(Check):
 
     def heuristics(self) -> tuple[str, ...]:
         return (self.heuristic,) + ((self.versus,) if self.versus else ())
+
+    def region(self, means: Sequence[float]) -> Region:
+        """Where the claim puts last - first, given the means along the sweep (a flat claim's band is relative to
+        their level)."""
+        if self.flat:
+            band = FLAT * abs(float(np.mean(means)))
+            return Region(-band, band)
+        return Region(0.0, math.inf, strict=True) if self.rising else Region(-math.inf, 0.0, strict=True)
+
+    def monotone(self, means: Sequence[float]) -> bool:
+        """Whether the means move the claimed way at every step (always, for a flat claim)."""
+        sign = 1.0 if self.rising else -1.0
+        return self.flat or bool(np.all(sign * np.diff(np.asarray(means, float)) >= 0))
+
+    def decide(self, mean: float, lo: float, hi: float, means: Sequence[float]) -> str:
+        return judge(mean, lo, hi, self.region(means)) if self.monotone(means) else FAILS
 
     def _per_point(self, results: pd.DataFrame) -> list[tuple[Any, pd.Series]]:
         if self.key not in results:
@@ -317,19 +426,17 @@ class Trend(Check):
         first, last = points[0][1], points[-1][1]
         common = first.index.intersection(last.index)
         mean, lo, hi = mean_ci((last[common] - first[common]).dropna().to_numpy(float))
-        steps = np.diff(means)
-        if self.flat:
-            verdict = HOLDS if lo == lo and lo <= 0 <= hi else PARTLY if abs(mean) <= 0.1 * abs(np.mean(means)) else FAILS
-        else:
-            sign = 1.0 if self.rising else -1.0
-            monotone = bool(np.all(sign * steps >= 0))
-            clear = lo == lo and (sign * lo > 0 if sign > 0 else sign * hi > 0)
-            verdict = HOLDS if monotone and clear else PARTLY if sign * mean > 0 else FAILS
         series = tuple((f"{self.key}={value}", *mean_ci(s)) for value, s in points)
         shown = ", ".join(f"{m:.3g}" for m in means)
-        detail = f"means along {self.key}: {shown}; last - first {mean:+.3g} [{lo:.3g}, {hi:.3g}]"
+        turns = "" if self.monotone(means) else f" (not {'rising' if self.rising else 'falling'} at every step)"
+        detail = f"means along {self.key}: {shown}{turns}; last - first {mean:+.3g} {interval_text(lo, hi)}"
         unit = ("points" if self.points else "%") if self.versus else ""
-        return Outcome(verdict, mean, lo, hi, unit, math.nan, detail, series)
+        return Outcome(self.decide(mean, lo, hi, means), mean, lo, hi, unit, math.nan, detail, series,
+                       self.region(means).ends(), self.quantity())
+
+    def quantity(self) -> str:
+        what = f"{self.heuristic} against {self.versus}" if self.versus else self.heuristic
+        return f"{_words(self.metric)} of {what}: last {self.key} minus first"
 
     def describe(self) -> str:
         what = f"{self.heuristic} vs {self.versus}" if self.versus else self.heuristic
@@ -340,9 +447,10 @@ class Trend(Check):
 @dataclass(frozen=True)
 class Ratio(Check):
     """Per trial, ``a``'s ``metric`` over ``b``'s, judged as :class:`Value`: the paper's factor within ``tolerance``
-    (relative), or a bound ``at_least`` / ``at_most`` (with ``partly``). ``a`` and ``b`` are two heuristics, or with
-    ``by`` two values of a swept key (of ``heuristic``; of the only heuristic run when None). Trials where the ratio is
-    not finite are left out; :meth:`values` gives the per-trial ratios without a judgement. For a paper's factors: "about five times", "about 50%", "ten times below"."""
+    (relative), or a bound ``at_least`` / ``at_most`` (``partly``: a weaker bound the detail reports on). ``a`` and
+    ``b`` are two heuristics, or with ``by`` two values of a swept key (of ``heuristic``; of the only heuristic run when
+    None). Trials where the ratio is not finite are left out; :meth:`values` gives the per-trial ratios without a
+    judgement. For a paper's factors: "about five times", "about 50%", "ten times below"."""
 
     a: Any
     b: Any
@@ -369,6 +477,13 @@ class Ratio(Check):
             raise HcschedError(f"Ratio {self.label()}: give one of paper, at_least or at_most, not {given or 'none'}")
         return Value("ratio", self.label(), paper=self.paper, tolerance=self.tolerance, at_least=self.at_least,
                      at_most=self.at_most, partly=self.partly)
+
+    def region(self, better: Mapping[str, str] | None = None) -> Region:
+        return self._value().region()
+
+    def quantity(self) -> str:
+        who = f" ({self.heuristic})" if self.heuristic else ""
+        return f"{_words(self.metric)} of {self.label()}{who}, per trial"
 
     def _groups(self, results: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
         rows = results
@@ -397,7 +512,8 @@ class Ratio(Check):
         num, den = self._groups(results)
         names = [str(x) if self.by == "heuristic" else f"{self.by}={x}" for x in (self.a, self.b)]
         series = tuple((name, *mean_ci(s)) for name, s in zip(names, (num, den), strict=True))
-        return replace(out, unit="x", detail=f"{self.label()}: {out.detail} over {ratio.size} trials", series=series)
+        return replace(out, unit="x", detail=f"{self.label()}: {out.detail} over {ratio.size} trials", series=series,
+                       quantity=self.quantity())
 
     def describe(self) -> str:
         who = f" ({self.heuristic})" if self.heuristic else ""
@@ -407,9 +523,8 @@ class Ratio(Check):
 
 @dataclass(frozen=True)
 class Close(Check):
-    """``a`` and ``b`` are equivalent on ``metric`` ("very little" difference): their paired per-trial difference
-    (percent of ``b``, or points with ``points``) lies within +-``within``. Holds when its 95% interval does; partly
-    when its mean does; else it does not hold."""
+    """``a`` and ``b`` are equivalent on ``metric`` ("very little" difference): the claim puts their paired per-trial
+    difference (percent of ``b``, or points with ``points``) within +-``within``; :func:`judge` decides."""
 
     a: str
     b: str
@@ -420,17 +535,23 @@ class Close(Check):
     def heuristics(self) -> tuple[str, ...]:
         return (self.a, self.b)
 
+    def region(self, better: Mapping[str, str] | None = None) -> Region:
+        return Region(-self.within, self.within)
+
     def evaluate(self, results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
         table = wide(results, self.metric)
         d = paired(column(table, self.a), column(table, self.b), self.points)
         mean, lo, hi = mean_ci(d)
-        inside = lo == lo and -self.within <= lo and hi <= self.within
-        verdict = HOLDS if inside else PARTLY if abs(mean) <= self.within else FAILS
         share = float(np.mean(np.abs(d) <= self.within)) if d.size else math.nan
         unit = "points" if self.points else "%"
-        detail = (f"{self.a} against {self.b}: {mean:+.3g} {unit} [{lo:.3g}, {hi:.3g}] over {d.size} trials, against "
+        detail = (f"{self.a} against {self.b}: {mean:+.3g} {unit} {interval_text(lo, hi)} over {d.size} trials, against "
                   f"within +-{self.within:g}")
-        return Outcome(verdict, mean, lo, hi, unit, share, detail, _series(results, self.metric, (self.a, self.b)))
+        region = self.region()
+        return Outcome(judge(mean, lo, hi, region), mean, lo, hi, unit, share, detail,
+                       _series(results, self.metric, (self.a, self.b)), region.ends(), self.quantity())
+
+    def quantity(self) -> str:
+        return f"{_words(self.metric)} of {self.a} against {self.b}, paired ({'points' if self.points else f'% of {self.b}'})"
 
     def describe(self) -> str:
         return f"{self.a} within +-{self.within:g}{' points' if self.points else '%'} of {self.b} on {self.metric} (paired)"
@@ -489,7 +610,8 @@ class AllOf(Check):
 class Custom(Check):
     """A check of its own: ``fn(results, better) -> Outcome``, for a claim the other checks cannot say (a table of
     printed intervals, a spread between groups). ``text`` says what it checks, ``names`` the heuristics it names and
-    ``reads`` the columns it reads (default its ``metric``)."""
+    ``reads`` the columns it reads (default its ``metric``). Its verdict keeps :data:`DEFINITION`: where one number
+    decides, ``fn`` says where the claim puts it (a :class:`Region`) and lets :func:`judge` decide."""
 
     metric: str
     fn: Callable[[pd.DataFrame, Mapping[str, str]], Outcome] = field(compare=False)

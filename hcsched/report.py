@@ -1,12 +1,14 @@
 """The papers' claims as a report (issue 19): one self-contained HTML page, and the README's tables.
 
 :func:`write_report` turns the claims table of :func:`hcsched.reproduce.reproduce` (and its per-variant results)
-into one HTML page that opens offline: Plotly's JavaScript embedded once, a summary per paper, and per claim a card
-with its verdict, our number beside the paper's and a small chart of what the check compared (the Outcome's
-``series``: mean and 95% interval of each compared heuristic or sweep point, with the paper's printed value as a
-vertical line where the check is a :class:`hcsched.claims.Value` with a number). :func:`markdown_tables` writes the
-README's reproduction section (one short table per paper) from a ``claims.csv``; :func:`update_readme` puts it
-between the README's markers.
+into one HTML page that opens offline: Plotly's JavaScript embedded once, the verdicts' definition
+(:data:`hcsched.claims.DEFINITION`), a summary per paper, and per claim a card with its verdict, our number beside the
+paper's and a small chart (:func:`claim_chart`): the number the verdict was read from (a ratio, a paired difference, a
+mean) with its 95% interval, where the claim puts it shaded and the paper's printed number as a dashed line; or, for
+a check that is not one number's (an order, a check of a model's own), what it compared (the Outcome's ``series``).
+:func:`markdown_tables` writes the README's reproduction section (the definition, one short table per paper) from a
+``claims.csv``; :func:`update_readme` puts it between the README's markers. Claims and readings are counted apart
+(:func:`count_text`): a reading is one way of reading a claim's text, each claim's literal one and its others.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ import datetime
 import html
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from hcsched.claims import FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
+from hcsched.claims import DEFINITION, FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
 from hcsched.errors import HcschedError
 from hcsched.registry import get_model, model_names
 from hcsched.version import __version__
@@ -47,14 +51,40 @@ def _number(x: Any) -> str:
 
 
 def format_ours(row: Mapping[str, Any]) -> str:
-    """Our value with its unit and 95% interval, e.g. ``-12.7% [-32.2, 6.88]`` or ``0.51 [0.49, 0.53]``."""
+    """Our value with its unit and 95% interval, e.g. ``-12.7% [-32.2, 6.88]`` or ``0.51 [0.49, 0.53]``; with one
+    trial ``142.5 (one trial: no interval)``; never a "nan"."""
     unit = row.get("unit")
     unit = "" if unit is None or (isinstance(unit, float) and math.isnan(unit)) else str(unit)
     value = _number(row.get("ours"))
     if value != "n/a" and unit:
         value += unit if unit.startswith("%") or unit == "x" else f" {unit}"
     lo, hi = _number(row.get("ours_lower")), _number(row.get("ours_upper"))
-    return value if lo == "n/a" or hi == "n/a" else f"{value} [{lo}, {hi}]"
+    if lo != "n/a" and hi != "n/a":
+        return f"{value} [{lo}, {hi}]"
+    return f"{value} (one trial: no interval)" if _finite(row.get("trials")) == 1 else value
+
+
+def trials_text(trials: Any) -> str:
+    """``50 trials``; ``one trial: no interval``."""
+    n = _finite(trials)
+    if n is None:
+        return "trials: n/a"
+    return "one trial: no interval" if n == 1 else f"{int(n)} trials"
+
+
+_NAN_INTERVAL = re.compile(r"\[nan, nan\]", re.IGNORECASE)
+_NAN = re.compile(r"(?<![\w.])[+-]?nan(?![\w])", re.IGNORECASE)
+
+
+def readable(text: Any) -> str:
+    """A stored text (a check's detail) as people read it: a missing interval as "(no interval)", any other missing
+    number as "n/a", never "nan" (a check of a model's own may still format one)."""
+    return _NAN.sub("n/a", _NAN_INTERVAL.sub("(no interval)", _text(text)))
+
+
+def definition_html() -> str:
+    """:data:`hcsched.claims.DEFINITION` as HTML (its bold verdicts in ``<b>``)."""
+    return re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(DEFINITION, quote=False))
 
 
 def _text(x: Any) -> str:
@@ -68,6 +98,27 @@ def _share(x: Any) -> str:
     except (TypeError, ValueError):
         return "n/a"
     return f"{x:.0%}" if math.isfinite(x) else "n/a"
+
+
+# --- claims and readings ---------------------------------------------------------------------------------------
+def count_text(rows: pd.DataFrame, bold: bool = False) -> str:
+    """Claims and readings counted apart: "18 claims, 59 readings: 8 hold, 16 hold partly, 35 do not hold (each claim
+    as written, plus 41 other readings of the text); as written, the 18 claims: 3 hold, ...". A reading is one row of
+    the claims table: one way of reading a claim's text; every claim has its literal one."""
+    claims = int(rows["id"].nunique())
+    literal = rows[rows["reading"] == "literal"]
+    others = len(rows) - len(literal)
+    every, written = verdict_counts(list(rows["verdict"])), verdict_counts(list(literal["verdict"]))
+    head = f"{claims} claim{'s' if claims != 1 else ''}, {len(rows)} reading{'s' if len(rows) != 1 else ''}"
+    text = (f"{f'**{head}**' if bold else head}: {_verdicts(every)}")
+    if not others:
+        return text + " (each claim read as written)"
+    return (text + f" (each claim as written, plus {others} other reading{'s' if others != 1 else ''} of the text); "
+            f"as written, the {claims} claim{'s' if claims != 1 else ''}: {_verdicts(written)}")
+
+
+def _verdicts(counts: Mapping[str, int]) -> str:
+    return f"{counts[HOLDS]} hold, {counts[PARTLY]} hold partly, {counts[FAILS]} do not hold"
 
 
 # --- summary per paper -------------------------------------------------------------------------------------------
@@ -139,6 +190,128 @@ def claim_figure(series: Sequence[tuple], axis: str = "", paper: float = math.na
     return fig
 
 
+@dataclass(frozen=True)
+class Quantity:
+    """The number a claim's verdict was read from, for a chart: what it is (``title``), our mean and 95% interval,
+    where the claim puts it (``low``, ``high``: infinite for a side) and the paper's printed number (NaN if none)."""
+
+    title: str
+    mean: float
+    lower: float
+    upper: float
+    low: float
+    high: float
+    paper: float = math.nan
+
+
+def quantity_of(row: Mapping[str, Any]) -> Quantity | None:
+    """The :class:`Quantity` of a claims-table row, or None where its verdict is not read from one number (an order,
+    a check of a model's own) or the table is of an older format."""
+    mean = _finite(row.get("ours"))
+    low, high = _bound(row.get("claimed_low")), _bound(row.get("claimed_high"))
+    if mean is None or low is None or high is None or not (math.isfinite(low) or math.isfinite(high)):
+        return None
+    title = _text(row.get("quantity")) or _text(row.get("check"))
+    unit = _text(row.get("unit"))
+    if unit == "x":
+        title += " (x)"
+    elif not unit:
+        axis = _text(row.get("axis"))
+        found = re.search(r"\(([^()]+)\)$", axis)
+        title += f" ({found.group(1)})" if found and not title.endswith(")") else ""
+    paper = _finite(row.get("paper_number"))
+    return Quantity(title, mean, _nan(row.get("ours_lower")), _nan(row.get("ours_upper")), low, high,
+                    math.nan if paper is None else paper)
+
+
+def _bound(x: Any) -> float | None:
+    """A claimed region's end as stored (a number, or +-inf written as "inf"); None where there is none."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if x != x else x
+
+
+def _nan(x: Any) -> float:
+    x = _finite(x)
+    return math.nan if x is None else x
+
+
+def claimed_text(low: float, high: float) -> str:
+    """Where the claim puts the number, in words: "0.95 to 1.05", "7 and above", "0 and below"."""
+    if math.isfinite(low) and math.isfinite(high):
+        if low == high:
+            return _number(low)
+        a, b = _number(low), _number(high)
+        return f"{a} to {b}" if a != b else f"{low:.6g} to {high:.6g}"  # a narrow band: enough digits to tell
+    return f"{_number(low)} and above" if math.isfinite(low) else f"{_number(high)} and below"
+
+
+def quantity_figure(q: Quantity):
+    """Our number as a point with its 95% interval, on an axis of what it is; where the claim puts it shaded (its
+    finite edges drawn), the paper's printed number as a dashed line: the verdict read off one line."""
+    import plotly.graph_objects as go
+
+    marks = [x for x in (q.mean, q.lower, q.upper, q.low, q.high, q.paper) if math.isfinite(x)]
+    span = (max(marks) - min(marks)) or abs(q.mean) or 1.0
+    left, right = min(marks) - 0.2 * span, max(marks) + 0.2 * span
+    if math.isinf(q.high):  # a side: show a good part of it, so that the shading reads as "from here on"
+        right = max(right, q.low + 0.3 * (right - left))
+    if math.isinf(q.low):
+        left = min(left, q.high - 0.3 * (right - left))
+    has_interval = math.isfinite(q.lower) and math.isfinite(q.upper)
+    error = ({"type": "data", "array": [q.upper - q.mean], "arrayminus": [q.mean - q.lower], "color": "#222",
+              "thickness": 2, "width": 8} if has_interval else None)
+    interval = f"95% interval {_number(q.lower)} to {_number(q.upper)}" if has_interval else "no interval"
+    fig = go.Figure(go.Scatter(x=[q.mean], y=["ours"], mode="markers", error_x=error, name="ours, 95% interval",
+                               marker={"symbol": "diamond", "size": 13, "color": "#0072B2"},
+                               hovertemplate=f"ours: %{{x:.4g}} ({interval})<extra></extra>"))
+    fig.add_vrect(x0=max(q.low, left), x1=min(q.high, right), fillcolor="#0072B2", opacity=0.12, line_width=0)
+    for edge in (q.low, q.high):
+        if math.isfinite(edge) and edge != q.paper:
+            fig.add_vline(x=edge, line_dash="dot", line_color="#0072B2", line_width=1)
+    legend = f"shaded: the claim ({claimed_text(q.low, q.high)})"
+    if math.isfinite(q.paper):
+        fig.add_vline(x=q.paper, line_dash="dash", line_color="#000", annotation_text=f"paper: {_number(q.paper)}",
+                      annotation_position="bottom right", annotation_font_size=11)
+        legend += f" · dashed: the paper's {_number(q.paper)}"
+    legend += " · ◆ ours and its 95% interval" if has_interval else " · ◆ ours (no interval)"
+    title = _wrap(q.title)
+    more = 16 * title.count("<br>")  # a wrapped axis title's lines
+    fig.update_layout(template="none", height=180 + more, margin={"l": 60, "r": 20, "t": 34, "b": 50 + more},
+                      font={"size": 12},
+                      showlegend=False, title={"text": legend, "font": {"size": 11, "color": "#444"}, "x": 0.01,
+                                               "xanchor": "left", "y": 0.97, "yanchor": "top"},
+                      xaxis={"title": {"text": title, "standoff": 4}, "range": [left, right], "gridcolor": "#e5e5e5",
+                             "zeroline": False},
+                      yaxis={"showgrid": False})
+    return fig
+
+
+def _wrap(text: str, width: int = 60) -> str:
+    """A long axis title on lines of about ``width`` characters (Plotly's ``<br>``), so that a narrow chart shows it
+    whole."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "<br>".join([*lines, line])
+
+
+def claim_chart(row: Mapping[str, Any]):
+    """A claims-table row's chart: its :func:`quantity_figure` where the verdict is read from one number, else what
+    the check compared (:func:`claim_figure` of its series), else None."""
+    q = quantity_of(row)
+    if q is not None:
+        return quantity_figure(q)
+    series, paper, axis = _stored(pd.Series(dict(row)))
+    return claim_figure(series, axis, paper) if series else None
+
+
 def _gap(a: Any, b: Any) -> float | None:
     """a - b where both are finite numbers (a missing bound, written as None in claims.csv, gives no error bar)."""
     a, b = _finite(a), _finite(b)
@@ -165,6 +338,7 @@ font-size:.85rem;white-space:nowrap} .summary td,.summary th{padding:.3rem .6rem
 .card h3{font-size:1rem;margin:.1rem 0 .4rem;font-family:ui-monospace,monospace} .claim{font-size:1.05rem;margin:.3rem 0}
 .card dl{display:grid;grid-template-columns:9rem 1fr;gap:.15rem .8rem;margin:.5rem 0} .card dt{color:#555}
 .card dd{margin:0} .reading{font-family:system-ui,sans-serif;font-weight:400;color:#444} .note{background:#f6f6f6;padding:.4rem .6rem;border-radius:.3rem;font-size:.92rem}
+.definition{background:#f3f7fb;border-left:.3rem solid #0072B2;padding:.5rem .8rem;font-size:.95rem}
 """
 
 
@@ -179,7 +353,7 @@ def _card(row: pd.Series, figure_html: str) -> str:
     reading = _text(row["reading"])
     reading_line = "" if reading == "literal" else f"<dt>Reading</dt><dd>{e(reading)} (another reading of the text)</dd>"
     named = "" if reading == "literal" else f' <span class="reading">reading: {e(reading)}</span>'
-    trials = f"{_text(row.get('trials'))} trials, {_number(row.get('seconds'))} s of compute"
+    trials = f"{trials_text(row.get('trials'))}, {_number(row.get('seconds'))} s of compute"
     note = f'<p class="note"><b>Note.</b> {e(row.get("note"))}</p>' if _text(row.get("note")) else ""
     colour = BADGES.get(str(row["verdict"]), OTHER_BADGE)[0]
     return (f'<section class="card" id="{e(row["id"])}--{e(reading)}" style="border-left-color:{colour}">'
@@ -191,7 +365,7 @@ def _card(row: pd.Series, figure_html: str) -> str:
             f'<dt>Paper</dt><dd>{e(row["paper_value"]) or "n/a"}</dd>'
             f'<dt>Share of trials</dt><dd>{_share(row.get("share"))}</dd>'
             f'<dt>Run</dt><dd>{html.escape(trials)}</dd>'
-            f'<dt>Detail</dt><dd>{e(row.get("detail"))}</dd></dl>{note}{figure_html}</section>')
+            f'<dt>Detail</dt><dd>{html.escape(readable(row.get("detail")))}</dd></dl>{note}{figure_html}</section>')
 
 
 def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
@@ -199,7 +373,6 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
     import plotly.offline
 
     made = made or datetime.date.today()
-    charts = chart_data(table)
     summary = paper_summary(table)
     rows = "".join(
         f"<tr><td><a href='#paper-{html.escape(str(s['model']))}'><b>{html.escape(s['paper'])}</b></a><br>"
@@ -211,8 +384,9 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
              f"<style>{CSS}</style><script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>",
              "<h1>The papers' claims, rerun</h1>",
              f"<p class='meta'>Made on {made.isoformat()} with hcsched {html.escape(__version__)}: "
-             f"{len(table)} verdicts computed from this run's numbers (mean and 95% interval over trials; comparisons "
-             "paired over common random numbers).</p>",
+             f"{html.escape(count_text(table))}; every verdict computed from this run's numbers (mean and 95% interval "
+             "over trials; comparisons paired over common random numbers).</p>",
+             f"<p class='definition'>{definition_html()}</p>",
              f"<table class='summary'><tr><th>Paper</th><th>Claims</th><th>Summary</th></tr>{rows}</table>"]
     index = 0
     for s in summary:
@@ -220,11 +394,11 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
                      f"<p class='meta'>{html.escape(s['title'])}: "
                      f"{html.escape(summary_line(s))}</p>")
         for i in [i for i, m in enumerate(table["model"]) if m == s["model"]]:
-            row, (series, paper, axis) = table.iloc[i], charts[i]
+            row = table.iloc[i]
             figure_html = ""
-            if series:
+            fig = claim_chart(row)
+            if fig is not None:
                 index += 1
-                fig = claim_figure(series, axis, paper)
                 figure_html = fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"chart-{index}",
                                           default_height=f"{fig.layout.height}px",
                                           config={"displayModeBar": False, "responsive": True})
@@ -251,15 +425,17 @@ def _cell(x: Any) -> str:
 
 
 def markdown_tables(table: pd.DataFrame) -> str:
-    """The README's reproduction section, short: one summary row per paper (claims that hold, hold partly, do not
-    hold), then per paper the claims that do not fully hold (what the paper says, what we got), since every claim is
-    in the report and on the Papers page; another reading's row names it."""
+    """The README's reproduction section, short: the verdicts' definition (:data:`hcsched.claims.DEFINITION`), one
+    summary row per paper (claims that hold, hold partly, do not hold), then per paper the claims that do not fully
+    hold (what the paper says, what we got), since every claim is in the report and on the Papers page; another
+    reading's row names it."""
     missing = [c for c in NEEDED if c not in table]
     if missing:
         raise HcschedError(f"claims table: no column {missing[0]!r}; a claims.csv of `hcsched reproduce` has: "
                            f"{', '.join(NEEDED)}, ...")
     summary = paper_summary(table)
-    out = ["| Paper | Claims | Summary |", "|---|---:|---|"]
+    out = [f"The verdicts. {DEFINITION}", "", f"All papers: {count_text(table)}.", "",
+           "| Paper | Claims | Summary |", "|---|---:|---|"]
     out += [f"| **{_cell(s['paper'])}**: {_cell(s['title'])} | {table['id'][table['model'] == s['model']].nunique()} | "
             f"{_cell(summary_line(s))} |" for s in summary]
     out.append("")

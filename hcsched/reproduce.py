@@ -4,7 +4,9 @@ Each claim names a preset with changes (or a sweep over such changes) and each o
 distinct scenario runs once, however many claims it serves, through the sweeps' runner (local processes or a Dask
 cluster). With ``out``, every finished scenario's results are kept in ``out/runs/<key>.csv`` as it finishes, so
 ``resume`` reruns only what an interruption left unfinished. The verdicts are computed from this run's numbers,
-never written down; :func:`claims_table` is one row per claim and reading.
+never written down (:data:`hcsched.claims.DEFINITION`); :func:`reproduce`'s table is one row per claim and reading,
+with the number the verdict was read from, its 95% interval and where the claim puts it (``claimed_low``,
+``claimed_high``: infinite for a side, empty where the check is not one number's).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from hcsched.claims import AllOf, Check, Claim, Custom, Outcome, Trend, Value
+from hcsched.claims import AllOf, Check, Claim, Custom, Outcome, Ratio, Trend, Value
 from hcsched.errors import HcschedError, did_you_mean
 from hcsched.experiment import estimate_seconds
 from hcsched.models import get_model, model_names
@@ -32,7 +34,8 @@ from hcsched.sweep_spec import parse_vary
 from hcsched.version import __version__
 
 COLUMNS = ("id", "model", "paper", "where", "claim", "reading", "check", "metric", "ours", "ours_lower", "ours_upper",
-           "unit", "paper_value", "paper_number", "verdict", "share", "trials", "seconds", "detail", "note", "series", "axis")
+           "unit", "paper_value", "paper_number", "verdict", "share", "trials", "seconds", "detail", "note", "series", "axis",
+           "quantity", "claimed_low", "claimed_high")
 
 
 def registry(model: str | None = None) -> tuple[Claim, ...]:
@@ -259,12 +262,20 @@ def evaluate(v: Variant, results: dict[str, pd.DataFrame], seconds: dict[str, fl
             "reading": v.reading, "check": v.check.describe(), "metric": ", ".join(v.check.metrics()),
             "ours": outcome.value, "ours_lower": outcome.lower, "ours_upper": outcome.upper, "unit": outcome.unit,
             "paper_value": claim.paper, "verdict": outcome.verdict, "share": outcome.share, "trials": scenario.trials,
-            "paper_number": v.check.paper if isinstance(v.check, Value) and v.check.paper is not None else float("nan"),
+            "paper_number": paper_number(v.check),
             "series": json.dumps([[str(label), *(None if x != x else float(x) for x in (m, lo, hi))]
                                   for label, m, lo, hi in outcome.series]),
             "axis": axis_title(v.check, scenario),
             "seconds": round(sum(seconds.get(key_of(s), 0.0) for _, s in v.points), 2), "detail": outcome.detail,
-            "note": claim.note if v.reading == "literal" else next(r.note for r in claim.readings if r.name == v.reading)}
+            "note": claim.note if v.reading == "literal" else next(r.note for r in claim.readings if r.name == v.reading),
+            "quantity": outcome.quantity, "claimed_low": outcome.claimed[0], "claimed_high": outcome.claimed[1]}
+
+
+def paper_number(check: Check) -> float:
+    """The paper's printed number a check compares ours with (a :class:`Value`'s, a :class:`Ratio`'s factor), else
+    NaN."""
+    number = getattr(check, "paper", None) if isinstance(check, (Value, Ratio)) else None
+    return float(number) if number is not None else float("nan")
 
 
 def reproduce(claims: Sequence[Claim], trials: int | None = None, out: str | Path | None = None, resume: bool = False,

@@ -13,7 +13,18 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import get_model, model_names
-from hcsched.report import changed_verdicts, chart_data, claim_figure, format_ours
+from hcsched.claims import DEFINITION
+from hcsched.report import (
+    changed_verdicts,
+    chart_data,
+    claim_figure,
+    count_text,
+    format_ours,
+    quantity_figure,
+    quantity_of,
+    readable,
+    trials_text,
+)
 from hcsched.reproduce import estimate, registry, registry_hash, reproduce, select, variant_scenario, variants
 from hcsched.runner import default_jobs
 from pages.jobs import Job, follow
@@ -75,15 +86,17 @@ def _keep(job: Job, result) -> None:
 def header(table: pd.DataFrame, meta: dict) -> None:
     st.title("Papers")
     st.write("Each paper's published claims (orderings, percentages, table cells), rerun here on the paper's own "
-             "experiment with common random numbers, and a verdict computed from the numbers: **holds** (the paired "
-             "95% interval agrees), **holds partly** (the mean agrees, the interval does not settle it) or **does not "
-             "hold**. Where a claim does not hold, its note says what we found.")
+             "experiment with common random numbers, each with a verdict computed from the numbers. Where a claim "
+             "does not hold, its note says what we found.")
+    st.markdown(DEFINITION)  # the library's definition, word for word: hcsched.claims.judge applies it
     if table.empty:
         st.info("No reproduction is shipped with this copy: rerun a paper below, or run `hcsched reproduce --out "
                 "assets` to make one.")
         return
     made = f"Shipped reproduction: hcsched {meta.get('version', '?')}, made {meta.get('date', '?')}"
-    st.caption(f"{made}; {len(table)} rows of {table['id'].nunique()} claims. Rerun with `hcsched reproduce`.")
+    st.caption(f"{made}; {table['id'].nunique()} claims, {len(table)} readings (a reading is one way of reading a "
+               "claim's text: each claim as written, and for some another reasonable reading). Rerun with "
+               "`hcsched reproduce`.")
     if meta.get("registry") and meta["registry"] != registry_hash():
         st.warning("The claims registry has changed since this reproduction was made: some rows may no longer match "
                    "their claim. Rerun those papers (below, or `hcsched reproduce --out assets`).")
@@ -104,14 +117,20 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
     c1, c2 = st.columns([1, 3])
     trials = int(c1.number_input("Trials of a rerun (0: the paper's)", 0, 1000, 0, key=f"{K}trials_{name}")) or None
     ids = [c.id for c in registry(name)]
-    if c2.button(f"Rerun the {len(ids)} claims of this paper", key=f"{K}rerun_{name}", disabled=running or not ids):
+    readings = sum(1 + len(c.readings) for c in registry(name))
+    if c2.button(f"Rerun this paper's {len(ids)} claims ({readings} readings)", key=f"{K}rerun_{name}",
+                 disabled=running or not ids):
         start_rerun(ids, trials)
         st.rerun()
     if rows.empty:
         st.info("No claims of this paper in the reproduction shown.")
     else:
         counts = rows["verdict"].value_counts()
-        st.markdown(" · ".join(f"{BADGE.get(v, v)} {counts.get(v, 0)}" for v in ("holds", "holds partly", "does not hold")))
+        st.markdown(count_text(rows, bold=True) + ".", help="A claim is one statement of the paper; a reading is one "
+                    "way of reading its text (each claim as written, and for some another reasonable reading), each "
+                    "with its own verdict. The badges count readings.")
+        st.markdown(" · ".join(f"{BADGE.get(v, v)} {counts.get(v, 0)}" for v in ("holds", "holds partly", "does not hold"))
+                    + " readings")
         shown = pd.DataFrame({
             "verdict": rows["verdict"], "where": rows["where"],
             "claim": rows["claim"] + rows["reading"].map(lambda r: "" if r == "literal" else f" (reading: {r})"),
@@ -125,8 +144,8 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
 
 
 def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | None) -> None:
-    """One claim of the table: what was compared (a chart with the intervals and the paper's number), the detail
-    and note, and its Rerun and Open buttons."""
+    """One claim of the table: the number its verdict was read from (a chart with our 95% interval, where the claim
+    puts it and the paper's number), what was compared, the detail and note, and its Rerun and Open buttons."""
     keys = [f"{r['id']}|{r['reading']}" for _, r in rows.iterrows()]
     labels = {k: f"{r['where']}: {r['claim']}" + ("" if r["reading"] == "literal" else f" ({r['reading']})")
               for k, (_, r) in zip(keys, rows.iterrows(), strict=True)}
@@ -134,11 +153,18 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
     row = rows.iloc[keys.index(key)]
     c1, c2 = st.columns([3, 1])
     series, paper, axis = chart_data(row.to_frame().T)[0]
-    if series:
-        c1.plotly_chart(claim_figure(series, axis, paper), key=f"{K}chart_{name}", width="stretch")
+    quantity = quantity_of(row)
+    small = {"displayModeBar": False}  # a small chart: no toolbar over its legend line
+    if quantity is not None:
+        c1.plotly_chart(quantity_figure(quantity), key=f"{K}chart_{name}", width="stretch", config=small)
+        if series:
+            with c1.expander("What was compared: each side's mean and 95% interval"):
+                st.plotly_chart(claim_figure(series, axis), key=f"{K}compared_{name}", width="stretch", config=small)
+    elif series:
+        c1.plotly_chart(claim_figure(series, axis, paper), key=f"{K}chart_{name}", width="stretch", config=small)
     share = f"; holds in {row['share']:.0%} of trials" if pd.notna(row["share"]) else ""
     c2.markdown(BADGE.get(row["verdict"], row["verdict"]))
-    c2.caption(f"{row['check']}. {row['detail']}{share}. {int(row['trials'])} trials"
+    c2.caption(f"{row['check']}. {readable(row['detail'])}{share}. {trials_text(row['trials'])}"
                + (f"; {row['rerun']}" if isinstance(row.get("rerun"), str) else "") + ".")
     if c2.button("Rerun this claim", key=f"{K}one_{name}", disabled=running):
         start_rerun([row["id"]], trials)

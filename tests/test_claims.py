@@ -9,8 +9,10 @@ import pytest
 
 import hcsched
 from hcsched.claims import (
+    DEFINITION,
     FAILS,
     HOLDS,
+    MEANING,
     PARTLY,
     VERDICTS,
     AllOf,
@@ -23,9 +25,12 @@ from hcsched.claims import (
     Outcome,
     Ratio,
     Reading,
+    Region,
     Trend,
     Value,
     column,
+    interval_text,
+    judge,
     paired,
     weakest,
     wide,
@@ -68,7 +73,8 @@ def test_better_holds_when_the_paired_interval_clears_zero_and_not_when_reversed
 
 def test_better_with_a_margin_and_a_higher_is_better_metric():
     assert Better("a", "b", "makespan", by=3).evaluate(A_BEATS_B, LOWER).verdict == HOLDS  # [4.0%, 18%] better, > 3%
-    assert Better("a", "b", "makespan", by=15).evaluate(A_BEATS_B, LOWER).verdict == PARTLY
+    assert Better("a", "b", "makespan", by=10).evaluate(A_BEATS_B, LOWER).verdict == PARTLY  # 11% by mean, not [4, 18]
+    assert Better("a", "b", "makespan", by=15).evaluate(A_BEATS_B, LOWER).verdict == FAILS  # 11% is short of 15%
     higher = {"makespan": "higher"}  # the same numbers where higher is better: b wins
     assert Better("a", "b", "makespan").evaluate(A_BEATS_B, higher).verdict == FAILS
     assert Better("b", "a", "makespan").evaluate(A_BEATS_B, higher).verdict == HOLDS
@@ -82,9 +88,12 @@ def test_best_and_worst():
     assert Best("b", "makespan").evaluate(results, LOWER).verdict == FAILS  # second, and told apart from the first
     assert Best("c", "makespan", worst=True).evaluate(results, LOWER).verdict == HOLDS
     assert Best("a", "makespan", worst=True).evaluate(results, LOWER).verdict == FAILS
-    tie = table(a=[90, 110, 95, 105, 100], b=[100] * 5, c=[150] * 5)
-    assert Best("a", "makespan").evaluate(tie, LOWER).verdict == PARTLY  # not told apart from b
-    assert Best("b", "makespan").evaluate(tie, LOWER).verdict == PARTLY
+    tie = table(a=[90, 108, 95, 105, 100], b=[100] * 5, c=[150] * 5)  # a first by mean (99.6), not told apart from b
+    out = Best("a", "makespan").evaluate(tie, LOWER)
+    assert out.verdict == PARTLY and out.lower < 0 < out.value and out.claimed == (0.0, np.inf)
+    assert Best("b", "makespan").evaluate(tie, LOWER).verdict == FAILS  # second by mean: the mean is not ahead
+    exact = table(a=[90, 110, 95, 105, 100], b=[100] * 5, c=[150] * 5)  # a level with b: a lead of 0 is no lead
+    assert Best("a", "makespan").evaluate(exact, LOWER).verdict == FAILS
     among = Best("b", "makespan", among=("b", "c")).evaluate(results, LOWER)
     assert among.verdict == HOLDS and [s[0] for s in among.series] == ["b", "c"]
 
@@ -93,16 +102,21 @@ def test_order_counts_neighbouring_pairs():
     results = table(a=[90, 95, 80, 88, 92], b=[100] * 5, c=[150, 140, 160, 155, 145])
     assert Order(("a", "b", "c"), "makespan").evaluate(results, LOWER).verdict == HOLDS
     assert Order(("c", "b", "a"), "makespan").evaluate(results, LOWER).verdict == FAILS
-    partly = Order(("b", "a", "c"), "makespan").evaluate(results, LOWER)
-    assert partly.verdict == PARTLY and partly.value == 50.0
+    half = Order(("b", "a", "c"), "makespan").evaluate(results, LOWER)
+    assert half.verdict == FAILS and half.value == 50.0  # one pair out of order by mean: the weakest part decides
+    close = table(a=[90, 108, 95, 105, 100], b=[100] * 5, c=[150, 140, 160, 155, 145])
+    partly = Order(("a", "b", "c"), "makespan").evaluate(close, LOWER)
+    assert partly.verdict == PARTLY and partly.value == 100.0  # every pair in order by mean, a-b not told apart
 
 
 def test_value_against_a_printed_number_and_a_bound():
-    results = table(a=[100, 102, 98, 101, 99])
-    assert Value("makespan", "a", paper=104, tolerance=0.05).evaluate(results, LOWER).verdict == HOLDS
-    assert Value("makespan", "a", paper=109, tolerance=0.05).evaluate(results, LOWER).verdict == PARTLY
+    results = table(a=[100, 102, 98, 101, 99])  # 100 [98.04, 101.96]
+    assert Value("makespan", "a", paper=102, tolerance=0.05).evaluate(results, LOWER).verdict == HOLDS  # [96.9, 107.1]
+    assert Value("makespan", "a", paper=104, tolerance=0.05).evaluate(results, LOWER).verdict == PARTLY  # from 98.8
+    assert Value("makespan", "a", paper=109, tolerance=0.05).evaluate(results, LOWER).verdict == FAILS  # 8.3% off
     assert Value("makespan", "a", paper=130, tolerance=0.05).evaluate(results, LOWER).verdict == FAILS
-    assert Value("makespan", "a", paper=101.5, tolerance=0.0).evaluate(results, LOWER).verdict == HOLDS  # in the interval
+    assert Value("makespan", "a", paper=101.5, tolerance=0.0).evaluate(results, LOWER).verdict == FAILS  # in our
+    # interval, but the claim puts the mean at 101.5 exactly
     assert Value("makespan", "a", at_least=90).evaluate(results, LOWER).verdict == HOLDS
     assert Value("makespan", "a", at_least=100).evaluate(results, LOWER).verdict == PARTLY  # the mean is, the interval not
     assert Value("makespan", "a", at_most=95).evaluate(results, LOWER).verdict == FAILS
@@ -138,7 +152,8 @@ def test_claim_ids_and_readings_are_checked():
 def test_value_with_a_weaker_bound_for_partly():
     results = table(a=[5, 6, 4, 5, 5])  # mean 5, well below 7
     assert Value("makespan", "a", at_least=7).evaluate(results, LOWER).verdict == FAILS
-    assert Value("makespan", "a", at_least=7, partly=1).evaluate(results, LOWER).verdict == PARTLY  # the direction only
+    weak = Value("makespan", "a", at_least=7, partly=1).evaluate(results, LOWER)
+    assert weak.verdict == FAILS and "beyond 1, the weaker reading" in weak.detail  # said, not a verdict
     assert Value("makespan", "a", at_least=7, partly=6).evaluate(results, LOWER).verdict == FAILS
     assert Value("makespan", "a", at_least=3, partly=1).evaluate(results, LOWER).verdict == HOLDS
 
@@ -162,7 +177,8 @@ def test_ratio_of_two_heuristics_against_a_bound_and_the_papers_number():
     assert check.evaluate(table(a=[150, 160, 140, 155], b=[100] * 4), LOWER).verdict == FAILS
     half = Ratio("a", "b", "makespan", paper=0.5, tolerance=0.2)
     assert half.evaluate(table(a=[50, 52, 49, 51], b=[100] * 4), LOWER).verdict == HOLDS
-    assert half.evaluate(table(a=[65, 66, 64, 65], b=[100] * 4), LOWER).verdict == PARTLY  # 30% off: within twice
+    assert half.evaluate(table(a=[59, 60, 58, 59], b=[100] * 4), LOWER).verdict == PARTLY  # 0.59, up to 0.601
+    assert half.evaluate(table(a=[65, 66, 64, 65], b=[100] * 4), LOWER).verdict == FAILS  # 30% off: beyond 20%
     assert half.evaluate(table(a=[100, 101, 99, 102], b=[100] * 4), LOWER).verdict == FAILS
     assert check.heuristics() == ("a", "b") and check.describe() == "makespan of a / b, per trial, at least 2"
     at_most = Ratio("a", "b", "makespan", at_most=1.2).evaluate(table(a=[110, 112, 108, 110], b=[100] * 4), LOWER)
@@ -173,8 +189,9 @@ def test_ratio_between_two_points_of_a_sweep_for_one_heuristic():
     rows = [table(a=[10 * k + d for d in (0, 1, -1, 2)], b=[6.0 - k + d for d in (0, 0.1, 0.2, 0)]).assign(k=k) for k in (1, 5)]
     results = pd.concat(rows, ignore_index=True)
     check = Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=7.0, partly=1.0)
-    out = check.evaluate(results, LOWER)  # about 4.9x: below 7, but the direction holds
-    assert out.verdict == PARTLY and out.value == pytest.approx(np.mean([50 / 10, 51 / 11, 49 / 9, 52 / 12]))
+    out = check.evaluate(results, LOWER)  # about 4.9x: below 7 (the direction, above 1, is said, not judged)
+    assert out.verdict == FAILS and out.value == pytest.approx(np.mean([50 / 10, 51 / 11, 49 / 9, 52 / 12]))
+    assert "beyond 1, the weaker reading" in out.detail
     assert Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=3.0).evaluate(results, LOWER).verdict == HOLDS
     assert Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=7.0).evaluate(results, LOWER).verdict == FAILS
     assert check.heuristics() == ("a",) and [row[0] for row in out.series] == ["k=5", "k=1"]
@@ -244,6 +261,89 @@ def test_custom_reads_its_columns():
         return Outcome(HOLDS, 0.0, 0.0, 0.0, "", 0.0, "")
     assert Custom("makespan", fn, "x").metrics() == ("makespan",)
     assert Custom("a", fn, "x", reads=("a", "b")).metrics() == ("a", "b")
+
+
+# --- the verdicts' definition, at its edges ---------------------------------------------------------------------
+ABOUT_1 = Ratio("a", "b", "makespan", paper=1.0, tolerance=0.05)  # "1 within 5%": the claim puts the ratio in [0.95, 1.05]
+
+
+def test_the_definition_names_each_verdict_once_with_its_meaning():
+    for verdict in VERDICTS:
+        assert DEFINITION.count(f"**{verdict}**") == 1 and MEANING[verdict] in DEFINITION
+    assert "one trial" in DEFINITION and "weakest part" in DEFINITION
+
+
+def test_a_ratio_at_1_058_against_1_within_5_percent_does_not_hold():
+    """The issue's case: 1.058 [1.050, 1.067] against "1 within 5%". The mean lies outside [0.95, 1.05]: not even
+    the mean agrees, so it does not hold (it was "holds partly": within twice the tolerance)."""
+    region = ABOUT_1.region()
+    assert (region.low, region.high) == pytest.approx((0.95, 1.05))
+    assert judge(1.058, 1.050, 1.067, region) == FAILS
+    out = ABOUT_1.evaluate(table(a=[1058, 1050, 1066, 1058], b=[1000] * 4), LOWER)
+    assert out.value == pytest.approx(1.058) and out.verdict == FAILS
+    assert out.claimed == pytest.approx((0.95, 1.05)) and out.quantity == "makespan of a / b, per trial"
+
+
+@pytest.mark.parametrize(("mean", "lower", "upper", "verdict"), [
+    (1.04, 1.03, 1.05, HOLDS),  # the interval reaches the band's edge, inside: the ends belong to the band
+    (1.0, 0.96, 1.04, HOLDS),
+    (1.049, 1.040, 1.058, PARTLY),  # the mean within, the interval reaching out
+    (1.05, 1.04, 1.06, PARTLY),  # the mean on the edge
+    (1.0501, 1.049, 1.051, FAILS),  # the mean just beyond, though the interval reaches in
+    (0.949, 0.90, 1.00, FAILS),
+    (1.0, float("nan"), float("nan"), PARTLY),  # one trial: no interval, so partly at most
+    (1.2, float("nan"), float("nan"), FAILS),
+])
+def test_judge_at_the_edges_of_a_band(mean, lower, upper, verdict):
+    assert judge(mean, lower, upper, ABOUT_1.region()) == verdict
+
+
+def test_judge_on_a_side_strict_and_not():
+    better = Region(0.0, np.inf, strict=True)  # "better": a difference of exactly zero is not better
+    assert judge(0.0, -1.0, 1.0, better) == FAILS and judge(0.1, -1.0, 1.0, better) == PARTLY
+    assert judge(1.0, 0.0, 2.0, better) == PARTLY and judge(1.0, 0.01, 2.0, better) == HOLDS
+    at_least = Region(7.0)  # "at least 7": 7 itself is inside
+    assert judge(7.0, 7.0, 7.0, at_least) == HOLDS and judge(7.5, 6.9, 8.1, at_least) == PARTLY
+    assert judge(6.99, 6.0, 8.0, at_least) == FAILS
+    assert judge(float("nan"), float("nan"), float("nan"), at_least) == FAILS  # no number: nothing agrees
+
+
+def test_every_check_follows_the_one_rule():
+    """Each check's verdict is judge() of its number, interval and claimed region (the Order's and AllOf's: the
+    weakest part's)."""
+    results = table(a=[90, 108, 95, 105, 100], b=[100] * 5, c=[150, 140, 160, 155, 145])
+    for check in (Better("a", "b", "makespan"), Better("a", "b", "makespan", by=1), Best("a", "makespan"),
+                  Close("a", "b", "makespan", within=2.0), Close("a", "b", "makespan", within=20.0),
+                  Value("makespan", "a", paper=100, tolerance=0.02), Value("makespan", "c", at_least=150),
+                  Ratio("c", "b", "makespan", paper=1.5, tolerance=0.01), Ratio("c", "b", "makespan", at_most=1.4)):
+        out = check.evaluate(results, LOWER)
+        assert out.verdict == judge(out.value, out.lower, out.upper, Region(*out.claimed)), check
+        assert out.quantity, check
+
+
+def test_better_margin_edge_is_strict():
+    out = Better("a", "b", "makespan", by=11).evaluate(A_BEATS_B, LOWER)  # exactly 11% better by mean
+    assert out.value == pytest.approx(-11.0) and out.claimed == (-np.inf, -11.0) and out.verdict == FAILS
+
+
+def test_a_trend_whose_means_turn_back_does_not_hold():
+    rows = [table(a=[100 * s + d for d in (0, 3, -2, 1)]).assign(rate=r) for r, s in ((1, 1.0), (2, 0.9), (3, 2.0))]
+    out = Trend("makespan", "a", "rate").evaluate(pd.concat(rows, ignore_index=True), LOWER)
+    assert out.verdict == FAILS and out.value == pytest.approx(100.0) and "(not rising at every step)" in out.detail
+
+
+def test_a_flat_trend_holds_when_its_interval_is_within_ten_percent_of_the_level():
+    rows = [table(a=[100 + s + d for d in (0, 3, -2, 1)]).assign(rate=r) for r, s in ((1, 0.0), (2, 2.0), (3, 4.0))]
+    out = Trend("makespan", "a", "rate", flat=True).evaluate(pd.concat(rows, ignore_index=True), LOWER)
+    assert out.verdict == HOLDS and out.claimed == pytest.approx((-10.25, 10.25))  # 4 against +-10% of 102.5
+    rows = [table(a=[100 * s + d for d in (0, 3, -2, 1)]).assign(rate=r) for r, s in ((1, 1.0), (2, 1.3))]
+    assert Trend("makespan", "a", "rate", flat=True).evaluate(pd.concat(rows, ignore_index=True), LOWER).verdict == FAILS
+
+
+def test_one_trial_has_no_interval_and_never_a_nan_in_its_detail():
+    out = Value("makespan", "a", paper=100.0, tolerance=0.01).evaluate(table(a=[100.0]), LOWER)
+    assert out.verdict == PARTLY and "(no interval)" in out.detail and "nan" not in out.detail
+    assert interval_text(float("nan"), 1.0) == "(no interval)" and interval_text(1.0, 2.0) == "[1, 2]"
 
 
 # --- the contract of every model's registry -------------------------------------------------------------------------

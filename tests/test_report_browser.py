@@ -31,12 +31,13 @@ def test_report_opens_offline_with_every_chart(tmp_path, monkeypatch):
     require_browser()
     from playwright.sync_api import sync_playwright
 
-    from hcsched.report import chart_data, write_report
+    from hcsched.claims import DEFINITION
+    from hcsched.report import claim_chart, write_report
 
     monkeypatch.setattr(rp, "registry", lambda model=None: CLAIMS)
     table, _ = rp.reproduce(CLAIMS, trials=2, jobs=1)
     path = write_report(table, tmp_path / "report.html")
-    charted = sum(1 for series, _, _ in chart_data(table) if series)
+    charted = sum(1 for _, row in table.iterrows() if claim_chart(row) is not None)
     assert charted == 3
     problems, blocked = [], []
 
@@ -58,10 +59,14 @@ def test_report_opens_offline_with_every_chart(tmp_path, monkeypatch):
                                timeout=60_000)
         assert page.locator(".js-plotly-plot").count() == charted
         assert page.locator(".card").count() == len(table)
-        # each chart drew its bars (one per compared heuristic), and the Value's chart its paper line
-        assert page.locator(".js-plotly-plot").nth(0).locator("g.point").count() == 2
-        assert page.locator(".js-plotly-plot").nth(1).locator("g.point").count() == 4
+        # each chart drew the number its verdict was read from (one point: the paired difference, the lead over the
+        # closest rival, the mean), where the claim puts it, and the Value's chart the paper's number
+        for i in range(charted):
+            assert page.locator(".js-plotly-plot").nth(i).locator("path.point").count() == 1
+            assert "shaded: the claim (" in page.locator(".js-plotly-plot").nth(i).inner_text()
         assert "paper: 300,000" in page.locator(".js-plotly-plot").nth(2).inner_text()
+        definition = page.locator(".definition").inner_text()
+        assert definition == DEFINITION.replace("**", "")  # the library's definition, word for word
         assert page.locator(".badge").filter(has_text="holds").count() >= 1
         assert "A <b>note</b> & an ampersand." in page.locator(".note").first.inner_text()  # escaped, as text
         artifacts = ROOT / "tests" / "artifacts"

@@ -271,6 +271,43 @@ def test_a_claims_chart_draws_a_row_whose_interval_is_missing():
     assert list(fig.data[0].error_x.array) == [None, 0.5] and list(fig.data[0].x) == [1.0, 2.0]
 
 
+def test_a_claims_chart_is_the_number_its_verdict_was_read_from(registry):
+    """A Better claim's chart: the paired difference (the table's number) with its interval, where the claim puts it
+    (below 0: lower makespan is better), not the two makespans; a Value's: its mean and the paper's number."""
+    from hcsched.report import claim_chart, quantity_of
+
+    table, _ = rp.reproduce(rp.select(["t-minmin-beats-mct", "t-mct-makespan"]), trials=3, jobs=1)
+    better, value = table.iloc[0], table.iloc[2]
+    assert (better["claimed_low"], better["claimed_high"]) == (-math.inf, 0.0)
+    assert better["quantity"] == "makespan of min-min against mct, paired (% of mct)"
+    fig = claim_chart(better)
+    assert list(fig.data[0].x) == [pytest.approx(better["ours"])] and fig.data[0].mode == "markers"
+    assert fig.data[0].error_x.arrayminus[0] == pytest.approx(better["ours"] - better["ours_lower"])
+    assert fig.layout.xaxis.title.text.replace("<br>", " ") == better["quantity"]
+    assert [s.x1 for s in fig.layout.shapes if s.type == "rect"] == [0.0]  # the claim: 0 and below
+    q = quantity_of(value)
+    assert (q.paper, q.low, q.high) == (300000.0, 150000.0, 450000.0) and q.title == "makespan of mct (s)"
+    fig = claim_chart(value)
+    assert any(s.x0 == 300000.0 and s.line.dash == "dash" for s in fig.layout.shapes)
+    assert quantity_of({**better.to_dict(), "claimed_low": float("nan")}) is None  # no region: the compared means
+
+
+def test_the_readme_tables_open_with_the_definition_and_count_claims_and_readings():
+    from hcsched.claims import DEFINITION
+    from hcsched.report import count_text, format_ours, markdown_tables, trials_text
+
+    lines = markdown_tables(_table()).splitlines()
+    assert lines[0] == f"The verdicts. {DEFINITION}"
+    assert lines[2] == ("All papers: 2 claims, 3 readings: 1 hold, 1 hold partly, 1 do not hold (each claim as "
+                        "written, plus 1 other reading of the text); as written, the 2 claims: 0 hold, 1 hold partly, "
+                        "1 do not hold.")
+    one = {"ours": 142.5, "ours_lower": float("nan"), "ours_upper": float("nan"), "unit": "", "trials": 1}
+    assert format_ours(one) == "142.5 (one trial: no interval)" and trials_text(1) == "one trial: no interval"
+    assert format_ours({**one, "trials": 30, "unit": "% of pairs", "ours": 50.0}) == "50% of pairs"
+    assert trials_text(30) == "30 trials"
+    assert count_text(_table().iloc[[2]]) == "1 claim, 1 reading: 0 hold, 0 hold partly, 1 do not hold (each claim read as written)"
+
+
 def test_compare_names_every_verdict_that_changed(registry, capsys, tmp_path):
     """A verdict that changes since an earlier reproduction is a finding: `--compare` prints it."""
     from hcsched.report import changed_verdicts

@@ -2,22 +2,25 @@
 updates its rows, Open that loads a claim's scenario; the README's tables and the shipped file agree."""
 
 import json
+import re
 import time
 
 import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-from helpers import ROOT  # noqa: E402
+from helpers import ROOT, plotly_array, plotly_charts  # noqa: E402
 from helpers import app as open_page
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from hcsched.claims import VERDICTS  # noqa: E402
-from hcsched.report import BEGIN, END, markdown_tables, read_claims  # noqa: E402
+from hcsched.claims import DEFINITION, VERDICTS, Region, judge  # noqa: E402
+from hcsched.report import BEGIN, END, count_text, format_ours, markdown_tables, read_claims, readable  # noqa: E402
 from hcsched.reproduce import registry, registry_hash, variant_scenario, variants  # noqa: E402
 
 SHIPPED = ROOT / "assets" / "claims.csv"
 CHEAP = "caniou-table3-metatask1-makespan"  # one HTM replay of 3 tasks: a rerun takes well under a second
+RATIO = "maheswaran-fig10-kpb-close-to-sufferage"  # makespan of kpb / sufferage, "about 1 (within 5%)"
+NAN = re.compile(r"\bnan\b", re.IGNORECASE)
 
 
 
@@ -98,3 +101,104 @@ def test_open_twice_in_a_row_and_after_another_paper_loads_each_claims_scenario(
         assert not at.exception, at.exception
         claim = claims[claim_id]
         assert at.session_state["scenario"] == variant_scenario(claim, dict(claim.changes))
+
+
+# --- the page's own consistency (issue 29, point 8) -------------------------------------------------------------------
+def _texts(at: AppTest) -> list[str]:
+    """Every text a user reads on the page: titles, markdown, captions, notices, button labels and help."""
+    out = [e.value for kind in ("title", "header", "markdown", "caption", "info", "success", "warning") for e in at.get(kind)]
+    out += [b.label for b in at.button] + [s.label for s in at.selectbox]
+    out += [o for s in at.selectbox for o in s.options]  # every claim's name in the pickers
+    return [str(t) for t in out if t is not None]
+
+
+def test_the_definition_shown_is_the_librarys():
+    at = page()
+    assert DEFINITION in [m.value for m in at.markdown]  # word for word, once at the head of the page
+    assert sum(DEFINITION in t for t in _texts(at)) == 1
+    assert "the mean agrees" not in " ".join(_texts(at))  # the old, second definition is gone
+
+
+def test_the_shipped_verdicts_apply_the_definition():
+    """Every row whose verdict is read from one number (claimed_low/high stored) is judge() of its stored numbers;
+    the issue's 1.058 against "1 within 5%" does not hold."""
+    table = read_claims(SHIPPED)
+    judged = table.dropna(subset=["claimed_low", "claimed_high"])
+    assert len(judged) > 100
+    for _, r in judged.iterrows():
+        region = Region(r["claimed_low"], r["claimed_high"])  # the strict ends only matter at exact equality
+        expected = judge(r["ours"], r["ours_lower"], r["ours_upper"], region)
+        if "at every step)" in r["detail"]:  # a trend whose means do not move the claimed way at every step
+            expected = "does not hold"
+        assert r["verdict"] == expected, (r["id"], r["reading"])
+    ratio = table[(table["id"] == RATIO) & (table["reading"] == "literal")].iloc[0]
+    assert ratio["ours"] == pytest.approx(1.0585, abs=1e-3) and ratio["verdict"] == "does not hold"
+    assert (ratio["claimed_low"], ratio["claimed_high"], ratio["paper_number"]) == pytest.approx((0.95, 1.05, 1.0))
+
+
+def test_no_nan_anywhere_on_the_page():
+    """Not in any table cell, caption or text, and a one-trial claim says it has no interval."""
+    table = read_claims(SHIPPED)
+    for _, r in table.iterrows():  # every row's "ours" and detail as the page shows them
+        assert not NAN.search(format_ours(r)) and not NAN.search(readable(r["detail"])), (r["id"], r["reading"])
+    at = page()
+    name = _section(table, CHEAP)
+    at.selectbox(key=f"pp_pick_{name}").set_value(f"{CHEAP}|literal").run()
+    assert not at.exception, at.exception
+    for frame in at.dataframe:
+        cells = frame.value.astype(str).to_numpy().ravel().tolist()
+        bad = [c for c in cells if NAN.search(c) or c in ("None", "<NA>")]
+        assert not bad, bad[:5]
+    texts = _texts(at)
+    bad = [t for t in texts if NAN.search(t)]
+    assert not bad, bad[:3]
+    assert any("one trial: no interval" in c.value for c in at.caption)
+    frame = at.dataframe[list(table["model"].unique()).index(name)].value
+    assert any("(one trial: no interval)" in str(x) for x in frame["ours"])
+
+
+def test_claims_and_readings_are_counted_apart():
+    table = read_claims(SHIPPED)
+    at = page()
+    markdown = [m.value for m in at.markdown]
+    for name in table["model"].unique():
+        rows = table[table["model"] == name]
+        claims, readings = rows["id"].nunique(), len(rows)
+        line = next(m for m in markdown if m.startswith(f"**{claims} claims, {readings} readings**"))
+        assert line == count_text(rows, bold=True) + "."
+        counts = rows["verdict"].value_counts()  # the counts after the colon are of readings: they add to `readings`
+        assert f"{counts.get('holds', 0)} hold, {counts.get('holds partly', 0)} hold partly, " in line
+        assert sum(counts) == readings
+        label = next(b.label for b in at.button if b.key == f"pp_rerun_{name}")
+        assert label == f"Rerun this paper's {claims} claims ({readings} readings)"
+    estimation = table[table["model"] == "estimation"]
+    assert (estimation["id"].nunique(), len(estimation)) == (18, 59)
+    caption = " ".join(c.value for c in at.caption)
+    assert f"{table['id'].nunique()} claims, {len(table)} readings" in caption
+
+
+def test_a_ratio_claims_chart_plots_the_ratio_with_the_papers_number_and_the_interval():
+    table = read_claims(SHIPPED)
+    row = table[(table["id"] == RATIO) & (table["reading"] == "literal")].iloc[0]
+    name = _section(table, RATIO)
+    at = page()
+    before = len(plotly_charts(at))
+    at.selectbox(key=f"pp_pick_{name}").set_value(f"{RATIO}|literal").run()
+    assert not at.exception, at.exception
+    charts = plotly_charts(at)
+    assert len(charts) == before  # as for the first claim: the claim's number, and what was compared folded below
+    ratio = next(c for c in charts if "kpb / sufferage" in c["layout"]["xaxis"]["title"]["text"])
+    point = ratio["data"][0]
+    assert plotly_array(point["x"]).tolist() == pytest.approx([row["ours"]])  # the ratio, not a makespan
+    error = point["error_x"]
+    assert plotly_array(error["array"])[0] == pytest.approx(row["ours_upper"] - row["ours"])
+    assert plotly_array(error["arrayminus"])[0] == pytest.approx(row["ours"] - row["ours_lower"])
+    shapes = ratio["layout"]["shapes"]
+    paper = [s for s in shapes if s["type"] == "line" and s.get("line", {}).get("dash") == "dash"]
+    assert [s["x0"] for s in paper] == [1.0]  # the paper's number, a dashed line
+    band = next(s for s in shapes if s["type"] == "rect")
+    assert (band["x0"], band["x1"]) == pytest.approx((0.95, 1.05))  # where the claim puts it
+    notes = " ".join(a["text"] for a in ratio["layout"]["annotations"])
+    legend = ratio["layout"]["title"]["text"]
+    assert "paper: 1" in notes and "the claim (0.95 to 1.05)" in legend and "dashed: the paper's 1" in legend
+    assert ratio["layout"]["xaxis"]["range"][0] < 0.95 and ratio["layout"]["xaxis"]["range"][1] > row["ours_upper"]
