@@ -3,6 +3,7 @@
 import streamlit as st
 
 from hcsched import get_model
+from pages.jobs import watch
 from pages.models import ui
 from pages.results_view import show_current_results
 from pages.runs import plan_run, run_status, start_run
@@ -51,3 +52,4 @@ navigation = st.navigation([
 ])
 with shown_as_error("This page stopped"):  # a net under every page: an error is one line, never a traceback
     navigation.run()
+watch()  # a running job's progress, kept up to date at the end of the page

@@ -35,12 +35,15 @@ WORKERS = int(os.environ.get("HCSCHED_WORKERS", 0)) or default_jobs()  # worker 
 SESSION_GRACE_SECONDS = 10.0  # a job whose session has been gone this long is cancelled
 STUCK_FACTOR, STUCK_SECONDS = 3.0, 30.0  # no progress for this many times the estimate (and this long): said so
 IN_PROCESS = False  # tests that change a model in this process run jobs in the job's thread, one job at a time
+POLL_SECONDS = 0.3  # how often a page shows a running job's progress
+WATCH_SECONDS = float(os.environ.get("HCSCHED_WATCH_SECONDS", 600))  # a page follows a job this long, then redraws
 
 
 class Cancelled(Exception):
     """Raised from the progress callback to stop a run."""
 
 
+_watched = threading.local()  # the job a page's run shows, for watch() at the end of that run
 _server: dict[str, Any] = {}  # the pool and the jobs of every session, for the server's life
 _server_lock = threading.Lock()
 
@@ -57,8 +60,10 @@ def server_pool() -> Pool:
         return _server["pool"]
 
 
-def start_workers() -> None:
-    """Start the server's pool, unless jobs run in this process (tests)."""
+def begin_page() -> None:
+    """What every page does first: start the server's pool (unless jobs run in this process, in tests), and forget a
+    job that an interrupted run of a page left for :func:`watch`."""
+    _watched.entry = None
     if not IN_PROCESS:
         server_pool()
 
@@ -181,43 +186,69 @@ class Job:
         quiet = time.monotonic() - self.moved
         return quiet if self.place == 0 and quiet > max(STUCK_SECONDS, STUCK_FACTOR * self.estimate) else None
 
-    def show(self, key: str) -> None:
-        """The progress bar ("3.5 of 50 replications done, about 40 s left", after :attr:`what`), its place in line while
-        it waits, a warning when it has made no progress for far longer than its estimate, and its Cancel button."""
+    def show(self, key: str) -> tuple:
+        """Its progress, a warning slot and its Cancel button; returns the two slots for :meth:`draw`."""
+        bar, warning = st.empty(), st.empty()
+        self.draw(bar, warning)
+        st.button("Cancel", key=key, on_click=self.cancel.set)
+        return bar, warning
+
+    def draw(self, bar, warning) -> None:
+        """The progress bar ("3.5 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
+        while it waits; a warning when it has made no progress for far longer than its estimate."""
         if self.place:
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
-            st.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
-                                  f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
+            bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
+                                   f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
         else:
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started)
-            st.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
+            bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
-        if quiet is not None:
-            st.warning(f"No progress for {quiet:.0f} s, while the whole run was estimated at {self.estimate:.0f} s: it "
-                       "may be stuck. Cancel it and run it again.")
-        st.button("Cancel", key=key, on_click=self.cancel.set)
+        if quiet is None:
+            warning.empty()
+        else:
+            warning.warning(f"No progress for {quiet:.0f} s, while the whole run was estimated at {self.estimate:.0f} "
+                            "s: it may be stuck. Cancel it and run it again.")
 
 
 def follow(key: str, notice_key: str, on_result: Callable[[Job, Any], None], cancel_key: str,
            noun: str = "run") -> None:
-    """The page's part of a job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it runs
-    (polled); once
-    it ends, ``on_result(job, result)``, or a notice at ``notice_key`` ("The run was cancelled.", "The run stopped:
-    ..." in one line) with the job's scenario, and the page drawn again. Polled only while there is a job: a fragment
-    that ticks while a button's rerun is under way can swallow the button's click."""
-    if key in st.session_state:
-        _follow(key, notice_key, on_result, cancel_key, noun)
-
-
-@st.fragment(run_every=0.3)
-def _follow(key: str, notice_key: str, on_result: Callable[[Job, Any], None], cancel_key: str, noun: str) -> None:
+    """The page's part of a job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it
+    runs, kept up to date by :func:`watch` at the end of the page; once it has ended, ``on_result(job, result)``, or a
+    notice at ``notice_key`` ("The run was cancelled.", "The run stopped: ..." in one line) with the job's scenario,
+    and the page drawn again."""
+    _watched.entry = None
     job = st.session_state.get(key)
     if job is None:
         return
     if job.ended:
         end(key, notice_key, on_result, noun)
         st.rerun()
-    job.show(cancel_key)
+    _watched.entry = (key, notice_key, on_result, noun, *job.show(cancel_key))
+
+
+def watch() -> None:
+    """The last call of every page (app.py): while the job shown by :func:`follow` runs, the page's script keeps its
+    progress up to date, every ``POLL_SECONDS``; once it has ended, the page is drawn again with its results or notice.
+    Any click interrupts the loop (Streamlit stops a running script for the rerun a widget asks for), so Cancel and
+    every other widget answer at once. No fragment polls: a fragment's periodic reruns were lost when a full rerun had
+    dropped its id, which left a page that never changed and a Cancel that did nothing."""
+    entry, _watched.entry = getattr(_watched, "entry", None), None
+    if entry is None:
+        return
+    key, notice_key, on_result, noun, bar, warning = entry
+    until = time.monotonic() + WATCH_SECONDS
+    while time.monotonic() < until:
+        job = st.session_state.get(key)
+        if job is None:
+            return
+        if job.ended:
+            end(key, notice_key, on_result, noun)
+            st.rerun()
+        job.draw(bar, warning)
+        time.sleep(POLL_SECONDS)
+    if WATCH_SECONDS > 0:
+        st.rerun()
 
 
 def end(key: str, notice_key: str, on_result: Callable[[Job, Any], None], noun: str = "run") -> None:

@@ -9,7 +9,7 @@ import streamlit as st
 
 from hcsched import Scenario, get_model, preset, preset_names
 from hcsched.scenario import HeuristicSpec
-from pages.jobs import start_workers, warm_kernels
+from pages.jobs import begin_page, warm_kernels
 
 
 class Keys:
@@ -25,7 +25,7 @@ class Keys:
 def init_session_state() -> None:
     """Every page calls this first: a first visit starts with the built-in default scenario."""
     warming = warm_kernels()
-    start_workers()  # with the server's first page, so that the first Run finds them ready
+    begin_page()  # the server's workers start with its first page, so that the first Run finds them ready
     st.session_state.setdefault(Keys.SCENARIO, preset("quickstart"))
     warming.request(st.session_state[Keys.SCENARIO].model)  # a model switched to compiles while the user edits
 

@@ -9,3 +9,11 @@ def clear_caches():
     st.cache_data.clear()
     yield
     st.cache_data.clear()
+
+
+@pytest.fixture(autouse=True)
+def pages_do_not_wait_for_jobs(monkeypatch):
+    """AppTest runs a page to its end: a page that followed its running job there (pages.jobs.watch) would hold the
+    test until the job ends. Tests of watch itself set WATCH_SECONDS back."""
+    pytest.importorskip("streamlit")
+    monkeypatch.setattr("pages.jobs.WATCH_SECONDS", 0.0)

@@ -121,3 +121,15 @@ def test_a_scenario_over_the_size_cap_is_refused_in_one_line(monkeypatch):
     assert len(refused) == 1 and refused[0].startswith("This scenario is too large for this server: 200 tasks x 8 "
                                                        "machines x 20 trials = 32,000; the cap is 1,000 (HCSCHED_MAX_SIZE)")
     assert at.button(key="run_start").disabled
+
+
+def test_the_page_follows_its_job_to_the_end_and_then_shows_its_results(monkeypatch):
+    """The end of every page (app.py) keeps a running job's progress up to date and, once it has ended, draws the page
+    again: Run, then one script run later the results, without any click."""
+    monkeypatch.setattr(jobs, "WATCH_SECONDS", 60.0)
+    monkeypatch.setattr("pages.runs.QUICK_SECONDS", 0.0)  # never waited for by the button: the page follows it
+    at = app()
+    at.button(key="landing_run").click().run()
+    assert "job" not in at.session_state and "results" in at.session_state
+    assert at.button(key="landing_run").disabled is False and not at.get("progress")
+
