@@ -218,13 +218,19 @@ def follow(key: str, notice_key: str, on_result: Callable[[Job, Any], None], can
     notice at ``notice_key`` ("The run was cancelled.", "The run stopped: ..." in one line) with the job's scenario,
     and the page drawn again."""
     _watched.entry = None
+    job = _running(key, notice_key, on_result, noun)
+    if job is not None:
+        _watched.entry = (key, notice_key, on_result, noun, *job.show(cancel_key))
+
+
+def _running(key: str, notice_key: str, on_result: Callable[[Job, Any], None], noun: str) -> Job | None:
+    """The job at ``key`` while it runs; once it has ended, taken off the page (:func:`end`) and the page drawn
+    again."""
     job = st.session_state.get(key)
-    if job is None:
-        return
-    if job.ended:
+    if job is not None and job.ended:
         end(key, notice_key, on_result, noun)
         st.rerun()
-    _watched.entry = (key, notice_key, on_result, noun, *job.show(cancel_key))
+    return job
 
 
 def watch() -> None:
@@ -239,12 +245,9 @@ def watch() -> None:
     key, notice_key, on_result, noun, bar, warning = entry
     until = time.monotonic() + WATCH_SECONDS
     while time.monotonic() < until:
-        job = st.session_state.get(key)
+        job = _running(key, notice_key, on_result, noun)
         if job is None:
             return
-        if job.ended:
-            end(key, notice_key, on_result, noun)
-            st.rerun()
         job.draw(bar, warning)
         time.sleep(POLL_SECONDS)
     if WATCH_SECONDS > 0:
