@@ -62,8 +62,9 @@ def server_pool() -> Pool:
 
 def begin_page() -> None:
     """What every page does first: start the server's pool (unless jobs run in this process, in tests), and forget a
-    job that an interrupted run of a page left for :func:`watch`."""
+    job that an interrupted run of a page left for :func:`watch`, and settle the jobs that have ended."""
     _watched.entry = None
+    _settle_ended()
     if not IN_PROCESS:
         server_pool()
 
@@ -118,6 +119,9 @@ class Job:
     word: str = "trial"  # the model's word for a trial
     refused: str | None = None  # why it may not start (said in one line), if so
     what: str = ""  # what its progress bar says first, e.g. "Sweep of quickstart: "
+    notice_key: str = ""  # where it leaves its notice once cancelled or failed (with its scenario)
+    on_result: Callable[[Job, Any], None] | None = None  # what its page does with its result
+    noun: str = "run"  # "The run was cancelled."
     future: Future = field(default_factory=Future)
     done: float = 0.0
     place: int = 0  # in the pool's line: 0 once computing
@@ -211,24 +215,21 @@ class Job:
                             "s: it may be stuck. Cancel it and run it again.")
 
 
-def follow(key: str, notice_key: str, on_result: Callable[[Job, Any], None], cancel_key: str,
-           noun: str = "run") -> None:
-    """The page's part of a job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it
-    runs, kept up to date by :func:`watch` at the end of the page; once it has ended, ``on_result(job, result)``, or a
-    notice at ``notice_key`` ("The run was cancelled.", "The run stopped: ..." in one line) with the job's scenario,
-    and the page drawn again."""
+def follow(key: str, cancel_key: str) -> None:
+    """The page's part of the job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it
+    runs, kept up to date by :func:`watch` at the end of the page; once it has ended, settled (:func:`settle`) and the
+    page drawn again."""
     _watched.entry = None
-    job = _running(key, notice_key, on_result, noun)
+    job = _running(key)
     if job is not None:
-        _watched.entry = (key, notice_key, on_result, noun, *job.show(cancel_key))
+        _watched.entry = (key, *job.show(cancel_key))
 
 
-def _running(key: str, notice_key: str, on_result: Callable[[Job, Any], None], noun: str) -> Job | None:
-    """The job at ``key`` while it runs; once it has ended, taken off the page (:func:`end`) and the page drawn
-    again."""
+def _running(key: str) -> Job | None:
+    """The job at ``key`` while it runs; once it has ended, settled and the page drawn again."""
     job = st.session_state.get(key)
     if job is not None and job.ended:
-        end(key, notice_key, on_result, noun)
+        settle(key)
         st.rerun()
     return job
 
@@ -242,10 +243,10 @@ def watch() -> None:
     entry, _watched.entry = getattr(_watched, "entry", None), None
     if entry is None:
         return
-    key, notice_key, on_result, noun, bar, warning = entry
+    key, bar, warning = entry
     until = time.monotonic() + WATCH_SECONDS
     while time.monotonic() < until:
-        job = _running(key, notice_key, on_result, noun)
+        job = _running(key)
         if job is None:
             return
         job.draw(bar, warning)
@@ -254,17 +255,25 @@ def watch() -> None:
         st.rerun()
 
 
-def end(key: str, notice_key: str, on_result: Callable[[Job, Any], None], noun: str = "run") -> None:
-    """Take the ended job at ``key`` off the page: its result to ``on_result``, or its notice to ``notice_key``."""
+def settle(key: str) -> None:
+    """Take the ended job at ``key`` off the page: its result to its ``on_result``, or its notice ("The run was
+    cancelled.", "The run stopped: ..." in one line, with its scenario) to its ``notice_key``."""
     job = st.session_state.pop(key)
     kind, value = job.outcome()
     if kind == "result":
-        st.session_state.pop(notice_key, None)
-        on_result(job, value)
+        st.session_state.pop(job.notice_key, None)
+        job.on_result(job, value)
     elif kind == "cancelled":
-        st.session_state[notice_key] = ("warning", f"The {noun} was cancelled.", job.scenario)
+        st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.", job.scenario)
     else:
-        st.session_state[notice_key] = ("error", f"The {noun} stopped: {value}", job.scenario)
+        st.session_state[job.notice_key] = ("error", f"The {job.noun} stopped: {value}", job.scenario)
+
+
+def _settle_ended() -> None:
+    """Settle every job of the session that has ended (a Cancel pressed, a run done): at the top of the page, so
+    that the page draws the outcome in this run rather than drawing the job and then again."""
+    for key in [k for k in st.session_state if isinstance(st.session_state[k], Job) and st.session_state[k].ended]:
+        settle(key)
 
 
 class Warming:

@@ -62,7 +62,8 @@ def current_table() -> pd.DataFrame:
 def start_rerun(ids: list[str], trials: int | None) -> None:
     """Rerun the claims ``ids`` (with ``trials``, or the paper's) in the background."""
     claims = select(ids)
-    job = Job(None, 1, estimate(variants(claims, trials), default_jobs()), what=f"Rerun of {len(ids)} claim(s): ")
+    job = Job(None, 1, estimate(variants(claims, trials), default_jobs()), what=f"Rerun of {len(ids)} claim(s): ",
+              notice_key=K + "notice", on_result=_keep, noun="rerun")
     st.session_state[K + "what"] = (ids, trials)
     st.session_state[K + "job"] = job.submit(reproduce, claims, trials, None, False, "local", None, None)
 
@@ -187,7 +188,7 @@ def open_claim(claim_id: str, reading: str) -> None:
 init_session_state()
 table, meta = shipped()
 header(table, meta)
-follow(K + "job", K + "notice", _keep, K + "cancel", noun="rerun")
+follow(K + "job", K + "cancel")
 notice = st.session_state.pop(K + "notice", None)
 if notice:
     getattr(st, notice[0])(notice[1])

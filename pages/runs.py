@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
-from pages.jobs import Job, end, follow, warm_kernels
+from pages.jobs import Job, follow, settle, warm_kernels
 from pages.session import Keys, same_experiment
 from pages.widgets import refusal, run_estimate
 
@@ -51,7 +51,8 @@ def wait_for_kernels(model: str) -> None:
 def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
     """The run of ``scenario`` as a Job not yet started: its one estimate (the trials, trial 0 again for the Gantt
     chart, drawing the charts), or why it is refused (over the time limit or the size cap, or a model's error)."""
-    job = Job(scenario, scenario.trials, word=get_model(scenario.model).trial_word)
+    job = Job(scenario, scenario.trials, word=get_model(scenario.model).trial_word, notice_key=Keys.NOTICE,
+              on_result=_keep)
     job.refused = refusal(scenario, jobs)
     if job.refused is None:
         job.estimate = run_estimate(scenario, jobs)
@@ -74,7 +75,7 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
         job.future.exception(timeout=QUICK_SECONDS)
     except TimeoutError:
         return True
-    end(Keys.JOB, Keys.NOTICE, _keep)
+    settle(Keys.JOB)
     return False
 
 
@@ -84,7 +85,7 @@ def _keep(job: Job, results: pd.DataFrame) -> None:
 
 def run_status() -> None:
     """The progress of a running job (polled), or a notice about the last run of the current scenario."""
-    follow(Keys.JOB, Keys.NOTICE, _keep, "cancel_run")
+    follow(Keys.JOB, "cancel_run")
     notice = st.session_state.get(Keys.NOTICE)
     if notice and same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
         getattr(st, notice[0])(notice[1])

@@ -63,7 +63,7 @@ def _estimate(scenario: Scenario, vary: dict, trials: int, jobs: int) -> float:
 
 def _start(scenario: Scenario, vary: dict, trials: int, jobs: int, estimate: float) -> None:
     job = Job(scenario, len(grid(scenario, vary)) * trials, estimate, get_model(scenario.model).trial_word,
-              what=f"Sweep of {scenario.name}: ")
+              what=f"Sweep of {scenario.name}: ", notice_key=K + "notice", on_result=_keep, noun="sweep")
     number = st.session_state[K + "count"] = st.session_state.get(K + "count", 0) + 1
 
     def work(progress) -> SweepResult:
@@ -171,7 +171,7 @@ st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spe
 link("scenario", "Change the scenario")
 with shown_as_error("The sweep's settings could not be shown"):
     _controls(scenario)
-follow(K + "job", K + "notice", _keep, K + "cancel", noun="sweep")
+follow(K + "job", K + "cancel")
 notice = st.session_state.get(K + "notice")
 if notice and same_experiment(notice[2], scenario):
     getattr(st, notice[0])(notice[1])

@@ -78,7 +78,7 @@ def test_a_killed_worker_fails_the_run_in_one_line_and_the_next_run_works():
 def test_a_run_without_progress_says_it_may_be_stuck_and_cancel_still_frees_the_page():
     """A job whose thread never ends (the worst case): the page says so, and Cancel does not wait for it."""
     never = threading.Event()
-    job = Job(preset("quickstart"), 20, estimate=2.0).submit(lambda progress: never.wait())
+    job = Job(preset("quickstart"), 20, estimate=2.0, notice_key="notice").submit(lambda progress: never.wait())
     job.moved -= 100
     at = app("pages/run.py", job=job)
     assert any(w.value.startswith("No progress for 10") and "estimated at 2 s" in w.value for w in at.warning)
@@ -90,7 +90,7 @@ def test_a_run_without_progress_says_it_may_be_stuck_and_cancel_still_frees_the_
 
 def test_a_run_in_line_says_its_place():
     never = threading.Event()
-    job = Job(preset("quickstart"), 20, estimate=2.0).submit(lambda progress: never.wait())
+    job = Job(preset("quickstart"), 20, estimate=2.0, notice_key="notice").submit(lambda progress: never.wait())
     job.place = 2
     at = app("pages/run.py", job=job)
     text = at.get("progress")[0].proto.text
