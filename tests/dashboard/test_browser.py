@@ -86,6 +86,13 @@ def shared_server():
         yield url
 
 
+def _csv_rows(path) -> list[dict]:
+    """A downloaded CSV's rows: its "# " header lines (scenario, seed, units) are comments, as pandas' comment="#"."""
+    text = open(path).read()
+    assert text.startswith("# hcsched ")
+    return list(csv.DictReader(io.StringIO("".join(line for line in text.splitlines(True) if not line.startswith("#")))))
+
+
 def test_run_in_a_real_browser(server, capsys):
     from playwright.sync_api import sync_playwright
 
@@ -123,7 +130,7 @@ def test_run_in_a_real_browser(server, capsys):
                        f"({played / 60 * 1000:.0f} ms per frame, 80 ms requested)")
         with page.expect_download() as info:
             page.get_by_role("button", name="Per-trial results (CSV)").click()
-        rows = list(csv.DictReader(io.StringIO(open(info.value.path()).read())))
+        rows = _csv_rows(info.value.path())
         assert len(rows) == 4 * 20
         for col in ("trial", "heuristic", "makespan", "normalized_makespan", "mean_flow", "max_stretch", "utilization"):
             assert col in rows[0]
@@ -161,7 +168,7 @@ def test_two_sessions_never_share_a_scenario_or_results(server):
         b.get_by_text("See the results").click()  # in-app navigation: a new URL would start a new session
         with b.expect_download() as info:
             b.get_by_role("button", name="Per-trial results (CSV)").click()
-        assert len(list(csv.DictReader(open(info.value.path())))) == 4 * 3
+        assert len(_csv_rows(info.value.path())) == 4 * 3
         # Alice's page, still open (a reload would start a new session): her scenario and results are unchanged.
         a.get_by_role("link", name="Run").first.click()
         a.get_by_label("Trials").wait_for(timeout=30_000)
@@ -169,7 +176,7 @@ def test_two_sessions_never_share_a_scenario_or_results(server):
         a.get_by_role("link", name="Results").first.click()
         with a.expect_download() as info:
             a.get_by_role("button", name="Per-trial results (CSV)").click()
-        assert len(list(csv.DictReader(open(info.value.path())))) == 4 * 20
+        assert len(_csv_rows(info.value.path())) == 4 * 20
         browser.close()
 
 
