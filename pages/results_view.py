@@ -29,8 +29,8 @@ GANTT_HEURISTICS = 4  # heuristics in the Gantt chart by default: the best few a
 GANTT_ROWS = 96  # machine rows of all panels by default (a page no taller than a few screens)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def cached_runs(scenario: Scenario, trial: int) -> dict:
+@st.cache_data(show_spinner=False, max_entries=8)  # the whole server's: one trial's runs of a large preset are
+def cached_runs(scenario: Scenario, trial: int) -> dict:  # tens of MB (alazzoni-B: 260,000 tasks x 3), so few are kept
     return trial_runs(scenario, trial)
 
 

@@ -76,7 +76,7 @@ def overview(scenario, container) -> None:
 CURVE_SECONDS = 5.0  # estimated seconds the number-in-system curves may take before the user asks for every replication
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_data(show_spinner=False, max_entries=12)  # the whole server's, a few runs' curves: bounds its memory
 def _in_system(scenario, label: str, trials: int) -> tuple[np.ndarray, np.ndarray]:
     """One heuristic's number in system over the first ``trials`` replications of the run (the same workloads)."""
     heuristic = next(h for h in scenario.heuristics if h.label == label)
