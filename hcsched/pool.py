@@ -38,6 +38,7 @@ from hcsched.errors import HcschedError
 
 POLL_SECONDS = 0.05  # how often a run's thread looks for its events (and calls its poll)
 START_FAILURES = 3  # workers that die in a row before they say they are ready: the pool is broken
+WORKER_NICE = 10  # workers run at a lower priority than their owner (results do not depend on it)
 _HEADER = 8  # bytes of a frame's length
 
 _tick: Callable[[], None] | None = None  # in a worker process: reports one unit of progress of its chunk
@@ -114,6 +115,7 @@ def _picklable(exc: BaseException) -> BaseException:
 def serve() -> None:
     """A worker's life: preload hcsched and its models, say "ready", then run ``fn(*args)`` for each frame of stdin
     and send back its result (or its exception), with a "tick" for each :func:`tick` on the way."""
+    os.nice(WORKER_NICE)  # the server that owns the pool answers its users (Cancel, pages) before computing
     out = os.fdopen(os.dup(1), "wb")  # the private channel; what the work prints goes to stderr
     os.dup2(2, 1)
     sys.stdout = sys.stderr

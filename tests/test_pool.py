@@ -167,10 +167,14 @@ def test_cancel_while_in_line_leaves_the_line(pool):
         t.join(10)
 
 
-def test_the_pool_never_forks_and_its_workers_are_fresh_interpreters(pool):
+def test_the_pool_never_forks_and_its_workers_are_fresh_interpreters_of_lower_priority(pool):
+    assert pool.wait_ready(60)
+    mine = int(Path("/proc/self/stat").read_text().rsplit(") ", 1)[1].split()[16])
     for pid in pool.pids():
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         assert b"from hcsched.pool import serve; serve()" in cmdline
+        nice = int(Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()[16])
+        assert nice == min(19, mine + 10)  # the server answers its users before its workers compute
 
 
 def test_fork_is_refused_while_another_thread_is_alive():
