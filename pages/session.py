@@ -87,8 +87,9 @@ def what_changed(before: Scenario, after: Scenario) -> list[str]:
     """What makes ``after`` another scenario than ``before``, in short phrases with the scenario file's keys:
     "tasks 200 → 150", "min-min removed", "kpb (k=10) added", "benchmark min-min → mct". Trials and seed, set for
     each run, are not counted."""
-    if before.model != after.model:
-        return [f"model {before.model} → {after.model}"]
+    models = before.model, after.model  # another model altogether: nothing else compares
+    if models[0] != models[1]:
+        return [f"model {models[0]} → {models[1]}"]
     model = get_model(after.model)
     a, b = (_flat(model.spec_to_dict(s.spec)) for s in (before, after))
     out = []
