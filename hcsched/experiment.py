@@ -99,11 +99,33 @@ def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = 
     return max(1, min(trials, size, math.ceil(points * trials / (4 * max(1, workers)))))
 
 
-def progress_text(done: float, total: int, word: str, elapsed: float) -> str:
-    """"3.5 of 50 replications done, about 40 s left": progress in the model's own word for a trial."""
-    left = f", about {elapsed / done * (total - done):.0f} s left" if done else ""
+def progress_text(done: float, total: int, word: str, elapsed: float, estimate: float | None = None) -> str:
+    """"3.5 of 50 replications done, about 40 s left": progress in the model's own word for a trial.
+
+    The time left blends two forecasts by the share done, f = done / total: the estimate made before the run
+    (``estimate`` seconds for the whole run, e.g. :func:`estimate_seconds`) scaled to the work left, (1 - f) x
+    estimate, weighs 1 - f; the pace so far, elapsed / done x (total - done), weighs f. So the first trials, whose pace
+    is the least sure (they paid for starting the workers; a trial's cheap heuristics may finish first), barely move
+    it, and the pace takes over as the run goes on. Without an estimate, the pace alone once something is done; with
+    one and nothing done yet, the estimate less the time elapsed. Never negative; "N min" from two minutes on.
+    """
+    f = min(1.0, max(0.0, done / total)) if total else 1.0
+    pace = elapsed / done * (total - done) if done else None
+    known = estimate is not None and estimate > 0
+    if pace is not None and known:
+        left = (1 - f) * (1 - f) * estimate + f * pace
+    elif pace is not None:
+        left = pace
+    elif known and elapsed < estimate:
+        left = estimate - elapsed
+    else:
+        left = None
     shown = f"{done:.0f}" if float(done).is_integer() else f"{done:.1f}"
-    return f"{shown} of {total} {word}s done{left}"
+    text = f"{shown} of {total} {word}s done"
+    if left is None:
+        return text
+    left = max(0.0, left)
+    return text + (f", about {left:.0f} s left" if left < 120 else f", about {left / 60:.0f} min left")
 
 
 def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = None, jobs: int | None = None,
@@ -168,11 +190,25 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     return results, pd.concat(tables, ignore_index=True)
 
 
+CHUNK_ROUND_TRIP = 0.0015  # seconds to hand a chunk to a worker process and take its rows back (a 1-trial run: 2 ms)
+
+
 def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None) -> float:
-    """A rough estimate of the wall time of :func:`simulate` (for a warning before large runs)."""
+    """The wall time of :func:`simulate` on ``jobs`` cores (checked against runs by ``bench/estimates.py``): the
+    seconds of the busiest worker, the chunks of :func:`trials_per_chunk` trials dealt in turn to the worker that
+    frees first, each costing its trials x the model's CPU seconds of one trial on one core (``trial_seconds``) plus
+    :data:`CHUNK_ROUND_TRIP` when more than one job is asked for (the run goes to worker processes; in the dashboard
+    even a single trial does). So with few trials a core may idle: 3 trials on 2 cores take 2 trials' time. With one
+    job it is the trials' seconds alone (a run in this process)."""
     trials = scenario.trials if trials is None else trials
-    jobs = max(1, min(default_jobs() if jobs is None else jobs, trials))
-    return get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics) * trials / jobs
+    asked = default_jobs() if jobs is None else jobs
+    jobs = max(1, min(asked, trials))
+    per_trial = get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
+    size = trials_per_chunk(per_trial, trials, jobs)
+    workers = [0.0] * jobs  # seconds dealt to each worker
+    for first in range(0, trials, size):
+        workers[workers.index(min(workers))] += min(size, trials - first) * per_trial + CHUNK_ROUND_TRIP * (asked > 1)
+    return max(workers)
 
 
 def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict:

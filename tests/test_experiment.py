@@ -106,3 +106,73 @@ def test_progress_is_said_in_the_models_word_with_fractions_of_a_trial():
     assert progress_text(3.5, 50, "replication", 7.0) == "3.5 of 50 replications done, about 93 s left"
     assert progress_text(0, 10, "simulation", 1.0) == "0 of 10 simulations done"
     assert progress_text(4.0, 4, "trial", 2.0) == "4 of 4 trials done, about 0 s left"
+
+
+# --- the time a run takes, before and while it runs (issue 29, point 5) --------------------------------------------
+def test_progress_blends_the_estimate_with_the_pace_as_trials_complete():
+    """Hand-made numbers: the time left weighs the estimate by the share not done and the pace so far by the share
+    done; a run going exactly as estimated is forecast exactly; the result lies between the two forecasts."""
+    from hcsched.experiment import progress_text
+
+    def left(done, total, elapsed, estimate=None):
+        text = progress_text(done, total, "trial", elapsed, estimate)
+        if "left" not in text:
+            return None
+        number, unit = text.split("about ")[1].split(" ")[:2]
+        return float(number) * (60 if unit == "min" else 1)
+
+    # the issue's case: 1 of 20 trials after 52 s (most of it starting up), estimated at 130 s: the pace alone says
+    # 988 s; the blend 0.95 x 0.95 x 130 + 0.05 x 988 = 167 s, said in minutes
+    assert progress_text(1, 20, "trial", 52.0) == "1 of 20 trials done, about 16 min left"
+    assert progress_text(1, 20, "trial", 52.0, estimate=130.0) == "1 of 20 trials done, about 3 min left"
+    # nothing done yet: the estimate less the time elapsed, nothing once it is past
+    assert left(0, 20, 30.0, 130.0) == 100.0
+    assert progress_text(0, 20, "trial", 140.0, estimate=130.0) == "0 of 20 trials done"
+    # a run twice as slow as estimated: late in the run the pace rules (19 of 20 after 190 s: 10 s by the pace)
+    assert left(19, 20, 190.0, 100.0) == 10.0  # 0.05 x 0.05 x 100 + 0.95 x 10 = 9.75
+    for f in (0.1, 0.25, 0.5, 0.9):  # a run at the estimated pace: exactly the estimate's time left
+        assert left(f * 40, 40, f * 80.0, 80.0) == pytest.approx((1 - f) * 80.0, abs=0.5)
+    for done, elapsed in ((2, 100.0), (10, 20.0), (15, 300.0)):  # between the two forecasts, whichever is larger
+        pace, planned = elapsed / done * (20 - done), (1 - done / 20) * 60.0
+        assert min(pace, planned) - 0.5 <= left(done, 20, elapsed, 60.0) <= max(pace, planned) + 0.5
+    # never negative, also past the end or with a useless estimate; the pace alone without one
+    assert left(20, 20, 50.0, 10.0) == 0.0 and left(21, 20, 50.0) == 0.0
+    assert left(5, 10, 10.0, 0.0) == left(5, 10, 10.0) == 10.0
+
+
+def test_the_estimate_counts_the_trials_of_the_busiest_worker(monkeypatch):
+    """Trials go out in chunks (trials_per_chunk) to the worker that frees first: with few trials a core idles; a
+    run handed to workers (more than one job asked for) pays CHUNK_ROUND_TRIP per chunk; one job is the trials'
+    seconds alone."""
+    from hcsched.experiment import CHUNK_ROUND_TRIP as TRIP
+    from hcsched.experiment import estimate_seconds
+    from hcsched.models import get_model
+
+    model = get_model(SMALL.model)
+    monkeypatch.setattr(model, "trial_seconds", lambda spec, heuristics: 2.0)  # a trial alone in its chunk
+    assert estimate_seconds(SMALL, trials=5, jobs=1) == 10.0
+    assert estimate_seconds(SMALL, trials=1, jobs=2) == 2.0 + TRIP  # one trial, still in a worker
+    assert estimate_seconds(SMALL, trials=3, jobs=2) == 4.0 + 2 * TRIP  # 2 + 1 trials: the second core idles
+    assert estimate_seconds(SMALL, trials=4, jobs=2) == 4.0 + 2 * TRIP
+    assert estimate_seconds(SMALL, trials=20, jobs=3) == 14.0 + 7 * TRIP  # 7, 7, 6
+    monkeypatch.setattr(model, "trial_seconds", lambda spec, heuristics: 0.001)  # chunks of 3: 3 3 3 3 3 3 2
+    assert estimate_seconds(SMALL, trials=20, jobs=2) == pytest.approx(0.011 + 4 * TRIP)  # 3 + 3 + 3 + 2
+    assert estimate_seconds(SMALL, trials=20, jobs=1) == pytest.approx(0.020)
+
+
+def test_the_etc_estimate_follows_the_backlog_not_tasks_squared():
+    """Batch mode costs the tasks left unmapped at each event, which grow with the load: Figs. 10, 9 and 11 (lambda_l,
+    h, t) in that order; the issue's 2000 x 2000 matrix under the quickstart's light load is seconds, not the 6.6
+    minutes a cost in tasks^2 x machines said (its run takes about 5 s on 2 cores)."""
+    from hcsched import preset
+    from hcsched.experiment import estimate_seconds
+
+    fig = {k: estimate_seconds(preset(f"maheswaran-fig{k}"), jobs=2) for k in (9, 10, 11)}
+    assert fig[10] < fig[9] < fig[11]
+    big = preset("quickstart").replace(tasks=2000, machines=2000)
+    assert 2.0 < estimate_seconds(big, jobs=2) < 15.0
+    # Max-min, which maps badly, is overloaded (and costs most) already at Fig. 9's load
+    six = preset("maheswaran-fig6")
+    one = {h.name: estimate_seconds(six.replace(heuristics=[h.to_json()], benchmark=None), trials=1, jobs=1)
+           for h in six.heuristics}
+    assert one["max-min"] > 3 * one["sufferage"] > 3 * one["min-min"] / 2

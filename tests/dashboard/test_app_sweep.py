@@ -70,7 +70,7 @@ def test_two_parameters_draw_heatmaps_and_bad_values_are_named():
 def test_a_sweep_over_the_limit_is_refused_with_its_estimate():
     at = page(preset("maheswaran-fig6"))
     at.text_input(key="sw_values1").set_value("10,20,30,40,50,60,70,80,90,100").run()
-    at.number_input(key="sw_trials").set_value(1000).run()
+    at.number_input(key="sw_trials").set_value(5000).run()
     assert "the limit per run here is 10 minutes" in at.error[0].value and at.button(key="sw_run").disabled
 
 

@@ -23,10 +23,12 @@ from hcsched.models.classes.presets import PRESETS, sweeps
 from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload, run_class_heuristic
 from hcsched.scenario import Scenario
 
-# Seconds per arrival and heuristic on one core (workload, kernel, schedule and metrics), refitted by bench/estimates.py
-# after issue 21's faster kernel: the slowest per arrival (alazzoni-C2, hyperexponential service) at ratio 1, the
-# others above it (the safe side): 2 and 7 machines about 2.3, 30 machines about 1.5.
-_CLASS_EVENT_COST = 1.75e-7
+# CPU seconds per arrival on one core of the 2-core machine, kernels compiled (issue 29: fitted to one replication of
+# every preset; bench/estimates.py checks runs): drawing its class and times; per heuristic, its event and mapping
+# (a base and one per machine a mapping may consult), schedule and metrics, times the heuristic's own factor.
+_DRAW = 3.7e-8
+_TASK, _MACHINE = 4.5e-8, 1.2e-9
+_FACTOR = {"lp-static": 1.6, "lpas-2k": 2.0, "guided-lpas": 2.0, "guided-lpas-2k": 2.5}  # others 1
 
 
 class ClassModel(Model):
@@ -121,7 +123,10 @@ class ClassModel(Model):
         return out
 
     def trial_seconds(self, s: spec.ClassModelSpec, heuristics) -> float:
-        return s.tasks * len(heuristics) * _CLASS_EVENT_COST
+        """Linear in the arrivals n (sum of alpha_i x horizon): n (_DRAW + (_TASK + m _MACHINE) x the sum of the
+        heuristics' factors), m machines; the FCFS queues cost O(1) per event whatever the load."""
+        factors = sum(_FACTOR.get(h.name, 1.0) for h in heuristics)
+        return s.tasks * (_DRAW + (_TASK + s.machines * _MACHINE) * factors)
 
     def presets(self):
         return PRESETS

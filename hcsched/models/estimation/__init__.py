@@ -10,6 +10,7 @@ presets (:mod:`.presets`) and charts (:mod:`.charts`).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,16 @@ def curve_columns(run: EstimationRun, points: int = CURVE_SAMPLES) -> dict[str, 
     return {f"{family}{k}": float(v) for family, curve in CURVE_FAMILIES.items() for k, v in enumerate(curves[curve])}
 
 
-# Seconds per task, mapping event and heuristic on one core (bench/estimation.py on the 2-core machine).
-_TASK_COST = 4e-4
+# CPU seconds of one heuristic's run at 450 tasks, and how it grows with the tasks n: (n / 450)^exponent. Fitted in
+# issue 29 on the 2-core machine, kernels compiled, to one trial of system A at 225-1350 tasks on 90 processors and of
+# the four presets (74 or 90 processors; 30 and 270 change it within 0.5-2x). Mapping by estimates grows about as n^2
+# (each mapping event estimates every waiting task on every processor, and both grow with the stages' sizes), round
+# robin and lightest-loaded about as n^1.5, the load-balancing LA, LE, LZ (Alg. 2) as n^3.5.
+_RUN_450 = {"fa": (0.057, 1.75), "fe": (0.074, 1.9), "fz": (0.070, 2.1), "fe-d": (1.32, 2.6), "fz-d": (0.155, 2.7),
+            "la": (0.094, 3.5), "le": (0.52, 3.5), "lz": (0.30, 3.2), "rr": (0.033, 1.5), "ll": (0.055, 1.7),
+            "ef": (0.073, 1.5), "tabu": (0.20, 1.4), "anneal": (0.15, 1.4)}
+# the local searches: the share of their run spent in moves, which scales with the moves their parameters allow
+_SEARCH_SHARE, _SEARCH_MOVES = 0.7, {"tabu": ("iterations", "candidates"), "anneal": ("iterations",)}
 
 
 class EstimationModel(Model):
@@ -115,7 +124,17 @@ class EstimationModel(Model):
                 "estimation_error": run.actual_error, "observations": run.observations}
 
     def trial_seconds(self, s: spec.EstimationSpec, heuristics_) -> float:
-        return s.tasks * len(heuristics_) * _TASK_COST
+        """Per heuristic, c (n / 450)^e (_RUN_450) for n tasks (the processors change it little); a local search's
+        share of moves (_SEARCH_SHARE) scaled by its moves per event (iterations, x candidates for tabu) against its
+        defaults'. The workload is negligible beside the runs."""
+        seconds = 0.0
+        for h in heuristics_:
+            c, e = _RUN_450.get(h.name, _RUN_450["fa"])
+            if h.name in _SEARCH_MOVES:
+                moves = [h.kwargs[k] / h.heuristic.defaults()[k] for k in _SEARCH_MOVES[h.name]]
+                c *= 1 - _SEARCH_SHARE + _SEARCH_SHARE * math.prod(moves)
+            seconds += c * (s.tasks / 450) ** e
+        return seconds
 
     def presets(self):
         return PRESETS

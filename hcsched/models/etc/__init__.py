@@ -11,6 +11,7 @@ and their rules, the numba kernels of :mod:`.immediate` and :mod:`.batch`.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,37 @@ from hcsched.models.etc.claims import CLAIMS
 from hcsched.models.etc.heuristics import HEURISTICS
 from hcsched.models.etc.presets import PRESETS, sweeps
 from hcsched.models.etc.simulation import EtcRun, run_heuristic
-from hcsched.models.etc.workload import Workload, make_workload
+from hcsched.models.etc.workload import Workload, make_workload, range_based_etc
+from hcsched.sampling import cov_based_etc
 from hcsched.scenario import Scenario
 
-# Rough costs per task and machine on one core, from bench/run.py on the 2-core CI machine (fig4 and fig6 presets):
-# immediate mode is linear in the tasks; batch mode remaps a backlog that grows with them.
-_IMMEDIATE_COST, _BATCH_COST = 1.5e-7, 4.3e-6
+# CPU seconds on one core of the 2-core machine, kernels compiled (issue 29: fitted to one trial of 2000 tasks on 8, 20
+# and 80 machines, 500 and 8000 tasks on 20, at loads 0.4-3.7 and all tasks at once; bench/estimates.py checks runs).
+_DRAW = 3.3e-8  # per task and machine: the trial's ETC matrix and actual times
+_SMALLEST = 4e-6  # per task: semiconsistent "smallest" rearranges half the rows one by one
+_MATRIX = 4e-8  # per task and machine of a user's matrix: read from the scenario's rows (and unpickled by workers)
+_RUN = 8e-8  # per task and heuristic: its schedule and metrics
+_SCAN, _RANK = 4e-9, 5e-9  # immediate mode, per task and machine: MCT's scan of the ready times; x log2 m for KPB's ranking
+_EVENT, _EVENT_MACHINE = 4.5e-7, 3.5e-9  # batch mode, per mapping event (about 1.8 per task) and per machine
+# batch mode, per task, unmapped task and machine^0.75 rescanned, and the backlog's shape: the share of the tasks
+# waiting unmapped is 1 / (1 + (rho0 / rho)^p) at load rho (Max-min maps so badly that it is overloaded from 0.6 on)
+_REMAP = {"min-min": (2.1e-9, 2.0, 3), "max-min": (7e-9, 0.6, 10), "sufferage": (2.3e-9, 1.3, 6)}
+
+
+def _load(s: spec.EtcModelSpec) -> float:
+    """rho = arrival rate x the mean over tasks of their smallest ETC / machines: the share of the suite's capacity
+    the arrivals ask for if every task ran on its fastest machine (infinite when all arrive at once); the smallest
+    ETCs from 64 rows of the matrix (drawn with a fixed seed, or the user's)."""
+    if s.arrivals.process == "static":
+        return float("inf")
+    e, rng = s.etc, np.random.default_rng(0)
+    if e.method == "matrix":
+        rows = e.matrix[:: max(1, len(e.matrix) // 64)]
+    elif e.method == "range":
+        rows = range_based_etc(rng, 64, s.machines, e.task_het, e.machine_het)
+    else:
+        rows = cov_based_etc(rng, 64, s.machines, e.task_mean, e.task_cov, e.machine_cov)
+    return s.arrivals.rate * float(np.mean([min(r) for r in rows])) / s.machines
 
 
 class EtcModel(Model):
@@ -85,9 +111,24 @@ class EtcModel(Model):
         return schedule_metrics(run)
 
     def trial_seconds(self, s: spec.EtcModelSpec, heuristics) -> float:
-        n, m = s.tasks, s.machines
-        return sum(n * m * (_IMMEDIATE_COST if h.heuristic.mode == "immediate" else _BATCH_COST * max(1.0, n / 2000))
-                   for h in heuristics)
+        """Drawing the workload, n m _DRAW (+ n m _MATRIX for a user's matrix, + n _SMALLEST for semiconsistent
+        "smallest"), then per heuristic n _RUN and: in immediate mode a scan of the m machines per task, n m _SCAN
+        (KPB ranks them, n m log2(m) _RANK); in batch mode about 1.8 n mapping events that cost _EVENT + m
+        _EVENT_MACHINE each, and at each the S unmapped tasks rescanned against the machines, c n S m^0.75, where the
+        backlog S = n (1 - m / n) / (1 + (rho0 / rho)^p) grows with the load rho (:func:`_load`) and c, rho0, p are
+        the heuristic's (_REMAP): Min-min is O(n S m), not O(n^2 m)."""
+        n, m, rho = s.tasks, s.machines, _load(s)
+        smallest = s.etc.consistency == "semiconsistent" and s.etc.semiconsistent_mode == "smallest"
+        seconds = n * m * (_DRAW + _MATRIX * (s.etc.method == "matrix")) + n * _SMALLEST * smallest
+        seconds += n * _RUN * len(heuristics)
+        for h in heuristics:
+            if h.heuristic.mode == "immediate":
+                seconds += n * m * (_RANK * math.log2(m + 1) if h.name == "kpb" else _SCAN)
+            else:
+                c, rho0, p = _REMAP[h.name]
+                backlog = n * max(0.0, 1 - m / n) / (1 + (rho0 / max(rho, 1e-9)) ** p)
+                seconds += 1.8 * n * (_EVENT + _EVENT_MACHINE * m) + c * n * backlog * m**0.75
+        return seconds
 
     def presets(self):
         return PRESETS

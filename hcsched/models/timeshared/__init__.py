@@ -31,10 +31,11 @@ from hcsched.scenario import Scenario
 # its square (each arrival simulates every server's k tasks to their ends, at a cost that grows faster than k). Fitted
 # by bench/estimates.py's scenarios after issue 21's faster kernels (CPU seconds of one trial in one process on the
 # 2-core machine: caniou-table3 and mu0/10/30/70, the three uploads of issue 18, and caniou-mu30 with servers, tasks
-# and rate x4 and x16, tasks x4, mu10 x4 and mu0 with tasks x4: the fit is within 0.86-1.19 of each), then taken
-# 1.75 times (the safe side, as the task classes' estimate: about 1.5-2.1 of each).
-_COST_RUN, _COST_TASK = 1.27e-4, 2.39e-6
-_COST_BASE, _COST_SHARING, _COST_SHARING2 = 0.70e-6, 0.265e-6, 0.0252e-6
+# and rate x4 and x16, tasks x4, mu10 x4 and mu0 with tasks x4). Refitted in issue 29 (the median of three trials
+# each, kernels compiled, least squares on the ratio): within 0.80-1.27 of each, no margin (the estimate is checked
+# both ways, within 1.5x of the runs).
+_COST_RUN, _COST_TASK = 1.03e-4, 0.80e-6
+_COST_BASE, _COST_SHARING, _COST_SHARING2 = 0.239e-6, 0.100e-6, 0.0119e-6
 
 
 def sharing(s: spec.TimesharedSpec) -> tuple[float, float]:
@@ -130,6 +131,9 @@ class TimesharedModel(Model):
         return {"input_end": run.input_end, "compute_end": run.compute_end}
 
     def trial_seconds(self, s: spec.TimesharedSpec, heuristics) -> float:
+        """(h + 1) runs (the reference run once more) of _COST_RUN + n (_COST_TASK + S (_COST_BASE + _COST_SHARING k +
+        _COST_SHARING2 k^2)): n tasks, S servers, each arrival predicting every server's k tasks to their ends
+        (k, k^2: :func:`sharing`), so the cost grows with tasks x servers and faster than linearly with the load."""
         k, k2 = sharing(s)
         per_server = _COST_BASE + _COST_SHARING * k + _COST_SHARING2 * k2
         return (_COST_RUN + s.tasks * (_COST_TASK + s.servers * per_server)) * (len(heuristics) + 1)
