@@ -152,6 +152,57 @@ def _short(t: float) -> str:
     return f"{t:.3g}"
 
 
+@dataclasses.dataclass(frozen=True)
+class GanttRows:
+    """What a row of a model's Gantt chart is, in the model's own words, so that the Gantt and the model's other
+    charts name it alike: ``word`` ("machine", "server", "processor"), rows named ``prefix`` + number (m0, s0, p0),
+    or ``names`` (a processors file's own); ``lanes``: a row runs its tasks at the same time (time-shared servers), so
+    each task gets a lane of its own within its row's band, where bars in one row would hide each other."""
+
+    word: str = "machine"
+    prefix: str = "m"
+    names: tuple[str, ...] | None = None
+    lanes: bool = False
+
+    def name(self, j: int) -> str:
+        """Row ``j``'s name (m3, s3, or its own)."""
+        return self.names[j] if self.names is not None and 0 <= j < len(self.names) else f"{self.prefix}{j}"
+
+
+MACHINES = GanttRows()  # the default: machines m0, m1, ...
+
+
+def lanes(machine: np.ndarray, start: np.ndarray, finish: np.ndarray) -> np.ndarray:
+    """A lane per task within its row: the lowest lane free at the task's start (tasks in start order, a lane freed
+    at a task's start is reused), so overlapping tasks of one row never share a lane."""
+    lane = np.zeros(machine.size, np.int64)
+    free: dict[int, list[float]] = {}
+    for t in np.lexsort((np.arange(machine.size), start)):
+        ends = free.setdefault(int(machine[t]), [])
+        k = next((i for i, e in enumerate(ends) if e <= start[t]), len(ends))
+        if k == len(ends):
+            ends.append(finish[t])
+        else:
+            ends[k] = finish[t]
+        lane[t] = k
+    return lane
+
+
+def band_widths(s: Schedule) -> np.ndarray:
+    """The lanes each machine's band needs: the most tasks it runs at once (what :func:`lanes` gives it), 1 at least."""
+    ok = np.isfinite(s.start)
+    machine, start = s.machine[ok], s.start[ok]
+    finish = np.where(np.isfinite(s.finish[ok]), s.finish[ok], np.inf)
+    # +1 at a start, -1 at a finish (at equal times the finish first: its lane is free for the start); each machine's
+    # steps add up to 0, so the running sum over machines in turn is each machine's own
+    at, rows = np.concatenate([start, finish]), np.concatenate([machine, machine])
+    step = np.concatenate([np.ones(start.size, np.int64), -np.ones(finish.size, np.int64)])
+    order = np.lexsort((step, at, rows))
+    width = np.ones(s.machines, np.int64)
+    np.maximum.at(width, rows[order], np.cumsum(step[order]))
+    return width
+
+
 def _window(s: Schedule, window: tuple[float, float] | None) -> np.ndarray:
     if window is None:
         return np.flatnonzero(np.isfinite(s.start))
@@ -159,24 +210,108 @@ def _window(s: Schedule, window: tuple[float, float] | None) -> np.ndarray:
 
 
 MAX_GANTT_FRAMES = 60
-GANTT_BARS = 1200  # bars of all panels in the default window of a large trial (~100 ms a frame, bench/gantt_browser.py)
+GANTT_BARS = 1000  # bars of all panels in the default window of a large trial (Play at ~90 ms a frame, bench/gantt_browser.py)
+ROW_BARS = 40  # bars of one machine row in the default window at most: a row a person reads, not a barcode
 FRAME_BARS = 1500  # bars x frames a browser redraws smoothly at ~80-150 ms a frame (browser test)
-GANTT_ROWS_PX = 1400  # the machine rows of all panels share about this height
+GANTT_ROWS_PX = 1400  # the machine rows (lanes) of all panels share about this height
+GANTT_ROWS = 96  # machine rows of all panels by default (a chart a few screens tall)
+GANTT_LANES = 2 * GANTT_ROWS  # lanes of all panels by default where tasks share a row (each task a lane)
+HIGHLIGHT_COLOR = "#000000"  # the outline of the task marked in every panel
 
 
-def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS) -> tuple[float, float] | None:
-    """The trial's end and the default length of the Gantt window: the whole trial when all panels together have at
-    most ``bars`` tasks, else from 0 to the start of the first task beyond ``bars / panels`` in the panel that starts
-    them soonest, so that no panel shows more (the end is that of the slowest heuristic, so a window sized by the
-    number of tasks alone would show nearly all of a fast heuristic's tasks)."""
-    starts = [np.sort(s.start[np.isfinite(s.start)]) for s in schedules.values()]
+def _shown(s: Schedule, machines: Sequence[int] | None) -> np.ndarray:
+    """The tasks that ran on the machines shown (all by default)."""
+    ok = np.isfinite(s.start)
+    return np.flatnonzero(ok if machines is None else ok & np.isin(s.machine, list(machines)))
+
+
+def gantt_machines(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, budget: int = GANTT_ROWS,
+                   lanes_budget: int = GANTT_LANES) -> int:
+    """How many machine rows (from the first) each panel shows by default, so that the chart stays a few screens tall:
+    ``budget`` rows over the panels; where tasks share a row (``rows.lanes``), as many machines as keep the lanes of
+    all panels (the most tasks each machine runs at once, in each panel, and a gap) within ``lanes_budget``."""
+    if not rows.lanes:
+        return max(1, budget // max(1, len(schedules)))
+    lanes_of = np.zeros(max((s.machines for s in schedules.values()), default=1), np.int64)
+    for s in schedules.values():
+        lanes_of[:s.machines] += band_widths(s) + 1
+    return max(1, int(np.searchsorted(np.cumsum(lanes_of), lanes_budget, side="right")))
+
+
+def _nth_start(starts: np.ndarray, n: int) -> float:
+    """The start of the task after the first ``n`` of sorted ``starts`` (a window [0, it) holds n of them), or the
+    first positive start when that is 0 (many tasks start at once)."""
+    x = float(starts[n])
+    return x if x > 0 else float(starts[starts > 0][0]) if (starts > 0).any() else 0.0
+
+
+def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS, machines: Sequence[int] | None = None,
+                         row_bars: int = ROW_BARS) -> tuple[float, float] | None:
+    """The trial's end and the default length of the Gantt window from 0: None (the whole trial) when the panels'
+    rows shown (``machines``, all by default) hold at most ``bars`` tasks in all and at most ``row_bars`` in any
+    row; else the longest window in which both hold: ``bars`` keeps Play smooth (a frame redraws every bar),
+    ``row_bars`` keeps a row readable (a few hundred bars in a row is a barcode). The end is that of the slowest
+    heuristic; a fast heuristic's panel holds more of its tasks in the same window."""
     finish = max((float(s.finish[np.isfinite(s.finish)].max(initial=0.0)) for s in schedules.values()), default=0.0)
-    end = max(finish, *(float(x[-1]) for x in starts if x.size), 0.0)
-    if sum(x.size for x in starts) <= bars or end <= 0:
+    starts = max((float(s.start[np.isfinite(s.start)].max(initial=0.0)) for s in schedules.values()), default=0.0)
+    end = max(finish, starts, 0.0)
+    picked = {label: _shown(s, machines) for label, s in schedules.items()}
+    every = np.sort(np.concatenate([np.zeros(0), *(s.start[picked[label]] for label, s in schedules.items())]))
+    limits = [_nth_start(every, bars)] if every.size > bars else []
+    for label, s in schedules.items():
+        idx = picked[label]
+        order = np.lexsort((s.start[idx], s.machine[idx]))
+        machine, start = s.machine[idx][order], s.start[idx][order]
+        first = np.flatnonzero(np.r_[True, machine[1:] != machine[:-1]]) if machine.size else np.zeros(0, np.int64)
+        for a, b in zip(first, np.r_[first[1:], machine.size], strict=True):
+            if b - a > row_bars:
+                limits.append(_nth_start(start[a:b], row_bars))
+    if not limits or end <= 0:
         return None
-    per = max(1, bars // max(1, len(starts)))
-    length = min((float(x[per]) for x in starts if x.size > per), default=end)
+    length = min(limits)
     return end, length if length > 0 else end
+
+
+def gantt_highlight(schedules: dict[str, Schedule], window: tuple[float, float] | None = None,
+                    machines: Sequence[int] | None = None) -> int | None:
+    """The task to mark in every panel by default: of the tasks every panel shows (in ``window``, on ``machines``), the
+    one whose finish differs most between the heuristics (the longest flow time with one panel; the lowest number on
+    a tie); None when no task is in every panel."""
+    views = []
+    for s in schedules.values():
+        idx = _window(s, window)
+        if machines is not None:
+            idx = idx[np.isin(s.machine[idx], list(machines))]
+        views.append(idx)
+    if not views:
+        return None
+    common = views[0]
+    for idx in views[1:]:
+        common = np.intersect1d(common, idx)
+    if common.size == 0:
+        return None
+    finish = np.array([s.finish[common] for s in schedules.values()])
+    finish = np.where(np.isfinite(finish), finish, np.nan)
+    flow = np.nanmax(finish - np.array([s.arrival[common] for s in schedules.values()]), axis=0)
+    spread = np.nanmax(finish, axis=0) - np.nanmin(finish, axis=0)
+    best = np.lexsort((common, -np.nan_to_num(flow, nan=-np.inf), -np.nan_to_num(spread, nan=-np.inf)))[0]
+    return int(common[best])
+
+
+def gantt_highlight_text(schedules: dict[str, Schedule], task: int, time_unit: str = "s", rows: GanttRows = MACHINES,
+                         window: tuple[float, float] | None = None, machines: Sequence[int] | None = None) -> str:
+    """Where and when each heuristic ran ``task``, in one line (for a caption under the Gantt chart); "not shown"
+    where it ran outside ``window`` or off the ``machines`` shown."""
+    parts = []
+    for label, s in schedules.items():
+        if not 0 <= task < s.start.size or not np.isfinite(s.start[task]):
+            parts.append(f"{label}: not started")
+            continue
+        end = _short(float(s.finish[task])) if np.isfinite(s.finish[task]) else "the end (still running)"
+        seen = task in _window(s, window) and (machines is None or int(s.machine[task]) in set(machines))
+        parts.append(f"{label}: {rows.name(int(s.machine[task]))}, {_short(float(s.start[task]))} to {end} {time_unit}"
+                     + ("" if seen else " (not shown)"))
+    return f"Task {task}, outlined in every panel that shows it: " + "; ".join(parts) + "."
 
 
 def gantt_frames(bars: int, frames: int = MAX_GANTT_FRAMES) -> int:
@@ -184,29 +319,44 @@ def gantt_frames(bars: int, frames: int = MAX_GANTT_FRAMES) -> int:
     return int(max(12, min(frames, frames * FRAME_BARS // max(1, bars))))
 
 
-def _alternate(s: Schedule, idx: np.ndarray, color: str) -> list[str]:
-    """The heuristic's colour and a lighter shade on alternate tasks of each machine, so that back-to-back tasks stay
-    apart without a border (a bar's outline doubles what a browser redraws in each frame)."""
-    order = np.lexsort((s.start[idx], s.machine[idx]))
+def _alternate(s: Schedule, idx: np.ndarray, color: str, lane: np.ndarray | None = None) -> list[str]:
+    """The heuristic's colour and a lighter shade on alternate tasks of each machine (of each lane), so that
+    back-to-back tasks stay apart without a border (a bar's outline doubles what a browser redraws in each frame)."""
+    row = s.machine[idx] if lane is None else s.machine[idx] * (int(lane.max(initial=0)) + 1) + lane
+    order = np.lexsort((s.start[idx], row))
     rank = np.empty(idx.size, dtype=np.int64)
-    machine = s.machine[idx][order]
-    first = np.r_[True, machine[1:] != machine[:-1]] if idx.size else np.zeros(0, bool)
+    row = row[order]
+    first = np.r_[True, row[1:] != row[:-1]] if idx.size else np.zeros(0, bool)
     position = np.arange(idx.size) - np.maximum.accumulate(np.where(first, np.arange(idx.size), 0))
     rank[order] = position
     return np.where(rank % 2 == 0, color, _rgba(color, 0.62)).tolist()
 
 
+def _bands(s: Schedule, idx: np.ndarray, shown: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Lanes within machine bands, a lane's gap apart: each task's y and lane, the bands' centres and the gaps between
+    them, and the lanes and gaps in all."""
+    lane = lanes(s.machine[idx], s.start[idx], s.finish[idx])
+    pos = {j: k for k, j in enumerate(shown)}
+    at = np.array([pos[int(j)] for j in s.machine[idx]], np.int64)
+    width = np.ones(len(shown), np.int64)
+    np.maximum.at(width, at, lane + 1)
+    base = np.concatenate([[0], np.cumsum(width + 1)])
+    return base[at] + lane, lane, base[:-1] + (width - 1) / 2.0, base[1:-1] - 1.0, int(base[-1]) - 1
+
+
 def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = MAX_GANTT_FRAMES,
-          window: tuple[float, float] | None = None, time_unit: str = "s", machines: Sequence[int] | None = None) -> go.Figure:
+          window: tuple[float, float] | None = None, time_unit: str = "s", machines: Sequence[int] | None = None,
+          rows: GanttRows = MACHINES, highlight: int | None = None) -> go.Figure:
     """Animated Gantt chart: one panel per heuristic on a shared time axis, machines as rows.
 
-    Every task is a bar in every frame (zero width before it starts), so the
-    traces never change and frames carry only the widths: tasks appear as they
-    start and grow as they run. The figure opens on the final frame; Play
-    replays it from the start. ``window`` limits it to tasks overlapping a
-    time interval, ``machines`` to the rows of those machines (all by
-    default). Play, Pause and the time slider sit above the panels, so
-    they stay in view on tall charts; large charts get fewer frames.
+    Every task is a bar in every frame (zero width before it starts), so the traces never change and frames carry
+    only the widths: tasks appear as they start and grow as they run; Play redraws only the bars (no full redraw),
+    so that a frame costs about the same in every model. The figure opens on the final frame; Play replays it from
+    the start. ``window`` limits it to tasks overlapping a time interval, ``machines`` to the rows of those machines
+    (all by default); ``rows`` names the rows as the model does (servers s0.., processors) and, where a row runs its
+    tasks at once, gives each task a lane; ``highlight``: a task outlined in black and labelled in every panel that
+    shows it, so the heuristics' treatment of one task reads across panels. Play, Pause and the time slider sit
+    above the panels, so they stay in view on tall charts; large charts get fewer frames.
     """
     labels = list(schedules)
     colors = colors or heuristic_colors(labels)
@@ -214,43 +364,73 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     if machines is not None:
         machines = sorted(set(int(j) for j in machines))
         picks = {label: idx[np.isin(schedules[label].machine[idx], machines)] for label, idx in picks.items()}
+    if highlight is not None:  # the marked task drawn last, so that no other bar covers its label
+        picks = {label: np.r_[idx[idx != highlight], idx[idx == highlight]] for label, idx in picks.items()}
     rows_of = {label: machines if machines is not None else list(range(s.machines)) for label, s in schedules.items()}
     t0 = window[0] if window else 0.0
     t1 = window[1] if window else max(float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values())
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
     times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))
-    row_px = max(8.0, min(22.0, GANTT_ROWS_PX / max(1, sum(len(r) for r in rows_of.values()))))
-    heights = [40 + row_px * len(rows_of[label]) for label in labels]
+    bands = {label: _bands(schedules[label], picks[label], rows_of[label]) for label in labels} if rows.lanes else {}
+    height_rows = {label: bands[label][4] if rows.lanes else len(rows_of[label]) for label in labels}
+    row_px = max(7.0 if rows.lanes else 8.0, min(22.0, GANTT_ROWS_PX / max(1, sum(height_rows.values()))))
+    heights = [40 + row_px * height_rows[label] for label in labels]
     fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=labels, row_heights=heights,
                         vertical_spacing=min(0.12, 45 / sum(heights)) if len(labels) > 1 else 0)
     u = f" {time_unit}"
+    where = f"on {rows.word} " + ("%{hovertext}" if rows.lanes else "%{y}")
     for row, label in enumerate(labels, start=1):
         s, idx = schedules[label], picks[label]
         custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx], s.machine[idx]])
+        names = [rows.name(int(j)) for j in s.machine[idx]]
+        marker = {"color": _alternate(s, idx, colors[label], bands[label][1] if rows.lanes else None), "line": {"width": 0}}
+        extra = {}
+        if highlight is not None and (hit := np.flatnonzero(idx == highlight)).size:
+            width, shape, text = np.zeros(idx.size), np.full(idx.size, "", dtype=object), np.full(idx.size, "", dtype=object)
+            width[hit], shape[hit], text[hit] = 2.0, "x", f"task {highlight}"
+            # a black outline shows on pale bars, white hatching on dark ones (a heuristic's colour may be black)
+            marker |= {"line": {"width": width, "color": HIGHLIGHT_COLOR},
+                       "pattern": {"shape": shape.tolist(), "fillmode": "overlay", "bgcolor": "rgba(0,0,0,0)",
+                                   "fgcolor": "#ffffff", "fgopacity": 1, "size": 6, "solidity": 0.3}}
+            extra = {"text": text.tolist(), "textposition": "outside", "cliponaxis": False, "constraintext": "none",
+                     "textfont": {"size": 12, "color": HIGHLIGHT_COLOR, "shadow": "0 0 3px #fff, 0 0 3px #fff"}}
+        if rows.lanes:
+            extra |= {"y": bands[label][0], "width": 0.8, "hovertext": names}
+        else:
+            extra |= {"y": names}
         fig.add_trace(go.Bar(
-            y=[f"m{j}" for j in s.machine[idx]], base=s.start[idx], x=s.finish[idx] - s.start[idx], orientation="h",
-            marker={"color": _alternate(s, idx, colors[label]), "line": {"width": 0}}, name=label, showlegend=False,
-            customdata=custom,
-            hovertemplate=("task %{customdata[0]} on machine m%{customdata[6]}<br>arrival %{customdata[1]:.6g}" + u +
+            base=s.start[idx], x=s.finish[idx] - s.start[idx], orientation="h", marker=marker, name=label,
+            showlegend=False, customdata=custom,
+            hovertemplate=("task %{customdata[0]} " + where + "<br>arrival %{customdata[1]:.6g}" + u +
                            "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +
                            "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
                            "<extra>" + label + "</extra>"),
-        ), row=row, col=1)
-        fig.update_yaxes(categoryorder="array", categoryarray=[f"m{j}" for j in rows_of[label]][::-1], row=row, col=1)
+            **extra), row=row, col=1)
+        if rows.lanes:
+            centres, gaps = bands[label][2:4]
+            fig.update_yaxes(tickvals=centres, ticktext=[rows.name(j) for j in rows_of[label]], showgrid=False,
+                             zeroline=False, range=[height_rows[label] - 0.5, -0.5], automargin=True,
+                             minor={"tickvals": gaps, "showgrid": True, "gridcolor": "#fff", "gridwidth": 2, "ticks": ""},
+                             row=row, col=1)
+        else:
+            fig.update_yaxes(categoryorder="array", categoryarray=[rows.name(j) for j in rows_of[label]][::-1],
+                             row=row, col=1)
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))), data=[
         go.Bar(x=np.clip(t - schedules[label].start[picks[label]], 0.0,
                          schedules[label].finish[picks[label]] - schedules[label].start[picks[label]]))
         for label in labels]) for t in times]
+    # Frames change only the bars' widths: no full redraw (axes, slider, titles stay), so Play keeps its pace with
+    # many rows or panels; the slider's steps too.
     steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
-        "mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}]} for t in times]
+        "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]} for t in times]
     fig.update_layout(
         barmode="overlay", height=150 + sum(heights), margin={"t": 130, "b": 10, "l": 10, "r": 10},
         xaxis={"range": [t0, t1]}, **{f"xaxis{i}": {"range": [t0, t1]} for i in range(2, len(labels) + 1)},
         updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left", "yanchor": "bottom",
                       "pad": {"b": 62}, "showactive": False, "buttons": [
                           {"label": "Play", "method": "animate", "args": [None, {
-                              "frame": {"duration": 80, "redraw": True}, "transition": {"duration": 0},
+                              "frame": {"duration": 80, "redraw": False}, "transition": {"duration": 0},
                               "fromcurrent": False, "mode": "immediate"}]},
                           {"label": "Pause", "method": "animate", "args": [[None], {
                               "frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],

@@ -11,7 +11,19 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import Scenario, get_model, summarize, trial_runs
-from hcsched.charts import GANTT_BARS, gantt, gantt_default_window, heuristic_colors, metric_bars, trial_distribution
+from hcsched.charts import (
+    GANTT_BARS,
+    MACHINES,
+    GanttRows,
+    gantt,
+    gantt_default_window,
+    gantt_highlight,
+    gantt_highlight_text,
+    gantt_machines,
+    heuristic_colors,
+    metric_bars,
+    trial_distribution,
+)
 from hcsched.experiment import schedule_table, schedules_of
 from hcsched.export import results_csv, schedule_csv, summary_csv
 from hcsched.metrics import Metric
@@ -26,7 +38,6 @@ INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the perce
              "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or above 100% for "
              "a utilisation or a share of an upper bound.")
 GANTT_HEURISTICS = 4  # heuristics in the Gantt chart by default: the best few and the benchmark
-GANTT_ROWS = 96  # machine rows of all panels by default (a page no taller than a few screens)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)  # the whole server's: one trial's runs of a large preset are
@@ -169,15 +180,19 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     runs = cached_runs(scenario, trial)
     schedules = schedules_of(scenario, runs)
     ui(scenario.model).trial_charts(runs, colors, key)
-    shown, machines = gantt_choice(scenario, summary, schedules, key)
+    rows = gantt_rows(scenario)
+    shown, machines = gantt_choice(scenario, summary, schedules, key, rows)
     window = None
     if shown:
         chosen = {label: schedules[label] for label in shown}
-        window = gantt_window(scenario, chosen, key)
-        st.plotly_chart(gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines),
-                        key=f"{key}_gantt", width="stretch")
+        window = gantt_window(scenario, chosen, key, machines)
+        task = gantt_task(chosen, window, machines, key)
+        st.plotly_chart(gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines, rows=rows,
+                              highlight=task), key=f"{key}_gantt", width="stretch")
+        marked = (f" {gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines)}"
+                  if task is not None else "")
         st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its "
-                   "times.")
+                   "times." + marked)
     else:
         st.info("Choose at least one heuristic to draw its Gantt chart.")
     downloads = [(f"Gantt table, whole {model.trial_word} {trial} (CSV)", lambda: _gantt_csv(scenario, trial, runs),
@@ -199,9 +214,18 @@ def _gantt_csv(scenario: Scenario, trial: int, runs: dict, window: tuple[float, 
     return schedule_csv(scenario, whole, trial, window)
 
 
-def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str) -> tuple[list[str], list[int] | None]:
+def gantt_rows(scenario: Scenario) -> GanttRows:
+    """The Gantt's rows in the model's own words (the time-shared model's servers s0.., the estimation model's
+    processors p0..): its dashboard module's ``gantt_rows(scenario)``, else machines m0.."""
+    own = getattr(ui(scenario.model), "gantt_rows", None)
+    return own(scenario) if own is not None else MACHINES
+
+
+def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str,
+                 rows: GanttRows = MACHINES) -> tuple[list[str], list[int] | None]:
     """The heuristics and machines the Gantt chart shows: by default the best few by the headline metric with the
-    benchmark, and as many machines as keep the chart a few screens tall."""
+    benchmark, and as many machines as keep the chart a few screens tall (``gantt_machines``: fewer where each task
+    takes a lane of its own)."""
     model = get_model(scenario.model)
     labels = list(schedules)
     lead = headline_metric(model)
@@ -212,19 +236,22 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     if not shown:
         return [], None
     machines = max(schedules[label].machines for label in shown)
-    cap = max(1, GANTT_ROWS // len(shown))
+    cap = gantt_machines({label: schedules[label] for label in shown}, rows)
     if machines <= cap:
         return shown, None
-    lo, hi = st.slider("Machines shown", 0, machines - 1, (0, cap - 1), key=f"{key}_gantt_machines",
-                       help="A range of machines, so that the chart stays a few screens tall.")
-    st.caption(f"Machines {lo}-{hi} of 0-{machines - 1} shown.")
+    word = rows.word.capitalize()
+    lo, hi = st.slider(f"{word}s shown", 0, machines - 1, (0, cap - 1), key=f"{key}_gantt_machines",
+                       help=f"A range of {rows.word}s, so that the chart stays a few screens tall.")
+    st.caption(f"{word}s {rows.name(lo)}-{rows.name(hi)} of {rows.name(0)}-{rows.name(machines - 1)} shown.")
     return shown, list(range(lo, hi + 1))
 
 
-def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, float] | None:
-    """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show
-    about GANTT_BARS tasks in all by default (a start slider, so its handle is never stacked on another)."""
-    sized = gantt_default_window(schedules)
+def gantt_window(scenario: Scenario, schedules: dict, key: str,
+                 machines: list[int] | None = None) -> tuple[float, float] | None:
+    """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show, on
+    the machines shown, at most GANTT_BARS tasks in all and a few tens in a row by default (``gantt_default_window``;
+    a start slider, so its handle is never stacked on another), said under it with the trial's span."""
+    sized = gantt_default_window(schedules, machines=machines)
     if sized is None:
         return None
     end, default = sized
@@ -232,9 +259,31 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str) -> tuple[float, 
     length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6, max_value=end,
                              value=max(end * 1e-6, min(end, float(f"{default:.3g}"))), key=f"{key}_window_length",
                              format="%.4g",
-                             help=f"About {GANTT_BARS // len(schedules)} tasks per heuristic by default; longer windows "
-                                  "draw and play more slowly.")
+                             help=f"At most about {GANTT_BARS} tasks in all and a few tens in a row by default; longer "
+                                  "windows draw and play more slowly.")
     if end - length <= 0:
         return (0.0, end)
     low = c1.slider("Window start", 0.0, end - length, 0.0, key=f"{key}_window", format="%.4g")
+    model = get_model(scenario.model)
+    show = lambda x: readable_number(x, "")  # noqa: E731
+    st.caption(f"Showing {show(low)} to {show(low + length)} {model.time_unit} of the {model.trial_word}'s "
+               f"{show(end)} {model.time_unit}: move the window with Window start, or widen it with Window length.")
     return (low, low + length)
+
+
+def gantt_task(schedules: dict, window: tuple[float, float] | None, machines: list[int] | None, key: str) -> int | None:
+    """The task marked in every heuristic's panel: by default the one whose finish differs most between the
+    heuristics shown (``gantt_highlight``), following the window and the heuristics until one is typed; -1 marks none."""
+    default = gantt_highlight(schedules, window, machines)
+    default = -1 if default is None else default
+    tasks = max(s.start.size for s in schedules.values())
+    chosen, shown = f"{key}_gantt_task", f"{key}_gantt_task_default"
+    state = st.session_state
+    if chosen not in state or state[chosen] == state.get(shown) or not -1 <= state[chosen] < tasks:
+        state[chosen] = default  # never typed (or out of this trial's range): the default of this window
+    state[shown] = default
+    task = st.number_input("Task marked in every panel", -1, max(0, tasks - 1), key=chosen,
+                           help="Outlined, hatched and labelled in every heuristic's panel that shows it, to compare "
+                                "where and when each ran it; -1 for none. By default the task whose finish differs "
+                                "most between the heuristics shown.")
+    return None if task < 0 else int(task)

@@ -2,9 +2,27 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from hcsched import get_model, preset, trial_schedules
-from hcsched.charts import PALETTE, gantt, gantt_default_window, gantt_frames, grid_columns, heuristic_colors, metric_bars
+from hcsched.charts import (
+    GANTT_BARS,
+    MACHINES,
+    PALETTE,
+    ROW_BARS,
+    GanttRows,
+    band_widths,
+    gantt,
+    gantt_default_window,
+    gantt_frames,
+    gantt_highlight,
+    gantt_highlight_text,
+    gantt_machines,
+    grid_columns,
+    heuristic_colors,
+    lanes,
+    metric_bars,
+)
 from hcsched.metrics import Schedule
 from hcsched.scenario import HeuristicSpec
 
@@ -39,7 +57,8 @@ def test_gantt_controls_on_top_units_in_hover_and_a_bounded_size():
     fig = gantt(trial_schedules(sc), time_unit="s")
     menu, slider = fig.layout.updatemenus[0], fig.layout.sliders[0]
     assert menu.y == 1 and menu.yanchor == "bottom" and slider.y == 1 and slider.yanchor == "bottom"
-    assert "machine m%{customdata[6]}" in fig.data[0].hovertemplate and " s<br>" in fig.data[0].hovertemplate
+    assert "on machine %{y}" in fig.data[0].hovertemplate and " s<br>" in fig.data[0].hovertemplate
+    assert set(fig.data[0].y) <= {f"m{j}" for j in range(8)}
     assert fig.layout.xaxis4.title.text == "time (s)"
     big = {f"h{i}": Schedule(np.arange(300.0), np.arange(300) % 16, np.arange(300.0), np.arange(300.0) + 1, np.ones(300),
                              np.ones(300), 16) for i in range(7)}
@@ -59,13 +78,131 @@ def _serial(n: int, machines: int, length: float) -> Schedule:
                     np.full(n, length), machines)
 
 
-def test_default_gantt_window_bounds_every_panel_even_beside_a_slow_heuristic():
+def test_default_gantt_window_bounds_the_bars_in_all_even_beside_a_slow_heuristic():
     fast, slow = _serial(2000, 16, 1.0), _serial(2000, 1, 1.0)  # ends at 125 and at 2000
     end, length = gantt_default_window({"fast": fast, "slow": slow}, bars=400)
-    assert end == 2000.0 and length == 12.0  # fast's 201st task starts at 12: at most 200 bars a panel
+    assert end == 2000.0 and length == 23.0  # 17 tasks start per time unit: the 401st at 23
     fig = gantt({"fast": fast, "slow": slow}, window=(0.0, length))
-    assert [len(t.x) for t in fig.data] == [192, 12]
+    assert [len(t.x) for t in fig.data] == [368, 23]  # the fast panel holds more of its tasks
     assert gantt_default_window({"a": _serial(100, 4, 1.0), "b": _serial(100, 4, 1.0)}, bars=400) is None
+
+
+def _per_row(fig) -> int:
+    """The most bars in one machine row of any panel."""
+    return max(max(np.unique(np.asarray(t.y), return_counts=True)[1]) for t in fig.data)
+
+
+def test_default_window_keeps_every_row_readable_not_a_barcode():
+    """The task-class model's trials are hundreds of thousands of short tasks on two machines: a window sized by bars
+    in all showed 200 a row (28.5 of 20,000 time units, issue 29); a row now holds at most ROW_BARS."""
+    queue = {h: _serial(20_000, 2, 0.1) for h in ("mct", "kpb", "lpas")}
+    end, length = gantt_default_window(queue)
+    assert end == pytest.approx(1000.0) and length == pytest.approx(ROW_BARS * 0.1)
+    fig = gantt(queue, window=(0.0, length))
+    assert _per_row(fig) <= ROW_BARS and len(fig.frames) == 60
+    # the value model's 8 machines x 4 heuristics x ~160 tasks: the bars in all bind first (Play's pace)
+    value = {h: _serial(1300, 8, 10.0) for h in ("a", "b", "c", "d")}
+    end, length = gantt_default_window(value)
+    fig = gantt(value, window=(0.0, length))
+    assert sum(len(t.x) for t in fig.data) <= GANTT_BARS and _per_row(fig) <= ROW_BARS
+    # the ETC quickstart (8 machines x 200 tasks, at most 40 a row) stays whole
+    assert gantt_default_window({h: _serial(200, 8, 1.0) for h in "abcd"}) is None
+
+
+def test_default_window_counts_only_the_machines_shown():
+    """90 processors of which the page shows 24 a panel: a window sized on all 90 showed about 4 bars a row."""
+    wide = {h: _serial(900, 90, 1.0) for h in "abcd"}  # 10 tasks a processor, 3,600 in all
+    assert gantt_default_window(wide) is not None
+    assert gantt_default_window(wide, machines=range(24)) is None  # 960 bars of 24 rows: the whole trial
+
+
+def test_rows_take_the_models_names_and_own_names():
+    s = {"a": _serial(6, 3, 1.0), "b": _serial(6, 3, 1.0)}
+    fig = gantt(s, rows=GanttRows("processor", "p"))
+    assert list(fig.layout.yaxis.categoryarray) == ["p2", "p1", "p0"] and set(fig.data[0].y) == {"p0", "p1", "p2"}
+    assert "on processor %{y}" in fig.data[0].hovertemplate
+    fig = gantt(s, rows=GanttRows("processor", "p", names=("alpha", "beta", "gamma")), machines=[1, 2])
+    assert list(fig.layout.yaxis2.categoryarray) == ["gamma", "beta"]
+    assert MACHINES.name(3) == "m3" and GanttRows(names=("x",)).name(1) == "m1"
+    from hcsched.models.estimation.charts import processor_rows
+
+    rows = processor_rows(preset("page-system-a").spec)  # the estimation model's processors, as its files name them
+    assert rows.word == "processor" and rows.name(3) == "p3" and not rows.lanes
+
+
+def test_timeshared_servers_are_named_alike_in_every_chart():
+    import pandas as pd
+
+    from hcsched.models.timeshared.charts import SERVERS
+    from hcsched.models.timeshared.charts import gantt as phases
+
+    assert SERVERS.word == "server" and SERVERS.lanes
+    s = {"a": _overlapping()}
+    fig = gantt(s, rows=SERVERS)
+    assert list(fig.layout.yaxis.ticktext) == ["s0", "s1"] and "on server %{hovertext}" in fig.data[0].hovertemplate
+    frame = pd.DataFrame({"task": np.arange(4), "machine": s["a"].machine, "arrival": s["a"].start,
+                          "input_end": s["a"].start, "compute_end": s["a"].finish, "finish": s["a"].finish})
+    assert list(phases(frame).layout.yaxis.ticktext) == ["s0", "s1"]
+
+
+def _overlapping() -> Schedule:
+    """Four tasks on two time-shared servers: three at once on s0, one on s1."""
+    start, finish = np.array([0.0, 1.0, 5.0, 0.0]), np.array([4.0, 6.0, 7.0, 1.0])
+    machine = np.array([0, 0, 0, 1])
+    return Schedule(start.copy(), machine, start, finish, finish - start, finish - start, 2)
+
+
+def test_lanes_keep_tasks_that_share_a_server_apart():
+    s = _overlapping()
+    assert lanes(s.machine, s.start, s.finish).tolist() == [0, 1, 0, 0]  # task 2 reuses lane 0, free at 4
+    assert band_widths(s).tolist() == [2, 1]
+    fig = gantt({"a": s}, rows=SERVERS_LIKE)
+    y = np.asarray(fig.data[0].y)
+    assert y.tolist() == [0, 1, 0, 3]  # s0's lanes 0 and 1, a gap, s1's lane
+    assert list(fig.layout.yaxis.tickvals) == [0.5, 3.0] and fig.data[0].width == 0.8
+    assert list(fig.data[0].hovertext) == ["s0", "s0", "s0", "s1"]
+
+
+SERVERS_LIKE = GanttRows("server", "s", lanes=True)
+
+
+def test_machines_shown_by_default_keep_the_lanes_of_all_panels_few():
+    s = {h: _serial(100, 10, 1.0) for h in "abcd"}
+    assert gantt_machines(s) == 24 and gantt_machines(s, budget=40) == 10
+    busy = {h: _overlapping() for h in "ab"}  # bands of 2 and 1 lanes, each with a gap: 3 + 2 a panel
+    assert gantt_machines(busy, SERVERS_LIKE, lanes_budget=6) == 1 and gantt_machines(busy, SERVERS_LIKE, lanes_budget=10) == 2
+
+
+def test_one_task_is_marked_in_every_panel_by_default_where_the_heuristics_differ_most():
+    a, b = _serial(8, 2, 1.0), _serial(8, 2, 1.0)
+    finish = b.finish.copy()
+    finish[5] += 3.0  # task 5 ends 3 later under b
+    b = Schedule(b.arrival, b.machine, b.start, finish, b.expected, b.actual, 2)
+    assert gantt_highlight({"a": a, "b": b}) == 5
+    assert gantt_highlight({"a": a, "b": b}, window=(0.0, 1.0)) in (0, 1)  # only tasks every panel shows
+    fig = gantt({"a": a, "b": b}, highlight=5)
+    for bar in fig.data:
+        hit = list(np.asarray(bar.customdata)[:, 0]).index(5)
+        assert hit == len(bar.x) - 1  # drawn last: no other bar covers its label
+        widths = np.asarray(bar.marker.line.width)
+        assert widths[hit] == 2 and (np.delete(widths, hit) == 0).all()
+        assert bar.text[hit] == "task 5" and set(np.delete(np.asarray(bar.text, dtype=object), hit)) == {""}
+        assert bar.marker.pattern.shape[hit] == "x"
+    assert "task 5" not in str(gantt({"a": a, "b": b}).data[0].text)  # none unless asked
+    text = gantt_highlight_text({"a": a, "b": b}, 5, "s")
+    assert text == "Task 5, outlined in every panel that shows it: a: m1, 2 to 3 s; b: m1, 2 to 6 s."
+    text = gantt_highlight_text({"a": a, "b": b}, 5, "s", GanttRows("server", "s"), window=(0.0, 2.0))
+    assert text.endswith("a: s1, 2 to 3 s (not shown); b: s1, 2 to 6 s (not shown).")
+
+
+def test_play_redraws_only_the_bars_and_the_figure_is_byte_stable():
+    s = {"a": _serial(40, 4, 1.0), "b": _serial(40, 4, 2.0)}
+    fig = gantt(s, highlight=3)
+    play = fig.layout.updatemenus[0].buttons[0].args[1]
+    assert play["frame"]["redraw"] is False and play["fromcurrent"] is False
+    assert all(step.args[1]["frame"]["redraw"] is False for step in fig.layout.sliders[0].steps)
+    assert all(set(d.to_plotly_json()) == {"type", "x"} for f in fig.frames for d in f.data)  # frames: widths only
+    assert fig.to_json() == gantt(s, highlight=3).to_json()
 
 
 def test_gantt_tells_back_to_back_tasks_apart_by_shade_not_by_a_border():

@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import HcschedError
 from hcsched.models.estimation import CURVE_SAMPLES, MODEL
-from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time
+from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time, processor_rows
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
 from pages.models._curves import shown_heuristics
@@ -68,6 +68,11 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
 
 def trial_charts(runs: dict, colors: dict, key: str) -> None:
     """Nothing beyond the Gantt chart: the curves over time are averaged over every trial (``results_charts``)."""
+
+
+def gantt_rows(scenario):
+    """The Gantt's rows as the model names them: processors p0, p1, ... (or the processors file's names)."""
+    return processor_rows(scenario.spec)
 
 
 def _whole(text: str) -> int:

@@ -16,7 +16,7 @@ from hcsched import HcschedError
 from hcsched.charts import direction
 from hcsched.experiment import trial_runs, trial_seeds
 from hcsched.models.timeshared import MODEL, size_limit
-from hcsched.models.timeshared.charts import gain_heatmaps, gantt, server_bars, sooner_same_later
+from hcsched.models.timeshared.charts import SERVERS, gain_heatmaps, gantt, server_bars, sooner_same_later
 from hcsched.models.timeshared.heuristics import HEURISTICS
 from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
@@ -53,6 +53,11 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
     label = st.selectbox("Tasks overlapping on their servers, for", labels, key=f"{key}_ts_gantt_h")
     frame = MODEL.schedule_frame(runs[label])
     st.plotly_chart(gantt(frame, f"{label}: input, compute and output phases"), key=f"{key}_ts_gantt", width="stretch")
+
+
+def gantt_rows(scenario):
+    """The Results page's Gantt names servers as the phases chart does (s0, s1, ...) and gives each task a lane."""
+    return SERVERS
 
 
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:

@@ -218,7 +218,7 @@ def test_gantt_choices_changed_twice_and_after_another_trial():
         assert not at.exception and len(at.multiselect(key="results_gantt_heuristics").value) == 3
         at.slider(key="results_gantt_machines").set_value((10, 20)).run()
         gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
-        assert gantt["layout"]["yaxis"]["categoryarray"] == [f"m{j}" for j in range(10, 21)][::-1]
+        assert gantt["layout"]["yaxis"]["categoryarray"] == [f"p{j}" for j in range(10, 21)][::-1]
         at.multiselect(key="results_gantt_heuristics").select(removed).run()
     at.number_input(key="results_trial").set_value(1).run()
     assert not at.exception and len(at.multiselect(key="results_gantt_heuristics").value) == 4

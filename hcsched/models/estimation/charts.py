@@ -15,12 +15,18 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from hcsched.charts import GanttRows
 from hcsched.curve_charts import Curve, band_chart, better_title, mean_band
 from hcsched.metrics import Metric
 from hcsched.models.estimation import CURVE_FAMILIES as FAMILIES
 from hcsched.models.estimation import CURVE_SAMPLES
 
 CURVES = tuple(FAMILIES.values())
+
+
+def processor_rows(spec) -> GanttRows:
+    """The Gantt's rows as the model names them: processors, p0, p1, ... or the names of the user's processors file."""
+    return GanttRows("processor", "p", names=spec.processors.labels())
 
 
 def _resample(curve: str, t: np.ndarray, v: np.ndarray, grid: np.ndarray, machines: int) -> np.ndarray:

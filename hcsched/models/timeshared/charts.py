@@ -7,28 +7,16 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import CATEGORY_PALETTE, category_colors
+from hcsched.charts import CATEGORY_PALETTE, GanttRows, category_colors, lanes
 
 #: The phases and the finishes against the reference are categories, not heuristics: the category palette, with a
 #: legend title that says so. Finishes go from better (sooner) to worse (later).
 PHASE_COLORS = category_colors(("input", "compute", "output"))
 FINISH_NAMES = {"pct_sooner": "sooner", "pct_same": "same time", "pct_later": "later"}
 FINISH_COLORS = dict(zip(FINISH_NAMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[7], CATEGORY_PALETTE[1]), strict=True))
-
-
-def lanes(machine: np.ndarray, start: np.ndarray, finish: np.ndarray) -> np.ndarray:
-    """A lane per task within its server's band: the lowest lane free at the task's start (tasks in start order)."""
-    lane = np.zeros(machine.size, np.int64)
-    free: dict[int, list[float]] = {}
-    for t in np.lexsort((np.arange(machine.size), start)):
-        ends = free.setdefault(int(machine[t]), [])
-        k = next((i for i, e in enumerate(ends) if e <= start[t]), len(ends))
-        if k == len(ends):
-            ends.append(finish[t])
-        else:
-            ends[k] = finish[t]
-        lane[t] = k
-    return lane
+#: The model's servers as every chart names them (s0, s1, ...: the phases chart, Explain's bars and the animated
+#: Gantt of the Results page); a server runs all its tasks at once, so the Gantt gives each task a lane.
+SERVERS = GanttRows("server", "s", lanes=True)
 
 
 def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go.Figure:
@@ -48,14 +36,14 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go
         fig.add_trace(go.Bar(
             base=start, x=end - start, y=y, orientation="h", name=phase, marker_color=PHASE_COLORS[phase],
             customdata=np.stack([f["task"], f["machine"], start, end], axis=1), width=0.8,
-            hovertemplate=f"task %{{customdata[0]}} on s%{{customdata[1]}}: {phase} %{{customdata[2]:.2f}} - "
+            hovertemplate=f"task %{{customdata[0]}} on {SERVERS.prefix}%{{customdata[1]}}: {phase} %{{customdata[2]:.2f}} - "
                           "%{customdata[3]:.2f} s<extra></extra>"))
     centres = base[:-1] + (width - 1) / 2.0
     fig.update_layout(barmode="overlay", height=height or min(900, 120 + 10 * int(base[-1])),
                       title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}}, xaxis_title="time (s)",
                       legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right",
                               "title": {"text": "phase"}},
-                      yaxis={"tickvals": centres, "ticktext": [f"s{j}" for j in range(m)], "autorange": "reversed"},
+                      yaxis={"tickvals": centres, "ticktext": [SERVERS.name(j) for j in range(m)], "autorange": "reversed"},
                       margin={"t": 70, "b": 10, "l": 10, "r": 10})
     return fig
 
@@ -112,7 +100,7 @@ def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: i
 def server_bars(servers: pd.DataFrame, column: str, chosen: int | None = None) -> go.Figure:
     """One bar per server of an Explain column (a heuristic's score, T of the new task, ...)."""
     colors = [CATEGORY_PALETTE[1] if j == chosen else CATEGORY_PALETTE[0] for j in servers["server"]]
-    fig = go.Figure(go.Bar(x=[f"s{j}" for j in servers["server"]], y=servers[column], marker_color=colors,
+    fig = go.Figure(go.Bar(x=[SERVERS.name(int(j)) for j in servers["server"]], y=servers[column], marker_color=colors,
                            hovertemplate="%{x}: %{y:.4g}<extra></extra>"))
     fig.update_layout(height=260, yaxis_title=column, margin={"t": 20, "b": 10, "l": 10, "r": 10})
     return fig
