@@ -24,16 +24,18 @@ import argparse
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 import sys
+import tempfile
 import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from live import ScriptRuns, streamlit_server  # noqa: E402
 
 from hcsched import preset  # noqa: E402
 from hcsched.models import get_model, model_names  # noqa: E402
@@ -58,37 +60,14 @@ DRAWN = """(seed) => {
 
 @contextmanager
 def serve():
-    """A fresh ``streamlit run app.py`` on a free port, its output in a temporary file (printed if it fails)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"hcsched-dashboard-runs-{port}.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-                             "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats",
-                             "false", "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).status == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("streamlit did not start")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    """A fresh ``streamlit run app.py`` on a free port, its output in a temporary file (printed if it holds a traceback)."""
+    with tempfile.NamedTemporaryFile("w+", prefix="hcsched-dashboard-runs-", suffix=".log", delete=False) as log:
+        with streamlit_server(log) as (url, _):
+            yield url
         log.seek(0)
         text = log.read()
-        log.close()
-        if "Traceback" in text:
-            print(f"the server's log ({log.name}) holds a traceback:\n{text[-3000:]}")
+    if "Traceback" in text:
+        print(f"the server's log ({log.name}) holds a traceback:\n{text[-3000:]}")
 
 
 def cli_seconds(name: str, trials: int | None) -> float:
@@ -100,28 +79,6 @@ def cli_seconds(name: str, trials: int | None) -> float:
 
 
 # --- one browser session ------------------------------------------------------------------------------------------
-class ScriptRuns:
-    """How many whole script runs of the page have finished, read off Streamlit's websocket (its "script_finished"
-    messages): one more after a click says that the click's run is over."""
-
-    def __init__(self, page) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        self.message, self.finished = ForwardMsg, 0
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload) -> None:
-        if isinstance(payload, str):
-            return
-        msg = self.message()
-        try:
-            msg.ParseFromString(payload)
-        except Exception:
-            return
-        if msg.WhichOneof("type") == "script_finished" and msg.script_finished == self.message.FINISHED_SUCCESSFULLY:
-            self.finished += 1
-
-
 async def idle(page) -> None:
     await page.wait_for_timeout(300)
     await page.wait_for_function(IDLE, timeout=60_000)

@@ -26,16 +26,14 @@ import contextlib
 import os
 import random
 import signal
-import socket
 import subprocess
-import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from helpers import ARGS, CHROMIUM, ROOT, require_browser
+from helpers import ARGS, CHROMIUM, require_browser
+from live import ScriptRuns, stop, streamlit_server
 
 SESSIONS = int(os.environ.get("HCSCHED_SOAK_SESSIONS", 3))
 ROUNDS = int(os.environ.get("HCSCHED_SOAK_ROUNDS", 7))
@@ -81,44 +79,11 @@ class Server:
         return self.proc.pid
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def serve(log: Path):
     """``streamlit run app.py`` on a free port, its output to ``log``, until the block ends (then terminated)."""
-    port = _free_port()
-    with open(log, "w") as out:  # a file, not a pipe: a full pipe would stall the server
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-                                 "--server.address", "127.0.0.1", "--server.port", str(port),
-                                 "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-    server = Server(f"http://127.0.0.1:{port}", proc, log)
-    try:
-        for _ in range(300):
-            try:
-                if urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=1).status == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("streamlit did not start")
-        yield server
-    finally:
-        stop(proc)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with open(log, "w") as out, streamlit_server(out) as (url, proc):
+        yield Server(url, proc, log)
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -213,34 +178,6 @@ def idle_children(server: int, timeout: float) -> tuple[bool, list[str]]:
 
 
 # --- one browser session --------------------------------------------------------------------------------------------
-class ScriptRuns:
-    """What the server says of the page's script runs, read off the websocket: whether a run (whole or a fragment's)
-    is going on, and how many whole runs have finished. The page's elements can say neither reliably: in the middle
-    of a run, part of the page is already new and the rest not yet (the Run button enabled, the notice not yet drawn)."""
-
-    def __init__(self, page) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        self.message, self.finished, self.running = ForwardMsg, 0, False
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload) -> None:
-        if isinstance(payload, str):
-            return
-        msg = self.message()
-        try:
-            msg.ParseFromString(payload)
-        except Exception:
-            return
-        kind = msg.WhichOneof("type")
-        if kind == "session_status_changed":
-            self.running = msg.session_status_changed.script_is_running
-        elif kind == "new_session":
-            self.running = True
-        elif kind == "script_finished" and msg.script_finished == self.message.FINISHED_SUCCESSFULLY:
-            self.finished += 1
-
-
 async def wait_idle(page, timeout: float = 30) -> None:
     """Until Streamlit is done running the page (no "Running" status, no stale element)."""
     await page.wait_for_function(IDLE, timeout=timeout * 1000)
