@@ -254,7 +254,7 @@ def cmd_reproduce(args) -> None:
     cores = f"{jobs} {'Dask worker' if args.backend == 'dask' else 'core'}{'s' if jobs > 1 else ''}"
     kept = sum((out / "runs" / f"{key}.csv").exists() for key in scenarios) if args.resume else 0
     left = [v for v in work if any(not (out / "runs" / f"{rp.key_of(s)}.csv").exists() for _, s in v.points)] if kept else work
-    print(f"{len(claims)} claims, {len(work)} verdicts from {len(scenarios)} scenarios "
+    print(f"{len(claims)} claims, {len(work)} readings from {len(scenarios)} scenarios "
           f"({sum(s.trials for s in scenarios.values())} trials){f', {kept} already finished in {out}' if kept else ''}: "
           f"about {rp.estimate(left, jobs):.0f} s on {cores}", flush=True)
     try:
@@ -272,7 +272,7 @@ def cmd_reproduce(args) -> None:
         print(f"{entry['paper']}: {summary_line(entry)}")
     if args.compare:
         changed = changed_verdicts(before, table)
-        print(f"{len(changed)} verdict(s) changed since {args.compare}" + (":" if changed else "."))
+        print(f"{len(changed)} reading(s) changed verdict since {args.compare}" + (":" if changed else "."))
         for line in changed:
             print(f"  {line}")
     print(f"claims table: {csv_path}\nreport: {html_path}")

@@ -77,7 +77,7 @@ def test_reproduce_writes_the_claims_table_and_the_report(registry, capsys, tmp_
     # two distinct scenarios (the literal Better and the Value share one), each kept in runs/
     assert len(list((out / "runs").glob("*.csv"))) == 2
     lines = stdout.splitlines()
-    assert lines[0].startswith("2 claims, 3 verdicts from 2 scenarios (4 trials): about ") and " s on 1 core" in lines[0]
+    assert lines[0].startswith("2 claims, 3 readings from 2 scenarios (4 trials): about ") and " s on 1 core" in lines[0]
     assert lines[-2:] == [f"claims table: {out / 'claims.csv'}", f"report: {out / 'report.html'}"]
     assert any(line.startswith("Maheswaran") and "of 2 claims hold" in line and "other readings:" in line for line in lines)
     page = (out / "report.html").read_text()
@@ -322,7 +322,7 @@ def test_compare_names_every_verdict_that_changed(registry, capsys, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("t-mct-makespan: ") and " -> " in lines[0]
     code, stdout, _ = run(capsys, "reproduce", "--claim", "t-mct-makespan", "--trials", "2", "--jobs", "1",
                           "--out", str(out), "--resume", "--compare", str(tmp_path / "old.csv"))
-    assert code == 0 and f"1 verdict(s) changed since {tmp_path / 'old.csv'}:" in stdout and lines[0] in stdout
+    assert code == 0 and f"1 reading(s) changed verdict since {tmp_path / 'old.csv'}:" in stdout and lines[0] in stdout
     code, _, err = run(capsys, "reproduce", "--claim", "t-mct-makespan", "--compare", str(tmp_path / "none.csv"),
                        "--out", str(out), "--resume")
     assert code == 2 and err.startswith("hcsched: error: --compare: cannot read")
