@@ -12,7 +12,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from hcsched import get_model, model_names
+from hcsched import Scenario, get_model, model_names, preset
 from hcsched.claims import DEFINITION
 from hcsched.report import (
     changed_verdicts,
@@ -29,7 +29,7 @@ from hcsched.reproduce import estimate, registry, registry_hash, reproduce, sele
 from hcsched.runner import default_jobs
 from pages.jobs import Job, follow
 from pages.models import replace_scenario
-from pages.session import init_session_state
+from pages.session import init_session_state, what_changed
 from pages.widgets import ASSETS, shown_as_error
 
 SHIPPED, META = ASSETS / "claims.csv", ASSETS / "claims.json"  # made by `hcsched reproduce --out assets`
@@ -138,9 +138,8 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
             "ours": [format_ours(r) for _, r in rows.iterrows()], "paper": rows["paper_value"].fillna(""),
             "note": rows["note"].fillna("")})
         styled = shown.style.map(lambda v: VERDICT_STYLE.get(v, ""), subset=["verdict"])
-        st.dataframe(styled, hide_index=True, width="stretch", key=f"{K}table_{name}",
-                     column_config={"claim": st.column_config.TextColumn(width="large"),
-                                    "note": st.column_config.TextColumn(width="large")})
+        with st.expander(f"All {len(rows)} readings of this paper, with their notes", expanded=False):
+            st.table(styled, hide_index=True)  # an HTML table: long claims and notes wrap, never cut
         chosen_claim(name, rows, running, trials)
 
 
@@ -172,13 +171,32 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
         st.rerun()
     if c2.button("Open its scenario", key=f"{K}open_{name}", help="Load this claim's scenario to explore it"):
         open_claim(row["id"], row["reading"])
+    said = [f"The paper: {row['paper_value']}" if isinstance(row.get("paper_value"), str) and row["paper_value"] else "",
+            row["note"] if isinstance(row.get("note"), str) else ""]
+    if any(said):
+        st.caption(". ".join(t.rstrip(".") for t in said if t) + ".")
+
+
+def claim_scenario(claim, reading: str, changes: dict) -> Scenario:
+    """The claim's scenario under ``reading``, named and described as what it is: the preset itself where the claim
+    changes nothing, else "<preset>-<claim id>" (and the reading) with a description that says what differs from the
+    preset, so that Home, Results and its exported files never show the preset's own description for it."""
+    scenario = variant_scenario(claim, changes)
+    base = preset(claim.scenario)
+    differs = what_changed(base, scenario)
+    if not differs:
+        return scenario
+    name = f"{claim.scenario}-{claim.id}" + ("" if reading == "literal" else f"-{reading}")
+    said = "" if reading == "literal" else f" under the reading {reading!r}"
+    return scenario.replace(name=name, description=f"The scenario of claim {claim.id} ({claim.where}){said}: "
+                                                    f"{claim.scenario} with {'; '.join(differs)}.")
 
 
 def open_claim(claim_id: str, reading: str) -> None:
     """Load the claim's scenario (under this reading) and go to the Scenario page."""
     claim = select([claim_id])[0]
     changes = next(ch for name, ch, _ in claim.variants() if name == reading)
-    replace_scenario(variant_scenario(claim, dict(changes)))
+    replace_scenario(claim_scenario(claim, reading, dict(changes)))
     try:
         st.switch_page("pages/scenario.py")
     except Exception:  # the page runs on its own (tests): the scenario is loaded all the same

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched.claims import DEFINITION, VERDICTS, Region, judge  # noqa: E402
 from hcsched.report import BEGIN, END, count_text, format_ours, markdown_tables, read_claims, readable  # noqa: E402
-from hcsched.reproduce import registry, registry_hash, variant_scenario, variants  # noqa: E402
+from hcsched.reproduce import key_of, registry, registry_hash, variant_scenario, variants  # noqa: E402
 
 SHIPPED = ROOT / "assets" / "claims.csv"
 CHEAP = "caniou-table3-metatask1-makespan"  # one HTM replay of 3 tasks: a rerun takes well under a second
@@ -48,8 +48,8 @@ def test_every_papers_section_is_drawn_from_the_shipped_file():
     at = page()
     table = read_claims(SHIPPED)
     papers = table["model"].unique().tolist()
-    assert len(at.header) == len(papers) and len(at.dataframe) == len(papers)
-    for frame, name in zip(at.dataframe, papers, strict=True):
+    assert len(at.header) == len(papers) and len(at.table) == len(papers)
+    for frame, name in zip(at.table, papers, strict=True):
         assert len(frame.value) == (table["model"] == name).sum()
     assert not any("has changed since" in w.value for w in at.warning)
     assert at.get("plotly_chart")  # the chosen claim's chart in each section
@@ -86,7 +86,24 @@ def test_open_loads_the_claims_scenario():
     at.button(key=f"pp_open_{name}").click().run()
     assert not at.exception, at.exception
     claim = next(c for c in registry() if c.id == CHEAP)
-    assert at.session_state["scenario"] == variant_scenario(claim, dict(claim.changes))
+    assert key_of(at.session_state["scenario"]) == key_of(variant_scenario(claim, dict(claim.changes)))
+    assert at.session_state["scenario"].name == f"caniou-table3-{CHEAP}"  # it changes the preset: named so
+
+
+def test_a_claims_variant_is_named_and_described_as_what_it_is_not_as_its_preset():
+    """Opened under a reading that changes the preset, the scenario says so in its name and description (Home,
+    Results and the exported files show them), with the same content."""
+    claim = next(c for c in registry() if c.id == "maheswaran-fig5-kpb-best")
+    changes = dict(next(ch for name, ch, _ in claim.variants() if name == "smallest"))
+    at = page()
+    at.selectbox(key=f"pp_pick_{claim.model}").set_value(f"{claim.id}|smallest").run()
+    at.button(key=f"pp_open_{claim.model}").click().run()
+    assert not at.exception, at.exception
+    sc = at.session_state["scenario"]
+    assert sc.name == "maheswaran-fig5-maheswaran-fig5-kpb-best-smallest"
+    assert sc.description.startswith(f"The scenario of claim maheswaran-fig5-kpb-best ({claim.where}) under the "
+                                      "reading 'smallest': maheswaran-fig5 with etc.semiconsistent_mode sort → smallest")
+    assert key_of(sc) == key_of(variant_scenario(claim, changes))
 
 
 def test_open_twice_in_a_row_and_after_another_paper_loads_each_claims_scenario():
@@ -100,7 +117,7 @@ def test_open_twice_in_a_row_and_after_another_paper_loads_each_claims_scenario(
         at.button(key=f"pp_open_{name}").click().run()
         assert not at.exception, at.exception
         claim = claims[claim_id]
-        assert at.session_state["scenario"] == variant_scenario(claim, dict(claim.changes))
+        assert key_of(at.session_state["scenario"]) == key_of(variant_scenario(claim, dict(claim.changes)))
 
 
 # --- the page's own consistency (issue 29, point 8) -------------------------------------------------------------------
@@ -145,7 +162,7 @@ def test_no_nan_anywhere_on_the_page():
     name = _section(table, CHEAP)
     at.selectbox(key=f"pp_pick_{name}").set_value(f"{CHEAP}|literal").run()
     assert not at.exception, at.exception
-    for frame in at.dataframe:
+    for frame in at.table:
         cells = frame.value.astype(str).to_numpy().ravel().tolist()
         bad = [c for c in cells if NAN.search(c) or c in ("None", "<NA>")]
         assert not bad, bad[:5]
@@ -153,7 +170,7 @@ def test_no_nan_anywhere_on_the_page():
     bad = [t for t in texts if NAN.search(t)]
     assert not bad, bad[:3]
     assert any("one trial: no interval" in c.value for c in at.caption)
-    frame = at.dataframe[list(table["model"].unique()).index(name)].value
+    frame = at.table[list(table["model"].unique()).index(name)].value
     assert any("(one trial: no interval)" in str(x) for x in frame["ours"])
 
 
