@@ -43,12 +43,16 @@ MEANING = {
     FAILS: "our mean lies outside where the claim puts it",
 }
 #: Where a claim puts its number, by kind of claim; and the two rules that complete the definition.
-WHERE = ('beyond the margin for "better" (zero without one); ahead of the closest rival for "best"; within the '
-         "tolerance of the paper's number for a value or a factor; on the bound's side for \"at least\" and \"at "
-         'most"; within the band for "equivalent"; for a trend, the last point beyond the first with every mean in '
-         "between moving the same way")
-PARTS = ("A claim of several parts (an order: each neighbouring pair) takes its weakest part's verdict. An interval "
-         "needs two trials or more: with one trial there is none, so a claim holds partly at most.")
+WHERE = ('beyond the margin for "better" (zero without one), and at zero or on the worse side for "not '
+         'better"; ahead of the closest rival for "best"; within the tolerance of the paper\'s number for a value or a '
+         "factor (a printed interval is its own tolerance); on the bound's side for \"at least\" and \"at most\"; within "
+         'the band for "equivalent"; for a trend, the last point beyond the first with every mean in between moving the '
+         "same way; for a yes/no flag of each trial (a run flagged unstable), the percentage of trials flagged: at least "
+         "half for a claim that it happens, at most half for a claim that it does not")
+PARTS = ("A claim of several parts takes its weakest part's verdict: an order, each neighbouring pair; a claim at every "
+         'point of a sweep ("for mu <= 10", "always"), each point; a peak, its height and its place; a claim about '
+         "several heuristics or scenarios, each one. An interval needs two trials or more: with one trial there is "
+         "none, so a claim holds partly at most.")
 #: The definition as one paragraph of Markdown (bold verdicts).
 DEFINITION = (
     "Each claim is checked on one number (a ratio, a paired difference, a mean) with its 95% interval over the "
@@ -241,9 +245,7 @@ class Best(Check):
         labels = list(self.among) or list(table.columns)
         column(table, self.heuristic)
         means = {label: float(np.nanmean(column(table, label).to_numpy(float))) for label in labels}
-        order = sorted(labels, key=lambda label: -sign * means[label])  # stable: ties keep the listed order
-        first, second = order[0], order[1] if len(order) > 1 else order[0]
-        other = second if first == self.heuristic else first
+        order, other = rival(means, self.heuristic, sign)
         d = sign * paired(column(table, self.heuristic), column(table, other), False)
         mean, lo, hi = mean_ci(d)
         others = np.column_stack([column(table, label).to_numpy(float) for label in labels if label != self.heuristic])
@@ -263,6 +265,15 @@ class Best(Check):
     def describe(self) -> str:
         among = f" among {', '.join(self.among)}" if self.among else ""
         return f"{self.heuristic} {'worst' if self.worst else 'best'} on {self.metric}{among}"
+
+
+def rival(means: Mapping[Any, float], label: Any, sign: float = 1.0) -> tuple[list, Any]:
+    """The order of ``means`` (best first: highest with ``sign`` +1, lowest with -1; ties keep the given order) and
+    ``label``'s closest rival in it, as :class:`Best` reads "best": the runner-up where ``label`` is first by mean,
+    else the first."""
+    order = sorted(means, key=lambda k: -sign * means[k])
+    first, second = order[0], order[1] if len(order) > 1 else order[0]
+    return order, second if first == label else first
 
 
 def _ordinal(n: int) -> str:
@@ -565,6 +576,15 @@ def weakest(outcomes: Sequence[Outcome]) -> int:
     return max(range(len(outcomes)), key=lambda i: STRENGTH[outcomes[i].verdict])
 
 
+def weakest_of(outcomes: Sequence[Outcome], **changes: Any) -> Outcome:
+    """One outcome for a claim of several parts (:data:`PARTS`): the weakest part's (:func:`weakest`), with its
+    verdict, number, interval, unit, claimed region and quantity, and ``changes`` (the whole claim's detail, series,
+    share) in place of that part's."""
+    if not outcomes:
+        raise HcschedError("claim: a claim of several parts needs at least one part")
+    return replace(outcomes[weakest(outcomes)], **changes)
+
+
 @dataclass(frozen=True, init=False)
 class AllOf(Check):
     """Every one of ``checks`` (one claim with several parts): the weakest part decides, with its number; every part's
@@ -600,7 +620,7 @@ class AllOf(Check):
             for row in o.series:
                 label = f"{part}: {row[0]}" if names and not any(n in str(row[0]) for n in names) else row[0]
                 series[label] = (label, *row[1:])
-        return replace(outs[weakest(outs)], detail="; ".join(details), series=tuple(series.values()))
+        return weakest_of(outs, detail="; ".join(details), series=tuple(series.values()))
 
     def describe(self) -> str:
         return self.text

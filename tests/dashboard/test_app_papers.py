@@ -143,11 +143,13 @@ def test_the_shipped_verdicts_apply_the_definition():
     judged = table.dropna(subset=["claimed_low", "claimed_high"])
     assert len(judged) > 100
     for _, r in judged.iterrows():
-        region = Region(r["claimed_low"], r["claimed_high"])  # the strict ends only matter at exact equality
-        expected = judge(r["ours"], r["ours_lower"], r["ours_upper"], region)
+        # the table keeps a region's ends, not whether they are inside it ("better": a difference of exactly 0 is
+        # not better), so either reading of the ends may decide
+        expected = {judge(r["ours"], r["ours_lower"], r["ours_upper"], Region(r["claimed_low"], r["claimed_high"], strict))
+                    for strict in (False, True)}
         if "at every step)" in r["detail"]:  # a trend whose means do not move the claimed way at every step
-            expected = "does not hold"
-        assert r["verdict"] == expected, (r["id"], r["reading"])
+            expected = {"does not hold"}
+        assert r["verdict"] in expected, (r["id"], r["reading"])
     ratio = table[(table["id"] == RATIO) & (table["reading"] == "literal")].iloc[0]
     assert ratio["ours"] == pytest.approx(1.0585, abs=1e-3) and ratio["verdict"] == "does not hold"
     assert (ratio["claimed_low"], ratio["claimed_high"], ratio["paper_number"]) == pytest.approx((0.95, 1.05, 1.0))

@@ -10,20 +10,39 @@ task axis (section 5, and MP's "nbtasks > 80") runs the grid's 30 simulations a 
 
 The paper's statements hold "for mu <= 10", "always", "except at mu = 30": :func:`at_every` decides such a claim
 point by point, :func:`peak` a "peak of X at mu = m", :func:`not_better` a "not better than" and :func:`same` an
-"equivalent". They are :class:`hcsched.claims.Custom` checks particular to this paper's wording (``at_every`` is not
-:class:`hcsched.claims.AllOf`: a point where the claim holds makes it hold partly even where another point fails),
-built from the library's own checks where they can be.
+"equivalent". Every verdict is :func:`hcsched.claims.judge`'s (:data:`hcsched.claims.DEFINITION`): a claim about
+one number puts it in a :class:`hcsched.claims.Region`, and a claim of several parts (every point of a sweep; a
+peak's height and place) takes its weakest part's verdict, as :data:`hcsched.claims.PARTS` says. They are
+:class:`hcsched.claims.Custom` checks built from the library's own checks (:class:`hcsched.claims.Value`,
+:class:`hcsched.claims.Better`, :class:`hcsched.claims.Close`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
-from hcsched.claims import FAILS, HOLDS, PARTLY, Better, Check, Claim, Custom, Outcome, Reading, Trend, Value, column, paired, wide
+from hcsched.claims import (
+    HOLDS,
+    Better,
+    Check,
+    Claim,
+    Close,
+    Custom,
+    Outcome,
+    Reading,
+    Region,
+    Trend,
+    Value,
+    judge,
+    rival,
+    weakest,
+    weakest_of,
+)
 from hcsched.errors import HcschedError
 from hcsched.models.timeshared.presets import FITTED, METATASK1, METATASK2, TABLE2, table3_tasks
 from hcsched.stats import mean_ci
@@ -54,131 +73,118 @@ def _groups(results: pd.DataFrame, keys: Sequence[str]) -> list[tuple[tuple, pd.
 
 
 def at_every(inner: Check, keys: Sequence[str] = (MU,)) -> Custom:
-    """``inner`` decided at every point of a sweep over ``keys`` ("for mu <= 10", "always"): holds when it holds at
-    every point; holds partly when it holds at some, or at least partly at every one; else it does not hold (a point
-    where it holds only partly is no evidence on its own). The value is the percent
-    of points where it holds (with one point, that point's own number); the chart shows each point's number and
-    interval."""
+    """``inner`` decided at every point of a sweep over ``keys`` ("for mu <= 10", "always"): a claim of several
+    parts, one per point (:data:`hcsched.claims.PARTS`), so the weakest point decides, with its number, interval and
+    claimed region (:func:`hcsched.claims.weakest_of`; the first listed among equals). It holds when it holds at every
+    point, holds partly when every point's mean lies where the claim puts it but some interval reaches outside, and
+    does not hold when any point's mean lies outside. With one point: that point's own outcome. The detail names
+    every point's verdict; the chart shows each point's number and interval."""
     keys = tuple(keys)
 
     def fn(results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
-        found = [(values, inner.evaluate(rows, better)) for values, rows in _groups(results, keys)]
+        found = [(_label(keys, values), inner.evaluate(rows, better)) for values, rows in _groups(results, keys)]
+        series = tuple((label, o.value, o.lower, o.upper) for label, o in found)
         if len(found) == 1:  # one point: its own number
-            values, o = found[0]
-            return Outcome(o.verdict, o.value, o.lower, o.upper, o.unit, o.share, f"{_label(keys, values)}: {o.detail}",
-                           ((_label(keys, values), o.value, o.lower, o.upper),))
-        verdicts = [o.verdict for _, o in found]
-        verdict = (HOLDS if all(v == HOLDS for v in verdicts) else
-                   PARTLY if HOLDS in verdicts or FAILS not in verdicts else FAILS)
-        shares = [o.share for _, o in found if o.share == o.share]
-        detail = "; ".join(f"{_label(keys, values)}: {o.verdict} ({o.detail})" for values, o in found)
-        series = tuple((_label(keys, values), o.value, o.lower, o.upper) for values, o in found)
-        return Outcome(verdict, 100.0 * verdicts.count(HOLDS) / len(verdicts), math.nan, math.nan, "% of points",
-                       float(np.mean(shares)) if shares else math.nan, detail, series)
+            label, o = found[0]
+            return replace(o, detail=f"{label}: {o.detail}", series=series)
+        outs = [o for _, o in found]
+        label, worst = found[weakest(outs)]
+        held = sum(o.verdict == HOLDS for o in outs)
+        detail = (f"holds at {held} of {len(outs)} points, weakest {label}; "
+                  + "; ".join(f"{where}: {o.verdict} ({o.detail})" for where, o in found))
+        quantity = f"{worst.quantity}, at {label}" if worst.quantity else ""
+        return weakest_of(outs, detail=detail, series=series, quantity=quantity)
 
     where = ", ".join(_SHORT.get(k, k) for k in keys)
     return Custom(inner.metric, fn, f"at every {where} swept: {inner.describe()}", inner.heuristics(),
-                     reads=inner.metrics())
+                  reads=inner.metrics())
 
 
-def _per_point(results: pd.DataFrame, metric: str, heuristic: str, key: str) -> list[tuple[object, pd.Series]]:
-    """The per-trial values of ``metric`` for ``heuristic`` at each point of the sweep over ``key``."""
+def _points(results: pd.DataFrame, metric: str, heuristic: str, key: str) -> pd.DataFrame:
+    """``heuristic``'s rows of the sweep over ``key``, with each point's label ("mu=30") as the heuristic: a results
+    table whose "heuristics" are the points, paired over the trials (the same simulation at every point)."""
     if metric not in results:
         raise HcschedError(f"claim: the results have no column {metric!r}")
-    out = []
+    frames = []
     for (value,), rows in _groups(results, (key,)):
         mine = rows[rows["heuristic"] == heuristic]
         if mine.empty:
             raise HcschedError(f"claim: no heuristic {heuristic!r} in the results; there are: "
                                f"{', '.join(map(str, rows['heuristic'].unique()))}")
-        out.append((value, mine.groupby("trial", sort=True)[metric].mean().astype(float)))
-    return out
+        frames.append(mine[["trial", metric]].assign(heuristic=_label((key,), (value,))))
+    return pd.concat(frames, ignore_index=True)
 
 
 def peak(metric: str, heuristic: str, paper: float, at: float | None = None, key: str = MU,
          tolerance: float = GRAPH_POINTS, reads: tuple[str, ...] = ()) -> Custom:
-    """"A peak of ``paper`` (at ``key`` = ``at``)" along a sweep: the value is our mean at ``at`` (the highest mean
-    without ``at``), which matches when within ``tolerance`` points of ``paper`` or when ``paper`` is inside its 95%
-    interval; ``at`` is the peak when no other point is higher with a paired interval (over the same simulations)
-    clear of zero. Holds when both match, does not hold when neither does, else holds partly; without ``at``, holds
-    when the value matches, partly within twice the tolerance."""
+    """"A peak of ``paper`` (at ``key`` = ``at``)" along a sweep, in percentage points (a gain or a share).
+
+    With ``at``, two parts (:data:`hcsched.claims.PARTS`), the weaker deciding: the height, our mean at ``at`` put
+    within ``tolerance`` points of ``paper`` (:class:`hcsched.claims.Value`); and the place, ``at``'s paired lead over
+    the highest other point (over the same simulations), put above zero (:class:`hcsched.claims.Better`, in points,
+    as "best" is read: ahead of the closest rival). Without ``at`` ("up to 90%"), one number: the highest point's
+    mean, put within ``tolerance`` of ``paper``."""
 
     def fn(results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
-        points = _per_point(results, metric, heuristic, key)
-        means = [float(np.nanmean(s)) for _, s in points]
-        top = int(np.nanargmax(means))
+        points = _points(results, metric, heuristic, key)
+        labels = list(dict.fromkeys(points["heuristic"]))
+        means = points.groupby("heuristic", sort=False)[metric].mean()
+        series = tuple((label, *mean_ci(points.loc[points["heuristic"] == label, metric])) for label in labels)
+        shown = ", ".join(f"{label}: {means[label]:.3g}" for label in labels)
+        order, _ = rival(means.to_dict(), labels[0], 1.0)
+        top = order[0]
         if at is None:
-            chosen = top
-        else:
-            where = [i for i, (v, _) in enumerate(points) if float(v) == float(at)]
-            if not where:
-                raise HcschedError(f"claim: no point {key} = {at:g} in the results; the claim must sweep it")
-            chosen = where[0]
-        mean, lo, hi = mean_ci(points[chosen][1].to_numpy(float))
-        gap = abs(mean - paper)
-        value_ok = gap <= tolerance or (lo == lo and lo <= paper <= hi)
-        above = []
-        for i, (v, s) in enumerate(points):
-            if i != chosen:
-                _, dlo, _ = mean_ci(paired(s, points[chosen][1], True))
-                if dlo == dlo and dlo > 0:
-                    above.append(v)
-        if at is None:
-            verdict = HOLDS if value_ok else PARTLY if gap <= 2 * tolerance else FAILS
-            where_text = f"highest at {key} = {points[chosen][0]:g}"
-        else:
-            position_ok = not above
-            verdict = HOLDS if value_ok and position_ok else FAILS if not (value_ok or position_ok) else PARTLY
-            where_text = (f"{key} = {at:g} is the peak" if position_ok else
-                          f"higher elsewhere ({key} = {', '.join(f'{v:g}' for v in above)})")
-        shown = ", ".join(f"{v:g}: {m:.3g}" for (v, _), m in zip(points, means, strict=True))
-        detail = (f"{mean:.3g} [{lo:.3g}, {hi:.3g}] against the paper's {paper:g} ({gap:.3g} points off); {where_text}; "
-                  f"means by {key}: {shown}")
-        series = tuple((_label((key,), (v,)), *mean_ci(s.to_numpy(float))) for v, s in points)
-        return Outcome(verdict, mean, lo, hi, "%", math.nan, detail, series)
+            height = Value(metric, top, paper=paper, tolerance=tolerance, points=True).evaluate(points, better)
+            return replace(height, unit="%", detail=f"highest at {top}: {height.detail}; means: {shown}",
+                           series=series, quantity=f"{metric.replace('_', ' ')} of {heuristic} at its highest point")
+        chosen = _label((key,), (at,))
+        if chosen not in labels:
+            raise HcschedError(f"claim: no point {key} = {at:g} in the results; the claim must sweep it")
+        height = replace(Value(metric, chosen, paper=paper, tolerance=tolerance, points=True).evaluate(points, better),
+                         unit="%", quantity=f"{metric.replace('_', ' ')} of {heuristic} at {chosen}")
+        if len(labels) == 1:
+            return replace(height, detail=f"{chosen}: {height.detail} (no other point)", series=series)
+        _, other = rival(means.to_dict(), chosen, 1.0)
+        place = replace(Better(chosen, other, metric, points=True).evaluate(points, {metric: "higher"}),
+                        quantity=f"{metric.replace('_', ' ')} of {heuristic}: {chosen} against {other}, paired (points)")
+        detail = (f"height: {height.verdict}, {chosen} {height.detail}; place: {place.verdict}, {place.detail}; "
+                  f"means: {shown}")
+        return weakest_of([height, place], detail=detail, series=series)
 
     place = f" at {_SHORT.get(key, key)} = {at:g}" if at is not None else ""
     return Custom(metric, fn, f"{metric} of {heuristic} peaks at {paper:g}{place} (within {tolerance:g} points)",
-                     (heuristic,), reads=reads or (metric,))
+                  (heuristic,), reads=reads or (metric,))
 
 
-def _advantage(results: pd.DataFrame, better: Mapping[str, str], a: str, b: str, metric: str) -> np.ndarray:
-    """Per trial, how much better ``a`` does than ``b`` on ``metric``, in percent of b (positive: a better)."""
+def _directed(better: Mapping[str, str], metric: str) -> None:
+    """A message naming ``metric`` where it has no better side to compare on."""
     if better.get(metric) not in ("lower", "higher"):
         raise HcschedError(f"claim: {metric!r} has no better side; compare a metric where lower or higher is better")
-    sign = 1.0 if better[metric] == "higher" else -1.0
-    table = wide(results, metric)
-    return sign * paired(column(table, a), column(table, b), False)
 
 
 def not_better(a: str, b: str, metric: str) -> Custom:
-    """``a`` is not better than ``b`` on ``metric`` (paired, percent of b): holds unless a is better with a 95%
-    interval clear of zero (a mean advantage inside the noise is not "better"); then it does not hold."""
+    """``a`` is not better than ``b`` on ``metric``: the number is :class:`hcsched.claims.Better`'s, the paired
+    difference a - b in percent of b, and the claim puts it where "better" does not: at zero or on the worse side
+    (zero and above where lower is better). :func:`hcsched.claims.judge` decides: holds when the whole interval is
+    there (a identical to b gives [0, 0]), partly when the mean is, and it does not hold when a is better by mean."""
+    inner = Better(a, b, metric)
 
     def fn(results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
-        d = _advantage(results, better, a, b, metric)
-        mean, lo, hi = mean_ci(d)
-        verdict = FAILS if (lo == lo and lo > 0) or (lo != lo and mean > 0) else HOLDS
-        detail = f"{a} better than {b} by {mean:+.3g}% [{lo:.3g}, {hi:.3g}] over {d.size} trials"
-        return Outcome(verdict, mean, lo, hi, "%", float(np.mean(d <= 0)) if d.size else math.nan, detail)
+        _directed(better, metric)
+        out = inner.evaluate(results, better)
+        side = inner.region(better)  # "better": below 0 (lower is better) or above
+        region = Region(0.0, math.inf) if side.low == -math.inf else Region(-math.inf, 0.0)
+        share = 1.0 - out.share if out.share == out.share else math.nan
+        return replace(out, verdict=judge(out.value, out.lower, out.upper, region), claimed=region.ends(), share=share,
+                       detail=f"{out.detail}; not better: {'0 or above' if region.low == 0 else '0 or below'}")
 
     return Custom(metric, fn, f"{a} not better than {b} on {metric} (paired)", (a, b))
 
 
-def same(a: str, b: str, metric: str, tolerance: float = GRAPH_POINTS) -> Custom:
-    """``a`` and ``b`` are equivalent on ``metric``: holds when their mean paired difference (percent of b) is within
-    ``tolerance``, holds partly within twice it or when the 95% interval reaches 0, else it does not hold. Particular
-    to this paper, not :class:`hcsched.claims.Close`: its "equivalent" is read off the graphs' means, so the mean
-    decides (the interval only for partly), and the difference is signed by the metric's better side."""
-
-    def fn(results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
-        d = _advantage(results, better, a, b, metric)
-        mean, lo, hi = mean_ci(d)
-        verdict = HOLDS if abs(mean) <= tolerance else PARTLY if abs(mean) <= 2 * tolerance or lo <= 0 <= hi else FAILS
-        detail = f"{a} against {b}: {mean:+.3g}% [{lo:.3g}, {hi:.3g}] (better side positive) over {d.size} trials"
-        return Outcome(verdict, mean, lo, hi, "%", float(np.mean(np.abs(d) <= tolerance)) if d.size else math.nan, detail)
-
-    return Custom(metric, fn, f"{a} equivalent to {b} on {metric} (within {tolerance:g}%, paired)", (a, b))
+def same(a: str, b: str, metric: str, tolerance: float = GRAPH_POINTS) -> Close:
+    """``a`` and ``b`` are equivalent on ``metric``: :class:`hcsched.claims.Close`, their paired difference (percent
+    of b) put within +-``tolerance``, the tolerance of a difference read off the paper's graphs."""
+    return Close(a, b, metric, within=tolerance)
 
 
 def with_column(name: str, make: Callable[[pd.DataFrame], pd.Series], inner: Check, reads: tuple[str, ...],

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import hcsched
-from hcsched.claims import FAILS, HOLDS, PARTLY
+from hcsched.claims import FAILS, HOLDS, PARTLY, Region, judge
 from hcsched.models import get_model
 from hcsched.models.classes.claims import CLAIMS, interval_check, stability_check
 from hcsched.models.classes.presets import PUBLISHED
@@ -31,30 +31,55 @@ def _table(**values) -> pd.DataFrame:
                           "lambda_restricted": 1.2} for label, rows in values.items() for t, (q, flag) in enumerate(rows)])
 
 
-def test_the_interval_check_follows_the_numbers():
+def _judged(out) -> bool:
+    """The outcome's verdict is judge() of its own number, interval and claimed region (DEFINITION)."""
+    return out.verdict == judge(out.value, out.lower, out.upper, Region(*out.claimed))
+
+
+def _means(values) -> pd.DataFrame:
+    return _table(mct=[(q, False) for q in values])
+
+
+def test_the_interval_check_puts_our_mean_in_the_printed_interval():
     check = interval_check("mct", 20.05, 21.10)
-    inside = _table(mct=[(20.3, False), (20.9, False), (20.6, False), (20.4, False)])
-    out = check.evaluate(inside, {})
-    assert out.verdict == HOLDS and out.value == pytest.approx(20.55) and out.lower < 21.10
-    assert out.series[1] == ("paper", pytest.approx(20.575), 20.05, 21.10)
-    near = _table(mct=[(19.0, False), (19.1, False), (19.05, False)])  # 7.5% below, intervals apart
-    assert check.evaluate(near, {}).verdict == PARTLY
-    far = _table(mct=[(25.0, False), (25.2, False), (25.1, False)])  # 22% above
-    out = check.evaluate(far, {})
-    assert out.verdict == FAILS and "do not overlap" in out.detail
+    out = check.evaluate(_means([20.3, 20.9, 20.6, 20.4]), {})  # our interval [20.1, 21.0]: inside the paper's
+    assert out.verdict == HOLDS and out.value == pytest.approx(20.55) and out.claimed == (20.05, 21.10)
+    assert out.series[1] == ("paper", pytest.approx(20.575), 20.05, 21.10) and out.unit == "tasks" and _judged(out)
+    out = check.evaluate(_means([19.5, 21.6, 20.0, 21.1]), {})  # the mean inside, the interval straddling both ends
+    assert out.verdict == PARTLY and out.lower < 20.05 and out.upper > 21.10 and "inside" in out.detail
+    out = check.evaluate(_means([19.9, 20.0, 20.1, 20.05]), {})  # the mean just below, the interval reaching in
+    assert out.verdict == FAILS and out.upper > 20.05 and "outside" in out.detail
+    far = check.evaluate(_means([25.0, 25.2, 25.1]), {})  # 22% above
+    assert far.verdict == FAILS and "+22" in far.detail and _judged(far)
+    one = check.evaluate(_means([20.5]), {})  # one replication: no interval, partly at most
+    assert one.verdict == PARTLY and math.isnan(one.lower) and "(no interval)" in one.detail and "nan" not in one.detail
     with pytest.raises(hcsched.HcschedError, match="no heuristic 'mct'"):
         check.evaluate(_table(lpas=[(1, False), (2, False)]), {})
 
 
-def test_the_stability_check_follows_the_flags():
-    every = _table(kpb=[(900, True)] * 4)
-    some = _table(kpb=[(900, True), (500, False), (800, True), (700, True)])
-    none = _table(kpb=[(90, False)] * 4)
+def _flags(*flags: bool) -> pd.DataFrame:
+    return _table(kpb=[(900 if f else 90, f) for f in flags])
+
+
+def test_the_stability_check_puts_the_share_flagged_on_the_papers_side_of_half():
     unstable, stable = stability_check("kpb", True), stability_check("kpb", False)
-    assert [unstable.evaluate(t, {}).verdict for t in (every, some, none)] == [HOLDS, PARTLY, FAILS]
-    assert [stable.evaluate(t, {}).verdict for t in (every, some, none)] == [FAILS, FAILS, HOLDS]
-    one_of_four = _table(kpb=[(90, False), (95, False), (400, True), (92, False)])
-    assert stable.evaluate(one_of_four, {}).verdict == PARTLY and unstable.evaluate(one_of_four, {}).verdict == FAILS
-    out = unstable.evaluate(some, {})
+    every, none = _flags(*[True] * 4), _flags(*[False] * 4)
+    three, one_of_four = _flags(True, False, True, True), _flags(False, False, True, False)
+    assert [unstable.evaluate(t, {}).verdict for t in (every, three, one_of_four, none)] == [HOLDS, PARTLY, FAILS, FAILS]
+    assert [stable.evaluate(t, {}).verdict for t in (every, three, one_of_four, none)] == [FAILS, FAILS, PARTLY, HOLDS]
+    out = unstable.evaluate(three, {})  # 75% [.., ..]: most replications agree, the interval reaches below half
     assert out.value == pytest.approx(75.0) and out.share == 0.75 and "3 of 4" in out.detail
-    assert math.isnan(stable.evaluate(_table(kpb=[(90, False)]), {}).lower)  # one replication: no interval
+    assert out.claimed == (50.0, 100.0) and out.lower < 50 and out.upper <= 100 and out.unit == "% unstable"
+    assert stable.evaluate(every, {}).claimed == (0.0, 50.0)
+    out = unstable.evaluate(every, {})
+    assert (out.value, out.lower, out.upper) == (100.0, 100.0, 100.0)  # every replication agreeing: zero width
+    even = _flags(True, False, True, False)  # exactly half: on both sides, not settled
+    assert unstable.evaluate(even, {}).verdict == PARTLY and stable.evaluate(even, {}).verdict == PARTLY
+    once = _flags(*[False] * 29, True)  # 1 of 30: the interval stays within 0-100% (the bootstrap), below half
+    out = stable.evaluate(once, {})
+    assert out.verdict == HOLDS and out.lower >= 0.0 and out.upper < 50.0
+    for check in (unstable, stable):
+        for t in (every, none, three, one_of_four, even, once):
+            assert _judged(check.evaluate(t, {}))
+    alone = stable.evaluate(_flags(False), {})  # one replication: no interval
+    assert alone.verdict == PARTLY and math.isnan(alone.lower) and "(no interval)" in alone.detail
