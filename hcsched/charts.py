@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.heuristics import heuristic_names
+from hcsched.heuristics import heuristic_hovers, heuristic_names
 from hcsched.metrics import Metric, Schedule
 
 # Okabe & Ito's colour-blind-safe palette (yellow last: weak on white), then Paul Tol's muted scheme.
@@ -62,6 +62,46 @@ def _hover_format(metric: Metric) -> str:
 
 BETTER = {"lower": "lower is better", "higher": "higher is better", "": "neither is better"}
 
+#: The words an axis gives a metric without a unit (a ratio, a count), by the metric's name: what its numbers are.
+UNITLESS = (("normalized_", "ratio to the benchmark (1 = as good)"), ("stretch", "ratio: flow time / run time"),
+            ("", "count"))
+#: Units as an axis title says them.
+UNIT_WORDS = {"s": "seconds", "ms": "milliseconds", "%": "%"}
+
+
+def axis_unit(metric: Metric) -> str:
+    """The unit of a metric's axis in words: "seconds", "tasks", "%" (a fraction shown as a percent, e.g. utilisation,
+    or a percentage), or, for a metric without a unit, what its numbers are ("ratio to the benchmark (1 = as good)",
+    "ratio: flow time / run time", "count")."""
+    if metric.unit == "%" or metric.fmt.endswith("%"):
+        return "%"
+    if metric.unit:
+        return UNIT_WORDS.get(metric.unit, metric.unit)
+    return next(words for key, words in UNITLESS if key in metric.name)
+
+
+def axis_title(metric: Metric) -> str:
+    """A metric's axis title with its unit: "Makespan (s)", "Efficiency (%)", "Max stretch (ratio: flow time / run
+    time)"; a title that already names its unit ("Value, % of the upper bound") as it is."""
+    unit = "%" if metric.unit == "%" or metric.fmt.endswith("%") else metric.unit or axis_unit(metric)
+    if "%" in metric.title and unit == "%" or f"({unit})" in metric.title:
+        return metric.title
+    return f"{metric.title} ({unit})"
+
+
+def plain_numbers(fig: go.Figure) -> go.Figure:
+    """Every axis of ``fig`` writes its numbers out with thousands separators ("535,000"), never with an SI prefix:
+    Plotly's default "535k" beside "(s)" reads as kiloseconds. Axes with their own tick texts or a format keep them."""
+    fig.update_xaxes(exponentformat="none", separatethousands=True)
+    fig.update_yaxes(exponentformat="none", separatethousands=True)
+    return fig
+
+
+def hover_names(labels) -> dict[str, str]:
+    """Each heuristic label with its plain-words title, for hover text ("fa: earliest estimated finish"), from the
+    heuristic registry (:func:`hcsched.heuristics.heuristic_hovers`); a label it does not know stays as it is."""
+    return heuristic_hovers(labels)
+
 
 def direction(metric: Metric) -> str:
     """Which way is better, as a chart title says it."""
@@ -74,7 +114,7 @@ def panel_title(metric: Metric) -> str:
     return f"{metric.label}<br><span style='font-size:11px;color:#555'>{arrow}{direction(metric)}</span>"
 
 
-ROW_GAP_PX = 90  # between rows of panels: a row's tick labels and the next row's two-line title
+ROW_GAP_PX = 110  # between rows of panels: a row's tick labels, its unit and the next row's two-line title
 
 
 def grid_columns(panels: int, widest: int = 3) -> int:
@@ -92,6 +132,7 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     zero length) says so in its panel instead of leaving it empty."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
+    names = hover_names(labels)
     cols = grid_columns(len(metrics))
     rows = -(-len(metrics) // cols)
     row_px = 30 + 24 * max(2, len(labels))  # a panel's plot area
@@ -104,13 +145,16 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
         upper = (summary[f"{m.name}_upper"].to_numpy(float) - mean)
         lower = (mean - summary[f"{m.name}_lower"].to_numpy(float))
         f = _hover_format(m)
+        unit = "" if m.fmt.endswith("%") or not m.unit else "%" if m.unit == "%" else f" {m.unit}"
         fig.add_trace(go.Bar(
             y=labels, x=mean, orientation="h", marker_color=[colors[x] for x in labels], showlegend=False, name=m.title,
             error_x={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
             customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
-            hovertemplate=f"%{{y}}<br>mean %{{x:{f}}}<br>95% interval [%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]"
-                          "<extra></extra>",
+            hovertext=[names[x] for x in labels],
+            hovertemplate=f"%{{hovertext}}<br>{m.title}: mean %{{x:{f}}}{unit}<br>95% interval of the mean: "
+                          f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}<extra></extra>",
         ), row=row, col=col)
+        fig.update_xaxes(title={"text": axis_unit(m), "font": {"size": 11}, "standoff": 4}, row=row, col=col)
         if m.fmt:
             fig.update_xaxes(tickformat=m.fmt, row=row, col=col)
         if not np.isfinite(mean).any():
@@ -118,37 +162,46 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
                                xref=f"x{k if k > 1 else ''} domain", yref=f"y{k if k > 1 else ''} domain",
                                x=0.5, y=0.5, font={"color": "#666"})
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
+    fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=5, automargin=True)
     fig.update_annotations(yshift=6)
-    fig.update_layout(height=plots + 90, margin={"t": 60, "b": 30, "l": 10, "r": 20}, bargap=0.25)
-    return fig
+    fig.update_layout(height=plots + 110, margin={"t": 60, "b": 50, "l": 10, "r": 20}, bargap=0.25)
+    return plain_numbers(fig)
 
 
 def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
     """Per-trial values of one metric as a box per heuristic with every trial shown as a point."""
     labels = list(dict.fromkeys(results["heuristic"]))
     colors = colors or heuristic_colors(labels)
+    names = hover_names(labels)
     fig = go.Figure()
     for label in labels:
         rows = results[results["heuristic"] == label]
         fig.add_trace(go.Box(y=rows[metric.name], name=label, marker_color=colors[label], boxpoints="all", jitter=0.4,
                              pointpos=0, customdata=rows["trial"],
-                             hovertemplate=f"trial %{{customdata}}: %{{y:{_hover_format(metric)}}}<extra></extra>"))
-    fig.update_layout(height=380, showlegend=False, yaxis_title=f"{metric.label} ({direction(metric)})",
-                      margin={"t": 20, "b": 10, "l": 10, "r": 10})
+                             hovertemplate=f"{_escape(names[label])}<br>trial %{{customdata}}: "
+                                           f"%{{y:{_hover_format(metric)}}}<extra></extra>"))
+    fig.update_layout(height=380, showlegend=False, yaxis_title=f"{axis_title(metric)}, {direction(metric)}",
+                      xaxis_title="heuristic (hover a box for its name)", margin={"t": 20, "b": 10, "l": 10, "r": 10})
     if metric.fmt:
         fig.update_yaxes(tickformat=metric.fmt)
     if not results[metric.name].notna().any():
         fig.add_annotation(text="no value in this run: undefined for every trial", showarrow=False, xref="paper",
                            yref="paper", x=0.5, y=0.5, font={"color": "#666"})
-    return fig
+    return plain_numbers(fig)
+
+
+def _escape(text: str) -> str:
+    """Text shown as itself in a Plotly hover template: "<" and ">" as entities (a title is no HTML), "%{" broken
+    (it would start a field)."""
+    return str(text).replace("<", "&lt;").replace(">", "&gt;").replace("%{", "% {")
 
 
 def _short(t: float) -> str:
-    """A compact time label: 61.4k, 1.23M."""
-    for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(t) >= size:
-            return f"{t / size:.3g}{unit}"
+    """A compact time label of three significant digits written out, never with an SI prefix beside a unit ("61.4k
+    s" reads as kiloseconds): 61,400, 1,230,000, 0.25."""
+    if abs(t) >= 1e3:
+        return f"{float(f'{t:.3g}'):,.0f}"
     return f"{t:.3g}"
 
 
@@ -380,6 +433,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
                         vertical_spacing=min(0.12, 45 / sum(heights)) if len(labels) > 1 else 0)
     u = f" {time_unit}"
     where = f"on {rows.word} " + ("%{hovertext}" if rows.lanes else "%{y}")
+    by = hover_names(labels)
     for row, label in enumerate(labels, start=1):
         s, idx = schedules[label], picks[label]
         custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx], s.machine[idx]])
@@ -405,7 +459,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
             hovertemplate=("task %{customdata[0]} " + where + "<br>arrival %{customdata[1]:.6g}" + u +
                            "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +
                            "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
-                           "<extra>" + label + "</extra>"),
+                           "<br>by " + _escape(by[label]) + "<extra>" + label + "</extra>"),
             **extra), row=row, col=1)
         if rows.lanes:
             centres, gaps = bands[label][2:4]
@@ -416,6 +470,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
         else:
             fig.update_yaxes(categoryorder="array", categoryarray=[rows.name(j) for j in rows_of[label]][::-1],
                              row=row, col=1)
+        fig.update_yaxes(title_text=rows.word, row=row, col=1)
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))), data=[
         go.Bar(x=np.clip(t - schedules[label].start[picks[label]], 0.0,
                          schedules[label].finish[picks[label]] - schedules[label].start[picks[label]]))
@@ -438,7 +493,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
                   "len": 0.86, "currentvalue": {"prefix": "time ", "suffix": u}, "pad": {"t": 0, "b": 40}}],
     )
     fig.update_xaxes(title_text=f"time ({time_unit})", row=len(labels), col=1)
-    return fig
+    return plain_numbers(fig)
 
 
 def _rgba(color: str, alpha: float) -> str:

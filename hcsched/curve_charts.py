@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from hcsched.charts import _rgba, direction, heuristic_colors
+from hcsched.charts import _escape, _rgba, direction, heuristic_colors, hover_names, plain_numbers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few, t_quantile
 
@@ -95,8 +95,11 @@ def band_chart(curves: list[Curve], title: str, yaxis_title: str, colors: dict[s
                time_unit: str = "s", log: bool = False, percent: bool = False, legend_title: str = "heuristic",
                value_format: str = ".3g") -> go.Figure:
     """Each curve's mean as a line in its heuristic's colour and its 95% band as a pale area; the legend to the right
-    of the plot (clicking a heuristic hides its line and band)."""
-    colors = colors or heuristic_colors(list(dict.fromkeys(c.heuristic for c in curves)))
+    of the plot (clicking a heuristic hides its line and band); hovering a line names its heuristic in plain words.
+    A log axis says so in its title ("..., log scale")."""
+    labels = list(dict.fromkeys(c.heuristic for c in curves))
+    colors = colors or heuristic_colors(labels)
+    by = hover_names(labels)
     fmt = ".1%" if percent else value_format
     floor = _log_floor(curves) if log else None
     traces = []
@@ -112,10 +115,11 @@ def band_chart(curves: list[Curve], title: str, yaxis_title: str, colors: dict[s
             x=c.time, y=c.mean, mode="lines", name=name, legendgroup=name,
             line={"color": colors[c.heuristic], "width": 2, "dash": c.dash},
             customdata=np.column_stack([c.lower, c.upper]),
-            hovertemplate=f"time %{{x:.4g}} {time_unit}: mean %{{y:{fmt}}}, 95% band [%{{customdata[0]:{fmt}}}, "
-                          f"%{{customdata[1]:{fmt}}}]<extra>{name}</extra>"))
+            hovertemplate=f"{_escape(by[c.heuristic])}<br>time %{{x:,.4~r}} {time_unit}: mean %{{y:{fmt}}}, 95% "
+                          f"interval of the mean %{{customdata[0]:{fmt}}} to %{{customdata[1]:{fmt}}}"
+                          f"<extra>{name}</extra>"))
     fig = go.Figure(traces)
-    yaxis: dict = {"title": {"text": yaxis_title}}
+    yaxis: dict = {"title": {"text": yaxis_title + (", log scale" if log and "log" not in yaxis_title else "")}}
     if log:
         shown = np.concatenate([c.mean for c in curves] + [c.upper for c in curves]) if curves else np.zeros(0)
         yaxis.update(type="log", **log_ticks(np.append(shown, floor if floor is not None else []), percent))
@@ -124,4 +128,4 @@ def band_chart(curves: list[Curve], title: str, yaxis_title: str, colors: dict[s
     fig.update_layout(title={"text": title, "x": 0, "xanchor": "left"}, height=380, xaxis_title=f"time ({time_unit})",
                       yaxis=yaxis, legend={**LEGEND, "title": {"text": legend_title}},
                       margin={"t": 50, "b": 10, "l": 10, "r": 10})
-    return fig
+    return plain_numbers(fig)

@@ -172,12 +172,25 @@ def is_fraction(metric: Metric) -> bool:
     return metric.fmt.endswith("%")
 
 
+_WORDS = {"k": "thousand", "M": "million", "G": "billion", "T": "trillion"}
+
+
 def readable(value: float, metric: Metric) -> str:
-    """A metric's value as people read it, with its unit: "1.20 M s", "87.3%", "93.41%", "12 tasks"; NaN "–"."""
+    """A metric's value as people read it, with its unit: "1.20 million s", "87.3%", "93.41%", "12 tasks"; NaN "–".
+    Beside a unit the scale is a word: "544 k s" would read as kiloseconds."""
     number = readable_number(value, metric.fmt)
     if not math.isfinite(value) or is_fraction(metric) or not metric.unit:
         return number
-    return number + "%" if metric.unit == "%" else f"{number} {metric.unit}"
+    return readable_amount(value, metric.unit)
+
+
+def readable_amount(value: float, unit: str) -> str:
+    """A number with its unit, its scale in words: "15.1 thousand s", "1.20 million time units", "523.4 s", "87%"."""
+    number = readable_number(value)
+    head, _, suffix = number.partition(" ")
+    if suffix in _WORDS:
+        number = f"{head} {_WORDS[suffix]}"
+    return number + "%" if unit == "%" else f"{number} {unit}"
 
 
 def _amount(x: float) -> str:

@@ -26,14 +26,18 @@ from hcsched.charts import (
 )
 from hcsched.experiment import schedule_table, schedules_of
 from hcsched.export import results_csv, schedule_csv, summary_csv
+from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
-from hcsched.verdict import readable_number, scenario_verdicts
+from hcsched.verdict import readable_amount, readable_number, scenario_verdicts
 from pages.models import shown_text, ui
 from pages.runs import RunResult
 from pages.session import Keys, same_experiment
 from pages.widgets import file_name, headline_metric, shown_as_error
 
+READING = ("How to read the intervals: a whisker on a bar, or [a, b] after a number, is the 95% interval of the mean: "
+           "with many more trials the mean would very likely lie inside it. Overlapping intervals alone do not make a "
+           "tie: the line above compares the heuristics trial by trial, on the same tasks.")
 INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, fixed "
              "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or above 100% for "
              "a utilisation or a share of an upper bound.")
@@ -89,6 +93,13 @@ def summary_table(summary: pd.DataFrame, metrics: tuple[Metric, ...]) -> pd.Data
     return out
 
 
+def text_width(texts) -> int:
+    """Pixels a table column needs to show the longest of ``texts`` whole in the grid's 14 px font (about 7.6 px a
+    character, a wide one allowed for) with its padding: a column of heuristic labels such as mp-masse-decres-incr
+    is never cut."""
+    return int(8 * max((len(str(t)) for t in texts), default=4) + 24)
+
+
 def metric_help(model) -> pd.DataFrame:
     """What each metric means, from the model's metric descriptions."""
     better = {"lower": "lower", "higher": "higher", "": "neither"}
@@ -116,14 +127,18 @@ def show_results(run: RunResult, key: str) -> None:
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
     with shown_as_error("Who wins could not be worked out"):
         show_verdict(results, scenario, key)
-    st.caption(", ".join(facts) + ". " + INTERVALS)
+    st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
     for warning in model.warnings(results):
         st.warning(shown_text(scenario.model, warning))
     st.plotly_chart(metric_bars(summary, bars, colors), key=f"{key}_bars", width="stretch")
     with st.expander("Means and 95% intervals", expanded=False):
-        st.dataframe(summary_table(summary, tables), key=f"{key}_summary", hide_index=True)
+        means = summary_table(summary, tables)
+        st.dataframe(means, key=f"{key}_summary", hide_index=True, column_config={"heuristic": st.column_config.TextColumn(
+            pinned=True, width=text_width(means["heuristic"]),
+            help="The heuristic's short name, as in the charts and the CSV downloads; hover a bar for its name in "
+                 "words, or open *What the short names on this page mean*")})
     with st.expander("What the metrics mean", expanded=False):
-        st.dataframe(metric_help(model), key=f"{key}_help", hide_index=True, width="stretch")
+        st.table(metric_help(model), hide_index=True)  # an HTML table: its meanings wrap, never cut
     by_name = {m.name: m for m in bars}
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
@@ -231,8 +246,10 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     lead = headline_metric(model)
     default = best_few(summary, lead.name, lead.better, scenario.benchmark_label, GANTT_HEURISTICS)
     default = [label for label in default if label in labels]
+    names = heuristic_hovers(labels, scenario.model)
     shown = st.multiselect("Heuristics in the Gantt chart", labels, default=default, key=f"{key}_gantt_heuristics",
-                           help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, with the benchmark.")
+                           help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, with the benchmark. "
+                                "The names: " + "; ".join(names[x] for x in labels) + ".")
     if not shown:
         return [], None
     machines = max(schedules[label].machines for label in shown)
@@ -265,9 +282,9 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
         return (0.0, end)
     low = c1.slider("Window start", 0.0, end - length, 0.0, key=f"{key}_window", format="%.4g")
     model = get_model(scenario.model)
-    show = lambda x: readable_number(x, "")  # noqa: E731
-    st.caption(f"Showing {show(low)} to {show(low + length)} {model.time_unit} of the {model.trial_word}'s "
-               f"{show(end)} {model.time_unit}: move the window with Window start, or widen it with Window length.")
+    show = lambda x: readable_amount(x, model.time_unit)  # noqa: E731  ("15.1 thousand s": "15.1 k s" reads as ks)
+    st.caption(f"Showing {show(low)} to {show(low + length)} of the {model.trial_word}'s "
+               f"{show(end)}: move the window with Window start, or widen it with Window length.")
     return (low, low + length)
 
 

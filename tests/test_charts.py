@@ -248,3 +248,105 @@ def test_rows_of_bar_panels_keep_a_fixed_gap_in_pixels_for_few_heuristics_too():
         plot_px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
         gap = fig.layout.yaxis.domain[0] - fig.layout[f"yaxis{grid_columns(len(bars)) + 1}"].domain[1]
         assert gap * plot_px >= ROW_GAP_PX - 1
+
+
+# --- plain names, units on every axis, no SI prefix beside a unit ----------------------------------------------------
+
+
+def test_a_heuristics_plain_title_comes_from_the_registry_scoped_by_the_labels_model():
+    from hcsched.heuristics import heuristic_hovers, heuristic_title, label_parts, labels_model
+
+    assert label_parts("kpb (kbar=1)") == ("kpb", {"kbar": "1"}) and label_parts("fz") == ("fz", {})
+    assert heuristic_title("mct") == "Minimum completion time"
+    assert heuristic_title("fa", "estimation") == "earliest estimated finish"  # not "FA: ..." after "fa: "
+    kpb = heuristic_title("kpb (kbar=1)", "classes")
+    assert kpb.startswith("K-percent best; kbar = 1: number of machines") and "k-bar" in kpb
+    assert heuristic_title("my own label") == ""
+    # names are scoped by model: value's min-min is Kim et al.'s "Min-Min", found from the other labels beside it
+    assert labels_model(["max-max", "min-min", "mine"]) == "value" and labels_model(["min-min"]) == "etc"
+    assert heuristic_hovers(["max-max", "min-min"])["min-min"] == "min-min: Min-Min"
+    assert heuristic_hovers(["mp-masse-decres-incr", "mine"]) == {
+        "mp-masse-decres-incr": "mp-masse-decres-incr: Min perturbation, mass decreasing (running)", "mine": "mine"}
+
+
+def _summary(labels, metrics):
+    summary = pd.DataFrame({"heuristic": labels, "trials": 3})
+    for m in metrics:
+        summary[m.name] = summary[f"{m.name}_lower"] = summary[f"{m.name}_upper"] = 1.0
+    return summary
+
+
+def test_bars_and_distributions_name_each_heuristic_in_plain_words_on_hover_and_give_each_axis_its_unit():
+    from hcsched.charts import axis_title, axis_unit, trial_distribution
+
+    model = get_model("estimation")
+    bars = model.bar_metrics()
+    labels = ["fa", "fz (beta=0.1)", "lz"]
+    fig = metric_bars(_summary(labels, bars), bars)
+    for trace in fig.data:
+        assert list(trace.hovertext) == ["fa: earliest estimated finish",
+                                         "fz (beta=0.1): most error first; beta = 0.1: the error weight beta > 0 of "
+                                         "eqs. 13, 14, 18, 19", "lz: load balance, most error first"]
+        assert "%{hovertext}" in trace.hovertemplate and "interval [" not in trace.hovertemplate  # words, no brackets
+    units = [fig.layout[f"xaxis{k if k > 1 else ''}"].title.text for k in range(1, len(bars) + 1)]
+    assert units == ["seconds", "%", "%"]  # efficiency has its unit; the error, a fraction, is shown in %
+    assert fig.layout.yaxis.title.text == "heuristic"
+    efficiency = next(m for m in bars if m.name == "efficiency")
+    assert axis_title(efficiency) == "Efficiency (%)" and axis_unit(efficiency) == "%"
+    etc = {m.name: m for m in get_model("etc").bar_metrics()}
+    assert axis_unit(etc["normalized_makespan"]).startswith("ratio") and axis_unit(etc["max_stretch"]).startswith("ratio")
+    results = pd.DataFrame({"heuristic": labels * 2, "trial": [0, 0, 0, 1, 1, 1], "efficiency": [50.0] * 6})
+    box = trial_distribution(results, efficiency)
+    assert box.layout.yaxis.title.text == "Efficiency (%), higher is better" and box.layout.xaxis.title.text
+    assert box.data[2].hovertemplate.startswith("lz: load balance, most error first<br>")
+
+
+def test_no_axis_writes_an_si_prefix_beside_its_unit():
+    """Plotly's default ticks write 535,000 as "535k", which beside "time (s)" reads as kiloseconds."""
+    from hcsched.charts import _short
+
+    assert [_short(x) for x in (61_400, 1_234_567, 999, 0.25)] == ["61,400", "1,230,000", "999", "0.25"]
+    sc = preset("quickstart").replace(trials=1, tasks=40)
+    schedules = trial_schedules(sc, 0)
+    fig = gantt(schedules)
+    assert all(fig.layout[a].exponentformat == "none" for a in fig.layout if a.startswith(("xaxis", "yaxis")))
+    assert not any(step.label[-1:] in "kMG" for step in fig.layout.sliders[0].steps)
+    assert all("by mct: Minimum completion time" in t.hovertemplate for t in fig.data[:1])
+    assert [fig.layout[f"yaxis{k if k > 1 else ''}"].title.text for k in range(1, len(schedules) + 1)] == \
+        ["machine"] * len(schedules)
+    text = gantt_highlight_text(schedules, 3)
+    assert not any(f"{d}k " in text for d in "0123456789")
+
+
+def test_curves_over_time_name_the_heuristic_on_hover_and_a_log_axis_says_so():
+    from hcsched.curve_charts import Curve, band_chart
+
+    t = np.linspace(1, 10, 5)
+    curve = Curve("lz", t, t / 10, t / 20, t / 5)
+    fig = band_chart([curve], "Error", "estimation error (%)", log=True, percent=True)
+    line = next(d for d in fig.data if d.mode == "lines" and d.showlegend is not False and d.fill != "toself")
+    assert line.hovertemplate.startswith("lz: load balance, most error first<br>")
+    assert fig.layout.yaxis.title.text == "estimation error (%), log scale" and fig.layout.xaxis.title.text == "time (s)"
+    assert fig.layout.xaxis.exponentformat == "none"
+
+
+def test_the_models_own_charts_explain_deadlines_and_name_heuristics():
+    from hcsched.models.timeshared.charts import sooner_same_later
+    from hcsched.models.value.charts import OUTCOME_MEANINGS, outcome_bars, value_bars
+
+    labels = ["max-max", "min-min"]
+    summary = pd.DataFrame({"heuristic": labels, "value_pct_ub": [80.0, 70.0], "value_pct_ub_lower": [79.0, 69.0],
+                            "value_pct_ub_upper": [81.0, 71.0]})
+    fig = value_bars(summary, labels)
+    assert list(fig.data[0].hovertext) == ["max-max: Max-Max", "min-min: Min-Min"]  # the value model's Min-Min
+    assert fig.layout.yaxis.title.text == "heuristic" and "%" in fig.layout.xaxis.title.text
+    from hcsched.models.value.spec import PRIORITIES
+    from hcsched.models.value.worth import OUTCOMES
+
+    counts = pd.DataFrame({f"{o}_{p}": [1.0, 2.0] for o in OUTCOMES for p in PRIORITIES}, index=labels)
+    fig = outcome_bars(counts, labels)
+    assert "full value" in fig.data[0].hovertemplate and OUTCOME_MEANINGS["met_d100"] in fig.data[0].hovertemplate
+    means = pd.DataFrame({"pct_sooner": [10.0], "pct_same": [80.0], "pct_later": [10.0]}, index=["mp-masse-decres-incr"])
+    fig = sooner_same_later(means, ["mp-masse-decres-incr"], "netsolve-mct")
+    assert fig.data[0].hovertext[0] == "mp-masse-decres-incr: Min perturbation, mass decreasing (running)"
+    assert "NetSolve MCT" in fig.data[0].hovertemplate and fig.layout.yaxis.title.text == "heuristic"

@@ -17,6 +17,7 @@ from hcsched.verdict import (
     headline_metric,
     headline_metrics,
     readable,
+    readable_amount,
     readable_number,
     reference_of,
     scenario_references,
@@ -205,7 +206,7 @@ def test_numbers_as_people_read_them():
     assert readable_number(12_345) == "12.3 k" and readable_number(9_999.7) == "10.0 k"
     assert readable_number(61_400) == "61.4 k" and readable_number(9876) == "9876" and readable_number(0.0123) == "0.0123"
     assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf" and readable_number(math.nan) == "–"
-    assert readable(1_196_000, LOWER) == "1.20 M s" and readable(0.873, FRACTION) == "87.3%"
+    assert readable(1_196_000, LOWER) == "1.20 million s" and readable_amount(15_100, "time units") == "15.1 thousand time units" and readable(0.873, FRACTION) == "87.3%"
     assert readable(93.4, POINTS) == "93.4%" and readable(12, Metric("n", "Late", "tasks")) == "12 tasks"
 
 

@@ -169,3 +169,65 @@ def get_heuristic(name: str | Heuristic, model: str | None = None) -> Heuristic:
     hint = did_you_mean(key, valid, cutoff=0.4)
     where = f" of the {model!r} model" if model else ""
     raise HcschedError(f"unknown heuristic {name!r}; {hint}valid names{where}: {', '.join(valid)}")
+
+
+def label_parts(label: str) -> tuple[str, dict[str, str]]:
+    """A heuristic label's registry name and the parameters it names: "kpb (kbar=1)" -> ("kpb", {"kbar": "1"})
+    (labels are made so by :meth:`hcsched.scenario.HeuristicSpec.make`; a label of one's own gives its first word)."""
+    text = str(label).strip()
+    base, _, rest = text.partition(" (")
+    params = {}
+    for part in rest.rstrip(")").split(","):
+        name, eq, value = part.partition("=")
+        if eq and name.strip():
+            params[name.strip()] = value.strip()
+    return _key(base), params
+
+
+def labels_model(labels) -> str | None:
+    """The model whose heuristics the ``labels`` name: the first registered model that has all of them (names are
+    scoped by model: value's min-min is not ETC's), else None; labels of one's own, which name no registered heuristic,
+    are left out."""
+    known = set(heuristic_names())
+    names = {label_parts(x)[0] for x in labels} & known
+    for model in MODELS:
+        if names <= set(heuristic_names(model=model)):
+            return model
+    return None
+
+
+def _plain_title(h: Heuristic) -> str:
+    """The registry title without a leading copy of the short name ("FA: earliest estimated finish" -> "earliest
+    estimated finish"), which the label beside it already says."""
+    head, sep, rest = h.title.partition(": ")
+    return rest if sep and _key(head) == h.name else h.title
+
+
+def heuristic_title(label: str, model: str | None = None) -> str:
+    """What a heuristic's label means in plain words, from the registry's title: "mct" -> "Minimum completion time";
+    each parameter the label names is explained by its doc ("kpb (kbar=1)" -> "K-percent best; kbar = 1: number of
+    machines in the subset (k-bar); overrides k"). "" where the label names no registered heuristic (a label of one's
+    own). ``model``: whose heuristic (names are scoped by model); without it the default model's where shared."""
+    name, params = label_parts(label)
+    try:
+        h = get_heuristic(name, model)
+    except HcschedError:
+        return ""
+    docs = {p.name: p.doc for p in h.params}
+    extra = [f"{k} = {v}" + (f": {docs[k]}" if docs.get(k) else "") for k, v in params.items()]
+    return "; ".join([_plain_title(h), *extra])
+
+
+def heuristic_hover(label: str, model: str | None = None) -> str:
+    """A label with what it means, as a chart's hover text says it: "fa: earliest estimated finish"; the label alone
+    where the registry does not know it."""
+    title = heuristic_title(label, model)
+    return f"{label}: {title}" if title else str(label)
+
+
+def heuristic_hovers(labels, model: str | None = None) -> dict[str, str]:
+    """:func:`heuristic_hover` of each label, the model found from the labels when not given (:func:`labels_model`):
+    the one place every chart takes a heuristic's plain name from."""
+    labels = list(dict.fromkeys(str(x) for x in labels))
+    model = model or labels_model(labels)
+    return {label: heuristic_hover(label, model) for label in labels}

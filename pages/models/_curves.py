@@ -1,5 +1,5 @@
-"""What the models' dense charts over time share on the Results page (not a model's module): the choice of the
-heuristics they show."""
+"""What the models' own Results charts share (not a model's module): the choice of the heuristics the dense charts
+over time show, and the page's short names said in plain words."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import streamlit as st
 
 from hcsched import get_model
 from hcsched.curve_charts import SHOWN, default_shown
+from hcsched.heuristics import heuristic_title
 from pages.widgets import headline_metric
 
 
@@ -18,6 +19,22 @@ def shown_heuristics(results: pd.DataFrame, scenario, key: str) -> list[str]:
     labels = list(dict.fromkeys(results["heuristic"]))
     chosen = st.multiselect("Heuristics shown over time", labels, default=default_shown(results, headline,
                                                                                          scenario.benchmark_label),
-                            key=f"{key}_shown", help=f"By default {SHOWN} in all: the best by {headline.title.lower()}, "
-                                                     "and the benchmark; add or remove any.")
+                            key=f"{key}_shown",
+                            help=f"By default {SHOWN} in all: the best by {headline.title.lower()}, and the benchmark; "
+                                 "add or remove any. What each short name means: hover a line, or see *What the short "
+                                 "names on this page mean* above.")
     return [label for label in labels if label in chosen]  # in the run's order, whatever order they were chosen in
+
+
+def what_the_names_mean(scenario, key: str, symbols: dict[str, str] | None = None) -> None:
+    """The short names on the Results page in plain words, under an expander: each heuristic's label with its title
+    from the heuristic registry (``hcsched.heuristics.heuristic_title``), and the model's own symbols (``symbols``:
+    symbol -> what it means)."""
+    labels = [h.label for h in scenario.heuristics]
+    table = pd.DataFrame({"heuristic": labels,
+                          "what it is": [heuristic_title(label, scenario.model) or "(a label of your own)"
+                                         for label in labels]})
+    with st.expander("What the short names on this page mean", expanded=False):
+        st.table(table, hide_index=True)  # an HTML table: long names wrap, never cut
+        if symbols:
+            st.markdown("\n".join(f"- **{symbol}**: {words}" for symbol, words in symbols.items()))

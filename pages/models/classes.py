@@ -4,6 +4,8 @@ the heuristics chosen, averaged over replications."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -14,7 +16,7 @@ from hcsched.models.classes import MODEL
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import SERVICES, ClassSpec
-from pages.models._curves import shown_heuristics
+from pages.models._curves import shown_heuristics, what_the_names_mean
 from pages.session import W, commit_scenario, default, refuse_runs
 from pages.widgets import number
 
@@ -61,9 +63,35 @@ def reset() -> None:
         st.session_state.pop(key, None)
 
 
+#: The symbols of the model's Results page in plain words (Al-Azzoni and Down: lambda* and delta* in section III,
+#: KPB's kbar in section II, the discount metric in section IV).
+SYMBOLS = {
+    "λ* (lambda star)": "the allocation LP's capacity (section III): every arrival rate could be multiplied by λ* and "
+                        "some mapping would still keep up. Above 1 the system is *stabilisable* (the machines can keep "
+                        "up, Theorem 1); below 1 it is overloaded whatever the mapping (Theorem 2).",
+    "kbar (k-bar)": "KPB's number of machines: kpb (kbar=1) considers only the kbar fastest machines for each task's "
+                    "class, and picks the one of them that finishes the task first (section II).",
+    "State-information discount (%)": "how much less machine state a heuristic asks for than asking every machine "
+                                      "at each arrival: (1 - N_s / M) x 100, N_s the machines it asks on average, M "
+                                      "the machines (section IV). 100% asks none, 0% asks all; higher is cheaper.",
+    "Number in system": "tasks waiting or running at a time, all machines together (section III-B).",
+    "time units": "the model's clock has no unit of its own: rates are tasks per time unit.",
+}
+
+
+def _capacity(match: re.Match) -> str:
+    lam, verdict = float(match.group(1)), match.group(2)
+    words = (f": the machines can keep up, even with every arrival rate {lam:.2f} times higher"
+             if verdict == "stabilisable" else ": the machines cannot keep up with these arrivals, whatever the mapping")
+    return f"{match.group(0)}{words}"
+
+
 def shown_text(text: str) -> str:
-    """The library's text (the headline, the warnings) writes lambda* for the LP's optimum; the pages show λ*."""
-    return text.replace("lambda*", "λ*")
+    """The library's text (the headline, the warnings) writes lambda* for the LP's optimum; the pages show λ*, and say
+    what its verdict means beside it ("λ* = 1.3333 (stabilisable): the machines can keep up, even with every arrival
+    rate 1.33 times higher"; section III, Theorems 1 and 2)."""
+    text = text.replace("lambda*", "λ*")
+    return re.sub(r"λ\* = ([0-9.]+) \((stabilisable|overloaded[^)]*)\)", _capacity, text)
 
 
 def overview(scenario, container) -> None:
@@ -90,6 +118,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     again for it, with the run's seeds, once per scenario and heuristic (cached); when that would take more than
     CURVE_SECONDS, the mean is over the first replications that fit, said under the chart, until the user asks for
     all of them."""
+    what_the_names_mean(scenario, key, SYMBOLS)
     st.subheader("Number in system over time, mean over replications")
     shown = shown_heuristics(results, scenario, key)
     if not shown:

@@ -15,7 +15,7 @@ from hcsched.models.estimation import CURVE_SAMPLES, MODEL
 from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time, processor_rows
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
-from pages.models._curves import shown_heuristics
+from pages.models._curves import shown_heuristics, what_the_names_mean
 from pages.session import Keys, W, commit_scenario, default
 from pages.widgets import number
 
@@ -28,6 +28,23 @@ SOURCE = "sc_est_source"  # generated problems or a trace, as last chosen
 SWEEP_KEY_EXAMPLE = "network.latency or problems.1.release"
 EXAMPLE_FILES = "a cluster's history (processors and tasks) to upload under *my cluster's history*"
 METRICS = {m.name: m for m in MODEL.metrics}
+#: The symbols of the model's Results page in plain words (Page, Keane and Naughton: the heuristics' families in
+#: section 3, efficiency eq. 7, the estimation error eq. 8).
+SYMBOLS = {
+    "F.., L.. (fa, fe, fz, la, le, lz)": "the paper's greedy heuristics (section 3): F maps the task and processor that "
+                                         "finish earliest by the estimates, L the pair that best balances the "
+                                         "processors' load; the second letter says how each weighs the estimation "
+                                         "error: A as estimated, E least error first, Z most error first (by "
+                                         "error^beta); _d: the dynamic weighting.",
+    "rr, ll, ef": "baselines: round robin, lightest loaded, earliest first.",
+    "ETC": "the estimated time to compute a task on a processor, learned from the times of past tasks.",
+    "Estimation error": "how far the estimate was from the time the task took: |ETC - t| / t (eq. 8), in %: 100% "
+                        "means off by as much as the task's own time. It spans decades, so its chart over time has a "
+                        "log scale.",
+    "Efficiency": "the share of the processors' time spent on the tasks (computing or moving data), in %: 100 x busy "
+                  "seconds / (makespan x processors) (eq. 7).",
+    "Predicted error": "the error the scheduler expected at dispatch (dashed lines).",
+}
 ERROR_HELP = {"knn": "A: k-NN over past errors (recommended)", "smoothed": "B: smoothed per processor",
               "mean": "C: the problem's mean"}
 
@@ -48,6 +65,7 @@ def overview(scenario, container) -> None:
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
     """Estimation error (predicted against actual), idle processors and efficiency over time: means over trials with
     their 95% bands, of the heuristics chosen, and the curves as CSV."""
+    what_the_names_mean(scenario, key, SYMBOLS)
     st.subheader("Over time, mean over trials")
     shown = shown_heuristics(results, scenario, key)
     if not shown:
@@ -55,7 +73,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
         return
     frame = mean_curves(results, scenario.spec.machines, shown)
     st.plotly_chart(error_over_time(frame, METRICS["error_at"], colors), key=f"{key}_est_error", width="stretch")
-    st.plotly_chart(over_time(frame, "idle", METRICS["idle_at"], "idle processors", colors), key=f"{key}_est_idle",
+    st.plotly_chart(over_time(frame, "idle", METRICS["idle_at"], "idle processors (number)", colors), key=f"{key}_est_idle",
                     width="stretch")
     st.plotly_chart(over_time(frame, "efficiency", METRICS["efficiency_at"], "efficiency so far (%)", colors),
                     key=f"{key}_est_eff", width="stretch")

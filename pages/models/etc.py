@@ -15,6 +15,7 @@ from hcsched.models.etc.charts import etc_heatmap
 from hcsched.models.etc.spec import ActualSpec, ArrivalSpec, EtcSpec
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, make_workload
 from hcsched.readers import looks_like_hcsp, parse_csv_etc, parse_hcsp_etc
+from pages.models._curves import what_the_names_mean
 from pages.models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
 from pages.session import Keys, W, commit_scenario, default
 from pages.widgets import number
@@ -56,6 +57,28 @@ def overview(scenario, container) -> None:
 
 def trial_charts(runs: dict, colors: dict, key: str) -> None:
     """Nothing beyond the Gantt chart for this model."""
+
+
+#: The words of the model's Results page in plain words (Maheswaran et al.: the metrics of section 3.1, the immediate
+#: and batch modes of sections 3.2 and 3.3, the benchmark of section 5).
+SYMBOLS = {
+    "Makespan": "when the last task finishes, in seconds from the start (section 3.1).",
+    "Normalised makespan": "the makespan over the benchmark heuristic's on the same trial: 1 is as good as the "
+                           "benchmark, below 1 better.",
+    "Flow time": "a task's time in the system, from its arrival to its finish, in seconds.",
+    "Stretch": "a task's flow time over its own run time: 1 means it never waited.",
+    "Utilisation": "the share of the machines' time spent running tasks, in %.",
+    "ETC": "expected time to compute: the estimated run time of each task on each machine (section 4).",
+    "k, kbar": "KPB's subset: the k percent (or the kbar) fastest machines for the task, among which it picks the one "
+               "that finishes it first (section 3.2).",
+    "immediate, batch": "immediate-mode heuristics (mct, met, olb, sa, kpb) map each task as it arrives; batch-mode ones "
+                        "(min-min, max-min, sufferage) map the waiting tasks together at mapping events (section 3.3).",
+}
+
+
+def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
+    """No chart of its own beyond the shared ones: the page's short names and words said in plain words."""
+    what_the_names_mean(scenario, key, SYMBOLS)
 
 
 METHODS = {"range": "Generate: range-based (section 4)", "cov": "Generate: COV-based (gamma)", "matrix": "My own matrix"}

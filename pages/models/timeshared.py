@@ -15,6 +15,7 @@ import streamlit as st
 from hcsched import HcschedError
 from hcsched.charts import direction
 from hcsched.experiment import trial_runs, trial_seeds
+from hcsched.heuristics import heuristic_title
 from hcsched.models.timeshared import MODEL, size_limit
 from hcsched.models.timeshared.charts import SERVERS, gain_heatmaps, gantt, server_bars, sooner_same_later
 from hcsched.models.timeshared.heuristics import HEURISTICS
@@ -22,6 +23,7 @@ from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
 from hcsched.models.timeshared.spec import ARRIVALS, DUPLEX, TRANSFER
 from hcsched.models.timeshared.workload import make_workload
+from pages.models._curves import what_the_names_mean
 from pages.session import W, commit_scenario, default, refuse_runs
 from pages.widgets import number
 
@@ -52,7 +54,9 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
     labels = list(runs)
     label = st.selectbox("Tasks overlapping on their servers, for", labels, key=f"{key}_ts_gantt_h")
     frame = MODEL.schedule_frame(runs[label])
-    st.plotly_chart(gantt(frame, f"{label}: input, compute and output phases"), key=f"{key}_ts_gantt", width="stretch")
+    title = heuristic_title(label, "timeshared")
+    st.plotly_chart(gantt(frame, f"{label}{f' ({title})' if title else ''}: input, compute and output phases"),
+                    key=f"{key}_ts_gantt", width="stretch")
 
 
 def gantt_rows(scenario):
@@ -60,12 +64,31 @@ def gantt_rows(scenario):
     return SERVERS
 
 
+#: The symbols of the model's Results page in plain words (Caniou and Jeannot: the metrics of section 5, the gains of
+#: section 6.1, the heuristics of section 6, mu of section 3.3).
+SYMBOLS = {
+    "Gain on makespan (and on sum-flow, max-flow, max-stretch)": "how much better than the reference heuristic, in %: "
+        "100 x (the reference's value - this heuristic's) / the reference's, on the same simulation (section 6.1); "
+        "positive is better, 0 is as good.",
+    "Tasks finishing sooner": "the % of tasks that finish earlier than with the reference heuristic (section 5).",
+    "Makespan, sum-flow, max-flow, max-stretch": "when the last task finishes; the sum and the largest of each task's "
+        "time in the system (finish - arrival); the largest such time over the task's time alone on its server "
+        "(section 5).",
+    "mp-..., mp-masse-...": "Min perturbation variants: the server where the new task slows the tasks already there "
+        "the least; -masse- weighs each task by its age (cres: the newest most, decres: the oldest most), -incr counts "
+        "only tasks still running (section 6).",
+    "μ": "the mean time between two task arrivals, in seconds (section 3.3).",
+}
+
+
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
     """% of tasks finishing sooner / at the same time / later than the reference, stacked per heuristic."""
     labels = [h.label for h in scenario.heuristics]
     means = results.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
-    st.caption(f"Against {scenario.spec.reference} on the same {MODEL.trial_word}s; equal within "
-               f"{scenario.spec.same_tolerance:g} s.")
+    what_the_names_mean(scenario, key, SYMBOLS)
+    ref = scenario.spec.reference
+    st.caption(f"Against the reference heuristic {ref} ({heuristic_title(ref, scenario.model) or ref}) on the same "
+               f"{MODEL.trial_word}s; equal within {scenario.spec.same_tolerance:g} s (counted as the same time).")
     st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference, direction(_metric("pct_sooner"))),
                     key=f"{key}_ts_ssl", width="stretch")
 

@@ -15,16 +15,30 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError, summarize
+from hcsched.heuristics import heuristic_title
 from hcsched.models.value import MODEL
-from hcsched.models.value.charts import gantt, outcome_bars, task_frame, value_bars
+from hcsched.models.value.charts import DEADLINES_TEXT, gantt, outcome_bars, task_frame, value_bars
 from hcsched.models.value.explain import EXAMPLES, explain_event
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
+from pages.models._curves import what_the_names_mean
 from pages.session import commit_scenario, default, refuse_runs
 from pages.widgets import number
 
 OWN = "own"
 GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
+#: The symbols of the model's Results page in plain words (Kim et al. 2007: V in section 2.2.3, UB in section 2.3,
+#: the deadlines in section 2.2.2, the static benchmarks in section 5).
+SYMBOLS = {
+    "V (value)": "what the run earned: the sum over tasks of priority weight x deadline factor x the share of the task "
+                 "run inside the evaluation window (section 2.2.3).",
+    "UB (upper bound)": "the most any schedule could earn, by a relaxed problem (section 2.3): no schedule reaches "
+                        "100% of it.",
+    "D100, D50, D25": DEADLINES_TEXT,
+    "B, E": "the start and the end of the evaluation window: only work done between them counts (section 2.2.3).",
+    "tpsa, ga": "static benchmarks: they plan the whole trial knowing every arrival and time in advance, which no "
+                "online heuristic can (section 5); shown for reference, never crowned.",
+}
 SWEEP_KEY_EXAMPLE = "window.1 or heuristics.9.generations"
 
 
@@ -59,7 +73,8 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
     low = c2.number_input("Window start (s)", min_value=0.0, max_value=max(end, 0.0), value=begin,
                           key=f"{key}_v_gantt_from", format="%.4g")
     s = run.workload
-    title = f"{label}: tasks by deadline outcome (trial of {s.tasks} tasks)"
+    name = heuristic_title(label, "value")
+    title = f"{label}{f' ({name})' if name else ''}: tasks by deadline outcome (trial of {s.tasks} tasks)"
     marks = _window_marks(run)
     st.plotly_chart(gantt(frame, run.schedule.machines, title, window=(low, low + length),
                           marks=marks), key=f"{key}_v_gantt", width="stretch")
@@ -67,9 +82,9 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
         st.caption(window_note(frame, marks))
     counts = pd.crosstab(frame["priority"], frame["outcome"]).reindex(index=list(PRIORITIES), columns=list(OUTCOMES),
                                                                       fill_value=0)
-    st.caption(f"{label}, this trial: V = {run.value:.4g}, UB = {run.upper_bound:.4g} "
+    st.caption(f"{label}, this trial: value V = {run.value:.4g}, upper bound UB = {run.upper_bound:.4g} "
                f"({100 * run.value / run.upper_bound if run.upper_bound > 0 else float('nan'):.1f}% of UB). "
-               "Tasks by priority and outcome:")
+               f"Tasks by priority and outcome ({DEADLINES_TEXT}):")
     st.dataframe(counts, key=f"{key}_v_counts")
 
 
@@ -85,8 +100,9 @@ def window_note(frame: pd.DataFrame, window) -> str:
     starts.
     ``frame``: :func:`task_frame` of the run; ``window``: its (B, E)."""
     b, e = window
-    text = (f"V counts only the part of each task's execution inside the evaluation window [B, E] = [{b:g}, {e:g}] s "
-            "(section 2.2.3; the dotted lines B and E): work done before B earns nothing.")
+    text = (f"V counts only the part of each task's execution inside the evaluation window [B, E] = [{b:g}, {e:g}] s, "
+            f"from B = {b:g} s to E = {e:g} s (section 2.2.3; the dotted lines B and E): work done before B earns "
+            "nothing.")
     started = frame.dropna(subset=["start"])
     if started.empty:
         return text
@@ -103,6 +119,7 @@ def window_note(frame: pd.DataFrame, window) -> str:
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
     """V as % of UB with 95% intervals and UB as the 100% line; tasks by priority and deadline outcome."""
     labels = [h.label for h in scenario.heuristics]
+    what_the_names_mean(scenario, key, SYMBOLS)
     st.subheader("Value as % of the upper bound (the paper's Figs. 2 and 3)")
     summary = summarize(results, ["value_pct_ub"], methods=MODEL.interval_methods())
     st.plotly_chart(value_bars(summary, labels, colors, _metric("value_pct_ub")), key=f"{key}_v_pct", width="stretch")
@@ -113,6 +130,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()
     st.plotly_chart(outcome_bars(means, labels, _metric("met_d100")), key=f"{key}_v_outcomes", width="stretch")
+    st.caption(DEADLINES_TEXT)
 
 
 def _metric(name: str):

@@ -35,7 +35,9 @@ def test_intervals_stay_in_the_metrics_range_and_the_method_is_stated():
     sc = preset("quickstart").replace(trials=3)
     at = open_results(sc)
     caption = " ".join(c.value for c in at.caption)
-    assert "percentile bootstrap" in caption and "Student-t" in caption
+    assert "How to read the intervals" in caption  # in plain words beside the facts, the method in its tooltip
+    method = " ".join(c.proto.help for c in at.caption)
+    assert "percentile bootstrap" in method and "Student-t" in method
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)
     model = get_model("etc")
     summary = summarize(simulate(sc, jobs=1), [m.name for m in model.bar_metrics()], methods=model.interval_methods())
@@ -47,7 +49,7 @@ def test_metric_help_and_units():
     sc = preset("alazzoni-B").replace(trials=2, classes=preset("alazzoni-B").classes.__class__(
         (5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=300.0))
     at = open_results(sc)
-    help_table = at.dataframe[1].value
+    help_table = at.table[0].value
     assert "State-information discount (%)" in help_table["metric"].tolist()
     assert help_table["meaning"].str.len().min() > 10  # every shown metric is explained
     assert "Utilisation" in at.dataframe[0].value.columns and "%" in at.dataframe[0].value["Utilisation"].iloc[0]

@@ -97,6 +97,6 @@ def test_utilisation_is_said_to_be_neither_better_with_why(results_page):
     """Issue 18: utilisation was "higher is better" while MCT had the highest utilisation and 4x LPAS's response
     time: in a stable system it is the machine time a mapping costs (Al-Azzoni and Down, section III-B)."""
     _, at = results_page
-    meaning = next(d.value for d in at.dataframe if "meaning" in d.value.columns).set_index("column")
+    meaning = next(d.value for d in at.table if "meaning" in d.value.columns).set_index("column")
     assert meaning.loc["utilization", "better"] == "neither"
     assert "Neither is better" in meaning.loc["utilization", "meaning"] and "MCT" in meaning.loc["utilization", "meaning"]

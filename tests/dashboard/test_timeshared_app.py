@@ -90,8 +90,11 @@ def test_results_gantt_and_explain():
     assert bar_values(stacked["data"][0])[1][1] == pytest.approx(means["hmct"])
     gantt = figs[1]
     assert [d["name"] for d in gantt["data"]] == ["input", "compute", "output"]
-    assert "T_new" in at.dataframe[0].value.columns and "msf" in at.dataframe[0].value.columns
-    assert {"T_before", "T_after", "delta"} <= set(at.dataframe[1].value.columns)
+    servers, tasks = (d.value for d in at.dataframe)  # Explain's (the Results page's tables are HTML tables)
+    names = next(t.value for t in at.table if "what it is" in t.value.columns)  # the short names in words
+    assert names.set_index("heuristic").loc["mp", "what it is"] == "Min perturbation"
+    assert "T_new" in servers.columns and "msf" in servers.columns
+    assert {"T_before", "T_after", "delta"} <= set(tasks.columns)
 
 
 # --- the hooks as the pages call them ---------------------------------------------------------------------------------

@@ -14,16 +14,19 @@ def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], metric: Metric, 
     """The number of tasks in the system over time: per heuristic, ``curves[label] = (times, values)`` with one row of
     values per replication; the mean over replications with its 95% band."""
     bands = [Curve(label, np.asarray(t, float), *mean_band(v)) for label, (t, v) in curves.items()]
-    return band_chart(bands, better_title("Number in system over time, mean over replications with its 95% band", metric),
-                      "tasks in system", colors, time_unit=time_unit)
+    return band_chart(bands, better_title("Number in system over time (mean, 95% band)", metric),
+                      "number in system (tasks)", colors, time_unit=time_unit)
 
 
 def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> go.Figure:
-    """delta*: the share of each machine (or group) that the allocation LP gives each class."""
+    """delta*: the share of each machine (or group) that the allocation LP gives each class (delta*_ij of the LP's
+    optimum, Al-Azzoni and Down, section III)."""
     delta = np.asarray(delta, float)
     columns = columns or [f"m{j}" for j in range(delta.shape[1])]
     fig = go.Figure(go.Heatmap(z=delta, x=columns, y=[f"class {i}" for i in range(delta.shape[0])], zmin=0, zmax=1,
                                colorscale="Blues", colorbar={"title": "δ*: share of<br>the machine"}, texttemplate="%{z:.3g}",
                                hovertemplate="%{y} on %{x}: δ* = %{z:.4f}<extra></extra>"))
-    fig.update_layout(height=140 + 40 * delta.shape[0], yaxis={"autorange": "reversed"}, margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    fig.update_layout(height=140 + 40 * delta.shape[0], yaxis={"autorange": "reversed", "title": {"text": "task class"}},
+                      xaxis={"title": {"text": "machine (or group of identical machines)"}},
+                      margin={"t": 20, "b": 10, "l": 10, "r": 10})
     return fig

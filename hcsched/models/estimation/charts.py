@@ -79,10 +79,11 @@ def over_time(frame: pd.DataFrame, curve: str, metric: Metric, yaxis_title: str,
 
 def error_over_time(frame: pd.DataFrame, metric: Metric, colors: dict | None = None) -> go.Figure:
     """Actual (solid) against predicted (dashed) estimation error over time, means over trials with their 95% bands,
-    on a log axis (Figs. 4, 7)."""
+    on a log axis, said in its title (Figs. 4, 7): the error |ETC - t| / t of eq. 8 (Page et al., section 3) spans
+    decades, from well under 1% for a problem the estimator knows to several hundred % for its first tasks."""
     labels = list(dict.fromkeys(frame["heuristic"]))
     curves = [_curve(frame, label, curve, f"{label}: {word}", dash) for label in labels
               for curve, word, dash in (("actual_error", "actual", "solid"), ("predicted_error", "predicted", "dash"))]
     return band_chart(curves, better_title("Estimation error over time: actual (solid) against predicted (dashed)", metric),
-                      "estimation error |ETC - t| / t", colors, log=True, percent=True,
+                      "estimation error |ETC − t| / t (%)", colors, log=True, percent=True,
                       legend_title="heuristic: actual, predicted")

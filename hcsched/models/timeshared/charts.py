@@ -7,12 +7,13 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import CATEGORY_PALETTE, GanttRows, category_colors, lanes
+from hcsched.charts import CATEGORY_PALETTE, GanttRows, category_colors, hover_names, lanes, plain_numbers
 
 #: The phases and the finishes against the reference are categories, not heuristics: the category palette, with a
 #: legend title that says so. Finishes go from better (sooner) to worse (later).
 PHASE_COLORS = category_colors(("input", "compute", "output"))
 FINISH_NAMES = {"pct_sooner": "sooner", "pct_same": "same time", "pct_later": "later"}
+FINISH_WORDS = {"pct_sooner": "sooner than", "pct_same": "at the same time as", "pct_later": "later than"}
 FINISH_COLORS = dict(zip(FINISH_NAMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[7], CATEGORY_PALETTE[1]), strict=True))
 #: The model's servers as every chart names them (s0, s1, ...: the phases chart, Explain's bars and the animated
 #: Gantt of the Results page); a server runs all its tasks at once, so the Gantt gives each task a lane.
@@ -41,11 +42,12 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go
     centres = base[:-1] + (width - 1) / 2.0
     fig.update_layout(barmode="overlay", height=height or min(900, 120 + 10 * int(base[-1])),
                       title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}}, xaxis_title="time (s)",
+                      yaxis_title="server (a lane per task)",
                       legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right",
                               "title": {"text": "phase"}},
                       yaxis={"tickvals": centres, "ticktext": [SERVERS.name(j) for j in range(m)], "autorange": "reversed"},
                       margin={"t": 70, "b": 10, "l": 10, "r": 10})
-    return fig
+    return plain_numbers(fig)
 
 
 def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str = "the reference",
@@ -53,17 +55,21 @@ def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str =
     """% of tasks finishing sooner, at the same time and later than ``reference``, stacked horizontally per heuristic
     (a row each: readable with 12); the legend, above the bars, says what the colours mean; ``better``: which way is
     better for % sooner, for the title. ``summary``: mean pct_sooner, pct_same, pct_later indexed by heuristic label."""
+    by = hover_names([*labels, reference])
     fig = go.Figure([go.Bar(y=labels, x=summary.loc[labels, c].tolist(), orientation="h", name=name,
-                            marker_color=FINISH_COLORS[c], hovertemplate="%{y}: %{x:.1f}% " + name + "<extra></extra>")
+                            marker_color=FINISH_COLORS[c], hovertext=[by[x] for x in labels],
+                            hovertemplate="%{hovertext}<br>%{x:.1f}% of tasks finish " + FINISH_WORDS[c] +
+                                          f" with {by.get(reference, reference)}<extra></extra>")
                      for c, name in FINISH_NAMES.items()])
     title = f"Tasks finishing sooner than {reference}" + (f" ({better})" if better else "")
     fig.update_layout(barmode="stack", height=170 + 26 * max(3, len(labels)), xaxis_title="% of tasks",
-                      xaxis_range=[0, 100], yaxis={"autorange": "reversed", "automargin": True},
+                      xaxis_range=[0, 100], yaxis={"autorange": "reversed", "automargin": True,
+                                                   "title": {"text": "heuristic"}},
                       title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}},
                       legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right",
                               "traceorder": "normal", "title": {"text": f"finish vs {reference}"}},
                       margin={"t": 80, "b": 10, "l": 10, "r": 10})
-    return fig
+    return plain_numbers(fig)
 
 
 def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: int = 4, title: str = "") -> go.Figure:
@@ -82,16 +88,17 @@ def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: i
     values = np.concatenate([p.to_numpy(float).ravel() for p in pivots])
     bound = float(np.nanmax(np.abs(values - mid))) if np.isfinite(values).any() else 1.0
     bound = bound or 1.0
+    by = hover_names(labels)
     for i, (label, pivot) in enumerate(zip(labels, pivots, strict=True)):
         fig.add_trace(go.Heatmap(
             z=pivot.to_numpy(float), x=[f"{v:g}" for v in pivot.columns], y=[str(v) for v in pivot.index],
             colorscale="RdBu", zmid=mid, zmin=mid - bound, zmax=mid + bound, texttemplate="%{z:.1f}",
             textfont={"size": 10}, showscale=i == 0, colorbar={"title": "%"}, name=label,
-            hovertemplate=f"{label}<br>μ = %{{x}} s, %{{y}} tasks: %{{z:.2f}}%<extra></extra>"),
+            hovertemplate=f"{by[label]}<br>mean inter-arrival μ = %{{x}} s, %{{y}} tasks: %{{z:.2f}}%<extra></extra>"),
             row=i // cols + 1, col=i % cols + 1)
-    fig.update_xaxes(type="category", title_text="μ (s)", row=rows)
+    fig.update_xaxes(type="category", title_text="mean inter-arrival μ (s)", row=rows)
     fig.update_yaxes(type="category")
-    fig.update_yaxes(title_text="tasks", col=1)
+    fig.update_yaxes(title_text="tasks (number)", col=1)
     fig.update_layout(height=120 + 260 * rows, margin={"t": 80 if title else 40, "b": 10, "l": 10, "r": 10},
                       title={"text": title, "x": 0} if title else None)
     return fig
@@ -102,5 +109,5 @@ def server_bars(servers: pd.DataFrame, column: str, chosen: int | None = None) -
     colors = [CATEGORY_PALETTE[1] if j == chosen else CATEGORY_PALETTE[0] for j in servers["server"]]
     fig = go.Figure(go.Bar(x=[SERVERS.name(int(j)) for j in servers["server"]], y=servers[column], marker_color=colors,
                            hovertemplate="%{x}: %{y:.4g}<extra></extra>"))
-    fig.update_layout(height=260, yaxis_title=column, margin={"t": 20, "b": 10, "l": 10, "r": 10})
-    return fig
+    fig.update_layout(height=260, yaxis_title=column, xaxis_title="server", margin={"t": 20, "b": 10, "l": 10, "r": 10})
+    return plain_numbers(fig)

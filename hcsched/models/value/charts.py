@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import CATEGORY_PALETTE, direction
+from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbers
 from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.worth import OUTCOMES
@@ -28,6 +28,17 @@ OUTCOME_COLORS = dict(zip(OUTCOMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[4], C
 OUTCOME_LEGEND = "deadline outcome"
 OUTCOME_LABELS = {"met_d100": "met D100", "met_d50": "met D50", "met_d25": "met D25", "late": "after D25",
                   "never_started": "never started"}
+#: What each outcome means in plain words (Kim et al. 2007, section 2.2.2: each task has three soft deadlines; its
+#: value is multiplied by the deadline factor of the first one it meets: 1 by D100, 0.5 by D50, 0.25 by D25, 0.05
+#: later, 0 if it never starts during the evaluation period).
+OUTCOME_MEANINGS = {
+    "met_d100": "finished by its first deadline D100: full value",
+    "met_d50": "finished after D100, by its second deadline D50: half value",
+    "met_d25": "finished after D50, by its last deadline D25: a quarter of its value",
+    "late": "finished after its last deadline D25: 5% of its value",
+    "never_started": "never started in the evaluation window: no value"}
+DEADLINES_TEXT = ("D100, D50, D25: each task's three soft deadlines (section 2.2.2); finishing by D100 earns its full "
+                  "value, by D50 half, by D25 a quarter, later 5%, never started nothing.")
 
 
 def task_frame(run) -> pd.DataFrame:
@@ -63,9 +74,10 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
             customdata=custom,
             hovertemplate=("task %{customdata[0]}, %{customdata[1]} priority (p = %{customdata[2]:.3g})<br>"
                            "arrival %{customdata[3]:.1f} s, start %{customdata[4]:.1f} s, finish "
-                           "%{customdata[5]:.1f} s<br>D100 %{customdata[6]:.1f}, D50 %{customdata[7]:.1f}, D25 "
-                           "%{customdata[8]:.1f} s<br>value p d b = %{customdata[9]:.4g}<extra>" +
-                           OUTCOME_LABELS[outcome] + "</extra>")))
+                           "%{customdata[5]:.1f} s<br>deadlines (full, half, quarter value): D100 %{customdata[6]:.1f}, "
+                           "D50 %{customdata[7]:.1f}, D25 %{customdata[8]:.1f} s<br>value p d b = %{customdata[9]:.4g} "
+                           "(priority weight x deadline factor x share in the window)<br>" + OUTCOME_MEANINGS[outcome]
+                           + "<extra>" + OUTCOME_LABELS[outcome] + "</extra>")))
     for x, text in zip(marks if marks is not None else (), ("B", "E"), strict=False):
         if window is None or window[0] <= x <= window[1]:  # a mark outside the window would stretch the axis
             fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text)
@@ -74,11 +86,12 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
     fig.update_layout(
         barmode="overlay", title={"text": title + note, "y": 0.96, "yanchor": "top", "pad": {"t": 4}}, height=150 + 28 * machines,
         xaxis={"title": "time (s)", **({"range": list(window)} if window is not None else {})},
-        yaxis={"categoryorder": "array", "categoryarray": [f"m{j}" for j in range(machines)][::-1]},
+        yaxis={"categoryorder": "array", "categoryarray": [f"m{j}" for j in range(machines)][::-1],
+               "title": {"text": "machine"}},
         legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right",
                 "title": {"text": OUTCOME_LEGEND}},
         margin={"t": 110, "b": 10, "l": 10, "r": 10})
-    return fig
+    return plain_numbers(fig)
 
 
 def _rows_height(labels: Sequence[str]) -> int:
@@ -94,22 +107,24 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
     s = summary.set_index("heuristic").loc[list(labels)]
     mean = s["value_pct_ub"].to_numpy(float)
     colors = colors or {}
+    by = hover_names(labels)
     fig = go.Figure(go.Bar(
         y=list(labels), x=mean, orientation="h", marker_color=[colors.get(x, "#0072B2") for x in labels],
-        showlegend=False,
+        showlegend=False, hovertext=[by[x] for x in labels],
         error_x={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
                  "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True},
         customdata=s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float),
-        hovertemplate="%{y}<br>V = %{x:.2f}% of UB<br>95% interval [%{customdata[0]:.2f}, %{customdata[1]:.2f}]"
-                      "<extra></extra>"))
+        hovertemplate="%{hovertext}<br>value V = %{x:.2f}% of the upper bound UB<br>95% interval of the mean: "
+                      "%{customdata[0]:.2f}% to %{customdata[1]:.2f}%<extra></extra>"))
     fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="UB (section 2.3)",
                   annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
     better = f": {direction(metric)}" if metric is not None else ""
     fig.update_layout(height=_rows_height(labels), title={"text": f"Value as % of the upper bound{better}", "x": 0},
                       xaxis_title="value, % of the upper bound", xaxis_range=[0, 1.08 * top],
-                      yaxis={"autorange": "reversed", "automargin": True}, margin={"t": 60, "b": 10, "l": 10, "r": 10})
-    return fig
+                      yaxis={"autorange": "reversed", "automargin": True, "title": {"text": "heuristic"}},
+                      margin={"t": 60, "b": 10, "l": 10, "r": 10})
+    return plain_numbers(fig)
 
 
 def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | None = None) -> go.Figure:
@@ -119,12 +134,15 @@ def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | N
     (mean tasks per trial)."""
     fig = make_subplots(rows=1, cols=len(PRIORITIES), shared_yaxes=True,
                         subplot_titles=[f"{p} priority" for p in PRIORITIES], horizontal_spacing=0.03)
+    by = hover_names(labels)
     for col, p in enumerate(PRIORITIES, start=1):
         for outcome in OUTCOMES:
             x = counts.loc[list(labels), f"{outcome}_{p}"].to_numpy(float)
             fig.add_trace(go.Bar(y=list(labels), x=x, orientation="h", name=OUTCOME_LABELS[outcome],
                                  legendgroup=outcome, marker_color=OUTCOME_COLORS[outcome], showlegend=col == 1,
-                                 hovertemplate="%{y}, " + p + " priority: %{x:.1f} tasks " + OUTCOME_LABELS[outcome]
+                                 hovertext=[by[label] for label in labels],
+                                 hovertemplate="%{hovertext}<br>" + p + " priority: %{x:.1f} tasks per trial "
+                                               + OUTCOME_LABELS[outcome] + " (" + OUTCOME_MEANINGS[outcome] + ")"
                                                + "<extra></extra>"), row=1, col=col)
     better = f" (tasks that met D100: {direction(metric)})" if metric is not None else ""
     fig.update_layout(barmode="stack", height=_rows_height(labels) + 40,
@@ -133,8 +151,9 @@ def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | N
                               "title": {"text": OUTCOME_LEGEND}},  # right of the panels, whose titles are above
                       margin={"t": 70, "b": 10, "l": 10, "r": 10})
     fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_xaxes(title_text="tasks per trial (mean)")
-    return fig
+    fig.update_yaxes(title_text="heuristic", col=1)
+    fig.update_xaxes(title_text="tasks (mean)")  # short: three narrow panels side by side
+    return plain_numbers(fig)
 
 
 def event_bars(table: pd.DataFrame, value: str, title: str = "") -> go.Figure:
@@ -146,6 +165,6 @@ def event_bars(table: pd.DataFrame, value: str, title: str = "") -> go.Figure:
         fig.add_trace(go.Bar(x=[f"t{i}" for i in g["task"]], y=g[value], name=f"m{j}",
                              marker_line={"width": [3 if c else 0 for c in g["chosen"]], "color": "#000"},
                              hovertemplate=f"%{{x}} on m{j}: {value} %{{y:.4g}}<extra></extra>"))
-    fig.update_layout(barmode="group", height=320, title=title, yaxis_title=value,
-                      margin={"t": 40, "b": 10, "l": 10, "r": 10})
-    return fig
+    fig.update_layout(barmode="group", height=320, title=title, yaxis_title=value, xaxis_title="task",
+                      legend={"title": {"text": "machine"}}, margin={"t": 40, "b": 10, "l": 10, "r": 10})
+    return plain_numbers(fig)

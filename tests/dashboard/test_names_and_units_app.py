@@ -1,0 +1,79 @@
+"""Every model's Results page, as a manager sees it after running the model's default preset: every axis of every
+chart it draws has a title with its unit (or a deliberate unitless name), no axis writes an SI prefix beside a unit,
+hovering a heuristic gives its plain-words name, and the page says what its short names and symbols mean."""
+
+import json
+
+import pytest
+from helpers import open_results, plotly_charts
+
+pytest.importorskip("streamlit")
+
+from hcsched import get_model, model_names  # noqa: E402
+from hcsched.heuristics import heuristic_hover  # noqa: E402
+
+
+def _axes(fig: dict):
+    """(name, axis) of each axis that shows numbers or categories: one a trace is drawn on, whose tick labels show
+    (a panel sharing the axis of the one below it leaves its title to that one)."""
+    used = {(d.get("xaxis", "x"), d.get("yaxis", "y")) for d in fig["data"]}
+    used = {a for pair in used for a in pair}
+    for name, axis in fig["layout"].items():
+        if not name.startswith(("xaxis", "yaxis")):
+            continue
+        ref = name[0] + name[5:]
+        if ref in used and axis.get("showticklabels", True) is not False and not axis.get("matches"):
+            yield name, axis
+
+
+def _title(axis: dict) -> str:
+    title = axis.get("title", "")
+    return title.get("text", "") if isinstance(title, dict) else str(title)
+
+
+@pytest.mark.parametrize("model", model_names())
+def test_every_axis_has_a_unit_and_every_heuristic_its_plain_name(model):
+    m = get_model(model)
+    sc = m.presets()[m.default_preset]().replace(trials=2)
+    at = open_results(sc, timeout=300)
+    figures = plotly_charts(at)
+    assert figures
+    for k, fig in enumerate(figures):
+        for name, axis in _axes(fig):
+            where = f"{model}, chart {k} ({_title(fig['layout'].get('title', {})) or 'untitled'}), {name}"
+            assert _title(axis).strip(), f"{where}: no axis title"
+            if axis.get("type") == "log":
+                assert "log" in _title(axis), f"{where}: a log axis that does not say so"
+            assert axis.get("exponentformat") == "none" or axis.get("ticktext") is not None or \
+                axis.get("type") == "category", f"{where}: ticks may be written with an SI prefix ('535k')"
+            assert "s" not in axis.get("tickformat", "").replace("%", ""), f"{where}: an SI tick format"
+    # hovering a heuristic's bar names it in plain words: the registry's title, in every bar of the first chart
+    bars = figures[0]["data"][0]
+    assert list(bars["hovertext"]) == [heuristic_hover(h.label, model) for h in sc.heuristics]
+    # the page says what its short names and symbols mean
+    expander = next(e for e in at.expander if e.label == "What the short names on this page mean")
+    table = expander.table[0].value
+    assert table["heuristic"].tolist() == [h.label for h in sc.heuristics]
+    assert all(table["what it is"].str.len() > 3)
+    verdicts = json.dumps([x.value for x in at.markdown])
+    assert not any(f"{d} k s" in verdicts or f"{d} M s" in verdicts for d in "0123456789")  # "544 thousand s"
+
+
+def test_the_task_class_pages_symbols_are_said_in_words():
+    sc = get_model("classes").presets()["alazzoni-B"]().replace(trials=2)
+    at = open_results(sc, timeout=300)
+    caption = next(c.value for c in at.caption if "seed" in c.value)
+    assert "λ* = 1.3333 (stabilisable): the machines can keep up, even with every arrival rate 1.33 times higher" in caption
+    words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
+    for symbol in ("λ*", "kbar", "State-information discount"):
+        assert symbol in words
+    table = next(e for e in at.expander if e.label == "What the short names on this page mean").table[0].value
+    assert table.set_index("heuristic").loc["kpb (kbar=1)", "what it is"].startswith("K-percent best; kbar = 1")
+
+
+def test_the_value_pages_deadlines_are_said_in_words():
+    sc = get_model("value").presets()["kim-loose-high-heavy"]().replace(trials=2)
+    at = open_results(sc, timeout=300)
+    assert any("D100" in c.value and "full value" in c.value for c in at.caption)
+    words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
+    assert "D100, D50, D25" in words and "UB" in words
