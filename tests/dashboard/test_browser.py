@@ -1,12 +1,17 @@
 """Real-browser tests: streamlit run app.py, press Run, charts, Gantt controls, CSV download, two sessions; and every
-model's Results page screenshotted and checked for overlapping labels and legends over plots (issue 18).
+model's Results page screenshotted and checked for overlapping labels and legends over plots (issue 18), then, with its
+expanders open, at 1400 and at 1000 px wide, for cut text: no button label cut, no table column whose header or cells
+are cut, no chart label cut by its chart's edge, no chart toolbar over a title (issue 29, point 7); the Papers page
+likewise.
 
 Drives Debian's chromium with Playwright (browsers cannot be downloaded here).
 Skipped when chromium or playwright is missing, unless HCSCHED_REQUIRE_BROWSER=1
 (as in CI), where it fails instead. Prints the time from pressing Run to the
 charts being drawn and saves a screenshot to tests/artifacts/. The Results pages' screenshots go to
-HCSCHED_SCREENSHOTS (default: a pytest temporary folder); HCSCHED_README_SCREENSHOT=1 also writes the README's
-picture, assets/screenshots/results.png. The checks themselves (tests/dashboard/browser_checks.py) are tested on boxes made
+HCSCHED_SCREENSHOTS (default: a pytest temporary folder): results-<model>-<preset>.png as the page opens,
+results-<model>-<preset>-1400.png and -1000.png with its expanders open, papers-1400.png and papers-1000.png (the
+top 16,000 px of the page, its expanders open);
+HCSCHED_README_SCREENSHOT=1 also writes the README's picture, assets/screenshots/results.png. The checks themselves (tests/dashboard/browser_checks.py) are tested on boxes made
 by hand, without a browser.
 """
 
@@ -15,16 +20,13 @@ import csv
 import io
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from helpers import ARGS, CHROMIUM, ROOT, require_browser
+from live import streamlit_server
 
 
 def report(capsys, line: str) -> None:
@@ -33,44 +35,16 @@ def report(capsys, line: str) -> None:
         print("\n" + line)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
-def _serve():
-    """``streamlit run app.py`` on a free port, until the block ends; its log must hold no traceback. Files edited
-    meanwhile are not reloaded (a reload mid-run makes the run's functions unpicklable for its worker processes)."""
+def _serve(script: Path = ROOT / "app.py"):
+    """``streamlit run app.py`` (or ``script``) on a free port, until the block ends; its log must hold no traceback."""
     require_browser()
-    port = _free_port()
-    with tempfile.TemporaryFile("w+") as log:  # a file, not a pipe: a full pipe would stall the server
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-                                 "--server.address", "127.0.0.1", "--server.port", str(port),
-                                 "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                text=True)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(300):
-                try:
-                    if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).status == 200:
-                        break
-                except OSError:
-                    time.sleep(0.1)
-            else:
-                pytest.fail("streamlit did not start")
+    with tempfile.TemporaryFile("w+") as log:
+        with streamlit_server(log, script) as (url, _):
             yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            log.seek(0)
-            out = log.read()
-        assert "Traceback" not in out, out
+        log.seek(0)
+        out = log.read()
+    assert "Traceback" not in out, out
 
 
 @pytest.fixture
@@ -284,6 +258,168 @@ def test_the_page_measurements_find_what_a_figure_was_made_to_have(tmp_path):
     assert any(line.startswith("made, chart 0: the legend (legend 'bars 1, bars 2') covers a plot area") for line in found[False])
 
 
+# --- the text checks of issue 29 (point 7) on measurements made by hand (no browser) -------------------------------
+
+
+def test_a_toolbar_over_a_title_an_axis_title_or_a_legend_is_found_and_over_ticks_or_plots_is_not():
+    from browser_checks import Box, toolbar_overlaps, toolbar_problems
+
+    bar = Box.rect("modebar", "toolbar", 700, 2, 224, 26)
+    title = Box.rect("Mean flow time (s)", "annotation", 760, 10, 120, 14)  # a subplot title, 14.4 px under it
+    beside = Box.rect("Makespan (s)", "annotation", 100, 10, 90, 14)
+    below = Box.rect("Utilisation", "title", 760, 28.5, 90, 14)  # 0.5 px: within the tolerance
+    tick = Box.rect("150k", "tick x", 800, 20, 30, 12)  # ticks are not what the check is about
+    assert [(b.text, label.text) for b, label in toolbar_overlaps([bar], [title, beside, below, tick])] == [
+        ("modebar", "Mean flow time (s)")]
+    assert toolbar_overlaps([bar], [Box.rect("x", "axis title x", 900, 20, 40, 12),
+                                    Box.rect("mct, kpb", "legend", 920, 0, 60, 40)]) != []
+
+    def rect(text, kind, x, y, w, h):
+        return {"text": text, "kind": kind, "corners": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]}
+
+    chart = {"index": 0, "title": "", "labels": [rect("Mean flow time (s)", "annotation", 760, 10, 120, 14)],
+             "legends": [], "plots": [], "toolbars": [rect("modebar", "toolbar", 700, 2, 224, 26)]}
+    assert toolbar_problems("etc (quickstart) at 1400 px", chart) == [
+        "etc (quickstart) at 1400 px, chart 0: the toolbar covers annotation 'Mean flow time (s)' by 14.0 px"]
+    assert toolbar_problems("made", {**chart, "toolbars": []}) == []  # no toolbar (displayModeBar false)
+
+
+def test_labels_cut_by_the_charts_edge_and_charts_over_the_next_element_are_found():
+    from browser_checks import Box, frame_problems, outside
+
+    frame = Box.rect("", "frame", 0, 0, 600, 380)
+    assert outside(Box.rect("t", "title", 10, 10, 100, 14), frame) < 0
+    assert outside(Box.rect("t", "title", 520, 10, 92, 14), frame) == 12  # 12 px beyond the right edge
+
+    def rect(text, kind, x, y, w, h):
+        return {"text": text, "kind": kind, "corners": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]}
+
+    chart = {"index": 2, "title": "Number in system", "labels": [rect("Number in system over time", "title", 20, 10, 592, 17),
+                                                                 rect("time", "axis title x", 280, 360, 40, 12)],
+             "frame": rect("", "frame", 0, 0, 600, 380), "element": rect("", "element", 0, 0, 600, 380)}
+    assert frame_problems("classes at 1000 px", chart) == [
+        "classes at 1000 px, chart 2 ('Number in system'): title 'Number in system over time' is cut by the chart's "
+        "edge (12.0 px beyond it)"]
+    lower = {**chart, "labels": chart["labels"][1:], "frame": rect("", "frame", 0, 28, 600, 380)}  # moved down 28 px
+    assert frame_problems("c", lower) == ["c, chart 2 ('Number in system'): the chart reaches 28.0 px beyond its page element"]
+    assert frame_problems("c", {**chart, "labels": [], "frame": None}) == []  # nothing measured, nothing found
+
+
+def test_buttons_and_html_table_cells_whose_text_needs_more_room_are_found():
+    from browser_checks import cut_texts, text_problems
+
+    items = [{"what": "button", "text": "Summary with intervals (CSV)", "needed": 173, "shown": 97, "ellipsis": True},
+             {"what": "button", "text": "Scenario (JSON)", "needed": 96, "shown": 95, "ellipsis": True},  # 1 px: rounding
+             {"what": "table cell", "text": "tests/models/etc/test_reproduction.py", "needed": 250, "shown": 200,
+              "ellipsis": False},
+             {"what": "button", "text": "Run", "needed": 40, "shown": 60, "ellipsis": False}]
+    assert [i["text"] for i in cut_texts(items)] == ["Summary with intervals (CSV)", "tests/models/etc/test_reproduction.py"]
+    assert text_problems("etc at 1000 px", items) == [
+        "etc at 1000 px: the button 'Summary with intervals (CSV)' is cut: its text needs 173 px, shown in 97 px "
+        "(ends in an ellipsis)",
+        "etc at 1000 px: the table cell 'tests/models/etc/test_reproduction.py' is cut: its text needs 250 px, shown in 200 px"]
+
+
+def test_the_lines_a_grid_row_holds_follow_the_grids_own_rule():
+    from browser_checks import lines_that_fit
+
+    # glide-data-grid: n lines of a 13 px font with line height 1.4 are 13 + 18.2 (n - 1) px tall, plus 3 px padding
+    assert lines_that_fit(35, 13, 1.4, 3) == 2  # two lines: 13 + 18.2 + 3 = 34.2 <= 35
+    assert lines_that_fit(34, 13, 1.4, 3) == 1
+    assert lines_that_fit(70, 13, 1.4, 3) == 3  # three: 52.4 px; a fourth would need 70.6
+    assert lines_that_fit(10, 13, 1.4, 3) == 0
+
+
+def _table(columns, wrap_rows=35, grid_width=600):
+    return {"index": 1, "label": "What the metrics mean", "found": True, "visible": True, "grid_width": grid_width,
+            "rows": 10, "hpad": 8, "vpad": 3, "row_height": wrap_rows, "font_height": 13, "line_height": 1.4,
+            "columns": columns}
+
+
+def test_table_columns_whose_header_or_cells_are_cut_are_found():
+    from browser_checks import column_problems, scrolls_sideways
+
+    def col(title, width, header, widest=None, tallest=None, wrap=False, icon=0):
+        return {"title": title, "width": width, "header": header, "icon": icon, "wrap": wrap,
+                "widest": widest and {"row": widest[0], "text": widest[1], "width": widest[2]},
+                "tallest": tallest and {"row": tallest[0], "text": tallest[1], "lines": tallest[2]}}
+
+    fits = col("heuristic", 96, 51, (3, "fz (beta=0.1)", 72))
+    cut = col("heuristic", 67, 51, (3, "fz (beta=0.1)", 72))  # 72 px of text in 67 - 2 x 8 = 51 px
+    header = col("Share on min-ETC machine", 150, 140, (0, "1", 6))  # a 140 px header in 134 px
+    icon = col("edit me", 80, 50, (0, "x", 6), icon=24)  # 50 + 24 > 64
+    wrapped = col("meaning", 300, 50, (7, "Busy machine time " * 20, 2000), (7, "Busy machine time " * 20, 9), wrap=True)
+    table = _table([fits, cut, header, icon, wrapped], wrap_rows=70)
+    assert column_problems("value at 1400 px", table) == [
+        "value at 1400 px, table 1 ('What the metrics mean'): column 'heuristic': row 3 ('fz (beta=0.1)') needs 72 px, "
+        "has 51 (column 67 px wide)",
+        "value at 1400 px, table 1 ('What the metrics mean'): column 'Share on min-ETC machine': the header needs 140 px, "
+        "has 134 (column 150 px wide)",
+        "value at 1400 px, table 1 ('What the metrics mean'): column 'edit me': the header needs 50 px, has 40 "
+        "(column 80 px wide)",
+        "value at 1400 px, table 1 ('What the metrics mean'): column 'meaning': row 7 ('Busy machine time Busy machine "
+        "time Busy machine time Busy m...') wraps onto 9 lines, a row of 70 px shows 3"]
+    # a wrapping column is judged by its lines, not its one-line width; three lines fit a 70 px row
+    assert column_problems("v", _table([col("meaning", 300, 50, (0, "a b c", 2000), (0, "a b c", 3), wrap=True)], 70)) == []
+    assert scrolls_sideways(_table([fits, header], grid_width=600)) == 0
+    assert scrolls_sideways(_table([fits, header, wrapped], grid_width=500)) == 46
+
+
+CONTROL_PAGE = """
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+st.set_page_config(layout="wide")
+c1, c2 = st.columns([1, 5])
+c1.button("A label far too long for its narrow column to show whole", key="long")
+c2.button("Fits", key="short")
+st.dataframe(pd.DataFrame({"name": ["short", "a text far longer than its small column is wide"], "n": [1, 2]}),
+             column_config={"name": st.column_config.TextColumn(width="small")}, hide_index=True, width="content")
+st.dataframe(pd.DataFrame({"meaning": ["word " * 60, "two words"]}), row_height=70, hide_index=True, width="content",
+             column_config={"meaning": st.column_config.TextColumn(width=200)})
+st.dataframe(pd.DataFrame({"fits": ["a", "b"]}), hide_index=True)
+st.table(pd.DataFrame({"path": ["x" * 300]}))
+fig = go.Figure(go.Bar(x=[1, 2], y=[1, 2]))
+fig.update_layout(title={"text": "A title under the toolbar", "x": 1, "xanchor": "right", "y": 0.98, "yanchor": "top"},
+                  height=300, margin={"t": 30})
+st.plotly_chart(fig)
+"""
+
+
+def test_the_text_measurements_find_what_a_page_was_made_to_have(tmp_path):
+    """CUT_TEXTS, TABLE_COLUMNS and CHART_BOXES measured in chromium on a Streamlit page made to hold a cut button, a
+    grid column too narrow for a cell, a wrapped cell with more lines than its row, an HTML table wider than its frame
+    and a chart title under the toolbar: each is found, and what fits is not; with the dashboard's style sheet the
+    button, the HTML table and the toolbar are fixed (the grid's columns are set by the pages, not by CSS)."""
+    from playwright.sync_api import sync_playwright
+
+    script = tmp_path / "control.py"
+    script.write_text(CONTROL_PAGE)
+    with _serve(script) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1000, "height": 1600})
+        page.goto(url)
+        page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+        page.locator("[data-testid='stDataFrame'] canvas").nth(2).wait_for(timeout=60_000)
+        wait_settled(page)
+        found, _ = text_problems_of(page, "made")
+        page.add_style_tag(content=(ROOT / "assets" / "style.css").read_text())
+        wait_settled(page)
+        fixed, _ = text_problems_of(page, "styled")
+        browser.close()
+    said = "\n".join(found)
+    assert "made: the button 'A label far too long for its narrow column to show whole' is cut" in said, said
+    assert "'Fits'" not in said
+    assert "made, table 0: column 'name': row 1 ('a text far longer than its small column is wide') needs" in said
+    assert "made, table 1: column 'meaning': row 0 ('word word" in said and "a row of 70 px shows 3" in said
+    assert "table 2" not in said and "column 'n'" not in said  # columns that fit
+    assert "made: the table (columns) 'path' is cut" in said or "made: the table cell 'xxxx" in said
+    assert "made, chart 0 ('A title under the toolbar'): the toolbar covers title 'A title under the toolbar'" in said
+    assert len(found) == 6, said  # the HTML table and its cell
+    assert [line.replace("styled", "made") for line in fixed] == [line for line in found if "table 0" in line or "table 1" in line], fixed
+
+
 # --- every model's Results page, screenshotted and checked for overlapping labels (issue 18, "Done when") -----------
 
 TRIALS = 2  # enough for intervals; keeps the whole test around two minutes on two cores
@@ -380,6 +516,139 @@ def load_and_run(page, url: str, name: str, trials: int | None) -> dict[str, flo
     return steps
 
 
+WIDTHS = (1400, 1000)  # the window widths the text checks run at (issue 29, point 7)
+SETTLED = """() => [document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
+  [...document.querySelectorAll('.js-plotly-plot')].filter((p) => p._fullLayout).length,
+  (document.querySelector('[data-testid="stStatusWidget"]') || {}).innerText || '',
+  document.querySelectorAll('[data-stale="true"]').length,
+  (document.querySelector('[data-testid="stMain"]') || {}).scrollHeight,
+  [...document.querySelectorAll('.js-plotly-plot .main-svg')].map((s) => s.getAttribute('width')).join(','),
+  [...document.querySelectorAll('[data-testid="stDataFrame"] canvas')].map((c) => c.width + 'x' + c.height).join(',')]"""
+
+
+def wait_settled(page, timeout: float = 90) -> None:
+    """Until Streamlit is done running the page, every Plotly chart is drawn, and the page's height, the charts'
+    widths and the tables' canvases are unchanged for 1 s (after a window resize, charts and grids lay out again)."""
+    last, since, end = None, time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < end:
+        state = page.evaluate(SETTLED)
+        if state != last:
+            last, since = state, time.monotonic()
+        elif state[0] == state[1] and "Running" not in state[2] and not state[3] and time.monotonic() - since > 1:
+            return
+        page.wait_for_timeout(200)
+    pytest.fail(f"the page did not settle in {timeout:.0f} s (charts, drawn, status, stale, height, ...: {last[:5]})")
+
+
+CONTENT_HEIGHT = f"""() => {{ const main = document.querySelector("{MAIN}");  // its content's, not the window's
+  const b = main.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
+  return Math.ceil(b.bottom - main.getBoundingClientRect().top + main.scrollTop); }}"""
+
+
+def fit_width(page, width: int) -> int:
+    """The window ``width`` px wide and as tall as the page (Streamlit scrolls inside its own box, so a full-page
+    screenshot holds only the window); returns the page's height. The window is made taller first (a narrower page
+    is a taller one), so that a scroll bar seldom appears and narrows the page again."""
+    tall = page.viewport_size["height"]
+    if page.viewport_size["width"] != width:
+        tall = min(int(tall * 1.25) + 200, 16_000)
+        page.set_viewport_size({"width": width, "height": tall})
+    wait_settled(page)
+    height = page.evaluate(CONTENT_HEIGHT)
+    page.set_viewport_size({"width": width, "height": min(height + 40, 16_000)})
+    if height + 40 > tall:  # it did not fit: the scroll bar came and goes, the page lays out again
+        wait_settled(page)
+    else:
+        page.wait_for_timeout(300)
+    return height
+
+
+def open_expanders(page) -> None:
+    """Every expander of the main area opened (in the browser only: no rerun), so that the tables in them are drawn;
+    then the page settled."""
+    closed = "() => document.querySelectorAll('[data-testid=\"stMain\"] details:not([open]) > summary')"
+    for _ in range(5):  # expanders in expanders; a click during a redraw may be lost
+        if not page.evaluate(f"{closed}.length"):
+            break
+        page.evaluate(f"() => ({closed})().forEach((s) => s.click())")
+        page.wait_for_timeout(300)
+    assert not page.evaluate(f"{closed}.length"), "some expanders did not open"
+    wait_settled(page)
+
+
+def screenshot_whole(page, path: Path, height: int, parts: int = 10) -> list[Path]:
+    """The page (``height`` px of content) in one screenshot at ``path``, or, taller than the window can be (16,000
+    px), in up to ``parts`` parts path-2.png, path-3.png, ... scrolled down a window at a time (Streamlit scrolls in its
+    own box)."""
+    window = page.viewport_size["height"]
+    paths = []
+    for i, top in enumerate(range(0, max(height, 1), window)[:parts]):
+        page.evaluate(f"() => {{ document.querySelector(\"{MAIN}\").scrollTop = {top}; }}")
+        if i:
+            page.wait_for_timeout(300)
+        paths.append(path if not i else path.with_name(f"{path.stem}-{i + 1}{path.suffix}"))
+        page.screenshot(path=str(paths[-1]), full_page=True)
+    page.evaluate(f"() => {{ document.querySelector(\"{MAIN}\").scrollTop = 0; }}")
+    return paths
+
+
+TOOLBAR_ON_HOVER = """(i) => { const plot = document.querySelectorAll('.js-plotly-plot')[i];
+  const bar = plot && plot.querySelector('.modebar'); if (!bar) return null; const b = bar.getBoundingClientRect();
+  return {x: b.x + window.scrollX, y: b.y + window.scrollY,
+          opacity: Math.max(0, ...[...bar.querySelectorAll('.modebar-group')].map((g) => parseFloat(getComputedStyle(g).opacity)))}; }"""
+
+
+def text_problems_of(page, where: str, labels: bool = True, hover: bool = True) -> tuple[list[str], list[str]]:
+    """The page as it is drawn now, checked: no button or table text cut (``CUT_TEXTS``, ``TABLE_COLUMNS``), no chart
+    toolbar over a title nor label cut by its chart's edge (``CHART_BOXES``), and (``labels``) no two labels of a chart
+    overlapping nor a legend over a plot. Returns the problems and notes for the log (tables scrolled sideways). The
+    toolbar is measured where it is laid out while hidden; (``hover``) one chart is hovered to check that it shows
+    there."""
+    from browser_checks import (
+        CHART_BOXES,
+        CUT_TEXTS,
+        MAX_ROWS,
+        TABLE_COLUMNS,
+        chart_problems,
+        column_problems,
+        frame_problems,
+        scrolls_sideways,
+        text_problems,
+        toolbar_problems,
+    )
+
+    problems = text_problems(where, page.evaluate(CUT_TEXTS))
+    notes = []
+    for table in page.evaluate(TABLE_COLUMNS, MAX_ROWS):
+        if not table["visible"]:
+            continue
+        if not table["found"]:
+            problems.append(f"{where}, table {table['index']} ({table['label']!r}): its columns could not be read "
+                            "(has Streamlit's grid changed? see TABLE_COLUMNS)")
+            continue
+        problems += column_problems(where, table)
+        if scrolls_sideways(table):
+            notes.append(f"table {table['index']} ({table['label'][:40]!r}) scrolls sideways by "
+                         f"{scrolls_sideways(table):.0f} px")
+    charts = [c for c in page.evaluate(CHART_BOXES) if c["visible"]]
+    for chart in charts:
+        problems += (toolbar_problems(where, chart) + frame_problems(where, chart)
+                     + (chart_problems(where, chart) if labels else []))
+    first = next((c for c in charts if c.get("toolbars")), None)
+    if hover and first is not None:  # the toolbar shows on hover where it was measured
+        box = page.locator(".js-plotly-plot").nth(first["index"]).bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(600)
+        shown = page.evaluate(TOOLBAR_ON_HOVER, first["index"])
+        x, y = first["toolbars"][0]["corners"][0]
+        if shown["opacity"] < 0.5 or abs(shown["x"] - x) > 1 or abs(shown["y"] - y) > 1:
+            problems.append(f"{where}, chart {first['index']}: on hover the toolbar shows at {shown}, not where "
+                            f"measured ({x:.0f}, {y:.0f})")
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(400)
+    return problems, notes
+
+
 def readme_screenshot(page, path: Path) -> None:
     """The Results page's title, headline and bars (the README's picture of the dashboard), without Streamlit's
     toolbar."""
@@ -394,7 +663,9 @@ def readme_screenshot(page, path: Path) -> None:
 @pytest.mark.parametrize(("model", "name", "trials"), results_cases(), ids=lambda v: str(v))
 def test_results_pages_are_readable(shared_server, screenshots, capsys, model, name, trials):
     """Each model's Results page, with a preset's heuristics: screenshotted, and in every Plotly chart no two labels
-    overlap and no legend covers a plot area; no exception box."""
+    overlap and no legend covers a plot area; no exception box. Then its expanders opened, at 1400 and at 1000 px wide
+    (the same page, resized): screenshotted, no button or table text cut, no chart toolbar over a title, no chart label
+    cut by the chart's edge, and (at 1000 px) the label checks again."""
     from browser_checks import CHART_BOXES, chart_problems
     from playwright.sync_api import sync_playwright
 
@@ -431,10 +702,64 @@ def test_results_pages_are_readable(shared_server, screenshots, capsys, model, n
         for chart in charts:
             problems += chart_problems(where, chart)
         errors = page.locator("[data-testid='stAlertContentError']").all_inner_texts()  # reported, not asserted
+        begin, notes, shots = time.monotonic(), [], []
+        open_expanders(page)
+        for width in WIDTHS:  # issue 29, point 7: no text cut, no toolbar over a title, at both widths
+            tall = fit_width(page, width)
+            shots += screenshot_whole(page, screenshots / f"results-{model}-{name}-{width}.png", tall)
+            found, said = text_problems_of(page, f"{where} at {width} px", labels=width != 1400,  # 1400: checked above
+                                           hover=width == WIDTHS[0])
+            problems += found
+            notes += [f"{width} px: {note}" for note in said]
+            steps[f"{width} px"] = tall
+        steps["text checks"] = time.monotonic() - begin
         browser.close()
     hidden = sum(not c["visible"] for c in charts)
     report(capsys, f"browser: {where}: {len(charts)} charts ({hidden} hidden, not checked), page {height} px, "
                    f"{time.monotonic() - start:.1f} s ("
-                   + ", ".join(f"{k} {v:.1f} s" for k, v in steps.items()) + f"), {len(problems)} problems; screenshot {shot}"
-                   + "".join(f"\n  error box: {' '.join(e.split())[:300]}" for e in errors))
+                   + ", ".join(f"{k} {v:.1f} s" if isinstance(v, float) else f"{k} page {v} px" for k, v in steps.items())
+                   + f"), {len(problems)} problems; screenshots {shot}, " + ", ".join(map(str, shots))
+                   + "".join(f"\n  error box: {' '.join(e.split())[:300]}" for e in errors)
+                   + "".join(f"\n  note: {note}" for note in notes))
+    assert not problems, "\n".join(problems)
+
+
+def test_papers_page_text_fits(shared_server, screenshots, capsys):
+    """The Papers page (the shipped reproduction) at both widths: no button or table text cut, no chart toolbar over a
+    title, no overlapping chart labels; screenshotted."""
+    from playwright.sync_api import sync_playwright
+
+    start, problems, notes, shots, steps = time.monotonic(), [], [], [], {}
+    last = start
+
+    def step(label: str) -> None:
+        nonlocal last
+        steps[label], last = time.monotonic() - last, time.monotonic()
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": WIDTHS[0], "height": 1600})
+        page.goto(shared_server)
+        page.get_by_role("link", name="Papers", exact=True).click()
+        page.get_by_role("heading", name="Papers", exact=True).wait_for(timeout=60_000)
+        page.locator("[data-testid='stDataFrame'], [data-testid='stTable']").first.wait_for(state="attached", timeout=60_000)
+        wait_settled(page)
+        step("load")
+        open_expanders(page)
+        step("open")
+        for width in WIDTHS:
+            tall = fit_width(page, width)
+            step(f"{width} px")
+            shots += screenshot_whole(page, screenshots / f"papers-{width}.png", tall, parts=1)  # its top: time
+            step("screenshot")
+            notes.append(f"{width} px: page {tall} px")
+            found, said = text_problems_of(page, f"papers at {width} px", hover=width == WIDTHS[0])
+            step("checks")
+            problems += found + [f"papers at {width} px: Streamlit shows an exception: {' '.join(t.split())[:300]}"
+                                 for t in page.locator("[data-testid='stException']").all_inner_texts()]
+            notes += [f"{width} px: {note}" for note in said]
+        browser.close()
+    report(capsys, f"browser: papers: {time.monotonic() - start:.1f} s ("
+                   + ", ".join(f"{k} {v:.1f} s" for k, v in steps.items()) + f"), {len(problems)} problems; screenshots "
+                   + ", ".join(map(str, shots)) + "".join(f"\n  note: {note}" for note in notes))
     assert not problems, "\n".join(problems)
