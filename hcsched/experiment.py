@@ -14,6 +14,7 @@ measure.
 from __future__ import annotations
 
 import math
+import pickle
 import time
 from collections.abc import Callable
 
@@ -191,24 +192,30 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
 
 
 CHUNK_ROUND_TRIP = 0.0015  # seconds to hand a chunk to a worker process and take its rows back (a 1-trial run: 2 ms)
+SHIP_BYTE = 5.5e-9  # seconds per byte of the pickled scenario, to pickle, send and read it for each chunk (a user's
+# 2000 x 2000 ETC matrix, 36 MB: about 0.2 s a chunk, during which that worker computes nothing)
+RUN_OVERHEAD = 0.01  # seconds of a run in worker processes beyond its chunks: dispatch, collecting, the results table
 
 
 def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None) -> float:
     """The wall time of :func:`simulate` on ``jobs`` cores (checked against runs by ``bench/estimates.py``): the
     seconds of the busiest worker, the chunks of :func:`trials_per_chunk` trials dealt in turn to the worker that
     frees first, each costing its trials x the model's CPU seconds of one trial on one core (``trial_seconds``) plus
-    :data:`CHUNK_ROUND_TRIP` when more than one job is asked for (the run goes to worker processes; in the dashboard
-    even a single trial does). So with few trials a core may idle: 3 trials on 2 cores take 2 trials' time. With one
-    job it is the trials' seconds alone (a run in this process)."""
+    :data:`CHUNK_ROUND_TRIP` and the shipping of the scenario (:data:`SHIP_BYTE` per byte pickled: a large matrix of
+    a user's) when more than one job is asked for (the run goes to worker processes; in the dashboard even a single
+    trial does), and then :data:`RUN_OVERHEAD` once. So with few trials a core may idle: 3 trials on 2 cores take 2
+    trials' time. With one job it is the trials' seconds alone (a run in this process)."""
     trials = scenario.trials if trials is None else trials
     asked = default_jobs() if jobs is None else jobs
     jobs = max(1, min(asked, trials))
     per_trial = get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
     size = trials_per_chunk(per_trial, trials, jobs)
+    apart = asked > 1  # in worker processes
+    per_chunk = CHUNK_ROUND_TRIP + SHIP_BYTE * len(pickle.dumps(scenario, pickle.HIGHEST_PROTOCOL)) if apart else 0.0
     workers = [0.0] * jobs  # seconds dealt to each worker
     for first in range(0, trials, size):
-        workers[workers.index(min(workers))] += min(size, trials - first) * per_trial + CHUNK_ROUND_TRIP * (asked > 1)
-    return max(workers)
+        workers[workers.index(min(workers))] += min(size, trials - first) * per_trial + per_chunk
+    return max(workers) + RUN_OVERHEAD * apart
 
 
 def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict:

@@ -142,22 +142,46 @@ def test_progress_blends_the_estimate_with_the_pace_as_trials_complete():
 
 def test_the_estimate_counts_the_trials_of_the_busiest_worker(monkeypatch):
     """Trials go out in chunks (trials_per_chunk) to the worker that frees first: with few trials a core idles; a
-    run handed to workers (more than one job asked for) pays CHUNK_ROUND_TRIP per chunk; one job is the trials'
-    seconds alone."""
-    from hcsched.experiment import CHUNK_ROUND_TRIP as TRIP
-    from hcsched.experiment import estimate_seconds
+    run handed to workers (more than one job asked for) pays per chunk CHUNK_ROUND_TRIP and the shipping of its
+    scenario (SHIP_BYTE per pickled byte), and RUN_OVERHEAD once; one job is the trials' seconds alone."""
+    import pickle
+
+    from hcsched.experiment import CHUNK_ROUND_TRIP, RUN_OVERHEAD, SHIP_BYTE, estimate_seconds
     from hcsched.models import get_model
 
     model = get_model(SMALL.model)
+    trip = CHUNK_ROUND_TRIP + SHIP_BYTE * len(pickle.dumps(SMALL, pickle.HIGHEST_PROTOCOL))
     monkeypatch.setattr(model, "trial_seconds", lambda spec, heuristics: 2.0)  # a trial alone in its chunk
     assert estimate_seconds(SMALL, trials=5, jobs=1) == 10.0
-    assert estimate_seconds(SMALL, trials=1, jobs=2) == 2.0 + TRIP  # one trial, still in a worker
-    assert estimate_seconds(SMALL, trials=3, jobs=2) == 4.0 + 2 * TRIP  # 2 + 1 trials: the second core idles
-    assert estimate_seconds(SMALL, trials=4, jobs=2) == 4.0 + 2 * TRIP
-    assert estimate_seconds(SMALL, trials=20, jobs=3) == 14.0 + 7 * TRIP  # 7, 7, 6
+    assert estimate_seconds(SMALL, trials=1, jobs=2) == pytest.approx(2.0 + trip + RUN_OVERHEAD)  # still in a worker
+    assert estimate_seconds(SMALL, trials=3, jobs=2) == pytest.approx(4.0 + 2 * trip + RUN_OVERHEAD)  # a core idles
+    assert estimate_seconds(SMALL, trials=4, jobs=2) == pytest.approx(4.0 + 2 * trip + RUN_OVERHEAD)
+    assert estimate_seconds(SMALL, trials=20, jobs=3) == pytest.approx(14.0 + 7 * trip + RUN_OVERHEAD)  # 7, 7, 6
     monkeypatch.setattr(model, "trial_seconds", lambda spec, heuristics: 0.001)  # chunks of 3: 3 3 3 3 3 3 2
-    assert estimate_seconds(SMALL, trials=20, jobs=2) == pytest.approx(0.011 + 4 * TRIP)  # 3 + 3 + 3 + 2
+    assert estimate_seconds(SMALL, trials=20, jobs=2) == pytest.approx(0.011 + 4 * trip + RUN_OVERHEAD)  # 3 3 3 2
     assert estimate_seconds(SMALL, trials=20, jobs=1) == pytest.approx(0.020)
+
+
+def test_a_large_scenario_pays_for_its_shipping_to_each_chunk(monkeypatch):
+    """Two scenarios alike but for the size of a user's ETC matrix, each trial's cost held equal: the larger one's
+    estimate is longer by its extra pickled bytes x SHIP_BYTE for each chunk of the busiest worker, and only when the
+    run goes to worker processes."""
+    import pickle
+
+    from hcsched.experiment import SHIP_BYTE, estimate_seconds
+    from hcsched.models import get_model
+
+    def matrix(tasks: int) -> Scenario:
+        return Scenario.from_dict({"etc": {"method": "matrix", "matrix": [[10.0 + i, 20.0 + i] for i in range(tasks)]},
+                                   "heuristics": ["mct"], "trials": 4})
+
+    small, large = matrix(10), matrix(5000)
+    monkeypatch.setattr(get_model("etc"), "trial_seconds", lambda spec, heuristics: 2.0)  # chunks of one trial
+    extra = len(pickle.dumps(large, pickle.HIGHEST_PROTOCOL)) - len(pickle.dumps(small, pickle.HIGHEST_PROTOCOL))
+    assert extra > 90_000
+    gap = estimate_seconds(large, jobs=2) - estimate_seconds(small, jobs=2)
+    assert gap == pytest.approx(2 * extra * SHIP_BYTE)  # 2 chunks on the busiest worker
+    assert estimate_seconds(large, jobs=1) == estimate_seconds(small, jobs=1) == 8.0
 
 
 def test_the_etc_estimate_follows_the_backlog_not_tasks_squared():
