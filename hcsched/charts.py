@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -124,15 +125,26 @@ def grid_columns(panels: int, widest: int = 3) -> int:
     return next((c for c in (widest, 2, widest + 1, widest + 2) if panels % c != 1), widest)
 
 
-def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None) -> go.Figure:
+def tick_format(fmt: str) -> str:
+    """A metric's number format for axis ticks: trailing zeros trimmed (".2f" ticks "0, 50, 100", not "0.00")."""
+    return re.sub(r"^([,]?\.\d+)([fe%])$", r"\1~\2", fmt)
+
+
+def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None,
+                references: Mapping[str, str] | None = None) -> go.Figure:
     """One panel per metric in a fixed grid: a horizontal bar per heuristic with its 95% interval as an error bar.
 
     Heuristics are rows named once at the left of each row of panels (readable with 12 or more, no rotated labels);
     panel titles carry the unit and which way is better; a metric with no value (e.g. stretch when every task had
-    zero length) says so in its panel instead of leaving it empty."""
+    zero length) says so in its panel instead of leaving it empty. ``references``: label -> what it is, for the
+    heuristics that cannot run online (full-knowledge benchmarks): hatched bars, "(reference)" beside the name, and
+    what it is on hover, so that nobody reads one as a contender."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
-    names = hover_names(labels)
+    references = {label: what for label, what in (references or {}).items() if label in labels}
+    names = {label: text + (f" (a reference, not a contender: {references[label]})" if label in references else "")
+             for label, text in hover_names(labels).items()}
+    hatch = {"shape": ["/" if label in references else "" for label in labels], "fgcolor": "#ffffff", "solidity": 0.3}
     cols = grid_columns(len(metrics))
     rows = -(-len(metrics) // cols)
     row_px = 30 + 24 * max(2, len(labels))  # a panel's plot area
@@ -147,7 +159,8 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
         f = _hover_format(m)
         unit = "" if m.fmt.endswith("%") or not m.unit else "%" if m.unit == "%" else f" {m.unit}"
         fig.add_trace(go.Bar(
-            y=labels, x=mean, orientation="h", marker_color=[colors[x] for x in labels], showlegend=False, name=m.title,
+            y=labels, x=mean, orientation="h", marker={"color": [colors[x] for x in labels], "pattern": hatch},
+            showlegend=False, name=m.title,
             error_x={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
             customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
             hovertext=[names[x] for x in labels],
@@ -156,12 +169,14 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
         ), row=row, col=col)
         fig.update_xaxes(title={"text": axis_unit(m), "font": {"size": 11}, "standoff": 4}, row=row, col=col)
         if m.fmt:
-            fig.update_xaxes(tickformat=m.fmt, row=row, col=col)
+            fig.update_xaxes(tickformat=tick_format(m.fmt), row=row, col=col)
         if not np.isfinite(mean).any():
             fig.add_annotation(text="no value in this run:<br>undefined for every trial", showarrow=False,
                                xref=f"x{k if k > 1 else ''} domain", yref=f"y{k if k > 1 else ''} domain",
                                x=0.5, y=0.5, font={"color": "#666"})
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
+    if references:
+        fig.update_yaxes(tickvals=labels, ticktext=[f"{x} (reference)" if x in references else x for x in labels])
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=5, automargin=True)
     fig.update_annotations(yshift=6)

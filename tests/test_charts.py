@@ -49,7 +49,7 @@ def test_bars_have_units_formats_and_say_why_a_panel_is_empty():
     assert "Makespan (s)<br>" in texts[0] and "↓ lower is better" in texts[0] and "Mean flow time (s)<br>" in texts[2]
     assert "neither is better" in next(t for t in texts if t.startswith("Utilisation"))
     assert any("no value in this run" in t for t in texts)
-    assert fig.layout.xaxis5.tickformat == ".1%"  # utilisation as a percentage
+    assert fig.layout.xaxis5.tickformat == ".1~%"  # utilisation as a percentage, zeros trimmed
 
 
 def test_gantt_controls_on_top_units_in_hover_and_a_bounded_size():
@@ -350,3 +350,21 @@ def test_the_models_own_charts_explain_deadlines_and_name_heuristics():
     fig = sooner_same_later(means, ["mp-masse-decres-incr"], "netsolve-mct")
     assert fig.data[0].hovertext[0] == "mp-masse-decres-incr: Min perturbation, mass decreasing (running)"
     assert "NetSolve MCT" in fig.data[0].hovertemplate and fig.layout.yaxis.title.text == "heuristic"
+
+
+def test_references_are_drawn_as_references_not_as_contenders():
+    """Kim et al.'s full-knowledge benchmarks (section 5) are hatched, named "(reference)" beside their row and said
+    to be references on hover; the heuristics that can run online are drawn plainly; ticks trim their zeros."""
+    from hcsched.charts import tick_format
+
+    bars = get_model("value").bar_metrics()
+    labels = ["max-min", "switching", "ga"]
+    fig = metric_bars(_summary(labels, bars), bars, references={"ga": "a static benchmark", "absent": "x"})
+    for trace in fig.data:
+        assert list(trace.marker.pattern.shape) == ["", "", "/"]
+        assert trace.hovertext[2].endswith("(a reference, not a contender: a static benchmark)")
+        assert "reference" not in trace.hovertext[0]
+    assert list(fig.layout.yaxis.ticktext) == ["max-min", "switching", "ga (reference)"]
+    assert fig.layout.xaxis.tickformat == ".2~f" and tick_format(".1%") == ".1~%" and tick_format(".3g") == ".3g"
+    plain = metric_bars(_summary(labels, bars), bars)
+    assert plain.layout.yaxis.ticktext is None and list(plain.data[0].marker.pattern.shape) == ["", "", ""]

@@ -11,6 +11,7 @@ pytest.importorskip("streamlit")
 
 from hcsched import get_model, model_names  # noqa: E402
 from hcsched.heuristics import heuristic_hover  # noqa: E402
+from hcsched.verdict import scenario_references  # noqa: E402
 
 
 def _axes(fig: dict):
@@ -49,7 +50,9 @@ def test_every_axis_has_a_unit_and_every_heuristic_its_plain_name(model):
             assert "s" not in axis.get("tickformat", "").replace("%", ""), f"{where}: an SI tick format"
     # hovering a heuristic's bar names it in plain words: the registry's title, in every bar of the first chart
     bars = figures[0]["data"][0]
-    assert list(bars["hovertext"]) == [heuristic_hover(h.label, model) for h in sc.heuristics]
+    refs = scenario_references(sc)  # said to be references, not contenders, after their name
+    assert list(bars["hovertext"]) == [heuristic_hover(h.label, model) + (
+        f" (a reference, not a contender: {refs[h.label]})" if h.label in refs else "") for h in sc.heuristics]
     # the page says what its short names and symbols mean
     expander = next(e for e in at.expander if e.label == "What the short names on this page mean")
     table = expander.table[0].value
