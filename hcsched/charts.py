@@ -58,7 +58,9 @@ def heuristic_colors(heuristics) -> dict[str, str]:
 
 
 def _hover_format(metric: Metric) -> str:
-    return metric.fmt or ".4g"
+    """A metric's number format on hover: its own, else four significant digits written out ("651,000", never
+    "6.510e+5")."""
+    return metric.fmt or ",.4~r"
 
 
 BETTER = {"lower": "lower is better", "higher": "higher is better", "": "neither is better"}
@@ -131,14 +133,15 @@ def tick_format(fmt: str) -> str:
 
 
 def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None,
-                references: Mapping[str, str] | None = None) -> go.Figure:
+                references: Mapping[str, str] | None = None, benchmark: str | None = None) -> go.Figure:
     """One panel per metric in a fixed grid: a horizontal bar per heuristic with its 95% interval as an error bar.
 
     Heuristics are rows named once at the left of each row of panels (readable with 12 or more, no rotated labels);
     panel titles carry the unit and which way is better; a metric with no value (e.g. stretch when every task had
     zero length) says so in its panel instead of leaving it empty. ``references``: label -> what it is, for the
     heuristics that cannot run online (full-knowledge benchmarks): hatched bars, "(reference)" beside the name, and
-    what it is on hover, so that nobody reads one as a contender."""
+    what it is on hover, so that nobody reads one as a contender. ``benchmark``: the label the normalised metrics
+    are ratios to, "(benchmark)" beside its row and named on their axes."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
     references = {label: what for label, what in (references or {}).items() if label in labels}
@@ -167,7 +170,10 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             hovertemplate=f"%{{hovertext}}<br>{m.title}: mean %{{x:{f}}}{unit}<br>95% interval of the mean: "
                           f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}<extra></extra>",
         ), row=row, col=col)
-        fig.update_xaxes(title={"text": axis_unit(m), "font": {"size": 11}, "standoff": 4}, row=row, col=col)
+        words = axis_unit(m)
+        if benchmark and m.name.startswith("normalized_"):  # "ratio to min-min (1 = as good)"
+            words = words.replace("the benchmark", benchmark, 1)
+        fig.update_xaxes(title={"text": words, "font": {"size": 11}, "standoff": 10}, row=row, col=col)
         if m.fmt:
             fig.update_xaxes(tickformat=tick_format(m.fmt), row=row, col=col)
         if not np.isfinite(mean).any():
@@ -175,8 +181,9 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
                                xref=f"x{k if k > 1 else ''} domain", yref=f"y{k if k > 1 else ''} domain",
                                x=0.5, y=0.5, font={"color": "#666"})
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
-    if references:
-        fig.update_yaxes(tickvals=labels, ticktext=[f"{x} (reference)" if x in references else x for x in labels])
+    marks = {**({benchmark: "benchmark"} if benchmark in labels else {}), **{x: "reference" for x in references}}
+    if marks:
+        fig.update_yaxes(tickvals=labels, ticktext=[f"{x} ({marks[x]})" if x in marks else x for x in labels])
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=5, automargin=True)
     fig.update_annotations(yshift=6)

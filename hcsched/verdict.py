@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -45,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
+from hcsched.heuristics import heuristic_title
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
 from hcsched.stats import mean_ci, ranked
@@ -53,7 +55,8 @@ if TYPE_CHECKING:
     from hcsched.scenario import Scenario
 
 NEITHER = "neither is better"
-BEST_ONLINE = "best on average among the heuristics that can run online"  # what a reference is compared with
+GROUP_SHOWN = 4  # heuristics named in a "no clear winner" sentence; more are counted
+BEST_ONLINE = "the best heuristic that can run online"  # what a reference is compared with (by its mean)
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class Verdict:
     text: str  # one sentence: who wins, by how much, and whether it is real
     references: tuple[Reference, ...] = ()  # best first
     reference_text: str = ""  # the references' sentence, "" without any
+    tied: tuple[Comparison, ...] = ()  # the best against every other heuristic it is not told apart from, best first
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -334,12 +338,27 @@ def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
         return (f"{best} has the {sup} {what} ({value}), {_size(c.difference, v.kind)} {_side(c.difference)} the "
                 f"runner-up {c.other}: a real difference ({_ci(c, total)}: {_range(c, v.kind)})")
     other = readable(c.means[1], metric)
+    if not c.separated and len(v.tied) > 1:  # a group: every heuristic the best is not told apart from
+        tied = list(v.tied)
+        if len(tied) >= GROUP_SHOWN:  # the best few named, the benchmark among them; the rest counted
+            shown = tied[:GROUP_SHOWN - 2] + [next((t for t in tied[GROUP_SHOWN - 2:] if t.role == "benchmark"),
+                                                   tied[GROUP_SHOWN - 2])]
+            tied, rest = shown, [f"{len(tied) - len(shown)} others"]
+        else:
+            rest = []
+        group = [f"{best} at {value}"] + [f"{_role(t)}{t.other} at {readable(t.means[1], metric)}" for t in tied] + rest
+        return (f"No clear winner on {what}: {', '.join(group[:-1])} and {group[-1]} are not told apart (per trial, the "
+                f"{_ci(c, total)} of {best} against each runs from better to worse)")
     if c.separated:  # told apart per trial, but the other way than the means
         return (f"No clear winner on {what}: {best} averages {value} against {c.other}'s {other}, yet the {_ci(c, total)} "
                 f"puts it {_range(c, v.kind)} {c.other} per trial: the averages and the trials disagree, so they are not "
                 "told apart")
     return (f"No clear winner on {what}: {best} averages {value} and {c.other} {other}, but the {_ci(c, total)} puts "
             f"{best} {_range(c, v.kind)} {c.other} per trial, so they are not told apart")
+
+
+def _role(c: Comparison) -> str:
+    return "the benchmark " if c.role == "benchmark" else ""
 
 
 def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str:
@@ -363,8 +382,10 @@ def _sentence(v: Verdict, metric: Metric, total: int) -> str:
         return f"{v.title}: {v.best} ({readable(v.best_mean, metric)}), {v.note}."
     sup = "lowest" if v.better == "lower" else "highest"
     text = _lead(v, metric, total, sup)
+    named = {t.other for t in v.tied} if len(v.tied) > 1 and not v.comparisons[0].separated else set()
     for c in v.comparisons[1:]:
-        text += f"; {v.best} is " + _against(c, v.best, f"the benchmark {c.other}", v.kind, total)
+        if c.other not in named:
+            text += f"; {v.best} is " + _against(c, v.best, f"the benchmark {c.other}", v.kind, total)
     return text + "."
 
 
@@ -379,7 +400,7 @@ def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     for r in v.references:
         part = f"{r.label}" + ("" if shared else f", {r.what},") + f" reaches {readable(r.mean, metric)}"
         if r.versus is not None:
-            best = r.versus.other if named else f"{r.versus.other}, {BEST_ONLINE}"
+            best = r.versus.other if named else f"{BEST_ONLINE}, {r.versus.other}"
             part += ", " + _against(r.versus, r.label, best, v.kind, total)
             named = True
         parts.append(part)
@@ -409,7 +430,7 @@ def _wide(results: pd.DataFrame, column: str) -> pd.DataFrame:
 def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, references: Mapping[str, str]):
     """(best, its mean, comparisons, note, references) of one metric; only heuristics that can run online ranked."""
     if metric.better not in ("lower", "higher"):
-        return None, math.nan, (), NEITHER, ()
+        return None, math.nan, (), NEITHER, (), ()
     table = _wide(results, metric.name)
     means = _means(table)
     refs = [h for h in table.columns if h in references]
@@ -421,29 +442,61 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
     if best is None:
         note = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
             "no values (every trial is NaN)"
-        return None, math.nan, (), note, tuple(shown)
+        return None, math.nan, (), note, tuple(shown), ()
     rest = [h for h, _ in ranking[1:]]
     if not rest:
         only = "the only heuristic" + (" that can run online" if refs else "")
         return best, mean, (), (only if online.shape[1] == 1 else only + " with values") + ", nothing to compare", \
-            tuple(shown)
+            tuple(shown), ()
     comps = [_compare(table, best, rest[0], "runner-up", metric, means)]
     if benchmark in rest[1:]:
         comps.append(_compare(table, best, benchmark, "benchmark", metric, means))
-    return best, mean, tuple(comps), "", tuple(shown)
+    tied = [c for c in (_compare(table, best, h, "benchmark" if h == benchmark else "other", metric, means)
+                        for h in rest) if c.trials > 1 and not c.separated]
+    return best, mean, tuple(comps), "", tuple(shown), tuple(tied)
 
 
 def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
-            references: Mapping[str, str] | None = None) -> Verdict:
+            references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None) -> Verdict:
     """The verdict of one metric of a results table (one row per trial and heuristic). ``benchmark``: a heuristic label
     compared with too when it is neither the best nor the runner-up. ``references``: labels of heuristics that cannot
-    run online, with what each is in words (:func:`scenario_references`); they are never crowned."""
+    run online, with what each is in words (:func:`scenario_references`); they are never crowned. ``names``: label ->
+    plain name, said where a label is first mentioned (:func:`named_once`)."""
     references = dict(references or {})
-    best, mean, comps, note, refs = _decide(results, metric, benchmark, references)
+    best, mean, comps, note, refs, tied = _decide(results, metric, benchmark, references)
     v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note, "",
-                refs)
+                refs, tied=tied)
     total = int(results["trial"].nunique()) if "trial" in results else 0
-    return dataclasses.replace(v, text=_sentence(v, metric, total), reference_text=_reference_sentence(v, metric, total))
+    text, reference_text = named_once([_sentence(v, metric, total), _reference_sentence(v, metric, total)], names or {})
+    return dataclasses.replace(v, text=text, reference_text=reference_text)
+
+
+def plain_name(title: str) -> str:
+    """A heuristic's name for a sentence: its registry title without its parameters' description and a closing
+    remark ("Genetic algorithm (static)": Genetic algorithm; "K-percent best; kbar = 1: ...": K-percent best)."""
+    return re.sub(r"\s*\([^()]*\)$", "", title.split(";")[0]).strip()
+
+
+def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
+    """Each heuristic's plain name beside its label where the lines first mention it: "la (load balance)", "kpb
+    (kbar=1) (K-percent best)" (the label kept whole, as the charts show it); a label already its own name ("min-min": Min-min) stays as it is. ``names``: label
+    -> plain name. A label is matched whole, never inside another ("mp" within "mp-load")."""
+    found = {}
+    for label, name in names.items():
+        if not name or name.lower().replace(" ", "-") == label.lower():
+            continue
+        pattern = re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])")
+        longer = [other for other in names if other != label and other.startswith(label)]  # "kpb" in "kpb (k=10)"
+        for k, line in enumerate(lines):
+            m = next((m for m in pattern.finditer(line)
+                      if not any(line.startswith(other, m.start()) for other in longer)), None)
+            if m is not None:
+                found[label] = (k, m.start(), m.end(), name)
+                break
+    out = list(lines)
+    for label, (k, start, end, name) in sorted(found.items(), key=lambda x: (x[1][0], -x[1][1])):
+        out[k] = out[k][:start] + f"{label} ({name})" + out[k][end:]
+    return out
 
 
 def headline_metrics(metrics, columns) -> list[Metric]:
@@ -454,9 +507,11 @@ def headline_metrics(metrics, columns) -> list[Metric]:
 
 
 def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
-             references: Mapping[str, str] | None = None) -> list[Verdict]:
-    """One verdict per headline metric of ``metrics`` (e.g. a model's ``bar_metrics()``) present in ``results``."""
-    return [verdict(results, m, benchmark, references) for m in headline_metrics(metrics, results.columns)]
+             references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None) -> list[Verdict]:
+    """One verdict per headline metric of ``metrics`` (e.g. a model's ``bar_metrics()``) present in ``results``, but
+    for a metric where neither way is better (nothing to crown)."""
+    return [verdict(results, m, benchmark, references, names) for m in headline_metrics(metrics, results.columns)
+            if m.better in ("lower", "higher")]
 
 
 def scenario_benchmark(scenario: Scenario) -> str | None:
@@ -471,7 +526,8 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
     """The verdicts of a scenario's results, the model's headline metric (:func:`headline_metric`) first, then its
     other bar metrics; its benchmark compared too, its references (:func:`scenario_references`) never crowned."""
     model = get_model(scenario.model)
-    found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario))
+    names = {h.label: plain_name(heuristic_title(h.label, scenario.model)) for h in scenario.heuristics}
+    found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names)
     lead = headline_metric(model).name
     return sorted(found, key=lambda v: v.metric != lead)  # stable: the others keep their order
 

@@ -29,7 +29,13 @@ from hcsched.export import results_csv, schedule_csv, summary_csv
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
-from hcsched.verdict import readable_amount, readable_number, scenario_references, scenario_verdicts
+from hcsched.verdict import (
+    readable_amount,
+    readable_number,
+    scenario_benchmark,
+    scenario_references,
+    scenario_verdicts,
+)
 from pages.models import shown_text, ui
 from pages.runs import RunResult
 from pages.session import Keys, same_experiment
@@ -130,7 +136,8 @@ def show_results(run: RunResult, key: str) -> None:
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
     for warning in model.warnings(results):
         st.warning(shown_text(scenario.model, warning))
-    st.plotly_chart(metric_bars(summary, bars, colors, scenario_references(scenario)), key=f"{key}_bars", width="stretch")
+    st.plotly_chart(metric_bars(summary, bars, colors, scenario_references(scenario), scenario_benchmark(scenario)),
+                    key=f"{key}_bars", width="stretch")
     with st.expander("Means and 95% intervals", expanded=False):
         means = summary_table(summary, tables)
         st.dataframe(means, key=f"{key}_summary", hide_index=True, column_config={"heuristic": st.column_config.TextColumn(

@@ -368,3 +368,14 @@ def test_references_are_drawn_as_references_not_as_contenders():
     assert fig.layout.xaxis.tickformat == ".2~f" and tick_format(".1%") == ".1~%" and tick_format(".3g") == ".3g"
     plain = metric_bars(_summary(labels, bars), bars)
     assert plain.layout.yaxis.ticktext is None and list(plain.data[0].marker.pattern.shape) == ["", "", ""]
+
+
+def test_the_benchmark_is_marked_and_named_on_the_normalised_axis_and_hover_numbers_are_written_out():
+    bars = get_model("etc").bar_metrics()
+    labels = ["mct", "min-min", "sufferage"]
+    fig = metric_bars(_summary(labels, bars), bars, benchmark="min-min")
+    assert list(fig.layout.yaxis.ticktext) == ["mct", "min-min (benchmark)", "sufferage"]
+    titles = {m.name: fig.layout[f"xaxis{k if k > 1 else ''}"].title.text for k, m in enumerate(bars, start=1)}
+    assert titles["normalized_makespan"] == "ratio to min-min (1 = as good)"
+    assert titles["makespan"] == "seconds"
+    assert all("e+" not in t.hovertemplate and ".4g" not in t.hovertemplate for t in fig.data)

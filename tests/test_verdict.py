@@ -16,6 +16,8 @@ from hcsched.verdict import (
     NEITHER,
     headline_metric,
     headline_metrics,
+    named_once,
+    plain_name,
     readable,
     readable_amount,
     readable_number,
@@ -215,12 +217,10 @@ def test_quickstart_lines_name_its_heuristics():
     results = hcsched.simulate(scenario, trials=3, jobs=1)
     found = scenario_verdicts(scenario, results)
     labels = [h.label for h in scenario.heuristics]
-    bars = [m.name for m in hcsched.get_model(scenario.model).bar_metrics() if not m.name.startswith("normalized_")]
+    bars = [m.name for m in hcsched.get_model(scenario.model).bar_metrics()
+            if not m.name.startswith("normalized_") and m.better]  # utilisation: neither way is better, no line
     assert [v.metric for v in found] == bars  # makespan, the headline, is first already
     for v, line in zip(found, verdict_lines(found), strict=True):
-        if not v.better:  # utilisation: neither way is better, nothing to rank
-            assert line == f"{v.title}: neither is better."
-            continue
         assert v.best in labels and v.other in labels and v.trials == 3
         assert line.endswith(".") and v.best in line and v.other in line and "[" not in line
         if scenario.benchmark_label not in (v.best, v.other):  # min-min, the ETC model's default benchmark
@@ -241,8 +241,7 @@ def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
     (ref,) = v.references
     assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
     assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95%, 5.0 points above "
-                                "A, best on average among the heuristics that can run online (95% interval: 5.0 points above, the same in "
-                                "every trial).")
+                                "the best heuristic that can run online, A (95% interval: 5.0 points above, the same in every trial).")
     assert verdict_lines([v]) == [v.text, v.reference_text]
     # without the mark, GA wins: the registry's mark, not the numbers, keeps it out
     assert verdict(results, POINTS).best == "GA"
@@ -255,8 +254,8 @@ def test_references_share_one_description_and_a_benchmark_that_is_one_is_not_com
     assert v.best == "A" and [c.role for c in v.comparisons] == ["runner-up"]  # TPSA is no contender, nor a benchmark
     assert [r.label for r in v.references] == ["GA", "TPSA"]  # the best reference first
     assert v.reference_text == (f"For reference, not contenders (each {STATIC_REFERENCE}): GA reaches 95%, 5.0 points "
-                                "above A, best on average among the heuristics that can run online (95% interval: 5.0 points above, the "
-                                "same in every trial); TPSA reaches 90%, equal to A in every trial.")
+                                "above the best heuristic that can run online, A (95% interval: 5.0 points above, the same in every "
+                                "trial); TPSA reaches 90%, equal to A in every trial.")
 
 
 def test_only_references_or_one_heuristic_that_can_run_online():
@@ -311,8 +310,9 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     assert lead.metric == "value_pct_ub" and lead.best == "slack-sufferage" and lead.other == "max-max"
     assert lead.text.startswith("slack-sufferage has the highest value, % of the upper bound (89.75%), ")
     assert "ga" not in lead.text.replace("slack-sufferage", "")
-    assert lead.reference_text.startswith(f"For reference, not contenders (each {STATIC_REFERENCE}): ga reaches 91.78%, "
-                                          "2.0 points above slack-sufferage, best on average among the heuristics that can run online (")
+    assert lead.reference_text.startswith(f"For reference, not contenders (each {STATIC_REFERENCE}): ga (Genetic "
+                                          "algorithm) reaches 91.78%, 2.0 points above the best heuristic that can run "
+                                          "online, slack-sufferage (")
 
 
 @pytest.mark.parametrize("name, lead", [("quickstart", "makespan"), ("alazzoni-B", "mean_in_system"),
@@ -326,4 +326,44 @@ def test_each_models_headline_metric_leads(name, lead):
     found = scenario_verdicts(scenario, _made_up(scenario, values))
     names = [m.name for m in model.bar_metrics()]
     assert found[0].metric == lead and sorted(v.metric for v in found) == sorted(
-        m.name for m in headline_metrics(model.bar_metrics(), names))
+        m.name for m in headline_metrics(model.bar_metrics(), names) if m.better)
+
+
+# --- the demo's second pass: a group with no clear winner, plain names once --------------------------------------
+def test_no_clear_winner_names_the_whole_group_not_told_apart_and_not_the_rest():
+    """A, B and C swap places from trial to trial (paired intervals straddle zero); D is worse in every trial: the
+    sentence names A, B and C together, and D not at all."""
+    results = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99], D=[150, 160, 155, 150])
+    v = verdict(results, LOWER)
+    assert v.best == "A" and [t.other for t in v.tied] == ["B", "C"]
+    assert v.text == ("No clear winner on makespan: A at 100 s, B at 100.5 s and C at 101.2 s are not told apart (per "
+                      "trial, the 95% interval of A against each runs from better to worse).")
+
+
+def test_a_large_group_names_its_best_few_and_the_benchmark_and_counts_the_others():
+    """Seven heuristics, each the same four values in another order (plus 0.1 per place): all but E (A's own order,
+    0.4 worse in every trial) are not told apart from A; three are named with A, the benchmark G among them."""
+    base = [100, 104, 96, 100]
+    values = {name: [x + 0.1 * k for x in base[k % 4:] + base[:k % 4]] for k, name in enumerate("ABCDEFG")}
+    v = verdict(table("x", **values), LOWER, benchmark="G")
+    assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
+    assert v.text == ("No clear winner on makespan: A at 100 s, B at 100.1 s, C at 100.2 s, the benchmark G at 100.6 s "
+                      "and 2 others are not told apart (per trial, the 95% interval of A against each runs from better "
+                      "to worse).")  # the benchmark, named in the group, gets no clause of its own
+
+
+def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_there():
+    lines = ["kpb (kbar=1) beats kpb and mp-load; kpb (kbar=1) again", "mp ahead of mp-load; min-min"]
+    names = {"kpb (kbar=1)": "K-percent best", "kpb": "K-percent best", "mp": "Min perturbation",
+             "mp-load": "Min perturbation, load", "min-min": "Min-min"}
+    assert named_once(lines, names) == [
+        "kpb (kbar=1) (K-percent best) beats kpb (K-percent best) and mp-load (Min perturbation, load); kpb (kbar=1) again",
+        "mp (Min perturbation) ahead of mp-load; min-min"]  # Min-min is its label already
+    assert plain_name("Genetic algorithm (static)") == "Genetic algorithm"
+    assert plain_name("K-percent best; kbar = 1: number of machines in the subset (k-bar); overrides k") == "K-percent best"
+
+
+def test_the_presets_lead_sentence_names_its_heuristics_in_words():
+    scenario = hcsched.preset("alazzoni-B")
+    lead = scenario_verdicts(scenario, hcsched.simulate(scenario, trials=3, jobs=1))[0]
+    assert "lpas (LP-based affinity scheduling)" in lead.text and "kpb (kbar=1) (K-percent best)" in lead.text
