@@ -191,15 +191,20 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     return plain_numbers(fig)
 
 
-def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
-    """Per-trial values of one metric as a box per heuristic with every trial shown as a point."""
+def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, str] | None = None,
+                       references: Mapping[str, str] | None = None) -> go.Figure:
+    """Per-trial values of one metric as a box per heuristic with every trial shown as a point; ``references`` (label
+    -> what it is: heuristics that cannot run online) named "(reference)" under their box, as in :func:`metric_bars`."""
     labels = list(dict.fromkeys(results["heuristic"]))
     colors = colors or heuristic_colors(labels)
-    names = hover_names(labels)
+    references = references or {}
+    names = {label: text + (f" (a reference, not a contender: {references[label]})" if label in references else "")
+             for label, text in hover_names(labels).items()}
     fig = go.Figure()
     for label in labels:
         rows = results[results["heuristic"] == label]
-        fig.add_trace(go.Box(y=rows[metric.name], name=label, marker_color=colors[label], boxpoints="all", jitter=0.4,
+        shown = f"{label} (reference)" if label in references else label
+        fig.add_trace(go.Box(y=rows[metric.name], name=shown, marker_color=colors[label], boxpoints="all", jitter=0.4,
                              pointpos=0, customdata=rows["trial"],
                              hovertemplate=f"{_escape(names[label])}<br>trial %{{customdata}}: "
                                            f"%{{y:{_hover_format(metric)}}}<extra></extra>"))

@@ -125,7 +125,8 @@ def show_results(run: RunResult, key: str) -> None:
     bars = model.bar_metrics()
     tables = model.table_metrics()
     summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
-    facts = [f"**{scenario.name}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}", f"{run.seconds:.1f} s"]
+    facts = [f"**{scenario.name}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}",
+             f"{run.seconds:.1f} s" if run.seconds >= 0.05 else "under 0.1 s"]
     headline = shown_text(scenario.model, model.headline(scenario.spec))
     if headline:
         facts.append(headline)
@@ -149,7 +150,7 @@ def show_results(run: RunResult, key: str) -> None:
     by_name = {m.name: m for m in bars}
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
-    st.plotly_chart(trial_distribution(results, by_name[metric], colors), key=f"{key}_dist", width="stretch")
+    st.plotly_chart(trial_distribution(results, by_name[metric], colors, scenario_references(scenario)), key=f"{key}_dist", width="stretch")
     whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
     if whole_run is not None:
         with shown_as_error(f"The {model.title} charts of the whole run could not be drawn"):

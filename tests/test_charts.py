@@ -379,3 +379,13 @@ def test_the_benchmark_is_marked_and_named_on_the_normalised_axis_and_hover_numb
     assert titles["normalized_makespan"] == "ratio to min-min (1 = as good)"
     assert titles["makespan"] == "seconds"
     assert all("e+" not in t.hovertemplate and ".4g" not in t.hovertemplate for t in fig.data)
+
+
+def test_the_per_trial_boxes_name_references_as_such():
+    from hcsched.charts import trial_distribution
+
+    metric = get_model("value").bar_metrics()[0]
+    results = pd.DataFrame({"heuristic": ["max-min", "ga"] * 2, "trial": [0, 0, 1, 1], metric.name: [90.0, 95, 91, 96]})
+    fig = trial_distribution(results, metric, references={"ga": "a static benchmark"})
+    assert [t.name for t in fig.data] == ["max-min", "ga (reference)"]
+    assert "a reference, not a contender" in fig.data[1].hovertemplate and "reference" not in fig.data[0].hovertemplate
