@@ -127,6 +127,28 @@ def grid_columns(panels: int, widest: int = 3) -> int:
     return next((c for c in (widest, 2, widest + 1, widest + 2) if panels % c != 1), widest)
 
 
+@dataclasses.dataclass(frozen=True)
+class ReferenceMarks:
+    """How a bar chart marks the heuristics that cannot run online (full-knowledge benchmarks, e.g. GA and TPSA:
+    :func:`hcsched.verdict.scenario_references`), as :func:`metric_bars` and the value model's own chart do: hatched bars (``pattern``
+    for ``marker.pattern``), "(reference)" beside the name (``ticktext``) and what each is on hover (``hover``)."""
+
+    hover: list[str]
+    pattern: dict
+    ticktext: list[str]
+    references: dict[str, str]
+
+
+def reference_marks(labels: Sequence[str], references: Mapping[str, str] | None = None) -> ReferenceMarks:
+    """The marks of ``references`` (label -> what it is) among ``labels``, in the labels' order."""
+    refs = {label: what for label, what in (references or {}).items() if label in labels}
+    by = hover_names(labels)
+    return ReferenceMarks(
+        hover=[by[x] + (f" (a reference, not a contender: {refs[x]})" if x in refs else "") for x in labels],
+        pattern={"shape": ["/" if x in refs else "" for x in labels], "fgcolor": "#ffffff", "solidity": 0.3},
+        ticktext=[f"{x} (reference)" if x in refs else x for x in labels], references=refs)
+
+
 def tick_format(fmt: str) -> str:
     """A metric's number format for axis ticks: trailing zeros trimmed (".2f" ticks "0, 50, 100", not "0.00")."""
     return re.sub(r"^([,]?\.\d+)([fe%])$", r"\1~\2", fmt)
@@ -144,10 +166,10 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     are ratios to, "(benchmark)" beside its row and named on their axes."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
-    references = {label: what for label, what in (references or {}).items() if label in labels}
-    names = {label: text + (f" (a reference, not a contender: {references[label]})" if label in references else "")
-             for label, text in hover_names(labels).items()}
-    hatch = {"shape": ["/" if label in references else "" for label in labels], "fgcolor": "#ffffff", "solidity": 0.3}
+    marks = reference_marks(labels, references)
+    references = marks.references
+    names = dict(zip(labels, marks.hover, strict=True))
+    hatch = marks.pattern
     cols = grid_columns(len(metrics))
     rows = -(-len(metrics) // cols)
     row_px = 30 + 24 * max(2, len(labels))  # a panel's plot area
@@ -176,14 +198,17 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
         fig.update_xaxes(title={"text": words, "font": {"size": 11}, "standoff": 10}, row=row, col=col)
         if m.fmt:
             fig.update_xaxes(tickformat=tick_format(m.fmt), row=row, col=col)
+        elif m.unit == "%":  # a percentage written as such: "40%", not "40" beside a loose "%"
+            fig.update_xaxes(ticksuffix="%", row=row, col=col)
         if not np.isfinite(mean).any():
             fig.add_annotation(text="no value in this run:<br>undefined for every trial", showarrow=False,
                                xref=f"x{k if k > 1 else ''} domain", yref=f"y{k if k > 1 else ''} domain",
                                x=0.5, y=0.5, font={"color": "#666"})
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
-    marks = {**({benchmark: "benchmark"} if benchmark in labels else {}), **{x: "reference" for x in references}}
-    if marks:
-        fig.update_yaxes(tickvals=labels, ticktext=[f"{x} ({marks[x]})" if x in marks else x for x in labels])
+    if benchmark in labels or references:
+        ticks = [f"{x} (benchmark)" if x == benchmark and x not in references else t for x, t in zip(labels, marks.ticktext,
+                                                                                                  strict=True)]
+        fig.update_yaxes(tickvals=labels, ticktext=ticks)
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=5, automargin=True)
     fig.update_annotations(yshift=6)
@@ -197,13 +222,12 @@ def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, 
     -> what it is: heuristics that cannot run online) named "(reference)" under their box, as in :func:`metric_bars`."""
     labels = list(dict.fromkeys(results["heuristic"]))
     colors = colors or heuristic_colors(labels)
-    references = references or {}
-    names = {label: text + (f" (a reference, not a contender: {references[label]})" if label in references else "")
-             for label, text in hover_names(labels).items()}
+    marks = reference_marks(labels, references)
+    names, shown_as = dict(zip(labels, marks.hover, strict=True)), dict(zip(labels, marks.ticktext, strict=True))
     fig = go.Figure()
     for label in labels:
         rows = results[results["heuristic"] == label]
-        shown = f"{label} (reference)" if label in references else label
+        shown = shown_as[label]
         fig.add_trace(go.Box(y=rows[metric.name], name=shown, marker_color=colors[label], boxpoints="all", jitter=0.4,
                              pointpos=0, customdata=rows["trial"],
                              hovertemplate=f"{_escape(names[label])}<br>trial %{{customdata}}: "

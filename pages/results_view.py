@@ -137,7 +137,8 @@ def show_results(run: RunResult, key: str) -> None:
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
     for warning in model.warnings(results):
         st.warning(shown_text(scenario.model, warning))
-    st.plotly_chart(metric_bars(summary, bars, colors, scenario_references(scenario), scenario_benchmark(scenario)),
+    shared = getattr(ui(scenario.model), "shared_bars", None)  # the model may chart some bar metrics on its own
+    st.plotly_chart(metric_bars(summary, shared(bars) if shared else bars, colors, scenario_references(scenario), scenario_benchmark(scenario)),
                     key=f"{key}_bars", width="stretch")
     with st.expander("Means and 95% intervals", expanded=False):
         means = summary_table(summary, tables)

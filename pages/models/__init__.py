@@ -10,6 +10,8 @@ Each module provides:
 - ``overview(scenario, container)``: a small summary beside the scenario on Home;
 - ``trial_charts(runs, colors, key)``: charts of one trial beyond the Gantt chart;
 - optionally ``results_charts(results, scenario, colors, key)``: charts of the whole run on Results;
+- optionally ``shared_bars(metrics)``: which of its bar metrics the Results page's shared bar chart draws (the
+  others it charts in its own section; the verdicts still read them all);
 - optionally ``gantt_rows(scenario)``: what the Results page's Gantt rows are in the model's words, a
   ``hcsched.charts.GanttRows`` (servers s0.. with a lane per task, processors p0..); machines m0.. by default;
 - optionally ``explain(scenario)``: the Explain page for this model, given a scenario of the model (the loaded one,

@@ -3,6 +3,8 @@ over time show, and the page's short names said in plain words."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import streamlit as st
 
@@ -12,24 +14,31 @@ from hcsched.heuristics import heuristic_title
 from pages.widgets import headline_metric
 
 
-def shown_heuristics(results: pd.DataFrame, scenario, key: str) -> list[str]:
+def shown_heuristics(results: pd.DataFrame, scenario, key: str, count: int = SHOWN) -> list[str]:
     """The heuristics the charts over time show, in the run's order: the user's choice, by default the best few by the
-    model's headline metric and the benchmark."""
+    model's headline metric and the benchmark, ``count`` in all."""
     headline = headline_metric(get_model(scenario.model))
     labels = list(dict.fromkeys(results["heuristic"]))
     chosen = st.multiselect("Heuristics shown over time", labels, default=default_shown(results, headline,
-                                                                                         scenario.benchmark_label),
+                                                                                         scenario.benchmark_label,
+                                                                                         count),
                             key=f"{key}_shown",
-                            help=f"By default {SHOWN} in all: the best by {headline.title.lower()}, and the benchmark; "
+                            help=f"By default {count} in all: the best by {headline.title.lower()}, and the benchmark; "
                                  "add or remove any. What each short name means: hover a line, or see *What the short "
                                  "names on this page mean* above.")
     return [label for label in labels if label in chosen]  # in the run's order, whatever order they were chosen in
 
 
+def markdown_literal(text: str) -> str:
+    """``text`` shown as itself in markdown: "λ*" stays "λ*" (a bare "*" would open emphasis and break the bold around
+    it), likewise _ ` [ ] and the other markdown characters."""
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>~$])", r"\\\1", text)
+
+
 def what_the_names_mean(scenario, key: str, symbols: dict[str, str] | None = None) -> None:
     """The short names on the Results page in plain words, under an expander: each heuristic's label with its title
     from the heuristic registry (``hcsched.heuristics.heuristic_title``), and the model's own symbols (``symbols``:
-    symbol -> what it means)."""
+    symbol -> what it means; a symbol is shown as written, its meaning as markdown)."""
     labels = [h.label for h in scenario.heuristics]
     table = pd.DataFrame({"heuristic": labels,
                           "what it is": [heuristic_title(label, scenario.model) or "(a label of your own)"
@@ -37,4 +46,4 @@ def what_the_names_mean(scenario, key: str, symbols: dict[str, str] | None = Non
     with st.expander("What the short names on this page mean", expanded=False):
         st.table(table, hide_index=True)  # an HTML table: long names wrap, never cut
         if symbols:
-            st.markdown("\n".join(f"- **{symbol}**: {words}" for symbol, words in symbols.items()))
+            st.markdown("\n".join(f"- **{markdown_literal(symbol)}**: {words}" for symbol, words in symbols.items()))

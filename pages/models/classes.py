@@ -75,8 +75,10 @@ SYMBOLS = {
                                       "at each arrival: (1 - N_s / M) x 100, N_s the machines it asks on average, M "
                                       "the machines (section IV). 100% asks none, 0% asks all; higher is cheaper.",
     "Number in system": "tasks waiting or running at a time, all machines together (section III-B).",
-    "time units": "the model's clock has no unit of its own: rates are tasks per time unit.",
 }
+#: Said once, above the model's own charts: what a time unit is.
+TIME_UNITS = ("Times are in abstract *time units*: the paper gives no real-world unit (rates are tasks per time unit, "
+              "response times and the horizon are in time units).")
 
 
 def _capacity(match: re.Match) -> str:
@@ -119,6 +121,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     CURVE_SECONDS, the mean is over the first replications that fit, said under the chart, until the user asks for
     all of them."""
     what_the_names_mean(scenario, key, SYMBOLS)
+    st.caption(TIME_UNITS)
     st.subheader("Number in system over time, mean over replications")
     shown = shown_heuristics(results, scenario, key)
     if not shown:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import HcschedError
 from hcsched.models.estimation import CURVE_SAMPLES, MODEL
-from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time, processor_rows
+from hcsched.models.estimation.charts import error_over_time, mean_curves, median_ends, over_time, processor_rows
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
 from pages.models._curves import shown_heuristics, what_the_names_mean
@@ -45,6 +45,7 @@ SYMBOLS = {
                   "seconds / (makespan x processors) (eq. 7).",
     "Predicted error": "the error the scheduler expected at dispatch (dashed lines).",
 }
+SHOWN = 3  # heuristics the curves over time show by default: the best two and the benchmark (each is two error lines)
 ERROR_HELP = {"knn": "A: k-NN over past errors (recommended)", "smoothed": "B: smoothed per processor",
               "mean": "C: the problem's mean"}
 
@@ -67,19 +68,23 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     their 95% bands, of the heuristics chosen, and the curves as CSV."""
     what_the_names_mean(scenario, key, SYMBOLS)
     st.subheader("Over time, mean over trials")
-    shown = shown_heuristics(results, scenario, key)
+    shown = shown_heuristics(results, scenario, key, SHOWN)
     if not shown:
         st.info("Choose at least one heuristic to draw the curves over time.")
         return
     frame = mean_curves(results, scenario.spec.machines, shown)
+    until = median_ends(results, shown)
     st.plotly_chart(error_over_time(frame, METRICS["error_at"], colors), key=f"{key}_est_error", width="stretch")
-    st.plotly_chart(over_time(frame, "idle", METRICS["idle_at"], "idle processors (number)", colors), key=f"{key}_est_idle",
-                    width="stretch")
-    st.plotly_chart(over_time(frame, "efficiency", METRICS["efficiency_at"], "efficiency so far (%)", colors),
+    st.plotly_chart(over_time(frame, "idle", METRICS["idle_at"], "idle processors (number)", colors, until),
+                    key=f"{key}_est_idle", width="stretch")
+    st.plotly_chart(over_time(frame, "efficiency", METRICS["efficiency_at"], "efficiency so far (%)", colors, until),
                     key=f"{key}_est_eff", width="stretch")
     st.caption(f"Each run is sampled at {CURVE_SAMPLES} points of its own run; the curves are averaged over the "
                f"{results['trial'].nunique()} {MODEL.trial_word}s on one time grid up to the latest makespan shown (a "
-               "run that has ended counts every processor idle and returns no task). Bands: 95% intervals of the mean.")
+               "run that has ended counts every processor idle and returns no task). Idle processors and efficiency "
+               "stop at each heuristic's median makespan: later, most runs would have ended, and their idle "
+               "processors alone would make the curves climb to every processor idle. Bands: 95% intervals of the "
+               "mean. The CSV holds every curve up to the latest makespan.")
     st.download_button("Curves over time (CSV)", frame.to_csv(index=False), "curves.csv", "text/csv",
                        key=f"{key}_est_curves", on_click="ignore")
 

@@ -17,10 +17,11 @@ import streamlit as st
 from hcsched import HcschedError, summarize
 from hcsched.heuristics import heuristic_title
 from hcsched.models.value import MODEL
-from hcsched.models.value.charts import DEADLINES_TEXT, gantt, outcome_bars, task_frame, value_bars
+from hcsched.models.value.charts import DEADLINES_TEXT, gantt, outcome_bars, outcome_table, task_frame, value_bars
 from hcsched.models.value.explain import EXAMPLES, explain_event
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
+from hcsched.verdict import scenario_references
 from pages.models._curves import what_the_names_mean
 from pages.session import commit_scenario, default, refuse_runs
 from pages.widgets import number
@@ -80,12 +81,10 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
                           marks=marks), key=f"{key}_v_gantt", width="stretch")
     if marks is not None:
         st.caption(window_note(frame, marks))
-    counts = pd.crosstab(frame["priority"], frame["outcome"]).reindex(index=list(PRIORITIES), columns=list(OUTCOMES),
-                                                                      fill_value=0)
     st.caption(f"{label}, this trial: value V = {run.value:.4g}, upper bound UB = {run.upper_bound:.4g} "
                f"({100 * run.value / run.upper_bound if run.upper_bound > 0 else float('nan'):.1f}% of UB). "
                f"Tasks by priority and outcome ({DEADLINES_TEXT}):")
-    st.dataframe(counts, key=f"{key}_v_counts")
+    st.dataframe(outcome_table(frame), key=f"{key}_v_counts")
 
 
 def _window_marks(run) -> tuple[float, float] | None:
@@ -120,12 +119,17 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     """V as % of UB with 95% intervals and UB as the 100% line; tasks by priority and deadline outcome."""
     labels = [h.label for h in scenario.heuristics]
     what_the_names_mean(scenario, key, SYMBOLS)
-    st.subheader("Value as % of the upper bound (the paper's Figs. 2 and 3)")
+    st.subheader("Value as % of the upper bound")
     summary = summarize(results, ["value_pct_ub"], methods=MODEL.interval_methods())
-    st.plotly_chart(value_bars(summary, labels, colors, _metric("value_pct_ub")), key=f"{key}_v_pct", width="stretch")
-    st.caption("UB (section 2.3) relaxes the problem (a task may use several machines at once, every deadline is "
-               "met, each task runs at its fastest), so no schedule reaches 100%; the optimum lies between the best "
-               "bar and the line.")
+    references = scenario_references(scenario)
+    st.plotly_chart(value_bars(summary, labels, colors, _metric("value_pct_ub"), references), key=f"{key}_v_pct",
+                    width="stretch")
+    hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
+               "whole trial knowing every arrival in advance (section 5); no online heuristic can, so they are "
+               "references, not contenders." if references else "")
+    st.caption("The paper's Figs. 2 and 3. UB (section 2.3) relaxes the problem (a task may use several machines at "
+               "once, every deadline is met, each task runs at its fastest), so no schedule reaches 100%; the optimum "
+               "lies between the best bar and the dashed line." + hatched)
     st.subheader("Tasks by priority and deadline outcome")
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()

@@ -100,3 +100,26 @@ def test_utilisation_is_said_to_be_neither_better_with_why(results_page):
     meaning = next(d.value for d in at.table if "meaning" in d.value.columns).set_index("column")
     assert meaning.loc["utilization", "better"] == "neither"
     assert "Neither is better" in meaning.loc["utilization", "meaning"] and "MCT" in meaning.loc["utilization", "meaning"]
+
+
+def test_results_page_symbols_read_as_written_and_time_units_are_said_once(results_page):
+    """The manager saw "λ (lambda star)**:": the "*" of λ* opened emphasis and broke the bold of every entry."""
+    import re
+
+    from pages.models._curves import markdown_literal
+    from pages.models.classes import SYMBOLS, TIME_UNITS
+
+    _, at = results_page
+    words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
+    entries = words.split("\n")
+    assert len(entries) == len(SYMBOLS)
+    for entry, symbol in zip(entries, SYMBOLS, strict=True):
+        assert entry.startswith(f"- **{markdown_literal(symbol)}**: "), entry
+    assert entries[0].startswith("- **λ\\* \\(lambda star\\)**: ")
+    # the escaped symbol reads as itself once rendered: no emphasis marker left unescaped inside the bold
+    for entry in entries:
+        bold = entry[len("- **"):entry.index("**: ")]
+        assert not re.search(r"(?<!\\)[*_]", bold), bold
+    said = [c.value for c in at.caption if "time units" in c.value and "no real-world unit" in c.value]
+    assert said == [TIME_UNITS]  # once, above the model's own charts
+    assert "time units" not in SYMBOLS

@@ -68,7 +68,7 @@ def test_the_task_class_pages_symbols_are_said_in_words():
     caption = next(c.value for c in at.caption if "seed" in c.value)
     assert "λ* = 1.3333 (stabilisable): the machines can keep up, even with every arrival rate 1.33 times higher" in caption
     words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
-    for symbol in ("λ*", "kbar", "State-information discount"):
+    for symbol in ("λ\\*", "kbar", "State-information discount"):  # λ* escaped: a bare "*" breaks the bold
         assert symbol in words
     table = next(e for e in at.expander if e.label == "What the short names on this page mean").table[0].value
     assert table.set_index("heuristic").loc["kpb (kbar=1)", "what it is"].startswith("K-percent best; kbar = 1")

@@ -1,5 +1,6 @@
 """The time-shared model's dashboard module: editor, Gantt of overlapping tasks, sooner/same/later bars, Explain."""
 
+import json
 
 import pytest
 
@@ -12,7 +13,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.models.timeshared import MODEL  # noqa: E402
-from pages.models.timeshared import SWEEP_METRICS  # noqa: E402
+from hcsched.models.timeshared.charts import BUSIEST_SERVERS  # noqa: E402
+from pages.models.timeshared import PHASES, SWEEP_METRICS, tolerance_words  # noqa: E402
 
 
 def test_switch_to_the_model_and_edit_servers_and_tasks():
@@ -84,11 +86,15 @@ def test_results_gantt_and_explain():
     at.run()
     assert not at.exception, at.exception
     figs = charts(at)
-    stacked = figs[0]
+    gain, others, stacked = figs[:3]  # the makespan gain first, the other gains folded away, then the finishes
+    assert panel_titles(gain) == ["Gain on makespan"]
+    assert panel_titles(others) == ["Gain on sum-flow", "Gain on max-flow", "Gain on max-stretch"]
     assert [d["name"] for d in stacked["data"]] == ["sooner", "same time", "later"]
-    means = simulate(MODEL.tiny(), jobs=1).groupby("heuristic")["pct_sooner"].mean()
+    results = simulate(MODEL.tiny(), jobs=1)
+    means = results.groupby("heuristic")["pct_sooner"].mean()
     assert bar_values(stacked["data"][0])[1][1] == pytest.approx(means["hmct"])
-    gantt = figs[1]
+    assert bar_values(gain["data"][0])[1][1] == pytest.approx(results.groupby("heuristic")["gain_makespan"].mean()["hmct"])
+    gantt = figs[3]
     assert [d["name"] for d in gantt["data"]] == ["input", "compute", "output"]
     servers, tasks = (d.value for d in at.dataframe)  # Explain's (the Results page's tables are HTML tables)
     names = next(t.value for t in at.table if "what it is" in t.value.columns)  # the short names in words
@@ -104,7 +110,7 @@ def test_results_page_draws_the_stacked_sooner_same_later_bar():
     at = open_results(sc, df)
     figs = charts(at)
     bars = figs[0]  # the generic bars: the paper's panels
-    assert panel_titles(bars) == [m.label for m in MODEL.bar_metrics()]
+    assert panel_titles(bars) == [m.label for m in MODEL.bar_metrics() if not m.name.startswith("gain_")]  # below
     stacked = [f for f in figs if [d.get("name") for d in f["data"]] == ["sooner", "same time", "later"]]
     assert len(stacked) == 1 and stacked[0]["layout"]["barmode"] == "stack"
     means = df.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
@@ -112,9 +118,51 @@ def test_results_page_draws_the_stacked_sooner_same_later_bar():
     for trace, col in zip(stacked[0]["data"], means.columns, strict=True):
         names, values = bar_values(trace)
         assert names == labels and list(values) == pytest.approx(means.loc[labels, col].tolist())
-    assert any("same time" in c.value or "equal within" in c.value for c in at.caption)
+    assert any("counted as a tie (equal within a microsecond)" in c.value for c in at.caption)
+    assert not any("1e-06" in c.value for c in at.caption)
     gantts = [f for f in figs if [d.get("name") for d in f["data"]] == ["input", "compute", "output"]]
     assert len(gantts) == 1  # the Gantt of overlapping tasks, one lane per task
+
+
+def test_results_page_leads_with_the_makespan_gain_and_folds_the_rest():
+    """The manager's review: six gain charts disagreed and overwhelmed; the phases chart was 25 servers of hair-thin
+    lanes; "reference heuristic" and "benchmark" named one baseline; a loose "%" on the percentage axes."""
+    sc = preset("caniou-mu10").replace(tasks=120, trials=2,
+                                       heuristics=["netsolve-mct", "hmct", "mp", "msf"])
+    at = open_results(sc, timeout=120)
+    figs = charts(at)
+    gains = [f for f in figs if [a["text"].split("<br>")[0] for a in f["layout"].get("annotations", [])][:1] in
+             (["Gain on makespan"], ["Gain on sum-flow"])]
+    assert [panel_titles(f) for f in gains] == [["Gain on makespan"],
+                                                ["Gain on sum-flow", "Gain on max-flow", "Gain on max-stretch"]]
+    for fig in gains:  # percentages on the ticks, the axis says against what
+        axes = [v for k, v in fig["layout"].items() if k.startswith("xaxis")]
+        assert all(a["ticksuffix"] == "%" and a["title"]["text"] == "gain (%)" for a in axes)
+    assert "Gain on makespan against the benchmark netsolve-mct" in [h.value for h in at.subheader]
+    folded = next(e for e in at.expander if e.label == "Gains on the other metrics")
+    assert not folded.proto.expanded
+    assert [panel_titles(json.loads(c.proto.spec)) for c in folded.get("plotly_chart")] == [
+        ["Gain on sum-flow", "Gain on max-flow", "Gain on max-stretch"]]
+    finish = next(f for f in figs if [d.get("name") for d in f["data"]] == ["sooner", "same time", "later"])
+    assert finish["layout"]["xaxis"]["ticksuffix"] == "%"
+    # the phases chart: folded away, the few busiest of the 25 servers by default
+    phases = next(e for e in at.expander if e.label == PHASES)
+    assert not phases.proto.expanded
+    [fig] = [json.loads(c.proto.spec) for c in phases.get("plotly_chart")]
+    assert [d["name"] for d in fig["data"]] == ["input", "compute", "output"]
+    assert len(fig["layout"]["yaxis"]["ticktext"]) == BUSIEST_SERVERS
+    assert at.number_input(key="results_ts_gantt_servers").value == BUSIEST_SERVERS
+    at.number_input(key="results_ts_gantt_servers").set_value(25).run()
+    [fig] = [f for f in charts(at) if [d.get("name") for d in f["data"]] == ["input", "compute", "output"]]
+    assert not at.exception and len(fig["layout"]["yaxis"]["ticktext"]) == 25
+    # one word for the baseline: the benchmark
+    words = " ".join([c.value for c in at.caption] + [m.value for m in at.markdown] + [h.value for h in at.subheader])
+    assert "reference heuristic" not in words and "the benchmark netsolve-mct" in words
+
+
+def test_tolerances_in_words():
+    assert [tolerance_words(x) for x in (1e-6, 1e-3, 0.0, 0.5)] == [
+        "within a microsecond", "within a millisecond", "exactly", "within 0.5 s"]
 
 
 def test_explain_page_with_the_system_set_to_the_time_shared_model():

@@ -46,3 +46,9 @@ def test_the_issues_servers_upload_then_home_and_results_show_no_traceback():
         assert set().union(*colors) <= set(CATEGORY_PALETTE) and not set().union(*colors) & set(PALETTE)
     assert "higher is better" in finish[0]["layout"]["title"]["text"]
     assert all(d["orientation"] == "h" for d in finish[0]["data"])
+    # the baseline is "the benchmark" throughout; a tie said in words, not in seconds
+    captions = [c.value for c in results.caption]
+    assert any("the benchmark netsolve-mct" in c and "counted as a tie (equal within a microsecond)" in c
+               for c in captions), captions
+    assert not any("reference heuristic" in c or "1e-06" in c for c in captions)
+    assert phases[0]["layout"]["yaxis"]["ticktext"] == ["s0", "s1", "s2"]  # three servers: fewer than the busiest shown

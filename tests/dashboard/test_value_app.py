@@ -85,6 +85,16 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
     assert len(gantt) == 1
     assert all("priority" in d["hovertemplate"] for d in gantt[0]["data"])
     assert {d["name"] for d in gantt[0]["data"]} <= {"met D100", "met D50", "met D25", "after D25"}
+    # titles in plain words; the paper's figures named in the caption (the manager's review)
+    subheaders = [h.value for h in at.subheader]
+    assert "Value as % of the upper bound" in subheaders and not any("Fig" in h for h in subheaders)
+    assert any(c.value.startswith("The paper's Figs. 2 and 3.") for c in at.caption)
+    assert not any("section" in (a.get("text") or "") for a in pct[0]["layout"].get("annotations", []))
+    # the per-priority table of one trial, headed in the model's own outcome words (not met_d100 ... never_started)
+    [counts] = [d.value for d in at.dataframe if "met D100 (full value)" in d.value.columns]
+    assert list(counts.columns) == ["met D100 (full value)", "met D50 (half value)", "met D25 (a quarter of its value)",
+                                    "after D25 (5% of its value)", "never started (no value)"]
+    assert list(counts.index) == ["high priority", "medium priority", "low priority"]
 
 
 def test_explain_page_steps_through_the_worked_examples():

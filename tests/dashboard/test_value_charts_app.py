@@ -43,6 +43,15 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
     pct = [f for f in figs if "Value as % of the upper bound" in f["layout"].get("title", {}).get("text", "")]
     assert len(pct) == 1 and "higher is better" in pct[0]["layout"]["title"]["text"]
     assert pct[0]["data"][0]["orientation"] == "h"
+    # GA, the longest bar, is a full-knowledge static benchmark: drawn as the shared bars draw a reference (hatched,
+    # "(reference)" by its name, said on hover), never as a winner
+    bar, labels = pct[0]["data"][0], [h.label for h in sc.heuristics]
+    assert list(bar["y"]) == labels == ["max-max", "min-min", "ga"]
+    assert bar["marker"]["pattern"]["shape"] == ["", "", "/"] == figs[0]["data"][0]["marker"]["pattern"]["shape"]
+    assert pct[0]["layout"]["yaxis"]["ticktext"] == ["max-max", "min-min", "ga (reference)"]
+    assert "(a reference, not a contender: " in bar["hovertext"][2]
+    assert not any("reference" in h for h in bar["hovertext"][:2])
+    assert any("Hatched bars, marked (reference): ga" in c.value for c in at.caption)
     assert "met D100: higher is better" in outcome[0]["layout"]["title"]["text"]
     # the Gantt of GA: the note says why the machines idle before B, with the run's window
     at.selectbox(key="results_v_gantt_h").set_value("ga").run()

@@ -6,7 +6,10 @@ actual and predicted estimation error), so the curves cost one small measurement
 simulation. Trials end at different times, so for a chart each trial's curve is resampled on one common time grid up
 to the latest makespan shown (:func:`mean_curves`): after its end a trial has every processor idle, its efficiency so
 far is its busy time over the elapsed time, and it returns no task (no error). The mean over trials is drawn with its
-95% band (:mod:`hcsched.curve_charts`). Pure: figures are returned, never drawn.
+95% band (:mod:`hcsched.curve_charts`). Idle processors and efficiency so far are drawn only up to the median run's
+end (:func:`median_ends`, ``over_time(..., until=...)``): later, most of the mean is runs that have ended, counted
+every processor idle, so the curves would climb to all processors idle and fall towards 0% by the finished runs
+alone. Pure: figures are returned, never drawn.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from hcsched.models.estimation import CURVE_FAMILIES as FAMILIES
 from hcsched.models.estimation import CURVE_SAMPLES
 
 CURVES = tuple(FAMILIES.values())
+#: The estimation error's axis, plain words first (band_chart adds ", log scale").
+ERROR_AXIS = "how wrong the estimates were (%)"  # |ETC - t| / t, eq. 8: the caption says it
 
 
 def processor_rows(spec) -> GanttRows:
@@ -63,18 +68,34 @@ def mean_curves(results: pd.DataFrame, machines: int, labels=None, points: int =
     return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
 
 
-def _curve(frame: pd.DataFrame, label: str, curve: str, name: str = "", dash: str = "solid") -> Curve:
+def median_ends(results: pd.DataFrame, labels=None) -> dict[str, float]:
+    """Each heuristic's median makespan over its trials (of ``labels``, default all): where its idle and efficiency
+    curves stop (:func:`over_time`), so that at every time drawn at least half of its runs are still going."""
+    labels = list(dict.fromkeys(results["heuristic"])) if labels is None else list(labels)
+    return {label: float(results.loc[results["heuristic"] == label, "makespan"].median()) for label in labels}
+
+
+UNTIL_MEDIAN = "to the median run's end"  # in a chart's title
+
+
+def _curve(frame: pd.DataFrame, label: str, curve: str, name: str = "", dash: str = "solid",
+           until: float | None = None) -> Curve:
     g = frame[frame["heuristic"] == label]
+    if until is not None:
+        g = g[g["time"] <= until * (1 + 1e-12)]
     return Curve(label, g["time"].to_numpy(float), *(g[f"{curve}{s}"].to_numpy(float) for s in ("", "_lower", "_upper")),
                  name=name, dash=dash)
 
 
-def over_time(frame: pd.DataFrame, curve: str, metric: Metric, yaxis_title: str, colors: dict | None = None) -> go.Figure:
-    """The mean of ``curve`` over trials with its 95% band, one line per heuristic (Figs. 8-13)."""
+def over_time(frame: pd.DataFrame, curve: str, metric: Metric, yaxis_title: str, colors: dict | None = None,
+              until: dict[str, float] | None = None) -> go.Figure:
+    """The mean of ``curve`` over trials with its 95% band, one line per heuristic (Figs. 8-13); ``until``: label ->
+    the time its line stops (:func:`median_ends`: the median run's end, said in the title)."""
     labels = list(dict.fromkeys(frame["heuristic"]))
-    return band_chart([_curve(frame, label, curve) for label in labels],
-                      better_title(f"{metric.title} over time, mean over trials with its 95% band", metric), yaxis_title,
-                      colors)
+    cut = f" {UNTIL_MEDIAN}" if until is not None else ""
+    return band_chart([_curve(frame, label, curve, until=(until or {}).get(label)) for label in labels],
+                      better_title(f"{metric.title}{cut} (mean, 95% band)", metric),
+                      yaxis_title, colors)
 
 
 def error_over_time(frame: pd.DataFrame, metric: Metric, colors: dict | None = None) -> go.Figure:
@@ -85,5 +106,5 @@ def error_over_time(frame: pd.DataFrame, metric: Metric, colors: dict | None = N
     curves = [_curve(frame, label, curve, f"{label}: {word}", dash) for label in labels
               for curve, word, dash in (("actual_error", "actual", "solid"), ("predicted_error", "predicted", "dash"))]
     return band_chart(curves, better_title("Estimation error over time: actual (solid) against predicted (dashed)", metric),
-                      "estimation error |ETC − t| / t (%)", colors, log=True, percent=True,
+                      ERROR_AXIS, colors, log=True, percent=True,
                       legend_title="heuristic: actual, predicted")

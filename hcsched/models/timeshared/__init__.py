@@ -64,7 +64,7 @@ def size_limit(s: spec.TimesharedSpec) -> str:
             f"fastest server's {s.fastest_bandwidth:g} Mbit/s card fits under max_compute_s (section 3.3)")
 
 
-_VS = "than the reference heuristic (NetSolve MCT by default) on the same trial"
+_VS = "than the benchmark (NetSolve MCT by default; scenario key reference) on the same trial"
 
 
 class TimesharedModel(Model):
@@ -84,12 +84,14 @@ class TimesharedModel(Model):
         Metric("max_stretch", "Max-stretch", "", ci="bootstrap",
                doc="The largest flow over the task's duration alone on its server (section 5.4)."),
         Metric("pct_sooner", "Tasks finishing sooner", "%", "higher", bar=True,
-               doc="Percent of tasks finishing earlier " + _VS + " (section 5.5); equal within same_tolerance."),
+               doc="Percent of tasks finishing earlier " + _VS + " (section 5.5); finishes equal within "
+                   "same_tolerance count as a tie."),
         Metric("pct_same", "Tasks finishing at the same time", "%", "",
-               doc="Percent of tasks whose completion is within same_tolerance of the reference's."),
+               doc="Percent of tasks whose completion is within same_tolerance of the benchmark's (a tie)."),
         Metric("pct_later", "Tasks finishing later", "%", "lower", doc="Percent of tasks finishing later " + _VS + "."),
         Metric("gain_makespan", "Gain on makespan", "%", "higher", bar=True,
-               doc="100 (M_ref - M) / M_ref on the same trial: positive is better (section 6.1)."),
+               doc="100 (M_ref - M) / M_ref, M_ref the benchmark's makespan, on the same trial: positive is "
+                   "better (section 6.1)."),
         Metric("gain_sum_flow", "Gain on sum-flow", "%", "higher", bar=True, doc="As the makespan gain, on the sum-flow."),
         Metric("gain_max_flow", "Gain on max-flow", "%", "higher", bar=True, doc="As the makespan gain, on the max-flow."),
         Metric("gain_max_stretch", "Gain on max-stretch", "%", "higher", bar=True,

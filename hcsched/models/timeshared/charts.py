@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import CATEGORY_PALETTE, GanttRows, category_colors, hover_names, lanes, plain_numbers
+from hcsched.charts import CATEGORY_PALETTE, GanttRows, category_colors, hover_names, lanes, metric_bars, plain_numbers
+from hcsched.metrics import Metric
 
-#: The phases and the finishes against the reference are categories, not heuristics: the category palette, with a
+#: The phases and the finishes against the benchmark are categories, not heuristics: the category palette, with a
 #: legend title that says so. Finishes go from better (sooner) to worse (later).
 PHASE_COLORS = category_colors(("input", "compute", "output"))
 FINISH_NAMES = {"pct_sooner": "sooner", "pct_same": "same time", "pct_later": "later"}
@@ -20,16 +23,33 @@ FINISH_COLORS = dict(zip(FINISH_NAMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[7]
 SERVERS = GanttRows("server", "s", lanes=True)
 
 
-def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go.Figure:
-    """Tasks overlapping on their servers: one lane per task within its server's band, the input, compute and
-    output phases coloured. ``frame``: a schedule table (task, machine, arrival, input_end, compute_end, finish)."""
+BUSIEST_SERVERS = 5  # servers the phases chart shows by default: a few, so that each task's lane can be read
+
+
+def busiest_servers(frame: pd.DataFrame, count: int = BUSIEST_SERVERS) -> list[int]:
+    """The ``count`` servers that ran the most tasks of a schedule table (the most lanes; a tie to the lower index), in
+    server order."""
     f = frame.dropna(subset=["finish"])
-    m = int(f["machine"].max()) + 1 if len(f) else 1
+    tasks = f["machine"].astype(int).value_counts()
+    ranked = sorted(tasks.index, key=lambda j: (-int(tasks[j]), int(j)))
+    return sorted(int(j) for j in ranked[:max(0, int(count))])
+
+
+def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None,
+          servers: Sequence[int] | None = None) -> go.Figure:
+    """Tasks overlapping on their servers: one lane per task within its server's band, the input, compute and
+    output phases coloured. ``frame``: a schedule table (task, machine, arrival, input_end, compute_end, finish);
+    ``servers``: only these servers' bands (all by default; :func:`busiest_servers` picks a readable few)."""
+    f = frame.dropna(subset=["finish"])
+    shown = sorted(set(int(j) for j in servers)) if servers is not None else \
+        list(range(int(f["machine"].max()) + 1 if len(f) else 1))
+    f = f[f["machine"].isin(shown)]
+    at = np.searchsorted(np.asarray(shown, np.int64), f["machine"].to_numpy(np.int64))  # each task's band
     lane = lanes(f["machine"].to_numpy(), f["arrival"].to_numpy(float), f["finish"].to_numpy(float))
-    width = np.zeros(m, np.int64)
-    np.maximum.at(width, f["machine"].to_numpy(), lane + 1)
+    width = np.ones(len(shown), np.int64)
+    np.maximum.at(width, at, lane + 1)
     base = np.concatenate([[0], np.cumsum(width + 1)])  # each band is its lanes plus a gap
-    y = base[f["machine"].to_numpy()] + lane
+    y = base[at] + lane
     fig = go.Figure()
     bounds = {"input": ("arrival", "input_end"), "compute": ("input_end", "compute_end"), "output": ("compute_end", "finish")}
     for phase, (a, b) in bounds.items():
@@ -40,17 +60,29 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None) -> go
             hovertemplate=f"task %{{customdata[0]}} on {SERVERS.prefix}%{{customdata[1]}}: {phase} %{{customdata[2]:.2f}} - "
                           "%{customdata[3]:.2f} s<extra></extra>"))
     centres = base[:-1] + (width - 1) / 2.0
-    fig.update_layout(barmode="overlay", height=height or min(900, 120 + 10 * int(base[-1])),
+    rows = int(base[-1])
+    lane_px = float(np.clip(600 / max(rows, 1), 10, 24))  # fewer lanes, taller ones
+    fig.update_layout(barmode="overlay", height=height or int(min(900, 120 + lane_px * rows)),
                       title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}}, xaxis_title="time (s)",
                       yaxis_title="server (a lane per task)",
                       legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right",
                               "title": {"text": "phase"}},
-                      yaxis={"tickvals": centres, "ticktext": [SERVERS.name(j) for j in range(m)], "autorange": "reversed"},
+                      yaxis={"tickvals": centres, "ticktext": [SERVERS.name(j) for j in shown], "autorange": "reversed"},
                       margin={"t": 70, "b": 10, "l": 10, "r": 10})
     return plain_numbers(fig)
 
 
-def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str = "the reference",
+def gain_bars(summary: pd.DataFrame, metrics: Sequence[Metric], benchmark: str, colors: dict[str, str] | None = None,
+              references: Mapping[str, str] | None = None) -> go.Figure:
+    """Gains against ``benchmark`` in %, the shared bars (:func:`hcsched.charts.metric_bars`: a panel per metric, a bar
+    per heuristic with its 95% interval), each tick written as a percentage ("-10%", "0%", "20%") and the axis titled
+    in words below the ticks. ``summary``: :func:`hcsched.stats.summarize` of the gains."""
+    fig = metric_bars(summary, metrics, colors, references, benchmark)
+    fig.update_xaxes(ticksuffix="%", title_text="gain (%)", zeroline=True, zerolinecolor="#555")  # the page says on what
+    return fig
+
+
+def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str = "the benchmark",
                       better: str = "") -> go.Figure:
     """% of tasks finishing sooner, at the same time and later than ``reference``, stacked horizontally per heuristic
     (a row each: readable with 12); the legend, above the bars, says what the colours mean; ``better``: which way is
@@ -62,8 +94,8 @@ def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str =
                                           f" with {by.get(reference, reference)}<extra></extra>")
                      for c, name in FINISH_NAMES.items()])
     title = f"Tasks finishing sooner than {reference}" + (f" ({better})" if better else "")
-    fig.update_layout(barmode="stack", height=170 + 26 * max(3, len(labels)), xaxis_title="% of tasks",
-                      xaxis_range=[0, 100], yaxis={"autorange": "reversed", "automargin": True,
+    fig.update_layout(barmode="stack", height=170 + 26 * max(3, len(labels)), xaxis_title="share of the tasks (%)",
+                      xaxis={"range": [0, 100], "ticksuffix": "%"}, yaxis={"autorange": "reversed", "automargin": True,
                                                    "title": {"text": "heuristic"}},
                       title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}},
                       legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right",
@@ -75,7 +107,7 @@ def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str =
 def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: int = 4, title: str = "") -> go.Figure:
     """The paper's 3-D figures as heatmaps: ``metric`` (a gain in %, or a % of tasks) over (mu, number of tasks), one
     panel per heuristic on one colour scale centred at ``mid`` (0 for a gain, 50 for a % of tasks: the paper's
-    "a gain is done if the value is greater than 50"); blue is better than the reference. ``table``: columns
+    "a gain is done if the value is greater than 50"); blue is better than the benchmark. ``table``: columns
     heuristic, mean_interarrival, tasks and ``metric`` (a sweep's summary or its rows; rows are averaged); ``title``:
     the figure's (what it shows and which way is better)."""
     labels = list(dict.fromkeys(table["heuristic"]))
@@ -93,7 +125,7 @@ def gain_heatmaps(table: pd.DataFrame, metric: str, mid: float = 0.0, columns: i
         fig.add_trace(go.Heatmap(
             z=pivot.to_numpy(float), x=[f"{v:g}" for v in pivot.columns], y=[str(v) for v in pivot.index],
             colorscale="RdBu", zmid=mid, zmin=mid - bound, zmax=mid + bound, texttemplate="%{z:.1f}",
-            textfont={"size": 10}, showscale=i == 0, colorbar={"title": "%"}, name=label,
+            textfont={"size": 10}, showscale=i == 0, colorbar={"ticksuffix": "%"}, name=label,
             hovertemplate=f"{by[label]}<br>mean inter-arrival μ = %{{x}} s, %{{y}} tasks: %{{z:.2f}}%<extra></extra>"),
             row=i // cols + 1, col=i % cols + 1)
     fig.update_xaxes(type="category", title_text="mean inter-arrival μ (s)", row=rows)

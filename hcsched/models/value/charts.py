@@ -2,21 +2,23 @@
 
 - :func:`task_frame`: one run's tasks with their priority, deadlines, deadline outcome and value (the Gantt's data);
 - :func:`gantt`: one run's Gantt chart coloured by deadline outcome, priority and deadlines on hover;
-- :func:`value_bars`: V as % of UB per heuristic with 95% intervals, UB drawn as the 100% line (Figs. 2 and 3);
+- :func:`value_bars`: V as % of UB per heuristic with 95% intervals, UB drawn as the 100% line (Figs. 2 and 3), the
+  static benchmarks marked as references (:func:`reference_marks`, as the shared bars mark them);
+- :func:`outcome_table`: one run's tasks by priority and deadline outcome, headed in plain words;
 - :func:`outcome_bars`: tasks by deadline outcome, stacked per heuristic, one panel per priority;
 - :func:`event_bars`: the values each heuristic compared in one mapping event (Explain).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbers
+from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbers, reference_marks
 from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.worth import OUTCOMES
@@ -28,15 +30,20 @@ OUTCOME_COLORS = dict(zip(OUTCOMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[4], C
 OUTCOME_LEGEND = "deadline outcome"
 OUTCOME_LABELS = {"met_d100": "met D100", "met_d50": "met D50", "met_d25": "met D25", "late": "after D25",
                   "never_started": "never started"}
-#: What each outcome means in plain words (Kim et al. 2007, section 2.2.2: each task has three soft deadlines; its
-#: value is multiplied by the deadline factor of the first one it meets: 1 by D100, 0.5 by D50, 0.25 by D25, 0.05
-#: later, 0 if it never starts during the evaluation period).
+#: What each outcome earns of the task's value (Kim et al. 2007, section 2.2.2: each task has three soft deadlines;
+#: its value is multiplied by the deadline factor of the first one it meets: 1 by D100, 0.5 by D50, 0.25 by D25, 0.05
+#: later, 0 if it never starts during the evaluation period): the one place these words are written.
+OUTCOME_EARNS = {"met_d100": "full value", "met_d50": "half value", "met_d25": "a quarter of its value",
+                 "late": "5% of its value", "never_started": "no value"}
+#: What each outcome means in plain words.
 OUTCOME_MEANINGS = {
-    "met_d100": "finished by its first deadline D100: full value",
-    "met_d50": "finished after D100, by its second deadline D50: half value",
-    "met_d25": "finished after D50, by its last deadline D25: a quarter of its value",
-    "late": "finished after its last deadline D25: 5% of its value",
-    "never_started": "never started in the evaluation window: no value"}
+    "met_d100": f"finished by its first deadline D100: {OUTCOME_EARNS['met_d100']}",
+    "met_d50": f"finished after D100, by its second deadline D50: {OUTCOME_EARNS['met_d50']}",
+    "met_d25": f"finished after D50, by its last deadline D25: {OUTCOME_EARNS['met_d25']}",
+    "late": f"finished after its last deadline D25: {OUTCOME_EARNS['late']}",
+    "never_started": f"never started in the evaluation window: {OUTCOME_EARNS['never_started']}"}
+#: A table's column header per outcome: the legend's label with what the task earns ("met D50 (half value)").
+OUTCOME_HEADERS = {o: f"{OUTCOME_LABELS[o]} ({OUTCOME_EARNS[o]})" for o in OUTCOME_LABELS}
 DEADLINES_TEXT = ("D100, D50, D25: each task's three soft deadlines (section 2.2.2); finishing by D100 earns its full "
                   "value, by D50 half, by D25 a quarter, later 5%, never started nothing.")
 
@@ -94,29 +101,43 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
     return plain_numbers(fig)
 
 
+def outcome_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Tasks by priority (rows: high, medium, low) and deadline outcome (columns, best to worst, headed in plain
+    words: :data:`OUTCOME_HEADERS`) of one run. ``frame``: :func:`task_frame`."""
+    counts = pd.crosstab(frame["priority"], frame["outcome"]).reindex(index=list(PRIORITIES), columns=list(OUTCOMES),
+                                                                      fill_value=0)
+    counts.columns = pd.Index([OUTCOME_HEADERS[o] for o in OUTCOMES], name="deadline outcome")
+    counts.index = pd.Index([f"{p} priority" for p in counts.index], name="priority")
+    return counts
+
+
 def _rows_height(labels: Sequence[str]) -> int:
     """A horizontal bar chart's height: a readable row per heuristic (12 fit without overlapping labels)."""
     return 170 + 26 * max(3, len(labels))
 
 
 def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None,
-               metric: Metric | None = None) -> go.Figure:
+               metric: Metric | None = None, references: Mapping[str, str] | None = None) -> go.Figure:
     """V as % of UB, a horizontal bar per heuristic with its 95% interval, and UB as the 100% line (the paper's Figs.
-    2 and 3); the title says which way is better (``metric``: the model's ``value_pct_ub``). ``summary``: columns
-    heuristic, value_pct_ub, value_pct_ub_lower, value_pct_ub_upper."""
+    2 and 3); the title says which way is better (``metric``: the model's ``value_pct_ub``); ``references``: label ->
+    what it is, for the heuristics that cannot run online (TPSA and GA, section 5), marked as the shared bars mark them
+    (:func:`reference_marks`: hatched, "(reference)" beside the name, what it is on hover), so that nobody reads the
+    longest bar, GA's, as a winner. ``summary``: columns heuristic, value_pct_ub, value_pct_ub_lower,
+    value_pct_ub_upper."""
     s = summary.set_index("heuristic").loc[list(labels)]
     mean = s["value_pct_ub"].to_numpy(float)
     colors = colors or {}
-    by = hover_names(labels)
+    marks = reference_marks(labels, references)
     fig = go.Figure(go.Bar(
-        y=list(labels), x=mean, orientation="h", marker_color=[colors.get(x, "#0072B2") for x in labels],
-        showlegend=False, hovertext=[by[x] for x in labels],
+        y=list(labels), x=mean, orientation="h",
+        marker={"color": [colors.get(x, "#0072B2") for x in labels], "pattern": marks.pattern},
+        showlegend=False, hovertext=marks.hover,
         error_x={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
                  "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True},
         customdata=s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float),
         hovertemplate="%{hovertext}<br>value V = %{x:.2f}% of the upper bound UB<br>95% interval of the mean: "
                       "%{customdata[0]:.2f}% to %{customdata[1]:.2f}%<extra></extra>"))
-    fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="UB (section 2.3)",
+    fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound UB",
                   annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
     better = f": {direction(metric)}" if metric is not None else ""
@@ -124,6 +145,8 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
                       xaxis_title="value, % of the upper bound", xaxis_range=[0, 1.08 * top],
                       yaxis={"autorange": "reversed", "automargin": True, "title": {"text": "heuristic"}},
                       margin={"t": 60, "b": 10, "l": 10, "r": 10})
+    if marks.references:
+        fig.update_yaxes(tickvals=list(labels), ticktext=marks.ticktext)
     return plain_numbers(fig)
 
 

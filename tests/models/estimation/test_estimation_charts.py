@@ -135,3 +135,31 @@ def test_a_log_axis_starts_a_decade_below_the_smallest_mean_not_where_a_band_rea
     curve = Curve("fa", t, np.array([0.5, 0.2, 0.1]), np.array([1e-13, 0.05, 0.02]), np.array([0.9, 0.4, 0.2]))
     fig = band_chart([curve], "error", "error", log=True, percent=True)
     assert min(fig.layout.yaxis.tickvals) == 0.01 and min(fig.data[0].y) == 0.01
+
+
+def test_idle_and_efficiency_stop_at_each_heuristics_median_run_end():
+    """Runs that had ended counted every processor idle, so the mean curves climbed to 90 of 90 idle and efficiency
+    fell towards 10% by the ended runs alone: each line now stops at its heuristic's median makespan, said in the
+    title; the error curves (no task returns after a run's end) are not cut."""
+    from hcsched.models.estimation.charts import ERROR_AXIS, UNTIL_MEDIAN, median_ends
+
+    sc = MODEL.tiny().replace(trials=3)
+    table = simulate(sc, jobs=1)
+    labels = list(dict.fromkeys(table["heuristic"]))[:2]
+    frame = mean_curves(table, sc.spec.machines, labels)
+    until = median_ends(table, labels)
+    for label in labels:
+        assert until[label] == pytest.approx(table.loc[table["heuristic"] == label, "makespan"].median())
+    for curve, metric in (("idle", "idle_at"), ("efficiency", "efficiency_at")):
+        fig = over_time(frame, curve, METRICS[metric], "y", until=until)
+        assert UNTIL_MEDIAN in fig.layout.title.text
+        for d in (d for d in fig.data if d.showlegend is not False):
+            x = np.asarray(d.x, float)
+            assert x.max() <= until[d.name] * (1 + 1e-9) and x.max() < frame["time"].max()
+            g = frame[(frame["heuristic"] == d.name) & (frame["time"] <= x.max())]
+            np.testing.assert_allclose(np.asarray(d.y, float), g[curve])
+        whole = over_time(frame, curve, METRICS[metric], "y")  # without the cut: the whole grid, as before
+        assert UNTIL_MEDIAN not in whole.layout.title.text and len(whole.data[-1].x) == CURVE_SAMPLES
+    error = error_over_time(frame, METRICS["error_at"])
+    assert error.layout.yaxis.title.text == ERROR_AXIS + ", log scale"
+    assert error.layout.yaxis.title.text.startswith("how wrong the estimates were (%)")

@@ -1,0 +1,86 @@
+"""The value model's own Results charts: the static benchmarks (TPSA, GA) drawn as references, not contenders, as the
+shared bars draw them; the per-priority table headed in plain words; chart titles without paper references."""
+
+import pandas as pd
+
+from hcsched import simulate
+from hcsched.charts import reference_marks
+from hcsched.experiment import trial_runs
+from hcsched.models.value import MODEL
+from hcsched.models.value.charts import (
+    OUTCOME_EARNS,
+    OUTCOME_HEADERS,
+    OUTCOME_LABELS,
+    OUTCOME_MEANINGS,
+    outcome_table,
+    task_frame,
+    value_bars,
+)
+from hcsched.models.value.worth import OUTCOMES
+from hcsched.verdict import scenario_references
+
+LABELS = ["max-max", "min-min", "tpsa", "ga"]
+REFS = {"tpsa": "a static benchmark", "ga": "a static benchmark"}
+
+
+def summary(values=(60.0, 55.0, 70.0, 80.0)) -> pd.DataFrame:
+    return pd.DataFrame({"heuristic": LABELS, "value_pct_ub": list(values),
+                         "value_pct_ub_lower": [v - 1 for v in values], "value_pct_ub_upper": [v + 1 for v in values]})
+
+
+def test_value_bars_draw_the_static_benchmarks_hatched_named_and_said_to_be_references():
+    """The manager read GA's bar, the longest, as the winner: now hatched, "(reference)" by its name, said on hover."""
+    fig = value_bars(summary(), LABELS, references=REFS)
+    bar = fig.data[0]
+    assert list(bar.marker.pattern.shape) == ["", "", "/", "/"]
+    assert list(fig.layout.yaxis.ticktext) == ["max-max", "min-min", "tpsa (reference)", "ga (reference)"]
+    assert list(fig.layout.yaxis.tickvals) == LABELS
+    assert [h.endswith("(a reference, not a contender: a static benchmark)") for h in bar.hovertext] == \
+        [False, False, True, True]
+    plain = value_bars(summary(), LABELS)  # no references: nothing marked
+    assert set(plain.data[0].marker.pattern.shape) == {""} and plain.layout.yaxis.ticktext is None
+
+
+def test_value_bars_title_and_ub_line_are_plain_words():
+    fig = value_bars(summary(), LABELS, metric=next(m for m in MODEL.metrics if m.name == "value_pct_ub"))
+    texts = [fig.layout.title.text, *(a.text for a in fig.layout.annotations)]
+    assert fig.layout.title.text == "Value as % of the upper bound: higher is better"
+    assert not any("section" in t or "Fig" in t for t in texts), texts
+
+
+def test_reference_marks_keep_only_the_labels_drawn():
+    marks = reference_marks(["a", "ga"], {"ga": "static", "tpsa": "static"})
+    assert marks.references == {"ga": "static"} and marks.ticktext == ["a", "ga (reference)"]
+    assert marks.pattern["shape"] == ["", "/"]
+
+
+def test_the_full_knowledge_benchmarks_of_the_tiny_scenario_are_references():
+    sc = MODEL.tiny()
+    refs = scenario_references(sc)
+    assert {label.split(" (")[0] for label in refs} == {"tpsa", "ga"}
+    df = simulate(sc.replace(trials=1), jobs=1)
+    labels = [h.label for h in sc.heuristics]
+    from hcsched.stats import summarize
+
+    fig = value_bars(summarize(df, ["value_pct_ub"], methods=MODEL.interval_methods()), labels, references=refs)
+    assert [s == "/" for s in fig.data[0].marker.pattern.shape] == [label in refs for label in labels]
+
+
+def test_outcome_table_heads_its_columns_in_the_models_own_words():
+    """The per-priority table showed met_d100 met_d50 met_d25 late never_started."""
+    sc = MODEL.tiny()
+    run = trial_runs(sc, 0)[sc.heuristics[0].label]
+    frame = task_frame(run)
+    table = outcome_table(frame)
+    assert list(table.columns) == [OUTCOME_HEADERS[o] for o in OUTCOMES] == [
+        "met D100 (full value)", "met D50 (half value)", "met D25 (a quarter of its value)",
+        "after D25 (5% of its value)", "never started (no value)"]
+    assert not any("_" in c for c in table.columns)
+    assert list(table.index) == ["high priority", "medium priority", "low priority"]
+    assert int(table.to_numpy().sum()) == len(frame)
+    counts = frame.groupby("outcome").size()
+    for o in OUTCOMES:
+        assert int(table[OUTCOME_HEADERS[o]].sum()) == int(counts.get(o, 0))
+    # one place: the legend's labels and the hover's meanings say the same earnings
+    assert all(OUTCOME_HEADERS[o].startswith(OUTCOME_LABELS[o]) and OUTCOME_MEANINGS[o].endswith(OUTCOME_EARNS[o])
+               for o in OUTCOMES)
