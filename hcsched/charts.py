@@ -235,7 +235,7 @@ def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, 
     fig.update_layout(height=380, showlegend=False, yaxis_title=f"{axis_title(metric)}, {direction(metric)}",
                       xaxis_title="heuristic (hover a box for its name)", margin={"t": 20, "b": 10, "l": 10, "r": 10})
     if metric.fmt:
-        fig.update_yaxes(tickformat=metric.fmt)
+        fig.update_yaxes(tickformat=tick_format(metric.fmt))
     if not results[metric.name].notna().any():
         fig.add_annotation(text="no value in this run: undefined for every trial", showarrow=False, xref="paper",
                            yref="paper", x=0.5, y=0.5, font={"color": "#666"})

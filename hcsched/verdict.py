@@ -116,6 +116,7 @@ class Verdict:
     references: tuple[Reference, ...] = ()  # best first
     reference_text: str = ""  # the references' sentence, "" without any
     tied: tuple[Comparison, ...] = ()  # the best against every other heuristic it is not told apart from, best first
+    benchmark: str | None = None  # the heuristic the others are normalised to, if any
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -335,8 +336,9 @@ def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
     if _equal(c):
         return f"No clear winner on {what}: {best} and {c.other} are equal in every trial ({value} on average)"
     if c.told_apart:
+        also = " (the benchmark)" if c.other == v.benchmark else ""
         return (f"{best} has the {sup} {what} ({value}), {_size(c.difference, v.kind)} {_side(c.difference)} the "
-                f"runner-up {c.other}: a real difference ({_ci(c, total)}: {_range(c, v.kind)})")
+                f"runner-up {c.other}{also}: a real difference ({_ci(c, total)}: {_range(c, v.kind)})")
     other = readable(c.means[1], metric)
     if not c.separated and len(v.tied) > 1:  # a group: every heuristic the best is not told apart from
         tied = list(v.tied)
@@ -465,16 +467,17 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     references = dict(references or {})
     best, mean, comps, note, refs, tied = _decide(results, metric, benchmark, references)
     v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note, "",
-                refs, tied=tied)
+                refs, tied=tied, benchmark=benchmark)
     total = int(results["trial"].nunique()) if "trial" in results else 0
     text, reference_text = named_once([_sentence(v, metric, total), _reference_sentence(v, metric, total)], names or {})
     return dataclasses.replace(v, text=text, reference_text=reference_text)
 
 
 def plain_name(title: str) -> str:
-    """A heuristic's name for a sentence: its registry title without its parameters' description and a closing
-    remark ("Genetic algorithm (static)": Genetic algorithm; "K-percent best; kbar = 1: ...": K-percent best)."""
-    return re.sub(r"\s*\([^()]*\)$", "", title.split(";")[0]).strip()
+    """A heuristic's name for a sentence: its registry title without its parameters' description, a closing remark
+    after a comma ("Genetic algorithm (static)": Genetic algorithm, static; "Min perturbation, mass decreasing
+    (running)": ..., running; "K-percent best; kbar = 1: ...": K-percent best), so that no parentheses nest."""
+    return re.sub(r"\s*\(([^()]*)\)$", r", \1", title.split(";")[0]).strip()
 
 
 def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:

@@ -138,8 +138,14 @@ def show_results(run: RunResult, key: str) -> None:
     for warning in model.warnings(results):
         st.warning(shown_text(scenario.model, warning))
     shared = getattr(ui(scenario.model), "shared_bars", None)  # the model may chart some bar metrics on its own
-    st.plotly_chart(metric_bars(summary, shared(bars) if shared else bars, colors, scenario_references(scenario), scenario_benchmark(scenario)),
-                    key=f"{key}_bars", width="stretch")
+    shown = shared(bars) if shared else bars
+    whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
+    if shown:
+        st.plotly_chart(metric_bars(summary, shown, colors, scenario_references(scenario), scenario_benchmark(scenario)),
+                        key=f"{key}_bars", width="stretch")
+    elif whole_run is not None:  # the model charts its headline itself: its charts lead, under the verdict
+        _model_charts(whole_run, results, scenario, colors, key)
+        whole_run = None
     with st.expander("Means and 95% intervals", expanded=False):
         means = summary_table(summary, tables)
         st.dataframe(means, key=f"{key}_summary", hide_index=True, column_config={"heuristic": st.column_config.TextColumn(
@@ -151,11 +157,10 @@ def show_results(run: RunResult, key: str) -> None:
     by_name = {m.name: m for m in bars}
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
-    st.plotly_chart(trial_distribution(results, by_name[metric], colors, scenario_references(scenario)), key=f"{key}_dist", width="stretch")
-    whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
+    st.plotly_chart(trial_distribution(results, by_name[metric], colors, scenario_references(scenario)),
+                    key=f"{key}_dist", width="stretch")
     if whole_run is not None:
-        with shown_as_error(f"The {model.title} charts of the whole run could not be drawn"):
-            whole_run(results, scenario, colors, key)
+        _model_charts(whole_run, results, scenario, colors, key)
     downloads = [("Per-trial results (CSV)", results_csv(scenario, results), file_name(scenario, "results", "csv", run=True),
                   "text/csv"),
                  ("Summary with intervals (CSV)", summary_csv(scenario, summary),
@@ -171,6 +176,11 @@ def _download_key(label: str) -> str:
     """A download button's key from its label, stable across scenarios (file names carry the scenario's name)."""
     return {"Per-trial": "results", "Summary": "summary", "Scenario": "scenario"}.get(
         label.split()[0], "gantt_window" if "window" in label else "gantt")
+
+
+def _model_charts(charts, results: pd.DataFrame, scenario: Scenario, colors: dict, key: str) -> None:
+    with shown_as_error(f"The {get_model(scenario.model).title} charts of the whole run could not be drawn"):
+        charts(results, scenario, colors, key)
 
 
 def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results") -> None:

@@ -311,7 +311,7 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     assert lead.text.startswith("slack-sufferage has the highest value, % of the upper bound (89.75%), ")
     assert "ga" not in lead.text.replace("slack-sufferage", "")
     assert lead.reference_text.startswith(f"For reference, not contenders (each {STATIC_REFERENCE}): ga (Genetic "
-                                          "algorithm) reaches 91.78%, 2.0 points above the best heuristic that can run "
+                                          "algorithm, static) reaches 91.78%, 2.0 points above the best heuristic that can run "
                                           "online, slack-sufferage (")
 
 
@@ -359,7 +359,7 @@ def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_t
     assert named_once(lines, names) == [
         "kpb (kbar=1) (K-percent best) beats kpb (K-percent best) and mp-load (Min perturbation, load); kpb (kbar=1) again",
         "mp (Min perturbation) ahead of mp-load; min-min"]  # Min-min is its label already
-    assert plain_name("Genetic algorithm (static)") == "Genetic algorithm"
+    assert plain_name("Genetic algorithm (static)") == "Genetic algorithm, static"  # no parentheses nest
     assert plain_name("K-percent best; kbar = 1: number of machines in the subset (k-bar); overrides k") == "K-percent best"
 
 
@@ -367,3 +367,9 @@ def test_the_presets_lead_sentence_names_its_heuristics_in_words():
     scenario = hcsched.preset("alazzoni-B")
     lead = scenario_verdicts(scenario, hcsched.simulate(scenario, trials=3, jobs=1))[0]
     assert "lpas (LP-based affinity scheduling)" in lead.text and "kpb (kbar=1) (K-percent best)" in lead.text
+
+
+def test_a_runner_up_that_is_the_benchmark_is_said_to_be():
+    results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 220, 330, 330])
+    assert "the runner-up B (the benchmark): a real difference" in verdict(results, LOWER, benchmark="B").text
+    assert "(the benchmark)" not in verdict(results, LOWER, benchmark="C").text.split(";")[0]

@@ -75,7 +75,8 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     frame = mean_curves(results, scenario.spec.machines, shown)
     until = median_ends(results, shown)
     st.plotly_chart(error_over_time(frame, METRICS["error_at"], colors), key=f"{key}_est_error", width="stretch")
-    st.plotly_chart(over_time(frame, "idle", METRICS["idle_at"], "idle processors (number)", colors, until),
+    idle = f"idle processors (of {scenario.spec.machines})"
+    st.plotly_chart(over_time(frame, "idle", METRICS["idle_at"], idle, colors, until),
                     key=f"{key}_est_idle", width="stretch")
     st.plotly_chart(over_time(frame, "efficiency", METRICS["efficiency_at"], "efficiency so far (%)", colors, until),
                     key=f"{key}_est_eff", width="stretch")

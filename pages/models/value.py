@@ -115,6 +115,12 @@ def window_note(frame: pd.DataFrame, window) -> str:
     return text
 
 
+def shared_bars(metrics):
+    """Nothing: the Results page's shared bars would repeat V as % of UB, which this page charts with UB's line and an
+    axis that shows differences of a few points (its charts then lead, under the verdict)."""
+    return []
+
+
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
     """V as % of UB with 95% intervals and UB as the 100% line; tasks by priority and deadline outcome."""
     labels = [h.label for h in scenario.heuristics]
@@ -133,7 +139,8 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     st.subheader("Tasks by priority and deadline outcome")
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()
-    st.plotly_chart(outcome_bars(means, labels, _metric("met_d100")), key=f"{key}_v_outcomes", width="stretch")
+    st.plotly_chart(outcome_bars(means, labels, _metric("met_d100"), references), key=f"{key}_v_outcomes",
+                    width="stretch")
     st.caption(DEADLINES_TEXT)
 
 

@@ -262,6 +262,8 @@ def test_results_page_bars_and_the_models_curves_averaged_over_trials(results_pa
     assert error["layout"]["yaxis"]["title"]["text"] == \
         "how wrong the estimates were (%), log scale"  # plain words first
     ends = table.groupby("heuristic")["makespan"].median()
+    machines = at.session_state["scenario"].spec.machines
+    assert charts["Idle processors"]["layout"]["yaxis"]["title"]["text"] == f"idle processors (of {machines})"
     for title, column in (("Idle processors", "idle"), ("Efficiency so far", "efficiency")):
         fig = charts[title]
         assert [d["name"] for d in lines(fig)] == shown.value and fig["layout"]["legend"]["xanchor"] == "left"

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -116,6 +117,14 @@ def _rows_height(labels: Sequence[str]) -> int:
     return 170 + 26 * max(3, len(labels))
 
 
+def zoomed_start(lowers: np.ndarray, step: float = 10.0) -> float:
+    """Where a % axis starts so that differences of a few points between bars near 90% show: the lowest interval's
+    lower end, less a step, rounded down to the step (0 when that is below a step; the axis title says so)."""
+    lowest = float(np.nanmin(lowers, initial=np.inf)) if np.isfinite(lowers).any() else 0.0
+    start = step * math.floor((lowest - step) / step)
+    return start if start >= step else 0.0
+
+
 def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None,
                metric: Metric | None = None, references: Mapping[str, str] | None = None) -> go.Figure:
     """V as % of UB, a horizontal bar per heuristic with its 95% interval, and UB as the 100% line (the paper's Figs.
@@ -140,9 +149,11 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
     fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound UB",
                   annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
+    low = zoomed_start(s["value_pct_ub_lower"].to_numpy(float))
     better = f": {direction(metric)}" if metric is not None else ""
+    axis = "value, % of the upper bound" + (f" (the axis starts at {low:g}%)" if low > 0 else "")
     fig.update_layout(height=_rows_height(labels), title={"text": f"Value as % of the upper bound{better}", "x": 0},
-                      xaxis_title="value, % of the upper bound", xaxis_range=[0, 1.08 * top],
+                      xaxis_title=axis, xaxis_range=[low, top + 0.08 * (top - low)], xaxis_ticksuffix="%",
                       yaxis={"autorange": "reversed", "automargin": True, "title": {"text": "heuristic"}},
                       margin={"t": 60, "b": 10, "l": 10, "r": 10})
     if marks.references:
@@ -150,7 +161,8 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
     return plain_numbers(fig)
 
 
-def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | None = None) -> go.Figure:
+def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | None = None,
+                 references: Mapping[str, str] | None = None) -> go.Figure:
     """Tasks by deadline outcome (best to worst), stacked horizontally per heuristic, one panel per priority; the
     legend, right of the panels, says the colours are deadline outcomes; the title says which way is better
     (``metric``: the model's ``met_d100``). ``counts``: indexed by heuristic label, columns ``<outcome>_<priority>``
@@ -174,6 +186,8 @@ def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | N
                               "title": {"text": OUTCOME_LEGEND}},  # right of the panels, whose titles are above
                       margin={"t": 70, "b": 10, "l": 10, "r": 10})
     fig.update_yaxes(autorange="reversed", automargin=True)
+    if references:
+        fig.update_yaxes(tickvals=list(labels), ticktext=reference_marks(labels, references).ticktext)
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(title_text="tasks (mean)")  # short: three narrow panels side by side
     return plain_numbers(fig)

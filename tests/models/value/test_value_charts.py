@@ -84,3 +84,17 @@ def test_outcome_table_heads_its_columns_in_the_models_own_words():
     # one place: the legend's labels and the hover's meanings say the same earnings
     assert all(OUTCOME_HEADERS[o].startswith(OUTCOME_LABELS[o]) and OUTCOME_MEANINGS[o].endswith(OUTCOME_EARNS[o])
                for o in OUTCOMES)
+
+
+def test_the_value_axis_starts_where_differences_of_a_few_points_show_and_says_so():
+    import numpy as np
+
+    from hcsched.models.value.charts import zoomed_start
+
+    assert zoomed_start(np.array([88.2, 91.0, 95.5])) == 70.0  # 88.2 - 10 = 78.2, down to 70
+    assert zoomed_start(np.array([15.0, 60.0])) == 0.0  # the axis keeps its zero when a bar starts low
+    assert zoomed_start(np.array([np.nan])) == 0.0
+    summary = pd.DataFrame({"heuristic": ["a", "b"], "value_pct_ub": [90.0, 91.5],
+                            "value_pct_ub_lower": [89.0, 90.5], "value_pct_ub_upper": [91.0, 92.5]})
+    fig = value_bars(summary, ["a", "b"])
+    assert fig.layout.xaxis.range[0] == 70.0 and fig.layout.xaxis.title.text.endswith("(the axis starts at 70%)")
