@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from hcsched.scenario import Scenario
 
 NEITHER = "neither is better"
-GROUP_SHOWN = 4  # heuristics named in a "no clear winner" sentence; more are counted
+GROUP_SHOWN = 4  # from this many heuristics not told apart, a "no clear winner" sentence counts them
 BEST_ONLINE = "the best heuristic that can run online"  # what a reference is compared with (by its mean)
 
 
@@ -117,6 +117,7 @@ class Verdict:
     reference_text: str = ""  # the references' sentence, "" without any
     tied: tuple[Comparison, ...] = ()  # the best against every other heuristic it is not told apart from, best first
     benchmark: str | None = None  # the heuristic the others are normalised to, if any
+    behind: tuple[str, ...] = ()  # the heuristics told apart from the best (clearly worse), in rank order
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -341,22 +342,29 @@ def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
                 f"runner-up {c.other}{also}: a real difference ({_ci(c, total)}: {_range(c, v.kind)})")
     other = readable(c.means[1], metric)
     if not c.separated and len(v.tied) > 1:  # a group: every heuristic the best is not told apart from
-        tied = list(v.tied)
-        if len(tied) >= GROUP_SHOWN:  # the best few named, the benchmark among them; the rest counted
-            shown = tied[:GROUP_SHOWN - 2] + [next((t for t in tied[GROUP_SHOWN - 2:] if t.role == "benchmark"),
-                                                   tied[GROUP_SHOWN - 2])]
-            tied, rest = shown, [f"{len(tied) - len(shown)} others"]
-        else:
-            rest = []
-        group = [f"{best} at {value}"] + [f"{_role(t)}{t.other} at {readable(t.means[1], metric)}" for t in tied] + rest
-        return (f"No clear winner on {what}: {', '.join(group[:-1])} and {group[-1]} are not told apart (per trial, the "
-                f"{_ci(c, total)} of {best} against each runs from better to worse)")
+        if len(v.tied) >= GROUP_SHOWN:  # a large group: counted, the best average and the benchmark named
+            bench = next((t for t in v.tied if t.role == "benchmark"), None)
+            among = f", the benchmark {bench.other} ({readable(bench.means[1], metric)}) among them" if bench else ""
+            n = len(v.tied) + 1 + len(v.behind)
+            worse = ("" if not v.behind else f"; only {_and(v.behind)} {'is' if len(v.behind) == 1 else 'are'} "
+                     "clearly worse" if len(v.behind) <= GROUP_SHOWN - 1 else f"; {len(v.behind)} are clearly worse")
+            return (f"No clear winner on {what}: {len(v.tied) + 1} of {n} heuristics are not told apart from the best "
+                    f"average, {best} at {value}{among}{worse}")
+        group = [f"{best} at {value}"] + [f"{_role(t)}{t.other} at {readable(t.means[1], metric)}" for t in v.tied]
+        return (f"No clear winner on {what}: {_and(group)} are not told apart (per trial, the {_ci(c, total)} of "
+                f"{best} against each runs from better to worse)")
     if c.separated:  # told apart per trial, but the other way than the means
         return (f"No clear winner on {what}: {best} averages {value} against {c.other}'s {other}, yet the {_ci(c, total)} "
                 f"puts it {_range(c, v.kind)} {c.other} per trial: the averages and the trials disagree, so they are not "
                 "told apart")
     return (f"No clear winner on {what}: {best} averages {value} and {c.other} {other}, but the {_ci(c, total)} puts "
             f"{best} {_range(c, v.kind)} {c.other} per trial, so they are not told apart")
+
+
+def _and(items) -> str:
+    """"a", "a and b", "a, b and c"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _role(c: Comparison) -> str:
@@ -432,7 +440,7 @@ def _wide(results: pd.DataFrame, column: str) -> pd.DataFrame:
 def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, references: Mapping[str, str]):
     """(best, its mean, comparisons, note, references) of one metric; only heuristics that can run online ranked."""
     if metric.better not in ("lower", "higher"):
-        return None, math.nan, (), NEITHER, (), ()
+        return None, math.nan, (), NEITHER, (), (), ()
     table = _wide(results, metric.name)
     means = _means(table)
     refs = [h for h in table.columns if h in references]
@@ -444,18 +452,19 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
     if best is None:
         note = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
             "no values (every trial is NaN)"
-        return None, math.nan, (), note, tuple(shown), ()
+        return None, math.nan, (), note, tuple(shown), (), ()
     rest = [h for h, _ in ranking[1:]]
     if not rest:
         only = "the only heuristic" + (" that can run online" if refs else "")
         return best, mean, (), (only if online.shape[1] == 1 else only + " with values") + ", nothing to compare", \
-            tuple(shown), ()
+            tuple(shown), (), ()
     comps = [_compare(table, best, rest[0], "runner-up", metric, means)]
     if benchmark in rest[1:]:
         comps.append(_compare(table, best, benchmark, "benchmark", metric, means))
-    tied = [c for c in (_compare(table, best, h, "benchmark" if h == benchmark else "other", metric, means)
-                        for h in rest) if c.trials > 1 and not c.separated]
-    return best, mean, tuple(comps), "", tuple(shown), tuple(tied)
+    against = [_compare(table, best, h, "benchmark" if h == benchmark else "other", metric, means) for h in rest]
+    tied = [c for c in against if c.trials > 1 and not c.separated]
+    behind = [c.other for c in against if c.told_apart]
+    return best, mean, tuple(comps), "", tuple(shown), tuple(tied), tuple(behind)
 
 
 def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
@@ -465,9 +474,9 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     run online, with what each is in words (:func:`scenario_references`); they are never crowned. ``names``: label ->
     plain name, said where a label is first mentioned (:func:`named_once`)."""
     references = dict(references or {})
-    best, mean, comps, note, refs, tied = _decide(results, metric, benchmark, references)
+    best, mean, comps, note, refs, tied, behind = _decide(results, metric, benchmark, references)
     v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note, "",
-                refs, tied=tied, benchmark=benchmark)
+                refs, tied=tied, benchmark=benchmark, behind=behind)
     total = int(results["trial"].nunique()) if "trial" in results else 0
     text, reference_text = named_once([_sentence(v, metric, total), _reference_sentence(v, metric, total)], names or {})
     return dataclasses.replace(v, text=text, reference_text=reference_text)
@@ -482,7 +491,7 @@ def plain_name(title: str) -> str:
 
 def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
     """Each heuristic's plain name beside its label where the lines first mention it: "la (load balance)", "kpb
-    (kbar=1) (K-percent best)" (the label kept whole, as the charts show it); a label already its own name ("min-min": Min-min) stays as it is. ``names``: label
+    (K-percent best; kbar=1)" for the label "kpb (kbar=1)" (never two brackets in a row); a label already its own name ("min-min": Min-min) stays as it is. ``names``: label
     -> plain name. A label is matched whole, never inside another ("mp" within "mp-load")."""
     found = {}
     for label, name in names.items():
@@ -498,7 +507,8 @@ def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
                 break
     out = list(lines)
     for label, (k, start, end, name) in sorted(found.items(), key=lambda x: (x[1][0], -x[1][1])):
-        out[k] = out[k][:start] + f"{label} ({name})" + out[k][end:]
+        base, params = re.fullmatch(r"(.*?)(?: \((.*)\))?", label).groups()  # "kpb (kbar=1)": kpb, kbar=1
+        out[k] = out[k][:start] + (f"{base} ({name}; {params})" if params else f"{label} ({name})") + out[k][end:]
     return out
 
 
@@ -533,6 +543,19 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
     found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names)
     lead = headline_metric(model).name
     return sorted(found, key=lambda v: v.metric != lead)  # stable: the others keep their order
+
+
+def trade_off(verdicts_: list[Verdict]) -> str:
+    """One line on what the lead verdict leaves out: the other metrics that another heuristic wins, told apart from
+    its runner-up ("But min-min has the lowest mean flow time and the lowest max stretch."); "" when none."""
+    if not verdicts_ or verdicts_[0].best is None:
+        return ""
+    lead = verdicts_[0].best
+    others = {}
+    for v in verdicts_[1:]:
+        if v.best is not None and v.best != lead and v.separated:
+            others.setdefault(v.best, []).append("the " + re.sub(r" \([^()]*\)$", "", _lowered(v.title)))
+    return " ".join(f"But {best} has {_and(titles)}." for best, titles in others.items())
 
 
 def verdict_lines(verdicts_: list[Verdict]) -> list[str]:

@@ -35,6 +35,7 @@ from hcsched.verdict import (
     scenario_benchmark,
     scenario_references,
     scenario_verdicts,
+    trade_off,
 )
 from pages.models import shown_text, ui
 from pages.runs import RunResult
@@ -193,6 +194,8 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     lead, others = found[0], found[1:]
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{_escaped(lead.text)}**")
+        if trade_off(found):  # another heuristic wins another metric, for real: said, not only folded
+            st.markdown(_escaped(trade_off(found)))
         if lead.reference_text:
             st.markdown(_escaped(lead.reference_text))
         if others:

@@ -24,6 +24,7 @@ from hcsched.verdict import (
     reference_of,
     scenario_references,
     scenario_verdicts,
+    trade_off,
     verdict,
     verdict_lines,
     verdicts,
@@ -340,16 +341,16 @@ def test_no_clear_winner_names_the_whole_group_not_told_apart_and_not_the_rest()
                       "trial, the 95% interval of A against each runs from better to worse).")
 
 
-def test_a_large_group_names_its_best_few_and_the_benchmark_and_counts_the_others():
+def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_ones_clearly_worse():
     """Seven heuristics, each the same four values in another order (plus 0.1 per place): all but E (A's own order,
-    0.4 worse in every trial) are not told apart from A; three are named with A, the benchmark G among them."""
+    0.4 worse in every trial) are not told apart from A: counted, with the best average and the benchmark named, and the
+    one clearly worse."""
     base = [100, 104, 96, 100]
     values = {name: [x + 0.1 * k for x in base[k % 4:] + base[:k % 4]] for k, name in enumerate("ABCDEFG")}
     v = verdict(table("x", **values), LOWER, benchmark="G")
     assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
-    assert v.text == ("No clear winner on makespan: A at 100 s, B at 100.1 s, C at 100.2 s, the benchmark G at 100.6 s "
-                      "and 2 others are not told apart (per trial, the 95% interval of A against each runs from better "
-                      "to worse).")  # the benchmark, named in the group, gets no clause of its own
+    assert v.text == ("No clear winner on makespan: 6 of 7 heuristics are not told apart from the best average, A at "
+                      "100 s, the benchmark G (100.6 s) among them; only E is clearly worse.")  # G gets no clause more
 
 
 def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_there():
@@ -357,7 +358,7 @@ def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_t
     names = {"kpb (kbar=1)": "K-percent best", "kpb": "K-percent best", "mp": "Min perturbation",
              "mp-load": "Min perturbation, load", "min-min": "Min-min"}
     assert named_once(lines, names) == [
-        "kpb (kbar=1) (K-percent best) beats kpb (K-percent best) and mp-load (Min perturbation, load); kpb (kbar=1) again",
+        "kpb (K-percent best; kbar=1) beats kpb (K-percent best) and mp-load (Min perturbation, load); kpb (kbar=1) again",
         "mp (Min perturbation) ahead of mp-load; min-min"]  # Min-min is its label already
     assert plain_name("Genetic algorithm (static)") == "Genetic algorithm, static"  # no parentheses nest
     assert plain_name("K-percent best; kbar = 1: number of machines in the subset (k-bar); overrides k") == "K-percent best"
@@ -366,10 +367,22 @@ def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_t
 def test_the_presets_lead_sentence_names_its_heuristics_in_words():
     scenario = hcsched.preset("alazzoni-B")
     lead = scenario_verdicts(scenario, hcsched.simulate(scenario, trials=3, jobs=1))[0]
-    assert "lpas (LP-based affinity scheduling)" in lead.text and "kpb (kbar=1) (K-percent best)" in lead.text
+    assert "lpas (LP-based affinity scheduling)" in lead.text and "kpb (K-percent best; kbar=1)" in lead.text
 
 
 def test_a_runner_up_that_is_the_benchmark_is_said_to_be():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 220, 330, 330])
     assert "the runner-up B (the benchmark): a real difference" in verdict(results, LOWER, benchmark="B").text
     assert "(the benchmark)" not in verdict(results, LOWER, benchmark="C").text.split(";")[0]
+
+
+def test_a_trade_off_is_said_under_the_lead_not_only_folded():
+    """The lead's winner loses another metric, for real: one line says so; a metric it also wins, or one where the
+    other's lead is not told apart, says nothing."""
+    x = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300])
+    y = table("y", A=[10, 20, 30, 30], B=[5, 9, 14, 15])  # B keeps tasks waiting half as long in every trial
+    found = [verdict(x, LOWER), verdict(y, Metric("y", "Mean flow time (s)", "s", "lower", bar=True))]
+    assert trade_off(found) == "But B has the lowest mean flow time."
+    assert trade_off(found[:1]) == "" and trade_off([]) == ""
+    tied = table("y", A=[10, 20, 30, 30], B=[11, 19, 31, 29])
+    assert trade_off([found[0], verdict(tied, HIGHER)]) == ""
