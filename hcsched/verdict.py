@@ -344,7 +344,7 @@ def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
     if not c.separated and len(v.tied) > 1:  # a group: every heuristic the best is not told apart from
         if len(v.tied) >= GROUP_SHOWN:  # a large group: counted, the best average and the benchmark named
             bench = next((t for t in v.tied if t.role == "benchmark"), None)
-            among = f", the benchmark {bench.other} ({readable(bench.means[1], metric)}) among them" if bench else ""
+            among = f", the benchmark {bench.other} at {readable(bench.means[1], metric)} among them" if bench else ""
             n = len(v.tied) + 1 + len(v.behind)
             worse = ("" if not v.behind else f"; only {_and(v.behind)} {'is' if len(v.behind) == 1 else 'are'} "
                      "clearly worse" if len(v.behind) <= GROUP_SHOWN - 1 else f"; {len(v.behind)} are clearly worse")

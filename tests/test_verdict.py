@@ -350,7 +350,7 @@ def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_on
     v = verdict(table("x", **values), LOWER, benchmark="G")
     assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
     assert v.text == ("No clear winner on makespan: 6 of 7 heuristics are not told apart from the best average, A at "
-                      "100 s, the benchmark G (100.6 s) among them; only E is clearly worse.")  # G gets no clause more
+                      "100 s, the benchmark G at 100.6 s among them; only E is clearly worse.")  # G gets no clause more
 
 
 def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_there():
