@@ -1,4 +1,4 @@
-"""The papers' published claims as data, and their verdicts computed from a run's results (issue 19).
+"""The papers' published claims as data, and their verdicts computed from a run's results.
 
 A :class:`Claim` says where in its paper it stands, what it says in one sentence, the scenario that tests it (a
 preset, with changes written as the dotted keys of :mod:`hcsched.sweep`, or a sweep over such keys), how many

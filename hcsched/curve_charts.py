@@ -1,5 +1,5 @@
 """Curves over time averaged over trials: the mean with its 95% band on a common time grid, the heuristics shown by
-default, and the figure (issue 18, "Dense charts"). Pure: figures are returned, never drawn.
+default, and the figure. Pure: figures are returned, never drawn.
 
 A model gives each heuristic's curve of every trial on one grid of times (``trials x points``; NaN where a trial has
 no value at a time); :func:`mean_band` averages over trials at each time with the Student-t 95% interval of the mean

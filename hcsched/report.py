@@ -1,4 +1,4 @@
-"""The papers' claims as a report (issue 19): one self-contained HTML page, and the README's tables.
+"""The papers' claims as a report: one self-contained HTML page, and the README's tables.
 
 :func:`write_report` turns the claims table of :func:`hcsched.reproduce.reproduce` (and its per-variant results)
 into one HTML page that opens offline: Plotly's JavaScript embedded once, the verdicts' definition

@@ -23,7 +23,7 @@ from hcsched.models.classes.presets import PRESETS, sweeps
 from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload, run_class_heuristic
 from hcsched.scenario import Scenario
 
-# CPU seconds per arrival on one core of the 2-core machine, kernels compiled (issue 29: fitted to one replication of
+# CPU seconds per arrival on one core of the 2-core machine, kernels compiled (fitted to one replication of
 # every preset; bench/estimates.py checks runs): drawing its class and times; per heuristic, its event and mapping
 # (a base and one per machine a mapping may consult), schedule and metrics, times the heuristic's own factor.
 _DRAW = 3.7e-8

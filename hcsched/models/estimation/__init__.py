@@ -38,8 +38,8 @@ def curve_columns(run: EstimationRun, points: int = CURVE_SAMPLES) -> dict[str, 
     return {f"{family}{k}": float(v) for family, curve in CURVE_FAMILIES.items() for k, v in enumerate(curves[curve])}
 
 
-# CPU seconds of one heuristic's run at 450 tasks, and how it grows with the tasks n: (n / 450)^exponent. Fitted in
-# issue 29 on the 2-core machine, kernels compiled, to one trial of system A at 225-1350 tasks on 90 processors and of
+# CPU seconds of one heuristic's run at 450 tasks, and how it grows with the tasks n: (n / 450)^exponent. Fitted on
+# the 2-core machine, kernels compiled, to one trial of system A at 225-1350 tasks on 90 processors and of
 # the four presets (74 or 90 processors; 30 and 270 change it within 0.5-2x). Mapping by estimates grows about as n^2
 # (each mapping event estimates every waiting task on every processor, and both grow with the stages' sizes), round
 # robin and lightest-loaded about as n^1.5, the load-balancing LA, LE, LZ (Alg. 2) as n^3.5.

@@ -28,7 +28,7 @@ from hcsched.models.etc.workload import Workload, make_workload, range_based_etc
 from hcsched.sampling import cov_based_etc
 from hcsched.scenario import Scenario
 
-# CPU seconds on one core of the 2-core machine, kernels compiled (issue 29: fitted to one trial of 2000 tasks on 8, 20
+# CPU seconds on one core of the 2-core machine, kernels compiled (fitted to one trial of 2000 tasks on 8, 20
 # and 80 machines, 500 and 8000 tasks on 20, at loads 0.4-3.7 and all tasks at once; bench/estimates.py checks runs).
 _DRAW = 3.3e-8  # per task and machine: the trial's ETC matrix and actual times
 _SMALLEST = 4e-6  # per task: semiconsistent "smallest" rearranges half the rows one by one

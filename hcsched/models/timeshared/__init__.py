@@ -31,7 +31,7 @@ from hcsched.scenario import Scenario
 # its square (each arrival simulates every server's k tasks to their ends, at a cost that grows faster than k). Fitted
 # by bench/estimates.py's scenarios after issue 21's faster kernels (CPU seconds of one trial in one process on the
 # 2-core machine: caniou-table3 and mu0/10/30/70, the three uploads of issue 18, and caniou-mu30 with servers, tasks
-# and rate x4 and x16, tasks x4, mu10 x4 and mu0 with tasks x4). Refitted in issue 29 (the median of three trials
+# and rate x4 and x16, tasks x4, mu10 x4 and mu0 with tasks x4). Refitted with the faster kernels (the median of three trials
 # each, kernels compiled, least squares on the ratio): within 0.80-1.27 of each, no margin (the estimate is checked
 # both ways, within 1.5x of the runs).
 _COST_RUN, _COST_TASK = 1.03e-4, 0.80e-6

@@ -30,7 +30,7 @@ from hcsched.models.value.workload import ValueWorkload, make_workload
 from hcsched.sampling import cov_based_etc
 from hcsched.scenario import Scenario
 
-# CPU seconds on one core of the 2-core machine, kernels compiled (issue 29: fitted to one trial of the paper's
+# CPU seconds on one core of the 2-core machine, kernels compiled (fitted to one trial of the paper's
 # workload at 793, 1329 and 2400 tasks on 4, 8 and 16 machines, both heterogeneities; bench/estimates.py checks runs).
 _DYNAMIC_TASK = 2.75e-6  # a dynamic heuristic, per task: its mapping events at a short queue, schedule and metrics
 _REBUILD = 8.8e-10  # per task x (waiting tasks)^2 / machines: a rebuilding heuristic's queues under a backlog
