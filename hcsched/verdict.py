@@ -458,10 +458,10 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
         only = "the only heuristic" + (" that can run online" if refs else "")
         return best, mean, (), (only if online.shape[1] == 1 else only + " with values") + ", nothing to compare", \
             tuple(shown), (), ()
-    comps = [_compare(table, best, rest[0], "runner-up", metric, means)]
-    if benchmark in rest[1:]:
-        comps.append(_compare(table, best, benchmark, "benchmark", metric, means))
     against = [_compare(table, best, h, "benchmark" if h == benchmark else "other", metric, means) for h in rest]
+    comps = [dataclasses.replace(against[0], role="runner-up")]
+    if benchmark in rest[1:]:
+        comps.append(against[rest.index(benchmark)])
     tied = [c for c in against if c.trials > 1 and not c.separated]
     behind = [c.other for c in against if c.told_apart]
     return best, mean, tuple(comps), "", tuple(shown), tuple(tied), tuple(behind)

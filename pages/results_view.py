@@ -138,11 +138,12 @@ def show_results(run: RunResult, key: str) -> None:
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
     for warning in model.warnings(results):
         st.warning(shown_text(scenario.model, warning))
+    references = scenario_references(scenario)  # heuristics that cannot run online, marked as such in every chart
     shared = getattr(ui(scenario.model), "shared_bars", None)  # the model may chart some bar metrics on its own
     shown = shared(bars) if shared else bars
     whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
     if shown:
-        st.plotly_chart(metric_bars(summary, shown, colors, scenario_references(scenario), scenario_benchmark(scenario)),
+        st.plotly_chart(metric_bars(summary, shown, colors, references, scenario_benchmark(scenario)),
                         key=f"{key}_bars", width="stretch")
     elif whole_run is not None:  # the model charts its headline itself: its charts lead, under the verdict
         _model_charts(whole_run, results, scenario, colors, key)
@@ -158,7 +159,7 @@ def show_results(run: RunResult, key: str) -> None:
     by_name = {m.name: m for m in bars}
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
-    st.plotly_chart(trial_distribution(results, by_name[metric], colors, scenario_references(scenario)),
+    st.plotly_chart(trial_distribution(results, by_name[metric], colors, references),
                     key=f"{key}_dist", width="stretch")
     if whole_run is not None:
         _model_charts(whole_run, results, scenario, colors, key)
@@ -194,8 +195,9 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     lead, others = found[0], found[1:]
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{_escaped(lead.text)}**")
-        if trade_off(found):  # another heuristic wins another metric, for real: said, not only folded
-            st.markdown(_escaped(trade_off(found)))
+        also = trade_off(found)  # another heuristic wins another metric, for real: said, not only folded
+        if also:
+            st.markdown(_escaped(also))
         if lead.reference_text:
             st.markdown(_escaped(lead.reference_text))
         if others:
