@@ -227,3 +227,24 @@ def test_gantt_choices_changed_twice_and_after_another_trial():
         at.multiselect(key="results_gantt_heuristics").select(removed).run()
     at.number_input(key="results_trial").set_value(1).run()
     assert not at.exception and len(at.multiselect(key="results_gantt_heuristics").value) == 4
+
+
+def test_the_task_marked_in_every_panel_follows_the_typed_number_twice_and_the_default_after_another_trial():
+    """The Gantt's marked task: outlined in every panel and said in the caption; a typed task stays through a second
+    change; -1 marks none; another trial with no typed task takes that trial's default again."""
+    sc = preset("quickstart").replace(trials=2)
+    at = open_results(sc)
+    box = at.number_input(key="results_gantt_task")
+    default = box.value
+    assert default >= 0 and any(f"Task {default}, outlined in every panel" in c.value for c in at.caption)
+    for task in (3, 7):
+        at.number_input(key="results_gantt_task").set_value(task).run()
+        assert not at.exception and at.number_input(key="results_gantt_task").value == task
+        assert any(f"Task {task}, outlined in every panel" in c.value for c in at.caption)
+        gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
+        assert any(f"task {task}" in (t or "") for d in gantt["data"] for t in d.get("text") or [])
+    at.number_input(key="results_gantt_task").set_value(-1).run()
+    assert not at.exception and not any("outlined in every panel" in c.value for c in at.caption)
+    at.number_input(key="results_gantt_task").set_value(default).run()  # back to the default: it follows again
+    at.number_input(key="results_trial").set_value(1).run()
+    assert not at.exception and at.number_input(key="results_gantt_task").value >= 0
