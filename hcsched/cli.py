@@ -15,8 +15,10 @@ import time
 from pathlib import Path
 
 from hcsched import reproduce as rp
+from hcsched.compare import change_words, compare_runs, comparison_csv
 from hcsched.errors import HcschedError, describe_error
 from hcsched.experiment import progress_text, simulate
+from hcsched.export import read_results_csv, results_csv
 from hcsched.heuristics import get_heuristic, heuristic_names
 from hcsched.models import DEFAULT_MODEL, Command, get_model, model_names, warm_up
 from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
@@ -26,6 +28,7 @@ from hcsched.scenario import load_scenario
 from hcsched.stats import BOOTSTRAP_RESAMPLES, interval_method, summarize
 from hcsched.sweep import sweep, sweep_summary
 from hcsched.sweep_spec import parse_vary
+from hcsched.verdict import readable_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -126,8 +129,12 @@ def interval_note(results, metrics, methods: dict[str, str]) -> str:
 
 
 def _write_csv(frame, path: str, flag: str) -> None:
+    _write_text(frame.to_csv(index=False), path, flag)
+
+
+def _write_text(text: str, path: str, flag: str) -> None:
     try:
-        frame.to_csv(path, index=False)
+        Path(path).write_text(text)
     except OSError as exc:
         raise HcschedError(f"{flag}: cannot write {path!r} ({exc.strerror or exc})") from None
 
@@ -138,8 +145,9 @@ def cmd_run(args) -> None:
     out = simulate(scenario, trials=args.trials, seed=args.seed, jobs=args.jobs, progress=_progress_bar(model.trial_word),
                    schedules=bool(args.schedules))
     results, schedules = out if args.schedules else (out, None)
+    ran = scenario.replace(trials=args.trials or scenario.trials, seed=scenario.seed if args.seed is None else args.seed)
     if args.out:
-        _write_csv(results, args.out, "--out")
+        _write_text(results_csv(ran, results), args.out, "--out")
     if schedules is not None:
         _write_csv(schedules, args.schedules, "--schedules")
     facts = [f"{results['trial'].nunique()} {model.trial_word}s", model.headline(scenario.spec)]
@@ -151,6 +159,39 @@ def cmd_run(args) -> None:
     print(interval_note(results, metrics, methods))
     for warning in model.warnings(results):
         print(warning.replace("**", ""))
+
+
+def _run_of(path: str, flag: str, jobs: int | None):
+    """(scenario, per-trial results) of ``hcsched compare``'s argument: a results CSV read back, or a scenario file
+    run here."""
+    if Path(path).suffix.lower() == ".csv":
+        try:
+            text = Path(path).read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise HcschedError(f"{flag}: {path!r} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        return read_results_csv(text, f"{flag} {path!r}")
+    scenario = load_scenario(path)
+    print(f"running {scenario.name} ({scenario.trials} {get_model(scenario.model).trial_word}s) ...", file=sys.stderr)
+    return scenario, simulate(scenario, jobs=jobs, progress=_progress_bar(get_model(scenario.model).trial_word))
+
+
+def cmd_compare(args) -> None:
+    before, a = _run_of(args.baseline, "baseline", args.jobs)
+    after, b = _run_of(args.whatif, "what-if", args.jobs)
+    cmp = compare_runs(before, a, after, b)
+    model = get_model(before.model)
+    shown = [m for m in cmp.metrics if args.all or m in model.bar_metrics()]
+    print(f"baseline: {before.name}, {before.trials} {model.trial_word}s, seed {before.seed}")
+    print(f"what-if:  {after.name}, {after.trials} {model.trial_word}s, seed {after.seed}")
+    print(cmp.change_line())
+    print(cmp.pairing)
+    rows = [[c.heuristic, m.label, readable_number(c.before, m.fmt), readable_number(c.after, m.fmt), change_words(c)]
+            for m in shown for c in cmp.changes if c.metric == m.name]
+    print(format_table(["heuristic", "metric", "before", "after", "change [95% interval]"], rows))
+    if not args.all and len(shown) < len(cmp.metrics):
+        print(f"({len(cmp.metrics) - len(shown)} more metrics with --all, and in --out)")
+    if args.out:
+        _write_text(comparison_csv(cmp), args.out, "--out")
 
 
 def cmd_preset(args) -> None:
@@ -343,6 +384,16 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--compare", metavar="CSV", help="a claims.csv of an earlier run (e.g. assets/claims.csv): print "
                     "every verdict that changed since (a finding to report)")
     rp.set_defaults(func=cmd_reproduce)
+
+    cp = sub.add_parser("compare", help="compare a baseline run with a what-if: per heuristic and metric, both means "
+                        "and the change with its 95%% interval (paired where both share their random numbers)")
+    cp.add_argument("baseline", help="a scenario file (.json or .toml, run here) or a per-trial results CSV (a "
+                    "dashboard download or 'hcsched run --out')")
+    cp.add_argument("whatif", metavar="what-if", help="the same, for the what-if")
+    cp.add_argument("--all", action="store_true", help="every metric of the model's results table, not only the charted")
+    cp.add_argument("--jobs", type=int, help="worker processes for a scenario file's run (default: all cores)")
+    cp.add_argument("--out", help="write the comparison (every metric) to this CSV")
+    cp.set_defaults(func=cmd_compare)
 
     ps = sub.add_parser("preset", help="list presets or show one as an editable scenario")
     ps.add_argument("action", choices=("list", "show"))

@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import re
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from hcsched.errors import HcschedError
 from hcsched.registry import get_model
+from hcsched.scenario import Scenario
 from hcsched.stats import BOOTSTRAP_RESAMPLES
 from hcsched.version import __version__
 
 if TYPE_CHECKING:
     from hcsched.metrics import Metric
-    from hcsched.scenario import Scenario
 
 READ_BACK = '# read with pandas.read_csv(path, comment="#"): these "# " lines are comments'
 INTERVAL_WORDS = {
@@ -107,7 +109,7 @@ def units_line(scenario: Scenario, columns) -> str:
     return f"# units: {said or 'none'}; the other columns have no unit (counts, ratios, labels)"
 
 
-def _csv(header: list[str], table: pd.DataFrame) -> str:
+def commented_csv(header: list[str], table: pd.DataFrame) -> str:
     """The comment lines, then the table; text cells quoted only when some cell or name holds "#"."""
     texts = [str(c) for c in table.columns] + [v for c in table.select_dtypes(exclude="number")
                                                for v in pd.unique(table[c]) if isinstance(v, str)]
@@ -118,10 +120,42 @@ def _csv(header: list[str], table: pd.DataFrame) -> str:
 def results_csv(scenario: Scenario, results: pd.DataFrame) -> str:
     """The per-trial results (one row per trial and heuristic) with its comment lines."""
     model = get_model(scenario.model)
-    return _csv([*_whose(scenario, "per-trial results"),
+    return commented_csv([*_whose(scenario, "per-trial results"),
                  f"# one row per {model.trial_word} and heuristic: {model.trial_word} (from 0), heuristic (its label), "
                  f"then each metric's value in that {model.trial_word}",
-                 units_line(scenario, results.columns), READ_BACK], results)
+                 units_line(scenario, results.columns), SCENARIO_LINE + _scenario_json(scenario), READ_BACK], results)
+
+
+SCENARIO_LINE = "# scenario, to read back (hcsched compare): "
+
+
+def _scenario_json(scenario: Scenario) -> str:
+    return json.dumps(scenario.to_dict(), separators=(",", ":"), ensure_ascii=False)
+
+
+def read_results_csv(text: str, source: str = "results CSV") -> tuple[Scenario, pd.DataFrame]:
+    """A per-trial results file of :func:`results_csv` read back: its scenario (from its "# scenario" line) and its
+    table."""
+    line = next((ln for ln in text.splitlines() if ln.startswith(SCENARIO_LINE)), None)
+    if line is None:
+        first = next(iter(text.splitlines()), "")
+        what = "a per-trial results file of another version of hcsched" if first.startswith("# hcsched") else \
+            "not a per-trial results file of hcsched"
+        raise HcschedError(f"{source}: no line starting {SCENARIO_LINE.strip()!r} ({what}); allowed: a 'Per-trial "
+                           "results (CSV)' download or 'hcsched run --out' file of this version, or a scenario file")
+    try:
+        scenario = Scenario.from_dict(json.loads(line.removeprefix(SCENARIO_LINE)))
+    except json.JSONDecodeError as exc:
+        raise HcschedError(f"{source}: its scenario line is not valid JSON ({exc})") from None
+    try:
+        table = pd.read_csv(io.StringIO(text), comment="#")
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise HcschedError(f"{source}: its table cannot be read ({exc})") from None
+    missing = [c for c in ("trial", "heuristic") if c not in table.columns]
+    if missing:
+        raise HcschedError(f"{source}: no column {missing[0]!r}; allowed: a per-trial results table (trial, heuristic "
+                           "and the model's metrics)")
+    return scenario, table
 
 
 def summary_csv(scenario: Scenario, summary: pd.DataFrame) -> str:
@@ -134,7 +168,7 @@ def summary_csv(scenario: Scenario, summary: pd.DataFrame) -> str:
     for name in metrics:
         by_method.setdefault(methods.get(name, "t"), []).append(name)
     how = "; ".join(f"{', '.join(_runs(names))}: {INTERVAL_WORDS.get(m, m)}" for m, names in by_method.items())
-    return _csv([*_whose(scenario, "summary"),
+    return commented_csv([*_whose(scenario, "summary"),
                  f"# one row per heuristic: trials (the {model.trial_word}s averaged), then for each metric NAME its "
                  f"mean over the {model.trial_word}s, and NAME_lower and NAME_upper, the lower and upper bounds of the "
                  f"95% confidence interval of that mean (empty with one {model.trial_word})",
@@ -152,7 +186,7 @@ def schedule_csv(scenario: Scenario, table: pd.DataFrame, trial: int,
         f", the tasks overlapping the time window {window[0]:.6g}-{window[1]:.6g} {unit}" if window else "")
     core = [c for c in ("arrival", "start", "finish", "expected", "actual") if c in table.columns]
     own = [c for c in model.schedule_columns if c in table.columns]
-    return _csv([*_whose(scenario, what),
+    return commented_csv([*_whose(scenario, what),
                  "# one row per task and heuristic: task and machine numbered from 0; an empty start or finish: the "
                  "task never started or never finished",
                  f"# units: {unit}: {', '.join(core)}" + (f"; the model's own columns ({', '.join(own)}): see "

@@ -3,12 +3,10 @@ replaced by a load), and the Scenario page's invalid edit that refuses runs."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import streamlit as st
 
-from hcsched import Scenario, get_model, preset, preset_names
-from hcsched.scenario import HeuristicSpec
+from hcsched import Scenario, preset, preset_names
+from hcsched.compare import what_changed
 from pages.jobs import begin_page, warm_kernels
 
 
@@ -49,68 +47,6 @@ def refuse_runs(problem: str) -> None:
 EDITED = " (edited)"  # the suffix of an edited preset's name
 ORIGIN = "scenario_origin"  # (the scenario the edits started from, the last scenario committed from it)
 SHOWN_CHANGES = 4  # an edit's description names at most this many changes, then "and N more"
-
-
-def _words(value) -> str | None:
-    """A setting's value as an edit's description shows it; None when it is too long to show (a table)."""
-    if value is None:
-        return "not set"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{int(value):,}" if value.is_integer() and abs(value) < 1e15 else f"{value:.6g}"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)) and len(value) <= 4 and all(isinstance(v, (int, float, str)) for v in value):
-        return "[" + ", ".join(_words(v) for v in value) + "]"
-    return None
-
-
-def _flat(node: dict, prefix: str = "") -> dict:
-    """A scenario file's settings with dotted keys ("etc.task_het"), as ``hcsched sweep`` names them."""
-    out = {}
-    for key, value in node.items():
-        if isinstance(value, dict):
-            out.update(_flat(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
-
-
-def _benchmark(scenario: Scenario) -> HeuristicSpec:
-    return next(h for h in scenario.heuristics if h.label == scenario.benchmark_label)
-
-
-def what_changed(before: Scenario, after: Scenario) -> list[str]:
-    """What makes ``after`` another scenario than ``before``, in short phrases with the scenario file's keys:
-    "tasks 200 → 150", "min-min removed", "kpb (k=10) added", "benchmark min-min → mct". Trials and seed, set for
-    each run, are not counted."""
-    models = before.model, after.model  # another model altogether: nothing else compares
-    if models[0] != models[1]:
-        return [f"model {models[0]} → {models[1]}"]
-    model = get_model(after.model)
-    a, b = (_flat(model.spec_to_dict(s.spec)) for s in (before, after))
-    out = []
-    for key in [*a, *(k for k in b if k not in a)]:
-        if a.get(key) != b.get(key):
-            old, new = _words(a.get(key)), _words(b.get(key))
-            out.append(f"{key} {old} → {new}" if old is not None and new is not None else f"{key} changed")
-    kind = lambda h: (h.name, h.params)  # noqa: E731  (a heuristic with its parameters, whatever its label)
-    removed = Counter(map(kind, before.heuristics)) - Counter(map(kind, after.heuristics))
-    added = Counter(map(kind, after.heuristics)) - Counter(map(kind, before.heuristics))
-    for specs, left, word in ((before.heuristics, removed, "removed"), (after.heuristics, added, "added")):
-        for h in specs:
-            if left[kind(h)] > 0:
-                left[kind(h)] -= 1
-                out.append(f"{h.label} {word}")
-    if not removed and not added and before.heuristics != after.heuristics:
-        labels = sorted(h.label for h in before.heuristics) != sorted(h.label for h in after.heuristics)
-        out.append("heuristics relabelled" if labels else "heuristics reordered")
-    if (model.normalizes() or before.benchmark or after.benchmark) and kind(_benchmark(before)) != kind(_benchmark(after)):
-        out.append(f"benchmark {_benchmark(before).label} → {_benchmark(after).label}")
-    return out
 
 
 def edit_description(origin: Scenario, edited: Scenario) -> str:

@@ -9,6 +9,7 @@ import pytest
 
 from hcsched import preset, simulate
 from hcsched.cli import main
+from hcsched.export import results_csv
 
 
 def run(capsys, *argv):
@@ -57,8 +58,9 @@ def test_run_writes_csv_and_summary(tmp_path, capsys):
     sc.save(path)
     code, out, _ = run(capsys, "run", str(path), "--jobs", "1", "--out", str(tmp_path / "r.csv"))
     assert code == 0 and "mean [95% interval]" in out and "sufferage" in out
-    df = pd.read_csv(tmp_path / "r.csv")
+    df = pd.read_csv(tmp_path / "r.csv", comment="#")  # with the comment lines of the dashboard's download
     pd.testing.assert_frame_equal(df, simulate(sc, jobs=1), check_dtype=False)
+    assert (tmp_path / "r.csv").read_text() == results_csv(sc, simulate(sc, jobs=1))
 
 
 def test_run_summary_columns_never_touch_and_use_each_metrics_interval(tmp_path, capsys):

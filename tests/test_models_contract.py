@@ -19,6 +19,7 @@ from hcsched import MODELS, HcschedError, Scenario, get_model, model_names, pres
 from hcsched import registry as models_registry
 from hcsched.cli import main
 from hcsched.experiment import SCHEDULE_COLUMNS, trial_seeds
+from hcsched.export import results_csv
 from hcsched.heuristics import registry
 from hcsched.metrics import Schedule
 from hcsched.models.base import Model
@@ -117,7 +118,7 @@ def test_cli_runs_the_model_and_writes_both_csvs(name, tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0 and "mean [95% interval]" in out and all(h.label in out for h in sc.heuristics)
     results, table = simulate(sc, jobs=1, schedules=True)
-    assert (tmp_path / "r.csv").read_text() == results.to_csv(index=False)
+    assert (tmp_path / "r.csv").read_text() == results_csv(sc, results)
     assert (tmp_path / "sched.csv").read_text() == table.to_csv(index=False)
 
 

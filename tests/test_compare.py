@@ -1,0 +1,236 @@
+"""Two runs compared (hcsched.compare, hcsched compare): hand-computed intervals, paired and unpaired, the matching of
+heuristics, the change line of the three what-ifs, and the CLI reading scenario files and results CSVs alike."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from hcsched import HcschedError, get_model, preset, simulate
+from hcsched.cli import main
+from hcsched.compare import (
+    change_of,
+    change_words,
+    compare_runs,
+    comparison_csv,
+    matched_heuristics,
+    run_changes,
+    shares_random_numbers,
+    what_changed,
+)
+from hcsched.export import read_results_csv, results_csv
+from hcsched.metrics import Metric
+
+SECONDS = Metric("makespan", "Makespan", "s", "lower")
+SHARE = Metric("utilization", "Utilisation", "", "higher", fmt=".1%")
+
+
+def series(values) -> pd.Series:
+    return pd.Series(values, index=range(len(values)), dtype=float)
+
+
+def small(**changes):
+    return preset("quickstart").replace(tasks=100, trials=8, **changes)
+
+
+# --- intervals, by hand ------------------------------------------------------------------------------------------
+
+def test_paired_points_is_the_t_interval_of_the_per_trial_differences():
+    before, after = [0.50, 0.60, 0.70, 0.80], [0.52, 0.60, 0.75, 0.81]  # fractions: changes in points
+    c = change_of(SHARE, series(before), series(after), paired=True, labels=("a", "a"))
+    d = 100 * (np.array(after) - np.array(before))  # 2, 0, 5, 1 points
+    half = stats.t.ppf(0.975, 3) * d.std(ddof=1) / 2
+    assert c.kind == "points" and c.change == pytest.approx(2.0)
+    assert (c.lower, c.upper) == pytest.approx((2.0 - half, 2.0 + half))
+    assert (c.lower, c.upper) == pytest.approx(tuple(100 * x for x in stats.ttest_rel(after, before).confidence_interval()))
+    assert c.before == pytest.approx(0.65) and c.trials == (4, 4) and c.paired
+
+
+def test_unpaired_points_is_welchs_interval():
+    before, after = [0.50, 0.60, 0.70], [0.52, 0.61, 0.75, 0.90, 0.40]
+    c = change_of(SHARE, series(before), series(after), paired=False, labels=("a", "a"))
+    ci = stats.ttest_ind(after, before, equal_var=False).confidence_interval()
+    assert c.change == pytest.approx(100 * (np.mean(after) - np.mean(before)))
+    assert (c.lower, c.upper) == pytest.approx((100 * ci.low, 100 * ci.high))
+    assert c.trials == (3, 5) and not c.paired
+
+
+def test_paired_percent_is_the_ratio_of_the_means_with_its_delta_method_interval_on_the_log_scale():
+    before, after = np.array([10.0, 20.0, 30.0]), np.array([12.0, 22.0, 30.0])
+    c = change_of(SECONDS, series(before), series(after), paired=True, labels=("a", "a"))
+    ratio = 64 / 60
+    residuals = (after - ratio * before) / 20.0  # (after_t - R before_t) / mean(before)
+    se_log = residuals.std(ddof=1) / math.sqrt(3) / ratio
+    t = stats.t.ppf(0.975, 2)
+    assert c.change == pytest.approx(100 * (ratio - 1))  # the two means' own ratio: 6.67%
+    assert c.lower == pytest.approx(100 * (ratio * math.exp(-t * se_log) - 1))
+    assert c.upper == pytest.approx(100 * (ratio * math.exp(t * se_log) - 1))
+
+
+def test_unpaired_percent_uses_both_variances_and_welchs_degrees_of_freedom():
+    before, after = np.array([100.0, 110.0, 90.0, 100.0]), np.array([70.0, 75.0, 80.0])
+    c = change_of(SECONDS, series(before), series(after), paired=False, labels=("a", "a"))
+    ma, mb = before.mean(), after.mean()
+    ratio = mb / ma
+    u1, u2 = ratio**2 * before.var(ddof=1) / 4 / ma**2, after.var(ddof=1) / 3 / ma**2
+    df = (u1 + u2) ** 2 / (u1**2 / 3 + u2**2 / 2)
+    half = stats.t.ppf(0.975, df) * math.sqrt(u1 + u2) / ratio
+    assert c.change == pytest.approx(-25.0)
+    assert (c.lower, c.upper) == pytest.approx((100 * (ratio * math.exp(-half) - 1), 100 * (ratio * math.exp(half) - 1)))
+    assert change_words(c) == f"-25% [{c.lower:.0f}%, {c.upper:.0f}%]"
+
+
+def test_a_non_negative_mean_never_falls_below_minus_100_percent_however_wide_its_interval():
+    before = np.array([1.0, 1.0, 1.0, 1.0])
+    after = np.array([0.0, 0.0, 0.0, 4.0])
+    c = change_of(SECONDS, series(before), series(after), paired=False, labels=("a", "a"))
+    assert c.change == 0.0 and -100 < c.lower < 0 < c.upper
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_the_intervals_cover_the_true_change_about_95_percent_of_the_time(paired):
+    """A simulation: makespans around 100 s and a what-if 20% faster; the interval should hold -20% in about 95 of 100
+    repeats (between 92% and 98% of 600)."""
+    rng = np.random.default_rng(7)
+    hits = 0
+    for _ in range(600):
+        before = rng.gamma(25.0, 4.0, size=30)
+        after = 0.8 * (before if paired else rng.gamma(25.0, 4.0, size=30)) * rng.gamma(100.0, 0.01, size=30)
+        c = change_of(SECONDS, series(before), series(after), paired=paired, labels=("a", "a"))
+        hits += c.lower <= -20.0 <= c.upper
+    assert 0.92 <= hits / 600 <= 0.98
+
+
+def test_the_same_values_on_both_sides_are_no_change_and_zero_means_have_no_percent():
+    same = change_of(SECONDS, series([0, 0, 0]), series([0, 0, 0]), paired=True, labels=("a", "a"))
+    assert (same.change, same.lower, same.upper) == (0.0, 0.0, 0.0) and change_words(same) == "no change in any trial"
+    zero = change_of(SECONDS, series([0, 0, 0]), series([1, 2, 0]), paired=True, labels=("a", "a"))
+    assert math.isnan(zero.change) and change_words(zero) == "–"
+    gone = change_of(SECONDS, series([1.0, 2.0]), pd.Series(dtype=float), paired=False, labels=("a", None))
+    assert math.isnan(gone.change) and gone.after != gone.after and gone.heuristic == "a"
+
+
+def test_paired_values_drop_a_trial_where_either_side_is_missing():
+    c = change_of(SECONDS, series([10.0, np.nan, 30.0, 40.0]), series([11.0, 20.0, np.inf, 44.0]), paired=True,
+                  labels=("a", "a"))
+    assert c.trials == (2, 2) and c.before == pytest.approx(25.0) and c.change == pytest.approx(10.0)
+
+
+def test_big_changes_are_said_as_a_factor():
+    c = change_of(SECONDS, series([1.0, 1.1, 0.9]), series([50.0, 60.0, 55.0]), paired=True, labels=("a", "a"))
+    assert change_words(c).startswith("×55 [×") and "%" not in change_words(c)
+
+
+# --- which heuristics are compared -------------------------------------------------------------------------------
+
+def test_heuristics_match_by_label_then_by_name_then_a_single_replacement():
+    base = small(heuristics=["mct", "min-min", {"name": "kpb", "k": 10}, "sufferage"])
+    assert matched_heuristics(base, base.replace(heuristics=["mct", "max-min", {"name": "kpb", "k": 30}, "sufferage"])) \
+        == [("mct", "mct"), ("min-min", "max-min"), ("kpb (k=10)", "kpb (k=30)"), ("sufferage", "sufferage")]
+    assert matched_heuristics(base, base.replace(heuristics=["mct", "max-min", "olb"])) == [
+        ("mct", "mct"), ("min-min", None), ("kpb (k=10)", None), ("sufferage", None), (None, "max-min"), (None, "olb")]
+
+
+def test_the_differences_are_said_in_words_with_trials_and_seed():
+    base = small()
+    assert what_changed(base, base.replace(machines=12)) == ["machines 8 → 12"]
+    assert run_changes(base, base.replace(machines=12, trials=9, seed=2)) == ["machines 8 → 12", "trials 8 → 9",
+                                                                             "seed 1,999 → 2"]
+    assert run_changes(base, base) == []
+
+
+def test_runs_share_their_random_numbers_only_with_the_same_system_and_seed():
+    base = small()
+    assert shares_random_numbers(base, base.replace(heuristics=["mct", "max-min"], trials=10))
+    assert not shares_random_numbers(base, base.replace(machines=12))
+    assert not shares_random_numbers(base, base.replace(seed=5))
+
+
+# --- two runs ----------------------------------------------------------------------------------------------------
+
+def _compare(before, after):
+    return compare_runs(before, simulate(before, jobs=1), after, simulate(after, jobs=1))
+
+
+def test_four_more_machines_is_an_unpaired_comparison_with_a_change_line():
+    base = small()
+    cmp = _compare(base, base.replace(machines=12))
+    assert not cmp.paired and "Unpaired (Welch)" in cmp.pairing
+    winner = cmp.winners[0].label
+    c = cmp.subject()
+    assert c.before_label == winner and c.change < 0 and c.upper < 0  # more machines: a shorter makespan, for real
+    assert cmp.change_line().startswith(f"machines 8 → 12: makespan of {winner} ")
+    assert ", Welch; the " in cmp.change_line()
+
+
+def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_trial():
+    base = small()
+    cmp = _compare(base, base.replace(heuristics=["mct", "kpb", "max-min", "sufferage"], benchmark="mct"))
+    assert cmp.paired and cmp.pairing.startswith("Paired: ")
+    makespan = [c for c in cmp.changes if c.metric == "makespan"]
+    assert [c.heuristic for c in makespan] == ["mct", "kpb", "min-min → max-min", "sufferage"]
+    assert all(change_words(c) == "no change in any trial" for c in makespan if c.heuristic != "min-min → max-min")
+    assert cmp.subject().heuristic == "min-min → max-min"
+    assert "makespan of min-min " in cmp.change_line() and ", paired; " in cmp.change_line()
+
+
+def test_a_comparison_of_two_models_is_refused_in_words():
+    other = get_model("classes").tiny()
+    with pytest.raises(HcschedError, match="different models"):
+        compare_runs(small(), simulate(small(), jobs=1), other, simulate(other, jobs=1))
+
+
+def test_the_comparison_csv_has_every_metric_and_says_how_it_was_made():
+    base = small()
+    cmp = _compare(base, base.replace(machines=12))
+    text = comparison_csv(cmp)
+    assert "# what differs: machines 8 → 12" in text and "# Unpaired (Welch)" in text
+    table = pd.read_csv(__import__("io").StringIO(text), comment="#")
+    assert set(table["metric"]) == {m.name for m in cmp.metrics} and (table["interval"] == "Welch").all()
+    assert comparison_csv(_compare(base, base.replace(machines=12))) == text  # the same bytes each time
+
+
+# --- the results CSV read back, and the command ------------------------------------------------------------------
+
+def test_a_results_csv_reads_back_as_its_scenario_and_its_table():
+    base = small(name="mine # 1")
+    results = simulate(base, jobs=1)
+    scenario, table = read_results_csv(results_csv(base, results))
+    assert scenario == base
+    pd.testing.assert_frame_equal(table, results, check_dtype=False)
+
+
+def test_a_csv_without_its_scenario_line_is_refused_in_one_line():
+    with pytest.raises(HcschedError, match="no line starting '# scenario"):
+        read_results_csv("trial,heuristic,makespan\n0,mct,1\n", "what-if 'x.csv'")
+
+
+def test_the_command_gives_the_same_figures_from_scenario_files_and_from_results_csvs(tmp_path, capsys):
+    base = small()
+    base.save(tmp_path / "a.json")
+    base.replace(machines=12).save(tmp_path / "b.json")
+    assert main(["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--jobs", "1",
+                 "--out", str(tmp_path / "ab.csv")]) == 0
+    from_files = capsys.readouterr().out
+    for name in ("a", "b"):
+        assert main(["run", str(tmp_path / f"{name}.json"), "--jobs", "1", "--out", str(tmp_path / f"{name}.csv")]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 0
+    assert capsys.readouterr().out == from_files
+    assert "machines 8 → 12: makespan of " in from_files and "change [95% interval]" in from_files
+    assert (tmp_path / "ab.csv").read_text() == comparison_csv(_compare(base, base.replace(machines=12)))
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["compare", "nothing.csv", "nothing.json"], "baseline: 'nothing.csv' cannot be read"),
+    (["compare"], "the following arguments are required"),
+])
+def test_the_command_refuses_bad_input_in_one_line(argv, said, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
