@@ -405,7 +405,7 @@ def _signed(x: float, kind: str = "") -> str:
 
 def _pair_words(c: Change, metric: Metric) -> str:
     """"sufferage 535 thousand s → 372 thousand s, -30% [-33%, -27%], paired"."""
-    how = "paired" if c.paired else "Welch"
+    how = "paired" if c.paired else "unpaired (Welch)"
     if c.before_label == c.after_label:
         head = f"{c.before_label} {readable(c.before, metric)} → {readable(c.after, metric)}"
     else:

@@ -1,11 +1,16 @@
-"""Results of the last run, heuristics side by side."""
+"""Results: one run, heuristics side by side; or two runs of the session compared (a baseline and a what-if); and the
+session's runs listed."""
 
 import streamlit as st
 
-from pages.results_view import show_current_results
+from pages.compare_view import choose_pair, show_comparison
+from pages.history import HISTORY_CAP, history, history_table, side_of
+from pages.results_view import COMPARE_MODE, MODE_KEY, show_current_results
 from pages.runs import run_status
 from pages.session import Keys, init_session_state
 from pages.widgets import link
+
+ONE_RUN = "One run"
 
 init_session_state()
 st.title("Results")
@@ -14,4 +19,18 @@ if Keys.RESULTS not in st.session_state:
     st.info("No results yet: run a scenario first.")
     link("run", "Go to Run")
 else:
-    show_current_results("results")
+    runs = history()
+    st.session_state.setdefault(MODE_KEY, ONE_RUN)
+    mode = st.radio("Show", [ONE_RUN, COMPARE_MODE], key=MODE_KEY, horizontal=True,
+                                help="Compare two runs: a baseline and a what-if, per heuristic and metric both means "
+                                     "and the change with its 95% interval (paired where both runs share their random "
+                                     "numbers).")
+    if mode == COMPARE_MODE:
+        pair = choose_pair("cmp")
+        if pair is not None:
+            show_comparison(side_of(pair[0]), side_of(pair[1]), "cmp")
+    else:
+        show_current_results("results")
+    if runs:
+        with st.expander(f"Runs of this session ({len(runs)}; the last {HISTORY_CAP} are kept)", expanded=False):
+            st.dataframe(history_table(), hide_index=True, key="results_history")

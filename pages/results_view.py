@@ -37,10 +37,11 @@ from hcsched.verdict import (
     scenario_verdicts,
     trade_off,
 )
+from pages.history import HISTORY_CAP, against_parent, history, shown_entry, titled
 from pages.models import shown_text, ui
 from pages.runs import RunResult
 from pages.session import Keys, same_experiment
-from pages.widgets import file_name, headline_metric, shown_as_error
+from pages.widgets import PAGES, file_name, headline_metric, shown_as_error
 
 READING = ("How to read the intervals: a whisker on a bar, or [a, b] after a number, is the 95% interval of the mean: "
            "with many more trials the mean would very likely lie inside it. Overlapping intervals alone do not make a "
@@ -57,10 +58,47 @@ def cached_runs(scenario: Scenario, trial: int) -> dict:  # tens of MB (alazzoni
 
 
 def show_current_results(key: str) -> None:
-    """The last results, said to belong to their scenario; results of another scenario are marked and folded away."""
+    """The results shown (the last run, or one picked from the session's runs), said to belong to their scenario
+    (results of another scenario marked and folded away), with the change line against the run before it."""
+    pick_run(key)
     run = st.session_state.get(Keys.RESULTS)
     if run is not None:
         show_if_current(run.scenario, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+
+
+COMPARE_MODE = "Compare two runs"
+MODE_KEY = "results_mode"  # the Results page's view: one run, or two compared
+
+
+def _picked(key: str) -> None:
+    st.session_state[Keys.RESULTS] = titled(st.session_state[key]).run
+
+
+def _to_compare() -> None:
+    st.session_state[MODE_KEY] = COMPARE_MODE
+
+
+def pick_run(key: str) -> None:
+    """Which of the session's runs is shown (when there are several), and how it compares with the run before it: the
+    change line, and a way to the whole comparison."""
+    runs = history()
+    shown = shown_entry()
+    if len(runs) < 2 or shown is None:
+        return
+    picker = f"{key}_pick_run"
+    st.session_state[picker] = shown.title  # follows a new run; a pick goes through _picked
+    st.selectbox(f"Run shown (the session keeps its last {HISTORY_CAP} runs)", [e.title for e in reversed(runs)],
+                 key=picker, on_change=_picked, args=(picker,))
+    found = against_parent(shown)
+    if found is not None:
+        parent, line = found
+        c1, c2 = st.columns([5, 1], vertical_alignment="center")
+        c1.info(f"Against run #{parent.number}, the run before it: {escaped(line)}")
+        if c2.button("Compare in detail", key=f"{key}_compare", on_click=_to_compare):
+            try:
+                st.switch_page(PAGES["results"])
+            except Exception:  # the page runs on its own (tests): the Results page opens in compare mode
+                pass
 
 
 def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:
@@ -194,18 +232,18 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         return
     lead, others = found[0], found[1:]
     with st.container(key=f"{key}_verdict"):
-        st.markdown(f"**{_escaped(lead.text)}**")
+        st.markdown(f"**{escaped(lead.text)}**")
         also = trade_off(found)  # another heuristic wins another metric, for real: said, not only folded
         if also:
-            st.markdown(_escaped(also))
+            st.markdown(escaped(also))
         if lead.reference_text:
-            st.markdown(_escaped(lead.reference_text))
+            st.markdown(escaped(lead.reference_text))
         if others:
             with st.expander(f"Other metrics ({len(others)})", expanded=False):
-                st.markdown("\n".join(f"- {_escaped(line)}" for v in others for line in v.lines))
+                st.markdown("\n".join(f"- {escaped(line)}" for v in others for line in v.lines))
 
 
-def _escaped(text: str) -> str:
+def escaped(text: str) -> str:
     """Text shown as itself in markdown (heuristic labels may hold * _ [ ] and the like)."""
     return re.sub(r"([\\`*_{}\[\]()#+!|<>~$-])", r"\\\1", text)
 

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
+from pages.history import keep, reuse
 from pages.jobs import Job, follow, settle, warm_kernels
 from pages.session import Keys, same_experiment
 from pages.widgets import refusal, run_estimate
@@ -66,6 +67,12 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
     Returns True when the run goes on in the background.
     """
     st.session_state.pop(Keys.NOTICE, None)
+    again = reuse(job.scenario)
+    if again is not None:  # the same settings, trials and seed: the same numbers, without running again
+        st.session_state[Keys.NOTICE] = ("info", f"The same scenario, {job.word}s and seed as run #{again.number} "
+                                         f"(ended {again.when}): its results are shown again, not run twice.",
+                                         job.scenario)
+        return False
     if job.refused:
         st.session_state[Keys.NOTICE] = ("error", job.refused, job.scenario)
         return False
@@ -80,7 +87,7 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
 
 
 def _keep(job: Job, results: pd.DataFrame) -> None:
-    st.session_state[Keys.RESULTS] = RunResult(job.scenario, results, time.monotonic() - job.started)
+    keep(RunResult(job.scenario, results, time.monotonic() - job.started))
 
 
 def run_status() -> None:

@@ -17,6 +17,7 @@ class Keys:
     RESULTS = "results"  # RunResult of the last finished run
     JOB = "job"  # the running Job, if any
     NOTICE = "notice"  # a message about the last run (cancelled, failed), with the scenario it concerns
+    HISTORY = "history"  # the session's runs (pages.history.Entry), oldest first
     PROBLEM = "scenario_problem"  # set by the Scenario page while an edit is invalid: runs would use a stale scenario
 
 

@@ -15,6 +15,8 @@ from hcsched.experiment import estimate_seconds
 from hcsched.runner import default_jobs
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
+from pages.compare_view import show_comparison
+from pages.history import Side, history, side_of
 from pages.jobs import Job, follow
 from pages.models import sweep_key_example, ui
 from pages.results_view import show_if_current
@@ -113,6 +115,36 @@ def _show(result: SweepResult) -> None:
     c2.download_button("Sweep summary with intervals (CSV)", lambda: result.summary.to_csv(index=False),
                        file_name(result.scenario, "sweep-summary", "csv"), "text/csv", key=K + "dl_summary",
                        on_click="ignore")
+    if st.toggle("Compare a point with a run of this session, or with another point", key=f"{K}cmp{result.number}",
+                 help="Per heuristic and metric both means and the change with its 95% interval"):
+        _compare(result)
+
+
+def point_sides(result: SweepResult) -> list[Side]:
+    """Each point of a sweep as one side of a comparison: its scenario (with the sweep's trials) and its rows, exactly
+    the run of that scenario (common random numbers, :mod:`hcsched.sweep`)."""
+    rows = result.results
+    trials = int(rows["trial"].nunique())
+    drop = ["point", *result.vary]
+    sides = []
+    for point in grid(result.scenario, result.vary):
+        values = ", ".join(f"{k}={v}" for k, v in point.values.items())
+        own = rows[rows["point"] == point.index].drop(columns=drop).reset_index(drop=True)
+        sides.append(Side(f"sweep point {point.index}: {values}", point.scenario.replace(trials=trials), own))
+    return sides
+
+
+def _compare(result: SweepResult) -> None:
+    """A sweep point against a run of the session (or another point): the change with its 95% interval."""
+    points = point_sides(result)
+    runs = [side_of(e) for e in reversed(history())]
+    sides = {s.title: s for s in [*runs, *points]}
+    key = f"{K}cmp{result.number}_"
+    c1, c2 = st.columns(2)
+    before = c1.selectbox("Baseline", list(sides), key=f"{key}before",
+                          help="A run of this session (Results keeps them) or another point of the sweep")
+    after = c2.selectbox("What-if", [s.title for s in points], index=len(points) - 1, key=f"{key}after")
+    show_comparison(sides[before], sides[after], key)
 
 
 def _show_current(result: SweepResult) -> None:

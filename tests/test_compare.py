@@ -164,7 +164,7 @@ def test_four_more_machines_is_an_unpaired_comparison_with_a_change_line():
     c = cmp.subject()
     assert c.before_label == winner and c.change < 0 and c.upper < 0  # more machines: a shorter makespan, for real
     assert cmp.change_line().startswith(f"machines 8 → 12: makespan of {winner} ")
-    assert ", Welch; the " in cmp.change_line()
+    assert ", unpaired (Welch); the " in cmp.change_line()
 
 
 def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_trial():

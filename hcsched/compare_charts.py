@@ -1,0 +1,67 @@
+"""The chart of two runs compared (:mod:`hcsched.compare`): per heuristic, the baseline's and the what-if's means side
+by side, and the change with its 95% interval."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from hcsched.charts import axis_title, direction, heuristic_colors, hover_names, plain_numbers, tick_format
+from hcsched.compare import Change, RunComparison, change_words
+from hcsched.metrics import Metric
+from hcsched.verdict import readable
+
+BEFORE_PATTERN = {"shape": "/", "fgcolor": "#ffffff", "solidity": 0.45}  # the baseline's bars: hatched, lighter
+
+
+def _change_axis(metric: Metric, kind: str) -> str:
+    unit = "% of the baseline's mean" if kind == "percent" else "points"
+    side = {"lower": "below 0 = better", "higher": "above 0 = better"}.get(metric.better, direction(metric))
+    return f"change ({unit}; {side})"
+
+
+def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
+    """Two panels sharing the heuristics' rows: the means before (hatched) and after (solid), and the change with its
+    95% interval (paired or Welch, as the comparison says), a line at no change. A heuristic in one run only has one
+    bar and no change."""
+    rows: list[Change] = [c for c in cmp.changes if c.metric == metric.name]
+    labels = [c.heuristic for c in rows]
+    colors = colors or {}
+    fallback = heuristic_colors([c.after_label or c.before_label for c in rows])
+    color = [colors.get(c.after_label or c.before_label) or fallback[c.after_label or c.before_label] for c in rows]
+    names = hover_names([c.after_label or c.before_label for c in rows])
+    hover = [names[c.after_label or c.before_label] for c in rows]
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.08, column_widths=[0.5, 0.5],
+                        subplot_titles=[f"{axis_title(metric)}: before (hatched) and after",
+                                        f"Change, with its 95% interval ({'paired' if cmp.paired else 'unpaired, Welch'})"])
+    for word, attr, pattern, opacity in (("before", "before", BEFORE_PATTERN, 0.55), ("after", "after", None, 1.0)):
+        values = [getattr(c, attr) for c in rows]
+        fig.add_trace(go.Bar(
+            y=labels, x=values, orientation="h", name=f"{word} ({'baseline' if word == 'before' else 'what-if'})",
+            marker={"color": color, "opacity": opacity, **({"pattern": pattern} if pattern else {})},
+            hovertext=[f"{h}<br>{word}: {readable(v, metric) if not math.isnan(v) else 'not in this run'}"
+                       for h, v in zip(hover, values, strict=True)],
+            hovertemplate="%{hovertext}<extra></extra>", showlegend=False), row=1, col=1)
+    change = np.array([c.change for c in rows], float)
+    fig.add_trace(go.Scatter(
+        y=labels, x=change, mode="markers", marker={"color": color, "size": 11, "symbol": "diamond"}, showlegend=False,
+        error_x={"type": "data", "array": np.nan_to_num([c.upper - c.change for c in rows]),
+                 "arrayminus": np.nan_to_num([c.change - c.lower for c in rows]), "visible": True, "thickness": 2},
+        hovertext=[f"{h}<br>change: {change_words(c)}" for h, c in zip(hover, rows, strict=True)],
+        hovertemplate="%{hovertext}<extra></extra>"), row=1, col=2)
+    fig.add_vline(x=0, line={"color": "#555", "width": 1, "dash": "dot"}, row=1, col=2)
+    kind = next((c.kind for c in rows), "percent")
+    fig.update_xaxes(title={"text": axis_title(metric), "font": {"size": 11}}, row=1, col=1)
+    if metric.fmt:
+        fig.update_xaxes(tickformat=tick_format(metric.fmt), row=1, col=1)
+    fig.update_xaxes(title={"text": _change_axis(metric, kind), "font": {"size": 11}}, zeroline=True,
+                     ticksuffix="%" if kind == "percent" else "", row=1, col=2)
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
+    fig.update_yaxes(title_text="heuristic", col=1)
+    fig.update_xaxes(nticks=6, automargin=True)
+    height = 140 + 44 * max(2, len(labels))
+    fig.update_layout(height=height, barmode="group", bargap=0.25, margin={"t": 50, "b": 50, "l": 10, "r": 20})
+    return plain_numbers(fig)

@@ -1,0 +1,85 @@
+"""Two runs compared (Results' "Compare two runs", and a sweep point against a run): the change line, what differs,
+the chart of the means before and after with the change and its 95% interval, every metric's table, and the CSV."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from hcsched import get_model
+from hcsched.charts import heuristic_colors
+from hcsched.compare import RunComparison, change_words, comparison_csv
+from hcsched.compare_charts import change_chart
+from hcsched.export import export_stem
+from hcsched.verdict import readable
+from pages.history import Entry, Side, comparison, history, titled
+from pages.results_view import escaped, text_width
+from pages.widgets import shown_as_error
+
+
+def show_comparison(before: Side, after: Side, key: str) -> None:
+    """The change line, what differs, the chart with the change's 95% interval, every metric's table and the CSV."""
+    if before.scenario.model != after.scenario.model:
+        st.info(f"{before.title} and {after.title} are runs of different models ({before.scenario.model}, "
+                f"{after.scenario.model}): their metrics do not compare. Pick two runs of the same model.")
+        return
+    with shown_as_error("The two runs could not be compared"):
+        cmp = comparison(before, after)
+        st.markdown(f"**{escaped(cmp.change_line())}**")
+        st.caption(f"Baseline: {before.title}. What-if: {after.title}. {cmp.pairing}")
+        _differences(cmp)
+        metric = _metric_choice(cmp, key)
+        colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])
+        st.plotly_chart(change_chart(cmp, metric, colors), key=f"{key}_chart", width="stretch")
+        with st.expander("Every metric: before, after and the change [95% interval]", expanded=False):
+            table = comparison_table(cmp)
+            st.dataframe(table, hide_index=True, key=f"{key}_table", column_config={
+                "heuristic": st.column_config.TextColumn(pinned=True, width=text_width(table["heuristic"]))})
+        name = f"{export_stem(before.scenario)}-vs-{export_stem(after.scenario)}-comparison.csv"
+        st.download_button("Comparison (CSV)", comparison_csv(cmp), name, "text/csv", key=f"{key}_dl", on_click="ignore")
+
+
+def _differences(cmp: RunComparison) -> None:
+    if not cmp.differences:
+        st.write("The two runs are of the same scenario, trials and seed: the same numbers.")
+        return
+    st.markdown("What the what-if changes: " + "; ".join(f"**{escaped(d)}**" for d in cmp.differences) + ".")
+
+
+def _metric_choice(cmp: RunComparison, key: str):
+    bars = {m.name for m in get_model(cmp.before.model).bar_metrics()}
+    shown = {m.name: m for m in cmp.metrics if m.name in bars} or {m.name: m for m in cmp.metrics}
+    return shown[st.selectbox("Metric in the chart", list(shown), format_func=lambda n: shown[n].label,
+                              key=f"{key}_metric")]
+
+
+def comparison_table(cmp: RunComparison) -> pd.DataFrame:
+    """Every metric and heuristic as people read it: both means with units, the change with its interval."""
+    by = {m.name: m for m in cmp.metrics}
+    return pd.DataFrame([{"metric": by[c.metric].label, "heuristic": c.heuristic,
+                          "before": readable(c.before, by[c.metric]), "after": readable(c.after, by[c.metric]),
+                          "change [95% interval]": change_words(c),
+                          "interval": "paired" if c.paired else "Welch" if c.before_label and c.after_label else "–"}
+                         for c in cmp.changes])
+
+
+# --- choosing the two runs ----------------------------------------------------------------------------------------
+
+def choose_pair(key: str) -> tuple[Entry, Entry] | None:
+    """Two runs of the history, a baseline and a what-if: by default the latest run and the one before it, following
+    each new run until the user picks others."""
+    runs = history()
+    if len(runs) < 2:
+        st.info("One run so far: change something (the Scenario, Heuristics or Run page) and run again, and the two "
+                "runs compare here.")
+        return None
+    titles = [e.title for e in reversed(runs)]
+    state, seen = st.session_state, f"{key}_latest"
+    if state.get(seen) != runs[-1].number or state.get(f"{key}_before") not in titles \
+            or state.get(f"{key}_after") not in titles:
+        state[f"{key}_before"], state[f"{key}_after"] = runs[-2].title, runs[-1].title  # a new run: against the one before
+        state[seen] = runs[-1].number
+    c1, c2 = st.columns(2)
+    before = c1.selectbox("Baseline", titles, key=f"{key}_before")
+    after = c2.selectbox("What-if", titles, key=f"{key}_after")
+    return titled(before), titled(after)

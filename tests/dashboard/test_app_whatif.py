@@ -1,0 +1,145 @@
+"""What-ifs with Streamlit's AppTest: every run of the session kept (capped, an identical rerun reused), the run shown
+against the run before it, two runs compared with the library's figures (paired where they share their random
+numbers, Welch where not), the comparison's CSV, and a sweep point against a run."""
+
+import re
+import time
+
+import pytest
+
+pytest.importorskip("streamlit")
+from helpers import app, run_result  # noqa: E402
+
+import pages.history as history  # noqa: E402
+from hcsched import preset, simulate  # noqa: E402
+from hcsched.compare import compare_runs  # noqa: E402
+
+SMALL = preset("quickstart").replace(tasks=60, trials=4)
+
+
+def plain(markdown: str) -> str:
+    """Markdown as its reader sees it: escapes and bold marks gone."""
+    return re.sub(r"\\(.)", r"\1", markdown).strip("*")
+
+
+def run(at, timeout: float = 60) -> None:
+    """Press Run on the Run page and wait for the run to end."""
+    at.button(key="run_start").click().run()
+    end = time.monotonic() + timeout
+    while "job" in at.session_state and time.monotonic() < end:
+        time.sleep(0.1)
+        at.run()
+    assert not at.exception, at.exception
+
+
+def two_runs(after):
+    """The Run page of app.py after a run of SMALL and a run of ``after``."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.session_state["scenario"] = after
+    at.run()
+    run(at)
+    return at
+
+
+def test_every_run_is_kept_with_what_differs_and_an_identical_rerun_is_reused():
+    at = two_runs(SMALL.replace(machines=12))
+    runs = at.session_state["history"]
+    assert [e.title for e in runs] == ["#1 quickstart: the first run", "#2 quickstart: machines 8 → 12"]
+    assert runs[1].parent == 1 and re.fullmatch(r"\d\d:\d\d:\d\d", runs[1].when) and runs[1].winner != "–"
+    run(at)  # the same scenario, trials and seed again: its results, not a third run
+    assert len(at.session_state["history"]) == 2
+    assert any("as run #2" in i.value and "not run twice" in i.value for i in at.info)
+    assert at.session_state["results"] is runs[1].run
+    at.switch_page("pages/scenario.py").run()  # the history survives page changes
+    at.switch_page("pages/results.py").run()
+    assert len(at.session_state["history"]) == 2 and not at.exception
+
+
+def test_the_session_keeps_its_last_runs_and_drops_the_oldest(monkeypatch):
+    state = {}
+    monkeypatch.setattr(history.st, "session_state", state)
+    for seed in range(history.HISTORY_CAP + 2):
+        history.keep(run_result(SMALL.replace(tasks=20, trials=2, seed=seed)))
+    kept = history.history()
+    assert len(kept) == history.HISTORY_CAP and kept[0].number == 3 and kept[-1].number == history.HISTORY_CAP + 2
+    assert kept[-1].changes_text == "seed 20 → 21" and state["results"] is kept[-1].run
+
+
+def test_four_more_machines_compare_unpaired_with_the_figures_of_the_library():
+    after = SMALL.replace(machines=12)
+    at = two_runs(after)
+    at.switch_page("pages/results.py").run()
+    expected = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1))
+    assert plain(at.info[0].value) == f"Against run #1, the run before it: {expected.change_line()}"
+    at.button(key="results_compare").click().run()
+    assert at.radio(key="results_mode").value == "Compare two runs"
+    assert plain(at.markdown[0].value) == expected.change_line()
+    assert expected.change_line().startswith("machines 8 → 12: makespan of ") and ", unpaired (Welch); " in expected.change_line()
+    assert "Unpaired (Welch)" in at.caption[0].value
+    assert "Comparison (CSV)" in [b.label for b in at.get("download_button")]
+    table = at.dataframe[0].value
+    changed = table[table["change [95% interval]"] != "no change in any trial"]  # e.g. the benchmark's own ratio, 1
+    assert set(table["interval"]) == {"Welch"} and changed["change [95% interval]"].str.contains(r"\[").all()
+    assert len(changed) > len(table) * 0.8
+
+
+def test_another_heuristic_compares_paired_on_the_same_tasks():
+    after = SMALL.replace(heuristics=["mct", "kpb", "max-min", "sufferage"], benchmark="mct")
+    at = two_runs(after)
+    at.switch_page("pages/results.py").run()
+    at.radio(key="results_mode").set_value("Compare two runs").run()
+    line = plain(at.markdown[0].value)
+    assert line.startswith("min-min removed; max-min added; benchmark min-min → mct: makespan of min-min ")
+    assert "→ max-min " in line and ", paired; " in line
+    assert at.caption[0].value.split(". ")[-1].startswith("Paired: both runs share their random numbers")
+    table = at.dataframe[0].value
+    same = table[table["heuristic"] == "sufferage"]
+    assert (same["change [95% interval]"] == "no change in any trial").all() and set(same["interval"]) == {"paired"}
+
+
+def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
+    rate = SMALL.arrivals.rate * 2
+    after = SMALL.replace(arrivals=type(SMALL.arrivals)(process=SMALL.arrivals.process, rate=rate))
+    at = two_runs(after)
+    at.switch_page("pages/results.py").run()
+    at.radio(key="results_mode").set_value("Compare two runs").run()
+    assert plain(at.markdown[0].value).startswith(f"arrivals.rate 0.000645197 → {rate:.6g}: makespan of ")
+    at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
+    assert plain(at.markdown[0].value).startswith("The same scenario: ") and "no change in any trial" in at.markdown[0].value
+    at.selectbox(key="cmp_metric").set_value("mean_flow").run()
+    assert not at.exception
+
+
+def test_the_run_shown_can_be_picked_from_the_history():
+    at = two_runs(SMALL.replace(machines=12))
+    at.switch_page("pages/results.py").run()
+    picker = at.selectbox(key="results_pick_run")
+    assert picker.value == "#2 quickstart: machines 8 → 12"
+    picker.set_value("#1 quickstart: the first run").run()
+    assert at.session_state["results"] is at.session_state["history"][0].run and not at.exception
+
+
+def test_a_sweep_point_compares_with_a_run_of_the_session():
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/sweep.py").run()
+    at.text_input(key="sw_values1").set_value("8,12").run()
+    at.number_input(key="sw_trials").set_value(4).run()
+    at.button(key="sw_run").click().run()
+    end = time.monotonic() + 60
+    while "sw_result" not in at.session_state and time.monotonic() < end:
+        time.sleep(0.1)
+        at.run()
+    number = at.session_state["sw_result"].number
+    at.toggle(key=f"sw_cmp{number}").set_value(True).run()
+    assert at.selectbox(key=f"sw_cmp{number}_before").value == "#1 quickstart: the first run"
+    assert at.selectbox(key=f"sw_cmp{number}_after").value == "sweep point 1: machines=12"
+    line = plain(next(m.value for m in at.markdown if "makespan of" in m.value))
+    after = SMALL.replace(machines=12)
+    assert line == compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_line()
+    at.selectbox(key=f"sw_cmp{number}_before").set_value("sweep point 0: machines=8").run()
+    line = plain(next(m.value for m in at.markdown if "makespan of" in m.value))
+    assert line.startswith("machines 8 → 12: ")
