@@ -120,10 +120,10 @@ def what_changed(before: Scenario, after: Scenario) -> list[str]:
 def run_changes(before: Scenario, after: Scenario) -> list[str]:
     """:func:`what_changed`, then the run's own settings that differ: "trials 50 → 100", "seed 0 → 1"."""
     out = what_changed(before, after)
-    for key in ("trials", "seed"):
-        old, new = getattr(before, key), getattr(after, key)
-        if old != new:
-            out.append(f"{key} {_words(old)} → {_words(new)}")
+    if before.trials != after.trials:
+        out.append(f"trials {_words(before.trials)} → {_words(after.trials)}")
+    if before.seed != after.seed:  # a seed is a name, not an amount: no thousands separator
+        out.append(f"seed {before.seed} → {after.seed}")
     return out
 
 

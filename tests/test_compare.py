@@ -139,7 +139,7 @@ def test_the_differences_are_said_in_words_with_trials_and_seed():
     base = small()
     assert what_changed(base, base.replace(machines=12)) == ["machines 8 → 12"]
     assert run_changes(base, base.replace(machines=12, trials=9, seed=2)) == ["machines 8 → 12", "trials 8 → 9",
-                                                                             "seed 1,999 → 2"]
+                                                                             "seed 1999 → 2"]
     assert run_changes(base, base) == []
 
 
