@@ -4,6 +4,7 @@ import streamlit as st
 
 from hcsched import get_model
 from pages.jobs import watch
+from pages.link import copy_link, keep_link, open_link
 from pages.models import ui
 from pages.results_view import show_current_results
 from pages.runs import plan_run, run_status, start_run
@@ -24,6 +25,8 @@ def landing() -> None:
     model = get_model(scenario.model)
     c1.caption(f"{model.describe(scenario.spec)}, {scenario.trials} {model.trial_word}s; heuristics: "
                + ", ".join(h.label for h in scenario.heuristics))
+    with c1:
+        copy_link("home")
     with shown_as_error("The scenario's overview could not be drawn"):
         ui(scenario.model).overview(scenario, c2)
     job = plan_run(scenario)
@@ -50,6 +53,9 @@ navigation = st.navigation([
     st.Page(PAGES["sweep"], title="Sweep", icon=":material/ssid_chart:"),
     st.Page(PAGES["papers"], title="Papers", icon=":material/menu_book:"),
 ])
+with shown_as_error("The link could not be opened"):
+    open_link()  # the session's first run loads the scenario of the address (and runs it with run=1)
 with shown_as_error("This page stopped"):  # a net under every page: an error is one line, never a traceback
     navigation.run()
+keep_link()  # the address carries the current scenario, on every page
 watch()  # a running job's progress, kept up to date at the end of the page

@@ -6,6 +6,7 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model, model_names, preset, preset_names
 from hcsched.scenario import parse_scenario
+from pages.link import copy_link
 from pages.models import example_files, replace_scenario, ui
 from pages.session import ORIGIN, Keys, W, as_loaded, default, init_session_state
 from pages.widgets import ASSETS, shown_as_error
@@ -112,6 +113,8 @@ st.subheader("Scenario file")
 c1, c2 = st.columns(2)
 c1.download_button("Download scenario (JSON)", sc.to_json(), f"{sc.name}.json", "application/json", key="sc_download",
                    on_click="ignore")
+with c1:
+    copy_link("scenario")
 with c1.expander("Example files to start from"):
     st.caption("; ".join(["A scenario of each model to load here or pass to `hcsched run`", *example_files()]) + ".")
     for path in sorted((ASSETS / "examples").iterdir()):
