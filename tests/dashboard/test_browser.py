@@ -1,4 +1,5 @@
-"""Real-browser tests: streamlit run app.py, press Run, charts, Gantt controls, CSV download, two sessions; and every
+"""Real-browser tests: streamlit run app.py, press Run, charts, Gantt controls, CSV download, two sessions, a what-if
+compared and its link reopened in another session; and every
 model's Results page screenshotted and checked for overlapping labels and legends over plots (issue 18), then, with its
 expanders open, at 1400 and at 1000 px wide, for cut text: no button label cut, no table column whose header or cells
 are cut, no chart label cut by its chart's edge, no chart toolbar over a title (issue 29, point 7); the Papers page
@@ -19,6 +20,7 @@ import contextlib
 import csv
 import io
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -152,6 +154,62 @@ def test_two_sessions_never_share_a_scenario_or_results(server):
             a.get_by_role("button", name="Per-trial results (CSV)").click()
         assert len(_csv_rows(info.value.path())) == 4 * 20
         browser.close()
+
+
+def _download(page, label: str) -> str:
+    """The text of the file a download button gives, once the button is there."""
+    button = page.get_by_role("button", name=label)
+    button.wait_for(timeout=120_000)
+    with page.expect_download() as info:
+        button.click()
+    return open(info.value.path()).read()
+
+
+def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_numbers(server):
+    """Run the default scenario, four more machines, run again, compare the two (unpaired: another system), copy the
+    link, open it in a second browser context (another session), run: the per-trial CSV is the same, byte for byte."""
+    from playwright.sync_api import sync_playwright
+
+    problems = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        first, second = (browser.new_context(viewport={"width": 1400, "height": 3000}, accept_downloads=True)
+                         for _ in range(2))
+        a = first.new_page()
+        a.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        a.goto(server)
+        a.get_by_role("button", name="Run", exact=True).click()
+        a.get_by_role("button", name="Per-trial results (CSV)").wait_for(timeout=120_000)
+        a.get_by_role("link", name="Scenario").first.click()
+        machines = a.get_by_role("spinbutton", name="Machines", exact=True)
+        machines.fill("12")
+        machines.press("Enter")
+        a.wait_for_url(re.compile(r"machines=12"), timeout=30_000)  # the address carries the what-if
+        a.get_by_role("link", name="Run").first.click()
+        a.get_by_role("button", name="Run", exact=True).click()
+        a.get_by_text("See the results").click(timeout=120_000)
+        a.get_by_text("Against run #1, the run before it: machines 8 → 12: makespan of").wait_for(timeout=60_000)
+        mine = _download(a, "Per-trial results (CSV)")
+        a.get_by_role("button", name="Compare in detail").click()
+        line = a.get_by_text(re.compile(r"^machines 8 → 12: makespan of sufferage .* unpaired \(Welch\); the winner"))
+        line.wait_for(timeout=60_000)
+        assert a.get_by_text("Unpaired (Welch): the what-if's system differs").count() == 1
+        compared = _download(a, "Comparison (CSV)")
+        assert "# what differs: machines 8 → 12" in compared and compared.count("\nmakespan,sufferage,") == 1
+        a.get_by_role("link", name="Home").first.click()
+        a.get_by_role("button", name="Copy link").click()
+        link = a.locator("[data-testid='stCode'] code").first.inner_text().strip()
+        assert "preset=quickstart" in link and "machines=12" in link and "run=" not in link
+        b = second.new_page()
+        b.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        b.goto(link)
+        b.get_by_text("Scenario: quickstart (edited)").wait_for(timeout=60_000)
+        b.get_by_role("button", name="Run", exact=True).click()
+        assert _download(b, "Per-trial results (CSV)") == mine  # the same scenario, trials and seed: the same bytes
+        for page in (a, b):
+            assert page.locator("[data-testid='stException']").count() == 0
+        browser.close()
+    assert not problems, problems
 
 
 # --- the readability checks on boxes made by hand (no browser) ----------------------------------------------------
