@@ -55,6 +55,19 @@ def app(path: str = "app.py", timeout: float = 60, **state):
     return at
 
 
+def wait_for_results(at, timeout=60):
+    """Runs happen in the background; the progress fragment collects them on a rerun: the results, once there."""
+    import time
+
+    end = time.monotonic() + timeout
+    while "results" not in at.session_state and time.monotonic() < end:
+        time.sleep(0.1)
+        at.run()
+    assert not at.exception, at.exception
+    assert "results" in at.session_state, [e.value for e in at.error]
+    return at.session_state["results"]
+
+
 def plotly_charts(at) -> list[dict]:
     """The Plotly figures an AppTest page drew, as dicts."""
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-from helpers import app, bar_values  # noqa: E402
+from helpers import app, bar_values, wait_for_results  # noqa: E402
 from helpers import plotly_array as _array
 from helpers import plotly_charts as charts
 
@@ -18,16 +18,6 @@ from hcsched.scenario import parse_scenario  # noqa: E402
 PAGES = ["pages/scenario.py", "pages/heuristics.py", "pages/run.py", "pages/results.py", "pages/explain.py"]
 
 
-
-def wait_for_results(at, timeout=60):
-    """Runs happen in the background; the progress fragment collects them on a rerun."""
-    end = time.monotonic() + timeout
-    while "results" not in at.session_state and time.monotonic() < end:
-        time.sleep(0.1)
-        at.run()
-    assert not at.exception, at.exception
-    assert "results" in at.session_state, [e.value for e in at.error]
-    return at.session_state["results"]
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -1,13 +1,12 @@
 """A link for every what-if: the address carries the scenario, a link opens it in another session (and with run=1
 runs it), a bad or tampered link is one line and the default scenario, and "Copy link" shows the address."""
 
-import time
 
 import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-from helpers import ROOT  # noqa: E402
+from helpers import ROOT, wait_for_results  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
@@ -22,15 +21,6 @@ def opened(params: dict[str, str]) -> AppTest:
     assert not at.exception, at.exception
     return at
 
-
-def wait_for_results(at, timeout=60):
-    end = time.monotonic() + timeout
-    while "results" not in at.session_state and time.monotonic() < end:
-        time.sleep(0.1)
-        at.run()
-    assert not at.exception, at.exception
-    assert "results" in at.session_state, [e.value for e in at.error]
-    return at.session_state["results"]
 
 
 def links(at) -> list[str]:
