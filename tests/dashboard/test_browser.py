@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ARGS, CHROMIUM, ROOT, require_browser
-from live import streamlit_server
+from live import ScriptRuns, streamlit_server
 
 
 def report(capsys, line: str) -> None:
@@ -165,6 +165,17 @@ def _download(page, label: str) -> str:
     return open(info.value.path()).read()
 
 
+def _step(page, runs, action, timeout: float = 120) -> None:
+    """``action()`` (a click, a key press), then wait until the script runs it starts have finished (a background
+    run's page keeps its script running until the run ends): a click on a page still being drawn can be lost."""
+    before, end = runs.finished, time.monotonic() + timeout
+    action()
+    while runs.finished == before or runs.running:
+        assert time.monotonic() < end, f"the page's script did not finish within {timeout:.0f} s"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)
+
+
 def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_numbers(server):
     """Run the default scenario, four more machines, run again, compare the two (unpaired: another system), copy the
     link, open it in a second browser context (another session), run: the per-trial CSV is the same, byte for byte."""
@@ -177,34 +188,36 @@ def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_n
                          for _ in range(2))
         a = first.new_page()
         a.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        a.goto(server)
-        a.get_by_role("button", name="Run", exact=True).click()
+        runs = ScriptRuns(a)
+        _step(a, runs, lambda: a.goto(server))
+        _step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
         a.get_by_role("button", name="Per-trial results (CSV)").wait_for(timeout=120_000)
-        a.get_by_role("link", name="Scenario").first.click()
+        _step(a, runs, a.get_by_role("link", name="Scenario").first.click)
         machines = a.get_by_role("spinbutton", name="Machines", exact=True)
         machines.fill("12")
-        machines.press("Enter")
-        a.wait_for_url(re.compile(r"machines=12"), timeout=30_000)  # the address carries the what-if
-        a.get_by_role("link", name="Run").first.click()
-        a.get_by_role("button", name="Run", exact=True).click()
-        a.get_by_text("See the results").click(timeout=120_000)
-        a.get_by_text("Against run #1, the run before it: machines 8 → 12: makespan of").wait_for(timeout=60_000)
+        _step(a, runs, lambda: machines.press("Enter"))
+        assert "machines=12" in a.url  # the address carries the what-if
+        _step(a, runs, a.get_by_role("link", name="Run").first.click)
+        _step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
+        _step(a, runs, a.get_by_text("See the results").click)
+        a.get_by_text("Against run #1, the run before it: machines 8 → 12: makespan of").wait_for(timeout=30_000)
         mine = _download(a, "Per-trial results (CSV)")
-        a.get_by_role("button", name="Compare in detail").click()
+        _step(a, runs, a.get_by_role("button", name="Compare in detail").click)
         line = a.get_by_text(re.compile(r"^machines 8 → 12: makespan of sufferage .* unpaired \(Welch\); the winner"))
-        line.wait_for(timeout=60_000)
+        line.wait_for(timeout=30_000)
         assert a.get_by_text("Unpaired (Welch): the what-if's system differs").count() == 1
         compared = _download(a, "Comparison (CSV)")
         assert "# what differs: machines 8 → 12" in compared and compared.count("\nmakespan,sufferage,") == 1
-        a.get_by_role("link", name="Home").first.click()
+        _step(a, runs, a.get_by_role("link", name="Home").first.click)
         a.get_by_role("button", name="Copy link").click()
         link = a.locator("[data-testid='stCode'] code").first.inner_text().strip()
         assert "preset=quickstart" in link and "machines=12" in link and "run=" not in link
         b = second.new_page()
         b.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        b.goto(link)
-        b.get_by_text("Scenario: quickstart (edited)").wait_for(timeout=60_000)
-        b.get_by_role("button", name="Run", exact=True).click()
+        theirs = ScriptRuns(b)
+        _step(b, theirs, lambda: b.goto(link))
+        assert b.get_by_text("Scenario: quickstart (edited)").count() == 1
+        _step(b, theirs, b.get_by_role("button", name="Run", exact=True).click)
         assert _download(b, "Per-trial results (CSV)") == mine  # the same scenario, trials and seed: the same bytes
         for page in (a, b):
             assert page.locator("[data-testid='stException']").count() == 0
