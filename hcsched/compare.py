@@ -2,12 +2,18 @@
 interval, and what differs between their scenarios in words.
 
 **Paired or unpaired.** Trial t of a scenario draws its workload from its seed alone (``SeedSequence(seed)``'s
-t-th child, :mod:`hcsched.experiment`), so two runs of the same model, system (spec) and seed see the same arrivals,
-expected and actual times trial by trial, whatever heuristics they compare (common random numbers, Maheswaran et al.
-section 5.1). Their change is then *paired*: computed trial by trial over the trials both ran. Any other pair of runs
-(more machines, another arrival rate, another seed) draws other random numbers; its change is *unpaired*, with
-Welch's interval (unequal variances, Welch-Satterthwaite degrees of freedom). Two runs that share a seed but not a
-system still share some draws, which makes the unpaired interval conservative, never too narrow.
+t-th child, :mod:`hcsched.experiment`), in one stream per random quantity. Two runs of the same model and seed
+therefore share their random draws trial by trial: the same tasks when their system (spec) is the same, whatever
+heuristics they compare; the same draws, scaled or cut to another shape, when the system differs (twice the arrival
+rate halves every interarrival time of trial t). These are the common random numbers with which simulation compares
+two designs of a system (Maheswaran et al. section 5.1; Law and Kelton, *Simulation Modeling and Analysis*, on
+comparing two systems), and their change is *paired*: computed trial by trial over the trials both ran, with the
+paired interval, which is valid whatever the two trials of a pair share and the narrower the more alike they are.
+Runs with different seeds are independent samples: their change is *unpaired*, with Welch's interval (unequal
+variances, Welch-Satterthwaite degrees of freedom).
+
+**Verdict.** A change whose 95% interval excludes no change is "a real change"; one whose interval includes it is
+"not told apart from no change".
 
 **The change** is the what-if's mean against the baseline's:
 
@@ -128,8 +134,13 @@ def run_changes(before: Scenario, after: Scenario) -> list[str]:
 
 
 def shares_random_numbers(before: Scenario, after: Scenario) -> bool:
-    """Whether trial t of both runs draws the same workload: the same model, system and seed (see the module)."""
-    return before.model == after.model and before.seed == after.seed and before.spec == after.spec
+    """Whether trial t of both runs draws from the same random numbers: the same model and seed (see the module)."""
+    return before.model == after.model and before.seed == after.seed
+
+
+def same_tasks(before: Scenario, after: Scenario) -> bool:
+    """Whether trial t of both runs is the very same workload: also the same system."""
+    return shares_random_numbers(before, after) and before.spec == after.spec
 
 
 # --- one change and its interval ---------------------------------------------------------------------------------
@@ -312,11 +323,14 @@ class RunComparison:
         if self.paired:
             n = min((c.trials[0] for c in self.changes if c.before_label and c.after_label), default=0)
             common = "" if self.before.trials == self.after.trials else f" over the {n} trials both ran"
-            return (f"Paired{common}: both runs share their random numbers (the same system and seed), so every "
-                    "change is computed trial by trial, on the same tasks.")
-        why = "seed" if self.before.spec == self.after.spec and self.before.model == self.after.model else "system"
-        return (f"Unpaired (Welch): the what-if's {why} differs, so its trials draw other random numbers than the "
-                "baseline's; the intervals compare the two sets of trials as independent samples.")
+            if same_tasks(self.before, self.after):
+                return (f"Paired{common}: both runs have the same system and seed, so every trial ran the same tasks in "
+                        "both; each change is computed trial by trial.")
+            return (f"Paired{common} (common random numbers): both runs have the same seed, so trial by trial they draw "
+                    "the same random numbers, for another system; each change is computed trial by trial (valid "
+                    "whatever the trials share, and narrower the more alike they are).")
+        return ("Unpaired (Welch): the runs have different seeds, so their trials are independent samples; the "
+                "intervals compare the two sets of trials as such.")
 
     def subject(self) -> Change | None:
         """The change the change line is about: a replaced heuristic's, else the baseline winner's (against the
@@ -339,7 +353,24 @@ class RunComparison:
             said = f"{_metric_words(metric)}: no heuristic of the baseline is in the what-if"
         else:
             said = f"{_metric_words(metric)} of {_pair_words(c, metric)}"
+            other = self.moved_instead(c)
+            if other is not None:
+                said += f"; but its {_metric_words(other[0])} changes {change_words(other[1])}: a real change"
         return f"{what}: {said}; {self.winner_words()}."
+
+    def moved_instead(self, c: Change) -> tuple[Metric, Change] | None:
+        """When ``c`` (a headline change) is not told apart from no change: the charted metric of the same heuristics
+        that changed most for real (in percent first, then in points), else None."""
+        if c.separated or math.isnan(c.lower):
+            return None
+        charted = {m.name: m for m in get_model(self.before.model).bar_metrics()
+                   if m.name != c.metric and not m.name.startswith("normalized_")}
+        moved = [o for o in self.changes if o.metric in charted and o.separated
+                 and (o.before_label, o.after_label) == (c.before_label, c.after_label)]
+        if not moved:
+            return None
+        best = max(moved, key=lambda o: (o.kind == "percent", abs(o.change)))
+        return charted[best.metric], best
 
     def winner_words(self) -> str:
         a, b = self.winners
@@ -403,14 +434,22 @@ def _signed(x: float, kind: str = "") -> str:
     return sign + text + {"percent": "%", "points": " points"}.get(kind, "")
 
 
+def real_words(c: Change) -> str:
+    """"a real change", "not told apart from no change", or "" (no interval)."""
+    if math.isnan(c.lower) or c.change == c.lower == c.upper:
+        return ""
+    return "a real change" if c.separated else "not told apart from no change"
+
+
 def _pair_words(c: Change, metric: Metric) -> str:
-    """"sufferage 535 thousand s → 372 thousand s, -30% [-33%, -27%], paired"."""
+    """"sufferage 535 thousand s → 372 thousand s, -30% [-33%, -27%] (paired): a real change"."""
     how = "paired" if c.paired else "unpaired (Welch)"
+    verdict = real_words(c)
     if c.before_label == c.after_label:
         head = f"{c.before_label} {readable(c.before, metric)} → {readable(c.after, metric)}"
     else:
         head = f"{c.before_label} {readable(c.before, metric)} → {c.after_label} {readable(c.after, metric)}"
-    return f"{head}, {change_words(c)}, {how}"
+    return f"{head}, {change_words(c)} ({how})" + (f": {verdict}" if verdict else "")
 
 
 def _wide(results: pd.DataFrame, metric: str) -> pd.DataFrame:

@@ -19,6 +19,7 @@ from hcsched.compare import (
     comparison_csv,
     matched_heuristics,
     run_changes,
+    same_tasks,
     shares_random_numbers,
     what_changed,
 )
@@ -143,11 +144,24 @@ def test_the_differences_are_said_in_words_with_trials_and_seed():
     assert run_changes(base, base) == []
 
 
-def test_runs_share_their_random_numbers_only_with_the_same_system_and_seed():
+def test_runs_of_one_seed_share_their_random_numbers_and_of_one_system_too_their_tasks():
     base = small()
     assert shares_random_numbers(base, base.replace(heuristics=["mct", "max-min"], trials=10))
-    assert not shares_random_numbers(base, base.replace(machines=12))
+    assert shares_random_numbers(base, base.replace(machines=12)) and not same_tasks(base, base.replace(machines=12))
+    assert same_tasks(base, base.replace(heuristics=["mct", "max-min"]))
     assert not shares_random_numbers(base, base.replace(seed=5))
+
+
+def test_twice_the_rate_draws_the_same_numbers_so_its_trials_are_alike_trial_by_trial():
+    """The common random numbers of two systems: trial t of both draws the same numbers (the interarrival times
+    halved), so their makespans go together, which pairing uses."""
+    base = preset("quickstart").replace(tasks=100, trials=12)
+    fast = base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=2 * base.arrivals.rate))
+    a, b = (simulate(s, jobs=1) for s in (base, fast))
+    mct = [r[r["heuristic"] == "mct"]["makespan"].to_numpy() for r in (a, b)]
+    assert np.corrcoef(*mct)[0, 1] > 0.5
+    paired, unpaired = (change_of(SECONDS, pd.Series(mct[0]), pd.Series(mct[1]), p, ("mct", "mct")) for p in (True, False))
+    assert paired.change == pytest.approx(unpaired.change) and paired.upper - paired.lower < unpaired.upper - unpaired.lower
 
 
 # --- two runs ----------------------------------------------------------------------------------------------------
@@ -156,15 +170,44 @@ def _compare(before, after):
     return compare_runs(before, simulate(before, jobs=1), after, simulate(after, jobs=1))
 
 
-def test_four_more_machines_is_an_unpaired_comparison_with_a_change_line():
+def test_four_more_machines_is_paired_on_common_random_numbers_with_a_change_line():
     base = small()
     cmp = _compare(base, base.replace(machines=12))
-    assert not cmp.paired and "Unpaired (Welch)" in cmp.pairing
+    assert cmp.paired and cmp.pairing.startswith("Paired (common random numbers): both runs have the same seed")
     winner = cmp.winners[0].label
     c = cmp.subject()
     assert c.before_label == winner and c.change < 0 and c.upper < 0  # more machines: a shorter makespan, for real
     assert cmp.change_line().startswith(f"machines 8 → 12: makespan of {winner} ")
-    assert ", unpaired (Welch); the " in cmp.change_line()
+    assert " (paired): a real change; the " in cmp.change_line()
+
+
+def test_another_seed_is_an_unpaired_welch_comparison():
+    base = small()
+    cmp = _compare(base, base.replace(seed=3))
+    assert not cmp.paired and cmp.pairing.startswith("Unpaired (Welch): the runs have different seeds")
+    assert cmp.change_line().startswith("seed 1999 → 3: makespan of ") and " (unpaired (Welch))" in cmp.change_line()
+    assert all(not c.paired for c in cmp.changes)
+
+
+def _results(scenario, makespan, flow):
+    """A hand-made results table: per trial and heuristic, the makespan and mean flow time given (scaled by the
+    heuristic's place), the other charted metrics constant."""
+    rows = []
+    for t, (m, f) in enumerate(zip(makespan, flow, strict=True)):
+        for k, h in enumerate(scenario.heuristics):
+            rows.append({"trial": t, "heuristic": h.label, "makespan": m * (1 + k / 10), "normalized_makespan": 1 + k / 10,
+                         "mean_flow": f * (1 + k / 10), "max_stretch": 2.0, "utilization": 0.5})
+    return pd.DataFrame(rows)
+
+
+def test_a_headline_that_does_not_move_says_which_charted_metric_moved_for_real():
+    base = small()
+    before = _results(base, [100, 110, 90, 100, 105, 95, 100, 100], [10, 11, 9, 10, 10, 10, 12, 8])
+    after = _results(base, [101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12])
+    line = compare_runs(base, before, base, after).change_line()
+    assert line.startswith("The same scenario: makespan of mct 100 s → 100 s, ")
+    assert "(paired): not told apart from no change; but its mean flow time changes +50% [" in line
+    assert line.endswith(": a real change; the winner stays mct.")
 
 
 def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_trial():
@@ -175,7 +218,7 @@ def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_tr
     assert [c.heuristic for c in makespan] == ["mct", "kpb", "min-min → max-min", "sufferage"]
     assert all(change_words(c) == "no change in any trial" for c in makespan if c.heuristic != "min-min → max-min")
     assert cmp.subject().heuristic == "min-min → max-min"
-    assert "makespan of min-min " in cmp.change_line() and ", paired; " in cmp.change_line()
+    assert "makespan of min-min " in cmp.change_line() and " (paired): a real change; " in cmp.change_line()
 
 
 def test_a_comparison_of_two_models_is_refused_in_words():
@@ -188,9 +231,9 @@ def test_the_comparison_csv_has_every_metric_and_says_how_it_was_made():
     base = small()
     cmp = _compare(base, base.replace(machines=12))
     text = comparison_csv(cmp)
-    assert "# what differs: machines 8 → 12" in text and "# Unpaired (Welch)" in text
+    assert "# what differs: machines 8 → 12" in text and "# Paired (common random numbers)" in text
     table = pd.read_csv(__import__("io").StringIO(text), comment="#")
-    assert set(table["metric"]) == {m.name for m in cmp.metrics} and (table["interval"] == "Welch").all()
+    assert set(table["metric"]) == {m.name for m in cmp.metrics} and (table["interval"] == "paired").all()
     assert comparison_csv(_compare(base, base.replace(machines=12))) == text  # the same bytes each time
 
 

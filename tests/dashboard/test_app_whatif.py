@@ -1,6 +1,6 @@
 """What-ifs with Streamlit's AppTest: every run of the session kept (capped, an identical rerun reused), the run shown
 against the run before it, two runs compared with the library's figures (paired where they share their random
-numbers, Welch where not), the comparison's CSV, and a sweep point against a run."""
+numbers, Welch across seeds), the comparison's CSV, and a sweep point against a run."""
 
 import re
 import time
@@ -67,7 +67,7 @@ def test_the_session_keeps_its_last_runs_and_drops_the_oldest(monkeypatch):
     assert kept[-1].changes_text == "seed 20 → 21" and state["results"] is kept[-1].run
 
 
-def test_four_more_machines_compare_unpaired_with_the_figures_of_the_library():
+def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_figures_of_the_library():
     after = SMALL.replace(machines=12)
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
@@ -76,12 +76,12 @@ def test_four_more_machines_compare_unpaired_with_the_figures_of_the_library():
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
     assert plain(at.markdown[0].value) == expected.change_line()
-    assert expected.change_line().startswith("machines 8 → 12: makespan of ") and ", unpaired (Welch); " in expected.change_line()
-    assert "Unpaired (Welch)" in at.caption[0].value
+    assert expected.change_line().startswith("machines 8 → 12: makespan of ") and " (paired): " in expected.change_line()
+    assert "Paired (common random numbers)" in at.caption[0].value
     assert "Comparison (CSV)" in [b.label for b in at.get("download_button")]
     table = at.dataframe[0].value
     changed = table[table["change [95% interval]"] != "no change in any trial"]  # e.g. the benchmark's own ratio, 1
-    assert set(table["interval"]) == {"Welch"} and changed["change [95% interval]"].str.contains(r"\[").all()
+    assert set(table["interval"]) == {"paired"} and changed["change [95% interval]"].str.contains(r"\[").all()
     assert len(changed) > len(table) * 0.8
 
 
@@ -92,8 +92,8 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     at.radio(key="results_mode").set_value("Compare two runs").run()
     line = plain(at.markdown[0].value)
     assert line.startswith("min-min removed; max-min added; benchmark min-min → mct: makespan of min-min ")
-    assert "→ max-min " in line and ", paired; " in line
-    assert at.caption[0].value.split(". ")[-1].startswith("Paired: both runs share their random numbers")
+    assert "→ max-min " in line and " (paired): " in line
+    assert at.caption[0].value.split(". ")[-1].startswith("Paired: both runs have the same system and seed, so every trial ran the same tasks")
     table = at.dataframe[0].value
     same = table[table["heuristic"] == "sufferage"]
     assert (same["change [95% interval]"] == "no change in any trial").all() and set(same["interval"]) == {"paired"}

@@ -177,8 +177,8 @@ def _step(page, runs, action, timeout: float = 120) -> None:
 
 
 def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_numbers(server):
-    """Run the default scenario, four more machines, run again, compare the two (unpaired: another system), copy the
-    link, open it in a second browser context (another session), run: the per-trial CSV is the same, byte for byte."""
+    """Run the default scenario, four more machines, run again, compare the two (paired: common random numbers), copy
+    the link, open it in a second browser context (another session), run: the per-trial CSV is the same, byte for byte."""
     from playwright.sync_api import sync_playwright
 
     problems = []
@@ -203,9 +203,9 @@ def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_n
         a.get_by_text("Against run #1, the run before it: machines 8 → 12: makespan of").wait_for(timeout=30_000)
         mine = _download(a, "Per-trial results (CSV)")
         _step(a, runs, a.get_by_role("button", name="Compare in detail").click)
-        line = a.get_by_text(re.compile(r"^machines 8 → 12: makespan of sufferage .* unpaired \(Welch\); the winner"))
+        line = a.get_by_text(re.compile(r"^machines 8 → 12: makespan of sufferage .* \(paired\): a real change; the winner"))
         line.wait_for(timeout=30_000)
-        assert a.get_by_text("Unpaired (Welch): the what-if's system differs").count() == 1
+        assert a.get_by_text("Paired (common random numbers): both runs have the same seed").count() == 1
         compared = _download(a, "Comparison (CSV)")
         assert "# what differs: machines 8 → 12" in compared and compared.count("\nmakespan,sufferage,") == 1
         _step(a, runs, a.get_by_role("link", name="Home").first.click)
