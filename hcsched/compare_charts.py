@@ -23,6 +23,11 @@ def _change_axis(metric: Metric, kind: str) -> str:
     return f"change ({unit}; {side})"
 
 
+def _short(c: Change) -> str:
+    """The change alone, as its marker's label: "-30%", "+1.2 points", "×55"."""
+    return change_words(c).split(" [")[0].replace(" in every trial", "").replace("no change in any trial", "0")
+
+
 def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
     """Two panels sharing the heuristics' rows: the means before (hatched) and after (solid), and the change with its
     95% interval (paired or Welch, as the comparison says), a line at no change. A heuristic in one run only has one
@@ -35,8 +40,8 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
     names = hover_names([c.after_label or c.before_label for c in rows])
     hover = [names[c.after_label or c.before_label] for c in rows]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.08, column_widths=[0.5, 0.5],
-                        subplot_titles=[f"{axis_title(metric)}: before (hatched) and after",
-                                        f"Change, with its 95% interval ({'paired' if cmp.paired else 'unpaired, Welch'})"])
+                        subplot_titles=["Before (hatched) and after",
+                                        f"Change, 95% interval ({'paired' if cmp.paired else 'Welch'})"])
     for word, attr, pattern, opacity in (("before", "before", BEFORE_PATTERN, 0.55), ("after", "after", None, 1.0)):
         values = [getattr(c, attr) for c in rows]
         fig.add_trace(go.Bar(
@@ -47,7 +52,8 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
             hovertemplate="%{hovertext}<extra></extra>", showlegend=False), row=1, col=1)
     change = np.array([c.change for c in rows], float)
     fig.add_trace(go.Scatter(
-        y=labels, x=change, mode="markers", marker={"color": color, "size": 11, "symbol": "diamond"}, showlegend=False,
+        y=labels, x=change, mode="markers+text", marker={"color": color, "size": 11, "symbol": "diamond"},
+        text=[_short(c) for c in rows], textposition="top center", textfont={"size": 11}, showlegend=False,
         error_x={"type": "data", "array": np.nan_to_num([c.upper - c.change for c in rows]),
                  "arrayminus": np.nan_to_num([c.change - c.lower for c in rows]), "visible": True, "thickness": 2},
         hovertext=[f"{h}<br>change: {change_words(c)}" for h, c in zip(hover, rows, strict=True)],
@@ -63,5 +69,6 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=6, automargin=True)
     height = 140 + 44 * max(2, len(labels))
+    fig.update_annotations(font={"size": 13})
     fig.update_layout(height=height, barmode="group", bargap=0.25, margin={"t": 50, "b": 50, "l": 10, "r": 20})
     return plain_numbers(fig)

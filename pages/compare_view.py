@@ -12,7 +12,7 @@ from hcsched.compare import RunComparison, change_words, comparison_csv
 from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
 from hcsched.verdict import readable
-from pages.history import Entry, Side, comparison, history, titled
+from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
 from pages.results_view import escaped, text_width
 from pages.widgets import shown_as_error
 
@@ -56,30 +56,37 @@ def _metric_choice(cmp: RunComparison, key: str):
 def comparison_table(cmp: RunComparison) -> pd.DataFrame:
     """Every metric and heuristic as people read it: both means with units, the change with its interval."""
     by = {m.name: m for m in cmp.metrics}
-    return pd.DataFrame([{"metric": by[c.metric].label, "heuristic": c.heuristic,
+    return pd.DataFrame([{"heuristic": c.heuristic, "metric": by[c.metric].label, "change [95% interval]": change_words(c),
                           "before": readable(c.before, by[c.metric]), "after": readable(c.after, by[c.metric]),
-                          "change [95% interval]": change_words(c),
                           "interval": "paired" if c.paired else "Welch" if c.before_label and c.after_label else "–"}
                          for c in cmp.changes])
 
 
 # --- choosing the two runs ----------------------------------------------------------------------------------------
 
+def _chosen(key: str) -> None:
+    """Keep the pair picked (widget keys are dropped when the page is left)."""
+    state = st.session_state
+    state[f"{key}_kept"] = (history()[-1].number, titled(state[f"{key}_before"]).number,
+                            titled(state[f"{key}_after"]).number)
+
+
 def choose_pair(key: str) -> tuple[Entry, Entry] | None:
-    """Two runs of the history, a baseline and a what-if: by default the latest run and the one before it, following
-    each new run until the user picks others."""
+    """Two runs of the history, a baseline and a what-if: by default the latest run against its baseline (the run
+    pinned as such, else the session's first run of its model), following each new run until the user picks others."""
     runs = history()
     if len(runs) < 2:
         st.info("One run so far: change something (the Scenario, Heuristics or Run page) and run again, and the two "
                 "runs compare here.")
         return None
+    latest, state = runs[-1], st.session_state
+    kept = state.get(f"{key}_kept")
+    if kept is None or kept[0] != latest.number or entry(kept[1]) is None or entry(kept[2]) is None:
+        kept = (latest.number, (baseline_for(latest) or runs[-2]).number, latest.number)  # a new run: against its baseline
+        state[f"{key}_kept"] = kept
+    state[f"{key}_before"], state[f"{key}_after"] = entry(kept[1]).title, entry(kept[2]).title
     titles = [e.title for e in reversed(runs)]
-    state, seen = st.session_state, f"{key}_latest"
-    if state.get(seen) != runs[-1].number or state.get(f"{key}_before") not in titles \
-            or state.get(f"{key}_after") not in titles:
-        state[f"{key}_before"], state[f"{key}_after"] = runs[-2].title, runs[-1].title  # a new run: against the one before
-        state[seen] = runs[-1].number
     c1, c2 = st.columns(2)
-    before = c1.selectbox("Baseline", titles, key=f"{key}_before")
-    after = c2.selectbox("What-if", titles, key=f"{key}_after")
+    before = c1.selectbox("Baseline", titles, key=f"{key}_before", on_change=_chosen, args=(key,))
+    after = c2.selectbox("What-if", titles, key=f"{key}_after", on_change=_chosen, args=(key,))
     return titled(before), titled(after)

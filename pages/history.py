@@ -1,6 +1,8 @@
-"""The session's runs, every one kept (up to HISTORY_CAP, the oldest dropped): each with its scenario, what differs from
-the run before it, when it ended, how long it took and its headline winner; a run of a scenario already in the
-history (the same settings, trials and seed) reuses its results rather than run again."""
+"""The session's runs, every one kept while its tab is open (up to HISTORY_CAP, the oldest dropped): each with its
+scenario, what differs from its preset (else from the run before it), when it ended, how long it took and its
+headline winner; a run of a scenario already in the history (the same settings, trials and seed) reuses its results
+rather than run again. The baseline what-ifs are compared with: a run the user pins, else the session's first run of
+the same model."""
 
 from __future__ import annotations
 
@@ -10,11 +12,11 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from hcsched import Scenario, get_model
+from hcsched import Scenario, get_model, preset, preset_names
 from hcsched.compare import RunComparison, compare_runs, run_changes
 from hcsched.errors import describe_error
 from hcsched.verdict import readable, scenario_verdicts
-from pages.session import Keys
+from pages.session import EDITED, Keys
 
 HISTORY_CAP = 20  # runs kept in a session; the oldest is dropped beyond it
 SHOWN_CHANGES = 3  # a run's "what differs" names at most this many changes, then "and N more"
@@ -30,6 +32,7 @@ class Entry:
     parent: int | None  # the run before it, which ``changes`` are against
     changes: tuple[str, ...]
     winner: str  # "sufferage (535 thousand s)", "no clear winner: ...", "–"
+    edits: tuple[str, ...] | None = None  # what differs from its preset (None: not a preset or an edit of one)
 
     @property
     def scenario(self) -> Scenario:
@@ -37,19 +40,31 @@ class Entry:
 
     @property
     def title(self) -> str:
-        """"#3 quickstart (edited): machines 8 → 12"."""
+        """"#3 quickstart (edited): machines 8 → 12" (what differs from its preset), "#1 quickstart", or for a scenario
+        of the user's own, what differs from the run before it."""
+        if self.edits is not None:
+            return f"#{self.number} {self.scenario.name}" + (f": {_shown(self.edits)}" if self.edits else "")
         return f"#{self.number} {self.scenario.name}: {self.changes_text}"
 
     @property
     def changes_text(self) -> str:
+        """What differs from the run before it, in a few words."""
         if self.parent is None:
             return "the first run"
-        if not self.changes:
-            return f"the same as #{self.parent}"
-        shown = list(self.changes)
-        if len(shown) > SHOWN_CHANGES:
-            shown = [*shown[:SHOWN_CHANGES - 1], f"and {len(shown) - SHOWN_CHANGES + 1} more"]
-        return "; ".join(shown)
+        return _shown(self.changes) if self.changes else f"the same as #{self.parent}"
+
+
+def _shown(changes) -> str:
+    shown = list(changes)
+    if len(shown) > SHOWN_CHANGES:
+        shown = [*shown[:SHOWN_CHANGES - 1], f"and {len(shown) - SHOWN_CHANGES + 1} more"]
+    return "; ".join(shown)
+
+
+def _edits(scenario: Scenario) -> tuple[str, ...] | None:
+    """What differs from the scenario's preset, when it is one or an edit of one ("NAME (edited)")."""
+    name = scenario.name.removesuffix(EDITED)
+    return tuple(run_changes(preset(name), scenario)) if name in preset_names() else None
 
 
 def history() -> list[Entry]:
@@ -89,10 +104,11 @@ def keep(run) -> Entry:
     number = (runs[-1].number + 1) if runs else 1
     when = datetime.datetime.now().strftime("%H:%M:%S")
     changes = tuple(run_changes(parent.scenario, run.scenario)) if parent else ()
-    new = Entry(number, run, when, parent.number if parent else None, changes, _winner(run))
+    new = Entry(number, run, when, parent.number if parent else None, changes, _winner(run), _edits(run.scenario))
     runs.append(new)
     del runs[:-HISTORY_CAP]
     st.session_state[Keys.RESULTS] = run
+    st.session_state.pop(PICKED, None)  # a new run is shown as the last one
     return new
 
 
@@ -112,9 +128,32 @@ def shown_entry() -> Entry | None:
 
 def history_table() -> pd.DataFrame:
     """The runs, newest first, as the page lists them."""
-    return pd.DataFrame([{"run": f"#{e.number}", "scenario": e.scenario.name, "what differs from the run before": e.changes_text,
-                          "ended": e.when, "took (s)": round(e.run.seconds, 1), "winner": e.winner}
+    pinned = st.session_state.get(BASELINE)
+    return pd.DataFrame([{"run": f"#{e.number}" + (" (baseline)" if e.number == pinned else ""), "scenario": e.title,
+                          "what differs from the run before": e.changes_text, "ended": e.when,
+                          "took": f"{e.run.seconds:.1f} s" if e.run.seconds >= 0.05 else "under 0.1 s",
+                          "winner": e.winner}
                          for e in reversed(history())])
+
+
+PICKED = "history_picked"  # the number of the run picked to be shown, until the next run
+BASELINE = "history_baseline"  # the number of the run the user pinned as the baseline
+
+
+def pin_baseline(number: int) -> None:
+    st.session_state[BASELINE] = number
+
+
+def baseline_for(e: Entry) -> Entry | None:
+    """The run ``e`` is compared with: the pinned baseline, else the session's first run of the same model (never ``e``
+    itself; for the first run, None)."""
+    same = [x for x in history() if x.scenario.model == e.scenario.model and x is not e]
+    pinned = next((x for x in same if x.number == st.session_state.get(BASELINE)), None)
+    return pinned or next((x for x in same if x.number < e.number), None)
+
+
+def is_pinned(e: Entry) -> bool:
+    return st.session_state.get(BASELINE) == e.number
 
 
 # --- two runs compared ---------------------------------------------------------------------------------------------
@@ -156,9 +195,9 @@ def change_line(before: Side, after: Side) -> str:
         return describe_error(exc)
 
 
-def against_parent(e: Entry) -> tuple[Entry, str] | None:
-    """The run before ``e`` (still in the history) and the change line of ``e`` against it; None for a first run."""
-    parent = entry(e.parent) if e.parent is not None else None
-    if parent is None or parent.scenario.model != e.scenario.model:
+def against_baseline(e: Entry) -> tuple[Entry, str] | None:
+    """The baseline of ``e`` (:func:`baseline_for`) and the change line of ``e`` against it; None without one."""
+    base = baseline_for(e)
+    if base is None:
         return None
-    return parent, change_line(side_of(parent), side_of(e))
+    return base, change_line(side_of(base), side_of(e))

@@ -5,7 +5,7 @@ import streamlit as st
 
 from pages.compare_view import choose_pair, show_comparison
 from pages.history import HISTORY_CAP, history, history_table, side_of
-from pages.results_view import COMPARE_MODE, MODE_KEY, show_current_results
+from pages.results_view import COMPARE_MODE, MODE_KEPT, MODE_KEY, keep_mode, show_current_results
 from pages.runs import run_status
 from pages.session import Keys, init_session_state
 from pages.widgets import link
@@ -20,8 +20,8 @@ if Keys.RESULTS not in st.session_state:
     link("run", "Go to Run")
 else:
     runs = history()
-    st.session_state.setdefault(MODE_KEY, ONE_RUN)
-    mode = st.radio("Show", [ONE_RUN, COMPARE_MODE], key=MODE_KEY, horizontal=True,
+    st.session_state[MODE_KEY] = st.session_state.get(MODE_KEPT, ONE_RUN)
+    mode = st.radio("Show", [ONE_RUN, COMPARE_MODE], key=MODE_KEY, horizontal=True, on_change=keep_mode,
                                 help="Compare two runs: a baseline and a what-if, per heuristic and metric both means "
                                      "and the change with its 95% interval (paired where both runs share their random "
                                      "numbers).")

@@ -37,8 +37,17 @@ from hcsched.verdict import (
     scenario_verdicts,
     trade_off,
 )
-from pages.history import HISTORY_CAP, against_parent, history, shown_entry, titled
-from pages.models import shown_text, ui
+from pages.history import (
+    HISTORY_CAP,
+    PICKED,
+    against_baseline,
+    history,
+    is_pinned,
+    pin_baseline,
+    shown_entry,
+    titled,
+)
+from pages.models import replace_scenario, shown_text, ui
 from pages.runs import RunResult
 from pages.session import Keys, same_experiment
 from pages.widgets import PAGES, file_name, headline_metric, shown_as_error
@@ -59,46 +68,73 @@ def cached_runs(scenario: Scenario, trial: int) -> dict:  # tens of MB (alazzoni
 
 def show_current_results(key: str) -> None:
     """The results shown (the last run, or one picked from the session's runs), said to belong to their scenario
-    (results of another scenario marked and folded away), with the change line against the run before it."""
-    pick_run(key)
+    (the last results of another scenario marked and folded away; a run picked from the history shown as it is, with a
+    way to load its scenario), with the change line against the baseline."""
+    shown = pick_run(key)
     run = st.session_state.get(Keys.RESULTS)
-    if run is not None:
-        show_if_current(run.scenario, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+    if run is None:
+        return
+    if shown is not None and st.session_state.get(PICKED) == shown.number \
+            and not same_experiment(run.scenario, st.session_state[Keys.SCENARIO]):
+        c1, c2 = st.columns([5, 1], vertical_alignment="center")
+        c1.caption(f"Run #{shown.number} of this session ({shown.when}), picked above; the scenario loaded now is "
+                   "another.")
+        if c2.button("Load its scenario", key=f"{key}_load_run", help="Make this run's scenario (with its trials and "
+                     "seed) the current one, to change it and run it again"):
+            replace_scenario(run.scenario)
+            st.rerun()
+        show_results(run, key)
+        return
+    show_if_current(run.scenario, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
 
 
 COMPARE_MODE = "Compare two runs"
-MODE_KEY = "results_mode"  # the Results page's view: one run, or two compared
+MODE_KEY = "results_mode"  # the Results page's view (a widget's key: Streamlit drops it on other pages)
+MODE_KEPT = "results_mode_kept"  # the view chosen, kept across pages
+
+
+def keep_mode() -> None:
+    st.session_state[MODE_KEPT] = st.session_state[MODE_KEY]
 
 
 def _picked(key: str) -> None:
-    st.session_state[Keys.RESULTS] = titled(st.session_state[key]).run
+    picked = titled(st.session_state[key])
+    st.session_state[Keys.RESULTS] = picked.run
+    st.session_state[PICKED] = picked.number
 
 
 def _to_compare() -> None:
-    st.session_state[MODE_KEY] = COMPARE_MODE
+    st.session_state[MODE_KEPT] = COMPARE_MODE
 
 
-def pick_run(key: str) -> None:
-    """Which of the session's runs is shown (when there are several), and how it compares with the run before it: the
-    change line, and a way to the whole comparison."""
+def pick_run(key: str):
+    """Which of the session's runs is shown (when there are several), and how it compares with its baseline (the run
+    pinned as such, else the session's first run of its model): the change line, a way to the whole comparison, and
+    a way to make it the baseline. Returns the history's entry shown (None if the results are not one)."""
     runs = history()
     shown = shown_entry()
     if len(runs) < 2 or shown is None:
-        return
+        return shown
     picker = f"{key}_pick_run"
     st.session_state[picker] = shown.title  # follows a new run; a pick goes through _picked
-    st.selectbox(f"Run shown (the session keeps its last {HISTORY_CAP} runs)", [e.title for e in reversed(runs)],
-                 key=picker, on_change=_picked, args=(picker,))
-    found = against_parent(shown)
+    st.selectbox(f"Run shown (kept while this tab is open: the last {HISTORY_CAP} runs; a reload starts afresh, the "
+                 "address keeps the scenario)", [e.title for e in reversed(runs)], key=picker, on_change=_picked,
+                 args=(picker,))
+    found = against_baseline(shown)
+    c1, c2 = st.columns([5, 1], vertical_alignment="center")
     if found is not None:
-        parent, line = found
-        c1, c2 = st.columns([5, 1], vertical_alignment="center")
-        c1.info(f"Against run #{parent.number}, the run before it: {escaped(line)}")
+        base, line = found
+        which = "the baseline you pinned" if is_pinned(base) else "the baseline, this session's first run of the model"
+        c1.info(f"Against run #{base.number} ({which}): {escaped(line)}")
         if c2.button("Compare in detail", key=f"{key}_compare", on_click=_to_compare):
             try:
                 st.switch_page(PAGES["results"])
             except Exception:  # the page runs on its own (tests): the Results page opens in compare mode
                 pass
+    if not is_pinned(shown):
+        c2.button("Make it the baseline", key=f"{key}_pin", on_click=pin_baseline, args=(shown.number,),
+                  help="Compare every other run with this one (by default, the session's first run of the model)")
+    return shown
 
 
 def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:

@@ -4,8 +4,9 @@ import streamlit as st
 
 from hcsched import HcschedError, get_model
 from hcsched.runner import default_jobs
+from pages.history import history
 from pages.runs import plan_run, run_status, start_run
-from pages.session import Keys, init_session_state
+from pages.session import Keys, init_session_state, same_experiment
 from pages.widgets import link, run_button
 
 init_session_state()
@@ -32,5 +33,10 @@ if run_button("Run", key="run_start", job=job):
     if start_run(job, int(jobs)):
         st.rerun()
 run_status()
+last = history()[-1] if history() else None
+if last is not None and Keys.JOB not in st.session_state and last.run is st.session_state.get(Keys.RESULTS) \
+        and same_experiment(last.scenario, chosen):
+    took = f"{last.run.seconds:.1f} s" if last.run.seconds >= 0.05 else "under 0.1 s"
+    st.success(f"Run #{last.number} ended at {last.when}, in {took}; winner: {last.winner}.")
 if Keys.RESULTS in st.session_state and not running:
     link("results", "See the results")

@@ -141,8 +141,8 @@ def _compare(result: SweepResult) -> None:
     sides = {s.title: s for s in [*runs, *points]}
     key = f"{K}cmp{result.number}_"
     c1, c2 = st.columns(2)
-    before = c1.selectbox("Baseline", list(sides), key=f"{key}before",
-                          help="A run of this session (Results keeps them) or another point of the sweep")
+    before = c1.selectbox("Baseline", [*(s.title for s in points), *(s.title for s in runs)], key=f"{key}before",
+                          help="Another point of the sweep, or a run of this session (Results keeps them)")
     after = c2.selectbox("What-if", [s.title for s in points], index=len(points) - 1, key=f"{key}after")
     show_comparison(sides[before], sides[after], key)
 

@@ -46,7 +46,9 @@ def two_runs(after):
 def test_every_run_is_kept_with_what_differs_and_an_identical_rerun_is_reused():
     at = two_runs(SMALL.replace(machines=12))
     runs = at.session_state["history"]
-    assert [e.title for e in runs] == ["#1 quickstart: the first run", "#2 quickstart: machines 8 → 12"]
+    edits = "tasks 200 → 60; trials 20 → 4"  # SMALL is quickstart made smaller, under its name
+    assert [e.title for e in runs] == [f"#1 quickstart: {edits}", "#2 quickstart: machines 8 → 12; tasks 200 → 60; trials 20 → 4"]
+    assert [e.changes_text for e in runs] == ["the first run", "machines 8 → 12"]
     assert runs[1].parent == 1 and re.fullmatch(r"\d\d:\d\d:\d\d", runs[1].when) and runs[1].winner != "–"
     run(at)  # the same scenario, trials and seed again: its results, not a third run
     assert len(at.session_state["history"]) == 2
@@ -72,7 +74,7 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
     expected = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1))
-    assert plain(at.info[0].value) == f"Against run #1, the run before it: {expected.change_line()}"
+    assert plain(at.info[0].value) == f"Against run #1 (the baseline, this session's first run of the model): {expected.change_line()}"
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
     assert plain(at.markdown[0].value) == expected.change_line()
@@ -116,8 +118,8 @@ def test_the_run_shown_can_be_picked_from_the_history():
     at = two_runs(SMALL.replace(machines=12))
     at.switch_page("pages/results.py").run()
     picker = at.selectbox(key="results_pick_run")
-    assert picker.value == "#2 quickstart: machines 8 → 12"
-    picker.set_value("#1 quickstart: the first run").run()
+    assert picker.value.startswith("#2 quickstart: ")
+    picker.set_value(picker.options[1]).run()
     assert at.session_state["results"] is at.session_state["history"][0].run and not at.exception
 
 
@@ -135,11 +137,39 @@ def test_a_sweep_point_compares_with_a_run_of_the_session():
         at.run()
     number = at.session_state["sw_result"].number
     at.toggle(key=f"sw_cmp{number}").set_value(True).run()
-    assert at.selectbox(key=f"sw_cmp{number}_before").value == "#1 quickstart: the first run"
+    assert at.selectbox(key=f"sw_cmp{number}_before").value == "sweep point 0: machines=8"
     assert at.selectbox(key=f"sw_cmp{number}_after").value == "sweep point 1: machines=12"
     line = plain(next(m.value for m in at.markdown if "makespan of" in m.value))
     after = SMALL.replace(machines=12)
     assert line == compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_line()
-    at.selectbox(key=f"sw_cmp{number}_before").set_value("sweep point 0: machines=8").run()
-    line = plain(next(m.value for m in at.markdown if "makespan of" in m.value))
-    assert line.startswith("machines 8 → 12: ")
+    run_title = at.session_state["history"][0].title  # the run of SMALL: point 0's own numbers
+    at.selectbox(key=f"sw_cmp{number}_before").set_value(run_title).run()
+    assert plain(next(m.value for m in at.markdown if "makespan of" in m.value)) == line
+
+
+def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_made_the_baseline():
+    at = two_runs(SMALL.replace(machines=12))
+    assert any(s.value.startswith("Run #2 ended at ") and "winner: " in s.value for s in at.success)  # the Run page
+    at.session_state["scenario"] = SMALL
+    at.run()
+    at.number_input(key="run_seed").set_value(5).run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    assert plain(at.info[0].value).startswith("Against run #1 (the baseline, this session's first run of the model): "
+                                              "seed 1999 → 5: ")
+    at.radio(key="results_mode").set_value("Compare two runs").run()
+    assert at.selectbox(key="cmp_before").value.startswith("#1 ") and at.selectbox(key="cmp_after").value.startswith("#3 ")
+    assert "Unpaired (Welch): the runs have different seeds" in at.caption[0].value
+    at.switch_page("pages/scenario.py").run()
+    at.switch_page("pages/results.py").run()
+    assert at.radio(key="results_mode").value == "Compare two runs"  # the view is kept across pages
+    at.radio(key="results_mode").set_value("One run").run()
+    at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
+    assert at.caption[0].value.startswith("Run #2 of this session (") and not at.toggle  # shown as it is, not folded
+    at.button(key="results_pin").click().run()
+    assert at.session_state["history_baseline"] == 2
+    at.selectbox(key="results_pick_run").set_value(at.session_state["history"][2].title).run()
+    assert plain(at.info[0].value).startswith("Against run #2 (the baseline you pinned): machines 12 → 8; seed 1999 → 5")
+    at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
+    at.button(key="results_load_run").click().run()
+    assert at.session_state["scenario"] == at.session_state["history"][1].scenario
