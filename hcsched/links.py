@@ -178,6 +178,9 @@ def _pack(scenario: Scenario) -> str:
     return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
 
 
+TOO_LARGE = f"this one is over {MAX_JSON / 1e6:.0f} MB once unpacked, or cut short"
+
+
 def _unpack(value: str) -> Scenario:
     allowed = "the scenario= of a link the dashboard made (zlib-compressed JSON in URL-safe base64)"
     try:
@@ -185,10 +188,11 @@ def _unpack(value: str) -> Scenario:
         inflate = zlib.decompressobj()
         text = inflate.decompress(packed, MAX_JSON)
         if inflate.unconsumed_tail or not inflate.eof:
-            raise ValueError("too large or cut short")
+            raise ValueError(TOO_LARGE)
         data = json.loads(text.decode())
     except (binascii.Error, zlib.error, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError included
-        raise _bad(SCENARIO, value, f"{allowed}; it is not one ({type(exc).__name__})") from None
+        why = TOO_LARGE if str(exc) == TOO_LARGE else "this one does not read back (cut short or changed when copied?)"
+        raise _bad(SCENARIO, value, f"{allowed}; {why}") from None
     if isinstance(data, dict):
         _refuse_files(data)
     return _validated(lambda: Scenario.from_dict(data))
@@ -240,9 +244,10 @@ def scenario_from_query(params: Mapping[str, str], describe: Describe | None = N
         return _unpack(params[SCENARIO])
     if PRESET in params:
         return _from_readable(params, describe)
-    if params:
-        key = next(iter(params))
-        raise _bad(key, params[key], f"a setting after {PRESET}=NAME, the preset it changes")
+    if any(k != RUN for k in params):
+        key = next(k for k in params if k != RUN)
+        raise HcschedError(f"link parameter {key!r}: a setting needs {PRESET}=NAME beside it, the preset it changes "
+                           f"(e.g. ?{PRESET}=quickstart&{key}={_short(params[key])}), or the whole {SCENARIO}=")
     return None
 
 
