@@ -185,6 +185,8 @@ def cmd_compare(args) -> None:
     print(f"what-if:  {after.name}, {after.trials} {model.trial_word}s, seed {after.seed}")
     print(cmp.change_line())
     print(cmp.pairing)
+    if cmp.left_out:
+        print(cmp.left_out_text)
     rows = [[c.heuristic, m.label, readable_number(c.before, m.fmt), readable_number(c.after, m.fmt), change_words(c)]
             for m in shown for c in cmp.changes if c.metric == m.name]
     print(format_table(["heuristic", "metric", "before", "after", "change [95% interval]"], rows))

@@ -78,6 +78,15 @@ def _words(value) -> str | None:
     return None
 
 
+def _factor(old, new) -> str:
+    """" (×2)" between two rates, sizes or times written as decimals (where the ratio says more than the digits); ""
+    otherwise."""
+    if not all(isinstance(v, float) and not isinstance(v, bool) for v in (old, new)) or old == 0 or new == 0 \
+            or (old < 0) != (new < 0):
+        return ""
+    return f" (×{new / old:.3g})"
+
+
 def flat_settings(node: dict, prefix: str = "") -> dict:
     """A scenario file's settings with dotted keys ("etc.task_het"), as ``hcsched sweep`` names them."""
     out = {}
@@ -106,7 +115,8 @@ def what_changed(before: Scenario, after: Scenario) -> list[str]:
     for key in [*a, *(k for k in b if k not in a)]:
         if a.get(key) != b.get(key):
             old, new = _words(a.get(key)), _words(b.get(key))
-            out.append(f"{key} {old} → {new}" if old is not None and new is not None else f"{key} changed")
+            out.append(f"{key} {old} → {new}{_factor(a.get(key), b.get(key))}" if old is not None and new is not None
+                       else f"{key} changed")
     kind = lambda h: (h.name, h.params)  # noqa: E731  (a heuristic with its parameters, whatever its label)
     removed = Counter(map(kind, before.heuristics)) - Counter(map(kind, after.heuristics))
     added = Counter(map(kind, after.heuristics)) - Counter(map(kind, before.heuristics))
@@ -119,7 +129,8 @@ def what_changed(before: Scenario, after: Scenario) -> list[str]:
         labels = sorted(h.label for h in before.heuristics) != sorted(h.label for h in after.heuristics)
         out.append("heuristics relabelled" if labels else "heuristics reordered")
     if (model.normalizes() or before.benchmark or after.benchmark) and kind(_benchmark(before)) != kind(_benchmark(after)):
-        out.append(f"benchmark {_benchmark(before).label} → {_benchmark(after).label}")
+        chosen = "" if before.benchmark or after.benchmark else " (by default)"
+        out.append(f"benchmark {_benchmark(before).label} → {_benchmark(after).label}{chosen}")
     return out
 
 
@@ -312,6 +323,17 @@ class RunComparison:
     metrics: tuple[Metric, ...]  # compared, the headline metric first
     changes: tuple[Change, ...]  # per metric (in ``metrics`` order), per matched heuristic
     winners: tuple[Winner, Winner]  # the headline metric's, before and after
+    left_out: tuple[str, ...] = ()  # metrics not compared: normalised to another benchmark in each run
+
+    @property
+    def left_out_text(self) -> str:
+        """"Normalised makespan is not compared: its benchmark changed (min-min → mct)."; "" when none."""
+        if not self.left_out:
+            return ""
+        names = " and ".join(self.left_out)
+        verb = "is" if len(self.left_out) == 1 else "are"
+        return (f"{names[:1].upper()}{names[1:]} {verb} not compared: the benchmark changed "
+                f"({self.before.benchmark_label} → {self.after.benchmark_label}).")
 
     @property
     def headline(self) -> Metric:
@@ -355,18 +377,23 @@ class RunComparison:
             said = f"{_metric_words(metric)} of {_pair_words(c, metric)}"
             other = self.moved_instead(c)
             if other is not None:
-                said += f"; but its {_metric_words(other[0])} changes {change_words(other[1])}: a real change"
+                metric_, o = other
+                way = "better" if _better(metric_, o) else "worse"
+                said += f"; but its {_metric_words(metric_)} is {way}: {change_words(o)}, a real change"
         return f"{what}: {said}; {self.winner_words()}."
 
     def moved_instead(self, c: Change) -> tuple[Metric, Change] | None:
-        """When ``c`` (a headline change) is not told apart from no change: the charted metric of the same heuristics
-        that changed most for real (in percent first, then in points), else None."""
-        if c.separated or math.isnan(c.lower):
+        """What the headline change ``c`` leaves out: the charted metric of the same heuristics that changed most for
+        real (in percent first, then in points) the other way (worse where ``c`` is better, or better where it is
+        worse), or any way when ``c`` is not told apart from no change; None if there is none."""
+        if math.isnan(c.lower):
             return None
         charted = {m.name: m for m in get_model(self.before.model).bar_metrics()
-                   if m.name != c.metric and not m.name.startswith("normalized_")}
+                   if m.name != c.metric and not m.name.startswith("normalized_") and m.better}
+        lead = _better(self.headline, c) if c.separated else None
         moved = [o for o in self.changes if o.metric in charted and o.separated
-                 and (o.before_label, o.after_label) == (c.before_label, c.after_label)]
+                 and (o.before_label, o.after_label) == (c.before_label, c.after_label)
+                 and (lead is None or _better(charted[o.metric], o) != lead)]
         if not moved:
             return None
         best = max(moved, key=lambda o: (o.kind == "percent", abs(o.change)))
@@ -396,6 +423,11 @@ class RunComparison:
                          "interval": "paired" if c.paired else "Welch", "trials_before": c.trials[0],
                          "trials_after": c.trials[1]})
         return pd.DataFrame(rows)
+
+
+def _better(metric: Metric, c: Change) -> bool:
+    """Whether the change is for the better on ``metric`` (lower or higher is better)."""
+    return (c.change < 0) == (metric.better == "lower")
 
 
 def _metric_words(metric: Metric) -> str:
@@ -429,7 +461,7 @@ def _signed(x: float, kind: str = "") -> str:
     """"+5.5%", "-20 points", "+0.4" (``kind`` "percent", "points" or bare): one decimal below 10, none from 10, two
     significant digits below 0.05."""
     size = abs(x)
-    text = f"{size:.2g}" if 0 < size < 0.05 else (f"{size:.1f}" if size < 10 else f"{size:.0f}")
+    text = f"{size:.2g}" if 0 < size < 0.05 else (f"{size:.1f}" if round(size, 1) < 10 else f"{size:.0f}")
     sign = "" if float(text) == 0 else "-" if x < 0 else "+"
     return sign + text + {"percent": "%", "points": " points"}.get(kind, "")
 
@@ -443,7 +475,7 @@ def real_words(c: Change) -> str:
 
 def _pair_words(c: Change, metric: Metric) -> str:
     """"sufferage 535 thousand s → 372 thousand s, -30% [-33%, -27%] (paired): a real change"."""
-    how = "paired" if c.paired else "unpaired (Welch)"
+    how = "paired" if c.paired else "unpaired, Welch"
     verdict = real_words(c)
     if c.before_label == c.after_label:
         head = f"{c.before_label} {readable(c.before, metric)} → {readable(c.after, metric)}"
@@ -467,8 +499,10 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
     lead = headline_metric(model)
     columns = set(before_results.columns) & set(after_results.columns)
     metrics = [lead] + [m for m in model.table_metrics() if m.name != lead.name]
-    metrics = [m for m in metrics if m.name in columns and not (m.name.startswith("normalized_")
-                                                               and before.benchmark_label != after.benchmark_label)]
+    other_benchmark = before.benchmark_label != after.benchmark_label
+    left_out = tuple(_metric_words(m) for m in metrics if m.name in columns and m.name.startswith("normalized_")
+                     and other_benchmark)
+    metrics = [m for m in metrics if m.name in columns and not (m.name.startswith("normalized_") and other_benchmark)]
     paired = shares_random_numbers(before, after)
     pairs = matched_heuristics(before, after)
     changes = []
@@ -479,7 +513,7 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),
                                      (x, y)))
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),
-                         (_winner(before, before_results), _winner(after, after_results)))
+                         (_winner(before, before_results), _winner(after, after_results)), left_out)
 
 
 def comparison_csv(cmp: RunComparison) -> str:
@@ -491,6 +525,7 @@ def comparison_csv(cmp: RunComparison) -> str:
                  run("before", cmp.before), run("after", cmp.after),
                  "# what differs: " + ("; ".join(cmp.differences) or "nothing"),
                  "# " + cmp.pairing,
+                 *(["# " + cmp.left_out_text] if cmp.left_out else []),
                  "# change: after against before, in percent of before's mean (change_unit '% of before': "
                  "100 (after/before - 1)) or in points (a percentage or a fraction shown as one); change_lower and "
                  "change_upper bound its 95% interval (paired: over the common trials; Welch: independent samples)",

@@ -25,7 +25,8 @@ def _change_axis(metric: Metric, kind: str) -> str:
 
 def _short(c: Change) -> str:
     """The change alone, as its marker's label: "-30%", "+1.2 points", "×55"."""
-    return change_words(c).split(" [")[0].replace(" in every trial", "").replace("no change in any trial", "0")
+    words = change_words(c)
+    return "" if words == "no change in any trial" else words.split(" [")[0].replace(" in every trial", "")
 
 
 def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:

@@ -26,7 +26,7 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
     with shown_as_error("The two runs could not be compared"):
         cmp = comparison(before, after)
         st.markdown(f"**{escaped(cmp.change_line())}**")
-        st.caption(f"Baseline: {before.title}. What-if: {after.title}. {cmp.pairing}")
+        st.caption(f"Baseline: {before.title}. What-if: {after.title}. {cmp.pairing} {cmp.left_out_text}".rstrip())
         _differences(cmp)
         metric = _metric_choice(cmp, key)
         colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])
@@ -57,8 +57,7 @@ def comparison_table(cmp: RunComparison) -> pd.DataFrame:
     """Every metric and heuristic as people read it: both means with units, the change with its interval."""
     by = {m.name: m for m in cmp.metrics}
     return pd.DataFrame([{"heuristic": c.heuristic, "metric": by[c.metric].label, "change [95% interval]": change_words(c),
-                          "before": readable(c.before, by[c.metric]), "after": readable(c.after, by[c.metric]),
-                          "interval": "paired" if c.paired else "Welch" if c.before_label and c.after_label else "–"}
+                          "before": readable(c.before, by[c.metric]), "after": readable(c.after, by[c.metric])}
                          for c in cmp.changes])
 
 

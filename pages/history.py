@@ -127,12 +127,13 @@ def shown_entry() -> Entry | None:
 
 
 def history_table() -> pd.DataFrame:
-    """The runs, newest first, as the page lists them."""
+    """The runs, newest first, as the page lists them: the winner within view, then what differs."""
     pinned = st.session_state.get(BASELINE)
-    return pd.DataFrame([{"run": f"#{e.number}" + (" (baseline)" if e.number == pinned else ""), "scenario": e.title,
-                          "what differs from the run before": e.changes_text, "ended": e.when,
-                          "took": f"{e.run.seconds:.1f} s" if e.run.seconds >= 0.05 else "under 0.1 s",
-                          "winner": e.winner}
+    return pd.DataFrame([{"run": f"#{e.number}" + (" (baseline)" if e.number == pinned else ""),
+                          "winner": e.winner, "scenario": e.scenario.name,
+                          "what differs from its preset": _shown(e.edits) if e.edits else "–" if e.edits is None else "nothing",
+                          "from the run before": e.changes_text, "ended": e.when,
+                          "took": f"{e.run.seconds:.1f} s" if e.run.seconds >= 0.05 else "under 0.1 s"}
                          for e in reversed(history())])
 
 

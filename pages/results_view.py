@@ -120,8 +120,10 @@ def pick_run(key: str):
     st.selectbox(f"Run shown (kept while this tab is open: the last {HISTORY_CAP} runs; a reload starts afresh, the "
                  "address keeps the scenario)", [e.title for e in reversed(runs)], key=picker, on_change=_picked,
                  args=(picker,))
-    found = against_baseline(shown)
+    found = None if is_pinned(shown) else against_baseline(shown)
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
+    if is_pinned(shown):
+        c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
         base, line = found
         which = "the baseline you pinned" if is_pinned(base) else "the baseline, this session's first run of the model"

@@ -185,7 +185,7 @@ def test_another_seed_is_an_unpaired_welch_comparison():
     base = small()
     cmp = _compare(base, base.replace(seed=3))
     assert not cmp.paired and cmp.pairing.startswith("Unpaired (Welch): the runs have different seeds")
-    assert cmp.change_line().startswith("seed 1999 → 3: makespan of ") and " (unpaired (Welch))" in cmp.change_line()
+    assert cmp.change_line().startswith("seed 1999 → 3: makespan of ") and " (unpaired, Welch)" in cmp.change_line()
     assert all(not c.paired for c in cmp.changes)
 
 
@@ -206,8 +206,28 @@ def test_a_headline_that_does_not_move_says_which_charted_metric_moved_for_real(
     after = _results(base, [101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12])
     line = compare_runs(base, before, base, after).change_line()
     assert line.startswith("The same scenario: makespan of mct 100 s → 100 s, ")
-    assert "(paired): not told apart from no change; but its mean flow time changes +50% [" in line
-    assert line.endswith(": a real change; the winner stays mct.")
+    assert "(paired): not told apart from no change; but its mean flow time is worse: +50% [" in line
+    assert line.endswith("], a real change; the winner stays mct.")
+
+
+def test_a_headline_better_for_real_names_a_charted_metric_worse_for_real_and_not_one_better_too():
+    base = small()
+    before = _results(base, [100, 110, 90, 100, 105, 95, 100, 100], [10, 11, 9, 10, 10, 10, 12, 8])
+    worse_flow = _results(base, [90, 99, 81, 90, 94, 86, 90, 90], [15, 16, 14, 15, 16, 15, 17, 12])
+    line = compare_runs(base, before, base, worse_flow).change_line()
+    assert line.startswith("The same scenario: makespan of mct 100 s → 90 s, -10% [")
+    assert "(paired): a real change; but its mean flow time is worse: +50% [" in line
+    better_flow = _results(base, [90, 99, 81, 90, 94, 86, 90, 90], [5, 6, 4, 5, 5, 5, 6, 4])
+    assert "but its" not in compare_runs(base, before, base, better_flow).change_line()
+
+
+def test_a_rate_changed_says_by_what_factor_and_an_automatic_benchmark_says_so():
+    base = small()
+    fast = base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=2 * base.arrivals.rate))
+    assert what_changed(base, fast) == ["arrivals.rate 0.000645197 → 0.00129039 (×2)"]
+    swapped = base.replace(heuristics=["mct", "kpb", "max-min", "sufferage"])
+    assert what_changed(base, swapped)[-1] == "benchmark min-min → mct (by default)"
+    assert what_changed(base, swapped.replace(benchmark="mct"))[-1] == "benchmark min-min → mct"
 
 
 def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_trial():
@@ -234,6 +254,8 @@ def test_the_comparison_csv_has_every_metric_and_says_how_it_was_made():
     assert "# what differs: machines 8 → 12" in text and "# Paired (common random numbers)" in text
     table = pd.read_csv(__import__("io").StringIO(text), comment="#")
     assert set(table["metric"]) == {m.name for m in cmp.metrics} and (table["interval"] == "paired").all()
+    swapped = _compare(base, base.replace(heuristics=["mct", "kpb", "max-min", "sufferage"]))
+    assert "# Normalised makespan is not compared: the benchmark changed (min-min → mct)." in comparison_csv(swapped)
     assert comparison_csv(_compare(base, base.replace(machines=12))) == text  # the same bytes each time
 
 

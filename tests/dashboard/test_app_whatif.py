@@ -83,7 +83,7 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     assert "Comparison (CSV)" in [b.label for b in at.get("download_button")]
     table = at.dataframe[0].value
     changed = table[table["change [95% interval]"] != "no change in any trial"]  # e.g. the benchmark's own ratio, 1
-    assert set(table["interval"]) == {"paired"} and changed["change [95% interval]"].str.contains(r"\[").all()
+    assert changed["change [95% interval]"].str.contains(r"\[").all()
     assert len(changed) > len(table) * 0.8
 
 
@@ -95,10 +95,11 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     line = plain(at.markdown[0].value)
     assert line.startswith("min-min removed; max-min added; benchmark min-min → mct: makespan of min-min ")
     assert "→ max-min " in line and " (paired): " in line
-    assert at.caption[0].value.split(". ")[-1].startswith("Paired: both runs have the same system and seed, so every trial ran the same tasks")
+    assert "Paired: both runs have the same system and seed, so every trial ran the same tasks" in at.caption[0].value
     table = at.dataframe[0].value
     same = table[table["heuristic"] == "sufferage"]
-    assert (same["change [95% interval]"] == "no change in any trial").all() and set(same["interval"]) == {"paired"}
+    assert (same["change [95% interval]"] == "no change in any trial").all()
+    assert "Normalised makespan is not compared: the benchmark changed (min-min → mct)." in at.caption[0].value
 
 
 def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
@@ -107,7 +108,7 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
-    assert plain(at.markdown[0].value).startswith(f"arrivals.rate 0.000645197 → {rate:.6g}: makespan of ")
+    assert plain(at.markdown[0].value).startswith(f"arrivals.rate 0.000645197 → {rate:.6g} (×2): makespan of ")
     at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
     assert plain(at.markdown[0].value).startswith("The same scenario: ") and "no change in any trial" in at.markdown[0].value
     at.selectbox(key="cmp_metric").set_value("mean_flow").run()
