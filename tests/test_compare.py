@@ -25,6 +25,7 @@ from hcsched.compare import (
 )
 from hcsched.export import read_results_csv, results_csv
 from hcsched.metrics import Metric
+from hcsched.verdict import headline_metric
 
 SECONDS = Metric("makespan", "Makespan", "s", "lower")
 SHARE = Metric("utilization", "Utilisation", "", "higher", fmt=".1%")
@@ -299,3 +300,16 @@ def test_the_command_refuses_bad_input_in_one_line(argv, said, capsys, tmp_path,
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert said in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", sorted(__import__("hcsched").model_names()))
+def test_every_model_compares_paired_on_its_seed_and_unpaired_across_seeds(name):
+    base = get_model(name).tiny()
+    other_heuristics = base.replace(heuristics=list(reversed(base.heuristics)))
+    same_seed = compare_runs(base, simulate(base, jobs=1), other_heuristics, simulate(other_heuristics, jobs=1))
+    assert same_seed.paired and same_seed.differences == ("heuristics reordered",)
+    assert all(change_words(c) in ("no change in any trial", "–") for c in same_seed.changes), same_seed.table()
+    reseeded = base.replace(seed=base.seed + 1)
+    cmp = compare_runs(base, simulate(base, jobs=1), reseeded, simulate(reseeded, jobs=1))
+    assert not cmp.paired and cmp.change_line().startswith(f"seed {base.seed} → {base.seed + 1}: ")
+    assert cmp.metrics[0].name == headline_metric(get_model(name)).name and len(cmp.table()) >= len(base.heuristics)

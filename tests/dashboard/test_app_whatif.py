@@ -174,3 +174,17 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
     at.button(key="results_load_run").click().run()
     assert at.session_state["scenario"] == at.session_state["history"][1].scenario
+
+
+@pytest.mark.parametrize("name", sorted(__import__("hcsched").model_names()))
+def test_every_models_runs_compare_on_the_results_page(name):
+    from hcsched import get_model
+
+    base = get_model(name).tiny()
+    runs = [run_result(base), run_result(base.replace(seed=base.seed + 1))]
+    kept = [history.Entry(1, runs[0], "10:00:00", None, (), "–"),
+            history.Entry(2, runs[1], "10:01:00", 1, (f"seed {base.seed} → {base.seed + 1}",), "–")]
+    at = app("pages/results.py", scenario=runs[1].scenario, results=runs[1], history=kept,
+             results_mode_kept="Compare two runs")
+    assert plain(at.markdown[0].value).startswith(f"seed {base.seed} → {base.seed + 1}: ")
+    assert "Unpaired (Welch)" in at.caption[0].value and len(at.get("plotly_chart")) == 1 and not at.exception
