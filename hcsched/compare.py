@@ -20,7 +20,8 @@ variances, Welch-Satterthwaite degrees of freedom).
 - in **percent** of the baseline's mean, ``100 (after / before - 1)`` (so that it always agrees with the two means
   shown), with the delta-method interval of a ratio of means: paired, from the per-trial residuals
   ``(after_t - R before_t) / mean(before)`` with ``n - 1`` degrees of freedom; unpaired, from both runs' variances of
-  the mean, Welch-Satterthwaite degrees of freedom;
+  the mean, Welch-Satterthwaite degrees of freedom; for non-negative values on the log of the ratio, mapped back, so
+  that it never reaches below -100%;
 - in **points** for a metric in percent, or a fraction shown as a percent (a utilisation): ``after - before``, with
   the paired t interval or Welch's interval of a difference of means.
 
@@ -47,7 +48,15 @@ from hcsched.errors import HcschedError
 from hcsched.export import READ_BACK, commented_csv, scenario_digest
 from hcsched.registry import get_model
 from hcsched.stats import t_quantile
-from hcsched.verdict import difference_kind, headline_metric, is_fraction, readable, scenario_verdicts
+from hcsched.verdict import (
+    amount_text,
+    difference_kind,
+    headline_metric,
+    is_fraction,
+    metric_words,
+    readable,
+    scenario_verdicts,
+)
 from hcsched.version import __version__
 
 if TYPE_CHECKING:
@@ -372,14 +381,14 @@ class RunComparison:
         metric = self.headline
         c = self.subject()
         if c is None:
-            said = f"{_metric_words(metric)}: no heuristic of the baseline is in the what-if"
+            said = f"{metric_words(metric)}: no heuristic of the baseline is in the what-if"
         else:
-            said = f"{_metric_words(metric)} of {_pair_words(c, metric)}"
+            said = f"{metric_words(metric)} of {_pair_words(c, metric)}"
             other = self.moved_instead(c)
             if other is not None:
                 metric_, o = other
                 way = "better" if _better(metric_, o) else "worse"
-                said += f"; but its {_metric_words(metric_)} is {way}: {change_words(o)}, a real change"
+                said += f"; but its {metric_words(metric_)} is {way}: {change_words(o)}, a real change"
         return f"{what}: {said}; {self.winner_words()}."
 
     def moved_instead(self, c: Change) -> tuple[Metric, Change] | None:
@@ -430,13 +439,6 @@ def _better(metric: Metric, c: Change) -> bool:
     return (c.change < 0) == (metric.better == "lower")
 
 
-def _metric_words(metric: Metric) -> str:
-    t = metric.title
-    if metric.unit and t.endswith(f" ({metric.unit})"):
-        t = t[: -len(metric.unit) - 3]
-    return t if len(t) > 1 and t[:2].isupper() else t[:1].lower() + t[1:]
-
-
 def change_words(c: Change) -> str:
     """"-30% [-34%, -27%]", "+1.2 points [0.4, 2.0]", "no change in any trial"; "–" without a change."""
     if math.isnan(c.change):
@@ -460,8 +462,7 @@ def _times(percent: float) -> str:
 def _signed(x: float, kind: str = "") -> str:
     """"+5.5%", "-20 points", "+0.4" (``kind`` "percent", "points" or bare): one decimal below 10, none from 10, two
     significant digits below 0.05."""
-    size = abs(x)
-    text = f"{size:.2g}" if 0 < size < 0.05 else (f"{size:.1f}" if round(size, 1) < 10 else f"{size:.0f}")
+    text = amount_text(abs(x))
     sign = "" if float(text) == 0 else "-" if x < 0 else "+"
     return sign + text + {"percent": "%", "points": " points"}.get(kind, "")
 
@@ -500,7 +501,7 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
     columns = set(before_results.columns) & set(after_results.columns)
     metrics = [lead] + [m for m in model.table_metrics() if m.name != lead.name]
     other_benchmark = before.benchmark_label != after.benchmark_label
-    left_out = tuple(_metric_words(m) for m in metrics if m.name in columns and m.name.startswith("normalized_")
+    left_out = tuple(metric_words(m) for m in metrics if m.name in columns and m.name.startswith("normalized_")
                      and other_benchmark)
     metrics = [m for m in metrics if m.name in columns and not (m.name.startswith("normalized_") and other_benchmark)]
     paired = shares_random_numbers(before, after)

@@ -199,11 +199,12 @@ def readable_amount(value: float, unit: str) -> str:
     return number + "%" if unit == "%" else f"{number} {unit}"
 
 
-def _amount(x: float) -> str:
-    """A difference: one decimal below 10 ("6.1", "0.4"), none from 10 ("78"), two significant digits below 0.05."""
+def amount_text(x: float) -> str:
+    """A difference: one decimal below 10 ("6.1", "0.4"), none from 10 ("78", and "10" for 9.97), two significant
+    digits below 0.05."""
     if x != 0 and abs(x) < 0.05:
         return f"{x:.2g}"
-    return f"{x:.1f}" if abs(x) < 10 else f"{x:.0f}"
+    return f"{x:.1f}" if round(abs(x), 1) < 10 else f"{x:.0f}"
 
 
 # --- which heuristics can be crowned, and which metric leads -----------------------------------------------------
@@ -281,7 +282,7 @@ def _lowered(title: str) -> str:
     return title if len(title) > 1 and title[:2].isupper() else title[:1].lower() + title[1:]
 
 
-def _what(metric: Metric) -> str:
+def metric_words(metric: Metric) -> str:
     """The metric in a sentence: "makespan", "state-information discount" (a unit in the title left to the values)."""
     t = metric.title
     if metric.unit and t.endswith(f" ({metric.unit})"):
@@ -291,7 +292,7 @@ def _what(metric: Metric) -> str:
 
 def _size(x: float, kind: str) -> str:
     """A difference's size with its unit: "6.1%", "2.3 points"."""
-    return f"{_amount(abs(x))}%" if kind == "percent" else f"{_amount(abs(x))} points"
+    return f"{amount_text(abs(x))}%" if kind == "percent" else f"{amount_text(abs(x))} points"
 
 
 def _side(x: float) -> str:
@@ -308,9 +309,9 @@ def _range(c: Comparison, kind: str) -> str:
             return f"{_size(c.lower, kind)} {_side(c.lower)}, the same in every trial"
         return f"about {_size(c.lower, kind)} {_side(c.lower)}"
     if c.upper < 0:
-        return f"{_amount(-c.upper)}{pct} to {_amount(-c.lower)}{unit} below"
+        return f"{amount_text(-c.upper)}{pct} to {amount_text(-c.lower)}{unit} below"
     if c.lower > 0:
-        return f"{_amount(c.lower)}{pct} to {_amount(c.upper)}{unit} above"
+        return f"{amount_text(c.lower)}{pct} to {amount_text(c.upper)}{unit} above"
     return f"between {_size(c.lower, kind)} below and {_size(c.upper, kind)} above"
 
 
@@ -325,7 +326,7 @@ def _equal(c: Comparison) -> bool:
 
 def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
     """The sentence on the best and the runner-up."""
-    c, best, what = v.comparisons[0], v.best, _what(metric)
+    c, best, what = v.comparisons[0], v.best, metric_words(metric)
     value = readable(v.best_mean, metric)
     if c.trials == 0:
         return (f"{best} has the {sup} {what} ({value}), but no trial has a value of both it and the runner-up "
