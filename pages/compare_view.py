@@ -85,7 +85,6 @@ def choose_pair(key: str) -> tuple[Entry, Entry] | None:
         state[f"{key}_kept"] = kept
     state[f"{key}_before"], state[f"{key}_after"] = entry(kept[1]).title, entry(kept[2]).title
     titles = [e.title for e in reversed(runs)]
-    c1, c2 = st.columns(2)
-    before = c1.selectbox("Baseline", titles, key=f"{key}_before", on_change=_chosen, args=(key,))
-    after = c2.selectbox("What-if", titles, key=f"{key}_after", on_change=_chosen, args=(key,))
+    before = st.selectbox("Baseline", titles, key=f"{key}_before", on_change=_chosen, args=(key,))  # one a row: a run's
+    after = st.selectbox("What-if", titles, key=f"{key}_after", on_change=_chosen, args=(key,))  # title can be long
     return titled(before), titled(after)
