@@ -88,11 +88,10 @@ def _words(value) -> str | None:
 
 
 def _factor(old, new) -> str:
-    """" (×2)" between two rates, sizes or times written as decimals (where the ratio says more than the digits); ""
-    otherwise."""
-    if not all(isinstance(v, float) and not isinstance(v, bool) for v in (old, new)) or old == 0 or new == 0 \
-            or (old < 0) != (new < 0):
-        return ""
+    """" (×2)" between two settings written as decimals, such as rates (where the ratio says more than the digits);
+    "" otherwise."""
+    if not all(isinstance(v, float) and not v.is_integer() for v in (old, new)) or (old < 0) != (new < 0):
+        return ""  # whole numbers (20,000 → 5,000) say their size plainly
     return f" (×{new / old:.3g})"
 
 

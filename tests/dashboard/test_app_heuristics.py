@@ -236,7 +236,7 @@ def test_a_heuristics_or_benchmark_edit_never_keeps_the_presets_description():
     at.button(key="hx_remove_2").click().run()
     sc = at.session_state["scenario"]
     assert (sc.name, sc.description) == ("quickstart (edited)", "Edited from quickstart: min-min removed; benchmark "
-                                                                "min-min → mct.")
+                                                                "min-min → mct (by default).")
     assert json.loads(sc.to_json())["description"] == sc.description  # what "Download scenario (JSON)" is given
     at.switch_page("app.py").run()
     shown = [m.value for m in at.markdown]

@@ -44,7 +44,8 @@ def test_calibrate_sets_the_rate_and_draws_the_page():
     assert at.number_input(key="sc_w_rate").value == rate
     after = at.session_state["scenario"]
     assert after.replace(description=before.description) == before.replace(arrivals=ArrivalSpec("poisson", rate))
-    assert after.description == f"Edited from quickstart: machines 8 → 12; arrivals.rate 0.000645197 → {rate:.6g}."
+    assert after.description == (f"Edited from quickstart: machines 8 → 12; arrivals.rate 0.000645197 → {rate:.6g} "
+                                 f"(×{rate / 0.000645197:.3g}).")
     assert any("lambda_l = " in s and "90%" in s for s in texts(at.success))
     assert at.get("plotly_chart") and at.get("download_button")  # the heatmap and the files below: the page was drawn
     assert not at.error
