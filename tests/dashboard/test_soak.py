@@ -374,7 +374,13 @@ async def check_results(page, runs: ScriptRuns, run: Run) -> str | None:
     await go_to(page, runs, "Results")
     if await page.get_by_text(f"seed {run.seed},").count():
         return None
-    return "the Results page does not show the run's results: " + " ".join((await page.inner_text("[data-testid='stMain']")).split())[:300]
+    shown = " ".join((await page.inner_text("[data-testid='stMain']")).split())[:300]
+    kept = page.get_by_text("Runs of this session")  # the session's runs, for the diagnosis
+    if await kept.count():
+        await kept.first.click()
+        await page.wait_for_timeout(500)
+        shown += " | runs kept: " + " ".join((await page.inner_text("[data-testid='stExpander']")).split())[:600]
+    return "the Results page does not show the run's results: " + shown
 
 
 async def drive(soak: Soak, page, runs: ScriptRuns, run: Run, rng: random.Random) -> str | None:
