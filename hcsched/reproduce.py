@@ -1,4 +1,4 @@
-"""Rerun the papers' claims (:mod:`hcsched.claims`) and compute their verdicts (issue 19).
+"""Rerun the papers' claims (:mod:`hcsched.claims`) and compute their verdicts.
 
 Each claim names a preset with changes (or a sweep over such changes) and each of its readings adds its own; every
 distinct scenario runs once, however many claims it serves, through the sweeps' runner (local processes or a Dask

@@ -1,4 +1,4 @@
-"""The five papers' published claims, our rerun of each and its verdict (issue 19).
+"""The five papers' published claims, our rerun of each and its verdict.
 
 The page opens on the reproduction shipped in ``assets/claims.csv`` (a full run of ``hcsched reproduce``, with the
 version and date it was made in ``assets/claims.json``); **Rerun** runs one claim or a whole paper again in the

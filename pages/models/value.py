@@ -92,7 +92,7 @@ def _window_marks(run) -> tuple[float, float] | None:
 
 
 def window_note(frame: pd.DataFrame, window) -> str:
-    """Why a Gantt may show idle machines at the start (issue 18): V counts only the part of each task's execution
+    """Why a Gantt may show idle machines at the start: V counts only the part of each task's execution
     inside the evaluation window [B, E] (section 2.2.3, :func:`~hcsched.models.value.worth.boundary_factor`), so work
     before B earns nothing; TPSA and GA, which plan the whole trial with full knowledge (section 5), gain nothing by
     running tasks before B. With the run's window and, when every machine idles after the first arrival, when each

@@ -1,4 +1,4 @@
-"""The published claims of Al-Azzoni and Down (IEEE TPDS, seed 002) as a registry (issue 19).
+"""The published claims of Al-Azzoni and Down (IEEE TPDS, seed 002) as a registry.
 
 Table 1 (section III-B) and Table 6 (section IV-B) print the 95% confidence interval of the long-run mean number in
 system of each heuristic on Systems A-I and C2: one claim per printed cell, checked by :func:`interval_check` (our

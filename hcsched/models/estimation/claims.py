@@ -1,4 +1,4 @@
-"""The published claims of Page, Keane and Naughton (JPDC 2008, seed 004) as a registry (issue 19).
+"""The published claims of Page, Keane and Naughton (JPDC 2008, seed 004) as a registry.
 
 Tables 1-5 and Figs. 1-13 are lost in the text (notes, section 2): only numbers quoted in the prose survive, and none
 is reproducible absolutely (a real shared cluster, unpublished problems). The claims run on the notes' analogue
@@ -6,7 +6,7 @@ presets (``page-system-a``, ``page-system-b``, 30 trials as in the README) and c
 printed numbers against those analogues. k = ceil(n^(4/5)) (section 2.1: k(100) = 40, k(10000) = 1585) is
 deterministic and no results column shows it: ``tests/test_estimation.py`` checks it, not this registry.
 
-Issue 22's second readings (:func:`density_readings`) run the makespan and efficiency claims again with eq. 12's ST
+The second readings (:func:`density_readings`) run the makespan and efficiency claims again with eq. 12's ST
 read as a clock time (``st-absolute``), at the work volume the paper's figures imply (``dense``), and both; 30 trials
 each, as the literal ones.
 
@@ -47,7 +47,7 @@ FIG6 = {"processors.count": 8, "processors.ratio": 0.5, "problems": ONE_PROBLEM,
 FIG6_TINY = {"problems": [{**ONE_PROBLEM[0], "stages": [60]}]}
 
 
-# --- the second readings of issue 22: eq. 12's ST, and the paper's density ---------------------------------------
+# --- the second readings: eq. 12's ST, and the paper's density ---------------------------------------
 def _label(h) -> str:
     """A heuristic's label as the scenario writes it (``fz (beta=0.1, case=worst)``)."""
     if isinstance(h, str):

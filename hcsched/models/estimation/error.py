@@ -12,7 +12,7 @@ scenario's ``estimator.error`` and computed in :mod:`.estimators`:
 
 Where a reading has nothing for a processor yet (no observation there, or only tasks dealt round robin, which were
 dispatched without an estimate and so have no ET), the problem's mean ET is used; before any ET of the problem is
-known, the mean ET over every problem; before any ET at all, 0 (issue 22: a processor with only round-robin returns
+known, the mean ET over every problem; before any ET at all, 0 (a processor with only round-robin returns
 used to predict 0).
 """
 

@@ -8,7 +8,7 @@ processor index, then the lowest task index by default (hcsched's rule); Alg. 2
 writes ``currval <= minval``, which lets the last pair scanned win: parameter
 ``ties: "last"`` (notes 1.4).
 
-ST_j (eq. 12), parameter ``st`` of the Alg. 2 heuristics (issue 22; see :func:`start_times`):
+ST_j (eq. 12), parameter ``st`` of the Alg. 2 heuristics (see :func:`start_times`):
 
 - ``relative`` (default): eq. 12 as printed, ST(j) = sum of ETC(Q_j, j) with Q_j
   the tasks mapped to or being processed by j: the planned time of j's running

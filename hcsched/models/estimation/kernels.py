@@ -16,7 +16,7 @@ processor, Alg. 2's own work) plus what the picks make stale. The pairs and thei
 
 :class:`CarriedFA` goes further for FA, whose cost on a processor is the task's estimate plus the processor's load:
 each processor keeps its waiting tasks sorted by estimate from one mapping event to the next, so an event costs
-O(M) plus the processors found again as picks load them, not S x M (issue 21).
+O(M) plus the processors found again as picks load them, not S x M.
 
 :func:`knn_estimates` reads a mapping event's (S, M) estimates in one pass (no temporary (S, M) arrays).
 """
@@ -225,7 +225,7 @@ def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
     """ETC, C and the predicted ET (k-NN readings) of ``tasks`` on every processor, (S, M) each, in one pass: the
     stored k-NN estimates where U_j of the task's problem holds observations, else T/P_j (eq. 6), Gamma of c and the
     problem's mean ET, which is also the predicted ET where U_j holds only round-robin returns (NaN: no error to
-    predict from; issue 22) (``EstimatorState.estimates``, the same arithmetic)."""
+    predict from) (``EstimatorState.estimates``, the same arithmetic)."""
     s, m = tasks.size, rate.size
     etc, comm, err = np.empty((s, m)), np.empty((s, m)), np.empty((s, m))
     for r in range(s):
@@ -385,7 +385,7 @@ def _greedy_columns(tasks, pos, alive, col_e, col_t, col_n, ue, unobs, p_tasks, 
 
 class CarriedFA:
     """Alg. 2 with FA (eq. 11) at each mapping event of one run, carrying from one event to the next what did not
-    change (issue 21). Each processor keeps a column: the waiting tasks of the problems it has observations of,
+    change. Each processor keeps a column: the waiting tasks of the problems it has observations of,
     sorted by e = ETC + C of their k-NN estimates. Between events only the columns whose estimates a return changed
     (``column_changed``) are sorted again, new tasks are merged in, and started ones dropped now and then; a
     problem's tasks on the processors without its observations share one e (T/P_j + C, eq. 6). ST (eq. 12) is

@@ -22,7 +22,7 @@ PROBLEMS = [
     {"name": "montecarlo", "release": 600.0, "stages": [120], "work": [100000], "params": [10, 10],
      "exponents": [1.0, -0.5], "data": 2.0, "noise": 0.1, "outliers": 0.01, "outlier_factor": 10.0},
 ]
-# The paper's density (issue 22; docs/models/estimation.md, "Presets"): its figures imply 143-160 k processor-seconds
+# The paper's density (docs/models/estimation.md, "Presets"): its figures imply 143-160 k processor-seconds
 # of work on system A (FZ: 0.66 x 90 x 2408 s; FA: 0.51 x 90 x 1.45 x 2408 s), today's analogue has about 43 k. Three
 # times each stage's tasks at 1.2 x the work give about 147 k, and outliers x3 (up to about 1000 s on system A, Fig. 3's
 # "up to over 1000 seconds") instead of x10, so that no single outlier at the end of a stage chain sets the makespan.

@@ -134,7 +134,7 @@ def load_check(scenario, max_tasks: int = CHECK_TASKS) -> LoadCheck | None:
 
     Utilisation and the share completed at the last arrival hardly depend on the number of tasks at a given rate
     (both are set by the rate against the machines' capacity), so a short run tells whether a rate still fits a
-    workload after machines, heterogeneity or the ETC method were edited (issue 8, item 5).
+    workload after machines, heterogeneity or the ETC method were edited.
     """
     _check_model(scenario, "load check")
     spec = scenario.spec

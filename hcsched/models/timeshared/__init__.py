@@ -29,8 +29,8 @@ from hcsched.scenario import Scenario
 # Seconds of one trial, per heuristic run (the reference run counted once more): a fixed cost per run, a cost per task
 # (its workload, schedule and metrics), and per task and server a base cost, one per task sharing a server and one per
 # its square (each arrival simulates every server's k tasks to their ends, at a cost that grows faster than k). Fitted
-# by bench/estimates.py's scenarios after issue 21's faster kernels (CPU seconds of one trial in one process on the
-# 2-core machine: caniou-table3 and mu0/10/30/70, the three uploads of issue 18, and caniou-mu30 with servers, tasks
+# by bench/estimates.py's scenarios (CPU seconds of one trial in one process on the
+# 2-core machine: caniou-table3 and mu0/10/30/70, three slow servers a user uploaded, and caniou-mu30 with servers, tasks
 # and rate x4 and x16, tasks x4, mu10 x4 and mu0 with tasks x4). Refitted with the faster kernels (the median of three trials
 # each, kernels compiled, least squares on the ratio): within 0.80-1.27 of each, no margin (the estimate is checked
 # both ways, within 1.5x of the runs).

@@ -1,5 +1,5 @@
 """The published claims of Caniou and Jeannot, "Scheduling on the Grid: Historical Trace and Dynamic Heuristics"
-(INRIA RR-4620, 2002), as a registry (issue 19): Table 3's simulated completion dates (section 4.2) and the
+(INRIA RR-4620, 2002), as a registry: Table 3's simulated completion dates (section 4.2) and the
 statements of sections 5-7 about the heuristics' gains against NetSolve MCT, whose graphs (Figs. 4-14) are missing
 from the text, so every number is the one printed in its prose.
 

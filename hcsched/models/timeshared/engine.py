@@ -35,7 +35,7 @@ NETSOLVE_MCT, HMCT, MMC, MP, MP_LOAD, MP_L2, CRES, CRES_INCR, DECRES, DECRES_INC
 INF = math.inf
 RUN_TO_END, UNTIL_ARRIVAL, UNTIL_NEW_ENDS, UP_TO = range(4)  # how far :func:`simulate` runs
 # The kernels run once per server and decision are inlined (``inline="always"``): a call passing the state's named
-# tuples cost more than the simulation of a server's two or three tasks (issue 21).
+# tuples cost more than the simulation of a server's two or three tasks.
 
 # The HTM's knowledge of the m servers (rows), from :func:`new_state`: each server's members (tasks mapped there
 # since the oldest one unfinished at its last mapping or :func:`advance`, in mapping order), their phases, tags and phase ends, its

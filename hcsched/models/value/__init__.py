@@ -95,7 +95,7 @@ class ValueModel(Model):
     trial_word = "trial"
     time_unit = "s"
     compile_seconds = 44.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py: a first Run
-    # of 48.0 s, 3.0 s of it the run, after issue 21's last pass)
+    # of 48.0 s, 3.0 s of it the run)
     default_preset = "kim-loose-high-heavy"
     schedule_columns = ("priority", "weight", "d100", "d50", "d25")
     heuristics = HEURISTICS

@@ -1,13 +1,13 @@
-"""The published claims of Kim, Shivle, Siegel et al., JPDC 67 (2007), as a registry (issue 19).
+"""The published claims of Kim, Shivle, Siegel et al., JPDC 67 (2007), as a registry.
 
 The paper prints no V: its Figs. 2 and 3 (V as % of the upper bound UB, eight scenarios, 50 trials each) are missing
 from the text, so its claims are the rankings and the four percentages of section 7, the comparisons of sections 7-8,
-the static benchmarks of section 8 and the workload of section 6 (notes: ``../shared/reference/seed001-notes.md``,
-section 2; our runs and the deviations: ``docs/models/value.md``, "Reproduction"). Every dynamic claim runs the eight
+the static benchmarks of section 8 and the workload of section 6 (the readings of section 2, our runs and the
+deviations: ``docs/models/value.md``, "Reproduction"). Every dynamic claim runs the eight
 dynamic heuristics on the paper's 50 trials; TPSA and GA run on the first 3 trials only, as the README does (each
 trial needs the eight dynamic heuristics for its seed, and the two searches cost about as much as they do).
 
-The second reading (issue 19): with the text's workload, high heterogeneity leaves the system underloaded (4-9
+The second reading: with the text's workload, high heterogeneity leaves the system underloaded (4-9
 waiting tasks on average), and every heuristic earns about the same; with task COV 0.9 but machine COV 0.3 it is
 oversubscribed (120-350 waiting tasks), as the paper says its system is. The high-heterogeneity ranking claims carry
 that reading, on 15 trials (its differences are points to tens of points; 50 would not fit the 300 s budget). The other

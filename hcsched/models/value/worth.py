@@ -5,7 +5,7 @@ Every function here is ``numba.njit``: the scalar ones (:func:`deadline_factor`,
 (:func:`task_values`, :func:`value`, :func:`upper_bound`) take and return numpy arrays of float64. A task that was
 never started has ``start = finish = NaN``. The value model computes V, UB and the deadline outcomes only here.
 
-Readings (``/work/shared/reference/seed001-notes.md``):
+Readings (Kim et al. section 2.2; docs/models/value.md):
 
 - A task is *never started* (deadline factor 0, section 2.2.2) when its start is NaN or at or after E: "never
   started during the time period evaluated". Such a task has b_i = 0 by case (e) anyway, so the reading changes only
