@@ -312,7 +312,8 @@ class Winner:
     runner_up: str | None
 
 
-def _winner(scenario: Scenario, results: pd.DataFrame) -> Winner:
+def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
+    """The winner of a run on its model's headline metric (:func:`hcsched.verdict.scenario_verdicts`' first)."""
     found = scenario_verdicts(scenario, results)
     v = found[0] if found else None
     if v is None or v.best is None:
@@ -513,7 +514,7 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),
                                      (x, y)))
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),
-                         (_winner(before, before_results), _winner(after, after_results)), left_out)
+                         (winner_of(before, before_results), winner_of(after, after_results)), left_out)
 
 
 def comparison_csv(cmp: RunComparison) -> str:

@@ -13,10 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import Scenario, get_model, preset, preset_names
-from hcsched.compare import RunComparison, compare_runs, run_changes
+from hcsched.compare import RunComparison, compare_runs, run_changes, winner_of
 from hcsched.errors import describe_error
-from hcsched.verdict import readable, scenario_verdicts
-from pages.session import EDITED, Keys
+from hcsched.verdict import headline_metric, readable
+from pages.session import EDITED, Keys, shortened
 
 HISTORY_CAP = 20  # runs kept in a session; the oldest is dropped beyond it
 SHOWN_CHANGES = 3  # a run's "what differs" names at most this many changes, then "and N more"
@@ -55,10 +55,7 @@ class Entry:
 
 
 def _shown(changes) -> str:
-    shown = list(changes)
-    if len(shown) > SHOWN_CHANGES:
-        shown = [*shown[:SHOWN_CHANGES - 1], f"and {len(shown) - SHOWN_CHANGES + 1} more"]
-    return "; ".join(shown)
+    return "; ".join(shortened(changes, SHOWN_CHANGES, "more"))
 
 
 def _edits(scenario: Scenario) -> tuple[str, ...] | None:
@@ -83,18 +80,13 @@ def titled(title: str) -> Entry | None:
 
 def _winner(run) -> str:
     try:
-        found = scenario_verdicts(run.scenario, run.results)
+        w = winner_of(run.scenario, run.results)
     except Exception as exc:  # a model's failure: said, never a traceback
         return f"– ({describe_error(exc)})"
-    v = found[0] if found else None
-    if v is None or v.best is None:
+    if w.label is None:
         return "–"
-    value = readable(v.best_mean, _metric(run.scenario, v.metric))
-    return f"{v.best} ({value})" if v.separated else f"no clear winner (best average {v.best}, {value})"
-
-
-def _metric(scenario: Scenario, name: str):
-    return next(m for m in get_model(scenario.model).bar_metrics() if m.name == name)
+    value = readable(w.mean, headline_metric(get_model(run.scenario.model)))
+    return f"{w.label} ({value})" if w.clear else f"no clear winner (best average {w.label}, {value})"
 
 
 def keep(run) -> Entry:

@@ -50,12 +50,18 @@ ORIGIN = "scenario_origin"  # (the scenario the edits started from, the last sce
 SHOWN_CHANGES = 4  # an edit's description names at most this many changes, then "and N more"
 
 
+def shortened(changes, at_most: int = SHOWN_CHANGES, more: str = "more changes") -> list[str]:
+    """``changes`` as a description names them: at most ``at_most``, the last of them "and N more changes"."""
+    changes = list(changes)
+    if len(changes) > at_most:
+        changes = [*changes[:at_most - 1], f"and {len(changes) - at_most + 1} {more}"]
+    return changes
+
+
 def edit_description(origin: Scenario, edited: Scenario) -> str:
     """The description of a scenario edited from ``origin``: what it was edited from and what changed, in one line
     ("Edited from quickstart: tasks 200 → 150; min-min removed.")."""
-    changes = what_changed(origin, edited)
-    if len(changes) > SHOWN_CHANGES:
-        changes = [*changes[:SHOWN_CHANGES - 1], f"and {len(changes) - SHOWN_CHANGES + 1} more changes"]
+    changes = shortened(what_changed(origin, edited))
     return f"Edited from {origin.name}: {'; '.join(changes)}." if changes else f"Edited from {origin.name}."
 
 
