@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 
 from hcsched.compare import flat_settings
 from hcsched.errors import HcschedError, did_you_mean
-from hcsched.presets import preset, preset_names
+from hcsched.presets import EDITED, preset, preset_names, preset_of
 from hcsched.registry import get_model
 from hcsched.scenario import Scenario
 
@@ -35,7 +35,6 @@ PRESET = "preset"
 SCENARIO = "scenario"
 NAME, DESCRIPTION = "name", "description"
 RUN_SETTINGS = ("heuristics", "benchmark", "trials", "seed")
-EDITED = " (edited)"  # the suffix of an edited preset's name
 MAX_READABLE = 1500  # characters of a readable query string; longer, the scenario is compressed
 MAX_JSON = 4_000_000  # bytes a compressed scenario may expand to
 SHOWN = 60  # characters of a bad value that a message quotes
@@ -79,12 +78,6 @@ def _bad(key: str, value: str, allowed: str) -> HcschedError:
 
 
 # --- the readable form --------------------------------------------------------------------------------------------
-
-def _preset_of(scenario: Scenario) -> Scenario | None:
-    """The preset a scenario is (an edit of), by its name: "NAME" or "NAME (edited)"."""
-    name = scenario.name.removesuffix(EDITED)
-    return preset(name) if name in preset_names() else None
-
 
 def _spec(scenario: Scenario) -> dict[str, Any]:
     return flat_settings(get_model(scenario.model).spec_to_dict(scenario.spec))
@@ -216,7 +209,7 @@ def scenario_query(scenario: Scenario, describe: Describe | None = None) -> dict
 
     Raises HcschedError when the scenario reads files on the server (a link cannot carry it)."""
     _refuse_files(scenario.to_dict())
-    base = _preset_of(scenario)
+    base = preset_of(scenario)
     if base is not None and base.model == scenario.model:
         for unset in (False, True):
             query = _readable(scenario, base, describe, unset)

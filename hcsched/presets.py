@@ -25,6 +25,15 @@ def preset(name: str) -> Scenario:
     return presets[name]()
 
 
+EDITED = " (edited)"  # the suffix of an edited preset's name
+
+
+def preset_of(scenario: Scenario) -> Scenario | None:
+    """The preset a scenario is, or is an edit of, by its name ("NAME" or "NAME (edited)"); None for another name."""
+    name = scenario.name.removesuffix(EDITED)
+    return preset(name) if name in preset_names() else None
+
+
 def _sweeps() -> dict:
     return {name: sp for model in MODELS.values() for name, sp in model.sweeps().items()}
 

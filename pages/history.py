@@ -12,11 +12,12 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from hcsched import Scenario, get_model, preset, preset_names
+from hcsched import Scenario, get_model
 from hcsched.compare import RunComparison, compare_runs, run_changes, winner_of
 from hcsched.errors import describe_error
+from hcsched.presets import preset_of
 from hcsched.verdict import headline_metric, readable
-from pages.session import EDITED, Keys, shortened
+from pages.session import Keys, shortened
 
 HISTORY_CAP = 20  # runs kept in a session; the oldest is dropped beyond it
 SHOWN_CHANGES = 3  # a run's "what differs" names at most this many changes, then "and N more"
@@ -60,8 +61,8 @@ def _shown(changes) -> str:
 
 def _edits(scenario: Scenario) -> tuple[str, ...] | None:
     """What differs from the scenario's preset, when it is one or an edit of one ("NAME (edited)")."""
-    name = scenario.name.removesuffix(EDITED)
-    return tuple(run_changes(preset(name), scenario)) if name in preset_names() else None
+    base = preset_of(scenario)
+    return None if base is None else tuple(run_changes(base, scenario))
 
 
 def history() -> list[Entry]:

@@ -7,6 +7,7 @@ import streamlit as st
 
 from hcsched import Scenario, preset, preset_names
 from hcsched.compare import what_changed
+from hcsched.presets import EDITED, preset_of
 from pages.jobs import begin_page, warm_kernels
 
 
@@ -45,7 +46,6 @@ def refuse_runs(problem: str) -> None:
     st.session_state[Keys.PROBLEM] = problem
 
 
-EDITED = " (edited)"  # the suffix of an edited preset's name
 ORIGIN = "scenario_origin"  # (the scenario the edits started from, the last scenario committed from it)
 SHOWN_CHANGES = 4  # an edit's description names at most this many changes, then "and N more"
 
@@ -68,9 +68,9 @@ def edit_description(origin: Scenario, edited: Scenario) -> str:
 def _origin(current: Scenario) -> Scenario:
     """What ``current`` was edited from: its preset ("NAME" or "NAME (edited)"), else the scenario as it was loaded
     (the edits' origin while ``current`` is the last scenario they committed, trials and seed aside), else itself."""
-    base = current.name.removesuffix(EDITED)
-    if base in preset_names():
-        return preset(base)
+    found = preset_of(current)
+    if found is not None:
+        return found
     kept = st.session_state.get(ORIGIN)
     if kept is not None and same_experiment(kept[1], current):
         return kept[0]
