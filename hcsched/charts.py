@@ -155,7 +155,8 @@ def tick_format(fmt: str) -> str:
 
 
 def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None,
-                references: Mapping[str, str] | None = None, benchmark: str | None = None) -> go.Figure:
+                references: Mapping[str, str] | None = None, benchmark: str | None = None,
+                lines: Mapping[str, tuple[float, str]] | None = None) -> go.Figure:
     """One panel per metric in a fixed grid: a horizontal bar per heuristic with its 95% interval as an error bar.
 
     Heuristics are rows named once at the left of each row of panels (readable with 12 or more, no rotated labels);
@@ -163,7 +164,8 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     zero length) says so in its panel instead of leaving it empty. ``references``: label -> what it is, for the
     heuristics that cannot run online (full-knowledge benchmarks): hatched bars, "(reference)" beside the name, and
     what it is on hover, so that nobody reads one as a contender. ``benchmark``: the label the normalised metrics
-    are ratios to, "(benchmark)" beside its row and named on their axes."""
+    are ratios to, "(benchmark)" beside its row and named on their axes. ``lines``: metric -> (value, words), a
+    dashed vertical line across its panel (a bound on the best possible, e.g. the mean lower bound on the makespan)."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
     marks = reference_marks(labels, references)
@@ -192,6 +194,10 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             hovertemplate=f"%{{hovertext}}<br>{m.title}: mean %{{x:{f}}}{unit}<br>95% interval of the mean: "
                           f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}<extra></extra>",
         ), row=row, col=col)
+        if lines and m.name in lines and np.isfinite(lines[m.name][0]):
+            x, text = lines[m.name]
+            fig.add_vline(x=x, line={"dash": "dash", "color": "#444", "width": 1.5}, annotation_text=text,
+                          annotation_position="bottom right", annotation_font_size=10, row=row, col=col)
         words = axis_unit(m)
         if benchmark and m.name.startswith("normalized_"):  # "ratio to min-min (1 = as good)"
             words = words.replace("the benchmark", benchmark, 1)

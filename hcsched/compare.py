@@ -46,6 +46,7 @@ import pandas as pd
 
 from hcsched.errors import HcschedError
 from hcsched.export import READ_BACK, commented_csv, scenario_digest
+from hcsched.metrics import LOWER_BOUND
 from hcsched.registry import get_model
 from hcsched.stats import t_quantile
 from hcsched.verdict import (
@@ -106,8 +107,11 @@ def flat_settings(node: dict, prefix: str = "") -> dict:
     return out
 
 
-def _benchmark(scenario: Scenario):
-    return next(h for h in scenario.heuristics if h.label == scenario.benchmark_label)
+def benchmark_kind(scenario: Scenario) -> tuple:
+    """What normalised metrics are divided by, whatever its label: the benchmark heuristic's name and parameters,
+    or (LOWER_BOUND, ()) for the trial's bound."""
+    label = scenario.benchmark_label
+    return next(((h.name, h.params) for h in scenario.heuristics if h.label == label), (LOWER_BOUND, ()))
 
 
 def what_changed(before: Scenario, after: Scenario) -> list[str]:
@@ -136,9 +140,9 @@ def what_changed(before: Scenario, after: Scenario) -> list[str]:
     if not removed and not added and before.heuristics != after.heuristics:
         labels = sorted(h.label for h in before.heuristics) != sorted(h.label for h in after.heuristics)
         out.append("heuristics relabelled" if labels else "heuristics reordered")
-    if (model.normalizes() or before.benchmark or after.benchmark) and kind(_benchmark(before)) != kind(_benchmark(after)):
+    if (model.normalizes() or before.benchmark or after.benchmark) and benchmark_kind(before) != benchmark_kind(after):
         chosen = "" if before.benchmark or after.benchmark else " (by default)"
-        out.append(f"benchmark {_benchmark(before).label} → {_benchmark(after).label}{chosen}")
+        out.append(f"benchmark {before.benchmark_label} → {after.benchmark_label}{chosen}")
     return out
 
 

@@ -81,9 +81,10 @@ def run_trials(scenario: Scenario, trials: list[int], seeds: list[np.random.Seed
 
 def normalized(results: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
     """``results`` with every normalised metric of the scenario's model against its benchmark heuristic."""
-    for metric in get_model(scenario.model).metrics:
+    model = get_model(scenario.model)
+    for metric in model.metrics:
         if metric.normalize:
-            results = add_normalized(results, metric.name, scenario.benchmark_label)
+            results = add_normalized(results, metric.name, scenario.benchmark_label, model.bound_columns.get(metric.name))
     return results
 
 

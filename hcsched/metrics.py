@@ -69,13 +69,21 @@ def schedule_metrics(s: Schedule) -> dict[str, float]:
     }
 
 
-def add_normalized(results: pd.DataFrame, metric: str, benchmark: str) -> pd.DataFrame:
-    """``normalized_<metric>``: the metric divided by the benchmark heuristic's in the same trial (section 5.1),
-    right after the metric's column."""
-    base = results.loc[results["heuristic"] == benchmark].set_index("trial")[metric]
+LOWER_BOUND = "lower bound"
+"""The benchmark that is no heuristic: a metric over its trial's bound (``Model.bound_columns``; 1 is the best possible)."""
+
+
+def add_normalized(results: pd.DataFrame, metric: str, benchmark: str, bound: str | None = None) -> pd.DataFrame:
+    """``normalized_<metric>``: the metric divided by the benchmark heuristic's in the same trial (section 5.1), or,
+    for the benchmark LOWER_BOUND, by the column ``bound`` of each row (NaN without one), right after the metric's
+    column."""
+    if benchmark == LOWER_BOUND:
+        base = results[bound].to_numpy() if bound in results else np.full(len(results), np.nan)
+    else:
+        base = results.loc[results["heuristic"] == benchmark].set_index("trial")[metric]
+        base = base.reindex(results["trial"]).to_numpy()
     results = results.copy()
-    results.insert(results.columns.get_loc(metric) + 1, f"normalized_{metric}",
-                   results[metric].to_numpy() / base.reindex(results["trial"]).to_numpy())
+    results.insert(results.columns.get_loc(metric) + 1, f"normalized_{metric}", results[metric].to_numpy() / base)
     return results
 
 

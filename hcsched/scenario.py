@@ -17,6 +17,7 @@ from typing import Any
 
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
+from hcsched.metrics import LOWER_BOUND
 from hcsched.registry import DEFAULT_MODEL, get_model, model_names
 from hcsched.validate import choice, fail, keys, whole
 
@@ -120,8 +121,10 @@ class Scenario:
         dup = next((x for x in labels if labels.count(x) > 1), None)
         if dup:
             raise HcschedError(f"scenario field 'heuristics': the label {dup!r} is used twice; give each a distinct 'label'")
-        if self.benchmark is not None and self.benchmark not in labels:
-            raise fail("benchmark", self.benchmark, "the label of one of the scenario's heuristics: " + ", ".join(labels))
+        bound = [LOWER_BOUND] if get_model(self.model).bound_columns else []
+        if self.benchmark is not None and self.benchmark not in labels + bound:
+            raise fail("benchmark", self.benchmark, "the label of one of the scenario's heuristics: "
+                       + ", ".join(labels + [repr(b) for b in bound]))
 
     def _heuristic(self, item: Any) -> HeuristicSpec:
         """``item`` as this model's heuristic (names are scoped by model); errors name the field."""

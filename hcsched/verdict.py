@@ -118,6 +118,7 @@ class Verdict:
     tied: tuple[Comparison, ...] = ()  # the best against every other heuristic it is not told apart from, best first
     benchmark: str | None = None  # the heuristic the others are normalised to, if any
     behind: tuple[str, ...] = ()  # the heuristics told apart from the best (clearly worse), in rank order
+    bound_text: str = ""  # how far the best is from a bound on the best possible (:func:`bound_sentence`), or ""
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -149,8 +150,8 @@ class Verdict:
 
     @property
     def lines(self) -> list[str]:
-        """The sentence, then the references' sentence if any."""
-        return [self.text] + ([self.reference_text] if self.reference_text else [])
+        """The sentence, then the bound's and the references' sentences if any."""
+        return [self.text] + [t for t in (self.bound_text, self.reference_text) if t]
 
 
 # --- numbers as people read them -------------------------------------------------------------------------------
@@ -536,12 +537,31 @@ def scenario_benchmark(scenario: Scenario) -> str | None:
     return None if found in scenario_references(scenario) else found
 
 
+def bound_sentence(results: pd.DataFrame, metric: Metric, best: str, bound: str) -> str:
+    """"min-min is 13.7% above the lower bound on average (95% interval: 12.1% to 15.3%): its makespan is at most that
+    far from the best possible." ``bound``: the column of each trial's bound on ``metric`` (``Model.bound_columns``,
+    a value no mapping beats); "" when it has no value."""
+    rows = results[results["heuristic"] == best]
+    if bound not in rows or not (rows[bound] > 0).any():
+        return ""
+    mean, lo, hi = (100 * (x - 1) for x in mean_ci((rows[metric.name] / rows[bound]).to_numpy(float)))
+    interval = f" (95% interval: {lo:.1f}% to {hi:.1f}%)" if np.isfinite(lo) else ""
+    words = _lowered(metric.title)
+    return (f"{best} is {mean:.1f}% above the lower bound on average{interval}: its {words} is at most that far from "
+            "the best possible.")
+
+
 def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict]:
     """The verdicts of a scenario's results, the model's headline metric (:func:`headline_metric`) first, then its
-    other bar metrics; its benchmark compared too, its references (:func:`scenario_references`) never crowned."""
+    other bar metrics; its benchmark compared too, its references (:func:`scenario_references`) never crowned; a
+    metric with a bound (``Model.bound_columns``) says how far its best is from it (:func:`bound_sentence`)."""
     model = get_model(scenario.model)
     names = {h.label: plain_name(heuristic_title(h.label, scenario.model)) for h in scenario.heuristics}
     found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names)
+    by_name = {m.name: m for m in model.metrics}
+    found = [dataclasses.replace(v, bound_text=bound_sentence(results, by_name[v.metric], v.best,
+                                                              model.bound_columns[v.metric]))
+             if v.best is not None and v.metric in model.bound_columns else v for v in found]
     lead = headline_metric(model).name
     return sorted(found, key=lambda v: v.metric != lead)  # stable: the others keep their order
 

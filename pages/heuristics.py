@@ -26,6 +26,8 @@ import dataclasses
 import streamlit as st
 
 from hcsched import HcschedError, get_heuristic, get_model, heuristic_names
+from hcsched.compare import benchmark_kind
+from hcsched.metrics import LOWER_BOUND
 from hcsched.scenario import HeuristicSpec
 from pages.session import Keys, commit_scenario, init_session_state
 from pages.widgets import link
@@ -203,7 +205,7 @@ def benchmark_change(before, after) -> str | None:
     model = get_model(after.model)
     if not model.normalizes():
         return None
-    kind = lambda sc: next((h.name, h.params) for h in sc.heuristics if h.label == sc.benchmark_label)  # noqa: E731
+    kind = benchmark_kind
     if kind(before) == kind(after):
         return None
     old, new = before.benchmark_label, after.benchmark_label
@@ -235,14 +237,14 @@ def add() -> None:
 def remove(i: int) -> None:
     sc = st.session_state[Keys.SCENARIO]
     rest = [s for j, s in enumerate(sc.heuristics) if j != i]
-    commit(rest, sc.benchmark if sc.benchmark in [s.label for s in rest] else None)
+    commit(rest, sc.benchmark if sc.benchmark in [s.label for s in rest] + [LOWER_BOUND] else None)
 
 
 def choose_benchmark() -> None:
     """The benchmark chosen; a label the scenario no longer has (picked on a list drawn before the labels changed) is
     not committed: the rerun shows the scenario's own benchmark."""
     sc = st.session_state[Keys.SCENARIO]
-    if st.session_state[BENCHMARK] in [s.label for s in sc.heuristics]:
+    if st.session_state[BENCHMARK] in [s.label for s in sc.heuristics] + [LOWER_BOUND]:
         commit(list(sc.heuristics), st.session_state[BENCHMARK], say_benchmark=False)
     else:
         set_error(f"{st.session_state[BENCHMARK]} is no longer one of the heuristics (they changed meanwhile); the "
@@ -266,8 +268,11 @@ def benchmark(sc) -> None:
         return
     normalised = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
     st.session_state[BENCHMARK] = sc.benchmark_label  # the widget follows the scenario (labels may have changed)
-    st.selectbox(f"Normalise {normalised} to", [s.label for s in sc.heuristics], key=BENCHMARK, on_change=choose_benchmark,
-                 help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the paper does), else the first.")
+    bound = [LOWER_BOUND] if model.bound_columns else []
+    st.selectbox(f"Normalise {normalised} to", [s.label for s in sc.heuristics] + bound, key=BENCHMARK,
+                 on_change=choose_benchmark, help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the "
+                 "paper does), else the first." + (" The lower bound: each trial's bound on the best possible (1 is "
+                 "optimal)." if bound else ""))
     note = st.session_state.get(BENCHMARK_NOTE)
     if note is not None and note[1] is st.session_state[Keys.SCENARIO]:  # forgotten once the scenario is edited again
         st.info(note[0])

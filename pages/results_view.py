@@ -219,8 +219,8 @@ def show_results(run: RunResult, key: str) -> None:
     shown = shared(bars) if shared else bars
     whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
     if shown:
-        st.plotly_chart(metric_bars(summary, shown, colors, references, scenario_benchmark(scenario)),
-                        key=f"{key}_bars", width="stretch")
+        st.plotly_chart(metric_bars(summary, shown, colors, references, scenario_benchmark(scenario),
+                                    bound_lines(model, results)), key=f"{key}_bars", width="stretch")
     elif whole_run is not None:  # the model charts its headline itself: its charts lead, under the verdict
         _model_charts(whole_run, results, scenario, colors, key)
         whole_run = None
@@ -250,6 +250,12 @@ def show_results(run: RunResult, key: str) -> None:
         col.download_button(label, data, name, mime, key=f"{key}_dl_{_download_key(label)}", on_click="ignore")
 
 
+def bound_lines(model, results: pd.DataFrame) -> dict[str, tuple[float, str]]:
+    """The mean over trials of each bound on a metric (``Model.bound_columns``), to draw as a line on its panel."""
+    return {metric: (float(results[column].mean()), "lower bound (mean)") for metric, column in model.bound_columns.items()
+            if column in results and results[column].notna().any()}
+
+
 def _download_key(label: str) -> str:
     """A download button's key from its label, stable across scenarios (file names carry the scenario's name)."""
     return {"Per-trial": "results", "Summary": "summary", "Scenario": "scenario"}.get(
@@ -274,6 +280,8 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         also = trade_off(found)  # another heuristic wins another metric, for real: said, not only folded
         if also:
             st.markdown(escaped(also))
+        if lead.bound_text:
+            st.markdown(escaped(lead.bound_text))
         if lead.reference_text:
             st.markdown(escaped(lead.reference_text))
         if others:

@@ -34,10 +34,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -79,6 +79,9 @@ class Model:
     spec_keys: frozenset[str] = frozenset()  # those keys, as written in a scenario file
     metrics: tuple[Metric, ...] = ()  # the columns of measure(), in order
     benchmarks: tuple[str, ...] = ()  # heuristic labels tried, in order, as the default benchmark
+    # metric -> the results column of a bound on it that no mapping beats; with any, the benchmark LOWER_BOUND
+    # (hcsched.metrics) is offered: the metric normalised to its bound instead of a heuristic's value
+    bound_columns: Mapping[str, str] = MappingProxyType({})
     trial_word: str = "trial"  # "replication" where the paper says so
     time_unit: str = "s"  # the unit of arrival, start and finish times
     compile_seconds: float = 10.0  # about how long its kernels take to compile into an empty numba cache (one core)

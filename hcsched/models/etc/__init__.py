@@ -11,6 +11,7 @@ and their rules, the numba kernels of :mod:`.immediate` and :mod:`.batch`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import numpy as np
 
 from hcsched.metrics import STRETCH_NOTE, Metric, schedule_metrics
 from hcsched.models.base import Model
-from hcsched.models.etc import engine, spec
+from hcsched.models.etc import bounds, engine, spec
 from hcsched.models.etc.claims import CLAIMS
 from hcsched.models.etc.heuristics import HEURISTICS
 from hcsched.models.etc.presets import PRESETS, sweeps
@@ -69,6 +70,16 @@ class EtcModel(Model):
     metrics = (
         Metric("makespan", "Makespan", "s", bar=True, normalize=True,
                doc="When the last task finishes (section 3.1); normalised to the benchmark heuristic of the same trial."),
+        Metric("makespan_bound", "Makespan / lower bound", "", bar=True,
+               doc="The makespan over the trial's lower bound: a makespan that no mapping of its tasks can beat, even "
+                   "knowing their actual times in advance (1 is the best possible; 1.05 is at most 5% from the optimum)."),
+        Metric("lower_bound", "Makespan lower bound", "s", "",
+               doc="The trial's lower bound on the makespan: the linear-programming relaxation of the mapping, through "
+                   "its Lagrangian dual, from the actual times, with the arrival times (docs/models/etc.md). The same "
+                   "for every heuristic of the trial."),
+        Metric("mean_flow_bound", "Mean flow time / lower bound", "",
+               doc="The mean flow time over its lower bound, the mean of each task's fastest actual time (every task "
+                   "started on arrival on its fastest machine; 1 is the best possible)."),
         Metric("sum_flow", "Sum of flow times", "s", doc="Sum over tasks of finish minus arrival."),
         Metric("mean_flow", "Mean flow time", "s", bar=True, doc="Mean over tasks of finish minus arrival."),
         Metric("max_flow", "Max flow time", "s", doc="The longest finish minus arrival."),
@@ -86,6 +97,7 @@ class EtcModel(Model):
                doc="The share of tasks that ran on the machine with their smallest ETC (1 for MET, section 3.2)."),
     )
     benchmarks = ("min-min", "mct")  # section 5.1: Min-min for batch mode, MCT for immediate mode
+    bound_columns = {"makespan": "lower_bound"}  # the benchmark "lower bound" divides the makespan by this column
     compile_seconds = 9.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py)
     default_preset = "quickstart"
     commands_module = "hcsched.models.etc.commands"  # hcsched map and calibrate; map_tasks, calibrate
@@ -102,13 +114,21 @@ class EtcModel(Model):
         return s.tasks, s.machines
 
     def workload(self, s: spec.EtcModelSpec, seed_seq: np.random.SeedSequence) -> Workload:
-        return make_workload(s, seed_seq)
+        w = make_workload(s, seed_seq)
+        if not s.lower_bound:
+            return w
+        return dataclasses.replace(w, makespan_bound=bounds.trial_bound(w.arrival, w.actual),
+                                   flow_bound=bounds.flow_bound(w.actual))
 
     def run(self, s: spec.EtcModelSpec, heuristic, workload: Workload) -> EtcRun:
         return run_heuristic(heuristic, workload)
 
     def measure(self, s: spec.EtcModelSpec, heuristic, run: EtcRun) -> dict[str, Any]:
-        return schedule_metrics(run)
+        out = schedule_metrics(run)
+        out["makespan_bound"] = out["makespan"] / run.makespan_bound if run.makespan_bound > 0 else float("nan")
+        out["lower_bound"] = run.makespan_bound
+        out["mean_flow_bound"] = out["mean_flow"] / run.flow_bound if run.flow_bound > 0 else float("nan")
+        return out
 
     def trial_seconds(self, s: spec.EtcModelSpec, heuristics) -> float:
         """Drawing the workload, n m _DRAW (+ n m _MATRIX for a user's matrix, + n _SMALLEST for semiconsistent
@@ -146,6 +166,7 @@ class EtcModel(Model):
 
     def warm_up(self) -> None:
         engine.warm_up()
+        bounds.warm_up()
 
 
 MODEL = EtcModel()

@@ -16,9 +16,12 @@ from hcsched.models.etc.workload import Workload
 class EtcRun(Schedule):
     """A run's schedule, with ``decision_work``: the task-machine pairs the heuristic's definition compares (tasks x
     machines in immediate mode; in batch mode, for each iteration of Fig. 1 or pass of Fig. 2 that ran, the unmapped
-    tasks x machines). It is the unit of ``bench/scaling.py``; no metric reads it."""
+    tasks x machines). It is the unit of ``bench/scaling.py``; no metric reads it. ``makespan_bound`` and
+    ``flow_bound``: the workload's (:class:`~.workload.Workload`)."""
 
     decision_work: int = 0
+    makespan_bound: float = float("nan")
+    flow_bound: float = float("nan")
 
 
 def run_heuristic(heuristic, w: Workload) -> EtcRun:
@@ -34,4 +37,4 @@ def run_heuristic(heuristic, w: Workload) -> EtcRun:
         work = unmapped * m
     rows = np.arange(n)
     return EtcRun(w.arrival, machine, start, finish, w.etc[rows, machine], w.actual[rows, machine], m, events,
-                  np.argmin(w.etc, axis=1), int(work))
+                  np.argmin(w.etc, axis=1), int(work), w.makespan_bound, w.flow_bound)

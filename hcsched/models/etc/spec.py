@@ -81,8 +81,11 @@ class EtcModelSpec:
     etc: EtcSpec = field(default_factory=EtcSpec)
     arrivals: ArrivalSpec = field(default_factory=ArrivalSpec)
     actual: ActualSpec = field(default_factory=ActualSpec)
+    lower_bound: bool = True  # each trial's makespan and mean flow time bounds (:mod:`.bounds`), and the ratios to them
 
     def __post_init__(self) -> None:
+        if not isinstance(self.lower_bound, bool):
+            raise fail("lower_bound", self.lower_bound, "true or false")
         if self.etc.method == "matrix":
             object.__setattr__(self, "tasks", len(self.etc.matrix))
             object.__setattr__(self, "machines", len(self.etc.matrix[0]))
@@ -90,7 +93,7 @@ class EtcModelSpec:
         whole(self, "tasks")
 
 
-SPEC_KEYS = frozenset({"machines", "tasks", "etc", "arrivals", "actual"})
+SPEC_KEYS = frozenset({"machines", "tasks", "etc", "arrivals", "actual", "lower_bound"})
 
 
 def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> EtcModelSpec:
@@ -129,4 +132,5 @@ def spec_to_dict(spec: EtcModelSpec) -> dict[str, Any]:
             etc["semiconsistent_mode"] = e.semiconsistent_mode
     arrivals = {"process": "static"} if spec.arrivals.process == "static" else dataclasses.asdict(spec.arrivals)
     actual = dataclasses.asdict(spec.actual) if spec.actual.model == "gamma" else {"model": spec.actual.model}
-    return {"machines": spec.machines, "tasks": spec.tasks, "etc": etc, "arrivals": arrivals, "actual": actual}
+    out = {"machines": spec.machines, "tasks": spec.tasks, "etc": etc, "arrivals": arrivals, "actual": actual}
+    return out if spec.lower_bound else {**out, "lower_bound": False}

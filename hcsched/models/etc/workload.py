@@ -108,11 +108,14 @@ def truncated_gaussian_times(rng: np.random.Generator, etc: np.ndarray, max_roun
 
 @dataclass(frozen=True)
 class Workload:
-    """One trial's inputs: arrival times (sorted), expected (ETC) and actual execution times."""
+    """One trial's inputs: arrival times (sorted), expected (ETC) and actual execution times, and the bounds on
+    the makespan and the mean flow time that no mapping of them beats (:mod:`.bounds`; NaN when not computed)."""
 
     arrival: np.ndarray
     etc: np.ndarray
     actual: np.ndarray
+    makespan_bound: float = float("nan")
+    flow_bound: float = float("nan")
 
 
 def make_workload(spec: Any, seed_seq: np.random.SeedSequence) -> Workload:
