@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from hcsched import HcschedError, get_heuristic, get_model, heuristic_names, map_tasks
+from hcsched import HcschedError, get_heuristic, get_model, heuristic_names, lower_bound, map_tasks
 from hcsched.models.etc import MODEL as ETC
+from hcsched.models.etc.search import improvement_step
 from pages.session import Keys
 
 EXPLAIN_TASKS = 30  # the largest matrix of the user's that the Explain page traces
@@ -23,6 +24,7 @@ EXAMPLES = {  # the worked examples of Maheswaran et al. (1999): ETC matrix and 
 HEURISTIC = {TABLES_1_2: "kpb", TABLE_3: "sufferage"}  # the heuristic each example shows off (section 3.2; Fig. 2)
 PARAMS = {"sa": {"low": 0.4, "high": 0.7}, "kpb": {"k": 67}}  # the values of the paper's example (Tables 1 and 2)
 STEP, TRACED = "ex_step", "ex_traced"  # the step shown, and the mapping it belongs to
+IMPROVED = "ex_improved"  # (the mapping traced, its assignments after 0, 1, 2, ... steps of the local search)
 
 
 def own_matrix(scenario):
@@ -169,3 +171,55 @@ def explain(sc) -> None:
     if k == len(steps):
         st.write(f"Done: assignment {', '.join(f't{i}→m{j}' for i, j in enumerate(result.assignment))}; "
                  f"all tasks complete by {result.completion.max():g}; makespan (largest ready time) {result.makespan:g}.")
+        improvement(etc, ready, result.assignment, traced)
+
+
+def makespan_of(etc: np.ndarray, ready, assignment: np.ndarray) -> tuple[np.ndarray, float]:
+    """The machines' ready times after ``assignment`` (machine per task), and the largest."""
+    n, m = etc.shape
+    loads = (np.zeros(m) if ready is None else ready) + np.bincount(assignment, etc[np.arange(n), assignment], m)
+    return loads, float(loads.max())
+
+
+def _apply(moves: list) -> None:
+    traced, kept = st.session_state[IMPROVED]
+    a = kept[-1].copy()
+    for task, _, to in moves:
+        a[task] = to
+    st.session_state[IMPROVED] = (traced, [*kept, a])
+
+
+def _undo_improvements() -> None:
+    traced, kept = st.session_state[IMPROVED]
+    st.session_state[IMPROVED] = (traced, kept[:1])
+
+
+def improvement(etc: np.ndarray, ready, assignment: np.ndarray, traced) -> None:
+    """How far the finished mapping is from the LP lower bound, and the local search of ``lp-search`` on it one step
+    at a time: which task moves from which machine, and why the makespan falls."""
+    kept = st.session_state.get(IMPROVED)
+    if kept is None or kept[0] != traced:
+        kept = st.session_state[IMPROVED] = (traced, [np.asarray(assignment)])
+    bound = lower_bound(etc, ready)
+    _, makespan = makespan_of(etc, ready, kept[1][-1])
+    st.subheader("How far from the best possible")
+    done = len(kept[1]) - 1
+    mapping = "This mapping" if not done else f"After {done} improvement step{'s' * (done > 1)}, the mapping"
+    gap = ("equals the lower bound: no mapping does better." if makespan <= bound * (1 + 1e-12) else
+           f"is {100 * (makespan / bound - 1):.1f}% above it; no mapping can beat the bound.")
+    st.write(f"Lower bound (the LP relaxation: tasks may be split between machines): {bound:g}. {mapping}'s makespan "
+             f"{makespan:g} {gap}")
+    step = improvement_step(etc, kept[1][-1], ready)
+    b1, b2 = st.columns(2)
+    if step is None:
+        st.info("No move, swap or chain of tasks out of the critical machine lowers the makespan: a local optimum of "
+                "lp-search's local search (its iterated greedy would now remove a few tasks and reinsert them).")
+    else:
+        what = "; ".join(f"t{t} from m{x} to m{y}" for t, x, y in step.moves)
+        st.markdown(f"**Next improvement of lp-search's local search ({step.kind}): {what}**")
+        st.success(step.why)
+        b1.button("Apply this step", key="ex_improve", on_click=_apply, args=(step.moves,), width="stretch")
+    b2.button("Back to the heuristic's mapping", key="ex_unimprove", disabled=not done, on_click=_undo_improvements,
+              width="stretch")
+    if done:
+        st.caption("Assignment now: " + ", ".join(f"t{i}→m{j}" for i, j in enumerate(kept[1][-1])))

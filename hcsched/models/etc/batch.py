@@ -7,7 +7,8 @@ still unmapped, and each one's best machine and completion so far) and
 assigned). A heuristic is
 run in *steps*: Min-min and Max-min assign one task per step (one iteration of
 the do-loop of Fig. 1); Sufferage assigns up to m tasks per step (one execution
-of the for-statement of Fig. 2). Running the steps to the end gives the full
+of the for-statement of Fig. 2); LP_SEARCH (:mod:`.search`) maps the whole meta-task when the event starts and
+hands out one task per machine per step. Running the steps to the end gives the full
 mapping; the engine runs them lazily, only as far as machines need their next
 task, which yields exactly the same assignments.
 
@@ -24,7 +25,7 @@ from numba import njit
 
 from hcsched.kernels import best_machine
 
-MIN_MIN, MAX_MIN, SUFFERAGE = range(3)
+MIN_MIN, MAX_MIN, SUFFERAGE, LP_SEARCH = range(4)
 
 MetaTask = namedtuple("MetaTask", "E zeta alive best_j best_c")
 MetaTask.__doc__ = """The tasks of one mapping event, row i each: ``E`` (S x m expected times), ``zeta`` (aging factors),
@@ -111,9 +112,31 @@ def sufferage_pass(meta, ready, out_task, out_machine):
 
 
 @njit(cache=True)
+def hand_out(meta, ready, out_task, out_machine):
+    """LP_SEARCH's step: its mapping is in ``best_j`` (written by the search when the event starts); each machine, in
+    index order, gets its lowest-index unmapped task. Returns the number of assignments written."""
+    E, alive, best_j = meta.E, meta.alive, meta.best_j
+    m = E.shape[1]
+    first = np.full(m, -1)
+    for i in range(E.shape[0]):
+        if alive[i] and first[best_j[i]] < 0:
+            first[best_j[i]] = i
+    count = 0
+    for j in range(m):
+        k = first[j]
+        if k >= 0:
+            ready[j] += E[k, j]
+            alive[k] = False
+            out_task[count], out_machine[count] = k, j
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def start_mapping(kind, meta, ready):
-    """Prepare the per-event state of heuristic ``kind``."""
-    if kind != SUFFERAGE:
+    """Prepare the per-event state of heuristic ``kind`` (LP_SEARCH's is the search's mapping, written by the
+    engine)."""
+    if kind == MIN_MIN or kind == MAX_MIN:
         init_best(meta, ready)
 
 
@@ -122,5 +145,7 @@ def step(kind, meta, ready, out_task, out_machine):
     """Run one step of heuristic ``kind``; returns how many assignments it wrote."""
     if kind == SUFFERAGE:
         return sufferage_pass(meta, ready, out_task, out_machine)
+    if kind == LP_SEARCH:
+        return hand_out(meta, ready, out_task, out_machine)
     out_task[0], out_machine[0] = min_max_step(kind == MAX_MIN, meta, ready)
     return 1

@@ -9,7 +9,7 @@ import json
 from hcsched.errors import HcschedError
 from hcsched.models.base import Command
 from hcsched.models.etc.calibration import CALIBRATION_TARGETS, calibrate
-from hcsched.models.etc.mapping import MappingResult, map_tasks
+from hcsched.models.etc.mapping import MappingResult, lower_bound, map_tasks
 from hcsched.readers import read_etc
 from hcsched.registry import get_model
 from hcsched.scenario import Scenario
@@ -51,15 +51,18 @@ def _map_arguments(m: argparse.ArgumentParser) -> None:
     m.add_argument("--ready", help="initial machine ready times, comma-separated")
     m.add_argument("--param", action="append", metavar="KEY=VALUE", help="a heuristic parameter (repeatable)")
     m.add_argument("--machines", type=int, help="machines per task in an HCSP file without header")
-    m.add_argument("--json", action="store_true", help="print {heuristic, makespan, assignment, completion}")
+    m.add_argument("--json", action="store_true", help="print {heuristic, makespan, assignment, completion, lower_bound}")
 
 
 def cmd_map(args: argparse.Namespace) -> None:
-    result = map_tasks(read_etc(args.etc_file, args.machines), args.heuristic, _ready(args.ready), **_params(args.param))
+    etc = read_etc(args.etc_file, args.machines)
+    result = map_tasks(etc, args.heuristic, _ready(args.ready), **_params(args.param))
+    bound = lower_bound(etc, _ready(args.ready))
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps({**result.to_dict(), "lower_bound": bound}))
         return
-    print(f"heuristic: {result.heuristic}\nmakespan: {result.makespan:g}")
+    print(f"heuristic: {result.heuristic}\nmakespan: {result.makespan:g}\nlower bound (LP relaxation): {bound:g}; "
+          f"the makespan is {100 * (result.makespan / bound - 1):.2f}% above it")
     print("task  machine  completion")
     for i, (j, c) in enumerate(zip(result.assignment, result.completion, strict=True)):
         print(f"{i:<5} {j:<8} {c:g}")
@@ -90,4 +93,4 @@ COMMANDS = (
     Command("map", "map the tasks of one ETC matrix, all arriving at time 0", _map_arguments, cmd_map),
     Command("calibrate", "find the arrival rate of section 5.1", _calibrate_arguments, cmd_calibrate, scenario=True),
 )
-FUNCTIONS = (map_tasks, MappingResult, calibrate)
+FUNCTIONS = (map_tasks, MappingResult, lower_bound, calibrate)

@@ -19,15 +19,16 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
-from hcsched.models.etc import batch, immediate
+from hcsched.models.etc import batch, immediate, search
 
 INTERVAL, COUNT = 0, 1
 
-BatchPlan = namedtuple("BatchPlan", "strategy interval kappa sigma")
+BatchPlan = namedtuple("BatchPlan", "strategy interval kappa sigma iterations seed", defaults=(0, 0))
 BatchPlan.__doc__ = """When a batch heuristic maps (section 3.3): ``strategy`` INTERVAL or COUNT, ``interval`` seconds, ``kappa``
-tasks, and ``sigma`` of the aging factor (0: no aging). A batch heuristic's parameters packed for :func:`run_batch`."""
+tasks, and ``sigma`` of the aging factor (0: no aging); LP_SEARCH's ``iterations`` and ``seed`` (:mod:`.search`; 0
+for the others). A batch heuristic's parameters packed for :func:`run_batch`."""
 
 
 @njit(cache=True)
@@ -164,6 +165,15 @@ def unstarted_tasks(meta, size, start, mapped, arrived):
 
 
 @njit(cache=True)
+def lp_search(E, ready, best_j, iterations, seed):
+    """LP_SEARCH's mapping of the meta-task ``E`` into ``best_j``, through object mode: the search's kernels are
+    compiled on their own, when it is first used, and not into every batch heuristic's."""
+    with objmode(a="int64[:]"):
+        a = search.map_rows(E, ready, iterations, seed)
+    best_j[:E.shape[0]] = a
+
+
+@njit(cache=True)
 def run_batch(kind, plan, arrival, etc, actual):
     """Batch mode with remapping of every arrived task that has not started (section 3.1).
 
@@ -183,7 +193,7 @@ def run_batch(kind, plan, arrival, etc, actual):
     heuristic's steps run (iterations of Fig. 1, passes of Fig. 2) of the unmapped tasks; times m, the task-machine
     pairs its definition compares (the engine itself updates only what changed).
     """
-    strategy, interval, kappa, sigma = plan
+    strategy, interval, kappa, sigma = plan.strategy, plan.interval, plan.kappa, plan.sigma
     n, m = etc.shape
     machine = np.full(n, -1)
     start = np.full(n, np.nan)
@@ -271,6 +281,8 @@ def run_batch(kind, plan, arrival, etc, actual):
             if S > 0:
                 events += 1
                 batch.start_mapping(kind, meta_task, ready)
+                if kind == batch.LP_SEARCH:
+                    lp_search(E, ready, best_j, plan.iterations, plan.seed)
 
         # Start queued tasks on idle machines (every machine at a mapping event, else the one just freed), running
         # the heuristic as far as needed.
@@ -324,8 +336,9 @@ def map_immediate_static(kind, params, etc, ready):
 
 
 @njit(cache=True)
-def map_batch_static(kind, sigma_zeta, etc, ready):
-    """Map one meta-task completely (section 3.3). Returns (machine, completion, ready, order)."""
+def map_batch_static(kind, sigma_zeta, etc, ready, iterations=search.DEFAULT_ITERATIONS, seed=0):
+    """Map one meta-task completely (section 3.3; LP_SEARCH with ``iterations`` and ``seed``). Returns (machine,
+    completion, ready, order)."""
     ready = ready.copy()
     n, m = etc.shape
     meta = batch.MetaTask(etc, sigma_zeta, np.ones(n, np.bool_), np.empty(n, np.int64), np.empty(n))
@@ -335,6 +348,8 @@ def map_batch_static(kind, sigma_zeta, etc, ready):
     completion = np.empty(n)
     order = np.empty(n, np.int64)
     batch.start_mapping(kind, meta, ready)
+    if kind == batch.LP_SEARCH:
+        lp_search(etc, ready, meta.best_j, iterations, seed)
     done = 0
     while done < n:
         got = batch.step(kind, meta, ready, out_task, out_machine)
@@ -353,7 +368,8 @@ def warm_up() -> None:
     """Compile (or load from numba's disk cache) the ETC model's kernels, once per process.
 
     Call it before forking worker processes: a child forked while another
-    thread holds numba's compiler lock would wait for it forever.
+    thread holds numba's compiler lock would wait for it forever. LP_SEARCH's own kernels are left to
+    :func:`.search.warm_up`.
     """
     global _WARM
     if _WARM:
@@ -363,8 +379,8 @@ def warm_up() -> None:
     for kind in range(5):
         run_immediate(kind, np.array([50.0, 90.0]), arrival, etc, etc)
         map_immediate_static(kind, np.array([50.0, 90.0]), etc, np.zeros(2))
-    for kind in range(3):
+    for kind in range(batch.LP_SEARCH):  # LP_SEARCH runs the same kernels (its search is called in object mode)
         for strategy in (INTERVAL, COUNT):
-            run_batch(kind, BatchPlan(strategy, 1.0, 2, 0.0), arrival, etc, etc)
+            run_batch(kind, BatchPlan(strategy, 1.0, 2, 0.0, 2, 0), arrival, etc, etc)
         map_batch_static(kind, np.ones(3), etc, np.zeros(2))
     _WARM = True

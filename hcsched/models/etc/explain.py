@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from hcsched.models.etc import batch, immediate
+from hcsched.models.etc import batch, immediate, search
 from hcsched.scenario import HeuristicSpec
 
 
@@ -124,10 +124,28 @@ def trace_sufferage(etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
     return steps
 
 
+def trace_search(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
+    """lp-search maps the meta-task at once (:mod:`.search`): one step, the mapping it ends with; its local search's
+    moves, one at a time, are :func:`.search.improvement_step`'s."""
+    p = spec.kwargs
+    result = search.improve(etc, ready, iterations=int(p["iterations"]), seed=int(p["seed"]))
+    after = ready.astype(float).copy()
+    rows = []
+    for i, j in enumerate(result.assignment):
+        after[j] += etc[i, j]
+        rows.append({"task": f"t{i}", "machine": f"m{j}", "ETC": _g(etc[i, j]), "fastest": f"m{int(np.argmin(etc[i]))}"})
+    made = [(i, int(j)) for i, j in enumerate(result.assignment)]
+    why = (f"the LP relaxation's solution rounded, then local search and {result.iterations_run} iterations of "
+           f"iterated greedy: makespan {_g(result.makespan)}")
+    return [TraceStep("the whole meta-task", ready.astype(float).tolist(), after.tolist(), pd.DataFrame(rows), made, why)]
+
+
 def trace_mapping(spec: HeuristicSpec, etc: np.ndarray, ready: np.ndarray) -> list[TraceStep]:
     """The trace of :func:`hcsched.map_tasks` for any registered heuristic of the ETC model."""
     if spec.heuristic.mode == "immediate":
         return trace_immediate(spec, etc, ready)
     if spec.heuristic.kind == batch.SUFFERAGE:
         return trace_sufferage(etc, ready)
+    if spec.heuristic.kind == batch.LP_SEARCH:
+        return trace_search(spec, etc, ready)
     return trace_min_max(spec, etc, ready)

@@ -1,6 +1,6 @@
 """The ETC model's heuristics (Maheswaran et al. 1999): the immediate-mode rules of section 3.2 and the batch-mode
-rules of section 3.3, as registry entries; their rules are the numba kernels of :mod:`.immediate` and :mod:`.batch`,
-selected by ``kind``. Each entry packs its own parameters for its kernel (``pack``)."""
+rules of section 3.3, as registry entries, and LP rounding + local search (:mod:`.search`) as a batch heuristic;
+their rules are the numba kernels of :mod:`.immediate` and :mod:`.batch`, selected by ``kind``. Each entry packs its own parameters for its kernel (``pack``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from hcsched.heuristics import Heuristic, Param, whole_number
-from hcsched.models.etc import batch, engine, immediate
+from hcsched.models.etc import batch, engine, immediate, search
 
 MODEL = "etc"
 MAHESWARAN = "Maheswaran et al. 1999"
@@ -33,9 +33,11 @@ def kpb_params(p: dict) -> np.ndarray:
 
 
 def batch_plan(p: dict) -> engine.BatchPlan:
-    """When a batch heuristic maps: the strategy, interval, kappa and aging sigma (0 without aging)."""
+    """When a batch heuristic maps: the strategy, interval, kappa and aging sigma (0 without aging); LP rounding +
+    local search's iterations and seed (0 for the others)."""
     strategy = engine.COUNT if p["strategy"] == "count" else engine.INTERVAL
-    return engine.BatchPlan(strategy, float(p["interval"]), int(p["kappa"]), float(p["aging"] or 0.0))
+    return engine.BatchPlan(strategy, float(p["interval"]), int(p["kappa"]), float(p["aging"] or 0.0),
+                            int(p.get("iterations", 0)), int(p.get("seed", 0)))
 
 
 @dataclass(frozen=True)
@@ -89,4 +91,14 @@ HEURISTICS: tuple[Heuristic, ...] = (
     _etc("sufferage", "Sufferage", "batch", batch.SUFFERAGE, "3.3, Fig. 2",
          "Gives each contended machine to the task that would suffer most (second earliest minus earliest completion time) if denied it; displaced tasks wait for the next pass.",
          BATCH_PARAMS, pack=batch_plan),
+    EtcHeuristic("lp-search", "LP rounding + local search", "batch", batch.LP_SEARCH,
+                 "Potts 1985; Fanjul-Peyro and Ruiz 2010",
+                 "At each mapping event, rounds the LP relaxation's vertex solution (at most m - 1 tasks split; Potts "
+                 "1985) or takes Min-min's mapping, whichever is better after a local search out of the makespan "
+                 "machine, then improves it by iterated greedy destruction and reconstruction (Fanjul-Peyro and Ruiz "
+                 "2010). Near-optimal for the makespan of each meta-task; each machine runs its tasks in arrival order.",
+                 (Param("iterations", search.DEFAULT_ITERATIONS, int, low=0,
+                        doc="iterations of iterated greedy per mapping event (about 1 s for 512 tasks x 16 machines)"),
+                  Param("seed", 0, int, low=0, doc="seed of the search's random draws"), *BATCH_PARAMS),
+                 models=(MODEL,), paper="Potts 1985; Fanjul-Peyro and Ruiz 2010", pack=batch_plan),
 )

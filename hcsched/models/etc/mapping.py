@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hcsched.errors import HcschedError
-from hcsched.models.etc import engine
+from hcsched.models.etc import bounds, engine
 from hcsched.models.etc.explain import trace_mapping
 from hcsched.readers import check_etc
 from hcsched.scenario import HeuristicSpec
@@ -60,8 +60,28 @@ def map_tasks(etc, heuristic: str, ready=None, trace: bool = False, **params) ->
     if h.mode == "immediate":
         machine, completion, final = engine.map_immediate_static(h.kind, h.pack(spec.kwargs), etc, ready)
     else:
-        machine, completion, final, _ = engine.map_batch_static(h.kind, np.ones(etc.shape[0]), etc, ready)
+        plan = h.pack(spec.kwargs)
+        machine, completion, final, _ = engine.map_batch_static(h.kind, np.ones(etc.shape[0]), etc, ready,
+                                                                plan.iterations, plan.seed)
     steps = None
     if trace:
         steps = trace_mapping(spec, etc, ready)
     return MappingResult(h.name, machine, completion, final, steps)
+
+
+def lower_bound(etc, ready=None, arrival=None) -> float:
+    """A makespan no mapping of the tasks of ``etc`` (rows) onto its machines (columns) can beat: the LP relaxation
+    of the mapping with the machines' ``ready`` times (:func:`.bounds.lp_bound`), or, with ``arrival`` times (machines
+    free at 0), the bound with release dates (:func:`.bounds.release_bound`). A mapping's makespan over it is at least
+    1; at most that far from the optimum."""
+    etc = check_etc(etc)
+    if arrival is None:
+        return bounds.lp_bound(etc, check_ready(ready, etc.shape[1]))
+    if ready is not None:
+        raise HcschedError("ready: not allowed with arrival times; the bound with arrivals has every machine free at 0")
+    a = np.asarray(arrival, dtype=float).ravel()
+    if a.size != etc.shape[0] or not np.all(np.isfinite(a)) or (a < 0).any():
+        raise HcschedError(f"arrival: {a.size} values given for {etc.shape[0]} tasks; give one finite, non-negative "
+                           "arrival time per task")
+    order = np.argsort(a, kind="stable")
+    return bounds.release_bound(a[order], etc[order])

@@ -72,7 +72,8 @@ def test_table2_through_cli(tmp_path, capsys, name, params, assignment, done, re
     extra = [a for k, v in params.items() for a in ("--param", f"{k}={v}")]
     out = _cli_json(capsys, path, "--heuristic", name, "--ready", "75,110,200", *extra)
     assert out == {"heuristic": name, "makespan": max(ready), "assignment": assignment,
-                   "completion": map_tasks(TABLE2_ETC, name, TABLE1_READY, **params).completion.tolist()}
+                   "completion": map_tasks(TABLE2_ETC, name, TABLE1_READY, **params).completion.tolist(),
+                   "lower_bound": 200.0}  # machine m2 is ready at 200 (Table 1)
     assert max(out["completion"]) == done
 
 

@@ -1,0 +1,432 @@
+"""A near-optimal static mapper for the ETC model: LP rounding, local search and iterated greedy, as numba kernels.
+
+Tasks all arrive at once; minimise the makespan ``max_j ready[j] + sum of p_ij over machine j's tasks`` (R||Cmax).
+
+1. Start: a basic optimal solution of the LP relaxation splits at most m - 1 tasks (Potts, Discrete Applied
+   Mathematics 10, 1985); each split task goes to the machine of its fractions that completes it earliest (largest
+   tasks first). Min-min's mapping is a second start; the better one after local search is kept.
+2. Local search: out of the critical machine c (load C, the makespan), the best move of one of its tasks to
+   another machine, else the best swap with a task of another machine, else the best chain (c's task to machine k,
+   one of k's tasks to a third machine), each accepted only when every machine it touches ends strictly below C;
+   then moves and swaps anywhere that lower the total work while both machines stay strictly below C (room for
+   the next critical machine). It stops when none applies.
+3. Iterated greedy (Fanjul-Peyro and Ruiz, EJOR 207, 2010): remove ``d`` random tasks (one from the critical
+   machine), reinsert each where it completes earliest, run the local search; accept a result no worse, or a
+   worse one with probability exp(-(worse - current) / T).
+
+Every random draw comes from numba's generator, seeded per call: a seed and an iteration budget give one result on
+every machine. A time cap (``seconds``) makes the result depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from hcsched.models.etc import batch
+from hcsched.models.etc.bounds import lp_relaxation
+
+DEFAULT_ITERATIONS = 1000  # about 1 s on a 512 x 16 instance, LP included
+DESTROY = 4  # the d tasks removed per iteration
+TEMPERATURE = 0.001  # T, times the mean over tasks of their fastest time
+HISTORY = 4096  # improvements recorded at most
+CHUNK = 50  # iterations between two looks at the clock under a time cap
+
+
+@njit(cache=True)
+def loads_of(p, ready, a):
+    """Each machine's ready time plus the times of its tasks."""
+    L = ready.copy()
+    for i in range(p.shape[0]):
+        L[a[i]] += p[i, a[i]]
+    return L
+
+
+@njit(cache=True)
+def round_lp(p, ready, x):
+    """A mapping from the LP's fractions ``x``: whole tasks stay; split ones, largest first, go to the machine of
+    their fractions that completes them earliest."""
+    n, m = p.shape
+    a = np.empty(n, np.int64)
+    L = ready.copy()
+    split = np.empty(n, np.int64)
+    ns = 0
+    for i in range(n):
+        j = np.argmax(x[i])
+        if x[i, j] > 1.0 - 1e-7:
+            a[i] = j
+            L[j] += p[i, j]
+        else:
+            split[ns] = i
+            ns += 1
+    keys = np.empty(ns)
+    for s in range(ns):
+        keys[s] = -p[split[s]].max()
+    for s in np.argsort(keys, kind="mergesort"):
+        i = split[s]
+        bj, bc = -1, np.inf
+        for j in range(m):
+            if x[i, j] > 1e-7 and L[j] + p[i, j] < bc:
+                bj, bc = j, L[j] + p[i, j]
+        if bj < 0:
+            bj, bc = np.argmax(x[i]), L[np.argmax(x[i])] + p[i, np.argmax(x[i])]
+        a[i] = bj
+        L[bj] = bc
+    return a
+
+
+@njit(cache=True)
+def min_min(p, ready):
+    """Min-min's mapping (Maheswaran et al. 1999, Fig. 1), by the batch kernels."""
+    r = ready.copy()
+    meta = batch.MetaTask(p, np.ones(p.shape[0]), np.ones(p.shape[0], np.bool_), np.empty(p.shape[0], np.int64),
+                          np.empty(p.shape[0]))
+    batch.init_best(meta, r)
+    a = np.empty(p.shape[0], np.int64)
+    for _ in range(p.shape[0]):
+        k, j = batch.min_max_step(False, meta, r)
+        a[k] = j
+    return a
+
+
+@njit(cache=True)
+def critical(L):
+    """The machine with the largest load (lowest index on ties)."""
+    c = 0
+    for j in range(1, L.size):
+        if L[j] > L[c]:
+            c = j
+    return c
+
+
+@njit(cache=True)
+def critical_step(p, a, L, on):
+    """The best move, else swap, else chain out of the critical machine c that leaves every touched machine
+    strictly below its load. Returns (what: 0 none / 1 move / 2 swap / 3 chain, c, i, h, k, l, the largest touched
+    load after): task i leaves c for k; with a swap h goes from k to c, with a chain from k to l."""
+    n, m = p.shape
+    c = critical(L)
+    C = L[c]
+    cnt = 0
+    for i in range(n):
+        if a[i] == c:
+            on[cnt] = i
+            cnt += 1
+    best, bi, bk = C, -1, -1
+    for t in range(cnt):
+        i = on[t]
+        for k in range(m):
+            if k != c:
+                v = max(L[c] - p[i, c], L[k] + p[i, k])
+                if v < best:
+                    best, bi, bk = v, i, k
+    if bi >= 0:
+        return 1, c, bi, -1, bk, -1, best
+    bh = -1
+    for h in range(n):
+        k = a[h]
+        if k != c:
+            for t in range(cnt):
+                i = on[t]
+                v = max(L[c] + p[h, c] - p[i, c], L[k] - p[h, k] + p[i, k])
+                if v < best:
+                    best, bi, bh = v, i, h
+    if bi >= 0:
+        return 2, c, bi, bh, a[bh], -1, best
+    bl = -1
+    for t in range(cnt):
+        i = on[t]
+        for h in range(n):
+            k = a[h]
+            if k == c:
+                continue
+            Lk = L[k] + p[i, k] - p[h, k]
+            if Lk >= best:
+                continue
+            for l in range(m):
+                if l != k and l != c:
+                    v = max(L[l] + p[h, l], Lk)
+                    if v < best:
+                        best, bi, bh, bl = v, i, h, l
+    if bi >= 0:
+        return 3, c, bi, bh, a[bh], bl, best
+    return 0, c, -1, -1, -1, -1, C
+
+
+@njit(cache=True)
+def local_search(p, a, L, on):
+    """Apply :func:`critical_step` until none applies; returns the makespan."""
+    while True:
+        what, c, i, h, k, l, _ = critical_step(p, a, L, on)
+        if what == 0:
+            return L[c]
+        L[c] -= p[i, c]
+        L[k] += p[i, k]
+        a[i] = k
+        if what == 2:
+            L[k] -= p[h, k]
+            L[c] += p[h, c]
+            a[h] = c
+        elif what == 3:
+            L[k] -= p[h, k]
+            L[l] += p[h, l]
+            a[h] = l
+
+
+@njit(cache=True)
+def efficiency_pass(p, a, L, C, cand, ncand):
+    """Moves anywhere, and swaps of the first ``ncand`` tasks of ``cand``, that lower the total work while both
+    machines stay strictly below C. Returns whether any was made."""
+    n, m = p.shape
+    improved = False
+    for i in range(n):
+        j = a[i]
+        bk, bd = -1, 0.0
+        for k in range(m):
+            if k != j and L[k] + p[i, k] < C and p[i, k] - p[i, j] < bd:
+                bk, bd = k, p[i, k] - p[i, j]
+        if bk >= 0:
+            L[j] -= p[i, j]
+            L[bk] += p[i, bk]
+            a[i] = bk
+            improved = True
+    for q in range(ncand):
+        i = cand[q]
+        j = a[i]
+        for h in range(n):
+            k = a[h]
+            if k == j:
+                continue
+            dj = p[h, j] - p[i, j]
+            dk = p[i, k] - p[h, k]
+            if dj + dk < 0.0 and L[j] + dj < C and L[k] + dk < C:
+                L[j] += dj
+                L[k] += dk
+                a[i], a[h] = k, j
+                j = k
+                improved = True
+    return improved
+
+
+@njit(cache=True)
+def full_search(p, a, L, on, cand, ncand):
+    """The local search of the module's docstring; returns the makespan."""
+    C = local_search(p, a, L, on)
+    while efficiency_pass(p, a, L, C, cand, ncand):
+        C = local_search(p, a, L, on)
+    return C
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def iterated_greedy(p, ready, cur, best, iterations, temp, hist_it, hist_c, nh, it0):
+    """``iterations`` of iterated greedy from ``cur`` (a local optimum), keeping the best in ``best``; each new
+    best is recorded in ``hist_it``/``hist_c`` (numbered from ``it0``). Returns (best makespan, records)."""
+    n, m = p.shape
+    d = min(DESTROY, n)
+    on = np.empty(n, np.int64)
+    L = loads_of(p, ready, cur)
+    curC = L.max()
+    bestC = loads_of(p, ready, best).max()
+    b = cur.copy()
+    removed = np.empty(d, np.int64)
+    for it in range(iterations):
+        b[:] = cur
+        Lw = L.copy()
+        c = critical(Lw)
+        r = 0
+        while r < d:
+            i = np.random.randint(n)
+            if r == 0 and b[i] != c and Lw[c] > ready[c]:  # the first from the critical machine, if it has any
+                continue
+            dup = False
+            for q in range(r):
+                dup = dup or removed[q] == i
+            if not dup:
+                removed[r] = i
+                Lw[b[i]] -= p[i, b[i]]
+                r += 1
+        for q in range(d):
+            i = removed[q]
+            bj, bc = 0, np.inf
+            for j in range(m):
+                if Lw[j] + p[i, j] < bc:
+                    bj, bc = j, Lw[j] + p[i, j]
+            b[i] = bj
+            Lw[bj] = bc
+        full_search(p, b, Lw, on, removed, d)
+        Lw = loads_of(p, ready, b)  # afresh: no rounding drift from the incremental updates
+        C = Lw.max()
+        if C <= curC or (temp > 0.0 and np.random.random() < np.exp(-(C - curC) / temp)):
+            cur[:] = b
+            L[:] = Lw
+            curC = C
+            if C < bestC:
+                best[:] = b
+                bestC = C
+                if nh < hist_it.size:
+                    hist_it[nh], hist_c[nh] = it0 + it + 1, C
+                    nh += 1
+    return bestC, nh
+
+
+@njit(cache=True)
+def initial(p, ready, x):
+    """The better of the LP rounding (when ``x`` has rows) and Min-min, each after local search."""
+    n = p.shape[0]
+    on = np.empty(n, np.int64)
+    every = np.arange(n)
+    a = min_min(p, ready)
+    C = full_search(p, a, loads_of(p, ready, a), on, every, n)
+    if x.shape[0] == n:
+        b = round_lp(p, ready, x)
+        Cb = full_search(p, b, loads_of(p, ready, b), on, every, n)
+        if Cb < C:
+            return b
+    return a
+
+
+def lp_fractions(p: np.ndarray, ready: np.ndarray) -> np.ndarray:
+    """The LP relaxation's vertex solution (tasks x machines), or no rows if the solver failed."""
+    x = lp_relaxation(p, ready, solution=True).x
+    return np.zeros((0, p.shape[1])) if x is None else x
+
+
+def map_rows(E, ready, iterations, seed) -> np.ndarray:
+    """The whole method's mapping (machine per row) of tasks ``E`` (tasks x machines) onto machines free from
+    ``ready``: plain Python, called by the batch engine in object mode, so that the search's kernels compile on
+    their own."""
+    p = np.ascontiguousarray(E, dtype=float)
+    r = np.array(ready, dtype=float)
+    a = initial(p, r, lp_fractions(p, r))
+    seed_rng(seed)
+    best = a.copy()
+    iterated_greedy(p, r, a, best, iterations, TEMPERATURE * _mean_fastest(p), np.empty(0, np.int64), np.empty(0), 0,
+                    0)
+    return best
+
+
+def map_meta(meta, ready, iterations, seed) -> None:
+    """Map the meta-task ``meta`` (its rows of E, machines free from ``ready``) by the whole method, writing each
+    task's machine to ``meta.best_j``; ``ready`` is left unchanged (:func:`batch.hand_out` updates it)."""
+    meta.best_j[:meta.E.shape[0]] = map_rows(meta.E, ready, iterations, seed)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) the search's kernels, once per process (before forking)."""
+    improve(np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]), iterations=2)
+
+
+@njit(cache=True)
+def _mean_fastest(p):
+    s = 0.0
+    for i in range(p.shape[0]):
+        s += p[i].min()
+    return s / max(p.shape[0], 1)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The best mapping found (machine per task), its makespan, the iterations of iterated greedy run, and the
+    history of improvements as (iteration, makespan) pairs, iteration 0 being the start."""
+
+    assignment: np.ndarray
+    makespan: float
+    iterations_run: int
+    history: list
+
+
+def _inputs(etc, ready) -> tuple[np.ndarray, np.ndarray]:
+    p = np.ascontiguousarray(etc, dtype=float)
+    if p.ndim != 2 or p.shape[0] == 0 or p.shape[1] == 0 or not np.all(np.isfinite(p)) or (p <= 0).any():
+        raise ValueError("etc: a tasks x machines array of positive, finite times is required")
+    r = np.zeros(p.shape[1]) if ready is None else np.asarray(ready, dtype=float).ravel().copy()
+    if r.size != p.shape[1]:
+        raise ValueError(f"ready: {r.size} values for {p.shape[1]} machines")
+    return p, r
+
+
+def improve(etc, ready=None, iterations: int = DEFAULT_ITERATIONS, seconds: float | None = None, seed: int = 0,
+            start: str = "lp") -> SearchResult:
+    """Map tasks all arriving at once onto machines free from ``ready`` (zeros when None), near-optimally for the
+    makespan: the better of the LP rounding (``start="lp"``; Potts 1985) and Min-min after local search, then
+    ``iterations`` of iterated greedy (Fanjul-Peyro and Ruiz 2010) with numba's generator seeded by ``seed``.
+    ``start="min-min"`` skips the LP. With ``seconds`` the search also stops once that time has passed
+    (checked every few iterations): the result then depends on the machine's speed; ``iterations_run`` says
+    how many ran (the same count with no time cap gives the same result)."""
+    p, r = _inputs(etc, ready)
+    if start not in ("lp", "min-min"):
+        raise ValueError(f"start: {start!r}; use 'lp' or 'min-min'")
+    clock = _Clock(seconds)
+    x = lp_fractions(p, r) if start == "lp" else np.zeros((0, p.shape[1]))
+    cur = initial(p, r, x)
+    best = cur.copy()
+    hist_it, hist_c = np.zeros(HISTORY, np.int64), np.zeros(HISTORY)
+    hist_it[0], hist_c[0] = 0, loads_of(p, r, cur).max()
+    nh, done = 1, 0
+    seed_rng(seed)
+    temp = TEMPERATURE * float(p.min(axis=1).mean())
+    while done < iterations and not clock.over():
+        chunk = min(CHUNK if seconds is not None else iterations, iterations - done)
+        _, nh = iterated_greedy(p, r, cur, best, chunk, temp, hist_it, hist_c, nh, done)
+        done += chunk
+    history = [(int(i), float(c)) for i, c in zip(hist_it[:nh], hist_c[:nh], strict=True)]
+    return SearchResult(best, float(loads_of(p, r, best).max()), done, history)
+
+
+class _Clock:
+    def __init__(self, seconds: float | None):
+        import time
+
+        self._now = time.perf_counter
+        self._end = None if seconds is None else self._now() + seconds
+
+    def over(self) -> bool:
+        return self._end is not None and self._now() >= self._end
+
+
+@dataclass(frozen=True)
+class ImprovementStep:
+    """One improving move, swap or chain out of the critical machine: ``moves`` as (task, from, to) triples, the
+    makespan before and after, and ``why`` in words."""
+
+    kind: str
+    moves: list
+    makespan_before: float
+    makespan_after: float
+    why: str
+
+
+def improvement_step(etc, assignment, ready=None) -> ImprovementStep | None:
+    """The local search's next step on ``assignment`` (machine per task), or None at a local optimum: the best
+    move of a task off the critical machine, else the best swap, else the best chain, such that every touched
+    machine ends strictly below the makespan. The makespan falls, or (when another machine is at it too) the
+    number of machines at the makespan does."""
+    p, r = _inputs(etc, ready)
+    a = np.asarray(assignment, dtype=np.int64).copy()
+    L = loads_of(p, r, a)
+    what, c, i, h, k, l, top = critical_step(p, a, L.copy(), np.empty(p.shape[0], np.int64))
+    if what == 0:
+        return None
+    before = float(L.max())
+    moves = [(int(i), int(c), int(k))] + ([(int(h), int(k), int(c if what == 2 else l))] if what > 1 else [])
+    after = L.copy()
+    for t, j_from, j_to in moves:
+        after[j_from] -= p[t, j_from]
+        after[j_to] += p[t, j_to]
+    kind = ("move", "swap", "chain")[what - 1]
+    touched = sorted({j for _, x, y in moves for j in (x, y)})
+    loads = ", ".join(f"m{j} {after[j]:g}" for j in touched)
+    others = int((L >= before).sum()) - 1
+    why = (f"m{c} is critical (load {before:g} = makespan); the {kind} "
+           + "; ".join(f"t{t} m{x} -> m{y}" for t, x, y in moves)
+           + f" leaves {loads}, all below {before:g}: "
+           + (f"the makespan falls to {after.max():g}" if after.max() < before else
+              f"m{c} leaves the makespan, {others} other machine(s) remain at it"))
+    return ImprovementStep(kind, moves, before, float(after.max()), why)

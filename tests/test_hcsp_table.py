@@ -1,0 +1,19 @@
+"""README's HCSP table is bench/hcsp.py's rendering of bench/hcsp.csv (no solver runs here)."""
+
+import importlib.util
+
+from helpers import ROOT
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_hcsp", ROOT / "bench" / "hcsp.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_block_is_the_rendered_csv():
+    bench = _bench()
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split(bench.START, 1)[1].split(bench.END, 1)[0].strip()
+    assert block == bench.render(bench.read_csv())
