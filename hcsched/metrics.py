@@ -102,6 +102,7 @@ class Metric:
     per: str = ""  # "machine", "class", ...: one column <name><i> per machine (or class) of the spec, not summarised
     ci: str = "auto"  # interval of the mean: "t", "bootstrap", "auto" (t unless it leaves the range), "auto-fraction"
     fmt: str = ""  # how to show values (a d3 / Python format spec without the colon, e.g. ".1%"); "" for 4 significant digits
+    of: str = ""  # the metric this one divides by a per-trial constant (a bound): ranked as that one, no verdict of its own
 
     @property
     def label(self) -> str:

@@ -515,10 +515,12 @@ def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
 
 
 def headline_metrics(metrics, columns) -> list[Metric]:
-    """The metrics present in ``columns``, without a normalised duplicate whose raw metric is there."""
+    """The metrics present in ``columns``, without a normalised duplicate whose raw metric is there, nor a ratio to a
+    bound (``Metric.of``) whose metric is there (its verdict's sentence says how far from the bound)."""
     present = [m for m in metrics if m.name in columns]
     names = {m.name for m in present}
-    return [m for m in present if not (m.name.startswith("normalized_") and m.name[len("normalized_"):] in names)]
+    return [m for m in present if not (m.name.startswith("normalized_") and m.name[len("normalized_"):] in names)
+            and m.of not in names]
 
 
 def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,

@@ -83,7 +83,8 @@ def plotly_array(v) -> np.ndarray:
 
 def panel_titles(fig: dict) -> list[str]:
     """The metric titles of a figure's panels (each panel's title without its "lower is better" line)."""
-    return [a["text"].split("<br>")[0] for a in fig["layout"]["annotations"] if "<br>" in a["text"] or "better" not in a["text"]]
+    return [a["text"].split("<br>")[0] for a in fig["layout"]["annotations"]
+            if a.get("xref") == "paper" and ("<br>" in a["text"] or "better" not in a["text"])]  # not a line's label
 
 
 def bar_values(trace: dict) -> tuple[list, np.ndarray]:

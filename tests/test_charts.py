@@ -46,11 +46,11 @@ def test_bars_have_units_formats_and_say_why_a_panel_is_empty():
     summary["max_stretch"] = summary["max_stretch_lower"] = summary["max_stretch_upper"] = np.nan
     fig = metric_bars(summary, bars)
     texts = [a.text for a in fig.layout.annotations]
-    assert "Makespan (s)<br>" in texts[0] and "↓ lower is better" in texts[0] and "Mean flow time (s)<br>" in texts[3]
-    assert "Makespan / lower bound<br>" in texts[2] and "↓ lower is better" in texts[2]
+    assert "Makespan (s)<br>" in texts[0] and "↓ lower is better" in texts[0] and "Mean flow time (s)<br>" in texts[2]
+    assert "Makespan / lower bound<br>" in texts[5] and "↓ lower is better" in texts[5]
     assert "neither is better" in next(t for t in texts if t.startswith("Utilisation"))
     assert any("no value in this run" in t for t in texts)
-    assert fig.layout.xaxis6.tickformat == ".1~%"  # utilisation as a percentage, zeros trimmed
+    assert fig.layout.xaxis5.tickformat == ".1~%"  # utilisation as a percentage, zeros trimmed
 
 
 def test_gantt_controls_on_top_units_in_hover_and_a_bounded_size():

@@ -80,7 +80,8 @@ def test_parameter_errors(name, params, words):
 
 
 def test_registry_covers_seeds_000_and_002():
-    assert set(heuristic_names(model="etc")) == {"mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage"}
+    assert set(heuristic_names(model="etc")) == {"mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage",
+                                                 "lp-search"}
     assert set(heuristic_names(model="classes")) == {"met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas",
                                                      "guided-lpas-2k"}
     assert set(REGISTRY) == set(heuristic_names())  # every name once, the default model's where shared

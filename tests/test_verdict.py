@@ -2,6 +2,7 @@
 that never contradicts itself; references (static benchmarks) never crowned (issue 29)."""
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -219,9 +220,14 @@ def test_quickstart_lines_name_its_heuristics():
     found = scenario_verdicts(scenario, results)
     labels = [h.label for h in scenario.heuristics]
     bars = [m.name for m in hcsched.get_model(scenario.model).bar_metrics()
-            if not m.name.startswith("normalized_") and m.better]  # utilisation: neither way is better, no line
-    assert [v.metric for v in found] == bars  # makespan, the headline, is first already
-    for v, line in zip(found, verdict_lines(found), strict=True):
+            if not m.name.startswith("normalized_") and m.better and not m.of]  # utilisation: neither is better
+    assert [v.metric for v in found] == bars  # makespan, the headline, is first already; its ratio to the bound is not
+    assert verdict_lines(found)[1] == found[0].bound_text  # how far the winner is from the lower bound, after it
+    assert re.fullmatch(rf"{found[0].best} is \d+\.\d% above the lower bound on average \(95% interval: .*\): its "
+                        r"makespan is at most that far from the best possible\.", found[0].bound_text)
+    assert not any(v.bound_text for v in found[1:])  # the other metrics have no bound
+    for v in found:
+        line = v.text
         assert v.best in labels and v.other in labels and v.trials == 3
         assert line.endswith(".") and v.best in line and v.other in line and "[" not in line
         if scenario.benchmark_label not in (v.best, v.other):  # min-min, the ETC model's default benchmark
