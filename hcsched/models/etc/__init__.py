@@ -40,6 +40,7 @@ _EVENT, _EVENT_MACHINE = 4.5e-7, 3.5e-9  # batch mode, per mapping event (about 
 # batch mode, per task, unmapped task and machine^0.75 rescanned, and the backlog's shape: the share of the tasks
 # waiting unmapped is 1 / (1 + (rho0 / rho)^p) at load rho (Max-min maps so badly that it is overloaded from 0.6 on)
 _REMAP = {"min-min": (2.1e-9, 2.0, 3), "max-min": (7e-9, 0.6, 10), "sufferage": (2.3e-9, 1.3, 6)}
+_SEARCH = 1.8e-5  # lp-search, per mapping event and iteration of its search (the LP and the starts included)
 
 
 def _load(s: spec.EtcModelSpec) -> float:
@@ -136,7 +137,8 @@ class EtcModel(Model):
         (KPB ranks them, n m log2(m) _RANK); in batch mode about 1.8 n mapping events that cost _EVENT + m
         _EVENT_MACHINE each, and at each the S unmapped tasks rescanned against the machines, c n S m^0.75, where the
         backlog S = n (1 - m / n) / (1 + (rho0 / rho)^p) grows with the load rho (:func:`_load`) and c, rho0, p are
-        the heuristic's (_REMAP): Min-min is O(n S m), not O(n^2 m)."""
+        the heuristic's (_REMAP): Min-min is O(n S m), not O(n^2 m). lp-search: its search at each of the 1.8 n
+        events, about _SEARCH per iteration at the presets' backlogs."""
         n, m, rho = s.tasks, s.machines, _load(s)
         smallest = s.etc.consistency == "semiconsistent" and s.etc.semiconsistent_mode == "smallest"
         seconds = n * m * (_DRAW + _MATRIX * (s.etc.method == "matrix")) + n * _SMALLEST * smallest
@@ -144,6 +146,8 @@ class EtcModel(Model):
         for h in heuristics:
             if h.heuristic.mode == "immediate":
                 seconds += n * m * (_RANK * math.log2(m + 1) if h.name == "kpb" else _SCAN)
+            elif h.name == "lp-search":
+                seconds += 1.8 * n * _SEARCH * max(1, h.kwargs["iterations"])
             else:
                 c, rho0, p = _REMAP[h.name]
                 backlog = n * max(0.0, 1 - m / n) / (1 + (rho0 / max(rho, 1e-9)) ** p)
