@@ -6,6 +6,7 @@ same seed gives the same rows. A new model is picked up here by registering it.
 """
 
 import importlib
+import math
 import re
 import subprocess
 from pathlib import Path
@@ -15,7 +16,18 @@ import pandas as pd
 import pytest
 from helpers import ROOT, panel_titles
 
-from hcsched import MODELS, HcschedError, Scenario, get_model, model_names, preset, simulate, trial_runs, trial_schedules
+from hcsched import (
+    MODELS,
+    HcschedError,
+    Scenario,
+    get_model,
+    heuristic_names,
+    model_names,
+    preset,
+    simulate,
+    trial_runs,
+    trial_schedules,
+)
 from hcsched import registry as models_registry
 from hcsched.cli import main
 from hcsched.experiment import SCHEDULE_COLUMNS, trial_seeds
@@ -210,3 +222,13 @@ def test_each_models_own_commands_and_functions():
         assert getattr(getattr(hcsched, model), name) is obj and getattr(hcsched, name) is obj
     with pytest.raises(AttributeError, match="no attribute 'no_such_function'"):
         hcsched.no_such_function  # noqa: B018
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_heuristic_has_a_cost_estimate(name):
+    """The progress bar's estimate covers every heuristic of the model, each with its default parameters."""
+    model = get_model(name)
+    sc = model.tiny()
+    for h in heuristic_names(model=name):
+        seconds = model.trial_seconds(sc.spec, sc.replace(heuristics=[h]).heuristics)
+        assert math.isfinite(seconds) and seconds >= 0, h
