@@ -4,18 +4,23 @@ Tasks all arrive at once; minimise the makespan ``max_j ready[j] + sum of p_ij o
 
 1. Start: a basic optimal solution of the LP relaxation splits at most m - 1 tasks (Potts, Discrete Applied
    Mathematics 10, 1985); each split task goes to the machine of its fractions that completes it earliest (largest
-   tasks first). Min-min's mapping is a second start; the better one after local search is kept.
+   tasks first), then the split tasks' choices are improved by trying each on its other fractional machines, with
+   local search (:func:`rounding_search`). Min-min's mapping is a second start; the better one is kept.
 2. Local search: out of the critical machine c (load C, the makespan), the best move of one of its tasks to
    another machine, else the best swap with a task of another machine, else the best chain (c's task to machine k,
    one of k's tasks to a third machine), each accepted only when every machine it touches ends strictly below C;
    then moves and swaps anywhere that lower the total work while both machines stay strictly below C (room for
    the next critical machine). It stops when none applies.
 3. Iterated greedy (Fanjul-Peyro and Ruiz, EJOR 207, 2010): remove ``d`` random tasks (one from the critical
-   machine), reinsert each where it completes earliest, run the local search; accept a result no worse, or a
-   worse one with probability exp(-(worse - current) / T).
+   machine), reinsert each on its fastest machine among those it leaves below the current makespan (else where it
+   completes earliest: the total work, not only the balance, must fall), run the local search; accept a result
+   no worse, or a worse one with probability exp(-(worse - current) / T).
+4. Restarts: after ``STALL`` iterations with no new best, iterated greedy goes on from an LP neighbour of the best
+   (:func:`lp_neighbour`: a random 3/4 of the tasks re-mapped by the LP's rounding, the rest kept; a large
+   neighbourhood search, Shaw, CP 1998), or with no LP from the next start.
 
-Every random draw comes from numba's generator, seeded per call: a seed and an iteration budget give one result on
-every machine. A time cap (``seconds``) makes the result depend on the machine's speed.
+Every random draw comes from numba's generator and a NumPy generator, both seeded per call: a seed and an iteration
+budget give one result on every machine. A time cap (``seconds``) makes the result depend on the machine's speed.
 """
 
 from __future__ import annotations
@@ -29,9 +34,12 @@ from hcsched.models.etc import batch
 from hcsched.models.etc.bounds import lp_relaxation
 
 DEFAULT_ITERATIONS = 1000  # about 1 s on a 512 x 16 instance, LP included
-DESTROY = 4  # the d tasks removed per iteration
+DESTROY = 8  # the d tasks removed per iteration
 TEMPERATURE = 0.001  # T, times the mean over tasks of their fastest time
 HISTORY = 4096  # improvements recorded at most
+ROUNDING_ROUNDS = 6  # rounds of the search over the split tasks' roundings at most
+STALL = 500  # iterations with no new best before a restart
+LNS_FREE = 0.75  # the share of tasks a restart re-maps by the LP
 CHUNK = 50  # iterations between two looks at the clock under a time cap
 
 
@@ -254,10 +262,14 @@ def iterated_greedy(p, ready, cur, best, iterations, temp, hist_it, hist_c, nh, 
                 r += 1
         for q in range(d):
             i = removed[q]
-            bj, bc = 0, np.inf
+            bj, bc, fj, fp = 0, np.inf, -1, np.inf
             for j in range(m):
                 if Lw[j] + p[i, j] < bc:
                     bj, bc = j, Lw[j] + p[i, j]
+                if Lw[j] + p[i, j] < curC and p[i, j] < fp:
+                    fj, fp = j, p[i, j]
+            if fj >= 0:
+                bj, bc = fj, Lw[fj] + fp
             b[i] = bj
             Lw[bj] = bc
         full_search(p, b, Lw, on, removed, d)
@@ -277,19 +289,77 @@ def iterated_greedy(p, ready, cur, best, iterations, temp, hist_it, hist_c, nh, 
 
 
 @njit(cache=True)
-def initial(p, ready, x):
-    """The better of the LP rounding (when ``x`` has rows) and Min-min, each after local search."""
+def initial(p, ready, starts):
+    """The mappings ``starts`` (one per row) after local search, in place; returns their makespans."""
     n = p.shape[0]
     on = np.empty(n, np.int64)
     every = np.arange(n)
-    a = min_min(p, ready)
-    C = full_search(p, a, loads_of(p, ready, a), on, every, n)
-    if x.shape[0] == n:
-        b = round_lp(p, ready, x)
-        Cb = full_search(p, b, loads_of(p, ready, b), on, every, n)
-        if Cb < C:
-            return b
-    return a
+    out = np.empty(starts.shape[0])
+    for s in range(starts.shape[0]):
+        out[s] = full_search(p, starts[s], loads_of(p, ready, starts[s]), on, every, n)
+    return out
+
+
+def rounding_search(p: np.ndarray, ready: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The LP's rounding (:func:`round_lp`) improved over the choices of its split tasks: each round tries every
+    split task on each other machine of its fractions (the rest as rounded), runs the local search on each, and
+    keeps the best if it beats the current one; at most ``ROUNDING_ROUNDS`` rounds. Returns the best mapping and
+    the plain rounding's, both after local search. The split tasks are few (at most m - 1; Potts 1985), and where a large one goes decides the
+    rest, which the greedy rounding alone gets wrong."""
+    n = p.shape[0]
+    on, every = np.empty(n, np.int64), np.arange(n)
+
+    def searched(a):
+        a = a.copy()
+        return full_search(p, a, loads_of(p, ready, a), on, every, n), a
+
+    cur = round_lp(p, ready, x)
+    curC, best = searched(cur)
+    plain = best
+    split = np.flatnonzero(x.max(axis=1) <= 1.0 - 1e-7)
+    for _ in range(ROUNDING_ROUNDS):
+        top = None
+        for i in split:
+            for j in np.flatnonzero(x[i] > 1e-7):
+                if j != cur[i]:
+                    a = cur.copy()
+                    a[i] = j
+                    C, b = searched(a)
+                    if C < curC:
+                        curC, top, best = C, a, b
+        if top is None:
+            break
+        cur = top
+    return best, plain
+
+
+def lp_neighbour(p: np.ndarray, ready: np.ndarray, a: np.ndarray, rng) -> np.ndarray:
+    """A restart near ``a`` by the LP: each task is freed with probability ``LNS_FREE``, the others stay (in the
+    machines' ready times), and the freed ones are mapped by the LP's rounding (:func:`rounding_search`, with
+    local search): a large neighbourhood search (Shaw, CP 1998) whose repair is the LP."""
+    m = p.shape[1]
+    free = rng.random(a.size) < LNS_FREE
+    if not free.any():
+        return a.copy()
+    r = ready + np.bincount(a[~free], weights=p[np.flatnonzero(~free), a[~free]], minlength=m)
+    q = np.ascontiguousarray(p[free])
+    x = lp_fractions(q, r)
+    b = a.copy()
+    if x.shape[0] == q.shape[0]:
+        b[free] = rounding_search(q, r, x)[0]
+    return b
+
+
+def starts(p: np.ndarray, ready: np.ndarray, lp: bool) -> np.ndarray:
+    """The start mappings, one per row: with ``lp`` the LP's roundings (:func:`rounding_search`: the improved one,
+    then the plain one), then Min-min's."""
+    rows = []
+    if lp:
+        x = lp_fractions(p, ready)
+        if x.shape[0] == p.shape[0]:
+            rows += rounding_search(p, ready, x)
+    rows.append(min_min(p, ready))
+    return np.array(rows, dtype=np.int64)
 
 
 def lp_fractions(p: np.ndarray, ready: np.ndarray) -> np.ndarray:
@@ -303,13 +373,7 @@ def map_rows(E, ready, iterations, seed) -> np.ndarray:
     ``ready``: plain Python, called by the batch engine in object mode, so that the search's kernels compile on
     their own."""
     p = np.ascontiguousarray(E, dtype=float)
-    r = np.array(ready, dtype=float)
-    a = initial(p, r, lp_fractions(p, r))
-    seed_rng(seed)
-    best = a.copy()
-    iterated_greedy(p, r, a, best, iterations, TEMPERATURE * _mean_fastest(p), np.empty(0, np.int64), np.empty(0), 0,
-                    0)
-    return best
+    return _search(p, np.array(ready, dtype=float), True, iterations, None, seed).assignment
 
 
 def map_meta(meta, ready, iterations, seed) -> None:
@@ -355,27 +419,45 @@ def _inputs(etc, ready) -> tuple[np.ndarray, np.ndarray]:
 def improve(etc, ready=None, iterations: int = DEFAULT_ITERATIONS, seconds: float | None = None, seed: int = 0,
             start: str = "lp") -> SearchResult:
     """Map tasks all arriving at once onto machines free from ``ready`` (zeros when None), near-optimally for the
-    makespan: the better of the LP rounding (``start="lp"``; Potts 1985) and Min-min after local search, then
-    ``iterations`` of iterated greedy (Fanjul-Peyro and Ruiz 2010) with numba's generator seeded by ``seed``.
+    makespan: the best of the LP roundings (``start="lp"``; Potts 1985) and Min-min after local search, then
+    ``iterations`` of iterated greedy (Fanjul-Peyro and Ruiz 2010) with LP restarts, its draws seeded by ``seed``.
     ``start="min-min"`` skips the LP. With ``seconds`` the search also stops once that time has passed
     (checked every few iterations): the result then depends on the machine's speed; ``iterations_run`` says
     how many ran (the same count with no time cap gives the same result)."""
     p, r = _inputs(etc, ready)
     if start not in ("lp", "min-min"):
         raise ValueError(f"start: {start!r}; use 'lp' or 'min-min'")
+    return _search(p, r, start == "lp", iterations, seconds, seed)
+
+
+def _search(p, r, lp, iterations, seconds, seed) -> SearchResult:
+    """:func:`improve`'s method (the module's docstring). Iterated greedy runs in chunks of ``CHUNK`` iterations
+    whatever the time cap, so that the restarts fall at the same iterations with and without one."""
     clock = _Clock(seconds)
-    x = lp_fractions(p, r) if start == "lp" else np.zeros((0, p.shape[1]))
-    cur = initial(p, r, x)
+    pool = starts(p, r, lp)
+    order = np.argsort(initial(p, r, pool), kind="mergesort")
+    cur = pool[order[0]].copy()
     best = cur.copy()
     hist_it, hist_c = np.zeros(HISTORY, np.int64), np.zeros(HISTORY)
     hist_it[0], hist_c[0] = 0, loads_of(p, r, cur).max()
-    nh, done = 1, 0
+    nh, done, since, k = 1, 0, 0, 0
+    bestC = hist_c[0]
     seed_rng(seed)
-    temp = TEMPERATURE * float(p.min(axis=1).mean())
+    rng = np.random.default_rng(seed)
+    temp = TEMPERATURE * _mean_fastest(p)
     while done < iterations and not clock.over():
-        chunk = min(CHUNK if seconds is not None else iterations, iterations - done)
-        _, nh = iterated_greedy(p, r, cur, best, chunk, temp, hist_it, hist_c, nh, done)
+        chunk = min(CHUNK, iterations - done)
+        C, nh = iterated_greedy(p, r, cur, best, chunk, temp, hist_it, hist_c, nh, done)
         done += chunk
+        since = 0 if C < bestC else since + chunk
+        bestC = min(bestC, C)
+        if since >= STALL:
+            if lp:
+                cur[:] = lp_neighbour(p, r, best, rng)
+            else:
+                k = (k + 1) % order.size
+                cur[:] = pool[order[k]]
+            since = 0
     history = [(int(i), float(c)) for i, c in zip(hist_it[:nh], hist_c[:nh], strict=True)]
     return SearchResult(best, float(loads_of(p, r, best).max()), done, history)
 
