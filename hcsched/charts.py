@@ -67,7 +67,7 @@ BETTER = {"lower": "lower is better", "higher": "higher is better", "": "neither
 
 #: The words an axis gives a metric without a unit (a ratio, a count), by the metric's name: what its numbers are.
 UNITLESS = (("normalized_", "ratio to the benchmark (1 = as good)"), ("stretch", "ratio: flow time / run time"),
-            ("", "count"))
+            ("_bound", "ratio to the lower bound (1 = best)"), ("", "count"))
 #: Units as an axis title says them.
 UNIT_WORDS = {"s": "seconds", "ms": "milliseconds", "%": "%"}
 
@@ -165,7 +165,8 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     heuristics that cannot run online (full-knowledge benchmarks): hatched bars, "(reference)" beside the name, and
     what it is on hover, so that nobody reads one as a contender. ``benchmark``: the label the normalised metrics
     are ratios to, "(benchmark)" beside its row and named on their axes. ``lines``: metric -> (value, words), a
-    dashed vertical line across its panel (a bound on the best possible, e.g. the mean lower bound on the makespan)."""
+    dashed vertical line across its panel, named on its axis (a bound on the best possible, e.g. the mean lower bound
+    on the makespan: "seconds (dashed: mean lower bound)")."""
     labels = summary["heuristic"].tolist()
     colors = colors or heuristic_colors(labels)
     marks = reference_marks(labels, references)
@@ -194,13 +195,13 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             hovertemplate=f"%{{hovertext}}<br>{m.title}: mean %{{x:{f}}}{unit}<br>95% interval of the mean: "
                           f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}<extra></extra>",
         ), row=row, col=col)
-        if lines and m.name in lines and np.isfinite(lines[m.name][0]):
-            x, text = lines[m.name]
-            fig.add_vline(x=x, line={"dash": "dash", "color": "#444", "width": 1.5}, annotation_text=text,
-                          annotation_position="bottom right", annotation_font_size=10, row=row, col=col)
         words = axis_unit(m)
         if benchmark and m.name.startswith("normalized_"):  # "ratio to min-min (1 = as good)"
             words = words.replace("the benchmark", benchmark, 1)
+        if lines and m.name in lines and np.isfinite(lines[m.name][0]):  # named on the axis: a label in the plot
+            x, text = lines[m.name]  # would widen its range (autorange makes room for annotations)
+            fig.add_vline(x=x, line={"dash": "dash", "color": "#444", "width": 1.5}, row=row, col=col)
+            words += f" (dashed: {text})"
         fig.update_xaxes(title={"text": words, "font": {"size": 11}, "standoff": 10}, row=row, col=col)
         if m.fmt:
             fig.update_xaxes(tickformat=tick_format(m.fmt), row=row, col=col)

@@ -252,7 +252,7 @@ def show_results(run: RunResult, key: str) -> None:
 
 def bound_lines(model, results: pd.DataFrame) -> dict[str, tuple[float, str]]:
     """The mean over trials of each bound on a metric (``Model.bound_columns``), to draw as a line on its panel."""
-    return {metric: (float(results[column].mean()), "lower bound (mean)") for metric, column in model.bound_columns.items()
+    return {metric: (float(results[column].mean()), "mean lower bound") for metric, column in model.bound_columns.items()
             if column in results and results[column].notna().any()}
 
 
