@@ -63,9 +63,9 @@ def absolute(heuristics: list) -> list:
 
 
 ST_NOTE = ("Eq. 12's ST read as the estimated clock time the processor is free (now, or its running task's estimated "
-           "end, plus its queue: reading B of the notes, hcsched's reading until issue 22) instead of the paper's "
+           "end, plus its queue: hcsched's earlier reading, docs/models/estimation.md) instead of the paper's "
            "relative load; the common offset 'now' flattens FA's spread, so EW decides FE and FZ.")
-DENSE_NOTE = ("The paper's density (issue 22; docs 'Presets'): its makespans and efficiencies imply 143-160 k "
+DENSE_NOTE = ("The paper's density (docs/models/estimation.md, 'Presets'): its makespans and efficiencies imply 143-160 k "
               "processor-seconds of work on system A, the analogue has 43 k; three times the tasks at 1.2 x the work "
               "and outliers x3 instead of x10 (about 147 k), as presets page-system-a-dense and page-system-b-dense.")
 
@@ -120,7 +120,7 @@ WHY_FZ = ("Our predicted error is mostly the k-NN's own inaccuracy, and the outl
           "had error that depends on X, and they are not published.")
 WHY_EFFICIENCY = ("Efficiencies are computed as eq. 7 says (checked from the schedules), but the analogue workload's "
                   "stage barriers with 10x outliers keep on average 19 of 90 processors busy, so every heuristic is "
-                  "near 20%. The paper's real problems are not specified: the second reading 'dense' (issue 22) runs the "
+                  "near 20%. The paper's real problems are not specified: the second reading 'dense' (docs/models/estimation.md) runs the "
                   "work volume the paper's makespans and efficiencies imply.")
 
 

@@ -63,7 +63,7 @@ def system_b() -> Scenario:
 DENSE_A = ["fa", "fe", "fz", {"name": "fz", "beta": 0.1}]
 DENSE_B = ["fa", "fe", "fz", {"name": "fz", "beta": 0.5}, {"name": "fz", "beta": 0.1},
            {"name": "fz", "beta": 0.1, "case": "worst"}]
-DENSE_NOTE = ("At the paper's density (issue 22): three times the tasks at 1.2 x the work and outliers x3, about 147 k "
+DENSE_NOTE = ("At the paper's density (docs/models/estimation.md, 'Presets'): three times the tasks at 1.2 x the work and outliers x3, about 147 k "
               "processor-seconds of work on system A where the paper's makespans and efficiencies imply 143-160 k. ")
 
 

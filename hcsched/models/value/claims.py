@@ -62,7 +62,7 @@ TINY_STATIC = {**TINY, "heuristics.8.runs": 1, "heuristics.8.phase1_iterations":
 
 OVERSUBSCRIBED = Reading(
     "oversubscribed", {"task_cov": 0.9, "machine_cov": 0.3, "trials": READING_TRIALS},
-    note="Task COV 0.9 with machine COV 0.3 (issue 19): the system is oversubscribed (120-350 waiting tasks on "
+    note="Task COV 0.9 with machine COV 0.3 (a reading: docs/models/value.md): the system is oversubscribed (120-350 waiting tasks on "
          "average, against 4-9 with the text's 0.9 / 0.9), as section 1 says the paper's is; 15 trials to fit the "
          "budget. The other reading that oversubscribes it, arrivals 3.9x denser, costs 45 s a trial and is not run.")
 UNDERLOADED = ("The system is underloaded in high heterogeneity (4-9 waiting tasks on average; load about 0.3 with "

@@ -28,7 +28,7 @@ def test_the_claims_run_the_readmes_30_trials_and_trends_sweep_their_key():
 def test_the_efficiency_claims_carry_the_busy_processors_explanation():
     efficiency = [c for c in CLAIMS if c.check.metric == "efficiency"]
     assert len(efficiency) >= 5
-    assert all("19 of 90" in c.note and "issue 22" in c.note for c in efficiency)
+    assert all("19 of 90" in c.note and "docs/models/estimation.md" in c.note for c in efficiency)
 
 
 @pytest.fixture(scope="module")
