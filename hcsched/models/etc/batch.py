@@ -100,12 +100,19 @@ def sufferage_pass(meta, ready, out_task, out_machine):
         suff = (c2 - c1) * zeta[k] if m > 1 else 0.0
         if holder[j1] < 0 or held[j1] < suff:
             holder[j1], held[j1] = k, suff
+    return assign_holders(meta, ready, holder, out_task, out_machine)
+
+
+@njit(cache=True)
+def assign_holders(meta, ready, holder, out_task, out_machine):
+    """Give each machine j, in index order, its task ``holder[j]`` (-1: none): its ready time grows by the task's
+    time, the task is mapped, and the pair is written to ``out_task``/``out_machine``. Returns how many."""
     count = 0
-    for j in range(m):
+    for j in range(holder.size):
         k = holder[j]
         if k >= 0:
-            ready[j] += E[k, j]
-            alive[k] = False
+            ready[j] += meta.E[k, j]
+            meta.alive[k] = False
             out_task[count], out_machine[count] = k, j
             count += 1
     return count
@@ -121,15 +128,7 @@ def hand_out(meta, ready, out_task, out_machine):
     for i in range(E.shape[0]):
         if alive[i] and first[best_j[i]] < 0:
             first[best_j[i]] = i
-    count = 0
-    for j in range(m):
-        k = first[j]
-        if k >= 0:
-            ready[j] += E[k, j]
-            alive[k] = False
-            out_task[count], out_machine[count] = k, j
-            count += 1
-    return count
+    return assign_holders(meta, ready, first, out_task, out_machine)
 
 
 @njit(cache=True)
