@@ -118,8 +118,8 @@ class EtcModel(Model):
         w = make_workload(s, seed_seq)
         if not s.lower_bound:
             return w
-        return dataclasses.replace(w, makespan_bound=bounds.trial_bound(w.arrival, w.actual),
-                                   flow_bound=bounds.flow_bound(w.actual))
+        makespan, flow = bounds.trial_bounds(w.arrival, w.actual)
+        return dataclasses.replace(w, makespan_bound=makespan, flow_bound=flow)
 
     def run(self, s: spec.EtcModelSpec, heuristic, workload: Workload) -> EtcRun:
         return run_heuristic(heuristic, workload)

@@ -38,8 +38,8 @@ import numpy as np
 from numba import njit
 from scipy import optimize, sparse
 
-STALL, PATIENCE = 1e-5, 8  # :func:`dual_bound` stops after 8 steps that each raise it by less than 0.001%
-DUAL_ITERATIONS = 50  # of :func:`dual_bound` per trial: within 0.4% of the LP bound on the HCSP instances (0.1% on average)
+STALL, PATIENCE = 1e-4, 5  # :func:`dual_bound` stops after 5 steps that each raise it by less than 0.01%
+DUAL_ITERATIONS = 25  # at most, of :func:`dual_bound` per trial (bench/bounds.py)
 
 
 @dataclass(frozen=True)
@@ -124,28 +124,51 @@ def release_bound(arrival: np.ndarray, p: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def dual_bound(arrival, p, iterations):
-    """The largest, over the weight vectors tried and over tasks i, of ``arrival[i]`` plus the Lagrangian bound of
-    the tasks i..n-1 (module docstring); ``arrival`` sorted, machines free at time 0. At most ``iterations`` steps,
-    fewer when PATIENCE steps in a row each raise the bound by less than STALL (relative)."""
-    n, m = p.shape
-    w = np.full(m, 1.0 / m)
-    load = np.zeros(m)
-    value = np.empty(n)
-    best, stalled = 0.0, 0
+def _fastest(q):
+    """Each task's fastest time, from machines x tasks times ``q`` (the inner loop runs over tasks: vectorised)."""
+    fastest = q[0].copy()
+    for j in range(1, q.shape[0]):
+        row = q[j]
+        for i in range(q.shape[1]):
+            fastest[i] = min(fastest[i], row[i])
+    return fastest
+
+
+@njit(cache=True)
+def _cheap(arrival, fastest, m):
+    """:func:`cheap_bound` from each task's fastest time, by one pass over the suffixes."""
+    suffix, longest, best = 0.0, 0.0, 0.0
+    for i in range(fastest.size - 1, -1, -1):
+        suffix += fastest[i]
+        longest = max(longest, fastest[i])
+        best = max(best, arrival[i] + max(suffix / m, longest))
+    return best
+
+
+@njit(cache=True)
+def _dual(arrival, q, iterations, best):
+    """:func:`dual_bound` on machines x tasks times ``q``, at least ``best``."""
+    m, n = q.shape
+    w = np.empty(m)
+    for j in range(m):
+        w[j] = 1.0 / max(q[j].sum(), 1e-300)
+    w /= w.sum()
+    value, jb, load = np.empty(n), np.empty(n, np.int64), np.zeros(m)
+    stalled = 0
     for it in range(iterations):
         before = best
+        value[:] = w[0] * q[0]
+        jb[:] = 0
+        for j in range(1, m):
+            wj, row = w[j], q[j]
+            for i in range(n):
+                v = wj * row[i]
+                if v < value[i]:
+                    value[i], jb[i] = v, j
         load[:] = 0.0
-        for i in range(n):
-            jb, vb = 0, w[0] * p[i, 0]
-            for j in range(1, m):
-                v = w[j] * p[i, j]
-                if v < vb:
-                    jb, vb = j, v
-            value[i] = vb
-            load[jb] += p[i, jb]
         suffix = 0.0
         for i in range(n - 1, -1, -1):
+            load[jb[i]] += q[jb[i], i]
             suffix += value[i]
             best = max(best, arrival[i] + suffix)
         stalled = stalled + 1 if best <= before * (1.0 + STALL) else 0
@@ -160,26 +183,47 @@ def dual_bound(arrival, p, iterations):
     return best
 
 
+@njit(cache=True)
+def _trial(arrival, p, iterations):
+    q = np.ascontiguousarray(p.T)
+    fastest = _fastest(q)
+    cheap = _cheap(arrival, fastest, q.shape[0])
+    return _dual(arrival, q, iterations, cheap), fastest.mean()
+
+
+def dual_bound(arrival: np.ndarray, p: np.ndarray, iterations: int) -> float:
+    """The largest, over the weight vectors tried and over tasks i, of ``arrival[i]`` plus the Lagrangian bound of
+    the tasks i..n-1 (module docstring); ``arrival`` sorted, machines free at time 0. The weights start inversely
+    proportional to the machines' total times (a slow machine counts less), and take at most ``iterations`` steps,
+    fewer when PATIENCE steps in a row each raise the bound by less than STALL (relative)."""
+    q = np.ascontiguousarray(np.asarray(p, dtype=float).T)
+    return float(_dual(np.ascontiguousarray(arrival, dtype=float), q, iterations, 0.0))
+
+
 def cheap_bound(arrival: np.ndarray, p: np.ndarray) -> float:
     """The largest, over tasks i, of ``arrival[i]`` plus the larger of the tasks i..n-1's largest fastest time and
     their fastest work over the machines (:func:`trivial_bound` of each suffix, by suffix sums)."""
-    fastest = p.min(axis=1)
-    suffix_work = np.cumsum(fastest[::-1])[::-1]
-    suffix_longest = np.maximum.accumulate(fastest[::-1])[::-1]
-    return float(np.max(arrival + np.maximum(suffix_work / p.shape[1], suffix_longest)))
+    q = np.ascontiguousarray(np.asarray(p, dtype=float).T)
+    return float(_cheap(np.ascontiguousarray(arrival, dtype=float), _fastest(q), q.shape[0]))
+
+
+def trial_bounds(arrival: np.ndarray, p: np.ndarray, iterations: int = DUAL_ITERATIONS) -> tuple[float, float]:
+    """The bounds a trial carries, from its actual times (machines free at time 0, ``arrival`` sorted): on the
+    makespan, :func:`cheap_bound` and :func:`dual_bound`, the larger; on mean flow time, :func:`flow_bound`."""
+    arrival, p = np.ascontiguousarray(arrival, dtype=float), np.asarray(p, dtype=float)
+    if p.shape[0] == 0:
+        return 0.0, 0.0
+    makespan, flow = _trial(arrival, p, iterations)
+    return float(makespan), float(flow)
 
 
 def trial_bound(arrival: np.ndarray, p: np.ndarray, iterations: int = DUAL_ITERATIONS) -> float:
-    """The makespan bound a trial carries: :func:`cheap_bound` and :func:`dual_bound` of its actual times (machines
-    free at time 0, ``arrival`` sorted), the larger."""
-    arrival, p = np.ascontiguousarray(arrival, dtype=float), np.ascontiguousarray(p, dtype=float)
-    if p.shape[0] == 0:
-        return 0.0
-    return max(cheap_bound(arrival, p), float(dual_bound(arrival, p, iterations)))
+    """The makespan bound of :func:`trial_bounds`."""
+    return trial_bounds(arrival, p, iterations)[0]
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's disk cache) the dual bound's kernel."""
+    """Compile (or load from numba's disk cache) the bounds' kernels."""
     trial_bound(np.zeros(2), np.ones((2, 2)), 2)
 
 
