@@ -128,7 +128,7 @@ def compare(systems: list[str], trials: int = 1, repeat: int = 3) -> tuple[float
             w = make_class_workload(spec, seed_seq)
             ours = np.zeros(2)
             for h in heuristics:
-                args = ((w.arrival, w.cls, w.work, w.u1, w.u2), kernel_rule(h, spec),
+                args = ((w.arrival, w.cls, w.work, w.u1, w.u2, w.u3), kernel_rule(h, spec),
                         (inv, float(spec.horizon), sample_times(spec)))
                 ours += (best_of(lambda args=args: kernels.run_classes(*args), repeat),
                          best_of(lambda h=h, w=w, spec=spec: class_metrics(run_class_heuristic(h, spec, w), h, spec), repeat))

@@ -15,7 +15,7 @@ from hcsched.experiment import trial_seeds
 from hcsched.models.classes import MODEL
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
-from hcsched.models.classes.spec import SERVICES, ClassSpec
+from hcsched.models.classes.spec import EXEC_AS, LONG_BRANCH_MAX, SERVICES, ClassSpec
 from pages.models._curves import shown_heuristics, what_the_names_mean
 from pages.session import W, commit_scenario, default, refuse_runs
 from pages.widgets import number
@@ -157,19 +157,30 @@ def editor(sc) -> None:
         if W + f"{table}_editor" not in st.session_state and LAST[table] in st.session_state:  # last shown, edits kept
             st.session_state[BASE[table]] = st.session_state[LAST[table]]
     st.subheader("Task classes and machines")
-    c1, c2, c3 = st.columns(3)
+    c1, c2, c3, c4 = st.columns(4)
     service = c1.selectbox("Execution times", SERVICES, key=default("service", spec.service),
                            help="hyperexponential: same mean, twice the exponential's variance")
-    horizon = number(c2, "Horizon (time units)", 1.0, 1e9, key=default("horizon", float(spec.horizon)))
-    warmup = number(c3, "Warm-up excluded from averages", 0.0, 1e9, key=default("warmup", float(spec.warmup)))
+    long_branch = None
+    if service == "hyperexponential":
+        long_branch = c1.number_input(
+            "Long phase's probability", 0.001, round(LONG_BRANCH_MAX - 0.001, 3), format="%.3f",
+            key=default("long_branch", spec.long_branch), placeholder="balanced means (0.211)",
+            help="The hyperexponential's probability of its long phase, same mean and variance (section III-B.6 "
+                 "leaves it open); empty: balanced means. Small values make rare very long tasks.")
+    exec_as = c2.selectbox("Table holds", EXEC_AS, key=default("exec_as", spec.exec_as),
+                           format_func={"rates": "rates μ (tasks per time unit)", "times": "mean times 1/μ"}.get,
+                           help="How the numbers of the table below are read: execution rates (section II-A) or mean "
+                                "execution times; 0 means the machine cannot run the class either way.")
+    horizon = number(c3, "Horizon (time units)", 1.0, 1e9, key=default("horizon", float(spec.horizon)))
+    warmup = number(c4, "Warm-up excluded from averages", 0.0, 1e9, key=default("warmup", float(spec.warmup)))
     c1, c2 = st.columns([1, 3])
     with c1:
         st.caption("Arrival rate of each class (tasks per time unit). Add a row for a new class.")
         alpha = st.session_state[LAST["alpha"]] = st.data_editor(st.session_state[BASE["alpha"]], key=W + "alpha_editor",
                                                                  num_rows="dynamic")
     with c2:
-        st.caption("Execution rates μ: rows classes, columns machines (or groups of identical machines); 0 means the "
-                   "machine cannot run the class. Rows follow the class table.")
+        st.caption("Execution rates μ (or mean times, as chosen above): rows classes, columns machines (or groups of "
+                   "identical machines); 0 means the machine cannot run the class. Rows follow the class table.")
         mu = st.session_state[LAST["mu"]] = st.data_editor(st.session_state[BASE["mu"]], key=W + "mu_editor",
                                                            num_rows="dynamic")
         a, b = st.columns(2)
@@ -183,7 +194,8 @@ def editor(sc) -> None:
             raise HcschedError(f"the rate table has {mu_values.shape[0]} rows and the class table {alpha_values.size}; "
                                "give one row of execution rates per class")
         new_spec = ClassSpec(tuple(alpha_values.tolist()), tuple(map(tuple, mu_values.tolist())),
-                             _groups(groups_text, mu_values.shape[1]), service, float(horizon), float(warmup))
+                             _groups(groups_text, mu_values.shape[1]), service, float(horizon), float(warmup),
+                             exec_as, None if long_branch is None else float(long_branch))
         sc = commit_scenario(sc.replace(classes=new_spec))
     except HcschedError as exc:
         refuse_runs(str(exc))

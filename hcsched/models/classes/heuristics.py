@@ -11,9 +11,15 @@ MODEL = "classes"
 AL_AZZONI = "Al-Azzoni and Down"
 
 
+TIES = Param("ties", "lowest", "choice", choices=("lowest", "random"),
+             doc="ties, which the paper breaks 'arbitrarily' (sections II-B, III-A): the lowest machine index, or a "
+                 "machine drawn at random among those tied (seeded: every heuristic of a replication sees the same "
+                 "draws)")
+
+
 def _classes(name, title, section, description, params=(), checks=()) -> Heuristic:
-    return Heuristic(name, title, "immediate", -1, section, description, params, models=(MODEL,), paper=AL_AZZONI,
-                     checks=checks)
+    return Heuristic(name, title, "immediate", -1, section, description, (*params, TIES), models=(MODEL,),
+                     paper=AL_AZZONI, checks=checks)
 
 
 GUIDED_C = (Param("c", 1.0, float, 0.0, doc="the constant C_ij of condition (iii)"),)

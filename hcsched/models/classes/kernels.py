@@ -6,17 +6,19 @@ MCT every capable machine, KPB the kbar fastest, the LPAS family
 S_i = {j : delta*_ij > 0}. The rules differ in how they choose among the
 candidates (``kind``). Expected completion at machine j is
 W_j + 1/mu_ij, with W_j = sum_i' Q_i'j / mu_i'j (section III-B, FCFS).
-Random choices use two uniforms per task drawn before the run.
+Random choices use two uniforms per task drawn before the run, and ties
+broken at random (``ties`` RANDOM) a third.
 
 The kernels take their inputs in a few named tuples of arrays:
 
-- ``tasks`` = (arrival, cls, scale, u1, u2): a trial's draws (arrival times,
-  sorted; classes; unit-mean work; two uniforms for randomised rules);
-- ``rule`` = (kind, cands, counts, weights, c, reach): a heuristic's
+- ``tasks`` = (arrival, cls, scale, u1, u2, u3): a trial's draws (arrival
+  times, sorted; classes; unit-mean work; two uniforms for randomised rules
+  and one for ties);
+- ``rule`` = (kind, cands, counts, weights, c, reach, ties): a heuristic's
   candidates per class (classes x machines, the first ``counts[i]`` of row i
   used), its weights delta*_ij mu_ij, Guided-LPAS's constant C, and 1/mu_ij
   on the candidates, inf elsewhere (what the earliest-completion rule adds to
-  each machine's W_j);
+  each machine's W_j), and how ties are broken (LOWEST or RANDOM);
 - ``system`` = (inv, horizon, samples): 1/mu_ij (inf where mu_ij = 0), the
   end of the run, and the times at which the number in system is sampled.
 """
@@ -31,6 +33,28 @@ from numba import njit
 from hcsched.kernels import earliest_among as earliest
 
 EARLIEST, TWO_CHOICES, STATIC, GUIDED, GUIDED_TWO = range(5)
+LOWEST, RANDOM = 0, 1  # ties: the lowest machine index, or one of the tied machines drawn uniformly
+TIE = 1e-9  # expected completions within this relative distance are tied (the same work summed in another order)
+
+
+@njit(cache=True)
+def tie_break(cands, count, W, e, best, u):
+    """One of the first ``count`` machines of ``cands`` whose completion W_j + e_j ties with machine ``best``'s (the
+    earliest), drawn uniformly by the uniform ``u``."""
+    limit = (W[best] + e[best]) * (1.0 + TIE)
+    n = 0
+    for k in range(count):
+        j = cands[k]
+        if W[j] + e[j] <= limit:
+            n += 1
+    pick = min(int(u * n), n - 1)
+    for k in range(count):
+        j = cands[k]
+        if W[j] + e[j] <= limit:
+            if pick == 0:
+                return j
+            pick -= 1
+    return best
 
 
 @njit(cache=True)
@@ -54,24 +78,34 @@ def draw(cands, count, weights, u, skip):
 
 
 @njit(cache=True)
-def two_choices(cands, count, W, e, weights, u1, u2):
+def earliest_tied(cands, count, W, e, ties, u):
+    """The earliest completion among the first ``count`` of ``cands``, ties broken by ``ties`` (:func:`tie_break`)."""
+    j = earliest(cands, count, W, e)
+    return tie_break(cands, count, W, e, j, u) if ties == RANDOM else j
+
+
+@njit(cache=True)
+def two_choices(cands, count, W, e, weights, u1, u2, ties, u3):
     """Two candidates drawn by weight (LPAS-2/k, section IV-A.1); the earlier completion wins."""
     if count <= 2:
-        return earliest(cands, count, W, e), count
+        return earliest_tied(cands, count, W, e, ties, u3), count
     j1 = draw(cands, count, weights, u1, -1)
     j2 = draw(cands, count, weights, u2, j1)
     c1, c2 = W[j1] + e[j1], W[j2] + e[j2]
+    if ties == RANDOM and abs(c1 - c2) <= TIE * max(c1, c2):
+        return (j1 if u3 < 0.5 else j2), 2
     return (j1 if c1 < c2 or (c1 == c2 and j1 < j2) else j2), 2
 
 
 @njit(cache=True, inline="always")
-def decide(rule, i, t, W, e, shares, u1, u2, buf):
+def decide(rule, i, t, W, e, shares, u, buf):
     """Machine for a class-i arrival at time t: (machine, machines consulted, 1 if condition (iii) overrode LPAS).
 
     ``W[j]`` is machine j's expected work and ``e[j]`` = 1/mu_ij; ``rule``'s
     ``weights[i, j]`` = delta*_ij mu_ij (the target shares pi_ij once
     normalised); ``shares`` = (assigned, arrived): class-i tasks mapped to
-    each machine so far, and class-i arrivals including this one.
+    each machine so far, and class-i arrivals including this one; ``u`` the
+    task's three uniforms.
 
     Reading of the paper: LP-Static's p_ij = delta*_ij mu_ij / (lambda* alpha_i)
     (eq. 6), LPAS-2/k's p_j1, p_j2 (section IV-A.1) and Guided-LPAS's pi_ij
@@ -79,11 +113,12 @@ def decide(rule, i, t, W, e, shares, u1, u2, buf):
     over the candidates, which is the same where it is tight and keeps them
     probabilities where it is slack.
     """
-    kind, cands, count, weights, c = rule[0], rule[1][i], rule[2][i], rule[3][i], rule[4]
+    kind, cands, count, weights, c, ties = rule[0], rule[1][i], rule[2][i], rule[3][i], rule[4], rule[6]
+    u1, u2, u3 = u
     if kind == STATIC:
         return draw(cands, count, weights, u1, -1), 0, 0
     if kind == TWO_CHOICES:
-        j, asked = two_choices(cands, count, W, e, weights, u1, u2)
+        j, asked = two_choices(cands, count, W, e, weights, u1, u2, ties, u3)
         return j, asked, 0
     # Guided (section V): T_i(t) = {j in S_i : alpha_ij(t-) < pi_ij alpha_i(t) + c sqrt(t)}
     assigned, arrived = shares
@@ -100,9 +135,10 @@ def decide(rule, i, t, W, e, shares, u1, u2, buf):
         buf[:count] = cands[:count]
         n = count
     if kind == GUIDED:
-        j = earliest(buf, n, W, e)
-        return j, n, int(earliest(cands, count, W, e) != j)
-    j, asked = two_choices(buf, n, W, e, weights, u1, u2)
+        j = earliest_tied(buf, n, W, e, ties, u3)
+        lpas = earliest(cands, count, W, e)  # at random, an override is when (iii) removed every machine LPAS could choose
+        return j, n, int(lpas != j if ties == LOWEST else W[lpas] + e[lpas] < W[j] + e[j])
+    j, asked = two_choices(buf, n, W, e, weights, u1, u2, ties, u3)
     return j, asked, 0
 
 
@@ -146,8 +182,8 @@ def run_classes(tasks, rule, system):
     The loop is written out: a numba call per event taking arrays costs more
     than the event.
     """
-    arrival, cls, scale, u1, u2 = tasks
-    kind, cands, counts, reach = rule[0], rule[1], rule[2], rule[5]
+    arrival, cls, scale, u1, u2, u3 = tasks
+    kind, cands, counts, reach, ties = rule[0], rule[1], rule[2], rule[5], rule[6]
     inv, horizon, samples = system
     n = arrival.size
     n_classes, m = inv.shape
@@ -202,14 +238,14 @@ def run_classes(tasks, rule, system):
                     if c < best_c:
                         best, best_c = j, c
                 next_done = min(next_done, t)  # KEEP (see below)
-            j = best
+            j = best if ties == LOWEST else tie_break(cand, count, W, r, best, u3[a])
             consulted += count
         else:
             for k in range(count):
                 settle(cand[k], t, W, head, nxt, done_at, expected, finish)
             next_done = min(next_done, t)  # KEEP (see below)
             arrived[i] += 1
-            j, asked, over = decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), u1[a], u2[a], buf)
+            j, asked, over = decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), (u1[a], u2[a], u3[a]), buf)
             assigned[i, j] += 1
             consulted += asked
             overrides += over
@@ -316,8 +352,9 @@ def warm_up() -> None:
         return
     mu = np.array([[1.0, 2.0], [2.0, 1.0]])
     cands = np.array([[0, 1], [1, 0]])
-    tasks = (np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), np.full(3, 0.5), np.full(3, 0.5))
+    tasks = (np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), *(np.full(3, 0.5),) * 3)
     for kind in range(5):
-        rule = (kind, cands, np.array([2, 1]), mu, 1.0, np.array([[1.0, 0.5], [np.inf, 1.0]]))
-        run_classes(tasks, rule, (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))
+        for ties in (LOWEST, RANDOM):
+            rule = (kind, cands, np.array([2, 1]), mu, 1.0, np.array([[1.0, 0.5], [np.inf, 1.0]]), ties)
+            run_classes(tasks, rule, (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))
     _WARM = True

@@ -1,9 +1,9 @@
 """Trials of the task-class model of Al-Azzoni and Down: workloads, heuristic policies, metrics, stability.
 
 Common random numbers: a trial draws the arrivals (times and classes), one
-unit-mean work draw per task (its time on machine j is that draw / mu_ij) and
-two uniforms per task for randomised heuristics, all shared by every
-heuristic of the trial.
+unit-mean work draw per task (its time on machine j is that draw / mu_ij),
+two uniforms per task for randomised heuristics and a third for ties broken
+at random, all shared by every heuristic of the trial.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class ClassWorkload:
     work: np.ndarray  # unit-mean work per task
     u1: np.ndarray
     u2: np.ndarray
+    u3: np.ndarray  # breaks ties at random (a heuristic's ``ties="random"``)
 
 
 def poisson_times(rng: np.random.Generator, rate: float, horizon: float) -> np.ndarray:
@@ -49,13 +50,26 @@ def poisson_times(rng: np.random.Generator, rate: float, horizon: float) -> np.n
     return times[times < horizon]
 
 
-def unit_work(rng: np.random.Generator, service: str, n: int) -> np.ndarray:
-    """Unit-mean execution-time draws: exponential, constant 1, or hyperexponential with variance 2."""
+def hyper_means(long_branch: float) -> tuple[float, float]:
+    """The two phases' means of a unit-mean hyperexponential with variance 2 whose long phase has probability p:
+    1 + sqrt((1 - p) / (2 p)) and 1 - sqrt(p / (2 (1 - p))) (mean p m1 + (1 - p) m2 = 1, second moment
+    2 (p m1^2 + (1 - p) m2^2) = 3). Section III-B.6 gives only the mean and variance; p = 1 - H2_P gives balanced
+    means (p m1 = (1 - p) m2 = 1/2)."""
+    p = long_branch
+    return 1.0 + math.sqrt((1.0 - p) / (2.0 * p)), 1.0 - math.sqrt(p / (2.0 * (1.0 - p)))
+
+
+def unit_work(rng: np.random.Generator, service: str, n: int, long_branch: float | None = None) -> np.ndarray:
+    """Unit-mean execution-time draws: exponential, constant 1, or hyperexponential with variance 2 (balanced means,
+    or a long phase of probability ``long_branch``: :func:`hyper_means`)."""
     if service == "constant":
         return np.ones(n)
     e = rng.exponential(1.0, n)
     if service == "exponential":
         return e
+    if long_branch is not None:
+        long_mean, short_mean = hyper_means(long_branch)
+        return e * np.where(rng.random(n) < long_branch, long_mean, short_mean)
     fast = rng.random(n) < H2_P
     return e / np.where(fast, 2.0 * H2_P, 2.0 * (1.0 - H2_P))
 
@@ -67,7 +81,8 @@ def make_class_workload(spec: ClassSpec, seed_seq: np.random.SeedSequence) -> Cl
     arrival = poisson_times(arrival_rng, float(alpha.sum()), spec.horizon)
     n = arrival.size
     cls = np.searchsorted(np.cumsum(alpha / alpha.sum()), class_rng.random(n), side="right").clip(0, alpha.size - 1)
-    return ClassWorkload(arrival, cls.astype(np.int64), unit_work(work_rng, spec.service, n), choice_rng.random(n),
+    u1, u2 = choice_rng.random(n), choice_rng.random(n)
+    return ClassWorkload(arrival, cls.astype(np.int64), unit_work(work_rng, spec.service, n, spec.long_branch), u1, u2,
                          choice_rng.random(n))
 
 
@@ -79,6 +94,7 @@ class Policy:
     allowed: np.ndarray  # classes x machines, boolean
     weights: np.ndarray
     c: float = 0.0
+    ties: int = kernels.LOWEST
 
     def candidates(self) -> tuple[np.ndarray, np.ndarray]:
         n, m = self.allowed.shape
@@ -98,22 +114,33 @@ def kbar_of(params: dict, machines: int) -> int:
 
 @functools.lru_cache(maxsize=128)
 def policy(heuristic: HeuristicSpec, spec: ClassSpec) -> Policy:
-    """The candidate sets of a heuristic in a system (sections II-B, III-A, IV, V)."""
+    """The candidate sets of a heuristic in a system (sections II-B, III-A, IV, V).
+
+    Ties, which the paper breaks "arbitrarily" (sections II-B, III-A): with ``ties="lowest"`` the lowest machine
+    index; with ``ties="random"`` uniformly at random among the machines tied (expected completions within a
+    relative 1e-9: the same queue summed in another order), by the trial's third uniform of the task, so every
+    heuristic of a trial sees the same draws. MET's tie is between the machines fastest for the class: at random it
+    draws one of them. KPB's subset of the kbar fastest is a fixed set either way (the lowest indices where machines
+    tie at its edge): the paper defines S_i^k as one set per class."""
     mu = spec.mu
     capable = mu > 0
     time = execution_times(spec)
     name, p = heuristic.name, heuristic.kwargs
+    ties = kernels.RANDOM if p.get("ties") == "random" else kernels.LOWEST
+    if name == "met" and ties == kernels.RANDOM:
+        allowed = capable & (time == time.min(axis=1, keepdims=True))
+        return Policy(kernels.STATIC, allowed, np.ones_like(mu), ties=ties)  # a uniform draw among the fastest
     if name in ("mct", "met", "kpb"):
         size = {"mct": mu.shape[1], "met": 1, "kpb": kbar_of(p, mu.shape[1]) if name == "kpb" else 1}[name]
         allowed = np.zeros_like(capable)
         for i, row in enumerate(time):
             fastest = np.argsort(row, kind="stable")[:min(size, int(capable[i].sum()))]
             allowed[i, fastest] = True
-        return Policy(kernels.EARLIEST, allowed, mu)
+        return Policy(kernels.EARLIEST, allowed, mu, ties=ties)
     alloc = spec.allocation()
     kind = {"lpas": kernels.EARLIEST, "lpas-2k": kernels.TWO_CHOICES, "lp-static": kernels.STATIC,
             "guided-lpas": kernels.GUIDED, "guided-lpas-2k": kernels.GUIDED_TWO}[name]
-    return Policy(kind, alloc.support, alloc.delta * mu, float(p.get("c", 0.0)))
+    return Policy(kind, alloc.support, alloc.delta * mu, float(p.get("c", 0.0)), ties)
 
 
 @functools.lru_cache(maxsize=128)
@@ -125,10 +152,11 @@ def execution_times(spec: ClassSpec) -> np.ndarray:
 
 @functools.lru_cache(maxsize=128)
 def kernel_rule(heuristic: HeuristicSpec, spec: ClassSpec) -> tuple:
-    """A heuristic's policy as :func:`kernels.run_classes` reads it: (kind, cands, counts, weights, c, reach)."""
+    """A heuristic's policy as :func:`kernels.run_classes` reads it: (kind, cands, counts, weights, c, reach, ties)."""
     pol = policy(heuristic, spec)
     cands, counts = pol.candidates()
-    return pol.kind, cands, counts, pol.weights, pol.c, np.where(pol.allowed, execution_times(spec), np.inf)
+    return (pol.kind, cands, counts, pol.weights, pol.c, np.where(pol.allowed, execution_times(spec), np.inf),
+            pol.ties)
 
 
 @functools.lru_cache(maxsize=128)
@@ -177,7 +205,7 @@ def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkl
     """Simulate one heuristic over the horizon."""
     samples = sample_times(spec)
     machine, start, finish, expected, actual, in_system, consulted, overrides = kernels.run_classes(
-        (w.arrival, w.cls, w.work, w.u1, w.u2), kernel_rule(heuristic, spec),
+        (w.arrival, w.cls, w.work, w.u1, w.u2, w.u3), kernel_rule(heuristic, spec),
         (execution_times(spec), float(spec.horizon), samples))
     schedule = Schedule(w.arrival, machine, start, finish, expected, actual, spec.machines)
     return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system)

@@ -14,7 +14,9 @@ from hcsched.models.classes.lp import check_rates, expand_groups, solve_allocati
 from hcsched.validate import choice, fail, number
 
 SERVICES = ("exponential", "constant", "hyperexponential")
-CLASS_KEYS = ("arrival_rates", "exec_rates", "groups", "service", "horizon", "warmup")
+EXEC_AS = ("rates", "times")
+CLASS_KEYS = ("arrival_rates", "exec_rates", "exec_as", "groups", "service", "long_branch", "horizon", "warmup")
+LONG_BRANCH_MAX = 2.0 / 3.0  # above it the short phase of a mean-1, variance-2 hyperexponential has mean <= 0
 
 
 @dataclass(frozen=True)
@@ -22,8 +24,14 @@ class ClassSpec:
     """Task classes with Poisson arrival rates alpha_i and execution rates mu_ij (Al-Azzoni and Down, section II-A).
 
     With ``groups``, the columns of ``exec_rates`` are groups of identical
-    machines of those sizes. ``service``: exponential, constant, or
-    hyperexponential (same mean, twice the exponential's variance).
+    machines of those sizes. ``exec_as``: how its numbers are read, as the
+    rates mu_ij of section II-A ("rates") or as mean execution times 1/mu_ij
+    ("times"; 0 still means the machine cannot run the class): the reading
+    of a printed matrix whose units are in doubt (Sharifnia's example,
+    section II-B; docs/models/classes.md). ``service``: exponential,
+    constant, or hyperexponential (same mean, twice the exponential's
+    variance, section III-B.6); ``long_branch``: the hyperexponential's
+    probability of its long phase (None: balanced means, 0.211).
     Simulated over [0, horizon]; averages exclude [0, warmup).
     """
 
@@ -33,6 +41,8 @@ class ClassSpec:
     service: str = "exponential"
     horizon: float = 20000.0
     warmup: float = 0.0
+    exec_as: str = "rates"
+    long_branch: float | None = None
 
     def __post_init__(self) -> None:
         if len({len(r) for r in self.exec_rates}) > 1:
@@ -43,15 +53,30 @@ class ClassSpec:
             if len(self.groups) != width or any(isinstance(g, bool) or not isinstance(g, int) or g < 1 for g in self.groups):
                 raise fail("groups", list(self.groups), f"{width} positive whole numbers, the machines in each column's group")
         choice("service", self.service, SERVICES)
+        choice("exec_as", self.exec_as, EXEC_AS)
+        if self.long_branch is not None:
+            if isinstance(self.long_branch, bool) or not isinstance(self.long_branch, (int, float)) or \
+                    not 0.0 < self.long_branch < LONG_BRANCH_MAX:
+                raise fail("long_branch", self.long_branch, "a probability above 0 and below 2/3 (the short phase's "
+                           "mean must stay positive), or leave it out for balanced means")
+            if self.service != "hyperexponential":
+                raise fail("long_branch", self.long_branch, "only with service 'hyperexponential' (leave it out)")
         number("horizon", self.horizon)
         number("warmup", self.warmup, 0.0, low_open=False)
         if self.warmup >= self.horizon:
             raise fail("warmup", self.warmup, f"a time >= 0 and below the horizon ({self.horizon:g})")
 
     @property
+    def group_rates(self) -> np.ndarray:
+        """Execution rates per column of ``exec_rates`` (a machine, or a group): the numbers themselves, or 1/x of
+        the times x read with ``exec_as`` "times" (0 stays 0: cannot run)."""
+        x = np.array(self.exec_rates, dtype=float)
+        return x if self.exec_as == "rates" else np.where(x > 0, 1.0 / np.where(x > 0, x, 1.0), 0.0)
+
+    @property
     def mu(self):
         """Execution rates per machine (classes x machines)."""
-        mu = np.array(self.exec_rates, dtype=float)
+        mu = self.group_rates
         return mu if self.groups is None else expand_groups(mu, self.groups)
 
     @property
@@ -65,7 +90,7 @@ class ClassSpec:
 
 @functools.lru_cache(maxsize=64)
 def _allocation(spec: ClassSpec):
-    return solve_allocation(spec.arrival_rates, spec.exec_rates, spec.groups)
+    return solve_allocation(spec.arrival_rates, spec.group_rates, spec.groups)
 
 
 @dataclass(frozen=True)
@@ -105,5 +130,10 @@ def spec_to_dict(spec: ClassModelSpec) -> dict[str, Any]:
     out: dict[str, Any] = {"arrival_rates": list(c.arrival_rates), "exec_rates": [list(r) for r in c.exec_rates]}
     if c.groups is not None:
         out["groups"] = list(c.groups)
-    out.update(service=c.service, horizon=c.horizon, warmup=c.warmup)
+    if c.exec_as != "rates":
+        out["exec_as"] = c.exec_as
+    out["service"] = c.service
+    if c.long_branch is not None:
+        out["long_branch"] = c.long_branch
+    out.update(horizon=c.horizon, warmup=c.warmup)
     return out
