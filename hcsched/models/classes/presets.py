@@ -96,7 +96,16 @@ def _sharifnia() -> Scenario:
                     "while LPAS does?", {"arrival_rates": SHARIFNIA_ALPHA, "exec_rates": mu}, ["mct", "lpas", "guided-lpas"])
 
 
+def _sharifnia_times() -> Scenario:
+    return _classes("alazzoni-sharifnia-times", "Sharifnia's MCT-instability example (section II-B) with the printed "
+                    "matrix read as mean execution times (rates 1/x, 0: cannot run), as Sharifnia states it: lambda* = "
+                    "1.0256 with no scaling. Does MCT fail to stabilise it while LPAS does?",
+                    {"arrival_rates": SHARIFNIA_ALPHA, "exec_rates": SHARIFNIA_MU, "exec_as": "times"},
+                    ["mct", "lpas", "guided-lpas"])
+
+
 PRESETS["alazzoni-sharifnia"] = _sharifnia
+PRESETS["alazzoni-sharifnia-times"] = _sharifnia_times
 
 
 LOADS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # of lambda*: the arrival rates alpha * load * lambda*

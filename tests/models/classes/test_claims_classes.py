@@ -83,3 +83,28 @@ def test_the_stability_check_puts_the_share_flagged_on_the_papers_side_of_half()
             assert _judged(check.evaluate(t, {}))
     alone = stable.evaluate(_flags(False), {})  # one replication: no interval
     assert alone.verdict == PARTLY and math.isnan(alone.lower) and "(no interval)" in alone.detail
+
+
+def test_the_four_readings_of_the_text_are_carried_by_their_claims():
+    """Random ties on C1 and C2, the hyperexponential's long phase on I1, Sharifnia's matrix as mean times: each claim
+    of those systems carries its second reading, whose scenario keeps the literal labels (its check reads them)."""
+    from hcsched.reproduce import variant_scenario
+
+    def scenario_of(claim, reading):
+        return variant_scenario(claim, dict(next(ch for name, ch, _ in claim.variants() if name == reading)))
+
+    by_reading = {}
+    for c in CLAIMS:
+        for r in c.readings:
+            by_reading.setdefault(r.name, set()).add(c.scenario.removeprefix("alazzoni-"))
+    assert by_reading == {"random-ties": {"C1", "C2"}, "long-branch-0.01": {"I1"}, "times": {"sharifnia"}}
+    c2 = next(c for c in CLAIMS if c.id == "alazzoni-table6-c2-mct")
+    literal, random = (scenario_of(c2, name) for name, _, _ in c2.variants())
+    assert [h.label for h in random.heuristics] == [h.label for h in literal.heuristics]
+    assert {h.kwargs["ties"] for h in random.heuristics} == {"random"}
+    assert {h.kwargs["ties"] for h in literal.heuristics} == {"lowest"}
+    sharifnia = next(c for c in CLAIMS if c.id == "alazzoni-sharifnia-mct-unstable")
+    times = scenario_of(sharifnia, "times").classes
+    assert times.exec_as == "times" and times.allocation().lam == pytest.approx(1.0256, abs=1e-4)
+    i1 = next(c for c in CLAIMS if c.id == "alazzoni-table1-i1-mct")
+    assert scenario_of(i1, "long-branch-0.01").classes.long_branch == 0.01
