@@ -65,7 +65,9 @@ class ClassModel(Model):
         Metric("lambda_restricted", "Restricted lambda*", "", "higher", table=False,
                doc="lambda* of the LP restricted to the machines the heuristic may use (Theorem 2)."),
         Metric("unstable", "Unstable", "", "", table=False,
-               doc="Restricted lambda* < 1, or the number in system grows significantly over the second half of the run."),
+               doc="Restricted lambda* < 1 (Theorem 2), or the number in system keeps growing: after the first quarter of "
+                   "the run, its rise is above a driftless random walk's at the 1% level and above a tenth of its "
+                   "level (hcsched.models.classes.stability)."),
         Metric("mean_in_system_class", "Mean number in system", "tasks", table=False, per="class"),
         Metric("mean_in_system_machine", "Mean number in system", "tasks", table=False, per="machine"),
         Metric("utilization_machine", "Utilisation", "", "", table=False, per="machine", fmt=".1%",

@@ -19,6 +19,7 @@ from hcsched.metrics import Schedule
 from hcsched.models.classes import kernels
 from hcsched.models.classes.lp import solve_allocation
 from hcsched.models.classes.spec import ClassSpec
+from hcsched.models.classes.stability import growing
 
 if TYPE_CHECKING:
     from hcsched.scenario import HeuristicSpec
@@ -163,27 +164,6 @@ def kernel_rule(heuristic: HeuristicSpec, spec: ClassSpec) -> tuple:
 def restricted_lambda(heuristic: HeuristicSpec, spec: ClassSpec) -> float:
     """lambda* of the LP restricted to the machines the heuristic may use for each class (Theorem 2)."""
     return solve_allocation(spec.arrival_rates, spec.mu, allowed=policy(heuristic, spec).allowed).lam
-
-
-def growing(in_system: np.ndarray, batches: int = 10, alpha: float = 0.001) -> bool:
-    """A significant upward trend of the number in system over the second half of the run.
-
-    Batch means of the second half (which tame the autocorrelation) are
-    regressed on time; the trend counts when the slope is significant at
-    ``alpha`` and the fitted rise over the half exceeds half its mean level
-    plus one task (a queue growing linearly from empty rises by two thirds of
-    its mean over the second half; a stable but heavily loaded one, like
-    System A under MCT, does not).
-    """
-    from scipy.stats import linregress
-
-    half = in_system[in_system.size // 2:]
-    means = np.array([b.mean() for b in np.array_split(half, batches)])
-    if np.ptp(means) == 0:
-        return False
-    fit = linregress(np.arange(batches), means)
-    rise = fit.slope * (batches - 1)
-    return bool(fit.slope > 0 and fit.pvalue < alpha and rise > 0.5 * half.mean() + 1.0)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from hcsched import HcschedError, Scenario, mean_ci, preset, simulate
 from hcsched.cli import main
 from hcsched.models.classes.lp import solve_allocation
 from hcsched.models.classes.presets import PUBLISHED, SHARIFNIA_LAMBDA, SYSTEMS
-from hcsched.models.classes.simulation import growing, policy, restricted_lambda
+from hcsched.models.classes.simulation import policy, restricted_lambda
 from hcsched.scenario import HeuristicSpec
 
 # lambda* and delta* as printed in the paper (sections III and IV; C1 and C2 per group).
@@ -139,13 +139,6 @@ def test_overloaded_system_runs_and_is_flagged():
     assert lam < 1
     df = simulate(sc, jobs=1)
     assert df["unstable"].all() and np.allclose(df["lambda_restricted"], lam)
-
-
-def test_growing_trend_detector():
-    rng = np.random.default_rng(0)
-    assert growing(np.linspace(0, 500, 200) + rng.normal(0, 5, 200))
-    assert not growing(50 + rng.normal(0, 5, 200))
-    assert not growing(np.zeros(200))
 
 
 @pytest.mark.parametrize("data, words", [
