@@ -1,45 +1,65 @@
-"""The guides' code runs as written (docs/adding-a-model.md builds, registers and simulates a toy model)."""
+"""The README and the documentation site stay true: the README is short, its links and commands exist, and the
+examples and scenarios the pages show run. (`mkdocs build --strict` itself runs in CI, `.ci/run`.)"""
 
 import re
+import shlex
+from pathlib import Path
 
 import pytest
-from helpers import ROOT
 
-from hcsched.registry import MODELS
+from hcsched.cli import main
 
-
-def code_blocks(path):
-    return re.findall(r"```python\n(.*?)```", (ROOT / path).read_text(), flags=re.S)
-
-
-@pytest.fixture
-def registry_restored():
-    """The guide registers its model: the registry is as it was afterwards."""
-    saved = dict(MODELS)
-    yield
-    MODELS.clear()
-    MODELS.update(saved)
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+PAGES = sorted((ROOT / "docs").rglob("*.md"))
 
 
-def test_the_toy_model_of_the_guide_runs_through_the_engine(registry_restored):
-    namespace = {"__name__": "toy"}
-    for block in code_blocks("docs/adding-a-model.md"):
-        exec(compile(block, "adding-a-model.md", "exec"), namespace)
-    model = namespace["MODEL"]
-    results = namespace["results"]
-    # first-free never leaves a machine idle while a task waits: a task waits only if every machine is busy
-    from hcsched.experiment import trial_runs
+def test_the_readme_is_read_in_three_minutes():
+    assert len(README.splitlines()) <= 150
 
-    s = trial_runs(model.tiny(), 0)["first-free"]
-    for i in range(s.arrival.size):
-        if s.start[i] > s.arrival[i]:
-            earlier = s.arrival < s.arrival[i]
-            for j in range(3):
-                assert ((s.machine == j) & earlier & (s.finish > s.arrival[i])).any()
-    assert results.groupby("heuristic")["mean_flow"].mean().idxmin() == "first-free"  # with this seed
-    from hcsched import HcschedError, Scenario, simulate
 
-    again = simulate(model.tiny(), jobs=1)
-    assert again.to_csv(index=False) == results.to_csv(index=False)  # same seed, same bytes
-    with pytest.raises(HcschedError, match="'rate': -1"):
-        Scenario.from_dict({"model": "toy", "rate": -1, "heuristics": ["random"]})
+@pytest.mark.parametrize("link", sorted(set(re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README))))
+def test_every_readme_link_exists(link):
+    assert link.startswith("http") or (ROOT / link).exists(), link
+
+
+def test_every_documentation_page_is_in_the_site():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for page in PAGES:
+        assert str(page.relative_to(ROOT / "docs")) in nav, f"{page} is not in mkdocs.yml's nav"
+
+
+def _commands() -> list[list[str]]:
+    block = re.search(r"## The command line\n.*?```bash\n(.*?)```", README, re.S).group(1)
+    return [shlex.split(line.split("#")[0].split(">")[0])[1:] for line in block.splitlines() if line.startswith("hcsched ")]
+
+
+@pytest.mark.parametrize("argv", _commands(), ids=lambda a: " ".join(a[:2]))
+def test_every_readme_command_exists(argv, capsys):
+    """Each command of the README's example, with --help (every option it uses is one the command has)."""
+    command = argv[:2] if argv[0] == "preset" else argv[:1]
+    with pytest.raises(SystemExit) as end:
+        main([*command, "--help"])
+    assert end.value.code == 0
+    text = capsys.readouterr().out
+    for option in (a for a in argv if a.startswith("--")):
+        assert option in text, (argv, option)
+
+
+def test_the_python_examples_run():
+    blocks = [b for page in (ROOT / "README.md", ROOT / "docs" / "api.md")
+              for b in re.findall(r"```python\n(.*?)```", page.read_text(), re.S)]
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "example", "exec"), {})
+
+
+def test_the_scenarios_the_pages_show_load():
+    """Every JSON scenario in the documentation is valid (relative paths are read from assets/examples, as the
+    command-line page says)."""
+    from hcsched.scenario import parse_scenario
+
+    blocks = [b for page in PAGES for b in re.findall(r"```json\n(.*?)```", page.read_text(), re.S) if '"heuristics"' in b]
+    assert len(blocks) >= 4
+    for block in blocks:
+        parse_scenario(block, source="docs", base_dir=ROOT / "assets" / "examples")

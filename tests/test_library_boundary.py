@@ -14,24 +14,6 @@ def test_library_never_imports_streamlit():
         assert not re.search(r"^\s*(import|from)\s+streamlit", path.read_text(), re.M), path
 
 
-def test_readme_python_example_runs():
-    text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert blocks, "the README has a python example"
-    for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
-
-
-def test_readme_scenarios_load():
-    """Every JSON scenario in the README is valid (relative paths are read from assets/examples, as its text says)."""
-    from hcsched.scenario import parse_scenario
-
-    blocks = [b for b in re.findall(r"```json\n(.*?)```", (ROOT / "README.md").read_text(), re.S) if '"heuristics"' in b]
-    assert len(blocks) >= 4
-    for block in blocks:
-        parse_scenario(block, source="README", base_dir=ROOT / "assets" / "examples")
-
-
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     command = re.search(r"```bash\n(.*?)\n```", readme.split("Run the tests", 1)[1], re.S).group(1).strip()

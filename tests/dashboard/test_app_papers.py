@@ -37,9 +37,9 @@ def test_the_shipped_reproduction_is_of_the_current_registry_and_every_claim_has
     assert set(table["verdict"]) <= set(VERDICTS)  # no claim failed to evaluate
 
 
-def test_the_readme_tables_are_those_of_the_shipped_file():
-    """`hcsched reproduce --readme README.md --from assets/claims.csv` writes them."""
-    readme = (ROOT / "README.md").read_text()
+def test_the_reproduction_page_tables_are_those_of_the_shipped_file():
+    """`hcsched reproduce --readme docs/reproduction.md --from assets/claims.csv` writes them."""
+    readme = (ROOT / "docs" / "reproduction.md").read_text()
     block = readme[readme.index(BEGIN) + len(BEGIN):readme.index(END)]
     assert block.strip() == markdown_tables(read_claims(SHIPPED)).strip()
 
