@@ -5,16 +5,20 @@ relaxation's bound (hcsched.models.etc.bounds.lp_bound); Min-min and Sufferage (
 model with the makespan objective, seeded with Min-min (rng seeds 1 and 2, as bench/value_static.py runs them); the
 MIP of R||Cmax (binaries x_ij, continuous C) solved by HiGHS (scipy.optimize.milp) for 10 s, with the gap it proved;
 and LP rounding + local search (hcsched.models.etc.search.improve, seed 0) with a 1 s and a 10 s cap, LP included.
-Each makespan comes with its percentage above the bound. Prints a markdown table and writes bench/hcsp.csv;
---readme also rewrites the table in README.md between its hcsp markers; --quick runs four instances with a 2 s MIP
-(and writes nothing).
+Each makespan comes with its percentage above the bound. Every instance runs in a fresh process of its own
+(``--one NAME`` prints its row as JSON), its numba kernels compiled or loaded from the cache before any timer
+starts. Prints a markdown table and writes bench/hcsp.csv (``--csv`` elsewhere); --readme also rewrites the table in
+docs/reproduction.md between its hcsp markers; --quick runs four instances with a 2 s MIP (and writes nothing); --no-mip skips
+the MIP (its cells NaN).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HCSP = Path(os.environ.get("HCSCHED_SHARED", ROOT.parent / "shared")) / "data" / "hcsp"
 NAMES = [f"u_{c}_{h}.0" for c in "cis" for h in ("hihi", "hilo", "lohi", "lolo")]
 CSV = Path(__file__).with_suffix(".csv")
-README = ROOT / "README.md"
+README = ROOT / "docs" / "reproduction.md"  # the page whose table --readme rewrites
 START, END = "<!-- hcsp:start -->", "<!-- hcsp:end -->"
 METHODS = [("minmin", "Min-min"), ("sufferage", "Sufferage"), ("tpsa", "TPSA"), ("ga", "GA"),
            ("mip", "HiGHS MIP (10 s, reference solver)"), ("ours1", "LP + search, 1 s"),
@@ -73,7 +77,7 @@ def run(name: str, mip_seconds: float) -> dict:
     problem = StaticProblem.makespan(p)
     row["tpsa"] = -tpsa(problem, mm.assignment, mm.completion, np.random.default_rng(1)).score
     row["ga"] = -ga(problem, mm.assignment, mm.completion, np.random.default_rng(2)).score
-    row["mip"], row["mip_gap"], row["mip_s"] = mip(p, mip_seconds)
+    row["mip"], row["mip_gap"], row["mip_s"] = mip(p, mip_seconds) if mip_seconds > 0 else (np.nan,) * 3
     for key, cap in (("ours1", 1.0), ("ours10", 10.0)):
         start = time.perf_counter()
         r = improve(p, iterations=10**9, seconds=cap - 0.08)  # the cap covers the LP and the starts; a margin for the last chunk
@@ -81,7 +85,23 @@ def run(name: str, mip_seconds: float) -> dict:
         row[key], row[f"{key}_iterations"] = r.makespan, r.iterations_run
     for key, _ in METHODS:
         row[f"{key}_pct"] = 100.0 * (row[key] / row["bound"] - 1.0)
-    return row
+    return {k: v if isinstance(v, str) else float(v) for k, v in row.items()}
+
+
+def run_one(name: str, mip_seconds: float) -> dict:
+    """:func:`run` in a fresh process (this script with ``--one``): the instance's timings share nothing with
+    the others' (caches, heap, compiled code), as one process per instance would."""
+    out = subprocess.run([sys.executable, __file__, "--one", name, "--mip-seconds", str(mip_seconds)],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout  # its errors on our stderr
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def warm_up() -> None:
+    """Compile (or load) the numba kernels before timing anything."""
+    from hcsched.models.etc import engine, search
+
+    engine.warm_up()
+    search.warm_up()
 
 
 def render(rows: list[dict]) -> str:
@@ -108,37 +128,43 @@ def write_readme(text: str) -> None:
     README.write_text(f"{head}{START}\n{text}\n{END}{tail}")
 
 
-def read_csv() -> list[dict]:
-    with CSV.open() as f:
+def read_csv(path: Path = CSV) -> list[dict]:
+    with path.open() as f:
         return list(csv.DictReader(f))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="four instances, a 2 s MIP, nothing written")
-    ap.add_argument("--readme", action="store_true", help="also rewrite README.md's table")
+    ap.add_argument("--readme", action="store_true", help="also rewrite the table of docs/reproduction.md")
+    ap.add_argument("--no-mip", action="store_true", help="skip the MIP (its cells NaN)")
+    ap.add_argument("--csv", type=Path, default=CSV, help="where to write the CSV (default bench/hcsp.csv)")
+    ap.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # one instance, its row as JSON
+    ap.add_argument("--mip-seconds", type=float, default=10.0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if not HCSP.is_dir():
         print(f"HCSP instances not found at {HCSP} (set HCSCHED_SHARED)")
         return 1
-    from hcsched.models.etc import engine, search
-
-    engine.warm_up()
-    search.warm_up()  # compile (or load) the kernels before timing anything
+    if args.one:
+        warm_up()
+        print(json.dumps(run(args.one, args.mip_seconds)))
+        return 0
+    warm_up()  # fill numba's disk cache once, so that no instance's process compiles
+    mip_seconds = 0.0 if args.no_mip else 2.0 if args.quick else 10.0
     rows = []
     for name in NAMES[::3] if args.quick else NAMES:
-        rows.append(run(name, 2.0 if args.quick else 10.0))
+        rows.append(run_one(name, mip_seconds))
         pct = ", ".join(f"{key} {rows[-1][key + '_pct']:.2f}%" for key, _ in METHODS)
         print(f"{name}: {pct}", flush=True)
     if not args.quick:
-        with CSV.open("w", newline="") as f:
+        with args.csv.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-        rows = read_csv()
+        rows = read_csv(args.csv)
     text = render(rows)
     print(text)
-    if args.readme and not args.quick:
+    if args.readme and not args.quick and args.csv == CSV:
         write_readme(text)
     return 0
 

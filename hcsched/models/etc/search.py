@@ -6,16 +6,24 @@ Tasks all arrive at once; minimise the makespan ``max_j ready[j] + sum of p_ij o
    Mathematics 10, 1985); each split task goes to the machine of its fractions that completes it earliest (largest
    tasks first), then the split tasks' choices are improved by trying each on its other fractional machines, with
    local search (:func:`rounding_search`). Min-min's mapping is a second start; the better one is kept.
-2. Local search: out of the critical machine c (load C, the makespan), the best move of one of its tasks to
-   another machine, else the best swap with a task of another machine, else the best chain (c's task to machine k,
-   one of k's tasks to a third machine), each accepted only when every machine it touches ends strictly below C;
-   then moves and swaps anywhere that lower the total work while both machines stay strictly below C (room for
-   the next critical machine). It stops when none applies.
-3. Iterated greedy (Fanjul-Peyro and Ruiz, EJOR 207, 2010): remove ``d`` random tasks (one from the critical
-   machine), reinsert each on its fastest machine among those it leaves below the current makespan (else where it
-   completes earliest: the total work, not only the balance, must fall), run the local search; accept a result
-   no worse, or a worse one with probability exp(-(worse - current) / T).
-4. Restarts: after ``STALL`` iterations with no new best, iterated greedy goes on from an LP neighbour of the best
+2. Reduced costs: the LP's dual machine weights w (:func:`machine_weights`) price task i on machine j at
+   w_j p_ij; its reduced cost is that minus its least price over machines. For every mapping the makespan is at
+   least sum_j w_j load_j = ``lower`` + the mapping's total reduced cost (LP duality), so near the bound the gap
+   is mostly that total, not the imbalance: the search spends reduced cost as sparingly as it can. And no pair
+   of reduced cost above best - ``lower`` can be in a better mapping, so none is tried (reduced-cost fixing,
+   Dantzig, Fulkerson and Johnson, Operations Research 2, 1954). Without an LP the weights are uniform (the
+   total work).
+3. Local search: out of the critical machine c (load C, the makespan), the cheapest (in reduced cost added, then
+   in the largest load touched) move of one of its tasks to another machine, else swap with a task of another
+   machine, else chain (c's task to machine k, one of k's tasks to a third machine), each accepted only when
+   every machine it touches ends strictly below C; then moves and swaps anywhere that lower the reduced cost
+   while both machines stay strictly below C (room for the next critical machine). It stops when none applies.
+4. Iterated greedy (Fanjul-Peyro and Ruiz, EJOR 207, 2010): remove ``d`` tasks along an ejection chain (Glover,
+   Discrete Applied Mathematics 65, 1996): one of the critical machine's, then a task of one of the cheapest
+   other machines for the task before, and so on; reinsert each on its cheapest machine among those it leaves
+   below the current makespan (else where it completes earliest), run the local search; accept a result no
+   worse, or a worse one with probability exp(-(worse - current) / T).
+5. Restarts: after ``STALL`` iterations with no new best, iterated greedy goes on from an LP neighbour of the best
    (:func:`lp_neighbour`: a random 3/4 of the tasks re-mapped by the LP's rounding, the rest kept; a large
    neighbourhood search, Shaw, CP 1998), or with no LP from the next start.
 
@@ -40,6 +48,7 @@ HISTORY = 4096  # improvements recorded at most
 ROUNDING_ROUNDS = 6  # rounds of the search over the split tasks' roundings at most
 STALL = 500  # iterations with no new best before a restart
 LNS_FREE = 0.75  # the share of tasks a restart re-maps by the LP
+LINKS = 3  # an ejection chain's next machine is one of the task's LINKS cheapest others
 CHUNK = 50  # iterations between two looks at the clock under a time cap
 
 
@@ -110,10 +119,19 @@ def critical(L):
 
 
 @njit(cache=True)
-def critical_step(p, a, L, on):
-    """The best move, else swap, else chain out of the critical machine c that leaves every touched machine
-    strictly below its load. Returns (what: 0 none / 1 move / 2 swap / 3 chain, c, i, h, k, l, the largest touched
-    load after): task i leaves c for k; with a swap h goes from k to c, with a chain from k to l."""
+def better(dc, v, bdc, bv):
+    """Whether a step adding reduced cost ``dc`` with largest touched load ``v`` beats the best so far (``bdc``,
+    ``bv``): the least cost added, then the least load."""
+    return dc < bdc or (dc == bdc and v < bv)
+
+
+@njit(cache=True)
+def critical_step(p, cost, a, L, on, cap):
+    """The cheapest move, else swap, else chain out of the critical machine c that leaves every touched machine
+    strictly below its load, using no pair of reduced cost (``cost``) above ``cap``; cheapest in reduced cost
+    added, then in the largest touched load. Returns (what: 0 none / 1 move / 2 swap / 3 chain, c, i, h, k, l,
+    the largest touched load after): task i leaves c for k; with a swap h goes from k to c, with a chain from k
+    to l."""
     n, m = p.shape
     c = critical(L)
     C = L[c]
@@ -122,52 +140,69 @@ def critical_step(p, a, L, on):
         if a[i] == c:
             on[cnt] = i
             cnt += 1
-    best, bi, bk = C, -1, -1
+    best, bdc, bi, bk = C, np.inf, -1, -1
     for t in range(cnt):
         i = on[t]
         for k in range(m):
-            if k != c:
-                v = max(L[c] - p[i, c], L[k] + p[i, k])
-                if v < best:
-                    best, bi, bk = v, i, k
+            v = max(L[c] - p[i, c], L[k] + p[i, k])
+            dc = cost[i, k] - cost[i, c]
+            if k != c and v < C and cost[i, k] <= cap and better(dc, v, bdc, best):
+                best, bdc, bi, bk = v, dc, i, k
     if bi >= 0:
         return 1, c, bi, -1, bk, -1, best
     bh = -1
     for h in range(n):
         k = a[h]
-        if k != c:
-            for t in range(cnt):
-                i = on[t]
-                v = max(L[c] + p[h, c] - p[i, c], L[k] - p[h, k] + p[i, k])
-                if v < best:
-                    best, bi, bh = v, i, h
+        if k == c or cost[h, c] > cap:
+            continue
+        for t in range(cnt):
+            i = on[t]
+            v = max(L[c] + p[h, c] - p[i, c], L[k] - p[h, k] + p[i, k])
+            dc = cost[h, c] - cost[i, c] + cost[i, k] - cost[h, k]
+            if v < C and cost[i, k] <= cap and better(dc, v, bdc, best):
+                best, bdc, bi, bh = v, dc, i, h
     if bi >= 0:
         return 2, c, bi, bh, a[bh], -1, best
-    bl = -1
-    for t in range(cnt):
-        i = on[t]
-        for h in range(n):
-            k = a[h]
-            if k == c:
-                continue
+    return chain_step(p, cost, a, L, on, cnt, c, cap)
+
+
+@njit(cache=True)
+def chain_step(p, cost, a, L, on, cnt, c, cap):
+    """:func:`critical_step`'s chains: task i (of the ``cnt`` in ``on``) from c to k, one of k's tasks h from k
+    to l. The best l of each h does not depend on i, so it is found first: O(n m + cnt n), not O(cnt n m)."""
+    n, m = p.shape
+    C = L[c]
+    to = np.full(n, -1)
+    for h in range(n):
+        k = a[h]
+        if k == c:
+            continue
+        for l in range(m):
+            if l != k and l != c and L[l] + p[h, l] < C and cost[h, l] <= cap and (
+                    to[h] < 0 or better(cost[h, l], L[l] + p[h, l], cost[h, to[h]], L[to[h]] + p[h, to[h]])):
+                to[h] = l
+    best, bdc, bi, bh = C, np.inf, -1, -1
+    for h in range(n):
+        k, l = a[h], to[h]
+        if l < 0:
+            continue
+        for t in range(cnt):
+            i = on[t]
             Lk = L[k] + p[i, k] - p[h, k]
-            if Lk >= best:
-                continue
-            for l in range(m):
-                if l != k and l != c:
-                    v = max(L[l] + p[h, l], Lk)
-                    if v < best:
-                        best, bi, bh, bl = v, i, h, l
+            v = max(L[l] + p[h, l], Lk)
+            dc = cost[i, k] - cost[i, c] + cost[h, l] - cost[h, k]
+            if Lk < C and cost[i, k] <= cap and better(dc, v, bdc, best):
+                best, bdc, bi, bh = v, dc, i, h
     if bi >= 0:
-        return 3, c, bi, bh, a[bh], bl, best
+        return 3, c, bi, bh, a[bh], to[bh], best
     return 0, c, -1, -1, -1, -1, C
 
 
 @njit(cache=True)
-def local_search(p, a, L, on):
+def local_search(p, cost, a, L, on, cap):
     """Apply :func:`critical_step` until none applies; returns the makespan."""
     while True:
-        what, c, i, h, k, l, _ = critical_step(p, a, L, on)
+        what, c, i, h, k, l, _ = critical_step(p, cost, a, L, on, cap)
         if what == 0:
             return L[c]
         L[c] -= p[i, c]
@@ -184,17 +219,18 @@ def local_search(p, a, L, on):
 
 
 @njit(cache=True)
-def efficiency_pass(p, a, L, C, cand, ncand):
-    """Moves anywhere, and swaps of the first ``ncand`` tasks of ``cand``, that lower the total work while both
-    machines stay strictly below C. Returns whether any was made."""
+def efficiency_pass(p, cost, a, L, C, cand, ncand, cap):
+    """Moves anywhere, and swaps of the first ``ncand`` tasks of ``cand``, that lower the reduced cost (``cost``)
+    while both machines stay strictly below C, onto no pair of reduced cost above ``cap``. Returns whether any was
+    made."""
     n, m = p.shape
     improved = False
     for i in range(n):
         j = a[i]
         bk, bd = -1, 0.0
         for k in range(m):
-            if k != j and L[k] + p[i, k] < C and p[i, k] - p[i, j] < bd:
-                bk, bd = k, p[i, k] - p[i, j]
+            if k != j and L[k] + p[i, k] < C and cost[i, k] <= cap and cost[i, k] - cost[i, j] < bd:
+                bk, bd = k, cost[i, k] - cost[i, j]
         if bk >= 0:
             L[j] -= p[i, j]
             L[bk] += p[i, bk]
@@ -209,7 +245,8 @@ def efficiency_pass(p, a, L, C, cand, ncand):
                 continue
             dj = p[h, j] - p[i, j]
             dk = p[i, k] - p[h, k]
-            if dj + dk < 0.0 and L[j] + dj < C and L[k] + dk < C:
+            if (cost[h, j] - cost[i, j] + cost[i, k] - cost[h, k] < 0.0 and L[j] + dj < C and L[k] + dk < C
+                    and cost[i, k] <= cap and cost[h, j] <= cap):
                 L[j] += dj
                 L[k] += dk
                 a[i], a[h] = k, j
@@ -219,11 +256,11 @@ def efficiency_pass(p, a, L, C, cand, ncand):
 
 
 @njit(cache=True)
-def full_search(p, a, L, on, cand, ncand):
-    """The local search of the module's docstring; returns the makespan."""
-    C = local_search(p, a, L, on)
-    while efficiency_pass(p, a, L, C, cand, ncand):
-        C = local_search(p, a, L, on)
+def full_search(p, cost, a, L, on, cand, ncand, cap):
+    """The local search of the module's docstring (no pair of reduced cost above ``cap``); returns the makespan."""
+    C = local_search(p, cost, a, L, on, cap)
+    while efficiency_pass(p, cost, a, L, C, cand, ncand, cap):
+        C = local_search(p, cost, a, L, on, cap)
     return C
 
 
@@ -233,46 +270,96 @@ def seed_rng(seed):
 
 
 @njit(cache=True)
-def iterated_greedy(p, ready, cur, best, iterations, temp, hist_it, hist_c, nh, it0):
+def chain_next(cost, b, i):
+    """The next link of an ejection chain (Glover, Discrete Applied Mathematics 65, 1996) from task i: one of the
+    ``LINKS`` machines (other than its own) where it has the least reduced cost, then one of that machine's tasks,
+    both drawn at random (a random task if that machine has none)."""
+    n, m = cost.shape
+    cheap = np.empty(LINKS, np.int64)
+    found = 0
+    for k in range(m):
+        if k == b[i] or (found == LINKS and cost[i, k] >= cost[i, cheap[LINKS - 1]]):
+            continue
+        t = min(found, LINKS - 1)  # insertion into the sorted few, the dearest dropped when full
+        while t > 0 and cost[i, k] < cost[i, cheap[t - 1]]:
+            cheap[t] = cheap[t - 1]
+            t -= 1
+        cheap[t] = k
+        found = min(found + 1, LINKS)
+    if found == 0:
+        return np.random.randint(n)
+    k = cheap[np.random.randint(found)]
+    for _ in range(100 * n):
+        h = np.random.randint(n)
+        if b[h] == k:
+            return h
+    return np.random.randint(n)
+
+
+@njit(cache=True)
+def destroy(p, cost, ready, b, Lw, removed):
+    """Remove ``removed.size`` distinct tasks from ``b`` (their times off ``Lw``): the first a random one of the
+    critical machine (if it has any), each next the next link of an ejection chain from the one before
+    (:func:`chain_next`; a random task where that link is already removed), so that the freed tasks can trade
+    places."""
+    n = p.shape[0]
+    c = critical(Lw)
+    r, link = 0, True
+    while r < removed.size:
+        i = chain_next(cost, b, removed[r - 1]) if r > 0 and link else np.random.randint(n)
+        if r == 0 and b[i] != c and Lw[c] > ready[c]:
+            continue
+        dup = False
+        for q in range(r):
+            dup = dup or removed[q] == i
+        link = not dup  # a link back into the chain: a random task instead
+        if not dup:
+            removed[r] = i
+            Lw[b[i]] -= p[i, b[i]]
+            r += 1
+
+
+@njit(cache=True)
+def reinsert(p, cost, b, Lw, removed, curC, cap):
+    """Put each removed task back on its machine of least reduced cost among those it leaves below ``curC``, else
+    where it completes earliest, never on a pair of reduced cost above ``cap``."""
+    m = p.shape[1]
+    for q in range(removed.size):
+        i = removed[q]
+        bj, bc, fj, fp = 0, np.inf, -1, np.inf
+        for j in range(m):
+            if cost[i, j] > cap:
+                continue
+            if Lw[j] + p[i, j] < bc:
+                bj, bc = j, Lw[j] + p[i, j]
+            if Lw[j] + p[i, j] < curC and cost[i, j] < fp:
+                fj, fp = j, cost[i, j]
+        if fj >= 0:
+            bj, bc = fj, Lw[fj] + p[i, fj]
+        b[i] = bj
+        Lw[bj] = bc
+
+
+@njit(cache=True)
+def iterated_greedy(p, cost, ready, cur, best, iterations, temp, hist_it, hist_c, nh, it0, lower):
     """``iterations`` of iterated greedy from ``cur`` (a local optimum), keeping the best in ``best``; each new
-    best is recorded in ``hist_it``/``hist_c`` (numbered from ``it0``). Returns (best makespan, records)."""
-    n, m = p.shape
-    d = min(DESTROY, n)
+    best is recorded in ``hist_it``/``hist_c`` (numbered from ``it0``). ``lower`` is a bound of the form
+    sum_j w_j load_j - (reduced cost): no pair of reduced cost above best - lower can be in a better mapping.
+    Returns (best makespan, records)."""
+    n = p.shape[0]
     on = np.empty(n, np.int64)
     L = loads_of(p, ready, cur)
     curC = L.max()
     bestC = loads_of(p, ready, best).max()
     b = cur.copy()
-    removed = np.empty(d, np.int64)
+    removed = np.empty(min(DESTROY, n), np.int64)
     for it in range(iterations):
         b[:] = cur
         Lw = L.copy()
-        c = critical(Lw)
-        r = 0
-        while r < d:
-            i = np.random.randint(n)
-            if r == 0 and b[i] != c and Lw[c] > ready[c]:  # the first from the critical machine, if it has any
-                continue
-            dup = False
-            for q in range(r):
-                dup = dup or removed[q] == i
-            if not dup:
-                removed[r] = i
-                Lw[b[i]] -= p[i, b[i]]
-                r += 1
-        for q in range(d):
-            i = removed[q]
-            bj, bc, fj, fp = 0, np.inf, -1, np.inf
-            for j in range(m):
-                if Lw[j] + p[i, j] < bc:
-                    bj, bc = j, Lw[j] + p[i, j]
-                if Lw[j] + p[i, j] < curC and p[i, j] < fp:
-                    fj, fp = j, p[i, j]
-            if fj >= 0:
-                bj, bc = fj, Lw[fj] + fp
-            b[i] = bj
-            Lw[bj] = bc
-        full_search(p, b, Lw, on, removed, d)
+        cap = max(bestC - lower, 0.0)
+        destroy(p, cost, ready, b, Lw, removed)
+        reinsert(p, cost, b, Lw, removed, curC, cap)
+        full_search(p, cost, b, Lw, on, removed, removed.size, cap)
         Lw = loads_of(p, ready, b)  # afresh: no rounding drift from the incremental updates
         C = Lw.max()
         if C <= curC or (temp > 0.0 and np.random.random() < np.exp(-(C - curC) / temp)):
@@ -289,18 +376,18 @@ def iterated_greedy(p, ready, cur, best, iterations, temp, hist_it, hist_c, nh, 
 
 
 @njit(cache=True)
-def initial(p, ready, starts):
+def initial(p, cost, ready, starts):
     """The mappings ``starts`` (one per row) after local search, in place; returns their makespans."""
     n = p.shape[0]
     on = np.empty(n, np.int64)
     every = np.arange(n)
     out = np.empty(starts.shape[0])
     for s in range(starts.shape[0]):
-        out[s] = full_search(p, starts[s], loads_of(p, ready, starts[s]), on, every, n)
+        out[s] = full_search(p, cost, starts[s], loads_of(p, ready, starts[s]), on, every, n, np.inf)
     return out
 
 
-def rounding_search(p: np.ndarray, ready: np.ndarray, x: np.ndarray) -> np.ndarray:
+def rounding_search(p: np.ndarray, cost: np.ndarray, ready: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The LP's rounding (:func:`round_lp`) improved over the choices of its split tasks: each round tries every
     split task on each other machine of its fractions (the rest as rounded), runs the local search on each, and
     keeps the best if it beats the current one; at most ``ROUNDING_ROUNDS`` rounds. Returns the best mapping and
@@ -311,7 +398,7 @@ def rounding_search(p: np.ndarray, ready: np.ndarray, x: np.ndarray) -> np.ndarr
 
     def searched(a):
         a = a.copy()
-        return full_search(p, a, loads_of(p, ready, a), on, every, n), a
+        return full_search(p, cost, a, loads_of(p, ready, a), on, every, n, np.inf), a
 
     cur = round_lp(p, ready, x)
     curC, best = searched(cur)
@@ -333,7 +420,7 @@ def rounding_search(p: np.ndarray, ready: np.ndarray, x: np.ndarray) -> np.ndarr
     return best, plain
 
 
-def lp_neighbour(p: np.ndarray, ready: np.ndarray, a: np.ndarray, rng) -> np.ndarray:
+def lp_neighbour(p: np.ndarray, cost: np.ndarray, ready: np.ndarray, a: np.ndarray, rng) -> np.ndarray:
     """A restart near ``a`` by the LP: each task is freed with probability ``LNS_FREE``, the others stay (in the
     machines' ready times), and the freed ones are mapped by the LP's rounding (:func:`rounding_search`, with
     local search): a large neighbourhood search (Shaw, CP 1998) whose repair is the LP."""
@@ -346,20 +433,52 @@ def lp_neighbour(p: np.ndarray, ready: np.ndarray, a: np.ndarray, rng) -> np.nda
     x = lp_fractions(q, r)
     b = a.copy()
     if x.shape[0] == q.shape[0]:
-        b[free] = rounding_search(q, r, x)[0]
+        b[free] = rounding_search(q, np.ascontiguousarray(cost[free]), r, x)[0]
     return b
 
 
-def starts(p: np.ndarray, ready: np.ndarray, lp: bool) -> np.ndarray:
-    """The start mappings, one per row: with ``lp`` the LP's roundings (:func:`rounding_search`: the improved one,
-    then the plain one), then Min-min's."""
+def starts(p: np.ndarray, cost: np.ndarray, ready: np.ndarray, x: np.ndarray | None) -> np.ndarray:
+    """The start mappings, one per row: with the LP's fractions ``x`` its roundings (:func:`rounding_search`: the
+    improved one, then the plain one), then Min-min's; ``cost`` the reduced costs the local search spends."""
     rows = []
-    if lp:
-        x = lp_fractions(p, ready)
-        if x.shape[0] == p.shape[0]:
-            rows += rounding_search(p, ready, x)
+    if x is not None:
+        rows += rounding_search(p, cost, ready, x)
     rows.append(min_min(p, ready))
     return np.array(rows, dtype=np.int64)
+
+
+def machine_weights(p: np.ndarray, x: np.ndarray | None) -> np.ndarray:
+    """The LP's dual machine weights w (w_j > 0, summing to 1) from its vertex solution ``x``: every task's
+    fractions lie on machines of least w_j p_ij (complementary slackness), so each split task equates w_j p_ij
+    over its machines; those m - 1 equations and the sum give w. Uniform weights (the total work) without an LP
+    or where the equations do not fix positive weights (:func:`reduced_costs`' bound holds for any)."""
+    m = p.shape[1]
+    uniform = np.full(m, 1.0 / m)
+    if x is None:
+        return uniform
+    rows = [np.ones(m)]
+    for i in np.flatnonzero(x.max(axis=1) <= 1.0 - 1e-7):
+        js = np.flatnonzero(x[i] > 1e-7)
+        for k in js[1:]:
+            row = np.zeros(m)
+            row[js[0]], row[k] = p[i, js[0]], -p[i, k]
+            rows.append(row)
+    A = np.array(rows)
+    b = np.zeros(len(rows))
+    b[0] = 1.0
+    w, _, rank, _ = np.linalg.lstsq(A, b, rcond=None)
+    if rank < m or (w <= 0.0).any():
+        return uniform
+    return w / w.sum()
+
+
+def reduced_costs(p: np.ndarray, ready: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, float]:
+    """Each pair's reduced cost under machine weights ``w`` (w_j p_ij less the task's least), and the bound
+    ``lower`` = sum_j w_j ready[j] + sum_i min_j w_j p_ij: any mapping's makespan is at least ``lower`` plus its
+    pairs' reduced costs (its loads weighted by w, which sum to 1)."""
+    price = p * w
+    least = price.min(axis=1)
+    return price - least[:, None], float(w @ ready + least.sum())
 
 
 def lp_fractions(p: np.ndarray, ready: np.ndarray) -> np.ndarray:
@@ -434,8 +553,11 @@ def _search(p, r, lp, iterations, seconds, seed) -> SearchResult:
     """:func:`improve`'s method (the module's docstring). Iterated greedy runs in chunks of ``CHUNK`` iterations
     whatever the time cap, so that the restarts fall at the same iterations with and without one."""
     clock = _Clock(seconds)
-    pool = starts(p, r, lp)
-    order = np.argsort(initial(p, r, pool), kind="mergesort")
+    x = lp_fractions(p, r) if lp else None
+    x = x if x is not None and x.shape[0] == p.shape[0] else None
+    cost, lower = reduced_costs(p, r, machine_weights(p, x))
+    pool = starts(p, cost, r, x)
+    order = np.argsort(initial(p, cost, r, pool), kind="mergesort")
     cur = pool[order[0]].copy()
     best = cur.copy()
     hist_it, hist_c = np.zeros(HISTORY, np.int64), np.zeros(HISTORY)
@@ -447,13 +569,13 @@ def _search(p, r, lp, iterations, seconds, seed) -> SearchResult:
     temp = TEMPERATURE * _mean_fastest(p)
     while done < iterations and not clock.over():
         chunk = min(CHUNK, iterations - done)
-        C, nh = iterated_greedy(p, r, cur, best, chunk, temp, hist_it, hist_c, nh, done)
+        C, nh = iterated_greedy(p, cost, r, cur, best, chunk, temp, hist_it, hist_c, nh, done, lower)
         done += chunk
         since = 0 if C < bestC else since + chunk
         bestC = min(bestC, C)
         if since >= STALL:
             if lp:
-                cur[:] = lp_neighbour(p, r, best, rng)
+                cur[:] = lp_neighbour(p, cost, r, best, rng)
             else:
                 k = (k + 1) % order.size
                 cur[:] = pool[order[k]]
@@ -486,14 +608,14 @@ class ImprovementStep:
 
 
 def improvement_step(etc, assignment, ready=None) -> ImprovementStep | None:
-    """The local search's next step on ``assignment`` (machine per task), or None at a local optimum: the best
-    move of a task off the critical machine, else the best swap, else the best chain, such that every touched
-    machine ends strictly below the makespan. The makespan falls, or (when another machine is at it too) the
-    number of machines at the makespan does."""
+    """The local search's next step on ``assignment`` (machine per task), or None at a local optimum: the move of
+    a task off the critical machine, else the swap, else the chain, that adds the least work (then leaves the
+    least load) among those after which every touched machine ends strictly below the makespan. The makespan
+    falls, or (when another machine is at it too) the number of machines at the makespan does."""
     p, r = _inputs(etc, ready)
     a = np.asarray(assignment, dtype=np.int64).copy()
     L = loads_of(p, r, a)
-    what, c, i, h, k, l, top = critical_step(p, a, L.copy(), np.empty(p.shape[0], np.int64))
+    what, c, i, h, k, l, top = critical_step(p, p, a, L.copy(), np.empty(p.shape[0], np.int64), np.inf)
     if what == 0:
         return None
     before = float(L.max())

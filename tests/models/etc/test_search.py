@@ -121,3 +121,49 @@ def test_u_c_lolo_within_one_percent_of_the_lp_bound():
 
     p = read_etc(HCSP / "u_c_lolo.0")
     assert search.improve(p).makespan <= 1.01 * lp_bound(p)
+
+
+def test_machine_weights_are_the_lps_duals():
+    # at the LP's vertex every fraction lies on a pair of reduced cost 0, and the bound is the LP's optimum
+    rng = np.random.default_rng(8)
+    p, ready = rng.uniform(1.0, 100.0, (40, 5)), rng.uniform(0.0, 30.0, 5)
+    x = search.lp_fractions(p, ready)
+    w = search.machine_weights(p, x)
+    assert (w > 0).all() and w.sum() == pytest.approx(1.0)
+    cost, lower = search.reduced_costs(p, ready, w)
+    assert np.abs(cost[x > 1e-7]).max() < 1e-9 * p.max()
+    assert lower == pytest.approx(lp_bound(p, ready), rel=1e-9)
+    assert np.array_equal(search.machine_weights(p, None), np.full(5, 0.2))
+
+
+def test_every_mapping_is_at_least_the_bound_plus_its_reduced_cost():
+    rng = np.random.default_rng(9)
+    p, ready = rng.uniform(1.0, 100.0, (30, 4)), rng.uniform(0.0, 10.0, 4)
+    for w in (search.machine_weights(p, search.lp_fractions(p, ready)), rng.dirichlet(np.ones(4))):
+        cost, lower = search.reduced_costs(p, ready, w)
+        for _ in range(50):
+            a = rng.integers(0, 4, 30)
+            makespan = search.loads_of(p, ready, a).max()
+            assert makespan >= lower + cost[np.arange(30), a].sum() - 1e-9
+
+
+def test_destroy_removes_distinct_tasks_along_a_chain_even_when_it_loops_back():
+    # two machines: a chain from m1 leads back to m0 whose only task is already removed; all three must go
+    p = np.array([[1.0, 5.0], [5.0, 1.0], [5.0, 1.0]])
+    search.seed_rng(0)
+    for _ in range(20):
+        b = np.array([0, 1, 1])
+        Lw = search.loads_of(p, np.zeros(2), b)
+        removed = np.empty(3, np.int64)
+        search.destroy(p, p - p.min(axis=1)[:, None], np.zeros(2), b, Lw, removed)
+        assert sorted(removed.tolist()) == [0, 1, 2] and np.allclose(Lw, 0.0)
+
+
+def test_chain_next_goes_to_a_task_of_one_of_the_cheapest_other_machines():
+    rng = np.random.default_rng(10)
+    cost = rng.uniform(0.0, 1.0, (64, 8))
+    b = np.arange(64) % 8
+    search.seed_rng(1)
+    for i in range(64):
+        cheapest = [k for k in np.argsort(cost[i]) if k != b[i]][:search.LINKS]
+        assert b[search.chain_next(cost, b, i)] in cheapest
