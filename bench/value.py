@@ -1,4 +1,4 @@
-"""Benchmark of the value model (Kim et al. 2007) against the issue's speed targets: python bench/value.py [--quick]
+"""Benchmark of the value model (Kim et al. 2007) against its speed targets: python bench/value.py [--quick]
 
 Prints, in one run:
 1. one mapping event with about 400 waiting tasks on 8 machines, for every dynamic heuristic (target <= 5 ms): the
@@ -25,9 +25,10 @@ import numpy as np
 
 from hcsched import preset, simulate
 from hcsched.experiment import trial_seeds
-from hcsched.models.value import MODEL, engine, rebuilding
-from hcsched.models.value.event import Queues, mapping_event
+from hcsched.models.value import MODEL, engine
+from hcsched.models.value.event import Queues, mapping_event, new_carry
 from hcsched.models.value.heuristics import DYNAMIC
+from hcsched.models.value.kinds import Kind
 from hcsched.models.value.simulation import run_dynamic, trial
 from hcsched.models.value.static_runs import run_static
 
@@ -39,7 +40,7 @@ STATIC_TARGET_S = 20.0
 def event_state(sc, waiting: int = 400):
     spec = sc.spec
     w = MODEL.workload(spec, trial_seeds(sc.seed, 1)[0])
-    mm = next(h for h in DYNAMIC if h.kind == rebuilding.MAX_MIN)
+    mm = next(h for h in DYNAMIC if h.kind == Kind.MAX_MIN)
     fp = mm.pack(mm.defaults(), spec, w)
     for until in range(300, w.tasks, 10):
         snap = engine.snapshot(mm.kind, fp, trial(w), spec.window[1], spec.stop, False, until)
@@ -54,7 +55,7 @@ def time_event(kind, fp, w, snap, end, repeats: int) -> float:
         q = snap["queues"]
         queues, state = Queues(q.queue.copy(), q.qlen.copy(), q.base), snap["state"].copy()
         t = time.perf_counter()
-        carry = rebuilding.new_carry(kind, w.tasks, q.qlen.size)  # nothing carried: the whole event is computed
+        carry = new_carry(kind, w.tasks, q.qlen.size)  # nothing carried: the whole event is computed
         mapping_event(kind, fp, state, snap["new"], snap["now"], end, queues, trial(w), carry)
         times.append(time.perf_counter() - t)
     return 1000.0 * float(np.median(times[1:]))  # the first call may compile

@@ -128,7 +128,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     st.subheader("Value as % of the upper bound")
     summary = summarize(results, ["value_pct_ub"], methods=MODEL.interval_methods())
     references = scenario_references(scenario)
-    st.plotly_chart(value_bars(summary, labels, colors, _metric("value_pct_ub"), references), key=f"{key}_v_pct",
+    st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references), key=f"{key}_v_pct",
                     width="stretch")
     hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
                "whole trial knowing every arrival in advance (section 5); no online heuristic can, so they are "
@@ -139,13 +139,9 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     st.subheader("Tasks by priority and deadline outcome")
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()
-    st.plotly_chart(outcome_bars(means, labels, _metric("met_d100"), references), key=f"{key}_v_outcomes",
+    st.plotly_chart(outcome_bars(means, labels, MODEL.metric("met_d100"), references), key=f"{key}_v_outcomes",
                     width="stretch")
     st.caption(DEADLINES_TEXT)
-
-
-def _metric(name: str):
-    return next(m for m in MODEL.metrics if m.name == name)
 
 
 # --- the Scenario page's editor ---------------------------------------------------------------------------------
@@ -211,7 +207,7 @@ def editor(sc) -> None:
     trial_const = c[1].selectbox("Constant", ["number", TRIAL_MEDIAN], key=default(
         "v_const_mode", TRIAL_MEDIAN if s.deadline_constant == TRIAL_MEDIAN else "number"),
         format_func={"number": "a number of seconds (2.4 min = 144 s)",
-                     TRIAL_MEDIAN: "the trial's median ETC (R2)"}.get) == TRIAL_MEDIAN
+                     TRIAL_MEDIAN: "the trial's median ETC (section 6, the other reading)"}.get) == TRIAL_MEDIAN
     const = _num(c[2], "Constant (s)", "v_const", 144.0 if s.deadline_constant == TRIAL_MEDIAN else
                  s.deadline_constant, disabled=trial_const)
     if kind == OWN:

@@ -4,9 +4,10 @@ in a heterogeneous environment with tasks having priorities and multiple deadlin
 Tasks of three priorities with three soft deadlines arrive in bursts at eight machines; a mapping event at every
 arrival remaps the waiting tasks; success is the value V of the work done in time over an evaluation window, against
 an upper bound UB. Its spec (:mod:`.spec`), workload (:mod:`.workload`), value and bound (:mod:`.worth`), engine
-(:mod:`.engine`, numba), mapping event (:mod:`.event`) with the rebuilding (:mod:`.rebuilding`) and editing
-(:mod:`.editing`) heuristics' kernels, the registry entries (:mod:`.heuristics`), static benchmarks (:mod:`.static`,
-:mod:`.static_runs`), runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`) and charts
+(:mod:`.engine`, numba), mapping event and its one dispatcher (:mod:`.event`) over the kind codes (:mod:`.kinds`),
+the rebuilding heuristics' kernels by family (:mod:`.max_max`, :mod:`.min_min`, :mod:`.rounds`, :mod:`.sufferage`,
+:mod:`.shared`) and the editing ones (:mod:`.editing`), the registry entries (:mod:`.heuristics`), static benchmarks
+(:mod:`.static`, :mod:`.static_runs`), runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`) and charts
 (:mod:`.charts`) live here.
 """
 
@@ -57,8 +58,8 @@ def _metrics() -> tuple[Metric, ...]:
                doc="V / UB x 100 on the same trial: UB (section 2.3) is 100%."),
         Metric("value", "Value V", "", "higher", doc="Sum of p d b over the tasks (section 2.2.3): priority weight x "
                "deadline factor x the share of its execution inside the evaluation window."),
-        Metric("upper_bound", "Upper bound UB", "", "", doc="The bound of section 2.3 (notes R1: from B to E, a "
-               "true bound; the same for every heuristic of a trial)."),
+        Metric("upper_bound", "Upper bound UB", "", "", doc="The bound of section 2.3 (from B to E, a true "
+               "bound; the same for every heuristic of a trial)."),
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]

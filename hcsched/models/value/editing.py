@@ -6,8 +6,9 @@ task ids, position 0 the fixed first task; ``base[j]``, when machine j's running
 or moves tasks, so their order persists from event to event. Every kernel takes ``(fp, state, new, now, queues,
 trial)``: ``fp`` is the float vector its ``pack_*`` function makes from the heuristic's parameters (the registry
 entry carries that function), ``state`` what it keeps between events, ``trial`` the trial's per-task arrays
-(:class:`~hcsched.models.value.event.Trial`). It returns the machine the new task went to. :func:`edit` dispatches
-on the kind code that stands beside each kernel.
+(:class:`~hcsched.models.value.event.Trial`). It returns the machine the new task went to.
+:func:`~hcsched.models.value.event.mapping_event` calls it by its kind code
+(:class:`~hcsched.models.value.kinds.Kind`).
 """
 
 from __future__ import annotations
@@ -17,11 +18,9 @@ import math
 import numpy as np
 from numba import njit
 
-from hcsched.models.value.rebuilding import mct
+from hcsched.models.value.shared import mct
 
 NEG_INF = -math.inf
-#: What :func:`edit` returns for a kind that is not an editing heuristic's.
-UNKNOWN = -2
 
 
 @njit(cache=True)
@@ -59,9 +58,6 @@ def _remove(queue, qlen, j, pos):
     qlen[j] -= 1
 
 
-QUEUEING_TABLE = 4
-
-
 @njit(cache=True)
 def queueing_table(fp, state, new, now, queues, trial):
     """Queueing Table (section 4.5, Table 1): place the new task by rank, then move late tasks. ``fp``: see
@@ -70,16 +66,17 @@ def queueing_table(fp, state, new, now, queues, trial):
 
     RET = mean ETC / ``ref_mean``; slow when RET > ``ret_cutoff``; urgency per :func:`_urgency`, sooner when >
     ``urgency_cutoff``; ranks are recomputed for every waiting task at this event (step 1). Steps (3)-(4): on each
-    machine, scan its queue behind the fixed first task (notes R1: never ahead of it): with no task of the new
-    task's rank, the position is before the first higher-numbered rank; otherwise before the first task of that
-    rank that is less urgent; if none of them is less urgent, right after the last task of that rank
-    (``after_rank``; the notes' R1 is the end of the queue). Keep the machine where the new task's completion
-    time at that position is smallest (the delay to tasks behind is ignored).
+    machine, scan its queue behind the fixed first task (never ahead of it; docs/models/value.md, "Readings of the
+    paper"): with no task of the new task's rank, the position is before the first higher-numbered rank; otherwise
+    before the first task of that rank that is less urgent; if none of them is less urgent, right after the last
+    task of that rank (``after_rank``; otherwise the end of the queue, the other reading). Keep the machine where
+    the new task's completion time at that position is smallest (the delay to tasks behind is ignored).
 
     Steps (5)-(8), machines in order: the first waiting task (not the fixed one) estimated to miss D100 moves to the
     front (behind the fixed task) of the machine with the smallest completion time among those other machines where
-    (a) its priority is at least the highest priority waiting there (the garbled sign read as >=, notes R1), (b) no
-    waiting task that meets D100 there would miss it, and (c) it meets D100. At most one move per machine.
+    (a) its priority is at least the highest priority waiting there (the garbled sign read as >=, as the docs page
+    explains), (b) no waiting task that meets D100 there would miss it, and (c) it meets D100. At most one move per
+    machine.
     """
     queue, qlen, base = queues
     etc, prio, d100, mean_e = trial.etc, trial.prio, trial.d100, trial.mean_e
@@ -232,16 +229,14 @@ def pack_queueing_table(params: dict, spec, w) -> np.ndarray:
                      params["ret_reference"] == "arrived", ref[params["ret_reference"]]], float)
 
 
-SWITCHING = 7
-
-
 @njit(cache=True)
 def switching(fp, state, new, now, queues, trial):
-    """Switching Algorithm (section 4.8): the load balance ratio r = min mat / max mat (notes R1, ``relative``: of
-    mat - now, since absolute times drive r toward 1 late in a run; r = 1 when every machine is idle) switches the
-    mode to MET when r > ``high`` and back to MCT when r < ``low`` (MCT first; ``state[0]`` keeps the mode). The new
-    task goes to the end of its machine's queue, and that queue behind the fixed first task is reordered by
-    priority, then earliest D100 (then task id). ``fp`` = [low, high, relative] (:func:`pack_switching`)."""
+    """Switching Algorithm (section 4.8): the load balance ratio r = min mat / max mat (``relative``: of mat - now, a
+    reading explained in docs/models/value.md, since absolute times drive r toward 1 late in a run; r = 1 when every
+    machine is idle) switches the mode to MET when r > ``high`` and back to MCT when r < ``low`` (MCT first;
+    ``state[0]`` keeps the mode). The new task goes to the end of its machine's queue, and that queue behind the fixed
+    first task is reordered by priority, then earliest D100 (then task id). ``fp`` = [low, high, relative]
+    (:func:`pack_switching`)."""
     queue, qlen, base = queues
     etc, prio, d100 = trial.etc, trial.prio, trial.d100
     low, high, relative = fp[0], fp[1], fp[2] != 0.0
@@ -289,15 +284,4 @@ def _before(x, y, prio, d100):
 def pack_switching(params: dict, spec, w) -> np.ndarray:
     """Switching's ``fp``: [low, high, ratio relative]."""
     return np.array([params["low"], params["high"], params["ratio"] == "relative"], float)
-
-
-@njit(cache=True)
-def edit(kind, fp, state, new, now, queues, trial):
-    """Run the editing heuristic ``kind`` at the arrival of ``new``; returns the machine the new task went to, or
-    UNKNOWN when ``kind`` is no editing heuristic's."""
-    if kind == QUEUEING_TABLE:
-        return queueing_table(fp, state, new, now, queues, trial)
-    if kind == SWITCHING:
-        return switching(fp, state, new, now, queues, trial)
-    return UNKNOWN
 

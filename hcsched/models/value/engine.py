@@ -1,10 +1,11 @@
 """The dynamic system of Kim et al. (2007), sections 4.1 and 6, as one numba loop over arrivals.
 
 Machines run their queues one task at a time, non-preemptively. A mapping event happens at every arrival and takes
-no simulated time (notes R1: the paper's events took under 0.5 s against gaps of 3.5-14 s); what it decides is
-:func:`hcsched.models.value.event.mapping_event`'s business, so this loop knows no heuristic. At the same instant,
-completions come before the arrival: a machine that finishes its task starts the first task of its queue at once;
-after the event, an idle machine starts the first task of its queue at the arrival time. No task starts at or
+no simulated time (a reading of section 4.1, docs/models/value.md: the paper's events took under 0.5 s against gaps
+of 3.5-14 s); what it decides is :func:`hcsched.models.value.event.mapping_event`'s business, so this loop knows no
+heuristic. At the same instant, completions come before the arrival: a machine that finishes its task starts the
+first task of its queue at once; after the event, an idle machine starts the first task of its queue at the arrival
+time. No task starts at or
 after ``stop`` (the later of the end of arrivals and the end of the evaluation window): it is never started.
 
 Machine available times (section 6): when task i starts on machine j its actual end st + ATC(i, j) is known, and
@@ -21,8 +22,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
-from hcsched.models.value import rebuilding
-from hcsched.models.value.event import Queues, Trial, mapping_event
+from hcsched.models.value.event import Queues, Trial, mapping_event, new_carry
+from hcsched.models.value.shared import Rows
 
 
 class Progress(NamedTuple):
@@ -87,7 +88,7 @@ def _loop(kind, fp, tr, end, stop, expected, timing, until):
     queues = Queues(np.empty((M, T + 1), np.int64), np.zeros(M, np.int64), np.empty(M))
     qlen, base = queues.qlen, queues.base
     state = np.zeros(4)
-    carry = rebuilding.new_carry(kind, T, M)
+    carry = new_carry(kind, T, M)
     stats = np.zeros(5)
     t0 = 0.0
     t1 = 0.0
@@ -142,19 +143,20 @@ def snapshot(kind: int, fp: np.ndarray, tr: Trial, end: float, stop: float, expe
     return {"queues": queues, "state": state, "now": float(tr.arrival[until]), "new": until}
 
 
-def one_event(kind: int, fp: np.ndarray, etc, weight, d100, d50, d25, mat, now: float = 0.0, end: float = np.inf,
+def one_event(kernel, fp: np.ndarray, etc, weight, d100, d50, d25, mat, now: float = 0.0, end: float = np.inf,
               prio=None) -> tuple[list[tuple[int, int]], np.ndarray]:
-    """A rebuilding heuristic's decisions in one mapping event, from mat (each machine's available time after its
-    fixed task) and the mappable tasks' rows: the (task, machine) pairs in the order they are appended, and the final
-    mat. For worked examples (Tables 2-5) and Explain."""
+    """A rebuilding heuristic's decisions in one mapping event, by its kernel (``(fp, rows, now, end, mat, out_t,
+    out_m)``, e.g. :func:`~hcsched.models.value.max_max.max_max`, nothing carried from an earlier event), from mat
+    (each machine's available time after its fixed task) and the mappable tasks' rows: the (task, machine) pairs in
+    the order they are appended, and the final mat. For worked examples (Tables 2-5) and Explain."""
     etc = np.ascontiguousarray(etc, float)
     S = etc.shape[0]
     prio = np.zeros(S, np.int64) if prio is None else np.asarray(prio, np.int64)
     mat = np.array(mat, float)
     out_t, out_m = np.empty(S, np.int64), np.empty(S, np.int64)
     weight, d100, d50, d25 = (np.asarray(x, float) for x in (weight, d100, d50, d25))
-    n = rebuilding.remap(kind, np.asarray(fp, float), rebuilding.Rows(etc, weight, prio, d100, d50, d25), float(now),
-                         float(end), mat, out_t, out_m)
+    n = kernel(np.asarray(fp, float), Rows(etc, weight, prio, d100, d50, d25), float(now), float(end), mat, out_t,
+               out_m)
     return [(int(out_t[s]), int(out_m[s])) for s in range(n)], mat
 
 

@@ -2,9 +2,9 @@
 rebuilding heuristic compares (fitness, completion time, relative cost, percentage slack) and the pairs it maps.
 
 Plain Python and pandas, written for reading, not speed; the pairs it finds are the numba kernels' ones
-(:func:`hcsched.models.value.engine.one_event`; tests/test_value.py checks that they agree). The examples assume
-equal priorities and "a task that misses D100 meets D50" (section 4.2), so D50 and D25 are far in the future here.
-Tasks are t1, t2 and machines m1, m2 as in the paper (1-based); rows are the mappable tasks.
+(:func:`hcsched.models.value.engine.one_event`; tests/models/value/test_value.py checks that they agree). The examples
+assume equal priorities and "a task that misses D100 meets D50" (section 4.2), so D50 and D25 are far in the future
+here. Tasks are t1, t2 and machines m1, m2 as in the paper (1-based); rows are the mappable tasks.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from hcsched.models.value.rebuilding import percentage_slack
+from hcsched.models.value.sufferage import percentage_slack
 from hcsched.models.value.worth import deadline_factor
 
 FAR = 1e9  # D50 and D25 of the examples: "assumed to meet D50"

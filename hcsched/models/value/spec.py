@@ -28,14 +28,15 @@ class ValueSpec:
 
     - Arrivals (section 6): Poisson with mean gap ``startup_gap`` over [0, ``startup``), then ``gap`` up to
       ``duration``, except in ``bursts`` non-overlapping bursts of ``burst_length`` at mean gap ``burst_gap``,
-      placed uniformly at random in [``startup``, ``duration``] (notes R1).
+      placed uniformly at random in [``startup``, ``duration``] (a reading: docs/models/value.md).
     - ETC: CVB gamma with mean ``task_mean`` and the task / machine COVs of ``heterogeneity`` (high 0.9/0.9, low
       0.3/0.3) unless ``task_cov`` / ``machine_cov`` are given. Actual times (ATC): gamma with mean ETC and COV
-      ``atc_cov`` (R1: the law is unstated).
+      ``atc_cov`` (section 6 does not state the law; docs/models/value.md).
     - Priorities high / medium / low with probabilities ``priority_shares``; weights x^2, x, 1 with x = 4
       (``weighting`` heavy) or 2 (light), unless ``weights`` (high, medium, low) are given.
     - Deadlines D_k = arrival + the task's median ETC + multiplier_k x ``deadline_constant`` (section 6: 2.4 min,
-      notes R1: 144 s; ``"trial"`` = the median over the trial's tasks of their median ETC, R2), with the
+      read as 144 s; ``"trial"`` = the median over the trial's tasks of their median ETC, the other reading in
+      docs/models/value.md), with the
       ``deadlines`` multipliers (loose 4, 8, 12; tight 1, 2, 4) unless ``multipliers`` are given.
     - V is earned over ``window`` = [B, E] (section 2.2.3); no task starts at or after max(E, ``duration``).
     - ``machine_available``: the mappers' mat(j) starts from the running task's actual end (section 6,

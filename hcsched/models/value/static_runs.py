@@ -1,12 +1,12 @@
 """TPSA and GA as heuristics of the value model (section 5): a whole trial's static problem with full knowledge,
 seeded with the trial's best dynamic mapping (:func:`~hcsched.models.value.simulation.best_dynamic`).
 
-Each benchmark draws from its own stream of the trial (the workload's ``static_seed``), so its result does not
-depend on what else the scenario runs, except through the seed mapping. A static schedule starts each task as soon
-as its machine and its arrival allow (static.py, notes R1); the dynamic seed may have started a task later (a task
-moved to a machine that had been idle waits for the next mapping event), so the seed's V under the static rule can
-differ slightly from its dynamic V. The benchmark's result is the better of its search and the dynamic seed run
-itself (a static mapping can reproduce any dynamic schedule), so it is never worse than the best dynamic heuristic.
+Each benchmark draws from its own stream of the trial (the workload's ``static_seed``), so its result does not depend on
+what else the scenario runs, except through the seed mapping. A static schedule starts each task as soon as its machine
+and its arrival allow (section 5.2; docs/models/value.md); the dynamic seed may have started a task later (a task moved
+to a machine that had been idle waits for the next mapping event), so the seed's V under the static rule can differ
+slightly from its dynamic V. The benchmark's result is the better of its search and the dynamic seed run itself (a
+static mapping can reproduce any dynamic schedule), so it is never worse than the best dynamic heuristic.
 """
 
 from __future__ import annotations

@@ -47,8 +47,8 @@ class ValueWorkload:
 
 
 def burst_starts(rng: np.random.Generator, count: int, length: float, begin: float, end: float) -> np.ndarray:
-    """``count`` non-overlapping intervals of ``length`` placed uniformly in [begin, end] (notes R1): sorted uniform
-    points in the free length, each burst shifted by the bursts before it."""
+    """``count`` non-overlapping intervals of ``length`` placed uniformly in [begin, end] (section 6;
+    docs/models/value.md): sorted uniform points in the free length, each burst shifted by the bursts before it."""
     free = (end - begin) - count * length
     u = np.sort(rng.uniform(0.0, free, count))
     return begin + u + length * np.arange(count)

@@ -11,11 +11,11 @@ Readings (Kim et al. section 2.2; docs/models/value.md):
   started during the time period evaluated". Such a task has b_i = 0 by case (e) anyway, so the reading changes only
   the outcome counts, never V. A task that started before B counts as started.
 - The boundary factor b_i (section 2.2.3) has case (d) garbled into (b)'s condition; the only consistent reading is
-  st < B and ft > E (notes, section 1, "V").
-- A task still running at E takes its deadline factor from its finish time, which lies after E (notes R1).
-- UB (section 2.3) starts at B with every task that arrived by B at its full minimum ATC and ends at E (notes R1): a
-  true bound. ``from_zero=True`` runs it from time 0 and credits all work up to E (notes R3; also a bound, looser).
-  The notes' R2 (run from 0, credit only [B, E]) is not a bound and is not offered.
+  st < B and ft > E.
+- A task still running at E takes its deadline factor from its finish time, which lies after E.
+- UB (section 2.3) starts at B with every task that arrived by B at its full minimum ATC and ends at E: a true
+  bound. ``from_zero=True`` runs it from time 0 and credits all work up to E (also a bound, looser). Running it
+  from 0 and crediting only [B, E] is not a bound and is not offered.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def upper_bound(arrival, weight, min_atc, machines, B, E, from_zero=False):
     given to the arrived tasks with rATC > 0 in decreasing Q (ties: lowest task index), crediting Q x the time used;
     those tasks wait in a heap of their rank in Q, so a slice costs what it fills, not the trial's task count.
     This is the optimum of a relaxation (a task may use several machines at once, d = 1, the fastest machine), so
-    V <= UB for every schedule (notes R1). Tasks arriving at or after E add nothing.
+    V <= UB for every schedule (section 2.3; docs/models/value.md). Tasks arriving at or after E add nothing.
     """
     n = arrival.size
     t = 0.0 if from_zero else B

@@ -1,4 +1,4 @@
-"""The claims registry of Kim et al. (2007), the value model (issue 19): its particular facts (trials, the second
+"""The claims registry of Kim et al. (2007), the value model: its particular facts (trials, the second
 reading, shared scenarios) and the model's own checks' verdicts follow the numbers. The contract every registry keeps
 is tests/test_claims.py's."""
 

@@ -13,23 +13,26 @@ from hypothesis import strategies as hs
 from hcsched import HcschedError, Scenario, get_heuristic, preset, simulate, trial_runs
 from hcsched.cli import main
 from hcsched.experiment import trial_seeds
-from hcsched.models.value import MODEL, editing, engine, rebuilding
+from hcsched.models.value import MODEL, engine, max_max, min_min, rounds, sufferage
 from hcsched.models.value import event as value_event
 from hcsched.models.value.editing import qt_rank
 from hcsched.models.value.heuristics import DYNAMIC, DYNAMIC_NAMES, NAMES
-from hcsched.models.value.rebuilding import machine_count, percentage_slack
+from hcsched.models.value.kinds import Kind
+from hcsched.models.value.rounds import machine_count
+from hcsched.models.value.shared import Rows
 from hcsched.models.value.spec import ValueSpec
+from hcsched.models.value.sufferage import percentage_slack
 from hcsched.models.value.workload import make_workload
 
-BIG = 1e9  # "a task that misses D100 is assumed to meet D50" (notes, section 3): D50 = D25 = far away
+BIG = 1e9  # the worked examples of section 4 (Tables 2-5) give D100 only: D50 = D25 = far away
 
 
-def event(kind, etc, d100, mat, fp=(1.0, 0.05), d50=None, weight=None):
+def event(kernel, etc, d100, mat, fp=(1.0, 0.05), d50=None, weight=None):
     etc = np.array(etc, float)
     n = etc.shape[0]
     d100 = np.array(d100, float)
     d50 = np.full(n, BIG) if d50 is None else np.array(d50, float)
-    return engine.one_event(kind, np.array(fp, float), etc, np.ones(n) if weight is None else weight, d100, d50,
+    return engine.one_event(kernel, np.array(fp, float), etc, np.ones(n) if weight is None else weight, d100, d50,
                             np.maximum(d50, BIG), mat)
 
 
@@ -38,7 +41,7 @@ T2 = dict(etc=[[38.0, 20.0], [3.0, 10.0]], d100=[160.0, 10.0], mat=[5.0, 155.0])
 
 
 def test_table2_max_max_maps_t2_then_t1_to_m1_both_meeting_d100():
-    pairs, mat = event(rebuilding.MAX_MAX, **T2)
+    pairs, mat = event(max_max.max_max, **T2)
     assert pairs == [(1, 0), (0, 0)]  # t2 -> m1 (done at 8), then t1 -> m1: 1/38 = 0.0263 beats 0.5/20 = 0.025
     assert mat.tolist() == [46.0, 155.0]  # t1 done at 46 <= D100 = 160
 
@@ -47,7 +50,7 @@ def test_table3_percentage_slack_and_slack_sufferage_maps_t1_first():
     ps = percentage_slack(T2["etc"], T2["d100"], T2["mat"])
     np.testing.assert_allclose(ps, [[1 - 38 / 155, -1.0], [0.4, -1.0]])
     assert round(ps[0, 0], 4) == 0.7548
-    pairs, mat = event(rebuilding.SLACK_SUFFERAGE, **T2)
+    pairs, mat = event(sufferage.slack_sufferage, **T2)
     # both want m1; criticality 0.7548 - (-1) = 1.75 against 0.4 - (-1) = 1.4: t1 -> m1, done at 43
     assert pairs[0] == (0, 0) and mat[0] >= 43.0
     assert len(pairs) == 2 and pairs[1][0] == 1  # t2 misses D100 everywhere then; it is mapped in a later round
@@ -60,30 +63,30 @@ T4 = dict(etc=[[9.0, 4.4], [5.0, 4.0]], d100=[16.0, 13.0], mat=[4.0, 8.0])
 def test_table5_percentage_slack_and_slack_sufferage_without_contention():
     ps = percentage_slack(T4["etc"], T4["d100"], T4["mat"])
     np.testing.assert_allclose(ps, [[0.25, 0.45], [1 - 5 / 9, 0.2]])
-    pairs, mat = event(rebuilding.SLACK_SUFFERAGE, **T4)
+    pairs, mat = event(sufferage.slack_sufferage, **T4)
     assert sorted(pairs) == [(0, 1), (1, 0)]  # t1 -> m2 (done at 12.4), t2 -> m1 (done at 9)
     np.testing.assert_allclose(mat, [9.0, 12.4])
 
 
 def test_table4_max_max_hinges_on_0_1136_against_0_1111():
-    pairs, mat = event(rebuilding.MAX_MAX, **T4)
+    pairs, mat = event(max_max.max_max, **T4)
     # t2 -> m2 (1/4 = 0.25, done at 12); then t1: 1/9 = 0.1111 on m1 against 0.5/4.4 = 0.1136 on m2 (misses D100)
     assert pairs == [(1, 1), (0, 1)]
     np.testing.assert_allclose(mat, [4.0, 16.4])
     assert 0.5 / 4.4 > 1 / 9
     # if t1 also missed D50 on m2 (factor 0.25: 0.0568 < 0.1111), it would go to m1 and meet D100 there
-    pairs, mat = event(rebuilding.MAX_MAX, **T4, d50=[16.3, BIG])
+    pairs, mat = event(max_max.max_max, **T4, d50=[16.3, BIG])
     assert pairs == [(1, 1), (0, 0)]
     np.testing.assert_allclose(mat, [13.0, 12.0])
 
 
 def test_table4_by_hand_for_min_min_max_min_and_relative_cost():
     # MCT: t1 12.4 on m2, t2 9 on m1 (no priorities: step 7 keeps one task per queue as it is)
-    assert event(rebuilding.MIN_MIN, **T4, fp=(1.0,))[0] == [(1, 0), (0, 1)]  # smallest first: t2 (9), then t1 (12.4)
-    assert event(rebuilding.MAX_MIN, **T4, fp=(0.0,))[0] == [(0, 1), (1, 0)]  # largest first: t1 (12.4), then t2 (9)
-    assert sorted(event(rebuilding.MAX_MIN, **T4, fp=(1.0,))[0]) == [(0, 1), (1, 0)]  # step 7 lists queues machine by machine
+    assert event(min_min.min_min, **T4, fp=(1.0,))[0] == [(1, 0), (0, 1)]  # smallest first: t2 (9), then t1 (12.4)
+    assert event(min_min.max_min, **T4, fp=(0.0,))[0] == [(0, 1), (1, 0)]  # largest first: t1 (12.4), then t2 (9)
+    assert sorted(event(min_min.max_min, **T4, fp=(1.0,))[0]) == [(0, 1), (1, 0)]  # step 7 lists queues machine by machine
     # Relative Cost: both meet D100 at their MCT (worth 1 each), different machines: both mapped in one round
-    pairs, mat = event(rebuilding.RELATIVE_COST, **T4, fp=(0.0,))
+    pairs, mat = event(rounds.relative_cost, **T4, fp=(0.0,))
     assert sorted(pairs) == [(0, 1), (1, 0)]
     np.testing.assert_allclose(mat, [9.0, 12.4])
 
@@ -91,7 +94,7 @@ def test_table4_by_hand_for_min_min_max_min_and_relative_cost():
 def test_table2_relative_cost_contention_goes_to_the_lowest_rc():
     # both MCT machines are m1 (t1: 43 vs 175; t2: 8 vs 165), both meet D100 there: worth tie, m1 contended.
     # RC = MCT / mean CT: t1 43 / 109 = 0.394, t2 8 / 86.5 = 0.092: t2 gets m1 first.
-    pairs, _ = event(rebuilding.RELATIVE_COST, **T2, fp=(0.0,))
+    pairs, _ = event(rounds.relative_cost, **T2, fp=(0.0,))
     assert pairs[0] == (1, 0)
 
 
@@ -100,11 +103,11 @@ def test_step7_rebuilds_by_priority_then_deadline_met():
     etc = [[10.0], [10.0], [10.0]]
     prio = np.array([2, 0, 1])  # low, high, medium
     d100 = np.array([100.0, 5.0, 100.0])  # the high task misses D100 anywhere, meets D50
-    pairs, mat = engine.one_event(rebuilding.MIN_MIN, np.array([1.0]), np.array(etc), np.ones(3), d100,
+    pairs, mat = engine.one_event(min_min.min_min, np.array([1.0]), np.array(etc), np.ones(3), d100,
                                   np.array([100.0, 100.0, 100.0]), np.full(3, 200.0), [0.0], prio=prio)
     # high meeting D100: none; high meeting D50: t1; then medium D100: t2; then low D100: t0
     assert [t for t, _ in pairs] == [1, 2, 0] and mat.tolist() == [30.0]
-    pairs, _ = engine.one_event(rebuilding.MIN_MIN, np.array([0.0]), np.array(etc), np.ones(3), d100,
+    pairs, _ = engine.one_event(min_min.min_min, np.array([0.0]), np.array(etc), np.ones(3), d100,
                                 np.array([100.0, 100.0, 100.0]), np.full(3, 200.0), [0.0], prio=prio)
     assert [t for t, _ in pairs] == [0, 1, 2]  # step7 off: Min-Min's order (ties: lowest task)
 
@@ -313,6 +316,11 @@ def test_names_are_scoped_by_model(capsys):
 
 
 # --- Explain's step-by-step re-implementation agrees with the kernels ---------------------------------------------
+#: The kernel of one event of each heuristic Explain works an example for.
+ONE_EVENT = {"max-max": max_max.max_max, "max-min": min_min.max_min, "min-min": min_min.min_min,
+             "relative-cost": rounds.relative_cost, "slack-sufferage": sufferage.slack_sufferage}
+
+
 @pytest.mark.parametrize("example", ["table2", "table4"])
 def test_explain_steps_map_what_the_kernels_map(example):
     from hcsched.models.value.explain import EXAMPLES, explain_event
@@ -322,7 +330,7 @@ def test_explain_steps_map_what_the_kernels_map(example):
     for name in steps:
         h = get_heuristic(name, "value")
         fp = h.pack({**h.defaults(), "step7": "off"} if "step7" in h.defaults() else h.defaults(), ValueSpec(), None)
-        pairs, mat = event(h.kind, [list(r) for r in ex.etc], list(ex.d100), list(ex.mat), fp=fp)
+        pairs, mat = event(ONE_EVENT[name], [list(r) for r in ex.etc], list(ex.d100), list(ex.mat), fp=fp)
         assert [(t - 1, j - 1) for t, j, _ in steps[name].mapped] == pairs, name
         assert steps[name].mapped[-1][2] == pytest.approx(mat[steps[name].mapped[-1][1] - 1])
     if example == "table4":
@@ -340,9 +348,8 @@ def test_max_min_and_min_min_kernels_match_the_plain_greedy(S, M, seed, maximize
     p, d, prio = np.ones(S), np.full(S, 1e9), np.zeros(S, np.int64)
     a_t, a_m, b_t, b_m = (np.empty(S, np.int64) for _ in range(4))
     m1, m2 = mat0.copy(), mat0.copy()
-    rebuilding.max_min_min(maximize, False, rebuilding.Rows(E, p, prio, d, d, d), m1, a_t, a_m)
-    rebuilding.greedy(rebuilding.GREEDY_MAX_MIN if maximize else rebuilding.GREEDY_MIN_MIN, E, p, d, d, d, m2, b_t,
-                      b_m)
+    min_min.max_min_min(maximize, False, Rows(E, p, prio, d, d, d), m1, a_t, a_m)
+    max_max.greedy(max_max.GREEDY_MAX_MIN if maximize else max_max.GREEDY_MIN_MIN, E, p, d, d, d, m2, b_t, b_m)
     assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist()
     np.testing.assert_array_equal(m1, m2)
 
@@ -376,28 +383,32 @@ def test_the_run_time_estimate_follows_the_static_searches_parameters():
     assert seconds({"name": "tpsa", "runs": 1}) == pytest.approx(seconds("tpsa") / 5)
 
 
-# --- the kernels' kind codes are the registry's ----------------------------------------------------------------------
-def test_each_dynamic_heuristic_has_its_own_kernel_constant_and_is_dispatched():
-    """The constant named like the heuristic (max-max: MAX_MAX) in rebuilding.py or editing.py is its kind, no two
-    heuristics share a kind, and the dispatcher of that module runs it (not UNKNOWN)."""
-    assert len({h.kind for h in DYNAMIC}) == len(DYNAMIC)
+# --- the kind codes: one per heuristic, and the one dispatcher runs each ------------------------------------------
+def test_each_dynamic_heuristic_has_its_own_kind_and_the_dispatcher_runs_it():
+    """The Kind named like the heuristic (max-max: MAX_MAX) is its kind, stored as a plain int (numba types it
+    int64); every Kind is a registered heuristic's; mapping_event runs each on an event with waiting tasks (an
+    editing heuristic places the new task, a rebuilding one puts every mappable task back in the queues), and a code
+    that is no heuristic's raises."""
+    assert sorted(h.kind for h in DYNAMIC) == sorted(Kind)
     spec = ValueSpec(machines=2, duration=600.0, startup=60.0, bursts=0, window=(60.0, 600.0))
     w = make_workload(spec, np.random.SeedSequence(3))
     tr = value_event.trial(w)
+
+    def run(kind, fp):
+        queue = np.zeros((2, w.tasks + 1), np.int64)
+        queue[0, :2], queue[1, 0] = (0, 1), 2  # machine 0: task 0 fixed, task 1 waiting; machine 1: task 2 fixed
+        queues = value_event.Queues(queue, np.array([2, 1]), np.zeros(2))
+        carry = value_event.new_carry(kind, w.tasks, 2)
+        j = value_event.mapping_event(kind, fp, np.zeros(4), 3, 0.0, 600.0, queues, tr, carry)
+        return j, sorted(queue[m, q] for m in range(2) for q in range(queues.qlen[m]))
+
     for h in DYNAMIC:
-        const = h.name.upper().replace("-", "_")
-        owners = [m for m in (rebuilding, editing) if getattr(m, const, None) == h.kind]
-        assert len(owners) == 1, h.name
-        fp = h.pack(h.defaults(), spec, w)
-        queues = value_event.Queues(np.zeros((2, w.tasks + 1), np.int64), np.zeros(2, np.int64), np.zeros(2))
-        if owners[0] is editing:
-            assert editing.edit(h.kind, fp, np.zeros(4), 0, 0.0, queues, tr) in (0, 1), h.name
-        else:
-            rows = rebuilding.Rows(w.etc[:3].copy(), w.weight[:3], w.priority[:3], w.d100[:3], w.d50[:3], w.d25[:3])
-            out = np.empty(3, np.int64), np.empty(3, np.int64)
-            assert rebuilding.remap(h.kind, fp, rows, 0.0, 600.0, np.zeros(2), *out) == 3, h.name
-    assert editing.edit(-5, np.zeros(1), np.zeros(4), 0, 0.0, queues, tr) == editing.UNKNOWN
-    assert rebuilding.remap(-5, np.zeros(1), rows, 0.0, 600.0, np.zeros(2), *out) == rebuilding.UNKNOWN
+        assert type(h.kind) is int and h.kind == Kind[h.name.upper().replace("-", "_")], h.name
+        j, tasks = run(h.kind, h.pack(h.defaults(), spec, w))
+        assert tasks == [0, 1, 2, 3], h.name
+        assert j in ((0, 1) if h.name in ("queueing-table", "switching") else (-1,)), h.name
+    with pytest.raises(ValueError, match="no value heuristic"):
+        run(-5, np.zeros(2))
 
 
 @settings(max_examples=200, deadline=None)
@@ -407,7 +418,7 @@ def test_branch_free_percentage_slack_is_the_formula(cases):
     negative room d - mat included) is section 4.7's: 1 - ETC / (d - mat) where mat + ETC <= d, else -1; the same
     floats as the array formula."""
     e, m, d = (np.array(c, float) for c in zip(*cases, strict=True))
-    got = [rebuilding._ps(e[k], m[k], d[k]) for k in range(e.size)]
+    got = [sufferage._ps(e[k], m[k], d[k]) for k in range(e.size)]
     want = [percentage_slack([[e[k]]], [d[k]], [m[k]])[0, 0] for k in range(e.size)]
     assert got == want
     assert all(g == -1.0 for g, k in zip(got, range(e.size), strict=True) if m[k] + e[k] > d[k] or d[k] <= m[k])
@@ -422,7 +433,7 @@ def _plain_max_max(E, p, d100, d50, d25, mat):
     while left:
         best = None
         for i in left:
-            keys = [rebuilding._mkey(0, E[i, j], p[i], mat[j], d100[i], d50[i], d25[i]) for j in range(M)]
+            keys = [max_max._mkey(0, E[i, j], p[i], mat[j], d100[i], d50[i], d25[i]) for j in range(M)]
             j = int(np.argmax(keys))  # first of the largest
             if best is None or keys[j] > best[0]:
                 best = (keys[j], i, j)
@@ -482,14 +493,14 @@ def test_max_max_and_slack_sufferage_kernels_match_a_full_recomputation(S, M, se
     d100 = rng.integers(2, 12, S).astype(float)
     d50, d25 = d100 + rng.integers(1, 4, S), d100 + rng.integers(4, 8, S)
     p = rng.choice([1.0, 4.0, 16.0], S)
-    rows = rebuilding.Rows(E, p, np.zeros(S, np.int64), d100, d50, d25)
+    rows = Rows(E, p, np.zeros(S, np.int64), d100, d50, d25)
     out_t, out_m = np.empty(S, np.int64), np.empty(S, np.int64)
     mat = mat0.copy()
-    rebuilding.max_max(np.zeros(1), rows, 0.0, 30.0, mat, out_t, out_m)
+    max_max.max_max(np.zeros(1), rows, 0.0, 30.0, mat, out_t, out_m)
     assert list(zip(out_t.tolist(), out_m.tolist(), strict=True)) == _plain_max_max(E, p, d100, d50, d25, mat0.copy())
     end = float(rng.integers(8, 30))
     mat = mat0.copy()
-    n = rebuilding.slack_sufferage(np.array([single, 0.05]), rows, 0.0, end, mat, out_t, out_m)
+    n = sufferage.slack_sufferage(np.array([single, 0.05]), rows, 0.0, end, mat, out_t, out_m)
     plain_mat = mat0.copy()
     plain = _plain_slack_sufferage(single, 0.05, rows, end, plain_mat)
     assert list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True)) == plain
@@ -497,7 +508,7 @@ def test_max_max_and_slack_sufferage_kernels_match_a_full_recomputation(S, M, se
 
 
 @settings(max_examples=120, deadline=None)
-@given(hs.sampled_from([rebuilding.MAX_MAX, rebuilding.SLACK_SUFFERAGE]), hs.integers(1, 9), hs.integers(0, 10_000),
+@given(hs.sampled_from([Kind.MAX_MAX, Kind.SLACK_SUFFERAGE]), hs.integers(1, 9), hs.integers(0, 10_000),
        hs.booleans())
 def test_carried_kernels_over_events_choose_what_a_fresh_event_chooses(kind, M, seed, single):
     """Max-Max with each task's best machine, and Slack Sufferage with each task's deadline level and PS row, carried
@@ -513,16 +524,20 @@ def test_carried_kernels_over_events_choose_what_a_fresh_event_chooses(kind, M, 
     d50, d25 = d100 + rng.integers(1, 4, T), d100 + rng.integers(4, 8, T)
     end = float(rng.integers(10, 30))
     fp = np.array([single, 0.05])
-    carry = rebuilding.new_carry(kind, T, M)
+    carry = value_event.new_carry(kind, T, M)
     mat = rng.integers(0, 5, M).astype(float)
     waiting: list[int] = []
     for new in range(T):
         ids = np.array([*waiting, new], np.int64)
-        rows = rebuilding.Rows(etc[ids], p[ids], np.zeros(ids.size, np.int64), d100[ids], d50[ids], d25[ids])
+        rows = Rows(etc[ids], p[ids], np.zeros(ids.size, np.int64), d100[ids], d50[ids], d25[ids])
         a_t, a_m, b_t, b_m = (np.empty(ids.size, np.int64) for _ in range(4))
         m1, m2 = mat.copy(), mat.copy()
-        rebuilding.remap_carried(kind, fp, rows, ids, etc, carry, 0.0, end, m1, a_t, a_m)
-        rebuilding.remap(kind, fp, rows, 0.0, end, m2, b_t, b_m)
+        if kind == Kind.MAX_MAX:
+            max_max.max_max_carried(rows, ids, etc, carry, m1, a_t, a_m)
+            max_max.max_max(fp, rows, 0.0, end, m2, b_t, b_m)
+        else:
+            sufferage.slack_sufferage_carried(fp, rows, ids, etc, carry, end, m1, a_t, a_m)
+            sufferage.slack_sufferage(fp, rows, 0.0, end, m2, b_t, b_m)
         assert a_t.tolist() == b_t.tolist() and a_m.tolist() == b_m.tolist(), new
         np.testing.assert_array_equal(m1, m2)
         waiting = [int(t) for t in ids if rng.random() < 0.8]
@@ -541,14 +556,14 @@ def test_slack_sufferage_a_second_best_at_minus_1_taken_leaves_the_task_as_it_wa
     E = np.array([[9.0, 1.0, 9.0], [2.0, 9.0, 4.0], [1.0, 9.0, 9.0]])
     p = np.array([16.0, 4.0, 4.0])
     d100 = np.array([5.0, 5.0, 5.0])
-    rows = rebuilding.Rows(E, p, np.zeros(3, np.int64), d100, d100 + BIG, d100 + 2 * BIG)
+    rows = Rows(E, p, np.zeros(3, np.int64), d100, d100 + BIG, d100 + 2 * BIG)
     fp = np.array([0.0, 0.05])
     info, ps, mat = np.empty((3, 6)), np.empty((3, 3)), np.zeros(3)
     for i in range(3):
-        rebuilding._slack(E[i], p[i], d100[i], rows.d50[i], rows.d25[i], 50.0, 0.05, mat, info[i], 0, ps[i])
+        sufferage._slack(E[i], p[i], d100[i], rows.d50[i], rows.d25[i], 50.0, 0.05, mat, info[i], 0, ps[i])
     assert info[2, :3].tolist() == [0, 1, 1.8] and info[2, 4] == -1.0
     out_t, out_m = np.empty(3, np.int64), np.empty(3, np.int64)
-    n, recomputed = rebuilding._slack_rounds(fp, rows, E, np.arange(3), 50.0, mat, info, out_t, out_m)
+    n, recomputed = sufferage._slack_rounds(fp, rows, E, np.arange(3), 50.0, mat, info, out_t, out_m)
     pairs = list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True))
     assert pairs == [(0, 1), (2, 0), (1, 0)] == _plain_slack_sufferage(False, 0.05, rows, 50.0, np.zeros(3))
     assert recomputed == 1
@@ -557,13 +572,13 @@ def test_slack_sufferage_a_second_best_at_minus_1_taken_leaves_the_task_as_it_wa
 def test_slack_sufferage_worths_are_every_weight_times_every_deadline_factor_once_decreasing():
     """The lists of Slack Sufferage's rounds: one per worth p x (1, 0.5, 0.25, end_factor), equal products merged
     (16 x 0.25 = 4 x 1), numbered from the highest; weights given more than once."""
-    worths = rebuilding._worths(np.array([4.0, 16.0, 4.0, 1.0]), 0.05)
+    worths = sufferage._worths(np.array([4.0, 16.0, 4.0, 1.0]), 0.05)
     assert worths.tolist() == [0.05, 0.2, 0.25, 0.5, 0.8, 1.0, 2.0, 4.0, 8.0, 16.0]
     p = np.arange(1.0, 12.0)
-    worths = rebuilding._worths(p, 0.1)
+    worths = sufferage._worths(p, 0.1)
     expected = sorted({x * f for x in p for f in (1.0, 0.5, 0.25, 0.1)}, reverse=True)
     assert worths.tolist() == expected[::-1]
-    assert [rebuilding._bucket(worths, v) for v in expected] == list(range(len(expected)))
+    assert [sufferage._bucket(worths, v) for v in expected] == list(range(len(expected)))
 
 
 @settings(max_examples=60, deadline=None)
@@ -578,10 +593,10 @@ def test_slack_sufferage_rounds_with_many_weights_match_a_full_recomputation(S, 
     d100 = rng.integers(2, 12, S).astype(float)
     d50, d25 = d100 + rng.integers(1, 4, S), d100 + rng.integers(4, 8, S)
     p = np.round(rng.uniform(0.1, 3.0, S), 1)
-    rows = rebuilding.Rows(E, p, np.zeros(S, np.int64), d100, d50, d25)
+    rows = Rows(E, p, np.zeros(S, np.int64), d100, d50, d25)
     end = float(rng.integers(8, 30))
     mat, out_t, out_m = mat0.copy(), np.empty(S, np.int64), np.empty(S, np.int64)
-    n = rebuilding.slack_sufferage(np.array([single, 0.1]), rows, 0.0, end, mat, out_t, out_m)
+    n = sufferage.slack_sufferage(np.array([single, 0.1]), rows, 0.0, end, mat, out_t, out_m)
     plain_mat = mat0.copy()
     assert list(zip(out_t[:n].tolist(), out_m[:n].tolist(), strict=True)) == _plain_slack_sufferage(
         single, 0.1, rows, end, plain_mat)

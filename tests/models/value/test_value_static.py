@@ -62,7 +62,7 @@ CASES = {
     "a": (5.0, 25.0, (25 - 10) / 20, 1.0),         # st < B < ft <= E
     "b": (20.0, 60.0, 1.0, 0.5),                   # B <= st, ft <= E
     "b-edges": (10.0, 100.0, 1.0, 0.25),           # st = B and ft = E are still (b); D50 < ft <= D25
-    "c": (90.0, 130.0, (100 - 90) / 40, 0.05),     # B <= st < E < ft; d from ft past E (R1)
+    "c": (90.0, 130.0, (100 - 90) / 40, 0.05),     # B <= st < E < ft; d from ft past E (section 2.2.3)
     "d": (0.0, 200.0, (100 - 10) / 200, 0.05),     # st < B, ft > E
     "e-before": (0.0, 10.0, 0.0, 1.0),             # ft <= B
     "e-after": (100.0, 110.0, 0.0, 1.0),           # st >= E
@@ -85,7 +85,7 @@ def test_value_of_a_schedule_with_every_boundary_case_by_hand():
     assert worth.value(start, finish, w, d100, d50, d25, B, E) == pytest.approx(3.0 + 2.0 + 1.0 + 0.05 + 0.09)
 
 
-# --- the upper bound (section 2.3, R1) -------------------------------------------------------------------------------
+# --- the upper bound (section 2.3) ------------------------------------------------------------------------------------
 def test_upper_bound_by_hand():
     # B = 10, E = 30, 2 machines. Q = 4/10, 2/3, 1/100. Slice [10, 20] (tasks 0 and 1 arrived): TACT 20 takes
     # task 1 whole (3 s, +2) then task 0 whole (10 s, +4); slice [20, 30]: task 2 takes 20 of its 100 s (+0.2).
@@ -94,7 +94,7 @@ def test_upper_bound_by_hand():
     # one machine: [10, 20] gives task 1 (3 s, +2) then 7 s of task 0 (+2.8); [20, 30]: task 0's last 3 s (+1.2)
     # beat task 2 (Q 0.4 > 0.01), then 7 s of task 2 (+0.07)
     assert upper_bound(a, w, m, 1, 10.0, 30.0) == pytest.approx(2 + 2.8 + 1.2 + 0.07)
-    # from time 0 (R3): [0, 5] gives task 0 five seconds (+2); [5, 20]: task 1 (+2), task 0's last 5 s (+2), 7 s idle
+    # from time 0 (from_zero): [0, 5] gives task 0 five seconds (+2); [5, 20]: task 1 (+2), task 0's last 5 s (+2), 7 s idle
     assert upper_bound(a, w, m, 1, 10.0, 30.0, True) == pytest.approx(2 + 2 + 2 + 10 * 0.01)
     assert upper_bound(a, w, m, 1, 30.0, 30.0) == 0.0
     assert upper_bound(arr(50.0), arr(4.0), arr(1.0), 1, 10.0, 30.0) == 0.0  # arrives after E
@@ -164,7 +164,7 @@ def test_value_never_exceeds_upper_bound(data, b, span):
     v = worth.value(start, finish, weight, d100, d100 + 10, d100 + 20, b, e)
     ub = upper_bound(arrival, weight, atc.min(axis=1), m, b, e)
     assert v <= ub + 1e-9 * max(1.0, ub)
-    assert ub <= upper_bound(arrival, weight, atc.min(axis=1), m, b, e, True) + 1e-9 * max(1.0, ub)  # R3 is looser
+    assert ub <= upper_bound(arrival, weight, atc.min(axis=1), m, b, e, True) + 1e-9 * max(1.0, ub)  # from_zero is looser
 
 
 # --- the static benchmarks (section 5) -------------------------------------------------------------------------------

@@ -3,11 +3,11 @@ share: a schedule's evaluation and the moves that edit its queues.
 
 A :class:`StaticProblem` knows every task's arrival, actual times ATC on every machine, weight and deadlines, and the
 evaluation window [B, E] (section 5.1). A schedule is ``(machine[T], order[T])``: each machine runs its tasks in
-increasing ``order`` (ties: lowest task index), each starting as early as possible in that order, i.e. at
-max(its arrival, the previous task's finish), every machine free from time 0 (section 5.2, steps 1-4; notes R1). The
-notes' R2 (insert each task into the earliest idle gap that fits) would make every evaluation quadratic in the queue
-length and is not offered. The objective is V of section 2.2.3 (:mod:`..worth`) or, for a plain static ETC problem
-(:meth:`StaticProblem.makespan`), the makespan, whose negative is maximised so that larger is always better.
+increasing ``order`` (ties: lowest task index), each starting as early as possible in that order, i.e. at max(its
+arrival, the previous task's finish), every machine free from time 0 (section 5.2, steps 1-4; docs/models/value.md).
+Inserting each task into the earliest idle gap that fits, the other reading, would make every evaluation quadratic in
+the queue length and is not offered. The objective is V of section 2.2.3 (:mod:`..worth`) or, for a plain static ETC
+problem (:meth:`StaticProblem.makespan`), the makespan, whose negative is maximised so that larger is always better.
 
 Inside, a schedule is per-machine queues ``seq[M, T]`` (the first ``cnt[m]`` entries of row m), and the kernels
 compare per-machine sums of V, re-evaluating only the one or two machines a move touches; the returned ``score`` is
@@ -117,7 +117,7 @@ class StaticResult:
 # --- evaluation ------------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def machine_eval(row, k, m, pa):
-    """(sum of p d b, last finish) of the first ``k`` tasks of ``row`` run in that order on machine m (R1), for
+    """(sum of p d b, last finish) of the first ``k`` tasks of ``row`` run in that order on machine m (section 5.2), for
     the problem's :class:`Arrays` ``pa``."""
     arrival, atc, weight, d100, d50, d25, B, E, makespan = pa
     t = 0.0
