@@ -6,7 +6,7 @@ For each model, the preset with the longest estimated run (:func:`hcsched.estima
 - a run of all its trials is cancelled ``--cancel-after`` seconds after it started, as the dashboard's Cancel button
   does (an event that the progress callback turns into an exception): the time from the request to ``simulate``
   returning, and the worker processes still alive afterwards.
-Target (issue 18, item 5): progress and Cancel react within 2 s; the ratios printed are against 2 s (<= 1 meets it).
+Target: progress and Cancel react within 2 s; the ratios printed are against 2 s (<= 1 meets it).
 The machine's load adds to every figure (``os.getloadavg`` is printed).
 """
 

@@ -1,4 +1,4 @@
-"""A run in the dashboard against the same run from the command line (issue 28): python bench/dashboard_runs.py
+"""A run in the dashboard against the same run from the command line: python bench/dashboard_runs.py
 [--quick] [--models etc classes ...] [--sessions 4]
 
 For each model's default preset (quickstart, alazzoni-B, page-system-a, caniou-mu10, kim-loose-high-heavy), against

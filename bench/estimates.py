@@ -1,5 +1,5 @@
-"""The run-time estimate the dashboard shows before a run, against the time the run takes (issue 8, item 17; issue
-29, point 5: every preset within 1.5x, both ways).
+"""The run-time estimate the dashboard shows before a run, against the time the run takes (target: every
+preset within 1.5x, both ways).
 
 For each model's presets: ``experiment.estimate_seconds`` (what the Run page and the per-session limit use) against
 the wall time of ``simulate`` with the same trials and jobs, run as the dashboard runs it: in a pool of worker
@@ -16,8 +16,8 @@ per worker), so that the whole bench takes about ten minutes on two cores. A run
 got less than 80% of a core (other processes took the rest) is made again, up to ``--repeat`` runs, the fastest kept
 (marked ``r``).
 
-Besides the presets, the scenarios of :data:`EXTRA`: cases where an estimate went wrong (issue 18, item 9: the
-time-shared presets on the three slow servers a user uploaded, 2.7 s estimated for a 14.3 s run; issue 29, point 5:
+Besides the presets, the scenarios of :data:`EXTRA`: cases where an estimate went wrong (the
+time-shared presets on the three slow servers a user uploaded, 2.7 s estimated for a 14.3 s run; and
 the quickstart's heuristics on a 2000 x 2000 ETC matrix of a user's, estimated at 6.6 minutes).
 
     python bench/estimates.py [--budget SECONDS] [--jobs J] [--via pool|fork] [--model NAME ...]
@@ -64,8 +64,8 @@ def _etc_matrix(tasks: int, machines: int) -> Scenario:
     return Scenario.from_dict(data)
 
 
-#: Scenarios measured besides the presets, by model: a user's 2000 x 2000 ETC matrix (issue 29); the issue 18 upload
-#: (300/50, 150/5, 500/50) under mu = 10 and 0, and five slow servers on the paper's cards.
+#: Scenarios measured besides the presets, by model: a user's 2000 x 2000 ETC matrix; a user's upload of three slow
+#: servers (300/50, 150/5, 500/50) under mu = 10 and 0, and five slow servers on the paper's cards.
 EXTRA = {"etc": [lambda: _etc_matrix(2000, 2000)],
          "timeshared": [lambda: _own_servers("caniou-mu10", [300, 150, 500], [50, 5, 50]),
                         lambda: _own_servers("caniou-mu0", [300, 150, 500], [50, 5, 50]),

@@ -1,4 +1,4 @@
-"""Benchmarks of the estimation model (issue: seed 004), with the paper's directions on the presets.
+"""Benchmarks of the estimation model (Page, Keane and Naughton), with the paper's directions on the presets.
 
     python bench/estimation.py [--quick] [--scaling [FACTOR ...]]
 
@@ -7,7 +7,7 @@
 2. One preset of 30 trials on 2 cores (target <= 60 s), with the paper's directions: k-NN error against the smoothed
    and simple-average estimators, k-NN error falling with more observations, LE against LA, FZ (best, beta 0.1)
    against FA, FE the worst of FA / FE / FZ. --quick runs 6 trials.
-3. With ``--scaling`` only (issue 21): one trial of ``page-system-a`` with FA and RR at processors x f and every
+3. With ``--scaling`` only: one trial of ``page-system-a`` with FA and RR at processors x f and every
    problem's stages x f (f = 1, 4 by default; 16 if asked), one process, kernels warm: CPU seconds of each heuristic,
    the growth exponent of each step, and FA's seconds per unit of Alg. 2's decision work. The unit: at each mapping
    event Alg. 2 evaluates FA (eq. 11) for every waiting task of a known problem on every processor at least once (a

@@ -1,4 +1,4 @@
-"""FA's cost on the estimation model's what-if sizes (issue 21): python bench/estimation_fa.py [--sizes 1,4,16]
+"""FA's cost on the estimation model's what-if sizes: python bench/estimation_fa.py [--sizes 1,4,16]
 
 One trial (seed 1) of ``page-system-a`` with processors and every problem's stages x f (``bench/scaling.py``'s
 "processors and stages x f" axes), one process, kernels warm. Per heuristic and size it prints the CPU seconds of the

@@ -8,7 +8,7 @@ the difference is what the first run costs beyond the run itself.
 
 ``--cache empty`` (default) gives each process its own empty numba cache folder (a fresh install that skipped the
 warm-up step); ``--cache warm`` first runs ``python -m hcsched warm-up`` into that folder, as the README's install
-command does, and times that step. Targets (issue 21): the default model's first Run within 5 s of pressing Run,
+command does, and times that step. Targets: the default model's first Run within 5 s of pressing Run,
 any other model's within 10 s, compile included.
 """
 

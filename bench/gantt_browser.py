@@ -1,4 +1,4 @@
-"""The animated Gantt chart's pace in a real browser (issue 8, item 16; issue 29, point 6), one row per model.
+"""The animated Gantt chart's pace in a real browser, one row per model.
 
 For each model's default preset (etc quickstart, classes alazzoni-B, estimation page-system-a, timeshared
 caniou-mu10, value kim-loose-high-heavy) and the large ETC trial of maheswaran-fig9 (20 machines x 2000 tasks), builds

@@ -1,4 +1,4 @@
-"""How each model's cost grows with the system (issue 21): python bench/scaling.py [--model NAME] [--sizes 1,4,16]
+"""How each model's cost grows with the system: python bench/scaling.py [--model NAME] [--sizes 1,4,16]
 
 For each model, one trial at 1x, 4x and 16x (``--sizes``) of the axes a user of its paper would scale, in one
 process with warm kernels (a warm-up run on another workload first, not timed). Per heuristic and size it prints the
@@ -19,7 +19,7 @@ A unit of decision work is what the heuristic's definition must compare at its d
   passes that ran of unmapped tasks x machines (the engine runs them lazily, only as far as machines need tasks,
   and updates only what changed, so it does less than this; the model counts it).
 - classes (Al-Azzoni and Down): the machines a mapping consulted (N_s of section IV, counted by the kernel).
-- estimation (seed 004): FA estimates each waiting (released, unstarted) task on each processor at each mapping
+- estimation (Page, Keane and Naughton): FA estimates each waiting (released, unstarted) task on each processor at each mapping
   event: sum over events of waiting tasks x processors; RR deals each task to the next processor without estimates,
   and the rest is the k-NN estimator's, run for RR as for every heuristic: at each return, each waiting task of the
   returned task's problem on the returning processor; at each release, each released task on every processor with
@@ -32,9 +32,9 @@ A unit of decision work is what the heuristic's definition must compare at its d
 - time-shared (Caniou and Jeannot): MCT, HMCT and MP predict each server's finish date(s) with the new task:
   tasks x servers (one server prediction each).
 
-The targets of issue 21 are printed as ratios (measured / target; at most 1 meets it): estimation's 4x trial (FA and
+The speed targets are printed as ratios (measured / target; at most 1 meets it): estimation's 4x trial (FA and
 RR) 1.5 s and growth exponent 2; the value model's 16x trial 10 s; the time-shared model's 16x trial 2 s; the
-per-unit time at the largest size at most 2x that at the smallest, for every heuristic (the issue: what a heuristic does
+per-unit time at the largest size at most 2x that at the smallest, for every heuristic (the rule: what a heuristic does
 beyond its definition must not grow with the run; a per-unit time that falls, where the code evaluates fewer pairs
 than the definition counts or fixed costs weigh on the small size, meets it). A trial is the workload plus every
 heuristic of the row. A heuristic whose run at the next size is predicted (from its growth so far, see
@@ -83,7 +83,7 @@ def classes_units(spec, h, w, run) -> float:
 
 
 def _knn_work(spec, run) -> float:
-    """The k-NN estimator's work (seed 004, section 2; ``EstimatorState``), whatever the heuristic: at each return,
+    """The k-NN estimator's work (Page, Keane and Naughton, section 2; ``EstimatorState``), whatever the heuristic: at each return,
     the estimate of every released, unstarted task of the returned task's problem on the returning processor; at each
     release, the estimates of the released tasks on every processor holding observations of their problem. Without
     k-NN, one update per return."""
@@ -178,7 +178,7 @@ def _classes(f: int) -> dict:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of issue 21's table: a preset, its heuristics, what grows, and the unit of decision work."""
+    """One line of the scaling table: a preset, its heuristics, what grows, and the unit of decision work."""
 
     model: str
     preset: str
@@ -215,7 +215,7 @@ ROWS = (
     Row("classes", "alazzoni-B", ("mct", "lpas"), "horizon x f", _classes, classes_units, "machine consulted"),
 )
 
-# Issue 21's targets: (model, axes of the row, factor, seconds of a trial); growth exponents; per-unit spread.
+# The speed targets: (model, axes of the row, factor, seconds of a trial); growth exponents; per-unit spread.
 TRIAL_TARGETS = (("estimation", "processors and stages x f", 4, 1.5), ("value", "machines and rates x f", 16, 10.0),
                  ("timeshared", "servers, tasks and rate x f", 16, 2.0))
 EXPONENT_TARGETS = {("estimation", "processors and stages x f"): 2.0}
@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="skip a heuristic at a size whose run is predicted to take longer (CPU seconds; default 120)")
     ap.add_argument("--out", help="write every row to this CSV")
     ap.add_argument("--from", dest="source", metavar="CSV", help="read the rows of an earlier --out instead of measuring")
-    ap.add_argument("--markdown", action="store_true", help="print the README's table (seconds per size, exponent, spread)")
+    ap.add_argument("--markdown", action="store_true", help="print the table of docs/performance.md (seconds per size, exponent, spread)")
     ap.add_argument("--plot", metavar="PNG", help="draw seconds against the factor, log-log, one panel per model "
                     "(rendered in Debian's chromium with Playwright, as the browser tests do)")
     args = ap.parse_args(argv)
@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> None:
             rows += measure(row, f, done=rows, limit=args.limit)
         targets += report(row, rows)
         everything += rows
-    print("\nTargets of issue 21 (measured / target; at most 1 meets it):")
+    print("\nTargets (measured / target; at most 1 meets it):")
     for line in targets:
         print("  " + line)
     if args.out:

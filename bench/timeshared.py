@@ -9,7 +9,7 @@ Prints, in one run:
   makespan, sum-flow, max-flow, max-stretch and % of tasks sooner / same / later, with 95% half-widths;
 - without --quick, the caniou-grid sweep at its default size on 2 cores (target <= 5 minutes).
 
---scaling (alone) prints instead how one simulation's cost grows (issue 21): caniou-mu30 with NetSolve MCT, HMCT
+--scaling (alone) prints instead how one simulation's cost grows: caniou-mu30 with NetSolve MCT, HMCT
 and MP, servers, tasks and arrival rate x f (f = 1, 4, 16: the same load per server), one trial, one process,
 kernels warm; seconds (wall and CPU), each step's growth exponent, and each heuristic's time per unit of the work
 its definition asks of a decision (:func:`decision_units`).

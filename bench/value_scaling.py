@@ -1,8 +1,8 @@
-"""How the value model's cost grows (issue 21): python bench/value_scaling.py [--factors 1,4,16] [--repeats 3] [--heuristics ...]
+"""How the value model's cost grows: python bench/value_scaling.py [--factors 1,4,16] [--repeats 3] [--heuristics ...]
 
 kim-loose-low-heavy with its machines and its arrival rates (every mean gap) multiplied by f; one trial (the
-preset's first), one process, kernels warm; Max-Max, Slack Sufferage and Queueing Table, the heuristics of the
-issue's table. For each heuristic and size it prints the seconds of the trial (best of ``--repeats``; one run at
+preset's first), one process, kernels warm; Max-Max, Slack Sufferage and Queueing Table, the heuristics the
+speed targets name. For each heuristic and size it prints the seconds of the trial (best of ``--repeats``; one run at
 f >= 16), the growth exponent of each step (log of the time ratio / log of the work ratio, the work being tasks x
 machines), and the time per unit of decision work.
 

@@ -52,7 +52,8 @@ def hcsp_table(names: list[str]) -> None:
 
 
 def value_problem(seed: int = 1, cov: float = 0.9) -> tuple[StaticProblem, np.ndarray, np.ndarray]:
-    """A section 6 workload (R1 readings of the notes) and an MCT seed schedule on the ETC."""
+    """A section 6 workload (Kim et al.; the readings of docs/models/value.md, "Workload") and an MCT seed schedule
+    on the ETC."""
     rng = np.random.default_rng(seed)
     bursts = np.sort(rng.choice(24, 3, replace=False)) * 600.0 + 600.0  # three of the 24 ten-minute slots after 10 min
     t, arrivals = 0.0, []

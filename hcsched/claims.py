@@ -140,10 +140,16 @@ class Check:
 
 
 def wide(results: pd.DataFrame, metric: str, by: str = "heuristic") -> pd.DataFrame:
-    """``metric`` with one row per trial, one column per heuristic (or per value of ``by``, e.g. a swept key)."""
-    if metric not in results:
-        raise HcschedError(f"claim: the results have no column {metric!r}")
-    return results.pivot_table(index="trial", columns=by, values=metric, aggfunc="first", sort=False, dropna=False)
+    """``metric`` as floats with one row per trial, one column per heuristic (or per value of ``by``, e.g. a swept
+    key), rows and columns in the order the results first name them; a trial that names a column twice keeps its
+    first row. A missing column is an error naming what a results table has."""
+    for needed in ("trial", by, metric):
+        if needed not in results:
+            raise HcschedError(f"results: no column {needed!r}; allowed: a results table of hcsched.simulate (columns "
+                               f"trial, heuristic and the model's metrics): "
+                               f"{', '.join(str(c) for c in results.columns if c not in ('trial', by))}")
+    table = results.pivot_table(index="trial", columns=by, values=metric, aggfunc="first", sort=False, dropna=False)
+    return table.astype(float)
 
 
 def column(table: pd.DataFrame, label: Any, what: str = "heuristic") -> pd.Series:
@@ -162,8 +168,10 @@ def paired_series(a: pd.Series, b: pd.Series, points: bool) -> pd.Series:
 
 
 def paired(a: pd.Series, b: pd.Series, points: bool) -> np.ndarray:
-    """The finite per-trial differences of :func:`paired_series`."""
-    d = paired_series(a.astype(float), b.astype(float), points).to_numpy(float)
+    """The finite per-trial differences of :func:`paired_series`, for Series indexed by trial (a trial of one of them
+    only is dropped), in ``a``'s order: how every comparison of two heuristics over common random numbers is made."""
+    a, b = a.astype(float).align(b.astype(float), join="inner")
+    d = paired_series(a, b, points).to_numpy(float)
     return d[np.isfinite(d)]
 
 

@@ -23,12 +23,12 @@ from hcsched.heuristics import get_heuristic, heuristic_names
 from hcsched.models import DEFAULT_MODEL, Command, get_model, model_names, warm_up
 from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
 from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
-from hcsched.runner import check_backend, default_jobs, in_processes
+from hcsched.runner import RunOptions, default_jobs, in_processes
 from hcsched.scenario import load_scenario
 from hcsched.stats import BOOTSTRAP_RESAMPLES, interval_method, summarize
 from hcsched.sweep import sweep, sweep_summary
 from hcsched.sweep_spec import parse_vary
-from hcsched.verdict import readable_number
+from hcsched.verdict import interval_cell, readable_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -86,11 +86,9 @@ def _progress_bar(word: str = "trial"):
     return show
 
 
-def _cell(metric, mean: float, lo: float, hi: float) -> str:
-    """mean [lower, upper] in the metric's format (4 significant digits by default); the mean alone without bounds."""
-    fmt = metric.fmt or ".4g"
-    show = lambda x: format(x, fmt) if x == x else "n/a"  # noqa: E731
-    return show(mean) if lo != lo else f"{show(mean)} [{show(lo)}, {show(hi)}]"
+def _summary_cell(row, metric) -> str:
+    """A summary row's mean [95% interval] of ``metric`` (:func:`hcsched.verdict.interval_cell`)."""
+    return interval_cell(row[metric.name], row[f"{metric.name}_lower"], row[f"{metric.name}_upper"], metric.fmt)
 
 
 def format_table(header: list[str], rows: list[list[str]], gap: int = 2) -> str:
@@ -104,7 +102,7 @@ def format_table(header: list[str], rows: list[list[str]], gap: int = 2) -> str:
 def format_summary(summary, metrics) -> str:
     """A plain-text table: mean [95% interval] per heuristic and metric (Metric descriptions), units in the headers."""
     cols = [m for m in metrics if m.name in summary]
-    rows = [[str(row["heuristic"]), *(_cell(m, row[m.name], row[f"{m.name}_lower"], row[f"{m.name}_upper"]) for m in cols)]
+    rows = [[str(row["heuristic"]), *(_summary_cell(row, m) for m in cols)]
             for _, row in summary.iterrows()]
     return format_table(["heuristic", *(m.label for m in cols)], rows)
 
@@ -236,15 +234,15 @@ def cmd_sweep(args) -> None:
                        "preset")
     if args.resume and not args.out:
         raise HcschedError("--resume: give the --out file of the interrupted sweep")
-    results = sweep(scenario, vary, trials=args.trials, seed=args.seed, backend=args.backend, scheduler=args.scheduler,
-                    resume=args.out if args.resume else None, out=None if args.resume else args.out, jobs=args.jobs,
-                    progress=_progress_bar(get_model(scenario.model).trial_word))
+    results = sweep(scenario, vary, trials=args.trials, seed=args.seed, resume=args.out if args.resume else None,
+                    out=None if args.resume else args.out, progress=_progress_bar(get_model(scenario.model).trial_word),
+                    options=_run_options(args))
     model = get_model(scenario.model)
     summary = sweep_summary(results, scenario, vary)
     metrics = [m for m in model.bar_metrics() if m.name in summary]
     keys = list(vary)
     rows = [[*(str(row[k]) for k in keys), str(row["heuristic"]),
-             *(_cell(m, row[m.name], row[f"{m.name}_lower"], row[f"{m.name}_upper"]) for m in metrics)]
+             *(_summary_cell(row, m) for m in metrics)]
             for _, row in summary.iterrows()]
     print(f"{scenario.name}: sweep of {len(summary['point'].unique())} points x {results['trial'].nunique()} "
           f"{model.trial_word}s; mean [95% interval]")
@@ -276,9 +274,7 @@ def cmd_reproduce(args) -> None:
     for flag, value in (("--trials", args.trials), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             raise HcschedError(f"{flag}: {value} is not allowed; give a whole number >= 1")
-    check_backend(args.backend)
-    if args.scheduler and args.backend != "dask":
-        raise HcschedError("--scheduler: only with --backend dask")
+    options = _run_options(args)
     if args.resume and not args.out:
         raise HcschedError("--resume: give the --out DIR of the interrupted reproduction")
     claims = rp.select(args.claim or (), args.model)
@@ -293,16 +289,15 @@ def cmd_reproduce(args) -> None:
     before = read_claims(args.compare, "--compare") if args.compare else None  # a bad file is said before the run
     work = rp.variants(claims, args.trials)
     scenarios = rp.unique_scenarios(work)
-    jobs = args.jobs or default_jobs()
-    cores = f"{jobs} {'Dask worker' if args.backend == 'dask' else 'core'}{'s' if jobs > 1 else ''}"
+    jobs = options.workers()
+    cores = f"{jobs} {'Dask worker' if options.backend == 'dask' else 'core'}{'s' if jobs > 1 else ''}"
     kept = sum((out / "runs" / f"{key}.csv").exists() for key in scenarios) if args.resume else 0
     left = [v for v in work if any(not (out / "runs" / f"{rp.key_of(s)}.csv").exists() for _, s in v.points)] if kept else work
     print(f"{len(claims)} claims, {len(work)} readings from {len(scenarios)} scenarios "
           f"({sum(s.trials for s in scenarios.values())} trials){f', {kept} already finished in {out}' if kept else ''}: "
           f"about {rp.estimate(left, jobs):.0f} s on {cores}", flush=True)
     try:
-        table, results = rp.reproduce(claims, args.trials, out, args.resume, args.backend, args.jobs, args.scheduler,
-                                      progress=_progress_bar())
+        table, results = rp.reproduce(claims, args.trials, out, args.resume, progress=_progress_bar(), options=options)
     except KeyboardInterrupt:
         print(f"\nthe finished scenarios are kept in {out / 'runs'}: rerun with --resume --out {out}", file=sys.stderr)
         raise
@@ -339,6 +334,18 @@ def cmd_warm_up(args) -> None:
     print(f"compiled kernels are cached for later runs ({time.perf_counter() - start:.1f} s in all, {jobs} processes)")
 
 
+def _run_option_arguments(parser: argparse.ArgumentParser) -> None:
+    """--jobs, --backend and --scheduler: the run options (:class:`hcsched.runner.RunOptions`) of sweep and reproduce."""
+    parser.add_argument("--jobs", type=int, help="worker processes, or local Dask workers (default: all cores)")
+    parser.add_argument("--backend", default="local", help="local (processes on this machine) or dask")
+    parser.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
+
+
+def _run_options(args) -> RunOptions:
+    """The run options the command line gives (checked: a backend that exists, a scheduler only with dask)."""
+    return RunOptions(args.jobs, args.backend, args.scheduler or None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="hcsched", description="Compare task-mapping heuristics for heterogeneous computing systems.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -365,18 +372,14 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--seed", type=int)
     sw.add_argument("--out", help="CSV receiving every chunk as it finishes, then the whole sweep in a fixed order")
     sw.add_argument("--resume", action="store_true", help="keep the finished (point, trial) rows of --out and run the rest")
-    sw.add_argument("--backend", default="local", help="local (processes on this machine) or dask")
-    sw.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
-    sw.add_argument("--jobs", type=int, help="worker processes, or local Dask workers (default: all cores)")
+    _run_option_arguments(sw)
     sw.set_defaults(func=cmd_sweep)
 
     rp = sub.add_parser("reproduce", help="rerun the papers' published claims and compute their verdicts")
     rp.add_argument("--model", help="only this model's claims (e.g. etc, classes)")
     rp.add_argument("--claim", nargs="+", action="extend", metavar="ID", help="only these claims (see --list)")
     rp.add_argument("--trials", type=int, help="trials of every scenario (default: the paper's)")
-    rp.add_argument("--jobs", type=int, help="worker processes, or local Dask workers (default: all cores)")
-    rp.add_argument("--backend", default="local", help="local (processes on this machine) or dask")
-    rp.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
+    _run_option_arguments(rp)
     rp.add_argument("--out", help="folder receiving claims.csv, report.html and each finished scenario in runs/ "
                     "(default: reproduction)")
     rp.add_argument("--resume", action="store_true", help="reuse the finished scenarios of --out and run the rest")

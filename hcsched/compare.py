@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from hcsched.claims import wide
 from hcsched.errors import HcschedError
 from hcsched.export import READ_BACK, commented_csv, scenario_digest
 from hcsched.metrics import LOWER_BOUND
@@ -489,10 +490,6 @@ def _pair_words(c: Change, metric: Metric) -> str:
     return f"{head}, {change_words(c)} ({how})" + (f": {verdict}" if verdict else "")
 
 
-def _wide(results: pd.DataFrame, metric: str) -> pd.DataFrame:
-    return results.pivot(index="trial", columns="heuristic", values=metric)
-
-
 def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario,
                  after_results: pd.DataFrame) -> RunComparison:
     """The baseline run (``before``, its per-trial results as ``hcsched.simulate`` returns them) against the what-if
@@ -512,7 +509,7 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
     pairs = matched_heuristics(before, after)
     changes = []
     for metric in metrics:
-        a, b = _wide(before_results, metric.name), _wide(after_results, metric.name)
+        a, b = wide(before_results, metric.name), wide(after_results, metric.name)
         empty = pd.Series(dtype=float)
         for x, y in pairs:
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),

@@ -25,7 +25,7 @@ from hcsched.errors import HcschedError
 from hcsched.metrics import Schedule, add_normalized
 from hcsched.models import get_model
 from hcsched.pool import tick
-from hcsched.runner import current_pool, default_jobs, run_chunks
+from hcsched.runner import RunOptions, current_pool, default_jobs, run_chunks
 from hcsched.sampling import trial_seeds
 from hcsched.scenario import Scenario
 
@@ -180,7 +180,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         def collect(i: int, output) -> None:
             outputs[i] = output
 
-        run_chunks(_run_chunk, chunks, collect, [scenario.model], jobs=jobs, poll=lambda: report(heartbeat=True),
+        run_chunks(_run_chunk, chunks, collect, [scenario.model], RunOptions(jobs), poll=lambda: report(heartbeat=True),
                    tick=one_run)
         runs = trials * per_trial  # already counted: a chunk's ticks come before its result
         report()

@@ -28,6 +28,7 @@ import pandas as pd
 from hcsched.claims import DEFINITION, FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
 from hcsched.errors import HcschedError
 from hcsched.registry import get_model, model_names
+from hcsched.verdict import readable_amount, readable_number
 from hcsched.version import __version__
 
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
@@ -40,14 +41,9 @@ NEEDED = ("id", "model", "paper", "where", "claim", "reading", "ours", "ours_low
 
 # --- numbers as people read them -----------------------------------------------------------------------------
 def _number(x: Any) -> str:
-    """4 significant digits, thousands separated from 1,000 on; "n/a" where there is no number."""
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return "n/a"
-    if not math.isfinite(x):
-        return "n/a"
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+    """A stored cell (a CSV's text, None) as :func:`hcsched.verdict.readable_number` prints a number; "n/a" where it
+    holds no finite number."""
+    return readable_number(_nan(x))
 
 
 def format_ours(row: Mapping[str, Any]) -> str:
@@ -353,7 +349,8 @@ def _card(row: pd.Series, figure_html: str) -> str:
     reading = _text(row["reading"])
     reading_line = "" if reading == "literal" else f"<dt>Reading</dt><dd>{e(reading)} (another reading of the text)</dd>"
     named = "" if reading == "literal" else f' <span class="reading">reading: {e(reading)}</span>'
-    trials = f"{trials_text(row.get('trials'))}, {_number(row.get('seconds'))} s of compute"
+    seconds = _finite(row.get("seconds"))
+    trials = f"{trials_text(row.get('trials'))}, {'n/a s' if seconds is None else readable_amount(seconds, 's')} of compute"
     note = f'<p class="note"><b>Note.</b> {e(row.get("note"))}</p>' if _text(row.get("note")) else ""
     colour = BADGES.get(str(row["verdict"]), OTHER_BADGE)[0]
     return (f'<section class="card" id="{e(row["id"])}--{e(reading)}" style="border-left-color:{colour}">'

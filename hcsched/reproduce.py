@@ -28,6 +28,7 @@ from hcsched.errors import HcschedError, did_you_mean
 from hcsched.experiment import estimate_seconds
 from hcsched.models import get_model, model_names
 from hcsched.presets import preset
+from hcsched.runner import LOCAL, RunOptions, run_options
 from hcsched.scenario import Scenario
 from hcsched.sweep import Point, chunk_size, grid, run_chunk, run_work, set_path
 from hcsched.sweep_spec import parse_vary
@@ -162,7 +163,7 @@ def _timed_chunk(point: Point, trials: list[int]) -> tuple[int, pd.DataFrame, fl
 
 
 def run_scenarios(scenarios: dict[str, Scenario], out: Path | None = None, resume: bool = False,
-                  backend: str = "local", jobs: int | None = None, scheduler: str | None = None,
+                  options: RunOptions = LOCAL,
                   progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     """Results (one row per trial and heuristic) and compute seconds of each scenario, keyed as given. With ``out``,
     each finished scenario is written to ``out/runs/<key>.csv`` (and ``.seconds``); ``resume`` reads those back."""
@@ -188,7 +189,7 @@ def run_scenarios(scenarios: dict[str, Scenario], out: Path | None = None, resum
         return results, seconds
     work = []
     for p in points:  # chunks of about CHUNK_SECONDS of each scenario's own work
-        size = chunk_size([p], p.scenario.trials, jobs or 1)
+        size = chunk_size([p], p.scenario.trials, options.jobs or 1)
         work += [(p, list(range(a, min(a + size, p.scenario.trials)))) for a in range(0, p.scenario.trials, size)]
     frames: dict[int, list[pd.DataFrame]] = {p.index: [] for p in points}
     spent = {p.index: 0.0 for p in points}
@@ -210,7 +211,7 @@ def run_scenarios(scenarios: dict[str, Scenario], out: Path | None = None, resum
         if progress:
             progress(done, total)
 
-    run_work(work, collect, backend, jobs, scheduler, job=_timed_chunk)
+    run_work(work, collect, options, job=_timed_chunk)
     return results, seconds
 
 
@@ -280,12 +281,15 @@ def paper_number(check: Check) -> float:
 
 def reproduce(claims: Sequence[Claim], trials: int | None = None, out: str | Path | None = None, resume: bool = False,
               backend: str = "local", jobs: int | None = None, scheduler: str | None = None,
-              progress: Callable[[int, int], None] | None = None, tiny: bool = False) -> tuple[pd.DataFrame, dict]:
+              progress: Callable[[int, int], None] | None = None, tiny: bool = False,
+              options: RunOptions | None = None) -> tuple[pd.DataFrame, dict]:
     """Run ``claims`` (each distinct scenario once) and return the claims table (one row per claim and reading, the
-    columns of :data:`COLUMNS`) and each variant's results, keyed by (id, reading)."""
+    columns of :data:`COLUMNS`) and each variant's results, keyed by (id, reading). ``backend``, ``jobs`` and
+    ``scheduler``, or all three as ``options``: where the runs go (:class:`hcsched.runner.RunOptions`)."""
+    options = run_options(options, jobs, backend, scheduler)
     work = variants(claims, trials, tiny)
-    results, seconds = run_scenarios(unique_scenarios(work), Path(out) if out is not None else None, resume, backend,
-                                     jobs, scheduler, progress)
+    results, seconds = run_scenarios(unique_scenarios(work), Path(out) if out is not None else None, resume, options,
+                                     progress)
     table = pd.DataFrame([evaluate(v, results, seconds) for v in work], columns=list(COLUMNS))
     scenarios = unique_scenarios(work)
     per_model: dict[str, float] = {}

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from hcsched.errors import HcschedError
@@ -79,6 +80,41 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """Where a run's chunks of work go, as :func:`hcsched.sweep.sweep` and :func:`hcsched.reproduce.reproduce` take it
+    (``options=``, or the same three as keywords) and pass it down to :func:`run_chunks`: ``jobs`` worker processes,
+    or local Dask workers (None: all cores); ``backend`` "local" or "dask"; ``scheduler``, the address of a running
+    Dask scheduler (only with "dask"). Checked when made."""
+
+    jobs: int | None = None
+    backend: str = "local"
+    scheduler: str | None = None
+
+    def __post_init__(self) -> None:
+        check_backend(self.backend)
+        if self.scheduler is not None and self.backend != "dask":
+            raise HcschedError("--scheduler: only with --backend dask")
+
+    def workers(self) -> int:
+        """How many chunks run at once: ``jobs``, else every core."""
+        return self.jobs or default_jobs()
+
+
+LOCAL = RunOptions()  # every core of this machine
+
+
+def run_options(options: RunOptions | None = None, jobs: int | None = None, backend: str = "local",
+                scheduler: str | None = None) -> RunOptions:
+    """``options``, or the :class:`RunOptions` of the keywords a public function documents (``jobs``, ``backend``,
+    ``scheduler``); both at once is an error."""
+    if options is None:
+        return RunOptions(jobs, backend, scheduler)
+    if (jobs, backend, scheduler) != (None, "local", None):
+        raise HcschedError("options: give either options=RunOptions(...) or jobs, backend and scheduler, not both")
+    return options
+
+
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: kill its workers (running work is not waited for) and reap them (no zombie is left)."""
     processes = list((pool._processes or {}).values())  # no public way before Python 3.14's kill_workers()
@@ -132,30 +168,28 @@ def in_processes(work: Callable, items: list, jobs: int, collect: Callable[[int,
 
 
 def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any], None], models: Iterable[str],
-               backend: str = "local", jobs: int | None = None, scheduler: str | None = None,
-               poll: Callable[[], None] | None = None, tick: Callable[[], None] | None = None) -> None:
+               options: RunOptions = LOCAL, poll: Callable[[], None] | None = None,
+               tick: Callable[[], None] | None = None) -> None:
     """``job(*chunk)`` for every chunk, ``collect(index, result)`` in the calling thread as each finishes (in any
     order), ``tick()`` there for each :func:`hcsched.pool.tick` of a chunk (progress inside a chunk).
 
-    "local", at most ``jobs`` chunks at once (default all cores): in the pool in effect for this thread
-    (:func:`using`), whatever the number of chunks; else one job, or one chunk, runs here; else in forked processes
-    when this process has a single thread (the kernels of ``models`` compiled before forking), or in this process's
-    :func:`shared_pool` of fresh interpreters when it has more. ``poll()`` is called every
-    ``POLL_SECONDS`` meanwhile. "dask": a local cluster of ``jobs`` workers, or the scheduler at ``scheduler``. What
+    Where, as ``options`` (:class:`RunOptions`) say. "local", at most ``jobs`` chunks at once (default all cores): in
+    the pool in effect for this thread (:func:`using`), whatever the number of chunks; else one job, or one chunk,
+    runs here; else in forked processes when this process has a single thread (the kernels of ``models`` compiled
+    before forking), or in this process's :func:`shared_pool` of fresh interpreters when it has more. ``poll()`` is
+    called every ``POLL_SECONDS`` meanwhile. "dask": a local cluster of ``jobs`` workers, or the scheduler at
+    ``scheduler``. What
     ``collect``, ``tick`` or ``poll`` raises (e.g. a cancel) stops the run at once and propagates. ``job`` must be a
     function of an importable module (workers receive it by name).
     """
-    check_backend(backend)
-    if backend == "dask":
-        _run_dask(job, chunks, collect, jobs, scheduler)
+    if options.backend == "dask":
+        _run_dask(job, chunks, collect, options)
         return
-    if scheduler is not None:
-        raise HcschedError("--scheduler: only with --backend dask")
     entry = getattr(_here, "pool", None)
     if entry is not None:
-        entry[0].run(job, chunks, collect, jobs=jobs, tick=tick, poll=poll, on_wait=entry[1])
+        entry[0].run(job, chunks, collect, jobs=options.jobs, tick=tick, poll=poll, on_wait=entry[1])
         return
-    jobs = default_jobs() if jobs is None else jobs
+    jobs = options.workers()
     if jobs == 1 or len(chunks) <= 1:
         with ticking(tick):
             for i, chunk in enumerate(chunks):
@@ -174,16 +208,16 @@ def _call(args: tuple[Callable, tuple]) -> Any:
     return job(*chunk)
 
 
-def _run_dask(job: Callable, chunks: list[tuple], collect: Callable, jobs: int | None, scheduler: str | None) -> None:
+def _run_dask(job: Callable, chunks: list[tuple], collect: Callable, options: RunOptions) -> None:
     try:
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
     except ImportError:
         raise HcschedError("--backend dask: Dask is not installed; install it with: pip install 'dask[distributed]' "
                            "(in a checkout of hcsched: pip install -e '.[dask]')") from None
-    cluster = None
+    cluster, scheduler = None, options.scheduler
     if scheduler is None:
-        cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
+        cluster = LocalCluster(n_workers=options.workers(), threads_per_worker=1, processes=True,
                                dashboard_address=None)
     try:
         with Client(cluster if cluster is not None else scheduler, timeout="10s") as client:

@@ -37,7 +37,7 @@ from hcsched.errors import HcschedError
 from hcsched.experiment import normalized, run_trials, trial_seeds, trials_per_chunk
 from hcsched.heuristics import get_heuristic
 from hcsched.models import get_model
-from hcsched.runner import check_backend, default_jobs, run_chunks
+from hcsched.runner import LOCAL, RunOptions, run_chunks, run_options
 from hcsched.scenario import Scenario
 from hcsched.stats import summarize
 from hcsched.sweep_spec import parse_vary
@@ -176,18 +176,18 @@ def _order(frame: pd.DataFrame, points: list[Point]) -> pd.DataFrame:
 def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None = None, backend: str = "local",
           scheduler: str | None = None, resume: str | Path | None = None, out: str | Path | None = None,
           jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
-          chunk: int | None = None) -> pd.DataFrame:
+          chunk: int | None = None, options: RunOptions | None = None) -> pd.DataFrame:
     """Run ``scenario`` at every point of the grid ``vary``; one row per point, trial and heuristic.
 
     ``vary``: ``{"arrivals.rate": [0.001, 0.002]}`` or ``["arrivals.rate=0.001,0.002"]``. ``backend``: "local"
     (``jobs`` processes, default all cores) or "dask" (a local Dask cluster of ``jobs`` workers, or the running
-    scheduler at ``scheduler``). ``out``: a CSV that receives every chunk as it finishes and, at the end, the whole
-    result in a fixed order; ``resume``: such a file of an interrupted run of the same sweep (its finished
-    (point, trial) groups are kept, not run again). ``progress(done, total)`` counts trials; an exception it raises
-    stops the sweep (what finished stays in ``out``). ``chunk``: trials per chunk (default: about
-    ``CHUNK_SECONDS`` of work).
+    scheduler at ``scheduler``); or all three as ``options`` (:class:`hcsched.runner.RunOptions`). ``out``: a CSV
+    that receives every chunk as it finishes and, at the end, the whole result in a fixed order; ``resume``: such a
+    file of an interrupted run of the same sweep (its finished (point, trial) groups are kept, not run again).
+    ``progress(done, total)`` counts trials; an exception it raises stops the sweep (what finished stays in ``out``).
+    ``chunk``: trials per chunk (default: about ``CHUNK_SECONDS`` of work).
     """
-    check_backend(backend)
+    options = run_options(options, jobs, backend, scheduler)
     trials = scenario.trials if trials is None else trials
     seed = scenario.seed if seed is None else seed
     scenario = scenario.replace(trials=trials, seed=seed)  # validates both
@@ -197,7 +197,7 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
     heuristics = {p.index: len(p.scenario.heuristics) for p in points}
     done = _read_done(path, columns, heuristics) if resume is not None and path.exists() else pd.DataFrame(columns=columns)
     finished = set(zip(done["point"].astype(int), done["trial"].astype(int), strict=True))
-    size = chunk or chunk_size(points, trials, jobs or default_jobs())
+    size = chunk or chunk_size(points, trials, options.workers())
     work = [(p, ts) for p in points for a in range(0, trials, size)
             if (ts := [t for t in range(a, min(a + size, trials)) if (p.index, t) not in finished])]
     if path is not None:
@@ -219,7 +219,7 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
         if progress:
             progress(count, total)
 
-    run_work(work, collect, backend, jobs, scheduler)
+    run_work(work, collect, options)
     # Every route (fresh, resumed, any backend) ends the same way: the rows as CSV text, read back and ordered.
     text = path.read_text() if path is not None else "".join(
         _csv(f, columns, header=i == 0) for i, f in enumerate(frames))
@@ -229,14 +229,13 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
     return result
 
 
-def run_work(work: list[tuple[Point, list[int]]], collect: Callable[[Any], None], backend: str = "local",
-             jobs: int | None = None, scheduler: str | None = None, job: Callable = run_chunk) -> None:
-    """Run ``job(point, trials)`` for every item of ``work`` on the backend ("local": ``jobs`` forked processes;
-    "dask": a local cluster, or the scheduler at ``scheduler``), handing each result to ``collect`` as it finishes
+def run_work(work: list[tuple[Point, list[int]]], collect: Callable[[Any], None], options: RunOptions = LOCAL,
+             job: Callable = run_chunk) -> None:
+    """Run ``job(point, trials)`` for every item of ``work`` as ``options`` say (:class:`hcsched.runner.RunOptions`:
+    ``jobs`` local processes, or a Dask cluster), handing each result to ``collect`` as it finishes
     (in the calling process). An exception from ``collect`` (e.g. a cancel) stops the run. ``job`` must be a function
     of an importable module (workers receive it by name)."""
-    run_chunks(job, work, lambda _, result: collect(result), {point.scenario.model for point, _ in work}, backend,
-               jobs, scheduler)
+    run_chunks(job, work, lambda _, result: collect(result), {point.scenario.model for point, _ in work}, options)
 
 
 def sweep_summary(results: pd.DataFrame, scenario: Scenario, vary) -> pd.DataFrame:

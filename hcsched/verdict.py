@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
 from hcsched.heuristics import heuristic_title
 from hcsched.metrics import Metric
@@ -160,10 +161,12 @@ _SUFFIXES = ((1e12, 1e12, "T"), (1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k"
 
 
 def readable_number(x: float, fmt: str = "") -> str:
-    """A number as people read it: in ``fmt`` if given (e.g. ".1%"), else three significant digits with a suffix from
-    ten thousand (1.20 M, 61.4 k), four below (9876, 12.35, 0.0123); "–" for NaN."""
+    """A number as people read it, the one way the CLI, the dashboard and the report print one: in ``fmt`` if given
+    (a metric's own, e.g. ".1%"); else three significant digits with a suffix from ten thousand (a makespan of
+    1.20 M, 61.4 k), whole with thousands separated from a thousand (9,876), four significant digits below (12.35, a
+    ratio of 0.9871), three below a thousandth (0.000712); "n/a" for NaN."""
     if math.isnan(x):
-        return "–"
+        return "n/a"
     if fmt:
         return format(x, fmt)
     if math.isinf(x) or abs(x) >= 1e15:
@@ -171,7 +174,17 @@ def readable_number(x: float, fmt: str = "") -> str:
     for start, scale, suffix in _SUFFIXES:
         if abs(x) >= start * 0.9995:
             return f"{x / scale:#.3g}".rstrip(".") + f" {suffix}"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
     return f"{x:.4g}" if x == 0 or abs(x) >= 1e-3 else f"{x:.3g}"
+
+
+def interval_cell(mean: float, lower: float, upper: float, fmt: str = "") -> str:
+    """A table's cell of a mean and its 95% interval, each :func:`readable_number`: "1.20 M [1.18 M, 1.22 M]",
+    "87.3% [86.1%, 88.5%]"; the mean alone where there is no interval (one trial)."""
+    if lower != lower:
+        return readable_number(mean, fmt)
+    return f"{readable_number(mean, fmt)} [{readable_number(lower, fmt)}, {readable_number(upper, fmt)}]"
 
 
 def is_fraction(metric: Metric) -> bool:
@@ -183,7 +196,7 @@ _WORDS = {"k": "thousand", "M": "million", "G": "billion", "T": "trillion"}
 
 
 def readable(value: float, metric: Metric) -> str:
-    """A metric's value as people read it, with its unit: "1.20 million s", "87.3%", "93.41%", "12 tasks"; NaN "–".
+    """A metric's value as people read it, with its unit: "1.20 million s", "87.3%", "93.41%", "12 tasks"; NaN "n/a".
     Beside a unit the scale is a word: "544 k s" would read as kiloseconds."""
     number = readable_number(value, metric.fmt)
     if not math.isfinite(value) or is_fraction(metric) or not metric.unit:
@@ -235,22 +248,12 @@ def difference_kind(metric: Metric) -> str:
     return "points" if metric.unit == "%" or is_fraction(metric) else "percent"
 
 
-def paired_differences(best: pd.Series, other: pd.Series, kind: str) -> np.ndarray:
-    """Per trial of both (Series indexed by trial), best - other: as is for "points", else in percent of |other|;
-    trials where the difference is not finite (a NaN or infinite value, a percent of zero) are dropped."""
-    b, o = best.align(other, join="inner")
-    b, o = b.to_numpy(float), o.to_numpy(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = b - o if kind == "points" else 100.0 * (b - o) / np.abs(o)
-    return d[np.isfinite(d)]
-
-
 def _compare(table: pd.DataFrame, first: str, other: str, role: str, metric: Metric, means: dict) -> Comparison:
     """The paired comparison; a percent of non-negative values is at least -100%, so its interval uses the
     range-respecting rule of :mod:`hcsched.stats` ("auto": the bootstrap where Student-t would go below -100%)."""
     kind = difference_kind(metric)
     scale = 100.0 if is_fraction(metric) else 1.0  # a fraction's points
-    d = paired_differences(table[first] * scale, table[other] * scale, kind)
+    d = paired(table[first] * scale, table[other] * scale, points=kind == "points")
     if kind == "percent" and (table[[first, other]].fillna(0.0) >= 0).all(axis=None):
         mean, lo, hi = (x - 100.0 for x in mean_ci(d + 100.0, method="auto"))
     else:
@@ -424,26 +427,18 @@ def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
 
 # --- the verdicts ------------------------------------------------------------------------------------------------
 
-def _wide(results: pd.DataFrame, column: str) -> pd.DataFrame:
-    """The metric's values: one column per heuristic (in the table's order), one row per trial."""
-    for needed in ("trial", "heuristic"):
-        if needed not in results:
-            raise HcschedError(f"results: no column {needed!r}; allowed: a results table of hcsched.simulate "
-                               "(columns trial, heuristic and the model's metrics)")
-    if results.duplicated(["trial", "heuristic"]).any():
+def _one_row_each(results: pd.DataFrame) -> pd.DataFrame:
+    """The results, checked to have one row per trial and heuristic (a verdict of doubled rows would mislead)."""
+    if {"trial", "heuristic"} <= set(results.columns) and results.duplicated(["trial", "heuristic"]).any():
         raise HcschedError("results: a heuristic appears twice in one trial; allowed: one row per trial and heuristic")
-    if column not in results:
-        raise HcschedError(f"results: no column {column!r} for the metric {column!r}; allowed: the metrics of the "
-                           f"table: {', '.join(c for c in results.columns if c not in ('trial', 'heuristic'))}")
-    order = list(dict.fromkeys(results["heuristic"]))
-    return results.pivot(index="trial", columns="heuristic", values=column)[order].astype(float)
+    return results
 
 
 def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, references: Mapping[str, str]):
     """(best, its mean, comparisons, note, references) of one metric; only heuristics that can run online ranked."""
     if metric.better not in ("lower", "higher"):
         return None, math.nan, (), NEITHER, (), (), ()
-    table = _wide(results, metric.name)
+    table = wide(_one_row_each(results), metric.name)
     means = _means(table)
     refs = [h for h in table.columns if h in references]
     online = table.drop(columns=refs)

@@ -30,8 +30,8 @@ from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
 from hcsched.verdict import (
+    interval_cell,
     readable_amount,
-    readable_number,
     scenario_benchmark,
     scenario_references,
     scenario_verdicts,
@@ -163,16 +163,11 @@ def _what_changed(old: Scenario, new: Scenario) -> str:
     return " and ".join(changed) or "description"
 
 
-def _cell(metric: Metric, mean: float, lo: float, hi: float) -> str:
-    show = lambda x: readable_number(x, metric.fmt)  # noqa: E731
-    return show(mean) if lo != lo else f"{show(mean)} [{show(lo)}, {show(hi)}]"
-
-
 def summary_table(summary: pd.DataFrame, metrics: tuple[Metric, ...]) -> pd.DataFrame:
     """The summary as people read it: titles with units, 1.20 M rather than 1.196e+06, mean [95% interval]."""
     out = pd.DataFrame({"heuristic": summary["heuristic"], "trials": summary["trials"]})
     for m in metrics:
-        out[m.label] = [_cell(m, *row) for row in summary[[m.name, f"{m.name}_lower", f"{m.name}_upper"]].to_numpy(float)]
+        out[m.label] = [interval_cell(*row, m.fmt) for row in summary[[m.name, f"{m.name}_lower", f"{m.name}_upper"]].to_numpy(float)]
     return out
 
 

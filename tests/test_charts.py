@@ -95,7 +95,7 @@ def _per_row(fig) -> int:
 
 def test_default_window_keeps_every_row_readable_not_a_barcode():
     """The task-class model's trials are hundreds of thousands of short tasks on two machines: a window sized by bars
-    in all showed 200 a row (28.5 of 20,000 time units, issue 29); a row now holds at most ROW_BARS."""
+    in all showed 200 a row (28.5 of 20,000 time units); a row now holds at most ROW_BARS."""
     queue = {h: _serial(20_000, 2, 0.1) for h in ("mct", "kpb", "lpas")}
     end, length = gantt_default_window(queue)
     assert end == pytest.approx(1000.0) and length == pytest.approx(ROW_BARS * 0.1)
@@ -237,7 +237,7 @@ def test_bars_are_horizontal_and_name_twelve_heuristics_once_per_row_of_panels()
 
 def test_rows_of_bar_panels_keep_a_fixed_gap_in_pixels_for_few_heuristics_too():
     """With 3 heuristics the figure is short: a gap that is a share of its height left the first row's tick labels on
-    the next row's titles (browser test, issue 18)."""
+    the next row's titles (seen in the browser test)."""
     from hcsched.charts import ROW_GAP_PX
 
     bars = get_model("etc").bar_metrics()

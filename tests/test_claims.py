@@ -1,5 +1,5 @@
 """The claims' checks on hand-made results: a verdict follows the numbers, never a constant; and the contract every
-model's registry keeps (issue 19)."""
+model's registry keeps."""
 
 import re
 

@@ -10,6 +10,7 @@ import pytest
 from hcsched import preset, simulate
 from hcsched.cli import main
 from hcsched.export import results_csv
+from hcsched.verdict import interval_cell
 
 
 def run(capsys, *argv):
@@ -75,11 +76,12 @@ def test_run_summary_columns_never_touch_and_use_each_metrics_interval(tmp_path,
     table = lines[1:2 + len(sc.heuristics)]
     assert re.split(r" {2,}", table[0]) == header  # units in the headers: "Makespan (s)"
     assert "Makespan (s)" in header
-    for line in table[1:]:  # e.g. "6.42273 [6.23432, 6.61114]3.46958e+06" split into two cells
+    for line in table[1:]:  # e.g. "6.423 [6.234, 6.611]3.47 M" split into two cells
         assert len(re.split(r" {2,}", line)) == len(header) and not re.search(r"\]\S", line)
     results = simulate(sc, jobs=1)
     boot = summarize(results, ["max_stretch"], methods={"max_stretch": "bootstrap"}).iloc[0]
-    cell = f"{boot['max_stretch']:.4g} [{boot['max_stretch_lower']:.4g}, {boot['max_stretch_upper']:.4g}]"
+    cell = interval_cell(boot["max_stretch"], boot["max_stretch_lower"], boot["max_stretch_upper"])
+    assert re.fullmatch(r"\d[\d.]* \[\d[\d.]*, \d[\d.]*\]", cell)  # 4 significant digits, as the dashboard shows it
     assert cell in table[1]  # mct's max stretch: the model's bootstrap interval, not Student-t
     assert re.search(r"\d%\]", table[1])  # utilisation in its own format (.1%)
     assert lines[1 + len(sc.heuristics) + 1].startswith("95% intervals of the mean: Student-t; percentile bootstrap")
@@ -149,7 +151,7 @@ def test_python_dash_m(tmp_path):
 
 
 def test_schedules_leave_start_and_finish_empty_for_tasks_that_never_ran(tmp_path):
-    """Issue 7: a task that never starts or never finishes within a run has empty start / finish in --schedules."""
+    """A task that never starts or never finishes within a run has empty start / finish in --schedules."""
     import dataclasses
 
     base = preset("alazzoni-B")

@@ -113,6 +113,18 @@ def test_heuristic_names_are_scoped_by_model(monkeypatch):
     assert scenario.heuristics[0].heuristic is REGISTRY["min-min"]
 
 
+def test_the_registry_shim_is_a_live_view_of_the_models(monkeypatch):
+    """``hcsched.REGISTRY``, imported before a model registers, names that model's heuristics once it has."""
+    import dataclasses
+
+    from hcsched import models
+
+    own = dataclasses.replace(get_heuristic("mct"), name="later-only", models=("later",), title="Registered later")
+    assert "later-only" not in REGISTRY
+    monkeypatch.setitem(models.MODELS, "later", type("Later", (models.Model,), {"name": "later", "heuristics": (own,)})())
+    assert REGISTRY["later-only"] is own and len(REGISTRY) == len(heuristic_names())
+
+
 def test_map_refuses_another_models_heuristic():
     with pytest.raises(HcschedError, match=r"'lpas' is not a heuristic of the 'etc' model \(it belongs to the classes"):
         map_tasks([[1.0, 2.0]], "lpas")

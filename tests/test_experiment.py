@@ -100,7 +100,8 @@ def test_calibrate_recovers_a_rate():
 
 
 def test_progress_is_said_in_the_models_word_with_fractions_of_a_trial():
-    """Issue 18, item 9: "trials" where the model says replications or simulations; item 5: progress inside a trial."""
+    """Progress in the model's word (not "trials" where the model says replications or simulations), with fractions of
+    a trial done."""
     from hcsched.experiment import progress_text
 
     assert progress_text(3.5, 50, "replication", 7.0) == "3.5 of 50 replications done, about 93 s left"
@@ -108,7 +109,7 @@ def test_progress_is_said_in_the_models_word_with_fractions_of_a_trial():
     assert progress_text(4.0, 4, "trial", 2.0) == "4 of 4 trials done, about 0 s left"
 
 
-# --- the time a run takes, before and while it runs (issue 29, point 5) --------------------------------------------
+# --- the time a run takes, before and while it runs ------------------------------------------------------------------
 def test_progress_blends_the_estimate_with_the_pace_as_trials_complete():
     """Hand-made numbers: the time left weighs the estimate by the share not done and the pace so far by the share
     done; a run going exactly as estimated is forecast exactly; the result lies between the two forecasts."""

@@ -1,4 +1,4 @@
-"""Progress within a trial and Cancel of a run (issue 18, item 5): units of work, the progress callback, killed workers."""
+"""Progress within a trial and Cancel of a run: units of work, the progress callback, killed workers."""
 
 import multiprocessing
 import signal

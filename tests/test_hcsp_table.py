@@ -1,4 +1,4 @@
-"""The reproduction page's HCSP table (docs/reproduction.md) is bench/hcsp.py's rendering of bench/hcsp.csv (no
+"""The generated tables of the documentation: the HCSP table (docs/reproduction.md) is bench/hcsp.py's rendering of bench/hcsp.csv (no
 solver runs here)."""
 
 import importlib.util
@@ -18,3 +18,16 @@ def test_the_page_block_is_the_rendered_csv():
     readme = (ROOT / "docs" / "reproduction.md").read_text()
     block = readme.split(bench.START, 1)[1].split(bench.END, 1)[0].strip()
     assert block == bench.render(bench.read_csv())
+
+
+def test_the_scaling_table_is_the_rendered_csv():
+    """docs/performance.md's scaling table is what ``python bench/scaling.py --from bench/scaling.csv --markdown``
+    prints (no run here)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "bench/scaling.py", "--from", "bench/scaling.csv", "--markdown"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    page = (ROOT / "docs" / "performance.md").read_text()
+    block = page.split("<!-- scaling:start -->", 1)[1].split("<!-- scaling:end -->", 1)[0].strip()
+    assert block == out.strip()

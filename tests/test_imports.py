@@ -1,5 +1,5 @@
 """The import contracts of pyproject.toml ([tool.importlinter]) hold: layers that point down, no model importing
-another, the library never importing the dashboard (issue 20). Function-level imports count."""
+another, the library never importing the dashboard. Function-level imports count."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_the_shared_layers_import_no_model_package():
 
 
 def test_no_function_level_import_of_the_library_in_the_shared_layers():
-    """No import of hcsched sits inside a function of the shared layers to dodge a circle (issue 20): each is at the
+    """No import of hcsched sits inside a function of the shared layers to dodge a circle: each is at the
     top of its module (imports under TYPE_CHECKING are at the top too)."""
     offenders = [f"{path.relative_to(ROOT)}: {function.name} imports {module}" for path in SHARED
                  for function, module, _ in _imports(path) if function is not None and module.split(".")[0] == "hcsched"]

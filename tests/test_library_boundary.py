@@ -33,7 +33,7 @@ def test_ruff_is_clean():
 
 
 def test_uploads_are_limited_to_20_mb():
-    """Issue 12: uploads over 20 MB are refused by the uploader (Streamlit's server.maxUploadSize), with its message."""
+    """Uploads over 20 MB are refused by the uploader (Streamlit's server.maxUploadSize), with its message."""
     import tomllib
 
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
@@ -41,7 +41,7 @@ def test_uploads_are_limited_to_20_mb():
 
 
 def test_the_dashboard_compiles_the_default_models_kernels_first_and_others_when_needed():
-    """Issue 8, item 11: kernels compile in the background at start-up, the default model's first; another model's
+    """Kernels compile in the background at start-up, the default model's first; another model's
     when a scenario of it is loaded, and a run waits only for its own."""
     sys.path.insert(0, str(ROOT))
     from hcsched.models import DEFAULT_MODEL
@@ -59,7 +59,7 @@ def test_the_dashboard_compiles_the_default_models_kernels_first_and_others_when
 
 
 def test_a_run_waiting_for_kernels_is_told_about_how_long_it_will_take(monkeypatch):
-    """Issue 21, the first minute: while kernels compile, the wait is the compile estimates of the models ahead in
+    """In the first minute, while kernels compile, the wait is the compile estimates of the models ahead in
     the queue and of the run's own, less what has already run; it shrinks as compilation proceeds."""
     import threading
 

@@ -203,7 +203,7 @@ def test_the_registry_holds_every_model_and_answers_an_unknown_name():
 def test_each_models_own_commands_and_functions():
     """A model's own CLI commands and public functions come from the model (Model.commands(), Model.functions()):
     no name is taken twice, none shadows a shared command or name of the hcsched API, and each function is reached
-    as hcsched.MODEL.NAME and, as before, hcsched.NAME (issue 20)."""
+    as hcsched.MODEL.NAME and, as before, hcsched.NAME."""
     import hcsched
     from hcsched.cli import build_parser
     from hcsched.models import Command

@@ -1,4 +1,4 @@
-"""Issue 18, item 13: a choice parameter whose choices include "off" (the value model's step7, Kim et al. section 4.3
+"""A choice parameter whose choices include "off" (the value model's step7, Kim et al. section 4.3
 step 7) accepts it, while "off"/None still mean "no value" for optional numeric parameters."""
 
 import json

@@ -1,4 +1,4 @@
-"""CSV separated by commas, semicolons or tabs (issue item 21); HCSP files read as before."""
+"""CSV separated by commas, semicolons or tabs; HCSP files read as before."""
 
 import json
 

@@ -64,7 +64,7 @@ def test_report_opens_offline_with_every_chart(tmp_path, monkeypatch):
         for i in range(charted):
             assert page.locator(".js-plotly-plot").nth(i).locator("path.point").count() == 1
             assert "shaded: the claim (" in page.locator(".js-plotly-plot").nth(i).inner_text()
-        assert "paper: 300,000" in page.locator(".js-plotly-plot").nth(2).inner_text()
+        assert "paper: 300 k" in page.locator(".js-plotly-plot").nth(2).inner_text()
         definition = page.locator(".definition").inner_text()
         assert definition == DEFINITION.replace("**", "")  # the library's definition, word for word
         assert page.locator(".badge").filter(has_text="holds").count() >= 1

@@ -1,5 +1,5 @@
 """`hcsched reproduce`: the claims table and report it writes, its bad inputs, --resume after a kill, and the
-README's claims tables (issue 19).
+README's claims tables.
 
 The claims run here are made in this file on the quickstart preset (and injected as the registry), so that the
 command's behaviour is tested whatever the models declare; one test also runs the quickest claim of the real
@@ -83,7 +83,7 @@ def test_reproduce_writes_the_claims_table_and_the_report(registry, capsys, tmp_
     page = (out / "report.html").read_text()
     assert page.count("<script type='text/javascript'>") == 1  # Plotly's JavaScript, once
     assert page.count("Plotly.newPlot(") == 3  # one chart per verdict (each check compared something)
-    for word in ("t-minmin-beats-mct", "fewer-tasks", "Half the tasks.", "A test claim.", "300,000 s", "paper: 300,000"):
+    for word in ("t-minmin-beats-mct", "fewer-tasks", "Half the tasks.", "A test claim.", "300,000 s", "paper: 300 k"):
         assert word in page
 
 
@@ -240,7 +240,7 @@ def test_markdown_tables_summarise_each_paper_and_list_what_does_not_fully_hold(
     assert lines.count("| Claim | Where | Ours | Paper | Verdict |") == 2
     assert "| KPB best | Fig. 4 | -1.234% [-2.5, 0.1] | KPB best | holds partly |" in lines
     assert not any("*(reading: sorted)*" in x for x in lines)  # it holds: in the report, not in the README
-    assert "| LPAS \\| best | Table 1 | 12,346 | 12,000 | does not hold |" in lines
+    assert "| LPAS \\| best | Table 1 | 12.3 k | 12,000 | does not hold |" in lines  # as the CLI and dashboard print it
 
 
 def test_update_readme_rewrites_only_the_block(capsys, tmp_path):

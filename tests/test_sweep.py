@@ -159,6 +159,19 @@ def test_dask_backend_errors_are_one_line():
         sweep(SMALL, VARY, scheduler="tcp://127.0.0.1:1")
 
 
+def test_the_run_options_are_one_value_and_the_keywords_still_work():
+    from hcsched.runner import RunOptions
+
+    with pytest.raises(HcschedError, match="--backend: 'spark' is not allowed"):
+        RunOptions(backend="spark")
+    with pytest.raises(HcschedError, match="only with --backend dask"):
+        RunOptions(scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(HcschedError, match="not both"):
+        sweep(SMALL, VARY, jobs=1, options=RunOptions(jobs=1))
+    small = SMALL.replace(trials=2)
+    pd.testing.assert_frame_equal(sweep(small, VARY, options=RunOptions(jobs=1)), sweep(small, VARY, jobs=1))
+
+
 def test_without_dask_the_backend_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if Dask were not installed
     with pytest.raises(HcschedError, match=r"Dask is not installed; install it with: pip install 'dask\[distributed\]'"):

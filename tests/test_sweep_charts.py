@@ -1,4 +1,4 @@
-"""Sweep charts (issue 18 items 2 and 5): heuristic colours only, which way is better, a fixed grid of heatmaps with
+"""Sweep charts: heuristic colours only, which way is better, a fixed grid of heatmaps with
 titles that do not meet, evenly spaced categories for a few uneven values, legends outside the plots."""
 
 import dataclasses

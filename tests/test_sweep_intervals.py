@@ -1,4 +1,4 @@
-"""Sweep bands use each metric's own interval method, the range-respecting one the bars use (issue 18 item 2):
+"""Sweep bands use each metric's own interval method, the range-respecting one the bars use:
 hand-made tables where Student-t would leave what the values can be."""
 
 import numpy as np

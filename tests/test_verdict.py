@@ -1,5 +1,5 @@
 """Who wins: paired verdicts on hand-made results tables with hand-computed answers (hcsched.verdict), in one sentence
-that never contradicts itself; references (static benchmarks) never crowned (issue 29)."""
+that never contradicts itself; references (static benchmarks) never crowned."""
 
 import math
 import re
@@ -17,6 +17,7 @@ from hcsched.verdict import (
     NEITHER,
     headline_metric,
     headline_metrics,
+    interval_cell,
     named_once,
     plain_name,
     readable,
@@ -205,11 +206,20 @@ def test_bad_results_name_the_column():
         verdict(table("x", A=[1.0]), HIGHER)
 
 
+def test_a_table_cell_is_the_mean_and_its_interval_each_as_people_read_them():
+    """The CLI's tables, the dashboard's and the report print a number so (one function)."""
+    assert interval_cell(3_469_580.0, 3_401_234.0, 3_537_926.0) == "3.47 M [3.40 M, 3.54 M]"
+    assert interval_cell(0.873, 0.861, 0.885, ".1%") == "87.3% [86.1%, 88.5%]"
+    assert interval_cell(1.0123, 0.98765, 1.04, "") == "1.012 [0.9877, 1.04]" and interval_cell(3808.5, 3585.7, 4031.3) == \
+        "3,808 [3,586, 4,031]"
+    assert interval_cell(142.5, math.nan, math.nan) == "142.5" and interval_cell(math.nan, math.nan, math.nan) == "n/a"
+
+
 def test_numbers_as_people_read_them():
     assert readable_number(1_196_000) == "1.20 M" and readable_number(523.4) == "523.4" and readable_number(999_700) == "1.00 M"
     assert readable_number(12_345) == "12.3 k" and readable_number(9_999.7) == "10.0 k"
-    assert readable_number(61_400) == "61.4 k" and readable_number(9876) == "9876" and readable_number(0.0123) == "0.0123"
-    assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf" and readable_number(math.nan) == "–"
+    assert readable_number(61_400) == "61.4 k" and readable_number(9876) == "9,876" and readable_number(0.0123) == "0.0123"
+    assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf" and readable_number(math.nan) == "n/a"
     assert readable(1_196_000, LOWER) == "1.20 million s" and readable_amount(15_100, "time units") == "15.1 thousand time units" and readable(0.873, FRACTION) == "87.3%"
     assert readable(93.4, POINTS) == "93.4%" and readable(12, Metric("n", "Late", "tasks")) == "12 tasks"
 
@@ -235,7 +245,7 @@ def test_quickstart_lines_name_its_heuristics():
     assert len(verdicts(results, hcsched.get_model(scenario.model).bar_metrics())) == len(found)
 
 
-# --- issue 29: references are never crowned; the headline metric leads --------------------------------------------
+# --- references are never crowned; the headline metric leads -------------------------------------------------------
 
 def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
     # GA - A: 5 points in every trial; A - B: 2, 2, 1, 3 points (mean 2, sd sqrt(2/3), half-width t(3) sd / 2)
@@ -308,7 +318,8 @@ def _made_up(scenario, values: dict[str, list[float]]) -> pd.DataFrame:
 
 
 def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
-    """Issue 29: "Highest value, % of the upper bound: ga (91.78%), 2.1 points above tpsa"."""
+    """A static benchmark on top is never crowned (not "Highest value, % of the upper bound: ga (91.78%), 2.1 points
+    above tpsa"): the lead names the best heuristic that can run online, and GA is said as a reference."""
     scenario = hcsched.preset("kim-loose-high-heavy")
     values = {h.label: [80.0 - i, 81.0 - i, 79.0 - i, 80.0 - i] for i, h in enumerate(scenario.heuristics)}
     values["slack-sufferage"] = [89.5, 90.0, 89.8, 89.7]

@@ -10,6 +10,7 @@ the order the models are registered. The CLI, the dashboard and the docs read it
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,13 +119,31 @@ def registry() -> tuple[Heuristic, ...]:
     return tuple(h for m in MODELS.values() for h in m.heuristics)
 
 
-def __getattr__(name: str):
-    if name == "REGISTRY":  # kept for compatibility: every heuristic by name, the default model's where shared
+class _ByName(Mapping):
+    """Every registered heuristic by name, the default model's where a name is shared (as :func:`get_heuristic`
+    without a model): a live view of :func:`registry`, so a model registered later is in it too."""
+
+    def _now(self) -> dict[str, Heuristic]:
         out: dict[str, Heuristic] = {}
         for h in registry():
-            out.setdefault(h.name, h)
+            if h.name not in out or (DEFAULT_MODEL in h.models and DEFAULT_MODEL not in out[h.name].models):
+                out[h.name] = h
         return out
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    def __getitem__(self, name: str) -> Heuristic:
+        return self._now()[name]
+
+    def __iter__(self):
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+    def __repr__(self) -> str:
+        return f"REGISTRY({', '.join(self._now())})"
+
+
+REGISTRY: Mapping[str, Heuristic] = _ByName()  # kept for compatibility; get_heuristic and heuristic_names say more
 
 
 def heuristic_names(mode: str | None = None, model: str | None = None) -> list[str]:

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from hcsched.errors import HcschedError
 from hcsched.metrics import Metric, Schedule
 from hcsched.sweep_spec import SweepPreset
 
@@ -169,6 +170,15 @@ class Model:
             else:
                 out += [m, m.normalized()] if m.normalize else [m]
         return tuple(out)
+
+    def metric(self, name: str) -> Metric:
+        """The metric of that name: a column of :meth:`columns` (a normalised one too), or a family's (per machine,
+        class, ...) description; an unknown name is an error naming the model's metrics."""
+        for m in (*self.columns(), *self.metrics):
+            if m.name == name:
+                return m
+        raise HcschedError(f"metric {name!r}: not a metric of the {self.name!r} model; allowed: "
+                           f"{', '.join(m.name for m in self.columns())}")
 
     def bar_metrics(self) -> tuple[Metric, ...]:
         return tuple(m for m in self.columns() if m.bar)

@@ -136,7 +136,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
         trials = fits
     with st.spinner(f"Simulating {trials} replications of {', '.join(shown)} for the curves..."):
         curves = {label: _in_system(scenario, label, min(trials, total)) for label in shown}
-    metric = next(m for m in MODEL.metrics if m.name == "mean_in_system")
+    metric = MODEL.metric("mean_in_system")
     st.plotly_chart(in_system(curves, metric, colors, MODEL.time_unit), key=f"{key}_in_system", width="stretch")
     used = f"the first {trials} of the {total}" if trials < total else f"all {total}"
     st.caption(f"Sampled at {SAMPLES} times; the mean over {used} replications (the run's workloads), with the 95% "

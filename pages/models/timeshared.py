@@ -135,12 +135,12 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
                "metrics, and the tasks finishing sooner. They need not agree with the makespan or with each other: a "
                "heuristic can finish the last task sooner and still keep some tasks waiting longer.")
     with st.expander(f"Gain on makespan against {ref}", expanded=False):
-        st.plotly_chart(gain_bars(summary, [_metric(GAIN_FIRST)], ref, colors, references), key=f"{key}_ts_gain",
+        st.plotly_chart(gain_bars(summary, [MODEL.metric(GAIN_FIRST)], ref, colors, references), key=f"{key}_ts_gain",
                         width="stretch")
         st.caption(f"100 x (the benchmark's makespan - this heuristic's) / the benchmark's, on the same "
                    f"{MODEL.trial_word}s (section 6.1): positive is better, 0 is as good as {ref}.")
     with st.expander(GAINS_OTHER, expanded=False):
-        st.plotly_chart(gain_bars(summary, [_metric(m) for m in GAINS_FOLDED], ref, colors, references),
+        st.plotly_chart(gain_bars(summary, [MODEL.metric(m) for m in GAINS_FOLDED], ref, colors, references),
                         key=f"{key}_ts_gains_other", width="stretch")
         st.caption("The same gain on the sum-flow, the max-flow and the max-stretch.")
     with st.expander(f"Tasks finishing sooner, at the same time or later than with {ref}", expanded=False):
@@ -148,12 +148,8 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
         st.caption(f"Each task's finish against its finish with the benchmark {ref} "
                    f"({heuristic_title(ref, scenario.model) or ref}) on the same {MODEL.trial_word}s; counted as a tie "
                    f"(equal {tolerance_words(scenario.spec.same_tolerance)}) when the two finishes are that close.")
-        st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference, direction(_metric("pct_sooner"))),
+        st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference, direction(MODEL.metric("pct_sooner"))),
                         key=f"{key}_ts_ssl", width="stretch")
-
-
-def _metric(name: str):
-    return next(m for m in MODEL.columns() if m.name == name)
 
 
 SWEEP_METRICS = {"gain_makespan": 0.0, "gain_sum_flow": 0.0, "gain_max_flow": 0.0, "gain_max_stretch": 0.0,
@@ -236,7 +232,8 @@ def editor(sc) -> None:
         mu = number(c2, "Mean inter-arrival μ (s)", 0.0, 1e9, key=default("ts_mu", s.mean_interarrival),
                              help="0: every task arrives at once")
         law = c3.selectbox("Inter-arrival law", ARRIVALS, key=default("ts_law", s.arrivals),
-                           help="exponential gaps of mean μ (R1), or whole seconds ~ Poisson(μ) (R2)")
+                           help="exponential: gaps exponential with mean μ, a Poisson process (default); "
+                                "poisson-int: whole-second gaps ~ Poisson(μ), section 3.3 taken literally")
         c1, c2, c3, c4, c5 = st.columns(5)
         size_lo = number(c1, "Smallest data (MB)", 1e-9, 1e9, key=default("ts_size_lo", s.size_mb[0]), format="%.6g")
         size_hi = number(c2, "Largest data (MB)", 1e-9, 1e9, key=default("ts_size_hi", s.size_mb[1]), format="%.6g")

@@ -1,4 +1,4 @@
-"""Readability checks of the dashboard's Plotly charts, from boxes measured in a real browser (issue 18, "Done when").
+"""Readability checks of the dashboard's Plotly charts, from boxes measured in a real browser.
 
 ``CHART_BOXES`` is the JavaScript that measures, in every ``.js-plotly-plot`` of a page, the corners (in page pixels)
 of the tick labels, axis titles, chart and subplot titles, legend boxes and subplot plot areas. The checks are pure
@@ -12,7 +12,7 @@ functions of those corners, so they are tested with boxes made by hand, without 
 - ``frame_problems``: no label reaches beyond the chart's drawing (which clips it), and the drawing stays within the
   page element holding it.
 
-The text checks of issue 29 (point 7) work the same way, from measurements of the page's DOM:
+The cut-text checks work the same way, from measurements of the page's DOM:
 
 - ``CUT_TEXTS`` measures every button with a text label in the main area (and every HTML table, ``st.table``, and
   its cells); ``cut_texts`` finds those whose text needs more room than it is shown in (an element of the button

@@ -1,4 +1,4 @@
-"""No page shows a traceback (issue 18, item 1): an error escaping a model's code is one line, as in the CLI.
+"""No page shows a traceback: an error escaping a model's code is one line, as in the CLI.
 
 Every page of every model is opened with a scenario whose model raises, once in its run (the simulation itself) and
 once in its run-time estimate; the page shows the error as one line naming its type and message, and no exception

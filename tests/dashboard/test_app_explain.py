@@ -1,5 +1,5 @@
 """The Explain page with Streamlit's AppTest: the ETC model's worked examples of seed 000 (Tables 1-3), stepping,
-parameters, the scenario's own matrix, and the System selector (issue 8, items 2 and 15)."""
+parameters, the scenario's own matrix, and the System selector."""
 
 import dataclasses
 import json

@@ -1,4 +1,4 @@
-"""The Heuristics page as a user meets it (issue item 12): the label field, inline errors, labels of copies, kbar."""
+"""The Heuristics page as a user meets it: the label field, inline errors, labels of copies, kbar."""
 
 import json
 
@@ -116,7 +116,7 @@ def test_class_model_uses_its_own_heuristics():
     assert all(h.model == "classes" for h in at.session_state["scenario"].heuristics)
 
 
-# --- issue 18, items 11 and 12: invalid parameters said inline at once; errors of a replaced scenario go ----------
+# --- invalid parameters said inline at once; errors of a replaced scenario go ---------------------------------------
 def test_an_invalid_parameter_is_said_under_its_field_at_once_and_add_refuses_it():
     at = app(PAGE)
     before = at.session_state["scenario"]
@@ -183,7 +183,7 @@ def test_an_error_goes_when_the_scenario_it_concerns_is_replaced():
     assert not errors(at)
 
 
-# --- issue 18, item 13: the value model's step7 can be off ----------------------------------------------------------
+# --- the value model's step7 can be off -----------------------------------------------------------------------------
 def test_step7_off_can_be_chosen():
     at = app(PAGE)
     at.session_state["scenario"] = preset("kim-tight-high-heavy")
@@ -198,7 +198,7 @@ def test_step7_off_can_be_chosen():
     assert labels(at)[2] == "min-min (step7=on)"  # the other copy names step7 too
 
 
-# --- issue 29, item 4: silent changes -------------------------------------------------------------------------------
+# --- silent changes ---------------------------------------------------------------------------------------------------
 def infos(at):
     return [i.value for i in at.info]
 

@@ -1,4 +1,4 @@
-"""The dashboard's house (issue 20): st.navigation lists the pages and nothing else (the dashboard's part of each
+"""The dashboard's house: st.navigation lists the pages and nothing else (the dashboard's part of each
 model and the shared modules are never pages, whatever sits under pages/), and the shared pages carry no model's
 text: they ask the model's dashboard module (pages/models/NAME.py) for it."""
 

@@ -1,4 +1,4 @@
-"""The Papers page and the shipped reproduction (issue 19): every paper's claims from assets/claims.csv, a Rerun that
+"""The Papers page and the shipped reproduction: every paper's claims from assets/claims.csv, a Rerun that
 updates its rows, Open that loads a claim's scenario; the README's tables and the shipped file agree."""
 
 import json
@@ -120,7 +120,7 @@ def test_open_twice_in_a_row_and_after_another_paper_loads_each_claims_scenario(
         assert key_of(at.session_state["scenario"]) == key_of(variant_scenario(claim, dict(claim.changes)))
 
 
-# --- the page's own consistency (issue 29, point 8) -------------------------------------------------------------------
+# --- the page's own consistency ---------------------------------------------------------------------------------------
 def _texts(at: AppTest) -> list[str]:
     """Every text a user reads on the page: titles, markdown, captions, notices, button labels and help."""
     out = [e.value for kind in ("title", "header", "markdown", "caption", "info", "success", "warning") for e in at.get(kind)]

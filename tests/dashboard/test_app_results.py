@@ -1,4 +1,4 @@
-"""Results as a new user meets them (issue 8): whose results they are, intervals, units, downloads, zero-length tasks."""
+"""Results as a new user meets them: whose results they are, intervals, units, downloads, zero-length tasks."""
 
 import io
 import json
@@ -102,7 +102,7 @@ def _recorded_downloads(monkeypatch) -> list:
 
 
 def test_results_lead_with_one_sentence_and_fold_the_other_metrics():
-    """Issues 18 and 29: one sentence on the headline metric above the charts, the other metrics folded below it."""
+    """One sentence on the headline metric above the charts, the other metrics folded below it."""
     sc = preset("quickstart").replace(trials=3)
     at = open_results(sc)
     leads = [_plain(m.value) for m in at.markdown if m.value.startswith("**")]
@@ -118,7 +118,7 @@ def test_results_lead_with_one_sentence_and_fold_the_other_metrics():
 
 
 def test_time_shared_results_lead_with_makespan_alone():
-    """Issue 29: six lines with six different winners; now one sentence, five folded."""
+    """One sentence on the makespan alone, the other five metrics folded, not six lines with six different winners."""
     sc = preset("caniou-mu10").replace(trials=2)
     at = open_results(sc)
     leads = [_plain(m.value) for m in at.markdown if m.value.startswith("**")]
@@ -127,7 +127,8 @@ def test_time_shared_results_lead_with_makespan_alone():
 
 
 def test_value_results_crown_a_heuristic_that_can_run_online_and_show_the_static_benchmarks_as_references():
-    """Issue 29: "Highest value, % of the upper bound: ga (91.78%), 2.1 points above tpsa"."""
+    """A static benchmark (GA, TPSA) is never crowned (not "Highest value, % of the upper bound: ga (91.78%), 2.1
+    points above tpsa"): the lead names a heuristic that can run online, the benchmarks are said as references."""
     sc = get_model("value").tiny()
     at = open_results(sc)
     lead = _plain(next(m.value for m in at.markdown if m.value.startswith("**")))
@@ -143,7 +144,7 @@ def test_value_results_crown_a_heuristic_that_can_run_online_and_show_the_static
 
 
 def test_csv_downloads_say_whose_they_are_with_units_and_read_back(monkeypatch):
-    """Issue 29, item 9: units, what _lower and _upper are, the scenario's name and seed in each file; names that
+    """Units, what _lower and _upper are, the scenario's name and seed in each file; names that
     differ between what-ifs; the same scenario and seed give the same names and bytes."""
     seen = _recorded_downloads(monkeypatch)
     base = preset("alazzoni-B")

@@ -1,4 +1,4 @@
-"""The dashboard's runs in the server's pool of workers (issue 28): Cancel frees the page at once whatever the workers
+"""The dashboard's runs in the server's pool of workers: Cancel frees the page at once whatever the workers
 do, a killed worker is said in one line, a run without progress says it may be stuck, a run in line says its place,
 a session gone cancels its run, and a scenario over the server's size cap is refused in one line."""
 

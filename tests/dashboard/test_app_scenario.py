@@ -1,4 +1,4 @@
-"""The Scenario page as a new user meets it (issue 8, items 1, 5 and 13): Calibrate, the load warning, the preset
+"""The Scenario page as a new user meets it: Calibrate, the load warning, the preset
 dropdown, the matrix's shape and errors, and switching the model."""
 
 import json
@@ -32,7 +32,7 @@ def upload_matrix(at, rows: list[list[float]]):
     assert not at.exception, at.exception
 
 
-# --- item 1: Calibrate -------------------------------------------------------------------------------
+# --- Calibrate -------------------------------------------------------------------------------
 def test_calibrate_sets_the_rate_and_draws_the_page():
     at = app()
     at.number_input(key="sc_w_machines").set_value(12).run()
@@ -62,7 +62,7 @@ def test_calibration_error_is_inline_and_changes_nothing():
     assert at.session_state["scenario"] == before and at.number_input(key="sc_w_rate").value == rate
 
 
-# --- item 5: the rate against the workload -----------------------------------------------------------
+# --- the rate against the workload -----------------------------------------------------------
 def test_idle_warning_offers_calibrate_and_goes_away():
     at = app()
     assert not at.warning and any("Load check" in c for c in texts(at.caption))
@@ -84,7 +84,7 @@ def test_overload_warning():
     assert not at.warning
 
 
-# --- item 13 (a): the preset dropdown shows what is loaded --------------------------------------------
+# --- the preset dropdown shows what is loaded --------------------------------------------
 def test_preset_dropdown_shows_what_is_loaded_with_descriptions():
     at = app()
     box = at.selectbox(key="sc_preset")
@@ -119,7 +119,7 @@ def test_trials_and_seed_do_not_count_as_edits():
     assert at.selectbox(key="sc_preset").value == "quickstart"
 
 
-# --- item 13 (b): the matrix's shape ------------------------------------------------------------------
+# --- the matrix's shape ------------------------------------------------------------------
 def test_own_matrix_shows_its_shape():
     at = app()
     upload_matrix(at, [[float(i + j + 1) for j in range(16)] for i in range(512)])
@@ -131,7 +131,7 @@ def test_own_matrix_shows_its_shape():
     assert at.number_input(key="sc_w_tasks").value == 509 and at.session_state["scenario"].tasks == 509
 
 
-# --- item 13 (c): an invalid cell ----------------------------------------------------------------------
+# --- an invalid cell ----------------------------------------------------------------------
 def test_invalid_cell_error_under_the_table_and_run_refused():
     at = app("app.py")
     at.switch_page(PAGE).run()
@@ -167,7 +167,7 @@ def test_added_row_without_values_is_a_problem():
     assert "scenario_problem" not in at.session_state and at.session_state["scenario"].etc.matrix[2] == (5.0, 6.0)
 
 
-# --- item 13 (d): switching the model asks first ------------------------------------------------------
+# --- switching the model asks first ------------------------------------------------------
 def test_switching_the_model_asks_before_replacing_the_scenario():
     at = app()
     at.number_input(key="sc_w_machines").set_value(6).run()
@@ -186,7 +186,7 @@ def test_switching_the_model_asks_before_replacing_the_scenario():
     assert at.radio(key="sc_w_model").value == "classes"
 
 
-# --- item 6: a description is never carried over to an edited scenario -------------------------------------------
+# --- a description is never carried over to an edited scenario -------------------------------------------
 def test_an_edit_replaces_the_presets_description_on_the_page_and_in_the_download():
     at = app()
     original = preset("quickstart").description
@@ -200,7 +200,7 @@ def test_an_edit_replaces_the_presets_description_on_the_page_and_in_the_downloa
     assert any("Edited from quickstart" in m.value for m in home.markdown) and not any(original in m.value for m in home.markdown)
 
 
-# --- issue 7: the example files of assets/ are offered for download ------------------------------------------------
+# --- the example files of assets/ are offered for download -----------------------------------------------------------
 def test_every_example_file_in_assets_is_offered_with_its_bytes():
     at = app()
     offered = {b.proto.label for b in at.get("download_button")}
@@ -244,7 +244,7 @@ def test_a_loaded_scenario_beyond_a_fields_usual_range_shows_as_it_is(model, cha
     assert at.session_state["scenario"] == scenario
 
 
-# --- issue 18, item 10: leaving an uploaded matrix, and a load check that always reads sensibly ----------------------
+# --- leaving an uploaded matrix, and a load check that always reads sensibly ----------------------------------------
 def test_back_from_an_uploaded_matrix_restores_the_generated_workload():
     at = app()
     at.selectbox(key="sc_w_het").set_value("lolo").run()
@@ -297,7 +297,7 @@ def test_an_overload_with_no_task_completed_says_none_not_zero_percent():
 
 
 def test_a_number_beyond_its_range_is_refused_in_words_and_the_last_value_kept():
-    """Issue 18, item 12: Streamlit refused 99999999 in the browser with the range only in a hover, and an old
+    """Streamlit refused 99999999 in the browser with the range only in a hover, and an old
     "a number is needed" caption stayed under it; the field now says what is allowed and keeps its last value."""
     at = app()
     machines = at.number_input(key="sc_w_machines")
@@ -311,7 +311,7 @@ def test_a_number_beyond_its_range_is_refused_in_words_and_the_last_value_kept()
     assert "Allowed: from 1 to 1000." in at.number_input(key="sc_w_machines").help
 
 
-# --- issue 29, item 4: silent changes -------------------------------------------------------------------------------
+# --- silent changes ---------------------------------------------------------------------------------------------------
 def upload(at, scenario, name="s.json"):
     at.file_uploader(key="sc_upload_scenario").set_value((name, scenario.to_json().encode(), "application/json")).run()
     assert not at.exception, at.exception

@@ -76,7 +76,7 @@ def test_a_sweep_over_the_limit_is_refused_with_its_estimate():
 
 @pytest.mark.parametrize("path, key", [("pages/run.py", "run_start"), ("app.py", "landing_run")])
 def test_a_run_over_the_limit_is_refused_before_it_starts(path, key):
-    """Issue 12: the Run button of Run and Home is disabled, with the estimate and the limit, for a run that would
+    """The Run button of Run and Home is disabled, with the estimate and the limit, for a run that would
     take longer than the per-session limit; nothing starts."""
     big = preset("maheswaran-fig6").replace(trials=10_000)
     at = AppTest.from_file(str(ROOT / path), default_timeout=60)
@@ -85,7 +85,7 @@ def test_a_run_over_the_limit_is_refused_before_it_starts(path, key):
     assert not at.exception, at.exception
     assert any("the limit per run here is 10 minutes" in e.value for e in at.error)
     assert at.button(key=key).disabled and "job" not in at.session_state
-    # issue 18, item 6: one estimate, one message (a yellow "about 63 minutes, in the background" stood beside it)
+    # one estimate, one message (a yellow "about 63 minutes, in the background" stood beside it)
     assert not [w.value for w in at.warning if "minutes" in w.value]
     assert sum("minutes" in e.value for e in at.error) == 1
 

@@ -1,8 +1,8 @@
 """Real-browser tests: streamlit run app.py, press Run, charts, Gantt controls, CSV download, two sessions, a what-if
 compared and its link reopened in another session; and every
-model's Results page screenshotted and checked for overlapping labels and legends over plots (issue 18), then, with its
+model's Results page screenshotted and checked for overlapping labels and legends over plots, then, with its
 expanders open, at 1400 and at 1000 px wide, for cut text: no button label cut, no table column whose header or cells
-are cut, no chart label cut by its chart's edge, no chart toolbar over a title (issue 29, point 7); the Papers page
+are cut, no chart label cut by its chart's edge, no chart toolbar over a title; the Papers page
 likewise.
 
 Drives Debian's chromium with Playwright (browsers cannot be downloaded here).
@@ -329,7 +329,7 @@ def test_the_page_measurements_find_what_a_figure_was_made_to_have(tmp_path):
     assert any(line.startswith("made, chart 0: the legend (legend 'bars 1, bars 2') covers a plot area") for line in found[False])
 
 
-# --- the text checks of issue 29 (point 7) on measurements made by hand (no browser) -------------------------------
+# --- the cut-text checks on measurements made by hand (no browser) --------------------------------------------------
 
 
 def test_a_toolbar_over_a_title_an_axis_title_or_a_legend_is_found_and_over_ticks_or_plots_is_not():
@@ -491,7 +491,7 @@ def test_the_text_measurements_find_what_a_page_was_made_to_have(tmp_path):
     assert [line.replace("styled", "made") for line in fixed] == [line for line in found if "table 0" in line or "table 1" in line], fixed
 
 
-# --- every model's Results page, screenshotted and checked for overlapping labels (issue 18, "Done when") -----------
+# --- every model's Results page, screenshotted and checked for overlapping labels -------------------------------------
 
 TRIALS = 2  # enough for intervals; keeps the whole test around two minutes on two cores
 
@@ -587,7 +587,7 @@ def load_and_run(page, url: str, name: str, trials: int | None) -> dict[str, flo
     return steps
 
 
-WIDTHS = (1400, 1000)  # the window widths the text checks run at (issue 29, point 7)
+WIDTHS = (1400, 1000)  # the window widths the cut-text checks run at
 SETTLED = """() => [document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
   [...document.querySelectorAll('.js-plotly-plot')].filter((p) => p._fullLayout).length,
   (document.querySelector('[data-testid="stStatusWidget"]') || {}).innerText || '',
@@ -775,7 +775,7 @@ def test_results_pages_are_readable(shared_server, screenshots, capsys, model, n
         errors = page.locator("[data-testid='stAlertContentError']").all_inner_texts()  # reported, not asserted
         begin, notes, shots = time.monotonic(), [], []
         open_expanders(page)
-        for width in WIDTHS:  # issue 29, point 7: no text cut, no toolbar over a title, at both widths
+        for width in WIDTHS:  # no text cut, no toolbar over a title, at both widths
             tall = fit_width(page, width)
             shots += screenshot_whole(page, screenshots / f"results-{model}-{name}-{width}.png", tall)
             found, said = text_problems_of(page, f"{where} at {width} px", labels=width != 1400,  # 1400: checked above

@@ -1,5 +1,5 @@
-"""The task-class model's dashboard part: an invalid edit refuses runs (issue 18, item 3), and the Results page's
-number in system over time, averaged over replications, of the heuristics chosen (issue 18, "Dense charts")."""
+"""The task-class model's dashboard part: an invalid edit refuses runs, and the Results page's number in system over
+time, averaged over replications, of the heuristics chosen."""
 
 import numpy as np
 import pytest
@@ -94,8 +94,8 @@ def test_results_page_heuristics_chosen_and_a_budget_said_under_the_chart(result
 
 
 def test_utilisation_is_said_to_be_neither_better_with_why(results_page):
-    """Issue 18: utilisation was "higher is better" while MCT had the highest utilisation and 4x LPAS's response
-    time: in a stable system it is the machine time a mapping costs (Al-Azzoni and Down, section III-B)."""
+    """Utilisation is not "higher is better" (MCT had the highest utilisation and 4x LPAS's response time): in a
+    stable system it is the machine time a mapping costs (Al-Azzoni and Down, section III-B)."""
     _, at = results_page
     meaning = next(d.value for d in at.table if "meaning" in d.value.columns).set_index("column")
     assert meaning.loc["utilization", "better"] == "neither"

@@ -240,8 +240,8 @@ def lines(fig) -> list[dict]:
 
 
 def test_results_page_bars_and_the_models_curves_averaged_over_trials(results_page):
-    """Issue 18: the error over time drew one trial's 24 raw lines with the legend on the data; now the means over
-    trials with their bands, of the heuristics chosen (the best few by makespan and the benchmark), legend outside."""
+    """The error over time shows the means over trials with their bands, of the heuristics chosen (the best few by
+    makespan and the benchmark), legend outside; not one trial's 24 raw lines with the legend on the data."""
     sc, at, _ = results_page
     figs = plotly_charts(at)
     assert [a["text"].split("<br>")[0] for a in figs[0]["layout"]["annotations"]] == ["Makespan (s)", "Efficiency",

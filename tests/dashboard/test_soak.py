@@ -1,4 +1,4 @@
-"""Soak and fault test of the real server (issue 28): one ``streamlit run app.py``, three browser sessions at once, each
+"""Soak and fault test of the real server: one ``streamlit run app.py``, three browser sessions at once, each
 running the default presets of the five models one after another, round after round (7 rounds x 5 models x 3 sessions
 = 105 background runs), with a few trials and a seed of its own each run (so that no run is served from the cache).
 

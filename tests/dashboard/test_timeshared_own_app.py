@@ -1,5 +1,5 @@
-"""The time-shared pages with a user's three slow servers (issue 18, item 1: no traceback on Scenario, Home and
-Results), and the time-shared charts' colours, legends and titles (items 3 and 6)."""
+"""The time-shared pages with a user's three slow servers (no traceback on Scenario, Home and Results), and the
+time-shared charts' colours, legends and titles."""
 
 import pytest
 

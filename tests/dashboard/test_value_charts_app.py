@@ -1,4 +1,4 @@
-"""The value model's Results page (issue 18, items 3, 4 and 6): deadline outcomes in the category palette with a
+"""The value model's Results page: deadline outcomes in the category palette with a
 legend that says so, outside the plot; titles that say which way is better; horizontal bars for many heuristics; and
 the note under the Gantt chart that explains why GA leaves every machine idle before the evaluation window."""
 

@@ -1,10 +1,10 @@
-"""The published claims of Page, Keane and Naughton (JPDC 2008, seed 004) as a registry.
+"""The published claims of Page, Keane and Naughton (JPDC 2008) as a registry.
 
-Tables 1-5 and Figs. 1-13 are lost in the text (notes, section 2): only numbers quoted in the prose survive, and none
-is reproducible absolutely (a real shared cluster, unpublished problems). The claims run on the notes' analogue
-presets (``page-system-a``, ``page-system-b``, 30 trials as in the README) and check the directions, and the few
-printed numbers against those analogues. k = ceil(n^(4/5)) (section 2.1: k(100) = 40, k(10000) = 1585) is
-deterministic and no results column shows it: ``tests/test_estimation.py`` checks it, not this registry.
+Tables 1-5 and Figs. 1-13 are lost in the text: only numbers quoted in the prose survive, and none is reproducible
+absolutely (a real shared cluster, unpublished problems). The claims run on hcsched's analogue presets
+(``page-system-a``, ``page-system-b``, 30 trials as in the README) and check the directions, and the few printed numbers
+against those analogues. k = ceil(n^(4/5)) (section 2.1: k(100) = 40, k(10000) = 1585) is deterministic and no results
+column shows it: ``tests/test_estimation.py`` checks it, not this registry.
 
 The second readings (:func:`density_readings`) run the makespan and efficiency claims again with eq. 12's ST
 read as a clock time (``st-absolute``), at the work volume the paper's figures imply (``dense``), and both; 30 trials
@@ -40,8 +40,8 @@ FZ05 = "fz (beta=0.5)"
 TINY_PROBLEMS = [{**p, "stages": [max(2, s // 10) for s in p["stages"]]} for p in PROBLEMS]
 TINY = {"processors.count": 8, "problems": TINY_PROBLEMS}
 
-# Fig. 6 inside the scheduler (tests/test_estimation.py, docs "R4, in the simulation"): 8 processors, 400 tasks of
-# one problem, so U_j of each processor grows to about 50 observations; FA only.
+# Fig. 6 inside the scheduler (tests/models/estimation/test_estimation.py; docs/models/estimation.md, Fig. 6): 8
+# processors, 400 tasks of one problem, so U_j of each processor grows to about 50 observations; FA only.
 ONE_PROBLEM = [{"name": "p", "stages": [400], "work": [20000], "params": [20, 10], "exponents": [1.0, 0.5], "data": 5.0}]
 FIG6 = {"processors.count": 8, "processors.ratio": 0.5, "problems": ONE_PROBLEM, "heuristics": ["fa"]}
 FIG6_TINY = {"problems": [{**ONE_PROBLEM[0], "stages": [60]}]}
@@ -113,8 +113,9 @@ def spread_check(a: str, b: str, metric: str, text: str, resamples: int = 2000) 
 FIG5 = {"heuristics": ["fa"]}
 FIG5_VARY = {"estimator.method": ["knn", "smoothed", "average"]}
 FZ_FA_READING = ("predicted-error-b", {"estimator.error": "smoothed", "heuristics": ["fa", {"name": "fz", "beta": 0.1}]},
-                 "The predicted error the scheduler weighs is not defined by the paper (notes 1.3): reading B, the "
-                 "smoothed average of past ET per problem and processor, instead of the default k-NN over past ET.")
+                 "The predicted error the scheduler weighs is not defined by the paper (section 3.1, "
+                 "docs/models/estimation.md): the smoothed average of past ET per problem and processor, instead of "
+                 "the default k-NN over past ET.")
 WHY_FZ = ("Our predicted error is mostly the k-NN's own inaccuracy, and the outliers are drawn per (task, processor), "
           "not predictable from X, so weighing FA by EW^-0.1 mostly perturbs FA's order; the paper's problems may have "
           "had error that depends on X, and they are not published.")
@@ -199,8 +200,8 @@ CLAIMS: tuple[Claim, ...] = (
                "much of X and Min-min leaves the long tasks, at the sparse edge of X, for last.", tiny=FIG6_TINY),
     _fig7("actual", "estimation_error", "Ours is higher: each processor sees only a handful of a problem's tasks, as "
           "U_j is per processor, and eq. 8 is unbounded for over-estimates after an outlier."),
-    _fig7("predicted", "predicted_error", "The predicted error is not defined by the paper (notes 1.3); ours is "
-          "reading A, k-NN over the ET of past returns on the processor."),
+    _fig7("predicted", "predicted_error", "The predicted error is not defined by the paper (section 3.1, "
+          "docs/models/estimation.md); ours is the default reading, k-NN over the ET of past returns on the processor."),
     Claim("page-s54-le-4x-la", MODEL, "Section 5.4",
           "LE's makespan is more than 4 times LA's", A, Better("la", "le", "makespan", by=75.0), trials=TRIALS,
           paper="makespan(LE) > 4 x makespan(LA)", source="section 5.4 (prose)",
@@ -208,7 +209,7 @@ CLAIMS: tuple[Claim, ...] = (
                "the mapping over the idle area now).",
           readings=(Reading("la-literal", {"heuristics": ["fa", {"name": "la", "reading": "literal"},
                                                           {"name": "le", "reading": "literal"}]},
-                            "Eq. 17 as printed subtracts ETC + C M times (notes 1.4): LA can be <= 0, which makes LE "
+                            "Eq. 17 as printed subtracts ETC + C M times: LA can be <= 0, which makes LE "
                             "favour the wrong end.",
                             Better("la (reading=literal)", "le (reading=literal)", "makespan", by=75.0)),
                     Reading("st-absolute", {"heuristics": absolute(["fa", "la", "le"])}, ST_NOTE)),
@@ -222,7 +223,7 @@ CLAIMS: tuple[Claim, ...] = (
           "FZ uses the processors more efficiently than FA (66% against 51%)", A,
           Better(FZ01, "fa", "efficiency", points=True), trials=TRIALS, paper="FZ 66% against FA 51%",
           source="section 5.4 (prose; Table 3 is lost)",
-          note="Section 5.4 also says 'FA provides the most efficient utilisation' (notes 2): FZ is read as the more "
+          note="Section 5.4 also says 'FA provides the most efficient utilisation': FZ is read as the more "
                "efficient overall. " + WHY_EFFICIENCY, readings=READINGS[A], tiny=TINY),
     Claim("page-s55-fz-beta-makespan-close", MODEL, "Section 5.5",
           "FZ with beta 0.1 and with beta 0.5 differ very little in makespan", B,
@@ -240,11 +241,11 @@ CLAIMS: tuple[Claim, ...] = (
                        "worst case above best case"),
           trials=TRIALS, paper="the worst case varies; the best case is stable", source="section 5.5 (prose)",
           note="Here the worst case is both lower and steadier than the best case. The worst case plans with "
-               "ETC x (1 + predicted ET), the notes' recommended reading.",
+               "ETC x (1 + predicted ET), the default reading (docs/models/estimation.md).",
           readings=(Reading("worst-max", {"heuristics": ["fa", {"name": "fz", "beta": 0.1},
                                                          {"name": "fz", "beta": 0.1, "case": "worst-max"}]},
                             "'Applies the maximum amount of predicted error' read as ETC x (1 + the largest ET in U_j) "
-                            "(notes 1.3).",
+                            "(section 3.1).",
                             spread_check("fz (beta=0.1, case=worst-max)", FZ01, "makespan",
                                          "makespan of FZ (beta 0.1): standard deviation over trials, worst-max case "
                                          "above best case")), *READINGS[B]),

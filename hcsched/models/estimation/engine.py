@@ -2,7 +2,7 @@
 
 Pull protocol (section 2.2): each processor runs one task at a time; when it
 is idle it starts the head of its queue Q_j. Mapping (``mapping`` in the
-scenario; the paper does not say when ``generateSchedule`` runs, notes 1.1):
+scenario; section 4 does not say when ``generateSchedule`` runs, docs/models/estimation.md):
 
 - ``return`` (default): at every release and every return, every task that
   has not started is remapped (Fig. 1's "pre-emptive rescheduling"); running

@@ -1,14 +1,14 @@
 """Estimation error of Page, Keane and Naughton, section 3.1: ET (eq. 8), CCR (eq. 9), EW (eq. 10), the best and
 worst case, and the efficiency of eq. 7.
 
-The "predicted estimation error" the scheduler uses (Figs. 4, 7) is never
-defined in the paper. Three readings (notes, section 1.3), chosen by the
-scenario's ``estimator.error`` and computed in :mod:`.estimators`:
+The "predicted estimation error" the scheduler uses (Figs. 4, 7) is never defined in the paper. Three readings
+(explained in ``docs/models/estimation.md``, "Readings chosen"), chosen by the scenario's ``estimator.error`` and
+computed in :mod:`.estimators`:
 
-- ``knn`` (reading A, default): Alg. 1 over the past ET values of U_j in place of t, like C; ET is stored with each
+- ``knn`` (default): Alg. 1 over the past ET values of U_j in place of t, like C; ET is stored with each
   observation from the estimate the task was dispatched with;
-- ``smoothed`` (reading B): Gamma of ET per (problem, processor);
-- ``mean`` (reading C): the mean ET of the problem.
+- ``smoothed``: Gamma of ET per (problem, processor);
+- ``mean``: the mean ET of the problem.
 
 Where a reading has nothing for a processor yet (no observation there, or only tasks dealt round robin, which were
 dispatched without an estimate and so have no ET), the problem's mean ET is used; before any ET of the problem is
@@ -32,7 +32,8 @@ def ccr(etc, c):
 
 
 def ew(err, etc, c, eps: float = 1e-6):
-    """EW = ET / CCR = ET C / ETC (eq. 10), floored at eps so that FE = 0 and FZ = infinity never happen (notes 1.3)."""
+    """EW = ET / CCR = ET C / ETC (eq. 10), floored at eps so that FE = 0 and FZ = infinity never happen (section
+    3.1)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         value = np.asarray(err, float) * np.asarray(c, float) / np.asarray(etc, float)
     value = np.where(value == np.inf, 1.0 / eps, value)

@@ -239,7 +239,7 @@ class EstimatorState:
         self.sum_c = np.zeros(n_problems)
         self.sum_et = np.zeros(n_problems)
         self.n_et = np.zeros(n_problems, np.int64)
-        self.ETg = np.zeros((n_problems, m))  # Gamma of ET per (problem, processor): error reading B
+        self.ETg = np.zeros((n_problems, m))  # Gamma of ET per (problem, processor): error "smoothed"
         self.max_et = np.full((n_problems, m), np.nan)  # the largest ET in U_j (the "worst-max" case)
         self.n_etj = np.zeros((n_problems, m), np.int64)
         self.knn = np.full((3, X.shape[0], m), np.nan)  # t, c, ET: one contiguous (N, M) matrix each
@@ -312,7 +312,8 @@ class EstimatorState:
 
     def worst_error(self, tasks: np.ndarray, procs: np.ndarray | None, err: np.ndarray) -> np.ndarray:
         """The largest ET in U_j of each task's problem (on every processor, or on procs[s]); ``err`` where U_j holds
-        no error yet (the "worst-max" reading of the worst case, notes 1.3)."""
+        no error yet (the "worst-max" reading of section 3.1's worst case,
+        docs/models/estimation.md)."""
         p = self.problem[tasks]
         worst = self.max_et[p] if procs is None else self.max_et[p, procs]
         return np.where(worst == worst, worst, err)

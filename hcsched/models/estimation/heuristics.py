@@ -6,7 +6,7 @@ C), EW_ij (eq. 10) and each processor's load ST_j. It returns, for each
 processor, its queue in the order tasks were added. Ties go to the lowest
 processor index, then the lowest task index by default (hcsched's rule); Alg. 2
 writes ``currval <= minval``, which lets the last pair scanned win: parameter
-``ties: "last"`` (notes 1.4).
+``ties: "last"`` (section 3.2; docs/models/estimation.md, "Readings chosen").
 
 ST_j (eq. 12), parameter ``st`` of the Alg. 2 heuristics (see :func:`start_times`):
 
@@ -18,9 +18,9 @@ ST_j (eq. 12), parameter ``st`` of the Alg. 2 heuristics (see :func:`start_times
   error stays the same, the EW value increases its influence") needs FA to
   shrink as the work runs out: a relative load does, a clock time never does.
   The gloss "the start time of processor j in seconds since the arrival of the
-  first task" would sum every task ever mapped (notes 1.4, reading C), which
-  Q_j's definition excludes.
-- ``absolute``: the estimated clock time j is free (reading B of the notes):
+  first task" would sum every task ever mapped (a third reading, not offered), which
+  Q_j's definition excludes (docs/models/estimation.md, "Readings chosen").
+- ``absolute``: the estimated clock time j is free (hcsched's earlier reading):
   now, or the estimated end of its running task (start + planned time), plus
   what this mapping has queued. For the additive FA and LA the two readings
   rank idle processors alike and differ only by the elapsed part of each
@@ -293,7 +293,8 @@ HEURISTICS = (
        "reproduced on the analogue presets, see docs/models/estimation.md).", (BETA, ST, CASE, TIES)),
     _h("fe-d", "FE_d: dynamic FE", "batch", "3.3, eq. 15",
        "Alg. 2 with FE_d = FA^EW x EW^FA, compared in log space (EW ln FA + FA ln EW) so it never overflows. "
-       "Literal: with EW < 1 it can favour the most loaded processor, and it depends on the time unit (notes 1.4).",
+       "Literal: with EW < 1 it can favour the most loaded processor, and it depends on the time unit "
+       "(docs/models/estimation.md).",
        (ST, CASE, TIES)),
     _h("fz-d", "FZ_d: dynamic FZ", "batch", "3.3, eq. 16",
        "Alg. 2 with FZ_d = FA^EW / EW^FA, compared in log space (EW ln FA - FA ln EW).", (ST, CASE, TIES)),

@@ -1,4 +1,6 @@
-"""The notes' analogues of the paper's two clusters (section 5, notes 2 "Analogue"), as scenarios of 30 trials.
+"""Analogues of the paper's two clusters (section 5, Table 1), as scenarios of 30 trials.
+
+What they hold and why: docs/models/estimation.md, "Presets".
 
 The paper's problems (Table 2) and clusters (Table 1) are missing from the
 text; these are simulated stand-ins of the same shape: two staged problems

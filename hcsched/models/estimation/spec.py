@@ -19,7 +19,7 @@ from hcsched.validate import choice, fail, keys, number, numbers, whole
 
 METHODS = ("knn", "smoothed", "average")
 WEIGHTS = ("normalised", "literal")
-ERRORS = ("knn", "smoothed", "mean")  # readings A, B, C of the notes (section 1.3)
+ERRORS = ("knn", "smoothed", "mean")  # the predicted error's readings (section 3.1; docs/models/estimation.md)
 MAPPINGS = ("return", "release")
 EST_KEYS = ("processors", "network", "problems", "estimator", "mapping", "trace")
 
@@ -162,9 +162,10 @@ class Problem:
 @dataclass(frozen=True)
 class Estimator:
     """Section 2: k-NN over the last ``n`` observations per processor and problem (k the smallest integer with
-    k^5 >= |U_j|^4), L-smoothing of a fraction ``L``, ``weights`` normalised (reading B of eq. 4) or literal; the
-    smoothed average with smoothing ``nu`` (eq. 6); or the simple average. ``error``: the predicted error the
-    scheduler uses (reading A "knn", B "smoothed", C "mean"); EW is floored at ``eps``."""
+    k^5 >= |U_j|^4), L-smoothing of a fraction ``L``, ``weights`` normalised (the default reading of eq. 4) or
+    literal; the smoothed average with smoothing ``nu`` (eq. 6); or the simple average. ``error``: the predicted
+    error the scheduler uses ("knn", "smoothed", "mean"; the readings are explained in docs/models/estimation.md);
+    EW is floored at ``eps``."""
 
     method: str = "knn"
     n: int = 100

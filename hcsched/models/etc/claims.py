@@ -5,7 +5,8 @@ comparison charts is an average over 50 trials"); sweeps reuse the figures' scen
 sweep's points at lambda_l, lambda_h and lambda_t are the scenarios of Figs. 10, 9 and 11). Comparisons are paired
 over the trials' common random numbers. The paper prints only three numbers in section 5 (the KPB factors of five and
 1.2, and Max-min's "about 50%" in Fig. 8); its other claims are directions, read as each claim's note says. Fig. 5 is run under
-both readings of the semiconsistent matrix (section 4): ``sort`` (the preset) and ``smallest``.
+both readings of the semiconsistent matrix (section 4): ``sort`` (the preset) and ``smallest`` (explained in
+docs/models/etc.md, "How the model is read").
 """
 
 from __future__ import annotations

@@ -211,7 +211,8 @@ def sooner_or_same(inner: Check) -> Custom:
 SOONER_OR_SAME_NOTE = (
     "Section 6.1 draws the bar as the share of tasks finishing sooner or at the same time as with MCT, the coloured "
     "base being the share at the same time, and says 'our gain is then the difference of the two numbers'; which "
-    "number the prose quotes is ambiguous (notes R1). This reading takes the whole bar: sooner or at the same time.")
+    "number the prose quotes is ambiguous (docs/models/timeshared.md, 'Readings chosen'). This reading takes the whole "
+    "bar: sooner or at the same time.")
 
 
 # --- the claims ----------------------------------------------------------------------------------------------------
@@ -248,14 +249,15 @@ def _table3_claims() -> list[Claim]:
                 "caniou-table3", Value(metric, "hmct", paper=value, tolerance=tolerance, points=True),
                 changes={"tasks": table3_tasks(metatask, FITTED)}, trials=1, paper=f"{value:.2f} s",
                 source=f"Table 3, column 'simulated', metatask {number}: {how} (dates to 0.01 s)",
-                note="Phase costs fitted to Table 3's simulated dates under the full-duplex model of section 4.1 (notes "
-                     "section 2): within 0.011 s. The dates are the results' makespan, sum-flow and max-flow (every "
-                     "heuristic maps to the one server); each task's date is checked in tests/test_timeshared.py.",
+                note="Phase costs fitted to Table 3's simulated dates under the full-duplex model of section 4.1 (a "
+                     "least-squares fit, docs/models/timeshared.md): within 0.011 s. The dates are the results' "
+                     "makespan, sum-flow and max-flow (every heuristic maps to the one server); each task's date is "
+                     "checked in tests/test_timeshared.py.",
                 readings=(Reading("table2-costs", {"tasks": table3_tasks(metatask, TABLE2)},
                                   "Table 2's rounded unloaded times (input, compute, output) of dgemm 1200/1500/1800 as "
                                   "the phase costs: they do not reproduce Table 3 (metatask 1: 80.08/97.08/144.00 "
                                   "against 79.99/93.19/142.50; metatask 2 up to 22.9 s off); no duplex or scaling "
-                                  "fixes it (notes section 2)."),)))
+                                  "fixes it (section 4.1's model on one server)."),)))
     return out
 
 
@@ -346,12 +348,13 @@ def _section6_claims() -> list[Claim]:
                                                         reads=("pct_sooner", "pct_same")))),)),
         _s6("fig6-mp-maxstretch-gain-positive", _FIG6, "MP is always better than NetSolve MCT on the max-stretch",
             at_every(_gain("gain_max_stretch", "mp", at_least=0.0)), _ALL, "gain > 0 at every mu",
-            source="section 6.4.1: 'always better than NetSolve MCT' (of the worst-case answer time: the max-stretch, notes)"),
+            source="section 6.4.1: 'always better than NetSolve MCT' (of the worst-case answer time: read as the "
+                   "max-stretch)"),
         _s6("fig6-mp-maxstretch-gain-90", _FIG6, "MP answers up to 90% faster than NetSolve MCT in the worst case (max-stretch gain)",
             peak("gain_max_stretch", "mp", 90.0), _ALL, "up to 90%",
             source="section 6.4.1: 'MP allows the server to answer 90% faster in the worst case'",
-            note="Read as the max-stretch gain (notes). The docs found at most 27.7 +- 2.5% (mu = 30): the sign holds, the "
-                 "size does not."),
+            note="Read as the max-stretch gain (the worst case's answer time relative to the task's size). The docs "
+                 "found at most 27.7 +- 2.5% (mu = 30): the sign holds, the size does not."),
         _s6("fig6-mp-maxflow-gain-positive", _FIG6, "MP's max-flow is better than NetSolve MCT's except at mu = 30",
             at_every(_gain("gain_max_flow", "mp", at_least=0.0)), (0, 10, 20, 70), "gain > 0 at every mu but 30",
             source="section 6.4.1: 'the Max-Flow is always better except for mu = 30'"),

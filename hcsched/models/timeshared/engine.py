@@ -10,7 +10,8 @@ tasks), the time ``tr`` it was last brought up to date, and its count ``k``. A t
 tag ``V + w`` (``w`` its alone time of that phase); the resource's next phase end is ``tr + (min tag - V) * k``.
 A resource's clock is only brought up to date when a task enters or leaves *it* (lazy update). Hence a task that
 never shares a resource with a new task, directly or through others, sees bit-for-bit the same arithmetic with and
-without it: its perturbation is exactly 0, not a rounding residue (the notes' risk, section 4).
+without it: its perturbation is exactly 0, not a rounding residue (MP's "all P_j equal" test, Fig. 19, and the
+share of tasks finishing at the same time, section 6.1, depend on it).
 
 Simultaneous phase ends are deterministic: the tasks of a resource whose tags are within ``EPS`` (relative) of
 the smallest leave together, resources are processed at the same instant in the order input, compute, output, and
@@ -49,7 +50,8 @@ Servers = namedtuple("Servers", "mem phase tag pend alone V tr k nm Tp next_end"
 # One server's working copy (what a prediction or a mapping simulates, :func:`new_server`) and the buffers of its
 # event loop.
 Server = namedtuple("Server", "mem phase tag pend alone V tr k mint nxt leaving done")
-# NetSolve's recorded load of each server and its reporting clock (section 2.3, R2), from :func:`new_reports`.
+# NetSolve's recorded load of each server and its reporting clock (section 2.3; ``load: reports``, explained in
+# docs/models/timeshared.md), from :func:`new_reports`.
 Reports = namedtuple("Reports", "rec last_val last_time next_check seen_until")
 
 
@@ -302,7 +304,7 @@ def scores(kind, L, a, Tp, T, alone, load, out):
             worst = max(worst, T[i])
         out[0] = worst
         return
-    if kind == MIN_LENGTH:  # R1: the tasks still running and the new one (a finished local task has T = T' <= a)
+    if kind == MIN_LENGTH:  # section 6.5: the tasks still running and the new one (a finished local task has T = T' <= a)
         s = t_new - a
         for i in range(first, L):
             if Tp[i] > a:
@@ -375,10 +377,10 @@ def choose(keys, tol, all_equal_rule):
 
 @njit(cache=True)
 def _reported_load(j, a, L, mem, Tp, arrival, rep):
-    """NetSolve's recorded load of server j at a (section 2.3, R2): task-end notices decrease it by 1 when it is
-    above 1; every 60 s the server reports its count if it changed by more than 0.2 (20 on NetSolve's scale of
-    100 per task) since its last report, and at least every 300 s. End notices at a check time come first.
-    ``mem``/``Tp``: the server's L members and their T'; ``rep``: the records (:data:`Reports`)."""
+    """NetSolve's recorded load of server j at a (section 2.3; ``load: reports``, docs/models/timeshared.md): task-end
+    notices decrease it by 1 when it is above 1; every 60 s the server reports its count if it changed by more than 0.2
+    (20 on NetSolve's scale of 100 per task) since its last report, and at least every 300 s. End notices at a check
+    time come first. ``mem``/``Tp``: the server's L members and their T'; ``rep``: the records (:data:`Reports`)."""
     rec, last_val, last_time, next_check, seen_until = rep
     # the server's events in (seen_until, a]: ends of members, report checks
     while True:
@@ -411,7 +413,7 @@ def _reported_load(j, a, L, mem, Tp, arrival, rep):
 
 @njit(cache=True, inline="always")
 def _unfinished(Tp, L, a):
-    """How many of L members predicted to end at ``Tp`` are unfinished at a: NetSolve's exact load (R1)."""
+    """How many of L members predicted to end at ``Tp`` are unfinished at a: NetSolve's exact load (section 6.1)."""
     load = 0.0
     for i in range(L):
         if Tp[i] > a:
@@ -422,7 +424,8 @@ def _unfinished(Tp, L, a):
 @njit(cache=True)
 def run_trial(kind, order, arrival, W, res, tol, all_equal_rule, reports):
     """Map the tasks in ``order`` (by arrival) one by one with heuristic ``kind``; the environment behaves as the
-    HTM predicts (R1). Returns each task's server and phase ends (n x 3: input, compute, output).
+    HTM predicts (docs/models/timeshared.md, "Readings chosen"). Returns each task's server and phase ends (n x 3:
+    input, compute, output).
 
     A decision costs what the heuristic's definition asks: NetSolve MCT one load per server (no prediction);
     HMCT the new task's T on every server (each server simulated until the new task ends); the others T of every

@@ -7,7 +7,9 @@ task not finished when the new task arrives at a, the new task is n + 1; T' and 
 without and with the new task on j; delta_i = T_i - T'_i (it can be negative: the new task can delay a task's entry
 into a phase and so shorten another's); D_i = T_i - a. Keys are compared with the scenario's ``tie_tolerance``
 (seconds); remaining ties go to the lowest server index. "MCT" in the paper's tie rules (section 6.4) is the HTM's
-completion of the new task, argmin_j T_{n+1,j} (notes, R1).
+completion of the new task, argmin_j T_{n+1,j} (section 6.4: "the server where ... task n+1 finishes the
+soonest"). The readings of the ambiguous rules, and their alternatives, are explained in ``docs/models/timeshared.md``,
+"Readings chosen".
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ MODEL = "timeshared"
 CANIOU = "Caniou and Jeannot 2002"
 
 TIES = Param("ties", "tied", "choice", choices=("tied", "all"),
-             doc="tied: MCT among the servers tied at the smallest score (section 6.4, R1); all: MCT only when every "
-                 "server ties, else the lowest index among the smallest (Fig. 19 read literally, R2)")
+             doc="tied: MCT among the servers tied at the smallest score (section 6.4, the default); all: MCT only "
+                 "when every server ties, else the lowest index among the smallest (Fig. 19 read literally)")
 _MP_TIES = ("Ties (section 6.4: 'in case of equality ... MCT is used'): by default MCT among the servers tied at the "
-            "smallest score, then the lowest index (R1); ties=all reads the figure literally (R2).")
+            "smallest score, then the lowest index; ties=all reads Fig. 19 literally (docs/models/timeshared.md).")
 
 
 def _h(name: str, title: str, kind: int, section: str, description: str, params: tuple = ()) -> Heuristic:
@@ -33,25 +35,25 @@ HEURISTICS: tuple[Heuristic, ...] = (
     _h("netsolve-mct", "NetSolve MCT", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
        "NetSolve's MCT as the paper simulated it: the server minimising D1 + D2, with D1 = (input + output) / "
        "bandwidth and D2 = (cost / speed) x (1 + load), load the number of tasks mapped to the server and not "
-       "finished (section 6.1: 'NetSolve knows perfectly the system states', R1; the formula of D2 mirrors "
+       "finished (section 6.1: 'NetSolve knows perfectly the system states'; the formula of D2 mirrors "
        "NetSolve's and is not in the paper). load=reports replays section 2.3's mechanism instead: +1 at mapping, "
-       "-1 at a task-end notice when above 1, a report every 60 s if the count changed, at least every 300 s (R2). "
-       "The benchmark. Ties: lowest index.",
+       "-1 at a task-end notice when above 1, a report every 60 s if the count changed, at least every 300 s "
+       "(docs/models/timeshared.md). The benchmark. Ties: lowest index.",
        (Param("load", "exact", "choice", choices=("exact", "reports"),
-              doc="exact: the true number of unfinished tasks (R1); reports: section 2.3's periodic reports and "
-                  "+1/-1 corrections (R2)"),)),
+              doc="exact: the true number of unfinished tasks (section 6.1, the default); reports: section 2.3's periodic "
+                  "reports and +1/-1 corrections"),)),
     _h("hmct", "Historical MCT", e.HMCT, "6.2, Fig. 18",
        "MCT with the historical trace: the server where the HTM predicts the new task finishes first, argmin_j "
        "T_{n+1,j}. Ties: lowest index."),
     _h("mmc", "Min max completion", e.MMC, "6.3",
        "The server minimising the latest predicted finish among its tasks with the new one, argmin_j max_{i<=n+1} "
-       "T_{i,j} (per server, R1; a global makespan would tie all but one server). Ties: lowest index."),
+       "T_{i,j} (per server; a global makespan would tie all but one server). Ties: lowest index."),
     _h("mp", "Min perturbation", e.MP, "6.4.1, Fig. 19",
        "The server minimising the sum of perturbations the new task causes, P_j = sum_i delta_{i,j}. " + _MP_TIES,
        (TIES,)),
     _h("mp-load", "Min perturbation, load", e.MP_LOAD, "6.4.2, Fig. 20",
        "MP; among the servers tied at the smallest P, the one minimising NB_j x D_{n+1,j}, NB_j the tasks still "
-       "running without the new one (R1), D_{n+1,j} the new task's predicted length; idle servers give 0 and tie, "
+       "running without the new one, D_{n+1,j} the new task's predicted length; idle servers give 0 and tie, "
        "then MCT, then the lowest index.", (TIES,)),
     _h("mp-l2", "Min perturbation, L2", e.MP_L2, "6.4.3",
        "The server minimising sqrt(sum_i delta_{i,j}^2): negative perturbations count as harm. " + _MP_TIES, (TIES,)),
@@ -65,11 +67,12 @@ HEURISTICS: tuple[Heuristic, ...] = (
        "P_j = sum_i (n + 1 - i) delta_{i,j}: favours the oldest tasks. " + _MP_TIES, (TIES,)),
     _h("mp-masse-decres-incr", "Min perturbation, mass decreasing (running)", e.DECRES_INCR, "6.4.4",
        "Weights 'the number of newest tasks still running': r - k + 1 for the k-th of the r running tasks in "
-       "arrival order (R1; no figure). Equals mp-masse-decres when tasks finish in arrival order. " + _MP_TIES,
+       "arrival order (no figure; read as the mirror of Fig. 22). Equals mp-masse-decres when tasks finish in arrival "
+       "order. " + _MP_TIES,
        (TIES,)),
     _h("min-length", "Min length", e.MIN_LENGTH, "6.5",
        "The server minimising the sum of remaining lengths D_i = T_i - a over the tasks still running and the new "
-       "one (R1: the literal sum over i = 1..n+1 would count tasks already finished with negative lengths). "
+       "one (the literal sum over i = 1..n+1 would count tasks already finished with negative lengths). "
        "Ties: lowest index."),
     _h("msf", "Min sum flow", e.MSF, "6.6, Fig. 23",
        "The server minimising the system's sum-flow: sum_i delta_{i,j} + T_{n+1,j} - a (the text's 'perturbation "

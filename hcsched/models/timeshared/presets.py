@@ -10,7 +10,8 @@ from hcsched.scenario import Scenario
 from hcsched.sweep_spec import SweepPreset
 
 # Phase costs (input, compute, output) in seconds of the three dgemm sizes, fitted to Table 3's simulated dates
-# under the full-duplex model (reading notes, section 2: within 0.011 s); Table 2's own costs do not reproduce them.
+# under section 4.1's full-duplex model by least squares (within 0.011 s; docs/models/timeshared.md, "Readings
+# chosen"); Table 2's own costs do not reproduce them.
 FITTED = {1200: (4.2, 17.0, 1.6), 1500: (6.8, 31.0, 2.5), 1800: (10.1, 51.0, 3.7)}
 TABLE2 = {1200: (3.0, 18.0, 1.0), 1500: (5.0, 33.0, 1.0), 1800: (8.0, 53.0, 2.0)}
 # Table 3: (arrival, matrix size, real completion, simulated completion) of the two metatasks, in task order.
@@ -32,7 +33,7 @@ def _table3() -> Scenario:
     return Scenario.from_dict({
         "name": "caniou-table3", "model": "timeshared",
         "description": "Caniou and Jeannot, section 4.2, Table 3: the second metatask of dgemm 1200/1500/1800 on one "
-                       "server, with phase costs fitted to the simulated dates (the notes' fit; Table 2's rounded "
+                       "server, with phase costs fitted to the simulated dates (a least-squares fit; Table 2's rounded "
                        "costs do not reproduce them). The HTM's completion dates match Table 3 within 0.02 s.",
         "servers": TABLE3_SERVER, "tasks": table3_tasks(), "heuristics": ["netsolve-mct", "hmct", "msf"],
         "trials": 1, "seed": 2002})

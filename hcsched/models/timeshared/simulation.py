@@ -1,10 +1,10 @@
 """Runs and metrics of the time-shared model (Caniou and Jeannot, sections 5 and 6.1).
 
-The environment behaves exactly as the HTM predicts (notes, R1: the SimGrid environment is the HTM's model), so a
-run's completion dates are the HTM's final predictions. Comparisons with the reference heuristic (NetSolve MCT by
-default) need its run on the same trial: :func:`reference_run` computes it once per workload and keeps it in the
-workload's memo, so every heuristic of the trial is measured against the same run without the generic layer
-knowing (the run is deterministic, so computing it inside any heuristic's run gives the same numbers).
+The environment behaves exactly as the HTM predicts (sections 3.3 and 4.1: the SimGrid environment is read as the HTM's
+model, docs/models/timeshared.md), so a run's completion dates are the HTM's final predictions. Comparisons with the
+reference heuristic (NetSolve MCT by default) need its run on the same trial: :func:`reference_run` computes it once per
+workload and keeps it in the workload's memo, so every heuristic of the trial is measured against the same run without
+the generic layer knowing (the run is deterministic, so computing it inside any heuristic's run gives the same numbers).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def run_heuristic(spec: TimesharedSpec, heuristic: HeuristicSpec, w: TimesharedW
 def measure_run(spec: TimesharedSpec, run: TimesharedRun) -> dict:
     """The paper's metrics, and against the reference on the same trial: % of tasks finishing sooner / at the same
     time (within ``same_tolerance``) / later, and the gain in % on each metric, 100 (M_ref - M) / M_ref (positive
-    is better; notes R1: per simulation, then averaged)."""
+    is better; per simulation, then averaged: section 6.1, docs/models/timeshared.md)."""
     s = run.schedule
     row = base_metrics(s.arrival, s.finish, s.actual)
     diff = s.finish - run.reference_finish

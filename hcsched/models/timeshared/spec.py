@@ -40,13 +40,13 @@ class TimesharedSpec:
     """Servers, tasks and the drawing rules of section 3.3; the engine's duplex; the comparison settings.
 
     Drawn workloads (when ``platform`` / ``task_table`` are None): ``servers`` speeds uniform in ``speed_mflops``,
-    every card ``bandwidth_mbit``; input and output sizes uniform in ``size_mb`` (R1: independent, 1 KB = 10^3 B);
+    every card ``bandwidth_mbit``; input and output sizes uniform in ``size_mb`` (independent, 1 KB = 10^3 B);
     the compute time on the fastest server uniform in [``compute_ratio`` x transfer time, ``max_compute_s``],
     the transfer time being input + output (or the input only, ``transfer: in``); arrivals with mean
-    inter-arrival ``mean_interarrival`` = mu seconds, exponential gaps (R1) or integer Poisson(mu) gaps (R2), the
-    first task at 0. ``reference``: the heuristic (default parameters) that pct_sooner/same/later and the gains
-    compare with on the same trial. ``tie_tolerance``: scores within it (s) tie. ``same_tolerance``: finish times
-    within it (s) count as the same.
+    inter-arrival ``mean_interarrival`` = mu seconds, exponential gaps (default) or integer Poisson(mu) gaps, the
+    first task at 0 (the readings of section 3.3: docs/models/timeshared.md, "Readings chosen"). ``reference``: the
+    heuristic (default parameters) that pct_sooner/same/later and the gains compare with on the same trial.
+    ``tie_tolerance``: scores within it (s) tie. ``same_tolerance``: finish times within it (s) count as the same.
     """
 
     servers: int = 25

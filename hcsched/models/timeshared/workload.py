@@ -51,7 +51,8 @@ class TimesharedWorkload:
 
 
 def arrivals(rng: np.random.Generator, n: int, mu: float, law: str) -> np.ndarray:
-    """Arrival dates: the first at 0, then gaps of mean mu, exponential (R1) or integer Poisson(mu) (R2)."""
+    """Arrival dates: the first at 0, then gaps of mean mu, exponential (default) or integer Poisson(mu)
+    (section 3.3; the two readings: docs/models/timeshared.md)."""
     if law == "exponential":
         gaps = rng.exponential(1.0, n - 1) * mu
     else:
@@ -61,11 +62,11 @@ def arrivals(rng: np.random.Generator, n: int, mu: float, law: str) -> np.ndarra
 
 def sizes(spec: TimesharedSpec, in_rng: np.random.Generator, out_rng: np.random.Generator,
           n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Input and output sizes (MB), independent and uniform in ``size_mb`` (R1), conditioned on the data moved being
-    at most ``spec.max_moved_mb`` (module docstring). With ``transfer: in`` the input is uniform up to the bound.
+    """Input and output sizes (MB), independent and uniform in ``size_mb`` (section 3.3), conditioned on the data moved
+    being at most ``spec.max_moved_mb`` (module docstring). With ``transfer: in`` the input is uniform up to the bound.
     With in+out the pairs are drawn in the square [low, min(high, bound - low)]^2 and the pairs above the bound drawn
-    again: at least half of that square is allowed, so a few rounds do; when the bound does not bind, the first draw
-    is the answer."""
+    again: at least half of that square is allowed, so a few rounds do; when the bound does not bind, the first draw is
+    the answer."""
     lo, hi = spec.size_mb
     cap = spec.max_moved_mb
     if spec.transfer == "in":

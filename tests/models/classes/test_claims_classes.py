@@ -1,4 +1,4 @@
-"""The registry of Al-Azzoni and Down's claims (issue 19): every printed cell is a claim, and its own checks follow
+"""The registry of Al-Azzoni and Down's claims: every printed cell is a claim, and its own checks follow
 the numbers. The contract every registry keeps is tests/test_claims.py's."""
 
 import math

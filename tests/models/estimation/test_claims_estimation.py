@@ -1,4 +1,4 @@
-"""The estimation model's published claims (Page, Keane and Naughton 2008) as a registry (issue 19): its particular
+"""The estimation model's published claims (Page, Keane and Naughton 2008) as a registry: its particular
 facts and its own check. The contract every registry keeps is tests/test_claims.py's."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ SECOND = ("st-absolute", "dense", "dense-st-absolute")
 
 
 def test_the_makespan_and_efficiency_claims_have_both_readings_of_eq12_on_both_workloads():
-    """Issue 22: FZ against FA, FE the worst, the efficiency levels, beta 0.1 against 0.5 and the worst case's spread
+    """FZ against FA, FE the worst, the efficiency levels, beta 0.1 against 0.5 and the worst case's spread
     run with ST absolute, at the paper's density, and both; the dense workload is 3x the tasks at 1.2x the work."""
     ids = {c.id for c in CLAIMS if all(name in {r.name for r in c.readings} for name in SECOND)}
     assert {"page-s55-fz-below-fa-a", "page-s55-fz-below-fa-b", "page-fig10-fe-worst-a", "page-fig10-fe-worst-b",

@@ -1,4 +1,4 @@
-"""The estimation model of Page, Keane and Naughton (seed 004): worked examples of the notes, estimators alone,
+"""The estimation model of Page, Keane and Naughton: worked examples by hand (section 2.1's k), estimators alone,
 the Alg. 2 template against a brute-force reading, engine invariants, traces and presets."""
 
 import math
@@ -20,7 +20,7 @@ from hcsched.models.estimation.traces import read_trace, write_trace
 EXAMPLES = ROOT / "assets" / "examples"
 
 
-# --- worked examples (notes, section 3) ---------------------------------------------------------------------------
+# --- worked examples by hand ------------------------------------------------------------------------------------------
 def test_k_is_the_smallest_integer_with_k5_at_least_n4():
     assert k_of(100) == 40 and k_of(10_000) == 1585  # section 2.1
     assert [k_of(n) for n in (1, 2, 3, 4, 5, 10, 32)] == [1, 2, 3, 4, 4, 7, 16]
@@ -46,7 +46,7 @@ def test_l_smoothing_drops_floor_lk_at_each_end():
     t[[2, 3]] = -1000.0  # and the two smallest
     assert knn_estimate([[0.0]], x_obs, t, L=0.1)[0] == pytest.approx(5.0)
     assert knn_estimate([[0.0]], x_obs, t, L=0.0)[0] != pytest.approx(5.0)
-    # k = 40, L = 0.1 keeps 32 (the notes' example): with weights equal, the mean of the middle 32 values
+    # k = 40, L = 0.1 keeps 32 (eq. 2: 40 - 2 x 4): with weights equal, the mean of the middle 32 values
     x_obs = np.zeros((100, 1))
     x_obs[:, 0] = 1.0
     t = np.arange(100, dtype=float)
@@ -79,7 +79,7 @@ def test_ew_fe_fz_and_the_dynamic_versions_in_log_space():
     assert H._cost(H.FZ, 110.0, 1 / 0.05, 0.0, 90.0, 0.0, 0.0, 1, True) == pytest.approx(4000.0)
     ln_fed = H._cost(H.FE_D, 110.0, 1.0, math.log(0.05), 90.0, 0.0, 0.0, 1, True)
     assert ln_fed == pytest.approx(0.05 * math.log(fa) + fa * math.log(0.05)) and ln_fed == pytest.approx(-598.9, abs=0.05)
-    # huge FA and tiny EW: no overflow; literally, FE_d then prefers the larger FA (EW < 1, notes 1.4)
+    # huge FA and tiny EW: no overflow; literally, FE_d then prefers the larger FA (EW < 1, docs/models/estimation.md)
     assert math.isfinite(H._cost(H.FE_D, 1e9, 1.0, math.log(1e-300), 0.0, 0.0, 0.0, 1, True))
     big = H.greedy(H.FE_D, np.array([[1e9, 1e9 + 1]]), np.array([[1e-300, 1e-300]]), np.zeros(2))
     assert big.tolist() == [[0, 1]]
@@ -162,8 +162,9 @@ def test_a_return_updates_only_its_column_and_equals_a_full_recomputation():
 
 
 def test_communication_and_predicted_error_readings():
-    """C is Alg. 1 with c in place of t; the predicted error: reading A (Alg. 1 over the past ET), B (Gamma of ET per
-    processor), C (the problem's mean ET); before any observation on a processor, the smoothed average and the mean."""
+    """C is Alg. 1 with c in place of t; the predicted error: "knn" (Alg. 1 over the past ET), "smoothed" (Gamma of ET
+    per processor), "mean" (the problem's mean ET); before any observation on a processor, the smoothed average and the
+    mean."""
     X = np.array([[0], [10], [1], [9]])
     obs = [(0, 0, 10.0, 1.0, 0.2), (1, 0, 50.0, 5.0, 0.6)]  # task, processor, t, c, ET
     got = {}
@@ -177,7 +178,7 @@ def test_communication_and_predicted_error_readings():
     w = (1 / d) / (1 / d).sum(axis=1, keepdims=True)
     np.testing.assert_allclose(etc[:, 0], w @ [10.0, 50.0])
     np.testing.assert_allclose(comm[:, 0], w @ [1.0, 5.0])  # the same estimator predicts communication
-    np.testing.assert_allclose(err[:, 0], w @ [0.2, 0.6])  # reading A
+    np.testing.assert_allclose(err[:, 0], w @ [0.2, 0.6])  # error "knn"
     # processor 1 has no observation: eq. 6 (T = Gamma of t P = 100 x Gamma(10, 50) = 3000, P_1 = 100) and C = Gamma(c)
     np.testing.assert_allclose(etc[:, 1], 30.0)
     np.testing.assert_allclose(comm[:, 1], 3.0)
@@ -193,7 +194,7 @@ def test_communication_and_predicted_error_readings():
 
 
 def test_a_processor_with_only_round_robin_returns_predicts_the_problems_mean_error():
-    """Issue 22: a processor whose observations are all of tasks dealt round robin (no estimate, so no ET) predicts
+    """A processor whose observations are all of tasks dealt round robin (no estimate, so no ET) predicts
     the problem's mean ET (section 3.1 gives no rule; docs "Error"), not 0, with every reading; the fallback follows
     the mean as errors arrive on other processors. Before any error of the problem is known: the mean ET over every
     problem; before any error at all: 0."""
@@ -218,7 +219,8 @@ def test_a_processor_with_only_round_robin_returns_predicts_the_problems_mean_er
 
 
 def test_worst_max_reading_is_the_largest_error_in_u_j():
-    """The other reading of the worst case (notes 1.3): ETC x (1 + the largest ET in U_j); U_j is a ring of n."""
+    """The other reading of the worst case (section 3.1, docs/models/estimation.md): ETC x (1 + the largest ET in U_j);
+    U_j is a ring of n."""
     X = np.array([[0], [10], [1], [9]])
     state = _state(Estimator(n=2), X, 2)
     state.observe(0, 0, 10.0, 1.0, 0.2, np.array([2, 3]))
@@ -286,7 +288,7 @@ def brute_force(kind, e, w, st0, beta, once, ties="lowest"):
 
 
 def test_eq12_relative_and_absolute_start_times_by_hand():
-    """ST of eq. 12 (issue 22): processor 0 runs a task started at 0 planned for 100 s, processor 1 is idle. At
+    """ST of eq. 12: processor 0 runs a task started at 0 planned for 100 s, processor 1 is idle. At
     now = 90 the relative load is (100, 0) and the clock time free (100, 90); past the estimate, at now = 150, the
     absolute reading gives ST = now on both (a tie with the idle processor), the relative one still (100, 0)."""
     procs, started, planned = np.array([0]), np.array([0.0]), np.array([100.0])

@@ -1,4 +1,4 @@
-"""Dense charts over time (issue 18): the mean over trials and its 95% band on a common time grid, the heuristics shown
+"""Dense charts over time: the mean over trials and its 95% band on a common time grid, the heuristics shown
 by default, legends outside the plot, log axes that label small values; the estimation model's curves, measured in
 every run and averaged over trials."""
 
@@ -130,7 +130,7 @@ def test_estimation_charts_say_which_way_is_better_with_log_percent_ticks(tiny):
 
 
 def test_a_log_axis_starts_a_decade_below_the_smallest_mean_not_where_a_band_reaches_towards_zero():
-    """A band's lower end near zero stretched the axis to 0.0000000000001% (browser screenshot, issue 18)."""
+    """A band's lower end near zero stretched the axis to 0.0000000000001% (seen in a browser)."""
     t = np.array([0.0, 1.0, 2.0])
     curve = Curve("fa", t, np.array([0.5, 0.2, 0.1]), np.array([1e-13, 0.05, 0.02]), np.array([0.9, 0.4, 0.2]))
     fig = band_chart([curve], "error", "error", log=True, percent=True)

@@ -1,4 +1,4 @@
-"""The estimation model's costs that grow with the decision, not with the history (issue 21): the heap form of Alg. 2
+"""The estimation model's costs that grow with the decision, not with the history: the heap form of Alg. 2
 for FA, FE and FZ (kernels.greedy) against heuristics.greedy and a brute-force reading, and whole runs unchanged."""
 
 import dataclasses

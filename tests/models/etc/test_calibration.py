@@ -1,5 +1,5 @@
 """The arrival rate against the workload (Maheswaran et al., section 5.1): calibration's limits and the quick load check
-that tells when a rate no longer fits the machines and ETC values (issue 8, item 5)."""
+that tells when a rate no longer fits the machines and ETC values."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The claims registry of Maheswaran et al. (1999), the ETC model (issue 19): its particular facts (readings, sweeps
+"""The claims registry of Maheswaran et al. (1999), the ETC model: its particular facts (readings, sweeps
 reusing the figures' scenarios) and its own checks' verdicts follow the numbers. The contract every registry keeps is
 tests/test_claims.py's."""
 

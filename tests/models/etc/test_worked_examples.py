@@ -1,4 +1,5 @@
-"""Seed 000's worked examples (../shared/reference/worked-examples.md), through map_tasks and the CLI."""
+"""The worked examples of Maheswaran et al. (1999), Tables 1-3 (sections 3.2 and 3.3: immediate and batch mode),
+computed by hand from the paper's tables and rules, through map_tasks and the CLI."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""The registry of Caniou and Jeannot's claims (issue 19): its particular facts, and the model's own checks
+"""The registry of Caniou and Jeannot's claims: its particular facts, and the model's own checks
 (hcsched/models/timeshared/claims.py) follow their numbers. The contract every registry keeps is
 tests/test_claims.py's."""
 

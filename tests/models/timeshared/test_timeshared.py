@@ -1,5 +1,5 @@
-"""The time-shared model of Caniou and Jeannot (seed 003): engine against processor-sharing theory and hand
-computations, Table 3, the HTM's exact zero perturbations, the notes' decision example, the paper's cres/cres-incr
+"""The time-shared model of Caniou and Jeannot (INRIA RR-4620): engine against processor-sharing theory and hand
+computations, Table 3, the HTM's exact zero perturbations, a decision example by hand, the paper's cres/cres-incr
 property, workload, readers, metrics and presets."""
 
 import numpy as np
@@ -78,7 +78,7 @@ def test_table3_simulated_dates_within_002_s_with_the_fitted_costs(metatask):
     assert np.abs(_table3(metatask, FITTED) - [r[3] for r in metatask]).max() <= 0.02
 
 
-def test_table2_costs_do_not_reproduce_table3_as_the_notes_say():
+def test_table2_costs_do_not_reproduce_table3():
     np.testing.assert_allclose(_table3(METATASK1, TABLE2), [80.08, 97.08, 144.00], atol=0.005)
 
 
@@ -143,8 +143,8 @@ def test_perturbation_is_exactly_zero_where_the_new_task_does_not_interact(tasks
 
 
 def test_perturbations_can_be_negative():
-    """The notes' example: X (cpu 10), Y (in 4, cpu 10) at 0 finish at 16 and 20; Z (in 4, cpu 1) at 0 delays Y's
-    entry to the processor: X 13, Y 21, Z 11. Used as computed (notes, risks), MP then prefers the loaded server
+    """A hand-made example: X (cpu 10), Y (in 4, cpu 10) at 0 finish at 16 and 20; Z (in 4, cpu 1) at 0 delays Y's
+    entry to the processor: X 13, Y 21, Z 11. Used as computed (docs/models/timeshared.md), MP then prefers the loaded server
     (P = -2) to an idle twin (P = 0, where Z would end at 5); MP-L2 counts the negative delta as harm."""
     alone = np.repeat(np.array([[[0, 10, 0]], [[4, 10, 0]], [[4, 1, 0]]], float), 2, axis=1)  # two equal servers
     htm = HTM(alone, np.zeros(3))
@@ -169,7 +169,8 @@ def test_local_numbers_keep_finished_tasks_after_the_oldest_running():
     assert p.tasks["local"].tolist() == [1, 2] and p.tasks["running"].tolist() == [True, False]
     assert p.tasks["delta"].tolist()[1] == 0.0 and p.servers.loc[0, "n"] == 2
     # By hand: B ends at 3 (A then has 98 left); at 10 A has 91 left and shares with C (5): C ends at 20, A at 106.
-    # Min-Length sums the remaining lengths of the running task and the new one (R1): 96 + 10, not B's 3 - 10 too.
+    # Min-Length sums the remaining lengths of the running task and the new one (section 6.5): 96 + 10, not B's
+    # 3 - 10 too.
     np.testing.assert_allclose(p.tasks["T_after"], [106, 3])
     assert p.servers.loc[0, "min-length"] == pytest.approx(106)
     assert p.servers.loc[0, "mp-masse-cres"] == pytest.approx(1 * 5)  # A (local 1) ends at 101 without C: delta 5
@@ -181,7 +182,7 @@ EXPECTED_DECISION = {"netsolve-mct": 0, "hmct": 0, "mmc": 1, "mp": 1, "mp-load":
                      "msf": 1}
 
 
-def test_the_notes_decision_example():
+def test_a_decision_example_by_hand():
     """A (speed 1) runs a task with 10 s left, B (speed 0.4) is idle, a 3 s task arrives: on A it ends at 6 and
     delays the old one by 3; on B it ends at 7.5. HMCT and NetSolve MCT pick A, the rest B."""
     alone = np.zeros((2, 2, 3))
@@ -201,7 +202,7 @@ def test_the_notes_decision_example():
 
 
 def test_mp_ties_go_to_mct_among_the_tied_servers():
-    """Idle servers all have P = 0: MP takes the fastest of them (R1); ties=all also does when every P is 0."""
+    """Idle servers all have P = 0: MP takes the fastest of them (ties=tied); ties=all also does when every P is 0."""
     alone = np.zeros((1, 3, 3))
     alone[0, :, 1] = (5, 2, 2)
     for all_equal in (False, True):
@@ -210,9 +211,9 @@ def test_mp_ties_go_to_mct_among_the_tied_servers():
 
 
 def test_mp_tie_readings_differ():
-    """Servers 0 (busy, fast, not disturbed) and 1 (idle, slow) tie at P = 0 while server 2 has P > 0: R1 takes MCT
-    among the tied (server 0, where the task ends at 2 + 1 = 3 < 10); R2 (not all equal) the lowest index... also 0;
-    with the servers swapped R2 keeps the lowest index (the slow one) and R1 the fast one."""
+    """Servers 0 (busy, fast, not disturbed) and 1 (idle, slow) tie at P = 0 while server 2 has P > 0: ties=tied takes
+    MCT among the tied (server 0, where the task ends at 2 + 1 = 3 < 10); ties=all (not all equal) the lowest
+    index... also 0; with the servers swapped ties=all keeps the lowest index (the slow one) and ties=tied the fast one."""
     alone = np.zeros((3, 3, 3))
     alone[0, :, :] = [(0, 10, 0), (10, 0, 0), (0, 1, 0)]  # task 0: on server 1 a long input; best on server 2
     alone[1, :, :] = [(0, 10, 0), (0, 1, 0), (0, 1, 0)]  # task 1 (arrives at 0 too)
@@ -272,9 +273,9 @@ def test_cres_and_cres_incr_differ_when_a_later_task_finished_first():
 
 
 def test_netsolve_load_reports_keep_a_finished_task_counted_until_a_report():
-    """Section 2.3 (R2): the +1 at mapping stays when the task-end notice finds the recorded load at 1 (only loads
+    """Section 2.3 (load=reports): the +1 at mapping stays when the task-end notice finds the recorded load at 1 (only loads
     above 1 are decreased), until the 60 s report: a task arriving at 10 avoids the idle fast server; with exact
-    knowledge (R1) it takes it. At 70, after the report at 60, the recorded load is right again."""
+    knowledge (load=exact, section 6.1) it takes it. At 70, after the report at 60, the recorded load is right again."""
     alone = np.zeros((3, 2, 3))
     alone[:, :, 1] = (5, 8)
     arrival = np.array([0.0, 10.0, 70.0])
@@ -532,7 +533,7 @@ def test_the_run_time_estimate_follows_how_many_tasks_share_a_server():
 
 
 def test_the_run_time_estimate_grows_with_tasks_times_servers_and_covers_the_smallest_run():
-    """The estimate's fit (issue 21, refitted to the faster kernels): at the same load per server, servers, tasks and
+    """The estimate's fit (refitted to the faster kernels): at the same load per server, servers, tasks and
     arrival rate x4 cost about 16 times as much (less the costs per task and per run), tasks x4 alone about 4 times;
     a run of nine tasks on one server (caniou-table3) still costs a fixed amount per heuristic run."""
     from hcsched.experiment import estimate_seconds

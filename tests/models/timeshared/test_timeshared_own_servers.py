@@ -1,4 +1,4 @@
-"""A user's own time-shared servers (issue 18, items 1 and 9): every server table the spec accepts draws a workload
+"""A user's own time-shared servers: every server table the spec accepts draws a workload
 that follows section 3.3's cost rule and runs, or is refused when read with a message naming the field; the run-time
 estimate follows how many tasks share the servers."""
 
@@ -15,10 +15,10 @@ from hcsched.experiment import estimate_seconds, trial_seeds
 from hcsched.models.timeshared import MODEL
 from hcsched.models.timeshared.workload import BITS_PER_MB, make_workload
 
-ISSUE_TABLE = {"speed_mflops": [300, 150, 500], "bandwidth_mbit": [50, 5, 50]}  # the upload of issue 18
+UPLOADED_TABLE = {"speed_mflops": [300, 150, 500], "bandwidth_mbit": [50, 5, 50]}  # three slow servers a user uploaded
 
 
-def scenario(servers=ISSUE_TABLE, **changes) -> Scenario:
+def scenario(servers=UPLOADED_TABLE, **changes) -> Scenario:
     return Scenario.from_dict({"name": "own-servers", "model": "timeshared", "servers": servers, "tasks": 40,
                                "mean_interarrival": 10.0, "heuristics": ["netsolve-mct", "hmct", "mp", "msf"],
                                "trials": 2, "seed": 18, **changes})
@@ -40,7 +40,7 @@ def follows_the_cost_rule(sc: Scenario, trial: int = 0) -> None:
     assert (compute <= s.max_compute_s * (1 + 1e-12)).all()
 
 
-def test_the_issues_three_servers_run_through_simulate():
+def test_the_uploaded_three_servers_run_through_simulate():
     sc = scenario()
     results = simulate(sc, jobs=1)
     assert len(results) == 2 * 4 and results["makespan"].notna().all()
@@ -50,7 +50,7 @@ def test_the_issues_three_servers_run_through_simulate():
     assert "data sizes limited to input + output <= 375 MB" in MODEL.describe(sc.spec)
 
 
-def test_the_issues_three_servers_run_through_the_cli(tmp_path, capsys):
+def test_the_uploaded_three_servers_run_through_the_cli(tmp_path, capsys):
     from hcsched.cli import main
 
     (tmp_path / "servers.csv").write_text("speed_mflops,bandwidth_mbit\n300,50\n150,5\n500,50\n")
@@ -111,17 +111,17 @@ def test_every_accepted_server_table_draws_a_workload_that_follows_the_rule_and_
     assert results["makespan"].map(math.isfinite).all()
 
 
-# --- the run-time estimate (item 9): its behaviour, never wall time -----------------------------------------------------
+# --- the run-time estimate: its behaviour, never wall time ------------------------------------------------------------
 def per_task_server(sc: Scenario) -> float:
     """The estimate of one trial per task, server and heuristic run (the reference run counted too)."""
     s = sc.spec
     return estimate_seconds(sc, trials=1, jobs=1) / (s.tasks * s.servers * (len(sc.heuristics) + 1))
 
 
-def test_the_estimate_of_the_issues_slow_servers_is_far_above_the_papers():
+def test_the_estimate_of_the_uploaded_slow_servers_is_far_above_the_papers():
     paper = per_task_server(preset("caniou-mu30"))
     own = per_task_server(preset("caniou-mu10").replace(platform=scenario().spec.platform))
-    # bench/estimates.py: 82 us a task, server and heuristic on the issue's three servers against 0.85 at mu = 30
+    # bench/estimates.py: 82 us a task, server and heuristic on the uploaded three servers against 0.85 at mu = 30
     assert own > 30 * paper
 
 
