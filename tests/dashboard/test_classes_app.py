@@ -123,3 +123,24 @@ def test_results_page_symbols_read_as_written_and_time_units_are_said_once(resul
     said = [c.value for c in at.caption if "time units" in c.value and "no real-world unit" in c.value]
     assert said == [TIME_UNITS]  # once, above the model's own charts
     assert "time units" not in SYMBOLS
+
+
+def test_the_editor_reads_the_table_as_times_and_sets_the_long_phase():
+    """The Scenario editor's two readings of the paper: the rate table read as mean execution times (Sharifnia's
+    example, section II-B) and the hyperexponential's long phase (section III-B.6); both reach the scenario."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/scenario.py").run()
+    at.radio(key="sc_w_model").set_value("classes").run()
+    rates = at.session_state["scenario"].classes
+    at.selectbox(key="sc_w_exec_as").set_value("times").run()
+    times = at.session_state["scenario"].classes
+    assert times.exec_as == "times" and times.exec_rates == rates.exec_rates
+    np.testing.assert_allclose(times.mu, 1 / rates.mu)
+    assert all(w.key != "sc_w_long_branch" for w in at.number_input)  # only with the hyperexponential
+    assert [e.value for e in at.error] == [  # System B's rates read as times: an overloaded system, said so
+        "Overloaded: λ* = 0.0368 < 1. No mapping can keep up (Theorem 2); runs still work and are flagged unstable."]
+    at.selectbox(key="sc_w_service").set_value("hyperexponential").run()
+    at.number_input(key="sc_w_long_branch").set_value(0.01).run()
+    spec = at.session_state["scenario"].classes
+    assert spec.service == "hyperexponential" and spec.long_branch == 0.01 and len(at.error) == 1
