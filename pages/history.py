@@ -91,16 +91,19 @@ def _winner(run) -> str:
 
 
 def keep(run) -> Entry:
-    """Add a finished run to the history (against the run before it) and make it the results shown."""
+    """Add a finished run to the history (against the run before it) and make it the results shown. Kept again (a
+    settle stopped by a click and done over), the same results are not added twice."""
     runs = history()
-    parent = runs[-1] if runs else None
-    number = (runs[-1].number + 1) if runs else 1
-    when = datetime.datetime.now().strftime("%H:%M:%S")
-    changes = tuple(run_changes(parent.scenario, run.scenario)) if parent else ()
-    new = Entry(number, run, when, parent.number if parent else None, changes, _winner(run), _edits(run.scenario))
-    runs.append(new)
-    del runs[:-HISTORY_CAP]
-    st.session_state[Keys.RESULTS] = run
+    new = next((e for e in runs if e.run.results is run.results), None)
+    if new is None:
+        parent = runs[-1] if runs else None
+        number = (runs[-1].number + 1) if runs else 1
+        when = datetime.datetime.now().strftime("%H:%M:%S")
+        changes = tuple(run_changes(parent.scenario, run.scenario)) if parent else ()
+        new = Entry(number, run, when, parent.number if parent else None, changes, _winner(run), _edits(run.scenario))
+        runs.append(new)
+        del runs[:-HISTORY_CAP]
+    st.session_state[Keys.RESULTS] = new.run
     st.session_state.pop(PICKED, None)  # a new run is shown as the last one
     return new
 

@@ -120,7 +120,7 @@ class Job:
     refused: str | None = None  # why it may not start (said in one line), if so
     what: str = ""  # what its progress bar says first, e.g. "Sweep of quickstart: "
     notice_key: str = ""  # where it leaves its notice once cancelled or failed (with its scenario)
-    on_result: Callable[[Job, Any], None] | None = None  # what its page does with its result
+    on_result: Callable[[Job, Any], None] | None = None  # what its page does with its result (idempotent: see settle)
     noun: str = "run"  # "The run was cancelled."
     future: Future = field(default_factory=Future)
     done: float = 0.0
@@ -130,6 +130,7 @@ class Job:
     cancel: threading.Event = field(default_factory=threading.Event)
     session: str | None = None
     gone_since: float | None = None
+    settled: tuple[str, Any] | None = None  # its outcome, fixed when a page first settles it
 
     def progress(self, done: float, total: int) -> None:
         """The ``progress(done, total)`` callback of simulate, sweep and reproduce: raises Cancelled once asked to."""
@@ -170,15 +171,16 @@ class Job:
         return self
 
     def outcome(self) -> tuple[str, Any]:
-        """("result", value), ("cancelled", None) or ("error", one line); only once :attr:`ended`."""
+        """("result", value), ("cancelled", None) or ("error", one line); only once :attr:`ended`. A run that finished
+        as Cancel was pressed keeps its results: they are whole, and the Cancel came too late to save any time."""
+        if self.future.done() and self.future.exception() is None:
+            return "result", self.future.result()
         if self.cancel.is_set():
             return "cancelled", None
-        try:
-            return "result", self.future.result(timeout=0)
-        except Cancelled:
+        exc = self.future.exception(timeout=0)
+        if isinstance(exc, Cancelled):
             return "cancelled", None
-        except Exception as exc:  # never a traceback in the page
-            return "error", describe_error(exc)
+        return "error", describe_error(exc)  # never a traceback in the page
 
     @property
     def ended(self) -> bool:
@@ -257,16 +259,26 @@ def watch() -> None:
 
 def settle(key: str) -> None:
     """Take the ended job at ``key`` off the page: its result to its ``on_result``, or its notice ("The run was
-    cancelled.", "The run stopped: ..." in one line, with its scenario) to its ``notice_key``."""
-    job = st.session_state.pop(key)
-    kind, value = job.outcome()
+    cancelled.", "The run stopped: ..." in one line, with its scenario) to its ``notice_key``.
+
+    Streamlit may stop a script at any read or write of the session state, to rerun it for a click (Cancel pressed
+    as the run ends, say). So the outcome is fixed on the job the first time, the job leaves the session state last,
+    and what comes before is idempotent (``on_result`` too): a settle stopped half-way is done again, whole, by the
+    next script run, and a result or notice is never lost between the two."""
+    job = st.session_state.get(key)
+    if job is None:
+        return
+    if job.settled is None:
+        job.settled = job.outcome()
+    kind, value = job.settled
     if kind == "result":
-        st.session_state.pop(job.notice_key, None)
         job.on_result(job, value)
+        st.session_state.pop(job.notice_key, None)
     elif kind == "cancelled":
         st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.", job.scenario)
     else:
         st.session_state[job.notice_key] = ("error", f"The {job.noun} stopped: {value}", job.scenario)
+    st.session_state.pop(key, None)
 
 
 def _settle_ended() -> None:
