@@ -1,5 +1,5 @@
 """A run in the dashboard against the same run from the command line: python bench/dashboard_runs.py
-[--quick] [--models etc classes ...] [--sessions 4]
+[--quick] [--models etc classes ...] [--sessions 4] [--record]
 
 For each model's default preset (quickstart, alazzoni-B, page-system-a, caniou-mu10, kim-loose-high-heavy), against
 one fresh ``streamlit run app.py`` driven by Debian's headless chromium (Playwright):
@@ -15,7 +15,8 @@ one fresh ``streamlit run app.py`` driven by Debian's headless chromium (Playwri
   line's pace; the server shares its worker processes, one per core, between the runs).
 Prints a table per part: model, preset, trials, CLI s, dashboard s, ratio. The load average is printed too, since
 other work on the machine adds to every figure. The whole run takes several minutes (value's preset alone is about
-a minute per run on 2 cores); ``--quick`` about a minute or two.
+a minute per run on 2 cores); ``--quick`` about a minute or two. ``--record`` (with ``--quick`` and every model: the
+table's row) writes the single sessions' times into bench/speed.csv (bench/speed.py), the table of docs/performance.md.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))  # bench/speed.py, also when this file is imported from its path
 
 from live import ScriptRuns, streamlit_server  # noqa: E402
+from speed import record, span  # noqa: E402
 
 from hcsched import preset  # noqa: E402
 from hcsched.models import get_model, model_names  # noqa: E402
@@ -192,7 +195,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_TRIALS} trials per run (about a minute or two)")
     parser.add_argument("--models", nargs="*", choices=model_names(), default=model_names(), help="default: all")
     parser.add_argument("--sessions", type=int, default=4, help="sessions pressing Run at once (default 4)")
+    parser.add_argument("--record", action="store_true", help="write the single sessions' times into bench/speed.csv")
     args = parser.parse_args()
+    if args.record and (not args.quick or args.models != model_names()):
+        parser.error("--record measures the table's row: --quick, every model")
     names = [get_model(m).default_preset for m in args.models]
     trials = {name: QUICK_TRIALS if args.quick else preset(name).trials for name in names}
     print(f"load average {os.getloadavg()[0]:.2f}, {len(os.sched_getaffinity(0))} cores; "
@@ -218,6 +224,14 @@ def main() -> None:
         print(f"{model:11s} {name:22s} {trials[name]:6d} {cli[name]:7.1f} {' '.join(f'{t:5.1f}' for t in times):>{6 * n + 2}s} "
               f"{slowest:8.1f} {slowest / alone[name]:8.2f} {slowest / (n * cli[name]):9.2f}")
     print(f"load average {os.getloadavg()[0]:.2f}")
+    if args.record:
+        record("dashboard-runs",
+               what=f"A run in the dashboard against the command line, {QUICK_TRIALS} trials, one session "
+                    "(`bench/dashboard_runs.py --quick`)",
+               time="Run to winner line: " + ", ".join(f"{name} {alone[name]:.1f} s" for name in names),
+               reference=f"`hcsched run --trials {QUICK_TRIALS}`: " + " / ".join(f"{cli[name]:.1f}" for name in names)
+               + " s (its process start included)",
+               ratio=span([alone[name] / cli[name] for name in names], digits=1))
 
 
 if __name__ == "__main__":

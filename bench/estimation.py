@@ -1,6 +1,6 @@
 """Benchmarks of the estimation model (Page, Keane and Naughton), with the paper's directions on the presets.
 
-    python bench/estimation.py [--quick] [--scaling [FACTOR ...]]
+    python bench/estimation.py [--quick] [--record] [--scaling [FACTOR ...]]
 
 1. The k-NN estimates of 500 unstarted tasks on 90 processors after one return (target <= 10 ms): the incremental
    update (column j only) against a full recomputation measured in the same run.
@@ -13,6 +13,9 @@
    event Alg. 2 evaluates FA (eq. 11) for every waiting task of a known problem on every processor at least once (a
    task may be queued behind a busy one), S x M pairs; the brief's narrower count, waiting tasks x idle processors,
    is printed beside it. CPU seconds, not wall: the machine is shared.
+
+``--record`` writes the figures of 1 and 2 into their rows of bench/speed.csv (bench/speed.py), the table of
+docs/performance.md (with --quick, the 6 trials' time scaled to 30 and said so).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -30,8 +35,13 @@ from hcsched.models.estimation.estimators import EstimatorState, knn_estimate
 from hcsched.models.estimation.spec import Estimator
 from hcsched.sampling import trial_seeds
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
+from speed import figure, record  # noqa: E402
 
-def knn_bench(tasks: int = 500, machines: int = 90, n: int = 100, repeats: int = 20) -> tuple[float, float]:
+KNN_REPEATS = 20
+
+
+def knn_bench(tasks: int = 500, machines: int = 90, n: int = 100, repeats: int = KNN_REPEATS) -> tuple[float, float]:
     """Milliseconds for one return (observe + column j) plus the estimate matrices, and for a full recomputation."""
     rng = np.random.default_rng(0)
     X = rng.integers(0, 50, (tasks + machines * n + repeats, 3))
@@ -162,7 +172,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--scaling", nargs="*", type=int, default=None, metavar="FACTOR",
                     help="only the scaling measurement, at these factors (default 1 4)")
+    ap.add_argument("--record", action="store_true", help="write the k-NN and preset figures into bench/speed.csv")
     args = ap.parse_args()
+    if args.record and args.scaling is not None:
+        ap.error("--record records the k-NN and preset rows, which --scaling does not measure")
     if args.scaling is not None:
         scaling(args.scaling or [1, 4])
         return
@@ -170,12 +183,18 @@ def main() -> None:
     inc, full = knn_bench()
     print(f"k-NN after one return, 500 tasks x 90 processors: {inc:.2f} ms = {inc / 10:.2f} x the 10 ms target; "
           f"reference, a full recomputation of all 90 columns in the same run: {full:.1f} ms ({full / inc:.0f} x slower)")
+    rows = {"estimation-knn": {"time": f"{figure(inc)} ms (median of {KNN_REPEATS})", "ratio": f"{inc / 10:.2f}",
+                               "reference": f"target 10 ms; a full recomputation of all 90 columns: {full:.0f} ms"}}
     print("k-NN error against observations (Fig. 6):", {n: round(e, 3) for n, e in knn_vs_observations().items()})
     for name in ("page-system-a", "page-system-b"):
         wall, df, summary = preset_run(name, trials)
         print(f"\n{name}, {trials} trials on 2 cores: {wall:.1f} s = {wall / 60 * 30 / trials:.2f} x the 60 s target "
               "(scaled to 30 trials)")
         print(summary.round(3).to_string())
+        scaled30 = wall * 30 / trials
+        rows[f"estimation-{name.replace('-system', '')}"] = {
+            "time": f"{scaled30:.1f} s" + ("" if trials == 30 else f" ({trials} trials, scaled to 30)"),
+            "ratio": f"{scaled30 / 60:.2f}"}
         mean = df.groupby("heuristic", sort=False)["makespan"].mean()
         if "le" in mean:
             print(f"LE / LA makespan: {mean['le'] / mean['la']:.2f} (paper: > 4)")
@@ -194,6 +213,9 @@ def main() -> None:
     errs = estimator_errors(trials)
     print("\nestimation error of FA on system A by estimator (Fig. 5):", {k: round(v, 3) for k, v in errs.items()},
           f"smoothed / k-NN = {errs['smoothed'] / errs['knn']:.2f} (paper: about 10)")
+    if args.record:
+        for row_id, cells in rows.items():
+            record(row_id, **cells)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The yardstick of the task-class simulator: python bench/fcfs_yardstick.py [--trials N] [--systems A,B,...]
+"""The yardstick of the task-class simulator: python bench/fcfs_yardstick.py [--trials N] [--systems A,B,...] [--record]
 
 A plain numba loop of the same system: the same arrivals and unit-mean work
 draws (one trial's workload of each Table 1 system of Al-Azzoni and Down), one
@@ -16,7 +16,8 @@ arrival), shows what that costs.
 Prints, per system, the class simulator's time (its kernel, and its whole run
 with the metrics) per heuristic of Table 1 against the yardstick's on the same
 workloads, measured in this run, as ratios (target: the kernel within 1.5x),
-and the kernel against the loop with departures.
+and the kernel against the loop with departures. ``--record`` writes the totals into their row of bench/speed.csv
+(bench/speed.py), the table of docs/performance.md.
 """
 
 from __future__ import annotations
@@ -24,10 +25,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
+from speed import record  # noqa: E402
+
+TARGET = 1.5  # the class kernel's time over the yardstick's
 
 
 @njit(cache=True)
@@ -106,9 +114,9 @@ def best_of(fn, repeat: int) -> float:
     return min(times)
 
 
-def compare(systems: list[str], trials: int = 1, repeat: int = 3) -> tuple[float, float, float]:
-    """Seconds of the yardstick, of the class kernel and of the class runs with metrics, summed over the systems'
-    Table 1 heuristics and ``trials`` workloads (each the best of ``repeat``), printing a line per system and one
+def compare(systems: list[str], trials: int = 1, repeat: int = 3) -> tuple[float, float, float, float]:
+    """Seconds of the yardstick, of the class kernel, of the class runs with metrics and of the yardstick with
+    departures, summed over the systems' Table 1 heuristics and ``trials`` workloads (each the best of ``repeat``), printing a line per system and one
     on the yardstick with departures."""
     from hcsched import preset
     from hcsched.models.classes import kernels
@@ -142,7 +150,14 @@ def compare(systems: list[str], trials: int = 1, repeat: int = 3) -> tuple[float
               f"with departures {sums[1] / sums[3]:4.2f}", flush=True)
     print(f"class kernel / yardstick with departures {totals[1] / totals[3]:4.2f} (that yardstick / the plain one "
           f"{totals[3] / totals[0]:4.2f})", flush=True)
-    return tuple(totals[:3])
+    return tuple(totals)
+
+
+def row(yard: float, kernel: float, whole: float, departures: float) -> dict:
+    """The speed table's cells of :func:`compare`'s totals."""
+    return {"time": f"{kernel / yard:.2f}; {whole / yard:.2f} with the schedule and metrics; {kernel / departures:.2f} "
+                    "against the same loop with a departure event per task",
+            "ratio": f"{kernel / yard / TARGET:.2f} of the target"}
 
 
 def horizon_growth(factors=(1, 4, 16)) -> None:
@@ -176,13 +191,20 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=1)
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated Table 1 systems")
     parser.add_argument("--growth", action="store_true", help="also alazzoni-B's cost as its horizon grows x1, x4, x16")
+    parser.add_argument("--record", action="store_true", help="write the totals into bench/speed.csv (every system, "
+                        "one trial: the table's row)")
     args = parser.parse_args()
+    if args.record and (args.trials != 1 or args.systems != ",".join(SYSTEMS)):
+        parser.error("--record measures the table's row: every system, one trial")
     if args.growth:
         horizon_growth()
-    yard, kernel, whole = compare(args.systems.split(","), args.trials)
+    totals = compare(args.systems.split(","), args.trials)
+    yard, kernel, whole, _ = totals
     load = os.getloadavg()[0]
-    print(f"Table 1 heuristics: class kernel / yardstick {kernel / yard:4.2f} (target <= 1.5), whole run with metrics / "
-          f"yardstick {whole / yard:4.2f}; load average {load:.2f} on {os.cpu_count()} cores")
+    print(f"Table 1 heuristics: class kernel / yardstick {kernel / yard:4.2f} (target <= {TARGET:g}), whole run with "
+          f"metrics / yardstick {whole / yard:4.2f}; load average {load:.2f} on {os.cpu_count()} cores")
+    if args.record:
+        record("classes-fcfs-yardstick", **row(*totals))
 
 
 if __name__ == "__main__":

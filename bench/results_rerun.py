@@ -5,7 +5,10 @@ with a finished run in the session, then a widget is changed three times (the pe
 Gantt chart's heuristics where a model has one bar metric: a rerun like any other). The task-class page used to rebuild a 780,000-row, 78 MB Gantt CSV on
 every rerun (3.1 s in ``to_csv``, 4.5 s a rerun); the Gantt tables are now built only when their download is clicked.
 
-    python bench/results_rerun.py [PRESET ...] [--trials N]
+    python bench/results_rerun.py [PRESET ...] [--trials N] [--record]
+
+``--record`` (default presets and trials: the table's row) writes each preset's slowest rerun into bench/speed.csv
+(bench/speed.py), the table of docs/performance.md.
 """
 
 from __future__ import annotations
@@ -17,13 +20,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))  # bench/speed.py, also when this file is imported from its path
 
+from speed import record, span  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from hcsched import preset, simulate  # noqa: E402
 
 TARGET = 1.0  # seconds a rerun may take
 DEFAULT = ("alazzoni-B", "quickstart", "kim-loose-low-heavy", "caniou-mu10", "page-system-a")
+TRIALS = 10
 
 
 def measure(name: str, trials: int) -> tuple[float, list[float]]:
@@ -58,12 +64,21 @@ def measure(name: str, trials: int) -> tuple[float, list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("presets", nargs="*", default=list(DEFAULT))
-    parser.add_argument("--trials", type=int, default=10)
+    parser.add_argument("--trials", type=int, default=TRIALS)
+    parser.add_argument("--record", action="store_true", help="write the slowest reruns into bench/speed.csv")
     args = parser.parse_args()
+    if args.record and (tuple(args.presets) != DEFAULT or args.trials != TRIALS):
+        parser.error(f"--record measures the table's row: the default presets, {TRIALS} trials")
     print(f"{'preset':<22} {'first draw':>10} {'slowest rerun':>14} {'ratio to 1 s':>12}")
+    slowest = {}
     for name in args.presets:
         first, reruns = measure(name, args.trials)
+        slowest[name] = max(reruns)
         print(f"{name:<22} {first:>9.2f}s {max(reruns):>13.2f}s {max(reruns) / TARGET:>12.2f}", flush=True)
+    if args.record:
+        worst = max(slowest, key=slowest.get)
+        record("results-rerun", time=f"{span(list(slowest.values()))} s (slowest: {worst} {slowest[worst]:.2f} s)",
+               ratio=span([s / TARGET for s in slowest.values()]))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""hcsched benchmark: python bench/run.py
+"""hcsched benchmark: python bench/run.py [--quick] [--record]
 
 Prints, in one run:
 - map_tasks (static Min-min on 2000 x 16, MCT on 100,000 x 20) against a
@@ -13,21 +13,28 @@ Prints, in one run:
 - the estimate shown before a run against the wall time measured (fig4, fig6, alazzoni-B).
 - a sweep of 10 points x 30 trials of maheswaran-fig4 with 500 tasks: local processes against a
   local Dask cluster of 2 workers (target: ratio <= 1.3), with the chunk size.
-  `python bench/run.py --quick` skips Table 1.
+  `python bench/run.py --quick` skips Table 1 (and so the class kernel against the FCFS loop).
+  `--record` writes the figures of this run into their rows of bench/speed.csv (bench/speed.py), the table of
+  docs/performance.md.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from hcsched import map_tasks
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
+from speed import figure, record  # noqa: E402
 
 
 @njit(cache=True)
@@ -78,20 +85,29 @@ def best_of(fn, repeat=5):
     return min(times), out
 
 
-def kernels() -> None:
+def kernels() -> dict[str, dict]:
+    """map_tasks against the plain kernels; the speed table's rows."""
     rng = np.random.default_rng(0)
-    cases = [("min-min", reference_min_min, rng.uniform(1, 3000, 2000)[:, None] * rng.uniform(1, 100, (2000, 16))),
-             ("mct", reference_mct, rng.uniform(1, 3000, 100_000)[:, None] * rng.uniform(1, 100, (100_000, 20)))]
-    for name, ref, etc in cases:
+    cases = [("min-min", reference_min_min, rng.uniform(1, 3000, 2000)[:, None] * rng.uniform(1, 100, (2000, 16)),
+              "a plain numba kernel of Fig. 1"),
+             ("mct", reference_mct, rng.uniform(1, 3000, 100_000)[:, None] * rng.uniform(1, 100, (100_000, 20)),
+              "a plain numba MCT loop")]
+    rows = {}
+    for name, ref, etc, what in cases:
         ready = np.zeros(etc.shape[1])
         ours, result = best_of(lambda etc=etc, name=name: map_tasks(etc, name))
         theirs, (assign, final) = best_of(lambda etc=etc, ref=ref, ready=ready: ref(etc, ready))
         assert (result.assignment == assign).all() and np.allclose(result.ready, final), "same rule, same mapping"
         print(f"map_tasks {name:<8} {etc.shape[0]:>7} x {etc.shape[1]:<3} {ours * 1e3:9.2f} ms   "
               f"reference kernel {theirs * 1e3:9.2f} ms   ratio {ours / theirs:5.2f}  (target <= 3)")
+        rows[f"map-tasks-{name}"] = {"time": f"{figure(ours * 1e3)} ms", "reference": f"{figure(theirs * 1e3)} ms, {what}",
+                                     "ratio": f"{ours / theirs:.2f}"}
+    return rows
 
 
-def cli_runs() -> None:
+def cli_runs() -> dict[str, dict]:
+    """Wall times of `hcsched run` against their targets; the speed table's rows."""
+    rows = {}
     with tempfile.TemporaryDirectory() as tmp:
         for preset, target in (("maheswaran-fig4", 5.0), ("maheswaran-fig6", 60.0)):
             cmd = [sys.executable, "-m", "hcsched", "run", "--preset", preset, "--trials", "50",
@@ -103,6 +119,8 @@ def cli_runs() -> None:
             print(f"hcsched run --preset {preset} --trials 50: {wall:6.2f} s   target {target:4.0f} s   "
                   f"ratio {wall / target:5.2f}  (target <= 1; {os.cpu_count()} cores)")
             estimated(preset, 50, wall)
+            rows[f"run-{preset.removeprefix('maheswaran-')}"] = {"time": f"{wall:.1f} s", "ratio": f"{wall / target:.2f}"}
+    return rows
 
 
 def estimated(name: str, trials: int, wall: float) -> None:
@@ -114,7 +132,8 @@ def estimated(name: str, trials: int, wall: float) -> None:
     print(f"  estimate before the run: {guess:6.2f} s, measured {wall:6.2f} s, ratio {guess / wall:5.2f}  (about 1 is right)")
 
 
-def class_model(table1: bool) -> None:
+def class_model(table1: bool) -> dict[str, dict]:
+    """alazzoni-B, and with ``table1`` every Table 1 system and the FCFS yardstick; the speed table's rows."""
     from hcsched import preset, simulate
     from hcsched.models import warm_up
     from hcsched.models.classes.presets import SYSTEMS
@@ -122,6 +141,7 @@ def class_model(table1: bool) -> None:
     warm_up()
     systems = list(SYSTEMS) if table1 else ["B"]
     total_time = total_tasks = 0.0
+    rows = {}
     for name in systems:
         t = time.perf_counter()
         results = simulate(preset(f"alazzoni-{name}"))
@@ -131,19 +151,27 @@ def class_model(table1: bool) -> None:
         target = "   target 10 s, ratio %.2f" % (wall / 10) if name == "B" else ""
         if name == "B":
             estimated("alazzoni-B", 30, wall)
+            rows["classes-alazzoni-b"] = {"time": f"{wall:.1f} s ({tasks / wall / 1e6:.0f} M task events/s)",
+                                          "ratio": f"{wall / 10:.2f}"}
         print(f"alazzoni-{name:<3} {len(results) // 30} heuristics x 30 replications: {wall:6.2f} s, "
               f"{tasks / wall / 1e6:5.2f} M task events/s{target}")
     if table1:
         print(f"Table 1 (all systems): {total_time:6.1f} s   target 60 s   ratio {total_time / 60:5.2f}   "
               f"{total_tasks / total_time / 1e6:.2f} M task events/s   load average {os.getloadavg()[0]:.2f}")
-        from fcfs_yardstick import compare
+        from fcfs_yardstick import compare, row
 
-        yard, kernel, whole = compare(systems)
+        totals = compare(systems)
+        yard, kernel, whole, _ = totals
         print(f"Table 1 heuristics, one replication, CPU time: class kernel / plain FCFS loop {kernel / yard:4.2f} "
               f"(target <= 1.5), with schedule and metrics {whole / yard:4.2f}   load average {os.getloadavg()[0]:.2f}")
+        rows["classes-table1"] = {"time": f"{total_time:.1f} s ({total_tasks / total_time / 1e6:.1f} M task events/s)",
+                                  "ratio": f"{total_time / 60:.2f}"}
+        rows["classes-fcfs-yardstick"] = row(*totals)
+    return rows
 
 
-def sweeps() -> None:
+def sweeps() -> dict[str, dict]:
+    """The sweep on local processes against a local Dask cluster; the speed table's row."""
     from hcsched import preset
     from hcsched.sweep import chunk_size, grid, parse_vary, sweep
 
@@ -176,10 +204,22 @@ def sweeps() -> None:
           f"{wall_local:6.2f} s, a local Dask cluster of 2 workers {wall_dask:6.2f} s (+ {started:.1f} s to start it and load "
           f"the kernels in its workers), "
           f"ratio {wall_dask / wall_local:5.2f}  (target <= 1.3)")
+    return {"sweep-dask": {"what": f"sweep of `maheswaran-fig4`, 500 tasks, 10 points x 30 trials (chunks of {chunk} "
+                                   "trials), best of 3",
+                           "time": f"a local Dask cluster of 2 workers {wall_dask:.2f} s (+ {started:.1f} s to start it)",
+                           "reference": f"local processes {wall_local:.2f} s", "ratio": f"{wall_dask / wall_local:.2f}"}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip Table 1")
+    parser.add_argument("--record", action="store_true", help="write this run's rows of bench/speed.csv")
+    args = parser.parse_args()
+    rows = {**kernels(), **cli_runs(), **class_model(table1=not args.quick), **sweeps()}
+    if args.record:
+        for row_id, cells in rows.items():
+            record(row_id, **cells)
 
 
 if __name__ == "__main__":
-    kernels()
-    cli_runs()
-    class_model(table1="--quick" not in sys.argv)
-    sweeps()
+    main()

@@ -1,5 +1,5 @@
 """Benchmark and reproduction of the time-shared model (Caniou and Jeannot):
-python bench/timeshared.py [--quick] [--trial-only] [--trials N] [--scaling]
+python bench/timeshared.py [--quick] [--trial-only] [--trials N] [--scaling] [--record]
 
 Prints, in one run:
 - one simulation of 250 tasks on 25 servers at mu = 0 (the heaviest case), all 12 heuristics, on one core (target
@@ -13,12 +13,17 @@ Prints, in one run:
 and MP, servers, tasks and arrival rate x f (f = 1, 4, 16: the same load per server), one trial, one process,
 kernels warm; seconds (wall and CPU), each step's growth exponent, and each heuristic's time per unit of the work
 its definition asks of a decision (:func:`decision_units`).
+
+--record writes the one simulation's figures (and, without --quick, the sweep's) into their rows of bench/speed.csv
+(bench/speed.py), the table of docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -29,10 +34,13 @@ from hcsched.models.timeshared import MODEL, engine, reference
 from hcsched.models.timeshared.presets import PRESETS
 from hcsched.scenario import Scenario
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
+from speed import record  # noqa: E402
 
-def one_trial() -> None:
+
+def one_trial() -> dict:
     """Wall and CPU time (the machine is shared: CPU time is what one core spends) of one simulation, every heuristic
-    run and measured against the reference, the workload drawn."""
+    run and measured against the reference, the workload drawn; the speed table's cells."""
     import os
 
     sc = PRESETS["caniou-mu0"]()
@@ -58,6 +66,8 @@ def one_trial() -> None:
     same = bool((machine == m2).all()) and float(np.abs(finish - ends[:, 2]).max()) < 1e-6
     print(f"HMCT alone: engine {fast * 1e3:.1f} ms, brute-force plain-Python HTM {ref_s:.2f} s (x{ref_s / fast:.0f}); "
           f"same choices and dates: {same}")
+    return {"time": f"{min(cpus):.2f} s CPU", "ratio": f"{min(cpus):.2f}",
+            "reference": f"target 1 s; HMCT alone {fast * 1e3:.0f} ms vs {ref_s:.2f} s for a plain-Python HTM"}
 
 
 def reproduction(trials: int) -> pd.DataFrame:
@@ -83,7 +93,8 @@ def reproduction(trials: int) -> pd.DataFrame:
     return out
 
 
-def grid() -> None:
+def grid() -> dict:
+    """The caniou-grid sweep on 2 cores, its precision and mean gains; the speed table's cells."""
     import os
 
     from hcsched.sweep import sweep
@@ -115,6 +126,7 @@ def grid() -> None:
                      ("mp", "pct_sooner"), ("msf", "gain_max_flow")):
             print(f"{h} {c} (rows: tasks, columns: mu):")
             print(mean.loc[h, c].unstack().round(1).to_string())
+    return {"time": f"{wall:.0f} s", "ratio": f"{wall / 300:.2f}"}
 
 
 SCALES = (1, 4, 16)
@@ -190,16 +202,21 @@ def main() -> None:
     parser.add_argument("--trial-only", action="store_true", help="only the one-simulation timing")
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--scaling", action="store_true", help="only the 1x/4x/16x growth of one simulation")
+    parser.add_argument("--record", action="store_true", help="write the speed figures into bench/speed.csv")
     args = parser.parse_args()
     if args.scaling:
+        if args.record:
+            parser.error("--scaling measures no row of bench/speed.csv")
         scaling()
         return
-    one_trial()
-    if args.trial_only:
-        return
-    reproduction(args.trials)
-    if not args.quick:
-        grid()
+    rows = {"timeshared-one": one_trial()}
+    if not args.trial_only:
+        reproduction(args.trials)
+        if not args.quick:
+            rows["timeshared-grid"] = grid()
+    if args.record:
+        for row_id, cells in rows.items():
+            record(row_id, **cells)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Benchmark of the value model (Kim et al. 2007) against its speed targets: python bench/value.py [--quick]
+"""Benchmark of the value model (Kim et al. 2007) against its speed targets: python bench/value.py [--quick] [--record]
 
 Prints, in one run:
 1. one mapping event with about 400 waiting tasks on 8 machines, for every dynamic heuristic (target <= 5 ms): the
@@ -12,14 +12,17 @@ Prints, in one run:
 3. TPSA and GA with the paper's parameters on one trial of kim-loose-low-heavy (target <= 20 s for both), and
    their share of the trial's time.
 
---quick: 10 trials instead of 50 in part 2 (the time is scaled to 50), fewer repeats.
+--quick: 10 trials instead of 50 in part 2 (the time is scaled to 50), fewer repeats. --record writes the figures
+into their rows of bench/speed.csv (bench/speed.py), the table of docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -31,6 +34,9 @@ from hcsched.models.value.heuristics import DYNAMIC
 from hcsched.models.value.kinds import Kind
 from hcsched.models.value.simulation import run_dynamic, trial
 from hcsched.models.value.static_runs import run_static
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
+from speed import record, span  # noqa: E402
 
 EVENT_TARGET_MS = 5.0
 PRESET_TARGET_S = 60.0
@@ -74,7 +80,8 @@ def reference_ms(w, snap, repeats: int) -> float:
     return 1000.0 * float(np.median(times))
 
 
-def part_events(repeats: int) -> None:
+def part_events(repeats: int) -> dict[str, dict]:
+    """Part 1; the speed table's rows."""
     sc = preset("kim-loose-low-heavy")
     spec, w, snap = event_state(sc)
     waiting = 1 + int(snap["queues"].qlen.sum())
@@ -89,16 +96,29 @@ def part_events(repeats: int) -> None:
         fp = h.pack(h.defaults(), spec, w)
         ms[h.name] = time_event(h.kind, fp, w, snap, spec.window[1], repeats)
         print(f"| {h.name} | {ms[h.name]:.3f} | {ms[h.name] / EVENT_TARGET_MS:.3f} | {ms[h.name] / ref:.1f}x |")
-    slow = min(v for k, v in ms.items() if k not in ("queueing-table", "switching"))
+    fastest = min((k for k in ms if k not in ("queueing-table", "switching")), key=ms.get)
+    slow = ms[fastest]
     for k in ("queueing-table", "switching"):
         print(f"\n{k}: the fastest rebuilding heuristic takes {slow / ms[k]:.0f}x its time (the paper: >= 100x)", end="")
     print("\n")
+    first, second, third = sorted(ms, key=ms.get, reverse=True)[:3]
+    qt, sw = ms["queueing-table"], ms["switching"]
+    return {"value-event": {"what": f"value model: one mapping event, {waiting} waiting tasks x {spec.machines} machines, "
+                                    "every dynamic heuristic",
+                            "time": f"{span(list(ms.values()))} ms ({first} slowest, then {second} {ms[second]:.2f}, "
+                                    f"{third} {ms[third]:.2f})",
+                            "reference": f"a numpy MCT pass over the same tasks, {ref * 1000:.1f} µs",
+                            "ratio": f"{span([v / EVENT_TARGET_MS for v in ms.values()])} of the target"},
+            "value-qt-switching": {"time": f"{qt:.3f} / {sw:.3f} ms", "reference": f"{fastest} {slow:.3f} ms",
+                                   "ratio": f"{slow / qt:.0f}× / {slow / sw:.0f}× faster"}}
 
 
-def part_preset(trials: int) -> None:
+def part_preset(trials: int) -> dict[str, dict]:
+    """Part 2; the speed table's rows."""
     print(f"## 2. One preset without TPSA and GA, 50 trials, 2 processes (target <= {PRESET_TARGET_S:g} s)\n")
     print("| preset | trials run | s | s for 50 trials | / target |")
     print("|---|---:|---:|---:|---:|")
+    rows = {}
     for name in ("kim-loose-low-heavy", "kim-loose-high-heavy"):
         sc = preset(name)
         sc = sc.replace(heuristics=tuple(h for h in sc.heuristics if h.name not in ("tpsa", "ga")), trials=trials)
@@ -108,10 +128,15 @@ def part_preset(trials: int) -> None:
         s = time.perf_counter() - t
         s50 = s * 50 / trials
         print(f"| {name} | {trials} | {s:.1f} | {s50:.1f} | {s50 / PRESET_TARGET_S:.2f} |")
+        rows[f"value-kim-{name.split('-')[2]}"] = {
+            "time": f"{s50:.1f} s" + ("" if trials == 50 else f" ({trials} trials, scaled to 50)"),
+            "ratio": f"{s50 / PRESET_TARGET_S:.2f}"}
     print()
+    return rows
 
 
-def part_static() -> None:
+def part_static() -> dict[str, dict]:
+    """Part 3; the speed table's row."""
     sc = preset("kim-loose-low-heavy")
     spec = sc.spec
     w = MODEL.workload(spec, trial_seeds(sc.seed, 1)[0])
@@ -132,18 +157,22 @@ def part_static() -> None:
                                                           for k, v in out.items()))
     print(f"TPSA + GA: {both:.1f} s = {both / STATIC_TARGET_S:.2f} x the target; {100 * both / (both + dyn):.0f}% of "
           "the trial's time\n")
+    return {"value-tpsa-ga": {"time": f"{both:.1f} s ({100 * both / (both + dyn):.0f}% of the trial)",
+                              "ratio": f"{both / STATIC_TARGET_S:.2f}"}}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--record", action="store_true", help="write the figures into bench/speed.csv")
     a = ap.parse_args()
     print(f"cpus: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}\n")
     MODEL.warm_up()
     simulate(MODEL.tiny())  # compile (or load) every kernel, TPSA and GA included, before timing anything
-    part_events(5 if a.quick else 20)
-    part_preset(10 if a.quick else 50)
-    part_static()
+    rows = {**part_events(5 if a.quick else 20), **part_preset(10 if a.quick else 50), **part_static()}
+    if a.record:
+        for row_id, cells in rows.items():
+            record(row_id, **cells)
 
 
 if __name__ == "__main__":
