@@ -34,6 +34,28 @@ def optimum(p, arrival=None, ready=None):
     return best
 
 
+def optimum_flow(p, arrival):
+    """The smallest mean flow time over every assignment of tasks to machines and every order on each machine (a
+    task starts at its arrival or when its machine is free); up to 6 tasks, by enumeration."""
+    n, m = p.shape
+    best_on = {}  # (machine, tasks) -> the least total flow of those tasks on that machine
+
+    def on(j, tasks):
+        if (j, tasks) not in best_on:
+            totals = []
+            for order in itertools.permutations(tasks):
+                t = total = 0.0
+                for i in order:
+                    t = max(t, arrival[i]) + p[i, j]
+                    total += t - arrival[i]
+                totals.append(total)
+            best_on[j, tasks] = min(totals, default=0.0)
+        return best_on[j, tasks]
+
+    return min(sum(on(j, tuple(i for i in range(n) if assign[i] == j)) for j in range(m))
+               for assign in itertools.product(range(m), repeat=n)) / n
+
+
 def test_lp_bound_by_hand():
     """Two tasks of 4 on machine 0 or 8 on machine 1: x0 + x1 = s of them on machine 0, 4 s <= C and 8 (2 - s) <= C,
     so s = 4/3 and C* = 16/3 (the optimum is 8); the largest single task gives only 4."""
@@ -51,6 +73,15 @@ def test_ready_times_by_hand():
     assert bounds.lp_relaxation(p, [4.0, 0.0]).makespan == pytest.approx(14 / 3)
     assert bounds.lp_bound(p, [4.0, 0.0]) == pytest.approx(6.0) == optimum(p, ready=np.array([4.0, 0.0]))
     assert bounds.lp_bound(p, [10.0, 0.0]) == pytest.approx(10.0)
+
+
+def test_flow_bound_by_hand():
+    """Tasks of 2 and 3 on machine 0 (4 and 6 on machine 1), both at time 0: the bound is their mean fastest time,
+    2.5; the best mean flow is 3.5 (both on machine 0, the shorter first: 2 and 5; or the first on machine 1 and
+    the second on machine 0: 4 and 3)."""
+    p = np.array([[2.0, 4.0], [3.0, 6.0]])
+    assert bounds.flow_bound(p) == 2.5
+    assert optimum_flow(p, np.zeros(2)) == 3.5
 
 
 def test_release_bound_by_hand():
@@ -84,7 +115,9 @@ def test_bounds_never_exceed_the_optimum(seed):
         assert bounds.release_bound(arrival, p) <= released + 1e-9
         assert bounds.trial_bound(arrival, p) <= released + 1e-9
         assert bounds.makespan_bound(arrival, p) <= released + 1e-9
-        assert bounds.flow_bound(p) * len(p) <= released * len(p)  # each task's flow is at least its fastest time
+        assert bounds.trial_bounds(arrival, p)[1] == pytest.approx(bounds.flow_bound(p))  # the kernel's is the same
+        if len(p) <= 6:
+            assert bounds.flow_bound(p) <= optimum_flow(p, arrival) + 1e-9
 
 
 def test_dual_approaches_the_lp():
