@@ -121,11 +121,12 @@ def render(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write_readme(text: str) -> None:
+def write_readme(text: str, start: str = START, end: str = END) -> None:
+    """Put ``text`` between the markers ``start`` and ``end`` of docs/reproduction.md."""
     readme = README.read_text()
-    head, rest = readme.split(START, 1)
-    _, tail = rest.split(END, 1)
-    README.write_text(f"{head}{START}\n{text}\n{END}{tail}")
+    head, rest = readme.split(start, 1)
+    _, tail = rest.split(end, 1)
+    README.write_text(f"{head}{start}\n{text}\n{end}{tail}")
 
 
 def read_csv(path: Path = CSV) -> list[dict]:
