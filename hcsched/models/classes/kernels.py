@@ -115,6 +115,8 @@ def decide(rule, i, t, W, e, shares, u, buf):
     """
     kind, cands, count, weights, c, ties = rule[0], rule[1][i], rule[2][i], rule[3][i], rule[4], rule[6]
     u1, u2, u3 = u
+    if kind == EARLIEST:  # ties at random; :func:`run_classes` takes the lowest index itself
+        return earliest_tied(cands, count, W, e, ties, u3), count, 0
     if kind == STATIC:
         return draw(cands, count, weights, u1, -1), 0, 0
     if kind == TWO_CHOICES:
@@ -211,7 +213,7 @@ def run_classes(tasks, rule, system):
         i = cls[a]
         count = counts[i]
         cand = cands[i]
-        if kind == EARLIEST:
+        if kind == EARLIEST and ties == LOWEST:  # random ties go through decide: a tie-break here cost 15% of the loop
             r = reach[i]
             best, best_c = -1, np.inf
             if count == m:
@@ -238,7 +240,7 @@ def run_classes(tasks, rule, system):
                     if c < best_c:
                         best, best_c = j, c
                 next_done = min(next_done, t)  # KEEP (see below)
-            j = best if ties == LOWEST else tie_break(cand, count, W, r, best, u3[a])
+            j = best
             consulted += count
         else:
             for k in range(count):
