@@ -65,21 +65,28 @@ def restricted_mip(p: np.ndarray, rc: np.ndarray, keep: np.ndarray, target: floa
 
 
 def decide(name: str, pct: float, seconds: float) -> dict:
-    """:func:`restricted_mip` of instance ``name`` at ``pct``% above its LP bound, with the pairs it keeps."""
-    from hcsched.models.etc.bounds import lp_bound
-    from hcsched.models.etc.search import lp_fractions, machine_weights, reduced_costs
+    """:func:`within` for instance ``name``."""
     from hcsched.readers import read_etc
 
-    p = read_etc(HCSP / name)
+    return {"instance": name} | within(read_etc(HCSP / name), pct, seconds)
+
+
+def within(p: np.ndarray, pct: float, seconds: float) -> dict:
+    """:func:`restricted_mip` of tasks x machines times ``p`` (machines free at 0) at ``pct``% above its LP bound,
+    with the pairs it keeps."""
+    from hcsched.models.etc.bounds import lp_bound
+    from hcsched.models.etc.search import lp_fractions, machine_weights, reduced_costs
+
     ready = np.zeros(p.shape[1])
     start = time.perf_counter()
     bound = lp_bound(p)
     rc, lower = reduced_costs(p, ready, machine_weights(p, lp_fractions(p, ready)))
+    lower = min(lower, bound)  # equal but for rounding; a smaller lower keeps the argument valid
     target = bound * (1.0 + pct / 100.0)
     slack = target - lower
     keep = rc <= slack * (1.0 + 1e-9)
     status, makespan = restricted_mip(p, rc, keep, target, slack, seconds)
-    return {"instance": name, "pct": pct, "bound": bound, "target": target, "pairs": int(keep.sum()),
+    return {"pct": pct, "bound": bound, "target": target, "pairs": int(keep.sum()),
             "pairs_per_task": keep.sum() / p.shape[0], "status": status, "makespan": makespan,
             "seconds": time.perf_counter() - start}
 

@@ -3,6 +3,7 @@ solver runs here)."""
 
 import importlib.util
 
+import pytest
 from helpers import ROOT
 
 
@@ -43,3 +44,26 @@ def test_the_scaling_table_is_the_rendered_csv():
     page = (ROOT / "docs" / "performance.md").read_text()
     block = page.split("<!-- scaling:start -->", 1)[1].split("<!-- scaling:end -->", 1)[0].strip()
     assert block == out.strip()
+
+
+def test_the_feasibility_check_agrees_with_enumeration():
+    """bench/hcsp_optimum.py's check on random instances of 7 tasks x 3 machines: a target just above the optimum
+    (found by trying every mapping) gets a mapping within it, one just below is infeasible."""
+    import itertools
+
+    import numpy as np
+
+    from hcsched.models.etc.bounds import lp_bound
+
+    within = _bench("hcsp_optimum").within
+    rng = np.random.default_rng(3)
+    for _ in range(12):
+        p = rng.uniform(1, 20, (7, 1)) * rng.uniform(1, 5, (7, 3))
+        best = min(np.bincount(a, weights=p[np.arange(7), a], minlength=3).max()
+                   for a in map(np.array, itertools.product(range(3), repeat=7)))
+        gap = 100 * (best / lp_bound(p) - 1)
+        found = within(p, gap + 1e-4, 60)
+        assert found["status"] == "found" and found["makespan"] <= found["target"] * (1 + 1e-9)
+        assert found["makespan"] == pytest.approx(best)
+        if gap > 1e-3:
+            assert within(p, gap - 1e-3, 60)["status"] == "infeasible"
