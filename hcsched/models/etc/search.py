@@ -28,7 +28,10 @@ Tasks all arrive at once; minimise the makespan ``max_j ready[j] + sum of p_ij o
    neighbourhood search, Shaw, CP 1998), or with no LP from the next start.
 
 Every random draw comes from numba's generator and a NumPy generator, both seeded per call: a seed and an iteration
-budget give one result on every machine. A time cap (``seconds``) makes the result depend on the machine's speed.
+budget give one result, run after run, with or without a time cap (``seconds``, which makes the count reached depend
+on the machine's speed). Another machine or installation may follow another path: the search starts from the LP's
+solution and its dual weights (HiGHS, and a least-squares solve by the BLAS), and a difference in their last bits
+changes which step wins a near-tie.
 """
 
 from __future__ import annotations
