@@ -272,8 +272,8 @@ def settle(key: str) -> None:
         job.settled = job.outcome()
     kind, value = job.settled
     if kind == "result":
+        st.session_state.pop(job.notice_key, None)  # an older run's notice; on_result may leave its own
         job.on_result(job, value)
-        st.session_state.pop(job.notice_key, None)
     elif kind == "cancelled":
         st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.", job.scenario)
     else:

@@ -136,3 +136,17 @@ def test_keep_adds_a_run_once(monkeypatch, results):
     run = run_result(SMALL)
     first, again = history.keep(run), history.keep(run)
     assert first is again and len(history.history()) == 1
+
+
+def test_a_notice_that_the_result_leaves_stays_whichever_access_the_click_stops(monkeypatch, results):
+    """A page's ``on_result`` may say something itself (the Papers page's "Rerun of 1 claim(s) done"): settling
+    clears an earlier run's notice before it, never the one it leaves."""
+    def said(job, value):
+        st.session_state[Keys.NOTICE] = ("success", "done", None)
+
+    for stop_at in range(0, 8):
+        job = Job(SMALL, SMALL.trials, notice_key=Keys.NOTICE, on_result=said)
+        job.future.set_result(results)
+        state = settle_stopped_at(monkeypatch, job, stop_at)
+        assert state.data[Keys.NOTICE] == ("success", "done", None), stop_at
+        assert Keys.JOB not in state.data, stop_at
