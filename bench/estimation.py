@@ -36,7 +36,7 @@ from hcsched.models.estimation.spec import Estimator
 from hcsched.sampling import trial_seeds
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
-from speed import figure, record  # noqa: E402
+from speed import figure, record_all  # noqa: E402
 
 KNN_REPEATS = 20
 
@@ -214,8 +214,7 @@ def main() -> None:
     print("\nestimation error of FA on system A by estimator (Fig. 5):", {k: round(v, 3) for k, v in errs.items()},
           f"smoothed / k-NN = {errs['smoothed'] / errs['knn']:.2f} (paper: about 10)")
     if args.record:
-        for row_id, cells in rows.items():
-            record(row_id, **cells)
+        record_all(rows)
 
 
 if __name__ == "__main__":

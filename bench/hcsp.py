@@ -160,6 +160,8 @@ def main() -> int:
     ap.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # one instance, its row as JSON
     ap.add_argument("--mip-seconds", type=float, default=10.0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.seeds < 1 or (args.iterations is not None and args.iterations < 1):
+        ap.error(f"--seeds {args.seeds} / --iterations {args.iterations}: each is at least 1")
     if not HCSP.is_dir():
         print(f"HCSP instances not found at {HCSP} (set HCSCHED_SHARED)")
         return 1

@@ -120,6 +120,8 @@ def main() -> int:
     ap.add_argument("--render", action="store_true", help="render the CSV, run nothing")
     ap.add_argument("--csv", type=Path, default=CSV, help="where to write the CSV (default bench/hcsp_optimum.csv)")
     args = ap.parse_args()
+    if args.pct < 0 or args.seconds <= 0:
+        ap.error(f"--pct {args.pct:g} / --seconds {args.seconds:g}: the percentage is at least 0, the time above 0")
     if args.render:
         return show(read_csv(args.csv), args.readme)
     if not HCSP.is_dir():

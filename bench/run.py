@@ -34,7 +34,7 @@ from numba import njit
 from hcsched import map_tasks
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
-from speed import figure, record  # noqa: E402
+from speed import figure, record_all  # noqa: E402
 
 
 @njit(cache=True)
@@ -217,8 +217,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = {**kernels(), **cli_runs(), **class_model(table1=not args.quick), **sweeps()}
     if args.record:
-        for row_id, cells in rows.items():
-            record(row_id, **cells)
+        record_all(rows)
 
 
 if __name__ == "__main__":

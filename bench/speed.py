@@ -68,6 +68,12 @@ def record(row_id: str, path: Path = CSV, **cells: str) -> dict:
     return row
 
 
+def record_all(rows: dict[str, dict], path: Path = CSV) -> None:
+    """:func:`record` each of ``rows`` (row id -> its cells)."""
+    for row_id, cells in rows.items():
+        record(row_id, path, **cells)
+
+
 def figure(x: float, digits: int = 2) -> str:
     """``x`` to ``digits`` significant digits, never in exponent form (0.0083, 15, 186)."""
     if x == 0 or not math.isfinite(x):

@@ -35,7 +35,7 @@ from hcsched.models.timeshared.presets import PRESETS
 from hcsched.scenario import Scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
-from speed import record  # noqa: E402
+from speed import record_all  # noqa: E402
 
 
 def one_trial() -> dict:
@@ -215,8 +215,7 @@ def main() -> None:
         if not args.quick:
             rows["timeshared-grid"] = grid()
     if args.record:
-        for row_id, cells in rows.items():
-            record(row_id, **cells)
+        record_all(rows)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from hcsched.models.value.simulation import run_dynamic, trial
 from hcsched.models.value.static_runs import run_static
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
-from speed import record, span  # noqa: E402
+from speed import record_all, span  # noqa: E402
 
 EVENT_TARGET_MS = 5.0
 PRESET_TARGET_S = 60.0
@@ -171,8 +171,7 @@ def main() -> None:
     simulate(MODEL.tiny())  # compile (or load) every kernel, TPSA and GA included, before timing anything
     rows = {**part_events(5 if a.quick else 20), **part_preset(10 if a.quick else 50), **part_static()}
     if a.record:
-        for row_id, cells in rows.items():
-            record(row_id, **cells)
+        record_all(rows)
 
 
 if __name__ == "__main__":
