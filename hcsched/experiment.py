@@ -14,7 +14,9 @@ measure.
 from __future__ import annotations
 
 import math
+import os
 import pickle
+import re
 import time
 from collections.abc import Callable
 
@@ -41,10 +43,86 @@ CHUNK_SECONDS = 1.0  # a chunk of trials sent to a worker process takes about th
 HEARTBEAT_SECONDS = 0.5  # while no heuristic run finishes, progress is called again this often (so that Cancel is seen)
 
 
+MEMORY_SHARE = 0.5  # of the machine's physical memory, what a run may use unless HCSCHED_MAX_MEMORY says otherwise
+ROW_BYTES, CELL_BYTES = 400, 120  # a results row while it is built (a dict of Python floats), and per cell
+SCHEDULE_CELL_BYTES = 8 * 2  # a schedules table's cell, and its copy while the chunks' tables are concatenated
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def memory_limit() -> int:
+    """The bytes a run may need on this machine: ``HCSCHED_MAX_MEMORY`` (bytes, or with a suffix K, M, G or T: "8G",
+    "512M"), else half of the physical memory."""
+    text = os.environ.get("HCSCHED_MAX_MEMORY", "").strip()
+    if not text:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * MEMORY_SHARE)
+    found = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?", text, re.IGNORECASE)
+    if not found or float(found[1]) <= 0:
+        raise HcschedError(f"HCSCHED_MAX_MEMORY: {text!r} is not allowed; allowed: a number of bytes above 0, "
+                           "optionally with K, M, G or T (e.g. 8G, 512M)")
+    return int(float(found[1]) * _UNITS[found[2].upper()])
+
+
+def _table_bytes(scenario: Scenario, rows: int, schedules: bool) -> int:
+    """The results table of ``rows`` rows (and the schedules table, one row per task and row, when asked)."""
+    model = get_model(scenario.model)
+    cells = sum(model.family_size(scenario.spec, m.per) if m.per else 1 + m.normalize for m in model.metrics) + 2
+    tasks = model.scale(scenario.spec)[0]
+    columns = len(SCHEDULE_COLUMNS) + len(model.schedule_columns)
+    return rows * (ROW_BYTES + CELL_BYTES * cells) + schedules * rows * tasks * columns * SCHEDULE_CELL_BYTES
+
+
+def memory_bytes(scenario: Scenario, jobs: int | None = None, points: int = 1, schedules: bool = False,
+                 trials: int | None = None) -> int:
+    """The peak bytes a run of the scenario (``points`` times, as a sweep does; ``trials`` instead of the scenario's)
+    needs, from its sizes alone (nothing is drawn): its model's bytes of one trial (``Model.trial_bytes``) times the
+    trials computed at once, at most ``jobs`` (default all cores), plus the results table."""
+    trials = scenario.trials if trials is None else trials
+    rows = trials * len(scenario.heuristics) * points
+    at_once = min(_jobs(jobs), trials * points)
+    return get_model(scenario.model).trial_bytes(scenario.spec) * at_once + _table_bytes(scenario, rows, schedules)
+
+
+def _jobs(jobs: int | None) -> int:
+    return default_jobs() if jobs is None else max(1, int(jobs))
+
+
+def readable_bytes(n: float) -> str:
+    """"12.3 GB", "512 MB" (powers of 1024)."""
+    for unit, size in (("TB", 2**40), ("GB", 2**30), ("MB", 2**20)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{max(n, 0) / 2**10:.0f} KB"
+
+
+def memory_refusal(scenario: Scenario, jobs: int | None = None, points: int = 1, schedules: bool = False,
+                   trials: int | None = None) -> str | None:
+    """Why the run would not fit in this server's memory (:func:`memory_limit`), in one line; None when it fits."""
+    need, limit = memory_bytes(scenario, jobs, points, schedules, trials), memory_limit()
+    if need <= limit:
+        return None
+    model = get_model(scenario.model)
+    tasks, machines = model.scale(scenario.spec)
+    at_once = min(_jobs(jobs), (scenario.trials if trials is None else trials) * points)
+    return (f"This run needs about {readable_bytes(need)} of memory ({tasks:,} tasks x {machines:,} machines, {at_once:,} "
+            f"{model.trial_word}{'s' if at_once != 1 else ''} at once); this server allows {readable_bytes(limit)} "
+            "(HCSCHED_MAX_MEMORY). Use fewer tasks or machines.")
+
+
+def check_memory(scenario: Scenario, jobs: int | None = None, points: int = 1, schedules: bool = False,
+                 trials: int | None = None) -> None:
+    """Raise :class:`HcschedError` with :func:`memory_refusal`'s line when the run would not fit."""
+    refused = memory_refusal(scenario, jobs, points, schedules, trials)
+    if refused:
+        raise HcschedError(refused)
+
+
 def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence, schedules: bool = False,
               after_run: Callable[[], None] | None = None) -> tuple[list[dict], dict]:
     """All heuristics of the scenario on one trial's workload: metric rows and, if asked, each heuristic's run.
-    ``after_run()`` is called after each heuristic's run (what it raises stops the trial there)."""
+    ``after_run()`` is called after each heuristic's run (what it raises stops the trial there). A trial that would
+    not fit in memory alone (:func:`memory_refusal`, one trial at once) is refused before anything is drawn: in
+    worker processes too."""
+    check_memory(scenario, jobs=1, trials=1)
     model, spec = get_model(scenario.model), scenario.spec
     workload = model.workload(spec, _fresh(seed_seq))
     rows, kept = [], {}
@@ -152,6 +230,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     jobs = default_jobs() if jobs is None else jobs
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise HcschedError(f"jobs: {jobs!r} is not allowed; allowed: a positive integer")
+    check_memory(scenario, jobs, schedules=schedules)
     seeds = trial_seeds(seed, trials)
     jobs = min(jobs, trials)
     per_trial = len(scenario.heuristics)
@@ -198,6 +277,24 @@ SHIP_BYTE = 5.5e-9  # seconds per byte of the pickled scenario, to pickle, send 
 RUN_OVERHEAD = 0.01  # seconds of a run in worker processes beyond its chunks: dispatch, collecting, the results table
 
 
+class _Counter:
+    """A file that only counts the bytes written to it."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def write(self, data) -> int:
+        self.size += len(data)
+        return len(data)
+
+
+def pickled_size(obj) -> int:
+    """The bytes of ``obj`` pickled, counted frame by frame as the pickler writes them (never held at once)."""
+    counter = _Counter()
+    pickle.Pickler(counter, pickle.HIGHEST_PROTOCOL).dump(obj)
+    return counter.size
+
+
 def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None) -> float:
     """The wall time of :func:`simulate` on ``jobs`` cores (checked against runs by ``bench/estimates.py``): the
     seconds of the busiest worker, the chunks of :func:`trials_per_chunk` trials dealt in turn to the worker that
@@ -212,7 +309,7 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
     per_trial = get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
     size = trials_per_chunk(per_trial, trials, jobs)
     apart = asked > 1  # in worker processes
-    per_chunk = CHUNK_ROUND_TRIP + SHIP_BYTE * len(pickle.dumps(scenario, pickle.HIGHEST_PROTOCOL)) if apart else 0.0
+    per_chunk = CHUNK_ROUND_TRIP + SHIP_BYTE * pickled_size(scenario) if apart else 0.0
     workers = [0.0] * jobs  # seconds dealt to each worker
     for first in range(0, trials, size):
         workers[workers.index(min(workers))] += min(size, trials - first) * per_trial + per_chunk

@@ -92,6 +92,8 @@ class RunOptions:
     scheduler: str | None = None
 
     def __post_init__(self) -> None:
+        if self.jobs is not None and (isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1):
+            raise HcschedError(f"jobs: {self.jobs!r} is not allowed; allowed: a whole number >= 1, or None for every core")
         check_backend(self.backend)
         if self.scheduler is not None and self.backend != "dask":
             raise HcschedError("--scheduler: only with --backend dask")

@@ -51,12 +51,14 @@ def mean_ci(values, confidence: float = 0.95, method: str = "t") -> tuple[float,
     n = x.size
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    mean = float(x.mean())
-    if n == 1:
+    with np.errstate(over="ignore", invalid="ignore"):  # inf and -inf, or sums past 1e308: said as such
+        mean = float(x.mean())
+    if n == 1 or not math.isfinite(mean) or not np.isfinite(x).all():
         return (mean, math.nan, math.nan)
-    if not np.isfinite(x).all():
+    with np.errstate(over="ignore"):  # squares of values near 1e308: no interval, said as NaN
+        sd = float(x.std(ddof=1))
+    if not math.isfinite(sd):
         return (mean, math.nan, math.nan)
-    sd = float(x.std(ddof=1))
     if sd == 0.0:
         return (mean, mean, mean)
     if method == "bootstrap":
@@ -122,3 +124,22 @@ def best_few(summary: pd.DataFrame, metric: str, better: str, benchmark: str | N
     if benchmark is not None and benchmark in order and benchmark not in chosen:
         chosen = chosen[:max(0, n - 1)] + [benchmark]
     return [h for h in summary["heuristic"] if h in chosen]
+
+
+def uniform_row_minima(rng: np.random.Generator, rows: int, machines: int) -> np.ndarray:
+    """For ``rows`` rows of ``machines`` iid U(0, 1) draws, each row's smallest, drawn directly (it is Beta(1,
+    machines)) without drawing the rows: a row's smallest of any law is its inverse CDF at these."""
+    return rng.beta(1.0, float(machines), size=rows)
+
+
+def gamma_row_minima(rng: np.random.Generator, rows: int, machines: int, task_mean: float, task_cov: float,
+                     machine_cov: float) -> np.ndarray:
+    """The smallest entry of each of ``rows`` rows of a coefficient-of-variation ETC (:func:`hcsched.sampling.
+    cov_based_etc`: a task's mean q ~ Gamma(task_mean, COV task_cov), its row Gamma(q, COV machine_cov) on
+    ``machines`` machines), drawn from the order statistic instead of the whole rows: memory and time do not grow
+    with ``machines``."""
+    from scipy.special import gammaincinv  # lazy: scipy is slow to import
+
+    a_task, a_mach = 1.0 / task_cov**2, 1.0 / machine_cov**2
+    q = rng.gamma(a_task, task_mean / a_task, size=rows)
+    return gammaincinv(a_mach, uniform_row_minima(rng, rows, machines)) * q / a_mach

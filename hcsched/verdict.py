@@ -120,6 +120,7 @@ class Verdict:
     benchmark: str | None = None  # the heuristic the others are normalised to, if any
     behind: tuple[str, ...] = ()  # the heuristics told apart from the best (clearly worse), in rank order
     bound_text: str = ""  # how far the best is from a bound on the best possible (:func:`bound_sentence`), or ""
+    unranked: tuple[str, ...] = ()  # heuristics left out of the ranking: their mean is infinite (an overflow)
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -265,11 +266,27 @@ def _means(table: pd.DataFrame) -> dict[str, float]:
     return {h: mean_ci(table[h])[0] for h in table.columns}
 
 
-def _ranking(table: pd.DataFrame, better: str, means: dict) -> list[tuple[str, float]]:
-    """(heuristic, mean) from best to worst (:func:`hcsched.stats.ranked`: ties keep the table's order); heuristics
+def _ranked_means(table: pd.DataFrame, better: str, means: dict) -> list[tuple[str, float]]:
+    """(heuristic, mean) from best to worst (:func:`hcsched.stats.ranked`: ties keep the table's order), heuristics
     without a value left out."""
     frame = pd.DataFrame({"heuristic": table.columns, "mean": [means[h] for h in table.columns]})
     return [(h, means[h]) for h in ranked(frame, "mean", better) if not math.isnan(means[h])]
+
+
+def _unranked(table: pd.DataFrame, better: str, means: dict) -> tuple[str, ...]:
+    """The heuristics whose infinite mean (an overflow) would rank them first: never crowned, left out of the
+    ranking."""
+    head = []
+    for h, m in _ranked_means(table, better, means):
+        if math.isfinite(m):
+            break
+        head.append(h)
+    return tuple(head)
+
+
+def _ranking(table: pd.DataFrame, better: str, means: dict) -> list[tuple[str, float]]:
+    """:func:`_ranked_means` without the :func:`_unranked` heuristics."""
+    return _ranked_means(table, better, means)[len(_unranked(table, better, means)):]
 
 
 # --- the words ---------------------------------------------------------------------------------------------------
@@ -391,17 +408,26 @@ def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str
 
 def _sentence(v: Verdict, metric: Metric, total: int) -> str:
     """One sentence: who wins on the metric, by how much, and whether it is real; the benchmark after a semicolon."""
+    left = _unranked_note(v, metric)
     if v.best is None:
-        return f"{v.title}: {v.note}."
+        return f"{v.title}: {v.note}{left}."
     if v.note:
-        return f"{v.title}: {v.best} ({readable(v.best_mean, metric)}), {v.note}."
+        return f"{v.title}: {v.best} ({readable(v.best_mean, metric)}), {v.note}{left}."
     sup = "lowest" if v.better == "lower" else "highest"
     text = _lead(v, metric, total, sup)
     named = {t.other for t in v.tied} if len(v.tied) > 1 and not v.comparisons[0].separated else set()
     for c in v.comparisons[1:]:
         if c.other not in named:
             text += f"; {v.best} is " + _against(c, v.best, f"the benchmark {c.other}", v.kind, total)
-    return text + "."
+    return text + left + "."
+
+
+def _unranked_note(v: Verdict, metric: Metric) -> str:
+    """"; the mean makespan of mct and met is infinite (an overflow), so they are not ranked", or ""."""
+    if not v.unranked:
+        return ""
+    return (f"; the mean {metric_words(metric)} of {_and(v.unranked)} is infinite (an overflow), so "
+            f"{'it is' if len(v.unranked) == 1 else 'they are'} not ranked (an infinite mean cannot win)")
 
 
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
@@ -448,6 +474,7 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
              for h, m in _ranking(table[refs], metric.better, means)]
     if best is None:
         note = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
+            "no finite values" if _unranked(online, metric.better, means) else \
             "no values (every trial is NaN)"
         return None, math.nan, (), note, tuple(shown), (), ()
     rest = [h for h, _ in ranking[1:]]
@@ -472,8 +499,13 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     plain name, said where a label is first mentioned (:func:`named_once`)."""
     references = dict(references or {})
     best, mean, comps, note, refs, tied, behind = _decide(results, metric, benchmark, references)
+    unranked = ()
+    if metric.better in ("lower", "higher"):
+        table = wide(results, metric.name)
+        unranked = _unranked(table.drop(columns=[h for h in table.columns if h in references]), metric.better,
+                             _means(table))
     v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note, "",
-                refs, tied=tied, benchmark=benchmark, behind=behind)
+                refs, tied=tied, benchmark=benchmark, behind=behind, unranked=unranked)
     total = int(results["trial"].nunique()) if "trial" in results else 0
     text, reference_text = named_once([_sentence(v, metric, total), _reference_sentence(v, metric, total)], names or {})
     return dataclasses.replace(v, text=text, reference_text=reference_text)

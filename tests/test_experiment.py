@@ -72,6 +72,10 @@ def test_bad_arguments():
         simulate(SMALL, trials=0)
     with pytest.raises(HcschedError, match="jobs"):
         simulate(SMALL, jobs=0)
+    from hcsched.runner import RunOptions
+    for jobs in (0, -3, 1.5, True):
+        with pytest.raises(HcschedError, match=f"^jobs: {jobs!r} is not allowed"):
+            RunOptions(jobs)
 
 
 @pytest.mark.parametrize("key, fraction", [("lambda_h", 0.5), ("lambda_l", 0.9), ("lambda_t", 0.2)])

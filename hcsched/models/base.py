@@ -198,6 +198,13 @@ class Model:
         """Plain-text warnings about a results table (e.g. unstable runs); markdown ``**`` marks names."""
         return []
 
+    def trial_bytes(self, spec: Any) -> int:
+        """The peak bytes of one trial (its workload and a heuristic's run), from the spec's sizes alone: nothing may
+        be drawn or allocated to know it (a cap on a run's memory asks it before anything is). This default assumes
+        a few tasks x machines matrices of float64; a model counts its own arrays."""
+        tasks, machines = self.scale(spec)
+        return 8 * (6 * tasks * machines + 32 * tasks + 32 * machines)
+
     def trial_seconds(self, spec: Any, heuristics: tuple[HeuristicSpec, ...]) -> float:
         """A rough wall time of one trial on one core (for the estimate before a run)."""
         return 0.0

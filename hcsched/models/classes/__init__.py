@@ -29,6 +29,10 @@ from hcsched.scenario import Scenario
 _DRAW = 3.7e-8
 _TASK, _MACHINE = 4.5e-8, 1.2e-9
 _FACTOR = {"lp-static": 1.6, "lpas-2k": 2.0, "guided-lpas": 2.0, "guided-lpas-2k": 2.5}  # others 1
+# bytes of one trial: per arrival, the workload's draws, the event loop's and the schedule's arrays (the arrivals of a
+# trial, at most this many times their expected number plus a margin: Poisson counts); per class and machine, the
+# rates, the policy and the counts; the allocation LP's constraint matrix, (classes + columns) x classes x columns
+_TASK_BYTES, _CLASS_MACHINE_BYTES, _TASKS_MARGIN = 40 * 8, 8 * 8, 1.2
 
 
 class ClassModel(Model):
@@ -123,6 +127,12 @@ class ClassModel(Model):
                            f"(lambda* restricted to its machines: {group['lambda_restricted'].iloc[0]:.4f}; a value below 1 "
                            "means it cannot keep up, else the number in system kept growing).")
         return out
+
+    def trial_bytes(self, s: spec.ClassModelSpec) -> int:
+        """The per-arrival arrays, the per-class and machine ones and the allocation LP's matrix."""
+        c, g = len(s.classes.arrival_rates), len(s.classes.exec_rates[0])
+        n = int(_TASKS_MARGIN * s.tasks) + 100
+        return _TASK_BYTES * n + _CLASS_MACHINE_BYTES * c * (s.machines + 1) + 8 * (c + g) * (c * g + 1)
 
     def trial_seconds(self, s: spec.ClassModelSpec, heuristics) -> float:
         """Linear in the arrivals n (sum of alpha_i x horizon): n (_DRAW + (_TASK + m _MACHINE) x the sum of the

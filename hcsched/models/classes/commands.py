@@ -10,6 +10,7 @@ from hcsched.errors import HcschedError
 from hcsched.models.base import Command
 from hcsched.models.classes.lp import Allocation, solve_allocation
 from hcsched.readers import parse_csv_etc
+from hcsched.userfiles import read_text
 
 
 def _numbers(text: str, flag: str, integer: bool = False) -> list:
@@ -28,11 +29,8 @@ def _lp_arguments(lp: argparse.ArgumentParser) -> None:
 
 
 def cmd_lp(args: argparse.Namespace) -> None:
-    try:
-        text = open(args.mu).read()
-    except OSError as exc:
-        raise HcschedError(f"--mu {args.mu!r}: cannot be read ({exc.strerror or exc}); give a CSV of execution rates, "
-                           "one row per class and one column per machine (or group)") from None
+    text = read_text(args.mu, "--mu", "a CSV of execution rates, one row per class and one column per machine (or "
+                     "group)")
     mu = parse_csv_etc(text, source=f"--mu {args.mu}")[0]
     groups = _numbers(args.groups, "--groups", integer=True) if args.groups else None
     if groups is not None and (len(groups) != mu.shape[1] or min(groups) < 1):

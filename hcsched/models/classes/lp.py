@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hcsched.errors import HcschedError
+from hcsched.validate import MAX_RATE
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,17 @@ def check_rates(alpha, mu) -> tuple[np.ndarray, np.ndarray]:
     if mu.ndim != 2 or mu.shape[0] != alpha.size or mu.shape[1] < 1:
         raise HcschedError(f"exec_rates: shape {mu.shape} does not match {alpha.size} classes; give one row per class "
                            "and one column per machine (or machine group)")
-    if not np.all(np.isfinite(alpha)) or (alpha <= 0).any():
-        i = int(np.flatnonzero(~np.isfinite(alpha) | (alpha <= 0))[0])
-        raise HcschedError(f"arrival_rates: class {i} has rate {alpha[i]}; arrival rates must be positive and finite")
-    if not np.all(np.isfinite(mu)) or (mu < 0).any():
-        i, j = map(int, np.argwhere(~np.isfinite(mu) | (mu < 0))[0])
-        raise HcschedError(f"exec_rates: (class {i}, machine {j}) = {mu[i, j]}; execution rates must be finite and >= 0 "
-                           "(0: the machine cannot run the class)")
+    bad_alpha = ~np.isfinite(alpha) | (alpha < 1 / MAX_RATE) | (alpha > MAX_RATE)
+    if bad_alpha.any():
+        i = int(np.flatnonzero(bad_alpha)[0])
+        raise HcschedError(f"arrival_rates: class {i} has rate {alpha[i]}; arrival rates must be from {1 / MAX_RATE:g} "
+                           f"to {MAX_RATE:g} (outside it the arrival times overflow or underflow)")
+    bad_mu = ~np.isfinite(mu) | (mu < 0) | (mu > MAX_RATE) | ((mu > 0) & (mu < 1 / MAX_RATE))
+    if bad_mu.any():
+        i, j = map(int, np.argwhere(bad_mu)[0])
+        raise HcschedError(f"exec_rates: (class {i}, machine {j}) = {mu[i, j]}; execution rates must be 0 (the machine "
+                           f"cannot run the class) or from {1 / MAX_RATE:g} to {MAX_RATE:g} (outside it the execution "
+                           "times overflow or underflow)")
     dead = np.flatnonzero((mu <= 0).all(axis=1))
     if dead.size:
         raise HcschedError(f"exec_rates: class {int(dead[0])} has rate 0 on every machine; every class must be runnable "

@@ -11,7 +11,7 @@ import numpy as np
 
 from hcsched.errors import HcschedError
 from hcsched.models.classes.lp import check_rates, expand_groups, solve_allocation
-from hcsched.validate import choice, fail, number
+from hcsched.validate import MAX_MACHINES, MAX_TASKS, choice, fail, number, seconds
 
 SERVICES = ("exponential", "constant", "hyperexponential")
 EXEC_AS = ("rates", "times")
@@ -50,8 +50,10 @@ class ClassSpec:
         check_rates(self.arrival_rates, self.exec_rates)
         if self.groups is not None:
             width = len(self.exec_rates[0])
-            if len(self.groups) != width or any(isinstance(g, bool) or not isinstance(g, int) or g < 1 for g in self.groups):
-                raise fail("groups", list(self.groups), f"{width} positive whole numbers, the machines in each column's group")
+            if len(self.groups) != width or any(isinstance(g, bool) or not isinstance(g, int) or g < 1 for g in self.groups) \
+                    or sum(self.groups) > MAX_MACHINES:
+                raise fail("groups", list(self.groups), f"{width} positive whole numbers, the machines in each column's "
+                           f"group, at most {MAX_MACHINES:.0e} machines in all (so that a trial's arrays can be allocated)")
         choice("service", self.service, SERVICES)
         choice("exec_as", self.exec_as, EXEC_AS)
         if self.long_branch is not None:
@@ -61,10 +63,14 @@ class ClassSpec:
                            "mean must stay positive), or leave it out for balanced means")
             if self.service != "hyperexponential":
                 raise fail("long_branch", self.long_branch, "only with service 'hyperexponential' (leave it out)")
-        number("horizon", self.horizon)
+        seconds("horizon", self.horizon)
         number("warmup", self.warmup, 0.0, low_open=False)
         if self.warmup >= self.horizon:
             raise fail("warmup", self.warmup, f"a time >= 0 and below the horizon ({self.horizon:g})")
+        arrivals = sum(self.arrival_rates) * self.horizon
+        if arrivals > MAX_TASKS:
+            raise fail("horizon", self.horizon, f"a horizon over which the classes' arrivals (now {arrivals:.3g} "
+                       f"expected) are at most {MAX_TASKS:.0e}, so that a trial's arrays can be allocated at all")
 
     @property
     def group_rates(self) -> np.ndarray:

@@ -25,6 +25,9 @@ from hcsched.models.estimation.presets import PRESETS
 from hcsched.models.estimation.workload import make_workload
 from hcsched.scenario import Scenario
 
+# bytes of one trial: per task and processor, the latencies and the kernels' work rows (estimates, transfers,
+# errors and their orders); per task, the workload, the engine's state and the estimators' observations
+_MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES = 10 * 8, 80 * 8, 40 * 8
 CURVE_SAMPLES = 60  # points of each run's curves over time kept in its results row (charts.mean_curves)
 # results column family -> the curve of EstimationRun.curves it samples
 CURVE_FAMILIES = {"idle_at": "idle", "efficiency_at": "efficiency", "error_at": "actual_error",
@@ -122,6 +125,11 @@ class EstimationModel(Model):
         return {"problem": run.problem, "stage": run.stage, "released": run.released, "estimate": run.estimate,
                 "comm_estimate": run.comm_estimate, "predicted_error": run.predicted_error,
                 "estimation_error": run.actual_error, "observations": run.observations}
+
+    def trial_bytes(self, s: spec.EstimationSpec) -> int:
+        """The tasks x processors arrays (latencies, the kernels' rows) and the per-task and per-processor ones."""
+        n, m = s.tasks, s.machines
+        return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m + 8 * s.estimator.n * m
 
     def trial_seconds(self, s: spec.EstimationSpec, heuristics_) -> float:
         """Per heuristic, c (n / 450)^e (_RUN_450) for n tasks (the processors change it little); a local search's

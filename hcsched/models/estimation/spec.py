@@ -15,7 +15,11 @@ from typing import Any
 
 from hcsched.errors import HcschedError
 from hcsched.models.estimation.traces import TraceTask, read_trace, trace_from_rows, trace_rows
-from hcsched.validate import choice, fail, keys, number, numbers, whole
+from hcsched.validate import MAX_MACHINES, MAX_RATE, MAX_TASKS, choice, count, fail, keys, number, numbers, rate, seconds
+
+MAX_WORK = 1e15  # MFLOP of a task's mean work: at the slowest speed allowed its time stays finite
+MAX_PARAMS = 1000  # parameters of a problem's tasks (their vectors X are drawn as one array)
+MAX_WINDOW = 10**6  # an estimator's observations kept per processor and problem
 
 METHODS = ("knn", "smoothed", "average")
 WEIGHTS = ("normalised", "literal")
@@ -57,8 +61,8 @@ class Processors:
     benchmark_noise: float = 0.01  # relative sd of one Linpack report (section 5.2: below 1%)
 
     def __post_init__(self) -> None:
-        whole(self, "count", 1, where="processors.count")
-        number("processors.speed", self.speed)
+        count(self, "count", MAX_MACHINES, where="processors.count")
+        rate("processors.speed", self.speed, "MFLOP/s")
         number("processors.ratio", self.ratio)
         if self.ratio > 1:
             raise fail("processors.ratio", self.ratio, "a number > 0 and <= 1 (slowest speed / fastest)")
@@ -67,7 +71,7 @@ class Processors:
             if len(self.speeds) != self.count:
                 raise fail("processors.speeds", list(self.speeds), f"{self.count} positive speeds, one per processor")
             for s in self.speeds:
-                number("processors.speeds", s)
+                rate("processors.speeds", s, "MFLOP/s")
         if self.names is not None:
             _sequence(self, "names", "processors.names", "a list of processor names")
             object.__setattr__(self, "names", tuple(str(n) for n in self.names))
@@ -79,8 +83,10 @@ class Processors:
         number("processors.busy_level", self.busy_level)
         if self.busy_level > 1:
             raise fail("processors.busy_level", self.busy_level, "a number > 0 and <= 1")
-        number("processors.busy_period", self.busy_period)
-        number("processors.benchmark_noise", self.benchmark_noise, 0.0, low_open=False)
+        number("processors.busy_period", self.busy_period, 1e-3, low_open=False, high=1e12,
+               why="seconds; shorter periods would draw more owner periods than a trial can hold")
+        number("processors.benchmark_noise", self.benchmark_noise, 0.0, low_open=False, high=10.0,
+               why="a relative standard deviation; beyond it the noise's lognormal factors overflow")
 
     def speed_vector(self) -> tuple[float, ...]:
         """Speeds in MFLOP/s, fastest first, evenly spread down to ratio x speed."""
@@ -103,8 +109,8 @@ class Network:
     latency: float = 0.05
 
     def __post_init__(self) -> None:
-        number("network.bandwidth", self.bandwidth)
-        number("network.latency", self.latency, 0.0, low_open=False)
+        rate("network.bandwidth", self.bandwidth, "Mb/s")
+        seconds("network.latency", self.latency, 0.0, low_open=False)
 
 
 @dataclass(frozen=True)
@@ -131,28 +137,37 @@ class Problem:
 
     def __post_init__(self) -> None:
         where = f"problems[{self.name}]"
-        number(f"{where}.release", self.release, 0.0, low_open=False)
-        _whole_list(self, "stages", 1, f"{where}.stages", "a list of task counts (integers >= 1), one per stage")
-        if not self.stages:
-            raise fail(f"{where}.stages", list(self.stages), "a list of task counts, one per stage")
+        seconds(f"{where}.release", self.release, 0.0, low_open=False)
+        stages = f"a list of task counts (integers >= 1), one per stage, at most {MAX_TASKS:.0e} in all (so that a " \
+            "trial's arrays can be allocated at all)"
+        _whole_list(self, "stages", 1, f"{where}.stages", stages)
+        if not self.stages or sum(self.stages) > MAX_TASKS:
+            raise fail(f"{where}.stages", list(self.stages), stages)
         _sequence(self, "work", f"{where}.work", f"{len(self.stages)} mean works in MFLOP, one per stage")
-        _whole_list(self, "params", 0, f"{where}.params", "a list of parameter ranges (integers >= 0)")
+        params = f"a list of at most {MAX_PARAMS} parameter ranges (integers from 0 to {MAX_TASKS:.0e})"
+        _whole_list(self, "params", 0, f"{where}.params", params)
+        if len(self.params) > MAX_PARAMS or any(p > MAX_TASKS for p in self.params):
+            raise fail(f"{where}.params", list(self.params), params)
         _sequence(self, "exponents", f"{where}.exponents", f"{len(self.params)} numbers, one per parameter")
         if len(self.work) != len(self.stages):
             raise fail(f"{where}.work", list(self.work), f"{len(self.stages)} mean works in MFLOP, one per stage")
         for w in self.work:
-            number(f"{where}.work", w)
+            number(f"{where}.work", w, 1.0 / MAX_RATE, low_open=False, high=MAX_WORK,
+                   why="MFLOP; outside it a task's time overflows or underflows")
         if len(self.exponents) != len(self.params):
             raise fail(f"{where}.exponents", list(self.exponents), f"{len(self.params)} numbers, one per parameter")
         for e in self.exponents:
             if isinstance(e, bool) or not isinstance(e, (int, float)) or e != e or abs(e) > 20:
                 raise fail(f"{where}.exponents", e, "a number between -20 and 20")
-        number(f"{where}.data", self.data, 0.0, low_open=False)
-        number(f"{where}.noise", self.noise, 0.0, low_open=False)
+        number(f"{where}.data", self.data, 0.0, low_open=False, high=MAX_WORK, why="Mb; beyond it a transfer's time "
+               "overflows")
+        number(f"{where}.noise", self.noise, 0.0, low_open=False, high=10.0,
+               why="the standard deviation of a lognormal; beyond it its factors overflow")
         number(f"{where}.outliers", self.outliers, 0.0, low_open=False)
         if self.outliers > 1:
             raise fail(f"{where}.outliers", self.outliers, "a probability between 0 and 1")
-        number(f"{where}.outlier_factor", self.outlier_factor, 1.0, low_open=False)
+        number(f"{where}.outlier_factor", self.outlier_factor, 1.0, low_open=False, high=1e6,
+               why="beyond it an outlier's time overflows sums")
 
     @property
     def tasks(self) -> int:
@@ -177,7 +192,7 @@ class Estimator:
 
     def __post_init__(self) -> None:
         choice("estimator.method", self.method, METHODS)
-        whole(self, "n", 1, where="estimator.n")
+        count(self, "n", MAX_WINDOW, where="estimator.n")
         number("estimator.L", self.L, 0.0, low_open=False)
         if self.L >= 0.5:
             raise fail("estimator.L", self.L, "a fraction >= 0 and < 0.5 (eq. 2 drops floor(Lk) at each end)")
@@ -186,7 +201,7 @@ class Estimator:
             raise fail("estimator.nu", self.nu, "a number between 0 and 1")
         choice("estimator.weights", self.weights, WEIGHTS)
         choice("estimator.error", self.error, ERRORS)
-        number("estimator.eps", self.eps)
+        number("estimator.eps", self.eps, high=MAX_RATE, why="beyond it every predicted error is the floor")
 
 
 @dataclass(frozen=True)
@@ -199,7 +214,9 @@ class EstimationSpec:
     estimator: Estimator = field(default_factory=Estimator)
     mapping: str = "return"
     trace: tuple[TraceTask, ...] | None = None  # replaces the generated problems' tasks
-    trace_files: tuple[str, str] | None = None  # (tasks CSV, processors CSV) as written in the scenario
+    # (tasks CSV, processors CSV) as the user's scenario file named them, for display only: the scenario file written
+    # back holds the trace inline (a sweep's points, a results CSV's scenario line read no file)
+    trace_files: tuple[str, str] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         choice("mapping", self.mapping, MAPPINGS)
@@ -210,6 +227,9 @@ class EstimationSpec:
         names = [p.name for p in self.problems]
         if len(set(names)) != len(names):
             raise fail("problems", names, "problems with distinct names")
+        if self.tasks > MAX_TASKS:
+            raise fail("problems", names, f"problems of at most {MAX_TASKS:.0e} tasks in all (now {self.tasks:,}), so "
+                       "that a trial's arrays can be allocated at all")
 
     @property
     def machines(self) -> int:
@@ -268,11 +288,7 @@ def _plain(obj) -> dict[str, Any]:
 
 def spec_to_dict(spec: EstimationSpec) -> dict[str, Any]:
     out: dict[str, Any] = {"processors": _plain(spec.processors), "network": _plain(spec.network)}
-    if spec.trace_files is not None:
-        for k in ("speeds", "names", "count"):
-            out["processors"].pop(k, None)
-        out["trace"] = {"tasks": spec.trace_files[0], "processors": spec.trace_files[1]}
-    elif spec.trace is not None:
+    if spec.trace is not None:
         out["trace"] = {"tasks": trace_rows(spec.trace)}
     else:
         out["problems"] = [_plain(p) for p in spec.problems]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hcsched.errors import HcschedError
+from hcsched.userfiles import read_text
 
 
 @dataclass(frozen=True)
@@ -37,22 +38,22 @@ class TraceTask:
 
 
 def _read(path: Path, what: str) -> str:
-    try:
-        return Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HcschedError(f"{what} CSV: cannot be read ({exc.__class__.__name__}: {exc})") from None
+    return read_text(path, f"{what} CSV", f"a {what} CSV file")
 
 
 def _rows(text: str, what: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     reader = csv.reader(text.splitlines())
-    header = [h.strip().lower() for h in next(reader, [])]
-    rows = []
-    for line, cells in enumerate(reader, start=2):
-        if not any(c.strip() for c in cells):
-            continue
-        if len(cells) > len(header):
-            raise HcschedError(f"{what} CSV line {line}: {len(cells)} cells but the header has {len(header)}")
-        rows.append((line, {h: c.strip() for h, c in zip(header, cells, strict=False)}))
+    try:
+        header = [h.strip().lower() for h in next(reader, [])]
+        rows = []
+        for line, cells in enumerate(reader, start=2):
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header):
+                raise HcschedError(f"{what} CSV line {line}: {len(cells)} cells but the header has {len(header)}")
+            rows.append((line, {h: c.strip() for h, c in zip(header, cells, strict=False)}))
+    except csv.Error as exc:
+        raise HcschedError(f"{what} CSV line {reader.line_num}: cannot be read as CSV ({exc})") from None
     return header, rows
 
 
@@ -147,15 +148,17 @@ def _named(exc: HcschedError, what: str, path: Path) -> HcschedError:
 
 
 def read_processors(path: Path) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    text = _read(path, "processors")  # its errors name the path already
     try:
-        return parse_processors(_read(path, "processors"))
+        return parse_processors(text)
     except HcschedError as exc:
         raise _named(exc, "processors", path) from None
 
 
 def read_tasks(path: Path, speeds: dict[str, float]) -> tuple[TraceTask, ...]:
+    text = _read(path, "tasks")
     try:
-        return parse_tasks(_read(path, "tasks"), speeds)
+        return parse_tasks(text, speeds)
     except HcschedError as exc:
         raise _named(exc, "tasks", path) from None
 

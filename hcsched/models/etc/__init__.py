@@ -28,6 +28,7 @@ from hcsched.models.etc.simulation import EtcRun, run_heuristic
 from hcsched.models.etc.workload import Workload, make_workload, range_based_etc
 from hcsched.sampling import cov_based_etc
 from hcsched.scenario import Scenario
+from hcsched.stats import gamma_row_minima, uniform_row_minima
 
 # CPU seconds on one core of the 2-core machine, kernels compiled (fitted to one trial of 2000 tasks on 8, 20
 # and 80 machines, 500 and 8000 tasks on 20, at loads 0.4-3.7 and all tasks at once; bench/estimates.py checks runs).
@@ -41,22 +42,33 @@ _EVENT, _EVENT_MACHINE = 4.5e-7, 3.5e-9  # batch mode, per mapping event (about 
 # waiting unmapped is 1 / (1 + (rho0 / rho)^p) at load rho (Max-min maps so badly that it is overloaded from 0.6 on)
 _REMAP = {"min-min": (2.1e-9, 2.0, 3), "max-min": (7e-9, 0.6, 10), "sufferage": (2.3e-9, 1.3, 6)}
 _SEARCH = 1.8e-5  # lp-search, per mapping event and iteration of its search (the LP and the starts included)
+_SAMPLE_ROWS, _SAMPLE_MACHINES = 64, 256  # the load is estimated from 64 rows drawn whole up to 256 machines
+# bytes of one trial: the ETC and actual matrices with the temporaries of their draws (about 3.4 matrices measured
+# at 4000 x 1000) and a batch heuristic's rows of the meta-task's ETC, per task and machine; per task and machine,
+# the arrays of the event loops and the bounds; per entry of a user's matrix, its Python floats in a worker
+_MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES, _USER_ENTRY_BYTES = 6 * 8, 40 * 8, 40 * 8, 32
 
 
 def _load(s: spec.EtcModelSpec) -> float:
     """rho = arrival rate x the mean over tasks of their smallest ETC / machines: the share of the suite's capacity
     the arrivals ask for if every task ran on its fastest machine (infinite when all arrive at once); the smallest
-    ETCs from 64 rows of the matrix (drawn with a fixed seed, or the user's)."""
+    ETCs from 64 rows of the matrix (drawn with a fixed seed, or the user's). Beyond 256 machines each row's smallest
+    is drawn from its order statistic, not the whole row, so that the estimate never allocates with the machines."""
     if s.arrivals.process == "static":
         return float("inf")
     e, rng = s.etc, np.random.default_rng(0)
     if e.method == "matrix":
-        rows = e.matrix[:: max(1, len(e.matrix) // 64)]
+        smallest = [min(r) for r in e.matrix[:: max(1, len(e.matrix) // _SAMPLE_ROWS)]]
+    elif s.machines > _SAMPLE_MACHINES and e.method == "range":
+        q = rng.uniform(1.0, e.task_het, size=_SAMPLE_ROWS)
+        smallest = q * (1.0 + (e.machine_het - 1.0) * uniform_row_minima(rng, _SAMPLE_ROWS, s.machines))
+    elif s.machines > _SAMPLE_MACHINES:
+        smallest = gamma_row_minima(rng, _SAMPLE_ROWS, s.machines, e.task_mean, e.task_cov, e.machine_cov)
     elif e.method == "range":
-        rows = range_based_etc(rng, 64, s.machines, e.task_het, e.machine_het)
+        smallest = range_based_etc(rng, _SAMPLE_ROWS, s.machines, e.task_het, e.machine_het).min(axis=1)
     else:
-        rows = cov_based_etc(rng, 64, s.machines, e.task_mean, e.task_cov, e.machine_cov)
-    return s.arrivals.rate * float(np.mean([min(r) for r in rows])) / s.machines
+        smallest = cov_based_etc(rng, _SAMPLE_ROWS, s.machines, e.task_mean, e.task_cov, e.machine_cov).min(axis=1)
+    return s.arrivals.rate * float(np.mean(smallest)) / s.machines
 
 
 class EtcModel(Model):
@@ -130,6 +142,14 @@ class EtcModel(Model):
         out["lower_bound"] = run.makespan_bound
         out["mean_flow_bound"] = out["mean_flow"] / run.flow_bound if run.flow_bound > 0 else float("nan")
         return out
+
+    def trial_bytes(self, s: spec.EtcModelSpec) -> int:
+        """The ETC and actual matrices with their draws' temporaries and a batch heuristic's copy of the meta-task's
+        rows, tasks x machines; the event loops' and the bounds' arrays per task and per machine; a user's matrix
+        unpickled in a worker."""
+        n, m = s.tasks, s.machines
+        user = _USER_ENTRY_BYTES * n * m * (s.etc.method == "matrix")
+        return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m + user
 
     def trial_seconds(self, s: spec.EtcModelSpec, heuristics) -> float:
         """Drawing the workload, n m _DRAW (+ n m _MATRIX for a user's matrix, + n _SMALLEST for semiconsistent

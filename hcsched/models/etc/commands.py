@@ -13,6 +13,7 @@ from hcsched.models.etc.mapping import MappingResult, lower_bound, map_tasks
 from hcsched.readers import read_etc
 from hcsched.registry import get_model
 from hcsched.scenario import Scenario
+from hcsched.validate import MAX_MACHINES, MAX_TRIALS, whole_argument
 
 
 def _value(text: str):
@@ -50,7 +51,7 @@ def _map_arguments(m: argparse.ArgumentParser) -> None:
     m.add_argument("--heuristic", required=True)
     m.add_argument("--ready", help="initial machine ready times, comma-separated")
     m.add_argument("--param", action="append", metavar="KEY=VALUE", help="a heuristic parameter (repeatable)")
-    m.add_argument("--machines", type=int, help="machines per task in an HCSP file without header")
+    m.add_argument("--machines", type=whole_argument(1, MAX_MACHINES), help="machines per task in an HCSP file without header")
     m.add_argument("--json", action="store_true", help="print {heuristic, makespan, assignment, completion, lower_bound}")
 
 
@@ -69,7 +70,7 @@ def cmd_map(args: argparse.Namespace) -> None:
 
 
 def _calibrate_arguments(r: argparse.ArgumentParser) -> None:
-    r.add_argument("--trials", type=int, default=5)
+    r.add_argument("--trials", type=whole_argument(1, MAX_TRIALS), default=5)
     r.add_argument("--target", default="lambda_h", help="lambda_h (0.5), lambda_l (0.9), lambda_t (0.2) or a fraction")
     r.add_argument("--json", action="store_true", help="print {arrival_rate, unit, target, fraction, trials, seed}")
     r.set_defaults(seed=0)

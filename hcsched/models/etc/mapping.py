@@ -11,6 +11,7 @@ from hcsched.models.etc import bounds, engine
 from hcsched.models.etc.explain import trace_mapping
 from hcsched.readers import check_etc
 from hcsched.scenario import HeuristicSpec
+from hcsched.validate import MAX_SECONDS
 
 
 @dataclass(frozen=True)
@@ -34,15 +35,26 @@ class MappingResult:
 
 
 def check_ready(ready, machines: int) -> np.ndarray:
-    """Initial ready times: one finite, non-negative value per machine (zeros when None)."""
+    """Initial ready times: one number per machine from 0 to MAX_SECONDS (zeros when None)."""
     if ready is None:
         return np.zeros(machines)
-    r = np.asarray(ready, dtype=float).ravel()
+    allowed = f"one ready time per machine ({machines}), each a number from 0 to {MAX_SECONDS:g} s"
+    try:
+        r = np.asarray(ready, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise HcschedError(f"ready: {_short(ready)} is not allowed; allowed: {allowed}") from None
     if r.size != machines:
         raise HcschedError(f"ready: {r.size} values given, the ETC matrix has {machines} machines; give one ready time per machine")
-    if not np.all(np.isfinite(r)) or (r < 0).any():
-        raise HcschedError(f"ready: {r.tolist()} is not allowed; ready times must be finite and non-negative")
+    if not np.all(np.isfinite(r)) or (r < 0).any() or (r > MAX_SECONDS).any():
+        raise HcschedError(f"ready: {_short(r.tolist())} is not allowed; allowed: {allowed} (larger times make sums "
+                           "overflow)")
     return r
+
+
+def _short(value, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters (a long list stays one short line)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def map_tasks(etc, heuristic: str, ready=None, trace: bool = False, **params) -> MappingResult:
@@ -79,9 +91,14 @@ def lower_bound(etc, ready=None, arrival=None) -> float:
         return bounds.lp_bound(etc, check_ready(ready, etc.shape[1]))
     if ready is not None:
         raise HcschedError("ready: not allowed with arrival times; the bound with arrivals has every machine free at 0")
-    a = np.asarray(arrival, dtype=float).ravel()
-    if a.size != etc.shape[0] or not np.all(np.isfinite(a)) or (a < 0).any():
-        raise HcschedError(f"arrival: {a.size} values given for {etc.shape[0]} tasks; give one finite, non-negative "
-                           "arrival time per task")
+    allowed = f"one arrival time per task ({etc.shape[0]}), each a number from 0 to {MAX_SECONDS:g} s"
+    try:
+        a = np.asarray(arrival, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise HcschedError(f"arrival: {_short(arrival)} is not allowed; allowed: {allowed}") from None
+    if a.size != etc.shape[0]:
+        raise HcschedError(f"arrival: {a.size} values given for {etc.shape[0]} tasks; allowed: {allowed}")
+    if not np.all(np.isfinite(a)) or (a < 0).any() or (a > MAX_SECONDS).any():
+        raise HcschedError(f"arrival: {_short(a.tolist())} is not allowed; allowed: {allowed}")
     order = np.argsort(a, kind="stable")
     return bounds.release_bound(a[order], etc[order])

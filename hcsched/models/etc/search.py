@@ -53,6 +53,7 @@ STALL = 500  # iterations with no new best before a restart
 LNS_FREE = 0.75  # the share of tasks a restart re-maps by the LP
 LINKS = 3  # an ejection chain's next machine is one of the task's LINKS cheapest others
 CHUNK = 50  # iterations between two looks at the clock under a time cap
+DENSE_MACHINES = 128  # up to this many machines the dual weights come from a dense least-squares solve (O(m^3))
 
 
 @njit(cache=True)
@@ -454,25 +455,58 @@ def machine_weights(p: np.ndarray, x: np.ndarray | None) -> np.ndarray:
     """The LP's dual machine weights w (w_j > 0, summing to 1) from its vertex solution ``x``: every task's
     fractions lie on machines of least w_j p_ij (complementary slackness), so each split task equates w_j p_ij
     over its machines; those m - 1 equations and the sum give w. Uniform weights (the total work) without an LP
-    or where the equations do not fix positive weights (:func:`reduced_costs`' bound holds for any)."""
+    or where the equations do not fix positive weights (:func:`reduced_costs`' bound holds for any). Up to
+    ``DENSE_MACHINES`` machines by least squares; beyond, the same equations solved along the tree they form
+    (:func:`_tree_weights`), in O(m) instead of the O(m^3) of a dense solve (a few tasks split over thousands of
+    machines)."""
     m = p.shape[1]
     uniform = np.full(m, 1.0 / m)
     if x is None:
         return uniform
-    rows = [np.ones(m)]
+    pairs = []  # (j, k, p_ij, p_ik): w_j p_ij = w_k p_ik
     for i in np.flatnonzero(x.max(axis=1) <= 1.0 - 1e-7):
         js = np.flatnonzero(x[i] > 1e-7)
-        for k in js[1:]:
-            row = np.zeros(m)
-            row[js[0]], row[k] = p[i, js[0]], -p[i, k]
-            rows.append(row)
-    A = np.array(rows)
-    b = np.zeros(len(rows))
+        pairs += [(js[0], k, p[i, js[0]], p[i, k]) for k in js[1:]]
+    if m > DENSE_MACHINES:
+        w = _tree_weights(m, pairs)
+        return uniform if w is None else w
+    A = np.zeros((len(pairs) + 1, m))
+    A[0] = 1.0
+    for r, (j, k, pj, pk) in enumerate(pairs, start=1):
+        A[r, j], A[r, k] = pj, -pk
+    b = np.zeros(len(pairs) + 1)
     b[0] = 1.0
     w, _, rank, _ = np.linalg.lstsq(A, b, rcond=None)
     if rank < m or (w <= 0.0).any():
         return uniform
     return w / w.sum()
+
+
+def _tree_weights(m: int, pairs: list) -> np.ndarray | None:
+    """The positive weights, summing to 1, that satisfy every equation w_j p_j = w_k p_k of ``pairs`` (in logs, so
+    that long chains of ratios neither overflow nor underflow), or None when they leave some machine free or
+    contradict each other (a dense solve's rank below m, or no exact solution)."""
+    links: list[list] = [[] for _ in range(m)]
+    for j, k, pj, pk in pairs:
+        if pj <= 0.0 or pk <= 0.0:
+            return None
+        step = np.log(pj) - np.log(pk)  # log w_k - log w_j
+        links[j].append((k, step))
+        links[k].append((j, -step))
+    logw = np.full(m, np.nan)
+    logw[0], todo = 0.0, [0]
+    while todo:
+        j = todo.pop()
+        for k, step in links[j]:
+            if np.isnan(logw[k]):
+                logw[k] = logw[j] + step
+                todo.append(k)
+            elif abs(logw[k] - logw[j] - step) > 1e-9:
+                return None
+    if np.isnan(logw).any():
+        return None
+    w = np.exp(logw - logw.max())
+    return None if (w <= 0.0).any() else w / w.sum()
 
 
 def reduced_costs(p: np.ndarray, ready: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, float]:
@@ -554,7 +588,12 @@ def improve(etc, ready=None, iterations: int = DEFAULT_ITERATIONS, seconds: floa
 
 def _search(p, r, lp, iterations, seconds, seed) -> SearchResult:
     """:func:`improve`'s method (the module's docstring). Iterated greedy runs in chunks of ``CHUNK`` iterations
-    whatever the time cap, so that the restarts fall at the same iterations with and without one."""
+    whatever the time cap, so that the restarts fall at the same iterations with and without one. One task needs no
+    search: on the machine that completes it earliest (the first of equals) it gives the least makespan possible."""
+    if p.shape[0] == 1:
+        one = np.array([int(np.argmin(r + p[0]))], dtype=np.int64)
+        makespan = float(loads_of(p, r, one).max())
+        return SearchResult(one, makespan, 0, [(0, makespan)])
     clock = _Clock(seconds)
     x = lp_fractions(p, r) if lp else None
     x = x if x is not None and x.shape[0] == p.shape[0] else None

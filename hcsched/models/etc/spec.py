@@ -11,7 +11,10 @@ from typing import Any
 from hcsched.errors import HcschedError
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, SEMICONSISTENT_MODES
 from hcsched.readers import check_etc, read_etc
-from hcsched.validate import choice, fail, keys, number, whole
+from hcsched.validate import MAX_MACHINES, MAX_TASKS, choice, count, cov, fail, keys, number, rate
+
+MAX_HETEROGENEITY = 1e6  # a range-based ETC's Gamma_t or Gamma_m: entries, up to their product, stay within 1e12 s
+MAX_TASK_MEAN = 1e9  # a CVB ETC's mean (s): its gamma draws stay far below the overflow of sums
 
 
 @dataclass(frozen=True)
@@ -33,9 +36,13 @@ class EtcSpec:
         choice("etc.consistency", self.consistency, CONSISTENCIES)
         choice("etc.semiconsistent_mode", self.semiconsistent_mode, SEMICONSISTENT_MODES)
         for name in ("task_het", "machine_het"):
-            number(f"etc.{name}", getattr(self, name), 1.0, low_open=False)
-        for name in ("task_mean", "task_cov", "machine_cov"):
-            number(f"etc.{name}", getattr(self, name))
+            number(f"etc.{name}", getattr(self, name), 1.0, low_open=False, high=MAX_HETEROGENEITY,
+                   why="ETC entries, up to task_het x machine_het seconds, stay below 1e12 s, where sums keep their "
+                   "precision")
+        number("etc.task_mean", self.task_mean, 1e-6, low_open=False, high=MAX_TASK_MEAN,
+               why="seconds; so that the gamma draws around it stay finite and precise in sums")
+        for name in ("task_cov", "machine_cov"):
+            cov(f"etc.{name}", getattr(self, name))
         if self.method == "matrix":
             if not self.matrix:
                 raise HcschedError("scenario field 'etc.matrix': missing; method 'matrix' needs rows of ETC values (tasks x machines)")
@@ -54,7 +61,7 @@ class ArrivalSpec:
 
     def __post_init__(self) -> None:
         choice("arrivals.process", self.process, ("poisson", "static"))
-        number("arrivals.rate", self.rate)
+        rate("arrivals.rate", self.rate)
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,7 @@ class ActualSpec:
 
     def __post_init__(self) -> None:
         choice("actual.model", self.model, ("gaussian", "exact", "gamma"))
-        number("actual.cov", self.cov)
+        cov("actual.cov", self.cov)
 
 
 @dataclass(frozen=True)
@@ -89,8 +96,8 @@ class EtcModelSpec:
         if self.etc.method == "matrix":
             object.__setattr__(self, "tasks", len(self.etc.matrix))
             object.__setattr__(self, "machines", len(self.etc.matrix[0]))
-        whole(self, "machines")
-        whole(self, "tasks")
+        count(self, "machines", MAX_MACHINES)
+        count(self, "tasks", MAX_TASKS)
 
 
 SPEC_KEYS = frozenset({"machines", "tasks", "etc", "arrivals", "actual", "lower_bound"})

@@ -10,6 +10,7 @@ charts and claims, presets, simulation and htm, workload, spec, readers, tables,
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -38,19 +39,37 @@ _COST_RUN, _COST_TASK = 1.03e-4, 0.80e-6
 _COST_BASE, _COST_SHARING, _COST_SHARING2 = 0.239e-6, 0.100e-6, 0.0119e-6
 
 
+_SAMPLE_TASKS, _SAMPLE_SERVERS = 100_000, 10_000  # the sharing estimate draws at most these (a sample of the arrivals)
+# bytes of one trial: per task and server, the servers' task tables (ten arrays of servers x (tasks + 1)); per task
+# and per server, the workload, the schedule and the predictions
+_MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES = 12 * 8, 60 * 8, 40 * 8
+
+
 def sharing(s: spec.TimesharedSpec) -> tuple[float, float]:
     """E[k] and E[k^2]: k, the tasks a server holds when a task arrives, averaged over the arrivals of one drawn
     workload. A fluid model of the servers pooled: each task brings its unloaded duration on a server of mean speed
     and mean card, the pool serves ``servers`` such seconds a second, the work in the system after arrival i follows
     Lindley's recursion B_i = max(0, B_(i-1) - servers (a_i - a_(i-1))) + d_i (computed in closed form), and
-    k_i = B_i / mean d / servers. Slow servers or cards, or many tasks arriving at once, make it large."""
-    w = make_workload(s, np.random.SeedSequence(0))
+    k_i = B_i / mean d / servers. Slow servers or cards, or many tasks arriving at once, make it large. A drawn
+    workload beyond 100,000 tasks or 10,000 servers is estimated from its first ones (the estimate never allocates
+    with the scenario's size)."""
+    w = make_workload(_sample(s), np.random.SeedSequence(0))
     d = (w.input_mb + w.output_mb) * BITS_PER_MB / w.bandwidth.mean() + w.mflop / w.speed.mean()
     a, d = w.arrival[w.order], d[w.order]
     total = np.cumsum(d)
     backlog = (total - s.servers * a) - np.minimum.accumulate(total - d - s.servers * a)
     k = backlog / max(float(d.mean()), 1e-300) / s.servers
     return float(k.mean()), float((k * k).mean())
+
+
+def _sample(s: spec.TimesharedSpec) -> spec.TimesharedSpec:
+    """The spec with at most _SAMPLE_TASKS drawn tasks and _SAMPLE_SERVERS drawn servers (a user's tables as they are)."""
+    smaller = {}
+    if s.task_table is None and s.tasks > _SAMPLE_TASKS:
+        smaller["tasks"] = _SAMPLE_TASKS
+    if s.platform is None and s.servers > _SAMPLE_SERVERS:
+        smaller["servers"] = _SAMPLE_SERVERS
+    return dataclasses.replace(s, **smaller) if smaller else s
 
 
 def size_limit(s: spec.TimesharedSpec) -> str:
@@ -131,6 +150,11 @@ class TimesharedModel(Model):
 
     def schedule_extras(self, run: TimesharedRun) -> dict[str, np.ndarray]:
         return {"input_end": run.input_end, "compute_end": run.compute_end}
+
+    def trial_bytes(self, s: spec.TimesharedSpec) -> int:
+        """The servers' task tables, servers x tasks, and the per-task and per-server arrays."""
+        n, m = s.tasks, s.servers
+        return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m
 
     def trial_seconds(self, s: spec.TimesharedSpec, heuristics) -> float:
         """(h + 1) runs (the reference run once more) of _COST_RUN + n (_COST_TASK + S (_COST_BASE + _COST_SHARING k +

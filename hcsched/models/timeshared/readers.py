@@ -13,6 +13,7 @@ from pathlib import Path
 from hcsched.errors import HcschedError
 from hcsched.models.timeshared.tables import SERVER_COLUMNS, TASK_COLUMNS, ServerTable, TaskTable
 from hcsched.readers import _csv_rows, detect_delimiter
+from hcsched.userfiles import read_text
 
 
 def _value(text: str, where: str, positive: bool) -> float:
@@ -64,12 +65,7 @@ def parse_tasks(text: str, source: str = "tasks CSV") -> TaskTable:
 
 
 def _read(path: Path, what: str) -> str:
-    try:
-        return Path(path).read_text()
-    except OSError as exc:
-        raise HcschedError(f"{what} file {str(path)!r}: cannot be read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise HcschedError(f"{what} file {str(path)!r}: not a text file; expected CSV") from None
+    return read_text(path, f"{what} file", f"a CSV file of {what}")
 
 
 def read_servers(path: str | Path) -> ServerTable:

@@ -17,7 +17,7 @@ from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
 from hcsched.models.timeshared.readers import read_servers, read_tasks
 from hcsched.models.timeshared.tables import SERVER_COLUMNS, TASK_COLUMNS, ServerTable, TaskTable
-from hcsched.validate import choice, fail, number, numbers, whole
+from hcsched.validate import MAX_MACHINES, MAX_RATE, MAX_TASKS, choice, count, fail, number, numbers, rate, seconds
 
 BITS_PER_MB = 8.0  # MB = 10^6 bytes and Mbit = 10^6 bits: seconds = MB x 8 / Mbit/s
 
@@ -29,9 +29,11 @@ KEYS = ("servers", "tasks", "speed_mflops", "bandwidth_mbit", "size_mb", "comput
 
 
 def _pair(where: str, value: Any) -> tuple[float, float]:
-    lo, hi = numbers(where, value, "[low, high] with 0 < low <= high", 2)
-    if lo > hi:
-        raise fail(where, list(value), "[low, high] with 0 < low <= high")
+    allowed = f"[low, high] with {1 / MAX_RATE:g} <= low <= high <= {MAX_RATE:g} (outside it the times they give " \
+        "overflow or underflow)"
+    lo, hi = numbers(where, value, allowed, 2)
+    if not 1 / MAX_RATE <= lo <= hi <= MAX_RATE:
+        raise fail(where, list(value), allowed)
     return lo, hi
 
 
@@ -71,16 +73,17 @@ class TimesharedSpec:
             object.__setattr__(self, "servers", len(self.platform.speed_mflops))
         if self.task_table is not None:
             object.__setattr__(self, "tasks", len(self.task_table.arrival))
-        whole(self, "servers")
-        whole(self, "tasks")
+        count(self, "servers", MAX_MACHINES)
+        count(self, "tasks", MAX_TASKS)
         object.__setattr__(self, "speed_mflops", _pair("speed_mflops", self.speed_mflops))
         object.__setattr__(self, "size_mb", _pair("size_mb", self.size_mb))
-        number("bandwidth_mbit", self.bandwidth_mbit)
-        number("compute_ratio", self.compute_ratio, 0.0, low_open=False)
-        number("max_compute_s", self.max_compute_s)
-        number("mean_interarrival", self.mean_interarrival, 0.0, low_open=False)
-        number("tie_tolerance", self.tie_tolerance, 0.0, low_open=False)
-        number("same_tolerance", self.same_tolerance, 0.0, low_open=False)
+        rate("bandwidth_mbit", self.bandwidth_mbit, "Mbit/s")
+        number("compute_ratio", self.compute_ratio, 0.0, low_open=False, high=MAX_RATE,
+               why="beyond it a task's compute time overflows")
+        seconds("max_compute_s", self.max_compute_s)
+        seconds("mean_interarrival", self.mean_interarrival, 0.0, low_open=False)
+        seconds("tie_tolerance", self.tie_tolerance, 0.0, low_open=False)
+        seconds("same_tolerance", self.same_tolerance, 0.0, low_open=False)
         choice("transfer", self.transfer, TRANSFER)
         choice("arrivals", self.arrivals, ARRIVALS)
         choice("duplex", self.duplex, DUPLEX)

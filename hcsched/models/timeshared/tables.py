@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.validate import number
+from hcsched.validate import MAX_SECONDS, number, rate
 
 SERVER_COLUMNS = ("speed_mflops", "bandwidth_mbit")
 TASK_COLUMNS = ("arrival", "input_mb", "mflop", "output_mb")
@@ -26,9 +26,9 @@ class ServerTable:
             raise HcschedError("scenario field 'servers': give as many speed_mflops as bandwidth_mbit values, at least one")
         if self.name and len(self.name) != len(self.speed_mflops):
             raise HcschedError("scenario field 'servers': give one name per server, or none")
-        for col in ("speed_mflops", "bandwidth_mbit"):
+        for col, unit in (("speed_mflops", "Mflop/s"), ("bandwidth_mbit", "Mbit/s")):
             for i, v in enumerate(getattr(self, col)):
-                number(f"servers.{col}[{i}]", v)
+                rate(f"servers.{col}[{i}]", v, unit)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"speed_mflops": list(self.speed_mflops), "bandwidth_mbit": list(self.bandwidth_mbit)}
@@ -53,7 +53,8 @@ class TaskTable:
                                "values, at least one")
         for col in TASK_COLUMNS:
             for i, v in enumerate(getattr(self, col)):
-                number(f"tasks.{col}[{i}]", v, 0.0, low_open=False)
+                number(f"tasks.{col}[{i}]", v, 0.0, low_open=False, high=MAX_SECONDS,
+                       why="seconds, MB or Mflop; beyond it the times it gives lose their precision in sums")
 
     def to_dict(self) -> dict[str, Any]:
         return {c: list(getattr(self, c)) for c in TASK_COLUMNS}

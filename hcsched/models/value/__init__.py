@@ -30,6 +30,7 @@ from hcsched.models.value.static_runs import SEARCH, run_static
 from hcsched.models.value.workload import ValueWorkload, make_workload
 from hcsched.sampling import cov_based_etc
 from hcsched.scenario import Scenario
+from hcsched.stats import gamma_row_minima
 
 # CPU seconds on one core of the 2-core machine, kernels compiled (fitted to one trial of the paper's
 # workload at 793, 1329 and 2400 tasks on 4, 8 and 16 machines, both heterogeneities; bench/estimates.py checks runs).
@@ -40,11 +41,24 @@ _REBUILD_WEIGHT = {"max-max": 0.36, "max-min": 2.45, "min-min": 0.36, "percent-b
 _EVALUATION = {"tpsa": 8e-10, "ga": 8.5e-9}  # a static search, per schedule it may evaluate and task
 
 
+_SAMPLE_ROWS, _SAMPLE_MACHINES = 256, 256  # the load is estimated from 256 rows, drawn whole up to 256 machines
+# bytes of one trial, per task and machine: the ETC and ATC matrices, the machines' queues (machines x tasks), the
+# rebuilding heuristics' members and rows (about 3.6 matrices measured at 443 x 2000); per task and per machine, the
+# rest; the tasks of a trial, at most this many times their expected number plus a margin (Poisson counts)
+_MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES = 8 * 8, 60 * 8, 40 * 8
+_TASKS_MARGIN = 1.5
+
+
 def _load(s: spec.ValueSpec) -> float:
     """rho = mean arrival rate x the mean over tasks of their smallest ETC / machines (256 rows of the CVB ETC drawn
-    with a fixed seed): above about 1 the waiting tasks pile up."""
-    etc = cov_based_etc(np.random.default_rng(0), 256, s.machines, s.task_mean, *s.covs)
-    return s.expected_tasks / s.duration * float(etc.min(axis=1).mean()) / s.machines
+    with a fixed seed; beyond 256 machines each row's smallest from its order statistic, so that the estimate never
+    allocates with the machines): above about 1 the waiting tasks pile up."""
+    rng = np.random.default_rng(0)
+    if s.machines > _SAMPLE_MACHINES:
+        smallest = gamma_row_minima(rng, _SAMPLE_ROWS, s.machines, s.task_mean, *s.covs)
+    else:
+        smallest = cov_based_etc(rng, _SAMPLE_ROWS, s.machines, s.task_mean, *s.covs).min(axis=1)
+    return s.expected_tasks / s.duration * float(smallest.mean()) / s.machines
 
 
 _OUTCOME_DOC = {"met_d100": "finished by its 100% deadline", "met_d50": "finished after D100, by D50",
@@ -136,6 +150,12 @@ class ValueModel(Model):
         w = run.workload
         return {"priority": np.array(PRIORITIES, dtype=object)[w.priority], "weight": w.weight, "d100": w.d100,
                 "d50": w.d50, "d25": w.d25}
+
+    def trial_bytes(self, s: spec.ValueSpec) -> int:
+        """Tasks x machines matrices (ETC, ATC, the queues, the heuristics' rows) for the most tasks a trial is
+        likely to draw, and per-task and per-machine arrays."""
+        n, m = int(_TASKS_MARGIN * s.expected_tasks) + 100, s.machines
+        return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m
 
     def trial_seconds(self, s: spec.ValueSpec, heuristics) -> float:
         """n tasks on m machines. A dynamic heuristic: n _DYNAMIC_TASK + w n S^2 / m _REBUILD, each arrival rebuilding

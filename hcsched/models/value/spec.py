@@ -12,7 +12,10 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.validate import choice, fail, number, numbers, whole
+from hcsched.validate import MAX_MACHINES, MAX_RATE, MAX_SECONDS, MAX_TASKS, choice, count, cov, fail, number, numbers, seconds
+
+MAX_BURSTS = 10**6  # bursts of one trial (their starts are drawn as one array)
+MAX_TASK_MEAN = 1e9  # the CVB ETC's mean (s): its gamma draws stay far below the overflow of sums
 
 HETEROGENEITY = {"high": (0.9, 0.9), "low": (0.3, 0.3)}  # (task COV, machine COV), section 6
 WEIGHTING = {"heavy": 4.0, "light": 2.0}  # x of the weights x^2, x, 1 (section 2.2.1)
@@ -70,22 +73,29 @@ class ValueSpec:
     event_timing: bool = False
 
     def __post_init__(self) -> None:
-        whole(self, "machines", 1)
-        for key in ("duration", "startup_gap", "gap", "burst_gap", "task_mean", "atc_cov"):
-            object.__setattr__(self, key, number(key, getattr(self, key)))
+        count(self, "machines", MAX_MACHINES)
+        for key in ("duration", "startup_gap", "gap", "burst_gap"):
+            object.__setattr__(self, key, seconds(key, getattr(self, key), 1.0 / MAX_RATE, low_open=False))
+        object.__setattr__(self, "task_mean", number("task_mean", self.task_mean, 1e-6, low_open=False,
+                                                     high=MAX_TASK_MEAN, why="seconds; so that the gamma draws "
+                                                     "around it stay finite and precise in sums"))
+        object.__setattr__(self, "atc_cov", cov("atc_cov", self.atc_cov))
         for key in ("startup", "burst_length"):
-            object.__setattr__(self, key, number(key, getattr(self, key), 0.0, low_open=False))
-        whole(self, "bursts", 0)
+            object.__setattr__(self, key, seconds(key, getattr(self, key), 0.0, low_open=False))
+        count(self, "bursts", MAX_BURSTS, low=0)
         if self.startup > self.duration:
             raise fail("startup", self.startup, f"a time from 0 to the duration ({self.duration:g} s)")
         if self.bursts * self.burst_length > self.duration - self.startup:
             raise fail("bursts", self.bursts, f"bursts x burst_length ({self.burst_length:g} s) at most the time after "
                        f"the start-up ({self.duration - self.startup:g} s), so that they do not overlap")
+        if self.expected_tasks > MAX_TASKS:
+            raise fail("gap", self.gap, f"gaps that give at most {MAX_TASKS:.0e} tasks over the duration (now "
+                       f"{self.expected_tasks:.3g} expected), so that a trial's arrays can be allocated at all")
         self._window()
         choice("heterogeneity", self.heterogeneity, tuple(HETEROGENEITY))
         for key in ("task_cov", "machine_cov"):
             if getattr(self, key) is not None:
-                object.__setattr__(self, key, number(key, getattr(self, key)))
+                object.__setattr__(self, key, cov(key, getattr(self, key)))
         shares = numbers("priority_shares", self.priority_shares, "three numbers >= 0 (high, medium, low) with a "
                          "positive sum", 3, 0.0, low_open=False)
         if sum(shares) <= 0:
@@ -93,31 +103,34 @@ class ValueSpec:
         object.__setattr__(self, "priority_shares", shares)
         choice("weighting", self.weighting, tuple(WEIGHTING))
         if self.weights is not None:
-            object.__setattr__(self, "weights", numbers("weights", self.weights, "three numbers > 0 (high, medium, "
-                                                        "low)", 3))
+            allowed = f"three numbers above 0 and at most {MAX_RATE:g} (high, medium, low)"
+            weights = numbers("weights", self.weights, allowed, 3)
+            if max(weights) > MAX_RATE:
+                raise fail("weights", list(weights), allowed)
+            object.__setattr__(self, "weights", weights)
         choice("deadlines", self.deadlines, tuple(DEADLINES))
         if self.multipliers is not None:
-            allowed = "three numbers >= 0 in increasing order (100%, 50%, 25% deadlines)"
+            allowed = "three numbers >= 0 in increasing order, at most 1e6 (100%, 50%, 25% deadlines)"
             mult = numbers("multipliers", self.multipliers, allowed, 3, 0.0, low_open=False)
-            if not mult[0] < mult[1] < mult[2]:
+            if not mult[0] < mult[1] < mult[2] or mult[2] > 1e6:
                 raise fail("multipliers", list(mult), allowed)
             object.__setattr__(self, "multipliers", mult)
         if self.deadline_constant != TRIAL_MEDIAN:
             if isinstance(self.deadline_constant, str):
                 raise fail("deadline_constant", self.deadline_constant, f"a number >= 0 (s) or {TRIAL_MEDIAN!r}")
-            number("deadline_constant", self.deadline_constant, 0.0, low_open=False)
+            seconds("deadline_constant", self.deadline_constant, 0.0, low_open=False)
             object.__setattr__(self, "deadline_constant", float(self.deadline_constant))
         choice("machine_available", self.machine_available, AVAILABLE)
         if not isinstance(self.event_timing, bool):
             raise fail("event_timing", self.event_timing, "true or false")
 
     def _window(self) -> None:
-        allowed = "[B, E] with 0 <= B < E (s)"
+        allowed = f"[B, E] with 0 <= B < E <= {MAX_SECONDS:g} (s)"
         w = self.window
         if not isinstance(w, (list, tuple)) or len(w) != 2:
             raise fail("window", w, allowed)
         try:
-            b, e = number("window", w[0], 0.0, low_open=False), number("window", w[1], 0.0, low_open=False)
+            b, e = (number("window", x, 0.0, low_open=False, high=MAX_SECONDS) for x in w)
         except HcschedError:
             raise fail("window", list(w), allowed) from None
         if b >= e:

@@ -592,6 +592,18 @@ def test_example_trace_round_trips(tmp_path):
                             base_dir=EXAMPLES)
     assert sc.machines == 4 and sc.tasks == 40
     assert Scenario.from_dict(sc.to_dict(), base_dir=EXAMPLES).spec == sc.spec
+    # written back, the trace is inline: a sweep's point or a results CSV's scenario line reads it without any file
+    assert isinstance(sc.to_dict()["trace"]["tasks"], list)
+    assert Scenario.from_dict(sc.to_dict()).spec == sc.spec
+
+
+def test_a_trace_from_files_sweeps_without_reading_them_again(tmp_path):
+    from hcsched.sweep import grid
+    sc = Scenario.from_dict({"model": "estimation", "trace": {"tasks": "estimation-tasks.csv",
+                             "processors": "estimation-processors.csv"}, "heuristics": ["fa", "le"], "trials": 1},
+                            base_dir=EXAMPLES)
+    points = grid(sc, {"estimator.n": [10, 20]})
+    assert [p.scenario.estimator.n for p in points] == [10, 20] and points[0].scenario.tasks == 40
 
 
 def test_a_trace_replays_its_times_and_derives_the_other_machines_by_speed():

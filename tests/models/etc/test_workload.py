@@ -133,7 +133,7 @@ def test_csv_first_column_is_labels_only_when_every_row_or_the_header_says_so():
 
 
 @pytest.mark.parametrize("model", ["gaussian", "exact", "gamma"])
-@pytest.mark.parametrize("value", [0.0, 1e-300, 1e-9, 1.0, 1e12, 1e300])
+@pytest.mark.parametrize("value", [0.0, 1e-300, 1e-9, 1.0, 1e12])  # larger entries are refused: sums overflow
 def test_every_actual_time_sampler_ends_and_stays_non_negative(model, value):
     from hcsched.models.etc.spec import ActualSpec, EtcModelSpec, EtcSpec
     from hcsched.models.etc.workload import make_workload

@@ -324,9 +324,9 @@ def test_metrics_against_the_reference():
 # --- readers, spec, presets -------------------------------------------------------------------------------------------
 def test_example_csvs_run_as_a_scenario(tmp_path):
     examples = ROOT / "assets" / "examples"
-    sc = Scenario.from_dict({"model": "timeshared", "servers": {"path": str(examples / "timeshared-servers.csv")},
-                             "tasks": {"path": str(examples / "timeshared-tasks.csv")},
-                             "heuristics": ["netsolve-mct", "msf"], "trials": 1})
+    sc = Scenario.from_dict({"model": "timeshared", "servers": {"path": "timeshared-servers.csv"},
+                             "tasks": {"path": "timeshared-tasks.csv"},
+                             "heuristics": ["netsolve-mct", "msf"], "trials": 1}, examples)  # a file of the user's own
     assert sc.spec.servers == 4 and sc.spec.tasks == 10 and sc.spec.platform.name[0] == "fast"
     sc.save(tmp_path / "s.json")
     assert Scenario.from_dict(sc.to_dict()) == sc

@@ -268,7 +268,7 @@ def test_whole_number_fields_accept_a_float_like_8_0_and_refuse_8_5():
     assert len(df) == 2 and (df["value"] > 0).all() and (df["value"] <= df["upper_bound"]).all()
     for field, bad in (("machines", 8.5), ("bursts", 1.5), ("machines", 0)):
         with pytest.raises(HcschedError, match=f"scenario field '{field}': {bad!r} is not allowed; allowed: an "
-                                               "integer >="):
+                                               "integer from "):
             Scenario.from_dict({"model": "value", "heuristics": ["max-max"], field: bad})
 
 
