@@ -29,6 +29,7 @@ from hcsched.errors import HcschedError, did_you_mean
 from hcsched.presets import EDITED, preset, preset_names, preset_of
 from hcsched.registry import get_model
 from hcsched.scenario import Scenario
+from hcsched.userfiles import refuse_files
 
 RUN = "run"  # run=1: run the scenario on opening
 PRESET = "preset"
@@ -167,7 +168,12 @@ def _validated(make: Callable[[], Scenario]) -> Scenario:
 # --- the compressed form -------------------------------------------------------------------------------------------
 
 def _pack(scenario: Scenario) -> str:
-    text = json.dumps(scenario.to_dict(), separators=(",", ":"), ensure_ascii=False)
+    return _pack_dict(scenario.to_dict())
+
+
+def _pack_dict(data: dict[str, Any]) -> str:
+    """A scenario file's table as ``scenario=`` carries it."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
 
 
@@ -186,18 +192,13 @@ def _unpack(value: str) -> Scenario:
     except (binascii.Error, zlib.error, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError included
         why = TOO_LARGE if str(exc) == TOO_LARGE else "this one does not read back (cut short or changed when copied?)"
         raise _bad(SCENARIO, value, f"{allowed}; {why}") from None
-    if isinstance(data, dict):
-        _refuse_files(data)
+    _refuse_files(data)
     return _validated(lambda: Scenario.from_dict(data))
 
 
-def _refuse_files(data: dict[str, Any]) -> None:
-    """A link never makes the server read a file: no ``path`` key, no trace given as file names, in a scenario file's
-    table."""
-    for key, value in flat_settings(data).items():
-        if key.split(".")[-1] == "path" or key in ("trace.tasks", "trace.processors") and isinstance(value, str):
-            raise HcschedError(f"link parameter {key!r}: names a file on the server, which a link may not read; "
-                               "allowed: the settings inline (load the file on the Scenario page)")
+def _refuse_files(data: Any) -> None:
+    """A link never makes the server read a file (:func:`hcsched.userfiles.refuse_files`)."""
+    refuse_files(data, "link parameter", "a link")
 
 
 # --- the API ------------------------------------------------------------------------------------------------------

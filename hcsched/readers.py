@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from hcsched.errors import HcschedError
+from hcsched.userfiles import env_limit, read_text
+from hcsched.validate import MAX_SECONDS
 
 
 def _number(text: str, where: str) -> float:
@@ -35,18 +37,67 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def check_etc(etc: np.ndarray, source: str = "ETC") -> np.ndarray:
-    """Validate a matrix: 2-D, at least one task and one machine, finite, non-negative."""
-    etc = np.asarray(etc, dtype=float)
+def check_etc(etc, source: str = "ETC") -> np.ndarray:
+    """A matrix as floats, checked: 2-D rows of numbers, at least one task and one machine, finite, non-negative and
+    at most ``MAX_SECONDS`` (so that sums over many tasks stay finite)."""
+    etc = _as_floats(etc, source)
     if etc.ndim != 2 or etc.shape[0] < 1 or etc.shape[1] < 1:
         raise HcschedError(f"{source}: shape {etc.shape} is not allowed; need at least one task (row) and one machine (column)")
-    if etc.min() >= 0 and np.isfinite(etc.max()):  # min is NaN if any entry is; max catches inf
+    if etc.min() >= 0 and etc.max() <= MAX_SECONDS:  # False when any entry is NaN or inf
         return etc
-    bad = ~np.isfinite(etc) | (etc < 0)
-    if bad.any():
-        i, j = map(int, np.argwhere(bad)[0])
-        raise HcschedError(f"{source}: entry (task {i}, machine {j}) = {etc[i, j]} is not allowed; entries must be finite and non-negative")
-    return etc
+    bad = ~np.isfinite(etc) | (etc < 0) | (etc > MAX_SECONDS)
+    i, j = map(int, np.argwhere(bad)[0])
+    raise HcschedError(f"{source}: entry (task {i}, machine {j}) = {etc[i, j]} is not allowed; entries must be finite, "
+                       f"non-negative and at most {MAX_SECONDS:g} (about 31,700 years in seconds; larger values make "
+                       "sums over many tasks overflow)")
+
+
+MATRIX = "rows of numbers (a list of lists or a 2-D array: one row per task, one column per machine)"
+
+
+def _as_floats(etc, source: str) -> np.ndarray:
+    """``etc`` as a float array; anything that is not rows of numbers is one line naming ``source``."""
+    if isinstance(etc, (str, bytes, dict)) or etc is None:
+        raise HcschedError(f"{source}: a {type(etc).__name__} is not allowed; allowed: {MATRIX}")
+    try:
+        out = np.asarray(etc, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise HcschedError(f"{source}: {_what_is_wrong(etc)} is not allowed; allowed: {MATRIX}") from None
+    if out.ndim == 0:
+        raise HcschedError(f"{source}: a single number ({_shown(etc)}) is not allowed; allowed: {MATRIX}")
+    return out
+
+
+def _what_is_wrong(etc) -> str:
+    """Why a matrix does not convert to floats: its first cell that is no number, or its ragged rows."""
+    try:
+        rows = [list(r) for r in etc]
+    except TypeError:
+        return f"a {type(etc).__name__}"
+    if len({len(r) for r in rows}) > 1:
+        return "a ragged list (rows of different lengths)"
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            if isinstance(cell, (str, bytes)) or not _converts(cell):
+                why = "too large for a float" if isinstance(cell, int) else "not a number"
+                return f"entry (task {i}, machine {j}) = {_shown(cell)} ({why})"
+    return "a list that is not rows of numbers"
+
+
+def _converts(cell) -> bool:
+    try:
+        float(cell)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return True
+
+
+def _shown(value, at_most: int = 40) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # an integer of more digits than Python converts to text
+        return f"an integer of {value.bit_length()} bits"
+    return text if len(text) <= at_most else text[:at_most - 3] + "..."
 
 
 LABEL_HEADERS = ("", "task", "tasks", "name", "id", "label")  # a header cell that names a first column of task labels
@@ -105,6 +156,10 @@ def parse_csv_etc(text: str, source: str = "CSV", delimiter: str | None = None) 
     """Rows are tasks, columns machines; an optional header row of machine names and an optional first column of task
     names.
 
+    The first row is a header only when none of its cells is a number (an empty first cell is the label of the task
+    column, as pandas writes an index); a first row with any number is data, so a text cell among its numbers is an
+    error like any other row's.
+
     Columns are separated by ``delimiter``, by default the one
     :func:`detect_delimiter` finds (tab, semicolon or comma); in a file not
     separated by commas, ``1,5`` reads as 1.5. The first column holds task
@@ -119,7 +174,7 @@ def parse_csv_etc(text: str, source: str = "CSV", delimiter: str | None = None) 
     if not rows:
         raise HcschedError(f"{source}: the file is empty; expected rows of ETC values (tasks) with one column per machine")
     names = None
-    if len(rows) > 1 and not all(_is_number(c) for c in rows[0][1][1:]):
+    if len(rows) > 1 and not any(_is_number(c) for c in rows[0][1]):  # a header: no cell a number
         names = [c.strip() for c in rows[0][1]]
         rows = rows[1:]
     labelled = all(not _is_number(r[0]) for _, r in rows) or (names is not None and names[0].lower() in LABEL_HEADERS)
@@ -187,13 +242,33 @@ def read_etc(path: str | Path, machines: int | None = None) -> np.ndarray:
     given, is HCSP; any other is CSV with its separator (comma, semicolon or tab) recognised by
     :func:`detect_delimiter`.
     """
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise HcschedError(f"ETC file {str(path)!r}: cannot be read ({exc.strerror or exc}); give the path of a readable CSV or HCSP file") from None
-    except UnicodeDecodeError:
-        raise HcschedError(f"ETC file {str(path)!r}: not a text file; expected CSV or one value per line") from None
+    text = read_text(path, "ETC file", "a CSV or HCSP file")
     if machines is not None or looks_like_hcsp(text):
         return parse_hcsp_etc(text, machines, source=str(path))
     return parse_csv_etc(text, source=str(path))[0]
+
+
+# --- uploads --------------------------------------------------------------------------------------------------------
+
+MAX_UPLOAD_CELLS = 1_000_000  # cells of one uploaded table (HCSCHED_MAX_UPLOAD_CELLS changes it)
+BYTES_PER_CELL = 64  # an upload may hold this many bytes per allowed cell (a number needs at most about 25)
+CELL_ENDS = (b",", b";", b"\t", b"\n")  # what ends a cell, counted without parsing
+
+
+def max_upload_cells() -> int:
+    return int(env_limit("HCSCHED_MAX_UPLOAD_CELLS", MAX_UPLOAD_CELLS))
+
+
+def check_upload(data: bytes, what: str, max_cells: int | None = None) -> bytes:
+    """``data`` (an uploaded table's bytes), refused in one line naming ``what`` before it is parsed when it is over
+    ``max_cells`` cells (by default ``HCSCHED_MAX_UPLOAD_CELLS``, 1,000,000), counted as its separators and line
+    ends, or over ``BYTES_PER_CELL`` bytes per allowed cell."""
+    max_cells = max_upload_cells() if max_cells is None else max_cells
+    limit = f"at most {max_cells:,} cells (HCSCHED_MAX_UPLOAD_CELLS changes it)"
+    if len(data) > max_cells * BYTES_PER_CELL:
+        raise HcschedError(f"{what}: {len(data) / 1e6:.3g} MB is too large to read here; allowed: a table of {limit} "
+                           f"and {max_cells * BYTES_PER_CELL / 1e6:.3g} MB")
+    cells = sum(data.count(end) for end in CELL_ENDS) + (not data.endswith(b"\n"))  # the last line's last cell
+    if cells > max_cells:
+        raise HcschedError(f"{what}: about {cells:,} cells is too many to read here; allowed: a table of {limit}")
+    return data

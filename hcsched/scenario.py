@@ -19,7 +19,30 @@ from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic
 from hcsched.metrics import LOWER_BOUND
 from hcsched.registry import DEFAULT_MODEL, get_model, model_names
-from hcsched.validate import choice, fail, keys, whole
+from hcsched.userfiles import read_text, refuse_files
+from hcsched.validate import MAX_TRIALS, choice, count, fail, keys, whole
+
+MAX_NAME = 200  # characters of a scenario's name or a heuristic's label
+MAX_DESCRIPTION = 2000  # characters of a scenario's description
+MAX_TEXT_MB = 50  # the largest scenario text (a file, an upload, a paste) read, in MB
+
+
+def text_field(where: str, value: Any, at_most: int) -> str:
+    """A name, description or label: a string of at most ``at_most`` characters."""
+    if not isinstance(value, str) or len(value) > at_most:
+        shown = value if not isinstance(value, str) else value[:40] + "..."
+        raise fail(where, shown, f"text of at most {at_most} characters")
+    return value
+
+
+def label_field(label: Any) -> str:
+    """A heuristic's label: text as :func:`text_field` allows, on one line and without ``<`` or ``>``. A label names
+    the heuristic's bars, rows and CSV columns, and chart text is HTML to Plotly: so a label can never become a link or
+    an image in a chart, or a second line in a CSV."""
+    text_field("heuristics.label", label, MAX_NAME)
+    if any(c in "<>" or not c.isprintable() for c in label):
+        raise fail("heuristics.label", label, f"text of at most {MAX_NAME} characters on one line, without < or >")
+    return label
 
 
 @dataclass(frozen=True)
@@ -33,7 +56,9 @@ class HeuristicSpec:
 
     @classmethod
     def make(cls, name: str, label: str | None = None, *, model: str | None = None, **params: Any) -> HeuristicSpec:
-        h = get_heuristic(name, model)
+        if label is not None:
+            label_field(label)
+        h = get_heuristic(text_field("heuristics.name", name, MAX_NAME), model)
         values = h.resolve(params)
         if not label:
             changed = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items()
@@ -107,10 +132,12 @@ class Scenario:
                 raise HcschedError(f"scenario: {exc}") from None
         elif fields:
             spec = m.replace_spec(spec, **fields)
+        text_field("name", name, MAX_NAME)
+        text_field("description", description, MAX_DESCRIPTION)
         for key, value in (("name", name), ("description", description), ("model", m.name), ("spec", spec),
                            ("benchmark", benchmark), ("trials", trials), ("seed", seed)):
             object.__setattr__(self, key, value)
-        whole(self, "trials")
+        count(self, "trials", MAX_TRIALS)
         whole(self, "seed", 0)
         if not isinstance(heuristics, (list, tuple)):
             raise fail("heuristics", heuristics, "a list of heuristic names or tables")
@@ -175,8 +202,26 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], base_dir: Path | None = None) -> Scenario:
+        """A scenario from its file's table. The files it names (``etc.path``, ...) are read relative to ``base_dir``,
+        and only when it is given (the user's own scenario file): without it, a key naming a file is refused before
+        any model reads the table. Any bad table raises HcschedError, never another exception."""
         if not isinstance(data, dict):
-            raise HcschedError(f"scenario: expected a table of settings, got {data!r}")
+            raise HcschedError(f"scenario: expected a table of settings, got {_shown(data)}")
+        if base_dir is None:
+            refuse_files(data)
+        try:
+            return cls._from_table(data, base_dir)
+        except RecursionError:
+            raise HcschedError("scenario: nested too deeply; allowed: tables and lists a few levels deep") from None
+        except HcschedError:
+            raise
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError) as exc:
+            raise HcschedError(f"scenario{_culprit(data, base_dir)}: a value of the wrong kind "
+                               f"({type(exc).__name__}: {_shown(exc, 120)}); allowed: the kinds of value the "
+                               "scenario file format gives") from None
+
+    @classmethod
+    def _from_table(cls, data: dict[str, Any], base_dir: Path | None) -> Scenario:
         model = get_model(choice("model", data.get("model", DEFAULT_MODEL), model_names()))
         data = dict(keys("scenario", data, set(GENERIC_KEYS) | model.spec_keys))
         spec = model.spec_from_dict({k: data.pop(k) for k in model.spec_keys if k in data}, base_dir)
@@ -198,21 +243,47 @@ class Scenario:
         path.write_text(self.to_toml() if path.suffix.lower() == ".toml" else self.to_json())
 
 
+def _shown(value: Any, at_most: int = 60) -> str:
+    """A value or message as a message quotes it: one line, at most ``at_most`` characters."""
+    try:
+        text = " ".join(str(value).split()) if isinstance(value, BaseException) else repr(value)
+    except (ValueError, RecursionError):  # a huge integer, a deep structure
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= at_most else text[:at_most - 3] + "..."
+
+
+def _culprit(data: dict[str, Any], base_dir: Path | None) -> str:
+    """" field 'KEY'" for the first top-level key whose value alone makes the table fail other than with
+    HcschedError (the others left at their defaults), or "" when none does alone."""
+    model = {"model": data["model"]} if "model" in data else {}
+    for key in data:
+        try:
+            Scenario._from_table({"heuristics": [], **model, key: data[key]}, base_dir)
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+            if not isinstance(exc, HcschedError):
+                return f" field {key!r}"
+    return ""
+
+
 def parse_scenario(text: str, fmt: str = "json", source: str = "scenario", base_dir: Path | None = None) -> Scenario:
-    """A scenario from JSON or TOML text."""
+    """A scenario from JSON or TOML text (at most ``MAX_TEXT_MB``); the files it names are read relative to
+    ``base_dir``, and only when it is given (see :meth:`Scenario.from_dict`)."""
+    if len(text) > MAX_TEXT_MB * 1e6:
+        raise HcschedError(f"{source}: over {MAX_TEXT_MB} MB; allowed: a scenario of at most {MAX_TEXT_MB} MB")
     try:
         data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise HcschedError(f"{source}: not valid {fmt.upper()} ({exc})") from None
+    except RecursionError:
+        raise HcschedError(f"{source}: nested too deeply to read; allowed: tables and lists a few levels deep") from None
+    except ValueError as exc:  # the decoders' errors, and integers of more digits than Python converts
+        why = "a number of more digits than allowed" if "integer string conversion" in str(exc) else _shown(exc, 200)
+        raise HcschedError(f"{source}: not valid {fmt.upper()} ({why})") from None
     return Scenario.from_dict(data, base_dir)
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario from a ``.json`` or ``.toml`` file."""
+    """Read a scenario from a ``.json`` or ``.toml`` file; the files it names are read relative to its folder."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HcschedError(f"scenario file {str(path)!r}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    text = read_text(path, "scenario file", "a JSON or TOML scenario file", int(MAX_TEXT_MB * 1e6),
+                     "the largest scenario file read")
     fmt = "toml" if path.suffix.lower() == ".toml" else "json"
     return parse_scenario(text, fmt, f"scenario file {str(path)!r}", path.parent)
