@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -17,8 +18,8 @@ from pathlib import Path
 from hcsched import reproduce as rp
 from hcsched.compare import change_words, compare_runs, comparison_csv
 from hcsched.errors import HcschedError, describe_error
-from hcsched.experiment import progress_text, simulate
-from hcsched.export import read_results_csv, results_csv
+from hcsched.experiment import check_memory, estimate_seconds, progress_text, simulate
+from hcsched.export import check_out, one_line, read_results_csv, results_csv
 from hcsched.heuristics import get_heuristic, heuristic_names
 from hcsched.models import DEFAULT_MODEL, Command, get_model, model_names, warm_up
 from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
@@ -26,14 +27,20 @@ from hcsched.report import changed_verdicts, paper_summary, read_claims, summary
 from hcsched.runner import RunOptions, default_jobs, in_processes
 from hcsched.scenario import load_scenario
 from hcsched.stats import BOOTSTRAP_RESAMPLES, interval_method, summarize
-from hcsched.sweep import sweep, sweep_summary
+from hcsched.sweep import sweep, sweep_memory_refusal, sweep_points, sweep_seconds, sweep_summary
 from hcsched.sweep_spec import parse_vary
+from hcsched.userfiles import read_text
+from hcsched.validate import MAX_TRIALS, whole_argument
 from hcsched.verdict import interval_cell, readable_number
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line and exit status 2, no usage dump
         raise HcschedError(f"{message} (see '{self.prog} --help')")
+
+
+MAX_JOBS = 1024  # worker processes (or Dask workers) a command may ask for
+MAX_CSV_MB = 512  # the largest results CSV hcsched compare reads
 
 
 def _show(value) -> str:
@@ -92,7 +99,9 @@ def _summary_cell(row, metric) -> str:
 
 
 def format_table(header: list[str], rows: list[list[str]], gap: int = 2) -> str:
-    """Columns as wide as their widest cell, ``gap`` spaces apart; the first left-aligned, the others right-aligned."""
+    """Columns as wide as their widest cell, ``gap`` spaces apart; the first left-aligned, the others right-aligned;
+    a cell's control characters (a label's) escaped (:func:`hcsched.export.one_line`)."""
+    header, rows = [one_line(c) for c in header], [[one_line(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     line = lambda r: (" " * gap).join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
                                       for i, (c, w) in enumerate(zip(r, widths, strict=True)))
@@ -137,51 +146,84 @@ def _write_text(text: str, path: str, flag: str) -> None:
         raise HcschedError(f"{flag}: cannot write {path!r} ({exc.strerror or exc})") from None
 
 
+def _duration(seconds: float) -> str:
+    """"under 0.1 s", "about 2.1 s", "about 14 min", "about 3.2 h"."""
+    if seconds < 0.1:
+        return "under 0.1 s"
+    if seconds < 120:
+        return f"about {seconds:.1f} s"
+    return f"about {seconds / 60:.0f} min" if seconds < 7200 else f"about {seconds / 3600:.1f} h"
+
+
+def _cores(jobs: int) -> str:
+    return f"{jobs} core{'s' if jobs > 1 else ''}"
+
+
+def check_line(scenario, seconds: float, jobs: int, points: int = 1) -> str:
+    """``run --check``'s and ``sweep --check``'s summary: "ok: 8 machines, 200 tasks, 4 heuristics, 10 trials; about
+    2.1 s on 2 cores" (the largest point's size for a sweep)."""
+    model = get_model(scenario.model)
+    tasks, machines = model.scale(scenario.spec)
+    grid = f"a sweep of {points:,} points, the largest " if points > 1 else ""
+    return (f"ok: {grid}{machines:,} machines, {tasks:,.0f} tasks, {len(scenario.heuristics)} heuristics, "
+            f"{scenario.trials:,} {model.trial_word}s{' a point' if points > 1 else ''}; {_duration(seconds)} on "
+            f"{_cores(jobs)} (nothing was run)")
+
+
 def cmd_run(args) -> None:
     scenario = _scenario(args)
+    scenario = scenario.replace(trials=args.trials or scenario.trials,
+                                seed=scenario.seed if args.seed is None else args.seed)  # validates both
+    for flag, path in (("--out", args.out), ("--schedules", args.schedules)):
+        if path:
+            check_out(path, flag)
+    check_memory(scenario, jobs=args.jobs, schedules=bool(args.schedules))  # before anything is drawn
+    if args.check:
+        jobs = args.jobs or default_jobs()
+        print(check_line(scenario, estimate_seconds(scenario, jobs=jobs), min(jobs, scenario.trials)))
+        return
     model = get_model(scenario.model)
-    out = simulate(scenario, trials=args.trials, seed=args.seed, jobs=args.jobs, progress=_progress_bar(model.trial_word),
-                   schedules=bool(args.schedules))
+    out = simulate(scenario, jobs=args.jobs, progress=_progress_bar(model.trial_word), schedules=bool(args.schedules))
     results, schedules = out if args.schedules else (out, None)
-    ran = scenario.replace(trials=args.trials or scenario.trials, seed=scenario.seed if args.seed is None else args.seed)
     if args.out:
-        _write_text(results_csv(ran, results), args.out, "--out")
+        _write_text(results_csv(scenario, results), args.out, "--out")
     if schedules is not None:
         _write_csv(schedules, args.schedules, "--schedules")
     facts = [f"{results['trial'].nunique()} {model.trial_word}s", model.headline(scenario.spec)]
     if model.normalizes():
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
-    print(f"{scenario.name}: {'; '.join(f for f in facts if f)}; mean [95% interval]")
+    print(f"{one_line(scenario.name)}: {'; '.join(f for f in facts if f)}; mean [95% interval]")
     metrics, methods = model.bar_metrics(), model.interval_methods()
     print(format_summary(summarize(results, [m.name for m in metrics], methods=methods), metrics))
     print(interval_note(results, metrics, methods))
     for warning in model.warnings(results):
-        print(warning.replace("**", ""))
+        print(one_line(warning.replace("**", "")))
 
 
 def _run_of(path: str, flag: str, jobs: int | None):
     """(scenario, per-trial results) of ``hcsched compare``'s argument: a results CSV read back, or a scenario file
     run here."""
     if Path(path).suffix.lower() == ".csv":
-        try:
-            text = Path(path).read_text()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise HcschedError(f"{flag}: {path!r} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        text = read_text(path, flag, "a per-trial results CSV ('hcsched run --out')", MAX_CSV_MB * 10**6,
+                         f"the largest results CSV compared ({MAX_CSV_MB} MB)")
         return read_results_csv(text, f"{flag} {path!r}")
     scenario = load_scenario(path)
-    print(f"running {scenario.name} ({scenario.trials} {get_model(scenario.model).trial_word}s) ...", file=sys.stderr)
+    check_memory(scenario, jobs=jobs)
+    print(f"running {one_line(scenario.name)} ({scenario.trials} {get_model(scenario.model).trial_word}s) ...", file=sys.stderr)
     return scenario, simulate(scenario, jobs=jobs, progress=_progress_bar(get_model(scenario.model).trial_word))
 
 
 def cmd_compare(args) -> None:
+    if args.out:
+        check_out(args.out, "--out")
     before, a = _run_of(args.baseline, "baseline", args.jobs)
     after, b = _run_of(args.whatif, "what-if", args.jobs)
     cmp = compare_runs(before, a, after, b)
     model = get_model(before.model)
     shown = [m for m in cmp.metrics if args.all or m in model.bar_metrics()]
-    print(f"baseline: {before.name}, {before.trials} {model.trial_word}s, seed {before.seed}")
-    print(f"what-if:  {after.name}, {after.trials} {model.trial_word}s, seed {after.seed}")
-    print(cmp.change_line())
+    print(f"baseline: {one_line(before.name)}, {before.trials} {model.trial_word}s, seed {before.seed}")
+    print(f"what-if:  {one_line(after.name)}, {after.trials} {model.trial_word}s, seed {after.seed}")
+    print(one_line(cmp.change_line()))
     print(cmp.pairing)
     if cmp.left_out:
         print(cmp.left_out_text)
@@ -234,6 +276,11 @@ def cmd_sweep(args) -> None:
                        "preset")
     if args.resume and not args.out:
         raise HcschedError("--resume: give the --out file of the interrupted sweep")
+    if args.out:
+        check_out(args.out, "--out")
+    if args.check:
+        _check_sweep(scenario, vary, args)
+        return
     results = sweep(scenario, vary, trials=args.trials, seed=args.seed, resume=args.out if args.resume else None,
                     out=None if args.resume else args.out, progress=_progress_bar(get_model(scenario.model).trial_word),
                     options=_run_options(args))
@@ -244,10 +291,22 @@ def cmd_sweep(args) -> None:
     rows = [[*(str(row[k]) for k in keys), str(row["heuristic"]),
              *(_summary_cell(row, m) for m in metrics)]
             for _, row in summary.iterrows()]
-    print(f"{scenario.name}: sweep of {len(summary['point'].unique())} points x {results['trial'].nunique()} "
+    print(f"{one_line(scenario.name)}: sweep of {len(summary['point'].unique())} points x {results['trial'].nunique()} "
           f"{model.trial_word}s; mean [95% interval]")
     print(format_table([*keys, "heuristic", *(m.label for m in metrics)], rows))
     print(interval_note(results, metrics, model.interval_methods()))
+
+
+def _check_sweep(scenario, vary: dict, args) -> None:
+    """``sweep --check``: every point checked as a scenario and for memory, and the estimate; nothing run."""
+    options = _run_options(args)
+    points = sweep_points(scenario, vary, args.trials, args.seed)
+    refused = sweep_memory_refusal(points, options.workers())
+    if refused:
+        raise HcschedError(refused)
+    model = get_model(scenario.model)
+    largest = max(points, key=lambda p: math.prod(model.scale(p.scenario.spec)) * len(p.scenario.heuristics)).scenario
+    print(check_line(largest, sweep_seconds(points, options.workers()), options.workers(), len(points)))
 
 
 def _list_claims(claims) -> None:
@@ -271,9 +330,6 @@ def cmd_reproduce(args) -> None:
         return
     if args.model is not None:
         _list_models(args.model)  # an unknown name is an error naming the allowed ones
-    for flag, value in (("--trials", args.trials), ("--jobs", args.jobs)):
-        if value is not None and value < 1:
-            raise HcschedError(f"{flag}: {value} is not allowed; give a whole number >= 1")
     options = _run_options(args)
     if args.resume and not args.out:
         raise HcschedError("--resume: give the --out DIR of the interrupted reproduction")
@@ -290,6 +346,8 @@ def cmd_reproduce(args) -> None:
     work = rp.variants(claims, args.trials)
     scenarios = rp.unique_scenarios(work)
     jobs = options.workers()
+    for scenario in scenarios.values():
+        check_memory(scenario, jobs=jobs)
     cores = f"{jobs} {'Dask worker' if options.backend == 'dask' else 'core'}{'s' if jobs > 1 else ''}"
     kept = sum((out / "runs" / f"{key}.csv").exists() for key in scenarios) if args.resume else 0
     left = [v for v in work if any(not (out / "runs" / f"{rp.key_of(s)}.csv").exists() for _, s in v.points)] if kept else work
@@ -336,7 +394,8 @@ def cmd_warm_up(args) -> None:
 
 def _run_option_arguments(parser: argparse.ArgumentParser) -> None:
     """--jobs, --backend and --scheduler: the run options (:class:`hcsched.runner.RunOptions`) of sweep and reproduce."""
-    parser.add_argument("--jobs", type=int, help="worker processes, or local Dask workers (default: all cores)")
+    parser.add_argument("--jobs", type=whole_argument(1, MAX_JOBS), help="worker processes, or local Dask workers (default: all "
+                        "cores)")
     parser.add_argument("--backend", default="local", help="local (processes on this machine) or dask")
     parser.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
 
@@ -355,11 +414,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run a scenario's trials")
     _scenario_arguments(r)
-    r.add_argument("--trials", type=int)
-    r.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    r.add_argument("--trials", type=whole_argument(1, MAX_TRIALS), help="trials to run (default: the scenario's)")
+    r.add_argument("--jobs", type=whole_argument(1, MAX_JOBS), help="worker processes (default: all cores)")
     r.add_argument("--out", help="write one row per trial and heuristic to this CSV")
     r.add_argument("--schedules", metavar="CSV", help="write one row per task, trial and heuristic (machine, "
                    "arrival, start, finish, expected, actual, and the model's own columns) to this CSV")
+    r.add_argument("--check", action="store_true", help="check the scenario, its memory and its estimate, print a "
+                   "one-line summary and run nothing (exit status 0: it would run; 2: bad input)")
     r.set_defaults(func=cmd_run)
 
     sw = sub.add_parser("sweep", help="run a scenario over a grid of values of its keys (local processes or Dask)")
@@ -368,17 +429,19 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--vary", action="append", metavar="KEY=VALUES",
                     help="a dotted key of the scenario and its values: a,b,c or START:STOP:COUNT[:log] or a JSON array "
                          "(repeatable: the grid is the product)")
-    sw.add_argument("--trials", type=int)
-    sw.add_argument("--seed", type=int)
+    sw.add_argument("--trials", type=whole_argument(1, MAX_TRIALS), help="trials of every point (default: the scenario's)")
+    sw.add_argument("--seed", type=whole_argument(0))
     sw.add_argument("--out", help="CSV receiving every chunk as it finishes, then the whole sweep in a fixed order")
     sw.add_argument("--resume", action="store_true", help="keep the finished (point, trial) rows of --out and run the rest")
     _run_option_arguments(sw)
+    sw.add_argument("--check", action="store_true", help="check every point, its memory and the estimate, print a "
+                    "one-line summary and run nothing")
     sw.set_defaults(func=cmd_sweep)
 
     rp = sub.add_parser("reproduce", help="rerun the papers' published claims and compute their verdicts")
     rp.add_argument("--model", help="only this model's claims (e.g. etc, classes)")
     rp.add_argument("--claim", nargs="+", action="extend", metavar="ID", help="only these claims (see --list)")
-    rp.add_argument("--trials", type=int, help="trials of every scenario (default: the paper's)")
+    rp.add_argument("--trials", type=whole_argument(1, MAX_TRIALS), help="trials of every scenario (default: the paper's)")
     _run_option_arguments(rp)
     rp.add_argument("--out", help="folder receiving claims.csv, report.html and each finished scenario in runs/ "
                     "(default: reproduction)")
@@ -396,7 +459,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "dashboard download or 'hcsched run --out')")
     cp.add_argument("whatif", metavar="what-if", help="the same, for the what-if")
     cp.add_argument("--all", action="store_true", help="every metric of the model's results table, not only the charted")
-    cp.add_argument("--jobs", type=int, help="worker processes for a scenario file's run (default: all cores)")
+    cp.add_argument("--jobs", type=whole_argument(1, MAX_JOBS), help="worker processes for a scenario file's run (default: all "
+                    "cores)")
     cp.add_argument("--out", help="write the comparison (every metric) to this CSV")
     cp.set_defaults(func=cmd_compare)
 
@@ -407,7 +471,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     wu = sub.add_parser("warm-up", help="compile every model's kernels once, so that the first run is fast")
     wu.add_argument("--model", help="only this model's kernels (e.g. etc, classes)")
-    wu.add_argument("--jobs", type=int, help="models compiled at once, in processes (default: all cores)")
+    wu.add_argument("--jobs", type=whole_argument(1, MAX_JOBS), help="models compiled at once, in processes (default: all "
+                    "cores)")
     wu.set_defaults(func=cmd_warm_up)
 
     for model in (get_model(name) for name in model_names()):
@@ -424,7 +489,7 @@ def _scenario_arguments(parser: argparse.ArgumentParser) -> None:
     """A scenario file or --preset NAME, and --seed (``hcsched run`` and a model's commands that take a scenario)."""
     parser.add_argument("scenario", nargs="?", help="scenario file (.json or .toml)")
     parser.add_argument("--preset", help="a preset name instead of a file")
-    parser.add_argument("--seed", type=int)
+    parser.add_argument("--seed", type=whole_argument(0), help="the seed of trial 0's random numbers (default: the scenario's)")
 
 
 def _runner(command: Command):
@@ -433,11 +498,14 @@ def _runner(command: Command):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv`` and return its exit status (only ``--help`` exits, as argparse does): 0 done, 2 bad
+    input (one line on stderr naming what is wrong and what is allowed), 1 an error inside hcsched (one line with the
+    exception's type), 130 interrupted. Never a traceback, and every message on one line."""
     try:
         args = build_parser().parse_args(argv)
         args.func(args)
     except HcschedError as exc:
-        print(f"hcsched: error: {exc}", file=sys.stderr)
+        print(f"hcsched: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("hcsched: interrupted", file=sys.stderr)
@@ -445,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a model's own failure: one line, as for bad input, never a traceback
-        print(f"hcsched: error: {describe_error(exc)}", file=sys.stderr)
+        print(f"hcsched: error: {one_line(describe_error(exc))}", file=sys.stderr)
         return 1
     return 0
 

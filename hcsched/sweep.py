@@ -33,8 +33,10 @@ from typing import Any
 
 import pandas as pd
 
+from hcsched import experiment
 from hcsched.errors import HcschedError
 from hcsched.experiment import normalized, run_trials, trial_seeds, trials_per_chunk
+from hcsched.export import check_out
 from hcsched.heuristics import get_heuristic
 from hcsched.models import get_model
 from hcsched.runner import LOCAL, RunOptions, run_chunks, run_options
@@ -105,9 +107,37 @@ def grid(scenario: Scenario, vary: dict[str, list[Any]]) -> list[Point]:
         try:
             points.append(Point(index, values, Scenario.from_dict(data)))
         except HcschedError as exc:
-            shown = ", ".join(f"{k}={v}" for k, v in values.items())
-            raise HcschedError(f"sweep point {index} ({shown}): {exc}") from None
+            raise HcschedError(f"sweep point {index} ({_values_said(values)}): {exc}") from None
     return points
+
+
+def sweep_points(scenario: Scenario, vary, trials: int | None = None, seed: int | None = None) -> list[Point]:
+    """The points of a sweep of ``scenario`` over ``vary`` (:func:`hcsched.sweep_spec.parse_vary`), each with
+    ``trials`` and ``seed`` (default: the scenario's) and checked as a scenario."""
+    trials = scenario.trials if trials is None else trials
+    seed = scenario.seed if seed is None else seed
+    return grid(scenario.replace(trials=trials, seed=seed), parse_vary(vary))  # replace validates both
+
+
+def sweep_memory_refusal(points: list[Point], workers: int) -> str | None:
+    """Why a sweep cannot run here, in one line: a point whose run needs more memory than this machine allows
+    (:func:`hcsched.experiment.memory_refusal`, with ``workers`` trials at once and every point's results); None when
+    every point fits."""
+    for p in points:
+        refused = experiment.memory_refusal(p.scenario, jobs=workers, points=len(points))
+        if refused:
+            return f"sweep point {p.index} ({_values_said(p.values)}): {refused}"
+    return None
+
+
+def sweep_seconds(points: list[Point], workers: int) -> float:
+    """The wall time of a sweep on ``workers`` cores, by the models' estimates: its points' trials on one core,
+    shared out."""
+    return sum(experiment.estimate_seconds(p.scenario, jobs=1) for p in points) / max(1, workers)
+
+
+def _values_said(values: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in values.items())
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -151,10 +181,17 @@ def _read_done(path: Path, columns: list[str], heuristics: dict[int, int]) -> pd
     if not text.strip():
         return pd.DataFrame(columns=columns)
     text = text[:text.rfind("\n") + 1]  # a line cut short by an interruption
-    frame = pd.read_csv(io.StringIO(text))
+    try:
+        frame = pd.read_csv(io.StringIO(text))
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise HcschedError(f"resume {path}: its table cannot be read ({' '.join(str(exc).split())})") from None
     if list(frame.columns) != columns:
         raise HcschedError(f"resume {path}: its columns are not those of this sweep; resume the same sweep, or "
                            "choose another --out")
+    for key in ("point", "trial"):
+        if len(frame) and not pd.api.types.is_integer_dtype(frame[key]):
+            raise HcschedError(f"resume {path}: its column {key!r} holds other than whole numbers; resume the file of "
+                               "the same sweep as it wrote it, or choose another --out")
     size = frame.groupby(["point", "trial"])["heuristic"].transform("size")
     return frame[size.to_numpy() == frame["point"].map(heuristics).to_numpy()]
 
@@ -188,12 +225,14 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
     ``chunk``: trials per chunk (default: about ``CHUNK_SECONDS`` of work).
     """
     options = run_options(options, jobs, backend, scheduler)
-    trials = scenario.trials if trials is None else trials
-    seed = scenario.seed if seed is None else seed
-    scenario = scenario.replace(trials=trials, seed=seed)  # validates both
-    points = grid(scenario, parse_vary(vary))
+    points = sweep_points(scenario, vary, trials, seed)
+    trials = points[0].scenario.trials
+    path = check_out(resume if resume is not None else out, "resume" if resume is not None else "out") \
+        if (resume is not None or out is not None) else None
+    refused = sweep_memory_refusal(points, options.workers())
+    if refused:
+        raise HcschedError(refused)
     columns = point_columns(points)
-    path = Path(resume if resume is not None else out) if (resume is not None or out is not None) else None
     heuristics = {p.index: len(p.scenario.heuristics) for p in points}
     done = _read_done(path, columns, heuristics) if resume is not None and path.exists() else pd.DataFrame(columns=columns)
     finished = set(zip(done["point"].astype(int), done["trial"].astype(int), strict=True))
@@ -201,7 +240,10 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
     work = [(p, ts) for p in points for a in range(0, trials, size)
             if (ts := [t for t in range(a, min(a + size, trials)) if (p.index, t) not in finished])]
     if path is not None:
-        _write_final(path, done, columns)  # a clean start: header and the complete groups only
+        try:
+            _write_final(path, done, columns)  # a clean start: header and the complete groups only
+        except OSError as exc:
+            raise HcschedError(f"out: cannot write {str(path)!r} ({exc.strerror or exc})") from None
     frames = [done]
     total, count = len(points) * trials, len(finished)
     if progress:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,8 @@ from hcsched.errors import HcschedError
 
 if TYPE_CHECKING:
     from hcsched.scenario import Scenario
+
+MAX_POINTS = 10_000  # points of a sweep's grid (the product of its keys' values): each is checked as a scenario first
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ def _scalar(text: str) -> Any:
     """A value as typed: an integer, a number, true/false, null, or the text itself."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, an integer of too many digits, nested too deeply
         return text
 
 
@@ -43,8 +46,10 @@ def parse_values(key: str, text: str) -> list[Any]:
     if text.startswith("["):  # a JSON array of values, for values that are lists: arrival_rates=[[5,8],[6,9.6]]
         try:
             values = json.loads(text)
+        except RecursionError:
+            raise HcschedError(f"--vary {key}: nested too deeply; allowed: a JSON array of values") from None
         except ValueError as exc:
-            raise HcschedError(f"--vary {key}: {text!r} is not a JSON array ({exc})") from None
+            raise HcschedError(f"--vary {key}: {text[:60]!r} is not a JSON array ({exc})") from None
         if not isinstance(values, list) or not values:
             raise HcschedError(f"--vary {key}: allowed: a non-empty JSON array of values")
         return values
@@ -57,8 +62,10 @@ def parse_values(key: str, text: str) -> list[Any]:
             raise HcschedError(f"{where}: allowed: START:STOP:COUNT with two numbers and a whole count, "
                                "optionally :log") from None
         log = len(parts) == 4
-        if log and parts[3] != "log" or count < 1:
-            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with COUNT >= 1, optionally :log")
+        if log and parts[3] != "log" or not 1 <= count <= MAX_POINTS:
+            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with COUNT from 1 to {MAX_POINTS:,}, optionally :log")
+        if not all(map(np.isfinite, (start, stop))):
+            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with two finite numbers")
         if log and (start <= 0 or stop <= 0):
             raise HcschedError(f"{where}: log spacing needs START and STOP above 0")
         grid = [float(f"{v:.12g}") for v in (np.geomspace(start, stop, count) if log else np.linspace(start, stop, count))]
@@ -91,4 +98,9 @@ def parse_vary(vary: dict[str, Iterable[Any]] | Iterable[str]) -> dict[str, list
             raise HcschedError(f"vary {key}: no values")
         if key in ("trials", "name", "description"):
             raise HcschedError(f"vary {key}: not a parameter of the system; give the number of trials with --trials")
+    points = math.prod(len(values) for values in out.values())
+    if points > MAX_POINTS:
+        sizes = " x ".join(f"{len(v):,}" for v in out.values())
+        raise HcschedError(f"vary: {sizes} = {points:,} points; allowed: at most {MAX_POINTS:,} points in a sweep "
+                           "(run it as several sweeps)")
     return out

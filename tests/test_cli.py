@@ -119,7 +119,7 @@ def test_calibrate(tmp_path, capsys):
     (["map", "{csv}", "--heuristic", "mct", "--ready", "1,2,3"], "3 values given"),
     (["map", "{bad}", "--heuristic", "mct"], "row 2 has 1 values"),
     (["map", "{neg}", "--heuristic", "mct"], "-1 is not allowed"),
-    (["run", "--preset", "maheswaran-fig4", "--trials", "0"], "'trials': 0"),
+    (["run", "--preset", "maheswaran-fig4", "--trials", "0"], "--trials: '0' is not allowed"),
     (["run", "--preset", "fig4"], "unknown preset"),
     (["run"], "either a scenario file or --preset"),
     (["run", "{csv}"], "not valid JSON"),

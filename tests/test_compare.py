@@ -291,7 +291,7 @@ def test_the_command_gives_the_same_figures_from_scenario_files_and_from_results
 
 
 @pytest.mark.parametrize("argv, said", [
-    (["compare", "nothing.csv", "nothing.json"], "baseline: 'nothing.csv' cannot be read"),
+    (["compare", "nothing.csv", "nothing.json"], "baseline 'nothing.csv': cannot be read"),
     (["compare"], "the following arguments are required"),
 ])
 def test_the_command_refuses_bad_input_in_one_line(argv, said, capsys, tmp_path, monkeypatch):

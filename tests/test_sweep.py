@@ -24,7 +24,7 @@ def test_values_lists_ranges_and_log_ranges():
     assert parse_values("k", "1,2.5,x,true") == [1, 2.5, "x", True]
     assert parse_values("k", "0:1:5") == [0.0, 0.25, 0.5, 0.75, 1.0]
     assert parse_values("k", "1:100:3:log") == [1.0, 10.0, 100.0]
-    for bad, words in (("1:2:x", "START:STOP:COUNT"), ("0:1:3:log", "above 0"), ("1,,2", "empty"), ("1:2:0", "COUNT >= 1")):
+    for bad, words in (("1:2:x", "START:STOP:COUNT"), ("0:1:3:log", "above 0"), ("1,,2", "empty"), ("1:2:0", "COUNT from 1 to")):
         with pytest.raises(HcschedError, match=words):
             parse_values("k", bad)
     whole = parse_values("machines", "4:16:4")  # whole START and STOP with whole steps stay whole numbers
