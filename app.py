@@ -9,7 +9,7 @@ from pages.models import ui
 from pages.results_view import show_current_results
 from pages.runs import plan_run, run_status, start_run
 from pages.session import Keys, init_session_state
-from pages.widgets import ASSETS, PAGES, run_button, shown_as_error
+from pages.widgets import ASSETS, PAGES, capacity_refusal, plain, run_button, shown_as_error
 
 
 def landing() -> None:
@@ -19,17 +19,18 @@ def landing() -> None:
              "them at different speeds; a heuristic decides where each task goes. Every heuristic sees the same "
              "arrivals and execution times in a trial, and results come with 95% confidence intervals.")
     scenario = st.session_state[Keys.SCENARIO]
-    st.subheader(f"Scenario: {scenario.name}")
-    st.write(scenario.description or "A scenario of your own.")
+    st.subheader(f"Scenario: {plain(scenario.name)}")
+    st.markdown(plain(scenario.description) if scenario.description else "A scenario of your own.")
     c1, c2 = st.columns([2, 1])
     model = get_model(scenario.model)
     c1.caption(f"{model.describe(scenario.spec)}, {scenario.trials} {model.trial_word}s; heuristics: "
-               + ", ".join(h.label for h in scenario.heuristics))
+               + ", ".join(plain(h.label) for h in scenario.heuristics))
     with c1:
         copy_link("home")
+    job = plan_run(scenario)  # first: a scenario too large for this server is refused before anything is drawn
     with shown_as_error("The scenario's overview could not be drawn"):
-        ui(scenario.model).overview(scenario, c2)
-    job = plan_run(scenario)
+        if not capacity_refusal(scenario):
+            ui(scenario.model).overview(scenario, c2)
     if run_button("Run", key="landing_run", job=job):
         if start_run(job):
             st.rerun()

@@ -78,6 +78,27 @@ def readable(text: Any) -> str:
     return _NAN.sub("n/a", _NAN_INTERVAL.sub("(no interval)", _text(text)))
 
 
+AUTO_LINKS = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)|(?<=:)(?=[\w/+-]+[:\[])", re.IGNORECASE)  # where
+# "https://", "www." and "a@b.c" become links by themselves, and ":smile:", ":material/home:" and ":red[..]" an emoji,
+# an icon or a colour, in GitHub's Markdown and Streamlit's, escaped or not
+WORD_JOINER = "\u2060"  # invisible, and no part of a link or a name
+_LINK_OR_TAG = re.compile(r"\](?=\()|<(?=[A-Za-z/!?])")  # "](" closes a link's or image's text; "<" + letter opens HTML
+
+
+def no_auto_links(text: Any) -> str:
+    """``text`` with an invisible word joiner after the ``:`` of ``://``, the ``www`` of ``www.``, the ``@`` of an
+    address and the ``:`` that opens ``:name:`` or ``:name[``: Markdown then makes no link, emoji, icon or colour of
+    them (a backslash would not do: these are found in the text once its escapes are read)."""
+    return AUTO_LINKS.sub(WORD_JOINER, str(text))
+
+
+def unlinked(text: Any) -> str:
+    """A user's text (a claims.csv's cell) as Markdown shows it, never a link, an image or HTML: auto-links broken
+    (:func:`no_auto_links`), and a backslash before the ``]`` of ``](`` and a ``<`` that opens a tag. Nothing else
+    changes, so "mu <= 10" or "[0.9, 1.1]" read as written."""
+    return _LINK_OR_TAG.sub(lambda m: "\\" + m.group(0), no_auto_links(text))
+
+
 def definition_html() -> str:
     """:data:`hcsched.claims.DEFINITION` as HTML (its bold verdicts in ``<b>``)."""
     return re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(DEFINITION, quote=False))
@@ -169,7 +190,7 @@ def claim_figure(series: Sequence[tuple], axis: str = "", paper: float = math.na
     printed number as a dashed vertical line. A small figure: no template, no toolbar."""
     import plotly.graph_objects as go
 
-    labels = [str(s[0]) for s in series]
+    labels = [html.escape(str(s[0]), quote=False) for s in series]  # Plotly reads HTML in text: shown as written
     mean = [_finite(s[1]) for s in series]
     plus = [_gap(s[3], s[1]) if len(s) > 3 else None for s in series]
     minus = [_gap(s[1], s[2]) if len(s) > 3 else None for s in series]
@@ -181,7 +202,8 @@ def claim_figure(series: Sequence[tuple], axis: str = "", paper: float = math.na
                       annotation_position="top")
     fig.update_layout(template="none", height=70 + 26 * max(1, len(labels)), margin={"l": 130, "r": 20, "t": 24, "b": 36},
                       font={"size": 12}, showlegend=False,
-                      xaxis={"title": {"text": axis, "standoff": 4}, "zeroline": True, "gridcolor": "#e5e5e5"},
+                      xaxis={"title": {"text": html.escape(axis, quote=False), "standoff": 4}, "zeroline": True,
+                             "gridcolor": "#e5e5e5"},
                       yaxis={"autorange": "reversed", "automargin": True})
     return fig
 
@@ -287,7 +309,7 @@ def quantity_figure(q: Quantity):
 
 def _wrap(text: str, width: int = 60) -> str:
     """A long axis title on lines of about ``width`` characters (Plotly's ``<br>``), so that a narrow chart shows it
-    whole."""
+    whole; each line HTML-escaped (Plotly reads HTML in text: shown as written)."""
     lines, line = [], ""
     for word in text.split(" "):
         if line and len(line) + 1 + len(word) > width:
@@ -295,7 +317,7 @@ def _wrap(text: str, width: int = 60) -> str:
             line = word
         else:
             line = f"{line} {word}" if line else word
-    return "<br>".join([*lines, line])
+    return "<br>".join(html.escape(text, quote=False) for text in [*lines, line])
 
 
 def claim_chart(row: Mapping[str, Any]):
@@ -418,7 +440,8 @@ def write_report(table: pd.DataFrame, path: str | Path) -> Path:
 
 # --- the README's tables ------------------------------------------------------------------------------------------
 def _cell(x: Any) -> str:
-    return _text(x).replace("|", "\\|").replace("\n", " ").strip()
+    """A table cell of the README: a claims.csv's text, never a link, an image or HTML (:func:`unlinked`)."""
+    return unlinked(_text(x)).replace("|", "\\|").replace("\n", " ").strip()
 
 
 def markdown_tables(table: pd.DataFrame) -> str:

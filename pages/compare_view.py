@@ -13,20 +13,20 @@ from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
 from hcsched.verdict import readable
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
-from pages.results_view import escaped, text_width
-from pages.widgets import shown_as_error
+from pages.results_view import text_width
+from pages.widgets import plain, shown_as_error
 
 
 def show_comparison(before: Side, after: Side, key: str) -> None:
     """The change line, what differs, the chart with the change's 95% interval, every metric's table and the CSV."""
     if before.scenario.model != after.scenario.model:
-        st.info(f"{before.title} and {after.title} are runs of different models ({before.scenario.model}, "
+        st.info(f"{plain(before.title)} and {plain(after.title)} are runs of different models ({before.scenario.model}, "
                 f"{after.scenario.model}): their metrics do not compare. Pick two runs of the same model.")
         return
     with shown_as_error("The two runs could not be compared"):
         cmp = comparison(before, after)
-        st.markdown(f"**{escaped(cmp.change_line())}**")
-        st.caption(f"Baseline: {before.title}. What-if: {after.title}. {cmp.pairing} {cmp.left_out_text}".rstrip())
+        st.markdown(f"**{plain(cmp.change_line())}**")
+        st.caption(plain(f"Baseline: {before.title}. What-if: {after.title}. {cmp.pairing} {cmp.left_out_text}".rstrip()))
         _differences(cmp)
         metric = _metric_choice(cmp, key)
         colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])
@@ -43,7 +43,7 @@ def _differences(cmp: RunComparison) -> None:
     if not cmp.differences:
         st.write("The two runs are of the same scenario, trials and seed: the same numbers.")
         return
-    st.markdown("What the what-if changes: " + "; ".join(f"**{escaped(d)}**" for d in cmp.differences) + ".")
+    st.markdown("What the what-if changes: " + "; ".join(f"**{plain(d)}**" for d in cmp.differences) + ".")
 
 
 def _metric_choice(cmp: RunComparison, key: str):

@@ -30,7 +30,7 @@ from hcsched.compare import benchmark_kind
 from hcsched.metrics import LOWER_BOUND
 from hcsched.scenario import HeuristicSpec
 from pages.session import Keys, commit_scenario, init_session_state
-from pages.widgets import link
+from pages.widgets import link, plain
 
 ERROR = "hx_error"  # (the last action's error, the scenario it concerns), shown until the next success or edit
 BENCHMARK_NOTE = "hx_benchmark_note"  # (how Add or Remove changed the benchmark, the scenario it concerns)
@@ -113,7 +113,7 @@ def param_widget(h, p) -> None:
         st.number_input(p.name, value=None, key=key, help=tip, on_change=clear_error)
     problem = field_problem(h, p)
     if problem:
-        st.error(problem)
+        st.error(plain(problem))
 
 
 def param_values(h) -> dict:
@@ -208,7 +208,7 @@ def benchmark_change(before, after) -> str | None:
     kind = benchmark_kind
     if kind(before) == kind(after):
         return None
-    old, new = before.benchmark_label, after.benchmark_label
+    old, new = plain(before.benchmark_label), plain(after.benchmark_label)  # labels, said in Markdown
     what = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
     if kind(before) not in [(h.name, h.params) for h in after.heuristics]:
         why = f"{old}, the benchmark, was removed"
@@ -257,7 +257,7 @@ def chosen(sc) -> None:
         h = spec.heuristic
         c1, c2 = st.columns([5, 1], vertical_alignment="center")
         params = ", ".join(f"{k}={show_value(v)}" for k, v in spec.params) or "no parameters"
-        c1.markdown(f"**{spec.label}** · {h.title} · {h.mode} mode · {params}")
+        c1.markdown(f"**{plain(spec.label)}** · {h.title} · {h.mode} mode · {plain(params)}")
         c2.button("Remove", key=f"hx_remove_{i}", disabled=len(sc.heuristics) == 1, on_click=remove, args=(i,))
 
 
@@ -292,12 +292,12 @@ def add_form(sc) -> None:
                   help="Leave empty for a label from the parameters; copies of one heuristic show theirs.")
     problems = form_problems(h)
     if problems and not any(field_problem(h, p) for p in h.params):  # the heuristic's own check; fields' are under them
-        st.error(problems[0])
+        st.error(plain(problems[0]))
     st.button("Add", key="hx_add", type="primary", on_click=add, disabled=bool(problems),
               help="Correct the parameters marked above first." if problems else None)
     error = last_error()
     if error:
-        st.error(error)
+        st.error(plain(error))
 
 
 init_session_state()

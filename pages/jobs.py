@@ -1,6 +1,6 @@
 """Work in the server's background: a run, sweep or rerun as a Job that survives clicks and page changes, computed in
 the server's one pool of worker processes, with its estimate, progress, place in line, Cancel and result; and each
-model's kernels compiled once per server (Warming).
+model's kernels compiled once per server (Warming); and user text made plain for the pages (``plain``).
 
 The server is multi-threaded, so nothing here forks: the pool's workers are fresh interpreters (:mod:`hcsched.pool`)
 started once per server, sized to the cores and shared by every session, at most ``MAX_RUNS`` runs at once (more
@@ -12,8 +12,10 @@ closed) is cancelled too. Nothing here reads a session's state except through th
 from __future__ import annotations
 
 import atexit
+import html
 import os
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -28,7 +30,35 @@ from hcsched.errors import describe_error
 from hcsched.experiment import progress_text
 from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
 from hcsched.pool import Pool
+from hcsched.report import no_auto_links
 from hcsched.runner import default_jobs, using
+
+MARKDOWN_CHARACTERS = re.compile(r"[\\`*\[\]$~|]|<(?=[A-Za-z/!?])"  # links, images, HTML, code, emphasis, LaTeX
+                                 r"|(?<!\w)_|_(?!\w)"  # emphasis (a "_" inside a word, as in task_het, is none)
+                                 r"|^[ \t]*(?:#+(?=\s|$)|>|[+-](?=\s|$)|[=-]+[ \t]*$|\d+[.)](?=\s|$))",  # a line's
+                                 re.MULTILINE)  # heading, quote, list item or rule
+
+
+def plain(text) -> str:
+    """``text`` (a user's: a scenario's name or description, a heuristic's label, an error naming a value) shown as
+    itself by anything that renders Markdown: a backslash before each character that could start Markdown there (no
+    link, image, HTML, code, emphasis, LaTeX, heading or list), and an invisible word joiner where Streamlit would
+    make a link, an emoji, an icon or a colour even of escaped text (``https://``, ``www.``, ``a@b.c``, ``:smile:``,
+    ``:material/home:``, ``:red[..]``: :func:`hcsched.report.no_auto_links`). Plain sentences keep every character as
+    it was ("scenario field 'machines': 0 is not allowed")."""
+    return MARKDOWN_CHARACTERS.sub(_escaped, no_auto_links(text))
+
+
+def _escaped(match: re.Match) -> str:
+    text = match.group(0)
+    return text[:-1] + "\\" + text[-1] if text.strip() else text
+
+
+def plain_html(text) -> str:
+    """``text`` shown as itself in Plotly's text (titles, legends, ticks and hovers read ``<a href>``, ``<b>`` and
+    entities): HTML-escaped."""
+    return html.escape(str(text), quote=False)
+
 
 MAX_RUNS = int(os.environ.get("HCSCHED_MAX_RUNS", 4))  # runs of the whole server computed at once; more wait in line
 WORKERS = int(os.environ.get("HCSCHED_WORKERS", 0)) or default_jobs()  # worker processes of the server
@@ -277,7 +307,7 @@ def settle(key: str) -> None:
     elif kind == "cancelled":
         st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.", job.scenario)
     else:
-        st.session_state[job.notice_key] = ("error", f"The {job.noun} stopped: {value}", job.scenario)
+        st.session_state[job.notice_key] = ("error", f"The {job.noun} stopped: {plain(value)}", job.scenario)
     st.session_state.pop(key, None)
 
 

@@ -16,6 +16,7 @@ from hcsched.links import RUN, scenario_from_query, scenario_query, wants_run
 from pages.models import replace_scenario
 from pages.runs import plan_run, start_run
 from pages.session import Keys, edit_description, init_session_state
+from pages.widgets import plain
 
 OPENED = "link_opened"  # set once the session's first run has read its link
 PROBLEM = "link_problem"  # (what was wrong with the link, the scenario loaded instead)
@@ -32,7 +33,7 @@ def open_link() -> None:
         _open(st.query_params.to_dict())
     problem = st.session_state.get(PROBLEM)
     if problem is not None and problem[1] == st.session_state.get(Keys.SCENARIO):
-        st.warning(problem[0])
+        st.warning(plain(problem[0]))
 
 
 def _open(params: dict[str, str]) -> None:

@@ -4,8 +4,6 @@ the model's metric descriptions; the model's own charts from its dashboard modul
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -50,7 +48,7 @@ from pages.history import (
 from pages.models import replace_scenario, shown_text, ui
 from pages.runs import RunResult
 from pages.session import Keys, same_experiment
-from pages.widgets import PAGES, file_name, headline_metric, shown_as_error
+from pages.widgets import PAGES, file_name, headline_metric, plain, shown_as_error
 
 READING = ("How to read the intervals: a whisker on a bar, or [a, b] after a number, is the 95% interval of the mean: "
            "with many more trials the mean would very likely lie inside it. Overlapping intervals alone do not make a "
@@ -127,7 +125,7 @@ def pick_run(key: str):
     if found is not None:
         base, line = found
         which = "the baseline you pinned" if is_pinned(base) else "the baseline, this session's first run of the model"
-        c1.info(f"Against run #{base.number} ({which}): {escaped(line)}")
+        c1.info(f"Against run #{base.number} ({which}): {plain(line)}")
         if c2.button("Compare in detail", key=f"{key}_compare", on_click=_to_compare):
             try:
                 st.switch_page(PAGES["results"])
@@ -147,12 +145,12 @@ def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str)
         show()
         return
     if of.name == current.name:
-        st.warning(f"The last {what} are of an earlier version of the scenario **{of.name}**, changed since (its "
+        st.warning(f"The last {what} are of an earlier version of the scenario **{plain(of.name)}**, changed since (its "
                    f"{_what_changed(of, current)}). {action} to see the current one's.")
     else:
-        st.warning(f"The last {what} are of the scenario **{of.name}**, not of the scenario loaded now "
-                   f"(**{current.name}**). {action} to see this one's.")
-    if st.toggle(f"Show the {what} of {of.name} (an earlier scenario)", key=toggle_key):
+        st.warning(f"The last {what} are of the scenario **{plain(of.name)}**, not of the scenario loaded now "
+                   f"(**{plain(current.name)}**). {action} to see this one's.")
+    if st.toggle(f"Show the {what} of {plain(of.name)} (an earlier scenario)", key=toggle_key):
         show()
 
 
@@ -197,18 +195,18 @@ def show_results(run: RunResult, key: str) -> None:
     bars = model.bar_metrics()
     tables = model.table_metrics()
     summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
-    facts = [f"**{scenario.name}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}",
+    facts = [f"**{plain(scenario.name)}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}",
              f"{run.seconds:.1f} s" if run.seconds >= 0.05 else "under 0.1 s"]
     headline = shown_text(scenario.model, model.headline(scenario.spec))
     if headline:
         facts.append(headline)
     if model.normalizes():
-        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
+        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {plain(scenario.benchmark_label)}")
     with shown_as_error("Who wins could not be worked out"):
         show_verdict(results, scenario, key)
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
     for warning in model.warnings(results):
-        st.warning(shown_text(scenario.model, warning))
+        st.warning(plain(shown_text(scenario.model, warning)))
     references = scenario_references(scenario)  # heuristics that cannot run online, marked as such in every chart
     shared = getattr(ui(scenario.model), "shared_bars", None)  # the model may chart some bar metrics on its own
     shown = shared(bars) if shared else bars
@@ -271,22 +269,17 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         return
     lead, others = found[0], found[1:]
     with st.container(key=f"{key}_verdict"):
-        st.markdown(f"**{escaped(lead.text)}**")
+        st.markdown(f"**{plain(lead.text)}**")
         also = trade_off(found)  # another heuristic wins another metric, for real: said, not only folded
         if also:
-            st.markdown(escaped(also))
+            st.markdown(plain(also))
         if lead.bound_text:
-            st.markdown(escaped(lead.bound_text))
+            st.markdown(plain(lead.bound_text))
         if lead.reference_text:
-            st.markdown(escaped(lead.reference_text))
+            st.markdown(plain(lead.reference_text))
         if others:
             with st.expander(f"Other metrics ({len(others)})", expanded=False):
-                st.markdown("\n".join(f"- {escaped(line)}" for v in others for line in v.lines))
-
-
-def escaped(text: str) -> str:
-    """Text shown as itself in markdown (heuristic labels may hold * _ [ ] and the like)."""
-    return re.sub(r"([\\`*_{}\[\]()#+!|<>~$-])", r"\\\1", text)
+                st.markdown("\n".join(f"- {plain(line)}" for v in others for line in v.lines))
 
 
 def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str) -> list[tuple]:
@@ -307,7 +300,7 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
         task = gantt_task(chosen, window, machines, key)
         st.plotly_chart(gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines, rows=rows,
                               highlight=task), key=f"{key}_gantt", width="stretch")
-        marked = (f" {gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines)}"
+        marked = (f" {plain(gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines))}"
                   if task is not None else "")
         st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its "
                    "times." + marked)
@@ -352,7 +345,7 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     names = heuristic_hovers(labels, scenario.model)
     shown = st.multiselect("Heuristics in the Gantt chart", labels, default=default, key=f"{key}_gantt_heuristics",
                            help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, with the benchmark. "
-                                "The names: " + "; ".join(names[x] for x in labels) + ".")
+                                "The names: " + "; ".join(plain(names[x]) for x in labels) + ".")
     if not shown:
         return [], None
     machines = max(schedules[label].machines for label in shown)

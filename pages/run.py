@@ -7,13 +7,13 @@ from hcsched.runner import default_jobs
 from pages.history import history
 from pages.runs import plan_run, run_status, start_run
 from pages.session import Keys, init_session_state, same_experiment
-from pages.widgets import link, run_button
+from pages.widgets import link, plain, run_button
 
 init_session_state()
 st.title("Run")
 scenario = st.session_state[Keys.SCENARIO]
-st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spec)}; "
-         + ", ".join(h.label for h in scenario.heuristics))
+st.write(f"**{plain(scenario.name)}**: {get_model(scenario.model).describe(scenario.spec)}; "
+         + ", ".join(plain(h.label) for h in scenario.heuristics))
 link("scenario", "Change the scenario")
 c1, c2, c3 = st.columns(3)
 # a loaded scenario's trials or seed beyond the fields' usual range are shown as they are, never refused or cut
@@ -24,7 +24,7 @@ jobs = c3.number_input("Parallel jobs", 1, 256, default_jobs(), key="run_jobs", 
 try:
     chosen = scenario.replace(trials=int(trials), seed=int(seed))
 except HcschedError as exc:
-    st.error(str(exc))
+    st.error(plain(exc))
     st.stop()
 running = Keys.JOB in st.session_state
 job = plan_run(chosen, int(jobs))
@@ -37,6 +37,6 @@ last = history()[-1] if history() else None
 if last is not None and Keys.JOB not in st.session_state and last.run is st.session_state.get(Keys.RESULTS) \
         and same_experiment(last.scenario, chosen):
     took = f"{last.run.seconds:.1f} s" if last.run.seconds >= 0.05 else "under 0.1 s"
-    st.success(f"Run #{last.number} ended at {last.when}, in {took}; winner: {last.winner}.")
+    st.success(f"Run #{last.number} ended at {last.when}, in {took}; winner: {plain(last.winner)}.")
 if Keys.RESULTS in st.session_state and not running:
     link("results", "See the results")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from hcsched import HcschedError, get_model, model_names, preset, preset_names
+from hcsched import get_model, model_names, preset, preset_names
+from hcsched.errors import describe_error
 from hcsched.scenario import parse_scenario
 from pages.link import copy_link
 from pages.models import example_files, replace_scenario, ui
 from pages.session import ORIGIN, Keys, W, as_loaded, default, init_session_state
-from pages.widgets import ASSETS, shown_as_error
+from pages.widgets import ASSETS, plain, shown_as_error, upload_limits, uploaded_text
 
 UNDO = "sc_undo"  # (the scenario replaced, the scenario that replaced it, what the first was edited from) when edits
 # would otherwise be lost
@@ -79,7 +80,7 @@ def presets_and_undo(sc) -> None:
               on_click=lambda: set_scenario(preset(base)))
     kept = st.session_state.get(UNDO)
     if kept is not None and kept[1] == sc:
-        st.button(f"Undo: back to {kept[0].name}", key="sc_undo_button", on_click=undo)
+        st.button(f"Undo: back to {plain(kept[0].name)}", key="sc_undo_button", on_click=undo)
 
 
 init_session_state()
@@ -96,12 +97,12 @@ if model != sc.model and loaded_entry(sc) in preset_names():  # an unedited pres
     st.rerun()
 elif model != sc.model:  # edits would be lost: nothing is replaced until confirmed
     chosen = get_model(model)
-    st.warning(f"Switching to **{chosen.title}** replaces the scenario **{sc.name}** with that model's default preset, "
+    st.warning(f"Switching to **{chosen.title}** replaces the scenario **{plain(sc.name)}** with that model's default preset, "
                f"**{chosen.default_preset}**. Download the scenario below first to keep it.")
     c1, c2 = st.columns(2)
     c1.button(f"Replace the scenario with {chosen.default_preset}, {chosen.title}'s default preset",
               key="sc_model_confirm", type="primary", on_click=lambda: set_scenario(preset(chosen.default_preset)))
-    c2.button(f"Keep {sc.name}", key="sc_model_cancel", on_click=keep_model)
+    c2.button(f"Keep {plain(sc.name)}", key="sc_model_cancel", on_click=keep_model)
 with shown_as_error(f"The {get_model(sc.model).title} editor stopped"):
     ui(sc.model).editor(sc)
 sc = st.session_state[Keys.SCENARIO]
@@ -121,14 +122,14 @@ with c1.expander("Example files to start from"):
         st.download_button(path.name, path.read_bytes(), path.name, key=f"sc_example_{path.stem}", on_click="ignore",
                            mime="application/json" if path.suffix == ".json" else "text/csv")
 uploaded = c2.file_uploader("Load a scenario (JSON or TOML)", type=["json", "toml"], key="sc_upload_scenario")
+c2.caption(upload_limits(table=False) + " The values come inline: a scenario loaded here names no file (its matrix or "
+           "tables are uploaded in the editor above).")
 if uploaded is not None and st.session_state.get("sc_scenario_id") != uploaded.file_id:
-    try:
-        loaded = parse_scenario(uploaded.getvalue().decode("utf-8"), "toml" if uploaded.name.endswith(".toml") else "json",
-                                source=uploaded.name)
-    except HcschedError as exc:
-        c2.error(str(exc))
-    except UnicodeDecodeError:
-        c2.error(f"{uploaded.name}: not a text file; expected a scenario in JSON or TOML.")
+    try:  # without a folder to read from, a scenario naming a file is refused: the server's files are not the user's
+        loaded = parse_scenario(uploaded_text(uploaded, "a scenario in JSON or TOML", table=False),
+                                "toml" if uploaded.name.endswith(".toml") else "json", source=uploaded.name)
+    except Exception as exc:  # one line under the uploader (a model's own failure too); the scenario loaded stays
+        c2.error(plain(describe_error(exc)))
     else:
         st.session_state["sc_scenario_id"] = uploaded.file_id
         loaded, note = as_loaded(loaded, uploaded.name)

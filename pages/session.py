@@ -8,7 +8,7 @@ import streamlit as st
 from hcsched import Scenario, preset, preset_names
 from hcsched.compare import what_changed
 from hcsched.presets import EDITED, preset_of
-from pages.jobs import begin_page, warm_kernels
+from pages.jobs import begin_page, plain, warm_kernels
 
 
 class Keys:
@@ -42,7 +42,7 @@ def default(key: str, value) -> str:
 def refuse_runs(problem: str) -> None:
     """An editor's invalid edit: said under the editor, and Run refuses until it is valid (rather than run the last
     valid scenario, which the page no longer shows)."""
-    st.error(f"{problem.rstrip('.')}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
+    st.error(f"{plain(problem.rstrip('.'))}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
     st.session_state[Keys.PROBLEM] = problem
 
 
@@ -124,8 +124,9 @@ def as_loaded(scenario: Scenario, source: str) -> tuple[Scenario, str | None]:
     if fixed == scenario:
         return scenario, None
     if fixed.name != scenario.name:
-        return fixed, f"Loaded {source} as **{fixed.name}**: {fixed.description}"
-    return fixed, f"{source} carried the description of {ref}, which it differs from; described now as: {fixed.description}"
+        return fixed, f"Loaded {plain(source)} as **{plain(fixed.name)}**: {plain(fixed.description)}"
+    return fixed, plain(f"{source} carried the description of {ref}, which it differs from; described now as: "
+                        f"{fixed.description}")
 
 
 def scenario_problem() -> str | None:

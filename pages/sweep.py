@@ -21,7 +21,7 @@ from pages.jobs import Job, follow
 from pages.models import sweep_key_example, ui
 from pages.results_view import show_if_current
 from pages.session import Keys, init_session_state, same_experiment, scenario_problem
-from pages.widgets import LIMIT_SECONDS, file_name, link, shown_as_error, size_refusal
+from pages.widgets import LIMIT_SECONDS, file_name, link, plain, shown_as_error, sweep_refusal
 
 TYPE_KEY = "(type a key)"
 K = "sw_"  # this page's widget keys
@@ -58,14 +58,13 @@ def _parameter(slot: str, proposals: dict[str, str], label: str, example: str | 
     return key, values
 
 
-def _estimate(scenario: Scenario, vary: dict, trials: int, jobs: int) -> float:
-    points = grid(scenario, vary)
-    return sum(estimate_seconds(p.scenario.replace(trials=trials), jobs=jobs) for p in points)
+def _estimate(points: list[Scenario], jobs: int) -> float:
+    return sum(estimate_seconds(p, jobs=jobs) for p in points)
 
 
 def _start(scenario: Scenario, vary: dict, trials: int, jobs: int, estimate: float) -> None:
     job = Job(scenario, len(grid(scenario, vary)) * trials, estimate, get_model(scenario.model).trial_word,
-              what=f"Sweep of {scenario.name}: ", notice_key=K + "notice", on_result=_keep, noun="sweep")
+              what=f"Sweep of {plain(scenario.name)}: ", notice_key=K + "notice", on_result=_keep, noun="sweep")
     number = st.session_state[K + "count"] = st.session_state.get(K + "count", 0) + 1
 
     def work(progress) -> SweepResult:
@@ -86,7 +85,7 @@ X_SCALE_NAMES = {"linear": "linear", "log": "logarithmic", "category": "evenly s
 def _show(result: SweepResult) -> None:
     model = get_model(result.scenario.model)
     keys = list(result.vary)
-    st.subheader(f"Sweep of {result.scenario.name} over {' and '.join(keys)}")
+    st.subheader(plain(f"Sweep of {result.scenario.name} over {' and '.join(keys)}"))
     st.caption(f"{len(result.results)} rows ({result.results['point'].nunique()} points x "
                f"{result.results['trial'].nunique()} {model.trial_word}s x heuristics) in {result.seconds:.1f} s; "
                "the bands are 95% confidence intervals of the mean; every point sees the same random workloads "
@@ -167,22 +166,22 @@ def _controls(scenario: Scenario) -> None:
     jobs = int(c2.number_input("Parallel jobs", 1, 256, default_jobs(), key=K + "jobs"))
     problem = scenario_problem()
     if problem:
-        st.error(f"The Scenario page has an invalid edit, so this would sweep the last valid scenario: {problem} "
+        st.error(f"The Scenario page has an invalid edit, so this would sweep the last valid scenario: {plain(problem)} "
                  "Fix it on the Scenario page first.")
-    vary = estimate = None
+    vary = estimate = too_large = None
     try:
         vary = parse_vary([f"{key}={values}" for key, values in (first, second) if (key, values) != ("", "")]
                           if second else [f"{first[0]}={first[1]}"])
-        estimate = _estimate(scenario, vary, trials, jobs)
+        runs = [p.scenario.replace(trials=trials) for p in grid(scenario, vary)]
+        too_large = sweep_refusal(runs, jobs)  # before the estimate, which would draw the largest point's machines
+        estimate = None if too_large else _estimate(runs, jobs)
     except Exception as exc:  # a bad value names the key; a model's own failure is one line too, never a traceback
-        st.error(describe_error(exc))
-    too_large = None
+        st.error(plain(describe_error(exc)))
+    if too_large:
+        st.error(too_large)
     if estimate is not None:
-        points = len(grid(scenario, vary))
-        too_large = size_refusal(scenario.replace(trials=trials), points)
-        if too_large:
-            st.error(too_large)
-        elif estimate > LIMIT_SECONDS:
+        points = len(runs)
+        if estimate > LIMIT_SECONDS:
             st.error(f"This sweep ({points} points x {trials} {model.trial_word}s) would take about {estimate / 60:.1f} "
                      f"minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} minutes. Use fewer points or "
                      f"{model.trial_word}s, or the command line (`hcsched sweep`), which has no limit.")
@@ -198,8 +197,8 @@ def _controls(scenario: Scenario) -> None:
 init_session_state()
 st.title("Sweep")
 scenario = st.session_state[Keys.SCENARIO]
-st.write(f"**{scenario.name}**: {get_model(scenario.model).describe(scenario.spec)}; "
-         + ", ".join(h.label for h in scenario.heuristics))
+st.write(f"**{plain(scenario.name)}**: {get_model(scenario.model).describe(scenario.spec)}; "
+         + ", ".join(plain(h.label) for h in scenario.heuristics))
 link("scenario", "Change the scenario")
 with shown_as_error("The sweep's settings could not be shown"):
     _controls(scenario)

@@ -14,12 +14,13 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from hcsched import Scenario, get_model
-from hcsched.errors import describe_error
-from hcsched.experiment import estimate_seconds
+from hcsched.errors import HcschedError, describe_error
+from hcsched.experiment import estimate_seconds, memory_refusal
 from hcsched.export import export_stem
 from hcsched.metrics import Metric
+from hcsched.readers import check_upload, max_upload_cells
 from hcsched.verdict import headline_metric as lead_metric
-from pages.jobs import Job
+from pages.jobs import Job, plain, plain_html  # noqa: F401  (plain, plain_html: for the pages)
 from pages.session import Keys, scenario_problem
 
 LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # longer runs and sweeps are refused (per session)
@@ -39,7 +40,7 @@ def shown_as_error(what: str) -> Iterator[None]:
     try:
         yield
     except Exception as exc:
-        st.error(f"{what}: {describe_error(exc)}")
+        st.error(plain(f"{what}: {describe_error(exc)}"))
 
 
 def _allowed(low, high) -> str:
@@ -85,6 +86,25 @@ def number(container, label: str, low, high, key: str, **kwargs):
     return value
 
 
+def upload_limits(table: bool = True) -> str:
+    """What an uploader takes, said beside it: Streamlit refuses a file over its ``server.maxUploadSize`` with only an
+    icon, and a table over the cell limit is refused before it is parsed (``HCSCHED_MAX_UPLOAD_CELLS``)."""
+    cells = f", tables of at most {max_upload_cells():,} cells" if table else ""
+    return f"Files up to {st.get_option('server.maxUploadSize')} MB{cells}; a larger file is refused."
+
+
+def uploaded_text(upload, expected: str, table: bool = True) -> str:
+    """An uploaded file's text, refused in one line naming the file before anything parses it: over the cell limit
+    (a ``table``; :func:`hcsched.readers.check_upload`) or not UTF-8 text (``expected`` says what was)."""
+    data = upload.getvalue()
+    if table:
+        check_upload(data, upload.name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HcschedError(f"{upload.name}: not a text file; expected {expected}.") from None
+
+
 def link(page: str, label: str) -> None:
     """A link to another page; plain text when this page runs on its own, outside the app's navigation."""
     try:
@@ -101,26 +121,47 @@ def file_name(scenario: Scenario, what: str, ext: str, run: bool = False) -> str
     return f"{stem}-{what}.{ext}"
 
 
+@st.cache_data(show_spinner=False, max_entries=64)  # Home plans its run on every rerun
 def run_estimate(scenario: Scenario, jobs: int | None = None) -> float:
     """The one estimate of a run a page states and the limit checks: the trials, then trial 0 again for the Gantt
-    chart, then drawing the charts."""
+    chart, then drawing the charts. Asked only of a scenario within the size cap and the memory limit."""
     return estimate_seconds(scenario, jobs=jobs) + estimate_seconds(scenario, trials=1, jobs=1) + DRAW_SECONDS
 
 
 def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:
-    """Why a run is refused before it starts, in one line: its size exceeds the server's cap, its estimate exceeds the
-    per-run limit, or the scenario cannot even be estimated (a model's error)."""
+    """Why a run is refused before it starts, in one line, asked in this order and the first answer kept (so that
+    nothing large is drawn to answer it): its size exceeds the server's cap, its memory the server's limit, its
+    estimate the per-run limit; or the scenario cannot even be estimated (a model's error)."""
     try:
-        too_large = size_refusal(scenario)
+        refused = capacity_refusal(scenario, jobs)
+        if refused:
+            return refused
         estimate = run_estimate(scenario, jobs)
     except Exception as exc:
-        return f"This scenario cannot run: {describe_error(exc)}"
-    if too_large:
-        return too_large
+        return f"This scenario cannot run: {plain(describe_error(exc))}"
     if estimate <= LIMIT_SECONDS:
         return None
     return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} "
             "minutes (HCSCHED_RUN_LIMIT_SECONDS). Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
+
+
+def capacity_refusal(scenario: Scenario, jobs: int | None = None, points: int = 1) -> str | None:
+    """Why ``scenario`` (run ``points`` times, as a sweep does) is too large for this server, in one line, from its
+    sizes alone (nothing drawn): the size cap, then the memory limit (:func:`hcsched.experiment.memory_refusal`) of
+    the run, and of a single run's trial 0 again with its schedules (the Gantt chart)."""
+    return (size_refusal(scenario, points) or memory_refusal(scenario, jobs=jobs, points=points)
+            or (memory_refusal(scenario, jobs=1, schedules=True, trials=1) if points == 1 else None))
+
+
+def sweep_refusal(points: list[Scenario], jobs: int | None = None) -> str | None:
+    """Why a sweep of ``points`` (each with its trials) is refused before anything is estimated: its largest point,
+    run ``len(points)`` times, is too large for this server (:func:`capacity_refusal`)."""
+    return capacity_refusal(max(points, key=_size), jobs, len(points))
+
+
+def _size(scenario: Scenario) -> int:
+    tasks, machines = get_model(scenario.model).scale(scenario.spec)
+    return tasks * machines * scenario.trials
 
 
 def size_refusal(scenario: Scenario, points: int = 1) -> str | None:
@@ -154,7 +195,7 @@ def run_button(label: str, key: str, job: Job | None = None) -> bool:
     shows an invalid edit, or when the run is refused."""
     problem = scenario_problem()
     if problem:
-        st.error(f"The Scenario page has an invalid edit, so this would run the last valid scenario: {problem} "
+        st.error(f"The Scenario page has an invalid edit, so this would run the last valid scenario: {plain(problem)} "
                  "Fix it on the Scenario page first.")
     if job is not None:
         estimate_note(job)

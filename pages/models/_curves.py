@@ -3,15 +3,13 @@ over time show, and the page's short names said in plain words."""
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 import streamlit as st
 
 from hcsched import get_model
 from hcsched.curve_charts import SHOWN, default_shown
 from hcsched.heuristics import heuristic_title
-from pages.widgets import headline_metric
+from pages.widgets import headline_metric, plain
 
 
 def shown_heuristics(results: pd.DataFrame, scenario, key: str, count: int = SHOWN) -> list[str]:
@@ -29,21 +27,15 @@ def shown_heuristics(results: pd.DataFrame, scenario, key: str, count: int = SHO
     return [label for label in labels if label in chosen]  # in the run's order, whatever order they were chosen in
 
 
-def markdown_literal(text: str) -> str:
-    """``text`` shown as itself in markdown: "λ*" stays "λ*" (a bare "*" would open emphasis and break the bold around
-    it), likewise _ ` [ ] and the other markdown characters."""
-    return re.sub(r"([\\`*_{}\[\]()#+!|<>~$])", r"\\\1", text)
-
-
 def what_the_names_mean(scenario, key: str, symbols: dict[str, str] | None = None) -> None:
     """The short names on the Results page in plain words, under an expander: each heuristic's label with its title
     from the heuristic registry (``hcsched.heuristics.heuristic_title``), and the model's own symbols (``symbols``:
-    symbol -> what it means; a symbol is shown as written, its meaning as markdown)."""
+    symbol -> what it means; a symbol is shown as written (``plain``: "λ*" stays "λ*"), its meaning as markdown)."""
     labels = [h.label for h in scenario.heuristics]
-    table = pd.DataFrame({"heuristic": labels,
+    table = pd.DataFrame({"heuristic": [plain(label) for label in labels],  # st.table reads its cells as Markdown
                           "what it is": [heuristic_title(label, scenario.model) or "(a label of your own)"
                                          for label in labels]})
     with st.expander("What the short names on this page mean", expanded=False):
         st.table(table, hide_index=True)  # an HTML table: long names wrap, never cut
         if symbols:
-            st.markdown("\n".join(f"- **{markdown_literal(symbol)}**: {words}" for symbol, words in symbols.items()))
+            st.markdown("\n".join(f"- **{plain(symbol)}**: {words}" for symbol, words in symbols.items()))

@@ -11,13 +11,14 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
+from hcsched.errors import describe_error
 from hcsched.models.estimation import CURVE_SAMPLES, MODEL
 from hcsched.models.estimation.charts import error_over_time, mean_curves, median_ends, over_time, processor_rows
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
 from pages.models._curves import shown_heuristics, what_the_names_mean
 from pages.session import Keys, W, commit_scenario, default
-from pages.widgets import number
+from pages.widgets import number, plain, upload_limits, uploaded_text
 
 PROBLEM_COLUMNS = ["name", "release", "stages", "work", "params", "exponents", "data", "noise", "outliers",
                    "outlier_factor"]
@@ -150,11 +151,10 @@ def _problems(frame: pd.DataFrame) -> tuple[Problem, ...]:
     return tuple(out)
 
 
-def _read_upload(up) -> str:
-    try:
-        return up.getvalue().decode("utf-8")
-    except UnicodeDecodeError:
-        raise HcschedError(f"{up.name}: not a text file; expected CSV") from None
+def _named(name: str, exc: Exception) -> str:
+    """An upload's error in one line that names the file (once)."""
+    said = describe_error(exc)
+    return said if said.startswith(name) else f"{name}: {said}"
 
 
 def _trace_uploads(s) -> None:
@@ -167,26 +167,28 @@ def _trace_uploads(s) -> None:
     c1, c2 = st.columns(2)
     up = c1.file_uploader("Processors CSV", type=["csv", "txt"], key=W + "est_up_processors",
                           help="one row per processor: name, speed (MFLOP/s, or any unit consistent with work)")
+    c1.caption(upload_limits())
     if up is not None:
         try:
-            st.session_state[TRACE["processors"]] = (up.name, *parse_processors(_read_upload(up)))
-        except HcschedError as exc:
-            c1.error(f"{up.name}: {exc}")
+            st.session_state[TRACE["processors"]] = (up.name, *parse_processors(uploaded_text(up, "CSV")))
+        except Exception as exc:  # one line under the uploader (a parser's own failure too)
+            c1.error(plain(_named(up.name, exc)))
     up = c2.file_uploader("Tasks CSV", type=["csv", "txt"], key=W + "est_up_tasks",
                           help="problem, task, stage, release, x1..xq, and work, or time and machine (the measured "
                                "seconds on that processor; other processors' times scale with their speeds)")
+    c2.caption(upload_limits())
     if up is not None:
         try:
-            text = _read_upload(up)
+            text = uploaded_text(up, "CSV")
             parse_tasks(text, _ANY_MACHINE)  # on its own here; with the processors when the scenario is built
             st.session_state[TRACE["tasks"]] = (up.name, text)
-        except HcschedError as exc:
-            c2.error(f"{up.name}: {exc}")
+        except Exception as exc:  # one line under the uploader (a parser's own failure too)
+            c2.error(plain(_named(up.name, exc)))
     procs, tasks = (st.session_state.get(TRACE[k]) for k in ("processors", "tasks"))
     if procs is not None:
-        c1.caption(f"In use: {procs[0]} ({len(procs[1])} processors)")
+        c1.caption(f"In use: {plain(procs[0])} ({len(procs[1])} processors)")
     if tasks is not None:
-        c2.caption(f"In use: {tasks[0]}")
+        c2.caption(f"In use: {plain(tasks[0])}")
 
 
 class _AnyMachine(dict):
@@ -295,5 +297,5 @@ def editor(sc) -> None:
                       Estimator(method, int(n), float(L), float(nu), weights, error, est.eps), mapping, trace, files)
         commit_scenario(sc.replace(spec=new))
     except (HcschedError, TypeError, ValueError) as exc:
-        st.error(str(exc))
+        st.error(plain(exc))
         st.session_state[Keys.PROBLEM] = str(exc)  # Run refuses rather than run the last valid scenario

@@ -9,16 +9,17 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError, calibrate
+from hcsched.errors import describe_error
 from hcsched.experiment import trial_seeds
 from hcsched.models.etc.calibration import CALIBRATION_TARGETS, load_check
 from hcsched.models.etc.charts import etc_heatmap
-from hcsched.models.etc.spec import ActualSpec, ArrivalSpec, EtcSpec
+from hcsched.models.etc.spec import MAX_HETEROGENEITY, ActualSpec, ArrivalSpec, EtcSpec
 from hcsched.models.etc.workload import CONSISTENCIES, HETEROGENEITY, make_workload
 from hcsched.readers import looks_like_hcsp, parse_csv_etc, parse_hcsp_etc
 from pages.models._curves import what_the_names_mean
 from pages.models.etc_explain import explain  # noqa: F401  (the Explain page's part, in its own module)
 from pages.session import Keys, W, commit_scenario, default
-from pages.widgets import number
+from pages.widgets import number, plain, upload_limits, uploaded_text
 
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
 CAL_MESSAGE = "sc_cal_message"  # the last calibration's outcome, shown once under the Calibrate button
@@ -183,20 +184,19 @@ def _own_matrix(sc) -> np.ndarray:
     (an empty cell is NaN)."""
     upload = st.file_uploader("Upload an ETC matrix: CSV (rows tasks, columns machines, optional names) or HCSP "
                               "(one value per line)", type=None, key=W + "upload")
+    st.caption(upload_limits())
     hcsp_machines = number(st, "Machines (HCSP file without header line)", 1, 1000, key=default("hcsp_machines", 16))
     if upload is not None and st.session_state.get("sc_upload_id") != (upload.file_id, hcsp_machines):
         try:
-            text = upload.getvalue().decode("utf-8")
+            text = uploaded_text(upload, "CSV or one value per line")
             if looks_like_hcsp(text):
                 lines = [x for x in text.splitlines() if x.strip()]
                 has_header = len(lines[0].split()) == 3
                 parsed = parse_hcsp_etc(text, None if has_header else hcsp_machines, source=upload.name)
             else:
                 parsed = parse_csv_etc(text, source=upload.name)[0]
-        except UnicodeDecodeError:
-            st.error(f"{upload.name}: not a text file; expected CSV or one value per line.")
-        except HcschedError as exc:
-            st.error(str(exc))
+        except Exception as exc:  # one line under the uploader; the table shown stays
+            st.error(plain(describe_error(exc)))
         else:
             st.session_state["sc_upload_id"] = (upload.file_id, hcsp_machines)
             st.session_state[MATRIX_BASE] = _matrix_frame(parsed)
@@ -250,8 +250,8 @@ def editor(sc) -> None:
         st.selectbox("Heterogeneity (task, machine)", list(HET_NAMES), format_func=HET_NAMES.get, key=default("het", het_name(sc.etc)),
                      on_change=on_heterogeneity)
         c1, c2 = st.columns(2)
-        number(c1, "Task heterogeneity Γt", 1.0, 1e9, key=default("task_het", sc.etc.task_het))
-        number(c2, "Machine heterogeneity Γm", 1.0, 1e9, key=default("machine_het", sc.etc.machine_het))
+        number(c1, "Task heterogeneity Γt", 1.0, MAX_HETEROGENEITY, key=default("task_het", sc.etc.task_het))
+        number(c2, "Machine heterogeneity Γm", 1.0, MAX_HETEROGENEITY, key=default("machine_het", sc.etc.machine_het))
     elif method == "cov":
         c1, c2, c3 = st.columns(3)
         number(c1, "Mean task time", 1e-6, 1e12, key=default("task_mean", sc.etc.task_mean))
@@ -263,7 +263,7 @@ def editor(sc) -> None:
             etc = EtcSpec("matrix", matrix=tuple(tuple(r) for r in _filled(matrix)))
         except HcschedError as exc:
             problem = str(exc)
-            st.error(f"{problem}. Runs are refused until the table is valid again.")  # directly under the table
+            st.error(f"{plain(problem)}. Runs are refused until the table is valid again.")  # directly under the table
         _shape_fields(slots, matrix)
 
     if not own:
@@ -280,7 +280,7 @@ def editor(sc) -> None:
                           g("semi", sc.etc.semiconsistent_mode))
         except HcschedError as exc:
             problem = str(exc)
-            st.error(problem)
+            st.error(plain(problem))
 
     # --- arrivals and actual times -----------------------------------------------------------------
     st.subheader("Arrivals")
@@ -314,7 +314,7 @@ def editor(sc) -> None:
                                             actual=ActualSpec(model, float(st.session_state[W + "actual_cov"]))))
         except HcschedError as exc:
             problem = str(exc)
-            st.error(problem)
+            st.error(plain(problem))
     if problem:  # Run refuses while it is set, rather than run the last valid scenario (pages.widgets.run_button)
         st.session_state[Keys.PROBLEM] = problem
     else:

@@ -14,6 +14,7 @@ from hcsched import HcschedError, get_heuristic, get_model, heuristic_names, low
 from hcsched.models.etc import MODEL as ETC
 from hcsched.models.etc.search import improvement_step
 from pages.session import Keys
+from pages.widgets import plain
 
 EXPLAIN_TASKS = 30  # the largest matrix of the user's that the Explain page traces
 TABLES_1_2, TABLE_3, OWN = "Tables 1 and 2 (immediate mode)", "Table 3 (batch mode)", "The scenario's own matrix"
@@ -146,7 +147,7 @@ def explain(sc) -> None:
     try:
         result = map_tasks(etc, name, ready=ready, trace=True, **params)
     except HcschedError as exc:
-        st.error(str(exc))
+        st.error(plain(exc))
         return
     steps = result.trace
     traced = (example, name, tuple(params.items()), etc.tobytes())

@@ -15,6 +15,7 @@ import streamlit as st
 
 from hcsched import HcschedError, summarize
 from hcsched.charts import direction
+from hcsched.errors import describe_error
 from hcsched.experiment import trial_runs, trial_seeds
 from hcsched.heuristics import heuristic_title
 from hcsched.models.timeshared import MODEL, size_limit
@@ -36,7 +37,7 @@ from hcsched.models.timeshared.workload import make_workload
 from hcsched.verdict import scenario_references
 from pages.models._curves import what_the_names_mean
 from pages.session import W, commit_scenario, default, refuse_runs
-from pages.widgets import number
+from pages.widgets import number, plain, plain_html, upload_limits, uploaded_text
 
 OWN = {"servers": "sc_ts_servers", "tasks": "sc_ts_tasks"}  # session keys of uploaded tables
 SWEEP_KEY_EXAMPLE = "speed_mflops.0 or size_mb.1"
@@ -77,7 +78,7 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
                                     help="the servers that ran the most tasks; raise it to see more of them"))
         servers = busiest_servers(frame, count)
         title = heuristic_title(label, "timeshared")
-        st.plotly_chart(gantt(frame, f"{label}{f' ({title})' if title else ''}: input, compute and output phases",
+        st.plotly_chart(gantt(frame, plain_html(f"{label}{f' ({title})' if title else ''}: input, compute and output phases"),
                               servers=servers), key=f"{key}_ts_gantt", width="stretch")
         st.caption(f"The {len(servers)} of the {total} servers that ran the most tasks: "
                    f"{', '.join(SERVERS.name(j) for j in servers)}.")
@@ -127,7 +128,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     the same time / later than the benchmark, stacked per heuristic."""
     labels = [h.label for h in scenario.heuristics]
     what_the_names_mean(scenario, key, SYMBOLS)
-    ref = scenario.spec.reference
+    ref = plain(scenario.spec.reference)  # a heuristic's label, said in Markdown below
     references = scenario_references(scenario)
     summary = summarize(results, [GAIN_FIRST, *GAINS_FOLDED], methods=MODEL.interval_methods())
     st.subheader(f"Against the benchmark {ref}: the paper's measures")
@@ -135,18 +136,19 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
                "metrics, and the tasks finishing sooner. They need not agree with the makespan or with each other: a "
                "heuristic can finish the last task sooner and still keep some tasks waiting longer.")
     with st.expander(f"Gain on makespan against {ref}", expanded=False):
-        st.plotly_chart(gain_bars(summary, [MODEL.metric(GAIN_FIRST)], ref, colors, references), key=f"{key}_ts_gain",
+        st.plotly_chart(gain_bars(summary, [MODEL.metric(GAIN_FIRST)], scenario.spec.reference, colors, references), key=f"{key}_ts_gain",
                         width="stretch")
         st.caption(f"100 x (the benchmark's makespan - this heuristic's) / the benchmark's, on the same "
                    f"{MODEL.trial_word}s (section 6.1): positive is better, 0 is as good as {ref}.")
     with st.expander(GAINS_OTHER, expanded=False):
-        st.plotly_chart(gain_bars(summary, [MODEL.metric(m) for m in GAINS_FOLDED], ref, colors, references),
+        st.plotly_chart(gain_bars(summary, [MODEL.metric(m) for m in GAINS_FOLDED], scenario.spec.reference, colors,
+                                  references),
                         key=f"{key}_ts_gains_other", width="stretch")
         st.caption("The same gain on the sum-flow, the max-flow and the max-stretch.")
     with st.expander(f"Tasks finishing sooner, at the same time or later than with {ref}", expanded=False):
         means = results.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
         st.caption(f"Each task's finish against its finish with the benchmark {ref} "
-                   f"({heuristic_title(ref, scenario.model) or ref}) on the same {MODEL.trial_word}s; counted as a tie "
+                   f"({plain(heuristic_title(scenario.spec.reference, scenario.model)) or ref}) on the same {MODEL.trial_word}s; counted as a tie "
                    f"(equal {tolerance_words(scenario.spec.same_tolerance)}) when the two finishes are that close.")
         st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference, direction(MODEL.metric("pct_sooner"))),
                         key=f"{key}_ts_ssl", width="stretch")
@@ -185,13 +187,12 @@ def _upload(what: str, parse) -> None:
     up = st.file_uploader(f"Your {what} CSV", type=["csv", "txt", "tsv"], key=W + f"ts_up_{what}",
                           help="servers: speed_mflops, bandwidth_mbit, optional name; tasks: arrival (s), input_mb, "
                                "mflop, output_mb (MB = 10^6 bytes)")
+    st.caption(upload_limits())
     if up is not None:
         try:
-            st.session_state[OWN[what]] = parse(up.getvalue().decode("utf-8"), up.name)
-        except UnicodeDecodeError:
-            st.error(f"{up.name}: not a text file; expected CSV.{_kept(what)}")
-        except HcschedError as exc:
-            st.error(f"{str(exc).rstrip('.')}.{_kept(what)}")
+            st.session_state[OWN[what]] = parse(uploaded_text(up, "CSV"), up.name)
+        except Exception as exc:  # one line under the uploader (a parser's own failure too)
+            st.error(f"{plain(describe_error(exc).rstrip('.'))}.{_kept(what)}")
 
 
 def _own_table(what: str, current, parse, own_label: str) -> bool:
@@ -306,7 +307,7 @@ def explain(scenario) -> None:
     for u in order[:pos - 1]:
         htm.commit(int(u), int(machine[u]))
     p = htm.predict(t)
-    st.write(f"Task {t} arrives at {p.arrival:.2f} s; {label} put it on **s{int(machine[t])}**. Each server's "
+    st.write(f"Task {t} arrives at {p.arrival:.2f} s; {plain(label)} put it on **s{int(machine[t])}**. Each server's "
              "prediction if it went there:")
     st.dataframe(p.servers.set_index("server"), key="ts_explain_servers")
     st.caption("T_new: the new task's predicted completion T_{n+1}; sum_delta: the sum of the perturbations of the "

@@ -24,7 +24,7 @@ from hcsched.models.value.worth import OUTCOMES
 from hcsched.verdict import scenario_references
 from pages.models._curves import what_the_names_mean
 from pages.session import commit_scenario, default, refuse_runs
-from pages.widgets import number
+from pages.widgets import number, plain, plain_html
 
 OWN = "own"
 GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
@@ -77,11 +77,11 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
     name = heuristic_title(label, "value")
     title = f"{label}{f' ({name})' if name else ''}: tasks by deadline outcome (trial of {s.tasks} tasks)"
     marks = _window_marks(run)
-    st.plotly_chart(gantt(frame, run.schedule.machines, title, window=(low, low + length),
+    st.plotly_chart(gantt(frame, run.schedule.machines, plain_html(title), window=(low, low + length),
                           marks=marks), key=f"{key}_v_gantt", width="stretch")
     if marks is not None:
         st.caption(window_note(frame, marks))
-    st.caption(f"{label}, this trial: value V = {run.value:.4g}, upper bound UB = {run.upper_bound:.4g} "
+    st.caption(f"{plain(label)}, this trial: value V = {run.value:.4g}, upper bound UB = {run.upper_bound:.4g} "
                f"({100 * run.value / run.upper_bound if run.upper_bound > 0 else float('nan'):.1f}% of UB). "
                f"Tasks by priority and outcome ({DEADLINES_TEXT}):")
     st.dataframe(outcome_table(frame), key=f"{key}_v_counts")

@@ -12,6 +12,7 @@ pytest.importorskip("streamlit")
 from hcsched import get_model, model_names  # noqa: E402
 from hcsched.heuristics import heuristic_hover  # noqa: E402
 from hcsched.verdict import scenario_references  # noqa: E402
+from pages.widgets import plain  # noqa: E402
 
 
 def _axes(fig: dict):
@@ -56,7 +57,7 @@ def test_every_axis_has_a_unit_and_every_heuristic_its_plain_name(model):
     # the page says what its short names and symbols mean
     expander = next(e for e in at.expander if e.label == "What the short names on this page mean")
     table = expander.table[0].value
-    assert table["heuristic"].tolist() == [h.label for h in sc.heuristics]
+    assert table["heuristic"].tolist() == [plain(h.label) for h in sc.heuristics]  # st.table reads Markdown
     assert all(table["what it is"].str.len() > 3)
     verdicts = json.dumps([x.value for x in at.markdown])
     assert not any(f"{d} k s" in verdicts or f"{d} M s" in verdicts for d in "0123456789")  # "544 thousand s"
@@ -68,10 +69,10 @@ def test_the_task_class_pages_symbols_are_said_in_words():
     caption = next(c.value for c in at.caption if "seed" in c.value)
     assert "λ* = 1.3333 (stabilisable): the machines can keep up, even with every arrival rate 1.33 times higher" in caption
     words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
-    for symbol in ("λ\\*", "kbar", "State-information discount"):  # λ* escaped: a bare "*" breaks the bold
-        assert symbol in words
+    for symbol in ("λ*", "kbar", "State-information discount"):  # shown as written: "λ\\*" (a bare "*" breaks the bold)
+        assert plain(symbol) in words
     table = next(e for e in at.expander if e.label == "What the short names on this page mean").table[0].value
-    assert table.set_index("heuristic").loc["kpb (kbar=1)", "what it is"].startswith("K-percent best; kbar = 1")
+    assert table.set_index("heuristic").loc[plain("kpb (kbar=1)"), "what it is"].startswith("K-percent best; kbar = 1")
 
 
 def test_the_value_pages_deadlines_are_said_in_words():
