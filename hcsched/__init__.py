@@ -21,7 +21,8 @@ from typing import Any
 from hcsched import _numba_cache  # noqa: F401  (first: it sets numba's cache folder before numba is imported)
 from hcsched.errors import HcschedError
 from hcsched.experiment import simulate, trial_runs, trial_schedules
-from hcsched.heuristics import REGISTRY, get_heuristic, heuristic_names
+from hcsched.heuristics import REGISTRY, Param, get_heuristic, heuristic_names, register_heuristic
+from hcsched.heuristics.plugins import heuristic, load_plugin_file
 from hcsched.models import MODELS, get_model, model_names
 from hcsched.presets import preset, preset_names
 from hcsched.readers import read_etc
@@ -31,7 +32,8 @@ from hcsched.verdict import Verdict, scenario_verdicts, verdict_lines, verdicts
 from hcsched.version import __version__
 
 __all__ = [
-    "MODELS", "REGISTRY", "HcschedError", "Scenario", "get_heuristic", "get_model", "heuristic_names", "load_scenario",
+    "MODELS", "REGISTRY", "HcschedError", "Param", "Scenario", "get_heuristic", "get_model", "heuristic",
+    "heuristic_names", "load_plugin_file", "load_scenario", "register_heuristic",
     "mean_ci", "model_names", "preset", "preset_names", "read_etc", "Verdict", "scenario_verdicts", "simulate",
     "summarize", "trial_runs", "trial_schedules", "verdict_lines", "verdicts", "__version__",
 ]

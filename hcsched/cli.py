@@ -11,6 +11,7 @@ import argparse
 import itertools
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -20,7 +21,9 @@ from hcsched.compare import change_words, compare_runs, comparison_csv
 from hcsched.errors import HcschedError, describe_error
 from hcsched.experiment import check_memory, estimate_seconds, progress_text, simulate
 from hcsched.export import check_out, one_line, read_results_csv, results_csv
-from hcsched.heuristics import get_heuristic, heuristic_names
+from hcsched.formatting import interval_cell, readable_number
+from hcsched.heuristics import PLUGIN_ERRORS, get_heuristic, heuristic_names
+from hcsched.heuristics.plugins import load_plugin_file
 from hcsched.models import DEFAULT_MODEL, Command, get_model, model_names, warm_up
 from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
 from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
@@ -31,7 +34,6 @@ from hcsched.sweep import sweep, sweep_memory_refusal, sweep_points, sweep_secon
 from hcsched.sweep_spec import parse_vary
 from hcsched.userfiles import read_text
 from hcsched.validate import MAX_TRIALS, whole_argument
-from hcsched.verdict import interval_cell, readable_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,8 +69,19 @@ def cmd_list(args) -> None:
         print(("\n" if k else "") + f"{model.name}: {model.title}")
         for h in heuristics:
             params = ", ".join(f"{p.name}={_show(p.default)} ({p.allowed()})" for p in h.params) or "-"
-            print(f"  {h.name:<{name_w}}  {h.mode:<{mode_w}}  {h.paper}, sec. {h.section}: {h.title}")
+            print(f"  {h.name:<{name_w}}  {h.mode:<{mode_w}}  {_source(h)}: {h.title}")
             print(f"  {'':<{name_w}}  parameters: {params}")
+    for where, why in PLUGIN_ERRORS.items():
+        print(f"\nnot loaded: {where}: {why}")
+
+
+def _source(h) -> str:
+    """Where a heuristic comes from: its paper and section, or the plug-in's file or package."""
+    if h.plugin:
+        return h.origin
+    section = "" if h.section in ("", "-", h.paper) else (f", {h.section}" if re.search(r"\d{4}", h.section)
+                                                          else f", sec. {h.section}")
+    return f"{h.paper}{section}"
 
 
 def _scenario(args):
@@ -94,7 +107,7 @@ def _progress_bar(word: str = "trial"):
 
 
 def _summary_cell(row, metric) -> str:
-    """A summary row's mean [95% interval] of ``metric`` (:func:`hcsched.verdict.interval_cell`)."""
+    """A summary row's mean [95% interval] of ``metric`` (:func:`hcsched.formatting.interval_cell`)."""
     return interval_cell(row[metric.name], row[f"{metric.name}_lower"], row[f"{metric.name}_upper"], metric.fmt)
 
 
@@ -191,7 +204,8 @@ def cmd_run(args) -> None:
         _write_csv(schedules, args.schedules, "--schedules")
     facts = [f"{results['trial'].nunique()} {model.trial_word}s", model.headline(scenario.spec)]
     if model.normalizes():
-        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {scenario.benchmark_label}")
+        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to "
+                     f"{scenario.benchmark_label}")
     print(f"{one_line(scenario.name)}: {'; '.join(f for f in facts if f)}; mean [95% interval]")
     metrics, methods = model.bar_metrics(), model.interval_methods()
     print(format_summary(summarize(results, [m.name for m in metrics], methods=methods), metrics))
@@ -209,7 +223,8 @@ def _run_of(path: str, flag: str, jobs: int | None):
         return read_results_csv(text, f"{flag} {path!r}")
     scenario = load_scenario(path)
     check_memory(scenario, jobs=jobs)
-    print(f"running {one_line(scenario.name)} ({scenario.trials} {get_model(scenario.model).trial_word}s) ...", file=sys.stderr)
+    print(f"running {one_line(scenario.name)} ({scenario.trials} {get_model(scenario.model).trial_word}s) ...",
+          file=sys.stderr)
     return scenario, simulate(scenario, jobs=jobs, progress=_progress_bar(get_model(scenario.model).trial_word))
 
 
@@ -267,7 +282,8 @@ def cmd_sweep(args) -> None:
         sp = sweep_preset(args.preset)
         scenario, vary = sp.scenario(), dict(sp.vary)
     elif args.preset is not None and args.preset not in preset_names() and args.scenario is None:
-        raise HcschedError(f"--preset: {args.preset!r} is neither a preset nor a sweep preset; see 'hcsched preset list'")
+        raise HcschedError(f"--preset: {args.preset!r} is neither a preset nor a sweep preset; "
+                           "see 'hcsched preset list'")
     else:
         scenario = _scenario(args)
     vary.update(parse_vary(args.vary or []) if args.vary else {})
@@ -335,7 +351,8 @@ def cmd_reproduce(args) -> None:
         raise HcschedError("--resume: give the --out DIR of the interrupted reproduction")
     claims = rp.select(args.claim or (), args.model)
     if not claims:
-        raise HcschedError(f"--model: {args.model!r} declares no claims yet" if args.model else "no model declares claims yet")
+        raise HcschedError(f"--model: {args.model!r} declares no claims yet" if args.model
+                           else "no model declares claims yet")
     if args.list:
         _list_claims(claims)
         return
@@ -350,9 +367,11 @@ def cmd_reproduce(args) -> None:
         check_memory(scenario, jobs=jobs)
     cores = f"{jobs} {'Dask worker' if options.backend == 'dask' else 'core'}{'s' if jobs > 1 else ''}"
     kept = sum((out / "runs" / f"{key}.csv").exists() for key in scenarios) if args.resume else 0
-    left = [v for v in work if any(not (out / "runs" / f"{rp.key_of(s)}.csv").exists() for _, s in v.points)] if kept else work
+    left = ([v for v in work if any(not (out / "runs" / f"{rp.key_of(s)}.csv").exists() for _, s in v.points)]
+            if kept else work)
     print(f"{len(claims)} claims, {len(work)} readings from {len(scenarios)} scenarios "
-          f"({sum(s.trials for s in scenarios.values())} trials){f', {kept} already finished in {out}' if kept else ''}: "
+          f"({sum(s.trials for s in scenarios.values())} trials)"
+          f"{f', {kept} already finished in {out}' if kept else ''}: "
           f"about {rp.estimate(left, jobs):.0f} s on {cores}", flush=True)
     try:
         table, results = rp.reproduce(claims, args.trials, out, args.resume, progress=_progress_bar(), options=options)
@@ -388,16 +407,19 @@ def cmd_warm_up(args) -> None:
     names = sorted(names, key=lambda n: n != DEFAULT_MODEL)
     jobs = max(1, min(args.jobs or default_jobs(), len(names)))
     start = time.perf_counter()
-    in_processes(_compile, names, jobs, lambda _, done: print(f"{done[0]}: kernels ready in {done[1]:.1f} s", flush=True))
+    in_processes(_compile, names, jobs,
+                 lambda _, done: print(f"{done[0]}: kernels ready in {done[1]:.1f} s", flush=True))
     print(f"compiled kernels are cached for later runs ({time.perf_counter() - start:.1f} s in all, {jobs} processes)")
 
 
 def _run_option_arguments(parser: argparse.ArgumentParser) -> None:
-    """--jobs, --backend and --scheduler: the run options (:class:`hcsched.runner.RunOptions`) of sweep and reproduce."""
-    parser.add_argument("--jobs", type=whole_argument(1, MAX_JOBS), help="worker processes, or local Dask workers (default: all "
-                        "cores)")
+    """--jobs, --backend and --scheduler: the run options (:class:`hcsched.runner.RunOptions`) of sweep and
+    reproduce."""
+    parser.add_argument("--jobs", type=whole_argument(1, MAX_JOBS),
+                        help="worker processes, or local Dask workers (default: all cores)")
     parser.add_argument("--backend", default="local", help="local (processes on this machine) or dask")
-    parser.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
+    parser.add_argument("--scheduler",
+                        help="address of a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)")
 
 
 def _run_options(args) -> RunOptions:
@@ -429,10 +451,12 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--vary", action="append", metavar="KEY=VALUES",
                     help="a dotted key of the scenario and its values: a,b,c or START:STOP:COUNT[:log] or a JSON array "
                          "(repeatable: the grid is the product)")
-    sw.add_argument("--trials", type=whole_argument(1, MAX_TRIALS), help="trials of every point (default: the scenario's)")
+    sw.add_argument("--trials", type=whole_argument(1, MAX_TRIALS),
+                    help="trials of every point (default: the scenario's)")
     sw.add_argument("--seed", type=whole_argument(0))
     sw.add_argument("--out", help="CSV receiving every chunk as it finishes, then the whole sweep in a fixed order")
-    sw.add_argument("--resume", action="store_true", help="keep the finished (point, trial) rows of --out and run the rest")
+    sw.add_argument("--resume", action="store_true",
+                    help="keep the finished (point, trial) rows of --out and run the rest")
     _run_option_arguments(sw)
     sw.add_argument("--check", action="store_true", help="check every point, its memory and the estimate, print a "
                     "one-line summary and run nothing")
@@ -441,7 +465,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("reproduce", help="rerun the papers' published claims and compute their verdicts")
     rp.add_argument("--model", help="only this model's claims (e.g. etc, classes)")
     rp.add_argument("--claim", nargs="+", action="extend", metavar="ID", help="only these claims (see --list)")
-    rp.add_argument("--trials", type=whole_argument(1, MAX_TRIALS), help="trials of every scenario (default: the paper's)")
+    rp.add_argument("--trials", type=whole_argument(1, MAX_TRIALS),
+                    help="trials of every scenario (default: the paper's)")
     _run_option_arguments(rp)
     rp.add_argument("--out", help="folder receiving claims.csv, report.html and each finished scenario in runs/ "
                     "(default: reproduction)")
@@ -458,9 +483,10 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("baseline", help="a scenario file (.json or .toml, run here) or a per-trial results CSV (a "
                     "dashboard download or 'hcsched run --out')")
     cp.add_argument("whatif", metavar="what-if", help="the same, for the what-if")
-    cp.add_argument("--all", action="store_true", help="every metric of the model's results table, not only the charted")
-    cp.add_argument("--jobs", type=whole_argument(1, MAX_JOBS), help="worker processes for a scenario file's run (default: all "
-                    "cores)")
+    cp.add_argument("--all", action="store_true",
+                    help="every metric of the model's results table, not only the charted")
+    cp.add_argument("--jobs", type=whole_argument(1, MAX_JOBS),
+                    help="worker processes for a scenario file's run (default: all cores)")
     cp.add_argument("--out", help="write the comparison (every metric) to this CSV")
     cp.set_defaults(func=cmd_compare)
 
@@ -471,8 +497,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     wu = sub.add_parser("warm-up", help="compile every model's kernels once, so that the first run is fast")
     wu.add_argument("--model", help="only this model's kernels (e.g. etc, classes)")
-    wu.add_argument("--jobs", type=whole_argument(1, MAX_JOBS), help="models compiled at once, in processes (default: all "
-                    "cores)")
+    wu.add_argument("--jobs", type=whole_argument(1, MAX_JOBS),
+                    help="models compiled at once, in processes (default: all cores)")
     wu.set_defaults(func=cmd_warm_up)
 
     for model in (get_model(name) for name in model_names()):
@@ -482,6 +508,10 @@ def build_parser() -> argparse.ArgumentParser:
                 _scenario_arguments(c)
             command.add_arguments(c)
             c.set_defaults(func=_runner(command))
+    for command in sub.choices.values():
+        command.add_argument("--plugin", action="append", default=[], metavar="FILE",
+                             help="a Python file of your own heuristics (@hcsched.heuristic), named in the scenario "
+                                  "like the papers' (repeatable)")
     return p
 
 
@@ -489,7 +519,8 @@ def _scenario_arguments(parser: argparse.ArgumentParser) -> None:
     """A scenario file or --preset NAME, and --seed (``hcsched run`` and a model's commands that take a scenario)."""
     parser.add_argument("scenario", nargs="?", help="scenario file (.json or .toml)")
     parser.add_argument("--preset", help="a preset name instead of a file")
-    parser.add_argument("--seed", type=whole_argument(0), help="the seed of trial 0's random numbers (default: the scenario's)")
+    parser.add_argument("--seed", type=whole_argument(0),
+                        help="the seed of trial 0's random numbers (default: the scenario's)")
 
 
 def _runner(command: Command):
@@ -503,6 +534,8 @@ def main(argv: list[str] | None = None) -> int:
     exception's type), 130 interrupted. Never a traceback, and every message on one line."""
     try:
         args = build_parser().parse_args(argv)
+        for path in args.plugin:
+            load_plugin_file(path)
         args.func(args)
     except HcschedError as exc:
         print(f"hcsched: error: {one_line(str(exc))}", file=sys.stderr)

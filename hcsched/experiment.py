@@ -103,8 +103,9 @@ def memory_refusal(scenario: Scenario, jobs: int | None = None, points: int = 1,
     model = get_model(scenario.model)
     tasks, machines = model.scale(scenario.spec)
     at_once = min(_jobs(jobs), (scenario.trials if trials is None else trials) * points)
-    return (f"This run needs about {readable_bytes(need)} of memory ({tasks:,} tasks x {machines:,} machines, {at_once:,} "
-            f"{model.trial_word}{'s' if at_once != 1 else ''} at once); this server allows {readable_bytes(limit)} "
+    return (f"This run needs about {readable_bytes(need)} of memory ({tasks:,} tasks x {machines:,} machines, "
+            f"{at_once:,} {model.trial_word}{'s' if at_once != 1 else ''} at once); "
+            f"this server allows {readable_bytes(limit)} "
             "(HCSCHED_MAX_MEMORY). Use fewer tasks or machines.")
 
 
@@ -162,7 +163,8 @@ def normalized(results: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
     model = get_model(scenario.model)
     for metric in model.metrics:
         if metric.normalize:
-            results = add_normalized(results, metric.name, scenario.benchmark_label, model.bound_columns.get(metric.name))
+            results = add_normalized(results, metric.name, scenario.benchmark_label,
+                                     model.bound_columns.get(metric.name))
     return results
 
 
@@ -209,24 +211,39 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
 
 
 def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = None, jobs: int | None = None,
-             progress: Callable[[float, int], None] | None = None, schedules: bool = False):
+             progress: Callable[[float, int], None] | None = None, schedules: bool = False, heuristics=None):
     """Run the scenario's trials; one row per trial and heuristic, with normalised metrics against the benchmark.
 
-    ``trials`` and ``seed`` override the scenario's; ``jobs`` is the number of
-    worker processes (default: all cores). ``progress(done, total)`` is called
-    after every heuristic run, and again every ``HEARTBEAT_SECONDS`` while
-    none finishes: ``total`` is the number of trials, ``done`` the trials
-    finished (heuristic runs finished / heuristics per trial: a whole number
-    when it is one, else a fraction), non-decreasing, exactly ``total`` at the
-    end. An exception it raises (e.g. to cancel) stops the run at once (worker
-    processes are killed; with one job, after the heuristic run in progress)
-    and propagates unchanged. With ``schedules=True`` it returns ``(results,
-    schedules)``, the second a table of every task of every trial and
-    heuristic (see :func:`schedule_table`).
+    Parameters
+    ----------
+    scenario : Scenario
+        The experiment: a model's system, its heuristics, trials and seed.
+    trials, seed : int, optional
+        Override the scenario's.
+    jobs : int, optional
+        Worker processes (default: all cores); 1 runs in this process.
+    progress : callable, optional
+        ``progress(done, total)``, called after every heuristic run and again every ``HEARTBEAT_SECONDS`` while none
+        finishes: ``total`` the trials, ``done`` the trials finished (heuristic runs finished / heuristics per trial:
+        a whole number when it is one, else a fraction), non-decreasing, exactly ``total`` at the end. An exception
+        it raises (e.g. to cancel) stops the run at once (worker processes are killed; with one job, after the
+        heuristic run in progress) and propagates unchanged.
+    schedules : bool
+        Also return every task of every trial and heuristic (see :func:`schedule_table`).
+    heuristics : list, optional
+        Replaces the scenario's heuristics (its benchmark then is the model's default): names, tables or heuristic
+        objects, yours made with :func:`hcsched.heuristic`, e.g. ``simulate(scenario, heuristics=[my_rule, "mct"])``.
+
+    Returns
+    -------
+    pandas.DataFrame or tuple of DataFrame
+        One row per trial and heuristic (``trial``, ``heuristic`` and the model's metric columns); with
+        ``schedules=True``, ``(results, schedules)``.
     """
     trials = scenario.trials if trials is None else trials
     seed = scenario.seed if seed is None else seed
-    scenario = scenario.replace(trials=trials, seed=seed)  # validates both
+    changes = {} if heuristics is None else {"heuristics": list(heuristics), "benchmark": None}
+    scenario = scenario.replace(trials=trials, seed=seed, **changes)  # validates them
     jobs = default_jobs() if jobs is None else jobs
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise HcschedError(f"jobs: {jobs!r} is not allowed; allowed: a positive integer")
@@ -251,7 +268,8 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     if jobs == 1 and current_pool() is None:
         rows, tables = run_trials(scenario, list(range(trials)), seeds, schedules, one_run)
     else:
-        size = trials_per_chunk(get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics), trials, jobs)
+        size = trials_per_chunk(get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics),
+                                trials, jobs)
         chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size], schedules)
                   for a in range(0, trials, size)]
         outputs: list = [None] * len(chunks)
@@ -317,7 +335,23 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
 
 
 def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict:
-    """Every heuristic's run of one trial, as its model returns it (a Schedule, or an object with ``.schedule``)."""
+    """Every heuristic's run of one trial, as its model returns it.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The experiment: a model's system, its heuristics, trials and seed.
+    trial : int
+        The trial number, from 0 (it may exceed the scenario's trials): the same workload as that trial of
+        :func:`simulate` with the same seed.
+    seed : int, optional
+        Overrides the scenario's.
+
+    Returns
+    -------
+    dict
+        Each heuristic's label -> its run: a Schedule, or an object with ``.schedule`` (see :func:`schedules_of`).
+    """
     seed = scenario.seed if seed is None else seed
     if isinstance(trial, bool) or not isinstance(trial, (int, np.integer)) or trial < 0:
         raise HcschedError(f"trial: {trial!r} is not allowed; allowed: a trial number from 0")
@@ -331,5 +365,20 @@ def schedules_of(scenario: Scenario, runs: dict) -> dict[str, Schedule]:
 
 
 def trial_schedules(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict[str, Schedule]:
-    """The schedules of every heuristic in one trial (for Gantt charts and export)."""
+    """The schedules of every heuristic in one trial (for Gantt charts and export).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The experiment: a model's system, its heuristics, trials and seed.
+    trial : int
+        The trial number, from 0, as in :func:`trial_runs`.
+    seed : int, optional
+        Overrides the scenario's.
+
+    Returns
+    -------
+    dict of str to Schedule
+        Each heuristic's label -> the Schedule of its run in that trial.
+    """
     return schedules_of(scenario, trial_runs(scenario, trial, seed))

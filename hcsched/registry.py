@@ -38,12 +38,34 @@ def register(model: Any) -> None:
 
 
 def model_names() -> list[str]:
+    """The registered models' names (a scenario's ``"model"`` key).
+
+    Returns
+    -------
+    list of str
+        In the order the models are registered, the default ("etc") first.
+    """
     return list(MODELS)
 
 
 def get_model(name: str | ModelLike) -> Any:
-    """The registered model of that name (a model given is returned as it is); an unknown name is answered with the
-    valid ones."""
+    """The registered model of that name.
+
+    Parameters
+    ----------
+    name : str or Model
+        One of :func:`model_names`; a model given is returned as it is.
+
+    Returns
+    -------
+    Model
+        The model (:class:`hcsched.models.base.Model`): its metric descriptions, heuristics, presets, ...
+
+    Raises
+    ------
+    HcschedError
+        For an unknown name, with the valid ones.
+    """
     if not isinstance(name, str) and isinstance(name, ModelLike):
         return name
     if name in MODELS:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from hcsched.errors import HcschedError
+from hcsched.heuristics.plugins import LOADED, ensure_plugins
 from hcsched.models import warm_up
-from hcsched.pool import Pool, set_tick, threads_alive, ticking
+from hcsched.pool import POLL_SECONDS, Pool, set_tick, threads_alive, ticking
 
 BACKENDS = ("local", "dask")
-POLL_SECONDS = 0.05  # how often the parent looks for finished heuristic runs and chunks
 _here = threading.local()  # the pool in effect for this thread (see using)
 
 
@@ -93,7 +93,8 @@ class RunOptions:
 
     def __post_init__(self) -> None:
         if self.jobs is not None and (isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1):
-            raise HcschedError(f"jobs: {self.jobs!r} is not allowed; allowed: a whole number >= 1, or None for every core")
+            raise HcschedError(f"jobs: {self.jobs!r} is not allowed; allowed: a whole "
+                               "number >= 1, or None for every core")
         check_backend(self.backend)
         if self.scheduler is not None and self.backend != "dask":
             raise HcschedError("--scheduler: only with --backend dask")
@@ -185,7 +186,7 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
     function of an importable module (workers receive it by name).
     """
     if options.backend == "dask":
-        _run_dask(job, chunks, collect, options)
+        _run_dask(*_carrying_plugins(job, chunks), collect, options)
         return
     entry = getattr(_here, "pool", None)
     if entry is not None:
@@ -199,10 +200,25 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
         return
     jobs = min(jobs, len(chunks))
     if threads_alive() > 1:
-        shared_pool().run(job, chunks, collect, jobs=jobs, tick=tick, poll=poll)
+        shared_pool().run(*_carrying_plugins(job, chunks), collect, jobs=jobs, tick=tick, poll=poll)
         return
     warm_up(set(models))
     in_processes(_call, [(job, chunk) for chunk in chunks], jobs, collect, poll, tick)
+
+
+def _carrying_plugins(job: Callable, chunks: list[tuple]) -> tuple[Callable, list[tuple]]:
+    """The job and chunks for workers that did not start from this process (fresh interpreters, Dask workers): each
+    chunk carries the plug-in files this process loaded (``--plugin``), which a worker loads before its first chunk
+    (installed plug-ins, entry points, every worker finds by itself)."""
+    if not LOADED:
+        return job, chunks
+    sources = dict(LOADED)
+    return _with_plugins, [(sources, job, *chunk) for chunk in chunks]
+
+
+def _with_plugins(sources: dict[str, str], job: Callable, *chunk: Any) -> Any:
+    ensure_plugins(sources)
+    return job(*chunk)
 
 
 def _call(args: tuple[Callable, tuple]) -> Any:

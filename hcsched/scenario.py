@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.heuristics import get_heuristic
+from hcsched.heuristics import Heuristic, get_heuristic, register_heuristic
 from hcsched.metrics import LOWER_BOUND
 from hcsched.registry import DEFAULT_MODEL, get_model, model_names
 from hcsched.userfiles import read_text, refuse_files
@@ -89,6 +89,13 @@ class HeuristicSpec:
 def heuristic_spec(item: Any, model: str | None = None) -> HeuristicSpec:
     """A spec from a name (``"mct"``) or a table (``{"name": "kpb", "k": 10, "label": ...}``), of ``model``'s
     heuristic of that name when given."""
+    if isinstance(item, Heuristic):  # a plug-in object (hcsched.heuristic): registered, then named like any other
+        if model is not None and model not in item.models:
+            raise HcschedError(f"scenario field 'heuristics': {item.name!r} is a heuristic of the "
+                               f"{', '.join(item.models)} model, not of the {model!r} model")
+        if item.plugin:
+            register_heuristic(item)
+        return HeuristicSpec.make(item.name, model=model or item.models[0])
     if isinstance(item, HeuristicSpec):
         return item if model in (None, item.model) else HeuristicSpec.make(item.name, item.label, model=model,
                                                                              **dict(item.params))
@@ -97,7 +104,8 @@ def heuristic_spec(item: Any, model: str | None = None) -> HeuristicSpec:
     if isinstance(item, dict) and "name" in item:
         rest = {k: v for k, v in item.items() if k not in ("name", "label")}
         return HeuristicSpec.make(item["name"], item.get("label"), model=model, **rest)
-    raise HcschedError(f"scenario field 'heuristics': {item!r} is not allowed; give a name or a table with 'name' and parameters")
+    raise HcschedError(f"scenario field 'heuristics': {item!r} is not allowed; "
+                       "give a name or a table with 'name' and parameters")
 
 
 GENERIC_KEYS = ("name", "description", "model", "heuristics", "benchmark", "trials", "seed")
@@ -123,7 +131,8 @@ class Scenario:
     seed: int
 
     def __init__(self, name: str = "custom", description: str = "", model: str = DEFAULT_MODEL, heuristics=(),
-                 benchmark: str | None = None, trials: int = 50, seed: int = 0, spec: Any = None, **fields: Any) -> None:
+                 benchmark: str | None = None, trials: int = 50, seed: int = 0, spec: Any = None,
+                 **fields: Any) -> None:
         m = get_model(choice("model", model, model_names()) if isinstance(model, str) else model)
         if spec is None:
             try:
@@ -147,7 +156,8 @@ class Scenario:
         labels = [h.label for h in self.heuristics]
         dup = next((x for x in labels if labels.count(x) > 1), None)
         if dup:
-            raise HcschedError(f"scenario field 'heuristics': the label {dup!r} is used twice; give each a distinct 'label'")
+            raise HcschedError(f"scenario field 'heuristics': the label {dup!r} is used twice; "
+                               "give each a distinct 'label'")
         bound = [LOWER_BOUND] if get_model(self.model).bound_columns else []
         if self.benchmark is not None and self.benchmark not in labels + bound:
             raise fail("benchmark", self.benchmark, "the label of one of the scenario's heuristics: "
@@ -159,7 +169,8 @@ class Scenario:
             return heuristic_spec(item, self.model)
         except HcschedError as exc:
             text = str(exc)
-            raise HcschedError(text if text.startswith("scenario field") else f"scenario field 'heuristics': {text}") from None
+            raise HcschedError(text if text.startswith("scenario field")
+                               else f"scenario field 'heuristics': {text}") from None
 
     def __getattr__(self, name: str) -> Any:
         """The model spec's fields read as the scenario's own (only called when normal lookup fails)."""
@@ -273,7 +284,8 @@ def parse_scenario(text: str, fmt: str = "json", source: str = "scenario", base_
     try:
         data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except RecursionError:
-        raise HcschedError(f"{source}: nested too deeply to read; allowed: tables and lists a few levels deep") from None
+        raise HcschedError(f"{source}: nested too deeply to read; "
+                           "allowed: tables and lists a few levels deep") from None
     except ValueError as exc:  # the decoders' errors, and integers of more digits than Python converts
         why = "a number of more digits than allowed" if "integer string conversion" in str(exc) else _shown(exc, 200)
         raise HcschedError(f"{source}: not valid {fmt.upper()} ({why})") from None
@@ -281,7 +293,23 @@ def parse_scenario(text: str, fmt: str = "json", source: str = "scenario", base_
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario from a ``.json`` or ``.toml`` file; the files it names are read relative to its folder."""
+    """Read a scenario from a ``.json`` or ``.toml`` file; the files it names are read relative to its folder.
+
+    Parameters
+    ----------
+    path : str or Path
+        The scenario file (at most ``MAX_TEXT_MB`` MB of text).
+
+    Returns
+    -------
+    Scenario
+        The scenario, validated.
+
+    Raises
+    ------
+    HcschedError
+        One line naming the field, the value and what is allowed.
+    """
     path = Path(path)
     text = read_text(path, "scenario file", "a JSON or TOML scenario file", int(MAX_TEXT_MB * 1e6),
                      "the largest scenario file read")

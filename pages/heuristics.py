@@ -89,7 +89,8 @@ def last_error() -> str | None:
 
 def is_on(h, p) -> bool:
     """Whether the parameter has a value: an optional one only while its "on" box is ticked."""
-    return p.kind == "choice" or not p.optional or st.session_state.get(param_key(h.name, p) + "_on", p.default is not None)
+    return (p.kind == "choice" or not p.optional
+            or st.session_state.get(param_key(h.name, p) + "_on", p.default is not None))
 
 
 def param_widget(h, p) -> None:
@@ -154,7 +155,8 @@ def is_auto_label(spec: HeuristicSpec) -> bool:
         return False
     values = dict(spec.params)
     pairs = [part.partition("=") for part in inner[:-1].split(", ")]
-    return all(sep and key in values and show_value(values[key]) in (text, str(values[key])) for key, sep, text in pairs)
+    return all(sep and key in values and show_value(values[key]) in (text, str(values[key]))
+               for key, sep, text in pairs)
 
 
 def auto_label(spec: HeuristicSpec, copies: list[HeuristicSpec]) -> str:
@@ -270,22 +272,45 @@ def benchmark(sc) -> None:
     st.session_state[BENCHMARK] = sc.benchmark_label  # the widget follows the scenario (labels may have changed)
     bound = [LOWER_BOUND] if model.bound_columns else []
     st.selectbox(f"Normalise {normalised} to", [s.label for s in sc.heuristics] + bound, key=BENCHMARK,
-                 on_change=choose_benchmark, help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the "
-                 "paper does), else the first." + (" The lower bound: each trial's bound on the best possible (1 is "
-                 "optimal)." if bound else ""))
+                 on_change=choose_benchmark,
+                 help="By default " + ", else ".join(model.benchmarks) + " if chosen (as the paper does), else the "
+                      "first." + (" The lower bound: each trial's bound on the best possible (1 is optimal)."
+                                  if bound else ""))
     note = st.session_state.get(BENCHMARK_NOTE)
     if note is not None and note[1] is st.session_state[Keys.SCENARIO]:  # forgotten once the scenario is edited again
         st.info(note[0])
 
 
+def plugin_origin(h) -> str:
+    """Where a plug-in comes from, without repeating "plug-in": "my_rules.py" for "plug-in (my_rules.py)" (made by
+    @hcsched.heuristic in that file), "entry point (my-package)" as it is."""
+    inner = h.origin.removeprefix("plug-in (")
+    return inner[:-1] if inner != h.origin and inner.endswith(")") else h.origin
+
+
+def picker_line(h) -> str:
+    """A heuristic as the picker lists it: "mct - Minimum completion time (immediate)"; a plug-in marked with where
+    it comes from ("my-rule - My rule (immediate) · plug-in: entry point (my-package)", "... · plug-in: rules.py")."""
+    line = f"{h.name} - {h.title} ({h.mode})"
+    return f"{line} · plug-in: {plugin_origin(h)}" if h.plugin else line
+
+
+def about(h) -> str:
+    """What the heuristic does and where it is defined; a plug-in's own text shown as text."""
+    if h.plugin:
+        return f"{plain(h.description or h.title)}\n\nA plug-in installed on this server: {plain(plugin_origin(h))}."
+    return f"{h.description}\n\n{h.paper}, section {h.section}."
+
+
 def add_form(sc) -> None:
     """Heuristic, parameters, optional label and the Add button, with the last error inline."""
     st.subheader("Add a heuristic")
-    describe = lambda n: f"{n} - {get_heuristic(n, sc.model).title} ({get_heuristic(n, sc.model).mode})"  # noqa: E731
-    name = st.selectbox("Heuristic", heuristic_names(model=sc.model), key=NAME, format_func=describe,
-                        on_change=clear_error)
+    name = st.selectbox("Heuristic", heuristic_names(model=sc.model), key=NAME,
+                        format_func=lambda n: picker_line(get_heuristic(n, sc.model)), on_change=clear_error,
+                        help="The papers' heuristics, then the plug-ins installed on this server (marked plug-in): "
+                             "see Write your own heuristic in the documentation.")
     h = get_heuristic(name, sc.model)
-    st.info(f"{h.description}\n\n{h.paper}, section {h.section}.")
+    st.info(about(h))
     for p in h.params:
         param_widget(h, p)
     st.text_input("Label (optional)", key=LABEL, placeholder="e.g. kpb k=10", on_change=clear_error,

@@ -10,7 +10,7 @@ import pytest
 from hcsched import preset, simulate
 from hcsched.cli import main
 from hcsched.export import results_csv
-from hcsched.verdict import interval_cell
+from hcsched.formatting import interval_cell
 
 
 def run(capsys, *argv):
@@ -124,7 +124,8 @@ def test_calibrate(tmp_path, capsys):
     (["run"], "either a scenario file or --preset"),
     (["run", "{csv}"], "not valid JSON"),
     (["frobnicate"], "invalid choice"),
-    (["map", "{csv}", "--heuristic", "lpas"], "'lpas' is not a heuristic of the 'etc' model (it belongs to the classes model)"),
+    (["map", "{csv}", "--heuristic", "lpas"], "'lpas' is not a heuristic of the 'etc' model "
+                                              "(it belongs to the classes model)"),
     (["list", "--model", "nosuch"], "--model: 'nosuch' is not allowed; allowed: one of etc"),
     (["map", "{csv}", "--heuristic", "kpb", "--param", "k20"], "--param: 'k20' is not allowed; write key=value"),
     (["calibrate"], "either a scenario file or --preset"),
@@ -145,7 +146,8 @@ def test_bad_input_one_line_exit_2(tmp_path, capsys, argv, words):
 
 def test_python_dash_m(tmp_path):
     (tmp_path / "e.csv").write_text("40,48\n50,82\n")
-    out = subprocess.run([sys.executable, "-m", "hcsched", "map", str(tmp_path / "e.csv"), "--heuristic", "min-min", "--json"],
+    out = subprocess.run([sys.executable, "-m", "hcsched", "map", str(tmp_path / "e.csv"), "--heuristic", "min-min",
+                          "--json"],
                          capture_output=True, text=True, check=True)
     assert '"makespan": 82.0' in out.stdout
 
@@ -175,13 +177,14 @@ def test_each_models_own_commands_come_from_the_model(monkeypatch, capsys):
     """cli.py names no model: the parser adds every model's Model.commands(); one that takes a scenario gets the
     scenario file or --preset and --seed of `hcsched run`, and receives the scenario loaded."""
     from hcsched import MODELS, get_model, model_names
-    from hcsched.models import Command, Model
+    from hcsched.models import Command
 
     commands = [c.name for n in model_names() for c in get_model(n).commands()]
     assert {"map", "calibrate", "lp"} <= set(commands)
 
-    class Toy(Model):
+    class Toy(type(get_model("etc"))):  # a whole model (Model's required methods), with commands of its own
         name = "toy"
+        heuristics = ()
 
         def commands(self):
             return (Command("toy-hello", "say hello", lambda p: p.add_argument("--who", default="world"),

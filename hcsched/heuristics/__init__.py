@@ -9,13 +9,18 @@ the order the models are registered. The CLI, the dashboard and the docs read it
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from hcsched.errors import HcschedError, did_you_mean
 from hcsched.registry import DEFAULT_MODEL, MODELS
+
+BUILT_IN = "built-in"
+ENTRY_POINT_GROUP = "hcsched.heuristics"  # installed packages offer heuristics under this entry point group
 
 
 @dataclass(frozen=True)
@@ -72,10 +77,12 @@ class Param:
 
 
 def whole_number(param: str, what: str):
-    """A registry check (``Heuristic.checks``): the float parameter ``param``, when on, is a whole number of ``what``."""
+    """A registry check (``Heuristic.checks``): the float parameter ``param``, when on, is a whole number of
+    ``what``."""
     def check(v: dict) -> str | None:
         value = v.get(param)
-        return None if value is None or float(value).is_integer() else f"{param} ({value}) must be a whole number of {what}"
+        return (None if value is None or float(value).is_integer()
+                else f"{param} ({value}) must be a whole number of {what}")
     return check
 
 
@@ -94,6 +101,32 @@ class Heuristic:
     paper: str = ""
     checks: tuple = field(default=(), repr=False)  # callables(params) -> error text or None
     reference: str = ""  # what it is when it cannot run online (a static benchmark, a bound): never crowned a winner
+    origin: str = BUILT_IN  # where it comes from: built-in, "plug-in (FILE)" or "entry point (DISTRIBUTION)"
+    rule: Any = field(default=None, repr=False, compare=False)  # a plug-in's decision function (the model's interface)
+
+    # --- what is particular to a heuristic lives on it (each model's subclass answers these) ---------------------
+    def trial_seconds(self, spec: Any, heuristic: Any) -> float:
+        """The cost model of the run estimate: about how many seconds one trial of this heuristic takes on one core.
+
+        Parameters
+        ----------
+        spec : the model's spec of the scenario.
+        heuristic : hcsched.scenario.HeuristicSpec
+            This heuristic with its resolved parameters.
+
+        Returns
+        -------
+        float
+            Seconds, finite and positive. A model's heuristics override it; the base raises, so a heuristic without
+            a cost model fails :func:`hcsched.testing.check_heuristic` rather than running unestimated.
+        """
+        raise NotImplementedError(f"heuristic {self.name!r} ({type(self).__name__}) has no cost model: define "
+                                  "trial_seconds(spec, heuristic)")
+
+    @property
+    def plugin(self) -> bool:
+        """Whether it comes from outside hcsched (a ``--plugin`` file, an entry point or the Python API)."""
+        return self.origin != BUILT_IN
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -114,9 +147,97 @@ class Heuristic:
         return values
 
 
+PLUGINS: dict[tuple[str, str], Heuristic] = {}  # (model, name) -> a plug-in heuristic, in the order registered
+PLUGIN_ERRORS: dict[str, str] = {}  # an entry point or file that failed to load -> why (shown by hcsched list)
+_ENTRY_POINTS_LOADED = False
+
+
 def registry() -> tuple[Heuristic, ...]:
-    """Every registered heuristic: each registered model's own (``Model.heuristics``), in the models' order."""
-    return tuple(h for m in MODELS.values() for h in m.heuristics)
+    """Every registered heuristic: each registered model's own (``Model.heuristics``), in the models' order, then
+    the plug-ins (the installed packages' entry points, loaded on first use, and those registered since)."""
+    load_entry_points()
+    return tuple(h for m in MODELS.values() for h in m.heuristics) + tuple(PLUGINS.values())
+
+
+def register_heuristic(heuristic: Heuristic) -> Heuristic:
+    """Register a plug-in heuristic for its models, so that scenarios, the CLI and the dashboard name it.
+
+    Parameters
+    ----------
+    heuristic : Heuristic
+        Made by :func:`hcsched.plugins.heuristic` (or a model's ``plugin`` method).
+
+    Returns
+    -------
+    Heuristic
+        The heuristic registered (the same object).
+
+    Raises
+    ------
+    HcschedError
+        When a built-in heuristic of one of its models has its name, or another plug-in of that name came from
+        elsewhere (a plug-in registered again from the same place replaces itself).
+    """
+    if not isinstance(heuristic, Heuristic):
+        raise HcschedError(f"a plug-in must be a heuristic (made with @hcsched.heuristic), "
+                           f"not {type(heuristic).__name__}")
+    for model in heuristic.models:
+        built_in = MODELS[model].heuristics if model in MODELS else ()
+        if any(h.name == heuristic.name for h in built_in):
+            raise HcschedError(f"plug-in heuristic {heuristic.name!r}: the {model!r} model has a built-in heuristic "
+                               "of that name; choose another name")
+        old = PLUGINS.get((model, heuristic.name))
+        if old is not None and old.origin != heuristic.origin:
+            raise HcschedError(f"plug-in heuristic {heuristic.name!r} of the {model!r} model comes from both "
+                               f"{old.origin} and {heuristic.origin}; rename one")
+        PLUGINS[(model, heuristic.name)] = heuristic
+    return heuristic
+
+
+def unregister_heuristic(name: str, model: str) -> None:
+    """Remove a plug-in heuristic (built-ins cannot be removed)."""
+    PLUGINS.pop((model, _key(name)), None)
+
+
+def load_entry_points(reload: bool = False) -> None:
+    """Register the heuristics that installed packages offer under the entry point group ``hcsched.heuristics``.
+
+    An entry point names a heuristic, a list of them or a module (whose module-level heuristics are taken). A package
+    that fails to load is left out and its error kept in ``PLUGIN_ERRORS`` (``hcsched list`` shows it): one broken
+    package never stops hcsched or the dashboard. Loaded once per process unless ``reload``.
+    """
+    global _ENTRY_POINTS_LOADED
+    if _ENTRY_POINTS_LOADED and not reload:
+        return
+    _ENTRY_POINTS_LOADED = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(ep.dist, "name", None) or ep.value.split(":")[0]
+        where = f"entry point {ep.name} ({dist})"
+        try:
+            found = heuristics_in(ep.load())
+            if not found:
+                raise HcschedError(f"{ep.value} holds no heuristic")
+            for h in found:
+                register_heuristic(_with_origin(h, f"entry point ({dist})"))
+        except Exception as exc:  # noqa: BLE001  (any error of someone else's package is reported, never raised)
+            PLUGIN_ERRORS[where] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+
+
+def _with_origin(h: Heuristic, origin: str) -> Heuristic:
+    return dataclasses.replace(h, origin=origin)
+
+
+def heuristics_in(obj: Any) -> list[Heuristic]:
+    """The heuristics an object holds: itself, the heuristics of a list or tuple, or a module's public ones."""
+    if isinstance(obj, Heuristic):
+        return [obj]
+    if isinstance(obj, (list, tuple)):
+        return [x for x in obj if isinstance(x, Heuristic)]
+    if isinstance(obj, ModuleType):
+        return [v for k, v in vars(obj).items() if isinstance(v, Heuristic) and not k.startswith("_")]
+    return []
 
 
 class _ByName(Mapping):
@@ -187,7 +308,9 @@ def get_heuristic(name: str | Heuristic, model: str | None = None) -> Heuristic:
     valid = heuristic_names(model=model)
     hint = did_you_mean(key, valid, cutoff=0.4)
     where = f" of the {model!r} model" if model else ""
-    raise HcschedError(f"unknown heuristic {name!r}; {hint}valid names{where}: {', '.join(valid)}")
+    mine = [f"{h.name} ({h.origin})" for h in PLUGINS.values() if model is None or model in h.models]
+    installed = f"plug-ins installed here: {', '.join(mine)}" if mine else "no plug-in is installed here"
+    raise HcschedError(f"unknown heuristic {name!r} ({installed}); {hint}valid names{where}: {', '.join(valid)}")
 
 
 def label_parts(label: str) -> tuple[str, dict[str, str]]:

@@ -31,6 +31,7 @@ own public functions (the ETC model's ``hcsched map`` and ``map_tasks``): its
 
 from __future__ import annotations
 
+import abc
 import argparse
 import dataclasses
 import importlib
@@ -68,8 +69,18 @@ class Command:
     scenario: bool = False
 
 
-class Model:
-    """A system model. Subclasses set the class attributes and implement the methods marked 'required'."""
+class Model(abc.ABC):
+    """A system model. Subclasses set the class attributes and implement the abstract methods (marked 'Required'):
+    a class missing one fails when it is instantiated, naming it. Presets, sweeps, claims and the rest have defaults."""
+
+    def __init_subclass__(cls, abstract: bool = False, **kwargs: Any) -> None:
+        """A model class missing a required method fails where it is defined, naming what it lacks (not later, when
+        a scenario first asks for it); ``class Base(Model, abstract=True)`` defers the check to its subclasses."""
+        super().__init_subclass__(**kwargs)
+        missing = sorted(n for n in dir(cls) if getattr(getattr(cls, n, None), "__isabstractmethod__", False))
+        if missing and not abstract:
+            raise TypeError(f"model class {cls.__name__} does not implement {', '.join(missing)} (required by "
+                            "hcsched.models.base.Model)")
 
     name: str = ""  # the scenario's "model" key
     title: str = ""
@@ -88,7 +99,9 @@ class Model:
     compile_seconds: float = 10.0  # about how long its kernels take to compile into an empty numba cache (one core)
     default_preset: str = ""  # the preset the dashboard loads when a user switches to this model
     schedule_columns: tuple[str, ...] = ()  # columns of its own in the schedules table
-    heuristics: tuple = ()  # its own Heuristic entries (hcsched.heuristics.Heuristic), beside the built-in ones
+    heuristics: tuple = ()  # its built-in Heuristic objects (hcsched.heuristics.Heuristic); plug-ins join them
+    dedicated: bool = True  # a machine runs one task at a time (False: time-shared servers)
+    every_task_done: bool = True  # every task of a trial is mapped and finishes (False where some may not)
     commands_module: str = ""  # the module of its own COMMANDS and FUNCTIONS, e.g. "hcsched.models.etc.commands"
 
     # --- scenario --------------------------------------------------------------------------------
@@ -99,10 +112,12 @@ class Model:
     def replace_spec(self, spec: Any, **changes: Any) -> Any:
         return dataclasses.replace(spec, **changes)
 
+    @abc.abstractmethod
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> Any:
         """Required: the spec from the scenario's keys in ``spec_keys`` (a file's JSON or TOML form)."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def spec_to_dict(self, spec: Any) -> dict[str, Any]:
         """Required: the inverse of :meth:`spec_from_dict`."""
         raise NotImplementedError
@@ -115,6 +130,7 @@ class Model:
         """A fact every results view states beside the scenario's name (e.g. the LP's lambda*), or ""."""
         return ""
 
+    @abc.abstractmethod
     def scale(self, spec: Any) -> tuple[int, int]:
         """Required: about how many tasks one trial maps (the expected number where arrivals are random) and onto how
         many machines (or servers, processors): the size a dashboard's cap on a scenario's size reads (tasks x machines
@@ -123,14 +139,17 @@ class Model:
                                   "tasks and machines of one trial, which a cap on a scenario's size reads")
 
     # --- one trial -------------------------------------------------------------------------------
+    @abc.abstractmethod
     def workload(self, spec: Any, seed_seq: np.random.SeedSequence) -> Any:
         """Required: one trial's workload, drawn from ``seed_seq`` alone."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def run(self, spec: Any, heuristic: HeuristicSpec, workload: Any) -> Any:
         """Required: simulate one heuristic on one workload; a Schedule or an object with ``.schedule``."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def measure(self, spec: Any, heuristic: HeuristicSpec, run: Any) -> dict[str, Any]:
         """Required: one flat row of metrics of a run."""
         raise NotImplementedError
@@ -206,8 +225,24 @@ class Model:
         return 8 * (6 * tasks * machines + 32 * tasks + 32 * machines)
 
     def trial_seconds(self, spec: Any, heuristics: tuple[HeuristicSpec, ...]) -> float:
-        """A rough wall time of one trial on one core (for the estimate before a run)."""
-        return 0.0
+        """A rough wall time of one trial on one core (for the estimate before a run): each heuristic's own cost
+        model (:meth:`hcsched.heuristics.Heuristic.trial_seconds`) summed; a model adds its workload's draw."""
+        return sum(h.heuristic.trial_seconds(spec, h) for h in heuristics)
+
+    # --- heuristics of one's own ---------------------------------------------------------------------
+    def plugin(self, rule: Callable, *, name: str, title: str, description: str, params: tuple, section: str,
+               paper: str, origin: str, **capabilities: Any) -> Any:
+        """Required: a heuristic of this model (:class:`hcsched.heuristics.Heuristic`) around a user's decision
+        function ``rule`` (the model's plug-in interface, ``hcsched/models/NAME/plugin.py``); called by
+        :func:`hcsched.heuristic`. ``capabilities`` are this model's own (e.g. the ETC model's ``mode``); an unknown
+        one is an :class:`~hcsched.errors.HcschedError` naming those allowed."""
+        raise HcschedError(f"the {self.name!r} model takes no plug-in heuristics")
+
+    def explain_problem(self, scenario: Scenario, heuristic: HeuristicSpec) -> str | None:
+        """Where this model has Explain: why the Explain trace of ``heuristic``'s decisions on the scenario's first
+        trial does not end in the assignment its run made, or None when it does (checked by
+        :func:`hcsched.testing.check_heuristic`). Without Explain: None."""
+        return None
 
     def presets(self) -> dict[str, Callable[[], Scenario]]:
         """Named scenarios of this model (the paper's experiments)."""
@@ -221,6 +256,7 @@ class Model:
         """The paper's published claims (:class:`hcsched.claims.Claim`), each with the scenario that tests it."""
         return ()
 
+    @abc.abstractmethod
     def tiny(self) -> Scenario:
         """Required: a small scenario that runs in well under a second (contract tests, docs)."""
         raise NotImplementedError
@@ -244,4 +280,5 @@ class Model:
         return {f.__name__: f for f in module.FUNCTIONS} if module else {}
 
     def warm_up(self) -> None:
-        """Compile this model's numba kernels, if any (called before worker processes fork)."""
+        """Compile this model's numba kernels, if any (called before worker processes fork); none by default."""
+        return None
