@@ -24,7 +24,8 @@ from pages.widgets import number, plain, upload_limits, uploaded_text
 MATRIX_BASE = "sc_matrix_base"  # the table the matrix editor starts from (an upload, or the scenario's matrix)
 CAL_MESSAGE = "sc_cal_message"  # the last calibration's outcome, shown once under the Calibrate button
 RATE_RANGE = (1e-12, 1e9)  # what the Rate field accepts, tasks per second
-GENERATED = "sc_generated"  # (EtcSpec, machines, tasks) of the last generated workload, restored on leaving "My own matrix"
+# (EtcSpec, machines, tasks) of the last generated workload, restored on leaving "My own matrix"
+GENERATED = "sc_generated"
 FROM_MATRIX = "sc_from_matrix"  # set while "My own matrix" is shown: the next generated view restores GENERATED
 SHAPE_NOTE = "sc_shape_note"  # what leaving "My own matrix" did to the fields, said once under them
 SWEEP_KEY_EXAMPLE = "etc.task_het or heuristics.1.k"
@@ -53,7 +54,8 @@ def reset() -> None:
 def overview(scenario, container) -> None:
     """The ETC matrix of trial 0 as a small heatmap (when it is not too large to draw)."""
     if scenario.tasks * scenario.machines <= 200_000:
-        container.plotly_chart(etc_heatmap(preview_etc(scenario), "ETC matrix of trial 0", height=220), key="landing_etc")
+        container.plotly_chart(etc_heatmap(preview_etc(scenario), "ETC matrix of trial "
+                                                                  "0", height=220), key="landing_etc")
 
 
 def trial_charts(runs: dict, colors: dict, key: str) -> None:
@@ -72,7 +74,8 @@ SYMBOLS = {
     "ETC": "expected time to compute: the estimated run time of each task on each machine (section 4).",
     "k, kbar": "KPB's subset: the k percent (or the kbar) fastest machines for the task, among which it picks the one "
                "that finishes it first (section 3.2).",
-    "immediate, batch": "immediate-mode heuristics (mct, met, olb, sa, kpb) map each task as it arrives; batch-mode ones "
+    "immediate, "
+    "batch": "immediate-mode heuristics (mct, met, olb, sa, kpb) map each task as it arrives; batch-mode ones "
                         "(min-min, max-min, sufferage) map the waiting tasks together at mapping events (section 3.3).",
 }
 
@@ -82,14 +85,16 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     what_the_names_mean(scenario, key, SYMBOLS)
 
 
-METHODS = {"range": "Generate: range-based (section 4)", "cov": "Generate: COV-based (gamma)", "matrix": "My own matrix"}
+METHODS = {"range": "Generate: range-based (section "
+                    "4)", "cov": "Generate: COV-based (gamma)", "matrix": "My own matrix"}
 HET_NAMES = {"hihi": "HiHi", "hilo": "HiLo", "lohi": "LoHi", "lolo": "LoLo", "custom": "custom"}
 
 
 def _matrix_frame(matrix) -> pd.DataFrame | None:
     if matrix is None:
         return None
-    m = np.asarray(matrix, float)  # rows numbered as tasks are (0, 1, ...): a row added in the table gets the next number
+    # rows numbered as tasks are (0, 1, ...): a row added in the table gets the next number
+    m = np.asarray(matrix, float)
     return pd.DataFrame(m, columns=[f"m{j}" for j in range(m.shape[1])])
 
 
@@ -123,7 +128,8 @@ def on_calibrate() -> None:
         text = str(exc) if isinstance(exc, HcschedError) else f"{type(exc).__name__}: {exc}"
         st.session_state[CAL_MESSAGE] = ("error", f"Calibration failed, nothing was changed: {text}")
         return
-    switched = " Arrivals are now Poisson at this rate (they were all at time 0)." if sc.arrivals.process != "poisson" else ""
+    switched = (" Arrivals are now Poisson at this rate (they were all at time 0)."
+                if sc.arrivals.process != "poisson" else "")
     st.session_state[W + "rate"] = rate
     st.session_state[W + "process"] = "poisson"
     st.session_state[CAL_MESSAGE] = ("success", f"{target} = {rate:.6g} tasks per second: MCT has completed "
@@ -158,7 +164,8 @@ def _back_from_matrix() -> None:
     saved = st.session_state.get(GENERATED)
     if saved is None:
         st.session_state[SHAPE_NOTE] = (f"Machines ({st.session_state[W + 'machines']}) and tasks "
-                                        f"({st.session_state[W + 'tasks']}) are kept from the matrix; change them here.")
+                                        f"({st.session_state[W + 'tasks']}) are kept from the matrix; change them "
+                                        "here.")
         return
     etc, machines, tasks = saved
     fields = {"machines": machines, "tasks": tasks, "het": het_name(etc), "task_het": etc.task_het,
@@ -166,7 +173,8 @@ def _back_from_matrix() -> None:
               "machine_cov": etc.machine_cov, "consistency": etc.consistency, "semi": etc.semiconsistent_mode}
     for key, value in fields.items():
         st.session_state[W + key] = value
-    st.session_state[SHAPE_NOTE] = (f"Back to the generated workload shown before *My own matrix*: {machines} machines, "
+    st.session_state[SHAPE_NOTE] = (f"Back to the generated workload shown before *My own matrix*: {machines} "
+                                    "machines, "
                                     f"{tasks} tasks, {HET_NAMES[het_name(etc)]} heterogeneity, {etc.consistency}.")
 
 
@@ -230,14 +238,16 @@ def editor(sc) -> None:
     """Machines, tasks, the ETC matrix, arrivals and actual times (Maheswaran et al., section 4)."""
     _sync_matrix_base()
     st.subheader("Machines and tasks")
-    method = st.radio("ETC matrix", list(METHODS), format_func=METHODS.get, key=default("method", sc.etc.method), horizontal=True)
+    method = st.radio("ETC matrix", list(METHODS), format_func=METHODS.get, key=default("method", sc.etc.method),
+                      horizontal=True)
     c1, c2 = st.columns(2)
     own = method == "matrix"
     if own:  # the matrix's shape is shown once the table below is read
         slots, machines, tasks = (c1.empty(), c2.empty()), sc.machines, sc.tasks
     else:
         _back_from_matrix()
-        # a loaded scenario, or a matrix's shape kept, may be beyond the fields' usual range: shown as it is (``number``),
+        # a loaded scenario, or a matrix's shape kept, may be beyond the fields' usual range: shown as it is
+        # (``number``),
         # never cut to it; the library decides what a scenario allows
         machines = number(c1, "Machines", 1, 1000, key=default("machines", sc.machines))
         tasks = number(c2, "Tasks", 1, 100_000, key=default("tasks", sc.tasks))
@@ -247,7 +257,8 @@ def editor(sc) -> None:
 
     etc, problem = None, None
     if method == "range":
-        st.selectbox("Heterogeneity (task, machine)", list(HET_NAMES), format_func=HET_NAMES.get, key=default("het", het_name(sc.etc)),
+        st.selectbox("Heterogeneity (task, "
+                     "machine)", list(HET_NAMES), format_func=HET_NAMES.get, key=default("het", het_name(sc.etc)),
                      on_change=on_heterogeneity)
         c1, c2 = st.columns(2)
         number(c1, "Task heterogeneity Γt", 1.0, MAX_HETEROGENEITY, key=default("task_het", sc.etc.task_het))
@@ -271,12 +282,14 @@ def editor(sc) -> None:
         consistency = c1.selectbox("Consistency", CONSISTENCIES, key=default("consistency", sc.etc.consistency))
         if consistency == "semiconsistent":
             c2.radio("Semiconsistent reading", ["sort", "smallest"], key=default("semi", sc.etc.semiconsistent_mode),
-                     help="sort: sort the values already in the chosen columns; smallest: put each chosen task's smallest "
+                     help="sort: sort the values already in the chosen columns; smallest: put each chosen task's "
+                          "smallest "
                           "times there (section 4)")
         try:
             g = lambda k, d: st.session_state.get(W + k, d)  # noqa: E731
-            etc = EtcSpec(method, g("task_het", sc.etc.task_het), g("machine_het", sc.etc.machine_het), g("task_mean", sc.etc.task_mean),
-                          g("task_cov", sc.etc.task_cov), g("machine_cov", sc.etc.machine_cov), g("consistency", sc.etc.consistency),
+            etc = EtcSpec(method, g("task_het", sc.etc.task_het), g("machine_het", sc.etc.machine_het),
+                          g("task_mean", sc.etc.task_mean), g("task_cov", sc.etc.task_cov),
+                          g("machine_cov", sc.etc.machine_cov), g("consistency", sc.etc.consistency),
                           g("semi", sc.etc.semiconsistent_mode))
         except HcschedError as exc:
             problem = str(exc)
@@ -285,13 +298,15 @@ def editor(sc) -> None:
     # --- arrivals and actual times -----------------------------------------------------------------
     st.subheader("Arrivals")
     c1, c2 = st.columns(2)
-    process = c1.radio("Arrival process", ["poisson", "static"], key=default("process", sc.arrivals.process), horizontal=True,
+    process = c1.radio("Arrival "
+                       "process", ["poisson", "static"], key=default("process", sc.arrivals.process), horizontal=True,
                        format_func={"poisson": "Poisson", "static": "all at time 0"}.get)
     number(c2, "Rate (tasks per second)", *RATE_RANGE, key=default("rate", sc.arrivals.rate), format="%.6g",
                     disabled=process == "static")
     load_slot = st.container()
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.selectbox("Calibrate the rate (section 5.1): the Poisson rate at which MCT has completed", list(CALIBRATION_TARGETS),
+    c1.selectbox("Calibrate the rate (section 5.1): the Poisson rate at which MCT has "
+                 "completed", list(CALIBRATION_TARGETS),
                  key="sc_cal_target", format_func=lambda t: f"{CALIBRATION_TARGETS[t]:.0%} of the tasks when the last "
                                                             f"one arrives ({t})")
     c2.button("Calibrate", key="sc_calibrate", disabled=etc is None, on_click=on_calibrate)
@@ -302,7 +317,8 @@ def editor(sc) -> None:
     st.subheader("Actual execution times")
     c1, c2 = st.columns(2)
     model = c1.selectbox("Model", ["gaussian", "exact", "gamma"], key=default("actual", sc.actual.model),
-                         format_func={"gaussian": "truncated Gaussian, variance 3 x ETC (section 4)", "exact": "exact (= ETC)",
+                         format_func={"gaussian": "truncated Gaussian, variance 3 x ETC (section "
+                                                  "4)", "exact": "exact (= ETC)",
                                       "gamma": "gamma with a COV"}.get)
     number(c2, "COV (gamma)", 0.001, 10.0, key=default("actual_cov", sc.actual.cov), disabled=model != "gamma")
 

@@ -12,6 +12,7 @@ import streamlit as st
 
 from hcsched import HcschedError, get_heuristic, get_model, heuristic_names, lower_bound, map_tasks
 from hcsched.models.etc import MODEL as ETC
+from hcsched.models.etc.heuristics import BATCH_NAMES
 from hcsched.models.etc.search import improvement_step
 from pages.session import Keys
 from pages.widgets import plain
@@ -23,7 +24,6 @@ EXAMPLES = {  # the worked examples of Maheswaran et al. (1999): ETC matrix and 
     TABLE_3: (np.array([[40, 48, 134, 50], [50, 82, 88, 89], [55, 68, 94, 93], [52, 60, 78, 108]], float), None),
 }
 HEURISTIC = {TABLES_1_2: "kpb", TABLE_3: "sufferage"}  # the heuristic each example shows off (section 3.2; Fig. 2)
-PARAMS = {"sa": {"low": 0.4, "high": 0.7}, "kpb": {"k": 67}}  # the values of the paper's example (Tables 1 and 2)
 STEP, TRACED = "ex_step", "ex_traced"  # the step shown, and the mapping it belongs to
 IMPROVED = "ex_improved"  # (the mapping traced, its assignments after 0, 1, 2, ... steps of the local search)
 
@@ -45,8 +45,8 @@ def own_matrix_note(scenario, loaded) -> str:
                 "Choose “My own matrix” on the Scenario page to enter or upload one.")
     if scenario.tasks > EXPLAIN_TASKS:
         return f"{need}; the loaded scenario's matrix has {scenario.tasks} tasks."
-    return (f"“{OWN}” traces the loaded scenario's {scenario.tasks} × {scenario.machines} matrix: tasks arrive in row "
-            "order, all machines ready at 0.")
+    return (f"“{OWN}” traces the loaded scenario's {scenario.tasks} × {scenario.machines} matrix: tasks arrive in "
+            "row order, all machines ready at 0.")
 
 
 def param_key(name: str, param: str) -> str:
@@ -54,9 +54,10 @@ def param_key(name: str, param: str) -> str:
 
 
 def example_params(example: str, name: str) -> dict:
-    """The parameters an example starts a heuristic with: the paper's values in its example, else the defaults."""
+    """The parameters an example starts a heuristic with: the paper's values in its example (the heuristic's own
+    ``example``, Tables 1 and 2), else the defaults."""
     h = get_heuristic(name, ETC.name)
-    return h.resolve(PARAMS.get(name) if example == TABLES_1_2 else None)
+    return h.resolve(dict(h.example) if example == TABLES_1_2 else None)
 
 
 def _reset_params(example: str, name: str) -> None:
@@ -103,27 +104,34 @@ def choose(options: list[str], names: list[str]) -> tuple[str, str]:
 def param_widgets(example: str, name: str) -> dict:
     """One widget per parameter that the traced mapping reads; returns their values, unchecked."""
     h = get_heuristic(name, ETC.name)
+    if h.plugin:
+        st.caption(f"{h.name} is a plug-in ({h.origin}): the steps are its rule's own decisions; each reason says "
+                   "what the choice costs, not why the rule made it (its reasons are its own).")
+    own = [p for p in h.params if h.mode == "immediate" or p.name not in BATCH_NAMES]
     if h.mode == "batch":
-        st.caption(f"{h.title}'s parameters ({', '.join(p.name for p in h.params)}) decide when mapping events happen "
-                   "in a simulation; here all tasks form one meta-task mapped at time 0, so they do not change the steps.")
-        return {}
-    if not h.params:
-        st.caption(f"{h.title} has no parameters.")
+        st.caption(f"The mapping-event parameters ({', '.join(sorted(BATCH_NAMES))}) decide when mapping events "
+                   "happen in a simulation; here all tasks form one meta-task mapped at time 0, so they do not change "
+                   "the steps.")
+    if not own:
+        if h.mode == "immediate":
+            st.caption(f"{h.title} has no parameters.")
         return {}
     for param, value in example_params(example, name).items():  # first visit, or widget state dropped
-        st.session_state.setdefault(param_key(name, param), value)
+        if param in {p.name for p in own}:
+            st.session_state.setdefault(param_key(name, param), value)
     values = {}
-    for p, col in zip(h.params, st.columns(max(len(h.params), 3)), strict=False):
+    for p, col in zip(own, st.columns(max(len(own), 3)), strict=False):
         label, key, help_ = p.name, param_key(name, p.name), f"{p.doc}. Allowed: {p.allowed()}."
         if p.kind == "choice":
             values[p.name] = col.selectbox(label, p.choices, key=key, help=help_)
             continue
         whole = p.kind is int
         step = 1 if whole else (0.05 if p.high is not None and p.high <= 1 else 1.0)
-        values[p.name] = col.number_input(label + (" (empty = off)" if p.optional else ""), value=None if p.optional else "min",
+        values[p.name] = col.number_input(label + (" (empty = "
+                                                   "off)" if p.optional else ""), value=None if p.optional else "min",
                                           step=step, format="%d" if whole else "%g", key=key, help=help_)
-    if example == TABLES_1_2 and name in PARAMS:
-        st.caption("The paper's example uses " + ", ".join(f"{k} = {v:g}" for k, v in PARAMS[name].items()) + ".")
+    if example == TABLES_1_2 and h.example:
+        st.caption("The paper's example uses " + ", ".join(f"{k} = {v:g}" for k, v in h.example) + ".")
     return values
 
 
@@ -171,7 +179,8 @@ def explain(sc) -> None:
     step_table(step.table, "ex_table")
     if k == len(steps):
         st.write(f"Done: assignment {', '.join(f't{i}→m{j}' for i, j in enumerate(result.assignment))}; "
-                 f"all tasks complete by {result.completion.max():g}; makespan (largest ready time) {result.makespan:g}.")
+                 f"all tasks complete by {result.completion.max():g}; makespan (largest ready time) "
+                 f"{result.makespan:g}.")
         improvement(etc, ready, result.assignment, traced)
 
 

@@ -12,7 +12,7 @@ and their rules, the numba kernels of :mod:`.immediate` and :mod:`.batch`.
 from __future__ import annotations
 
 import dataclasses
-import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,69 +20,36 @@ import numpy as np
 
 from hcsched.metrics import STRETCH_NOTE, Metric, schedule_metrics
 from hcsched.models.base import Model
-from hcsched.models.etc import bounds, engine, spec
+from hcsched.models.etc import bounds, cost, engine, rules, spec
 from hcsched.models.etc.claims import CLAIMS
-from hcsched.models.etc.heuristics import HEURISTICS
+from hcsched.models.etc.heuristics import HEURISTICS, plugin_heuristic
 from hcsched.models.etc.presets import PRESETS, sweeps
-from hcsched.models.etc.simulation import EtcRun, run_heuristic
-from hcsched.models.etc.workload import Workload, make_workload, range_based_etc
-from hcsched.sampling import cov_based_etc
+from hcsched.models.etc.simulation import EtcRun, run_heuristic  # noqa: F401  (its public function)
+from hcsched.models.etc.workload import Workload, make_workload, range_based_etc  # noqa: F401  (as before)
+from hcsched.sampling import trial_seeds
 from hcsched.scenario import Scenario
-from hcsched.stats import gamma_row_minima, uniform_row_minima
 
-# CPU seconds on one core of the 2-core machine, kernels compiled (fitted to one trial of 2000 tasks on 8, 20
-# and 80 machines, 500 and 8000 tasks on 20, at loads 0.4-3.7 and all tasks at once; bench/estimates.py checks runs).
-_DRAW = 3.3e-8  # per task and machine: the trial's ETC matrix and actual times
-_SMALLEST = 4e-6  # per task: semiconsistent "smallest" rearranges half the rows one by one
-_MATRIX = 4e-8  # per task and machine of a user's matrix: read from the scenario's rows (and unpickled by workers)
-_RUN = 8e-8  # per task and heuristic: its schedule and metrics
-_SCAN, _RANK = 4e-9, 5e-9  # immediate mode, per task and machine: MCT's scan of the ready times; x log2 m for KPB's ranking
-_EVENT, _EVENT_MACHINE = 4.5e-7, 3.5e-9  # batch mode, per mapping event (about 1.8 per task) and per machine
-# batch mode, per task, unmapped task and machine^0.75 rescanned, and the backlog's shape: the share of the tasks
-# waiting unmapped is 1 / (1 + (rho0 / rho)^p) at load rho (Max-min maps so badly that it is overloaded from 0.6 on)
-_REMAP = {"min-min": (2.1e-9, 2.0, 3), "max-min": (7e-9, 0.6, 10), "sufferage": (2.3e-9, 1.3, 6)}
-_SEARCH = 1.8e-5  # lp-search, per mapping event and iteration of its search (the LP and the starts included)
-_SAMPLE_ROWS, _SAMPLE_MACHINES = 64, 256  # the load is estimated from 64 rows drawn whole up to 256 machines
 # bytes of one trial: the ETC and actual matrices with the temporaries of their draws (about 3.4 matrices measured
 # at 4000 x 1000) and a batch heuristic's rows of the meta-task's ETC, per task and machine; per task and machine,
 # the arrays of the event loops and the bounds; per entry of a user's matrix, its Python floats in a worker
 _MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES, _USER_ENTRY_BYTES = 6 * 8, 40 * 8, 40 * 8, 32
-
-
-def _load(s: spec.EtcModelSpec) -> float:
-    """rho = arrival rate x the mean over tasks of their smallest ETC / machines: the share of the suite's capacity
-    the arrivals ask for if every task ran on its fastest machine (infinite when all arrive at once); the smallest
-    ETCs from 64 rows of the matrix (drawn with a fixed seed, or the user's). Beyond 256 machines each row's smallest
-    is drawn from its order statistic, not the whole row, so that the estimate never allocates with the machines."""
-    if s.arrivals.process == "static":
-        return float("inf")
-    e, rng = s.etc, np.random.default_rng(0)
-    if e.method == "matrix":
-        smallest = [min(r) for r in e.matrix[:: max(1, len(e.matrix) // _SAMPLE_ROWS)]]
-    elif s.machines > _SAMPLE_MACHINES and e.method == "range":
-        q = rng.uniform(1.0, e.task_het, size=_SAMPLE_ROWS)
-        smallest = q * (1.0 + (e.machine_het - 1.0) * uniform_row_minima(rng, _SAMPLE_ROWS, s.machines))
-    elif s.machines > _SAMPLE_MACHINES:
-        smallest = gamma_row_minima(rng, _SAMPLE_ROWS, s.machines, e.task_mean, e.task_cov, e.machine_cov)
-    elif e.method == "range":
-        smallest = range_based_etc(rng, _SAMPLE_ROWS, s.machines, e.task_het, e.machine_het).min(axis=1)
-    else:
-        smallest = cov_based_etc(rng, _SAMPLE_ROWS, s.machines, e.task_mean, e.task_cov, e.machine_cov).min(axis=1)
-    return s.arrivals.rate * float(np.mean(smallest)) / s.machines
+_load = cost.load  # the load rho of the run estimate (:func:`.cost.load`), by its former name
 
 
 class EtcModel(Model):
     name = "etc"
-    heuristics = HEURISTICS
+    heuristics = (*HEURISTICS, *rules.discovered())  # the papers' rules, then those of .rules
     title = "Tasks with ETC times (Maheswaran et al.)"
     paper = "Maheswaran, Ali, Siegel, Hensgen and Freund, JPDC 59 (1999)"
     paper_title = "Dynamic Mapping of a Class of Independent Tasks onto Heterogeneous Computing Systems"
-    summary = "Independent tasks arrive over time and are mapped, one at a time (immediate mode) or in batches (batch mode), onto machines whose expected times to compute (ETC) differ by task and machine."
+    summary = ("Independent tasks arrive over time and are mapped, one at a time (immediate mode) or in batches (batch "
+               "mode), onto machines whose expected times to compute (ETC) differ by task and machine.")
     spec_type = spec.EtcModelSpec
     spec_keys = spec.SPEC_KEYS
     metrics = (
         Metric("makespan", "Makespan", "s", bar=True, normalize=True,
-               doc="When the last task finishes (section 3.1); normalised to the benchmark heuristic of the same trial."),
+               doc="When the last task finishes (section 3.1); normalised to the benchmark heuristic of the same "
+                   "trial."),
         Metric("sum_flow", "Sum of flow times", "s", doc="Sum over tasks of finish minus arrival."),
         Metric("mean_flow", "Mean flow time", "s", bar=True, doc="Mean over tasks of finish minus arrival."),
         Metric("max_flow", "Max flow time", "s", doc="The longest finish minus arrival."),
@@ -92,7 +59,8 @@ class EtcModel(Model):
                doc="The largest flow time over actual execution time. " + STRETCH_NOTE),
         Metric("utilization", "Utilisation", "", "", bar=True, fmt=".1%", ci="auto-fraction",
                doc="Busy machine time over machines x makespan: how much of the suite's capacity the run used. Neither "
-                   "way is better: a heuristic that puts tasks on slow machines (MCT, OLB) keeps them busier for the same "
+                   "way is better: a heuristic that puts tasks on slow machines (MCT, OLB) keeps them busier for the "
+                   "same "
                    "work, so its utilisation rises while its makespan and flow times get worse."),
         Metric("mapping_events", "Mapping events", "", "",
                doc="How often a batch heuristic mapped its meta-task (section 3.3); 0 in immediate mode."),
@@ -100,7 +68,8 @@ class EtcModel(Model):
                doc="The share of tasks that ran on the machine with their smallest ETC (1 for MET, section 3.2)."),
         Metric("makespan_bound", "Makespan / lower bound", "", bar=True, of="makespan",
                doc="The makespan over the trial's lower bound: a makespan that no mapping of its tasks can beat, even "
-                   "knowing their actual times in advance (1 is the best possible; 1.05 is at most 5% from the optimum)."),
+                   "knowing their actual times in advance (1 is the best possible; 1.05 is at most 5% from the "
+                   "optimum)."),
         Metric("lower_bound", "Makespan lower bound", "s", "",
                doc="The trial's lower bound on the makespan: the linear-programming relaxation of the mapping, through "
                    "its Lagrangian dual, from the actual times, with the arrival times (docs/models/etc.md). The same "
@@ -134,7 +103,7 @@ class EtcModel(Model):
         return dataclasses.replace(w, makespan_bound=makespan, flow_bound=flow)
 
     def run(self, s: spec.EtcModelSpec, heuristic, workload: Workload) -> EtcRun:
-        return run_heuristic(heuristic, workload)
+        return heuristic.heuristic.run(s, heuristic, workload)
 
     def measure(self, s: spec.EtcModelSpec, heuristic, run: EtcRun) -> dict[str, Any]:
         out = schedule_metrics(run)
@@ -152,27 +121,64 @@ class EtcModel(Model):
         return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m + user
 
     def trial_seconds(self, s: spec.EtcModelSpec, heuristics) -> float:
-        """Drawing the workload, n m _DRAW (+ n m _MATRIX for a user's matrix, + n _SMALLEST for semiconsistent
-        "smallest"), then per heuristic n _RUN and: in immediate mode a scan of the m machines per task, n m _SCAN
-        (KPB ranks them, n m log2(m) _RANK); in batch mode about 1.8 n mapping events that cost _EVENT + m
-        _EVENT_MACHINE each, and at each the S unmapped tasks rescanned against the machines, c n S m^0.75, where the
-        backlog S = n (1 - m / n) / (1 + (rho0 / rho)^p) grows with the load rho (:func:`_load`) and c, rho0, p are
-        the heuristic's (_REMAP): Min-min is O(n S m), not O(n^2 m). lp-search: its search at each of the 1.8 n
-        events, about _SEARCH per iteration at the presets' backlogs."""
-        n, m, rho = s.tasks, s.machines, _load(s)
+        """Drawing the workload, n m DRAW (+ n m MATRIX for a user's matrix, + n SMALLEST for semiconsistent
+        "smallest"), then each heuristic's own cost model (its object's ``trial_seconds``: its schedule and metrics,
+        n RUN, and its rule's part, :mod:`.cost`)."""
+        n, m = s.tasks, s.machines
         smallest = s.etc.consistency == "semiconsistent" and s.etc.semiconsistent_mode == "smallest"
-        seconds = n * m * (_DRAW + _MATRIX * (s.etc.method == "matrix")) + n * _SMALLEST * smallest
-        seconds += n * _RUN * len(heuristics)
-        for h in heuristics:
-            if h.heuristic.mode == "immediate":
-                seconds += n * m * (_RANK * math.log2(m + 1) if h.name == "kpb" else _SCAN)
-            elif h.name == "lp-search":
-                seconds += 1.8 * n * _SEARCH * max(1, h.kwargs["iterations"])
-            else:
-                c, rho0, p = _REMAP[h.name]
-                backlog = n * max(0.0, 1 - m / n) / (1 + (rho0 / max(rho, 1e-9)) ** p)
-                seconds += 1.8 * n * (_EVENT + _EVENT_MACHINE * m) + c * n * backlog * m**0.75
-        return seconds
+        seconds = n * m * (cost.DRAW + cost.MATRIX * (s.etc.method == "matrix")) + n * cost.SMALLEST * smallest
+        return seconds + sum(h.heuristic.trial_seconds(s, h) for h in heuristics)
+
+    def plugin(self, rule: Callable, *, name: str, title: str, description: str, params: tuple, section: str,
+               paper: str, origin: str, **capabilities: Any):
+        """A heuristic of the ETC model around a user's rule (the interface of :mod:`.plugin`): an immediate rule,
+        or a batch rule with ``mode="batch"``; ``cost=`` gives its own cost model.
+
+        Parameters
+        ----------
+        rule : Callable
+            The decision function, numba ``@njit`` or plain Python (:mod:`hcsched.models.etc.plugin`).
+        name, title, description, section, paper, origin : str
+            What it is.
+        params : tuple of Param
+            Its own parameters.
+        **capabilities
+            ``mode`` ("immediate" or "batch") and ``cost`` (a function (spec, heuristic) -> seconds of one trial).
+
+        Returns
+        -------
+        hcsched.models.etc.heuristics.EtcHeuristic
+        """
+        return plugin_heuristic(rule, name=name, title=title, description=description, params=params,
+                                section=section, paper=paper, origin=origin, **capabilities)
+
+    def explain_problem(self, scenario: Scenario, heuristic) -> str | None:
+        """Explain (:func:`hcsched.map_tasks` with ``trace=True``, the Explain page) on the ETC matrix of the
+        scenario's first trial: None when the trace's decisions end in the assignment and ready times that
+        ``map_tasks`` returns (and, in immediate mode, that a run of the same tasks all arriving at 0 makes), else
+        why not in one line."""
+        w = self.workload(scenario.spec, trial_seeds(scenario.seed, 1)[0])
+        etc = w.etc
+        h = heuristic.heuristic
+        ready = np.zeros(etc.shape[1])
+        machine, _, final = h.map_static(heuristic, etc, ready)
+        steps = h.explain(heuristic, etc, ready)
+        traced = np.full(etc.shape[0], -1)
+        for step in steps:
+            for i, j in step.assignments:
+                traced[i] = j
+        if not np.array_equal(traced, machine):
+            wrong = int(np.flatnonzero(traced != machine)[0])
+            return (f"Explain's trace ends with task {wrong} on machine {traced[wrong]}, but the heuristic maps it "
+                    f"to machine {machine[wrong]}: the trace must show this heuristic's own decisions")
+        if steps and not np.allclose(steps[-1].ready_after, final, rtol=1e-12, atol=0.0):
+            return "Explain's trace ends in other ready times than the heuristic's mapping"
+        if h.mode == "immediate":
+            static = dataclasses.replace(w, arrival=np.zeros_like(w.arrival), actual=etc, seed=0)
+            run = h.run(scenario.spec, heuristic, static)
+            if not np.array_equal(run.machine, machine):
+                return "its run of the same tasks, all arriving at 0, assigns them otherwise than Explain shows"
+        return None
 
     def presets(self):
         return PRESETS

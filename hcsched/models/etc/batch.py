@@ -14,6 +14,10 @@ task, which yields exactly the same assignments.
 
 Ties: lowest task index (the meta-task is in arrival order), then lowest
 machine index.
+
+A batch rule behind the plug-in interface (:mod:`.plugin`, kind ``RULE``) maps the whole meta-task at once:
+``rule(E, zeta, ready, now, params, state, out_task, out_machine) -> count`` writes its assignments in the order it
+makes them (:data:`RULE_SIGNATURE`). The papers' rules keep their step kernels (above), which the engine runs lazily.
 """
 
 from __future__ import annotations
@@ -21,14 +25,20 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from hcsched.kernels import best_machine
 
-MIN_MIN, MAX_MIN, SUFFERAGE, LP_SEARCH = range(4)
+MIN_MIN, MAX_MIN, SUFFERAGE, LP_SEARCH, RULE = range(5)
+
+# rule(E, zeta, ready, now, params, state, out_task, out_machine) -> count: a batch rule's decision (:mod:`.plugin`)
+RULE_SIGNATURE = types.int64(types.float64[:, ::1], types.float64[::1], types.float64[::1], types.float64,
+                             types.float64[::1], types.float64[::1], types.int64[::1], types.int64[::1])
+RULE_TYPE = types.FunctionType(RULE_SIGNATURE)  # the rule as an argument of the engine's compiled loops
 
 MetaTask = namedtuple("MetaTask", "E zeta alive best_j best_c")
-MetaTask.__doc__ = """The tasks of one mapping event, row i each: ``E`` (S x m expected times), ``zeta`` (aging factors),
+MetaTask.__doc__ = """The tasks of one mapping event, row i each: ``E`` (S x m expected times), ``zeta`` (aging
+factors),
 ``alive`` (not yet mapped), ``best_j`` / ``best_c`` (Min-min and Max-min: its earliest completion machine and time).
 The arrays may be longer than S; rows are counted by ``E``."""
 
@@ -134,17 +144,40 @@ def hand_out(meta, ready, out_task, out_machine):
 @njit(cache=True)
 def start_mapping(kind, meta, ready):
     """Prepare the per-event state of heuristic ``kind`` (LP_SEARCH's is the search's mapping, written by the
-    engine)."""
+    engine); an unknown kind raises ValueError."""
     if kind == MIN_MIN or kind == MAX_MIN:
         init_best(meta, ready)
+    elif kind != SUFFERAGE and kind != LP_SEARCH:
+        raise ValueError("unknown heuristic kind")
 
 
 @njit(cache=True)
 def step(kind, meta, ready, out_task, out_machine):
-    """Run one step of heuristic ``kind``; returns how many assignments it wrote."""
+    """Run one step of heuristic ``kind``; returns how many assignments it wrote. An unknown kind raises
+    ValueError."""
     if kind == SUFFERAGE:
         return sufferage_pass(meta, ready, out_task, out_machine)
     if kind == LP_SEARCH:
         return hand_out(meta, ready, out_task, out_machine)
-    out_task[0], out_machine[0] = min_max_step(kind == MAX_MIN, meta, ready)
-    return 1
+    if kind == MIN_MIN or kind == MAX_MIN:
+        out_task[0], out_machine[0] = min_max_step(kind == MAX_MIN, meta, ready)
+        return 1
+    raise ValueError("unknown heuristic kind")
+
+
+@njit(RULE_SIGNATURE, cache=True)
+def no_rule(E, zeta, ready, now, params, state, out_task, out_machine):
+    """The rule argument of a step kernel's run (never called)."""
+    return 0
+
+
+@njit(cache=True)
+def min_max_order(maximize, E, zeta, ready, out_task, out_machine):
+    """Min-min's (Max-min's, when ``maximize``) whole mapping of the meta-task ``E`` from ``ready`` (modified), its
+    assignments in the order made, as a batch rule writes them. Returns how many (the rows of ``E``)."""
+    S = E.shape[0]
+    meta = MetaTask(E, zeta, np.ones(S, np.bool_), np.empty(S, np.int64), np.empty(S))
+    init_best(meta, ready)
+    for g in range(S):
+        out_task[g], out_machine[g] = min_max_step(maximize, meta, ready)
+    return S

@@ -45,7 +45,8 @@ def _check_model(scenario, what: str) -> None:
                            f"the {MODEL.name!r} model (section 5.1 of Maheswaran et al.)")
 
 
-def calibrate(scenario, target: float | str = "lambda_h", trials: int = 5, seed: int = 0, tolerance: float = 1e-3) -> float:
+def calibrate(scenario, target: float | str = "lambda_h", trials: int = 5, seed: int = 0,
+              tolerance: float = 1e-3) -> float:
     """The Poisson rate at which MCT has completed ``target`` of the tasks when the last one arrives.
 
     ``target`` is a fraction in (0, 1) or one of lambda_h (0.5), lambda_l (0.9),
@@ -56,7 +57,8 @@ def calibrate(scenario, target: float | str = "lambda_h", trials: int = 5, seed:
     _check_model(scenario, "calibrate")
     if isinstance(target, str):
         if target not in CALIBRATION_TARGETS:
-            raise HcschedError(f"target: {target!r} is not allowed; allowed: a fraction in (0, 1) or one of {', '.join(CALIBRATION_TARGETS)}")
+            raise HcschedError(f"target: {target!r} is not allowed; allowed: a fraction in (0, 1) or one of "
+                               f"{', '.join(CALIBRATION_TARGETS)}")
         target = CALIBRATION_TARGETS[target]
     if not 0.0 < float(target) < 1.0:
         raise HcschedError(f"target: {target!r} is not allowed; allowed: a fraction strictly between 0 and 1")
@@ -65,7 +67,8 @@ def calibrate(scenario, target: float | str = "lambda_h", trials: int = 5, seed:
     fraction = completed_fraction(scenario, hi, seeds)
     if fraction <= target:
         raise HcschedError(f"calibrate: even at {hi:g} tasks per second MCT has completed only {fraction:.0%} of the "
-                           f"tasks when the last one arrives, not more than the target {target:.0%}; the scenario needs "
+                           f"tasks when the last one arrives, not more than the target {target:.0%}; the scenario "
+                           "needs "
                            "more tasks (or a smaller target)")
     while fraction > target:
         if hi >= RATE_BRACKET[1]:
@@ -92,14 +95,16 @@ class LoadCheck:
     rate: float  # the scenario's Poisson rate, tasks per second
     tasks: int  # tasks in the quick run
     utilisation: float  # MCT's busy machine time over machines x makespan
-    offered: float  # MCT's busy machine time over machines x the last arrival: above 1 the queue grows while tasks arrive
+    # MCT's busy machine time over machines x the last arrival: above 1 the queue grows while tasks arrive
+    offered: float
     completed: float  # the share of tasks MCT has completed when the last one arrives (section 5.1)
 
     @property
     def verdict(self) -> str:
         """``too few`` (under 2 / 10% = 20 tasks, the overloaded test would rest on fewer than two tasks), ``idle``
         (utilisation under 10%: every heuristic finds idle machines and they tie), ``overloaded`` (under 10% of the
-        tasks done when the last arrives: beyond the paper's fastest rate lambda_t, arrivals hardly matter) or ``ok``."""
+        tasks done when the last arrives: beyond the paper's fastest rate lambda_t, arrivals hardly matter) or
+        ``ok``."""
         if self.tasks < MIN_CHECK_TASKS:
             return "too few"
         if self.utilisation < IDLE_UTILISATION:
@@ -113,18 +118,23 @@ class LoadCheck:
         """One sentence on the load, with what to do about it."""
         at = f"at {self.rate:.6g} tasks per second MCT"
         if self.verdict == "too few":
-            return (f"With {self.tasks} task{'s' if self.tasks != 1 else ''}, one quick MCT run cannot tell whether the "
+            return (f"With {self.tasks} task{'s' if self.tasks != 1 else ''}, one quick MCT run cannot tell whether "
+                    "the "
                     f"rate fits the workload (it needs at least {MIN_CHECK_TASKS} tasks).")
         if self.verdict == "idle":
-            return (f"Nearly idle: {at} keeps the machines busy only {self.utilisation:.1%} of the time, so almost every "
-                    "task finds an idle machine and the heuristics hardly differ. Calibrate the rate for this workload.")
+            return (f"Nearly idle: {at} keeps the machines busy only {self.utilisation:.1%} of the time, so almost "
+                    "every "
+                    "task finds an idle machine and the heuristics hardly differ. Calibrate the rate for this "
+                    "workload.")
         if self.verdict == "overloaded":
-            done = f"none of the {self.tasks} tasks" if self.completed == 0 else f"only {self.completed:.1%} of the tasks"
+            done = (f"none of the {self.tasks} tasks" if self.completed == 0
+                    else f"only {self.completed:.1%} of the tasks")
             return (f"Overloaded: {at} has completed {done} when the last one arrives "
                     f"(the paper's fastest rate, lambda_t, leaves {CALIBRATION_TARGETS['lambda_t']:.0%}): nearly every "
                     "task waits, as if all arrived at once. Calibrate the rate for this workload.")
         return (f"{at[0].upper()}{at[1:]} keeps the machines busy {self.utilisation:.0%} of the time and has completed "
-                f"{self.completed:.0%} of the tasks when the last one arrives (section 5.1: lambda_l 90%, lambda_h 50%, "
+                f"{self.completed:.0%} of the tasks when the last one arrives (section 5.1: lambda_l 90%, lambda_h "
+                "50%, "
                 "lambda_t 20%).")
 
 

@@ -10,7 +10,8 @@ def etc_heatmap(etc: np.ndarray, title: str = "Expected time to compute (ETC)", 
     """The ETC matrix: tasks as rows, machines as columns; ETC: the expected time to compute each task on each machine,
     in seconds (Maheswaran et al., section 4)."""
     etc = np.asarray(etc, float)
-    fig = go.Figure(go.Heatmap(z=etc, x=[f"m{j}" for j in range(etc.shape[1])], y=[f"t{i}" for i in range(etc.shape[0])],
+    fig = go.Figure(go.Heatmap(z=etc, x=[f"m{j}" for j in range(etc.shape[1])],
+                               y=[f"t{i}" for i in range(etc.shape[0])],
                                colorscale="Viridis", colorbar={"title": "ETC (s)"},
                                hovertemplate="%{y} on %{x}: expected %{z:,.6~r} s<extra></extra>"))
     fig.update_layout(title=title, height=height or min(700, 160 + 12 * etc.shape[0]),

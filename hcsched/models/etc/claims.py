@@ -4,8 +4,8 @@ Each claim runs the figure's preset (:mod:`.presets`) with the paper's 50 trials
 comparison charts is an average over 50 trials"); sweeps reuse the figures' scenarios where they coincide (the rate
 sweep's points at lambda_l, lambda_h and lambda_t are the scenarios of Figs. 10, 9 and 11). Comparisons are paired
 over the trials' common random numbers. The paper prints only three numbers in section 5 (the KPB factors of five and
-1.2, and Max-min's "about 50%" in Fig. 8); its other claims are directions, read as each claim's note says. Fig. 5 is run under
-both readings of the semiconsistent matrix (section 4): ``sort`` (the preset) and ``smallest`` (explained in
+1.2, and Max-min's "about 50%" in Fig. 8); its other claims are directions, read as each claim's note says. Fig. 5 is
+run under both readings of the semiconsistent matrix (section 4): ``sort`` (the preset) and ``smallest`` (explained in
 docs/models/etc.md, "How the model is read").
 """
 
@@ -91,7 +91,8 @@ def _claim(slug: str, where: str, text: str, scenario: str, check: Check, **more
     return Claim(f"maheswaran-{slug}", MODEL, where, text, scenario, check, trials=TRIALS, tiny=TINY, **more)
 
 
-FIG4_NOTE_KPB = ("Does not hold here: MET and SA finish earlier than KPB, which is still slightly ahead of MCT (README, "
+FIG4_NOTE_KPB = ("Does not hold here: MET and SA finish earlier than KPB, which is still slightly ahead of MCT "
+                 "(README, "
                  "Figs. 4-11 table). The docs give no cause; the paper's bars are not printed as numbers.")
 FIG5_SORT_NOTE = ("Under the `sort` reading the values already in the consistent submatrix's columns are sorted, so a "
                   "chosen task's fastest machine is often outside it: MET does not pile half of the tasks on one "
@@ -111,7 +112,8 @@ CLAIMS: tuple[Claim, ...] = (
     # Fig. 4, section 5.2
     _claim("fig4-kpb-best", "Fig. 4, section 5.2", "KPB gives the smallest makespan of the immediate-mode heuristics "
            "(inconsistent HiHi).", "maheswaran-fig4", Best("kpb", "normalized_makespan"),
-           paper="KPB best of MCT, MET, SA, KPB, OLB", source="section 5.2 text on Fig. 4; section 6", note=FIG4_NOTE_KPB),
+           paper="KPB best of MCT, MET, SA, KPB, "
+                 "OLB", source="section 5.2 text on Fig. 4; section 6", note=FIG4_NOTE_KPB),
     _claim("fig4-kpb-slightly-better-than-mct", "Fig. 4, section 5.2", "KPB is better than MCT, but only slightly.",
            "maheswaran-fig4", slightly_better("kpb", "mct"), paper="KPB < MCT, only slightly",
            source="section 5.2 text on Fig. 4",
@@ -143,7 +145,8 @@ CLAIMS: tuple[Claim, ...] = (
                 "factor the paper itself calls small. " + KPB_K_NOTE, readings=(SMALLEST,)),
     _claim("kpb-k-fivefold", "Section 5.2, after Fig. 5", "Doubling k from its minimum of 5% lowers the makespan by a "
            "factor of about five.", "maheswaran-fig5",
-           Ratio(5.0, 10.0, "makespan", by=K, paper=5.0, tolerance=0.2), changes={"heuristics": ["kpb"]}, vary={K: K_VALUES[:2]},
+           Ratio(5.0, 10.0, "makespan", by=K, paper=5.0, tolerance=0.2), changes={"heuristics": ["kpb"]},
+           vary={K: K_VALUES[:2]},
            paper="factor about 5", source="section 5.2",
            note="'About five' read as within 20%. Here about 2.3-fold (README, built-in sweeps). " + KPB_K_NOTE,
            readings=(SMALLEST,)),
@@ -172,17 +175,21 @@ CLAIMS: tuple[Claim, ...] = (
                 "and Sufferage a little here (README, Figs. 4-11 table)."),
     _claim("fig7-aging-halves-max-min", "Fig. 7", "Aging at least halves Max-min's makespan.", "maheswaran-fig7",
            Better("max-min (aging)", "max-min", "makespan", by=50.0), paper="Max-min benefits most (no number printed)",
-           source="Fig. 7 bars", note="The margin (at least half) is tests/models/etc/test_reproduction.py's reading of Fig. 7; "
+           source="Fig. 7 "
+                  "bars", note="The margin (at least half) is tests/models/etc/test_reproduction.py's reading of Fig. "
+                               "7; "
            "the paper prints no number."),
     # Fig. 8, section 5.3
     *(_claim(f"fig8-count-similar-{h}", "Fig. 8, section 5.3", f"The fixed count strategy (kappa = 40) gives results "
              f"similar to the 10 s interval for {h.capitalize()}.", "maheswaran-fig8",
              Ratio(f"{h} (count 40)", h, "makespan", paper=1.0, tolerance=0.03), paper="similar (ratio about 1)",
-             source="section 5.3 text on Fig. 8", note="'Similar' read as within 3% (tests/models/etc/test_reproduction.py).")
+             source="section 5.3 text on Fig. "
+                    "8", note="'Similar' read as within 3% (tests/models/etc/test_reproduction.py).")
       for h in ("min-min", "sufferage")),
     _claim("fig8-count-halves-max-min", "Fig. 8, section 5.3", "With the fixed count strategy Max-min's makespan drops "
            "to about 50% of the interval strategy's (|K| = 2000).", "maheswaran-fig8",
-           Ratio("max-min (count 40)", "max-min", "makespan", paper=0.5, tolerance=0.2), paper="about 50% (60% for |K| = 1000)",
+           Ratio("max-min (count "
+                 "40)", "max-min", "makespan", paper=0.5, tolerance=0.2), paper="about 50% (60% for |K| = 1000)",
            source="section 5.3 text on Fig. 8", note="'About 50%' read as within 20% (0.4-0.6). " + FIG8_NOTE),
     # Figs. 9-11, section 5.4
     _claim("fig9-batch-beats-immediate", "Fig. 9, section 5.4", "At lambda_h, batch heuristics (Min-min, Sufferage) "
@@ -191,7 +198,8 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("fig10-batch-beats-immediate", "Fig. 10, section 5.4", "At lambda_l, batch heuristics still do better than "
            "immediate ones, by a smaller margin.", "maheswaran-fig10", batch_beats_immediate(),
            paper="batch < immediate, improvement nominal", source="Fig. 10; section 6",
-           note="The paper calls the improvement 'nominal' at low rates; tests/models/etc/test_reproduction.py asserts that batch "
+           note="The paper calls the improvement 'nominal' at low rates; tests/models/etc/test_reproduction.py asserts "
+                "that batch "
                 "mode is still ahead."),
     _claim("fig10-gap-shrinks", "Fig. 10, section 5.4", "The difference between immediate and batch heuristics is "
            "smaller at lambda_l than at lambda_h.", "maheswaran-fig9", gap_rises(), vary={RATE: [LAMBDA["lambda_l"],

@@ -51,8 +51,10 @@ def _map_arguments(m: argparse.ArgumentParser) -> None:
     m.add_argument("--heuristic", required=True)
     m.add_argument("--ready", help="initial machine ready times, comma-separated")
     m.add_argument("--param", action="append", metavar="KEY=VALUE", help="a heuristic parameter (repeatable)")
-    m.add_argument("--machines", type=whole_argument(1, MAX_MACHINES), help="machines per task in an HCSP file without header")
-    m.add_argument("--json", action="store_true", help="print {heuristic, makespan, assignment, completion, lower_bound}")
+    m.add_argument("--machines", type=whole_argument(1, MAX_MACHINES), help="machines per task in an HCSP file without "
+                                                                            "header")
+    m.add_argument("--json", action="store_true", help="print {heuristic, makespan, assignment, completion, "
+                                                       "lower_bound}")
 
 
 def cmd_map(args: argparse.Namespace) -> None:

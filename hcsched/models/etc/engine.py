@@ -8,35 +8,89 @@ at its start plus its ETC, but never before now (section 3.1); tasks waiting
 in its queue add their ETC.
 
 Simultaneous events are taken in the order: completions, arrivals, mapping
-event. The loops are numba kernels; the heuristics they call are chosen by the
-integer ``kind`` from :mod:`hcsched.heuristics`, so the engine knows nothing
-about any particular rule.
+event. The loops are numba kernels, compiled once for explicit signatures: an immediate loop takes its rule as a
+first-class function (:data:`.immediate.RULE_TYPE`: the papers' rules and a user's numba rule alike), and a batch
+loop takes the integer ``kind`` of a step kernel of :mod:`.batch` or ``RULE`` with a batch rule
+(:data:`.batch.RULE_TYPE`), so the engine knows nothing about any particular rule. A user's plain Python rule runs
+the same loops' ``.py_func`` (:mod:`.plugin`). Each loop seeds the random generator (numba's in compiled code,
+numpy's global one in ``.py_func``) from the trial's ``seed`` first, for rules that draw random numbers.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, objmode
+from numba import njit, objmode, typeof, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from hcsched.models.etc import batch, immediate, search
 
+# the loops take their rule as a first-class function, which numba 0.68 still calls experimental: said once, here
+warnings.filterwarnings("ignore", "First-class function type", NumbaExperimentalFeatureWarning)
+
 INTERVAL, COUNT = 0, 1
+STATE_SIZE = 16  # a rule's own state (:mod:`.plugin`): zeros at the start of a trial, kept from call to call
 
 BatchPlan = namedtuple("BatchPlan", "strategy interval kappa sigma iterations seed", defaults=(0, 0))
-BatchPlan.__doc__ = """When a batch heuristic maps (section 3.3): ``strategy`` INTERVAL or COUNT, ``interval`` seconds, ``kappa``
+BatchPlan.__doc__ = """When a batch heuristic maps (section 3.3): ``strategy`` INTERVAL or COUNT, ``interval``
+seconds, ``kappa``
 tasks, and ``sigma`` of the aging factor (0: no aging); LP_SEARCH's ``iterations`` and ``seed`` (:mod:`.search`; 0
 for the others). A batch heuristic's parameters packed for :func:`run_batch`."""
 
+_F, _I = types.float64, types.int64
+_PLAN = typeof(BatchPlan(INTERVAL, 1.0, 1, 0.0, 0, 0))
+_IMMEDIATE = types.Tuple((_I[::1], _F[::1], _F[::1]))(_I, immediate.RULE_TYPE, _F[::1], _F[::1], _F[:, ::1],
+                                                       _F[:, ::1], _I)
+_STATIC = types.Tuple((_I[::1], _F[::1], _F[::1]))(_I, immediate.RULE_TYPE, _F[::1], _F[:, ::1], _F[::1], _I)
+_BATCH = types.Tuple((_I[::1], _F[::1], _F[::1], _I, _I))(_I, batch.RULE_TYPE, _PLAN, _F[::1], _F[::1], _F[:, ::1],
+                                                          _F[:, ::1], _I)
+_BATCH_STATIC = types.Tuple((_I[::1], _F[::1], _F[::1], _I[::1]))(_I, batch.RULE_TYPE, _F[::1], _F[::1], _F[:, ::1],
+                                                                  _F[::1], _I, _I, _I)
+
 
 @njit(cache=True)
-def run_immediate(kind, params, arrival, etc, actual):
-    """Immediate mode: each task is mapped once, at its arrival (section 3.2).
+def seed_rules(seed):
+    """Seed the random generator that rules draw from (numba's in compiled code; numpy's in ``.py_func``)."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def check_machine(j, m):
+    """A rule's machine: an index of the m machines, else ValueError."""
+    if j < 0 or j >= m:
+        raise ValueError("the rule returned a machine index out of range")
+
+
+@njit(cache=True)
+def check_assignments(count, size, m, out_task, out_machine, seen):
+    """A batch rule's ``count`` assignments: every task of the meta-task of ``size`` once, each to one of the m
+    machines (``seen``: a scratch array of at least ``size`` booleans), else ValueError."""
+    if count != size:
+        raise ValueError("the rule did not assign every task of the meta-task exactly once (its count is not the "
+                         "meta-task's size)")
+    seen[:size] = False
+    for g in range(count):
+        s = out_task[g]
+        if s < 0 or s >= size:
+            raise ValueError("the rule returned a task index out of range")
+        if seen[s]:
+            raise ValueError("the rule assigned a task twice")
+        seen[s] = True
+        check_machine(out_machine[g], m)
+
+
+@njit(_IMMEDIATE, cache=True)
+def run_immediate(kind, rule, params, arrival, etc, actual, seed):
+    """Immediate mode: each task is mapped once, at its arrival (section 3.2), to the machine the paper's rule
+    ``kind`` chooses (:mod:`.immediate`, inline) or, with ``kind`` RULE, ``rule(e, ready, now, params, state)``
+    (:data:`.immediate.RULE_SIGNATURE`); an unknown kind raises ValueError.
 
     Returns (machine, start, finish) per task. Tasks must be sorted by arrival.
     """
+    seed_rules(seed)
     n, m = etc.shape
     machine = np.empty(n, np.int64)
     start = np.empty(n)
@@ -50,7 +104,7 @@ def run_immediate(kind, params, arrival, etc, actual):
     head_finish = np.full(m, np.inf)
     head_end = np.zeros(m)
     ready = np.empty(m)
-    state = np.zeros(1)
+    state = np.zeros(STATE_SIZE)
     for i in range(n):
         now = arrival[i]
         for j in range(m):
@@ -70,7 +124,14 @@ def run_immediate(kind, params, arrival, etc, actual):
                     waiting[j] = 0.0
             ready[j] = now if head[j] < 0 else max(now, head_end[j]) + waiting[j]
         e = etc[i]
-        j = immediate.best_machine(e, ready)[0] if kind == immediate.MCT else immediate.choose(kind, e, ready, state, params)
+        # MCT, the common case, without the dispatch: numba does not inline choose(), and the call costs 2x here.
+        if kind == immediate.MCT:
+            j = immediate.best_machine(e, ready)[0]
+        elif kind == immediate.RULE:
+            j = rule(e, ready, now, params, state)
+            check_machine(j, m)
+        else:
+            j = immediate.choose(kind, e, ready, state, params)
         machine[i] = j
         if head[j] < 0:
             start[i] = now
@@ -96,7 +157,8 @@ def _next_grid(t, interval, last):
 
 
 CompletionHeap = namedtuple("CompletionHeap", "time machine size")
-CompletionHeap.__doc__ = """The running tasks' finish times and machines as a binary min-heap on (time, machine), ``size[0]`` entries:
+CompletionHeap.__doc__ = """The running tasks' finish times and machines as a binary min-heap on (time, machine),
+``size[0]`` entries:
 the next completion in O(log m) instead of a scan of every machine; equal times go to the lowest machine."""
 
 
@@ -173,9 +235,11 @@ def lp_search(E, ready, best_j, iterations, seed):
     best_j[:E.shape[0]] = a
 
 
-@njit(cache=True)
-def run_batch(kind, plan, arrival, etc, actual):
-    """Batch mode with remapping of every arrived task that has not started (section 3.1).
+@njit(_BATCH, cache=True)
+def run_batch(kind, rule, plan, params, arrival, etc, actual, seed):
+    """Batch mode with remapping of every arrived task that has not started (section 3.1), by the step kernel
+    ``kind`` of :mod:`.batch`, or with ``kind`` RULE by ``rule(E, zeta, ready, now, params, state, out_task,
+    out_machine)`` (:data:`.batch.RULE_SIGNATURE`), which maps each meta-task whole; an unknown kind raises ValueError.
 
     Mapping events (section 3.3, ``plan``): ``strategy`` INTERVAL maps at multiples of
     ``interval`` (a grid starting at 0; a task arriving exactly at a grid
@@ -191,8 +255,11 @@ def run_batch(kind, plan, arrival, etc, actual):
 
     Returns (machine, start, finish, number of mapping events, decision work): the work is the sum over the
     heuristic's steps run (iterations of Fig. 1, passes of Fig. 2) of the unmapped tasks; times m, the task-machine
-    pairs its definition compares (the engine itself updates only what changed).
+    pairs its definition compares (the engine itself updates only what changed); a rule's, the tasks it mapped.
     """
+    if kind < batch.MIN_MIN or kind > batch.RULE:
+        raise ValueError("unknown heuristic kind")
+    seed_rules(seed)
     strategy, interval, kappa, sigma = plan.strategy, plan.interval, plan.kappa, plan.sigma
     n, m = etc.shape
     machine = np.full(n, -1)
@@ -215,6 +282,10 @@ def run_batch(kind, plan, arrival, etc, actual):
     meta_task = batch.MetaTask(E_rows[:0], zeta, alive, best_j, best_c)
     out_task = np.empty(m, np.int64)
     out_machine = np.empty(m, np.int64)
+    state = np.zeros(STATE_SIZE)
+    rule_task = np.empty(n if kind == batch.RULE else 0, np.int64)  # a rule's assignments, in its order
+    rule_machine = np.empty(n if kind == batch.RULE else 0, np.int64)
+    seen = np.zeros(n if kind == batch.RULE else 0, np.bool_)
     left = 0  # tasks of the current meta-task not yet assigned by the heuristic
     qhead = np.full(m, -1)  # per machine, its queue of meta-task indices
     qtail = np.full(m, -1)
@@ -278,7 +349,20 @@ def run_batch(kind, plan, arrival, etc, actual):
             qnext[:S] = -1
             left = S
             meta_task = batch.MetaTask(E, zeta, alive, best_j, best_c)
-            if S > 0:
+            if S > 0 and kind == batch.RULE:
+                events += 1
+                work += S
+                got = rule(E, zeta[:S], ready, now, params, state, rule_task, rule_machine)
+                check_assignments(got, S, m, rule_task, rule_machine, seen)
+                for g in range(got):
+                    s, jj = rule_task[g], rule_machine[g]
+                    if qhead[jj] < 0:
+                        qhead[jj] = s
+                    else:
+                        qnext[qtail[jj]] = s
+                    qtail[jj] = s
+                left = 0
+            elif S > 0:
                 events += 1
                 batch.start_mapping(kind, meta_task, ready)
                 if kind == batch.LP_SEARCH:
@@ -315,41 +399,60 @@ def run_batch(kind, plan, arrival, etc, actual):
     return machine, start, finish, events, work
 
 
-@njit(cache=True)
-def map_immediate_static(kind, params, etc, ready):
-    """Map tasks that all arrive at time 0, one at a time in row order (section 3.2 example).
+@njit(_STATIC, cache=True)
+def map_immediate_static(kind, rule, params, etc, ready, seed):
+    """Map tasks that all arrive at time 0, one at a time in row order (section 3.2 example), by the paper's rule
+    ``kind`` or, with ``kind`` RULE, by ``rule``.
 
     Returns (machine, completion, final ready times).
     """
+    seed_rules(seed)
     ready = ready.copy()
-    n = etc.shape[0]
+    n, m = etc.shape
     machine = np.empty(n, np.int64)
     completion = np.empty(n)
-    state = np.zeros(1)
+    state = np.zeros(STATE_SIZE)
     for i in range(n):
         e = etc[i]
-        # MCT, the common case, without the dispatch: numba does not inline choose(), and the call costs 2x here.
-        j = immediate.best_machine(e, ready)[0] if kind == immediate.MCT else immediate.choose(kind, e, ready, state, params)
+        if kind == immediate.MCT:
+            j = immediate.best_machine(e, ready)[0]
+        elif kind == immediate.RULE:
+            j = rule(e, ready, 0.0, params, state)
+            check_machine(j, m)
+        else:
+            j = immediate.choose(kind, e, ready, state, params)
         ready[j] += e[j]
         machine[i], completion[i] = j, ready[j]
     return machine, completion, ready
 
 
-@njit(cache=True)
-def map_batch_static(kind, sigma_zeta, etc, ready, iterations=search.DEFAULT_ITERATIONS, seed=0):
-    """Map one meta-task completely (section 3.3; LP_SEARCH with ``iterations`` and ``seed``). Returns (machine,
-    completion, ready, order)."""
+@njit(_BATCH_STATIC, cache=True)
+def map_batch_static(kind, rule, params, sigma_zeta, etc, ready, iterations, search_seed, seed):
+    """Map one meta-task completely (section 3.3) by the step kernel ``kind`` (LP_SEARCH with ``iterations`` and
+    ``search_seed``) or, with ``kind`` RULE, by the batch ``rule``. Returns (machine, completion, ready, order)."""
+    if kind < batch.MIN_MIN or kind > batch.RULE:
+        raise ValueError("unknown heuristic kind")
+    seed_rules(seed)
     ready = ready.copy()
     n, m = etc.shape
     meta = batch.MetaTask(etc, sigma_zeta, np.ones(n, np.bool_), np.empty(n, np.int64), np.empty(n))
-    out_task = np.empty(m, np.int64)
-    out_machine = np.empty(m, np.int64)
+    out_task = np.empty(max(n, m), np.int64)
+    out_machine = np.empty(max(n, m), np.int64)
     machine = np.full(n, -1)
     completion = np.empty(n)
     order = np.empty(n, np.int64)
+    if kind == batch.RULE:
+        got = rule(etc, sigma_zeta, ready.copy(), 0.0, params, np.zeros(STATE_SIZE), out_task, out_machine)
+        check_assignments(got, n, m, out_task, out_machine, np.zeros(n, np.bool_))
+        for g in range(got):
+            i, j = out_task[g], out_machine[g]
+            ready[j] += etc[i, j]
+            machine[i], completion[i] = j, ready[j]
+            order[g] = i
+        return machine, completion, ready, order
     batch.start_mapping(kind, meta, ready)
     if kind == batch.LP_SEARCH:
-        lp_search(etc, ready, meta.best_j, iterations, seed)
+        lp_search(etc, ready, meta.best_j, iterations, search_seed)
     done = 0
     while done < n:
         got = batch.step(kind, meta, ready, out_task, out_machine)
@@ -376,11 +479,12 @@ def warm_up() -> None:
         return
     etc = np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]])
     arrival = np.array([0.0, 0.5, 1.0])
-    for kind in range(5):
-        run_immediate(kind, np.array([50.0, 90.0]), arrival, etc, etc)
-        map_immediate_static(kind, np.array([50.0, 90.0]), etc, np.zeros(2))
+    rules = (immediate.mct_rule, immediate.met_rule, immediate.olb_rule, immediate.sa_rule, immediate.kpb_rule)
+    for kind, rule in enumerate(rules):
+        run_immediate(kind, rule, np.array([50.0, 90.0]), arrival, etc, etc, 0)
+        map_immediate_static(kind, rule, np.array([50.0, 90.0]), etc, np.zeros(2), 0)
     for kind in range(batch.LP_SEARCH):  # LP_SEARCH runs the same kernels (its search is called in object mode)
         for strategy in (INTERVAL, COUNT):
-            run_batch(kind, BatchPlan(strategy, 1.0, 2, 0.0, 2, 0), arrival, etc, etc)
-        map_batch_static(kind, np.ones(3), etc, np.zeros(2))
+            run_batch(kind, batch.no_rule, BatchPlan(strategy, 1.0, 2, 0.0, 2, 0), np.zeros(1), arrival, etc, etc, 0)
+        map_batch_static(kind, batch.no_rule, np.zeros(1), np.ones(3), etc, np.zeros(2), 0, 0, 0)
     _WARM = True

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hcsched.errors import HcschedError
-from hcsched.models.etc import bounds, engine
-from hcsched.models.etc.explain import trace_mapping
+from hcsched.heuristics import Heuristic, register_heuristic
+from hcsched.models.etc import bounds
 from hcsched.readers import check_etc
 from hcsched.scenario import HeuristicSpec
 from hcsched.validate import MAX_SECONDS
@@ -44,7 +44,8 @@ def check_ready(ready, machines: int) -> np.ndarray:
     except (TypeError, ValueError):
         raise HcschedError(f"ready: {_short(ready)} is not allowed; allowed: {allowed}") from None
     if r.size != machines:
-        raise HcschedError(f"ready: {r.size} values given, the ETC matrix has {machines} machines; give one ready time per machine")
+        raise HcschedError(f"ready: {r.size} values given, the ETC matrix has {machines} machines; give one ready time "
+                           "per machine")
     if not np.all(np.isfinite(r)) or (r < 0).any() or (r > MAX_SECONDS).any():
         raise HcschedError(f"ready: {_short(r.tolist())} is not allowed; allowed: {allowed} (larger times make sums "
                            "overflow)")
@@ -57,27 +58,25 @@ def _short(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def map_tasks(etc, heuristic: str, ready=None, trace: bool = False, **params) -> MappingResult:
+def map_tasks(etc, heuristic: str | Heuristic, ready=None, trace: bool = False, **params) -> MappingResult:
     """Map the tasks of ``etc`` (rows) onto its machines (columns), all arriving at time 0 in row order.
 
     Immediate heuristics see the tasks one at a time; batch heuristics map
     them as one meta-task. ``ready`` gives the machines' initial ready times.
+    ``heuristic`` is a name or a heuristic object (a plug-in, :func:`hcsched.heuristic`, is registered first).
     With ``trace=True`` the result carries each decision with the values it
-    compared (:mod:`hcsched.explain`).
+    compared (:mod:`hcsched.explain`): the heuristic's own decisions (its object's trace).
     """
     etc = check_etc(etc)
     ready = check_ready(ready, etc.shape[1])
+    if isinstance(heuristic, Heuristic):
+        if heuristic.plugin:
+            register_heuristic(heuristic)
+        heuristic = heuristic.name
     spec = HeuristicSpec.make(heuristic, model="etc", **params)
     h = spec.heuristic
-    if h.mode == "immediate":
-        machine, completion, final = engine.map_immediate_static(h.kind, h.pack(spec.kwargs), etc, ready)
-    else:
-        plan = h.pack(spec.kwargs)
-        machine, completion, final, _ = engine.map_batch_static(h.kind, np.ones(etc.shape[0]), etc, ready,
-                                                                plan.iterations, plan.seed)
-    steps = None
-    if trace:
-        steps = trace_mapping(spec, etc, ready)
+    machine, completion, final = h.map_static(spec, etc, ready)
+    steps = h.explain(spec, etc, ready) if trace else None
     return MappingResult(h.name, machine, completion, final, steps)
 
 

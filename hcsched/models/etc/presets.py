@@ -39,13 +39,16 @@ def _variants(label: str, **params) -> list[dict]:
 
 PRESETS = {
     "maheswaran-fig4": lambda: _scenario(
-        "maheswaran-fig4", "Fig. 4: immediate-mode heuristics, inconsistent HiHi, lambda_h; makespan normalised to MCT.",
+        "maheswaran-fig4", "Fig. 4: immediate-mode heuristics, inconsistent HiHi, lambda_h; makespan normalised to "
+                           "MCT.",
         IMMEDIATE),
     "maheswaran-fig5": lambda: _scenario(
-        "maheswaran-fig5", "Fig. 5: immediate-mode heuristics, semiconsistent HiHi (the 'sort' reading of section 4), lambda_h.",
+        "maheswaran-fig5", "Fig. 5: immediate-mode heuristics, semiconsistent HiHi (the 'sort' reading of section 4), "
+                           "lambda_h.",
         IMMEDIATE, "semiconsistent"),
     "maheswaran-fig5-smallest": lambda: _scenario(
-        "maheswaran-fig5-smallest", "Fig. 5 under the other reading of section 4: each chosen task's smallest times form "
+        "maheswaran-fig5-smallest", "Fig. 5 under the other reading of section 4: each chosen task's smallest times "
+                                    "form "
         "the consistent submatrix. lambda_h recalibrated for it.", IMMEDIATE, "semiconsistent", "smallest"),
     "maheswaran-fig6": lambda: _scenario(
         "maheswaran-fig6", "Fig. 6: batch-mode heuristics, regular interval of 10 s, inconsistent HiHi, lambda_h; "
@@ -59,7 +62,8 @@ PRESETS = {
         [*BATCH, *_variants("count 40", strategy="count", kappa=40)], benchmark="min-min"),
     **{
         f"maheswaran-fig{fig}": (lambda fig=fig, rate=rate: _scenario(
-            f"maheswaran-fig{fig}", f"Fig. {fig}: MCT and KPB (immediate) vs Min-min and Sufferage (batch, interval 10 s), "
+            f"maheswaran-fig{fig}", f"Fig. {fig}: MCT and KPB (immediate) vs Min-min and Sufferage (batch, interval 10 "
+                                    "s), "
             f"inconsistent HiHi, {rate}; normalised to Min-min.", ("mct", "kpb", "min-min", "sufferage"), rate=rate,
             benchmark="min-min"))
         for fig, rate in ((9, "lambda_h"), (10, "lambda_l"), (11, "lambda_t"))
@@ -70,7 +74,8 @@ PRESETS = {
 def quickstart() -> Scenario:
     """The dashboard's default: a small, fast seed-000 experiment (8 machines, 200 tasks, lambda_h)."""
     return Scenario(
-        name="quickstart", description="MCT and KPB (immediate) against Min-min and Sufferage (batch) on 8 machines and "
+        name="quickstart", description="MCT and KPB (immediate) against Min-min and Sufferage (batch) on 8 machines "
+                                       "and "
         "200 tasks, inconsistent HiHi, at lambda_h (0.000645197 tasks/s, calibrated like section 5.1).",
         machines=8, tasks=200, arrivals=ArrivalSpec("poisson", 0.000645197),
         heuristics=("mct", "kpb", "min-min", "sufferage"), trials=20, seed=1999,
@@ -95,6 +100,7 @@ def sweeps() -> dict:
                     "Min-min, Sufferage from lambda_l to lambda_t, 20 trials a point; normalised to Min-min.",
                     lambda: PRESETS["maheswaran-fig9"]().replace(name="maheswaran-rate", trials=20),
                     {"arrivals.rate": [rates["lambda_l"], rates["lambda_h"], 0.005, rates["lambda_t"]]},
-                    "Batch mode (Min-min, Sufferage) beats immediate mode at high arrival rates (Fig. 11); at low rates "
+                    "Batch mode (Min-min, Sufferage) beats immediate mode at high arrival rates (Fig. 11); at low "
+                    "rates "
                     "the two come close (Fig. 10)."),
     )}

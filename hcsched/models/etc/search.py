@@ -395,8 +395,8 @@ def rounding_search(p: np.ndarray, cost: np.ndarray, ready: np.ndarray, x: np.nd
     """The LP's rounding (:func:`round_lp`) improved over the choices of its split tasks: each round tries every
     split task on each other machine of its fractions (the rest as rounded), runs the local search on each, and
     keeps the best if it beats the current one; at most ``ROUNDING_ROUNDS`` rounds. Returns the best mapping and
-    the plain rounding's, both after local search. The split tasks are few (at most m - 1; Potts 1985), and where a large one goes decides the
-    rest, which the greedy rounding alone gets wrong."""
+    the plain rounding's, both after local search. The split tasks are few (at most m - 1; Potts 1985), and where a
+    large one goes decides the rest, which the greedy rounding alone gets wrong."""
     n = p.shape[0]
     on, every = np.empty(n, np.int64), np.arange(n)
 
@@ -572,6 +572,9 @@ def _inputs(etc, ready) -> tuple[np.ndarray, np.ndarray]:
     return p, r
 
 
+STARTS = ("lp", "min-min")  # improve()'s first mappings: the LP's rounding (and Min-min's), or Min-min's alone
+
+
 def improve(etc, ready=None, iterations: int = DEFAULT_ITERATIONS, seconds: float | None = None, seed: int = 0,
             start: str = "lp") -> SearchResult:
     """Map tasks all arriving at once onto machines free from ``ready`` (zeros when None), near-optimally for the
@@ -581,7 +584,7 @@ def improve(etc, ready=None, iterations: int = DEFAULT_ITERATIONS, seconds: floa
     (checked every few iterations): the result then depends on the machine's speed; ``iterations_run`` says
     how many ran (the same count with no time cap gives the same result)."""
     p, r = _inputs(etc, ready)
-    if start not in ("lp", "min-min"):
+    if start not in STARTS:
         raise ValueError(f"start: {start!r}; use 'lp' or 'min-min'")
     return _search(p, r, start == "lp", iterations, seconds, seed)
 

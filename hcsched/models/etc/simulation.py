@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from hcsched.metrics import Schedule
-from hcsched.models.etc import engine
 from hcsched.models.etc.workload import Workload
 
 
@@ -24,17 +23,16 @@ class EtcRun(Schedule):
     flow_bound: float = float("nan")
 
 
-def run_heuristic(heuristic, w: Workload) -> EtcRun:
-    """Simulate one heuristic (a resolved :class:`~hcsched.scenario.HeuristicSpec`) on one workload."""
-    h = heuristic.heuristic
+def make_run(w: Workload, machine, start, finish, events: int, work: int) -> EtcRun:
+    """The run of a heuristic that mapped the tasks of ``w`` to ``machine`` (started and finished at ``start`` and
+    ``finish``) at ``events`` mapping events, with its decision ``work``."""
     n, m = w.etc.shape
-    packed = h.pack(heuristic.kwargs)
-    if h.mode == "immediate":
-        machine, start, finish = engine.run_immediate(h.kind, packed, w.arrival, w.etc, w.actual)
-        events, work = 0, n * m
-    else:
-        machine, start, finish, events, unmapped = engine.run_batch(h.kind, packed, w.arrival, w.etc, w.actual)
-        work = unmapped * m
     rows = np.arange(n)
     return EtcRun(w.arrival, machine, start, finish, w.etc[rows, machine], w.actual[rows, machine], m, events,
                   np.argmin(w.etc, axis=1), int(work), w.makespan_bound, w.flow_bound)
+
+
+def run_heuristic(heuristic, w: Workload) -> EtcRun:
+    """Simulate one heuristic (a resolved :class:`~hcsched.scenario.HeuristicSpec`) on one workload: its object
+    runs it (:meth:`.heuristics.EtcHeuristic.run`)."""
+    return heuristic.heuristic.run(None, heuristic, w)

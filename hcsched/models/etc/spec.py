@@ -45,10 +45,12 @@ class EtcSpec:
             cov(f"etc.{name}", getattr(self, name))
         if self.method == "matrix":
             if not self.matrix:
-                raise HcschedError("scenario field 'etc.matrix': missing; method 'matrix' needs rows of ETC values (tasks x machines)")
+                raise HcschedError("scenario field 'etc.matrix': missing; method 'matrix' needs rows of ETC values "
+                                   "(tasks x machines)")
             widths = {len(r) for r in self.matrix}
             if len(widths) != 1:
-                raise HcschedError("scenario field 'etc.matrix': rows have different lengths; every task needs one value per machine")
+                raise HcschedError("scenario field 'etc.matrix': rows have different lengths; every task needs one "
+                                   "value per machine")
             check_etc(self.matrix, "scenario field 'etc.matrix'")
 
 
@@ -106,7 +108,8 @@ SPEC_KEYS = frozenset({"machines", "tasks", "etc", "arrivals", "actual", "lower_
 def spec_from_dict(data: dict[str, Any], base_dir: Path | None = None) -> EtcModelSpec:
     """The spec from a scenario file's keys (``etc.path`` is read relative to ``base_dir``)."""
     data = dict(data)
-    etc = dict(keys("etc", data.pop("etc", {}), {f.name for f in dataclasses.fields(EtcSpec)} | {"path", "format", "heterogeneity"}))
+    etc = dict(keys("etc", data.pop("etc", {}),
+                    {f.name for f in dataclasses.fields(EtcSpec)} | {"path", "format", "heterogeneity"}))
     if "heterogeneity" in etc:
         het = str(etc.pop("heterogeneity")).lower()
         if het not in HETEROGENEITY:

@@ -19,8 +19,10 @@ SEMICONSISTENT_MODES = ("sort", "smallest")
 HETEROGENEITY = {"hihi": (3000.0, 100.0), "hilo": (3000.0, 10.0), "lohi": (1000.0, 100.0), "lolo": (1000.0, 10.0)}
 
 
-def range_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_het: float, machine_het: float) -> np.ndarray:
-    """Range-based ETC (section 4): e[i, j] = q[i] * N_m, q ~ U[1, Gamma_t], N_m ~ U[1, Gamma_m] drawn anew per entry."""
+def range_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_het: float,
+                    machine_het: float) -> np.ndarray:
+    """Range-based ETC (section 4): e[i, j] = q[i] * N_m, q ~ U[1, Gamma_t], N_m ~ U[1, Gamma_m] drawn anew per
+    entry."""
     q = rng.uniform(1.0, task_het, size=tasks)
     return q[:, None] * rng.uniform(1.0, machine_het, size=(tasks, machines))
 
@@ -30,7 +32,8 @@ def make_consistent(etc: np.ndarray) -> np.ndarray:
     return np.sort(etc, axis=1)
 
 
-def make_semiconsistent(rng: np.random.Generator, etc: np.ndarray, mode: str = "sort", task_share: float = 0.5, machine_share: float = 0.25) -> np.ndarray:
+def make_semiconsistent(rng: np.random.Generator, etc: np.ndarray, mode: str = "sort", task_share: float = 0.5,
+                        machine_share: float = 0.25) -> np.ndarray:
     """A consistent submatrix of ``task_share`` of the tasks and ``machine_share`` of the machines (section 4).
 
     The tasks and the machines of the submatrix are chosen at random. Two
@@ -116,6 +119,7 @@ class Workload:
     actual: np.ndarray
     makespan_bound: float = float("nan")
     flow_bound: float = float("nan")
+    seed: int = 0  # the seed of the random draws of rules that draw (:mod:`.plugin`), from the trial's seed sequence
 
 
 def make_workload(spec: Any, seed_seq: np.random.SeedSequence) -> Workload:
@@ -143,4 +147,4 @@ def make_workload(spec: Any, seed_seq: np.random.SeedSequence) -> Workload:
         actual = gamma_times(actual_rng, etc, spec.actual.cov)
     else:
         actual = truncated_gaussian_times(actual_rng, etc)
-    return Workload(arrival, etc, actual)
+    return Workload(arrival, etc, actual, seed=int(seed_seq.generate_state(1)[0]))

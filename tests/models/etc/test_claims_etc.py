@@ -60,7 +60,9 @@ def test_far_worse_is_the_weakest_of_its_parts():
 
 def test_aging_gain_is_largest_for_max_min():
     plain = {h: [100, 102, 98, 101] for h in ("min-min", "max-min", "sufferage")}
-    aged = {"min-min (aging)": [101, 103, 99, 102], "max-min (aging)": [30, 31, 29, 30], "sufferage (aging)": [99, 101, 97, 100]}
+    aged = {"min-min "
+            "(aging)": [101, 103, 99, 102], "max-min "
+                                            "(aging)": [30, 31, 29, 30], "sufferage (aging)": [99, 101, 97, 100]}
     assert mc.AGING_GAIN.evaluate(table(**plain, **aged), LOWER).verdict == HOLDS
     aged.update({"max-min (aging)": [100, 102, 98, 101], "sufferage (aging)": [50, 51, 49, 50]})
     assert mc.AGING_GAIN.evaluate(table(**plain, **aged), LOWER).verdict == FAILS
@@ -71,7 +73,8 @@ def k_table(makespans: dict[float, list[float]]) -> pd.DataFrame:
 
 
 def test_kpb_k_checks_read_the_sweep_points():
-    flat = {5.0: [500, 520, 480, 510], 10.0: [100, 102, 98, 101], 20.0: [105, 106, 103, 104], 40.0: [108, 109, 107, 110]}
+    flat = {5.0: [500, 520, 480, 510], 10.0: [100, 102, 98, 101], 20.0: [105, 106, 103, 104],
+            40.0: [108, 109, 107, 110]}
     assert mc.K_INSENSITIVE.evaluate(k_table(flat), LOWER).verdict == HOLDS
     steep = {**flat, 40.0: [200, 204, 196, 202]}
     out = mc.K_INSENSITIVE.evaluate(k_table(steep), LOWER)
@@ -93,6 +96,7 @@ def test_the_gap_between_immediate_and_batch_follows_the_rate():
     check = mc.gap_rises()
     assert check.evaluate(rate_table([2, 10, 20]), LOWER).verdict == HOLDS
     assert check.evaluate(rate_table([20, 10, 2]), LOWER).verdict == FAILS
-    out = check.evaluate(rate_table([2, 15, 10]), LOWER)  # up overall only: a trend must move the same way at every step
+    # up overall only: a trend must move the same way at every step
+    out = check.evaluate(rate_table([2, 15, 10]), LOWER)
     assert out.verdict == FAILS and "mct vs min-min: means along arrivals.rate" in out.detail
     assert {row[0].split(":")[0] for row in out.series} == {"mct vs min-min", "kpb vs min-min"}

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hcsched import map_tasks
-from hcsched.models.etc import engine, immediate, run_heuristic
+from hcsched.models.etc import batch, engine, immediate, run_heuristic
 from hcsched.models.etc.workload import Workload
 from hcsched.scenario import HeuristicSpec
 
@@ -140,7 +140,8 @@ def test_batch_interval_skips_redundant_events():
     etc = np.array([[5.0], [5.0]])
     # arrivals at 1 and 100, interval 10: events at 10 (t0), 100 (t1); the completion of t0 at 15 adds one at 20
     plan = engine.BatchPlan(engine.INTERVAL, 10.0, 40, 0.0)
-    machine, start, finish, events, work = engine.run_batch(0, plan, np.array([1.0, 100.0]), etc, etc)
+    machine, start, finish, events, work = engine.run_batch(0, batch.no_rule, plan, np.zeros(1), np.array([1.0, 100.0]),
+                                                            etc, etc, 0)
     assert start.tolist() == [10.0, 100.0]
     assert events == 2  # the event at 20 has an empty meta-task and is not counted
     assert work == 2  # one Min-min iteration with one unmapped task at each event
@@ -159,17 +160,19 @@ def class_systems(draw):
             row[draw(st.integers(0, m - 1))] = 1.0
     alpha = [draw(st.sampled_from([0.2, 0.5, 1.0])) for _ in range(n)]
     service = draw(st.sampled_from(["exponential", "constant", "hyperexponential"]))
-    return ClassSpec(tuple(alpha), tuple(map(tuple, mu)), service=service, horizon=60.0), draw(st.integers(0, 2**32 - 1))
+    spec = ClassSpec(tuple(alpha), tuple(map(tuple, mu)), service=service, horizon=60.0)
+    return spec, draw(st.integers(0, 2**32 - 1))
 
 
 @settings(max_examples=120, deadline=None)
-@given(class_systems(), st.sampled_from(["met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas", "guided-lpas-2k"]))
+@given(class_systems(),
+       st.sampled_from(["met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas", "guided-lpas-2k"]))
 def test_class_schedule_invariants(system, name):
     from hcsched.models.classes.simulation import make_class_workload, run_class_heuristic
 
     spec, seed = system
     w = make_class_workload(spec, np.random.SeedSequence(seed))
-    run = run_class_heuristic(HeuristicSpec.make(name), spec, w)
+    run = run_class_heuristic(HeuristicSpec.make(name, model="classes"), spec, w)
     s, mu = run.schedule, spec.mu
     assert (mu[w.cls, s.machine] > 0).all()  # only machines that can run the class
     started = np.isfinite(s.start)

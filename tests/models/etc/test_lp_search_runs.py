@@ -36,5 +36,6 @@ def test_no_worse_than_min_min_when_all_arrive_at_once_and_seeded():
 
 def test_its_cost_is_estimated():
     seconds = ETC.trial_seconds(SMALL.spec, SMALL.heuristics)
-    fewer = ETC.trial_seconds(SMALL.spec, SMALL.replace(heuristics=[{"name": "lp-search", "iterations": 10}]).heuristics)
+    fewer = ETC.trial_seconds(SMALL.spec,
+                              SMALL.replace(heuristics=[{"name": "lp-search", "iterations": 10}]).heuristics)
     assert np.isfinite(seconds) and seconds > fewer > 0

@@ -8,7 +8,7 @@ import pytest
 from helpers import HCSP
 
 from hcsched import map_tasks
-from hcsched.models.etc import search
+from hcsched.models.etc import batch, search
 from hcsched.models.etc.bounds import lp_bound
 
 
@@ -82,7 +82,8 @@ def test_improvement_step_on_a_hand_computed_instance():
     step = search.improvement_step(p, [0, 0, 1, 1])
     assert step.moves == [(2, 1, 0)] and step.makespan_after == 9.0
     # at the optimum (m0 {t0, t1, t2} = 9 would be worse): {t0, t1} on m0 and ... a local optimum returns None
-    assert search.improvement_step(p, [0, 0, 0, 1]) is None or search.improvement_step(p, [0, 0, 0, 1]).makespan_after < 9
+    step = search.improvement_step(p, [0, 0, 0, 1])
+    assert step is None or step.makespan_after < 9
 
 
 def test_improvement_step_lowers_the_number_of_critical_machines_on_a_tie():
@@ -109,9 +110,9 @@ def test_a_batch_scenario_runs_it():
     etc = rng.uniform(1.0, 10.0, (30, 3))
     arrival = np.sort(rng.uniform(0.0, 20.0, 30))
     plan = engine.BatchPlan(engine.COUNT, 10.0, 5, 0.0, 50, 0)
-    machine, start, finish, events, _ = engine.run_batch(3, plan, arrival, etc, etc)
+    machine, start, finish, events, _ = engine.run_batch(3, batch.no_rule, plan, np.zeros(1), arrival, etc, etc, 0)
     assert (machine >= 0).all() and (start >= arrival).all() and events > 0
-    again = engine.run_batch(3, plan, arrival, etc, etc)
+    again = engine.run_batch(3, batch.no_rule, plan, np.zeros(1), arrival, etc, etc, 0)
     assert np.array_equal(machine, again[0]) and np.array_equal(finish, again[2])
 
 

@@ -69,7 +69,8 @@ def _cli_json(capsys, path, *args):
 @pytest.mark.parametrize("name, params, assignment, done, ready", IMMEDIATE_CASES)
 def test_table2_through_cli(tmp_path, capsys, name, params, assignment, done, ready):
     path = tmp_path / "table2.csv"
-    path.write_text("t,m0,m1,m2\n" + "".join(f"t{i},{','.join(f'{v:g}' for v in row)}\n" for i, row in enumerate(TABLE2_ETC)))
+    rows = "".join(f"t{i},{','.join(f'{v:g}' for v in row)}\n" for i, row in enumerate(TABLE2_ETC))
+    path.write_text("t,m0,m1,m2\n" + rows)
     extra = [a for k, v in params.items() for a in ("--param", f"{k}={v}")]
     out = _cli_json(capsys, path, "--heuristic", name, "--ready", "75,110,200", *extra)
     assert out == {"heuristic": name, "makespan": max(ready), "assignment": assignment,
