@@ -23,7 +23,8 @@ from pages.widgets import number
 
 def _frames(spec: ClassSpec) -> tuple[pd.DataFrame, pd.DataFrame]:
     prefix = "group" if spec.groups is not None else "m"
-    alpha = pd.DataFrame({"arrival rate": spec.arrival_rates}, index=[f"class {i}" for i in range(len(spec.arrival_rates))])
+    alpha = pd.DataFrame({"arrival rate": spec.arrival_rates},
+                         index=[f"class {i}" for i in range(len(spec.arrival_rates))])
     mu = pd.DataFrame(np.array(spec.exec_rates), index=alpha.index,
                       columns=[f"{prefix}{j}" for j in range(len(spec.exec_rates[0]))])
     return alpha, mu
@@ -53,7 +54,8 @@ def _groups(text: str, width: int) -> tuple[int, ...] | None:
     try:
         groups = tuple(int(x) for x in text.split(","))
     except ValueError:
-        raise HcschedError(f"machines per column: {text!r} is not allowed; give {width} whole numbers separated by commas, "
+        raise HcschedError(f"machines per column: {text!r} is not allowed; give {width} whole numbers separated by "
+                           f"commas, "
                            "or leave it empty") from None
     return groups
 
@@ -66,9 +68,9 @@ def reset() -> None:
 #: The symbols of the model's Results page in plain words (Al-Azzoni and Down: lambda* and delta* in section III,
 #: KPB's kbar in section II, the discount metric in section IV).
 SYMBOLS = {
-    "λ* (lambda star)": "the allocation LP's capacity (section III): every arrival rate could be multiplied by λ* and "
-                        "some mapping would still keep up. Above 1 the system is *stabilisable* (the machines can keep "
-                        "up, Theorem 1); below 1 it is overloaded whatever the mapping (Theorem 2).",
+    "λ* (lambda star)": "the allocation LP's capacity (section III): every arrival rate could be multiplied by λ* "
+                        "and some mapping would still keep up. Above 1 the system is *stabilisable* (the machines can "
+                        "keep up, Theorem 1); below 1 it is overloaded whatever the mapping (Theorem 2).",
     "kbar (k-bar)": "KPB's number of machines: kpb (kbar=1) considers only the kbar fastest machines for each task's "
                     "class, and picks the one of them that finishes the task first (section II).",
     "State-information discount (%)": "how much less machine state a heuristic asks for than asking every machine "
@@ -84,7 +86,8 @@ TIME_UNITS = ("Times are in abstract *time units*: the paper gives no real-world
 def _capacity(match: re.Match) -> str:
     lam, verdict = float(match.group(1)), match.group(2)
     words = (f": the machines can keep up, even with every arrival rate {lam:.2f} times higher"
-             if verdict == "stabilisable" else ": the machines cannot keep up with these arrivals, whatever the mapping")
+             if verdict == "stabilisable"
+             else ": the machines cannot keep up with these arrivals, whatever the mapping")
     return f"{match.group(0)}{words}"
 
 
@@ -176,7 +179,8 @@ def editor(sc) -> None:
     c1, c2 = st.columns([1, 3])
     with c1:
         st.caption("Arrival rate of each class (tasks per time unit). Add a row for a new class.")
-        alpha = st.session_state[LAST["alpha"]] = st.data_editor(st.session_state[BASE["alpha"]], key=W + "alpha_editor",
+        alpha = st.session_state[LAST["alpha"]] = st.data_editor(st.session_state[BASE["alpha"]],
+                                                                 key=W + "alpha_editor",
                                                                  num_rows="dynamic")
     with c2:
         st.caption("Execution rates μ (or mean times, as chosen above): rows classes, columns machines (or groups of "
@@ -203,7 +207,8 @@ def editor(sc) -> None:
     alloc = sc.classes.allocation()
     st.subheader("Can this system keep up? The allocation LP")
     if alloc.stable:
-        st.success(f"Stable: λ* = {alloc.lam:.4f}. The arrival rates could all grow by {100 * (alloc.lam - 1):.1f}% and a "
+        st.success(f"Stable: λ* = {alloc.lam:.4f}. The arrival rates could all grow by {100 * (alloc.lam - 1):.1f}% "
+                   f"and a "
                    "suitable mapping would still keep up (Theorem 1).")
     else:
         st.error(f"Overloaded: λ* = {alloc.lam:.4f} < 1. No mapping can keep up (Theorem 2); runs still work and are "
@@ -213,5 +218,6 @@ def editor(sc) -> None:
     if sc.classes.groups is not None:
         first = np.cumsum([0, *sc.classes.groups[:-1]])
         delta, columns = delta[:, first], [f"group{g} (x{n})" for g, n in enumerate(sc.classes.groups)]
-    st.caption("δ*: the share of each machine the LP gives each class. LPAS maps class i only to machines with δ* > 0.")
+    st.caption("δ*: the share of each machine the LP gives each class. "
+               "LPAS maps class i only to machines with δ* > 0.")
     st.plotly_chart(allocation_heatmap(delta, columns), key="sc_delta", width="stretch")

@@ -18,17 +18,15 @@ import pandas as pd
 from hcsched.metrics import STRETCH_NOTE, Metric
 from hcsched.models.base import Model
 from hcsched.models.classes import kernels, spec
-from hcsched.models.classes.heuristics import HEURISTICS
+from hcsched.models.classes.heuristics import HEURISTICS, make_plugin
 from hcsched.models.classes.presets import PRESETS, sweeps
-from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload, run_class_heuristic
+from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload
 from hcsched.scenario import Scenario
 
 # CPU seconds per arrival on one core of the 2-core machine, kernels compiled (fitted to one replication of
-# every preset; bench/estimates.py checks runs): drawing its class and times; per heuristic, its event and mapping
-# (a base and one per machine a mapping may consult), schedule and metrics, times the heuristic's own factor.
+# every preset; bench/estimates.py checks runs): drawing its class and times (each heuristic's own part is on its
+# object: hcsched.models.classes.heuristics.ClassHeuristic.trial_seconds).
 _DRAW = 3.7e-8
-_TASK, _MACHINE = 4.5e-8, 1.2e-9
-_FACTOR = {"lp-static": 1.6, "lpas-2k": 2.0, "guided-lpas": 2.0, "guided-lpas-2k": 2.5}  # others 1
 # bytes of one trial: per arrival, the workload's draws, the event loop's and the schedule's arrays (the arrivals of a
 # trial, at most this many times their expected number plus a margin: Poisson counts); per class and machine, the
 # rates, the policy and the counts; the allocation LP's constraint matrix, (classes + columns) x classes x columns
@@ -41,7 +39,8 @@ class ClassModel(Model):
     title = "Task classes with rates (Al-Azzoni and Down)"
     paper = "Al-Azzoni and Down, IEEE TPDS"
     paper_title = "Linear Programming Based Affinity Scheduling of Independent Tasks on Heterogeneous Computing Systems"
-    summary = "Tasks of a few classes arrive as Poisson streams at machines with class-dependent rates and FCFS queues; an allocation LP tells each machine which classes to prefer."
+    summary = ("Tasks of a few classes arrive as Poisson streams at machines with class-dependent rates and FCFS "
+               "queues; an allocation LP tells each machine which classes to prefer.")
     spec_type = spec.ClassModelSpec
     spec_keys = frozenset(spec.CLASS_KEYS)
     metrics = (
@@ -49,27 +48,34 @@ class ClassModel(Model):
                doc="Long-run average number of tasks waiting or running, over [warmup, horizon] (section III-B)."),
         Metric("mean_response", "Mean response time", "time units", bar=True,
                doc="Mean finish minus arrival of the tasks that arrived after the warm-up and finished."),
-        Metric("sum_flow", "Sum of flow times", "time units", table=False, doc="Sum of finish minus arrival after the warm-up."),
+        Metric("sum_flow", "Sum of flow times", "time units", table=False, doc="Sum of finish minus arrival after the "
+                                                                               "warm-up."),
         Metric("mean_flow", "Mean flow time", "time units", table=False, doc="The same as the mean response time."),
         Metric("max_flow", "Max flow time", "time units", doc="The longest finish minus arrival after the warm-up."),
-        Metric("mean_stretch", "Mean stretch", "", ci="bootstrap", doc="Mean flow time over execution time. " + STRETCH_NOTE),
-        Metric("max_stretch", "Max stretch", "", ci="bootstrap", doc="The largest flow time over execution time. " + STRETCH_NOTE),
+        Metric("mean_stretch", "Mean stretch", "", ci="bootstrap",
+               doc="Mean flow time over execution time. " + STRETCH_NOTE),
+        Metric("max_stretch", "Max stretch", "", ci="bootstrap",
+               doc="The largest flow time over execution time. " + STRETCH_NOTE),
         Metric("utilization", "Utilisation", "", "", bar=True, fmt=".1%", ci="auto-fraction",
                doc="Busy machine time over machines x time, over [warmup, horizon]. Neither is better: in a stable "
                    "system every heuristic completes the same arrivals, so utilisation is the machine time their "
                    "mapping costs, high when tasks run on machines slow for their class (MCT) and low with affinity "
                    "(LPAS, sections II-III); a heuristic that cannot keep up can have it low too. Compare the number "
                    "in system and the response time."),
-        Metric("state_info", "Machines consulted per task", "", doc="N_s: machines whose state a mapping asked for (section IV)."),
+        Metric("state_info", "Machines consulted per task", "", doc="N_s: machines whose state a mapping asked for "
+                                                                    "(section IV)."),
         Metric("discount", "State-information discount (%)", "%", "higher", bar=True,
-               doc="(1 - N_s / M) x 100: how much less state a heuristic needs than asking every machine (section IV)."),
-        Metric("guided_overrides", "Guided-LPAS overrides", "", "", doc="Arrivals where condition (iii) removed LPAS's choice (section V)."),
+               doc="(1 - N_s / M) x 100: how much less state a heuristic needs than asking every machine "
+                   "(section IV)."),
+        Metric("guided_overrides", "Guided-LPAS overrides", "", "", doc="Arrivals where condition (iii) removed "
+                                                                        "LPAS's choice (section V)."),
         Metric("arrivals", "Arrivals", "", "", table=False),
         Metric("completed", "Completed", "", "", table=False),
         Metric("lambda_restricted", "Restricted lambda*", "", "higher", table=False,
                doc="lambda* of the LP restricted to the machines the heuristic may use (Theorem 2)."),
         Metric("unstable", "Unstable", "", "", table=False,
-               doc="Restricted lambda* < 1 (Theorem 2), or the number in system keeps growing: after the first quarter of "
+               doc="Restricted lambda* < 1 (Theorem 2), or the number in system keeps growing: after the first "
+                   "quarter of "
                    "the run, its rise is above a driftless random walk's at the 1% level and above a tenth of its "
                    "level (hcsched.models.classes.stability)."),
         Metric("mean_in_system_class", "Mean number in system", "tasks", table=False, per="class"),
@@ -83,6 +89,7 @@ class ClassModel(Model):
     default_preset = "alazzoni-B"
     commands_module = "hcsched.models.classes.commands"  # hcsched lp; solve_allocation
     schedule_columns = ("class",)
+    every_task_done = False  # tasks still queued or running at the horizon never start or finish
 
     def family_size(self, s: spec.ClassModelSpec, per: str) -> int:
         return len(s.classes.arrival_rates) if per == "class" else super().family_size(s, per)
@@ -111,7 +118,7 @@ class ClassModel(Model):
         return make_class_workload(s.classes, seed_seq)
 
     def run(self, s: spec.ClassModelSpec, heuristic, workload) -> ClassRun:
-        return run_class_heuristic(heuristic, s.classes, workload)
+        return heuristic.heuristic.run(s.classes, heuristic, workload)
 
     def measure(self, s: spec.ClassModelSpec, heuristic, run: ClassRun) -> dict[str, Any]:
         return class_metrics(run, heuristic, s.classes)
@@ -124,7 +131,8 @@ class ClassModel(Model):
         for label, group in results.groupby("heuristic", sort=False):
             if group["unstable"].any():
                 out.append(f"**{label}** is unstable in {int(group['unstable'].sum())} of {len(group)} replications "
-                           f"(lambda* restricted to its machines: {group['lambda_restricted'].iloc[0]:.4f}; a value below 1 "
+                           f"(lambda* restricted to its machines: {group['lambda_restricted'].iloc[0]:.4f}; a value "
+                           f"below 1 "
                            "means it cannot keep up, else the number in system kept growing).")
         return out
 
@@ -135,10 +143,17 @@ class ClassModel(Model):
         return _TASK_BYTES * n + _CLASS_MACHINE_BYTES * c * (s.machines + 1) + 8 * (c + g) * (c * g + 1)
 
     def trial_seconds(self, s: spec.ClassModelSpec, heuristics) -> float:
-        """Linear in the arrivals n (sum of alpha_i x horizon): n (_DRAW + (_TASK + m _MACHINE) x the sum of the
-        heuristics' factors), m machines; the FCFS queues cost O(1) per event whatever the load."""
-        factors = sum(_FACTOR.get(h.name, 1.0) for h in heuristics)
-        return s.tasks * (_DRAW + (_TASK + s.machines * _MACHINE) * factors)
+        """Linear in the arrivals n (sum of alpha_i x horizon): the workload's draws, n _DRAW, and each heuristic's
+        own cost model (:meth:`hcsched.models.classes.heuristics.ClassHeuristic.trial_seconds`)."""
+        return s.tasks * _DRAW + super().trial_seconds(s, heuristics)
+
+    def plugin(self, rule, *, name: str, title: str, description: str, params: tuple, section: str, paper: str,
+               origin: str, **capabilities):
+        """A heuristic of this model around a user's rule (:mod:`hcsched.models.classes.plugin`:
+        ``rule(task, machines, params) -> machine``), made by :func:`hcsched.models.classes.heuristics.make_plugin`;
+        capabilities: ``cost`` (a cost model of one's own) and ``mode`` ("immediate" only)."""
+        return make_plugin(rule, name=name, title=title, description=description, params=params, section=section,
+                           paper=paper, origin=origin, **capabilities)
 
     def presets(self):
         return PRESETS
@@ -153,8 +168,10 @@ class ClassModel(Model):
         return CLAIMS
 
     def tiny(self):
-        return Scenario.from_dict({"name": "classes-tiny", "description": "A tiny task-class scenario: System B for 200 "
-                                   "time units.", "model": self.name, "arrival_rates": [5, 8], "exec_rates": [[8, 3], [4, 10]],
+        return Scenario.from_dict({"name": "classes-tiny", "description": "A tiny task-class scenario: System B for "
+                                                                          "200 "
+                                   "time units.", "model": self.name, "arrival_rates": [5, 8], "exec_rates": [[8, 3],
+                                                                                                              [4, 10]],
                                    "horizon": 200.0, "heuristics": ["mct", "lpas", {"name": "kpb", "kbar": 1}],
                                    "trials": 3, "seed": 7})
 

@@ -24,9 +24,11 @@ def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> g
     delta = np.asarray(delta, float)
     columns = columns or [f"m{j}" for j in range(delta.shape[1])]
     fig = go.Figure(go.Heatmap(z=delta, x=columns, y=[f"class {i}" for i in range(delta.shape[0])], zmin=0, zmax=1,
-                               colorscale="Blues", colorbar={"title": "δ*: share of<br>the machine"}, texttemplate="%{z:.3g}",
+                               colorscale="Blues", colorbar={"title": "δ*: share of<br>the machine"},
+                               texttemplate="%{z:.3g}",
                                hovertemplate="%{y} on %{x}: δ* = %{z:.4f}<extra></extra>"))
-    fig.update_layout(height=140 + 40 * delta.shape[0], yaxis={"autorange": "reversed", "title": {"text": "task class"}},
+    fig.update_layout(height=140 + 40 * delta.shape[0], yaxis={"autorange": "reversed",
+                                                               "title": {"text": "task class"}},
                       xaxis={"title": {"text": "machine (or group of identical machines)"}},
                       margin={"t": 20, "b": 10, "l": 10, "r": 10})
     return fig

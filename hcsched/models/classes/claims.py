@@ -129,10 +129,12 @@ def _word(label: str) -> str:
 
 # Deviations explained in the README ("Al-Azzoni and Down, Table 1 and Table 6", "Where it differs").
 NOTES = {
-    ("A", "kpb (kbar=1)"): "KPB with k̄ = 1 maps class 2 to machine 1 only (alpha_2 > mu_21): lambda* restricted to its "
+    ("A", "kpb (kbar=1)"): "KPB with k̄ = 1 maps class 2 to machine 1 only (alpha_2 > mu_21): lambda* restricted to "
+                           "its "
                            "machines is 0.668 < 1, so every replication is flagged unstable (section III-A).",
     ("B", "lpas"): "README: LPAS in B is 1.3% below the paper ((5.14, 5.18) against (5.21, 5.26)).",
-    ("H", "mct"): "README: MCT's number in system grows almost linearly through the run (about 0.37 tasks per time unit: "
+    ("H", "mct"): "README: MCT's number in system grows almost linearly through the run (about 0.37 tasks per time "
+                  "unit: "
                   "7,500 on average at 20,000), so it is flagged unstable in every replication; the paper's finite "
                   "interval is the average of that growing queue, and our means agree with it.",
     ("H", "kpb (kbar=5)"): "README: KPB (k̄ = 5) keeps growing, by about 0.075 tasks per time unit (about 25,000 at "
@@ -143,18 +145,21 @@ NOTES = {
                    "(constant) and C1 (exponential) agree.",
     ("I1", "kpb (kbar=14)"): "README: KPB is 7% above the paper with balanced means, 4% with the long phase of "
                              "probability 0.01: our intervals overlap the printed one, but our means lie above it.",
-    ("C2", "mct"): "README: with ties to the lowest index MCT on C2 is 2.6% below the paper (11.15); at random 0.3% below "
+    ("C2", "mct"): "README: with ties to the lowest index MCT on C2 is 2.6% below the paper (11.15); at random 0.3% "
+                   "below "
                    "(11.42). LPAS, LPAS-2/k and LP-Static are within 0.5% either way.",
     ("C2", "lpas"): "README: within 0.5% of the paper (0.3% below); the printed interval is 0.01 wide, so a 0.3% bias "
                     "already puts our mean outside it.",
-    ("C2", "lpas-2k"): "README: within 0.5% of the paper (0.2% below); the printed interval is 0.01 wide, so a 0.2% bias "
+    ("C2", "lpas-2k"): "README: within 0.5% of the paper (0.2% below); the printed interval is 0.01 wide, so a 0.2% "
+                       "bias "
                        "already puts our mean outside it.",
 }
 # Which reading of the text reproduces each system's table row (both are run; docs/models/classes.md, "Readings").
 REPRODUCES = {
     "C1": "Ties: the lowest index reproduces C1's row (MCT 54.9 inside the printed (53.99, 54.98)); at random MCT is "
           "53.2 and KPB 73.6, below the paper's.",
-    "C2": "Ties: at random reproduces C2 (MCT 11.42 against 11.45, LPAS best by 1.1% as the paper says); the lowest index "
+    "C2": "Ties: at random reproduces C2 (MCT 11.42 against 11.45, LPAS best by 1.1% as the paper says); the lowest "
+          "index "
           "fills a group's first machines first, and MCT comes out 2.6% low, below LPAS.",
     "I1": "The hyperexponential's long phase of probability 0.01 reproduces I1's MCT (65.6 inside (64.2, 66.32)) and "
           "LPAS (52.4); balanced means give MCT 73.9.",
@@ -222,10 +227,13 @@ def _table_claims() -> list[Claim]:
                                  paper=f"({printed[0]:.2f}, {printed[1]:.2f})"))
     # The I1 LPAS cell is printed as "(50.83, 38)": only its lower end is legible.
     scenario, tiny, trials, where = _system("I1")
-    out.append(Claim("alazzoni-table1-i1-lpas", MODEL, where, "System I1: the mean number in system of LPAS is at least "
-                     "50.83 (the legible lower end of a garbled interval)", scenario, Value(METRIC, "lpas", at_least=50.83),
+    out.append(Claim("alazzoni-table1-i1-lpas", MODEL, where, "System I1: the mean number in system of LPAS is at "
+                                                              "least "
+                     "50.83 (the legible lower end of a garbled interval)", scenario, Value(METRIC, "lpas",
+                                                                                            at_least=50.83),
                      trials=trials, paper='"(50.83, 38)": garbled; lower end 50.83', source="Table 1, System I1, LPAS",
-                     note="The printed interval (50.83, 38) is garbled (its upper end is below its lower end): only the "
+                     note="The printed interval (50.83, 38) is garbled (its upper end is below its lower end): only "
+                          "the "
                           "lower end is read, as a bound. README: ours (54.4, 54.9). " + REPRODUCES["I1"], tiny=tiny,
                      readings=readings("I1")))
     return out
@@ -235,7 +243,8 @@ def _discount_claims() -> list[Claim]:
     """Section IV-B: the discount of the average required state information on System C2."""
     scenario, tiny, trials, where = _system("C2")
     out = []
-    for label, printed, extra in (("lpas", 58.0, ""), ("lpas-2k", 94.0, " Every class of C2 has at least two machines with "
+    for label, printed, extra in (("lpas", 58.0, ""), ("lpas-2k", 94.0, " Every class of C2 has at least two machines "
+                                                                        "with "
                                   "delta* > 0, so LPAS-2/k always asks two of the 30 machines: (M - 2)/M = 93.3%, the "
                                   "worst case the paper itself states; the printed 94% is that rounded up, and 93.3 "
                                   "holds only by the 1-point tolerance of a whole percentage.")):
@@ -260,18 +269,22 @@ def _stability_claims() -> list[Claim]:
         out.append(Claim(f"alazzoni-h-{_short(label)}-stable", MODEL, "Section III-B.5, Table 1", text, scenario,
                          stability_check(label, unstable), changes={"horizon": H_STABILITY_HORIZON}, trials=trials,
                          paper="stable", note=f"{note} Judged over {H_STABILITY_HORIZON:,.0f} time units.".strip(),
-                         source="Table 1, System H (a finite interval)" if label != "kpb (kbar=5)" else "Section III-B.5",
+                         source="Table 1, System H (a finite interval)" if label != "kpb (kbar=5)" else "Section "
+                                                                                                        "III-B.5",
                          tiny=tiny))
-    # KPB is unstable below a k̄ (the candidate sets grow with k̄, so the largest k̄ below the threshold is the claim's
-    # hardest case). The flag is the restricted LP's, deterministic: two short replications show it.
+    # KPB is unstable below a k̄ (the candidate sets grow with k̄, so the largest k̄ below the threshold is the
+    # claim's hardest case). The flag is the restricted LP's, deterministic: two short replications show it.
     for name, kbar, where in (("C1", 13, "Section III-B.3"), ("E", 4, "Section III-B.4"), ("H", 4, "Section III-B.5")):
         label = f"kpb (kbar={kbar})"
         out.append(Claim(f"alazzoni-{name.lower()}-kpb-unstable-below-{kbar + 1}", MODEL, where,
                          f"System {name}: KPB is unstable for k̄ < {kbar + 1}", f"alazzoni-{name}",
-                         stability_check(label, True), changes={"heuristics": [{"name": "kpb", "kbar": kbar}], "horizon": 1000.0},
+                         stability_check(label, True), changes={"heuristics": [{"name": "kpb", "kbar": kbar}],
+                                                                "horizon": 1000.0},
                          trials=2, paper=f"unstable for k̄ < {kbar + 1}", source=where,
-                         note=f"Checked at k̄ = {kbar}, the largest below the threshold: lambda* restricted to KPB's machines "
-                              "only grows with k̄. The flag comes from that LP, so 2 replications of 1000 time units suffice.",
+                         note=f"Checked at k̄ = {kbar}, the largest below the threshold: lambda* restricted to KPB's "
+                              f"machines "
+                              "only grows with k̄. The flag comes from that LP, so 2 replications of 1000 time units "
+                              "suffice.",
                          tiny={"horizon": 100.0}))
     sharifnia = dict(model=MODEL, scenario="alazzoni-sharifnia", trials=30, tiny={"horizon": 40.0},
                      changes={"horizon": SHARIFNIA_HORIZON},
@@ -284,13 +297,16 @@ def _stability_claims() -> list[Claim]:
              "replication grows; read as times, MCT's number in system grows by about 7 tasks per time unit in every "
              "one, while LPAS and Guided-LPAS stay near 80.")
     out += [
-        Claim("alazzoni-sharifnia-mct-unstable", where="Section II-B", text="Sharifnia's system: MCT does not stabilise "
-              "it, although it can be stabilised", check=stability_check("mct", True), paper="MCT unstable", note=scaled + found,
+        Claim("alazzoni-sharifnia-mct-unstable", where="Section II-B", text="Sharifnia's system: MCT does not "
+                                                                            "stabilise "
+              "it, although it can be stabilised", check=stability_check("mct", True), paper="MCT unstable",
+              note=scaled + found,
               **sharifnia),
         Claim("alazzoni-sharifnia-lpas-stable", where="Section V", text="Sharifnia's system: LPAS stabilises it (no "
               "stabilisable system found that LPAS does not stabilise)", check=stability_check("lpas", False),
               paper="LPAS stable", note=scaled, **sharifnia),
-        Claim("alazzoni-sharifnia-guided-lpas-stable", where="Section V, Theorem 3", text="Sharifnia's system: Guided-LPAS "
+        Claim("alazzoni-sharifnia-guided-lpas-stable", where="Section V, Theorem 3", text="Sharifnia's system: "
+                                                                                          "Guided-LPAS "
               "stabilises it (proved stable whenever lambda* > 1)", check=stability_check("guided-lpas", False),
               paper="Guided-LPAS stable", note=scaled, **sharifnia),
     ]
@@ -304,7 +320,8 @@ def _ranking_claims() -> list[Claim]:
         note = f"{note} {REPRODUCES.get(name, '')}".strip()
         if name == "C2":
             note = f"{note} {C2_NOTE}".strip()
-        return Claim(f"alazzoni-{name.lower()}-{words}", MODEL, where, text, scenario, check, trials=trials, paper=paper,
+        return Claim(f"alazzoni-{name.lower()}-{words}", MODEL, where, text, scenario, check, trials=trials,
+                     paper=paper,
                      source=f"{where}; {'Table 6' if name == 'C2' else 'Table 1'}", note=note, tiny=tiny,
                      readings=readings(name))
 
@@ -314,20 +331,25 @@ def _ranking_claims() -> list[Claim]:
               Better("lpas", "mct", METRIC), "LPAS < MCT"),
         claim("C1", "lpas-best", "Section III-B.3", "System C1: LPAS achieves the best results", Best("lpas", METRIC),
               "LPAS best"),
-        claim("D", "lpas-best", "Section III-B.4", "System D: LPAS outperforms the other heuristics", Best("lpas", METRIC),
+        claim("D", "lpas-best", "Section III-B.4", "System D: LPAS outperforms the other heuristics", Best("lpas",
+                                                                                                           METRIC),
               "LPAS best"),
         claim("D", "lpas-beats-kpb3", "Section III-B.4", "System D: LPAS does better than KPB with k̄ = 3",
               Better("lpas", "kpb (kbar=3)", METRIC), "LPAS < KPB (k̄ = 3)"),
         claim("E", "mct-best", "Section III-B.4", "System E (LoHi): MCT has the best performance", Best("mct", METRIC),
               "MCT best"),
-        claim("E", "lpas-beats-kpb5", "Section III-B.4", "System E: LPAS performs much better than KPB even for k̄ = 5",
+        claim("E", "lpas-beats-kpb5", "Section III-B.4",
+              "System E: LPAS performs much better than KPB even for k̄ = 5",
               Better("lpas", "kpb (kbar=5)", METRIC), "LPAS much better than KPB (k̄ = 5)"),
         claim("F2", "lpas-best", "Section III-B.4", "System F2 (HiLo): LPAS achieves the best performance",
               Best("lpas", METRIC), "LPAS best"),
-        claim("G", "mct-best", "Section III-B.4", "System G (LoLo): MCT has slightly better performance than the others",
+        claim("G", "mct-best", "Section III-B.4",
+              "System G (LoLo): MCT has slightly better performance than the others",
               Best("mct", METRIC), "MCT best, slightly"),
-        claim("H", "lpas-best", "Section III-B.5", "System H: LPAS is the best heuristic", Best("lpas", METRIC), "LPAS best"),
-        claim("I1", "order-as-c1", "Section III-B.6", "System I1 (hyperexponential): the heuristics rank as in C1 (LPAS, "
+        claim("H", "lpas-best", "Section III-B.5", "System H: LPAS is the best heuristic", Best("lpas", METRIC),
+              "LPAS best"),
+        claim("I1", "order-as-c1", "Section III-B.6", "System I1 (hyperexponential): the heuristics rank as in C1 "
+                                                      "(LPAS, "
               "MCT, KPB): the relative performance is not affected by the execution time distribution",
               Order(("lpas", "mct", kpb14), METRIC), "LPAS < MCT < KPB (k̄ = 14)",
               "Table 1's I1 LPAS cell is garbled; the order is the text's statement that C1's order holds."),
@@ -336,9 +358,11 @@ def _ranking_claims() -> list[Claim]:
               Order(("lpas", "mct", kpb14), METRIC), "LPAS < MCT < KPB (k̄ = 14)"),
         claim("C2", "lpas-best", "Section IV-B", "System C2: LPAS achieves the best results", Best("lpas", METRIC),
               "LPAS best", "Follows the Table 6 cells: with ties to the lowest index our MCT is 2.6% below the paper's "
-              "(11.15 against 11.45) while LPAS is within 0.3% (11.29 against 11.32), so MCT comes out 1.2% below LPAS; "
+              "(11.15 against 11.45) while LPAS is within 0.3% (11.29 against 11.32), so MCT comes out 1.2% below "
+              "LPAS; "
               "at random LPAS is best by 1.1%."),
-        claim("C2", "order-lpas-2k-lp-static", "Section IV-B", "System C2: LPAS-2/k does worse than LPAS but significantly "
+        claim("C2", "order-lpas-2k-lp-static", "Section IV-B", "System C2: LPAS-2/k does worse than LPAS but "
+                                                               "significantly "
               "better than LP-Static", Order(("lpas", "lpas-2k", "lp-static"), METRIC), "LPAS < LPAS-2/k < LP-Static"),
     ]
 
@@ -350,7 +374,8 @@ def _load_claims() -> list[Claim]:
     rates = sweeps()["alazzoni-B-load"].vary["arrival_rates"]
     return [Claim(f"alazzoni-b-load-{round(100 * load)}-lpas-lowest", MODEL, "Section III-B.2 (sweep alazzoni-B-load)",
                   f"System B at {load:g} of lambda*: LPAS keeps the mean number in system lowest", "alazzoni-B",
-                  Best("lpas", METRIC), changes={"arrival_rates": alpha}, trials=30, paper="LPAS lowest as the load grows",
+                  Best("lpas", METRIC), changes={"arrival_rates": alpha}, trials=30, paper="LPAS lowest as the load "
+                                                                                           "grows",
                   source="Section III-B.2 (LPAS's affinity for System B); hcsched's sweep alazzoni-B-load",
                   note="README (built-in sweeps): LPAS 1.83, 2.71, 4.10, 6.67, 13.4, 25.4; KPB 1.85, 2.77, 4.33, 7.75, "
                        "26.4, 1393; MCT 2.20, 3.93, 9.16, 961 (unstable from 0.8 on).", tiny={"horizon": 200.0})

@@ -23,7 +23,8 @@ def _numbers(text: str, flag: str, integer: bool = False) -> list:
 
 def _lp_arguments(lp: argparse.ArgumentParser) -> None:
     lp.add_argument("--alpha", required=True, help="arrival rates of the classes, comma-separated")
-    lp.add_argument("--mu", required=True, help="CSV of execution rates: one row per class, one column per machine or group")
+    lp.add_argument("--mu", required=True, help="CSV of execution rates: one row per class, one column per machine or "
+                                                "group")
     lp.add_argument("--groups", help="machines per column of --mu, comma-separated (identical machine groups)")
     lp.add_argument("--json", action="store_true", help="print {lambda, delta, stable}")
 

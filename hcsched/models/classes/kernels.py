@@ -20,19 +20,29 @@ The kernels take their inputs in a few named tuples of arrays:
   on the candidates, inf elsewhere (what the earliest-completion rule adds to
   each machine's W_j), and how ties are broken (LOWEST or RANDOM);
 - ``system`` = (inv, horizon, samples): 1/mu_ij (inf where mu_ij = 0), the
-  end of the run, and the times at which the number in system is sampled.
+  end of the run, and the times at which the number in system is sampled;
+- ``choose``: a plug-in's rule (kind PLUGIN, :mod:`hcsched.models.classes.plugin`),
+  :func:`no_rule` for the built-ins; ``plugin`` = (mu, delta, params): the
+  rates and delta* it reads and its parameters.
+
+Every dispatch on ``kind`` raises ``ValueError("unknown heuristic kind")`` on a
+kind it does not know.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.extending import overload
 
 from hcsched.kernels import earliest_among as earliest
+from hcsched.models.classes.plugin import RULE_TYPE, Machines, Task
 
-EARLIEST, TWO_CHOICES, STATIC, GUIDED, GUIDED_TWO = range(5)
+EARLIEST, TWO_CHOICES, STATIC, GUIDED, GUIDED_TWO, PLUGIN = range(6)
 LOWEST, RANDOM = 0, 1  # ties: the lowest machine index, or one of the tied machines drawn uniformly
 TIE = 1e-9  # expected completions within this relative distance are tied (the same work summed in another order)
 
@@ -122,6 +132,8 @@ def decide(rule, i, t, W, e, shares, u, buf):
     if kind == TWO_CHOICES:
         j, asked = two_choices(cands, count, W, e, weights, u1, u2, ties, u3)
         return j, asked, 0
+    if kind != GUIDED and kind != GUIDED_TWO:
+        raise ValueError("unknown heuristic kind")
     # Guided (section V): T_i(t) = {j in S_i : alpha_ij(t-) < pi_ij alpha_i(t) + c sqrt(t)}
     assigned, arrived = shares
     total = 0.0
@@ -138,7 +150,8 @@ def decide(rule, i, t, W, e, shares, u, buf):
         n = count
     if kind == GUIDED:
         j = earliest_tied(buf, n, W, e, ties, u3)
-        lpas = earliest(cands, count, W, e)  # at random, an override is when (iii) removed every machine LPAS could choose
+        # at random, an override is when (iii) removed every machine LPAS could choose
+        lpas = earliest(cands, count, W, e)
         return j, n, int(lpas != j if ties == LOWEST else W[lpas] + e[lpas] < W[j] + e[j])
     j, asked = two_choices(buf, n, W, e, weights, u1, u2, ties, u3)
     return j, asked, 0
@@ -160,8 +173,7 @@ def settle(j, t, W, head, nxt, done_at, expected, finish):
             done_at[j] = finish[h]
 
 
-@njit(cache=True)
-def run_classes(tasks, rule, system):
+def classes_loop(tasks, rule, system, choose, plugin):
     """Task classes on FCFS machines (Al-Azzoni and Down, section III-B), up to the horizon.
 
     Task n of class cls[n] arrives at arrival[n] and runs for
@@ -179,7 +191,13 @@ def run_classes(tasks, rule, system):
     expected (1/mu) and actual time per task (start and finish inf where not
     reached by the horizon), the number in system at the sample times (each
     task counted from its arrival to its finish), the machines consulted and
-    the Guided-LPAS overrides.
+    the Guided-LPAS overrides, and the first task a plug-in mapped to a
+    machine that cannot run it (-1 if none; the run stops there).
+
+    A plug-in (kind PLUGIN) sees every machine settled, and its ``queued``
+    counts come from each task's place in its machine's sequence (``pos``),
+    kept only for plug-ins so that the built-ins' loop does no more work. The
+    plain-Python rule runs in this loop's Python form (:func:`run_plugin_py`).
 
     The loop is written out: a numba call per event taking arrays costs more
     than the event.
@@ -187,6 +205,7 @@ def run_classes(tasks, rule, system):
     arrival, cls, scale, u1, u2, u3 = tasks
     kind, cands, counts, reach, ties = rule[0], rule[1], rule[2], rule[5], rule[6]
     inv, horizon, samples = system
+    mu, delta, params = plugin
     n = arrival.size
     n_classes, m = inv.shape
     machine = np.empty(n, np.int64)
@@ -208,6 +227,13 @@ def run_classes(tasks, rule, system):
     consulted = 0
     overrides = 0
     next_done = np.inf  # at or before every machine's next departure
+    bad = -1
+    mapped = np.zeros(m, np.int64)  # tasks mapped to machine j so far (plug-ins only)
+    pos = np.empty(n if kind == PLUGIN else 0, np.int64)  # each task's place in its machine's sequence (plug-ins only)
+    queued = np.zeros(m, np.int64)
+    u = np.empty(3)
+    view = Machines(frozen(W), frozen(queued), frozen(mu), frozen(delta), frozen(assigned), frozen(arrived))
+    u_view, params_view = frozen(u), frozen(params)
     for a in range(n):
         t = arrival[a]
         i = cls[a]
@@ -241,6 +267,22 @@ def run_classes(tasks, rule, system):
                         best, best_c = j, c
                 next_done = min(next_done, t)  # KEEP (see below)
             j = best
+            consulted += count
+        elif kind == PLUGIN:
+            for j in range(m):
+                settle(j, t, W, head, nxt, done_at, expected, finish)
+                h = head[j]
+                queued[j] = mapped[j] - pos[h] if h >= 0 else 0
+            arrived[i] += 1
+            u[0], u[1], u[2] = u1[a], u2[a], u3[a]
+            j = choose(Task(float(t), int(i), u_view), view, params_view)
+            if j < 0 or j >= m or inv[i, j] == np.inf:
+                machine[a] = j
+                bad = a
+                break
+            pos[a] = mapped[j]
+            mapped[j] += 1
+            assigned[i, j] += 1
             consulted += count
         else:
             for k in range(count):
@@ -286,7 +328,50 @@ def run_classes(tasks, rule, system):
     for q in range(samples.size):
         count += change[q]
         in_system[q] = arrivals[q] + count
-    return machine, start, finish, expected, actual, in_system, consulted, overrides
+    return machine, start, finish, expected, actual, in_system, consulted, overrides, bad
+
+
+@njit(cache=True)
+def no_rule(task, machines, params):
+    """The built-ins' stand-in for a plug-in's rule (never called: their kinds decide in the loop)."""
+    if params.size >= 0:  # always: typed to return a machine, it raises
+        raise ValueError("unknown heuristic kind")
+    return -1
+
+
+def frozen(a):
+    """A read-only view of ``a`` for a plain-Python rule (in the compiled loop, ``a`` itself)."""
+    v = a.view()
+    v.setflags(write=False)
+    return v
+
+
+@overload(frozen, jit_options={"cache": True})
+def _frozen_jit(a):
+    return lambda a: a
+
+
+def contiguous(tasks, rule, system, plugin):
+    """The loop's inputs as its signature types them: C-contiguous float64 and int64 arrays, ints and floats."""
+    f, i = (lambda x: np.ascontiguousarray(x, np.float64)), (lambda x: np.ascontiguousarray(x, np.int64))
+    tasks = (f(tasks[0]), i(tasks[1]), *(f(x) for x in tasks[2:]))
+    rule = (int(rule[0]), i(rule[1]), i(rule[2]), f(rule[3]), float(rule[4]), f(rule[5]), int(rule[6]))
+    system = (f(system[0]), float(system[1]), f(system[2]))
+    return tasks, rule, system, plugin[0], (f(plugin[1]), f(plugin[2]), f(plugin[3]))
+
+
+def run_classes(tasks, rule, system, plugin=None):
+    """The event loop (:func:`classes_loop`) on the built-ins' rules, or on a plug-in's (``plugin``: (choose, mu,
+    delta, params); a plain-Python ``choose`` runs in the loop's Python form). Returns machine, start, finish,
+    expected, actual, in_system, consulted, overrides and the first bad task (-1: none)."""
+    if plugin is None:
+        plugin = (no_rule, system[0], system[0], np.zeros(0))
+    args = contiguous(tasks, rule, system, plugin)
+    if not hasattr(plugin[0], "py_func"):  # a plain-Python rule: the loop's Python form
+        return compiled_loop().py_func(*args)
+    with warnings.catch_warnings():  # numba's first-class functions are "experimental": the loop is tested on them
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        return compiled_loop()(*args)  # a numba dispatcher: compiled into the loop
 
 
 @njit(cache=True)
@@ -344,6 +429,27 @@ def window_terms(schedule, cls, n_classes, window):
     return stay, busy, flow[:done], stretch[:defined], stay_class, stay_machine, busy_machine, completed
 
 
+_F1, _F2, _I1, _I2 = types.float64[::1], types.float64[:, ::1], types.int64[::1], types.int64[:, ::1]
+TASKS_TYPE = types.Tuple((_F1, _I1, _F1, _F1, _F1, _F1))
+RULE_TUPLE_TYPE = types.Tuple((types.int64, _I2, _I1, _F2, types.float64, _F2, types.int64))
+SYSTEM_TYPE = types.Tuple((_F2, types.float64, _F1))
+PLUGIN_TYPE = types.Tuple((_F2, _F2, _F1))
+LOOP_SIGNATURE = types.Tuple((_I1, _F1, _F1, _F1, _F1, _F1, types.int64, types.int64, types.int64))(
+    TASKS_TYPE, RULE_TUPLE_TYPE, SYSTEM_TYPE, RULE_TYPE, PLUGIN_TYPE)
+_COMPILED = []
+
+
+def compiled_loop():
+    """:func:`classes_loop` compiled once, for every rule (on first use, not at import): a plug-in's rule is a
+    first-class function of :data:`hcsched.models.classes.plugin.SIGNATURE`, so one compiled loop in numba's disk
+    cache serves every process and every rule. Its ``py_func`` is the loop a plain-Python rule runs in."""
+    if not _COMPILED:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+            _COMPILED.append(njit(LOOP_SIGNATURE, cache=True)(classes_loop))
+    return _COMPILED[0]
+
+
 _WARM = False
 
 
@@ -355,7 +461,7 @@ def warm_up() -> None:
     mu = np.array([[1.0, 2.0], [2.0, 1.0]])
     cands = np.array([[0, 1], [1, 0]])
     tasks = (np.array([0.0, 0.5, 1.0]), np.array([0, 1, 0]), np.ones(3), *(np.full(3, 0.5),) * 3)
-    for kind in range(5):
+    for kind in range(PLUGIN):
         for ties in (LOWEST, RANDOM):
             rule = (kind, cands, np.array([2, 1]), mu, 1.0, np.array([[1.0, 0.5], [np.inf, 1.0]]), ties)
             run_classes(tasks, rule, (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))

@@ -45,7 +45,8 @@ def check_rates(alpha, mu) -> tuple[np.ndarray, np.ndarray]:
     alpha = np.asarray(alpha, dtype=float)
     mu = np.asarray(mu, dtype=float)
     if alpha.ndim != 1 or alpha.size < 1:
-        raise HcschedError(f"arrival_rates: {alpha.tolist()} is not allowed; give one rate per class (at least one class)")
+        raise HcschedError(f"arrival_rates: {alpha.tolist()} is not allowed; give one rate per class (at least one "
+                           f"class)")
     if mu.ndim != 2 or mu.shape[0] != alpha.size or mu.shape[1] < 1:
         raise HcschedError(f"exec_rates: shape {mu.shape} does not match {alpha.size} classes; give one row per class "
                            "and one column per machine (or machine group)")
@@ -62,7 +63,8 @@ def check_rates(alpha, mu) -> tuple[np.ndarray, np.ndarray]:
                            "times overflow or underflow)")
     dead = np.flatnonzero((mu <= 0).all(axis=1))
     if dead.size:
-        raise HcschedError(f"exec_rates: class {int(dead[0])} has rate 0 on every machine; every class must be runnable "
+        raise HcschedError(f"exec_rates: class {int(dead[0])} has rate 0 on every machine; every class must be "
+                           f"runnable "
                            "on at least one machine")
     return alpha, mu
 

@@ -19,7 +19,8 @@ SHARIFNIA_ALPHA, SHARIFNIA_MU = [10, 10, 25, 40], [[0.065, 0], [0.06, 0.06], [0,
 SHARIFNIA_LAMBDA = 1.05  # the execution rates are scaled so that lambda* is this (see sharifnia_scale)
 
 SYSTEMS = {  # name: (section, rates, KPB kbar values of Table 1, description)
-    "A": ("III-A", {"arrival_rates": [2.45, 2.45], "exec_rates": [[9, 5], [2, 1]]}, [1], "2 machines, 2 classes, highly loaded"),
+    "A": ("III-A", {"arrival_rates": [2.45, 2.45], "exec_rates": [[9, 5], [2, 1]]}, [1], "2 machines, 2 classes, "
+                                                                                         "highly loaded"),
     "B": ("III-B.2", {"arrival_rates": [5, 8], "exec_rates": [[8, 3], [4, 10]]}, [1], "2 machines, 2 classes"),
     "C1": ("III-B.3", C1, [14], "30 machines in 4 groups, 3 classes"),
     "D": ("III-B.4", {"arrival_rates": [12.5, 12, 12.5, 12], "exec_rates": [
@@ -31,7 +32,8 @@ SYSTEMS = {  # name: (section, rates, KPB kbar values of Table 1, description)
     "F1": ("III-B.4", {"arrival_rates": [4, 8, 10, 10], "exec_rates": F_MU}, [4], "HiLo"),
     "F2": ("III-B.4", {"arrival_rates": [7, 7, 7, 7], "exec_rates": F_MU}, [4], "HiLo, other arrival rates"),
     "G": ("III-B.4", {"arrival_rates": [8, 9, 7, 10], "exec_rates": [
-        [5, 5.05, 4.95, 4.98, 4.7, 5.2, 5.25], [5.25, 5.09, 4.9, 4.92, 5, 5.13, 5.14], [4.45, 5, 4.9, 4.45, 4.9, 5, 5.1],
+        [5, 5.05, 4.95, 4.98, 4.7, 5.2, 5.25], [5.25, 5.09, 4.9, 4.92, 5, 5.13, 5.14], [4.45, 5, 4.9, 4.45, 4.9, 5,
+                                                                                        5.1],
         [5.02, 4.95, 5, 5.02, 5.25, 4.75, 5]]}, [4], "LoLo"),
     "H": ("II-B, III-B.5", {"arrival_rates": [8.5, 8.5, 9.6, 8.5], "exec_rates": H_MU}, [5],
           "machines very poor at some classes: MCT's lack of foresight"),
@@ -48,7 +50,8 @@ PUBLISHED = {
     "A": {"mct": (85.68, 110.23), "kpb (kbar=1)": None, "lpas": (62.56, 82.01)},
     "B": {"mct": (20.05, 21.10), "kpb (kbar=1)": (5.65, 5.73), "lpas": (5.21, 5.26)},
     "C1": {"mct": (53.99, 54.98), "kpb (kbar=14)": (75.26, 79.13), "lpas": (47.39, 47.72)},
-    "D": {"mct": (22.68, 23.21), "kpb (kbar=2)": (14.75, 14.89), "kpb (kbar=3)": (11.00, 11.04), "lpas": (10.55, 10.59)},
+    "D": {"mct": (22.68, 23.21), "kpb (kbar=2)": (14.75, 14.89), "kpb (kbar=3)": (11.00, 11.04), "lpas": (10.55,
+                                                                                                          10.59)},
     "E": {"mct": (27.71, 28.20), "kpb (kbar=5)": (51.65, 55.60), "lpas": (36.54, 37.07)},
     "F1": {"mct": (19.09, 19.44), "kpb (kbar=4)": (20.77, 21.07), "lpas": (28.71, 29.05)},
     "F2": {"mct": (46.36, 49.49), "kpb (kbar=4)": (73.44, 81.75), "lpas": (34.27, 34.89)},
@@ -91,9 +94,11 @@ PRESETS["alazzoni-C2"] = functools.partial(
 def _sharifnia() -> Scenario:
     scale = sharifnia_scale()
     mu = [[round(x * scale, 6) for x in row] for row in SHARIFNIA_MU]
-    return _classes("alazzoni-sharifnia", f"Sharifnia's MCT-instability example (section II-B) with the printed execution "
+    return _classes("alazzoni-sharifnia", f"Sharifnia's MCT-instability example (section II-B) with the printed "
+                                          f"execution "
                     f"rates scaled by {scale:.6g} so that lambda* = {SHARIFNIA_LAMBDA}: does MCT fail to stabilise it "
-                    "while LPAS does?", {"arrival_rates": SHARIFNIA_ALPHA, "exec_rates": mu}, ["mct", "lpas", "guided-lpas"])
+                    "while LPAS does?", {"arrival_rates": SHARIFNIA_ALPHA, "exec_rates": mu}, ["mct", "lpas",
+                                                                                               "guided-lpas"])
 
 
 def _sharifnia_times() -> Scenario:

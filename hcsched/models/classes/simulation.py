@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from hcsched.heuristics import get_heuristic
 from hcsched.metrics import Schedule
 from hcsched.models.classes import kernels
 from hcsched.models.classes.lp import solve_allocation
@@ -24,6 +25,7 @@ from hcsched.models.classes.stability import growing
 if TYPE_CHECKING:
     from hcsched.scenario import HeuristicSpec
 
+MODEL = "classes"
 SAMPLES = 200  # points of the number-in-system curve
 # Balanced-means two-phase hyperexponential with squared coefficient of variation 2.
 H2_P = 0.5 * (1.0 + math.sqrt(1.0 / 3.0))
@@ -115,33 +117,30 @@ def kbar_of(params: dict, machines: int) -> int:
 
 @functools.lru_cache(maxsize=128)
 def policy(heuristic: HeuristicSpec, spec: ClassSpec) -> Policy:
-    """The candidate sets of a heuristic in a system (sections II-B, III-A, IV, V).
+    """The candidate sets of a heuristic in a system (sections II-B, III-A, IV, V), as the heuristic's object gives
+    them (:meth:`hcsched.models.classes.heuristics.ClassHeuristic.policy`), cached per system."""
+    return own(heuristic).policy(heuristic.kwargs, spec)
 
-    Ties, which the paper breaks "arbitrarily" (sections II-B, III-A): with ``ties="lowest"`` the lowest machine
-    index; with ``ties="random"`` uniformly at random among the machines tied (expected completions within a
-    relative 1e-9: the same queue summed in another order), by the trial's third uniform of the task, so every
-    heuristic of a trial sees the same draws. MET's tie is between the machines fastest for the class: at random it
-    draws one of them. KPB's subset of the kbar fastest is a fixed set either way (the lowest indices where machines
-    tie at its edge): the paper defines S_i^k as one set per class."""
-    mu = spec.mu
-    capable = mu > 0
-    time = execution_times(spec)
-    name, p = heuristic.name, heuristic.kwargs
-    ties = kernels.RANDOM if p.get("ties") == "random" else kernels.LOWEST
-    if name == "met" and ties == kernels.RANDOM:
-        allowed = capable & (time == time.min(axis=1, keepdims=True))
-        return Policy(kernels.STATIC, allowed, np.ones_like(mu), ties=ties)  # a uniform draw among the fastest
-    if name in ("mct", "met", "kpb"):
-        size = {"mct": mu.shape[1], "met": 1, "kpb": kbar_of(p, mu.shape[1]) if name == "kpb" else 1}[name]
-        allowed = np.zeros_like(capable)
-        for i, row in enumerate(time):
-            fastest = np.argsort(row, kind="stable")[:min(size, int(capable[i].sum()))]
-            allowed[i, fastest] = True
-        return Policy(kernels.EARLIEST, allowed, mu, ties=ties)
-    alloc = spec.allocation()
-    kind = {"lpas": kernels.EARLIEST, "lpas-2k": kernels.TWO_CHOICES, "lp-static": kernels.STATIC,
-            "guided-lpas": kernels.GUIDED, "guided-lpas-2k": kernels.GUIDED_TWO}[name]
-    return Policy(kind, alloc.support, alloc.delta * mu, float(p.get("c", 0.0)), ties)
+
+def own(heuristic: HeuristicSpec):
+    """The task-class model's heuristic object of a spec (names are scoped by model: a spec made without the model
+    names the default model's "mct")."""
+    return get_heuristic(heuristic.name, MODEL)
+
+
+def fastest(spec: ClassSpec, size: int) -> np.ndarray:
+    """Per class, the ``size`` machines that run it fastest (fewer where fewer can run it; the lowest indices where
+    machines tie at the edge), as a classes x machines boolean matrix."""
+    capable = spec.mu > 0
+    allowed = np.zeros_like(capable)
+    for i, row in enumerate(execution_times(spec)):
+        allowed[i, np.argsort(row, kind="stable")[:min(size, int(capable[i].sum()))]] = True
+    return allowed
+
+
+def tie_rule(params: dict) -> int:
+    """How a heuristic's ``ties`` parameter breaks ties in the kernels (LOWEST without one)."""
+    return kernels.RANDOM if params.get("ties") == "random" else kernels.LOWEST
 
 
 @functools.lru_cache(maxsize=128)
@@ -181,14 +180,22 @@ def sample_times(spec: ClassSpec) -> np.ndarray:
     return np.linspace(0.0, spec.horizon, SAMPLES + 1)[1:]
 
 
-def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkload) -> ClassRun:
-    """Simulate one heuristic over the horizon."""
+def run_loop(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkload, plugin=None) -> tuple[ClassRun, int]:
+    """Simulate one heuristic over the horizon in the event loop (:func:`kernels.run_classes`): its run, and the
+    first task a plug-in (``plugin`` = (choose, mu, delta, params)) mapped to a machine that cannot run it (-1: none;
+    the run stopped there)."""
     samples = sample_times(spec)
-    machine, start, finish, expected, actual, in_system, consulted, overrides = kernels.run_classes(
+    machine, start, finish, expected, actual, in_system, consulted, overrides, bad = kernels.run_classes(
         (w.arrival, w.cls, w.work, w.u1, w.u2, w.u3), kernel_rule(heuristic, spec),
-        (execution_times(spec), float(spec.horizon), samples))
+        (execution_times(spec), float(spec.horizon), samples), plugin)
     schedule = Schedule(w.arrival, machine, start, finish, expected, actual, spec.machines)
-    return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system)
+    return ClassRun(schedule, w.cls, int(consulted), int(overrides), samples, in_system), int(bad)
+
+
+def run_class_heuristic(heuristic: HeuristicSpec, spec: ClassSpec, w: ClassWorkload) -> ClassRun:
+    """Simulate one heuristic over the horizon: its object runs it
+    (:meth:`hcsched.models.classes.heuristics.ClassHeuristic.run`)."""
+    return own(heuristic).run(spec, heuristic, w)
 
 
 def in_system_trials(heuristic: HeuristicSpec, spec: ClassSpec, seeds) -> tuple[np.ndarray, np.ndarray]:

@@ -46,14 +46,17 @@ class ClassSpec:
 
     def __post_init__(self) -> None:
         if len({len(r) for r in self.exec_rates}) > 1:
-            raise HcschedError("scenario field 'exec_rates': rows have different lengths; give one rate per machine (or group) in every row")
+            raise HcschedError("scenario field 'exec_rates': rows have different lengths; give one rate per machine "
+                               "(or group) in every row")
         check_rates(self.arrival_rates, self.exec_rates)
         if self.groups is not None:
             width = len(self.exec_rates[0])
-            if len(self.groups) != width or any(isinstance(g, bool) or not isinstance(g, int) or g < 1 for g in self.groups) \
-                    or sum(self.groups) > MAX_MACHINES:
-                raise fail("groups", list(self.groups), f"{width} positive whole numbers, the machines in each column's "
-                           f"group, at most {MAX_MACHINES:.0e} machines in all (so that a trial's arrays can be allocated)")
+            bad = any(isinstance(g, bool) or not isinstance(g, int) or g < 1 for g in self.groups)
+            if len(self.groups) != width or bad or sum(self.groups) > MAX_MACHINES:
+                raise fail("groups", list(self.groups), f"{width} positive whole numbers, the machines in each "
+                                                        f"column's "
+                           f"group, at most {MAX_MACHINES:.0e} machines in all (so that a trial's arrays can be "
+                           f"allocated)")
         choice("service", self.service, SERVICES)
         choice("exec_as", self.exec_as, EXEC_AS)
         if self.long_branch is not None:

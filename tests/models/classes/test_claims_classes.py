@@ -28,7 +28,8 @@ def test_every_printed_cell_of_tables_1_and_6_is_a_claim_with_its_source():
 def _table(**values) -> pd.DataFrame:
     """One row per trial and heuristic: ``values[label]`` is a list of (mean_in_system, unstable) per trial."""
     return pd.DataFrame([{"trial": t, "heuristic": label, "mean_in_system": float(q), "unstable": flag,
-                          "lambda_restricted": 1.2} for label, rows in values.items() for t, (q, flag) in enumerate(rows)])
+                          "lambda_restricted": 1.2} for label, rows in values.items() for t, (q,
+                                                                                              flag) in enumerate(rows)])
 
 
 def _judged(out) -> bool:
@@ -65,7 +66,8 @@ def test_the_stability_check_puts_the_share_flagged_on_the_papers_side_of_half()
     unstable, stable = stability_check("kpb", True), stability_check("kpb", False)
     every, none = _flags(*[True] * 4), _flags(*[False] * 4)
     three, one_of_four = _flags(True, False, True, True), _flags(False, False, True, False)
-    assert [unstable.evaluate(t, {}).verdict for t in (every, three, one_of_four, none)] == [HOLDS, PARTLY, FAILS, FAILS]
+    assert [unstable.evaluate(t, {}).verdict for t in (every, three, one_of_four, none)] == [HOLDS, PARTLY, FAILS,
+                                                                                             FAILS]
     assert [stable.evaluate(t, {}).verdict for t in (every, three, one_of_four, none)] == [FAILS, FAILS, PARTLY, HOLDS]
     out = unstable.evaluate(three, {})  # 75% [.., ..]: most replications agree, the interval reaches below half
     assert out.value == pytest.approx(75.0) and out.share == 0.75 and "3 of 4" in out.detail

@@ -17,7 +17,8 @@ PAPER_LP = {
     "A": (1.0204, [[0, 0.5], [1, 0.5]]),
     "B": (1.3333, [[0.8333, 0], [0.1667, 1]]),
     "C1": (1.1146, [[0.6270, 0, 0, 0], [0.3730, 1, 0.0712, 1], [0, 0, 0.9288, 0]]),
-    "C2": (2.4242, [[1, 1, 0, 0.5881, 0, 1], [0, 0, 0, 0, 0.3071, 0], [0, 0, 0, 0, 0.6489, 0], [0, 0, 0, 0.2009, 0.0439, 0],
+    "C2": (2.4242, [[1, 1, 0, 0.5881, 0, 1], [0, 0, 0, 0, 0.3071, 0], [0, 0, 0, 0, 0.6489, 0], [0, 0, 0, 0.2009, 0.0439,
+                                                                                                0],
                     [0, 0, 1, 0.2111, 0, 0]]),
     "D": (1.3449, [[0, 0, 0.6907, 0, 1, 0, 0], [0.2830, 0, 0.3093, 0, 0, 0.3861, 1], [0.7170, 0, 0, 1, 0, 0, 0],
                    [0, 1, 0, 0, 0, 0.6139, 0]]),
@@ -64,7 +65,8 @@ def test_lp_cli_json(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("system, kbar, stable", [
-    ("A", 1, False), ("C1", 13, False), ("C1", 14, True), ("E", 4, False), ("E", 5, True), ("H", 4, False), ("H", 5, True)])
+    ("A", 1, False), ("C1", 13, False), ("C1", 14, True), ("E", 4, False), ("E", 5, True), ("H", 4, False), ("H", 5,
+                                                                                                             True)])
 def test_kpb_instability_where_the_paper_says(system, kbar, stable):
     """Theorem 2 on the LP restricted to KPB's machines: 'unstable for kbar < 14' (C1), '< 5' (E, H)."""
     spec = preset(f"alazzoni-{system}").classes
@@ -133,7 +135,8 @@ def test_same_seed_same_csv_and_crn():
 
 
 def test_overloaded_system_runs_and_is_flagged():
-    sc = Scenario.from_dict({"model": "classes", "arrival_rates": [5, 8], "exec_rates": [[4, 3], [4, 5]], "horizon": 2000,
+    sc = Scenario.from_dict({"model": "classes", "arrival_rates": [5, 8], "exec_rates": [[4, 3], [4, 5]],
+                             "horizon": 2000,
                              "heuristics": ["mct", "lpas"], "trials": 2})
     lam = sc.classes.allocation().lam
     assert lam < 1
@@ -149,7 +152,8 @@ def test_overloaded_system_runs_and_is_flagged():
     ({"arrival_rates": [5], "exec_rates": [[8, 3], [1]]}, "different lengths"),
     ({"arrival_rates": [5], "exec_rates": [[8]], "service": "weibull"}, "one of exponential"),
     ({"arrival_rates": [5], "exec_rates": [[8]], "warmup": 30000}, "'warmup'"),
-    ({"arrival_rates": [5], "exec_rates": [[8]], "heuristics": ["sufferage"]}, "not a heuristic of the 'classes' model"),
+    ({"arrival_rates": [5], "exec_rates": [[8]], "heuristics": ["sufferage"]},
+     "not a heuristic of the 'classes' model"),
 ])
 def test_bad_class_input(data, words):
     with pytest.raises(HcschedError, match=words):
@@ -264,7 +268,8 @@ def event_queue_run(heuristic, spec, w):
                 tied = np.flatnonzero(c <= c[j] * (1 + 1e-9))
                 j = int(tied[min(int(w.u3[a] * tied.size), tied.size - 1)])
         else:
-            j, asked, over = kernels.decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), (w.u1[a], w.u2[a], w.u3[a]),
+            j, asked, over = kernels.decide(rule, i, t, W, inv[i], (assigned[i], arrived[i]), (w.u1[a], w.u2[a],
+                                                                                               w.u3[a]),
                                             np.empty(m, np.int64))
         assigned[i, j] += 1
         consulted, overrides = consulted + asked, overrides + over
@@ -332,7 +337,8 @@ def test_exec_as_times_reads_sharifnia_as_mean_times():
     spec = ClassSpec(tuple(SHARIFNIA_ALPHA), tuple(map(tuple, SHARIFNIA_MU)), exec_as="times")
     assert spec.mu[0].tolist() == [pytest.approx(1 / 0.065), 0.0]
     assert spec.allocation().lam == pytest.approx(1.0256, abs=1e-4)
-    data = spec_to_dict(spec_from_dict({"arrival_rates": SHARIFNIA_ALPHA, "exec_rates": SHARIFNIA_MU, "exec_as": "times"}))
+    data = spec_to_dict(spec_from_dict({"arrival_rates": SHARIFNIA_ALPHA, "exec_rates": SHARIFNIA_MU,
+                                        "exec_as": "times"}))
     assert data["exec_as"] == "times"
     assert "exec_as" not in spec_to_dict(spec_from_dict({"arrival_rates": [1], "exec_rates": [[2]]}))
     with pytest.raises(HcschedError, match="exec_as.*rates, times"):
