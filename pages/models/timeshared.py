@@ -10,6 +10,7 @@ the Explain page, ``sweep_charts(table, key)`` on the Sweep page.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -78,7 +79,8 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
                                     help="the servers that ran the most tasks; raise it to see more of them"))
         servers = busiest_servers(frame, count)
         title = heuristic_title(label, "timeshared")
-        st.plotly_chart(gantt(frame, plain_html(f"{label}{f' ({title})' if title else ''}: input, compute and output phases"),
+        st.plotly_chart(gantt(frame,
+                              plain_html(f"{label}{f' ({title})' if title else ''}: input, compute and output phases"),
                               servers=servers), key=f"{key}_ts_gantt", width="stretch")
         st.caption(f"The {len(servers)} of the {total} servers that ran the most tasks: "
                    f"{', '.join(SERVERS.name(j) for j in servers)}.")
@@ -136,8 +138,8 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
                "metrics, and the tasks finishing sooner. They need not agree with the makespan or with each other: a "
                "heuristic can finish the last task sooner and still keep some tasks waiting longer.")
     with st.expander(f"Gain on makespan against {ref}", expanded=False):
-        st.plotly_chart(gain_bars(summary, [MODEL.metric(GAIN_FIRST)], scenario.spec.reference, colors, references), key=f"{key}_ts_gain",
-                        width="stretch")
+        st.plotly_chart(gain_bars(summary, [MODEL.metric(GAIN_FIRST)], scenario.spec.reference, colors, references),
+                        key=f"{key}_ts_gain", width="stretch")
         st.caption(f"100 x (the benchmark's makespan - this heuristic's) / the benchmark's, on the same "
                    f"{MODEL.trial_word}s (section 6.1): positive is better, 0 is as good as {ref}.")
     with st.expander(GAINS_OTHER, expanded=False):
@@ -148,9 +150,11 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     with st.expander(f"Tasks finishing sooner, at the same time or later than with {ref}", expanded=False):
         means = results.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
         st.caption(f"Each task's finish against its finish with the benchmark {ref} "
-                   f"({plain(heuristic_title(scenario.spec.reference, scenario.model)) or ref}) on the same {MODEL.trial_word}s; counted as a tie "
+                   f"({plain(heuristic_title(scenario.spec.reference, scenario.model)) or ref}) on the same "
+                   f"{MODEL.trial_word}s; counted as a tie "
                    f"(equal {tolerance_words(scenario.spec.same_tolerance)}) when the two finishes are that close.")
-        st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference, direction(MODEL.metric("pct_sooner"))),
+        st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference,
+                                          direction(MODEL.metric("pct_sooner"))),
                         key=f"{key}_ts_ssl", width="stretch")
 
 
@@ -172,7 +176,8 @@ def sweep_charts(table: pd.DataFrame, key: str) -> None:
     if {f"{metric}_lower", f"{metric}_upper"} <= set(table.columns):
         half = (table[f"{metric}_upper"] - table[f"{metric}_lower"]) / 2
         n = f" over {int(table['trials'].max())} {MODEL.trial_word}s" if "trials" in table.columns else ""
-        st.caption(f"Blue: better than the benchmark. Each cell is a mean{n}; the 95% interval's half-width is {half.median():.1f} percentage points at the "
+        st.caption(f"Blue: better than the benchmark. Each cell is a mean{n}; the 95% interval's half-width is "
+                   f"{half.median():.1f} percentage points at the "
                    f"median cell (at most {half.max():.1f}).")
 
 
@@ -219,11 +224,14 @@ def editor(sc) -> None:
     if not own_servers:
         c1, c2, c3, c4 = st.columns(4)
         servers = number(c1, "Servers", 1, 1000, key=default("ts_servers", s.servers))
-        lo = number(c2, "Slowest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_lo", s.speed_mflops[0]), format="%.6g")
-        hi = number(c3, "Fastest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_hi", s.speed_mflops[1]), format="%.6g")
+        lo = number(c2, "Slowest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_lo", s.speed_mflops[0]),
+                    format="%.6g")
+        hi = number(c3, "Fastest speed (Mflop/s)", 1e-6, 1e9, key=default("ts_speed_hi", s.speed_mflops[1]),
+                    format="%.6g")
         bw = number(c4, "Card bandwidth (Mbit/s)", 1e-6, 1e9, key=default("ts_bw", s.bandwidth_mbit), format="%.6g")
     duplex = st.radio("Network card", DUPLEX, key=default("ts_duplex", s.duplex), horizontal=True,
-                      format_func={"full": "full duplex (section 4.1)", "half": "half duplex (inputs and outputs share)"}.get)
+                      format_func={"full": "full duplex (section 4.1)",
+                                   "half": "half duplex (inputs and outputs share)"}.get)
 
     st.subheader("Tasks")
     own_tasks = _own_table("tasks", s.task_table, parse_tasks, "my own (CSV, e.g. a log)")
@@ -238,8 +246,10 @@ def editor(sc) -> None:
         c1, c2, c3, c4, c5 = st.columns(5)
         size_lo = number(c1, "Smallest data (MB)", 1e-9, 1e9, key=default("ts_size_lo", s.size_mb[0]), format="%.6g")
         size_hi = number(c2, "Largest data (MB)", 1e-9, 1e9, key=default("ts_size_hi", s.size_mb[1]), format="%.6g")
-        ratio = number(c3, "Compute ≥ this × transfer", 0.0, 1e6, key=default("ts_ratio", s.compute_ratio), format="%.6g")
-        max_s = number(c4, "Compute ≤ this on the fastest (s)", 1e-6, 1e9, key=default("ts_max", s.max_compute_s), format="%.6g")
+        ratio = number(c3, "Compute ≥ this × transfer", 0.0, 1e6, key=default("ts_ratio", s.compute_ratio),
+                       format="%.6g")
+        max_s = number(c4, "Compute ≤ this on the fastest (s)", 1e-6, 1e9, key=default("ts_max", s.max_compute_s),
+                       format="%.6g")
         transfer = c5.selectbox("Transfer counted", TRANSFER, key=default("ts_transfer", s.transfer))
     with st.expander("Comparison settings"):
         c1, c2, c3 = st.columns(3)
@@ -273,7 +283,8 @@ def editor(sc) -> None:
         return
     note = size_limit(new.spec)
     if note:
-        st.info("Data " + note.removeprefix("; data ") + ". The paper's 100 Mbit/s cards never limit them (docs/models/timeshared.md).")
+        st.info("Data " + note.removeprefix("; data ") + ". The paper's 100 Mbit/s cards never limit them "
+                "(docs/models/timeshared.md).")
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -306,14 +317,17 @@ def explain(scenario) -> None:
     htm = HTM.of(w, s.duplex, s.tie_tolerance)
     for u in order[:pos - 1]:
         htm.commit(int(u), int(machine[u]))
-    p = htm.predict(t)
+    plugins = [h for h in scenario.heuristics if h.heuristic.plugin]  # their own rules decide (seed 0's rng)
+    p = htm.predict(t, plugins, np.random.default_rng(0))
     st.write(f"Task {t} arrives at {p.arrival:.2f} s; {plain(label)} put it on **s{int(machine[t])}**. Each server's "
              "prediction if it went there:")
     st.dataframe(p.servers.set_index("server"), key="ts_explain_servers")
     st.caption("T_new: the new task's predicted completion T_{n+1}; sum_delta: the sum of the perturbations of the "
                "server's tasks; each heuristic's column is the first key it minimises. With their tie rules (default "
-               "parameters), they pick: " + ", ".join(f"{n} s{j}" for n, j in p.choice.items()))
-    shown = st.selectbox("Chart", ["T_new", "sum_delta", *p.choice], key="ts_explain_col")
+               "parameters; your own heuristics by their rules), they pick: "
+               + ", ".join(f"{n} s{j}" for n, j in p.choice.items()))
+    scored = [c for c in p.choice if c in p.servers.columns]
+    shown = st.selectbox("Chart", ["T_new", "sum_delta", *scored], key="ts_explain_col")
     saved.update({"ts_explain_h": label, "ts_explain_pos": pos, "ts_explain_col": shown})
     st.plotly_chart(server_bars(p.servers, shown, p.choice.get(shown)), key="ts_explain_chart", width="stretch")
     st.write("The local tasks of every server (T' before, T after adding the new task, delta = T - T', D = T - a):")

@@ -3,73 +3,35 @@
 the tasks in each phase, and the historical trace manager (HTM) that predicts every task's completion.
 
 Its spec (:mod:`.spec`; a user's own tables, :mod:`.tables`, read from CSV by :mod:`.readers`), workload
-(:mod:`.workload`), engine (:mod:`.engine`, numba), HTM (:mod:`.htm`), heuristics (:mod:`.heuristics`), runs and
-metrics (:mod:`.simulation`), presets (:mod:`.presets`) and charts (:mod:`.charts`) live here. Imports point down:
-charts and claims, presets, simulation and htm, workload, spec, readers, tables, heuristics, engine.
+(:mod:`.workload`), engine (:mod:`.engine`, numba), HTM (:mod:`.htm`), heuristics (:mod:`.heuristics`, each one
+object), the plug-in interface (:mod:`.plugin`), runs and metrics (:mod:`.simulation`), presets (:mod:`.presets`) and
+charts (:mod:`.charts`) live here. Imports point down: htm and simulation, heuristics, claims and workload, presets
+and spec, readers, charts, engine, reference and tables, plugin.
 """
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hcsched.errors import HcschedError
 from hcsched.metrics import Metric
 from hcsched.models.base import Model
-from hcsched.models.timeshared import engine, spec
+from hcsched.models.timeshared import engine, plugin, spec
 from hcsched.models.timeshared.claims import CLAIMS
-from hcsched.models.timeshared.heuristics import HEURISTICS
-from hcsched.models.timeshared.htm import HTM, Prediction, what_if
+from hcsched.models.timeshared.heuristics import HEURISTICS, NUMBA_FACTOR, PYTHON_FACTOR, TimesharedHeuristic
+from hcsched.models.timeshared.htm import HTM, Prediction, explain_problem, what_if
 from hcsched.models.timeshared.presets import PRESETS, sweeps
 from hcsched.models.timeshared.simulation import TimesharedRun, measure_run, run_heuristic
-from hcsched.models.timeshared.workload import BITS_PER_MB, TimesharedWorkload, make_workload
-from hcsched.scenario import Scenario
+from hcsched.models.timeshared.workload import TimesharedWorkload, make_workload, sharing
+from hcsched.scenario import HeuristicSpec, Scenario
 
-# Seconds of one trial, per heuristic run (the reference run counted once more): a fixed cost per run, a cost per task
-# (its workload, schedule and metrics), and per task and server a base cost, one per task sharing a server and one per
-# its square (each arrival simulates every server's k tasks to their ends, at a cost that grows faster than k). Fitted
-# by bench/estimates.py's scenarios (CPU seconds of one trial in one process on the
-# 2-core machine: caniou-table3 and mu0/10/30/70, three slow servers a user uploaded, and caniou-mu30 with servers, tasks
-# and rate x4 and x16, tasks x4, mu10 x4 and mu0 with tasks x4). Refitted with the faster kernels (the median of three trials
-# each, kernels compiled, least squares on the ratio): within 0.80-1.27 of each, no margin (the estimate is checked
-# both ways, within 1.5x of the runs).
-_COST_RUN, _COST_TASK = 1.03e-4, 0.80e-6
-_COST_BASE, _COST_SHARING, _COST_SHARING2 = 0.239e-6, 0.100e-6, 0.0119e-6
-
-
-_SAMPLE_TASKS, _SAMPLE_SERVERS = 100_000, 10_000  # the sharing estimate draws at most these (a sample of the arrivals)
 # bytes of one trial: per task and server, the servers' task tables (ten arrays of servers x (tasks + 1)); per task
 # and per server, the workload, the schedule and the predictions
 _MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES = 12 * 8, 60 * 8, 40 * 8
-
-
-def sharing(s: spec.TimesharedSpec) -> tuple[float, float]:
-    """E[k] and E[k^2]: k, the tasks a server holds when a task arrives, averaged over the arrivals of one drawn
-    workload. A fluid model of the servers pooled: each task brings its unloaded duration on a server of mean speed
-    and mean card, the pool serves ``servers`` such seconds a second, the work in the system after arrival i follows
-    Lindley's recursion B_i = max(0, B_(i-1) - servers (a_i - a_(i-1))) + d_i (computed in closed form), and
-    k_i = B_i / mean d / servers. Slow servers or cards, or many tasks arriving at once, make it large. A drawn
-    workload beyond 100,000 tasks or 10,000 servers is estimated from its first ones (the estimate never allocates
-    with the scenario's size)."""
-    w = make_workload(_sample(s), np.random.SeedSequence(0))
-    d = (w.input_mb + w.output_mb) * BITS_PER_MB / w.bandwidth.mean() + w.mflop / w.speed.mean()
-    a, d = w.arrival[w.order], d[w.order]
-    total = np.cumsum(d)
-    backlog = (total - s.servers * a) - np.minimum.accumulate(total - d - s.servers * a)
-    k = backlog / max(float(d.mean()), 1e-300) / s.servers
-    return float(k.mean()), float((k * k).mean())
-
-
-def _sample(s: spec.TimesharedSpec) -> spec.TimesharedSpec:
-    """The spec with at most _SAMPLE_TASKS drawn tasks and _SAMPLE_SERVERS drawn servers (a user's tables as they are)."""
-    smaller = {}
-    if s.task_table is None and s.tasks > _SAMPLE_TASKS:
-        smaller["tasks"] = _SAMPLE_TASKS
-    if s.platform is None and s.servers > _SAMPLE_SERVERS:
-        smaller["servers"] = _SAMPLE_SERVERS
-    return dataclasses.replace(s, **smaller) if smaller else s
 
 
 def size_limit(s: spec.TimesharedSpec) -> str:
@@ -91,7 +53,8 @@ class TimesharedModel(Model):
     title = "Time-shared servers with a historical trace (Caniou and Jeannot)"
     paper = "Caniou and Jeannot, INRIA RR-4620, 2002"
     paper_title = "Scheduling on the Grid: Historical Trace and Dynamic Heuristics"
-    summary = "NetSolve-like servers run all their tasks at once, sharing processor and network; a historical trace manager predicts completion dates, and heuristics use it to place each arriving task."
+    summary = ("NetSolve-like servers run all their tasks at once, sharing processor and network; a historical trace "
+               "manager predicts completion dates, and heuristics use it to place each arriving task.")
     spec_type = spec.TimesharedSpec
     spec_keys = frozenset(spec.KEYS)
     # The bars (also what `hcsched run` prints and what a sweep summarises) are the panels of the paper's Figs. 4-14:
@@ -111,8 +74,10 @@ class TimesharedModel(Model):
         Metric("gain_makespan", "Gain on makespan", "%", "higher", bar=True,
                doc="100 (M_ref - M) / M_ref, M_ref the benchmark's makespan, on the same trial: positive is "
                    "better (section 6.1)."),
-        Metric("gain_sum_flow", "Gain on sum-flow", "%", "higher", bar=True, doc="As the makespan gain, on the sum-flow."),
-        Metric("gain_max_flow", "Gain on max-flow", "%", "higher", bar=True, doc="As the makespan gain, on the max-flow."),
+        Metric("gain_sum_flow", "Gain on sum-flow", "%", "higher", bar=True,
+               doc="As the makespan gain, on the sum-flow."),
+        Metric("gain_max_flow", "Gain on max-flow", "%", "higher", bar=True,
+               doc="As the makespan gain, on the max-flow."),
         Metric("gain_max_stretch", "Gain on max-stretch", "%", "higher", bar=True,
                doc="As the makespan gain, on the max-stretch."),
     )
@@ -123,6 +88,7 @@ class TimesharedModel(Model):
     default_preset = "caniou-mu10"
     schedule_columns = ("input_end", "compute_end")
     heuristics = HEURISTICS
+    dedicated = False  # time-shared servers run all their tasks at once
 
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.TimesharedSpec:
         return spec.spec_from_dict(data, base_dir)
@@ -157,12 +123,48 @@ class TimesharedModel(Model):
         return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m
 
     def trial_seconds(self, s: spec.TimesharedSpec, heuristics) -> float:
-        """(h + 1) runs (the reference run once more) of _COST_RUN + n (_COST_TASK + S (_COST_BASE + _COST_SHARING k +
-        _COST_SHARING2 k^2)): n tasks, S servers, each arrival predicting every server's k tasks to their ends
-        (k, k^2: :func:`sharing`), so the cost grows with tasks x servers and faster than linearly with the load."""
-        k, k2 = sharing(s)
-        per_server = _COST_BASE + _COST_SHARING * k + _COST_SHARING2 * k2
-        return (_COST_RUN + s.tasks * (_COST_TASK + s.servers * per_server)) * (len(heuristics) + 1)
+        """Each heuristic's run (its own cost model, :meth:`.heuristics.TimesharedHeuristic.trial_seconds`) and the
+        reference's run once more (every trial runs it for the comparisons)."""
+        reference = HeuristicSpec.make(s.reference, model=self.name)
+        return sum(h.heuristic.trial_seconds(s, h) for h in (*heuristics, reference))
+
+    def plugin(self, rule: Callable, *, name: str, title: str, description: str, params: tuple, section: str,
+               paper: str, origin: str, **capabilities: Any) -> TimesharedHeuristic:
+        """A heuristic of this model around a user's rule (:mod:`.plugin`: the server an arriving task goes to).
+
+        Parameters
+        ----------
+        rule : Callable
+            ``rule(now, cost, start, before, after, t_new, load, params, rng) -> server``, plain Python or numba.
+        name, title, description, params, section, paper, origin
+            What :func:`hcsched.heuristic` gives.
+        **capabilities
+            ``predicts``: "full" (default), "new" or "off", what the rule asks of the HTM; ``cost``: a function
+            ``(spec, heuristic_spec) -> seconds`` replacing the default cost model (a built-in's run x 1.2 for a
+            numba rule, x 500 for a plain Python one).
+
+        Returns
+        -------
+        TimesharedHeuristic
+            The heuristic, not yet registered.
+        """
+        unknown = sorted(set(capabilities) - {"predicts", "cost"})
+        if unknown:
+            raise HcschedError(f"heuristic {name!r}: capability {unknown[0]!r} is not one of the time-shared "
+                               "model's; allowed: predicts, cost")
+        predicts = capabilities.get("predicts", "full")
+        plugin.predict_code(predicts, name)
+        cost = capabilities.get("cost")
+        if cost is not None and not callable(cost):
+            raise HcschedError(f"heuristic {name!r}: cost must be a function (spec, heuristic) -> seconds")
+        return TimesharedHeuristic(name, title, "immediate", engine.PLUGIN, section, description, tuple(params),
+                                   models=(self.name,), paper=paper, origin=origin, rule=rule, predicts=predicts,
+                                   cost=cost, cost_factor=NUMBA_FACTOR if plugin.is_compiled(rule) else PYTHON_FACTOR)
+
+    def explain_problem(self, scenario: Scenario, heuristic: HeuristicSpec) -> str | None:
+        """Whether the HTM's replay of the heuristic's decisions on trial 0 (what Explain shows) ends in its run's
+        mapping: None, or the first task where they differ."""
+        return explain_problem(scenario, heuristic)
 
     def presets(self):
         return PRESETS
@@ -184,4 +186,5 @@ class TimesharedModel(Model):
 
 
 MODEL = TimesharedModel()
-__all__ = ["HTM", "MODEL", "Prediction", "TimesharedModel", "TimesharedRun", "TimesharedWorkload", "what_if"]
+__all__ = ["HTM", "MODEL", "Prediction", "TimesharedHeuristic", "TimesharedModel", "TimesharedRun",
+           "TimesharedWorkload", "sharing", "what_if"]

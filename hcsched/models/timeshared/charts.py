@@ -51,13 +51,15 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None,
     base = np.concatenate([[0], np.cumsum(width + 1)])  # each band is its lanes plus a gap
     y = base[at] + lane
     fig = go.Figure()
-    bounds = {"input": ("arrival", "input_end"), "compute": ("input_end", "compute_end"), "output": ("compute_end", "finish")}
+    bounds = {"input": ("arrival", "input_end"), "compute": ("input_end", "compute_end"),
+              "output": ("compute_end", "finish")}
     for phase, (a, b) in bounds.items():
         start, end = f[a].to_numpy(float), f[b].to_numpy(float)
         fig.add_trace(go.Bar(
             base=start, x=end - start, y=y, orientation="h", name=phase, marker_color=PHASE_COLORS[phase],
             customdata=np.stack([f["task"], f["machine"], start, end], axis=1), width=0.8,
-            hovertemplate=f"task %{{customdata[0]}} on {SERVERS.prefix}%{{customdata[1]}}: {phase} %{{customdata[2]:.2f}} - "
+            hovertemplate=f"task %{{customdata[0]}} on {SERVERS.prefix}%{{customdata[1]}}: {phase} "
+                          f"%{{customdata[2]:.2f}} - "
                           "%{customdata[3]:.2f} s<extra></extra>"))
     centres = base[:-1] + (width - 1) / 2.0
     rows = int(base[-1])
@@ -67,7 +69,8 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None,
                       yaxis_title="server (a lane per task)",
                       legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right",
                               "title": {"text": "phase"}},
-                      yaxis={"tickvals": centres, "ticktext": [SERVERS.name(j) for j in shown], "autorange": "reversed"},
+                      yaxis={"tickvals": centres, "ticktext": [SERVERS.name(j) for j in shown],
+                             "autorange": "reversed"},
                       margin={"t": 70, "b": 10, "l": 10, "r": 10})
     return plain_numbers(fig)
 
@@ -78,7 +81,8 @@ def gain_bars(summary: pd.DataFrame, metrics: Sequence[Metric], benchmark: str, 
     per heuristic with its 95% interval), each tick written as a percentage ("-10%", "0%", "20%") and the axis titled
     in words below the ticks. ``summary``: :func:`hcsched.stats.summarize` of the gains."""
     fig = metric_bars(summary, metrics, colors, references, benchmark)
-    fig.update_xaxes(ticksuffix="%", title_text="gain (%)", zeroline=True, zerolinecolor="#555")  # the page says on what
+    # the page says on what
+    fig.update_xaxes(ticksuffix="%", title_text="gain (%)", zeroline=True, zerolinecolor="#555")
     return fig
 
 

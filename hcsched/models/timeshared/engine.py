@@ -25,7 +25,9 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+
+from hcsched.models.timeshared.plugin import GENERATOR, RULE, SIGNATURE
 
 EPS = 1e-12  # relative: tags this close to the smallest leave their resource together
 FULL = np.array([0, 1, 2], np.int64)  # resource of each phase: full duplex (receive, cpu, send)
@@ -33,19 +35,20 @@ HALF = np.array([0, 1, 0], np.int64)  # half duplex: one network resource for in
 
 # heuristic kinds (see heuristics.py)
 NETSOLVE_MCT, HMCT, MMC, MP, MP_LOAD, MP_L2, CRES, CRES_INCR, DECRES, DECRES_INCR, MIN_LENGTH, MSF = range(12)
+PLUGIN = 12  # a plug-in's rule (hcsched.models.timeshared.plugin) decides
+PREDICT_FULL, PREDICT_NEW, PREDICT_OFF = range(3)  # what a plug-in's rule asks of the HTM (plugin.PREDICTS)
 INF = math.inf
 RUN_TO_END, UNTIL_ARRIVAL, UNTIL_NEW_ENDS, UP_TO = range(4)  # how far :func:`simulate` runs
 # The kernels run once per server and decision are inlined (``inline="always"``): a call passing the state's named
 # tuples cost more than the simulation of a server's two or three tasks.
 
 # The HTM's knowledge of the m servers (rows), from :func:`new_state`: each server's members (tasks mapped there
-# since the oldest one unfinished at its last mapping or :func:`advance`, in mapping order), their phases, tags and phase ends, its
-# resources' clocks ``V``, update times ``tr`` and counts ``k``, its member count ``nm``; ``alone``, each member's
-# alone phase times on the server (copied from the workload's tasks x servers x 3 table at mapping, so that a
-# simulation needs only the server's own numbers); and ``Tp``, the
-# members' predicted completions T' as they stand (section 4.3), kept from the last mapping on the server: a
-# server's prediction without a new task only changes when a task is mapped to it; ``next_end``, the date of the
-# server's next phase end (:func:`advance`).
+# since the oldest one unfinished at its last mapping or :func:`advance`, in mapping order), their phases, tags and
+# phase ends, its resources' clocks ``V``, update times ``tr`` and counts ``k``, its member count ``nm``; ``alone``,
+# each member's alone phase times on the server (copied from the workload's tasks x servers x 3 table at mapping, so
+# that a simulation needs only the server's own numbers); and ``Tp``, the members' predicted completions T' as they
+# stand (section 4.3), kept from the last mapping on the server: a server's prediction without a new task only
+# changes when a task is mapped to it; ``next_end``, the date of the server's next phase end (:func:`advance`).
 Servers = namedtuple("Servers", "mem phase tag pend alone V tr k nm Tp next_end")
 # One server's working copy (what a prediction or a mapping simulates, :func:`new_server`) and the buffers of its
 # event loop.
@@ -73,8 +76,8 @@ def simulate(L, s, res, new_pos, a, until):
     the new member has ended (its T, without the later ends of the others); UP_TO, before the first phase end
     after ``a`` (no new member), returning its date (INF if none; with ``a = -INF``: the next phase end, nothing
     run); the other modes return INF. ``alone[i, p]`` is member i's alone
-    time of phase p on the server, ``res[p]`` the resource of phase p. Stopping changes no arithmetic: the events up to the
-    stop are those of the full run.
+    time of phase p on the server, ``res[p]`` the resource of phase p. Stopping changes no arithmetic: the events up
+    to the stop are those of the full run.
     """
     phase, tag, pend, alone, V, tr, k = s.phase, s.tag, s.pend, s.alone, s.V, s.tr, s.k
     mint, nxt, leaving, done = s.mint, s.nxt, s.leaving, s.done
@@ -150,8 +153,8 @@ def new_state(m, n):
 def new_server(n):
     """A working copy for one server of up to n + 1 members (:data:`Server`)."""
     return Server(np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1), np.zeros((n + 1, 3)),
-                  np.zeros((n + 1, 3)), np.zeros(3), np.zeros(3), np.zeros(3, np.int64), np.empty(3), np.empty(3), np.zeros(n + 1, np.bool_),
-                  np.zeros(3, np.bool_))
+                  np.zeros((n + 1, 3)), np.zeros(3), np.zeros(3), np.zeros(3, np.int64), np.empty(3), np.empty(3),
+                  np.zeros(n + 1, np.bool_), np.zeros(3, np.bool_))
 
 
 @njit(cache=True)
@@ -304,7 +307,7 @@ def scores(kind, L, a, Tp, T, alone, load, out):
             worst = max(worst, T[i])
         out[0] = worst
         return
-    if kind == MIN_LENGTH:  # section 6.5: the tasks still running and the new one (a finished local task has T = T' <= a)
+    if kind == MIN_LENGTH:  # section 6.5: the tasks still running and the new one (a finished one has T = T' <= a)
         s = t_new - a
         for i in range(first, L):
             if Tp[i] > a:
@@ -317,6 +320,9 @@ def scores(kind, L, a, Tp, T, alone, load, out):
             running += 1
     s = 0.0
     rank = 0  # among running tasks, in arrival order
+    if not (kind == MP or kind == MP_LOAD or kind == MSF or kind == MP_L2 or kind == CRES or kind == DECRES
+            or kind == CRES_INCR or kind == DECRES_INCR):
+        raise ValueError("unknown heuristic kind")
     for i in range(first, L):
         d = T[i] - Tp[i]
         local = i - first + 1
@@ -332,7 +338,7 @@ def scores(kind, L, a, Tp, T, alone, load, out):
             rank += 1
             if kind == CRES_INCR:
                 s += rank * d
-            else:  # DECRES_INCR
+            elif kind == DECRES_INCR:
                 s += (running - rank + 1) * d
     if kind == MP_L2:
         s = math.sqrt(s)
@@ -421,15 +427,52 @@ def _unfinished(Tp, L, a):
     return load
 
 
-@njit(cache=True)
-def run_trial(kind, order, arrival, W, res, tol, all_equal_rule, reports):
-    """Map the tasks in ``order`` (by arrival) one by one with heuristic ``kind``; the environment behaves as the
-    HTM predicts (docs/models/timeshared.md, "Readings chosen"). Returns each task's server and phase ends (n x 3:
-    input, compute, output).
+@njit(SIGNATURE, cache=True)
+def no_rule(now, cost, start, before, after, t_new, load, params, rng):
+    """The rule :func:`loop` receives for a built-in heuristic (never called)."""
+    return -1
 
-    A decision costs what the heuristic's definition asks: NetSolve MCT one load per server (no prediction);
-    HMCT the new task's T on every server (each server simulated until the new task ends); the others T of every
-    member with the new task on every server. T' comes from the servers' kept predictions."""
+
+@njit(cache=True, inline="always")
+def rule_view(j, t, a, servers, W, res, s, T, ends, predicts, start, before, after, t_new, load, pos):
+    """Server j's part of a plug-in rule's inputs (:mod:`.plugin`) for task t arriving at a: ``start[j] = pos``, its
+    local tasks' T' (and, with ``PREDICT_FULL``, T) from ``before[pos]``/``after[pos]``, the new task's T
+    (``PREDICT_FULL``, ``PREDICT_NEW``; else NaN) and its load. Returns the next ``pos``."""
+    if predicts != PREDICT_OFF:
+        if servers.next_end[j] <= a:
+            advance(j, a, servers, res, ends, s)
+        predict(j, t, a, servers, W, res, s, T, predicts == PREDICT_FULL)
+    L, Tp = servers.nm[j], servers.Tp[j]
+    first = L
+    for i in range(L):
+        if Tp[i] > a:
+            first = i
+            break
+    start[j] = pos
+    for i in range(first, L):
+        before[pos] = Tp[i]
+        after[pos] = T[i] if predicts == PREDICT_FULL else np.nan
+        pos += 1
+    t_new[j] = T[L] if predicts != PREDICT_OFF else np.nan
+    load[j] = _unfinished(Tp, L, a)
+    return pos
+
+
+@njit((types.int64, RULE, types.int64[::1], types.float64[::1], types.float64[:, :, ::1], types.int64[::1],
+       types.float64, types.boolean, types.boolean, types.int64, types.float64[::1], GENERATOR), cache=True)
+def loop(kind, rule, order, arrival, W, res, tol, all_equal_rule, reports, predicts, params, rng):
+    """Map the tasks in ``order`` (by arrival) one by one with heuristic ``kind``; the environment behaves as the
+    HTM predicts (docs/models/timeshared.md, "Readings chosen"). Returns each task's server, its phase ends (n x 3:
+    input, compute, output) and -1; or, when a plug-in's ``rule`` returned a server out of range, the task it did so
+    for (its server in ``machine``), the run stopped there.
+
+    A built-in decision costs what the heuristic's definition asks: NetSolve MCT one load per server (no
+    prediction); HMCT the new task's T on every server (each server simulated until the new task ends); the others T
+    of every member with the new task on every server. T' comes from the servers' kept predictions. ``kind`` PLUGIN:
+    ``rule`` (:data:`.plugin.RULE`) decides from what its ``predicts`` asks; ``params`` and ``rng`` are its own.
+    An unknown ``kind`` raises ValueError."""
+    if kind < NETSOLVE_MCT or kind > PLUGIN:
+        raise ValueError("unknown heuristic kind")
     n, m = W.shape[0], W.shape[1]
     servers = new_state(m, n)
     s = new_server(n)
@@ -439,25 +482,52 @@ def run_trial(kind, order, arrival, W, res, tol, all_equal_rule, reports):
     T = np.zeros(n + 1)
     keys = np.zeros((m, 3))
     row = np.zeros(3)
+    plugin = kind == PLUGIN
+    views = n + 1 if plugin else 0  # a plug-in's inputs: local tasks of all servers (each a distinct task)
+    start, before, after = np.zeros(m + 1, np.int64), np.empty(views), np.empty(views)
+    t_new, load_of = np.empty(m if plugin else 0), np.empty(m if plugin else 0)
     for t in order:
         a = arrival[t]
-        for j in range(m):
-            load = 0.0
-            if kind == NETSOLVE_MCT:
-                L, Tp = servers.nm[j], servers.Tp[j]
-                load = _reported_load(j, a, L, servers.mem[j], Tp, arrival, rep) if reports else _unfinished(Tp, L, a)
-            else:
-                if servers.next_end[j] <= a:
-                    advance(j, a, servers, res, ends, s)
-                predict(j, t, a, servers, W, res, s, T, kind != HMCT)
-            scores(kind, servers.nm[j], a, servers.Tp[j], T, W[t, j], load, row)
-            keys[j, 0], keys[j, 1], keys[j, 2] = row[0], row[1], row[2]
-        j0 = choose(keys, tol, all_equal_rule)
+        if plugin:
+            pos = 0
+            for j in range(m):
+                pos = rule_view(j, t, a, servers, W, res, s, T, ends, predicts, start, before, after, t_new,
+                                load_of, pos)
+            start[m] = pos
+            j0 = rule(a, W[t], start, before, after, t_new, load_of, params, rng)
+            if j0 < 0 or j0 >= m:
+                machine[t] = j0
+                return machine, ends, t
+        else:
+            for j in range(m):
+                load = 0.0
+                if kind == NETSOLVE_MCT:
+                    L, Tp = servers.nm[j], servers.Tp[j]
+                    if reports:
+                        load = _reported_load(j, a, L, servers.mem[j], Tp, arrival, rep)
+                    else:
+                        load = _unfinished(Tp, L, a)
+                else:
+                    if servers.next_end[j] <= a:
+                        advance(j, a, servers, res, ends, s)
+                    predict(j, t, a, servers, W, res, s, T, kind != HMCT)
+                scores(kind, servers.nm[j], a, servers.Tp[j], T, W[t, j], load, row)
+                keys[j, 0], keys[j, 1], keys[j, 2] = row[0], row[1], row[2]
+            j0 = choose(keys, tol, all_equal_rule)
+            if reports:
+                rep.rec[j0] += 1.0  # NetSolve's +100 on mapping (section 2.3)
         machine[t] = j0
-        if reports:
-            rep.rec[j0] += 1.0  # NetSolve's +100 on mapping (section 2.3)
         commit(j0, t, a, servers, W, res, ends, s)
     finish_all(servers, res, ends, s)
+    return machine, ends, -1
+
+
+def run_trial(kind, order, arrival, W, res, tol, all_equal_rule, reports):
+    """A built-in heuristic's run by :func:`loop`: each task's server and phase ends (n x 3)."""
+    machine, ends, _ = loop(kind, no_rule, np.ascontiguousarray(order, np.int64),
+                            np.ascontiguousarray(arrival, np.float64), np.ascontiguousarray(W, np.float64),
+                            np.ascontiguousarray(res, np.int64), float(tol), bool(all_equal_rule), bool(reports), 0,
+                            np.zeros(0), np.random.default_rng(0))
     return machine, ends
 
 
@@ -485,7 +555,7 @@ def warm_up() -> None:
     W = np.ones((3, 2, 3))
     arrival = np.array([0.0, 0.5, 1.0])
     order = np.arange(3)
-    for kind in range(12):
+    for kind in range(PLUGIN):
         run_trial(kind, order, arrival, W, FULL, 1e-6, False, kind == 0)
     replay(np.zeros(3, np.int64), order, arrival, W, FULL)
     _WARM = True

@@ -1,8 +1,9 @@
 """The heuristics of Caniou and Jeannot (sections 2.3 and 6), registered for the time-shared model.
 
-All are immediate: one decision per arrival, every server a candidate. Their scores live in
-:func:`hcsched.models.timeshared.engine.scores` (selected by ``kind``) and the choice in
-:func:`~hcsched.models.timeshared.engine.choose`. Notation (section 4.3): on server j, local task 1 is the oldest
+All are immediate: one decision per arrival, every server a candidate. A heuristic is one object
+(:class:`TimesharedHeuristic`): its kernel (``kind``: its scores in :func:`hcsched.models.timeshared.engine.scores`,
+the choice in :func:`~hcsched.models.timeshared.engine.choose`) or a plug-in's rule (:mod:`.plugin`), its parameters,
+what it asks of the HTM and its cost model. Notation (section 4.3): on server j, local task 1 is the oldest
 task not finished when the new task arrives at a, the new task is n + 1; T' and T are the HTM's finish dates
 without and with the new task on j; delta_i = T_i - T'_i (it can be negative: the new task can delay a task's entry
 into a phase and so shorten another's); D_i = T_i - a. Keys are compared with the scenario's ``tie_tolerance``
@@ -14,8 +15,158 @@ soonest"). The readings of the ambiguous rules, and their alternatives, are expl
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hcsched.errors import HcschedError
 from hcsched.heuristics import Heuristic, Param
 from hcsched.models.timeshared import engine as e
+from hcsched.models.timeshared import plugin
+from hcsched.models.timeshared.workload import sharing
+
+# Seconds of one run (the cost model of the estimate): a fixed cost per run, a cost per task (its workload, schedule
+# and metrics), and per task and server a base cost, one per task sharing a server and one per its square (each
+# arrival simulates every server's k tasks to their ends, at a cost that grows faster than k). Fitted by
+# bench/estimates.py's scenarios (CPU seconds of one trial in one process on the 2-core machine: caniou-table3 and
+# mu0/10/30/70, three slow servers a user uploaded, and caniou-mu30 with servers, tasks and rate x4 and x16, tasks x4,
+# mu10 x4 and mu0 with tasks x4). Refitted with the faster kernels (the median of three trials each, kernels
+# compiled, least squares on the ratio): within 0.80-1.27 of each, no margin (the estimate is checked both ways,
+# within 1.5x of the runs). The same for every built-in heuristic.
+COST_RUN, COST_TASK = 1.03e-4, 0.80e-6
+COST_BASE, COST_SHARING, COST_SHARING2 = 0.239e-6, 0.100e-6, 0.0119e-6
+# A plug-in's run costs a built-in's times this: a numba rule reads views built at every arrival (measured on
+# caniou-mu10, MP as a plug-in against the built-in: about 1.2x); a plain Python rule runs the loop as Python
+# (measured: about 570x).
+NUMBA_FACTOR, PYTHON_FACTOR = 1.2, 500.0
+
+
+def run_seconds(spec: Any) -> float:
+    """One built-in run's seconds: COST_RUN + n (COST_TASK + S (COST_BASE + COST_SHARING k + COST_SHARING2 k^2)),
+    n tasks, S servers, each arrival predicting every server's k tasks to their ends (k, k^2:
+    :func:`.workload.sharing`), so the cost grows with tasks x servers and faster than linearly with the load.
+
+    Parameters
+    ----------
+    spec : TimesharedSpec
+        The scenario's spec.
+
+    Returns
+    -------
+    float
+        Seconds on one core.
+    """
+    k, k2 = sharing(spec)
+    per_server = COST_BASE + COST_SHARING * k + COST_SHARING2 * k2
+    return COST_RUN + spec.tasks * (COST_TASK + spec.servers * per_server)
+
+
+@dataclass(frozen=True)
+class TimesharedHeuristic(Heuristic):
+    """A heuristic of the time-shared model: a built-in kernel (``kind``) or a plug-in's ``rule``.
+
+    Parameters
+    ----------
+    predicts : str
+        What its decision asks of the HTM (:data:`.plugin.PREDICTS`): "full", "new" or "off" (a plug-in's
+        capability; a built-in's kernel knows its own).
+    cost : Callable, optional
+        ``cost(spec, heuristic_spec) -> seconds``: a plug-in's own cost model.
+    cost_factor : float
+        Its run's cost relative to a built-in's (:func:`run_seconds`).
+    """
+
+    predicts: str = "full"
+    cost: Callable | None = field(default=None, repr=False)
+    cost_factor: float = 1.0
+
+    def trial_seconds(self, spec: Any, heuristic: Any) -> float:
+        """Seconds of its run in one trial on one core: its ``cost``, else ``cost_factor`` x :func:`run_seconds`.
+
+        Parameters
+        ----------
+        spec : TimesharedSpec
+            The scenario's spec.
+        heuristic : hcsched.scenario.HeuristicSpec
+            This heuristic with its parameters.
+
+        Returns
+        -------
+        float
+            Seconds.
+        """
+        if self.cost is not None:
+            return float(self.cost(spec, heuristic))
+        return self.cost_factor * run_seconds(spec)
+
+    def options(self, params: dict) -> tuple[bool, bool]:
+        """The kernel's switches from its parameters: Fig. 19's literal tie rule (``ties=all``) and NetSolve's
+        reported load (``load=reports``)."""
+        return params.get("ties") == "all", params.get("load") == "reports"
+
+    def param_values(self, params: dict) -> np.ndarray:
+        """Its parameters as a rule reads them: numbers in declared order, a choice as the index of its value."""
+        return np.array([p.choices.index(params[p.name]) if p.kind == "choice" else
+                         (math.nan if params[p.name] is None else float(params[p.name])) for p in self.params],
+                        np.float64)
+
+    def keys(self, L: int, a: float, Tp: np.ndarray, T: np.ndarray, alone: np.ndarray, load: float,
+             out: np.ndarray) -> None:
+        """A built-in's keys for one server (:func:`.engine.scores`), into ``out``."""
+        e.scores(self.kind, L, a, Tp, T, alone, load, out)
+
+    def python_call(self) -> Callable:
+        """Its rule as plain Python calls it: a numba rule as it is, a Python rule checked
+        (:func:`.plugin.python_rule`)."""
+        return self.rule if plugin.is_compiled(self.rule) else plugin.python_rule(self.rule, self.name)
+
+    def mapping(self, spec: Any, params: dict, w: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Its run on a workload: each task's server and phase ends (tasks x 3), by the engine's one loop
+        (:func:`.engine.loop`; its ``py_func`` for a plain Python rule).
+
+        Parameters
+        ----------
+        spec : TimesharedSpec
+            The scenario's spec (duplex, tie tolerance).
+        params : dict
+            Its parameters, resolved.
+        w : TimesharedWorkload
+            The trial's workload.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            Servers (tasks) and phase ends (tasks x 3).
+        """
+        res = e.HALF if spec.duplex == "half" else e.FULL
+        all_equal, reports = self.options(params)
+        loop, rule = e.loop, e.no_rule
+        if self.rule is not None:
+            if not plugin.is_compiled(self.rule):
+                loop, rule = e.loop.py_func, plugin.python_rule(self.rule, self.name)
+            else:
+                rule = self.rule
+        m = int(w.alone.shape[1])
+        try:
+            machine, ends, bad = loop(self.kind, rule, w.order, np.ascontiguousarray(w.arrival, np.float64), w.alone,
+                                      res, float(spec.tie_tolerance), all_equal, reports,
+                                      plugin.predict_code(self.predicts, self.name), self.param_values(params), w.rng())
+        except HcschedError:
+            raise
+        except Exception as exc:  # noqa: BLE001  (a plug-in's compiled rule: its error in one line)
+            if self.rule is None:
+                raise
+            text = re.sub(r"\x1b\[[0-9;]*m", "", f"{type(exc).__name__}: {exc}")  # numba's bold type errors
+            raise HcschedError(f"heuristic {self.name!r}: its rule raised {text}".splitlines()[0]) from None
+        if bad >= 0:
+            raise HcschedError(f"heuristic {self.name!r}: its rule returned server {int(machine[bad])} for task "
+                               f"{int(bad)}; allowed: a server index from 0 to {m - 1}")
+        return machine, ends
+
 
 MODEL = "timeshared"
 CANIOU = "Caniou and Jeannot 2002"
@@ -27,11 +178,13 @@ _MP_TIES = ("Ties (section 6.4: 'in case of equality ... MCT is used'): by defau
             "smallest score, then the lowest index; ties=all reads Fig. 19 literally (docs/models/timeshared.md).")
 
 
-def _h(name: str, title: str, kind: int, section: str, description: str, params: tuple = ()) -> Heuristic:
-    return Heuristic(name, title, "immediate", kind, section, description, params, models=(MODEL,), paper=CANIOU)
+def _h(name: str, title: str, kind: int, section: str, description: str, params: tuple = (),
+       predicts: str = "full") -> TimesharedHeuristic:
+    return TimesharedHeuristic(name, title, "immediate", kind, section, description, params, models=(MODEL,),
+                               paper=CANIOU, predicts=predicts)
 
 
-HEURISTICS: tuple[Heuristic, ...] = (
+HEURISTICS: tuple[TimesharedHeuristic, ...] = (
     _h("netsolve-mct", "NetSolve MCT", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
        "NetSolve's MCT as the paper simulated it: the server minimising D1 + D2, with D1 = (input + output) / "
        "bandwidth and D2 = (cost / speed) x (1 + load), load the number of tasks mapped to the server and not "
@@ -40,11 +193,11 @@ HEURISTICS: tuple[Heuristic, ...] = (
        "-1 at a task-end notice when above 1, a report every 60 s if the count changed, at least every 300 s "
        "(docs/models/timeshared.md). The benchmark. Ties: lowest index.",
        (Param("load", "exact", "choice", choices=("exact", "reports"),
-              doc="exact: the true number of unfinished tasks (section 6.1, the default); reports: section 2.3's periodic "
-                  "reports and +1/-1 corrections"),)),
+              doc="exact: the true number of unfinished tasks (section 6.1, the default); reports: section 2.3's "
+                  "periodic reports and +1/-1 corrections"),), "off"),
     _h("hmct", "Historical MCT", e.HMCT, "6.2, Fig. 18",
        "MCT with the historical trace: the server where the HTM predicts the new task finishes first, argmin_j "
-       "T_{n+1,j}. Ties: lowest index."),
+       "T_{n+1,j}. Ties: lowest index.", predicts="new"),
     _h("mmc", "Min max completion", e.MMC, "6.3",
        "The server minimising the latest predicted finish among its tasks with the new one, argmin_j max_{i<=n+1} "
        "T_{i,j} (per server; a global makespan would tie all but one server). Ties: lowest index."),
@@ -79,5 +232,4 @@ HEURISTICS: tuple[Heuristic, ...] = (
        "of the last task' read as the sum of perturbations). Ties: lowest index."),
 )
 
-KIND = {h.name: h.kind for h in HEURISTICS}
-NAMES = tuple(KIND)
+NAMES = tuple(h.name for h in HEURISTICS)

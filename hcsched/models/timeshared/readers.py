@@ -34,8 +34,9 @@ def _parse(text: str, source: str, required: tuple[str, ...], optional: tuple[st
     header = [c.strip().lower() for c in rows[0][1]]
     missing = [c for c in required if c not in header]
     if missing:
+        also = f" (and optionally {', '.join(optional)})" if optional else ""
         raise HcschedError(f"{source}: line {rows[0][0]}: the header has no column {missing[0]!r}; expected columns "
-                           f"{', '.join(required)}{' (and optionally ' + ', '.join(optional) + ')' if optional else ''}")
+                           f"{', '.join(required)}{also}")
     extra = [c for c in header if c not in required + optional]
     if extra:
         raise HcschedError(f"{source}: line {rows[0][0]}: unknown column {extra[0]!r}; allowed: "

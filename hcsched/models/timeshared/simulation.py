@@ -15,7 +15,6 @@ import numpy as np
 
 from hcsched.heuristics import get_heuristic
 from hcsched.metrics import Schedule
-from hcsched.models.timeshared import engine
 from hcsched.models.timeshared.spec import TimesharedSpec
 from hcsched.models.timeshared.workload import TimesharedWorkload
 from hcsched.scenario import HeuristicSpec
@@ -32,17 +31,11 @@ class TimesharedRun:
     reference_metrics: dict
 
 
-def _mapping(name: str, params: dict, spec: TimesharedSpec, w: TimesharedWorkload) -> tuple[np.ndarray, np.ndarray]:
-    h = get_heuristic(name, "timeshared")
-    res = engine.HALF if spec.duplex == "half" else engine.FULL
-    return engine.run_trial(h.kind, w.order, w.arrival, w.alone, res, float(spec.tie_tolerance),
-                            params.get("ties") == "all", params.get("load") == "reports")
-
-
-def _memo_run(name: str, params: dict, spec: TimesharedSpec, w: TimesharedWorkload):
-    key = (name, tuple(sorted(params.items())), spec.duplex, spec.tie_tolerance)
+def _memo_run(h, params: dict, spec: TimesharedSpec, w: TimesharedWorkload):
+    """The heuristic object's run (:meth:`.heuristics.TimesharedHeuristic.mapping`), once per workload."""
+    key = (h, tuple(sorted(params.items())), spec.duplex, spec.tie_tolerance)
     if key not in w.memo:
-        w.memo[key] = _mapping(name, params, spec, w)
+        w.memo[key] = h.mapping(spec, params, w)
     return w.memo[key]
 
 
@@ -56,14 +49,15 @@ def base_metrics(arrival: np.ndarray, finish: np.ndarray, d: np.ndarray) -> dict
 
 
 def run_heuristic(spec: TimesharedSpec, heuristic: HeuristicSpec, w: TimesharedWorkload) -> TimesharedRun:
-    machine, ends = _memo_run(heuristic.name, heuristic.kwargs, spec, w)
+    machine, ends = _memo_run(heuristic.heuristic, heuristic.kwargs, spec, w)
     ref_h = get_heuristic(spec.reference, "timeshared")
-    ref_machine, ref_ends = _memo_run(ref_h.name, ref_h.defaults(), spec, w)
+    ref_machine, ref_ends = _memo_run(ref_h, ref_h.defaults(), spec, w)
     n = w.arrival.size
     d = w.alone[np.arange(n), machine].sum(axis=1)
     ref_d = w.alone[np.arange(n), ref_machine].sum(axis=1)
     schedule = Schedule(w.arrival, machine, w.arrival.copy(), ends[:, 2], d, d, int(w.speed.size))
-    return TimesharedRun(schedule, ends[:, 0], ends[:, 1], ref_ends[:, 2], base_metrics(w.arrival, ref_ends[:, 2], ref_d))
+    return TimesharedRun(schedule, ends[:, 0], ends[:, 1], ref_ends[:, 2],
+                         base_metrics(w.arrival, ref_ends[:, 2], ref_d))
 
 
 def measure_run(spec: TimesharedSpec, run: TimesharedRun) -> dict:

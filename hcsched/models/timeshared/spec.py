@@ -143,7 +143,8 @@ def _table(key: str, value: Any, base_dir: Path | None):
         cols = SERVER_COLUMNS + ("name",) if key == "servers" else TASK_COLUMNS
         extra = sorted(set(value) - set(cols))
         if extra:
-            raise HcschedError(f"scenario field {key!r}: unknown column {extra[0]!r}; allowed: path, or {', '.join(cols)}")
+            raise HcschedError(f"scenario field {key!r}: unknown column {extra[0]!r}; allowed: path, or "
+                               f"{', '.join(cols)}")
         try:
             if key == "servers":
                 return ServerTable(tuple(float(x) for x in value.get("speed_mflops", ())),

@@ -23,7 +23,8 @@ class ServerTable:
 
     def __post_init__(self) -> None:
         if not self.speed_mflops or len(self.speed_mflops) != len(self.bandwidth_mbit):
-            raise HcschedError("scenario field 'servers': give as many speed_mflops as bandwidth_mbit values, at least one")
+            raise HcschedError("scenario field 'servers': give as many speed_mflops as bandwidth_mbit values, at "
+                               "least one")
         if self.name and len(self.name) != len(self.speed_mflops):
             raise HcschedError("scenario field 'servers': give one name per server, or none")
         for col, unit in (("speed_mflops", "Mflop/s"), ("bandwidth_mbit", "Mbit/s")):

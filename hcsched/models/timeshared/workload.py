@@ -16,6 +16,7 @@ even the smallest data cannot fit.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 
@@ -35,6 +36,12 @@ class TimesharedWorkload:
     mflop: np.ndarray
     output_mb: np.ndarray
     memo: dict = field(default_factory=dict, compare=False, repr=False)  # runs shared by the trial's heuristics
+    # the seed of the random numbers a plug-in's rule draws (a stream of the trial's own, spawned beside the others)
+    rule_seed: np.ndarray = field(default_factory=lambda: np.zeros(4, np.uint32), compare=False, repr=False)
+
+    def rng(self) -> np.random.Generator:
+        """A fresh generator of the trial's plug-in stream: every run of the trial draws the same numbers."""
+        return np.random.default_rng(self.rule_seed)
 
     @functools.cached_property
     def alone(self) -> np.ndarray:
@@ -82,6 +89,9 @@ def sizes(spec: TimesharedSpec, in_rng: np.random.Generator, out_rng: np.random.
 
 def make_workload(spec: TimesharedSpec, seed_seq: np.random.SeedSequence) -> TimesharedWorkload:
     speed_rng, in_rng, out_rng, cost_rng, gap_rng = (np.random.default_rng(s) for s in seed_seq.spawn(5))
+    # the plug-ins' stream: the next child, made without spawning it (the five streams above are unchanged)
+    rule_seed = np.random.SeedSequence(seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, seed_seq.n_children_spawned),
+                                       pool_size=seed_seq.pool_size).generate_state(4)
     m, n = spec.servers, spec.tasks
     if spec.platform is not None:
         speed = np.array(spec.platform.speed_mflops, float)
@@ -92,7 +102,7 @@ def make_workload(spec: TimesharedSpec, seed_seq: np.random.SeedSequence) -> Tim
     if spec.task_table is not None:
         t = spec.task_table
         return TimesharedWorkload(speed, bandwidth, np.array(t.arrival, float), np.array(t.input_mb, float),
-                                  np.array(t.mflop, float), np.array(t.output_mb, float))
+                                  np.array(t.mflop, float), np.array(t.output_mb, float), rule_seed=rule_seed)
     input_mb, output_mb = sizes(spec, in_rng, out_rng, n)
     fastest = int(np.argmax(speed))
     moved = input_mb + output_mb if spec.transfer == "in+out" else input_mb
@@ -100,4 +110,36 @@ def make_workload(spec: TimesharedSpec, seed_seq: np.random.SeedSequence) -> Tim
     low = np.minimum(spec.compute_ratio * transfer_s, spec.max_compute_s)  # equal at the bound, up to rounding
     compute_s = cost_rng.uniform(low, spec.max_compute_s)
     return TimesharedWorkload(speed, bandwidth, arrivals(gap_rng, n, spec.mean_interarrival, spec.arrivals), input_mb,
-                              compute_s * speed[fastest], output_mb)
+                              compute_s * speed[fastest], output_mb, rule_seed=rule_seed)
+
+
+_SAMPLE_TASKS, _SAMPLE_SERVERS = 100_000, 10_000  # the sharing estimate draws at most these (a sample of the arrivals)
+
+
+@functools.lru_cache(maxsize=32)
+def sharing(s: TimesharedSpec) -> tuple[float, float]:
+    """E[k] and E[k^2]: k, the tasks a server holds when a task arrives, averaged over the arrivals of one drawn
+    workload. A fluid model of the servers pooled: each task brings its unloaded duration on a server of mean speed
+    and mean card, the pool serves ``servers`` such seconds a second, the work in the system after arrival i follows
+    Lindley's recursion B_i = max(0, B_(i-1) - servers (a_i - a_(i-1))) + d_i (computed in closed form), and
+    k_i = B_i / mean d / servers. Slow servers or cards, or many tasks arriving at once, make it large. A drawn
+    workload beyond 100,000 tasks or 10,000 servers is estimated from its first ones (the estimate never allocates
+    with the scenario's size). Kept per spec: each heuristic's cost model asks it."""
+    w = make_workload(_sample(s), np.random.SeedSequence(0))
+    d = (w.input_mb + w.output_mb) * BITS_PER_MB / w.bandwidth.mean() + w.mflop / w.speed.mean()
+    a, d = w.arrival[w.order], d[w.order]
+    total = np.cumsum(d)
+    backlog = (total - s.servers * a) - np.minimum.accumulate(total - d - s.servers * a)
+    k = backlog / max(float(d.mean()), 1e-300) / s.servers
+    return float(k.mean()), float((k * k).mean())
+
+
+def _sample(s: TimesharedSpec) -> TimesharedSpec:
+    """The spec with at most _SAMPLE_TASKS drawn tasks and _SAMPLE_SERVERS drawn servers (a user's tables as they
+    are)."""
+    smaller = {}
+    if s.task_table is None and s.tasks > _SAMPLE_TASKS:
+        smaller["tasks"] = _SAMPLE_TASKS
+    if s.platform is None and s.servers > _SAMPLE_SERVERS:
+        smaller["servers"] = _SAMPLE_SERVERS
+    return dataclasses.replace(s, **smaller) if smaller else s

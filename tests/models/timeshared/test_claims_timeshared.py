@@ -117,7 +117,8 @@ def test_peak_needs_the_height_and_the_place():
     check = peak("gain_max_flow", "msf", 23.0, at=30.0)
     right = _results({10.0: {"msf": _noisy(10)}, 30.0: {"msf": _noisy(22)}, 70.0: {"msf": _noisy(9)}}, "gain_max_flow")
     low = _results({10.0: {"msf": _noisy(10)}, 30.0: {"msf": _noisy(15)}, 70.0: {"msf": _noisy(9)}}, "gain_max_flow")
-    elsewhere = _results({10.0: {"msf": _noisy(23)}, 30.0: {"msf": _noisy(12)}, 70.0: {"msf": _noisy(9)}}, "gain_max_flow")
+    elsewhere = _results({10.0: {"msf": _noisy(23)}, 30.0: {"msf": _noisy(12)}, 70.0: {"msf": _noisy(9)}},
+                         "gain_max_flow")
     close = _results({10.0: {"msf": _noisy(22, seed=1)}, 30.0: {"msf": _noisy(22.1, seed=2)}}, "gain_max_flow")
     edge = _results({10.0: {"msf": _noisy(10)}, 30.0: {"msf": _noisy(20.1)}}, "gain_max_flow")
     out = check.evaluate(right, BETTER)
@@ -201,7 +202,8 @@ def test_sooner_or_same_reads_both_shares():
     assert reading.check.evaluate(frame, BETTER).verdict == HOLDS
     assert reading.check.evaluate(frame.assign(pct_same=0.0), BETTER).verdict == FAILS
     with pytest.raises(hcsched.HcschedError, match="pct_same"):
-        sooner_or_same(Value("pct_sooner_or_same", "mp", at_least=60.0)).evaluate(frame.drop(columns="pct_same"), BETTER)
+        sooner_or_same(Value("pct_sooner_or_same", "mp", at_least=60.0)).evaluate(frame.drop(columns="pct_same"),
+                                                                                   BETTER)
 
 
 def test_graph_tolerance_is_in_points():

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hcsched import HcschedError, Scenario, simulate
 from hcsched.experiment import trial_runs, trial_seeds
 from hcsched.models.timeshared import MODEL, engine, reference
-from hcsched.models.timeshared.heuristics import HEURISTICS, KIND, NAMES
+from hcsched.models.timeshared.heuristics import HEURISTICS, NAMES
 from hcsched.models.timeshared.htm import HTM, what_if
 from hcsched.models.timeshared.presets import FITTED, METATASK1, METATASK2, PRESETS, TABLE2
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
@@ -41,7 +41,8 @@ def test_n_equal_tasks_arriving_together_finish_together_at_n_times_alone(n, hal
 
 
 def test_staggered_arrivals_by_hand():
-    # compute only: A (10) at 0, B (4) at 2. At 2 A has 8 left; they share: B ends at 2 + 8 = 10 (A has 4 left), A at 14.
+    # compute only: A (10) at 0, B (4) at 2. At 2 A has 8 left; they share: B ends at 2 + 8 = 10 (A has 4 left),
+    # A at 14.
     np.testing.assert_allclose(one_server([0, 2], [(0, 10, 0), (0, 4, 0)])[:, 2], [14, 10])
     # A (in 2, cpu 6, out 1) at 0, B (in 4, cpu 2, out 0) at 1: inputs share from 1, A's ends at 3 (B has 3 left,
     # ends at 6); A computes alone 3-6 (3 left), shares with B from 6: B ends at 10, A at 11, A's output 11-12.
@@ -92,7 +93,8 @@ times = st.floats(0.0, 50.0, allow_nan=False).map(lambda x: round(x, 3))
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(times, times, st.floats(0.1, 50.0).map(lambda x: round(x, 3)), times), min_size=1, max_size=8),
+@given(st.lists(st.tuples(times, times, st.floats(0.1, 50.0).map(lambda x: round(x, 3)), times),
+                min_size=1, max_size=8),
        st.booleans())
 def test_engine_matches_a_plain_step_by_step_simulator(tasks, half):
     arrival = [t[0] for t in tasks]
@@ -114,7 +116,7 @@ def test_schedules_of_every_heuristic_are_sound(m, tasks, name, half, data):
     alone[:, :, 1] /= speed
     order = np.argsort(arrival, kind="stable").astype(np.int64)
     res = engine.HALF if half else engine.FULL
-    kind = KIND[name]
+    kind = next(h.kind for h in HEURISTICS if h.name == name)
     machine, ends = engine.run_trial(kind, order, arrival, alone, res, 1e-6, False, name == "netsolve-mct")
     assert ((machine >= 0) & (machine < m)).all()
     assert (arrival <= ends[:, 0]).all() and (ends[:, 0] <= ends[:, 1]).all() and (ends[:, 1] <= ends[:, 2]).all()
@@ -144,8 +146,9 @@ def test_perturbation_is_exactly_zero_where_the_new_task_does_not_interact(tasks
 
 def test_perturbations_can_be_negative():
     """A hand-made example: X (cpu 10), Y (in 4, cpu 10) at 0 finish at 16 and 20; Z (in 4, cpu 1) at 0 delays Y's
-    entry to the processor: X 13, Y 21, Z 11. Used as computed (docs/models/timeshared.md), MP then prefers the loaded server
-    (P = -2) to an idle twin (P = 0, where Z would end at 5); MP-L2 counts the negative delta as harm."""
+    entry to the processor: X 13, Y 21, Z 11. Used as computed (docs/models/timeshared.md), MP then prefers the
+    loaded server (P = -2) to an idle twin (P = 0, where Z would end at 5); MP-L2 counts the negative delta as
+    harm."""
     alone = np.repeat(np.array([[[0, 10, 0]], [[4, 10, 0]], [[4, 1, 0]]], float), 2, axis=1)  # two equal servers
     htm = HTM(alone, np.zeros(3))
     htm.commit(0, 0)
@@ -155,7 +158,8 @@ def test_perturbations_can_be_negative():
     np.testing.assert_allclose(p.tasks["T_after"], [13, 21])
     np.testing.assert_allclose(p.tasks["delta"], [-3, 1])
     assert p.servers["T_new"].tolist() == pytest.approx([11, 5])
-    assert p.servers["mp"].tolist() == pytest.approx([-2, 0]) and p.servers["mp-l2"].tolist() == pytest.approx([10**0.5, 0])
+    assert p.servers["mp"].tolist() == pytest.approx([-2, 0])
+    assert p.servers["mp-l2"].tolist() == pytest.approx([10**0.5, 0])
     assert p.choice["mp"] == 0 and p.choice["hmct"] == 1 and p.choice["mp-l2"] == 1
 
 
@@ -213,7 +217,8 @@ def test_mp_ties_go_to_mct_among_the_tied_servers():
 def test_mp_tie_readings_differ():
     """Servers 0 (busy, fast, not disturbed) and 1 (idle, slow) tie at P = 0 while server 2 has P > 0: ties=tied takes
     MCT among the tied (server 0, where the task ends at 2 + 1 = 3 < 10); ties=all (not all equal) the lowest
-    index... also 0; with the servers swapped ties=all keeps the lowest index (the slow one) and ties=tied the fast one."""
+    index... also 0; with the servers swapped ties=all keeps the lowest index (the slow one) and ties=tied the fast
+    one."""
     alone = np.zeros((3, 3, 3))
     alone[0, :, :] = [(0, 10, 0), (10, 0, 0), (0, 1, 0)]  # task 0: on server 1 a long input; best on server 2
     alone[1, :, :] = [(0, 10, 0), (0, 1, 0), (0, 1, 0)]  # task 1 (arrives at 0 too)
@@ -266,16 +271,19 @@ def test_cres_and_cres_incr_differ_when_a_later_task_finished_first():
     p = what_if(alone, arrival, np.array([0, 1, 0, 0, -1]), 4)
     np.testing.assert_allclose(p.tasks["T_before"], [200.25, 3.25, 201, 1000])  # by hand
     s = p.servers.set_index("server")
-    assert s["mp-masse-cres"].tolist() == pytest.approx([8, 7]) and s["mp-masse-cres-incr"].tolist() == pytest.approx([6, 7])
-    assert s["mp-masse-decres"].tolist() == pytest.approx([8, 7]) and s["mp-masse-decres-incr"].tolist() == pytest.approx([6, 7])
-    assert [p.choice[h] for h in ("mp-masse-cres", "mp-masse-cres-incr", "mp-masse-decres", "mp-masse-decres-incr")] == \
-        [1, 0, 1, 0]
+    assert s["mp-masse-cres"].tolist() == pytest.approx([8, 7])
+    assert s["mp-masse-cres-incr"].tolist() == pytest.approx([6, 7])
+    assert s["mp-masse-decres"].tolist() == pytest.approx([8, 7])
+    assert s["mp-masse-decres-incr"].tolist() == pytest.approx([6, 7])
+    assert [p.choice[h] for h in ("mp-masse-cres", "mp-masse-cres-incr", "mp-masse-decres",
+                                  "mp-masse-decres-incr")] == [1, 0, 1, 0]
 
 
 def test_netsolve_load_reports_keep_a_finished_task_counted_until_a_report():
-    """Section 2.3 (load=reports): the +1 at mapping stays when the task-end notice finds the recorded load at 1 (only loads
-    above 1 are decreased), until the 60 s report: a task arriving at 10 avoids the idle fast server; with exact
-    knowledge (load=exact, section 6.1) it takes it. At 70, after the report at 60, the recorded load is right again."""
+    """Section 2.3 (load=reports): the +1 at mapping stays when the task-end notice finds the recorded load at 1
+    (only loads above 1 are decreased), until the 60 s report: a task arriving at 10 avoids the idle fast server;
+    with exact knowledge (load=exact, section 6.1) it takes it. At 70, after the report at 60, the recorded load is
+    right again."""
     alone = np.zeros((3, 2, 3))
     alone[:, :, 1] = (5, 8)
     arrival = np.array([0.0, 10.0, 70.0])
@@ -355,7 +363,8 @@ def test_bad_task_rows_get_one_line_errors():
 
 
 @pytest.mark.parametrize("data, field", [({"servers": 0}, "servers"), ({"duplex": "quarter"}, "duplex"),
-                                         ({"reference": "mct"}, "reference"), ({"max_compute_s": 1e-4}, "bandwidth_mbit"),
+                                         ({"reference": "mct"}, "reference"),
+                                         ({"max_compute_s": 1e-4}, "bandwidth_mbit"),
                                          ({"size_mb": [5, 1]}, "size_mb"), ({"colour": 1}, "colour")])
 def test_bad_spec_fields_are_named(data, field):
     with pytest.raises(HcschedError, match=field):
@@ -398,7 +407,8 @@ def test_gantt_lanes_keep_overlapping_tasks_apart():
     frame = MODEL.schedule_frame(trial_runs(MODEL.tiny(), 0)["hmct"])
     fig = gantt(frame)
     assert [d.name for d in fig.data] == ["input", "compute", "output"]
-    np.testing.assert_allclose(np.asarray(fig.data[1].base, float) + np.asarray(fig.data[1].x, float), frame["compute_end"])
+    np.testing.assert_allclose(np.asarray(fig.data[1].base, float) + np.asarray(fig.data[1].x, float),
+                               frame["compute_end"])
 
 
 def test_the_grid_sweep_varies_mu_and_tasks_and_its_summary_draws_every_gain_heatmap():
@@ -420,7 +430,8 @@ def test_the_grid_sweep_varies_mu_and_tasks_and_its_summary_draws_every_gain_hea
         assert [d.name for d in fig.data] == ["netsolve-mct", "hmct", "msf"]
         z = np.asarray(fig.data[2].z, float)
         assert z.shape == (2, 2) and fig.data[2].zmid == mid
-        cell = summary[(summary["heuristic"] == "msf") & (summary["tasks"] == 20) & (summary["mean_interarrival"] == 30)]
+        cell = summary[(summary["heuristic"] == "msf") & (summary["tasks"] == 20)
+                       & (summary["mean_interarrival"] == 30)]
         assert z[1, 1] == pytest.approx(cell[metric].iloc[0])
         assert (np.asarray(fig.data[0].z, float) == 0).all()  # the reference: no gain, no task sooner
 

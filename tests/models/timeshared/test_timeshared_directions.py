@@ -53,8 +53,8 @@ def test_msf_beats_netsolve_mct_on_max_flow_at_every_mu(mean):
 def test_mp_tasks_finishing_sooner_as_it_holds_here(mean):
     """Section 6.4.1: 'always more than 60%', peak 70% at mu = 30. Does not hold as written. Here MP has the most
     tasks finishing sooner at mu = 20-30 (about 63% and 62%, sd 5-7), about 58% at mu <= 10 (sd 2.6-3.3: more than
-    half, but short of 60%), and at mu = 70, where most servers are idle at each arrival, MP and NetSolve MCT pick the same
-    server for about half the tasks: 26% sooner, 49% the same, 25% later. Sooner-or-same (the figures' bar, section
+    half, but short of 60%), and at mu = 70, where most servers are idle at each arrival, MP and NetSolve MCT pick the
+    same server for about half the tasks: 26% sooner, 49% the same, 25% later. Sooner-or-same (the figures' bar, section
     6.1) is above 55% at every mu."""
     pct = {mu: mean[mu].loc["mp", ["pct_sooner", "pct_same", "pct_later"]] for mu in MUS}
     assert all(pct[mu]["pct_sooner"] > 55 for mu in (0, 10))
