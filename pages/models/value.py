@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError, summarize
-from hcsched.heuristics import heuristic_title
+from hcsched.heuristics import get_heuristic, heuristic_names, heuristic_title
 from hcsched.models.value import MODEL
 from hcsched.models.value.charts import DEADLINES_TEXT, gantt, outcome_bars, outcome_table, task_frame, value_bars
 from hcsched.models.value.explain import EXAMPLES, explain_event
@@ -247,7 +247,7 @@ def explain(scenario) -> None:
     name = c1.selectbox("Worked example", list(EXAMPLES), key="v_explain_example",
                         format_func=lambda k: EXAMPLES[k].title)
     ex = EXAMPLES[name]
-    steps = explain_event(ex)
+    steps = explain_event(ex, [get_heuristic(n, "value") for n in heuristic_names(model="value")])
     heuristic = c2.selectbox("Heuristic", list(steps), key="v_explain_h")
     st.write(ex.text)
     st.dataframe(ex.frame(), key="v_explain_tasks", hide_index=True)
@@ -259,4 +259,5 @@ def explain(scenario) -> None:
     st.write("Mapped, in order: " + ", ".join(f"t{t} → m{j} (done at {c:g})" for t, j, c in step.mapped))
     st.caption("Queueing Table and the Switching Algorithm only place the new task in the queues (sections 4.5 and "
                "4.8), and Percent Best handles one priority group at a time: the examples' single event with equal "
-               "priorities does not show them.")
+               "priorities does not show them. A plug-in heuristic (your own rule) shows only the assignment its "
+               "rule returned.")

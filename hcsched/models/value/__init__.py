@@ -22,26 +22,13 @@ from hcsched.metrics import Metric
 from hcsched.models.base import Model
 from hcsched.models.value import engine, spec, static
 from hcsched.models.value.claims import CLAIMS
-from hcsched.models.value.heuristics import DYNAMIC, DYNAMIC_NAMES, HEURISTICS
+from hcsched.models.value.heuristics import DYNAMIC, DYNAMIC_NAMES, HEURISTICS, PluginHeuristic, make_plugin
 from hcsched.models.value.presets import PRESETS
-from hcsched.models.value.simulation import ValueRun, measure_run, run_dynamic
+from hcsched.models.value.simulation import ValueRun, measure_run
 from hcsched.models.value.spec import PRIORITIES
-from hcsched.models.value.static_runs import SEARCH, run_static
 from hcsched.models.value.workload import ValueWorkload, make_workload
-from hcsched.sampling import cov_based_etc
 from hcsched.scenario import Scenario
-from hcsched.stats import gamma_row_minima
 
-# CPU seconds on one core of the 2-core machine, kernels compiled (fitted to one trial of the paper's
-# workload at 793, 1329 and 2400 tasks on 4, 8 and 16 machines, both heterogeneities; bench/estimates.py checks runs).
-_DYNAMIC_TASK = 2.75e-6  # a dynamic heuristic, per task: its mapping events at a short queue, schedule and metrics
-_REBUILD = 8.8e-10  # per task x (waiting tasks)^2 / machines: a rebuilding heuristic's queues under a backlog
-_REBUILD_WEIGHT = {"max-max": 0.36, "max-min": 2.45, "min-min": 0.36, "percent-best": 1.33, "queueing-table": 0.02,
-                   "relative-cost": 1.96, "slack-sufferage": 1.5, "switching": 0.02}  # 8 in all
-_EVALUATION = {"tpsa": 8e-10, "ga": 8.5e-9}  # a static search, per schedule it may evaluate and task
-
-
-_SAMPLE_ROWS, _SAMPLE_MACHINES = 256, 256  # the load is estimated from 256 rows, drawn whole up to 256 machines
 # bytes of one trial, per task and machine: the ETC and ATC matrices, the machines' queues (machines x tasks), the
 # rebuilding heuristics' members and rows (about 3.6 matrices measured at 443 x 2000); per task and per machine, the
 # rest; the tasks of a trial, at most this many times their expected number plus a margin (Poisson counts)
@@ -49,21 +36,10 @@ _MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES = 8 * 8, 60 * 8, 40 * 8
 _TASKS_MARGIN = 1.5
 
 
-def _load(s: spec.ValueSpec) -> float:
-    """rho = mean arrival rate x the mean over tasks of their smallest ETC / machines (256 rows of the CVB ETC drawn
-    with a fixed seed; beyond 256 machines each row's smallest from its order statistic, so that the estimate never
-    allocates with the machines): above about 1 the waiting tasks pile up."""
-    rng = np.random.default_rng(0)
-    if s.machines > _SAMPLE_MACHINES:
-        smallest = gamma_row_minima(rng, _SAMPLE_ROWS, s.machines, s.task_mean, *s.covs)
-    else:
-        smallest = cov_based_etc(rng, _SAMPLE_ROWS, s.machines, s.task_mean, *s.covs).min(axis=1)
-    return s.expected_tasks / s.duration * float(smallest.mean()) / s.machines
-
-
 _OUTCOME_DOC = {"met_d100": "finished by its 100% deadline", "met_d50": "finished after D100, by D50",
                 "met_d25": "finished after D50, by D25", "late": "finished after D25",
                 "never_started": "never started during the evaluation period (still waiting at its end)"}
+_BETTER = {"met_d100": "higher", "late": "lower", "never_started": "lower"}  # the deadline outcomes' directions
 
 
 def _metrics() -> tuple[Metric, ...]:
@@ -77,13 +53,12 @@ def _metrics() -> tuple[Metric, ...]:
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
-    out += [Metric(name, f"Tasks: {name.replace('_', ' ').replace('met d', 'met D')}", "tasks",
-                   "higher" if name == "met_d100" else ("lower" if name in ("late", "never_started") else ""),
-                   doc=f"Tasks that {_OUTCOME_DOC[name]}.") for name in _OUTCOME_DOC]
-    out += [Metric(f"{name}_{p}", f"{p.capitalize()}-priority tasks: {name.replace('_', ' ').replace('met d', 'met D')}",
-                   "tasks", "", table=False, doc=f"{p.capitalize()}-priority tasks that {_OUTCOME_DOC[name]} (the "
+    out += [Metric(o, f"Tasks: {o.replace('_', ' ').replace('met d', 'met D')}", "tasks", _BETTER.get(o, ""),
+                   doc=f"Tasks that {_OUTCOME_DOC[o]}.") for o in _OUTCOME_DOC]
+    out += [Metric(f"{o}_{p}", f"{p.capitalize()}-priority tasks: {o.replace('_', ' ').replace('met d', 'met D')}",
+                   "tasks", "", table=False, doc=f"{p.capitalize()}-priority tasks that {_OUTCOME_DOC[o]} (the "
                    "stacked bar of tasks by priority and deadline outcome).")
-            for p in PRIORITIES for name in _OUTCOME_DOC]
+            for p in PRIORITIES for o in _OUTCOME_DOC]
     out += [
         Metric("tasks", "Tasks", "tasks", "", doc="Tasks that arrived in the trial."),
         Metric("max_waiting", "Largest number of waiting tasks", "tasks", "",
@@ -102,7 +77,8 @@ class ValueModel(Model):
     title = "Priorities, soft deadlines and value (Kim et al.)"
     paper = "Kim, Shivle, Siegel et al., JPDC 67 (2007)"
     paper_title = "Dynamically mapping tasks with priorities and multiple deadlines in a heterogeneous environment"
-    summary = "An oversubscribed system whose tasks carry priorities and three soft deadlines; heuristics remap the waiting tasks at each arrival to earn the most value within an evaluation window."
+    summary = ("An oversubscribed system whose tasks carry priorities and three soft deadlines; heuristics remap the "
+               "waiting tasks at each arrival to earn the most value within an evaluation window.")
     spec_type = spec.ValueSpec
     spec_keys = frozenset(spec.KEYS)
     metrics = _metrics()
@@ -114,6 +90,7 @@ class ValueModel(Model):
     default_preset = "kim-loose-high-heavy"
     schedule_columns = ("priority", "weight", "d100", "d50", "d25")
     heuristics = HEURISTICS
+    every_task_done = False  # in an oversubscribed trial some tasks are still waiting when no task may start
 
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.ValueSpec:
         return spec.spec_from_dict(data)
@@ -138,9 +115,8 @@ class ValueModel(Model):
         return make_workload(s, seed_seq)
 
     def run(self, s: spec.ValueSpec, heuristic, workload: ValueWorkload) -> ValueRun:
-        if heuristic.name in SEARCH:
-            return run_static(s, heuristic, workload)
-        return run_dynamic(s, heuristic.name, heuristic.kwargs, workload)
+        """The heuristic object runs itself (:meth:`hcsched.models.value.heuristics.ValueHeuristic.run`)."""
+        return heuristic.heuristic.run(s, heuristic, workload)
 
     def measure(self, s: spec.ValueSpec, heuristic, run: ValueRun) -> dict[str, Any]:
         row = measure_run(s, run)
@@ -157,21 +133,16 @@ class ValueModel(Model):
         n, m = int(_TASKS_MARGIN * s.expected_tasks) + 100, s.machines
         return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m
 
-    def trial_seconds(self, s: spec.ValueSpec, heuristics) -> float:
-        """n tasks on m machines. A dynamic heuristic: n _DYNAMIC_TASK + w n S^2 / m _REBUILD, each arrival rebuilding
-        the machines' queues of the S waiting tasks, S = n / (1 + (1 / rho)^4) at load rho (:func:`_load`; S is small
-        below rho = 1), w the heuristic's weight (_REBUILD_WEIGHT: Max-min's queues cost most, Queueing Table and
-        Switching edit them). TPSA and GA: the schedules their parameters let them evaluate (static.search_work) x n x
-        _EVALUATION (so that a run made far longer is refused before it starts)."""
-        n, m = s.expected_tasks, s.machines
-        waiting = n / (1 + (1 / max(_load(s), 1e-9)) ** 4)
-        seconds = 0.0
-        for h in heuristics:
-            if h.name in _EVALUATION:
-                seconds += _EVALUATION[h.name] * static.search_work(h.name, h.kwargs) * n
-            else:
-                seconds += n * _DYNAMIC_TASK + _REBUILD_WEIGHT.get(h.name, 1.0) * _REBUILD * n * waiting**2 / m
-        return seconds
+    def plugin(self, rule, *, name: str, title: str, description: str, params: tuple, section: str, paper: str,
+               origin: str, **capabilities) -> PluginHeuristic:
+        """A heuristic around ``rule``, the decision of a mapping event (:mod:`hcsched.models.value.plugin`):
+        :func:`hcsched.models.value.heuristics.make_plugin`."""
+        return make_plugin(rule, name=name, title=title, description=description, params=params, section=section,
+                           paper=paper, origin=origin, **capabilities)
+
+    def explain_problem(self, scenario: Scenario, heuristic) -> str | None:
+        """Whether Explain's steps of the heuristic agree with its runs (the heuristic object answers)."""
+        return heuristic.heuristic.explain_problem(scenario, heuristic)
 
     def presets(self):
         return PRESETS

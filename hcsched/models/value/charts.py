@@ -82,7 +82,8 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
             customdata=custom,
             hovertemplate=("task %{customdata[0]}, %{customdata[1]} priority (p = %{customdata[2]:.3g})<br>"
                            "arrival %{customdata[3]:.1f} s, start %{customdata[4]:.1f} s, finish "
-                           "%{customdata[5]:.1f} s<br>deadlines (full, half, quarter value): D100 %{customdata[6]:.1f}, "
+                           "%{customdata[5]:.1f} s<br>deadlines (full, half, quarter value): "
+                           "D100 %{customdata[6]:.1f}, "
                            "D50 %{customdata[7]:.1f}, D25 %{customdata[8]:.1f} s<br>value p d b = %{customdata[9]:.4g} "
                            "(priority weight x deadline factor x share in the window)<br>" + OUTCOME_MEANINGS[outcome]
                            + "<extra>" + OUTCOME_LABELS[outcome] + "</extra>")))
@@ -92,7 +93,8 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
     never = int((frame["outcome"] == "never_started").sum())
     note = f"<br><sup>{never} tasks never started (not drawn)</sup>" if never else ""
     fig.update_layout(
-        barmode="overlay", title={"text": title + note, "y": 0.96, "yanchor": "top", "pad": {"t": 4}}, height=150 + 28 * machines,
+        barmode="overlay", title={"text": title + note, "y": 0.96, "yanchor": "top", "pad": {"t": 4}},
+        height=150 + 28 * machines,
         xaxis={"title": "time (s)", **({"range": list(window)} if window is not None else {})},
         yaxis={"categoryorder": "array", "categoryarray": [f"m{j}" for j in range(machines)][::-1],
                "title": {"text": "machine"}},

@@ -56,13 +56,15 @@ DYNAMIC = {"heuristics": list(DYNAMIC_NAMES)}  # the dynamic heuristics of secti
 TIER = ("max-max", "percent-best", "queueing-table", "min-min", "relative-cost")  # section 7's "next tier"
 # A quick version (tests): 40 min with one burst, about 260 tasks, the same 8 machines and heuristics.
 TINY = {"duration": 2400.0, "startup": 300.0, "bursts": 1, "burst_length": 300.0, "window": [300.0, 2400.0]}
-TINY_STATIC = {**TINY, "heuristics.8.runs": 1, "heuristics.8.phase1_iterations": 200, "heuristics.8.phase2_unchanged": 100,
+TINY_STATIC = {**TINY, "heuristics.8.runs": 1, "heuristics.8.phase1_iterations": 200,
+               "heuristics.8.phase2_unchanged": 100,
                "heuristics.8.label": "tpsa", "heuristics.9.population": 10, "heuristics.9.generations": 10,
                "heuristics.9.label": "ga"}
 
 OVERSUBSCRIBED = Reading(
     "oversubscribed", {"task_cov": 0.9, "machine_cov": 0.3, "trials": READING_TRIALS},
-    note="Task COV 0.9 with machine COV 0.3 (a reading: docs/models/value.md): the system is oversubscribed (120-350 waiting tasks on "
+    note="Task COV 0.9 with machine COV 0.3 (a reading: docs/models/value.md): the system is oversubscribed "
+         "(120-350 waiting tasks on "
          "average, against 4-9 with the text's 0.9 / 0.9), as section 1 says the paper's is; 15 trials to fit the "
          "budget. The other reading that oversubscribes it, arrivals 3.9x denser, costs 45 s a trial and is not run.")
 UNDERLOADED = ("The system is underloaded in high heterogeneity (4-9 waiting tasks on average; load about 0.3 with "
@@ -150,7 +152,8 @@ def _narrower(results: pd.DataFrame, better: Mapping[str, str], key: str, exclud
     value of ``key`` than at its last. Its number is the last's range minus the first's, with a percentile bootstrap
     interval over the trials (resampled together at both values: common random numbers). The claim puts it above zero
     and :func:`hcsched.claims.judge` decides."""
-    levels = [(value, broad.drop(columns=[c for c in (*exclude, *STATIC) if c in broad])) for value, broad in _levels(results, key)]
+    levels = [(value, broad.drop(columns=[c for c in (*exclude, *STATIC) if c in broad]))
+              for value, broad in _levels(results, key)]
     (narrow_at, narrow), (broad_at, broad) = levels[0], levels[-1]
     trials = narrow.index.intersection(broad.index)
     narrow, broad = narrow.loc[trials].to_numpy(float), broad.loc[trials].to_numpy(float)
@@ -161,7 +164,8 @@ def _narrower(results: pd.DataFrame, better: Mapping[str, str], key: str, exclud
     lo, hi = (np.quantile(spreads[1] - spreads[0], [0.025, 0.975]) if len(trials) > 1 else (math.nan, math.nan))
     region = Best.REGION  # narrower at the first value: the difference above zero
     share = float(np.mean(np.ptp(narrow, axis=1) < np.ptp(broad, axis=1)))
-    series = tuple((f"{key}={at}", float(np.ptp(x.mean(axis=0))), float(np.quantile(s, 0.025)), float(np.quantile(s, 0.975)))
+    series = tuple((f"{key}={at}", float(np.ptp(x.mean(axis=0))), float(np.quantile(s, 0.025)),
+                    float(np.quantile(s, 0.975)))
                    for at, x, s in ((narrow_at, narrow, spreads[0]), (broad_at, broad, spreads[1])))
     detail = (f"range of {narrow.shape[1]} heuristics' means: {series[0][1]:.3g} points at {key}={narrow_at}, "
               f"{series[1][1]:.3g} at {key}={broad_at}; difference {gap:+.3g} [{lo:.3g}, {hi:.3g}]")
@@ -199,7 +203,8 @@ def _at_least_best_dynamic(results: pd.DataFrame, better: Mapping[str, str], ben
                   "dynamic heuristic, against at least 0")
         parts.append((h, Outcome(judge(mean, lo, hi, region), mean, lo, hi, "points", float((gains[h] >= 0).mean()),
                                  detail, (), region.ends(),
-                                 f"{METRIC.replace('_', ' ')} of {h} minus the trial's best dynamic heuristic (points)")))
+                                 f"{METRIC.replace('_', ' ')} of {h} minus the trial's best dynamic heuristic "
+                                 "(points)")))
     series = tuple((h, *mean_ci(gains[h], method="auto")) for h in benchmarks)
     return _combine(parts, f"never below the best dynamic heuristic in {share:.0%} of trials", series, share)
 
@@ -227,7 +232,8 @@ def _comparable(results: pd.DataFrame, better: Mapping[str, str], a: str, b: str
     return _combine(parts, f"{b} - {a} in points of UB, per scenario", series)
 
 
-def _faster(results: pd.DataFrame, better: Mapping[str, str], fast: Sequence[str], factor: float, partly: float) -> Outcome:
+def _faster(results: pd.DataFrame, better: Mapping[str, str], fast: Sequence[str], factor: float,
+            partly: float) -> Outcome:
     """``fast`` heuristics map at least ``factor`` times faster than the fastest other heuristic (by mean event
     time). One part per fast heuristic (:data:`hcsched.claims.PARTS`), the weakest deciding: its number is the
     per-trial ratio of the fastest other's mean event time over its own (:class:`hcsched.claims.Ratio`), with its 95%
@@ -286,7 +292,8 @@ def _claims() -> tuple[Claim, ...]:
         name, words = best[h]
         short = "maxmax" if name == "max-max" else "ss"
         scenario = ("loose", h, w)
-        notes = {("high", "heavy"): f"Max-Max is the lowest of the eight (88.92 in the docs' run); Max-Min best (91.28). {UNDERLOADED}",
+        notes = {("high", "heavy"): f"Max-Max is the lowest of the eight (88.92 in the docs' run); Max-Min best "
+                                    f"(91.28). {UNDERLOADED}",
                  ("high", "light"): f"Max-Max is the lowest of the eight (89.00); Max-Min best (91.20). {UNDERLOADED}",
                  ("low", "heavy"): "Holds in the docs' run (SS 90.22, Max-Max 90.05, SS ahead in 31 of 50 trials).",
                  ("low", "light"): "Max-Max and SS swap places (88.51 against 88.00, Max-Max ahead in 41 of 50 "
@@ -306,14 +313,16 @@ def _claims() -> tuple[Claim, ...]:
             out.append(_dynamic(f"kim-fig2-loose-low-{w}-maxmax-second", "Fig. 2, section 7",
                                 f"Loose deadlines, low heterogeneity, {w} weighting: Max-Max is a close second to "
                                 "Slack Sufferage (the best of the others)", *scenario,
-                                Best("max-max", METRIC, among=tuple(n for n in DYNAMIC_NAMES if n != "slack-sufferage")),
+                                Best("max-max", METRIC,
+                                     among=tuple(n for n in DYNAMIC_NAMES if n != "slack-sufferage")),
                                 "Max-Max second, close", "Read as: Max-Max best of the seven others (not how close)."))
     # Figs. 2-3: Max-Min worst in every scenario.
     for d, h, w in SCENARIOS:
         notes = {"high": "Not in high heterogeneity in the docs' run: best in loose (91.28 / 91.20), 5th and 7th of 8 "
                          f"in tight (89.05 / 88.75; Max-Max last). {UNDERLOADED}",
                  "low": "Holds in the docs' run: worst by 14-25 points."}
-        out.append(_dynamic(f"kim-{'fig2' if d == 'loose' else 'fig3'}-{d}-{h}-{w}-maxmin-worst", f"{_fig(d)}, section 7",
+        out.append(_dynamic(f"kim-{'fig2' if d == 'loose' else 'fig3'}-{d}-{h}-{w}-maxmin-worst",
+                            f"{_fig(d)}, section 7",
                             f"{d.capitalize()} deadlines, {h} heterogeneity, {w} weighting: Max-Min is the worst "
                             "dynamic heuristic", d, h, w, Best("max-min", METRIC, worst=True), "Max-Min worst",
                             notes[h], second=h == "high"))
@@ -333,7 +342,8 @@ def _claims() -> tuple[Claim, ...]:
                              f"{h.capitalize()} heterogeneity, {w} weighting: Queueing Table loses the least value "
                              "from loose to tight deadlines", _preset("loose", h, w),
                              custom(_loses_least, "queueing-table loses the fewest points of UB from loose to tight "
-                                    "deadlines (paired)", ("queueing-table",), key="deadlines", heuristic="queueing-table"),
+                                    "deadlines (paired)", ("queueing-table",), key="deadlines",
+                                    heuristic="queueing-table"),
                              changes=dict(DYNAMIC), vary=vary, trials=TRIALS, paper="QT degrades least", source=SOURCE,
                              note="Not in the docs' run: low heterogeneity QT -19.7 / -20.0 points against Max-Max "
                                   "-15.4 / -17.6; high heterogeneity QT -0.21 / -0.50, Min-Min -0.09 / -0.23.",
@@ -343,8 +353,9 @@ def _claims() -> tuple[Claim, ...]:
                 out.append(_dynamic(f"kim-fig3-tight-low-{w}-qt-best", "Fig. 3, section 7",
                                     f"Tight deadlines, low heterogeneity, {w} weighting: Queueing Table is the best "
                                     "dynamic heuristic", "tight", "low", w, Best("queueing-table", METRIC), "QT best",
-                                    "Depends on QT's unpublished cutoffs (ours RET 1.0, urgency 0.5, chosen on seed 1). "
-                                    "Not in the docs' run: QT 5th of 8 (64.77 / 57.31), Max-Max best (74.61 / 70.89); no "
+                                    "Depends on QT's unpublished cutoffs (ours RET 1.0, urgency 0.5, chosen on seed "
+                                    "1). Not in the docs' run: QT 5th of 8 (64.77 / 57.31), Max-Max best (74.61 / "
+                                    "70.89); no "
                                     "cell of a 5 x 5 cutoff grid brings QT within 8 points of Max-Max."))
     # Sections 7-8: Max-Max against Slack Sufferage, and against the "next tier".
     for d, h, w in SCENARIOS:
@@ -352,24 +363,29 @@ def _claims() -> tuple[Claim, ...]:
         short = "maxmax-beats-ss" if h == "high" else "ss-beats-maxmax"
         out.append(_dynamic(f"kim-sec7-{d}-{h}-{w}-{short}", "sections 7-8",
                             f"{d.capitalize()} deadlines, {h} heterogeneity, {w} weighting: "
-                            f"{'Max-Max better than Slack Sufferage' if h == 'high' else 'Slack Sufferage better than Max-Max'}",
+                            + ("Max-Max better than Slack Sufferage" if h == "high"
+                             else "Slack Sufferage better than Max-Max"),
                             d, h, w, Better(a, b, METRIC, points=True), f"{a} > {b}",
                             "Not in the docs' run: always within 3 points; high heterogeneity SS ahead by 0.26-0.41; "
-                            "low heterogeneity SS ahead only in loose heavy (+0.17), Max-Max ahead by 0.51-2.73 elsewhere.",
+                            "low heterogeneity SS ahead only in loose heavy (+0.17), Max-Max ahead by 0.51-2.73 "
+                            "elsewhere.",
                             second=h == "high"))
         out.append(_dynamic(f"kim-sec7-{d}-{h}-{w}-maxmax-beats-next-tier", "section 7",
-                            f"{d.capitalize()} deadlines, {h} heterogeneity, {w} weighting: Max-Max beats the next tier "
+                            f"{d.capitalize()} deadlines, {h} heterogeneity, {w} weighting: Max-Max beats the next "
+                            "tier "
                             "(Percent Best, Queueing Table, Min-Min, Relative Cost)", d, h, w,
                             Best("max-max", METRIC, among=TIER), "Max-Max above the next tier",
                             "Holds in low heterogeneity in the docs' run (by 1.2-19 points); in high heterogeneity "
-                            f"Max-Max is below all four (by 0.03-1.0 point). {UNDERLOADED if h == 'high' else ''}".strip(),
+                            f"Max-Max is below all four (by 0.03-1.0 point). "
+                            f"{UNDERLOADED if h == 'high' else ''}".strip(),
                             second=h == "high"))
     # Fig. 2: heavy weighting narrows the spread of the heuristics other than Max-Min.
     for d in ("loose", "tight"):
         for h in ("high", "low"):
             out.append(Claim(f"kim-{'fig2' if d == 'loose' else 'fig3'}-{d}-{h}-heavy-narrows-spread", "value",
                              f"{_fig(d)}, section 7",
-                             f"{d.capitalize()} deadlines, {h} heterogeneity: under heavy weighting the heuristics other "
+                             f"{d.capitalize()} deadlines, {h} heterogeneity: under heavy weighting the heuristics "
+                             "other "
                              "than Max-Min are closer together than under light", _preset(d, h, "heavy"),
                              custom(_narrower, "range of the seven dynamic heuristics other than Max-Min: smaller "
                                     "under heavy than light weighting", key="weighting", exclude=("max-min",)),
@@ -378,7 +394,8 @@ def _claims() -> tuple[Claim, ...]:
                              note="Holds in the docs' run except tight high heterogeneity (0.69 / 0.69 points).",
                              tiny=TINY))
     # Section 8: the static benchmarks, on 3 trials.
-    static_note = (f"TPSA and GA (the paper's parameters) on the first {STATIC_TRIALS} trials only, as the README: they "
+    static_note = (f"TPSA and GA (the paper's parameters) on the first {STATIC_TRIALS} trials only, as the README: "
+                   "they "
                    "are expensive; the paper ran 50.")
     for d, h, w in SCENARIOS:
         out.append(Claim(f"kim-sec8-{d}-{h}-{w}-static-at-least-best-dynamic", "value", "section 8 (and 5)",
@@ -391,10 +408,12 @@ def _claims() -> tuple[Claim, ...]:
                          tiny=TINY_STATIC))
     for d in ("loose", "tight"):
         out.append(Claim(f"kim-sec8-{d}-low-light-tpsa-beats-ga", "value", "section 8",
-                         f"{d.capitalize()} deadlines, low heterogeneity, light weighting: TPSA slightly better than GA",
+                         f"{d.capitalize()} deadlines, low heterogeneity, light weighting: TPSA slightly better "
+                         "than GA",
                          _preset(d, "low", "light"), Better("tpsa", "ga", METRIC, points=True), trials=STATIC_TRIALS,
                          paper="TPSA > GA, slightly", source="section 8",
-                         note=f"{static_note} Not in the docs' run: GA ahead of TPSA everywhere, by 0.6-7.0 points. With "
+                         note=f"{static_note} Not in the docs' run: GA ahead of TPSA everywhere, by 0.6-7.0 "
+                              "points. With "
                               "the paper's T0 = 100,000 and alpha = 0.99 the first ~1100 iterations accept almost any "
                               "move and lose the seed, and TPSA's search never beats it; t0 and alpha are parameters.",
                          tiny=TINY_STATIC))
@@ -427,7 +446,8 @@ def _claims() -> tuple[Claim, ...]:
                      "Queueing Table and Switching map hundreds of times faster than the rebuilding heuristics",
                      _preset("loose", "low", "heavy"),
                      custom(_faster, "QT's and Switching's mean event times at least 100x shorter than the fastest "
-                            "rebuilding heuristic's (per trial; 10x the weaker reading)", ("queueing-table", "switching"),
+                            "rebuilding heuristic's (per trial; 10x the weaker reading)",
+                            ("queueing-table", "switching"),
                             metric="mean_event_ms", fast=("queueing-table", "switching"), factor=100.0, partly=10.0),
                      changes={**DYNAMIC, "event_timing": True}, trials=STATIC_TRIALS,
                      paper="QT 0.4 ms, SwA 0.2 ms against 110-450 ms (275x / 550x the fastest, Max-Max)",

@@ -22,7 +22,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
-from hcsched.models.value.event import Queues, Trial, mapping_event, new_carry
+from hcsched.models.value.event import Queues, Trial, append_checked, decide, mapping_event, new_carry, take_mappable
+from hcsched.models.value.kinds import PLUGIN
+from hcsched.models.value.plugin import NO_RULE
 from hcsched.models.value.shared import Rows
 
 
@@ -77,11 +79,16 @@ def _bases(now, expected, pr, etc, base):
 
 
 @njit(cache=True)
-def _loop(kind, fp, tr, end, stop, expected, timing, until):
+def _loop(kind, fp, tr, end, stop, expected, timing, until, rule, seed):
     """The arrivals 0..until-1 of the :class:`~hcsched.models.value.event.Trial` ``tr`` with their mapping events;
     returns the state after them (and after completing the tasks that end by the arrival ``until`` when ``until`` <
     T): the :class:`Progress`, the statistics, the :class:`~hcsched.models.value.event.Queues`, the heuristic's
-    state."""
+    state.
+
+    ``kind`` :data:`~hcsched.models.value.kinds.PLUGIN`: a plug-in heuristic's ``rule`` decides each event
+    (:mod:`hcsched.models.value.plugin`; a numba rule arrives as a first-class function of the signature
+    ``plugin.SIGNATURE``, a Python rule when this loop runs as plain Python, ``_loop.py_func``), with ``np.random``
+    seeded with ``seed`` first; any other kind is a built-in kernel's (:func:`mapping_event`), ``rule`` unused."""
     T, M = tr.etc.shape
     pr = Progress(np.full(M, -1, np.int64), np.zeros(M), np.full(T, -1, np.int64), np.full(T, np.nan),
                   np.full(T, np.nan))
@@ -92,6 +99,8 @@ def _loop(kind, fp, tr, end, stop, expected, timing, until):
     stats = np.zeros(5)
     t0 = 0.0
     t1 = 0.0
+    if kind == PLUGIN:
+        np.random.seed(seed)
     for a in range(until):
         now = tr.arrival[a]
         _advance(now, stop, queues, pr, tr.atc)
@@ -103,7 +112,11 @@ def _loop(kind, fp, tr, end, stop, expected, timing, until):
         if timing:
             with objmode(t0="float64"):
                 t0 = time.perf_counter()
-        mapping_event(kind, fp, state, a, now, end, queues, tr, carry)
+        if kind == PLUGIN:
+            m = take_mappable(a, queues, tr, True)
+            append_checked(m, decide(rule, now, end, m, queues, tr, fp), queues)
+        else:
+            mapping_event(kind, fp, state, a, now, end, queues, tr, carry)
         if timing:
             with objmode(t1="float64"):
                 t1 = time.perf_counter()
@@ -120,14 +133,21 @@ def _loop(kind, fp, tr, end, stop, expected, timing, until):
 
 
 @njit(cache=True)
-def simulate(kind, fp, tr, end, stop, expected, timing):
-    """One heuristic (kind code, packed parameters ``fp``) over the :class:`~hcsched.models.value.event.Trial`
-    ``tr``; ``end``: the end of the evaluation period. Returns (machine, start, finish, stats): start and finish
-    are NaN for a task never started (its machine is the queue it waited in); stats = [events, the largest number
-    of waiting tasks at an event (the new one included), their sum over events, total event wall time (s), largest
-    event wall time (s)]."""
-    pr, stats, queues, _ = _loop(kind, fp, tr, end, stop, expected, timing, tr.arrival.size)
-    _advance(np.inf, stop, queues, pr, tr.atc)
+def simulate(kind, fp, tr, end, stop, expected, timing, rule, seed):
+    """One heuristic (kind code, packed parameters ``fp``; a plug-in's ``rule`` and ``np.random`` seed, see
+    :func:`_loop`) over the :class:`~hcsched.models.value.event.Trial` ``tr``; ``end``: the end of the evaluation
+    period. Returns (machine, start, finish, stats): start and finish are NaN for a task never started (its machine
+    is the queue it waited in); stats = [events, the largest number of waiting tasks at an event (the new one
+    included), their sum over events, total event wall time (s), largest event wall time (s)]. :func:`simulate_plain`
+    runs its loop as plain Python (a Python rule)."""
+    pr, stats, queues, _ = _loop(kind, fp, tr, end, stop, expected, timing, tr.arrival.size, rule, seed)
+    return _finish(pr, stats, queues, stop, tr.atc)
+
+
+@njit(cache=True)
+def _finish(pr, stats, queues, stop, atc):
+    """After the last arrival: run the queues out; a task never started keeps the queue it waited in."""
+    _advance(np.inf, stop, queues, pr, atc)
     queue, qlen = queues.queue, queues.qlen
     for j in range(qlen.size):
         for q in range(qlen[j]):
@@ -135,11 +155,20 @@ def simulate(kind, fp, tr, end, stop, expected, timing):
     return pr.machine, pr.start, pr.finish, stats
 
 
-def snapshot(kind: int, fp: np.ndarray, tr: Trial, end: float, stop: float, expected: bool, until: int) -> dict:
+def simulate_plain(kind, fp, tr, end, stop, expected, timing, rule, seed):
+    """:func:`simulate` with the loop run as plain Python (``_loop.py_func``, the same loop): a plain Python
+    plug-in rule's run (:mod:`.plugin`), its helpers still compiled."""
+    pr, stats, queues, _ = _loop.py_func(kind, fp, tr, end, stop, expected, timing, tr.arrival.size, rule, seed)
+    return _finish(pr, stats, queues, stop, tr.atc)
+
+
+def snapshot(kind: int, fp: np.ndarray, tr: Trial, end: float, stop: float, expected: bool, until: int,
+             rule=None, seed: int = 0) -> dict:
     """The state at the arrival of task ``until`` (before its mapping event) after heuristic ``kind`` mapped the
     earlier ones: the queues (a :class:`~hcsched.models.value.event.Queues`), the heuristic's state, now and the new
-    task. For benchmarks and Explain."""
-    _, _, queues, state = _loop(kind, fp, tr, end, stop, expected, False, until)
+    task. For benchmarks and Explain. ``rule``: a plug-in's, as :func:`_loop` takes it (default: none)."""
+    _, _, queues, state = _loop(kind, fp, tr, end, stop, expected, False, until, NO_RULE if rule is None else rule,
+                                seed)
     return {"queues": queues, "state": state, "now": float(tr.arrival[until]), "new": until}
 
 
@@ -166,4 +195,4 @@ def warm_up(kernels) -> None:
     d = np.array([10.0, 10.0])
     tr = Trial(np.array([0.0, 1.0]), etc, etc, np.zeros(2, np.int64), np.ones(2), d, d + 1, d + 2, etc.mean(axis=1))
     for kind, fp in kernels:
-        simulate(kind, fp, tr, 100.0, 100.0, False, False)
+        simulate(kind, fp, tr, 100.0, 100.0, False, False, NO_RULE, 0)

@@ -4,7 +4,8 @@ appends them again in its order (a rebuilding heuristic: :mod:`.max_max`, :mod:`
 :mod:`.sufferage`).
 
 :func:`mapping_event` dispatches on the heuristic's kind code (:class:`~hcsched.models.value.kinds.Kind`) with its
-packed parameters ``fp``: one branch per heuristic, which calls its kernel.
+packed parameters ``fp``: one branch per heuristic, which calls its kernel. A plug-in's event (:mod:`.plugin`) is
+:func:`decide` and :func:`append_checked`, called by the engine's loop.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from hcsched.models.value.editing import queueing_table, switching
 from hcsched.models.value.kinds import Kind
 from hcsched.models.value.max_max import max_max_carried
 from hcsched.models.value.min_min import max_min, min_min
+from hcsched.models.value.plugin import Machines, Tasks, machines_view, tasks_view
 from hcsched.models.value.rounds import percent_best, relative_cost
 from hcsched.models.value.shared import Carry, Rows
 from hcsched.models.value.sufferage import slack_sufferage_carried
@@ -170,3 +173,69 @@ def mapping_event(kind, fp, state, new, now, end, queues, trial, carry):
     else:
         raise ValueError("no value heuristic has this kind code")
     return append_mapped(m, n, queues)
+
+
+def _heads(queues):
+    head = np.full(queues.qlen.size, -1, np.int64)
+    for j in range(head.size):
+        if queues.qlen[j] > 0:
+            head[j] = queues.queue[j, 0]
+    return head
+
+
+def decide(rule, now, end, m, queues, trial, fp):
+    """A plug-in's decision at one event (:mod:`.plugin`): ``rule`` called on read-only views of the
+    :class:`Mappable` tasks ``m`` and the machines; its pairs as an int64 array (S x 2). This plain Python version
+    runs in the engine's loop run as plain Python; inside the jitted loop its numba version (the overload below)
+    calls a compiled rule on the same views, not copied. Raises ValueError when the result is no (S x 2) array of
+    integers."""
+    tasks = tasks_view(m.ids, m.rows.E, m.rows.prio, m.rows.p, m.rows.d100, m.rows.d50, m.rows.d25,
+                       trial.arrival[m.ids], frozen=True)
+    pairs = np.asarray(rule(float(now), float(end), tasks, machines_view(m.mat, _heads(queues), frozen=True),
+                            _read_only(fp)))
+    if pairs.dtype.kind not in "iu" or pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ValueError(f"plug-in decision: it returned {pairs.dtype} values of shape {pairs.shape}")
+    return np.ascontiguousarray(pairs, np.int64)
+
+
+def _read_only(a):
+    out = np.array(a)
+    out.setflags(write=False)
+    return out
+
+
+@overload(decide, jit_options={"cache": True})
+def _decide_jit(rule, now, end, m, queues, trial, fp):
+    def impl(rule, now, end, m, queues, trial, fp):
+        head = np.full(queues.qlen.size, -1, np.int64)
+        for j in range(head.size):
+            if queues.qlen[j] > 0:
+                head[j] = queues.queue[j, 0]
+        tasks = Tasks(m.ids, m.rows.E, m.rows.prio, m.rows.p, m.rows.d100, m.rows.d50, m.rows.d25,
+                      trial.arrival[m.ids])
+        return rule(now, end, tasks, Machines(m.mat.copy(), head), fp)
+    return impl
+
+
+@njit(cache=True)
+def append_checked(m, pairs, queues):
+    """Append a plug-in's ``pairs`` (row of the mappable tasks, machine) to the queues in order, after checking them:
+    S rows, each mappable task exactly once, every machine one of the system's; raises ValueError otherwise."""
+    S, M = m.ids.size, queues.qlen.size
+    if pairs.shape[0] != S or pairs.shape[1] != 2:
+        raise ValueError("plug-in decision: give one (row, machine) pair per mappable task (an S x 2 array)")
+    seen = np.zeros(S, np.bool_)
+    for s in range(S):
+        i, j = pairs[s, 0], pairs[s, 1]
+        if i < 0 or i >= S:
+            raise ValueError("plug-in decision: a row out of range (rows index the mappable tasks: 0 to S-1)")
+        if j < 0 or j >= M:
+            raise ValueError("plug-in decision: a machine out of range (machines are 0 to M-1)")
+        if seen[i]:
+            raise ValueError("plug-in decision: a task mapped twice (map each mappable task exactly once)")
+        seen[i] = True
+    queue, qlen = queues.queue, queues.qlen
+    for s in range(S):
+        j = pairs[s, 1]
+        queue[j, qlen[j]] = m.ids[pairs[s, 0]]
+        qlen[j] += 1

@@ -187,11 +187,36 @@ def relative_cost(e: np.ndarray, d100: np.ndarray, mat: np.ndarray) -> Step:
     return s
 
 
-def explain_event(ex: Example) -> dict[str, Step]:
-    """Each rebuilding heuristic's steps on one worked example, by registry name (tests/test_value.py checks the pairs
-    against the heuristic's kernel, found through the registry)."""
-    e, d = np.array(ex.etc), np.array(ex.d100)
-    m = lambda: np.array(ex.mat, float)  # noqa: E731
-    return {"max-max": max_max(e, d, m()), "min-min": min_max_min(e, m(), False),
-            "max-min": min_max_min(e, m(), True), "relative-cost": relative_cost(e, d, m()),
-            "slack-sufferage": slack_sufferage(e, d, m())}
+def max_min(e: np.ndarray, d100: np.ndarray, mat: np.ndarray) -> Step:
+    """Max-Min's steps (section 4.3)."""
+    return min_max_min(e, mat, True)
+
+
+def min_min(e: np.ndarray, d100: np.ndarray, mat: np.ndarray) -> Step:
+    """Min-Min's steps (section 4.3)."""
+    return min_max_min(e, mat, False)
+
+
+def assignment(name: str, ex: Example, pairs: list[tuple[int, int]]) -> Step:
+    """What Explain shows of a plug-in heuristic: only the (task, machine) pairs its rule returned on the example, in
+    the order they are appended (a rule's own values are not visible), with each machine's completion."""
+    mat, e = np.array(ex.mat, float), np.array(ex.etc, float)
+    s = Step(f"{name} is a plug-in heuristic: Explain shows only the assignment its rule returned on this event, in "
+             "the order the tasks are appended to the queues, not the values it compared.")
+    for i, j in pairs:
+        mat[j] += e[i, j]
+        s.mapped.append((i + 1, j + 1, float(mat[j])))
+    s.tables.append(_table({"task": [f"t{i + 1}" for i, _ in pairs], "machine": [f"m{j + 1}" for _, j in pairs],
+                            "done at": [c for _, _, c in s.mapped]}, "The rule's pairs, in order"))
+    return s
+
+
+def explain_event(ex: Example, heuristics) -> dict[str, Step]:
+    """The steps on one worked example of each heuristic in ``heuristics`` that Explain shows (its ``explain``), by
+    name (tests/models/value/test_value.py checks the pairs against each heuristic's kernel)."""
+    out = {}
+    for h in heuristics:
+        step = h.explain(ex)
+        if step is not None:
+            out[h.name] = step
+    return out

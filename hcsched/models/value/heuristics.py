@@ -11,16 +11,24 @@ dynamic heuristics of the same trial, seeded with the trial's best dynamic mappi
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from hcsched.errors import HcschedError
 from hcsched.heuristics import Heuristic, Param
-from hcsched.models.value import editing, max_max, min_min, rounds, shared
-from hcsched.models.value.kinds import Kind
+from hcsched.models.value import editing, engine, explain, max_max, min_min, rounds, shared, sufferage
+from hcsched.models.value.cost import DYNAMIC_TASK, dynamic_seconds
+from hcsched.models.value.kinds import PLUGIN, Kind
+from hcsched.models.value.plugin import compiled, machines_view, tasks_view
+from hcsched.models.value.simulation import ValueRun, replay, run_dynamic, run_plugin
+from hcsched.models.value.static import annealing, ga, genetic, tpsa
 from hcsched.models.value.static.annealing import TPSA_PARAMS
 from hcsched.models.value.static.genetic import GA_PARAMS
+from hcsched.models.value.static_runs import run_static
 
 MODEL = "value"
 KIM = "Kim et al. 2007"
@@ -41,19 +49,95 @@ STEP7 = Param("step7", "on", "choice", choices=("on", "off"),
 
 
 @dataclass(frozen=True)
-class DynamicHeuristic(Heuristic):
-    """A dynamic heuristic of the value model: its ``kind`` (the :class:`~hcsched.models.value.kinds.Kind` named
-    like the heuristic, e.g. ``MAX_MAX`` for max-max, stored as an int) selects its kernel in
-    :func:`~hcsched.models.value.event.mapping_event`, and ``pack(params, spec, workload)`` makes the float vector
-    ``fp`` that kernel reads."""
+class ValueHeuristic(Heuristic):
+    """A heuristic of the value model: everything particular to it lives on it. ``run`` simulates it on a trial,
+    ``trial_seconds`` is its cost model, ``explain`` its steps on a worked example of section 4 (Tables 2-5) and
+    ``explain_problem`` whether Explain agrees with its runs; ``reference`` (the static benchmarks) marks a
+    full-knowledge reference, never crowned."""
+
+    def run(self, spec: Any, heuristic: Any, workload: Any) -> ValueRun:
+        """One trial's run.
+
+        Parameters
+        ----------
+        spec : ValueSpec
+        heuristic : hcsched.scenario.HeuristicSpec
+            This heuristic with its resolved parameters.
+        workload : ValueWorkload
+
+        Returns
+        -------
+        ValueRun
+        """
+        raise NotImplementedError(f"heuristic {self.name!r} of the value model cannot run")
+
+    def explain(self, example: explain.Example) -> explain.Step | None:
+        """Its steps on a worked example of section 4 (:data:`hcsched.models.value.explain.EXAMPLES`), or None where
+        Explain does not show it (a static benchmark, a heuristic that only places the new task)."""
+        return None
+
+    def explain_problem(self, scenario: Any, heuristic: Any) -> str | None:
+        """Why Explain's trace of its decisions does not end in the assignment its run makes, or None."""
+        return None
+
+
+@dataclass(frozen=True)
+class DynamicHeuristic(ValueHeuristic):
+    """A dynamic heuristic of the value model (section 4).
+
+    Parameters
+    ----------
+    kind : int
+        The :class:`~hcsched.models.value.kinds.Kind` named like the heuristic (``MAX_MAX`` for max-max), stored as
+        an int: it selects its kernel in :func:`~hcsched.models.value.event.mapping_event`.
+    pack : callable
+        ``pack(params, spec, workload)``: the float vector ``fp`` that kernel reads.
+    rebuild_weight : float
+        The weight of its queues in the cost model (:mod:`.cost`).
+    event_kernel : callable, optional
+        Its kernel of one event from scratch (:func:`~hcsched.models.value.engine.one_event`), beside ``trace``.
+    trace : callable, optional
+        Explain's plain steps ``trace(etc, d100, mat) -> Step`` (:mod:`.explain`) on a worked example.
+    explain_params : tuple
+        (name, value) parameters set when Explain's trace is compared with the kernel.
+    """
 
     pack: Callable[[dict, object, object], np.ndarray] = field(default=None, repr=False)
+    rebuild_weight: float = 1.0
+    event_kernel: Callable | None = field(default=None, repr=False)
+    trace: Callable | None = field(default=None, repr=False)
+    explain_params: tuple = ()
+
+    def run(self, spec, heuristic, workload) -> ValueRun:
+        return run_dynamic(spec, self, heuristic.kwargs, workload)
+
+    def trial_seconds(self, spec, heuristic) -> float:
+        return dynamic_seconds(spec, self.rebuild_weight)
+
+    def explain(self, example):
+        if self.trace is None:
+            return None
+        return self.trace(np.array(example.etc, float), np.array(example.d100, float), np.array(example.mat, float))
+
+    def explain_problem(self, scenario, heuristic) -> str | None:
+        """Explain's trace on each worked example maps the pairs the kernel maps (from scratch, one event)."""
+        if self.trace is None:
+            return None
+        fp = self.pack({**self.defaults(), **dict(self.explain_params)}, scenario.spec, None)
+        for key, ex in explain.EXAMPLES.items():
+            n = len(ex.etc)
+            pairs, _ = engine.one_event(self.event_kernel, fp, ex.etc, np.ones(n), ex.d100, np.full(n, explain.FAR),
+                                        np.full(n, explain.FAR), ex.mat)
+            traced = [(t - 1, j - 1) for t, j, _ in self.explain(ex).mapped]
+            if traced != pairs:
+                return f"Explain's steps on {key} map {traced}, its kernel {pairs}"
+        return None
 
 
 def _h(name: str, title: str, kind: Kind, pack, section: str, description: str, params: tuple = (),
-       checks: tuple = ()) -> DynamicHeuristic:
+       checks: tuple = (), **more) -> DynamicHeuristic:
     return DynamicHeuristic(name, title, "batch", int(kind), section, description, params, models=(MODEL,), paper=KIM,
-                            checks=checks, pack=pack)
+                            checks=checks, pack=pack, **more)
 
 
 def _thresholds(v: dict) -> str | None:
@@ -64,21 +148,24 @@ DYNAMIC: tuple[Heuristic, ...] = (
     _h("max-max", "Max-Max", Kind.MAX_MAX, max_max.pack_max_max, "4.2",
        "Fitness = worth / ETC, worth = priority weight x the deadline factor of the estimated completion. Each "
        "mappable task finds its maximum-fitness machine; the best pair is mapped (appended to the queue), mat is "
-       "updated and the rest repeat."),
+       "updated and the rest repeat.", rebuild_weight=0.36, event_kernel=max_max.max_max, trace=explain.max_max),
     _h("max-min", "Max-Min", Kind.MAX_MIN, min_min.pack_step7, "4.3",
        "Each mappable task finds its minimum completion time machine; the pair with the largest completion time is "
        "mapped first, and so on. Step 7 then rebuilds every queue: high-priority tasks meeting D100, D50, D25 in "
-       "turn (in queue order), then medium, then low, then the tasks missing D25 by priority.", (STEP7,)),
+       "turn (in queue order), then medium, then low, then the tasks missing D25 by priority.", (STEP7,),
+       rebuild_weight=2.45, event_kernel=min_min.max_min, trace=explain.max_min, explain_params=(("step7", "off"),)),
     _h("min-min", "Min-Min", Kind.MIN_MIN, min_min.pack_step7, "4.3",
        "As Max-Min, but the pair with the smallest completion time is mapped first; the same step-7 rebuild of the "
-       "queues (section 4.3: 'the difference is in step (3)').", (STEP7,)),
+       "queues (section 4.3: 'the difference is in step (3)').", (STEP7,), rebuild_weight=0.36,
+       event_kernel=min_min.min_min, trace=explain.min_min, explain_params=(("step7", "off"),)),
     _h("percent-best", "Percent Best", Kind.PERCENT_BEST, rounds.pack_percent_best, "4.4",
        "Priority groups high, medium, low in turn. In rounds, each task of the group picks its minimum completion "
        "time machine among its m fastest (m = 3, 4, 8 of 8 machines; here a percent of the machines, rounded, at "
        "least 1) and the idle ones; uncontended tasks are mapped, a contended machine goes to the earliest D100.",
        (Param("percent_high", 37.5, float, 0.0, 100.0, low_open=True, doc="m of high-priority tasks, % of machines"),
         Param("percent_medium", 50.0, float, 0.0, 100.0, low_open=True, doc="m of medium-priority tasks, %"),
-        Param("percent_low", 100.0, float, 0.0, 100.0, low_open=True, doc="m of low-priority tasks, %"))),
+        Param("percent_low", 100.0, float, 0.0, 100.0, low_open=True, doc="m of low-priority tasks, %")),
+       rebuild_weight=1.33),
     _h("queueing-table", "Queueing Table", Kind.QUEUEING_TABLE, editing.pack_queueing_table, "4.5, Table 1",
        "Only the new task is placed: in each queue by its rank of Table 1 (priority, slow/fast by relative "
        "execution time, sooner/later by urgency), on the machine where it then completes first. Then, machine by "
@@ -92,11 +179,12 @@ DYNAMIC: tuple[Heuristic, ...] = (
                   "the scenario's task_mean"),
         Param("placement", "after-rank", "choice", choices=("after-rank", "end"),
               doc="where the new task goes when every task of its rank is at least as urgent: right after them "
-                  "(default) or at the end of the queue"))),
+                  "(default) or at the end of the queue")), rebuild_weight=0.02),
     _h("relative-cost", "Relative Cost", Kind.RELATIVE_COST, shared.pack_contention, "4.6",
        "RC = minimum completion time / mean completion time over the machines; worth = weight x the deadline factor "
        "at the minimum completion time. Each round takes the tasks tied at the highest worth; tasks alone on their "
-       "minimum completion time machine are mapped, and a contended machine goes to the lowest RC.", (CONTENTION,)),
+       "minimum completion time machine are mapped, and a contended machine goes to the lowest RC.", (CONTENTION,),
+       rebuild_weight=1.96, event_kernel=rounds.relative_cost, trace=explain.relative_cost),
     _h("slack-sufferage", "Slack Sufferage", Kind.SLACK_SUFFERAGE, shared.pack_contention, "4.7, Tables 3 and 5",
        "Percentage slack PS = 1 - ETC / (deadline - mat), -1 where the deadline is missed, with D100 (else D50, "
        "D25, the end of the evaluation period when missed everywhere). Each task picks its maximum-PS machine; the "
@@ -104,7 +192,8 @@ DYNAMIC: tuple[Heuristic, ...] = (
        "best minus second-best PS).",
        (CONTENTION,
         Param("end_factor", 0.05, float, 0.0, 1.0, doc="worth factor when only the end of the evaluation period can "
-              "be met (default 0.05, the factor after D25)"))),
+              "be met (default 0.05, the factor after D25)")),
+       rebuild_weight=1.5, event_kernel=sufferage.slack_sufferage, trace=explain.slack_sufferage),
     _h("switching", "Switching Algorithm", Kind.SWITCHING, editing.pack_switching, "4.8",
        "Only the new task is mapped: to its minimum completion time machine, or to its minimum execution time "
        "machine once the load balance ratio min mat / max mat exceeds the high threshold (back to MCT below the "
@@ -114,23 +203,167 @@ DYNAMIC: tuple[Heuristic, ...] = (
         Param("high", SWITCH_HIGH, float, 0.0, 1.0, doc="to MET when the ratio rises above this"),
         Param("ratio", "relative", "choice", choices=("relative", "absolute"),
               doc="relative: of mat - now (default); absolute: of mat as the text says")),
-       (_thresholds,)),
+       (_thresholds,), rebuild_weight=0.02),
 )
 
 
 STATIC_REFERENCE = "a static benchmark computed after the fact with the whole workload known"  # section 5
+
+
+@dataclass(frozen=True)
+class StaticHeuristic(ValueHeuristic):
+    """A static benchmark of section 5 (TPSA, GA): a full-knowledge reference (``reference``), run after the
+    dynamic heuristics of the trial from the best mapping of the built-in dynamic heuristics at their defaults
+    (:func:`~hcsched.models.value.simulation.best_dynamic`), whatever else the scenario runs.
+
+    Parameters
+    ----------
+    search : callable
+        ``search(problem, machine, order, rng, **params)`` (:mod:`.static`).
+    stream : int
+        Its stream of the trial's ``static_seed``.
+    evaluation : float
+        Seconds per schedule it may evaluate and task (the cost model).
+    work : callable
+        ``work(params)``: the most schedules it may evaluate.
+    """
+
+    search: Callable = field(default=None, repr=False)
+    stream: int = 0
+    evaluation: float = 0.0
+    work: Callable[[dict], float] = field(default=None, repr=False)
+
+    def run(self, spec, heuristic, workload) -> ValueRun:
+        return run_static(spec, self.search, self.stream, heuristic.kwargs, workload, DYNAMIC)
+
+    def search_work(self, params: dict) -> float:
+        """The most schedules the search may evaluate with ``params`` (for run-time estimates)."""
+        return self.work(params)
+
+    def trial_seconds(self, spec, heuristic) -> float:
+        return self.evaluation * self.search_work(heuristic.kwargs) * spec.expected_tasks
+
+
 STATIC = (
-    Heuristic("tpsa", "Two-phase simulated annealing (static)", "batch", -1, "5.2",
-              "A static benchmark with full knowledge of arrivals and actual times: simulated annealing from the "
-              "trial's best dynamic mapping, moving single tasks (phase 1) then swapping pairs (phase 2), five "
-              "runs; never worse than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
-              TPSA_PARAMS, models=(MODEL,), paper=KIM, reference=STATIC_REFERENCE),
-    Heuristic("ga", "Genetic algorithm (static)", "batch", -1, "5.3",
-              "A static benchmark with full knowledge: a population of 100 mappings seeded with the trial's best "
-              "dynamic mapping, rank-based roulette with elitism, one-cut crossover and mutation; never worse "
-              "than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
-              GA_PARAMS, models=(MODEL,), paper=KIM, reference=STATIC_REFERENCE),
+    StaticHeuristic("tpsa", "Two-phase simulated annealing (static)", "batch", -1, "5.2",
+                    "A static benchmark with full knowledge of arrivals and actual times: simulated annealing from the "
+                    "trial's best dynamic mapping, moving single tasks (phase 1) then swapping pairs (phase 2), five "
+                    "runs; never worse than the best dynamic heuristic of the trial. Runs after the dynamic "
+                    "heuristics.", TPSA_PARAMS, models=(MODEL,), paper=KIM, reference=STATIC_REFERENCE,
+                    search=tpsa, stream=0, evaluation=8e-10, work=annealing.work),
+    StaticHeuristic("ga", "Genetic algorithm (static)", "batch", -1, "5.3",
+                    "A static benchmark with full knowledge: a population of 100 mappings seeded with the trial's best "
+                    "dynamic mapping, rank-based roulette with elitism, one-cut crossover and mutation; never worse "
+                    "than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
+                    GA_PARAMS, models=(MODEL,), paper=KIM, reference=STATIC_REFERENCE,
+                    search=ga, stream=1, evaluation=8.5e-9, work=genetic.work),
 )
 HEURISTICS = DYNAMIC + STATIC
 NAMES = tuple(h.name for h in HEURISTICS)
 DYNAMIC_NAMES = tuple(h.name for h in DYNAMIC)
+
+
+# --- plug-ins (hcsched.models.value.plugin) ----------------------------------------------------------------------
+#: A plug-in's default cost model, from Min-Min's (a rebuilding heuristic of about its work): compiled, as Min-Min;
+#: plain Python, PYTHON_EVENT seconds per event (the loop run as Python, measured at about 40 us plus the rule) and
+#: PYTHON_REBUILD x Min-Min's weight for its queues.
+PLUGIN_WEIGHT = 0.36
+PYTHON_EVENT, PYTHON_REBUILD = 1.5e-4, 50.0
+
+
+@dataclass(frozen=True)
+class PluginHeuristic(ValueHeuristic):
+    """A plug-in heuristic of the value model: its ``rule`` (:mod:`hcsched.models.value.plugin`) decides every
+    mapping event; ``kind`` is :data:`~hcsched.models.value.kinds.PLUGIN`.
+
+    Parameters
+    ----------
+    jit_rule : JitRule, optional
+        The compiled rule, for a numba ``@njit`` rule (None: a plain Python rule, run by the loop as Python).
+    cost : callable, optional
+        ``cost(spec, heuristic_spec) -> seconds``, the user's own cost model; default: :data:`PLUGIN_WEIGHT` et al.
+    """
+
+    jit_rule: Any = field(default=None, repr=False, compare=False)
+    cost: Callable | None = field(default=None, repr=False, compare=False)
+
+    def pack(self, params: dict, spec=None, workload=None) -> np.ndarray:
+        """The rule's ``params`` array: each parameter in declared order, a choice as the index of its value."""
+        return np.array([p.choices.index(params[p.name]) if p.kind == "choice" else float(params[p.name])
+                         for p in self.params], float)
+
+    def seed(self, workload) -> int:
+        """The ``np.random`` seed of its run on a trial: from the trial's workload and its own name."""
+        mine = zlib.crc32(self.name.encode())
+        return int(np.random.SeedSequence([*workload.static_seed.tolist(), 2, mine]).generate_state(1)[0])
+
+    def run(self, spec, heuristic, workload) -> ValueRun:
+        return run_plugin(spec, self, heuristic.kwargs, workload)
+
+    def trial_seconds(self, spec, heuristic) -> float:
+        if self.cost is not None:
+            return float(self.cost(spec, heuristic))
+        if self.jit_rule is not None:
+            return dynamic_seconds(spec, PLUGIN_WEIGHT)
+        return dynamic_seconds(spec, PYTHON_REBUILD * PLUGIN_WEIGHT, per_task=DYNAMIC_TASK + PYTHON_EVENT)
+
+    def decisions(self, now: float, end: float, etc, weight, prio, d100, d50, d25, ready, params) -> list:
+        """The rule's (row, machine) pairs on one event given as arrays (Explain's worked examples), read-only."""
+        S = len(etc)
+        tasks = tasks_view(np.arange(S, dtype=np.int64), np.ascontiguousarray(etc, float), np.asarray(prio, np.int64),
+                           np.asarray(weight, float), np.asarray(d100, float), np.asarray(d50, float),
+                           np.asarray(d25, float), np.zeros(S), frozen=True)
+        machines = machines_view(np.asarray(ready, float), np.full(len(ready), -1, np.int64), frozen=True)
+        pairs = np.asarray(self.rule(float(now), float(end), tasks, machines, params))
+        return [(int(i), int(j)) for i, j in pairs.reshape(-1, 2)]
+
+    def explain(self, example):
+        """Only the assignment its rule returns on the example (a plug-in's rule shows no intermediate values)."""
+        n = len(example.etc)
+        far = np.full(n, explain.FAR)
+        pairs = self.decisions(0.0, np.inf, example.etc, np.ones(n), np.zeros(n), example.d100, far, far,
+                               example.mat, self.pack(self.defaults()))
+        return explain.assignment(self.name, example, pairs)
+
+    def explain_problem(self, scenario, heuristic) -> str | None:
+        """Its run on the scenario's first trial replayed event by event in plain Python (as Explain shows a
+        plug-in: the decisions of its rule, nothing compared) ends in the same machines, starts and finishes."""
+        from_run, replayed = replay(scenario, heuristic, self)
+        for what, a, b in zip(("machines", "starts", "finishes"), from_run, replayed, strict=True):
+            if not np.array_equal(a, b, equal_nan=True):
+                return f"its {what} on trial 0 differ between the run and the plain replay Explain shows"
+        return None
+
+
+CAPABILITIES = ("cost",)
+
+
+def make_plugin(rule, *, name: str, title: str, description: str, params: tuple, section: str, paper: str,
+                origin: str, **capabilities) -> PluginHeuristic:
+    """A plug-in heuristic of the value model around ``rule`` (:mod:`hcsched.models.value.plugin`).
+
+    Parameters
+    ----------
+    rule : callable
+        ``rule(now, end, tasks, machines, params) -> pairs``: plain Python or numba ``@njit``.
+    name, title, description, section, paper, origin : str
+        As :func:`hcsched.heuristic` gives them.
+    params : tuple of Param
+        Its parameters; the rule reads them as a float array in this order (a choice: its index).
+    **capabilities
+        ``cost``: ``cost(spec, heuristic_spec) -> seconds`` of one trial (default: from Min-Min's).
+
+    Returns
+    -------
+    PluginHeuristic
+    """
+    unknown = sorted(set(capabilities) - set(CAPABILITIES))
+    if unknown:
+        raise HcschedError(f"plug-in heuristic {name!r}: the value model takes no capability {unknown[0]!r}; allowed: "
+                           f"{', '.join(CAPABILITIES)} (every value heuristic is batch mode: one event per arrival)")
+    cost = capabilities.get("cost")
+    if cost is not None and not callable(cost):
+        raise HcschedError(f"plug-in heuristic {name!r}: cost must be a function (spec, heuristic) -> seconds")
+    jit_rule = compiled(rule, name) if hasattr(rule, "py_func") and hasattr(rule, "compile") else None
+    return PluginHeuristic(name, title, "batch", PLUGIN, section, description, tuple(params), models=(MODEL,),
+                           paper=paper, origin=origin, rule=rule, jit_rule=jit_rule, cost=cost)

@@ -23,3 +23,7 @@ class Kind(IntEnum):
     RELATIVE_COST = 5  # section 4.6
     SLACK_SUFFERAGE = 6  # section 4.7
     SWITCHING = 7  # section 4.8
+
+
+#: The code of every plug-in heuristic (:mod:`.plugin`): its rule decides the event, in the engine's loop.
+PLUGIN = 100

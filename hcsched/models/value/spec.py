@@ -12,7 +12,19 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hcsched.errors import HcschedError
-from hcsched.validate import MAX_MACHINES, MAX_RATE, MAX_SECONDS, MAX_TASKS, choice, count, cov, fail, number, numbers, seconds
+from hcsched.validate import (
+    MAX_MACHINES,
+    MAX_RATE,
+    MAX_SECONDS,
+    MAX_TASKS,
+    choice,
+    count,
+    cov,
+    fail,
+    number,
+    numbers,
+    seconds,
+)
 
 MAX_BURSTS = 10**6  # bursts of one trial (their starts are drawn as one array)
 MAX_TASK_MEAN = 1e9  # the CVB ETC's mean (s): its gamma draws stay far below the overflow of sums

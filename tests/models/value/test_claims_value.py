@@ -59,7 +59,8 @@ def test_the_paper_s_trials_the_second_reading_and_shared_scenarios():
 def test_the_claims_carry_notes_and_the_comparable_claim_sweeps_all_eight_scenarios():
     assert all(c.note and c.paper and c.source for c in CLAIMS)
     comparable = next(v for v in variants(CLAIMS, tiny=True) if v.claim.id == "kim-sec8-tpsa-ga-comparable")
-    assert {values["heterogeneity"] for values, _ in comparable.points} == {"high", "low"} and len(comparable.points) == 8
+    assert {values["heterogeneity"] for values, _ in comparable.points} == {"high", "low"}
+    assert len(comparable.points) == 8
 
 
 # --- the model's own checks on hand-made results ----------------------------------------------------------------
@@ -151,9 +152,11 @@ def test_tpsa_gain_against_the_papers_percent():
 
 def test_tpsa_and_ga_comparable_in_every_scenario():
     check = vc.custom(vc._comparable, "", a="tpsa", b="ga", keys=("deadlines",), within=2.0)
-    close = sweep("deadlines", {"loose": {"tpsa": flat(90), "ga": flat(91)}, "tight": {"tpsa": flat(70), "ga": flat(69)}})
+    close = sweep("deadlines", {"loose": {"tpsa": flat(90), "ga": flat(91)},
+                                "tight": {"tpsa": flat(70), "ga": flat(69)}})
     assert check.evaluate(close, BETTER).verdict == HOLDS
-    apart = sweep("deadlines", {"loose": {"tpsa": flat(90), "ga": flat(91)}, "tight": {"tpsa": flat(70), "ga": flat(77)}})
+    apart = sweep("deadlines", {"loose": {"tpsa": flat(90), "ga": flat(91)},
+                                "tight": {"tpsa": flat(70), "ga": flat(77)}})
     out = check.evaluate(apart, BETTER)
     assert out.verdict == FAILS and out.value == pytest.approx(7.0) and "tight" in out.detail
 
@@ -164,7 +167,8 @@ def test_queueing_table_and_switching_faster():
 
     def times(qt, n: int = 3) -> pd.DataFrame:
         qt = qt if isinstance(qt, list) else [qt] * n
-        return table({("max-max", "mean_event_ms"): [0.1] * len(qt), ("slack-sufferage", "mean_event_ms"): [0.9] * len(qt),
+        return table({("max-max", "mean_event_ms"): [0.1] * len(qt),
+                      ("slack-sufferage", "mean_event_ms"): [0.9] * len(qt),
                       ("queueing-table", "mean_event_ms"): qt, ("switching", "mean_event_ms"): [0.0002] * len(qt)})
 
     out = check.evaluate(times(0.0004), BETTER)  # 250x and 500x the fastest rebuilding heuristic, Max-Max
@@ -189,6 +193,7 @@ def test_the_models_own_checks_keep_the_one_rule():
     loses = sweep("deadlines", {"loose": {"a": flat(90), "b": flat(80)}, "tight": {"a": flat(85), "b": flat(81)}})
     out = vc.custom(vc._every_loses, "", key="deadlines").evaluate(loses, BETTER)
     assert out.claimed == (0.0, math.inf) and _judged(out)
-    apart = sweep("deadlines", {"loose": {"tpsa": flat(90), "ga": flat(91)}, "tight": {"tpsa": flat(70), "ga": flat(77)}})
+    apart = sweep("deadlines", {"loose": {"tpsa": flat(90), "ga": flat(91)},
+                                "tight": {"tpsa": flat(70), "ga": flat(77)}})
     out = vc.custom(vc._comparable, "", a="tpsa", b="ga", keys=("deadlines",), within=2.0).evaluate(apart, BETTER)
     assert out.claimed == (-2.0, 2.0) and _judged(out)

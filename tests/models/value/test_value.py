@@ -84,7 +84,8 @@ def test_table4_by_hand_for_min_min_max_min_and_relative_cost():
     # MCT: t1 12.4 on m2, t2 9 on m1 (no priorities: step 7 keeps one task per queue as it is)
     assert event(min_min.min_min, **T4, fp=(1.0,))[0] == [(1, 0), (0, 1)]  # smallest first: t2 (9), then t1 (12.4)
     assert event(min_min.max_min, **T4, fp=(0.0,))[0] == [(0, 1), (1, 0)]  # largest first: t1 (12.4), then t2 (9)
-    assert sorted(event(min_min.max_min, **T4, fp=(1.0,))[0]) == [(0, 1), (1, 0)]  # step 7 lists queues machine by machine
+    # step 7 lists queues machine by machine
+    assert sorted(event(min_min.max_min, **T4, fp=(1.0,))[0]) == [(0, 1), (1, 0)]
     # Relative Cost: both meet D100 at their MCT (worth 1 each), different machines: both mapped in one round
     pairs, mat = event(rounds.relative_cost, **T4, fp=(0.0,))
     assert sorted(pairs) == [(0, 1), (1, 0)]
@@ -326,7 +327,8 @@ def test_explain_steps_map_what_the_kernels_map(example):
     from hcsched.models.value.explain import EXAMPLES, explain_event
 
     ex = EXAMPLES[example]
-    steps = explain_event(ex)
+    steps = explain_event(ex, DYNAMIC)
+    assert set(steps) == set(ONE_EVENT)
     for name in steps:
         h = get_heuristic(name, "value")
         fp = h.pack({**h.defaults(), "step7": "off"} if "step7" in h.defaults() else h.defaults(), ValueSpec(), None)
@@ -370,9 +372,8 @@ def test_outcome_gantt_keeps_to_its_window_and_names_tasks_never_started():
 def test_the_run_time_estimate_follows_the_static_searches_parameters():
     """A TPSA or GA made far longer by its parameters is estimated so (the dashboard refuses runs over its limit)."""
     from hcsched.experiment import estimate_seconds
-    from hcsched.models.value.static import search_work
-
-    assert search_work("tpsa", get_heuristic("tpsa", "value").defaults()) == pytest.approx(5 * 46964, rel=1e-3)
+    tpsa = get_heuristic("tpsa", "value")
+    assert tpsa.search_work(tpsa.defaults()) == pytest.approx(5 * 46964, rel=1e-3)
     base = preset("kim-loose-high-heavy").replace(trials=1)
 
     def seconds(*heuristics):

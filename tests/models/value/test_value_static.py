@@ -94,7 +94,8 @@ def test_upper_bound_by_hand():
     # one machine: [10, 20] gives task 1 (3 s, +2) then 7 s of task 0 (+2.8); [20, 30]: task 0's last 3 s (+1.2)
     # beat task 2 (Q 0.4 > 0.01), then 7 s of task 2 (+0.07)
     assert upper_bound(a, w, m, 1, 10.0, 30.0) == pytest.approx(2 + 2.8 + 1.2 + 0.07)
-    # from time 0 (from_zero): [0, 5] gives task 0 five seconds (+2); [5, 20]: task 1 (+2), task 0's last 5 s (+2), 7 s idle
+    # from time 0 (from_zero): [0, 5] gives task 0 five seconds (+2); [5, 20]: task 1 (+2), task 0's last 5 s (+2),
+    # 7 s idle
     assert upper_bound(a, w, m, 1, 10.0, 30.0, True) == pytest.approx(2 + 2 + 2 + 10 * 0.01)
     assert upper_bound(a, w, m, 1, 30.0, 30.0) == 0.0
     assert upper_bound(arr(50.0), arr(4.0), arr(1.0), 1, 10.0, 30.0) == 0.0  # arrives after E
@@ -164,7 +165,8 @@ def test_value_never_exceeds_upper_bound(data, b, span):
     v = worth.value(start, finish, weight, d100, d100 + 10, d100 + 20, b, e)
     ub = upper_bound(arrival, weight, atc.min(axis=1), m, b, e)
     assert v <= ub + 1e-9 * max(1.0, ub)
-    assert ub <= upper_bound(arrival, weight, atc.min(axis=1), m, b, e, True) + 1e-9 * max(1.0, ub)  # from_zero is looser
+    # from_zero is looser
+    assert ub <= upper_bound(arrival, weight, atc.min(axis=1), m, b, e, True) + 1e-9 * max(1.0, ub)
 
 
 # --- the static benchmarks (section 5) -------------------------------------------------------------------------------

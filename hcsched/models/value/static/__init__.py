@@ -11,13 +11,5 @@ from hcsched.models.value.static.annealing import TPSA_PARAMS, tpsa
 from hcsched.models.value.static.genetic import GA_PARAMS, ga
 from hcsched.models.value.static.problem import OBJECTIVES, StaticProblem, StaticResult, evaluate, score
 
-__all__ = ["GA_PARAMS", "OBJECTIVES", "TPSA_PARAMS", "StaticProblem", "StaticResult", "evaluate", "ga", "score",
-           "search_work", "tpsa"]
-
-_WORK = {"tpsa": annealing.work, "ga": genetic.work}
-
-
-def search_work(name: str, params: dict) -> float:
-    """The most schedules the search ``name`` ("tpsa" or "ga") may evaluate with ``params``, for run-time
-    estimates."""
-    return _WORK[name](params)
+__all__ = ["GA_PARAMS", "OBJECTIVES", "TPSA_PARAMS", "StaticProblem", "StaticResult", "annealing", "evaluate", "ga",
+           "genetic", "score", "tpsa"]

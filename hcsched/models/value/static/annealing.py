@@ -66,7 +66,8 @@ def work(params: dict) -> float:
     """The most schedules TPSA may evaluate with ``params``: runs x iterations (phase 1 at most
     ``phase1_iterations``, phase 2 until T = t0 alpha^k falls below t_min; the "unchanged" rules may stop either
     sooner)."""
-    cooling = math.log(params["t_min"] / params["t0"]) / math.log(params["alpha"]) if params["t_min"] < params["t0"] else 0.0
+    cooling = (math.log(params["t_min"] / params["t0"]) / math.log(params["alpha"])
+               if params["t_min"] < params["t0"] else 0.0)
     return params["runs"] * max(float(params["phase1_iterations"]), cooling)
 
 

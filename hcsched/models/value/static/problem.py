@@ -226,7 +226,7 @@ def draw_seed(rng) -> int:
     return int(rng.integers(0, 2**31 - 1))
 
 
-# --- moves (TPSA and the GA) -----------------------------------------------------------------------------------------------------------
+# --- moves (TPSA and the GA) ---------------------------------------------------------------------------------------
 @njit(cache=True)
 def remove(row, k, p):
     """Remove position p from the first k entries of ``row``."""
