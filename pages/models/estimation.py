@@ -32,8 +32,8 @@ METRICS = {m.name: m for m in MODEL.metrics}
 #: The symbols of the model's Results page in plain words (Page, Keane and Naughton: the heuristics' families in
 #: section 3, efficiency eq. 7, the estimation error eq. 8).
 SYMBOLS = {
-    "F.., L.. (fa, fe, fz, la, le, lz)": "the paper's greedy heuristics (section 3): F maps the task and processor that "
-                                         "finish earliest by the estimates, L the pair that best balances the "
+    "F.., L.. (fa, fe, fz, la, le, lz)": "the paper's greedy heuristics (section 3): F maps the task and processor "
+                                         "that finish earliest by the estimates, L the pair that best balances the "
                                          "processors' load; the second letter says how each weighs the estimation "
                                          "error: A as estimated, E least error first, Z most error first (by "
                                          "error^beta); _d: the dynamic weighting.",
@@ -214,7 +214,8 @@ def _trace(s):
     procs, tasks = (st.session_state.get(TRACE[k]) for k in ("processors", "tasks"))
     if procs is None or tasks is None:
         missing = [what for what, have in (("a processors CSV (name, speed)", procs), (
-            "a tasks CSV (problem, task, stage, release, x1..xq, and work or time and machine)", tasks)) if have is None]
+            "a tasks CSV (problem, task, stage, release, x1..xq, and work or time and machine)", tasks))
+            if have is None]
         raise HcschedError(f"upload {' and '.join(missing)}, or use generated problems")
     try:
         trace = parse_tasks(tasks[1], _speeds())
@@ -263,7 +264,8 @@ def editor(sc) -> None:
                    "per stage (MFLOP), parameter ranges x_k in 0..params_k with exponents of the hidden work "
                    "function, data moved (Mb), lognormal noise sd, outlier probability and factor.")
         if W + "est_problems" not in st.session_state:  # a fresh editor: start from the table as last shown
-            st.session_state[PROBLEMS_BASE] = st.session_state.get(PROBLEMS_LAST, _problems_frame(s.problems or (Problem(),)))
+            st.session_state[PROBLEMS_BASE] = st.session_state.get(PROBLEMS_LAST,
+                                                                   _problems_frame(s.problems or (Problem(),)))
         frame = st.data_editor(st.session_state[PROBLEMS_BASE], key=W + "est_problems", num_rows="dynamic")
         st.session_state[PROBLEMS_LAST] = frame
     st.subheader("Estimator and error")

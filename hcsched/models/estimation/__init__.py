@@ -10,7 +10,6 @@ presets (:mod:`.presets`) and charts (:mod:`.charts`).
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
@@ -41,24 +40,13 @@ def curve_columns(run: EstimationRun, points: int = CURVE_SAMPLES) -> dict[str, 
     return {f"{family}{k}": float(v) for family, curve in CURVE_FAMILIES.items() for k, v in enumerate(curves[curve])}
 
 
-# CPU seconds of one heuristic's run at 450 tasks, and how it grows with the tasks n: (n / 450)^exponent. Fitted on
-# the 2-core machine, kernels compiled, to one trial of system A at 225-1350 tasks on 90 processors and of
-# the four presets (74 or 90 processors; 30 and 270 change it within 0.5-2x). Mapping by estimates grows about as n^2
-# (each mapping event estimates every waiting task on every processor, and both grow with the stages' sizes), round
-# robin and lightest-loaded about as n^1.5, the load-balancing LA, LE, LZ (Alg. 2) as n^3.5.
-_RUN_450 = {"fa": (0.057, 1.75), "fe": (0.074, 1.9), "fz": (0.070, 2.1), "fe-d": (1.32, 2.6), "fz-d": (0.155, 2.7),
-            "la": (0.094, 3.5), "le": (0.52, 3.5), "lz": (0.30, 3.2), "rr": (0.033, 1.5), "ll": (0.055, 1.7),
-            "ef": (0.073, 1.5), "tabu": (0.20, 1.4), "anneal": (0.15, 1.4)}
-# the local searches: the share of their run spent in moves, which scales with the moves their parameters allow
-_SEARCH_SHARE, _SEARCH_MOVES = 0.7, {"tabu": ("iterations", "candidates"), "anneal": ("iterations",)}
-
-
 class EstimationModel(Model):
     name = "estimation"
     title = "Estimated execution times and error (Page, Keane and Naughton)"
     paper = "Page, Keane and Naughton, JPDC 2008"
     paper_title = "Scheduling in a dynamic heterogeneous distributed system using estimation error"
-    summary = "Execution times are unknown to the scheduler and learnt online from past runs; heuristics weigh each estimate by its predicted error when mapping staged problems onto shared processors."
+    summary = ("Execution times are unknown to the scheduler and learnt online from past runs; heuristics weigh "
+               "each estimate by its predicted error when mapping staged problems onto shared processors.")
     spec_type = spec.EstimationSpec
     spec_keys = frozenset(spec.EST_KEYS)
     metrics = (
@@ -86,8 +74,8 @@ class EstimationModel(Model):
     benchmarks = ("fa",)
     compile_seconds = 10.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py)
     default_preset = "page-system-a"
-    schedule_columns = ("problem", "stage", "released", "estimate", "comm_estimate", "predicted_error", "estimation_error",
-                        "observations")
+    schedule_columns = ("problem", "stage", "released", "estimate", "comm_estimate", "predicted_error",
+                        "estimation_error", "observations")
     heuristics = heuristics.HEURISTICS
 
     def spec_from_dict(self, data: dict[str, Any], base_dir: Path | None = None) -> spec.EstimationSpec:
@@ -131,18 +119,29 @@ class EstimationModel(Model):
         n, m = s.tasks, s.machines
         return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m + 8 * s.estimator.n * m
 
-    def trial_seconds(self, s: spec.EstimationSpec, heuristics_) -> float:
-        """Per heuristic, c (n / 450)^e (_RUN_450) for n tasks (the processors change it little); a local search's
-        share of moves (_SEARCH_SHARE) scaled by its moves per event (iterations, x candidates for tabu) against its
-        defaults'. The workload is negligible beside the runs."""
-        seconds = 0.0
-        for h in heuristics_:
-            c, e = _RUN_450.get(h.name, _RUN_450["fa"])
-            if h.name in _SEARCH_MOVES:
-                moves = [h.kwargs[k] / h.heuristic.defaults()[k] for k in _SEARCH_MOVES[h.name]]
-                c *= 1 - _SEARCH_SHARE + _SEARCH_SHARE * math.prod(moves)
-            seconds += c * (s.tasks / 450) ** e
-        return seconds
+    def plugin(self, rule, *, name: str, title: str, description: str, params: tuple, section: str, paper: str,
+               origin: str, **capabilities: Any) -> heuristics.PluginHeuristic:
+        """A heuristic around a user's rule (:class:`.plugin.Rule`: the mapping of a mapping event's tasks given
+        their estimates and errors, sections 3.2-3.4); ``cost=`` its own cost model (default: scaled from EF's).
+
+        Parameters
+        ----------
+        rule : callable
+            ``rule(now, tasks, processors, params, rng) -> decisions``, plain Python or numba.
+        name, title, description, section, paper, origin : str
+            What it is and where it comes from.
+        params : tuple of Param
+            Its parameters.
+        **capabilities
+            ``cost``: ``(spec, heuristic_spec) -> seconds`` of one trial.
+
+        Returns
+        -------
+        PluginHeuristic
+            The heuristic object.
+        """
+        return heuristics.make_plugin(rule, name=name, title=title, description=description, params=params,
+                                      section=section, paper=paper, origin=origin, **capabilities)
 
     def presets(self):
         return PRESETS
@@ -155,9 +154,10 @@ class EstimationModel(Model):
             "name": "estimation-tiny", "description": "A tiny estimation scenario: 4 processors, a staged and a "
             "single-stage problem.", "model": self.name,
             "processors": {"count": 4, "ratio": 0.5},
-            "problems": [{"name": "staged", "stages": [8, 6], "work": [20000, 40000], "params": [50], "exponents": [1.0]},
-                         {"name": "single", "stages": [10], "work": [30000], "params": [20, 5], "exponents": [1.5, -0.5],
-                          "release": 5.0}],
+            "problems": [{"name": "staged", "stages": [8, 6], "work": [20000, 40000], "params": [50],
+                          "exponents": [1.0]},
+                         {"name": "single", "stages": [10], "work": [30000], "params": [20, 5],
+                          "exponents": [1.5, -0.5], "release": 5.0}],
             "heuristics": ["fa", {"name": "fz", "beta": 0.1}, "la", "rr", "ef", {"name": "tabu", "iterations": 20}],
             "trials": 3, "seed": 11})
 

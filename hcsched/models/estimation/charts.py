@@ -1,7 +1,8 @@
 """The estimation model's curves over time (Figs. 4 and 7-13 of the paper) averaged over trials, and their figures.
 
 Design: every run is measured at ``CURVE_SAMPLES`` evenly spaced points of its own run, at (k + 1) / CURVE_SAMPLES of
-its makespan (:func:`hcsched.models.estimation.curve_columns`, the ``*_at<k>`` columns of the results: idle processors, efficiency so far,
+its makespan (:func:`hcsched.models.estimation.curve_columns`, the ``*_at<k>`` columns of the results: idle processors,
+efficiency so far,
 actual and predicted estimation error), so the curves cost one small measurement per run and need no second
 simulation. Trials end at different times, so for a chart each trial's curve is resampled on one common time grid up
 to the latest makespan shown (:func:`mean_curves`): after its end a trial has every processor idle, its efficiency so
@@ -83,8 +84,8 @@ def _curve(frame: pd.DataFrame, label: str, curve: str, name: str = "", dash: st
     g = frame[frame["heuristic"] == label]
     if until is not None:
         g = g[g["time"] <= until * (1 + 1e-12)]
-    return Curve(label, g["time"].to_numpy(float), *(g[f"{curve}{s}"].to_numpy(float) for s in ("", "_lower", "_upper")),
-                 name=name, dash=dash)
+    return Curve(label, g["time"].to_numpy(float),
+                 *(g[f"{curve}{s}"].to_numpy(float) for s in ("", "_lower", "_upper")), name=name, dash=dash)
 
 
 def over_time(frame: pd.DataFrame, curve: str, metric: Metric, yaxis_title: str, colors: dict | None = None,
@@ -105,6 +106,7 @@ def error_over_time(frame: pd.DataFrame, metric: Metric, colors: dict | None = N
     labels = list(dict.fromkeys(frame["heuristic"]))
     curves = [_curve(frame, label, curve, f"{label}: {word}", dash) for label in labels
               for curve, word, dash in (("actual_error", "actual", "solid"), ("predicted_error", "predicted", "dash"))]
-    return band_chart(curves, better_title("Estimation error over time: actual (solid) against predicted (dashed)", metric),
+    return band_chart(curves,
+                      better_title("Estimation error over time: actual (solid) against predicted (dashed)", metric),
                       ERROR_AXIS, colors, log=True, percent=True,
                       legend_title="heuristic: actual, predicted")

@@ -24,7 +24,23 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from hcsched.claims import FAILS, HOLDS, PARTLY, Best, Better, Claim, Close, Custom, Outcome, Ratio, Reading, Trend, Value, column, wide
+from hcsched.claims import (
+    FAILS,
+    HOLDS,
+    PARTLY,
+    Best,
+    Better,
+    Claim,
+    Close,
+    Custom,
+    Outcome,
+    Ratio,
+    Reading,
+    Trend,
+    Value,
+    column,
+    wide,
+)
 from hcsched.errors import HcschedError
 from hcsched.models.estimation.presets import DENSE_A, DENSE_B, DENSE_PROBLEMS, PROBLEMS
 from hcsched.stats import mean_ci
@@ -42,7 +58,8 @@ TINY = {"processors.count": 8, "problems": TINY_PROBLEMS}
 
 # Fig. 6 inside the scheduler (tests/models/estimation/test_estimation.py; docs/models/estimation.md, Fig. 6): 8
 # processors, 400 tasks of one problem, so U_j of each processor grows to about 50 observations; FA only.
-ONE_PROBLEM = [{"name": "p", "stages": [400], "work": [20000], "params": [20, 10], "exponents": [1.0, 0.5], "data": 5.0}]
+ONE_PROBLEM = [{"name": "p", "stages": [400], "work": [20000], "params": [20, 10], "exponents": [1.0, 0.5],
+                "data": 5.0}]
 FIG6 = {"processors.count": 8, "processors.ratio": 0.5, "problems": ONE_PROBLEM, "heuristics": ["fa"]}
 FIG6_TINY = {"problems": [{**ONE_PROBLEM[0], "stages": [60]}]}
 
@@ -65,9 +82,10 @@ def absolute(heuristics: list) -> list:
 ST_NOTE = ("Eq. 12's ST read as the estimated clock time the processor is free (now, or its running task's estimated "
            "end, plus its queue: hcsched's earlier reading, docs/models/estimation.md) instead of the paper's "
            "relative load; the common offset 'now' flattens FA's spread, so EW decides FE and FZ.")
-DENSE_NOTE = ("The paper's density (docs/models/estimation.md, 'Presets'): its makespans and efficiencies imply 143-160 k "
-              "processor-seconds of work on system A, the analogue has 43 k; three times the tasks at 1.2 x the work "
-              "and outliers x3 instead of x10 (about 147 k), as presets page-system-a-dense and page-system-b-dense.")
+DENSE_NOTE = ("The paper's density (docs/models/estimation.md, 'Presets'): its makespans and efficiencies imply "
+              "143-160 k processor-seconds of work on system A, the analogue has 43 k; three times the tasks at 1.2 x "
+              "the work and outliers x3 instead of x10 (about 147 k), as presets page-system-a-dense and "
+              "page-system-b-dense.")
 
 
 def density_readings(heuristics: list) -> tuple[Reading, ...]:
@@ -99,7 +117,8 @@ def spread_check(a: str, b: str, metric: str, text: str, resamples: int = 2000) 
         picks = rng.integers(0, x.size, (resamples, x.size))
         sx, sy = np.std(x[picks], axis=1, ddof=1), np.std(y[picks], axis=1, ddof=1)
         boot = 100.0 * (sx[sy > 0] / sy[sy > 0] - 1.0)
-        lo, hi = (float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))) if boot.size else (math.nan, math.nan)
+        lo, hi = ((float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))) if boot.size
+                  else (math.nan, math.nan))
         verdict = HOLDS if lo == lo and lo > 0 else PARTLY if value > 0 else FAILS
         detail = (f"standard deviation over trials: {a} {np.std(x, ddof=1):.4g}, {b} {np.std(y, ddof=1):.4g} "
                   f"({value:+.3g}% [{lo:.3g}, {hi:.3g}], bootstrap over {x.size} trials)")
@@ -112,7 +131,8 @@ def spread_check(a: str, b: str, metric: str, text: str, resamples: int = 2000) 
 # --- the claims ------------------------------------------------------------------------------------------
 FIG5 = {"heuristics": ["fa"]}
 FIG5_VARY = {"estimator.method": ["knn", "smoothed", "average"]}
-FZ_FA_READING = ("predicted-error-b", {"estimator.error": "smoothed", "heuristics": ["fa", {"name": "fz", "beta": 0.1}]},
+FZ_FA_READING = ("predicted-error-b",
+                 {"estimator.error": "smoothed", "heuristics": ["fa", {"name": "fz", "beta": 0.1}]},
                  "The predicted error the scheduler weighs is not defined by the paper (section 3.1, "
                  "docs/models/estimation.md): the smoothed average of past ET per problem and processor, instead of "
                  "the default k-NN over past ET.")
@@ -121,8 +141,8 @@ WHY_FZ = ("Our predicted error is mostly the k-NN's own inaccuracy, and the outl
           "had error that depends on X, and they are not published.")
 WHY_EFFICIENCY = ("Efficiencies are computed as eq. 7 says (checked from the schedules), but the analogue workload's "
                   "stage barriers with 10x outliers keep on average 19 of 90 processors busy, so every heuristic is "
-                  "near 20%. The paper's real problems are not specified: the second reading 'dense' (docs/models/estimation.md) runs the "
-                  "work volume the paper's makespans and efficiencies imply.")
+                  "near 20%. The paper's real problems are not specified: the second reading 'dense' "
+                  "(docs/models/estimation.md) runs the work volume the paper's makespans and efficiencies imply.")
 
 
 def _fz_below_fa(system: str, label: str, note: str) -> Claim:
@@ -130,7 +150,8 @@ def _fz_below_fa(system: str, label: str, note: str) -> Claim:
         f"page-s55-fz-below-fa-{label}", MODEL, "Section 5.5",
         f"FZ (best case, beta = 0.1) has a makespan about 20% below FA's (system {label.upper()})", system,
         Better(FZ01, "fa", "makespan", by=15.0), trials=TRIALS, paper="FZ 20% below FA",
-        source="section 5.5 (prose; Table 5 is lost)", note="'20% below' is read as more than 15% below, paired. " + note,
+        source="section 5.5 (prose; Table 5 is lost)",
+        note="'20% below' is read as more than 15% below, paired. " + note,
         readings=(*READINGS[system], Reading(*FZ_FA_READING)), tiny=TINY)
 
 
@@ -154,9 +175,12 @@ def _fig7(which: str, metric: str, note: str) -> Claim:
 # The printed overall efficiencies (eq. 7), one claim each: id -> (system, heuristic, who in words, the paper's %,
 # where, source, a reading note). The case of section 5.5's is not stated: the best case here.
 EFFICIENCIES = {
-    "page-table3-fa-efficiency-51": (A, "fa", "FA", 51.0, "Section 5.4, Table 3", "section 5.4 (prose; Table 3 is lost)", ""),
-    "page-table3-fz-efficiency-66": (A, FZ01, "FZ", 66.0, "Section 5.4, Table 3", "section 5.4 (prose; Table 3 is lost)",
-                                     "Table 3's beta is not given; FZ with beta = 0.1, the value of section 5.5's claims. "),
+    "page-table3-fa-efficiency-51": (A, "fa", "FA", 51.0, "Section 5.4, Table 3",
+                                     "section 5.4 (prose; Table 3 is lost)", ""),
+    "page-table3-fz-efficiency-66": (A, FZ01, "FZ", 66.0, "Section 5.4, Table 3",
+                                     "section 5.4 (prose; Table 3 is lost)",
+                                     "Table 3's beta is not given; FZ with beta = 0.1, the value of section 5.5's "
+                                     "claims. "),
     "page-s55-fz-beta01-efficiency-65": (B, FZ01, "FZ with beta 0.1", 65.0, "Section 5.5", "section 5.5 (prose)",
                                          "The case is not stated: the best case here. "),
     "page-s55-fz-beta05-efficiency-73": (B, FZ05, "FZ with beta 0.5", 73.0, "Section 5.5", "section 5.5 (prose)",
@@ -201,12 +225,13 @@ CLAIMS: tuple[Claim, ...] = (
     _fig7("actual", "estimation_error", "Ours is higher: each processor sees only a handful of a problem's tasks, as "
           "U_j is per processor, and eq. 8 is unbounded for over-estimates after an outlier."),
     _fig7("predicted", "predicted_error", "The predicted error is not defined by the paper (section 3.1, "
-          "docs/models/estimation.md); ours is the default reading, k-NN over the ET of past returns on the processor."),
+          "docs/models/estimation.md); ours is the default reading, k-NN over the ET of past returns on the "
+          "processor."),
     Claim("page-s54-le-4x-la", MODEL, "Section 5.4",
           "LE's makespan is more than 4 times LA's", A, Better("la", "le", "makespan", by=75.0), trials=TRIALS,
           paper="makespan(LE) > 4 x makespan(LA)", source="section 5.4 (prose)",
-          note="Direction only: LE is about 2.1x LA here (1.8x with ST absolute, 1.2x with eq. 17 literal). LA is read with ETC + C subtracted once (the idle area after "
-               "the mapping over the idle area now).",
+          note="Direction only: LE is about 2.1x LA here (1.8x with ST absolute, 1.2x with eq. 17 literal). "
+               "LA is read with ETC + C subtracted once (the idle area after the mapping over the idle area now).",
           readings=(Reading("la-literal", {"heuristics": ["fa", {"name": "la", "reading": "literal"},
                                                           {"name": "le", "reading": "literal"}]},
                             "Eq. 17 as printed subtracts ETC + C M times: LA can be <= 0, which makes LE "

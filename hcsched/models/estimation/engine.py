@@ -30,13 +30,12 @@ import numpy as np
 from hcsched.metrics import Schedule
 from hcsched.models.estimation import heuristics as H
 from hcsched.models.estimation import kernels as K
-from hcsched.models.estimation.error import case_time, et, ew
+from hcsched.models.estimation.error import case_time, et
 from hcsched.models.estimation.estimators import EstimatorState
 from hcsched.models.estimation.spec import EstimationSpec
 from hcsched.models.estimation.workload import Workload, availability, true_time
 
 RETURN, RELEASE = 0, 1
-UNWEIGHTED = frozenset({"fa", "la", "ef", "ll"})  # costs without EW (eqs. 11, 17; section 5.4): EW is not computed
 CURVE_POINTS = 200
 # tasks from which FA carries its sorted estimates between events (one trial of page-system-a with processors and
 # stages x f, measured in one process: 1x, 90 processors and 450 tasks, 0.08 s with them against 0.06 s without; 4x,
@@ -97,7 +96,7 @@ class _Sim:
 
     def __init__(self, spec: EstimationSpec, heuristic, w: Workload):
         self.spec, self.h, self.w = spec, heuristic, w
-        self.name = heuristic.name
+        self.rule = heuristic.heuristic  # the heuristic object: its mapping (order) and capabilities
         self.params, self.case = _options(heuristic)
         n, m = w.work.size, w.speeds.size
         self.N, self.M = n, m
@@ -122,6 +121,7 @@ class _Sim:
         for p, s in zip(w.problem, w.stage, strict=True):
             self.left[(int(p), int(s))] = self.left.get((int(p), int(s)), 0) + 1
         self.mapping_events = 0
+        self.rng = np.random.default_rng(w.rule_seed)  # a plug-in's draws: the trial's, the same for every heuristic
         self.cached = None  # (ETC, C, predicted ET, tasks) of the last mapping, valid until the next event
         self.row = np.full(n, -1, np.int64)  # each task's row in them
         self.carry = K.CarriedFA(n, m, self.params.get("ties") == "last") if self._carried() else None
@@ -133,7 +133,7 @@ class _Sim:
         """Whether FA's mapping events carry their sorted estimates (:class:`.kernels.CarriedFA`): the best case
         (e = ETC + C), the relative ST, k-NN estimates, remapping at every event, and at least ``CARRY_FROM`` tasks
         (below, its bookkeeping costs more than it saves)."""
-        return (self.name == "fa" and self.case == "best" and self.params.get("st") == "relative"
+        return (self.rule.carried and self.case == "best" and self.params.get("st") == "relative"
                 and self.spec.mapping == "return" and self.spec.estimator.method == "knn"
                 and self.N >= CARRY_FROM)
 
@@ -194,13 +194,14 @@ class _Sim:
                 fill[ok] = case_time(etc, self._case_err(err, lt[ok], procs[late][ok]), self.case) + c
                 plan[late] = fill
         has = np.isfinite(plan)
-        return H.start_times(self.params.get("st", "absolute"), now, self.M, procs[has], self.start[tasks[has]], plan[has])
+        return H.start_times(self.params.get("st", "absolute"), now, self.M, procs[has], self.start[tasks[has]],
+                             plan[has])
 
     def _map(self, now: float, released: np.ndarray) -> None:
         if self.cached is not None:
             self.row[self.cached[3]] = -1
             self.cached = None
-        if self.name == "rr":
+        if self.rule.round_robin:
             for i in released:
                 self.queues[self.rr_next].append(int(i))
                 self.rr_next = (self.rr_next + 1) % self.M
@@ -241,9 +242,10 @@ class _Sim:
             idle &= np.array([not q for q in self.queues])
         order = self.carry.map(self.est, tasks, st, idle, remap) if self.carry is not None else None
         if order is None:
-            order = self._order(tasks, st, idle, remap)
+            order = self._order(now, tasks, st, idle, remap)
         picked, to = tasks[order[:, 0]], order[:, 1]
-        unset, busy, queues, waits = (self.first_queue[picked] < 0).tolist(), (self.running >= 0).tolist(), self.queues, []
+        unset, busy, queues, waits = ((self.first_queue[picked] < 0).tolist(), (self.running >= 0).tolist(),
+                                      self.queues, [])
         for r, (i, b) in enumerate(zip(picked.tolist(), to.tolist(), strict=True)):
             if unset[r] and (queues[b] or busy[b]):  # it waits: behind a running or a queued task
                 waits.append(r)
@@ -251,25 +253,18 @@ class _Sim:
         self.touched.update(to.tolist())
         self.first_queue[picked[waits]] = to[waits]
 
-    def _order(self, tasks: np.ndarray, st: np.ndarray, idle: np.ndarray, remap: bool) -> np.ndarray:
-        """The heuristic's (task row, processor) pairs in mapping order, from every task's estimates on every
-        processor, which ``_start`` then reads at this same moment (the estimator has not changed)."""
+    def _order(self, now: float, tasks: np.ndarray, st: np.ndarray, idle: np.ndarray, remap: bool) -> np.ndarray:
+        """The heuristic's (task row, processor) pairs in mapping order (:meth:`.heuristics.EstimationHeuristic.order`)
+        from every task's estimates on every processor, which ``_start`` then reads at this same moment (the
+        estimator has not changed)."""
         etc, c, err = self.est.estimates(tasks)
         self.row[tasks] = np.arange(tasks.size)
         self.cached = (etc, c, err, tasks)
         e = case_time(etc, self._case_err(err, tasks), self.case) + c
-        if self.name in ("tabu", "anneal"):
-            order = H.greedy(H.EF, e, e, st, 1.0, True, idle, False)
-            assign = np.empty(tasks.size, np.int64)
-            assign[order[:, 0]] = order[:, 1]
-            p = self.params
-            seed = (self.mapping_events * 1_000_003 + tasks.size) % (2 ** 31)
-            assign = H.local_search(e, st, assign, self.name == "anneal", p["iterations"], p.get("tenure", 0),
-                                    p.get("candidates", 1), p.get("t0", 0.0), p.get("cooling", 1.0), seed)
-            return np.column_stack([np.arange(tasks.size), assign])
-        weight = e if self.name in UNWEIGHTED else ew(err, etc, c, self.spec.estimator.eps)
-        return K.greedy(H.GREEDY[self.name], e, weight, st, float(self.params.get("beta", 1.0)),
-                        self.params.get("reading", "once") == "once", idle, remap, self.params.get("ties", "lowest"))
+        w = self.w
+        event = H.MappingEvent(now, tasks, w.problem[tasks], w.stage[tasks], e, etc, c, err, st, idle, remap,
+                               self.spec.estimator.eps, self.params, self.mapping_events, self.rng)
+        return self.rule.order(event)
 
     def _add_queued(self, st: np.ndarray) -> None:
         """ST_j += the planned time (ETC in the case, plus C) of each task queued on j, in queue order (0 for a task
@@ -318,9 +313,9 @@ class _Sim:
         # actual c + t on the Gantt chart's hover; the worst case plans with more (d_plan), but that is not an estimate
         sched = Schedule(arrival, self.machine, self.start, self.finish, self.d_etc + self.d_c, self.t + self.c, self.M,
                          self.mapping_events)
-        return EstimationRun(sched, self.arrival, self.w.problem, self.w.stage, self.d_etc, self.d_c, self.d_err, self.act_err,
-                             self.t, self.c, self.first_queue, self.mapping_events, self.M, self.spec.processors.labels(),
-                             self.obs)
+        return EstimationRun(sched, self.arrival, self.w.problem, self.w.stage, self.d_etc, self.d_c, self.d_err,
+                             self.act_err, self.t, self.c, self.first_queue, self.mapping_events, self.M,
+                             self.spec.processors.labels(), self.obs)
 
 
 def run_estimation(spec: EstimationSpec, heuristic, workload: Workload) -> EstimationRun:

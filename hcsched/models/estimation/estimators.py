@@ -318,7 +318,8 @@ class EstimatorState:
         worst = self.max_et[p] if procs is None else self.max_et[p, procs]
         return np.where(worst == worst, worst, err)
 
-    def estimates(self, tasks: np.ndarray, procs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def estimates(self, tasks: np.ndarray,
+                  procs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """ETC, C and the predicted ET of ``tasks`` (all of known problems) on every processor, (S, M) each; with
         ``procs``, of each task on its own processor procs[s] only, (S,) each."""
         p = self.problem[tasks]

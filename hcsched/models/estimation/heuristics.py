@@ -1,4 +1,5 @@
-"""The heuristics of Page, Keane and Naughton (sections 3.2-3.4, 5.4) and their registry entries.
+"""The heuristics of Page, Keane and Naughton (sections 3.2-3.4, 5.4): each one object (its rule, parameters, cost
+model and capabilities), and the objects of plug-ins (:mod:`.plugin`).
 
 Every heuristic maps the unstarted tasks of known problems given, per task i
 and processor j, e_ij = the planned time (ETC in the best or worst case, plus
@@ -36,16 +37,24 @@ EF, LL, tabu and annealing (the baselines of section 5.4, and ours) keep the abs
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 import numpy as np
-from numba import njit
 
+from hcsched.errors import HcschedError
 from hcsched.heuristics import Heuristic, Param
+from hcsched.models.estimation import alg2 as A
+from hcsched.models.estimation import kernels as K
+from hcsched.models.estimation import plugin as P
+from hcsched.models.estimation.error import ew
 
 EST = "estimation"
 PAGE = "Page, Keane and Naughton"
-FA, FE, FZ, FE_D, FZ_D, LA, LE, LZ, EF, LL = range(10)
-GREEDY = {"fa": FA, "fe": FE, "fz": FZ, "fe-d": FE_D, "fz-d": FZ_D, "la": LA, "le": LE, "lz": LZ, "ef": EF, "ll": LL}
+# the local searches: the share of their run spent in moves, which scales with the moves their parameters allow
+SEARCH_SHARE = 0.7
 
 CASE = Param("case", "best", "choice", choices=("best", "worst", "worst-max"),
              doc="plan with ETC as estimated (best), ETC x (1 + predicted error) (worst), or ETC x (1 + the largest "
@@ -78,252 +87,268 @@ def start_times(st: str, now: float, machines: int, procs: np.ndarray, started: 
     return out
 
 
-@njit(cache=True)
-def _cost(kind, e, wb, lw, st_j, m_max, st_sum, big_m, once):
-    """X(i, j, load) of Alg. 2 for one pair: e = ETC + C, wb = EW^beta (EW^-beta for the Z kinds), lw = ln EW,
-    st_j its processor's load."""
-    fa = e + st_j
-    if kind == FA or kind == EF:
-        return fa
-    if kind == LL:
-        return st_j
-    if kind == FE or kind == FZ:  # eqs. 13, 14
-        return fa * wb
-    if kind == FE_D:  # ln(FA^EW EW^FA): eq. 15 in log space, never overflows
-        return math.exp(lw) * math.log(fa) + fa * lw
-    if kind == FZ_D:  # ln(FA^EW / EW^FA): eq. 16
-        return math.exp(lw) * math.log(fa) - fa * lw
-    # LA (eq. 17) without its denominator, which is the same positive number for every pair of an iteration (so it
-    # changes no choice; it is 0 when all loads are equal, where eq. 17 is undefined).
-    top = max(m_max, fa)
-    la = big_m * top - st_sum - (e if once else big_m * e)
-    if kind == LA:
-        return la
-    return la * wb  # eqs. 18, 19
+
+@dataclass
+class MappingEvent:
+    """What a heuristic reads at one mapping event (the engine builds it): the tasks to map (ids, their rows of the
+    estimates), e = ETC in the case + C, ETC, C and the predicted ET (S x M), the loads ST (M), the processors idle,
+    whether every unstarted task is remapped (a kernel may then stop once every idle processor has a task), the
+    parameters resolved, the event's number in the run and the run's generator."""
+
+    now: float
+    tasks: np.ndarray
+    problem: np.ndarray
+    stage: np.ndarray
+    e: np.ndarray
+    etc: np.ndarray
+    comm: np.ndarray
+    err: np.ndarray
+    st: np.ndarray
+    idle: np.ndarray
+    remap: bool
+    eps: float
+    params: dict
+    number: int
+    rng: np.random.Generator
+
+    @cached_property
+    def ew(self) -> np.ndarray:
+        """EW (eq. 10), computed on first use (FA, LA, EF and LL never read it)."""
+        return ew(self.err, self.etc, self.comm, self.eps)
 
 
-@njit(cache=True)
-def _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last):
-    """The best processor of task i: the lowest index on a tie, or the highest with ``last``."""
-    best, arg = np.inf, -1
-    for j in range(st.size):
-        v = _cost(kind, e[i, j], wb[i, j], lw[i, j], st[j], m_max, st_sum, st.size, once)
-        if v < best or arg < 0 or (last and v == best):
-            best, arg = v, j
-    return best, arg
+@dataclass(frozen=True)
+class EstimationHeuristic(Heuristic):
+    """A heuristic of the estimation model: the base of the built-ins and the plug-ins.
+
+    Parameters
+    ----------
+    run_450 : tuple of (float, float)
+        Its cost model: CPU seconds c of one trial at 450 tasks and the exponent e of its growth, c (n / 450)^e for n
+        tasks (the processors change it little). Fitted on the 2-core machine, kernels compiled, to one trial of
+        system A at 225-1350 tasks on 90 processors and of the four presets. Mapping by estimates grows about as n^2
+        (each mapping event estimates every waiting task on every processor), round robin and lightest-loaded about
+        as n^1.5, the load-balancing LA, LE, LZ (Alg. 2) as n^3.5.
+    moves : tuple of str
+        The parameters whose product, against their defaults', scales the share :data:`SEARCH_SHARE` of a local
+        search's run (its moves per event).
+    round_robin : bool
+        Deals each released task to the processors in turn and never remaps (RR, sections 2.2 and 5.4): the engine
+        asks it for no mapping.
+    carried : bool
+        Its rule is FA's (eq. 11), which :class:`.kernels.CarriedFA` computes carrying sorted estimates between
+        events on large systems (same picks).
+    """
+
+    run_450: tuple[float, float] = (0.057, 1.75)
+    moves: tuple[str, ...] = ()
+    round_robin: bool = False
+    carried: bool = False
+
+    def trial_seconds(self, spec: Any, heuristic: Any) -> float:
+        """c (n / 450)^e (``run_450``) for the spec's n tasks; a local search's share of moves scaled by its moves per
+        event (``moves``: iterations, x candidates for tabu) against its defaults'.
+
+        Parameters
+        ----------
+        spec : EstimationSpec
+            The scenario's spec.
+        heuristic : hcsched.scenario.HeuristicSpec
+            This heuristic with its parameters.
+
+        Returns
+        -------
+        float
+            Seconds of one trial on one core.
+        """
+        c, e = self.run_450
+        if self.moves:
+            defaults = self.defaults()
+            c *= 1 - SEARCH_SHARE + SEARCH_SHARE * math.prod(heuristic.kwargs[k] / defaults[k] for k in self.moves)
+        return c * (spec.tasks / 450) ** e
+
+    def order(self, event: MappingEvent) -> np.ndarray:
+        """Its mapping of the event's tasks.
+
+        Parameters
+        ----------
+        event : MappingEvent
+            What it reads.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 (k, 2): (row of ``event.tasks``, processor) in mapping order; with ``event.remap`` it may stop once
+            every idle processor has a task (the rest are mapped again before they could start).
+        """
+        raise HcschedError(f"heuristic {self.name!r} maps no tasks at a mapping event")
 
 
-def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: float = 1.0, once: bool = True,
-           idle: np.ndarray | None = None, stop_early: bool = False, ties: str = "lowest") -> np.ndarray:
-    """Alg. 2 (see :func:`_greedy`) for planned times e and errors EW (S x M) and loads st0 (M); ``ties`` "lowest"
-    (the lowest processor, then the lowest task) or "last" (the pseudocode's ``<=``: the last pair scanned, i.e. the
-    highest task, then its highest processor)."""
-    ew = np.asarray(ew, float)
-    sign = -1.0 if kind in (FZ, LZ) else 1.0
-    wb = ew ** (sign * beta) if kind in (FE, FZ, LE, LZ) else np.ones_like(ew)
-    lw = np.log(ew) if kind in (FE_D, FZ_D) else np.zeros_like(ew)
-    idle = np.ones(st0.size, np.bool_) if idle is None else idle
-    return _greedy(kind, np.asarray(e, float), wb, lw, np.asarray(st0, float), bool(once), idle, bool(stop_early),
-                   ties == "last")
+@dataclass(frozen=True)
+class Alg2(EstimationHeuristic):
+    """A heuristic of the greedy template Alg. 2 (section 3.2) or the immediate EF and LL (section 5.4): the kernel
+    of its ``kind`` (:mod:`.alg2`, :mod:`.kernels`); ``weighted`` where its cost reads EW (eqs. 13-16, 18, 19)."""
+
+    weighted: bool = False
+
+    def order(self, event: MappingEvent) -> np.ndarray:
+        p = event.params
+        weight = event.ew if self.weighted else event.e  # FA, LA, EF and LL ignore it: e stands in
+        return K.greedy(self.kind, event.e, weight, event.st, float(p.get("beta", 1.0)),
+                        p.get("reading", "once") == "once", event.idle, event.remap, p.get("ties", "lowest"))
 
 
-@njit(cache=True)
-def _greedy(kind, e, wb, lw, st0, once, idle, stop_early, last):
-    """Alg. 2 with a global minimum over all pairs (the prose of section 3.2; the pseudocode's reset of minval inside
-    the task loop would take the last task's best instead). EF and LL are immediate: tasks in index order, each to
-    the processor of the smallest FA or ST. Returns (task, processor) in mapping order. With ``stop_early``, stops
-    once every processor flagged ``idle`` has a task (the rest would be remapped before it could start)."""
-    s, m = e.shape
-    st = st0.copy()
-    out = np.empty((s, 2), np.int64)
-    done = np.zeros(s, np.bool_)
-    waiting = 0
-    for j in range(m):
-        if idle[j]:
-            waiting += 1
-    served = np.zeros(m, np.bool_)
-    best = np.empty(s)
-    arg = np.empty(s, np.int64)
-    column_local = kind <= FZ_D  # the cost of (i, j) depends on ST_j alone: only column b changes
-    monotone = kind <= FZ  # ... and never falls as ST_j grows: a stale best is a lower bound (lazy update)
-    version = np.zeros(m, np.int64)
-    seen = np.zeros(s, np.int64)
-    m_max, st_sum = st.max(), st.sum()
-    if kind != EF and kind != LL:
-        for i in range(s):
-            best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
-    for step in range(s):
-        if kind == EF or kind == LL:
-            a = step
-            v, b = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once, last)
-        else:
-            while True:
-                a, b, v = -1, -1, np.inf
-                for i in range(s):
-                    if done[i]:
-                        continue
-                    if a < 0 or best[i] < v or (best[i] == v and (last or arg[i] < b)):
-                        a, b, v = i, arg[i], best[i]
-                if not monotone or seen[a] == version[b]:
-                    break
-                best[a], arg[a] = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once, last)
-                seen[a] = version[arg[a]]
-        done[a] = True
-        out[step, 0], out[step, 1] = a, b
-        st[b] += e[a, b]
-        st_sum += e[a, b]
-        m_max = max(m_max, st[b])
-        if idle[b] and not served[b]:
-            served[b] = True
-            waiting -= 1
-        if stop_early and waiting <= 0:
-            return out[:step + 1]
-        version[b] += 1
-        if kind == EF or kind == LL or monotone:
-            continue
-        for i in range(s):
-            if done[i]:
-                continue
-            if not column_local or arg[i] == b:
-                best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
-            else:
-                v2 = _cost(kind, e[i, b], wb[i, b], lw[i, b], st[b], m_max, st_sum, m, once)
-                if v2 < best[i] or (v2 == best[i] and (b > arg[i] if last else b < arg[i])):
-                    best[i], arg[i] = v2, b
-    return out
+@dataclass(frozen=True)
+class LocalSearch(EstimationHeuristic):
+    """Tabu search or simulated annealing (``anneal``) from EF's mapping (ours, section 5.4)."""
+
+    anneal: bool = False
+
+    def order(self, event: MappingEvent) -> np.ndarray:
+        e, st, p = event.e, event.st, event.params
+        order = A.greedy(A.EF, e, e, st, 1.0, True, event.idle, False)
+        assign = np.empty(e.shape[0], np.int64)
+        assign[order[:, 0]] = order[:, 1]
+        seed = (event.number * 1_000_003 + e.shape[0]) % (2 ** 31)
+        assign = A.local_search(e, st, assign, self.anneal, p["iterations"], p.get("tenure", 0),
+                                p.get("candidates", 1), p.get("t0", 0.0), p.get("cooling", 1.0), seed)
+        return np.column_stack([np.arange(e.shape[0]), assign])
 
 
-@njit(cache=True)
-def _objective(load):
-    """The estimated makespan, with the total load as a small tie-breaker."""
-    return load.max() + load.sum() / (1000.0 * load.size)
+@dataclass(frozen=True)
+class PluginHeuristic(EstimationHeuristic):
+    """A plug-in: a user's rule (:class:`.plugin.Rule`) mapping every mapping event's tasks.
+
+    Parameters
+    ----------
+    cost : callable, optional
+        ``(spec, heuristic_spec) -> seconds`` of one trial; default: EF's cost model times
+        :data:`.plugin.NUMBA_FACTOR` for a numba rule or :data:`.plugin.PYTHON_FACTOR` for a plain Python one.
+    """
+
+    cost: Callable | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def jitted(self) -> bool:
+        """Whether the rule is a numba function (compiled)."""
+        return hasattr(self.rule, "py_func")
+
+    def trial_seconds(self, spec: Any, heuristic: Any) -> float:
+        if self.cost is not None:
+            return float(self.cost(spec, heuristic))
+        return super().trial_seconds(spec, heuristic) * (P.NUMBA_FACTOR if self.jitted else P.PYTHON_FACTOR)
+
+    def order(self, event: MappingEvent) -> np.ndarray:
+        ro = P.read_only
+        tasks = P.Tasks(ro(event.tasks), ro(event.problem), ro(event.stage), ro(event.e), ro(event.etc),
+                        ro(event.comm), ro(event.err), ro(event.ew))
+        return P.call(self.name, self.rule, event.now, tasks, P.Processors(ro(event.st), ro(event.idle)),
+                      P.param_values(self, event.params), event.rng)
 
 
-@njit(cache=True)
-def local_search(e, st0, assign, anneal, iterations, tenure, candidates, t0, cooling, seed):
-    """Tabu search or simulated annealing over the unstarted tasks' processors, minimising the estimated makespan
-    max_j (ST_j + sum of e on j) (ours: the paper gives no neighbourhood, objective or parameters, section 5.4).
-    A move sends one task to another processor. Tabu: each iteration evaluates ``candidates`` random moves and
-    takes the best whose task is not tabu (or that beats the best so far); a moved task stays tabu ``tenure``
-    iterations. Annealing: one random move per iteration, accepted with probability exp(-delta / T), T starting at
-    t0 x the initial objective and multiplied by ``cooling`` each iteration. Returns the best assignment seen."""
-    np.random.seed(seed)
-    s, m = e.shape
-    cur = assign.copy()
-    load = st0.copy()
-    for i in range(s):
-        load[cur[i]] += e[i, cur[i]]
-    best_assign = cur.copy()
-    cur_obj = _objective(load)
-    best_obj = cur_obj
-    if s == 0 or m < 2:
-        return best_assign
-    tabu_until = np.zeros(s, np.int64)
-    temp = t0 * cur_obj
-    for it in range(iterations):
-        if anneal:
-            i = np.random.randint(s)
-            j = np.random.randint(m - 1)
-            j = j + 1 if j >= cur[i] else j
-            a = cur[i]
-            load[a] -= e[i, a]
-            load[j] += e[i, j]
-            obj = _objective(load)
-            delta = obj - cur_obj
-            if delta <= 0 or (temp > 0 and np.random.random() < math.exp(-delta / temp)):
-                cur[i] = j
-                cur_obj = obj
-                if obj < best_obj:
-                    best_obj = obj
-                    best_assign[:] = cur
-            else:
-                load[a] += e[i, a]
-                load[j] -= e[i, j]
-            temp *= cooling
-        else:
-            mi, mj, mobj = -1, -1, np.inf
-            for _ in range(candidates):
-                i = np.random.randint(s)
-                j = np.random.randint(m - 1)
-                j = j + 1 if j >= cur[i] else j
-                a = cur[i]
-                load[a] -= e[i, a]
-                load[j] += e[i, j]
-                obj = _objective(load)
-                load[a] += e[i, a]
-                load[j] -= e[i, j]
-                if (tabu_until[i] <= it or obj < best_obj) and obj < mobj:
-                    mi, mj, mobj = i, j, obj
-            if mi < 0:
-                continue
-            a = cur[mi]
-            load[a] -= e[mi, a]
-            load[mj] += e[mi, mj]
-            cur[mi] = mj
-            cur_obj = mobj
-            tabu_until[mi] = it + 1 + tenure
-            if mobj < best_obj:
-                best_obj = mobj
-                best_assign[:] = cur
-    return best_assign
+CAPABILITIES = ("cost",)  # what a plug-in of this model may declare besides the decorator's own arguments
+
+
+def make_plugin(rule: Callable, *, name: str, title: str, description: str, params: tuple, section: str, paper: str,
+                origin: str, **capabilities: Any) -> PluginHeuristic:
+    """A heuristic around a user's rule (:class:`.plugin.Rule`), as :func:`hcsched.heuristic` asks the model.
+
+    Parameters
+    ----------
+    rule : callable
+        The rule, plain Python or numba.
+    name, title, description, section, paper, origin : str
+        What the heuristic is and where it comes from.
+    params : tuple of Param
+        Its parameters (it reads them as :func:`.plugin.param_values`).
+    **capabilities
+        ``cost``: ``(spec, heuristic_spec) -> seconds`` of one trial (default: scaled from EF's).
+
+    Returns
+    -------
+    PluginHeuristic
+        The heuristic, mode "batch" (it maps every event's tasks).
+
+    Raises
+    ------
+    HcschedError
+        On an unknown capability or a cost that is not callable.
+    """
+    unknown = sorted(set(capabilities) - set(CAPABILITIES))
+    if unknown:
+        raise HcschedError(f"plug-in heuristic {name!r}: unknown capability {', '.join(unknown)} of the estimation "
+                           f"model; allowed: {', '.join(CAPABILITIES)}")
+    cost = capabilities.get("cost")
+    if cost is not None and not callable(cost):
+        raise HcschedError(f"plug-in heuristic {name!r}: cost must be a function (spec, heuristic) -> seconds")
+    return PluginHeuristic(name, title, "batch", -1, section, description, tuple(params), models=(EST,), paper=paper,
+                           origin=origin, rule=rule, run_450=EF_RUN_450, cost=cost)
 
 
 def warm_up() -> None:
-    e = np.ones((2, 2))
-    for kind in range(10):
-        greedy(kind, e, e, np.zeros(2), 1.0, True, np.ones(2, np.bool_), True)
-    local_search(e, np.zeros(2), np.zeros(2, np.int64), True, 2, 1, 2, 0.1, 0.99, 1)
-    local_search(e, np.zeros(2), np.zeros(2, np.int64), False, 2, 1, 2, 0.1, 0.99, 1)
+    A.warm_up()
 
 
-def _h(name, title, mode, section, description, params=()) -> Heuristic:
-    return Heuristic(name, title, mode, -1, section, description, tuple(params), models=(EST,), paper=PAGE)
+def _alg2(name, kind, weighted, run_450, title, section, description, params, **kw) -> Alg2:
+    mode = "immediate" if kind in (A.EF, A.LL) else "batch"
+    return Alg2(name, title, mode, kind, section, description, tuple(params), models=(EST,), paper=PAGE,
+                run_450=run_450, weighted=weighted, **kw)
 
+
+EF_RUN_450 = (0.073, 1.5)
 
 HEURISTICS = (
-    _h("fa", "FA: earliest estimated finish", "batch", "3.3, eq. 11",
-       "Alg. 2 with FA = ETC + C + ST: repeatedly maps the task-processor pair that finishes earliest (Min-min with "
-       "communication; the paper's 'based on Max-Min' is a slip). Ignores the estimation error.", (ST, CASE, TIES)),
-    _h("fe", "FE: least error first", "batch", "3.3, eq. 13",
-       "Alg. 2 with FE = FA x EW^beta: pairs with little estimation error and a large CCR go first; error-prone tasks "
-       "wait for better estimates.", (BETA, ST, CASE, TIES)),
-    _h("fz", "FZ: most error first", "batch", "3.3, eq. 14",
-       "Alg. 2 with FZ = FA / EW^beta: the most error-prone tasks go first, so that the well-estimated ones fill the "
-       "end of the schedule. The paper's best (beta = 0.1, best case: 20% below FA; not "
-       "reproduced on the analogue presets, see docs/models/estimation.md).", (BETA, ST, CASE, TIES)),
-    _h("fe-d", "FE_d: dynamic FE", "batch", "3.3, eq. 15",
-       "Alg. 2 with FE_d = FA^EW x EW^FA, compared in log space (EW ln FA + FA ln EW) so it never overflows. "
-       "Literal: with EW < 1 it can favour the most loaded processor, and it depends on the time unit "
-       "(docs/models/estimation.md).",
-       (ST, CASE, TIES)),
-    _h("fz-d", "FZ_d: dynamic FZ", "batch", "3.3, eq. 16",
-       "Alg. 2 with FZ_d = FA^EW / EW^FA, compared in log space (EW ln FA - FA ln EW).", (ST, CASE, TIES)),
-    _h("la", "LA: load balance", "batch", "3.4, eq. 17",
-       "Alg. 2 with LA: the idle processor time left after the mapping relative to now; low is well balanced. Its "
-       "denominator is the same for every pair of an iteration and is left out (it is 0 when all loads are equal).",
-       (READING, ST, CASE, TIES)),
-    _h("le", "LE: load balance, least error first", "batch", "3.4, eq. 18", "Alg. 2 with LE = LA x EW^beta.",
-       (BETA, READING, ST, CASE, TIES)),
-    _h("lz", "LZ: load balance, most error first", "batch", "3.4, eq. 19", "Alg. 2 with LZ = LA / EW^beta.",
-       (BETA, READING, ST, CASE, TIES)),
-    _h("rr", "Round robin", "immediate", "2.2, 5.4",
-       "Deals tasks to the processors in turn as they are released and never remaps them: the system's default, and "
-       "what every heuristic does for a problem nothing is known about yet."),
-    _h("ll", "Lightest loaded", "immediate", "5.4",
-       "Each unstarted task in release order goes to the processor with the smallest estimated load ST.", (CASE,)),
-    _h("ef", "Earliest first", "immediate", "5.4 [27]",
-       "Each unstarted task in release order goes to the processor that finishes it earliest (FA): MCT with the "
-       "same estimates as the others.", (CASE,)),
-    _h("tabu", "Tabu search (ours)", "batch", "5.4",
-       "Ours: the paper's OpenTS scheduler is unpublished. Starts from EF's mapping of the unstarted tasks and moves "
-       "single tasks between processors to lower the estimated makespan; a moved task is tabu for a while.",
-       (Param("iterations", 100, int, 1, 100000, doc="moves per mapping event"),
-        Param("candidates", 20, int, 1, 1000, doc="random moves evaluated per iteration"),
-        Param("tenure", 10, int, 0, 10000, doc="iterations a moved task stays tabu"), CASE)),
-    _h("anneal", "Simulated annealing (ours)", "batch", "5.4",
-       "Ours: the paper's Jannealer scheduler is unpublished. Starts from EF's mapping and accepts random single-task "
-       "moves with probability exp(-delta/T) on the estimated makespan.",
-       (Param("iterations", 1000, int, 1, 1000000, doc="moves tried per mapping event"),
-        Param("t0", 0.05, float, 0.0, 10.0, doc="initial temperature, a fraction of the initial estimated makespan"),
-        Param("cooling", 0.995, float, 0.0, 1.0, low_open=True, doc="temperature factor per move"), CASE)),
+    _alg2("fa", A.FA, False, (0.057, 1.75), "FA: earliest estimated finish", "3.3, eq. 11",
+          "Alg. 2 with FA = ETC + C + ST: repeatedly maps the task-processor pair that finishes earliest (Min-min "
+          "with communication; the paper's 'based on Max-Min' is a slip). Ignores the estimation error.",
+          (ST, CASE, TIES), carried=True),
+    _alg2("fe", A.FE, True, (0.074, 1.9), "FE: least error first", "3.3, eq. 13",
+          "Alg. 2 with FE = FA x EW^beta: pairs with little estimation error and a large CCR go first; error-prone "
+          "tasks wait for better estimates.", (BETA, ST, CASE, TIES)),
+    _alg2("fz", A.FZ, True, (0.070, 2.1), "FZ: most error first", "3.3, eq. 14",
+          "Alg. 2 with FZ = FA / EW^beta: the most error-prone tasks go first, so that the well-estimated ones fill "
+          "the end of the schedule. The paper's best (beta = 0.1, best case: 20% below FA; not "
+          "reproduced on the analogue presets, see docs/models/estimation.md).", (BETA, ST, CASE, TIES)),
+    _alg2("fe-d", A.FE_D, True, (1.32, 2.6), "FE_d: dynamic FE", "3.3, eq. 15",
+          "Alg. 2 with FE_d = FA^EW x EW^FA, compared in log space (EW ln FA + FA ln EW) so it never overflows. "
+          "Literal: with EW < 1 it can favour the most loaded processor, and it depends on the time unit "
+          "(docs/models/estimation.md).",
+          (ST, CASE, TIES)),
+    _alg2("fz-d", A.FZ_D, True, (0.155, 2.7), "FZ_d: dynamic FZ", "3.3, eq. 16",
+          "Alg. 2 with FZ_d = FA^EW / EW^FA, compared in log space (EW ln FA - FA ln EW).", (ST, CASE, TIES)),
+    _alg2("la", A.LA, False, (0.094, 3.5), "LA: load balance", "3.4, eq. 17",
+          "Alg. 2 with LA: the idle processor time left after the mapping relative to now; low is well balanced. "
+          "Its denominator is the same for every pair of an iteration and is left out (it is 0 when all loads are "
+          "equal).", (READING, ST, CASE, TIES)),
+    _alg2("le", A.LE, True, (0.52, 3.5), "LE: load balance, least error first", "3.4, eq. 18",
+          "Alg. 2 with LE = LA x EW^beta.", (BETA, READING, ST, CASE, TIES)),
+    _alg2("lz", A.LZ, True, (0.30, 3.2), "LZ: load balance, most error first", "3.4, eq. 19",
+          "Alg. 2 with LZ = LA / EW^beta.", (BETA, READING, ST, CASE, TIES)),
+    EstimationHeuristic(
+        "rr", "Round robin", "immediate", -1, "2.2, 5.4",
+        "Deals tasks to the processors in turn as they are released and never remaps them: the system's default, "
+        "and what every heuristic does for a problem nothing is known about yet.", models=(EST,), paper=PAGE,
+        run_450=(0.033, 1.5), round_robin=True),
+    _alg2("ll", A.LL, False, (0.055, 1.7), "Lightest loaded", "5.4",
+          "Each unstarted task in release order goes to the processor with the smallest estimated load ST.",
+          (CASE,)),
+    _alg2("ef", A.EF, False, EF_RUN_450, "Earliest first", "5.4 [27]",
+          "Each unstarted task in release order goes to the processor that finishes it earliest (FA): MCT with the "
+          "same estimates as the others.", (CASE,)),
+    LocalSearch(
+        "tabu", "Tabu search (ours)", "batch", -1, "5.4",
+        "Ours: the paper's OpenTS scheduler is unpublished. Starts from EF's mapping of the unstarted tasks and "
+        "moves single tasks between processors to lower the estimated makespan; a moved task is tabu for a while.",
+        (Param("iterations", 100, int, 1, 100000, doc="moves per mapping event"),
+         Param("candidates", 20, int, 1, 1000, doc="random moves evaluated per iteration"),
+         Param("tenure", 10, int, 0, 10000, doc="iterations a moved task stays tabu"), CASE),
+        models=(EST,), paper=PAGE, run_450=(0.20, 1.4), moves=("iterations", "candidates")),
+    LocalSearch(
+        "anneal", "Simulated annealing (ours)", "batch", -1, "5.4",
+        "Ours: the paper's Jannealer scheduler is unpublished. Starts from EF's mapping and accepts random "
+        "single-task moves with probability exp(-delta/T) on the estimated makespan.",
+        (Param("iterations", 1000, int, 1, 1000000, doc="moves tried per mapping event"),
+         Param("t0", 0.05, float, 0.0, 10.0, doc="initial temperature, a fraction of the initial estimated makespan"),
+         Param("cooling", 0.995, float, 0.0, 1.0, low_open=True, doc="temperature factor per move"), CASE),
+        models=(EST,), paper=PAGE, run_450=(0.15, 1.4), moves=("iterations",), anneal=True),
 )

@@ -1,7 +1,7 @@
 """Alg. 2 of Page, Keane and Naughton (section 3.2) for the monotone costs FA, FE and FZ (eqs. 11, 13, 14) at the cost
 of the decision, not of its rescans.
 
-:func:`heuristics.greedy <hcsched.models.estimation.heuristics.greedy>` re-evaluates a task on every processor (O(M))
+:func:`alg2.greedy <hcsched.models.estimation.alg2.greedy>` re-evaluates a task on every processor (O(M))
 each time the processor of its best pair gets a task. When most tasks share a best processor (one whose estimates are
 low for every task), every pick makes every task's best stale, and a mapping event costs O(S^2 M). The cost of
 (i, j) never falls as ST_j grows (FA = ETC + C + ST_j; FE, FZ multiply it by a positive EW^(+-beta)), so an old cost
@@ -12,7 +12,7 @@ loads, which would rescan them all at each pick, it hands over to :func:`_greedy
 processors in a heap of the costs they had when last computed, and its best is found by recomputing the processors
 at the top that got a task since, O(log M) each. Either way an event costs O(S M) once (every waiting task on every
 processor, Alg. 2's own work) plus what the picks make stale. The pairs and their order are those of
-:func:`heuristics.greedy`, ties included (the same cost function, the same keys).
+:func:`alg2.greedy`, ties included (the same cost function, the same keys).
 
 :class:`CarriedFA` goes further for FA, whose cost on a processor is the task's estimate plus the processor's load:
 each processor keeps its waiting tasks sorted by estimate from one mapping event to the next, so an event costs
@@ -28,15 +28,15 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
-from hcsched.models.estimation import heuristics as H
+from hcsched.models.estimation import alg2 as A
 
-MONOTONE = (H.FA, H.FE, H.FZ)
+MONOTONE = (A.FA, A.FE, A.FZ)
 
 
 @njit(cache=True)
 def _before(va, ja, vb, jb, last):
     """The order of one task's processors: the smaller cost, then the lower processor (the higher with ``last``), as
-    ``heuristics._row_best`` breaks ties."""
+    ``alg2._row_best`` breaks ties."""
     if va != vb:
         return va < vb
     return ja > jb if last else ja < jb
@@ -84,9 +84,13 @@ def _record(out, step, a, b, add, st, version, idle, served, waiting):
 @njit(cache=True)
 def _pair(kind, e, wb, st, i, c):
     """X(i, c) of Alg. 2 with ST_c now: FA = e + ST (eq. 11), FE and FZ = FA x EW^(+-beta) (eqs. 13, 14), the
-    arithmetic of ``heuristics._cost`` (so the same ties) without its other kinds."""
+    arithmetic of ``alg2._cost`` (so the same ties) without its other kinds."""
     fa = e[i, c] + st[c]
-    return fa if kind == H.FA else fa * wb[i, c]
+    if kind == A.FA:
+        return fa
+    if kind == A.FE or kind == A.FZ:
+        return fa * wb[i, c]
+    raise ValueError("unknown heuristic kind")
 
 
 @njit(cache=True)
@@ -111,18 +115,18 @@ def _current(kind, e, wb, st, i, last, version, v, j, seen, built):
 
 @njit(cache=True)
 def _greedy_monotone(kind, e, wb, st0, idle, stop_early, last):
-    """Alg. 2 with the global minimum over all pairs (as ``heuristics._greedy``): each pick takes the best task (the
+    """Alg. 2 with the global minimum over all pairs (as ``alg2._greedy``): each pick takes the best task (the
     smallest cost, then the lowest processor, then the lowest task; with ``last`` the highest task); the tasks whose
     best was on the processor just loaded find theirs again from their heaps. Stops, with ``stop_early``, once every
     processor flagged ``idle`` has a task. Returns (task, processor) in mapping order, and False (nothing mapped) if a
-    pair's cost is NaN (NaN has no order: ``heuristics.greedy`` keeps its own rule for it)."""
+    pair's cost is NaN (NaN has no order: ``alg2.greedy`` keeps its own rule for it)."""
     s, m = e.shape
     st = st0.copy()
     out = np.empty((s, 2), np.int64)
     best = np.empty(s)
     arg = np.empty(s, np.int64)
     v_ws, j_ws, seen_ws = np.empty((s, m)), np.empty((s, m), np.int32), np.empty((s, m), np.int32)
-    for i in range(s):  # each task's best processor (heuristics._row_best), refusing any NaN
+    for i in range(s):  # each task's best processor (alg2._row_best), refusing any NaN
         best[i], arg[i] = np.inf, -1
         for c in range(m):
             v = _pair(kind, e, wb, st, i, c)
@@ -471,17 +475,17 @@ class CarriedFA:
 
 def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: float = 1.0, once: bool = True,
            idle: np.ndarray | None = None, stop_early: bool = False, ties: str = "lowest") -> np.ndarray:
-    """:func:`heuristics.greedy` (same arguments, same result): FA, FE and FZ here, the other kinds (and costs with a
+    """:func:`alg2.greedy` (same arguments, same result): FA, FE and FZ here, the other kinds (and costs with a
     NaN, which have no order) there."""
     e = np.asarray(e, float)
     if kind in MONOTONE:
         # FA ignores EW: e stands in for its unused weights (no S x M array of ones)
-        wb = e if kind == H.FA else np.asarray(ew, float) ** (-beta if kind == H.FZ else beta)
+        wb = e if kind == A.FA else np.asarray(ew, float) ** (-beta if kind == A.FZ else beta)
         idle_ = np.ones(e.shape[1], np.bool_) if idle is None else np.asarray(idle, np.bool_)
         out, ok = _greedy_by_processor(kind, e, wb, np.asarray(st0, float), idle_, bool(stop_early), ties == "last")
         if ok:
             return out
-    return H.greedy(kind, e, ew, st0, beta, once, idle, stop_early, ties)
+    return A.greedy(kind, e, ew, st0, beta, once, idle, stop_early, ties)
 
 
 def warm_up() -> None:

@@ -65,8 +65,9 @@ def system_b() -> Scenario:
 DENSE_A = ["fa", "fe", "fz", {"name": "fz", "beta": 0.1}]
 DENSE_B = ["fa", "fe", "fz", {"name": "fz", "beta": 0.5}, {"name": "fz", "beta": 0.1},
            {"name": "fz", "beta": 0.1, "case": "worst"}]
-DENSE_NOTE = ("At the paper's density (docs/models/estimation.md, 'Presets'): three times the tasks at 1.2 x the work and outliers x3, about 147 k "
-              "processor-seconds of work on system A where the paper's makespans and efficiencies imply 143-160 k. ")
+DENSE_NOTE = ("At the paper's density (docs/models/estimation.md, 'Presets'): three times the tasks at 1.2 x the "
+              "work and outliers x3, about 147 k processor-seconds of work on system A where the paper's makespans "
+              "and efficiencies imply 143-160 k. ")
 
 
 def dense(base: Callable[[], Scenario], heuristics: list, what: str) -> Scenario:
@@ -81,8 +82,8 @@ def system_a_dense() -> Scenario:
 
 
 def system_b_dense() -> Scenario:
-    return dense(system_b, DENSE_B, "System B (analogue, 74 processors, the slowest 0.15 of the fastest): section 5.5's "
-                                    "FA, FE and FZ with beta 1, 0.5, 0.1, best and worst case.")
+    return dense(system_b, DENSE_B, "System B (analogue, 74 processors, the slowest 0.15 of the fastest): "
+                                    "section 5.5's FA, FE and FZ with beta 1, 0.5, 0.1, best and worst case.")
 
 
 PRESETS: dict[str, Callable[[], Scenario]] = {

@@ -15,7 +15,19 @@ from typing import Any
 
 from hcsched.errors import HcschedError
 from hcsched.models.estimation.traces import TraceTask, read_trace, trace_from_rows, trace_rows
-from hcsched.validate import MAX_MACHINES, MAX_RATE, MAX_TASKS, choice, count, fail, keys, number, numbers, rate, seconds
+from hcsched.validate import (
+    MAX_MACHINES,
+    MAX_RATE,
+    MAX_TASKS,
+    choice,
+    count,
+    fail,
+    keys,
+    number,
+    numbers,
+    rate,
+    seconds,
+)
 
 MAX_WORK = 1e15  # MFLOP of a task's mean work: at the slowest speed allowed its time stays finite
 MAX_PARAMS = 1000  # parameters of a problem's tasks (their vectors X are drawn as one array)
@@ -103,7 +115,8 @@ class Processors:
 
 @dataclass(frozen=True)
 class Network:
-    """A star at ``bandwidth`` Mb/s; each transfer also pays an exponential latency of mean ``latency`` s (section 5.1)."""
+    """A star at ``bandwidth`` Mb/s; each transfer also pays an exponential latency of mean ``latency`` s
+    (section 5.1)."""
 
     bandwidth: float = 100.0
     latency: float = 0.05

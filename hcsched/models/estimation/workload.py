@@ -17,6 +17,7 @@ import numpy as np
 
 from hcsched.models.estimation.spec import EstimationSpec
 
+RULE_STREAM = 0x72756C65  # the spawn key's last entry of the plug-ins' stream, apart from the workload's seven
 SLOTS = 64  # the owner's use repeats with period SLOTS x busy_period
 STAGE_CODE = 1  # X[:, 0] = STAGE_CODE x stage (a stage switches the task algorithm's function, section 2)
 
@@ -39,6 +40,7 @@ class Workload:
     busy_period: float
     bandwidth: float
     bench_noise: float
+    rule_seed: int = 0  # seeds each run's generator of a plug-in's draws (plugin.Rule's rng): the trial's own
 
 
 def hidden_work(work: float, params: np.ndarray, exponents: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -60,7 +62,8 @@ def true_time(w: Workload, i: int, j: int, start: float) -> tuple[float, float]:
 
 def make_workload(spec: EstimationSpec, seed_seq: np.random.SeedSequence) -> Workload:
     """Draw one trial: parameters and work of every task, then the per-(task, processor) draws."""
-    x_rng, noise_rng, out_rng, lat_rng, data_rng, bench_rng, busy_rng = (np.random.default_rng(s) for s in seed_seq.spawn(7))
+    x_rng, noise_rng, out_rng, lat_rng, data_rng, bench_rng, busy_rng = (np.random.default_rng(s)
+                                                                         for s in seed_seq.spawn(7))
     if spec.trace is not None:
         problem, stage, X, work, data, sigma, p_out, factor, stage_release = _from_trace(spec)
     else:
@@ -74,9 +77,11 @@ def make_workload(spec: EstimationSpec, seed_seq: np.random.SeedSequence) -> Wor
     bench = pr.benchmark_noise * bench_rng.standard_normal((n, m))
     bench0 = pr.benchmark_noise * bench_rng.standard_normal(m)
     busy = busy_rng.random((m, SLOTS)) < pr.busy
+    # a stream of its own, spawned by key: drawing it changes none of the workload's draws
+    rules = np.random.SeedSequence(seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, RULE_STREAM))
     return Workload(problem, stage, X, work, data, noise, latency, bench, bench0, busy, stage_release,
                     np.array(pr.speed_vector()), float(pr.busy_level), float(pr.busy_period), float(net.bandwidth),
-                    float(pr.benchmark_noise))
+                    float(pr.benchmark_noise), int(rules.generate_state(1, np.uint64)[0]))
 
 
 def _generate(spec: EstimationSpec, x_rng, data_rng):

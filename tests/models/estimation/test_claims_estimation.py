@@ -71,7 +71,8 @@ def test_the_makespan_and_efficiency_claims_have_both_readings_of_eq12_on_both_w
 
 def test_the_absolute_reading_runs_other_schedules_under_the_same_labels():
     table, results = reproduce([c for c in CLAIMS if c.id == "page-s55-fz-below-fa-a"], trials=2, tiny=True, jobs=1)
-    literal, absolute = results[("page-s55-fz-below-fa-a", "literal")], results[("page-s55-fz-below-fa-a", "st-absolute")]
+    literal, absolute = (results[("page-s55-fz-below-fa-a", "literal")],
+                         results[("page-s55-fz-below-fa-a", "st-absolute")])
     assert set(absolute["heuristic"]) == {"fa", "fe", "fz", "fz (beta=0.1)"} < set(literal["heuristic"])
     fz = (literal["heuristic"] == "fz (beta=0.1)")
     assert not np.allclose(literal.loc[fz, "makespan"].to_numpy(),

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from hcsched import HcschedError, Scenario, simulate, trial_runs
 from hcsched.models.estimation import MODEL
-from hcsched.models.estimation import heuristics as H
+from hcsched.models.estimation import alg2 as H
+from hcsched.models.estimation import heuristics as HE
 from hcsched.models.estimation.error import case_time, ccr, efficiency, et, ew
 from hcsched.models.estimation.estimators import EstimatorState, k_of, knn_estimate, knn_values, smoothed
 from hcsched.models.estimation.spec import Estimator
@@ -78,7 +79,8 @@ def test_ew_fe_fz_and_the_dynamic_versions_in_log_space():
     assert H._cost(H.FE, 110.0, 0.05, 0.0, 90.0, 0.0, 0.0, 1, True) == pytest.approx(10.0)
     assert H._cost(H.FZ, 110.0, 1 / 0.05, 0.0, 90.0, 0.0, 0.0, 1, True) == pytest.approx(4000.0)
     ln_fed = H._cost(H.FE_D, 110.0, 1.0, math.log(0.05), 90.0, 0.0, 0.0, 1, True)
-    assert ln_fed == pytest.approx(0.05 * math.log(fa) + fa * math.log(0.05)) and ln_fed == pytest.approx(-598.9, abs=0.05)
+    assert (ln_fed == pytest.approx(0.05 * math.log(fa) + fa * math.log(0.05))
+            and ln_fed == pytest.approx(-598.9, abs=0.05))
     # huge FA and tiny EW: no overflow; literally, FE_d then prefers the larger FA (EW < 1, docs/models/estimation.md)
     assert math.isfinite(H._cost(H.FE_D, 1e9, 1.0, math.log(1e-300), 0.0, 0.0, 0.0, 1, True))
     big = H.greedy(H.FE_D, np.array([[1e9, 1e9 + 1]]), np.array([[1e-300, 1e-300]]), np.zeros(2))
@@ -209,7 +211,8 @@ def test_a_processor_with_only_round_robin_returns_predicts_the_problems_mean_er
         state.observe(1, 1, 50.0, 5.0, 0.6, np.array([2, 3]))
         state.observe(2, 1, 12.0, 1.0, 0.2, np.array([3]))
         err = state.estimates(np.array([3]))[2]
-        np.testing.assert_allclose(err[0, 0], 0.4)  # processor 0: only round robin, the problem's mean ET (0.6 + 0.2) / 2
+        # processor 0: only round robin, the problem's mean ET (0.6 + 0.2) / 2
+        np.testing.assert_allclose(err[0, 0], 0.4)
         assert err[0, 1] > 0.2  # processor 1 has errors of its own
         # problem 1, nothing of it returned with an error: the mean over every problem
         state.observe(4, 0, 10.0, 1.0, float("nan"), np.array([5]))
@@ -292,10 +295,10 @@ def test_eq12_relative_and_absolute_start_times_by_hand():
     now = 90 the relative load is (100, 0) and the clock time free (100, 90); past the estimate, at now = 150, the
     absolute reading gives ST = now on both (a tie with the idle processor), the relative one still (100, 0)."""
     procs, started, planned = np.array([0]), np.array([0.0]), np.array([100.0])
-    np.testing.assert_allclose(H.start_times("relative", 90.0, 2, procs, started, planned), [100.0, 0.0])
-    np.testing.assert_allclose(H.start_times("absolute", 90.0, 2, procs, started, planned), [100.0, 90.0])
-    np.testing.assert_allclose(H.start_times("absolute", 150.0, 2, procs, started, planned), [150.0, 150.0])
-    np.testing.assert_allclose(H.start_times("relative", 150.0, 2, procs, started, planned), [100.0, 0.0])
+    np.testing.assert_allclose(HE.start_times("relative", 90.0, 2, procs, started, planned), [100.0, 0.0])
+    np.testing.assert_allclose(HE.start_times("absolute", 90.0, 2, procs, started, planned), [100.0, 90.0])
+    np.testing.assert_allclose(HE.start_times("absolute", 150.0, 2, procs, started, planned), [150.0, 150.0])
+    np.testing.assert_allclose(HE.start_times("relative", 150.0, 2, procs, started, planned), [100.0, 0.0])
 
 
 def test_eq12_readings_change_fz_but_not_fa_on_a_hand_made_queue():
@@ -305,19 +308,20 @@ def test_eq12_readings_change_fz_but_not_fa_on_a_hand_made_queue():
     decides). FA: 120 against 20, or 120 against 110: processor 1 under both."""
     e, w = np.array([[20.0, 20.0]]), np.array([[0.5, 0.2]])
     procs, started, planned = np.array([0]), np.array([0.0]), np.array([100.0])
-    loads = {st: H.start_times(st, 90.0, 2, procs, started, planned) for st in ("relative", "absolute")}
+    loads = {st: HE.start_times(st, 90.0, 2, procs, started, planned) for st in ("relative", "absolute")}
     assert H._cost(H.FZ, 20.0, 1 / 0.2, 0.0, loads["absolute"][1], 0.0, 0.0, 2, True) == pytest.approx(550.0)
     assert H.greedy(H.FZ, e, w, loads["relative"], 1.0).tolist() == [[0, 1]]
     assert H.greedy(H.FZ, e, w, loads["absolute"], 1.0).tolist() == [[0, 0]]
-    assert H.greedy(H.FA, e, w, loads["relative"]).tolist() == H.greedy(H.FA, e, w, loads["absolute"]).tolist() == [[0, 1]]
+    assert (H.greedy(H.FA, e, w, loads["relative"]).tolist() == H.greedy(H.FA, e, w, loads["absolute"]).tolist()
+            == [[0, 1]])
 
 
 def test_st_is_a_parameter_of_the_alg2_heuristics_only_and_changes_fz_runs():
     """``st`` (default relative) on FA, FE, FZ, FE_d, FZ_d, LA, LE, LZ; the baselines keep the absolute reading. In a
     run, FZ's schedule depends on it."""
-    with_st = {h.name for h in H.HEURISTICS if any(p.name == "st" for p in h.params)}
+    with_st = {h.name for h in HE.HEURISTICS if any(p.name == "st" for p in h.params)}
     assert with_st == {"fa", "fe", "fz", "fe-d", "fz-d", "la", "le", "lz"}
-    assert all(p.default == "relative" for h in H.HEURISTICS for p in h.params if p.name == "st")
+    assert all(p.default == "relative" for h in HE.HEURISTICS for p in h.params if p.name == "st")
     sc = MODEL.tiny().replace(heuristics=["fz", {"name": "fz", "st": "absolute"}])
     runs = trial_runs(sc, 0)
     assert list(runs) == ["fz", "fz (st=absolute)"]
@@ -480,8 +484,9 @@ def test_communication_noise_outliers_and_hidden_work_of_the_workload():
 
     sc = Scenario.from_dict({"model": "estimation", "processors": {"count": 20, "busy": 0.0},
                              "network": {"bandwidth": 50.0, "latency": 0.2},
-                             "problems": [{"stages": [400], "work": [1000.0], "params": [6, 2], "exponents": [1.0, -1.0],
-                                           "data": 10.0, "noise": 0.0, "outliers": 0.25, "outlier_factor": 10.0}],
+                             "problems": [{"stages": [400], "work": [1000.0], "params": [6, 2],
+                                           "exponents": [1.0, -1.0], "data": 10.0, "noise": 0.0, "outliers": 0.25,
+                                           "outlier_factor": 10.0}],
                              "heuristics": ["fa"]})
     w = MODEL.workload(sc.spec, np.random.SeedSequence(4))
     assert w.latency.mean() == pytest.approx(0.2, rel=0.05) and w.data.mean() == pytest.approx(10.0, rel=0.15)
@@ -648,7 +653,8 @@ def test_a_trace_without_latency_leaves_the_error_heuristics_nothing_to_weigh():
 
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace("release,", "when,", 1), "line 1: missing column 'release'"),
-    (lambda t: t.replace("dsearch,d0-1,0,0,4,3,30.00", "dsearch,d0-1,0,0,4,3,-30.00"), "line 3: time '-30.00' is negative"),
+    (lambda t: t.replace("dsearch,d0-1,0,0,4,3,30.00", "dsearch,d0-1,0,0,4,3,-30.00"),
+     "line 3: time '-30.00' is negative"),
     (lambda t: t.replace("30.00,fast2", "30.00,fast9"), "line 3: unknown processor 'fast9'"),
     (lambda t: t.replace("dsearch,d0-1,0,0,4", "dsearch,d0-1,0,0,4.5"), "line 3: x1 '4.5' is not an integer"),
 ])
@@ -770,13 +776,15 @@ def test_unstarted_tasks_are_remapped_as_estimates_improve():
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(1, 5), st.lists(st.integers(1, 6), min_size=1, max_size=3), st.sampled_from(["fa", "fz-d", "lz", "ll", "anneal", {"name": "fe", "case": "worst-max"},
-                                                          {"name": "la", "ties": "last", "case": "worst"}]),
+@given(st.integers(1, 5), st.lists(st.integers(1, 6), min_size=1, max_size=3),
+       st.sampled_from(["fa", "fz-d", "lz", "ll", "anneal", {"name": "fe", "case": "worst-max"},
+                        {"name": "la", "ties": "last", "case": "worst"}]),
        st.sampled_from(["knn", "smoothed", "average"]), st.sampled_from(["return", "release"]), st.integers(0, 99))
 def test_engine_invariants(machines, stages, heuristic, method, mapping, seed):
     """Every task runs once, after its stage's release, one at a time per processor, and stage s+1 after stage s."""
     sc = Scenario.from_dict({"model": "estimation", "processors": {"count": machines, "ratio": 0.3},
-                             "problems": [{"name": "a", "stages": stages, "work": [1000.0 * (s + 1) for s in range(len(stages))],
+                             "problems": [{"name": "a", "stages": stages,
+                                           "work": [1000.0 * (s + 1) for s in range(len(stages))],
                                            "params": [5], "exponents": [1.0], "outliers": 0.2},
                                           {"name": "b", "release": 3.0, "stages": [3], "work": [500.0], "params": [],
                                            "exponents": []}],

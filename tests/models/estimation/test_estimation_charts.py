@@ -37,7 +37,8 @@ def test_mean_band_skips_missing_values_and_stays_within_the_values():
 
 
 def results(means: dict[str, float], trials: int = 3) -> pd.DataFrame:
-    return pd.DataFrame([{"trial": t, "heuristic": h, "makespan": m + t} for t in range(trials) for h, m in means.items()])
+    return pd.DataFrame([{"trial": t, "heuristic": h, "makespan": m + t}
+                         for t in range(trials) for h, m in means.items()])
 
 
 def test_default_shown_is_the_best_few_and_the_benchmark_in_the_results_order():
@@ -63,7 +64,8 @@ def test_band_chart_draws_means_with_bands_and_its_legend_outside_the_plot():
     curves = [Curve("a", t, np.array([1.0, 2.0, 3.0]), np.array([0.5, 1.5, 2.5]), np.array([1.5, 2.5, 3.5])),
               Curve("b", t, np.array([2.0, 2.0, 2.0]), np.full(3, np.nan), np.full(3, np.nan))]
     fig = band_chart(curves, "title (lower is better)", "y", {"a": "#0072B2", "b": "#E69F00"})
-    assert fig.layout.legend.x >= 1 and fig.layout.legend.xanchor == "left" and fig.layout.legend.title.text == "heuristic"
+    assert (fig.layout.legend.x >= 1 and fig.layout.legend.xanchor == "left"
+            and fig.layout.legend.title.text == "heuristic")
     band, line_a, line_b = fig.data  # b has no band (one trial): only its line
     assert band.fill == "toself" and band.mode == "lines" and band.showlegend is False
     np.testing.assert_allclose(band.y, [1.5, 2.5, 3.5, 2.5, 1.5, 0.5])
@@ -84,7 +86,8 @@ def test_every_run_keeps_its_curves_as_results_columns(tiny):
         row = table[(table["trial"] == 1) & (table["heuristic"] == label)].iloc[0]
         curves = run.curves(CURVE_SAMPLES)
         for family, curve in CURVE_FAMILIES.items():
-            np.testing.assert_allclose(row[[f"{family}{k}" for k in range(CURVE_SAMPLES)]].to_numpy(float), curves[curve])
+            np.testing.assert_allclose(row[[f"{family}{k}" for k in range(CURVE_SAMPLES)]].to_numpy(float),
+                                       curves[curve])
         assert curve_columns(run) == pytest.approx({c: row[c] for c in curve_columns(run)}, nan_ok=True)
         assert row["makespan"] == run.makespan
 

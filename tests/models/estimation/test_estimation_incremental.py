@@ -12,7 +12,7 @@ from test_estimation import brute_force
 
 from hcsched import trial_runs
 from hcsched.models.estimation import MODEL, engine
-from hcsched.models.estimation import heuristics as H
+from hcsched.models.estimation import alg2 as H
 from hcsched.models.estimation import kernels as K
 from hcsched.models.estimation.estimators import EstimatorState
 from hcsched.models.estimation.spec import Estimator

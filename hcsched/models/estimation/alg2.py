@@ -1,0 +1,222 @@
+"""Alg. 2 of Page, Keane and Naughton (section 3.2), the greedy template of their heuristics, and the local searches of
+section 5.4's baselines: the numba kernels of the built-in heuristics (:mod:`.heuristics` holds the heuristics
+themselves, each naming its kernel by a kind number below).
+
+Every kernel maps the unstarted tasks of known problems given, per task i and processor j, e_ij = the planned time
+(ETC in the best or worst case, plus C), EW_ij (eq. 10) and each processor's load ST_j, and returns (task,
+processor) pairs in mapping order. Ties go to the lowest processor index, then the lowest task index by default
+(hcsched's rule); Alg. 2 writes ``currval <= minval``, which lets the last pair scanned win: ``last`` (section 3.2;
+docs/models/estimation.md, "Readings chosen"). A kind number the kernels do not know raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+FA, FE, FZ, FE_D, FZ_D, LA, LE, LZ, EF, LL = range(10)
+KINDS = (FA, FE, FZ, FE_D, FZ_D, LA, LE, LZ, EF, LL)  # every kind the kernels know
+
+
+@njit(cache=True)
+def _cost(kind, e, wb, lw, st_j, m_max, st_sum, big_m, once):
+    """X(i, j, load) of Alg. 2 for one pair: e = ETC + C, wb = EW^beta (EW^-beta for the Z kinds), lw = ln EW,
+    st_j its processor's load."""
+    fa = e + st_j
+    if kind == FA or kind == EF:
+        return fa
+    if kind == LL:
+        return st_j
+    if kind == FE or kind == FZ:  # eqs. 13, 14
+        return fa * wb
+    if kind == FE_D:  # ln(FA^EW EW^FA): eq. 15 in log space, never overflows
+        return math.exp(lw) * math.log(fa) + fa * lw
+    if kind == FZ_D:  # ln(FA^EW / EW^FA): eq. 16
+        return math.exp(lw) * math.log(fa) - fa * lw
+    # LA (eq. 17) without its denominator, which is the same positive number for every pair of an iteration (so it
+    # changes no choice; it is 0 when all loads are equal, where eq. 17 is undefined).
+    top = max(m_max, fa)
+    la = big_m * top - st_sum - (e if once else big_m * e)
+    if kind == LA:
+        return la
+    if kind == LE or kind == LZ:
+        return la * wb  # eqs. 18, 19
+    raise ValueError("unknown heuristic kind")
+
+
+@njit(cache=True)
+def _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last):
+    """The best processor of task i: the lowest index on a tie, or the highest with ``last``."""
+    best, arg = np.inf, -1
+    for j in range(st.size):
+        v = _cost(kind, e[i, j], wb[i, j], lw[i, j], st[j], m_max, st_sum, st.size, once)
+        if v < best or arg < 0 or (last and v == best):
+            best, arg = v, j
+    return best, arg
+
+
+def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: float = 1.0, once: bool = True,
+           idle: np.ndarray | None = None, stop_early: bool = False, ties: str = "lowest") -> np.ndarray:
+    """Alg. 2 (see :func:`_greedy`) for planned times e and errors EW (S x M) and loads st0 (M); ``ties`` "lowest"
+    (the lowest processor, then the lowest task) or "last" (the pseudocode's ``<=``: the last pair scanned, i.e. the
+    highest task, then its highest processor)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown heuristic kind {kind!r}; the kernels know {KINDS}")
+    ew = np.asarray(ew, float)
+    sign = -1.0 if kind in (FZ, LZ) else 1.0
+    wb = ew ** (sign * beta) if kind in (FE, FZ, LE, LZ) else np.ones_like(ew)
+    lw = np.log(ew) if kind in (FE_D, FZ_D) else np.zeros_like(ew)
+    idle = np.ones(st0.size, np.bool_) if idle is None else idle
+    return _greedy(kind, np.asarray(e, float), wb, lw, np.asarray(st0, float), bool(once), idle, bool(stop_early),
+                   ties == "last")
+
+
+@njit(cache=True)
+def _greedy(kind, e, wb, lw, st0, once, idle, stop_early, last):
+    """Alg. 2 with a global minimum over all pairs (the prose of section 3.2; the pseudocode's reset of minval inside
+    the task loop would take the last task's best instead). EF and LL are immediate: tasks in index order, each to
+    the processor of the smallest FA or ST. Returns (task, processor) in mapping order. With ``stop_early``, stops
+    once every processor flagged ``idle`` has a task (the rest would be remapped before it could start)."""
+    s, m = e.shape
+    st = st0.copy()
+    out = np.empty((s, 2), np.int64)
+    done = np.zeros(s, np.bool_)
+    waiting = 0
+    for j in range(m):
+        if idle[j]:
+            waiting += 1
+    served = np.zeros(m, np.bool_)
+    best = np.empty(s)
+    arg = np.empty(s, np.int64)
+    column_local = kind <= FZ_D  # the cost of (i, j) depends on ST_j alone: only column b changes
+    monotone = kind <= FZ  # ... and never falls as ST_j grows: a stale best is a lower bound (lazy update)
+    version = np.zeros(m, np.int64)
+    seen = np.zeros(s, np.int64)
+    m_max, st_sum = st.max(), st.sum()
+    if kind != EF and kind != LL:
+        for i in range(s):
+            best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
+    for step in range(s):
+        if kind == EF or kind == LL:
+            a = step
+            v, b = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once, last)
+        else:
+            while True:
+                a, b, v = -1, -1, np.inf
+                for i in range(s):
+                    if done[i]:
+                        continue
+                    if a < 0 or best[i] < v or (best[i] == v and (last or arg[i] < b)):
+                        a, b, v = i, arg[i], best[i]
+                if not monotone or seen[a] == version[b]:
+                    break
+                best[a], arg[a] = _row_best(kind, e, wb, lw, st, a, m_max, st_sum, once, last)
+                seen[a] = version[arg[a]]
+        done[a] = True
+        out[step, 0], out[step, 1] = a, b
+        st[b] += e[a, b]
+        st_sum += e[a, b]
+        m_max = max(m_max, st[b])
+        if idle[b] and not served[b]:
+            served[b] = True
+            waiting -= 1
+        if stop_early and waiting <= 0:
+            return out[:step + 1]
+        version[b] += 1
+        if kind == EF or kind == LL or monotone:
+            continue
+        for i in range(s):
+            if done[i]:
+                continue
+            if not column_local or arg[i] == b:
+                best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
+            else:
+                v2 = _cost(kind, e[i, b], wb[i, b], lw[i, b], st[b], m_max, st_sum, m, once)
+                if v2 < best[i] or (v2 == best[i] and (b > arg[i] if last else b < arg[i])):
+                    best[i], arg[i] = v2, b
+    return out
+
+
+@njit(cache=True)
+def _objective(load):
+    """The estimated makespan, with the total load as a small tie-breaker."""
+    return load.max() + load.sum() / (1000.0 * load.size)
+
+
+@njit(cache=True)
+def local_search(e, st0, assign, anneal, iterations, tenure, candidates, t0, cooling, seed):
+    """Tabu search or simulated annealing over the unstarted tasks' processors, minimising the estimated makespan
+    max_j (ST_j + sum of e on j) (ours: the paper gives no neighbourhood, objective or parameters, section 5.4).
+    A move sends one task to another processor. Tabu: each iteration evaluates ``candidates`` random moves and
+    takes the best whose task is not tabu (or that beats the best so far); a moved task stays tabu ``tenure``
+    iterations. Annealing: one random move per iteration, accepted with probability exp(-delta / T), T starting at
+    t0 x the initial objective and multiplied by ``cooling`` each iteration. Returns the best assignment seen."""
+    np.random.seed(seed)
+    s, m = e.shape
+    cur = assign.copy()
+    load = st0.copy()
+    for i in range(s):
+        load[cur[i]] += e[i, cur[i]]
+    best_assign = cur.copy()
+    cur_obj = _objective(load)
+    best_obj = cur_obj
+    if s == 0 or m < 2:
+        return best_assign
+    tabu_until = np.zeros(s, np.int64)
+    temp = t0 * cur_obj
+    for it in range(iterations):
+        if anneal:
+            i = np.random.randint(s)
+            j = np.random.randint(m - 1)
+            j = j + 1 if j >= cur[i] else j
+            a = cur[i]
+            load[a] -= e[i, a]
+            load[j] += e[i, j]
+            obj = _objective(load)
+            delta = obj - cur_obj
+            if delta <= 0 or (temp > 0 and np.random.random() < math.exp(-delta / temp)):
+                cur[i] = j
+                cur_obj = obj
+                if obj < best_obj:
+                    best_obj = obj
+                    best_assign[:] = cur
+            else:
+                load[a] += e[i, a]
+                load[j] -= e[i, j]
+            temp *= cooling
+        else:
+            mi, mj, mobj = -1, -1, np.inf
+            for _ in range(candidates):
+                i = np.random.randint(s)
+                j = np.random.randint(m - 1)
+                j = j + 1 if j >= cur[i] else j
+                a = cur[i]
+                load[a] -= e[i, a]
+                load[j] += e[i, j]
+                obj = _objective(load)
+                load[a] += e[i, a]
+                load[j] -= e[i, j]
+                if (tabu_until[i] <= it or obj < best_obj) and obj < mobj:
+                    mi, mj, mobj = i, j, obj
+            if mi < 0:
+                continue
+            a = cur[mi]
+            load[a] -= e[mi, a]
+            load[mj] += e[mi, mj]
+            cur[mi] = mj
+            cur_obj = mobj
+            tabu_until[mi] = it + 1 + tenure
+            if mobj < best_obj:
+                best_obj = mobj
+                best_assign[:] = cur
+    return best_assign
+
+
+def warm_up() -> None:
+    e = np.ones((2, 2))
+    for kind in KINDS:
+        greedy(kind, e, e, np.zeros(2), 1.0, True, np.ones(2, np.bool_), True)
+    local_search(e, np.zeros(2), np.zeros(2, np.int64), True, 2, 1, 2, 0.1, 0.99, 1)
+    local_search(e, np.zeros(2), np.zeros(2, np.int64), False, 2, 1, 2, 0.1, 0.99, 1)
