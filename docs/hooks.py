@@ -1,10 +1,12 @@
-"""MkDocs hook: the command-line reference is generated at build time from hcsched's own parser, so it cannot drift
-from the code. A page writes ``<!-- cli-reference -->`` where the reference goes."""
+"""MkDocs hooks: the command-line reference is generated at build time from hcsched's own parser, so it cannot drift
+from the code (a page writes ``<!-- cli-reference -->`` where the reference goes), and a build fails on a reST role
+(":func:`x`") left as text in a page (docs/roles.py renders the docstrings' roles as links)."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 
 MARKER = "<!-- cli-reference -->"
 
@@ -37,3 +39,22 @@ def on_files(files, config, **kwargs):
     for path in IMAGES:
         files.append(File(path, root, config["site_dir"], config["use_directory_urls"]))
     return files
+
+
+ROLES = "func|mod|class|meth|data|attr|obj|exc|const"
+RAW_ROLE = re.compile(rf"(?<![\w`]):(?:py:)?(?:{ROLES}):(?:<code>.*?</code>|`[^`]*`)")
+_SHOWN = re.compile(r"<pre\b.*?</pre>|(?<!:)<code>.*?</code>", re.S)  # code blocks and spans: a role shown on purpose
+
+
+def raw_roles(html: str) -> list[str]:
+    """The reST roles (":func:`x`") left as text in a page's HTML: what a docstring's role becomes unrendered."""
+    return RAW_ROLE.findall(_SHOWN.sub("", html))
+
+
+def on_post_page(output: str, page, **kwargs) -> str:
+    """Fails the build on a reST role left as text in a page (docs/roles.py renders the docstrings' as links)."""
+    from mkdocs.exceptions import PluginError
+
+    if found := raw_roles(output):
+        raise PluginError(f"{page.file.src_uri}: {len(found)} reST role(s) rendered as text: {', '.join(found[:20])}")
+    return output

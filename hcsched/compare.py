@@ -47,18 +47,11 @@ import pandas as pd
 from hcsched.claims import wide
 from hcsched.errors import HcschedError
 from hcsched.export import READ_BACK, commented_csv, scenario_digest
+from hcsched.formatting import amount_text, is_fraction, readable
 from hcsched.metrics import LOWER_BOUND
 from hcsched.registry import get_model
 from hcsched.stats import t_quantile
-from hcsched.verdict import (
-    amount_text,
-    difference_kind,
-    headline_metric,
-    is_fraction,
-    metric_words,
-    readable,
-    scenario_verdicts,
-)
+from hcsched.verdict import difference_kind, headline_metric, metric_words, scenario_verdicts
 from hcsched.version import __version__
 
 if TYPE_CHECKING:
@@ -360,9 +353,11 @@ class RunComparison:
             n = min((c.trials[0] for c in self.changes if c.before_label and c.after_label), default=0)
             common = "" if self.before.trials == self.after.trials else f" over the {n} trials both ran"
             if same_tasks(self.before, self.after):
-                return (f"Paired{common}: both runs have the same system and seed, so every trial ran the same tasks in "
+                return (f"Paired{common}: both runs have the same system and seed, so "
+                        "every trial ran the same tasks in "
                         "both; each change is computed trial by trial.")
-            return (f"Paired{common} (common random numbers): both runs have the same seed, so trial by trial they draw "
+            return (f"Paired{common} (common random numbers): both runs have the same "
+                    "seed, so trial by trial they draw "
                     "the same random numbers, for another system; each change is computed trial by trial (valid "
                     "whatever the trials share, and narrower the more alike they are).")
         return ("Unpaired (Welch): the runs have different seeds, so their trials are independent samples; the "
@@ -423,8 +418,8 @@ class RunComparison:
             return f"{b.label} still has the best average, but is not told apart from {b.runner_up}"
         if b.clear:
             return f"the winner changes from {a.label} to {b.label}"
-        return (f"the best average moves from {a.label} to {b.label}, which is not told apart from "
-                f"{b.runner_up}")
+        return (f"the best average moves from {a.label} to {b.label}, which is "
+                f"not told apart from {b.runner_up}")
 
     def table(self) -> pd.DataFrame:
         """One row per metric and heuristic: both means, the change, its interval and how it was computed."""

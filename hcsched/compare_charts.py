@@ -11,8 +11,8 @@ from plotly.subplots import make_subplots
 
 from hcsched.charts import axis_title, direction, heuristic_colors, hover_names, plain_numbers, tick_format
 from hcsched.compare import Change, RunComparison, change_words
+from hcsched.formatting import readable
 from hcsched.metrics import Metric
-from hcsched.verdict import readable
 
 BEFORE_PATTERN = {"shape": "/", "fgcolor": "#ffffff", "solidity": 0.45}  # the baseline's bars: hatched, lighter
 

@@ -36,7 +36,8 @@ from typing import Any, BinaryIO
 
 from hcsched.errors import HcschedError
 
-POLL_SECONDS = 0.05  # how often a run's thread looks for its events (and calls its poll)
+POLL_SECONDS = 0.05  # how often the library looks for finished work: a run's thread for its events (and calls its
+# poll), the runner for finished heuristic runs and chunks (hcsched.runner imports it)
 START_FAILURES = 3  # workers that die in a row before they say they are ready: the pool is broken
 WORKER_NICE = 10  # workers run at a lower priority than their owner (results do not depend on it)
 _HEADER = 8  # bytes of a frame's length

@@ -27,21 +27,22 @@ import pandas as pd
 
 from hcsched.claims import DEFINITION, FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
 from hcsched.errors import HcschedError
+from hcsched.formatting import readable_amount, readable_number
 from hcsched.registry import get_model, model_names
-from hcsched.verdict import readable_amount, readable_number
 from hcsched.version import __version__
 
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
 # Okabe-Ito colours (colour-blind safe), each with the text colour that reads on it; the verdict is also in words.
 BADGES = {HOLDS: ("#0072B2", "#ffffff"), PARTLY: ("#E69F00", "#000000"), FAILS: ("#D55E00", "#000000")}
 OTHER_BADGE = ("#999999", "#000000")  # a check that could not be evaluated ("error")
-NEEDED = ("id", "model", "paper", "where", "claim", "reading", "ours", "ours_lower", "ours_upper", "unit", "paper_value",
+NEEDED = ("id", "model", "paper", "where", "claim", "reading", "ours", "ours_lower", "ours_upper", "unit",
+          "paper_value",
           "verdict")
 
 
 # --- numbers as people read them -----------------------------------------------------------------------------
 def _number(x: Any) -> str:
-    """A stored cell (a CSV's text, None) as :func:`hcsched.verdict.readable_number` prints a number; "n/a" where it
+    """A stored cell (a CSV's text, None) as :func:`hcsched.formatting.readable_number` prints a number; "n/a" where it
     holds no finite number."""
     return readable_number(_nan(x))
 
@@ -195,12 +196,14 @@ def claim_figure(series: Sequence[tuple], axis: str = "", paper: float = math.na
     plus = [_gap(s[3], s[1]) if len(s) > 3 else None for s in series]
     minus = [_gap(s[1], s[2]) if len(s) > 3 else None for s in series]
     fig = go.Figure(go.Bar(x=mean, y=labels, orientation="h", marker_color="#7a8a99",
-                           error_x={"type": "data", "array": plus, "arrayminus": minus, "color": "#222", "thickness": 1.5},
+                           error_x={"type": "data", "array": plus, "arrayminus": minus, "color": "#222",
+                                    "thickness": 1.5},
                            hovertemplate="%{y}: %{x:.4g}<extra></extra>"))
     if math.isfinite(paper):
         fig.add_vline(x=paper, line_dash="dash", line_color="#000", annotation_text=f"paper: {_number(paper)}",
                       annotation_position="top")
-    fig.update_layout(template="none", height=70 + 26 * max(1, len(labels)), margin={"l": 130, "r": 20, "t": 24, "b": 36},
+    fig.update_layout(template="none", height=70 + 26 * max(1, len(labels)),
+                      margin={"l": 130, "r": 20, "t": 24, "b": 36},
                       font={"size": 12}, showlegend=False,
                       xaxis={"title": {"text": html.escape(axis, quote=False), "standoff": 4}, "zeroline": True,
                              "gridcolor": "#e5e5e5"},
@@ -353,9 +356,11 @@ h1{font-size:1.6rem;margin-bottom:.2rem} h2{font-size:1.25rem;margin-top:2.2rem;
 font-size:.85rem;white-space:nowrap} .summary td,.summary th{padding:.3rem .6rem;text-align:left;vertical-align:top}
 .summary{border-collapse:collapse;margin:.6rem 0} .summary tr{border-bottom:1px solid #e2e2e2}
 .card{border:1px solid #d0d0d0;border-left-width:.45rem;border-radius:.4rem;padding:.7rem 1rem;margin:1rem 0}
-.card h3{font-size:1rem;margin:.1rem 0 .4rem;font-family:ui-monospace,monospace} .claim{font-size:1.05rem;margin:.3rem 0}
+.card h3{font-size:1rem;margin:.1rem 0 .4rem;font-family:ui-monospace,monospace}
+.claim{font-size:1.05rem;margin:.3rem 0}
 .card dl{display:grid;grid-template-columns:9rem 1fr;gap:.15rem .8rem;margin:.5rem 0} .card dt{color:#555}
-.card dd{margin:0} .reading{font-family:system-ui,sans-serif;font-weight:400;color:#444} .note{background:#f6f6f6;padding:.4rem .6rem;border-radius:.3rem;font-size:.92rem}
+.card dd{margin:0} .reading{font-family:system-ui,sans-serif;font-weight:400;color:#444}
+.note{background:#f6f6f6;padding:.4rem .6rem;border-radius:.3rem;font-size:.92rem}
 .definition{background:#f3f7fb;border-left:.3rem solid #0072B2;padding:.5rem .8rem;font-size:.95rem}
 """
 
@@ -369,10 +374,12 @@ def _badge(verdict: str) -> str:
 def _card(row: pd.Series, figure_html: str) -> str:
     e = lambda x: html.escape(_text(x))  # noqa: E731
     reading = _text(row["reading"])
-    reading_line = "" if reading == "literal" else f"<dt>Reading</dt><dd>{e(reading)} (another reading of the text)</dd>"
+    reading_line = "" if reading == "literal" else (f"<dt>Reading</dt><dd>{e(reading)} "
+                                                    "(another reading of the text)</dd>")
     named = "" if reading == "literal" else f' <span class="reading">reading: {e(reading)}</span>'
     seconds = _finite(row.get("seconds"))
-    trials = f"{trials_text(row.get('trials'))}, {'n/a s' if seconds is None else readable_amount(seconds, 's')} of compute"
+    trials = (f"{trials_text(row.get('trials'))}, "
+              f"{'n/a s' if seconds is None else readable_amount(seconds, 's')} of compute")
     note = f'<p class="note"><b>Note.</b> {e(row.get("note"))}</p>' if _text(row.get("note")) else ""
     colour = BADGES.get(str(row["verdict"]), OTHER_BADGE)[0]
     return (f'<section class="card" id="{e(row["id"])}--{e(reading)}" style="border-left-color:{colour}">'
@@ -400,7 +407,8 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
         f"<td>{html.escape(summary_line(s))}</td></tr>" for s in summary)
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
              f"content='width=device-width, initial-scale=1'><title>hcsched: the papers' claims, rerun</title>"
-             f"<style>{CSS}</style><script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>",
+             f"<style>{CSS}</style><script "
+             f"type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>",
              "<h1>The papers' claims, rerun</h1>",
              f"<p class='meta'>Made on {made.isoformat()} with hcsched {html.escape(__version__)}: "
              f"{html.escape(count_text(table))}; every verdict computed from this run's numbers (mean and 95% interval "
@@ -466,7 +474,8 @@ def markdown_tables(table: pd.DataFrame) -> str:
         out += [f"**{_cell(s['paper'])}**: the claims that do not fully hold.", "",
                 "| Claim | Where | Ours | Paper | Verdict |", "|---|---|---|---|---|"]
         for _, row in rows.iterrows():
-            claim = _cell(row["claim"]) + ("" if row["reading"] == "literal" else f" *(reading: {_cell(row['reading'])})*")
+            claim = _cell(row["claim"]) + ("" if row["reading"] == "literal" else " *(reading: "
+                                                                                  f"{_cell(row['reading'])})*")
             out.append(f"| {claim} | {_cell(row['where'])} | {_cell(format_ours(row))} | {_cell(row['paper_value'])} | "
                        f"{_cell(row['verdict'])} |")
         out.append("")
@@ -492,7 +501,8 @@ def read_claims(path: str | Path, flag: str = "--from") -> pd.DataFrame:
     try:
         return pd.read_csv(path, keep_default_na=False, na_values=[""])
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise HcschedError(f"{flag}: cannot read {str(path)!r} as a claims.csv ({getattr(exc, 'strerror', None) or exc})") from None
+        raise HcschedError(f"{flag}: cannot read {str(path)!r} as a claims.csv "
+                           f"({getattr(exc, 'strerror', None) or exc})") from None
 
 
 def update_readme(readme_path: str | Path, claims_csv_path: str | Path) -> bool:
@@ -506,8 +516,8 @@ def update_readme(readme_path: str | Path, claims_csv_path: str | Path) -> bool:
         raise HcschedError(f"--readme: cannot read {str(path)!r} ({exc.strerror or exc})") from None
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start or text.count(BEGIN) != 1 or text.count(END) != 1:
-        raise HcschedError(f"--readme {str(path)!r}: needs one {BEGIN} line and, after it, one {END} line around the "
-                           "claims tables")
+        raise HcschedError(f"--readme {str(path)!r}: needs one {BEGIN} line and, after it, one "
+                           f"{END} line around the claims tables")
     new = text[:start + len(BEGIN)] + "\n" + block + "\n" + text[end:]
     if new == text:
         return False

@@ -47,6 +47,7 @@ import pandas as pd
 
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
+from hcsched.formatting import amount_text, is_fraction, listed, readable
 from hcsched.heuristics import heuristic_title
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
@@ -103,7 +104,44 @@ class Reference:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One headline metric: who is best, how it compares, and the sentence a stakeholder reads."""
+    """One headline metric: who is best, how it compares, and the sentence a stakeholder reads.
+
+    Attributes
+    ----------
+    metric : str
+        The metric's column.
+    title : str
+        "Lowest makespan", "Highest utilisation", or the metric's title where neither way is better.
+    better : str
+        "lower", "higher" or "".
+    best : str or None
+        The best heuristic that can run online, by mean; None when there is nothing to rank.
+    best_mean : float
+        Its mean.
+    kind : str
+        "percent" (of the other's value) or "points" (a metric in percent, or a fraction shown as one).
+    comparisons : tuple of Comparison
+        The best against the runner-up, then against the benchmark if it is neither: the mean paired difference and
+        its 95% interval.
+    note : str
+        Why there is no comparison ("neither is better", "no values", "the only heuristic"), else "".
+    text : str
+        One sentence: who wins, by how much, and whether the difference is real.
+    references : tuple of Reference
+        The heuristics that cannot run online (static benchmarks, bounds), never crowned, best first.
+    reference_text : str
+        Their sentence, "" without any.
+    tied : tuple of Comparison
+        The best against every heuristic it is not told apart from, best first.
+    benchmark : str or None
+        The heuristic the others are normalised to, if any.
+    behind : tuple of str
+        The heuristics told apart from the best (clearly worse), in rank order.
+    bound_text : str
+        How far the best is from a bound on the best possible (:func:`bound_sentence`), or "".
+    unranked : tuple of str
+        Heuristics left out of the ranking because their mean is infinite (an overflow).
+    """
 
     metric: str
     title: str  # "Lowest makespan", "Highest utilisation", or the metric's title where neither is better
@@ -154,72 +192,6 @@ class Verdict:
     def lines(self) -> list[str]:
         """The sentence, then the bound's and the references' sentences if any."""
         return [self.text] + [t for t in (self.bound_text, self.reference_text) if t]
-
-
-# --- numbers as people read them -------------------------------------------------------------------------------
-
-_SUFFIXES = ((1e12, 1e12, "T"), (1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k"))  # (from, scale, suffix)
-
-
-def readable_number(x: float, fmt: str = "") -> str:
-    """A number as people read it, the one way the CLI, the dashboard and the report print one: in ``fmt`` if given
-    (a metric's own, e.g. ".1%"); else three significant digits with a suffix from ten thousand (a makespan of
-    1.20 M, 61.4 k), whole with thousands separated from a thousand (9,876), four significant digits below (12.35, a
-    ratio of 0.9871), three below a thousandth (0.000712); "n/a" for NaN."""
-    if math.isnan(x):
-        return "n/a"
-    if fmt:
-        return format(x, fmt)
-    if math.isinf(x) or abs(x) >= 1e15:
-        return f"{x:.3g}"
-    for start, scale, suffix in _SUFFIXES:
-        if abs(x) >= start * 0.9995:
-            return f"{x / scale:#.3g}".rstrip(".") + f" {suffix}"
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    return f"{x:.4g}" if x == 0 or abs(x) >= 1e-3 else f"{x:.3g}"
-
-
-def interval_cell(mean: float, lower: float, upper: float, fmt: str = "") -> str:
-    """A table's cell of a mean and its 95% interval, each :func:`readable_number`: "1.20 M [1.18 M, 1.22 M]",
-    "87.3% [86.1%, 88.5%]"; the mean alone where there is no interval (one trial)."""
-    if lower != lower:
-        return readable_number(mean, fmt)
-    return f"{readable_number(mean, fmt)} [{readable_number(lower, fmt)}, {readable_number(upper, fmt)}]"
-
-
-def is_fraction(metric: Metric) -> bool:
-    """A fraction shown as a percent (its format ends in "%", e.g. ".1%")."""
-    return metric.fmt.endswith("%")
-
-
-_WORDS = {"k": "thousand", "M": "million", "G": "billion", "T": "trillion"}
-
-
-def readable(value: float, metric: Metric) -> str:
-    """A metric's value as people read it, with its unit: "1.20 million s", "87.3%", "93.41%", "12 tasks"; NaN "n/a".
-    Beside a unit the scale is a word: "544 k s" would read as kiloseconds."""
-    number = readable_number(value, metric.fmt)
-    if not math.isfinite(value) or is_fraction(metric) or not metric.unit:
-        return number
-    return readable_amount(value, metric.unit)
-
-
-def readable_amount(value: float, unit: str) -> str:
-    """A number with its unit, its scale in words: "15.1 thousand s", "1.20 million time units", "523.4 s", "87%"."""
-    number = readable_number(value)
-    head, _, suffix = number.partition(" ")
-    if suffix in _WORDS:
-        number = f"{head} {_WORDS[suffix]}"
-    return number + "%" if unit == "%" else f"{number} {unit}"
-
-
-def amount_text(x: float) -> str:
-    """A difference: one decimal below 10 ("6.1", "0.4"), none from 10 ("78", and "10" for 9.97), two significant
-    digits below 0.05."""
-    if x != 0 and abs(x) < 0.05:
-        return f"{x:.2g}"
-    return f"{x:.1f}" if round(abs(x), 1) < 10 else f"{x:.0f}"
 
 
 # --- which heuristics can be crowned, and which metric leads -----------------------------------------------------
@@ -368,25 +340,21 @@ def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
             bench = next((t for t in v.tied if t.role == "benchmark"), None)
             among = f", the benchmark {bench.other} at {readable(bench.means[1], metric)} among them" if bench else ""
             n = len(v.tied) + 1 + len(v.behind)
-            worse = ("" if not v.behind else f"; only {_and(v.behind)} {'is' if len(v.behind) == 1 else 'are'} "
+            worse = ("" if not v.behind else f"; only {listed(v.behind)} {'is' if len(v.behind) == 1 else 'are'} "
                      "clearly worse" if len(v.behind) <= GROUP_SHOWN - 1 else f"; {len(v.behind)} are clearly worse")
             return (f"No clear winner on {what}: {len(v.tied) + 1} of {n} heuristics are not told apart from the best "
                     f"average, {best} at {value}{among}{worse}")
         group = [f"{best} at {value}"] + [f"{_role(t)}{t.other} at {readable(t.means[1], metric)}" for t in v.tied]
-        return (f"No clear winner on {what}: {_and(group)} are not told apart (per trial, the {_ci(c, total)} of "
+        return (f"No clear winner on {what}: {listed(group)} are not told apart (per trial, the {_ci(c, total)} of "
                 f"{best} against each runs from better to worse)")
     if c.separated:  # told apart per trial, but the other way than the means
-        return (f"No clear winner on {what}: {best} averages {value} against {c.other}'s {other}, yet the {_ci(c, total)} "
-                f"puts it {_range(c, v.kind)} {c.other} per trial: the averages and the trials disagree, so they are not "
-                "told apart")
+        return (f"No clear winner on {what}: {best} averages {value} against {c.other}'s "
+                f"{other}, yet the {_ci(c, total)} "
+                f"puts it {_range(c, v.kind)} {c.other} per trial: the "
+                "averages and the trials disagree, "
+                "so they are not told apart")
     return (f"No clear winner on {what}: {best} averages {value} and {c.other} {other}, but the {_ci(c, total)} puts "
             f"{best} {_range(c, v.kind)} {c.other} per trial, so they are not told apart")
-
-
-def _and(items) -> str:
-    """"a", "a and b", "a, b and c"."""
-    items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _role(c: Comparison) -> str:
@@ -426,13 +394,13 @@ def _unranked_note(v: Verdict, metric: Metric) -> str:
     """"; the mean makespan of mct and met is infinite (an overflow), so they are not ranked", or ""."""
     if not v.unranked:
         return ""
-    return (f"; the mean {metric_words(metric)} of {_and(v.unranked)} is infinite (an overflow), so "
+    return (f"; the mean {metric_words(metric)} of {listed(v.unranked)} is infinite (an overflow), so "
             f"{'it is' if len(v.unranked) == 1 else 'they are'} not ranked (an infinite mean cannot win)")
 
 
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
-    """"For reference, not a contender: ga, a static benchmark ..., reaches 95.7%, 4.3 points above slack-sufferage, best
-    on average among the heuristics that can run online (95% interval: 2.8 to 5.9 points above)."."""
+    """"For reference, not a contender: ga, a static benchmark ..., reaches 95.7%, 4.3 points above slack-sufferage,
+    best on average among the heuristics that can run online (95% interval: 2.8 to 5.9 points above)."."""
     if not v.references:
         return ""
     whats = {r.what for r in v.references}
@@ -470,7 +438,8 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
     online = table.drop(columns=refs)
     ranking = _ranking(online, metric.better, means)
     best, mean = ranking[0] if ranking else (None, math.nan)
-    shown = [Reference(h, references[h], m, None if best is None else _compare(table, h, best, "best online", metric, means))
+    shown = [Reference(h, references[h], m, None if best is None else _compare(table, h, best, "best online", metric,
+                                                                               means))
              for h, m in _ranking(table[refs], metric.better, means)]
     if best is None:
         note = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
@@ -504,7 +473,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         table = wide(results, metric.name)
         unranked = _unranked(table.drop(columns=[h for h in table.columns if h in references]), metric.better,
                              _means(table))
-    v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note, "",
+    v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note,
+                "",
                 refs, tied=tied, benchmark=benchmark, behind=behind, unranked=unranked)
     total = int(results["trial"].nunique()) if "trial" in results else 0
     text, reference_text = named_once([_sentence(v, metric, total), _reference_sentence(v, metric, total)], names or {})
@@ -520,8 +490,9 @@ def plain_name(title: str) -> str:
 
 def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
     """Each heuristic's plain name beside its label where the lines first mention it: "la (load balance)", "kpb
-    (K-percent best; kbar=1)" for the label "kpb (kbar=1)" (never two brackets in a row); a label already its own name ("min-min": Min-min) stays as it is. ``names``: label
-    -> plain name. A label is matched whole, never inside another ("mp" within "mp-load")."""
+    (K-percent best; kbar=1)" for the label "kpb (kbar=1)" (never two brackets in a row); a label already its own name
+    ("min-min": Min-min) stays as it is. ``names``: label -> plain name. A label is matched whole, never inside another
+    ("mp" within "mp-load")."""
     found = {}
     for label, name in names.items():
         if not name or name.lower().replace(" ", "-") == label.lower():
@@ -552,8 +523,34 @@ def headline_metrics(metrics, columns) -> list[Metric]:
 
 def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
              references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None) -> list[Verdict]:
-    """One verdict per headline metric of ``metrics`` (e.g. a model's ``bar_metrics()``) present in ``results``, but
-    for a metric where neither way is better (nothing to crown)."""
+    """One verdict per headline metric of ``metrics`` present in ``results``, but for a metric where neither way is
+    better (nothing to crown).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per trial and heuristic (:func:`hcsched.simulate`'s); a heuristic twice in a trial is refused.
+    metrics : sequence of Metric
+        The metrics to judge, e.g. a model's ``bar_metrics()``; a normalised duplicate or a ratio to a bound whose
+        metric is there is left out (:func:`headline_metrics`).
+    benchmark : str, optional
+        A heuristic's label, compared with too when it is neither the best nor the runner-up.
+    references : mapping of str to str, optional
+        Labels of heuristics that cannot run online, each with what it is in words (:func:`scenario_references`):
+        compared with the best on a line of their own, never crowned.
+    names : mapping of str to str, optional
+        Label to plain name, said where a label is first mentioned (:func:`named_once`).
+
+    Returns
+    -------
+    list of Verdict
+        In the order of ``metrics``.
+
+    Raises
+    ------
+    HcschedError
+        When a heuristic appears twice in one trial.
+    """
     return [verdict(results, m, benchmark, references, names) for m in headline_metrics(metrics, results.columns)
             if m.better in ("lower", "higher")]
 
@@ -576,14 +573,29 @@ def bound_sentence(results: pd.DataFrame, metric: Metric, best: str, bound: str)
     mean, lo, hi = (100 * (x - 1) for x in mean_ci((rows[metric.name] / rows[bound]).to_numpy(float)))
     interval = f" (95% interval: {lo:.1f}% to {hi:.1f}%)" if np.isfinite(lo) else ""
     words = _lowered(metric.title)
-    return (f"{best} is {mean:.1f}% above the lower bound on average{interval}: its {words} is at most that far from "
-            "the best possible.")
+    return (f"{best} is {mean:.1f}% above the lower bound on average{interval}: its {words} is at most "
+            "that far from the best possible.")
 
 
 def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict]:
-    """The verdicts of a scenario's results, the model's headline metric (:func:`headline_metric`) first, then its
-    other bar metrics; its benchmark compared too, its references (:func:`scenario_references`) never crowned; a
-    metric with a bound (``Model.bound_columns``) says how far its best is from it (:func:`bound_sentence`)."""
+    """The verdicts of a scenario's results: who wins on each of its model's bar metrics, and whether it is real.
+
+    The model's headline metric (:func:`headline_metric`) comes first, then its other bar metrics; the scenario's
+    benchmark is compared too, its references (:func:`scenario_references`) never crowned; a metric with a bound
+    (``Model.bound_columns``) says how far its best is from it (:func:`bound_sentence`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario the results are of: its model, heuristics and benchmark.
+    results : pandas.DataFrame
+        Its results, one row per trial and heuristic (:func:`hcsched.simulate`'s).
+
+    Returns
+    -------
+    list of Verdict
+        The headline metric's first; :func:`verdict_lines` gives the lines to show.
+    """
     model = get_model(scenario.model)
     names = {h.label: plain_name(heuristic_title(h.label, scenario.model)) for h in scenario.heuristics}
     found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names)
@@ -605,9 +617,20 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     for v in verdicts_[1:]:
         if v.best is not None and v.best != lead and v.separated:
             others.setdefault(v.best, []).append("the " + re.sub(r" \([^()]*\)$", "", _lowered(v.title)))
-    return " ".join(f"But {best} has {_and(titles)}." for best, titles in others.items())
+    return " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
 
 
 def verdict_lines(verdicts_: list[Verdict]) -> list[str]:
-    """The lines to show: each metric's sentence, and its references' sentence after it."""
+    """The lines to show, in the order of the verdicts.
+
+    Parameters
+    ----------
+    verdicts_ : list of Verdict
+        As :func:`verdicts` or :func:`scenario_verdicts` return them.
+
+    Returns
+    -------
+    list of str
+        Each metric's sentence, then its bound's and its references' sentences when it has them.
+    """
     return [line for v in verdicts_ for line in v.lines]

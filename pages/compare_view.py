@@ -11,7 +11,7 @@ from hcsched.charts import heuristic_colors
 from hcsched.compare import RunComparison, change_words, comparison_csv
 from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
-from hcsched.verdict import readable
+from hcsched.formatting import readable
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
 from pages.results_view import text_width
 from pages.widgets import plain, shown_as_error
@@ -20,13 +20,15 @@ from pages.widgets import plain, shown_as_error
 def show_comparison(before: Side, after: Side, key: str) -> None:
     """The change line, what differs, the chart with the change's 95% interval, every metric's table and the CSV."""
     if before.scenario.model != after.scenario.model:
-        st.info(f"{plain(before.title)} and {plain(after.title)} are runs of different models ({before.scenario.model}, "
+        st.info(f"{plain(before.title)} and {plain(after.title)} are runs of different models "
+                f"({before.scenario.model}, "
                 f"{after.scenario.model}): their metrics do not compare. Pick two runs of the same model.")
         return
     with shown_as_error("The two runs could not be compared"):
         cmp = comparison(before, after)
         st.markdown(f"**{plain(cmp.change_line())}**")
-        st.caption(plain(f"Baseline: {before.title}. What-if: {after.title}. {cmp.pairing} {cmp.left_out_text}".rstrip()))
+        st.caption(plain(f"Baseline: {before.title}. What-if: {after.title}. "
+                         f"{cmp.pairing} {cmp.left_out_text}".rstrip()))
         _differences(cmp)
         metric = _metric_choice(cmp, key)
         colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])
@@ -36,7 +38,8 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
             st.dataframe(table, hide_index=True, key=f"{key}_table", column_config={
                 "heuristic": st.column_config.TextColumn(pinned=True, width=text_width(table["heuristic"]))})
         name = f"{export_stem(before.scenario)}-vs-{export_stem(after.scenario)}-comparison.csv"
-        st.download_button("Comparison (CSV)", comparison_csv(cmp), name, "text/csv", key=f"{key}_dl", on_click="ignore")
+        st.download_button("Comparison (CSV)", comparison_csv(cmp), name, "text/csv", key=f"{key}_dl",
+                           on_click="ignore")
 
 
 def _differences(cmp: RunComparison) -> None:
@@ -56,7 +59,8 @@ def _metric_choice(cmp: RunComparison, key: str):
 def comparison_table(cmp: RunComparison) -> pd.DataFrame:
     """Every metric and heuristic as people read it: both means with units, the change with its interval."""
     by = {m.name: m for m in cmp.metrics}
-    return pd.DataFrame([{"heuristic": c.heuristic, "metric": by[c.metric].label, "change [95% interval]": change_words(c),
+    return pd.DataFrame([{"heuristic": c.heuristic, "metric": by[c.metric].label,
+                          "change [95% interval]": change_words(c),
                           "before": readable(c.before, by[c.metric]), "after": readable(c.after, by[c.metric])}
                          for c in cmp.changes])
 
@@ -75,13 +79,14 @@ def choose_pair(key: str) -> tuple[Entry, Entry] | None:
     pinned as such, else the session's first run of its model), following each new run until the user picks others."""
     runs = history()
     if len(runs) < 2:
-        st.info("One run so far: change something (the Scenario, Heuristics or Run page) and run again, and the two "
-                "runs compare here.")
+        st.info("One run so far: change something (the Scenario, Heuristics or Run page) and run again, "
+                "and the two runs compare here.")
         return None
     latest, state = runs[-1], st.session_state
     kept = state.get(f"{key}_kept")
     if kept is None or kept[0] != latest.number or entry(kept[1]) is None or entry(kept[2]) is None:
-        kept = (latest.number, (baseline_for(latest) or runs[-2]).number, latest.number)  # a new run: against its baseline
+        # a new run: against its baseline
+        kept = (latest.number, (baseline_for(latest) or runs[-2]).number, latest.number)
         state[f"{key}_kept"] = kept
     state[f"{key}_before"], state[f"{key}_after"] = entry(kept[1]).title, entry(kept[2]).title
     titles = [e.title for e in reversed(runs)]

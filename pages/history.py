@@ -15,8 +15,9 @@ import streamlit as st
 from hcsched import Scenario, get_model
 from hcsched.compare import RunComparison, compare_runs, run_changes, winner_of
 from hcsched.errors import describe_error
+from hcsched.formatting import readable
 from hcsched.presets import preset_of
-from hcsched.verdict import headline_metric, readable
+from hcsched.verdict import headline_metric
 from pages.session import Keys, shortened
 
 HISTORY_CAP = 20  # runs kept in a session; the oldest is dropped beyond it
@@ -127,7 +128,8 @@ def history_table() -> pd.DataFrame:
     pinned = st.session_state.get(BASELINE)
     return pd.DataFrame([{"run": f"#{e.number}" + (" (baseline)" if e.number == pinned else ""),
                           "winner": e.winner, "scenario": e.scenario.name,
-                          "what differs from its preset": _shown(e.edits) if e.edits else "–" if e.edits is None else "nothing",
+                          "what differs from its preset": _shown(e.edits) if e.edits else "–" if e.edits is None
+                          else "nothing",
                           "from the run before": e.changes_text, "ended": e.when,
                           "took": f"{e.run.seconds:.1f} s" if e.run.seconds >= 0.05 else "under 0.1 s"}
                          for e in reversed(history())])

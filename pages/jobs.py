@@ -65,7 +65,7 @@ WORKERS = int(os.environ.get("HCSCHED_WORKERS", 0)) or default_jobs()  # worker 
 SESSION_GRACE_SECONDS = 10.0  # a job whose session has been gone this long is cancelled
 STUCK_FACTOR, STUCK_SECONDS = 3.0, 30.0  # no progress for this many times the estimate (and this long): said so
 IN_PROCESS = False  # tests that change a model in this process run jobs in the job's thread, one job at a time
-POLL_SECONDS = 0.3  # how often a page shows a running job's progress
+REFRESH_SECONDS = 0.3  # how often a page shows a running job's progress
 WATCH_SECONDS = float(os.environ.get("HCSCHED_WATCH_SECONDS", 600))  # a page follows a job this long, then redraws
 
 
@@ -268,10 +268,10 @@ def _running(key: str) -> Job | None:
 
 def watch() -> None:
     """The last call of every page (app.py): while the job shown by :func:`follow` runs, the page's script keeps its
-    progress up to date, every ``POLL_SECONDS``; once it has ended, the page is drawn again with its results or notice.
-    Any click interrupts the loop (Streamlit stops a running script for the rerun a widget asks for), so Cancel and
-    every other widget answer at once. No fragment polls: a fragment's periodic reruns were lost when a full rerun had
-    dropped its id, which left a page that never changed and a Cancel that did nothing."""
+    progress up to date, every ``REFRESH_SECONDS``; once it has ended, the page is drawn again with its results or
+    notice. Any click interrupts the loop (Streamlit stops a running script for the rerun a widget asks for), so Cancel
+    and every other widget answer at once. No fragment polls: a fragment's periodic reruns were lost when a full rerun
+    had dropped its id, which left a page that never changed and a Cancel that did nothing."""
     entry, _watched.entry = getattr(_watched, "entry", None), None
     if entry is None:
         return
@@ -282,7 +282,7 @@ def watch() -> None:
         if job is None:
             return
         job.draw(bar, warning)
-        time.sleep(POLL_SECONDS)
+        time.sleep(REFRESH_SECONDS)
     if WATCH_SECONDS > 0:
         st.rerun()
 
@@ -350,7 +350,8 @@ class Warming:
     def seconds_left(self, model: str) -> float:
         """About how long until ``model``'s kernels are ready: the models asked for before it and not ready yet are
         compiled first, each taking about its :attr:`~hcsched.models.base.Model.compile_seconds` (at least 1 s more
-        while it runs late). Loading kernels already in numba's cache takes under a second, so this is the worst case."""
+        while it runs late). Loading kernels already in numba's cache takes under a second, so this is the worst
+        case."""
         now, left = time.monotonic(), 0.0
         with self._lock:
             ahead = self.requested[: self.requested.index(model) + 1] if model in self.requested else [model]

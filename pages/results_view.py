@@ -24,17 +24,11 @@ from hcsched.charts import (
 )
 from hcsched.experiment import schedule_table, schedules_of
 from hcsched.export import results_csv, schedule_csv, summary_csv
+from hcsched.formatting import interval_cell, readable_amount
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
-from hcsched.verdict import (
-    interval_cell,
-    readable_amount,
-    scenario_benchmark,
-    scenario_references,
-    scenario_verdicts,
-    trade_off,
-)
+from hcsched.verdict import scenario_benchmark, scenario_references, scenario_verdicts, trade_off
 from pages.history import (
     HISTORY_CAP,
     PICKED,
@@ -53,9 +47,9 @@ from pages.widgets import PAGES, file_name, headline_metric, plain, shown_as_err
 READING = ("How to read the intervals: a whisker on a bar, or [a, b] after a number, is the 95% interval of the mean: "
            "with many more trials the mean would very likely lie inside it. Overlapping intervals alone do not make a "
            "tie: the line above compares the heuristics trial by trial, on the same tasks.")
-INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, fixed "
-             "seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or above 100% for "
-             "a utilisation or a share of an upper bound.")
+INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, "
+             "fixed seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or "
+             "above 100% for a utilisation or a share of an upper bound.")
 GANTT_HEURISTICS = 4  # heuristics in the Gantt chart by default: the best few and the benchmark
 
 
@@ -75,8 +69,8 @@ def show_current_results(key: str) -> None:
     if shown is not None and st.session_state.get(PICKED) == shown.number \
             and not same_experiment(run.scenario, st.session_state[Keys.SCENARIO]):
         c1, c2 = st.columns([5, 1], vertical_alignment="center")
-        c1.caption(f"Run #{shown.number} of this session ({shown.when}), picked above; the scenario loaded now is "
-                   "another.")
+        c1.caption(f"Run #{shown.number} of this session ({shown.when}), picked above; the "
+                   "scenario loaded now is another.")
         if c2.button("Load its scenario", key=f"{key}_load_run", help="Make this run's scenario (with its trials and "
                      "seed) the current one, to change it and run it again"):
             replace_scenario(run.scenario)
@@ -145,7 +139,8 @@ def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str)
         show()
         return
     if of.name == current.name:
-        st.warning(f"The last {what} are of an earlier version of the scenario **{plain(of.name)}**, changed since (its "
+        st.warning(f"The last {what} are of an earlier version of the scenario "
+                   f"**{plain(of.name)}**, changed since (its "
                    f"{_what_changed(of, current)}). {action} to see the current one's.")
     else:
         st.warning(f"The last {what} are of the scenario **{plain(of.name)}**, not of the scenario loaded now "
@@ -165,7 +160,8 @@ def summary_table(summary: pd.DataFrame, metrics: tuple[Metric, ...]) -> pd.Data
     """The summary as people read it: titles with units, 1.20 M rather than 1.196e+06, mean [95% interval]."""
     out = pd.DataFrame({"heuristic": summary["heuristic"], "trials": summary["trials"]})
     for m in metrics:
-        out[m.label] = [interval_cell(*row, m.fmt) for row in summary[[m.name, f"{m.name}_lower", f"{m.name}_upper"]].to_numpy(float)]
+        out[m.label] = [interval_cell(*row, m.fmt) for row in summary[[m.name, f"{m.name}_lower",
+                                                                       f"{m.name}_upper"]].to_numpy(float)]
     return out
 
 
@@ -201,7 +197,8 @@ def show_results(run: RunResult, key: str) -> None:
     if headline:
         facts.append(headline)
     if model.normalizes():
-        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to {plain(scenario.benchmark_label)}")
+        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to "
+                     f"{plain(scenario.benchmark_label)}")
     with shown_as_error("Who wins could not be worked out"):
         show_verdict(results, scenario, key)
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
@@ -219,7 +216,8 @@ def show_results(run: RunResult, key: str) -> None:
         whole_run = None
     with st.expander("Means and 95% intervals", expanded=False):
         means = summary_table(summary, tables)
-        st.dataframe(means, key=f"{key}_summary", hide_index=True, column_config={"heuristic": st.column_config.TextColumn(
+        st.dataframe(means, key=f"{key}_summary", hide_index=True,
+                     column_config={"heuristic": st.column_config.TextColumn(
             pinned=True, width=text_width(means["heuristic"]),
             help="The heuristic's short name, as in the charts and the CSV downloads; hover a bar for its name in "
                  "words, or open *What the short names on this page mean*")})
@@ -232,11 +230,13 @@ def show_results(run: RunResult, key: str) -> None:
                     key=f"{key}_dist", width="stretch")
     if whole_run is not None:
         _model_charts(whole_run, results, scenario, colors, key)
-    downloads = [("Per-trial results (CSV)", results_csv(scenario, results), file_name(scenario, "results", "csv", run=True),
+    downloads = [("Per-trial results (CSV)", results_csv(scenario, results),
+                  file_name(scenario, "results", "csv", run=True),
                   "text/csv"),
                  ("Summary with intervals (CSV)", summary_csv(scenario, summary),
                   file_name(scenario, "summary", "csv", run=True), "text/csv"),
-                 ("Scenario (JSON)", scenario.to_json(), file_name(scenario, "scenario", "json", run=True), "application/json")]
+                 ("Scenario (JSON)", scenario.to_json(), file_name(scenario, "scenario", "json", run=True),
+                  "application/json")]
     with shown_as_error(f"This {model.trial_word}'s schedules could not be drawn"):
         downloads[2:2] = one_trial(scenario, summary, colors, key)
     for col, (label, data, name, mime) in zip(st.columns(len(downloads)), downloads, strict=True):
@@ -245,7 +245,8 @@ def show_results(run: RunResult, key: str) -> None:
 
 def bound_lines(model, results: pd.DataFrame) -> dict[str, tuple[float, str]]:
     """The mean over trials of each bound on a metric (``Model.bound_columns``), to draw as a line on its panel."""
-    return {metric: (float(results[column].mean()), "mean lower bound") for metric, column in model.bound_columns.items()
+    return {metric: (float(results[column].mean()), "mean lower bound")
+            for metric, column in model.bound_columns.items()
             if column in results and results[column].notna().any()}
 
 
@@ -302,8 +303,8 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
                               highlight=task), key=f"{key}_gantt", width="stretch")
         marked = (f" {plain(gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines))}"
                   if task is not None else "")
-        st.caption("Press Play to watch the tasks start and run; drag the slider to move in time; hover a task for its "
-                   "times." + marked)
+        st.caption("Press Play to watch the tasks start and run; drag the slider to move in "
+                   "time; hover a task for its times." + marked)
     else:
         st.info("Choose at least one heuristic to draw its Gantt chart.")
     downloads = [(f"Gantt table, whole {model.trial_word} {trial} (CSV)", lambda: _gantt_csv(scenario, trial, runs),
@@ -311,7 +312,8 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     if window is not None:
         downloads.append((f"Gantt table, time window {window[0]:.6g}-{window[1]:.6g} (CSV)",
                           lambda: _gantt_csv(scenario, trial, runs, window),
-                          file_name(scenario, f"gantt-{model.trial_word}{trial}-{window[0]:.6g}-{window[1]:.6g}", "csv", run=True), "text/csv"))
+                          file_name(scenario, f"gantt-{model.trial_word}{trial}-{window[0]:.6g}-{window[1]:.6g}", "csv",
+                                    run=True), "text/csv"))
     return downloads
 
 
@@ -344,8 +346,8 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     default = [label for label in default if label in labels]
     names = heuristic_hovers(labels, scenario.model)
     shown = st.multiselect("Heuristics in the Gantt chart", labels, default=default, key=f"{key}_gantt_heuristics",
-                           help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, with the benchmark. "
-                                "The names: " + "; ".join(plain(names[x]) for x in labels) + ".")
+                           help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, "
+                                "with the benchmark. The names: " + "; ".join(plain(names[x]) for x in labels) + ".")
     if not shown:
         return [], None
     machines = max(schedules[label].machines for label in shown)
@@ -369,7 +371,8 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
         return None
     end, default = sized
     c1, c2 = st.columns([3, 1])
-    length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6, max_value=end,
+    length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6,
+                             max_value=end,
                              value=max(end * 1e-6, min(end, float(f"{default:.3g}"))), key=f"{key}_window_length",
                              format="%.4g",
                              help=f"At most about {GANTT_BARS} tasks in all and a few tens in a row by default; longer "
@@ -385,8 +388,8 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
 
 
 def gantt_task(schedules: dict, window: tuple[float, float] | None, machines: list[int] | None, key: str) -> int | None:
-    """The task marked in every heuristic's panel: by default the one whose finish differs most between the
-    heuristics shown (``gantt_highlight``), following the window and the heuristics until one is typed; -1 marks none."""
+    """The task marked in every heuristic's panel: by default the one whose finish differs most between the heuristics
+    shown (``gantt_highlight``), following the window and the heuristics until one is typed; -1 marks none."""
     default = gantt_highlight(schedules, window, machines)
     default = -1 if default is None else default
     tasks = max(s.start.size for s in schedules.values())

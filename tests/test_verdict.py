@@ -10,6 +10,7 @@ import pytest
 
 import hcsched
 from hcsched.errors import HcschedError
+from hcsched.formatting import amount_text, interval_cell, listed, readable, readable_amount, readable_number
 from hcsched.metrics import Metric
 from hcsched.models.value.heuristics import STATIC_REFERENCE
 from hcsched.stats import mean_ci
@@ -17,12 +18,8 @@ from hcsched.verdict import (
     NEITHER,
     headline_metric,
     headline_metrics,
-    interval_cell,
     named_once,
     plain_name,
-    readable,
-    readable_amount,
-    readable_number,
     reference_of,
     scenario_references,
     scenario_verdicts,
@@ -55,8 +52,8 @@ def test_a_beats_b_on_every_trial():
     assert v.difference == pytest.approx(-7.5)
     assert (v.lower, v.upper) == pytest.approx((-7.5 - half, -7.5 + half))
     assert v.separated and v.title == "Lowest makespan" and v.better == "lower"
-    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% interval: "
-                      "2.9% to 12% below).")
+    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% "
+                      "interval: 2.9% to 12% below).")
 
 
 def test_reversed_table_the_other_wins():
@@ -73,16 +70,16 @@ def test_noisy_table_is_not_told_apart():
     assert v.best == "A" and not v.separated
     assert (v.difference, v.lower, v.upper) == pytest.approx((-1.25, -1.25 - half, -1.25 + half))
     # one sentence: no winner named, both means, the interval in words (from 15% below to 12% above), never "beats"
-    assert v.text == ("No clear winner on makespan: A averages 98.75 s and B 100 s, but the 95% interval puts A between "
-                      "15% below and 12% above B per trial, so they are not told apart.")
+    assert v.text == ("No clear winner on makespan: A averages 98.75 s and B 100 s, but the 95% interval puts A "
+                      "between 15% below and 12% above B per trial, so they are not told apart.")
 
 
 def test_higher_is_better():
     v = verdict(table("y", A=[10, 20, 30, 40], B=[11, 22, 33, 44]), HIGHER)
     assert (v.best, v.other, v.title) == ("B", "A", "Highest throughput")
     assert (v.difference, v.lower, v.upper) == pytest.approx((10.0, 10.0, 10.0))  # +10% in every trial
-    assert v.separated and v.text == ("B has the highest throughput (27.5), 10% above the runner-up A: a real difference "
-                                      "(95% interval: 10% above, the same in every trial).")
+    assert v.separated and v.text == ("B has the highest throughput (27.5), 10% above the runner-up A: a real "
+                                      "difference (95% interval: 10% above, the same in every trial).")
 
 
 @pytest.mark.parametrize("metric, scale, shown", [(POINTS, 1.0, "60%"), (FRACTION, 0.01, "60.0%")])
@@ -93,7 +90,8 @@ def test_points_for_percent_and_fraction_metrics(metric, scale, shown):
     half = T3_2 * math.sqrt(1 / 3) / math.sqrt(3)
     assert v.kind == "points" and v.best == "A" and v.separated
     assert (v.difference, v.lower, v.upper) == pytest.approx((7 / 3, 7 / 3 - half, 7 / 3 + half))
-    assert v.text == (f"A has the highest {metric.title[:1].lower() + metric.title[1:]} ({shown}), 2.3 points above the "
+    assert v.text == (f"A has the highest {metric.title[:1].lower() + metric.title[1:]} "
+                      f"({shown}), 2.3 points above the "
                       "runner-up B: a real difference (95% interval: 0.9 to 3.8 points above).")
 
 
@@ -101,8 +99,8 @@ def test_one_trial_has_no_interval():
     v = verdict(table("x", A=[90], B=[100]), LOWER)
     assert v.best == "A" and v.difference == pytest.approx(-10.0) and v.trials == 1
     assert math.isnan(v.lower) and not v.separated
-    assert v.text == ("A has the lowest makespan (90 s), 10% below the runner-up B in the only trial: too few trials to "
-                      "tell whether the difference is real.")
+    assert v.text == ("A has the lowest makespan (90 s), 10% below the runner-up B in the only trial: too few trials "
+                      "to tell whether the difference is real.")
 
 
 def test_nan_and_infinite_trials_are_dropped_and_counted():
@@ -111,8 +109,8 @@ def test_nan_and_infinite_trials_are_dropped_and_counted():
     half = T3_2 * math.sqrt(25 / 3) / math.sqrt(3)
     assert v.best == "A" and v.trials == 3
     assert (v.difference, v.lower, v.upper) == pytest.approx((-25 / 3, -25 / 3 - half, -25 / 3 + half))
-    assert v.text.endswith("8.3% below the runner-up B: a real difference (95% interval over 3 of 5 trials: 1.2% to 16% "
-                           "below).")
+    assert v.text.endswith("8.3% below the runner-up B: a real difference (95% interval over 3 "
+                           "of 5 trials: 1.2% to 16% below).")
 
 
 def test_a_percent_of_zero_is_dropped():
@@ -134,7 +132,8 @@ def test_per_trial_percent_against_the_means_is_not_told_apart_and_never_contrad
     # means: B 50 < A 55, but (B - A) / A is +100% and -20%: +40% per trial on average, the interval holds zero
     v = verdict(table("x", A=[10, 100], B=[20, 80]), LOWER)
     assert v.best == "B" and v.difference == pytest.approx(40.0) and not v.separated
-    assert v.text.startswith("No clear winner on makespan: B averages 50 s and A 55 s, but the 95% interval puts B between ")
+    assert v.text.startswith("No clear winner on makespan: B averages 50 s and A 55 s, but "
+                             "the 95% interval puts B between ")
     assert v.text.endswith("above A per trial, so they are not told apart.")
     assert "though" not in v.text and "lower by mean" not in v.text
 
@@ -146,19 +145,22 @@ def test_means_and_trials_told_apart_the_other_way_is_no_winner():
     c = v.comparisons[0]
     assert v.best == "B" and c.separated and c.disagrees and not c.told_apart and not v.separated
     assert c.means == pytest.approx((1120 / 21, 1200 / 21))
-    assert v.text == ("No clear winner on makespan: B averages 53.33 s against A's 57.14 s, yet the 95% interval puts it "
-                      "7.1% to 11% above A per trial: the averages and the trials disagree, so they are not told apart.")
+    assert v.text == ("No clear winner on makespan: B averages 53.33 s against A's 57.14 s, yet the 95% interval puts "
+                      "it 7.1% to 11% above A per trial: the averages and the trials "
+                      "disagree, so they are not told apart.")
 
 
 @pytest.mark.parametrize("order", [("A", "B"), ("B", "A")])
 def test_ties_go_to_the_first_heuristic_of_the_table(order):
     v = verdict(table("x", **{order[0]: [100, 200], order[1]: [100, 200]}), LOWER)
     assert (v.best, v.other) == order and not v.separated
-    assert v.text == f"No clear winner on makespan: {order[0]} and {order[1]} are equal in every trial (150 s on average)."
+    assert v.text == (f"No clear winner on makespan: {order[0]} and {order[1]} are equal in "
+                      "every trial (150 s on average).")
     # equal means, different trials: still the first
     w = verdict(table("p", **{order[0]: [10, 20], order[1]: [20, 10]}), POINTS)
     assert w.best == order[0] and w.difference == 0
-    assert w.text.endswith(f"the 95% interval puts {order[0]} between 127 points below and 127 points above {order[1]} per "
+    assert w.text.endswith(f"the 95% interval puts {order[0]} between 127 points below and "
+                           f"127 points above {order[1]} per "
                            "trial, so they are not told apart.")
 
 
@@ -169,8 +171,8 @@ def test_benchmark_neither_best_nor_runner_up_is_compared_too():
     assert [(c.other, c.role) for c in v.comparisons] == [("B", "runner-up"), ("C", "benchmark")]
     bench = v.comparisons[1]  # (A - C) / C: -25, -20.83, -20.83, -25 %
     assert bench.difference == pytest.approx(-22.916666, abs=1e-5) and bench.separated
-    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% interval: "
-                      "2.9% to 12% below); A is 23% below the benchmark C (95% interval: 19% to 27% below).")
+    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% "
+                      "interval: 2.9% to 12% below); A is 23% below the benchmark C (95% interval: 19% to 27% below).")
     # the benchmark as runner-up or best: no second comparison
     assert len(verdict(results, LOWER, benchmark="B").comparisons) == 1
     assert len(verdict(results, LOWER, benchmark="A").comparisons) == 1
@@ -180,12 +182,13 @@ def test_benchmark_not_told_apart_says_so():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[80, 260, 300, 300])
     v = verdict(results, LOWER, benchmark="C")
     assert not v.comparisons[1].separated
-    assert v.text.endswith("; A is not told apart from the benchmark C: the 95% interval puts A between 33% below and 18% "
-                           "above C per trial.")
+    assert v.text.endswith("; A is not told apart from the benchmark C: the 95% interval puts A between 33% below and "
+                           "18% above C per trial.")
 
 
 def test_single_heuristic_all_nan_and_neither_is_better():
-    assert verdict(table("x", A=[1.0, 2.0]), LOWER).text == "Lowest makespan: A (1.5 s), the only heuristic, nothing to compare."
+    assert verdict(table("x", A=[1.0, 2.0]), LOWER).text == ("Lowest makespan: A (1.5 s), the only "
+                                                             "heuristic, nothing to compare.")
     v = verdict(table("x", A=[np.nan, np.nan], B=[np.nan, np.nan]), LOWER)
     assert v.best is None and v.text == "Lowest makespan: no values (every trial is NaN)."
     events = Metric("x", "Mapping events", "", "")
@@ -210,18 +213,25 @@ def test_a_table_cell_is_the_mean_and_its_interval_each_as_people_read_them():
     """The CLI's tables, the dashboard's and the report print a number so (one function)."""
     assert interval_cell(3_469_580.0, 3_401_234.0, 3_537_926.0) == "3.47 M [3.40 M, 3.54 M]"
     assert interval_cell(0.873, 0.861, 0.885, ".1%") == "87.3% [86.1%, 88.5%]"
-    assert interval_cell(1.0123, 0.98765, 1.04, "") == "1.012 [0.9877, 1.04]" and interval_cell(3808.5, 3585.7, 4031.3) == \
+    assert interval_cell(1.0123, 0.98765, 1.04, "") == "1.012 [0.9877, 1.04]" and interval_cell(3808.5, 3585.7,
+                                                                                                4031.3) == \
         "3,808 [3,586, 4,031]"
     assert interval_cell(142.5, math.nan, math.nan) == "142.5" and interval_cell(math.nan, math.nan, math.nan) == "n/a"
 
 
 def test_numbers_as_people_read_them():
-    assert readable_number(1_196_000) == "1.20 M" and readable_number(523.4) == "523.4" and readable_number(999_700) == "1.00 M"
-    assert readable_number(12_345) == "12.3 k" and readable_number(9_999.7) == "10.0 k"
-    assert readable_number(61_400) == "61.4 k" and readable_number(9876) == "9,876" and readable_number(0.0123) == "0.0123"
-    assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf" and readable_number(math.nan) == "n/a"
-    assert readable(1_196_000, LOWER) == "1.20 million s" and readable_amount(15_100, "time units") == "15.1 thousand time units" and readable(0.873, FRACTION) == "87.3%"
+    assert readable_number(1_196_000) == "1.20 M" and readable_number(999_700) == "1.00 M"
+    assert readable_number(523.4) == "523.4" and readable_number(12_345) == "12.3 k"
+    assert readable_number(9_999.7) == "10.0 k" and readable_number(61_400) == "61.4 k"
+    assert readable_number(9876) == "9,876" and readable_number(0.0123) == "0.0123"
+    assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf"
+    assert readable_number(math.nan) == "n/a"
+    assert readable(1_196_000, LOWER) == "1.20 million s" and readable(0.873, FRACTION) == "87.3%"
+    assert readable_amount(15_100, "time units") == "15.1 thousand time units"
     assert readable(93.4, POINTS) == "93.4%" and readable(12, Metric("n", "Late", "tasks")) == "12 tasks"
+    assert amount_text(6.12) == "6.1" and amount_text(9.97) == "10" and amount_text(78.4) == "78"
+    assert amount_text(0.012) == "0.012"
+    assert listed(["a"]) == "a" and listed(["a", "b"]) == "a and b" and listed("abc") == "a, b and c"
 
 
 def test_quickstart_lines_name_its_heuristics():
@@ -257,8 +267,9 @@ def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
                       "difference (95% interval: 0.7 to 3.3 points above).")
     (ref,) = v.references
     assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
-    assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95%, 5.0 points above "
-                                "the best heuristic that can run online, A (95% interval: 5.0 points above, the same in every trial).")
+    assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95%, 5.0 points "
+                                "above the best heuristic that can run online, A (95% interval: 5.0 points above, the "
+                                "same in every trial).")
     assert verdict_lines([v]) == [v.text, v.reference_text]
     # without the mark, GA wins: the registry's mark, not the numbers, keeps it out
     assert verdict(results, POINTS).best == "GA"
@@ -271,24 +282,26 @@ def test_references_share_one_description_and_a_benchmark_that_is_one_is_not_com
     assert v.best == "A" and [c.role for c in v.comparisons] == ["runner-up"]  # TPSA is no contender, nor a benchmark
     assert [r.label for r in v.references] == ["GA", "TPSA"]  # the best reference first
     assert v.reference_text == (f"For reference, not contenders (each {STATIC_REFERENCE}): GA reaches 95%, 5.0 points "
-                                "above the best heuristic that can run online, A (95% interval: 5.0 points above, the same in every "
+                                "above the best heuristic that can run online, A (95% interval: 5.0 "
+                                "points above, the same in every "
                                 "trial); TPSA reaches 90%, equal to A in every trial.")
 
 
 def test_only_references_or_one_heuristic_that_can_run_online():
     results = table("p", GA=[95, 96], TPSA=[93, 92])
     v = verdict(results, POINTS, references={"GA": "a static benchmark", "TPSA": "a static benchmark"})
-    assert v.best is None and v.text == ("Highest value, % of the upper bound: no heuristic here can run online, only "
-                                         "references.")
-    assert v.reference_text == ("For reference, not contenders (each a static benchmark): GA reaches 95.5%; TPSA "
-                                "reaches 92.5%.")
+    assert v.best is None and v.text == ("Highest value, % of the upper bound: no heuristic here "
+                                         "can run online, only references.")
+    assert v.reference_text == ("For reference, not contenders (each a static benchmark): GA "
+                                "reaches 95.5%; TPSA reaches 92.5%.")
     nan = verdict(table("p", GA=[95, 96], A=[np.nan, np.nan]), POINTS, references={"GA": "a static benchmark"})
     assert nan.best is None and nan.text == "Highest value, % of the upper bound: no values (every trial is NaN)."
     assert nan.reference_text == "For reference, not a contender: GA, a static benchmark, reaches 95.5%."
     w = verdict(table("p", GA=[95, 96], A=[90, 91]), POINTS, references={"GA": "a static benchmark"})
-    assert w.best == "A" and w.text == ("Highest value, % of the upper bound: A (90.5%), the only heuristic that can run "
-                                        "online, nothing to compare.")
-    assert w.reference_text.startswith("For reference, not a contender: GA, a static benchmark, reaches 95.5%, 5.0 points")
+    assert w.best == "A" and w.text == ("Highest value, % of the upper bound: A (90.5%), the only heuristic that can "
+                                        "run online, nothing to compare.")
+    assert w.reference_text.startswith("For reference, not a contender: GA, a static "
+                                       "benchmark, reaches 95.5%, 5.0 points")
 
 
 def test_the_registry_marks_what_cannot_run_online_never_a_name():
@@ -329,7 +342,8 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     assert lead.text.startswith("slack-sufferage has the highest value, % of the upper bound (89.75%), ")
     assert "ga" not in lead.text.replace("slack-sufferage", "")
     assert lead.reference_text.startswith(f"For reference, not contenders (each {STATIC_REFERENCE}): ga (Genetic "
-                                          "algorithm, static) reaches 91.78%, 2.0 points above the best heuristic that can run "
+                                          "algorithm, static) reaches 91.78%, 2.0 points above "
+                                          "the best heuristic that can run "
                                           "online, slack-sufferage (")
 
 
@@ -375,10 +389,12 @@ def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_t
     names = {"kpb (kbar=1)": "K-percent best", "kpb": "K-percent best", "mp": "Min perturbation",
              "mp-load": "Min perturbation, load", "min-min": "Min-min"}
     assert named_once(lines, names) == [
-        "kpb (K-percent best; kbar=1) beats kpb (K-percent best) and mp-load (Min perturbation, load); kpb (kbar=1) again",
+        "kpb (K-percent best; kbar=1) beats kpb (K-percent best) and mp-load (Min "
+        "perturbation, load); kpb (kbar=1) again",
         "mp (Min perturbation) ahead of mp-load; min-min"]  # Min-min is its label already
     assert plain_name("Genetic algorithm (static)") == "Genetic algorithm, static"  # no parentheses nest
-    assert plain_name("K-percent best; kbar = 1: number of machines in the subset (k-bar); overrides k") == "K-percent best"
+    long_title = "K-percent best; kbar = 1: number of machines in the subset (k-bar); overrides k"
+    assert plain_name(long_title) == "K-percent best"
 
 
 def test_the_presets_lead_sentence_names_its_heuristics_in_words():

@@ -1,0 +1,83 @@
+"""Numbers as people read them: the one way the CLI, the dashboard, the HTML report and the verdicts' sentences print
+a number, a metric's value with its unit, a mean with its 95% interval or a difference. Pure formatting: nothing here
+computes or looks a model up; of hcsched it reads only a :class:`hcsched.metrics.Metric`'s unit and format.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from hcsched.metrics import Metric
+
+_SUFFIXES = ((1e12, 1e12, "T"), (1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k"))  # (from, scale, suffix)
+
+
+def readable_number(x: float, fmt: str = "") -> str:
+    """A number as people read it, the one way the CLI, the dashboard and the report print one: in ``fmt`` if given
+    (a metric's own, e.g. ".1%"); else three significant digits with a suffix from ten thousand (a makespan of
+    1.20 M, 61.4 k), whole with thousands separated from a thousand (9,876), four significant digits below (12.35, a
+    ratio of 0.9871), three below a thousandth (0.000712); "n/a" for NaN."""
+    if math.isnan(x):
+        return "n/a"
+    if fmt:
+        return format(x, fmt)
+    if math.isinf(x) or abs(x) >= 1e15:
+        return f"{x:.3g}"
+    for start, scale, suffix in _SUFFIXES:
+        if abs(x) >= start * 0.9995:
+            return f"{x / scale:#.3g}".rstrip(".") + f" {suffix}"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    return f"{x:.4g}" if x == 0 or abs(x) >= 1e-3 else f"{x:.3g}"
+
+
+def interval_cell(mean: float, lower: float, upper: float, fmt: str = "") -> str:
+    """A table's cell of a mean and its 95% interval, each :func:`readable_number`: "1.20 M [1.18 M, 1.22 M]",
+    "87.3% [86.1%, 88.5%]"; the mean alone where there is no interval (one trial)."""
+    if lower != lower:
+        return readable_number(mean, fmt)
+    return f"{readable_number(mean, fmt)} [{readable_number(lower, fmt)}, {readable_number(upper, fmt)}]"
+
+
+def is_fraction(metric: Metric) -> bool:
+    """A fraction shown as a percent (its format ends in "%", e.g. ".1%")."""
+    return metric.fmt.endswith("%")
+
+
+_WORDS = {"k": "thousand", "M": "million", "G": "billion", "T": "trillion"}
+
+
+def readable(value: float, metric: Metric) -> str:
+    """A metric's value as people read it, with its unit: "1.20 million s", "87.3%", "93.41%", "12 tasks"; NaN "n/a".
+    Beside a unit the scale is a word: "544 k s" would read as kiloseconds."""
+    number = readable_number(value, metric.fmt)
+    if not math.isfinite(value) or is_fraction(metric) or not metric.unit:
+        return number
+    return readable_amount(value, metric.unit)
+
+
+def readable_amount(value: float, unit: str) -> str:
+    """A number with its unit, its scale in words: "15.1 thousand s", "1.20 million time units", "523.4 s", "87%"."""
+    number = readable_number(value)
+    head, _, suffix = number.partition(" ")
+    if suffix in _WORDS:
+        number = f"{head} {_WORDS[suffix]}"
+    return number + "%" if unit == "%" else f"{number} {unit}"
+
+
+def amount_text(x: float) -> str:
+    """A difference: one decimal below 10 ("6.1", "0.4"), none from 10 ("78", and "10" for 9.97), two significant
+    digits below 0.05."""
+    if x != 0 and abs(x) < 0.05:
+        return f"{x:.2g}"
+    return f"{x:.1f}" if round(abs(x), 1) < 10 else f"{x:.0f}"
+
+
+def listed(items: Iterable[str]) -> str:
+    """Words in a sentence: "a", "a and b", "a, b and c"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
