@@ -4,12 +4,13 @@ free port until a block ends, and what the page's websocket says of its script r
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
@@ -34,14 +35,18 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def streamlit_server(log: IO[str], script: Path = ROOT / "app.py") -> Iterator[tuple[str, subprocess.Popen]]:
+def streamlit_server(log: IO[str], script: Path = ROOT / "app.py",
+                     env: Mapping[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
     """``streamlit run script`` on a free port, its output to ``log`` (a file, not a pipe: a full pipe would stall the
     server), until the block ends: yields its address and process once it answers. Files edited meanwhile are not
-    reloaded (a reload mid-run makes the run's functions unpicklable for its worker processes)."""
+    reloaded (a reload mid-run makes the run's functions unpicklable for its worker processes). ``env``: variables
+    set for the server (and so its worker processes) over this process's, e.g. a PYTHONPATH with a package on it."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
                              "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats",
-                             "false", "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+                             "false", "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log,
+                            stderr=subprocess.STDOUT,
+                            env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -58,9 +63,9 @@ def streamlit_server(log: IO[str], script: Path = ROOT / "app.py") -> Iterator[t
 
 
 class ScriptRuns:
-    """What the server says of the page's script runs, read off the websocket: whether a run (whole or a fragment's)
-    is going on, and how many whole runs have finished. The page's elements can say neither reliably: in the middle
-    of a run, part of the page is already new and the rest not yet (the Run button enabled, the notice not yet drawn)."""
+    """What the server says of the page's script runs, read off the websocket: whether a run (whole or a fragment's) is
+    going on, and how many whole runs have finished. The page's elements can say neither reliably: in the middle of a
+    run, part of the page is already new and the rest not yet (the Run button enabled, the notice not yet drawn)."""
 
     def __init__(self, page) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
