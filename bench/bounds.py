@@ -2,8 +2,8 @@
 
 For every preset of the ETC model, N trials (seed 1): the time to draw the workload and run every heuristic of the
 preset (the trial without its bound), and the time of the bound (:func:`hcsched.models.etc.bounds.trial_bounds`: the
-makespan's and the flow's), medians over the trials, and their ratio against the target of 10%. Also how close the trial's
-bound (the LP's Lagrangian dual) comes to the bound of the exact LP at log-spaced thresholds (``release_bound``,
+makespan's and the flow's), medians over the trials, and their ratio against the target of 10%. Also how close the
+trial's bound (the LP's Lagrangian dual) comes to the bound of the exact LP at log-spaced thresholds (``release_bound``,
 HiGHS), and the best heuristic's makespan over the bound.
 """
 

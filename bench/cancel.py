@@ -1,4 +1,5 @@
-"""Progress and Cancel of a run, for the slowest preset of each model: python bench/cancel.py [--jobs N] [--model M ...] [--record]
+"""Progress and Cancel of a run, for the slowest preset of each model: python bench/cancel.py [--jobs N] [--model M ...]
+[--record]
 
 For each model, the preset with the longest estimated run (:func:`hcsched.estimate_seconds`):
 - a run of a few trials (about 10 s of work) records every ``progress(done, total)`` call: the time to the first
@@ -57,7 +58,8 @@ def progress_gaps(name: str, jobs: int, work_s: float = 10.0) -> dict:
     end = time.monotonic()
     times = [begin] + [t for t, _ in calls]
     moves = [begin] + [t for i, (t, done) in enumerate(calls) if i == 0 or done > calls[i - 1][1]]
-    return {"trials": trials, "wall": end - begin, "calls": len(calls), "first": calls[0][0] - begin if calls else math.nan,
+    return {"trials": trials, "wall": end - begin, "calls": len(calls), "first": calls[0][0] - begin if calls
+            else math.nan,
             "gap": max(b - a for a, b in zip(times, times[1:], strict=False)),
             "advance_gap": max(b - a for a, b in zip(moves, moves[1:], strict=False)),
             "monotone": [d for _, d in calls] == sorted(d for _, d in calls) and calls[-1][1] == trials}
@@ -87,7 +89,8 @@ def cancel_latency(name: str, jobs: int, after: float) -> dict:
     end = time.monotonic()
     timer.cancel()
     latency = end - asked[0] if asked else math.nan
-    return {"outcome": outcome, "latency": latency, "wall": end - begin, "alive": len(multiprocessing.active_children())}
+    return {"outcome": outcome, "latency": latency, "wall": end - begin,
+            "alive": len(multiprocessing.active_children())}
 
 
 def main() -> None:
@@ -109,7 +112,8 @@ def main() -> None:
     for model, name in slowest_presets(args.jobs, args.model or model_names()).items():
         g = progress_gaps(name, args.jobs)
         c = cancel_latency(name, args.jobs, args.cancel_after)
-        print(f"{model:<11} {name:<22} {g['trials']:>6} {g['first']:>6.2f} {g['gap']:>6.2f} {g['gap'] / TARGET_S:>6.2f} "
+        print(f"{model:<11} {name:<22} {g['trials']:>6} {g['first']:>6.2f} {g['gap']:>6.2f} "
+              f"{g['gap'] / TARGET_S:>6.2f} "
               f"{g['advance_gap']:>8.2f} {g['advance_gap'] / TARGET_S:>6.2f} {c['latency']:>7.2f} "
               f"{c['latency'] / TARGET_S:>6.2f} {c['alive']:>5}  {c['outcome']}; {g['calls']} progress calls in "
               f"{g['wall']:.1f} s{'' if g['monotone'] else ', NOT MONOTONE OR NOT ENDING AT THE TOTAL'}", flush=True)

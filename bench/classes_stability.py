@@ -49,7 +49,8 @@ def _h(name: str, **params):
 def systems() -> list[tuple[str, ClassSpec, list[tuple[str, object, bool]]]]:
     """(system, its ClassSpec, [(heuristic label, HeuristicSpec, unstable)])."""
     preset = {name: PRESETS[f"alazzoni-{name}"]().spec.classes for name in ("A", "B", "D", "H")}
-    sharifnia = ClassSpec(SHARIFNIA_ALPHA, tuple(tuple(1.0 / x if x > 0 else 0.0 for x in row) for row in SHARIFNIA_TIMES))
+    sharifnia = ClassSpec(SHARIFNIA_ALPHA, tuple(tuple(1.0 / x if x > 0 else 0.0 for x in row)
+                                                 for row in SHARIFNIA_TIMES))
     b = preset["B"]
     factor = 1.03 * b.allocation().lam
     b_over = dataclasses.replace(b, arrival_rates=tuple(a * factor for a in b.arrival_rates))
@@ -58,7 +59,8 @@ def systems() -> list[tuple[str, ClassSpec, list[tuple[str, object, bool]]]]:
         ("D", preset["D"], [("mct", _h("mct"), False), ("kpb kbar=2", _h("kpb", kbar=2), False),
                             ("kpb kbar=3", _h("kpb", kbar=3), False), ("lpas", _h("lpas"), False)]),
         ("A", preset["A"], [("mct", _h("mct"), False), ("lpas", _h("lpas"), False)]),
-        ("H", preset["H"], [("lpas", _h("lpas"), False), ("mct", _h("mct"), True), ("kpb kbar=5", _h("kpb", kbar=5), True)]),
+        ("H", preset["H"], [("lpas", _h("lpas"), False), ("mct", _h("mct"), True),
+                            ("kpb kbar=5", _h("kpb", kbar=5), True)]),
         ("Sharifnia (times)", sharifnia, [("mct", _h("mct"), True), ("lpas", _h("lpas"), False),
                                           ("guided-lpas", _h("guided-lpas"), False)]),
         ("B x1.03 lambda*", b_over, [("lpas", _h("lpas"), True)]),
@@ -69,7 +71,8 @@ def cut(w, horizon: float):
     """The workload's tasks arriving before ``horizon`` (every per-task array cut alike)."""
     n = int(np.searchsorted(w.arrival, horizon, side="left"))
     return dataclasses.replace(w, **{f.name: getattr(w, f.name)[:n] for f in dataclasses.fields(w)
-                                     if isinstance(getattr(w, f.name), np.ndarray) and getattr(w, f.name).shape[:1] == w.arrival.shape})
+                                     if isinstance(getattr(w, f.name), np.ndarray)
+                                     and getattr(w, f.name).shape[:1] == w.arrival.shape})
 
 
 def main(argv=None) -> None:
@@ -123,7 +126,8 @@ def main(argv=None) -> None:
         rate = f"FN {1 - k / reps:.0%}" if unstable else f"FP {k / reps:.0%}"
         old_txt = "-" if k_old is None else f"{k_old}/{reps}"
         tmax_txt = f"{tmax:7.2f}" if math.isfinite(tmax) else f"{tmax:>7}"
-        print(f"{name:18s} {label:12s} {lam:7.4f} {'unstable' if unstable else 'stable':8s} {h:8.0f} {k:>5d}/{reps:<2d} "
+        print(f"{name:18s} {label:12s} {lam:7.4f} "
+              f"{'unstable' if unstable else 'stable':8s} {h:8.0f} {k:>5d}/{reps:<2d} "
               f"{rate:>10s} {tmax_txt} {tmed:7.2f} {level:9.1f} {old_txt:>8s}")
     stable = [r for r in rows if not r[3]]
     unstable = [r for r in rows if r[3]]

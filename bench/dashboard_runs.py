@@ -63,7 +63,8 @@ DRAWN = """(seed) => {
 
 @contextmanager
 def serve():
-    """A fresh ``streamlit run app.py`` on a free port, its output in a temporary file (printed if it holds a traceback)."""
+    """A fresh ``streamlit run app.py`` on a free port, its output in a temporary file (printed if it holds a
+    traceback)."""
     with tempfile.NamedTemporaryFile("w+", prefix="hcsched-dashboard-runs-", suffix=".log", delete=False) as log:
         with streamlit_server(log) as (url, _):
             yield url
@@ -75,7 +76,8 @@ def serve():
 
 def cli_seconds(name: str, trials: int | None) -> float:
     """Wall time of ``hcsched run --preset NAME [--trials N]`` in a subprocess."""
-    command = [sys.executable, "-m", "hcsched", "run", "--preset", name] + ([] if trials is None else ["--trials", str(trials)])
+    command = [sys.executable, "-m", "hcsched", "run", "--preset", name] + ([] if trials is None
+                                                                            else ["--trials", str(trials)])
     start = time.monotonic()
     subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     return time.monotonic() - start
@@ -202,7 +204,8 @@ def main() -> None:
     names = [get_model(m).default_preset for m in args.models]
     trials = {name: QUICK_TRIALS if args.quick else preset(name).trials for name in names}
     print(f"load average {os.getloadavg()[0]:.2f}, {len(os.sched_getaffinity(0))} cores; "
-          f"{'--quick: ' + str(QUICK_TRIALS) + ' trials' if args.quick else 'each preset with its own trials'}", flush=True)
+          f"{'--quick: ' + str(QUICK_TRIALS) + ' trials' if args.quick else 'each preset with its own trials'}",
+          flush=True)
     cli = {}
     for name in names:
         cli[name] = cli_seconds(name, QUICK_TRIALS if args.quick else None)
@@ -213,7 +216,8 @@ def main() -> None:
     print(f"\nOne session ({where}): from pressing Run to the winner line drawn, against `hcsched run` (wall time)")
     print(f"{'model':11s} {'preset':22s} {'trials':>6s} {'CLI s':>7s} {'dashboard s':>12s} {'ratio':>6s}")
     for model, name in zip(args.models, names, strict=True):
-        print(f"{model:11s} {name:22s} {trials[name]:6d} {cli[name]:7.1f} {alone[name]:12.1f} {alone[name] / cli[name]:6.2f}")
+        print(f"{model:11s} {name:22s} {trials[name]:6d} {cli[name]:7.1f} {alone[name]:12.1f} "
+              f"{alone[name] / cli[name]:6.2f}")
     n = args.sessions
     print(f"\n{n} sessions pressing Run at once (Run page, then Results; a seed each): each session's seconds; the "
           f"slowest against the single session and against {n} x the command line")
@@ -221,7 +225,8 @@ def main() -> None:
           f"{'/ single':>8s} {f'/ {n}x CLI':>9s}")
     for model, name in zip(args.models, names, strict=True):
         times, slowest = shared[name], max(shared[name])
-        print(f"{model:11s} {name:22s} {trials[name]:6d} {cli[name]:7.1f} {' '.join(f'{t:5.1f}' for t in times):>{6 * n + 2}s} "
+        print(f"{model:11s} {name:22s} {trials[name]:6d} {cli[name]:7.1f} "
+              f"{' '.join(f'{t:5.1f}' for t in times):>{6 * n + 2}s} "
               f"{slowest:8.1f} {slowest / alone[name]:8.2f} {slowest / (n * cli[name]):9.2f}")
     print(f"load average {os.getloadavg()[0]:.2f}")
     if args.record:

@@ -139,7 +139,8 @@ def main() -> None:
     parser.add_argument("--model", nargs="*", default=None, help="models to measure (default: all)")
     parser.add_argument("--no-extra", action="store_true", help="the presets only")
     parser.add_argument("--repeat", type=int, default=3,
-                        help=f"runs at most, for a run under {REPEAT_SECONDS:g} s starved by other processes (default 3)")
+                        help=f"runs at most, for a run under {REPEAT_SECONDS:g} s starved "
+                             "by other processes (default 3)")
     args = parser.parse_args()
     models = args.model or model_names()
     warm_up(models)
@@ -154,7 +155,8 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores; {args.jobs} jobs via "
           f"{args.via}; ratio = measured / estimate (target {1 / TARGET:.2f}-{TARGET})")
-    print(f"{'preset':44s} {'trials':>7s} {'estimate':>9s} {'measured':>9s} {'ratio':>6s} {'CPU s':>8s} {'ratio':>6s}   "
+    print(f"{'preset':44s} {'trials':>7s} {'estimate':>9s} {'measured':>9s} {'ratio':>6s} "
+          f"{'CPU s':>8s} {'ratio':>6s}   "
           f"{'1 trial est.':>12s} {'CPU s':>8s} {'ratio':>6s}")
     presets, extra, capped, by_cpu, repeated = [], [], [], [], 0
     started = time.perf_counter()
@@ -184,7 +186,8 @@ def main() -> None:
     if capped:
         print(f"* capped at --budget {args.budget:g} s: " + ", ".join(capped))
     if repeated:
-        print(f"r: {repeated} runs starved by other processes were made again (up to {args.repeat} in all), the fastest kept")
+        print(f"r: {repeated} runs starved by other processes were made again (up to "
+              f"{args.repeat} in all), the fastest kept")
     if pool:
         print("by the busiest worker's CPU seconds (a busy machine barely changes them; runs of at least 0.5 s): "
               + verdict(by_cpu, "cases"))

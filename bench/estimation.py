@@ -182,7 +182,8 @@ def main() -> None:
     trials = 6 if args.quick else 30
     inc, full = knn_bench()
     print(f"k-NN after one return, 500 tasks x 90 processors: {inc:.2f} ms = {inc / 10:.2f} x the 10 ms target; "
-          f"reference, a full recomputation of all 90 columns in the same run: {full:.1f} ms ({full / inc:.0f} x slower)")
+          f"reference, a full recomputation of all 90 columns in the same run: {full:.1f} "
+          f"ms ({full / inc:.0f} x slower)")
     rows = {"estimation-knn": {"time": f"{figure(inc)} ms (median of {KNN_REPEATS})", "ratio": f"{inc / 10:.2f}",
                                "reference": f"target 10 ms; a full recomputation of all 90 columns: {full:.0f} ms"}}
     print("k-NN error against observations (Fig. 6):", {n: round(e, 3) for n, e in knn_vs_observations().items()})

@@ -2,10 +2,11 @@
 
 One trial (seed 1) of ``page-system-a`` with processors and every problem's stages x f (``bench/scaling.py``'s
 "processors and stages x f" axes), one process, kernels warm. Per heuristic and size it prints the CPU seconds of the
-run and a digest of the mapping (each task's processor, start and finish, as bytes), so that a change to how Alg. 2
-is computed can be checked to map exactly as before. ``--plain`` also runs each heuristic without FA's carried
-columns (``engine._Sim._carried`` off: every event's estimates on every processor and ``kernels.greedy``), in the same
-process, for the ratio (below ``engine.CARRY_FROM`` tasks the two are the same code). ``--profile`` prints the run's top functions by own time.
+run and a digest of the mapping (each task's processor, start and finish, as bytes), so that a change to how Alg. 2 is
+computed can be checked to map exactly as before. ``--plain`` also runs each heuristic without FA's carried columns
+(``engine._Sim._carried`` off: every event's estimates on every processor and ``kernels.greedy``), in the same process,
+for the ratio (below ``engine.CARRY_FROM`` tasks the two are the same code). ``--profile`` prints the run's top
+functions by own time.
 
 ``--reproduce`` instead times one trial (the first) of each distinct scenario that ``hcsched reproduce`` runs for the
 estimation model's claims, per heuristic (FA with and without its carried columns; each heuristic run once untimed

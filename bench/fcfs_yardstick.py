@@ -116,11 +116,18 @@ def best_of(fn, repeat: int) -> float:
 
 def compare(systems: list[str], trials: int = 1, repeat: int = 3) -> tuple[float, float, float, float]:
     """Seconds of the yardstick, of the class kernel, of the class runs with metrics and of the yardstick with
-    departures, summed over the systems' Table 1 heuristics and ``trials`` workloads (each the best of ``repeat``), printing a line per system and one
-    on the yardstick with departures."""
+    departures, summed over the systems' Table 1 heuristics and ``trials`` workloads (each the best of ``repeat``),
+    printing a line per system and one on the yardstick with departures."""
     from hcsched import preset
     from hcsched.models.classes import kernels
-    from hcsched.models.classes.simulation import class_metrics, execution_times, kernel_rule, make_class_workload, run_class_heuristic, sample_times
+    from hcsched.models.classes.simulation import (
+        class_metrics,
+        execution_times,
+        kernel_rule,
+        make_class_workload,
+        run_class_heuristic,
+        sample_times,
+    )
     from hcsched.sampling import trial_seeds
 
     kernels.warm_up()
@@ -139,8 +146,10 @@ def compare(systems: list[str], trials: int = 1, repeat: int = 3) -> tuple[float
                 args = ((w.arrival, w.cls, w.work, w.u1, w.u2, w.u3), kernel_rule(h, spec),
                         (inv, float(spec.horizon), sample_times(spec)))
                 ours += (best_of(lambda args=args: kernels.run_classes(*args), repeat),
-                         best_of(lambda h=h, w=w, spec=spec: class_metrics(run_class_heuristic(h, spec, w), h, spec), repeat))
-            yard, with_departures = (best_of(lambda loop=loop, w=w, inv=inv: loop(w.arrival, w.cls, w.work, inv), repeat)
+                         best_of(lambda h=h, w=w, spec=spec: class_metrics(run_class_heuristic(h, spec, w), h, spec),
+                                 repeat))
+            yard, with_departures = (best_of(lambda loop=loop, w=w, inv=inv: loop(w.arrival, w.cls, w.work, inv),
+                                             repeat)
                                      * len(heuristics) for loop in (fcfs, fcfs_departures))
             sums += (yard, *ours, with_departures)
         totals += sums

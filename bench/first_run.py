@@ -1,10 +1,10 @@
 """The first minute of a new user: python bench/first_run.py [--cache empty|warm] [--model NAME ...]
 
 Each model is measured in a fresh process that drives the dashboard with Streamlit's AppTest, as a user would:
-the landing page first shows (kernels of the default model start compiling in the background), the scenario is
-switched to the model's default preset (its kernels start compiling) with ``TRIALS`` trials, Run is pressed at
-once, and the clock stops when the results are drawn. A second Run (another seed, as runs are cached), kernels warm, is timed too:
-the difference is what the first run costs beyond the run itself.
+the landing page first shows (kernels of the default model start compiling in the background), the scenario is switched
+to the model's default preset (its kernels start compiling) with ``TRIALS`` trials, Run is pressed at once, and the
+clock stops when the results are drawn. A second Run (another seed, as runs are cached), kernels warm, is timed too: the
+difference is what the first run costs beyond the run itself.
 
 ``--cache empty`` (default) gives each process its own empty numba cache folder (a fresh install that skipped the
 warm-up step); ``--cache warm`` first runs ``python -m hcsched warm-up`` into that folder, as the README's install

@@ -40,7 +40,8 @@ from hcsched.stats import best_few  # noqa: E402
 from hcsched.verdict import headline_metric  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 PRESETS = {"etc": "quickstart", "classes": "alazzoni-B", "estimation": "page-system-a", "timeshared": "caniou-mu10",
            "value": "kim-loose-high-heavy"}
@@ -140,7 +141,8 @@ def main() -> None:
     print(f"{'model preset':32s} {'bars':>5s} {'traces':>6s} {'bytes':>9s} {'frames':>6s} {'median':>7s} {'max':>6s} "
           f"{'played':>7s} {'busy':>6s}  window / span")
     for label, bars, traces, size, frames, median, worst, played, cpu, shown, span in rows:
-        print(f"{label:32s} {bars:5d} {traces:6d} {size:9d} {frames:6d} {median:5.0f}ms {worst:4.0f}ms {played:6.2f}s {cpu:4.0f}ms  "
+        print(f"{label:32s} {bars:5d} {traces:6d} {size:9d} {frames:6d} {median:5.0f}ms "
+              f"{worst:4.0f}ms {played:6.2f}s {cpu:4.0f}ms  "
               f"{shown:.4g} / {span:.4g}")
 
 

@@ -2,14 +2,14 @@
 
 For each 512 x 16 instance of Braun et al. in ../shared/data/hcsp/ (tasks all at time 0, machines free): the LP
 relaxation's bound (hcsched.models.etc.bounds.lp_bound); Min-min and Sufferage (map_tasks); TPSA and GA of the value
-model with the makespan objective, seeded with Min-min (rng seeds 1 and 2, as bench/value_static.py runs them); the
-MIP of R||Cmax (binaries x_ij, continuous C) solved by HiGHS (scipy.optimize.milp) for 10 s, with the gap it proved;
-and LP rounding + local search (hcsched.models.etc.search.improve, seed 0) with a 1 s and a 10 s cap, LP included.
-Each makespan comes with its percentage above the bound. Every instance runs in a fresh process of its own
-(``--one NAME`` prints its row as JSON), its numba kernels compiled or loaded from the cache before any timer
-starts. Prints a markdown table and writes bench/hcsp.csv (``--csv`` elsewhere); --readme also rewrites the table in
-docs/reproduction.md between its hcsp markers; --quick runs four instances with a 2 s MIP (and writes nothing); --no-mip skips
-the MIP (its cells NaN); --spread NAME ... prints lp-search's result for several seeds at a fixed iteration budget.
+model with the makespan objective, seeded with Min-min (rng seeds 1 and 2, as bench/value_static.py runs them); the MIP
+of R||Cmax (binaries x_ij, continuous C) solved by HiGHS (scipy.optimize.milp) for 10 s, with the gap it proved; and LP
+rounding + local search (hcsched.models.etc.search.improve, seed 0) with a 1 s and a 10 s cap, LP included. Each
+makespan comes with its percentage above the bound. Every instance runs in a fresh process of its own (``--one NAME``
+prints its row as JSON), its numba kernels compiled or loaded from the cache before any timer starts. Prints a markdown
+table and writes bench/hcsp.csv (``--csv`` elsewhere); --readme also rewrites the table in docs/reproduction.md between
+its hcsp markers; --quick runs four instances with a 2 s MIP (and writes nothing); --no-mip skips the MIP (its cells
+NaN); --spread NAME ... prints lp-search's result for several seeds at a fixed iteration budget.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def mip(p: np.ndarray, seconds: float) -> tuple[float, float, float]:
     integrality[-1] = 0
     start = time.perf_counter()
     res = optimize.milp(cost, integrality=integrality, bounds=optimize.Bounds(0, np.r_[np.ones(n * m), np.inf]),
-                        constraints=[optimize.LinearConstraint(assign, 1, 1), optimize.LinearConstraint(load, -np.inf, 0)],
+                        constraints=[optimize.LinearConstraint(assign, 1, 1),
+                                     optimize.LinearConstraint(load, -np.inf, 0)],
                         options={"time_limit": seconds})
     took = time.perf_counter() - start
     if res.x is None:
@@ -80,7 +81,8 @@ def run(name: str, mip_seconds: float) -> dict:
     row["mip"], row["mip_gap"], row["mip_s"] = mip(p, mip_seconds) if mip_seconds > 0 else (np.nan,) * 3
     for key, cap in (("ours1", 1.0), ("ours10", 10.0)):
         start = time.perf_counter()
-        r = improve(p, iterations=10**9, seconds=cap - 0.08)  # the cap covers the LP and the starts; a margin for the last chunk
+        # the cap covers the LP and the starts; a margin for the last chunk
+        r = improve(p, iterations=10**9, seconds=cap - 0.08)
         row[f"{key}_s"] = time.perf_counter() - start
         row[key], row[f"{key}_iterations"] = r.makespan, r.iterations_run
     for key, _ in METHODS:

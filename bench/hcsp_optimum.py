@@ -4,9 +4,9 @@ For each HCSP instance on which LP rounding + local search in 10 s (bench/hcsp.c
 above the LP bound, this decides whether any mapping reaches ``U = bound x (1 + PCT/100)``:
 
 - Reduced-cost fixing. The LP's dual machine weights w (w_j >= 0, summing to 1; search.machine_weights) give every
-  mapping a makespan of at least ``lower + sum of its pairs' reduced costs`` (search.reduced_costs), where
-  ``lower`` is the LP bound (any weights on the simplex give a valid, maybe weaker, ``lower``). So a mapping with makespan <= U uses only pairs whose reduced cost is at most
-  ``U - lower``, and their sum is at most ``U - lower`` too.
+  mapping a makespan of at least ``lower + sum of its pairs' reduced costs`` (search.reduced_costs), where ``lower`` is
+  the LP bound (any weights on the simplex give a valid, maybe weaker, ``lower``). So a mapping with makespan <= U uses
+  only pairs whose reduced cost is at most ``U - lower``, and their sum is at most ``U - lower`` too.
 - On those pairs alone, an exact MIP (HiGHS, scipy.optimize.milp): binaries x_ij, every task once, every machine's
   load <= U, the reduced costs' sum <= U - lower (minimised). "infeasible" proves that no mapping of the instance is
   within PCT% of the bound, so its optimum lies above U (up to HiGHS's feasibility tolerance, 1e-6 on loads of
@@ -94,16 +94,20 @@ def render(rows: list[dict]) -> str:
     """The markdown table of the CSV's rows (values as read from it), beside lp-search's 10 s result in
     bench/hcsp.csv."""
     search = {r["instance"]: r for r in read_rows()}
-    lines = ["| instance | LP bound | target (bound + x%) | pairs left (per task) | the MIP on them | time | "
-             "LP + search, 10 s |", "|---|---:|---:|---:|---|---:|---:|"]
+    lines = ["| instance | LP bound | target (bound + x%) | pairs left (per task) | the MIP on "
+             "them | time | LP + search, 10 s |", "|---|---:|---:|---:|---|---:|---:|"]
     for r in rows:
         verdict = {"infeasible": "infeasible: no mapping reaches the target",
                    "found": f"a mapping of {float(r['makespan']):,.1f} "
-                            f"({100 * (float(r['makespan']) / float(r['bound']) - 1):.3f}%)" if r["makespan"] else "a mapping",
+                            f"({100 * (float(r['makespan']) / float(r['bound']) - 1):.3f}%)" if r["makespan"]
+                   else "a mapping",
                    "undecided": "undecided at the time limit"}[r["status"]]
-        lines.append(f"| {r['instance']} | {float(r['bound']):,.1f} | {float(r['target']):,.1f} (+{float(r['pct']):g}%) | "
-                     f"{int(r['pairs']):,} ({float(r['pairs_per_task']):.1f}) | {verdict} | {float(r['seconds']):.0f} s | "
-                     f"{float(search[r['instance']]['ours10']):,.1f} ({float(search[r['instance']]['ours10_pct']):.2f}%) |")
+        lines.append(f"| {r['instance']} | {float(r['bound']):,.1f} | {float(r['target']):,.1f} "
+                     f"(+{float(r['pct']):g}%) | "
+                     f"{int(r['pairs']):,} ({float(r['pairs_per_task']):.1f}) | {verdict} | "
+                     f"{float(r['seconds']):.0f} s | "
+                     f"{float(search[r['instance']]['ours10']):,.1f} "
+                     f"({float(search[r['instance']]['ours10_pct']):.2f}%) |")
     return "\n".join(lines)
 
 

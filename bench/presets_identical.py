@@ -78,7 +78,8 @@ def _digests(only: str | None, jobs: int) -> dict:
                 continue
             t = time.perf_counter()
             out[key] = preset_digests(name, model, jobs)
-            print(f"{key:<40} {out[key]['results']} {out[key]['schedules']}  {time.perf_counter() - t:6.1f} s", flush=True)
+            print(f"{key:<40} {out[key]['results']} {out[key]['schedules']}  {time.perf_counter() - t:6.1f} s",
+                  flush=True)
     return out
 
 

@@ -1,9 +1,10 @@
 """How long the Results page takes to redraw after a widget change (target under 1 s).
 
-For the presets named (by default the largest trial of each model), the page is opened under Streamlit's AppTest
-with a finished run in the session, then a widget is changed three times (the per-trial distribution's metric, or the
-Gantt chart's heuristics where a model has one bar metric: a rerun like any other). The task-class page used to rebuild a 780,000-row, 78 MB Gantt CSV on
-every rerun (3.1 s in ``to_csv``, 4.5 s a rerun); the Gantt tables are now built only when their download is clicked.
+For the presets named (by default the largest trial of each model), the page is opened under Streamlit's AppTest with a
+finished run in the session, then a widget is changed three times (the per-trial distribution's metric, or the Gantt
+chart's heuristics where a model has one bar metric: a rerun like any other). The task-class page used to rebuild a
+780,000-row, 78 MB Gantt CSV on every rerun (3.1 s in ``to_csv``, 4.5 s a rerun); the Gantt tables are now built only
+when their download is clicked.
 
     python bench/results_rerun.py [PRESET ...] [--trials N] [--record]
 

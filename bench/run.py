@@ -100,7 +100,8 @@ def kernels() -> dict[str, dict]:
         assert (result.assignment == assign).all() and np.allclose(result.ready, final), "same rule, same mapping"
         print(f"map_tasks {name:<8} {etc.shape[0]:>7} x {etc.shape[1]:<3} {ours * 1e3:9.2f} ms   "
               f"reference kernel {theirs * 1e3:9.2f} ms   ratio {ours / theirs:5.2f}  (target <= 3)")
-        rows[f"map-tasks-{name}"] = {"time": f"{figure(ours * 1e3)} ms", "reference": f"{figure(theirs * 1e3)} ms, {what}",
+        rows[f"map-tasks-{name}"] = {"time": f"{figure(ours * 1e3)} ms", "reference": f"{figure(theirs * 1e3)} "
+                                                                                      f"ms, {what}",
                                      "ratio": f"{ours / theirs:.2f}"}
     return rows
 
@@ -119,7 +120,8 @@ def cli_runs() -> dict[str, dict]:
             print(f"hcsched run --preset {preset} --trials 50: {wall:6.2f} s   target {target:4.0f} s   "
                   f"ratio {wall / target:5.2f}  (target <= 1; {os.cpu_count()} cores)")
             estimated(preset, 50, wall)
-            rows[f"run-{preset.removeprefix('maheswaran-')}"] = {"time": f"{wall:.1f} s", "ratio": f"{wall / target:.2f}"}
+            rows[f"run-{preset.removeprefix('maheswaran-')}"] = {"time": f"{wall:.1f} s",
+                                                                 "ratio": f"{wall / target:.2f}"}
     return rows
 
 
@@ -129,7 +131,8 @@ def estimated(name: str, trials: int, wall: float) -> None:
     from hcsched.experiment import estimate_seconds
 
     guess = estimate_seconds(preset(name), trials=trials)
-    print(f"  estimate before the run: {guess:6.2f} s, measured {wall:6.2f} s, ratio {guess / wall:5.2f}  (about 1 is right)")
+    print(f"  estimate before the run: {guess:6.2f} s, measured {wall:6.2f} s, ratio "
+          f"{guess / wall:5.2f}  (about 1 is right)")
 
 
 def class_model(table1: bool) -> dict[str, dict]:
@@ -198,16 +201,21 @@ def sweeps() -> dict[str, dict]:
         with Client(cluster) as client:
             client.run(warm_up, ["etc"])
         started = time.perf_counter() - t
-        remote, wall_dask = best_of_3(lambda: sweep(scenario, vary, backend="dask", scheduler=cluster.scheduler_address))
+        remote, wall_dask = best_of_3(lambda: sweep(scenario, vary, backend="dask",
+                                                    scheduler=cluster.scheduler_address))
     assert remote.equals(local), "the same results whatever the backend"
-    print(f"sweep of maheswaran-fig4, 500 tasks, 10 points x 30 trials, chunks of {chunk} trials, best of 3: local processes "
-          f"{wall_local:6.2f} s, a local Dask cluster of 2 workers {wall_dask:6.2f} s (+ {started:.1f} s to start it and load "
+    print(f"sweep of maheswaran-fig4, 500 tasks, 10 points x 30 trials, chunks of {chunk} "
+          "trials, best of 3: local processes "
+          f"{wall_local:6.2f} s, a local Dask cluster of 2 workers {wall_dask:6.2f} s (+ "
+          f"{started:.1f} s to start it and load "
           f"the kernels in its workers), "
           f"ratio {wall_dask / wall_local:5.2f}  (target <= 1.3)")
-    return {"sweep-dask": {"what": f"sweep of `maheswaran-fig4`, 500 tasks, 10 points x 30 trials (chunks of {chunk} "
-                                   "trials), best of 3",
-                           "time": f"a local Dask cluster of 2 workers {wall_dask:.2f} s (+ {started:.1f} s to start it)",
-                           "reference": f"local processes {wall_local:.2f} s", "ratio": f"{wall_dask / wall_local:.2f}"}}
+    return {"sweep-dask": {"what": "sweep of `maheswaran-fig4`, 500 tasks, 10 points x 30 trials "
+                                   f"(chunks of {chunk} trials), best of 3",
+                           "time": f"a local Dask cluster of 2 workers {wall_dask:.2f} s "
+                                   f"(+ {started:.1f} s to start it)",
+                           "reference": f"local processes {wall_local:.2f} s",
+                           "ratio": f"{wall_dask / wall_local:.2f}"}}
 
 
 def main() -> None:

@@ -19,11 +19,11 @@ A unit of decision work is what the heuristic's definition must compare at its d
   passes that ran of unmapped tasks x machines (the engine runs them lazily, only as far as machines need tasks,
   and updates only what changed, so it does less than this; the model counts it).
 - classes (Al-Azzoni and Down): the machines a mapping consulted (N_s of section IV, counted by the kernel).
-- estimation (Page, Keane and Naughton): FA estimates each waiting (released, unstarted) task on each processor at each mapping
-  event: sum over events of waiting tasks x processors; RR deals each task to the next processor without estimates,
-  and the rest is the k-NN estimator's, run for RR as for every heuristic: at each return, each waiting task of the
-  returned task's problem on the returning processor; at each release, each released task on every processor with
-  observations of its problem.
+- estimation (Page, Keane and Naughton): FA estimates each waiting (released, unstarted) task on each processor at each
+  mapping event: sum over events of waiting tasks x processors; RR deals each task to the next processor without
+  estimates, and the rest is the k-NN estimator's, run for RR as for every heuristic: at each return, each waiting
+  task of the returned task's problem on the returning processor; at each release, each released task on every
+  processor with observations of its problem.
 - value (Kim et al. 2007, section 4): a rebuilding heuristic (Max-Max, Slack Sufferage) compares every waiting
   task with every machine at each arrival: sum over arrivals of waiting tasks x machines (the model's own count
   of waiting tasks). Queueing Table ranks every waiting task and scans every machine's queue for the new task's
@@ -83,10 +83,10 @@ def classes_units(spec, h, w, run) -> float:
 
 
 def _knn_work(spec, run) -> float:
-    """The k-NN estimator's work (Page, Keane and Naughton, section 2; ``EstimatorState``), whatever the heuristic: at each return,
-    the estimate of every released, unstarted task of the returned task's problem on the returning processor; at each
-    release, the estimates of the released tasks on every processor holding observations of their problem. Without
-    k-NN, one update per return."""
+    """The k-NN estimator's work (Page, Keane and Naughton, section 2; ``EstimatorState``), whatever the heuristic: at
+    each return, the estimate of every released, unstarted task of the returned task's problem on the returning
+    processor; at each release, the estimates of the released tasks on every processor holding observations of their
+    problem. Without k-NN, one update per return."""
     s, released, problem = run.schedule, run.released, run.problem
     if "knn" not in (spec.estimator.method, spec.estimator.error):
         return float(np.isfinite(s.finish).sum())
@@ -198,7 +198,8 @@ ROWS = (
         lambda f: _estimation(f, stages=False), estimation_units, "FA: estimate; RR: task dealt or k-NN estimate"),
     Row("value", "kim-loose-low-heavy", ("max-max", "slack-sufferage", "queueing-table"), "machines and rates x f",
         _value, value_units, "waiting task x machine (QT: waiting task or machine)"),
-    Row("value", "kim-loose-low-heavy", ("max-max", "slack-sufferage", "queueing-table"), "machines x f (same arrivals)",
+    Row("value", "kim-loose-low-heavy", ("max-max", "slack-sufferage", "queueing-table"),
+        "machines x f (same arrivals)",
         lambda f: _value(f, rates=False), value_units, "waiting task x machine (QT: waiting task or machine)"),
     Row("timeshared", "caniou-mu30", ("netsolve-mct", "hmct", "mp"), "servers, tasks and rate x f", _timeshared,
         timeshared_units, "server prediction"),
@@ -302,8 +303,8 @@ def exponent(factors: list[int], seconds: list[float]) -> float:
 def report(row: Row, rows: list[dict]) -> list[str]:
     """Print the row's table; return its target lines."""
     print(f"\n{row.model}: {row.preset}, {row.axes}  (unit: {row.unit})")
-    print(f"  {'heuristic':<16} {'f':>3} {'tasks':>7} {'cpu s':>9} {'wall s':>9} {'s/task':>10} {'units':>12} "
-          f"{'s/unit':>10}")
+    print(f"  {'heuristic':<16} {'f':>3} {'tasks':>7} {'cpu s':>9} {'wall s':>9} "
+          f"{'s/task':>10} {'units':>12} {'s/unit':>10}")
     for r in rows:
         if not np.isfinite(r["seconds"]):
             print(f"  {r['heuristic']:<16} {r['factor']:>3} {r['unit']}")
@@ -324,7 +325,8 @@ def report(row: Row, rows: list[dict]) -> list[str]:
                        f"{SPREAD_TARGET:g} = {growth / SPREAD_TARGET:5.2f}")
         goal = EXPONENT_TARGETS.get((row.model, row.axes))
         if goal:
-            targets.append(f"{row.model:<10} {row.axes:<36} {h:<16} exponent {slope:5.2f} / {goal:g} = {slope / goal:5.2f}")
+            targets.append(f"{row.model:<10} {row.axes:<36} {h:<16} exponent {slope:5.2f} / "
+                           f"{goal:g} = {slope / goal:5.2f}")
     for model, axes, f, goal in TRIAL_TARGETS:
         at = [r for r in rows if r["factor"] == f]
         if model != row.model or axes != row.axes or not at:
@@ -333,7 +335,8 @@ def report(row: Row, rows: list[dict]) -> list[str]:
             targets.append(f"{row.model:<10} {row.axes:<36} {f}x trial not measured (a heuristic was skipped)")
         else:
             trial = at[0]["workload_s"] + sum(r["seconds"] for r in at)
-            targets.append(f"{row.model:<10} {row.axes:<36} {f}x trial {trial:6.2f} s / {goal:g} s = {trial / goal:5.2f}")
+            targets.append(f"{row.model:<10} {row.axes:<36} {f}x trial {trial:6.2f} s / "
+                           f"{goal:g} s = {trial / goal:5.2f}")
     return targets
 
 
@@ -350,8 +353,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--limit", type=float, default=120.0,
                     help="skip a heuristic at a size whose run is predicted to take longer (CPU seconds; default 120)")
     ap.add_argument("--out", help="write every row to this CSV")
-    ap.add_argument("--from", dest="source", metavar="CSV", help="read the rows of an earlier --out instead of measuring")
-    ap.add_argument("--markdown", action="store_true", help="print the table of docs/performance.md (seconds per size, exponent, spread)")
+    ap.add_argument("--from", dest="source", metavar="CSV", help="read the rows of an "
+                                                                 "earlier --out instead of measuring")
+    ap.add_argument("--markdown", action="store_true", help="print the table of docs/performance.md (seconds per "
+                                                            "size, exponent, spread)")
     ap.add_argument("--plot", metavar="PNG", help="draw seconds against the factor, log-log, one panel per model "
                     "(rendered in Debian's chromium with Playwright, as the browser tests do)")
     args = ap.parse_args(argv)

@@ -55,7 +55,8 @@ def one_trial() -> dict:
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
     print(f"one simulation, 250 tasks x 25 servers, mu = 0, 12 heuristics: CPU {min(cpus):.3f} s (median "
-          f"{np.median(cpus):.3f} s), wall {min(walls):.3f} s (median {np.median(walls):.3f} s); target 1 s on one core: "
+          f"{np.median(cpus):.3f} s), wall {min(walls):.3f} s (median "
+          f"{np.median(walls):.3f} s); target 1 s on one core: "
           f"{min(cpus):.2f} of it (load average {os.getloadavg()[0]:.1f})")
     start = time.perf_counter()
     machine, finish = reference.hmct(w.arrival, w.alone)
@@ -71,7 +72,8 @@ def one_trial() -> dict:
 
 
 def reproduction(trials: int) -> pd.DataFrame:
-    cols = ["gain_makespan", "gain_sum_flow", "gain_max_flow", "gain_max_stretch", "pct_sooner", "pct_same", "pct_later"]
+    cols = ["gain_makespan", "gain_sum_flow", "gain_max_flow", "gain_max_stretch", "pct_sooner", "pct_same",
+            "pct_later"]
     rows = []
     for mu in (0, 10, 30, 70):
         sc = PRESETS[f"caniou-mu{mu}"]().replace(trials=trials)

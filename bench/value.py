@@ -99,11 +99,13 @@ def part_events(repeats: int) -> dict[str, dict]:
     fastest = min((k for k in ms if k not in ("queueing-table", "switching")), key=ms.get)
     slow = ms[fastest]
     for k in ("queueing-table", "switching"):
-        print(f"\n{k}: the fastest rebuilding heuristic takes {slow / ms[k]:.0f}x its time (the paper: >= 100x)", end="")
+        print(f"\n{k}: the fastest rebuilding heuristic takes {slow / ms[k]:.0f}x its time (the paper: >= 100x)",
+              end="")
     print("\n")
     first, second, third = sorted(ms, key=ms.get, reverse=True)[:3]
     qt, sw = ms["queueing-table"], ms["switching"]
-    return {"value-event": {"what": f"value model: one mapping event, {waiting} waiting tasks x {spec.machines} machines, "
+    return {"value-event": {"what": f"value model: one mapping event, {waiting} waiting "
+                                    f"tasks x {spec.machines} machines, "
                                     "every dynamic heuristic",
                             "time": f"{span(list(ms.values()))} ms ({first} slowest, then {second} {ms[second]:.2f}, "
                                     f"{third} {ms[third]:.2f})",
@@ -155,8 +157,8 @@ def part_static() -> dict[str, dict]:
           f"{STATIC_TARGET_S:g} s for both)\n")
     print(f"dynamic heuristics: {dyn:.2f} s; " + "; ".join(f"{k}: {v[0]:.1f} s ({v[1]:.2f}% of UB)"
                                                           for k, v in out.items()))
-    print(f"TPSA + GA: {both:.1f} s = {both / STATIC_TARGET_S:.2f} x the target; {100 * both / (both + dyn):.0f}% of "
-          "the trial's time\n")
+    print(f"TPSA + GA: {both:.1f} s = {both / STATIC_TARGET_S:.2f} x the target; "
+          f"{100 * both / (both + dyn):.0f}% of the trial's time\n")
     return {"value-tpsa-ga": {"time": f"{both:.1f} s ({100 * both / (both + dyn):.0f}% of the trial)",
                               "ratio": f"{both / STATIC_TARGET_S:.2f}"}}
 

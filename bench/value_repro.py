@@ -40,8 +40,8 @@ def run(name: str, trials: int, static_trials: int, jobs: int, out: Path) -> pd.
         static_s = time.perf_counter() - t
         st.to_csv(out / f"{name}-static.csv", index=False)
         frames.append(st if not trials else st[st["heuristic"].isin(["tpsa", "ga"])])
-    print(f"## {name}: {trials} trials dynamic ({dyn_s:.0f} s), {static_trials} trials with TPSA and GA "
-          f"({static_s:.0f} s)", flush=True)
+    print(f"## {name}: {trials} trials dynamic ({dyn_s:.0f} s), {static_trials} trials with "
+          f"TPSA and GA ({static_s:.0f} s)", flush=True)
     return pd.concat(frames)
 
 

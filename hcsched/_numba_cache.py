@@ -1,12 +1,12 @@
 """Where numba caches hcsched's compiled kernels: a folder named by a hash of the kernel sources.
 
 numba's on-disk cache checks only the source file of the function it compiled, not the files of the functions that
-function calls: after an update of ``rules.py``, ``engine.py``'s cached loop would still run the old rules (seen
-when the value model's Max-Min kernel was rewritten). Naming the cache folder by a hash of every source file that
-uses numba makes any change to any kernel start from a clean cache, while edits elsewhere (pages, CLI, charts) keep
-it. Imported first by :mod:`hcsched` (it configures on import), before numba reads its configuration. A ``NUMBA_CACHE_DIR`` set by the user is
-left alone; without a writable home the folder is in the temporary directory. Folders of older sources unused for two
-weeks are removed.
+function calls: after an update of ``rules.py``, ``engine.py``'s cached loop would still run the old rules (seen when
+the value model's Max-Min kernel was rewritten). Naming the cache folder by a hash of every source file that uses numba
+makes any change to any kernel start from a clean cache, while edits elsewhere (pages, CLI, charts) keep it. Imported
+first by :mod:`hcsched` (it configures on import), before numba reads its configuration. A ``NUMBA_CACHE_DIR`` set by
+the user is left alone; without a writable home the folder is in the temporary directory. Folders of older sources
+unused for two weeks are removed.
 """
 
 from __future__ import annotations

@@ -130,8 +130,9 @@ def grid_columns(panels: int, widest: int = 3) -> int:
 @dataclasses.dataclass(frozen=True)
 class ReferenceMarks:
     """How a bar chart marks the heuristics that cannot run online (full-knowledge benchmarks, e.g. GA and TPSA:
-    :func:`hcsched.verdict.scenario_references`), as :func:`metric_bars` and the value model's own chart do: hatched bars (``pattern``
-    for ``marker.pattern``), "(reference)" beside the name (``ticktext``) and what each is on hover (``hover``)."""
+    :func:`hcsched.verdict.scenario_references`), as :func:`metric_bars` and the value model's own chart do: hatched
+    bars (``pattern`` for ``marker.pattern``), "(reference)" beside the name (``ticktext``) and what each is on hover
+    (``hover``)."""
 
     hover: list[str]
     pattern: dict
@@ -189,7 +190,8 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
         fig.add_trace(go.Bar(
             y=labels, x=mean, orientation="h", marker={"color": [colors[x] for x in labels], "pattern": hatch},
             showlegend=False, name=m.title,
-            error_x={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower), "visible": True},
+            error_x={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower),
+                     "visible": True},
             customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
             hovertext=[names[x] for x in labels],
             hovertemplate=f"%{{hovertext}}<br>{m.title}: mean %{{x:{f}}}{unit}<br>95% interval of the mean: "
@@ -213,7 +215,8 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
                                x=0.5, y=0.5, font={"color": "#666"})
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
     if benchmark in labels or references:
-        ticks = [f"{x} (benchmark)" if x == benchmark and x not in references else t for x, t in zip(labels, marks.ticktext,
+        ticks = [f"{x} (benchmark)" if x == benchmark and x not in references else t
+                 for x, t in zip(labels, marks.ticktext,
                                                                                                   strict=True)]
         fig.update_yaxes(tickvals=labels, ticktext=ticks)
     fig.update_yaxes(title_text="heuristic", col=1)
@@ -321,7 +324,8 @@ def _window(s: Schedule, window: tuple[float, float] | None) -> np.ndarray:
 
 
 MAX_GANTT_FRAMES = 60
-GANTT_BARS = 1000  # bars of all panels in the default window of a large trial (Play at ~90 ms a frame, bench/gantt_browser.py)
+# bars of all panels in the default window of a large trial (Play at ~90 ms a frame, bench/gantt_browser.py)
+GANTT_BARS = 1000
 ROW_BARS = 40  # bars of one machine row in the default window at most: a row a person reads, not a barcode
 FRAME_BARS = 1500  # bars x frames a browser redraws smoothly at ~80-150 ms a frame (browser test)
 GANTT_ROWS_PX = 1400  # the machine rows (lanes) of all panels share about this height
@@ -443,7 +447,8 @@ def _alternate(s: Schedule, idx: np.ndarray, color: str, lane: np.ndarray | None
     return np.where(rank % 2 == 0, color, _rgba(color, 0.62)).tolist()
 
 
-def _bands(s: Schedule, idx: np.ndarray, shown: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+def _bands(s: Schedule, idx: np.ndarray, shown: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                                    int]:
     """Lanes within machine bands, a lane's gap apart: each task's y and lane, the bands' centres and the gaps between
     them, and the lanes and gaps in all."""
     lane = lanes(s.machine[idx], s.start[idx], s.finish[idx])
@@ -494,12 +499,15 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     by = hover_names(labels)
     for row, label in enumerate(labels, start=1):
         s, idx = schedules[label], picks[label]
-        custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx], s.machine[idx]])
+        custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx],
+                                  s.machine[idx]])
         names = [rows.name(int(j)) for j in s.machine[idx]]
-        marker = {"color": _alternate(s, idx, colors[label], bands[label][1] if rows.lanes else None), "line": {"width": 0}}
+        marker = {"color": _alternate(s, idx, colors[label], bands[label][1] if rows.lanes else None),
+                  "line": {"width": 0}}
         extra = {}
         if highlight is not None and (hit := np.flatnonzero(idx == highlight)).size:
-            width, shape, text = np.zeros(idx.size), np.full(idx.size, "", dtype=object), np.full(idx.size, "", dtype=object)
+            width, shape, text = np.zeros(idx.size), np.full(idx.size, "", dtype=object), np.full(idx.size, "",
+                                                                                                  dtype=object)
             width[hit], shape[hit], text[hit] = 2.0, "x", f"task {highlight}"
             # a black outline shows on pale bars, white hatching on dark ones (a heuristic's colour may be black)
             marker |= {"line": {"width": width, "color": HIGHLIGHT_COLOR},
@@ -523,7 +531,8 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
             centres, gaps = bands[label][2:4]
             fig.update_yaxes(tickvals=centres, ticktext=[rows.name(j) for j in rows_of[label]], showgrid=False,
                              zeroline=False, range=[height_rows[label] - 0.5, -0.5], automargin=True,
-                             minor={"tickvals": gaps, "showgrid": True, "gridcolor": "#fff", "gridwidth": 2, "ticks": ""},
+                             minor={"tickvals": gaps, "showgrid": True, "gridcolor": "#fff", "gridwidth": 2,
+                                    "ticks": ""},
                              row=row, col=1)
         else:
             fig.update_yaxes(categoryorder="array", categoryarray=[rows.name(j) for j in rows_of[label]][::-1],

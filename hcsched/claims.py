@@ -43,16 +43,16 @@ MEANING = {
     FAILS: "our mean lies outside where the claim puts it",
 }
 #: Where a claim puts its number, by kind of claim; and the two rules that complete the definition.
-WHERE = ('beyond the margin for "better" (zero without one), and at zero or on the worse side for "not '
-         'better"; ahead of the closest rival for "best"; within the tolerance of the paper\'s number for a value or a '
-         "factor (a printed interval is its own tolerance); on the bound's side for \"at least\" and \"at most\"; within "
-         'the band for "equivalent"; for a trend, the last point beyond the first with every mean in between moving the '
-         "same way; for a yes/no flag of each trial (a run flagged unstable), the percentage of trials flagged: at least "
-         "half for a claim that it happens, at most half for a claim that it does not")
-PARTS = ("A claim of several parts takes its weakest part's verdict: an order, each neighbouring pair; a claim at every "
-         'point of a sweep ("for mu <= 10", "always"), each point; a peak, its height and its place; a claim about '
-         "several heuristics or scenarios, each one. An interval needs two trials or more: with one trial there is "
-         "none, so a claim holds partly at most.")
+WHERE = ('beyond the margin for "better" (zero without one), and at zero or on the worse side for "not better"; ahead '
+         "of the closest rival for \"best\"; within the tolerance of the paper's number for a value or a factor (a "
+         "printed interval is its own tolerance); on the bound's side for \"at least\" and \"at most\"; within the "
+         'band for "equivalent"; for a trend, the last point beyond the first with every mean in between moving the '
+         "same way; for a yes/no flag of each trial (a run flagged unstable), the percentage of trials flagged: at "
+         "least half for a claim that it happens, at most half for a claim that it does not")
+PARTS = ("A claim of several parts takes its weakest part's verdict: an order, each neighbouring pair; a claim at "
+         'every point of a sweep ("for mu <= 10", "always"), each point; a peak, its height and its place; a claim '
+         "about several heuristics or scenarios, each one. An interval needs two trials or more: with one trial there "
+         "is none, so a claim holds partly at most.")
 #: The definition as one paragraph of Markdown (bold verdicts).
 DEFINITION = (
     "Each claim is checked on one number (a ratio, a paired difference, a mean) with its 95% interval over the "
@@ -156,7 +156,8 @@ def column(table: pd.DataFrame, label: Any, what: str = "heuristic") -> pd.Serie
     """The column ``label`` of a :func:`wide` table, or a message naming the ``what`` (heuristics, or a swept key's
     values) there are."""
     if label not in table:
-        raise HcschedError(f"claim: no {what} {label!r} in the results; there are: {', '.join(map(str, table.columns))}")
+        there = ", ".join(map(str, table.columns))
+        raise HcschedError(f"claim: no {what} {label!r} in the results; there are: {there}")
     return table[label]
 
 
@@ -208,7 +209,8 @@ class Better(Check):
         return Region(self.by, math.inf, strict=True) if sign > 0 else Region(-math.inf, 0.0 - self.by, strict=True)
 
     def quantity(self) -> str:
-        return f"{_words(self.metric)} of {self.a} against {self.b}, paired ({'points' if self.points else f'% of {self.b}'})"
+        return (f"{_words(self.metric)} of {self.a} against {self.b}, paired "
+                f"({'points' if self.points else f'% of {self.b}'})")
 
     def evaluate(self, results: pd.DataFrame, better: Mapping[str, str]) -> Outcome:
         sign = _sign(better[self.metric])
@@ -312,7 +314,8 @@ class Order(Check):
             separated += verdicts[-1] == HOLDS
         n = len(self.ranking) - 1
         verdict = max(verdicts, key=STRENGTH.__getitem__)
-        detail = f"{pairs} of {n} neighbouring pairs in the paper's order ({separated} with a paired interval clear of 0)"
+        detail = (f"{pairs} of {n} neighbouring pairs in the paper's order ({separated} "
+                  "with a paired interval clear of 0)")
         return Outcome(verdict, 100.0 * pairs / n, math.nan, math.nan, "% of pairs", math.nan, detail,
                        _series(results, self.metric, self.ranking))
 
@@ -396,9 +399,9 @@ class Trend(Check):
     """Along a sweep's ``key``, the mean of ``metric`` of ``heuristic`` rises (``rising``) or falls; with ``versus``,
     the paired difference of the two (percent, or points) does. The number is the last point's mean minus the first's
     (paired over the trials): in the metric's unit, or with ``versus`` in percent (points with ``points``). The claim
-    puts it above zero (below, falling) with every mean in between moving the same way: means that do not move that
-    way at every step do not hold. ``flat`` instead claims no change: within 10% of the curve's mean level either way. :func:`judge`
-    decides."""
+    puts it above zero (below, falling) with every mean in between moving the same way: means that do not move that way
+    at every step do not hold. ``flat`` instead claims no change: within 10% of the curve's mean level either way.
+    :func:`judge` decides."""
 
     metric: str
     heuristic: str
@@ -563,17 +566,20 @@ class Close(Check):
         mean, lo, hi = mean_ci(d)
         share = float(np.mean(np.abs(d) <= self.within)) if d.size else math.nan
         unit = "points" if self.points else "%"
-        detail = (f"{self.a} against {self.b}: {mean:+.3g} {unit} {interval_text(lo, hi)} over {d.size} trials, against "
+        detail = (f"{self.a} against {self.b}: {mean:+.3g} {unit} {interval_text(lo, hi)} "
+                  f"over {d.size} trials, against "
                   f"within +-{self.within:g}")
         region = self.region()
         return Outcome(judge(mean, lo, hi, region), mean, lo, hi, unit, share, detail,
                        _series(results, self.metric, (self.a, self.b)), region.ends(), self.quantity())
 
     def quantity(self) -> str:
-        return f"{_words(self.metric)} of {self.a} against {self.b}, paired ({'points' if self.points else f'% of {self.b}'})"
+        return (f"{_words(self.metric)} of {self.a} against {self.b}, paired "
+                f"({'points' if self.points else f'% of {self.b}'})")
 
     def describe(self) -> str:
-        return f"{self.a} within +-{self.within:g}{' points' if self.points else '%'} of {self.b} on {self.metric} (paired)"
+        return (f"{self.a} within +-{self.within:g}{' points' if self.points else '%'} of "
+                f"{self.b} on {self.metric} (paired)")
 
 
 STRENGTH = {HOLDS: 0, PARTLY: 1, FAILS: 2}

@@ -14,7 +14,8 @@ def describe_error(exc: BaseException) -> str:
     if isinstance(exc, HcschedError):
         return str(exc)
     text = " ".join(str(exc).split()) or "no message"
-    return f"{type(exc).__name__}: {text} (an error inside hcsched, not in your input as far as it checks; please report it)"
+    return (f"{type(exc).__name__}: {text} (an error inside hcsched, not in your input as far "
+            "as it checks; please report it)")
 
 
 def did_you_mean(name: str, valid: Iterable[str], n: int = 3, cutoff: float = 0.5) -> str:

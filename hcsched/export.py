@@ -141,10 +141,11 @@ def check_out(path: str | Path, flag: str) -> Path:
     """``path`` as a file to write, checked before anything runs: not a folder, in a folder that exists."""
     path = Path(path)
     if path.is_dir():
-        raise HcschedError(f"{flag}: {str(path)!r} is a folder; allowed: the name of a file to write (e.g. results.csv)")
+        raise HcschedError(f"{flag}: {str(path)!r} is a folder; allowed: the name of a "
+                           "file to write (e.g. results.csv)")
     if not path.parent.is_dir():
-        raise HcschedError(f"{flag}: {str(path)!r}: the folder {str(path.parent)!r} does not exist; allowed: a file in "
-                           "an existing folder")
+        raise HcschedError(f"{flag}: {str(path)!r}: the folder {str(path.parent)!r} does not exist; "
+                           "allowed: a file in an existing folder")
     return path
 
 

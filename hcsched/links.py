@@ -228,8 +228,8 @@ def _reads_back(query: dict[str, str], scenario: Scenario, describe: Describe | 
 
 def scenario_from_query(params: Mapping[str, str], describe: Describe | None = None) -> Scenario | None:
     """The scenario a link's query parameters carry (``describe`` as for :func:`scenario_query`); None when they carry
-    none (neither ``preset`` nor ``scenario``, nor any setting). Raises HcschedError, naming the parameter, its value and
-    what is allowed, for anything a link cannot mean."""
+    none (neither ``preset`` nor ``scenario``, nor any setting). Raises HcschedError, naming the parameter, its value
+    and what is allowed, for anything a link cannot mean."""
     params = {str(k): str(v) for k, v in params.items() if k != RUN}
     if SCENARIO in params:
         other = next((k for k in params if k != SCENARIO), None)

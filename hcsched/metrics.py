@@ -26,7 +26,8 @@ class Schedule:
     def to_frame(self) -> pd.DataFrame:
         """The Gantt table: task, machine, arrival, start, finish, expected, actual."""
         return pd.DataFrame({"task": np.arange(self.machine.size), "machine": self.machine, "arrival": self.arrival,
-                             "start": self.start, "finish": self.finish, "expected": self.expected, "actual": self.actual})
+                             "start": self.start, "finish": self.finish, "expected": self.expected,
+                             "actual": self.actual})
 
 
 STRETCH_NOTE = ("A task of zero length has stretch 1 if it started on arrival; if it waited, its stretch is undefined "
@@ -65,12 +66,14 @@ def schedule_metrics(s: Schedule) -> dict[str, float]:
         "max_stretch": max_stretch,
         "utilization": busy / (s.machines * makespan) if makespan > 0 else 1.0,
         "mapping_events": int(s.mapping_events),
-        "min_etc_share": float(np.mean(s.machine == s.min_etc_machine)) if s.min_etc_machine is not None else float("nan"),
+        "min_etc_share": float(np.mean(s.machine == s.min_etc_machine)) if s.min_etc_machine is not None
+            else float("nan"),
     }
 
 
 LOWER_BOUND = "lower bound"
-"""The benchmark that is no heuristic: a metric over its trial's bound (``Model.bound_columns``; 1 is the best possible)."""
+"""The benchmark that is no heuristic: a metric over its trial's bound (``Model.bound_columns``; 1 is the best
+possible)."""
 
 
 def add_normalized(results: pd.DataFrame, metric: str, benchmark: str, bound: str | None = None) -> pd.DataFrame:
@@ -101,8 +104,10 @@ class Metric:
     doc: str = ""  # one line of help
     per: str = ""  # "machine", "class", ...: one column <name><i> per machine (or class) of the spec, not summarised
     ci: str = "auto"  # interval of the mean: "t", "bootstrap", "auto" (t unless it leaves the range), "auto-fraction"
-    fmt: str = ""  # how to show values (a d3 / Python format spec without the colon, e.g. ".1%"); "" for 4 significant digits
-    of: str = ""  # the metric this one divides by a per-trial constant (a bound): ranked as that one, no verdict of its own
+    # how to show values (a d3 / Python format spec without the colon, e.g. ".1%"); "" for 4 significant digits
+    fmt: str = ""
+    # the metric this one divides by a per-trial constant (a bound): ranked as that one, no verdict of its own
+    of: str = ""
 
     @property
     def label(self) -> str:

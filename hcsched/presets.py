@@ -14,11 +14,34 @@ def _presets() -> dict[str, Callable[[], Scenario]]:
 
 
 def preset_names() -> list[str]:
+    """The names of every model's presets (the papers' experiments and the quick start).
+
+    Returns
+    -------
+    list of str
+        The names :func:`preset` accepts, model by model in the order the models are registered.
+    """
     return list(_presets())
 
 
 def preset(name: str) -> Scenario:
-    """The scenario of a named preset."""
+    """The scenario of a named preset.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`preset_names` (e.g. "maheswaran-fig4", "quickstart").
+
+    Returns
+    -------
+    Scenario
+        A frozen scenario; ``.replace(...)`` gives an edited copy.
+
+    Raises
+    ------
+    HcschedError
+        For an unknown name, with the closest names and every valid one.
+    """
     presets = _presets()
     if name not in presets:
         raise HcschedError(f"unknown preset {name!r}; {did_you_mean(name, presets)}valid names: {', '.join(presets)}")
@@ -46,5 +69,6 @@ def sweep_preset(name: str):
     """The :class:`~hcsched.models.base.SweepPreset` of a named built-in sweep."""
     sweeps = _sweeps()
     if name not in sweeps:
-        raise HcschedError(f"unknown sweep preset {name!r}; {did_you_mean(name, sweeps)}valid names: {', '.join(sweeps)}")
+        raise HcschedError(f"unknown sweep preset {name!r}; "
+                           f"{did_you_mean(name, sweeps)}valid names: {', '.join(sweeps)}")
     return sweeps[name]

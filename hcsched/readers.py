@@ -42,7 +42,8 @@ def check_etc(etc, source: str = "ETC") -> np.ndarray:
     at most ``MAX_SECONDS`` (so that sums over many tasks stay finite)."""
     etc = _as_floats(etc, source)
     if etc.ndim != 2 or etc.shape[0] < 1 or etc.shape[1] < 1:
-        raise HcschedError(f"{source}: shape {etc.shape} is not allowed; need at least one task (row) and one machine (column)")
+        raise HcschedError(f"{source}: shape {etc.shape} is not allowed; need at least one task "
+                           "(row) and one machine (column)")
     if etc.min() >= 0 and etc.max() <= MAX_SECONDS:  # False when any entry is NaN or inf
         return etc
     bad = ~np.isfinite(etc) | (etc < 0) | (etc > MAX_SECONDS)
@@ -172,7 +173,8 @@ def parse_csv_etc(text: str, source: str = "CSV", delimiter: str | None = None) 
     delimiter = delimiter or detect_delimiter(text)
     rows = _csv_rows(text, delimiter, source)
     if not rows:
-        raise HcschedError(f"{source}: the file is empty; expected rows of ETC values (tasks) with one column per machine")
+        raise HcschedError(f"{source}: the file is empty; expected rows of ETC values "
+                           "(tasks) with one column per machine")
     names = None
     if len(rows) > 1 and not any(_is_number(c) for c in rows[0][1]):  # a header: no cell a number
         names = [c.strip() for c in rows[0][1]]
@@ -189,7 +191,8 @@ def parse_csv_etc(text: str, source: str = "CSV", delimiter: str | None = None) 
         if len(r) != width:
             raise HcschedError(f"{source}: row {line} has {len(r)} values, the first has {width}; every task needs one "
                                f"value per machine{_separator_hint(r, delimiter, 'row')}")
-    etc = np.array([[_csv_number(c, f"{source}: row {line}, column {j + 1 + labelled}", delimiter) for j, c in enumerate(r)]
+    etc = np.array([[_csv_number(c, f"{source}: row {line}, column {j + 1 + labelled}", delimiter)
+                     for j, c in enumerate(r)]
                     for line, r in rows])
     if names is not None and len(names) != width:
         names = None
@@ -206,7 +209,8 @@ def _hcsp_number(text: str, where: str) -> float:
 
 
 def parse_hcsp_etc(text: str, machines: int | None = None, source: str = "HCSP file") -> np.ndarray:
-    """One value per line, task-major (value t*m + j is task t on machine j), with or without the header line ``T M 0``."""
+    """One value per line, task-major (value t*m + j is task t on machine j), with or without the header line ``T M
+    0``."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         raise HcschedError(f"{source}: the file is empty; expected one ETC value per line")
@@ -217,10 +221,12 @@ def parse_hcsp_etc(text: str, machines: int | None = None, source: str = "HCSP f
         if machines is not None and machines != m:
             raise HcschedError(f"{source}: --machines {machines} contradicts the header, which says {m} machines")
         if tasks * m != len(lines):
-            raise HcschedError(f"{source}: the header says {tasks} x {m} = {tasks * m} values, the file has {len(lines)}")
+            raise HcschedError(f"{source}: the header says {tasks} x {m} = {tasks * m} "
+                               f"values, the file has {len(lines)}")
         machines = m
     if machines is None or machines < 1:
-        raise HcschedError(f"{source}: the number of machines is unknown; pass --machines M (a positive integer) for a file without a header line")
+        raise HcschedError(f"{source}: the number of machines is unknown; pass --machines M (a positive integer) for "
+                           "a file without a header line")
     values = np.array([_hcsp_number(v, f"{source}: line {k + 1}") for k, v in enumerate(lines)])
     if values.size % machines:
         raise HcschedError(f"{source}: {values.size} values do not divide into rows of {machines} machines")
@@ -241,6 +247,24 @@ def read_etc(path: str | Path, machines: int | None = None) -> np.ndarray:
     A file whose lines each hold one value (after an optional ``T M 0`` header), or any file when ``machines`` is
     given, is HCSP; any other is CSV with its separator (comma, semicolon or tab) recognised by
     :func:`detect_delimiter`.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The file: a regular file of at most ``HCSCHED_MAX_FILE_MB`` megabytes.
+    machines : int, optional
+        The number of machines of an HCSP file without its header line (the file is then read as HCSP).
+
+    Returns
+    -------
+    numpy.ndarray
+        The matrix, tasks by machines (float).
+
+    Raises
+    ------
+    HcschedError
+        For a file that cannot be read, a value that is not a number from 0 to ``MAX_SECONDS``, or rows of different
+        lengths, naming the file, the line and what is allowed (:func:`check_etc`).
     """
     text = read_text(path, "ETC file", "a CSV or HCSP file")
     if machines is not None or looks_like_hcsp(text):

@@ -35,7 +35,8 @@ from hcsched.sweep_spec import parse_vary
 from hcsched.version import __version__
 
 COLUMNS = ("id", "model", "paper", "where", "claim", "reading", "check", "metric", "ours", "ours_lower", "ours_upper",
-           "unit", "paper_value", "paper_number", "verdict", "share", "trials", "seconds", "detail", "note", "series", "axis",
+           "unit", "paper_value", "paper_number", "verdict", "share", "trials", "seconds", "detail", "note", "series",
+           "axis",
            "quantity", "claimed_low", "claimed_high")
 
 
@@ -67,7 +68,8 @@ def save(table: pd.DataFrame, out: str | Path, claims: Sequence[Claim] = ()) -> 
     out.mkdir(parents=True, exist_ok=True)
     csv, meta = out / "claims.csv", out / "claims.json"
     table.to_csv(csv, index=False, lineterminator="\n")
-    seconds = table.attrs.get("compute_seconds") or table.groupby("model", sort=False)["seconds"].sum().round(1).to_dict()
+    seconds = table.attrs.get("compute_seconds") or table.groupby("model",
+                                                                  sort=False)["seconds"].sum().round(1).to_dict()
     meta.write_text(json.dumps({"version": __version__, "date": datetime.now(UTC).strftime("%Y-%m-%d"),
                                 "registry": registry_hash(claims or None), "claims": int(table["id"].nunique()),
                                 "rows": len(table), "seconds": seconds}, indent=1) + "\n")
@@ -164,7 +166,8 @@ def _timed_chunk(point: Point, trials: list[int]) -> tuple[int, pd.DataFrame, fl
 
 def run_scenarios(scenarios: dict[str, Scenario], out: Path | None = None, resume: bool = False,
                   options: RunOptions = LOCAL,
-                  progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+                  progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, pd.DataFrame],
+                                                                               dict[str, float]]:
     """Results (one row per trial and heuristic) and compute seconds of each scenario, keyed as given. With ``out``,
     each finished scenario is written to ``out/runs/<key>.csv`` (and ``.seconds``); ``resume`` reads those back."""
     runs = out / "runs" if out is not None else None
@@ -268,7 +271,8 @@ def evaluate(v: Variant, results: dict[str, pd.DataFrame], seconds: dict[str, fl
                                   for label, m, lo, hi in outcome.series]),
             "axis": axis_title(v.check, scenario),
             "seconds": round(sum(seconds.get(key_of(s), 0.0) for _, s in v.points), 2), "detail": outcome.detail,
-            "note": claim.note if v.reading == "literal" else next(r.note for r in claim.readings if r.name == v.reading),
+            "note": claim.note if v.reading == "literal" else next(r.note for r in claim.readings
+                                                                   if r.name == v.reading),
             "quantity": outcome.quantity, "claimed_low": outcome.claimed[0], "claimed_high": outcome.claimed[1]}
 
 

@@ -16,7 +16,8 @@ def trial_seeds(seed: int, trials: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(seed).spawn(trials)
 
 
-def cov_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_mean: float, task_cov: float, machine_cov: float) -> np.ndarray:
+def cov_based_etc(rng: np.random.Generator, tasks: int, machines: int, task_mean: float, task_cov: float,
+                  machine_cov: float) -> np.ndarray:
     """Coefficient-of-variation (gamma) ETC used by Kim et al. (2007), section 5.
 
     A task vector q ~ Gamma(mean task_mean, COV task_cov); then row i is

@@ -42,9 +42,28 @@ def bootstrap_ci(x: np.ndarray, confidence: float = 0.95, resamples: int = BOOTS
 
 
 def mean_ci(values, confidence: float = 0.95, method: str = "t") -> tuple[float, float, float]:
-    """(mean, lower, upper) of the mean; NaN bounds for one value, a zero-width interval for zero variance.
+    """The mean of ``values`` with its confidence interval.
 
-    ``method``: "t" (Student-t), "bootstrap" (percentile bootstrap) or "auto" (see the module).
+    Parameters
+    ----------
+    values : array_like of float
+        One value per trial; NaNs are left out.
+    confidence : float, default 0.95
+        The interval's confidence level.
+    method : {"t", "bootstrap", "auto", "auto-fraction", "auto-percent"}, default "t"
+        Student-t (the paper's), the percentile bootstrap from a fixed seed, or Student-t unless its interval leaves
+        the values' range, then the bootstrap (see :mod:`hcsched.stats`).
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, lower, upper)``: all NaN without a value; NaN bounds for one value, or when a value is infinite or
+        the spread overflows; a zero-width interval when every value is the same.
+
+    Examples
+    --------
+    >>> mean_ci([1.0, 2.0, 3.0])  # doctest: +ELLIPSIS
+    (2.0, -0.484..., 4.484...)
     """
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
@@ -92,9 +111,26 @@ def interval_method(values, method: str = "auto") -> str:
 
 def summarize(results: pd.DataFrame, metrics: tuple[str, ...] | list[str], by: str = "heuristic",
               confidence: float = 0.95, methods: dict[str, str] | None = None) -> pd.DataFrame:
-    """One row per ``by`` value (in order of appearance): n, and for each metric its mean, lower and upper bound.
+    """The mean of each metric with its confidence interval, one row per heuristic (or per ``by`` value).
 
-    ``methods`` maps a metric to its interval method (default "t", as the paper).
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per trial and heuristic, as :func:`hcsched.simulate` returns.
+    metrics : sequence of str
+        The metric columns to summarise.
+    by : str, default "heuristic"
+        The column whose values are the rows, in order of first appearance.
+    confidence : float, default 0.95
+        The intervals' confidence level.
+    methods : dict of str to str, optional
+        A metric's interval method (:func:`mean_ci`'s ``method``); "t", the paper's, for any metric not named.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``by``, ``trials`` (the rows of each) and, for each metric ``m``, ``m`` (the mean), ``m_lower`` and
+        ``m_upper``.
     """
     methods = methods or {}
     rows = []

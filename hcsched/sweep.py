@@ -234,7 +234,8 @@ def sweep(scenario: Scenario, vary, trials: int | None = None, seed: int | None 
         raise HcschedError(refused)
     columns = point_columns(points)
     heuristics = {p.index: len(p.scenario.heuristics) for p in points}
-    done = _read_done(path, columns, heuristics) if resume is not None and path.exists() else pd.DataFrame(columns=columns)
+    done = _read_done(path, columns,
+                      heuristics) if resume is not None and path.exists() else pd.DataFrame(columns=columns)
     finished = set(zip(done["point"].astype(int), done["trial"].astype(int), strict=True))
     size = chunk or chunk_size(points, trials, options.workers())
     work = [(p, ts) for p in points for a in range(0, trials, size)
@@ -312,7 +313,8 @@ def propose(value: Any) -> str:
     if isinstance(value, list):
         return json.dumps([[round(v * f, 10) for v in value] for f in (0.5, 0.75, 1.0, 1.2)])
     if isinstance(value, int):
-        return ",".join(str(v) for v in sorted({max(1, value // 2), max(1, 3 * value // 4), value, 3 * value // 2, 2 * value}))
+        return ",".join(str(v) for v in sorted({max(1, value // 2), max(1, 3 * value // 4), value, 3 * value // 2,
+                                                2 * value}))
     return f"{value / 2:.6g}:{value * 2:.6g}:5:log" if value > 0 else f"{value * 2:.6g}:{value / 2:.6g}:5"
 
 

@@ -52,9 +52,10 @@ def x_scales(values) -> tuple[str, ...]:
 
 
 def default_x_scale(values) -> str:
-    """Logarithmic when positive values span a factor of 4 or more (the page's own proposal, half to twice a value) and are even on a log scale; evenly spaced
-    categories when at most FEW_VALUES values are uneven on every numeric scale that can show them (0, 1, 100:
-    the curve's shape is then read between labelled points, not from distances); else linear."""
+    """Logarithmic when positive values span a factor of 4 or more (the page's own proposal, half to twice a value) and
+    are even on a log scale; evenly spaced categories when at most FEW_VALUES values are uneven on every numeric scale
+    that can show them (0, 1, 100: the curve's shape is then read between labelled points, not from distances); else
+    linear."""
     scales = x_scales(values)
     if scales == ("category",):
         return "category"
@@ -116,7 +117,8 @@ def sweep_lines(summary: pd.DataFrame, key: str, metrics: Sequence[Metric], colo
                 hovertemplate=f"{label}<br>{key} = %{{x}}<br>mean %{{y:{f}}}<br>95% interval "
                               f"[%{{customdata[0]:{f}}}, %{{customdata[1]:{f}}}]<extra></extra>"), row=row, col=col)
         if x_scale == "category":
-            fig.update_xaxes(title_text=f"{_wrap(key, 24)}<br>evenly spaced, not to scale", type="category", categoryorder="array",
+            fig.update_xaxes(title_text=f"{_wrap(key, 24)}<br>evenly spaced, not to scale", type="category",
+                             categoryorder="array",
                              categoryarray=[tick(v) for v in order], row=row, col=col)
         else:
             fig.update_xaxes(title_text=_wrap(key, 24), type="log" if x_scale == "log" else "linear", row=row, col=col)

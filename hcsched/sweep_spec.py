@@ -59,16 +59,18 @@ def parse_values(key: str, text: str) -> list[Any]:
         try:
             start, stop, count = float(parts[0]), float(parts[1]), int(parts[2])
         except ValueError:
-            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with two numbers and a whole count, "
-                               "optionally :log") from None
+            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with two numbers and "
+                               "a whole count, optionally :log") from None
         log = len(parts) == 4
         if log and parts[3] != "log" or not 1 <= count <= MAX_POINTS:
-            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with COUNT from 1 to {MAX_POINTS:,}, optionally :log")
+            raise HcschedError(f"{where}: allowed: START:STOP:COUNT with COUNT from 1 to "
+                               f"{MAX_POINTS:,}, optionally :log")
         if not all(map(np.isfinite, (start, stop))):
             raise HcschedError(f"{where}: allowed: START:STOP:COUNT with two finite numbers")
         if log and (start <= 0 or stop <= 0):
             raise HcschedError(f"{where}: log spacing needs START and STOP above 0")
-        grid = [float(f"{v:.12g}") for v in (np.geomspace(start, stop, count) if log else np.linspace(start, stop, count))]
+        grid = [float(f"{v:.12g}") for v in (np.geomspace(start, stop, count) if log
+                                             else np.linspace(start, stop, count))]
         if all(p.strip().lstrip("+-").isdigit() for p in parts[:2]) and all(v.is_integer() for v in grid):
             return [int(v) for v in grid]  # whole START and STOP, whole steps: 4:16:4 is 4, 8, 12, 16 (machines, tasks)
         return grid

@@ -86,7 +86,8 @@ def keys(where: str, data: Any, allowed: set[str]) -> dict:
         raise HcschedError(f"scenario field {where!r}: expected a table of settings, got {data!r}")
     extra = sorted(set(data) - allowed)
     if extra:
-        raise HcschedError(f"scenario field {where!r}: unknown key {extra[0]!r}; allowed keys: {', '.join(sorted(allowed))}")
+        raise HcschedError(f"scenario field {where!r}: unknown key {extra[0]!r}; allowed keys: "
+                           f"{', '.join(sorted(allowed))}")
     return data
 
 

@@ -15,4 +15,5 @@ system = st.selectbox("System", systems, index=systems.index(sc.model) if sc.mod
                       format_func=lambda n: get_model(n).title, key="ex_model")
 model = get_model(system)
 with shown_as_error(f"Explain of {model.title} stopped"):
-    ui(system).explain({sc.model: sc}.get(system) or model.presets()[model.default_preset]())  # the loaded one if it fits
+    # the loaded one if it fits
+    ui(system).explain({sc.model: sc}.get(system) or model.presets()[model.default_preset]())

@@ -84,7 +84,8 @@ def copy_link(where: str) -> None:
     """A "Copy link" popover: the address of this page with the current scenario, and the Home page's that also runs
     it, each in a box with a copy button. ``where``: the page it is on, "home" or the page's path ("scenario")."""
     query = link_query()
-    with st.popover("Copy link", icon=":material/link:", key=f"{where}_copy_link"):  # no tooltip: it would cover the box
+    # no tooltip: it would cover the box
+    with st.popover("Copy link", icon=":material/link:", key=f"{where}_copy_link"):
         if not query:
             st.caption("This scenario reads files on the server, which a link cannot carry: download it instead.")
             return

@@ -130,7 +130,8 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
         st.markdown(count_text(rows, bold=True) + ".", help="A claim is one statement of the paper; a reading is one "
                     "way of reading its text (each claim as written, and for some another reasonable reading), each "
                     "with its own verdict. The badges count readings.")
-        st.markdown(" · ".join(f"{BADGE.get(v, v)} {counts.get(v, 0)}" for v in ("holds", "holds partly", "does not hold"))
+        st.markdown(" · ".join(f"{BADGE.get(v, v)} {counts.get(v, 0)}"
+                               for v in ("holds", "holds partly", "does not hold"))
                     + " readings")
         shown = pd.DataFrame({
             "verdict": rows["verdict"], "where": rows["where"],
@@ -171,7 +172,8 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
         st.rerun()
     if c2.button("Open its scenario", key=f"{K}open_{name}", help="Load this claim's scenario to explore it"):
         open_claim(row["id"], row["reading"])
-    said = [f"The paper: {row['paper_value']}" if isinstance(row.get("paper_value"), str) and row["paper_value"] else "",
+    said = [f"The paper: {row['paper_value']}" if isinstance(row.get("paper_value"), str) and row["paper_value"]
+            else "",
             row["note"] if isinstance(row.get("note"), str) else ""]
     if any(said):
         st.caption(". ".join(t.rstrip(".") for t in said if t) + ".")

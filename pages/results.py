@@ -23,8 +23,8 @@ else:
     st.session_state[MODE_KEY] = st.session_state.get(MODE_KEPT, ONE_RUN)
     mode = st.radio("Show", [ONE_RUN, COMPARE_MODE], key=MODE_KEY, horizontal=True, on_change=keep_mode,
                                 help="Compare two runs: a baseline and a what-if, per heuristic and metric both means "
-                                     "and the change with its 95% interval (paired where both runs share their random "
-                                     "numbers).")
+                                     "and the change with its 95% interval (paired where both "
+                                     "runs share their random numbers).")
     if mode == COMPARE_MODE:
         pair = choose_pair("cmp")
         if pair is not None:

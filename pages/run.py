@@ -20,7 +20,8 @@ c1, c2, c3 = st.columns(3)
 trials = c1.number_input(get_model(scenario.model).trial_word.capitalize() + "s", 1, max(10_000, scenario.trials),
                          scenario.trials, key="run_trials")
 seed = c2.number_input("Seed", 0, max(2**53 - 1, scenario.seed), scenario.seed, key="run_seed")
-jobs = c3.number_input("Parallel jobs", 1, 256, default_jobs(), key="run_jobs", help="worker processes; default: all cores")
+jobs = c3.number_input("Parallel jobs", 1, 256, default_jobs(), key="run_jobs", help="worker processes; "
+                                                                                     "default: all cores")
 try:
     chosen = scenario.replace(trials=int(trials), seed=int(seed))
 except HcschedError as exc:

@@ -72,7 +72,8 @@ def presets_and_undo(sc) -> None:
     base = entry if entry in descriptions else entry.removeprefix("(edited: ").removesuffix(")")
     st.session_state["sc_preset"] = entry  # what is loaded, whatever was picked before
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-    c1.selectbox("Scenario loaded (pick a preset to load it)", [*([] if entry in descriptions else [entry]), *descriptions],
+    c1.selectbox("Scenario loaded (pick a preset to load it)", [*([] if entry in descriptions else [entry]),
+                                                                *descriptions],
                  key="sc_preset", on_change=on_pick,
                  format_func=lambda name: f"{name}: {descriptions[name]}" if name in descriptions else name)
     c2.button("Reload preset", key="sc_load_preset", disabled=base not in descriptions,
@@ -97,7 +98,8 @@ if model != sc.model and loaded_entry(sc) in preset_names():  # an unedited pres
     st.rerun()
 elif model != sc.model:  # edits would be lost: nothing is replaced until confirmed
     chosen = get_model(model)
-    st.warning(f"Switching to **{chosen.title}** replaces the scenario **{plain(sc.name)}** with that model's default preset, "
+    st.warning(f"Switching to **{chosen.title}** replaces the scenario **{plain(sc.name)}** "
+               "with that model's default preset, "
                f"**{chosen.default_preset}**. Download the scenario below first to keep it.")
     c1, c2 = st.columns(2)
     c1.button(f"Replace the scenario with {chosen.default_preset}, {chosen.title}'s default preset",

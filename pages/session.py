@@ -42,7 +42,8 @@ def default(key: str, value) -> str:
 def refuse_runs(problem: str) -> None:
     """An editor's invalid edit: said under the editor, and Run refuses until it is valid (rather than run the last
     valid scenario, which the page no longer shows)."""
-    st.error(f"{plain(problem.rstrip('.'))}. Runs are refused until the edit is valid again; the last valid scenario is kept.")
+    st.error(f"{plain(problem.rstrip('.'))}. Runs are refused until the edit is valid again; "
+             "the last valid scenario is kept.")
     st.session_state[Keys.PROBLEM] = problem
 
 
@@ -125,8 +126,8 @@ def as_loaded(scenario: Scenario, source: str) -> tuple[Scenario, str | None]:
         return scenario, None
     if fixed.name != scenario.name:
         return fixed, f"Loaded {plain(source)} as **{plain(fixed.name)}**: {plain(fixed.description)}"
-    return fixed, plain(f"{source} carried the description of {ref}, which it differs from; described now as: "
-                        f"{fixed.description}")
+    return fixed, plain(f"{source} carried the description of {ref}, which it differs from; "
+                        f"described now as: {fixed.description}")
 
 
 def scenario_problem() -> str | None:

@@ -69,7 +69,8 @@ def _start(scenario: Scenario, vary: dict, trials: int, jobs: int, estimate: flo
 
     def work(progress) -> SweepResult:
         results = sweep(scenario, vary, trials=trials, jobs=jobs, progress=progress)
-        return SweepResult(scenario, vary, results, sweep_summary(results, scenario, vary), time.monotonic() - job.started,
+        return SweepResult(scenario, vary, results, sweep_summary(results, scenario, vary),
+                           time.monotonic() - job.started,
                            number)
 
     st.session_state[K + "job"] = job.submit(work)
@@ -97,8 +98,10 @@ def _show(result: SweepResult) -> None:
         scales = x_scales(values)
         default = default_x_scale(values)
         scale = st.radio("x axis", scales, index=scales.index(default), format_func=X_SCALE_NAMES.get, horizontal=True,
-                         key=f"{K}xscale{result.number}", help="Evenly spaced: every value gets the same width, so a few uneven values "
-                                                "(0, 10, 100) stay readable; distances along the axis then mean nothing.")
+                         key=f"{K}xscale{result.number}", help="Evenly spaced: every value gets the same "
+                                                               "width, so a few uneven values "
+                                                "(0, 10, 100) stay readable; distances "
+                                                "along the axis then mean nothing.")
         st.plotly_chart(sweep_lines(result.summary, keys[0], metrics, colors, x_scale=scale), width="stretch",
                         key=K + "lines")
     else:
@@ -159,14 +162,16 @@ def _controls(scenario: Scenario) -> None:
     st.session_state[K + "proposals"] = proposals
     example = sweep_key_example(scenario.model)  # the model's own example of a typed key
     first = _parameter("1", proposals, "Parameter", example)
-    second = _parameter("2", proposals, "Second parameter", example) if st.checkbox("Vary a second parameter", key=K + "two") else None
+    second = _parameter("2", proposals, "Second parameter", example) if st.checkbox("Vary a second parameter", key=K
+                                                                                    + "two") else None
     c1, c2 = st.columns(2)
     trials = int(c1.number_input(f"{model.trial_word.title()}s per point", 1, 10_000, min(scenario.trials, 10),
                                  key=K + "trials"))
     jobs = int(c2.number_input("Parallel jobs", 1, 256, default_jobs(), key=K + "jobs"))
     problem = scenario_problem()
     if problem:
-        st.error(f"The Scenario page has an invalid edit, so this would sweep the last valid scenario: {plain(problem)} "
+        st.error("The Scenario page has an invalid edit, so this would sweep the last "
+                 f"valid scenario: {plain(problem)} "
                  "Fix it on the Scenario page first.")
     vary = estimate = too_large = None
     try:
@@ -182,12 +187,14 @@ def _controls(scenario: Scenario) -> None:
     if estimate is not None:
         points = len(runs)
         if estimate > LIMIT_SECONDS:
-            st.error(f"This sweep ({points} points x {trials} {model.trial_word}s) would take about {estimate / 60:.1f} "
+            st.error(f"This sweep ({points} points x {trials} {model.trial_word}s) would take about "
+                     f"{estimate / 60:.1f} "
                      f"minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} minutes. Use fewer points or "
                      f"{model.trial_word}s, or the command line (`hcsched sweep`), which has no limit.")
         else:
             st.caption(f"{points} points x {trials} {model.trial_word}s: about {max(estimate, 0.1):.1f} s.")
-    allowed = (estimate is not None and estimate <= LIMIT_SECONDS and not too_large and K + "job" not in st.session_state
+    allowed = (estimate is not None and estimate <= LIMIT_SECONDS and not too_large and K
+               + "job" not in st.session_state
                and not problem)
     if st.button("Run the sweep", key=K + "run", type="primary", disabled=not allowed):
         _start(scenario, vary, trials, jobs, estimate)

@@ -23,12 +23,14 @@ from hcsched.verdict import headline_metric as lead_metric
 from pages.jobs import Job, plain, plain_html  # noqa: F401  (plain, plain_html: for the pages)
 from pages.session import Keys, scenario_problem
 
-LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))  # longer runs and sweeps are refused (per session)
+# longer runs and sweeps are refused (per session)
+LIMIT_SECONDS = float(os.environ.get("HCSCHED_RUN_LIMIT_SECONDS", 600))
 MAX_SIZE = int(float(os.environ.get("HCSCHED_MAX_SIZE", 1e10)))  # tasks x machines x trials of a run (or sweep); the
 # largest preset (alazzoni-C2: 7.3 M tasks x 30 machines x 30 replications) is 6.6e9
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PAGES = {"home": "app.py", "scenario": "pages/scenario.py", "heuristics": "pages/heuristics.py", "run": "pages/run.py",
-         "results": "pages/results.py", "explain": "pages/explain.py", "sweep": "pages/sweep.py", "papers": "pages/papers.py"}
+         "results": "pages/results.py", "explain": "pages/explain.py", "sweep": "pages/sweep.py",
+         "papers": "pages/papers.py"}
 DRAW_SECONDS = 1.5  # drawing the results' charts (measured by the browser test)
 WARN_SECONDS = 30.0  # longer runs are announced before they start
 
@@ -141,7 +143,8 @@ def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:
         return f"This scenario cannot run: {plain(describe_error(exc))}"
     if estimate <= LIMIT_SECONDS:
         return None
-    return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} "
+    return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is "
+            f"{LIMIT_SECONDS / 60:.0f} "
             "minutes (HCSCHED_RUN_LIMIT_SECONDS). Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
 
 
@@ -173,7 +176,8 @@ def size_refusal(scenario: Scenario, points: int = 1) -> str | None:
     if size <= MAX_SIZE:
         return None
     times = f" x {points} points" if points > 1 else ""
-    return (f"This scenario is too large for this server: {tasks:,} tasks x {machines:,} machines x {scenario.trials:,} "
+    return (f"This scenario is too large for this server: {tasks:,} tasks x {machines:,} machines x "
+            f"{scenario.trials:,} "
             f"{model.trial_word}s{times} = {size:,}; the cap is {MAX_SIZE:,} (HCSCHED_MAX_SIZE). Use fewer tasks, "
             "machines or trials, or run it with `hcsched run`, which has no cap.")
 
@@ -186,8 +190,8 @@ def estimate_note(job: Job) -> None:
         st.warning(f"This run may take about {job.estimate / 60:.1f} minutes. It runs in the background: you can move "
                    "between pages, and cancel it.")
     else:
-        st.caption(f"Estimated time: about {max(job.estimate, 0.1):.1f} s (more on the first run, which compiles the "
-                   "kernels).")
+        st.caption(f"Estimated time: about {max(job.estimate, 0.1):.1f} s (more on the first "
+                   "run, which compiles the kernels).")
 
 
 def run_button(label: str, key: str, job: Job | None = None) -> bool:

@@ -42,7 +42,8 @@ def run_script(name: str, args: list[str]) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-@pytest.mark.parametrize(("name", "args", "expected"), QUICK, ids=[" ".join([name, *args[:2]]) for name, args, _ in QUICK])
+@pytest.mark.parametrize(("name", "args", "expected"), QUICK, ids=[" ".join([name, *args[:2]])
+                                                                   for name, args, _ in QUICK])
 def test_quick_script_runs_and_prints_its_table(name, args, expected, tmp_path):
     """The script's quickest form exits 0 and prints what it measures (a signature changed under it fails here)."""
     args = [a.format(tmp=tmp_path) for a in args]

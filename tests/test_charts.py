@@ -61,7 +61,8 @@ def test_gantt_controls_on_top_units_in_hover_and_a_bounded_size():
     assert "on machine %{y}" in fig.data[0].hovertemplate and " s<br>" in fig.data[0].hovertemplate
     assert set(fig.data[0].y) <= {f"m{j}" for j in range(8)}
     assert fig.layout.xaxis4.title.text == "time (s)"
-    big = {f"h{i}": Schedule(np.arange(300.0), np.arange(300) % 16, np.arange(300.0), np.arange(300.0) + 1, np.ones(300),
+    big = {f"h{i}": Schedule(np.arange(300.0), np.arange(300) % 16, np.arange(300.0), np.arange(300.0) + 1,
+                             np.ones(300),
                              np.ones(300), 16) for i in range(7)}
     fig = gantt(big)
     assert fig.layout.height < 2000  # 7 heuristics x 16 machines, was about 3,000 px
@@ -171,7 +172,8 @@ def test_machines_shown_by_default_keep_the_lanes_of_all_panels_few():
     s = {h: _serial(100, 10, 1.0) for h in "abcd"}
     assert gantt_machines(s) == 24 and gantt_machines(s, budget=40) == 10
     busy = {h: _overlapping() for h in "ab"}  # bands of 2 and 1 lanes, each with a gap: 3 + 2 a panel
-    assert gantt_machines(busy, SERVERS_LIKE, lanes_budget=6) == 1 and gantt_machines(busy, SERVERS_LIKE, lanes_budget=10) == 2
+    assert gantt_machines(busy, SERVERS_LIKE, lanes_budget=6) == 1 and gantt_machines(busy, SERVERS_LIKE,
+                                                                                      lanes_budget=10) == 2
 
 
 def test_one_task_is_marked_in_every_panel_by_default_where_the_heuristics_differ_most():
@@ -286,8 +288,8 @@ def test_bars_and_distributions_name_each_heuristic_in_plain_words_on_hover_and_
     fig = metric_bars(_summary(labels, bars), bars)
     for trace in fig.data:
         assert list(trace.hovertext) == ["fa: earliest estimated finish",
-                                         "fz (beta=0.1): most error first; beta = 0.1: the error weight beta > 0 of "
-                                         "eqs. 13, 14, 18, 19", "lz: load balance, most error first"]
+                                         "fz (beta=0.1): most error first; beta = 0.1: the error weight "
+                                         "beta > 0 of eqs. 13, 14, 18, 19", "lz: load balance, most error first"]
         assert "%{hovertext}" in trace.hovertemplate and "interval [" not in trace.hovertemplate  # words, no brackets
     units = [fig.layout[f"xaxis{k if k > 1 else ''}"].title.text for k in range(1, len(bars) + 1)]
     assert units == ["seconds", "%", "%"]  # efficiency has its unit; the error, a fraction, is shown in %
@@ -295,7 +297,8 @@ def test_bars_and_distributions_name_each_heuristic_in_plain_words_on_hover_and_
     efficiency = next(m for m in bars if m.name == "efficiency")
     assert axis_title(efficiency) == "Efficiency (%)" and axis_unit(efficiency) == "%"
     etc = {m.name: m for m in get_model("etc").bar_metrics()}
-    assert axis_unit(etc["normalized_makespan"]).startswith("ratio") and axis_unit(etc["max_stretch"]).startswith("ratio")
+    assert axis_unit(etc["normalized_makespan"]).startswith("ratio")
+    assert axis_unit(etc["max_stretch"]).startswith("ratio")
     results = pd.DataFrame({"heuristic": labels * 2, "trial": [0, 0, 0, 1, 1, 1], "efficiency": [50.0] * 6})
     box = trial_distribution(results, efficiency)
     assert box.layout.yaxis.title.text == "Efficiency (%), higher is better" and box.layout.xaxis.title.text
@@ -327,7 +330,8 @@ def test_curves_over_time_name_the_heuristic_on_hover_and_a_log_axis_says_so():
     fig = band_chart([curve], "Error", "estimation error (%)", log=True, percent=True)
     line = next(d for d in fig.data if d.mode == "lines" and d.showlegend is not False and d.fill != "toself")
     assert line.hovertemplate.startswith("lz: load balance, most error first<br>")
-    assert fig.layout.yaxis.title.text == "estimation error (%), log scale" and fig.layout.xaxis.title.text == "time (s)"
+    assert fig.layout.yaxis.title.text == "estimation error (%), log scale"
+    assert fig.layout.xaxis.title.text == "time (s)"
     assert fig.layout.xaxis.exponentformat == "none"
 
 
@@ -347,7 +351,8 @@ def test_the_models_own_charts_explain_deadlines_and_name_heuristics():
     counts = pd.DataFrame({f"{o}_{p}": [1.0, 2.0] for o in OUTCOMES for p in PRIORITIES}, index=labels)
     fig = outcome_bars(counts, labels)
     assert "full value" in fig.data[0].hovertemplate and OUTCOME_MEANINGS["met_d100"] in fig.data[0].hovertemplate
-    means = pd.DataFrame({"pct_sooner": [10.0], "pct_same": [80.0], "pct_later": [10.0]}, index=["mp-masse-decres-incr"])
+    means = pd.DataFrame({"pct_sooner": [10.0], "pct_same": [80.0], "pct_later": [10.0]},
+                         index=["mp-masse-decres-incr"])
     fig = sooner_same_later(means, ["mp-masse-decres-incr"], "netsolve-mct")
     assert fig.data[0].hovertext[0] == "mp-masse-decres-incr: Min perturbation, mass decreasing (running)"
     assert "NetSolve MCT" in fig.data[0].hovertemplate and fig.layout.yaxis.title.text == "heuristic"

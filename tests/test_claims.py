@@ -46,7 +46,8 @@ LOWER = {"makespan": "lower", "value": "higher"}
 
 def table(**columns) -> pd.DataFrame:
     """One row per trial and heuristic from per-heuristic lists of makespans."""
-    rows = [{"trial": t, "heuristic": h, "makespan": float(v)} for h, values in columns.items() for t, v in enumerate(values)]
+    rows = [{"trial": t, "heuristic": h, "makespan": float(v)} for h, values in columns.items()
+            for t, v in enumerate(values)]
     return pd.DataFrame(rows)
 
 
@@ -120,7 +121,8 @@ def test_value_against_a_printed_number_and_a_bound():
     assert Value("makespan", "a", paper=101.5, tolerance=0.0).evaluate(results, LOWER).verdict == FAILS  # in our
     # interval, but the claim puts the mean at 101.5 exactly
     assert Value("makespan", "a", at_least=90).evaluate(results, LOWER).verdict == HOLDS
-    assert Value("makespan", "a", at_least=100).evaluate(results, LOWER).verdict == PARTLY  # the mean is, the interval not
+    # the mean is, the interval not
+    assert Value("makespan", "a", at_least=100).evaluate(results, LOWER).verdict == PARTLY
     assert Value("makespan", "a", at_most=95).evaluate(results, LOWER).verdict == FAILS
     assert Value("makespan", paper=100).evaluate(table(a=[100] * 3, b=[100] * 3), LOWER).verdict == HOLDS  # every row
 
@@ -188,7 +190,8 @@ def test_ratio_of_two_heuristics_against_a_bound_and_the_papers_number():
 
 
 def test_ratio_between_two_points_of_a_sweep_for_one_heuristic():
-    rows = [table(a=[10 * k + d for d in (0, 1, -1, 2)], b=[6.0 - k + d for d in (0, 0.1, 0.2, 0)]).assign(k=k) for k in (1, 5)]
+    rows = [table(a=[10 * k + d for d in (0, 1, -1, 2)], b=[6.0 - k + d for d in (0, 0.1, 0.2, 0)]).assign(k=k)
+            for k in (1, 5)]
     results = pd.concat(rows, ignore_index=True)
     check = Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=7.0, partly=1.0)
     out = check.evaluate(results, LOWER)  # about 4.9x: below 7 (the direction, above 1, is said, not judged)
@@ -220,16 +223,19 @@ def test_close_holds_when_the_interval_is_within_partly_when_the_mean_is():
     out = check.evaluate(table(a=[101, 99, 102, 98, 100], b=[100] * 5), LOWER)
     assert out.verdict == HOLDS and out.value == pytest.approx(0.0) and out.share == 1.0 and out.unit == "%"
     wobbly = check.evaluate(table(a=[80, 125, 90, 120, 110], b=[100] * 5), LOWER)
-    assert wobbly.verdict == PARTLY and abs(wobbly.value) <= 10 and wobbly.upper > 10  # the mean within, not the interval
+    # the mean within, not the interval
+    assert wobbly.verdict == PARTLY and abs(wobbly.value) <= 10 and wobbly.upper > 10
     assert check.evaluate(table(a=[130, 131, 129, 130, 132], b=[100] * 5), LOWER).verdict == FAILS
     points = Close("a", "b", "makespan", within=3.0, points=True).evaluate(table(a=[51, 52, 50, 51], b=[50] * 4), LOWER)
     assert points.verdict == HOLDS and points.unit == "points" and points.value == pytest.approx(1.0)
-    assert Close("a", "b", "makespan", within=0.5, points=True).evaluate(table(a=[51, 52, 50, 51], b=[50] * 4), LOWER).verdict == FAILS
+    assert Close("a", "b", "makespan", within=0.5, points=True).evaluate(table(a=[51, 52, 50, 51], b=[50] * 4),
+                                                                         LOWER).verdict == FAILS
 
 
 def test_all_of_the_weakest_part_decides_and_every_part_is_kept():
     results = table(w=[500, 510, 490, 505], a=[100] * 4, b=[120] * 4)
-    check = AllOf(Ratio("w", "a", "makespan", at_least=2.0), Ratio("w", "b", "makespan", at_least=2.0), text="w far worst")
+    check = AllOf(Ratio("w", "a", "makespan", at_least=2.0), Ratio("w", "b", "makespan", at_least=2.0),
+                  text="w far worst")
     assert check.evaluate(results, LOWER).verdict == HOLDS and check.describe() == "w far worst"
     out = check.evaluate(table(w=[500, 510, 490, 505], a=[100] * 4, b=[400] * 4), LOWER)
     assert out.verdict == FAILS and out.value == pytest.approx(1.253125)  # the failing part's number
@@ -251,7 +257,8 @@ def test_weakest_is_the_first_of_the_lowest_verdicts():
 
 
 def test_trend_says_its_unit():
-    rows = [table(a=[100 * s + d for d in (0, 3, -2, 1)], b=[100.0] * 4).assign(rate=r) for r, s in ((1, 1.0), (2, 2.0))]
+    rows = [table(a=[100 * s + d for d in (0, 3, -2, 1)], b=[100.0] * 4).assign(rate=r)
+            for r, s in ((1, 1.0), (2, 2.0))]
     results = pd.concat(rows, ignore_index=True)
     assert Trend("makespan", "a", "rate").evaluate(results, LOWER).unit == ""
     assert Trend("makespan", "a", "rate", versus="b").evaluate(results, LOWER).unit == "%"
@@ -266,7 +273,8 @@ def test_custom_reads_its_columns():
 
 
 # --- the verdicts' definition, at its edges ---------------------------------------------------------------------
-ABOUT_1 = Ratio("a", "b", "makespan", paper=1.0, tolerance=0.05)  # "1 within 5%": the claim puts the ratio in [0.95, 1.05]
+# "1 within 5%": the claim puts the ratio in [0.95, 1.05]
+ABOUT_1 = Ratio("a", "b", "makespan", paper=1.0, tolerance=0.05)
 
 
 def test_the_definition_names_each_verdict_once_with_its_meaning():
@@ -364,7 +372,8 @@ def test_a_flat_trend_holds_when_its_interval_is_within_ten_percent_of_the_level
     out = Trend("makespan", "a", "rate", flat=True).evaluate(pd.concat(rows, ignore_index=True), LOWER)
     assert out.verdict == HOLDS and out.claimed == pytest.approx((-10.25, 10.25))  # 4 against +-10% of 102.5
     rows = [table(a=[100 * s + d for d in (0, 3, -2, 1)]).assign(rate=r) for r, s in ((1, 1.0), (2, 1.3))]
-    assert Trend("makespan", "a", "rate", flat=True).evaluate(pd.concat(rows, ignore_index=True), LOWER).verdict == FAILS
+    assert Trend("makespan", "a", "rate", flat=True).evaluate(pd.concat(rows, ignore_index=True),
+                                                              LOWER).verdict == FAILS
 
 
 def test_one_trial_has_no_interval_and_never_a_nan_in_its_detail():
@@ -397,7 +406,8 @@ def test_every_models_claims_keep_the_contract(model):
                 labels = {h.label for h in scenario.heuristics}
                 assert set(v.check.heuristics()) <= labels, (v.claim.id, v.reading, v.check.heuristics(), labels)
     table_, _ = reproduce(claims, trials=2, tiny=True, jobs=1)
-    assert set(zip(table_["id"], table_["reading"], strict=True)) == {(c.id, name) for c in claims for name, _, _ in c.variants()}
+    assert set(zip(table_["id"], table_["reading"], strict=True)) == {(c.id, name) for c in claims
+                                                                      for name, _, _ in c.variants()}
     bad = table_[~table_["verdict"].isin(VERDICTS)]
     assert bad.empty, bad[["id", "reading", "verdict", "detail"]].to_string()
     assert (table_["trials"] == 2).all()
@@ -427,7 +437,8 @@ def follows_the_one_rule(row, check) -> bool:
         return isinstance(check, Order) or row["id"] in NOT_ONE_NUMBER
     if _has_trend(check) and row["verdict"] == FAILS and "at every step)" in row["detail"]:
         return True
-    judged = {judge(row["ours"], row["ours_lower"], row["ours_upper"], Region(low, high, strict)) for strict in (False, True)}
+    judged = {judge(row["ours"], row["ours_lower"], row["ours_upper"], Region(low, high, strict))
+              for strict in (False, True)}
     return row["verdict"] in judged
 
 

@@ -156,10 +156,12 @@ def test_metric_ranges_come_from_the_metrics_definitions():
     (["sweep", "--preset", "quickstart", "--vary", "machines=4,8", "--out", "{tmp}"], "is a folder"),
     (["sweep", "--preset", "quickstart", "--vary", "machines=4,8", "--jobs", "-3"], "--jobs: '-3' is not allowed"),
     (["sweep", "--preset", "quickstart", "--vary", "machines=4,8", "--jobs", "0"], "--jobs: '0' is not allowed"),
-    (["sweep", "--preset", "quickstart", "--vary", "machines=4,8", "--trials", "two"], "--trials: 'two' is not allowed"),
+    (["sweep", "--preset", "quickstart", "--vary", "machines=4,8", "--trials", "two"],
+     "--trials: 'two' is not allowed"),
     (["run", "--preset", "quickstart", "--jobs", "0"], "--jobs: '0' is not allowed; allowed: a whole number from 1"),
     (["run", "--preset", "quickstart", "--jobs", "-3"], "--jobs: '-3' is not allowed"),
-    (["run", "--preset", "quickstart", "--trials", "0"], "--trials: '0' is not allowed; allowed: a whole number from 1 to 1,000,000"),
+    (["run", "--preset", "quickstart", "--trials", "0"], "--trials: '0' is not allowed; allowed: a "
+                                                         "whole number from 1 to 1,000,000"),
     (["run", "--preset", "quickstart", "--seed", "-1"], "--seed: '-1' is not allowed; allowed: a whole number >= 0"),
     (["run", "--preset", "quickstart", "--seed", "9" * 5000], "--seed: '99999"),
     (["run", "--preset", "quickstart", "--out", "{tmp}/missing/x.csv"], "--out: '{tmp}/missing/x.csv': the folder"),
@@ -275,5 +277,6 @@ def test_the_terminal_shows_a_labels_control_characters_escaped():
 def test_the_sweep_grid_is_capped_before_it_is_built():
     with pytest.raises(HcschedError, match="at most 10,000 points"):
         parse_vary({"machines": list(range(1, 101)), "tasks": list(range(1, 102))})
-    assert np.prod([len(v) for v in parse_vary({"machines": list(range(1, 101)), "tasks": list(range(1, 101))}).values()]) \
+    assert np.prod([len(v) for v in parse_vary({"machines": list(range(1, 101)),
+                                                "tasks": list(range(1, 101))}).values()]) \
         == MAX_POINTS

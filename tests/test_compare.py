@@ -48,7 +48,8 @@ def test_paired_points_is_the_t_interval_of_the_per_trial_differences():
     half = stats.t.ppf(0.975, 3) * d.std(ddof=1) / 2
     assert c.kind == "points" and c.change == pytest.approx(2.0)
     assert (c.lower, c.upper) == pytest.approx((2.0 - half, 2.0 + half))
-    assert (c.lower, c.upper) == pytest.approx(tuple(100 * x for x in stats.ttest_rel(after, before).confidence_interval()))
+    assert (c.lower, c.upper) == pytest.approx(tuple(100 * x for x in stats.ttest_rel(after,
+                                                                                      before).confidence_interval()))
     assert c.before == pytest.approx(0.65) and c.trials == (4, 4) and c.paired
 
 
@@ -82,7 +83,8 @@ def test_unpaired_percent_uses_both_variances_and_welchs_degrees_of_freedom():
     df = (u1 + u2) ** 2 / (u1**2 / 3 + u2**2 / 2)
     half = stats.t.ppf(0.975, df) * math.sqrt(u1 + u2) / ratio
     assert c.change == pytest.approx(-25.0)
-    assert (c.lower, c.upper) == pytest.approx((100 * (ratio * math.exp(-half) - 1), 100 * (ratio * math.exp(half) - 1)))
+    assert (c.lower, c.upper) == pytest.approx((100 * (ratio * math.exp(-half) - 1),
+                                                100 * (ratio * math.exp(half) - 1)))
     assert change_words(c) == f"-25% [{c.lower:.0f}%, {c.upper:.0f}%]"
 
 
@@ -131,7 +133,8 @@ def test_big_changes_are_said_as_a_factor():
 
 def test_heuristics_match_by_label_then_by_name_then_a_single_replacement():
     base = small(heuristics=["mct", "min-min", {"name": "kpb", "k": 10}, "sufferage"])
-    assert matched_heuristics(base, base.replace(heuristics=["mct", "max-min", {"name": "kpb", "k": 30}, "sufferage"])) \
+    assert matched_heuristics(base, base.replace(heuristics=["mct", "max-min", {"name": "kpb", "k": 30},
+                                                             "sufferage"])) \
         == [("mct", "mct"), ("min-min", "max-min"), ("kpb (k=10)", "kpb (k=30)"), ("sufferage", "sufferage")]
     assert matched_heuristics(base, base.replace(heuristics=["mct", "max-min", "olb"])) == [
         ("mct", "mct"), ("min-min", None), ("kpb (k=10)", None), ("sufferage", None), (None, "max-min"), (None, "olb")]
@@ -161,8 +164,10 @@ def test_twice_the_rate_draws_the_same_numbers_so_its_trials_are_alike_trial_by_
     a, b = (simulate(s, jobs=1) for s in (base, fast))
     mct = [r[r["heuristic"] == "mct"]["makespan"].to_numpy() for r in (a, b)]
     assert np.corrcoef(*mct)[0, 1] > 0.5
-    paired, unpaired = (change_of(SECONDS, pd.Series(mct[0]), pd.Series(mct[1]), p, ("mct", "mct")) for p in (True, False))
-    assert paired.change == pytest.approx(unpaired.change) and paired.upper - paired.lower < unpaired.upper - unpaired.lower
+    paired, unpaired = (change_of(SECONDS, pd.Series(mct[0]), pd.Series(mct[1]), p, ("mct", "mct"))
+                        for p in (True, False))
+    assert paired.change == pytest.approx(unpaired.change)
+    assert paired.upper - paired.lower < unpaired.upper - unpaired.lower
 
 
 # --- two runs ----------------------------------------------------------------------------------------------------
@@ -196,7 +201,8 @@ def _results(scenario, makespan, flow):
     rows = []
     for t, (m, f) in enumerate(zip(makespan, flow, strict=True)):
         for k, h in enumerate(scenario.heuristics):
-            rows.append({"trial": t, "heuristic": h.label, "makespan": m * (1 + k / 10), "normalized_makespan": 1 + k / 10,
+            rows.append({"trial": t, "heuristic": h.label, "makespan": m * (1 + k / 10), "normalized_makespan": 1
+                         + k / 10,
                          "mean_flow": f * (1 + k / 10), "max_stretch": 2.0, "utilization": 0.5})
     return pd.DataFrame(rows)
 
@@ -207,8 +213,8 @@ FASTER = [90, 99, 81, 90, 94, 86, 90, 90]  # every makespan 10% shorter
 
 @pytest.mark.parametrize("makespan, flow, said, unsaid", [
     ([101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12],  # makespan unmoved, flow worse
-     ["makespan of mct 100 s → 100 s, ", "(paired): not told apart from no change; but its mean flow time is worse: "
-      "+50% [", "], a real change; the winner stays mct."], []),
+     ["makespan of mct 100 s → 100 s, ", "(paired): not told apart from no change; but its "
+      "mean flow time is worse: +50% [", "], a real change; the winner stays mct."], []),
     (FASTER, [15, 16, 14, 15, 16, 15, 17, 12],  # makespan better, flow worse: the trade-off named
      ["makespan of mct 100 s → 90 s, -10% [", "(paired): a real change; but its mean flow time is worse: +50% ["], []),
     (FASTER, [5, 6, 4, 5, 5, 5, 6, 4],  # both better: nothing left out

@@ -121,7 +121,8 @@ def test_the_registry_shim_is_a_live_view_of_the_models(monkeypatch):
 
     own = dataclasses.replace(get_heuristic("mct"), name="later-only", models=("later",), title="Registered later")
     assert "later-only" not in REGISTRY
-    monkeypatch.setitem(models.MODELS, "later", type("Later", (models.Model,), {"name": "later", "heuristics": (own,)})())
+    monkeypatch.setitem(models.MODELS, "later", type("Later", (models.Model,),
+                                                     {"name": "later", "heuristics": (own,)})())
     assert REGISTRY["later-only"] is own and len(REGISTRY) == len(heuristic_names())
 
 

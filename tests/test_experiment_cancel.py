@@ -150,4 +150,5 @@ def test_trial_runs_and_schedules_keep_working():
     for label, run in runs.items():
         mine = schedules[(schedules.trial == 2) & (schedules.heuristic == label)]
         np.testing.assert_array_equal(mine["machine"].to_numpy(), run.machine)
-        assert mine["finish"].max() == results.loc[(results.trial == 2) & (results.heuristic == label), "makespan"].item()
+        assert mine["finish"].max() == results.loc[(results.trial == 2) & (results.heuristic == label),
+                                                   "makespan"].item()

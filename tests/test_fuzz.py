@@ -61,7 +61,8 @@ def test_etc_file_of_any_bytes(tmp_path_factory, data):
     _one_line(lambda: read_etc(path))
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.floats(allow_nan=True) | st.integers(-10**6, 10**6) | st.text(max_size=8),
+JSON = st.recursive(st.none() | st.booleans() | st.floats(allow_nan=True) | st.integers(-10**6,
+                                                                                        10**6) | st.text(max_size=8),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                     max_leaves=12)
 BASE = preset("quickstart").to_dict()
@@ -69,7 +70,8 @@ CLASSES = preset("alazzoni-B").to_dict()
 
 
 @FUZZ
-@given(st.sampled_from([BASE, CLASSES]), st.sampled_from(sorted(set(BASE) | set(CLASSES) | {"groups", "service"})), JSON)
+@given(st.sampled_from([BASE, CLASSES]), st.sampled_from(sorted(set(BASE) | set(CLASSES) | {"groups", "service"})),
+       JSON)
 def test_scenario_with_any_value_for_a_key(base, key, value):
     data = {**base, key: value}
     _one_line(lambda: parse_scenario(json.dumps(data)))
@@ -126,12 +128,14 @@ def test_other_models_scenario_with_any_value_for_a_key(base, data, value):
 PRESETS = {name: preset(name).to_dict() for name in preset_names()}
 MUTATE = settings(max_examples=400, deadline=5000, suppress_health_check=[HealthCheck.too_slow])
 HOSTILE_TEXT = st.sampled_from([
-    "/dev/zero", "/etc/passwd", "../../../etc/passwd", "[sign in](https://example.invalid)", "![x](https://e.invalid/p)",
+    "/dev/zero", "/etc/passwd", "../../../etc/passwd", "[sign in](https://example.invalid)",
+                                "![x](https://e.invalid/p)",
     "<img src=x onerror=alert(1)>", "javascript:alert(1)", "a\nb", "", " ", "x" * 5000, ":red[big]"])
 EXTREME = st.sampled_from([0, -1, 1e-308, 5e-324, 1e308, -1e308, 1e300, 10**20, 2**63, 10**300, 1e12, 1e13, 0.5, True])
 FILE_KEYS = st.sampled_from([{"path": "/dev/zero"}, {"path": "/etc/passwd"}, {"path": "../../../etc/passwd"},
                              {"tasks": "/dev/zero", "processors": "/etc/passwd"}])
-VALUE = st.one_of(JSON, HOSTILE_TEXT, EXTREME, FILE_KEYS, st.lists(EXTREME, max_size=5)).map(copy.deepcopy)  # never shared
+# never shared
+VALUE = st.one_of(JSON, HOSTILE_TEXT, EXTREME, FILE_KEYS, st.lists(EXTREME, max_size=5)).map(copy.deepcopy)
 
 
 def _paths(node, prefix=()):

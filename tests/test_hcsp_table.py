@@ -1,5 +1,5 @@
-"""The generated tables of the documentation: the HCSP table (docs/reproduction.md) is bench/hcsp.py's rendering of bench/hcsp.csv (no
-solver runs here)."""
+"""The generated tables of the documentation: the HCSP table (docs/reproduction.md) is bench/hcsp.py's rendering of
+bench/hcsp.csv (no solver runs here)."""
 
 import importlib.util
 

@@ -66,5 +66,6 @@ def test_no_function_level_import_of_the_library_in_the_shared_layers():
     """No import of hcsched sits inside a function of the shared layers to dodge a circle: each is at the
     top of its module (imports under TYPE_CHECKING are at the top too)."""
     offenders = [f"{path.relative_to(ROOT)}: {function.name} imports {module}" for path in SHARED
-                 for function, module, _ in _imports(path) if function is not None and module.split(".")[0] == "hcsched"]
+                 for function, module, _ in _imports(path) if function is not None
+                 and module.split(".")[0] == "hcsched"]
     assert not offenders

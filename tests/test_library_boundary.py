@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_library_never_imports_streamlit():
     code = "import sys, hcsched, hcsched.cli, hcsched.experiment; print('streamlit' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"
     for path in (ROOT / "hcsched").rglob("*.py"):
         assert not re.search(r"^\s*(import|from)\s+streamlit", path.read_text(), re.M), path
 
@@ -74,7 +75,8 @@ def test_a_run_waiting_for_kernels_is_told_about_how_long_it_will_take(monkeypat
     etc, value = get_model("etc").compile_seconds, get_model("value").compile_seconds
     time.sleep(0.2)  # etc's compilation has begun, value's waits behind it
     assert etc + value - 1.0 < warming.seconds_left("value") <= etc + value
-    assert warming.seconds_left("etc") <= etc and warming.seconds_left("classes") == get_model("classes").compile_seconds
+    assert warming.seconds_left("etc") <= etc
+    assert warming.seconds_left("classes") == get_model("classes").compile_seconds
     release["etc"].set()
     warming.ready["etc"].wait(5)
     time.sleep(0.2)

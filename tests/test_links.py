@@ -111,18 +111,22 @@ def test_run_is_read_apart():
     ({"preset": "quickstart", "heuristics": '["mct"'}, r"'heuristics': '\[\"mct\"' is not allowed; allowed: JSON"),
     ({"preset": "quickstart", "heuristics": "mct"}, r"'heuristics': 'mct' is not allowed; allowed: a list"),
     ({"preset": "quickstart", "heuristics": '["mtc"]'}, r"did you mean .*mct"),
-    ({"preset": "quickstart", "machines": "0"}, r"^link: scenario field 'machines': 0 is not allowed; allowed: an integer"),
+    ({"preset": "quickstart", "machines": "0"}, r"^link: scenario field 'machines': 0 is not allowed; allowed: an "
+                                                r"integer"),
     ({"preset": "quickstart", "trials": "many"}, r"'trials': 'many' is not allowed"),
-    ({"preset": "quickstart", "etc.consistency": "mostly"}, r"'etc.consistency': 'mostly' is not allowed; allowed: one of"),
+    ({"preset": "quickstart", "etc.consistency": "mostly"}, r"'etc.consistency': 'mostly' is not allowed; allowed: "
+                                                            r"one of"),
     ({"preset": "quickstart", "etc.nope": "1"}, r"'etc': unknown key 'nope'; allowed keys"),
     ({"preset": "quickstart", "benchmark": "olb"}, r"'benchmark': 'olb' is not allowed; allowed: the label of one"),
-    ({"preset": "quickstart", "etc.semiconsistent_mode": ""}, r"'etc.semiconsistent_mode': '' is not allowed; allowed: a key the preset sets"),
+    ({"preset": "quickstart", "etc.semiconsistent_mode": ""}, r"'etc.semiconsistent_mode': '' is not allowed; "
+                                                              r"allowed: a key the preset sets"),
     ({"preset": "quickstart", "etc.path": "/etc/passwd"}, r"'etc.path': names a file on the server"),
     ({"preset": "quickstart", "etc": '{"path":"/etc/passwd"}'}, r"'etc.path': names a file on the server"),
     ({"preset": "caniou-mu10", "servers.path": "servers.csv"}, r"'servers.path': names a file on the server"),
     ({"preset": "page-system-a", "trace": '{"tasks":"t.csv","processors":"p.csv"}'}, r"'trace.tasks': names a file"),
     ({"machines": "12"}, r"'machines': a setting needs preset=NAME beside it"),
-    ({"preset": "quickstart", "scenario": pack({})}, r"'preset': 'quickstart' is not allowed; allowed: nothing beside scenario="),
+    ({"preset": "quickstart", "scenario": pack({})}, r"'preset': 'quickstart' is not allowed; allowed: nothing beside "
+                                                     r"scenario="),
     ({"scenario": "!!!not base64"}, r"'scenario': '!!!not base64' is not allowed; allowed: the scenario= of a link"),
     ({"scenario": "abcde"}, r"'scenario': 'abcde' is not allowed; .*does not read back"),
     ({"scenario": base64.urlsafe_b64encode(b"plain text").decode()}, r"'scenario': .*does not read back"),
@@ -132,7 +136,8 @@ def test_run_is_read_apart():
     ({"scenario": pack(b"[1, 2]")}, r"^link: scenario: expected a table of settings"),
     ({"scenario": pack({"heuristics": ["mct"], "machines": -1})}, r"^link: scenario field 'machines': -1"),
     ({"scenario": pack({"heuristics": ["mct"], "etc": {"path": "/etc/passwd"}})}, r"'etc.path': names a file"),
-    ({"scenario": pack({"model": "estimation", "heuristics": ["fa"], "trace": {"tasks": "t.csv", "processors": "p.csv"}})},
+    ({"scenario": pack({"model": "estimation", "heuristics": ["fa"], "trace": {"tasks": "t.csv",
+                                                                               "processors": "p.csv"}})},
      r"'trace.tasks': names a file"),
 ])
 def test_a_bad_link_is_one_line_naming_what_is_wrong(params, words):
@@ -148,7 +153,8 @@ def test_a_long_bad_value_is_shortened():
 
 
 def test_a_bad_run_value():
-    with pytest.raises(HcschedError, match=r"'run': 'yes' is not allowed; allowed: 1 \(run the scenario on opening\) or 0"):
+    with pytest.raises(HcschedError, match=r"'run': 'yes' is not allowed; allowed: 1 \(run the scenario on opening\) "
+                                           r"or 0"):
         wants_run({RUN: "yes"})
 
 
@@ -180,7 +186,8 @@ def scenarios(draw):
     changes.update(trials=draw(st.integers(1, 500)), seed=draw(st.integers(0, 2**63)))
     if draw(st.booleans()):  # heuristics and benchmark change together (a benchmark must be one of them)
         changes.update(heuristics=heuristics, benchmark=draw(st.sampled_from([None, *(h.label for h in heuristics)])))
-    scenario = base.replace(**{k: v for k, v in changes.items() if k in ("heuristics", "benchmark") or draw(st.booleans())})
+    scenario = base.replace(**{k: v for k, v in changes.items() if k in ("heuristics", "benchmark")
+                               or draw(st.booleans())})
     name = draw(st.sampled_from([base.name, base.name + " (edited)", None]))
     scenario = scenario.replace(name=name if name is not None else draw(TEXT))
     how = draw(st.sampled_from([None, describe]))

@@ -91,7 +91,8 @@ def test_schedules_table(name):
     results, table = simulate(sc, jobs=1, schedules=True)
     pd.testing.assert_frame_equal(results, simulate(sc, jobs=1))
     assert list(table.columns) == [*SCHEDULE_COLUMNS, *model.schedule_columns]
-    assert len(table) == sum(len(model.schedule(r).arrival) for t in range(sc.trials) for r in trial_runs(sc, t).values())
+    assert len(table) == sum(len(model.schedule(r).arrival) for t in range(sc.trials)
+                             for r in trial_runs(sc, t).values())
     done = table.dropna(subset=["start", "finish"])
     assert (done["start"] >= done["arrival"]).all() and (done["finish"] >= done["start"]).all()
     for run in trial_runs(sc, 0).values():

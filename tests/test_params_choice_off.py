@@ -42,12 +42,14 @@ def test_an_optional_choice_keeps_none_as_no_value():
 
 
 def test_min_min_results_differ_with_step7_off():
-    """Step 7 rebuilds each queue by priority and deadlines (section 4.3): on a short workload it changes the
-    mapping, so the two runs, on common random numbers, differ in value though the workload (upper bound) is the same."""
+    """Step 7 rebuilds each queue by priority and deadlines (section 4.3): on a short workload it changes the mapping,
+    so the two runs, on common random numbers, differ in value though the workload (upper bound) is the same."""
     from hcsched import preset
 
-    heuristics = [HeuristicSpec.make("min-min", model="value"), HeuristicSpec.make("min-min", model="value", step7="off")]
-    sc = preset("kim-tight-high-heavy").replace(heuristics=heuristics, trials=1, duration=3000.0, window=(600.0, 3000.0),
+    heuristics = [HeuristicSpec.make("min-min", model="value"), HeuristicSpec.make("min-min", model="value",
+                                                                                   step7="off")]
+    sc = preset("kim-tight-high-heavy").replace(heuristics=heuristics, trials=1, duration=3000.0,
+                                                window=(600.0, 3000.0),
                                                 bursts=1)
     r = simulate(sc, jobs=1).set_index("heuristic")
     on, off = r.loc["min-min"], r.loc["min-min (step7=off)"]

@@ -106,8 +106,8 @@ def test_a_killed_worker_fails_its_run_in_one_line_naming_the_signal(pool):
     os.kill(victim, signal.SIGKILL)
     t.join(5)
     assert not t.is_alive()
-    assert errors == ["a worker process died: killed by SIGKILL (out of memory, or killed by hand); this run's "
-                      "results are lost"]
+    assert errors == ["a worker process died: killed by SIGKILL (out of memory, or killed by "
+                      "hand); this run's results are lost"]
     assert "\n" not in errors[0]
     assert pool.wait_ready(60) and victim not in pool.pids() and len(pool.pids()) == 2
     assert _run(pool, "square", [5]) == {0: 25}
@@ -223,13 +223,13 @@ def test_run_chunks_in_a_single_threaded_process_forks(tmp_path):
     import subprocess
     import sys
 
-    code = ("import threading, hcsched.runner as r\n"
-            "forked = []\n"
+    code = ("import threading, "
+            "hcsched.runner as r\nforked = []\n"
             "orig = r.in_processes\n"
             "r.in_processes = lambda *a, **k: (forked.append(threading.active_count()), orig(*a, **k))\n"
             "from hcsched import preset, simulate\n"
-            "simulate(preset('quickstart').replace(trials=4), jobs=2)\n"
-            "print(forked)\n")
+            "simulate(preset('quickstart').replace(trials=4), "
+            "jobs=2)\nprint(forked)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[1]"

@@ -1,8 +1,8 @@
 """The reproduction report (hcsched/report.py) in a real browser, offline: every chart drawn, no console error.
 
 Drives Debian's chromium with Playwright, every request but file:// blocked. Skipped when chromium or playwright is
-missing, unless HCSCHED_REQUIRE_BROWSER=1 (as in CI), where it fails instead (tests/helpers.py's require_browser). Saves a
-screenshot to tests/artifacts/.
+missing, unless HCSCHED_REQUIRE_BROWSER=1 (as in CI), where it fails instead (tests/helpers.py's require_browser). Saves
+a screenshot to tests/artifacts/.
 """
 
 from helpers import ARGS, CHROMIUM, ROOT, require_browser  # the same skip logic and browser as the dashboard's test

@@ -77,9 +77,11 @@ def test_reproduce_writes_the_claims_table_and_the_report(registry, capsys, tmp_
     # two distinct scenarios (the literal Better and the Value share one), each kept in runs/
     assert len(list((out / "runs").glob("*.csv"))) == 2
     lines = stdout.splitlines()
-    assert lines[0].startswith("2 claims, 3 readings from 2 scenarios (4 trials): about ") and " s on 1 core" in lines[0]
+    assert lines[0].startswith("2 claims, 3 readings from 2 scenarios (4 trials): about ")
+    assert " s on 1 core" in lines[0]
     assert lines[-2:] == [f"claims table: {out / 'claims.csv'}", f"report: {out / 'report.html'}"]
-    assert any(line.startswith("Maheswaran") and "of 2 claims hold" in line and "other readings:" in line for line in lines)
+    assert any(line.startswith("Maheswaran") and "of 2 claims hold" in line and "other readings:" in line
+               for line in lines)
     page = (out / "report.html").read_text()
     assert page.count("<script type='text/javascript'>") == 1  # Plotly's JavaScript, once
     assert page.count("Plotly.newPlot(") == 3  # one chart per verdict (each check compared something)
@@ -104,7 +106,8 @@ def test_list_prints_each_claim_with_where_and_what(registry, capsys):
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("etc: Maheswaran")
-    assert any("t-minmin-beats-mct" in x and "Fig. 9" in x and "Min-min gives" in x and "fewer-tasks" in x for x in lines)
+    assert any("t-minmin-beats-mct" in x and "Fig. 9" in x and "Min-min gives" in x and "fewer-tasks" in x
+               for x in lines)
     assert sum(1 for x in lines if x.startswith("  t-")) == 3
 
 
@@ -234,7 +237,8 @@ def test_markdown_tables_summarise_each_paper_and_list_what_does_not_fully_hold(
     text = markdown_tables(_table())
     lines = text.splitlines()
     summary = [x for x in lines if x.startswith("| **")]
-    assert len(summary) == 2 and summary[0].startswith("| **Maheswaran et al.**: Tasks with ETC times (Maheswaran et al.) | 1 |")
+    assert len(summary) == 2 and summary[0].startswith("| **Maheswaran et al.**: Tasks with ETC "
+                                                       "times (Maheswaran et al.) | 1 |")
     assert "0 of 1 claims hold, 1 hold partly, 0 do not hold; other readings: 1 of 1 hold" in summary[0]
     assert "0 of 1 claims hold, 0 hold partly, 1 do not hold" in summary[1]
     assert lines.count("| Claim | Where | Ours | Paper | Verdict |") == 2
@@ -299,13 +303,14 @@ def test_the_readme_tables_open_with_the_definition_and_count_claims_and_reading
     lines = markdown_tables(_table()).splitlines()
     assert lines[0] == f"The verdicts. {DEFINITION}"
     assert lines[2] == ("All papers: 2 claims, 3 readings: 1 hold, 1 hold partly, 1 do not hold (each claim as "
-                        "written, plus 1 other reading of the text); as written, the 2 claims: 0 hold, 1 hold partly, "
-                        "1 do not hold.")
+                        "written, plus 1 other reading of the text); as written, the 2 claims: 0 "
+                        "hold, 1 hold partly, 1 do not hold.")
     one = {"ours": 142.5, "ours_lower": float("nan"), "ours_upper": float("nan"), "unit": "", "trials": 1}
     assert format_ours(one) == "142.5 (one trial: no interval)" and trials_text(1) == "one trial: no interval"
     assert format_ours({**one, "trials": 30, "unit": "% of pairs", "ours": 50.0}) == "50% of pairs"
     assert trials_text(30) == "30 trials"
-    assert count_text(_table().iloc[[2]]) == "1 claim, 1 reading: 0 hold, 0 hold partly, 1 do not hold (each claim read as written)"
+    assert count_text(_table().iloc[[2]]) == ("1 claim, 1 reading: 0 hold, 0 hold partly, 1 do not "
+                                              "hold (each claim read as written)")
 
 
 def test_compare_names_every_verdict_that_changed(registry, capsys, tmp_path):
@@ -313,7 +318,8 @@ def test_compare_names_every_verdict_that_changed(registry, capsys, tmp_path):
     from hcsched.report import changed_verdicts
 
     out = tmp_path / "rep"
-    assert run(capsys, "reproduce", "--claim", "t-mct-makespan", "--trials", "2", "--jobs", "1", "--out", str(out))[0] == 0
+    assert run(capsys, "reproduce", "--claim", "t-mct-makespan", "--trials", "2", "--jobs", "1", "--out",
+               str(out))[0] == 0
     before = pd.read_csv(out / "claims.csv")
     flipped = before.assign(verdict=["does not hold" if v != "does not hold" else "holds" for v in before["verdict"]])
     flipped.to_csv(tmp_path / "old.csv", index=False)

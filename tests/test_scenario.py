@@ -18,7 +18,8 @@ def test_presets_round_trip_json_and_toml(tmp_path, name):
 
 def test_user_matrix_from_file(tmp_path):
     (tmp_path / "etc.csv").write_text("1,2\n3,4\n5,6\n")
-    (tmp_path / "s.json").write_text(json.dumps({"etc": {"path": "etc.csv"}, "heuristics": ["mct", {"name": "kpb", "k": 50}],
+    (tmp_path / "s.json").write_text(json.dumps({"etc": {"path": "etc.csv"},
+                                                 "heuristics": ["mct", {"name": "kpb", "k": 50}],
                                                  "arrivals": {"process": "static"}, "trials": 2}))
     sc = load_scenario(tmp_path / "s.json")
     assert (sc.tasks, sc.machines) == (3, 2) and sc.etc.method == "matrix"

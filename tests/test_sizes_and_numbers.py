@@ -301,7 +301,8 @@ def _extremes():
     yield etc.replace(arrivals=ArrivalSpec("poisson", 1e-12))
     yield etc.replace(arrivals=ArrivalSpec("poisson", 1e12))
     yield etc.replace(etc=EtcSpec(task_het=1e6, machine_het=1e6))
-    yield etc.replace(etc=EtcSpec(method="cov", task_mean=1e9, task_cov=3, machine_cov=3), actual=ActualSpec("gamma", 3))
+    yield etc.replace(etc=EtcSpec(method="cov", task_mean=1e9, task_cov=3, machine_cov=3),
+                      actual=ActualSpec("gamma", 3))
     yield etc.replace(etc=EtcSpec(method="matrix", matrix=((0.0, 0.0),) * 5))
     yield get_model("value").tiny().replace(task_cov=3.0, machine_cov=3.0, atc_cov=3.0)
 

@@ -24,7 +24,8 @@ def test_values_lists_ranges_and_log_ranges():
     assert parse_values("k", "1,2.5,x,true") == [1, 2.5, "x", True]
     assert parse_values("k", "0:1:5") == [0.0, 0.25, 0.5, 0.75, 1.0]
     assert parse_values("k", "1:100:3:log") == [1.0, 10.0, 100.0]
-    for bad, words in (("1:2:x", "START:STOP:COUNT"), ("0:1:3:log", "above 0"), ("1,,2", "empty"), ("1:2:0", "COUNT from 1 to")):
+    for bad, words in (("1:2:x", "START:STOP:COUNT"), ("0:1:3:log", "above 0"), ("1,,2", "empty"),
+                       ("1:2:0", "COUNT from 1 to")):
         with pytest.raises(HcschedError, match=words):
             parse_values("k", bad)
     whole = parse_values("machines", "4:16:4")  # whole START and STOP with whole steps stay whole numbers
@@ -46,7 +47,8 @@ def test_a_whole_number_written_as_a_float_sizes_the_system():
 
 def test_the_grid_is_the_product_and_every_point_is_checked():
     points = grid(SMALL, parse_vary(VARY))
-    assert [p.values for p in points] == [{"arrivals.rate": r, "heuristics.1.k": k} for r in (0.0005, 0.002) for k in (10, 50)]
+    assert [p.values for p in points] == [{"arrivals.rate": r, "heuristics.1.k": k} for r in (0.0005, 0.002)
+                                          for k in (10, 50)]
     assert points[3].scenario.arrivals.rate == 0.002 and points[3].scenario.heuristics[1].kwargs["k"] == 50
     assert points[3].scenario.heuristics[1].label == "kpb"  # a varied heuristic keeps its label: one line per heuristic
     with pytest.raises(HcschedError, match=r"sweep point 1 \(machines=0\): .*machines"):
@@ -57,7 +59,8 @@ def test_the_grid_is_the_product_and_every_point_is_checked():
 
 def test_a_points_trial_is_simulate_of_that_points_scenario():
     result = sweep(SMALL, VARY, jobs=1)
-    assert len(result) == 4 * 3 * 4 and list(result.columns[:5]) == ["point", "arrivals.rate", "heuristics.1.k", "trial", "heuristic"]
+    assert len(result) == 4 * 3 * 4 and list(result.columns[:5]) == ["point", "arrivals.rate", "heuristics.1.k",
+                                                                     "trial", "heuristic"]
     for point in grid(SMALL, parse_vary(VARY)):
         alone = simulate(point.scenario, jobs=1)
         mine = result[result["point"] == point.index].reset_index(drop=True)
@@ -174,7 +177,8 @@ def test_the_run_options_are_one_value_and_the_keywords_still_work():
 
 def test_without_dask_the_backend_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if Dask were not installed
-    with pytest.raises(HcschedError, match=r"Dask is not installed; install it with: pip install 'dask\[distributed\]'"):
+    with pytest.raises(HcschedError,
+                       match=r"Dask is not installed; install it with: pip install 'dask\[distributed\]'"):
         sweep(SMALL, VARY, backend="dask")
 
 

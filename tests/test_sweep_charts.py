@@ -88,7 +88,8 @@ def test_twelve_heatmaps_sit_in_a_grid_whose_titles_do_not_meet():
     """Item 5: with 12 heuristics the heatmaps were 12 panels in one row, their titles over each other."""
     labels = [LONG, *[f"heuristic-{i}" for i in range(10)], "slack-sufferage"]
     metric = METRICS[0]
-    fig = sweep_heatmap(summary(labels, {"arrivals.rate": [0, 10, 30], "machines": [4, 8]}), ("arrivals.rate", "machines"),
+    fig = sweep_heatmap(summary(labels, {"arrivals.rate": [0, 10, 30], "machines": [4, 8]}),
+                        ("arrivals.rate", "machines"),
                         metric)
     domains = [tuple(_axis(fig, k, "x").domain) for k in range(12)]
     rows = sorted({round(_axis(fig, k, "y").domain[0], 3) for k in range(12)})
@@ -106,7 +107,8 @@ def test_twelve_heatmaps_sit_in_a_grid_whose_titles_do_not_meet():
     assert sum(t.showscale is not False for t in fig.data) == 1
     bar = next(t for t in fig.data if t.showscale).colorbar
     assert "lower is better (brighter)" in bar.title.text and "lower is better" in fig.layout.title.text
-    assert fig.data[0].colorscale == sweep_heatmap(summary(labels[:2], {"a": [1], "b": [1]}), ("a", "b"), metric).data[0].colorscale
+    assert fig.data[0].colorscale == sweep_heatmap(summary(labels[:2], {"a": [1], "b": [1]}), ("a", "b"),
+                                                   metric).data[0].colorscale
     small = summary(labels[:2], {"a": [1], "b": [1]})
     higher = dataclasses.replace(metric, better="higher")
     assert "higher is better" in sweep_heatmap(small, ("a", "b"), higher).layout.title.text

@@ -129,7 +129,8 @@ def frame_problems(where: str, chart: dict, tolerance: float = TOLERANCE) -> lis
         for b in chart["labels"]:
             label = Box(b["text"], b["kind"], tuple(map(tuple, b["corners"])))
             if outside(label, frame) > tolerance:
-                out.append(f"{name}: {_quote(label)} is cut by the chart's edge ({outside(label, frame):.1f} px beyond it)")
+                out.append(f"{name}: {_quote(label)} is cut by the chart's edge "
+                           f"({outside(label, frame):.1f} px beyond it)")
         if element is not None and outside(frame, element) > tolerance:
             out.append(f"{name}: the chart reaches {outside(frame, element):.1f} px beyond its page element")
     return out
@@ -204,7 +205,8 @@ def scrolls_sideways(table: dict, tolerance: float = TOLERANCE) -> float:
 # Measured in the page: for each Plotly chart in document order, its index, title, and the boxes of its labels,
 # legends and plot areas. A box is an element's getBBox() mapped by getScreenCTM() (rotation included); a text's box
 # is cut to the font size per line (its em box: the glyphs, without the line's ascent and descent margins, so labels
-# a line apart do not count as overlapping); hidden or empty elements are left out. Tick labels of every axis (x, x2, y3, ...) are found by their group's class.
+# a line apart do not count as overlapping); hidden or empty elements are left out. Tick labels of every axis (x, x2,
+# y3, ...) are found by their group's class.
 CHART_BOXES = """
 () => {
   const shown = (el, svg) => {

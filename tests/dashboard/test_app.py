@@ -42,7 +42,8 @@ def test_landing_run_shows_the_library_numbers():
     np.testing.assert_allclose(values, means.to_numpy())
     shown = at.dataframe[0].value  # titles with units, mean [95% interval] to 4 significant digits
     means = [float(cell.split(" [")[0]) for cell in shown["Normalised makespan"]]
-    np.testing.assert_allclose(means, expected.groupby("heuristic", sort=False)["normalized_makespan"].mean(), rtol=5e-4)
+    np.testing.assert_allclose(means, expected.groupby("heuristic", sort=False)["normalized_makespan"].mean(),
+                               rtol=5e-4)
     assert "Makespan (s)" in shown.columns
     gantt = charts(at)[3]
     assert [b["label"] for b in gantt["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
@@ -94,7 +95,8 @@ def test_load_preset():
 
 
 def test_scenario_json_round_trip_reproduces_results():
-    sc = preset("quickstart").replace(name="quickstart (edited)", description="Edited from quickstart: machines 8 → 6.",
+    sc = preset("quickstart").replace(name="quickstart (edited)",
+                                      description="Edited from quickstart: machines 8 → 6.",
                                       machines=6, trials=2, seed=3)  # as the download of that edit gives it
     at = app()
     at.switch_page("pages/scenario.py").run()
@@ -111,7 +113,8 @@ def test_scenario_json_round_trip_reproduces_results():
 def test_upload_etc_matrix_and_heatmap():
     at = app("pages/scenario.py")
     at.radio(key="sc_w_method").set_value("matrix").run()
-    at.file_uploader(key="sc_w_upload").set_value(("e.csv", b"m0,m1,m2\n50,20,15\n20,60,15\n20,50,15\n", "text/csv")).run()
+    at.file_uploader(key="sc_w_upload").set_value(("e.csv", b"m0,m1,m2\n50,20,15\n20,60,15\n20,50,15\n",
+                                                   "text/csv")).run()
     assert not at.exception and not at.error
     sc = at.session_state["scenario"]
     assert sc.etc.matrix == ((50, 20, 15), (20, 60, 15), (20, 50, 15)) and (sc.tasks, sc.machines) == (3, 3)
@@ -182,12 +185,14 @@ def test_switch_to_the_class_model_shows_the_lp_verdict():
 def test_class_tables_edit_and_overload_verdict():
     at = app("pages/scenario.py")
     at.radio(key="sc_w_model").set_value("classes").run()
-    at.session_state["sc_w_alpha_editor"] = {"edited_rows": {1: {"arrival rate": 20.0}}, "added_rows": [], "deleted_rows": []}
+    at.session_state["sc_w_alpha_editor"] = {"edited_rows": {1: {"arrival rate": 20.0}}, "added_rows": [],
+                                             "deleted_rows": []}
     at.run()
     assert not at.exception
     assert at.session_state["scenario"].classes.arrival_rates == (5.0, 20.0)
     assert "Overloaded" in at.error[0].value
-    at.session_state["sc_w_alpha_editor"] = {"edited_rows": {1: {"arrival rate": -1.0}}, "added_rows": [], "deleted_rows": []}
+    at.session_state["sc_w_alpha_editor"] = {"edited_rows": {1: {"arrival rate": -1.0}}, "added_rows": [],
+                                             "deleted_rows": []}
     at.run()
     assert any("class 1 has rate -1" in e.value for e in at.error)
     assert at.session_state["scenario"].classes.arrival_rates == (5.0, 20.0)  # the last valid scenario stays
@@ -206,7 +211,8 @@ def test_class_model_groups_and_c1_preset():
 def test_class_model_run_and_results():
     at = app()
     sc = preset("alazzoni-A").classes
-    at.session_state["scenario"] = preset("alazzoni-A").replace(trials=2, classes=dataclasses.replace(sc, horizon=2000.0))
+    at.session_state["scenario"] = preset("alazzoni-A").replace(trials=2,
+                                                                classes=dataclasses.replace(sc, horizon=2000.0))
     at.run()
     at.button(key="landing_run").click().run()
     run = wait_for_results(at)

@@ -65,7 +65,8 @@ def test_explain_sufferage_table3():
 
 def test_first_visit_opens_tables_1_2_with_kpb_at_the_papers_k():
     at = app()
-    assert (at.selectbox(key="ex_example").value, at.selectbox(key="ex_heuristic").value) == ("Tables 1 and 2 (immediate mode)", "kpb")
+    assert (at.selectbox(key="ex_example").value, at.selectbox(key="ex_heuristic").value) == (
+        "Tables 1 and 2 (immediate mode)", "kpb")
     assert at.number_input(key="ex_p_kpb_k").value == 67 and at.number_input(key="ex_p_kpb_kbar").value is None
     assert step_title(at) == "**Step 1 of 3: t0 arrives**"
     assert buttons(at) == {"ex_prev": True, "ex_next": False, "ex_restart": False}
@@ -120,16 +121,19 @@ def test_new_heuristic_starts_at_step_1_with_the_examples_parameters():
 def test_changing_kpb_k_changes_the_trace():
     at = app()
     at.number_input(key="ex_p_kpb_k").set_value(100.0).run()  # k = 100 is MCT (section 3.2)
-    assert "3 fastest machine(s) for t0 are m2, m1, m0; among them t0 completes earliest on m0: 75 + 50 = 125" in at.success[0].value
+    assert ("3 fastest machine(s) for t0 are m2, m1, m0; among them t0 completes earliest on m0: 75 + 50 = 125"
+            in at.success[0].value)
     click(at, "ex_next", 2)
-    assert any("all tasks complete by 160" in m.value for m in at.markdown)  # MCT's m0, m0, m1 (worked examples, Tables 1 and 2)
+    # MCT's m0, m0, m1 (worked examples, Tables 1 and 2)
+    assert any("all tasks complete by 160" in m.value for m in at.markdown)
     at.number_input(key="ex_p_kpb_kbar").set_value(1.0).run()  # one machine: MET
     assert step_title(at).startswith("**Step 1 of 3") and "1 fastest machine(s) for t0 are m2" in at.success[0].value
 
 
-@pytest.mark.parametrize("key, value, words", [("ex_p_kpb_k", 0.0, "parameter 'k': 0.0 is out of range; allowed: a number > 0 and <= 100"),
-                                               ("ex_p_kpb_k", 150.0, "parameter 'k': 150.0 is out of range"),
-                                               ("ex_p_kpb_kbar", 1.5, "kbar (1.5) must be a whole number of machines")])
+@pytest.mark.parametrize("key, value, words", [
+    ("ex_p_kpb_k", 0.0, "parameter 'k': 0.0 is out of range; allowed: a number > 0 and <= 100"),
+    ("ex_p_kpb_k", 150.0, "parameter 'k': 150.0 is out of range"),
+    ("ex_p_kpb_kbar", 1.5, "kbar (1.5) must be a whole number of machines")])
 def test_bad_parameter_answered_inline(key, value, words):
     at = app()
     at.number_input(key=key).set_value(value).run()
@@ -154,7 +158,8 @@ def test_own_small_matrix_is_offered_and_traced():
     at.selectbox(key="ex_example").set_value(OWN).run()
     # the heuristic stays (the matrix has no heuristic of its own), with its defaults: k = 20% of 3 machines is 1 (MET)
     assert at.selectbox(key="ex_heuristic").value == "kpb" and at.number_input(key="ex_p_kpb_k").value == 20
-    assert step_title(at).startswith("**Step 1 of 3") and "Ready times before: m0 = 0, m1 = 0, m2 = 0" in [m.value for m in at.markdown]
+    assert (step_title(at).startswith("**Step 1 of 3")
+            and "Ready times before: m0 = 0, m1 = 0, m2 = 0" in [m.value for m in at.markdown])
     click(at, "ex_next", 2)
     assert any("t0→m2, t1→m2, t2→m2; all tasks complete by 45" in m.value for m in at.markdown)
     at.selectbox(key="ex_heuristic").set_value("mct").run()
@@ -206,8 +211,8 @@ def test_the_finished_mapping_against_the_bound_and_one_improvement_step_at_a_ti
     click(at, "ex_next", 3)
     assert [s.value for s in at.subheader] == ["How far from the best possible"]
     texts = " ".join(m.value for m in at.markdown)
-    assert "Lower bound (the LP relaxation: tasks may be split between machines): 60.5809. This mapping's makespan 93 " \
-           "is 53.5% above it" in texts
+    assert ("Lower bound (the LP relaxation: tasks may be split between machines): 60.5809. "
+            "This mapping's makespan 93 is 53.5% above it" in texts)
     assert "swap): t2 from m3 to m0; t0 from m0 to m3" in texts
     assert "m3 is critical (load 93 = makespan)" in at.success[-1].value and "falls to 88" in at.success[-1].value
     assert at.button(key="ex_unimprove").disabled

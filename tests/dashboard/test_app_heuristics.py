@@ -211,7 +211,8 @@ def test_removing_the_benchmark_says_which_heuristic_replaces_it():
     assert labels(at) == ["mct", "kpb", "sufferage"] and at.selectbox(key="hx_benchmark").value == "mct"
     order = [(n.type, getattr(n, "key", None)) for n in at.main]
     assert order[order.index(("selectbox", "hx_benchmark")) + 1][0] == "info"  # said under the benchmark
-    said = "Makespan is now normalised to **mct**, not min-min: min-min, the benchmark, was removed. Choose another above."
+    said = ("Makespan is now normalised to **mct**, not min-min: min-min, the benchmark, was removed. "
+            "Choose another above.")
     assert said in infos(at)
     at.selectbox(key="hx_name").set_value("kpb").run()  # an edit of the form: still said
     assert said in infos(at)
@@ -248,5 +249,5 @@ def test_a_heuristics_or_benchmark_edit_never_keeps_the_presets_description():
                                                         "min-min → kpb.")
     at.switch_page("pages/scenario.py").run()  # edits on the Scenario page add to it
     at.number_input(key="sc_w_machines").set_value(6).run()
-    assert at.session_state["scenario"].description == ("Edited from quickstart: machines 8 → 6; heuristics reordered; "
-                                                        "benchmark min-min → kpb.")
+    assert at.session_state["scenario"].description == ("Edited from quickstart: machines 8 → 6; "
+                                                        "heuristics reordered; benchmark min-min → kpb.")

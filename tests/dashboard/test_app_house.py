@@ -34,11 +34,13 @@ def test_only_the_listed_pages_are_pages():
 
 
 def test_the_shared_pages_hold_no_models_text():
-    """What a model's module gives (its sweep key example, its example files, lambda* as λ*) is written nowhere else."""
+    """What a model's module gives (its sweep key example, its example files, lambda* as λ*) is written nowhere
+    else."""
     texts = {"lambda*", "λ", "Maheswaran", "hcsched lp"}
     for name in model_names():
         texts |= {getattr(ui(name), attr) for attr in ("SWEEP_KEY_EXAMPLE", "EXAMPLE_FILES") if hasattr(ui(name), attr)}
-    assert {"etc.task_het or heuristics.1.k", "execution rates for `hcsched lp --alpha 5,8 --mu class-rates-B.csv`"} <= texts
+    assert {"etc.task_het or heuristics.1.k",
+            "execution rates for `hcsched lp --alpha 5,8 --mu class-rates-B.csv`"} <= texts
     for path in [ROOT / "app.py", *(ROOT / "pages").glob("*.py")]:
         source = path.read_text()
         assert not [t for t in texts if t in source], path

@@ -55,7 +55,8 @@ def test_run_1_runs_it_and_the_results_show():
 
 
 @pytest.mark.parametrize("params, words", [
-    ({"preset": "quickstart", "machines": "0"}, "scenario field 'machines': 0 is not allowed; allowed: an integer from 1"),
+    ({"preset": "quickstart", "machines": "0"},
+     "scenario field 'machines': 0 is not allowed; allowed: an integer from 1"),
     ({"preset": "quikstart", "machines": "12"}, "link parameter 'preset': 'quikstart' is not allowed"),
     ({"preset": "quickstart", "machiens": "12"}, "link parameter 'machiens': unknown; did you mean machines"),
     ({"scenario": "AAAA"}, "link parameter 'scenario'"),

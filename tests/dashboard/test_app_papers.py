@@ -33,7 +33,8 @@ def test_the_shipped_reproduction_is_of_the_current_registry_and_every_claim_has
     meta = json.loads((ROOT / "assets" / "claims.json").read_text())
     assert meta["registry"] == registry_hash(), "rerun: hcsched reproduce --jobs 2 --out assets"
     table = read_claims(SHIPPED)
-    assert set(zip(table["id"], table["reading"], strict=True)) == {(v.claim.id, v.reading) for v in variants(registry())}
+    assert set(zip(table["id"], table["reading"], strict=True)) == {(v.claim.id, v.reading)
+                                                                    for v in variants(registry())}
     assert set(table["verdict"]) <= set(VERDICTS)  # no claim failed to evaluate
 
 
@@ -102,7 +103,8 @@ def test_a_claims_variant_is_named_and_described_as_what_it_is_not_as_its_preset
     sc = at.session_state["scenario"]
     assert sc.name == "maheswaran-fig5-maheswaran-fig5-kpb-best-smallest"
     assert sc.description.startswith(f"The scenario of claim maheswaran-fig5-kpb-best ({claim.where}) under the "
-                                      "reading 'smallest': maheswaran-fig5 with etc.semiconsistent_mode sort → smallest")
+                                      "reading 'smallest': maheswaran-fig5 with etc.semiconsistent_mode sort "
+                                      "→ smallest")
     assert key_of(sc) == key_of(variant_scenario(claim, changes))
 
 
@@ -123,7 +125,8 @@ def test_open_twice_in_a_row_and_after_another_paper_loads_each_claims_scenario(
 # --- the page's own consistency ---------------------------------------------------------------------------------------
 def _texts(at: AppTest) -> list[str]:
     """Every text a user reads on the page: titles, markdown, captions, notices, button labels and help."""
-    out = [e.value for kind in ("title", "header", "markdown", "caption", "info", "success", "warning") for e in at.get(kind)]
+    out = [e.value for kind in ("title", "header", "markdown", "caption", "info", "success", "warning")
+           for e in at.get(kind)]
     out += [b.label for b in at.button] + [s.label for s in at.selectbox]
     out += [o for s in at.selectbox for o in s.options]  # every claim's name in the pickers
     return [str(t) for t in out if t is not None]
@@ -145,7 +148,8 @@ def test_the_shipped_verdicts_apply_the_definition():
     for _, r in judged.iterrows():
         # the table keeps a region's ends, not whether they are inside it ("better": a difference of exactly 0 is
         # not better), so either reading of the ends may decide
-        expected = {judge(r["ours"], r["ours_lower"], r["ours_upper"], Region(r["claimed_low"], r["claimed_high"], strict))
+        expected = {judge(r["ours"], r["ours_lower"], r["ours_upper"],
+                          Region(r["claimed_low"], r["claimed_high"], strict))
                     for strict in (False, True)}
         if "at every step)" in r["detail"]:  # a trend whose means do not move the claimed way at every step
             expected = {"does not hold"}

@@ -163,7 +163,8 @@ def test_csv_downloads_say_whose_they_are_with_units_and_read_back(monkeypatch):
         assert any(line.startswith("# units: ") for line in lines[:6]), label
         assert 'pandas.read_csv(path, comment="#")' in data
         table = pd.read_csv(io.StringIO(data), comment="#")
-        assert not table.empty and "heuristic" in table.columns and not any(str(c).startswith("#") for c in table.columns)
+        assert (not table.empty and "heuristic" in table.columns
+                and not any(str(c).startswith("#") for c in table.columns))
     results = pd.read_csv(io.StringIO(csvs["Per-trial results (CSV)"][0]), comment="#")
     pd.testing.assert_frame_equal(results, simulate(sc, jobs=1), check_dtype=False)
     summary_text = csvs["Summary with intervals (CSV)"][0]

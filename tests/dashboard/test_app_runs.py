@@ -119,7 +119,8 @@ def test_a_scenario_over_the_size_cap_is_refused_in_one_line(monkeypatch):
     at = app("pages/run.py")
     refused = [e.value for e in at.error]
     assert len(refused) == 1 and refused[0].startswith("This scenario is too large for this server: 200 tasks x 8 "
-                                                       "machines x 20 trials = 32,000; the cap is 1,000 (HCSCHED_MAX_SIZE)")
+                                                       "machines x 20 trials = 32,000; the cap is 1,000 "
+                                                       "(HCSCHED_MAX_SIZE)")
     assert at.button(key="run_start").disabled
 
 

@@ -73,7 +73,8 @@ def test_idle_warning_offers_calibrate_and_goes_away():
     at.button(key="sc_calibrate").click().run()
     assert not at.exception
     assert not [w for w in texts(at.warning) if "Nearly idle" in w]
-    assert at.session_state["scenario"].arrivals.rate == calibrate(preset("quickstart").replace(machines=100), "lambda_h")
+    assert at.session_state["scenario"].arrivals.rate == calibrate(preset("quickstart").replace(machines=100),
+                                                                   "lambda_h")
 
 
 def test_overload_warning():
@@ -197,7 +198,8 @@ def test_an_edit_replaces_the_presets_description_on_the_page_and_in_the_downloa
     home = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     home.session_state["scenario"] = sc
     home.run()
-    assert any("Edited from quickstart" in m.value for m in home.markdown) and not any(original in m.value for m in home.markdown)
+    assert (any("Edited from quickstart" in m.value for m in home.markdown)
+            and not any(original in m.value for m in home.markdown))
 
 
 # --- the example files of assets/ are offered for download -----------------------------------------------------------
@@ -392,4 +394,5 @@ def test_calibrate_says_it_switched_static_arrivals_to_poisson():
     at.button(key="sc_calibrate").click().run()
     assert not at.exception, at.exception
     assert at.session_state["scenario"].arrivals.process == "poisson"
-    assert any(s.endswith("Arrivals are now Poisson at this rate (they were all at time 0).") for s in texts(at.success))
+    assert any(s.endswith("Arrivals are now Poisson at this rate (they were all at time 0).")
+               for s in texts(at.success))

@@ -21,7 +21,8 @@ def page(scenario=None):
 def wait(at, timeout=60):
     end = time.monotonic() + timeout
     def busy():
-        return "sw_job" in at.session_state or ("sw_result" not in at.session_state and "sw_notice" not in at.session_state)
+        return "sw_job" in at.session_state or ("sw_result" not in at.session_state
+                                                and "sw_notice" not in at.session_state)
 
     while busy() and time.monotonic() < end:
         time.sleep(0.1)
@@ -152,7 +153,8 @@ def test_downloads_carry_the_scenario_name_and_a_sweep_of_another_scenario_is_ma
     assert not at.warning and len(at.get("plotly_chart")) == 1  # the same system: its sweep is this one's
     at.session_state["scenario"] = SMALL.replace(name="quickstart (edited)", machines=5)
     at.run()
-    assert "an earlier version of the scenario **quickstart (edited)**, changed since (its system)" in at.warning[0].value
+    assert ("an earlier version of the scenario **quickstart (edited)**, changed since (its system)"
+            in at.warning[0].value)
 
 
 def test_progress_counts_in_the_models_own_word(monkeypatch):
@@ -199,7 +201,8 @@ def test_a_failing_model_is_one_line_and_never_a_traceback(monkeypatch):
     run_small_sweep(at)
     assert "sw_result" not in at.session_state
     said = at.error[0].value
-    assert said.startswith("The sweep stopped: ValueError: high - low < 0 (an error inside hcsched") and "\n" not in said
+    assert (said.startswith("The sweep stopped: ValueError: high - low < 0 (an error inside hcsched")
+            and "\n" not in said)
 
     def broken_estimate(self, spec, heuristics):
         raise RuntimeError("no estimate")

@@ -47,7 +47,8 @@ def test_every_run_is_kept_with_what_differs_and_an_identical_rerun_is_reused():
     at = two_runs(SMALL.replace(machines=12))
     runs = at.session_state["history"]
     edits = "tasks 200 → 60; trials 20 → 4"  # SMALL is quickstart made smaller, under its name
-    assert [e.title for e in runs] == [f"#1 quickstart: {edits}", "#2 quickstart: machines 8 → 12; tasks 200 → 60; trials 20 → 4"]
+    assert [e.title for e in runs] == [f"#1 quickstart: {edits}",
+                                       "#2 quickstart: machines 8 → 12; tasks 200 → 60; trials 20 → 4"]
     assert [e.changes_text for e in runs] == ["the first run", "machines 8 → 12"]
     assert runs[1].parent == 1 and re.fullmatch(r"\d\d:\d\d:\d\d", runs[1].when) and runs[1].winner != "–"
     run(at)  # the same scenario, trials and seed again: its results, not a third run
@@ -74,11 +75,13 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
     expected = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1))
-    assert plain(at.info[0].value) == f"Against run #1 (the baseline, this session's first run of the model): {expected.change_line()}"
+    assert plain(at.info[0].value) == (f"Against run #1 (the baseline, this session's first run of the model): "
+                                       f"{expected.change_line()}")
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
     assert plain(at.markdown[0].value) == expected.change_line()
-    assert expected.change_line().startswith("machines 8 → 12: makespan of ") and " (paired): " in expected.change_line()
+    assert (expected.change_line().startswith("machines 8 → 12: makespan of ")
+            and " (paired): " in expected.change_line())
     assert "Paired (common random numbers)" in at.caption[0].value
     assert "Comparison (CSV)" in [b.label for b in at.get("download_button")]
     table = at.dataframe[0].value
@@ -110,7 +113,8 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     at.radio(key="results_mode").set_value("Compare two runs").run()
     assert plain(at.markdown[0].value).startswith(f"arrivals.rate 0.000645197 → {rate:.6g} (×2): makespan of ")
     at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
-    assert plain(at.markdown[0].value).startswith("The same scenario: ") and "no change in any trial" in at.markdown[0].value
+    assert (plain(at.markdown[0].value).startswith("The same scenario: ")
+            and "no change in any trial" in at.markdown[0].value)
     at.selectbox(key="cmp_metric").set_value("mean_flow").run()
     assert not at.exception
 
@@ -159,7 +163,8 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     assert plain(at.info[0].value).startswith("Against run #1 (the baseline, this session's first run of the model): "
                                               "seed 1999 → 5: ")
     at.radio(key="results_mode").set_value("Compare two runs").run()
-    assert at.selectbox(key="cmp_before").value.startswith("#1 ") and at.selectbox(key="cmp_after").value.startswith("#3 ")
+    assert (at.selectbox(key="cmp_before").value.startswith("#1 ")
+            and at.selectbox(key="cmp_after").value.startswith("#3 "))
     assert "Unpaired (Welch): the runs have different seeds" in at.caption[0].value
     at.switch_page("pages/scenario.py").run()
     at.switch_page("pages/results.py").run()
@@ -170,7 +175,8 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.button(key="results_pin").click().run()
     assert at.session_state["history_baseline"] == 2
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][2].title).run()
-    assert plain(at.info[0].value).startswith("Against run #2 (the baseline you pinned): machines 12 → 8; seed 1999 → 5")
+    assert plain(at.info[0].value).startswith("Against run #2 (the baseline you pinned): "
+                                              "machines 12 → 8; seed 1999 → 5")
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
     at.button(key="results_load_run").click().run()
     assert at.session_state["scenario"] == at.session_state["history"][1].scenario

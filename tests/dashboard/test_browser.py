@@ -12,8 +12,8 @@ charts being drawn and saves a screenshot to tests/artifacts/. The Results pages
 HCSCHED_SCREENSHOTS (default: a pytest temporary folder): results-<model>-<preset>.png as the page opens,
 results-<model>-<preset>-1400.png and -1000.png with its expanders open, papers-1400.png and papers-1000.png (the
 top 16,000 px of the page, its expanders open);
-HCSCHED_README_SCREENSHOT=1 also writes the README's picture, assets/screenshots/results.png. The checks themselves (tests/dashboard/browser_checks.py) are tested on boxes made
-by hand, without a browser.
+HCSCHED_README_SCREENSHOT=1 also writes the README's picture, assets/screenshots/results.png. The checks themselves
+(tests/dashboard/browser_checks.py) are tested on boxes made by hand, without a browser.
 """
 
 import contextlib
@@ -66,7 +66,8 @@ def _csv_rows(path) -> list[dict]:
     """A downloaded CSV's rows: its "# " header lines (scenario, seed, units) are comments, as pandas' comment="#"."""
     text = open(path).read()
     assert text.startswith("# hcsched ")
-    return list(csv.DictReader(io.StringIO("".join(line for line in text.splitlines(True) if not line.startswith("#")))))
+    return list(csv.DictReader(io.StringIO("".join(line for line in text.splitlines(True)
+                                                   if not line.startswith("#")))))
 
 
 def test_run_in_a_real_browser(server, capsys):
@@ -178,7 +179,8 @@ def _step(page, runs, action, timeout: float = 120) -> None:
 
 def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_numbers(server):
     """Run the default scenario, four more machines, run again, compare the two (paired: common random numbers), copy
-    the link, open it in a second browser context (another session), run: the per-trial CSV is the same, byte for byte."""
+    the link, open it in a second browser context (another session), run: the per-trial CSV is the same, byte for
+    byte."""
     from playwright.sync_api import sync_playwright
 
     problems = []
@@ -200,10 +202,12 @@ def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_n
         _step(a, runs, a.get_by_role("link", name="Run").first.click)
         _step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
         _step(a, runs, a.get_by_text("See the results").click)
-        a.get_by_text("Against run #1 (the baseline, this session's first run of the model): machines 8 → 12: makespan of").wait_for(timeout=30_000)
+        a.get_by_text("Against run #1 (the baseline, this session's first run of the model): "
+                      "machines 8 → 12: makespan of").wait_for(timeout=30_000)
         mine = _download(a, "Per-trial results (CSV)")
         _step(a, runs, a.get_by_role("button", name="Compare in detail").click)
-        line = a.get_by_text(re.compile(r"^machines 8 → 12: makespan of sufferage .* \(paired\): a real change; the winner"))
+        line = a.get_by_text(re.compile(r"^machines 8 → 12: makespan of sufferage .* \(paired\): "
+                                        r"a real change; the winner"))
         line.wait_for(timeout=30_000)
         assert a.get_by_text("Paired (common random numbers): both runs have the same seed").count() == 1
         compared = _download(a, "Comparison (CSV)")
@@ -283,7 +287,8 @@ def test_findings_name_the_model_the_chart_and_both_labels():
 
     chart = {"index": 2, "title": "Makespan", "labels": [rect("400k", "tick x", 0, 0, 30, 12),
                                                          rect("Utilisation", "annotation", 10, 5, 60, 12)],
-             "legends": [rect("mct, kpb", "legend", 50, 50, 40, 40)], "plots": [rect("xy", "plot area", 0, 20, 200, 100)]}
+             "legends": [rect("mct, kpb", "legend", 50, 50, 40, 40)],
+             "plots": [rect("xy", "plot area", 0, 20, 200, 100)]}
     assert chart_problems("etc (quickstart)", chart) == [
         "etc (quickstart), chart 2 ('Makespan'): tick x '400k' overlaps annotation 'Utilisation' by 7.0 px",
         "etc (quickstart), chart 2 ('Makespan'): the legend (legend 'mct, kpb') covers a plot area by 40.0 px"]
@@ -320,13 +325,16 @@ def test_the_page_measurements_find_what_a_figure_was_made_to_have(tmp_path):
             charts = page.evaluate(CHART_BOXES)
             found[readable] = [line for chart in charts for line in chart_problems("made", chart)]
             kinds = [box["kind"] for box in charts[0]["labels"]]
-            assert [kinds.count(k) for k in ("annotation", "tick x", "tick x2")] == [2, 8, 8] and "tick y2" in kinds, kinds
+            assert ([kinds.count(k) for k in ("annotation", "tick x", "tick x2")] == [2, 8, 8]
+                    and "tick y2" in kinds), kinds
             assert (len(charts[0]["legends"]), len(charts[0]["plots"])) == (1, 2)
         browser.close()
     assert found[True] == []  # measured (above), and readable
-    assert "made, chart 0: tick x 'heuristic number 0' overlaps tick x 'heuristic number 1' by" in "\n".join(found[False])
+    assert ("made, chart 0: tick x 'heuristic number 0' overlaps tick x 'heuristic number 1' by"
+            in "\n".join(found[False]))
     assert any("tick x2 'heuristic number 6' overlaps tick x2 'heuristic number 7'" in line for line in found[False])
-    assert any(line.startswith("made, chart 0: the legend (legend 'bars 1, bars 2') covers a plot area") for line in found[False])
+    assert any(line.startswith("made, chart 0: the legend (legend 'bars 1, bars 2') covers a plot area")
+               for line in found[False])
 
 
 # --- the cut-text checks on measurements made by hand (no browser) --------------------------------------------------
@@ -365,14 +373,16 @@ def test_labels_cut_by_the_charts_edge_and_charts_over_the_next_element_are_foun
     def rect(text, kind, x, y, w, h):
         return {"text": text, "kind": kind, "corners": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]}
 
-    chart = {"index": 2, "title": "Number in system", "labels": [rect("Number in system over time", "title", 20, 10, 592, 17),
-                                                                 rect("time", "axis title x", 280, 360, 40, 12)],
+    chart = {"index": 2, "title": "Number in system",
+             "labels": [rect("Number in system over time", "title", 20, 10, 592, 17),
+                        rect("time", "axis title x", 280, 360, 40, 12)],
              "frame": rect("", "frame", 0, 0, 600, 380), "element": rect("", "element", 0, 0, 600, 380)}
     assert frame_problems("classes at 1000 px", chart) == [
         "classes at 1000 px, chart 2 ('Number in system'): title 'Number in system over time' is cut by the chart's "
         "edge (12.0 px beyond it)"]
     lower = {**chart, "labels": chart["labels"][1:], "frame": rect("", "frame", 0, 28, 600, 380)}  # moved down 28 px
-    assert frame_problems("c", lower) == ["c, chart 2 ('Number in system'): the chart reaches 28.0 px beyond its page element"]
+    assert frame_problems("c", lower) == ["c, chart 2 ('Number in system'): the chart reaches 28.0 px beyond its page "
+                                          "element"]
     assert frame_problems("c", {**chart, "labels": [], "frame": None}) == []  # nothing measured, nothing found
 
 
@@ -380,15 +390,18 @@ def test_buttons_and_html_table_cells_whose_text_needs_more_room_are_found():
     from browser_checks import cut_texts, text_problems
 
     items = [{"what": "button", "text": "Summary with intervals (CSV)", "needed": 173, "shown": 97, "ellipsis": True},
-             {"what": "button", "text": "Scenario (JSON)", "needed": 96, "shown": 95, "ellipsis": True},  # 1 px: rounding
+             # 1 px: rounding
+             {"what": "button", "text": "Scenario (JSON)", "needed": 96, "shown": 95, "ellipsis": True},
              {"what": "table cell", "text": "tests/models/etc/test_reproduction.py", "needed": 250, "shown": 200,
               "ellipsis": False},
              {"what": "button", "text": "Run", "needed": 40, "shown": 60, "ellipsis": False}]
-    assert [i["text"] for i in cut_texts(items)] == ["Summary with intervals (CSV)", "tests/models/etc/test_reproduction.py"]
+    assert [i["text"] for i in cut_texts(items)] == ["Summary with intervals (CSV)",
+                                                     "tests/models/etc/test_reproduction.py"]
     assert text_problems("etc at 1000 px", items) == [
         "etc at 1000 px: the button 'Summary with intervals (CSV)' is cut: its text needs 173 px, shown in 97 px "
         "(ends in an ellipsis)",
-        "etc at 1000 px: the table cell 'tests/models/etc/test_reproduction.py' is cut: its text needs 250 px, shown in 200 px"]
+        "etc at 1000 px: the table cell 'tests/models/etc/test_reproduction.py' is cut: its text needs 250 px, "
+        "shown in 200 px"]
 
 
 def test_the_lines_a_grid_row_holds_follow_the_grids_own_rule():
@@ -419,19 +432,21 @@ def test_table_columns_whose_header_or_cells_are_cut_are_found():
     cut = col("heuristic", 67, 51, (3, "fz (beta=0.1)", 72))  # 72 px of text in 67 - 2 x 8 = 51 px
     header = col("Share on min-ETC machine", 150, 140, (0, "1", 6))  # a 140 px header in 134 px
     icon = col("edit me", 80, 50, (0, "x", 6), icon=24)  # 50 + 24 > 64
-    wrapped = col("meaning", 300, 50, (7, "Busy machine time " * 20, 2000), (7, "Busy machine time " * 20, 9), wrap=True)
+    wrapped = col("meaning", 300, 50, (7, "Busy machine time " * 20, 2000), (7, "Busy machine time " * 20, 9),
+                  wrap=True)
     table = _table([fits, cut, header, icon, wrapped], wrap_rows=70)
     assert column_problems("value at 1400 px", table) == [
         "value at 1400 px, table 1 ('What the metrics mean'): column 'heuristic': row 3 ('fz (beta=0.1)') needs 72 px, "
         "has 51 (column 67 px wide)",
-        "value at 1400 px, table 1 ('What the metrics mean'): column 'Share on min-ETC machine': the header needs 140 px, "
-        "has 134 (column 150 px wide)",
+        "value at 1400 px, table 1 ('What the metrics mean'): column 'Share on min-ETC machine': "
+        "the header needs 140 px, has 134 (column 150 px wide)",
         "value at 1400 px, table 1 ('What the metrics mean'): column 'edit me': the header needs 50 px, has 40 "
         "(column 80 px wide)",
         "value at 1400 px, table 1 ('What the metrics mean'): column 'meaning': row 7 ('Busy machine time Busy machine "
         "time Busy machine time Busy m...') wraps onto 9 lines, a row of 70 px shows 3"]
     # a wrapping column is judged by its lines, not its one-line width; three lines fit a 70 px row
-    assert column_problems("v", _table([col("meaning", 300, 50, (0, "a b c", 2000), (0, "a b c", 3), wrap=True)], 70)) == []
+    assert column_problems("v", _table([col("meaning", 300, 50, (0, "a b c", 2000), (0, "a b c", 3), wrap=True)],
+                                       70)) == []
     assert scrolls_sideways(_table([fits, header], grid_width=600)) == 0
     assert scrolls_sideways(_table([fits, header, wrapped], grid_width=500)) == 46
 
@@ -488,7 +503,8 @@ def test_the_text_measurements_find_what_a_page_was_made_to_have(tmp_path):
     assert "made: the table (columns) 'path' is cut" in said or "made: the table cell 'xxxx" in said
     assert "made, chart 0 ('A title under the toolbar'): the toolbar covers title 'A title under the toolbar'" in said
     assert len(found) == 6, said  # the HTML table and its cell
-    assert [line.replace("styled", "made") for line in fixed] == [line for line in found if "table 0" in line or "table 1" in line], fixed
+    assert [line.replace("styled", "made") for line in fixed] == [line for line in found
+                                                                  if "table 0" in line or "table 1" in line], fixed
 
 
 # --- every model's Results page, screenshotted and checked for overlapping labels -------------------------------------
@@ -788,7 +804,8 @@ def test_results_pages_are_readable(shared_server, screenshots, capsys, model, n
     hidden = sum(not c["visible"] for c in charts)
     report(capsys, f"browser: {where}: {len(charts)} charts ({hidden} hidden, not checked), page {height} px, "
                    f"{time.monotonic() - start:.1f} s ("
-                   + ", ".join(f"{k} {v:.1f} s" if isinstance(v, float) else f"{k} page {v} px" for k, v in steps.items())
+                   + ", ".join(f"{k} {v:.1f} s" if isinstance(v, float) else f"{k} page {v} px"
+                               for k, v in steps.items())
                    + f"), {len(problems)} problems; screenshots {shot}, " + ", ".join(map(str, shots))
                    + "".join(f"\n  error box: {' '.join(e.split())[:300]}" for e in errors)
                    + "".join(f"\n  note: {note}" for note in notes))
@@ -813,7 +830,8 @@ def test_papers_page_text_fits(shared_server, screenshots, capsys):
         page.goto(shared_server)
         page.get_by_role("link", name="Papers", exact=True).click()
         page.get_by_role("heading", name="Papers", exact=True).wait_for(timeout=60_000)
-        page.locator("[data-testid='stDataFrame'], [data-testid='stTable']").first.wait_for(state="attached", timeout=60_000)
+        page.locator("[data-testid='stDataFrame'], [data-testid='stTable']").first.wait_for(state="attached",
+                                                                                          timeout=60_000)
         wait_settled(page)
         step("load")
         open_expanders(page)
@@ -831,6 +849,7 @@ def test_papers_page_text_fits(shared_server, screenshots, capsys):
             notes += [f"{width} px: {note}" for note in said]
         browser.close()
     report(capsys, f"browser: papers: {time.monotonic() - start:.1f} s ("
-                   + ", ".join(f"{k} {v:.1f} s" for k, v in steps.items()) + f"), {len(problems)} problems; screenshots "
+                   + ", ".join(f"{k} {v:.1f} s" for k, v in steps.items())
+                   + f"), {len(problems)} problems; screenshots "
                    + ", ".join(map(str, shots)) + "".join(f"\n  note: {note}" for note in notes))
     assert not problems, "\n".join(problems)

@@ -53,7 +53,8 @@ def results_page():
 
 
 def in_system_chart(at) -> dict:
-    return next(f for f in plotly_charts(at) if "Number in system over time" in f["layout"].get("title", {}).get("text", ""))
+    return next(f for f in plotly_charts(at)
+                if "Number in system over time" in f["layout"].get("title", {}).get("text", ""))
 
 
 def test_results_page_draws_the_mean_number_in_system_over_replications_of_the_heuristics_chosen(results_page):
@@ -99,7 +100,8 @@ def test_utilisation_is_said_to_be_neither_better_with_why(results_page):
     _, at = results_page
     meaning = next(d.value for d in at.table if "meaning" in d.value.columns).set_index("column")
     assert meaning.loc["utilization", "better"] == "neither"
-    assert "Neither is better" in meaning.loc["utilization", "meaning"] and "MCT" in meaning.loc["utilization", "meaning"]
+    assert ("Neither is better" in meaning.loc["utilization", "meaning"]
+            and "MCT" in meaning.loc["utilization", "meaning"])
 
 
 def test_results_page_symbols_read_as_written_and_time_units_are_said_once(results_page):

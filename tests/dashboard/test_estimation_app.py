@@ -187,20 +187,21 @@ def test_bad_problem_cells_answered_inline_and_typed_edits_survive_leaving_the_p
     at.run()
     assert not at.exception and errors(at) == [message]
     assert at.number_input(key="sc_w_est_n").value == 30
-    at.session_state["sc_w_est_problems"] = {"edited_rows": {1: {"stages": "4, 5", "work": "100, 200"}}, "added_rows": [],
-                                             "deleted_rows": []}
+    at.session_state["sc_w_est_problems"] = {"edited_rows": {1: {"stages": "4, 5", "work": "100, 200"}},
+                                             "added_rows": [], "deleted_rows": []}
     at.run()
     assert not errors(at)
     problems = spec(at).problems
-    assert problems[1].stages == (4, 5) and problems[1].work == (100.0, 200.0) and problems[0].noise == 0.25  # the earlier edit was not lost
+    # the earlier edit was not lost
+    assert problems[1].stages == (4, 5) and problems[1].work == (100.0, 200.0) and problems[0].noise == 0.25
     # an empty number cell, and a negative one
-    at.session_state["sc_w_est_problems"] = {"edited_rows": {1: {"stages": "4, 5", "work": "100, 200", "data": None}}, "added_rows": [],
-                                             "deleted_rows": []}
+    at.session_state["sc_w_est_problems"] = {"edited_rows": {1: {"stages": "4, 5", "work": "100, 200", "data": None}},
+                                             "added_rows": [], "deleted_rows": []}
     at.run()
     [message] = errors(at)
     assert message.startswith("problems row 2, column 'data': ") and message.endswith("is not a number")
-    at.session_state["sc_w_est_problems"] = {"edited_rows": {1: {"stages": "4, 5", "work": "100, 200", "data": -1.0}}, "added_rows": [],
-                                             "deleted_rows": []}
+    at.session_state["sc_w_est_problems"] = {"edited_rows": {1: {"stages": "4, 5", "work": "100, 200", "data": -1.0}},
+                                             "added_rows": [], "deleted_rows": []}
     at.run()
     [message] = errors(at)
     assert "data" in message and "-1" in message and spec(at).problems == problems
@@ -284,7 +285,8 @@ def test_results_page_exports_the_mean_curves_as_csv(results_page):
     expected = mean_curves(at.session_state["results"].results, sc.spec.machines,
                            at.multiselect(key="results_shown").value)
     assert list(got.columns) == ["heuristic", "time", *(f"{c}{s}" for c in ("idle", "efficiency", "actual_error",
-                                                                           "predicted_error") for s in ("", "_lower", "_upper"))]
+                                                                           "predicted_error")
+                                                        for s in ("", "_lower", "_upper"))]
     pd.testing.assert_frame_equal(got, expected, check_dtype=False)
 
 
@@ -305,7 +307,8 @@ def test_gantt_hover_shows_each_tasks_estimate_and_actual_time(results_page):
     gantt = next(f for f in plotly_charts(at) if f["layout"].get("sliders"))  # the animated Gantt chart
     assert "expected" in gantt["data"][0]["hovertemplate"] and "actual" in gantt["data"][0]["hovertemplate"]
     run = trial_runs(sc, 0)["fa"]
-    custom = plotly_array(gantt["data"][0]["customdata"]).astype(float)  # task, arrival, start, finish, expected, actual
+    # task, arrival, start, finish, expected, actual
+    custom = plotly_array(gantt["data"][0]["customdata"]).astype(float)
     task = custom[:, 0].astype(int)
     np.testing.assert_allclose(custom[:, 4], (run.estimate + run.comm_estimate)[task])  # NaN: dealt round robin
     np.testing.assert_allclose(custom[:, 5], (run.compute + run.comm)[task])

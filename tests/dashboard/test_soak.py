@@ -287,7 +287,8 @@ class Run:
     trace: list = field(default_factory=list)  # what the page showed, at each change (for a failure's message)
 
     def see(self, at: float, runs: ScriptRuns, state: dict) -> None:
-        seen = (runs.finished, runs.running, state["run"], state["cancel"], state["busy"], len(state["errors"]), len(state["warnings"]))
+        seen = (runs.finished, runs.running, state["run"], state["cancel"], state["busy"], len(state["errors"]),
+                len(state["warnings"]))
         if not self.trace or self.trace[-1][1:] != seen:
             self.trace.append((round(at, 2), *seen))
 
@@ -416,14 +417,17 @@ async def session(soak: Soak, browser, index: int, barrier: asyncio.Barrier) -> 
                 if soak.stop:
                     return
                 draw = rng.random()
-                action = "" if after_kill else "cancel" if draw < CANCEL_SHARE else "kill" if draw < CANCEL_SHARE + KILL_SHARE else ""
+                action = ("" if after_kill else "cancel" if draw < CANCEL_SHARE
+                          else "kill" if draw < CANCEL_SHARE + KILL_SHARE else "")
                 trials = LONG_TRIALS[name] if action else TRIALS[name]
-                # The Results page is opened in the first and last rounds and after a killed worker's run: it is the only
-                # proof that a run without a notice left its results (the Run page's link to them can be missing).
+                # The Results page is opened in the first and last rounds and after a killed worker's run: it is the
+                # only proof that a run without a notice left its results (the Run page's link to them can be
+                # missing).
                 run = Run(index, name, trials, 1000 * (index + 1) + len(soak.runs), action,
                           check=round_no in (0, ROUNDS - 1) or after_kill)
                 soak.runs.append(run)
-                where = f"session {index}, round {round_no + 1}, {name} ({trials} trials, seed {run.seed}{', ' + action if action else ''})"
+                where = (f"session {index}, round {round_no + 1}, {name} "
+                         f"({trials} trials, seed {run.seed}{', ' + action if action else ''})")
                 try:
                     wrong = await drive(soak, page, runs, run, rng)
                 except Exception as exc:
@@ -435,7 +439,8 @@ async def session(soak: Soak, browser, index: int, barrier: asyncio.Barrier) -> 
                 soak.note_workers()
                 if run.outcome == "hang":
                     await page.screenshot(path=str(soak.out / f"hang-session{index}.png"), full_page=True)
-                    soak.problems.append(f"{where}: hang: not ended {HANG_SECONDS:.0f} s after Run ({run.message}){run.traced()}")
+                    soak.problems.append(f"{where}: hang: not ended {HANG_SECONDS:.0f} s after Run "
+                                         f"({run.message}){run.traced()}")
                     soak.stop = True
                     return
                 expected = {"": ("ok",), "cancel": ("ok", "cancelled"), "kill": ("ok", "error")}[action]
@@ -521,7 +526,8 @@ def test_soak_three_sessions_with_cancels_and_killed_workers(tmp_path, capsys):
               f"{len(kills)} kills, {len(hits)} hit a run, {len(reported)} reported (slowest "
               f"{max((k.seconds for k in hits), default=0):.2f} s), {len(left)} processes left, memory "
               f"{soak.rss_first:.0f} -> {soak.rss_last:.0f} MB ({growth:+.0%}), {time.monotonic() - begin:.0f} s")
-        steps = {step: [r.steps[step] for r in runs if step in r.steps] for step in ("load", "fields", "run", "results")}
+        steps = {step: [r.steps[step] for r in runs if step in r.steps]
+                 for step in ("load", "fields", "run", "results")}
         print("  seconds per step, mean / max: " + ", ".join(f"{step} {sum(v) / len(v):.1f} / {max(v):.1f}"
                                                            for step, v in steps.items() if v))
         for k in kills:
@@ -541,7 +547,8 @@ def test_soak_three_sessions_with_cancels_and_killed_workers(tmp_path, capsys):
         problems.append(f"only {len(ended)} of {SESSIONS * ROUNDS * len(PRESETS)} runs ended")
     if len(hits) != len(reported):
         problems.append("a killed worker's run did not say so in one line naming SIGKILL within "
-                        f"{KILL_REPORT_SECONDS:.0f} s: " + "; ".join(f"{k.line} after {k.seconds:.2f} s" for k in hits if k not in reported))
+                        f"{KILL_REPORT_SECONDS:.0f} s: "
+                        + "; ".join(f"{k.line} after {k.seconds:.2f} s" for k in hits if k not in reported))
     if ROUNDS * SESSIONS >= 6 and not hits:
         problems.append("no kill hit a run: the fault test tested nothing")
     if ROUNDS > 1 and abs(growth) > MEMORY_GROWTH:

@@ -93,7 +93,8 @@ def test_results_gantt_and_explain():
     results = simulate(MODEL.tiny(), jobs=1)
     means = results.groupby("heuristic")["pct_sooner"].mean()
     assert bar_values(stacked["data"][0])[1][1] == pytest.approx(means["hmct"])
-    assert bar_values(gain["data"][0])[1][1] == pytest.approx(results.groupby("heuristic")["gain_makespan"].mean()["hmct"])
+    assert bar_values(gain["data"][0])[1][1] == pytest.approx(
+        results.groupby("heuristic")["gain_makespan"].mean()["hmct"])
     gantt = figs[3]
     assert [d["name"] for d in gantt["data"]] == ["input", "compute", "output"]
     servers, tasks = (d.value for d in at.dataframe)  # Explain's (the Results page's tables are HTML tables)
@@ -142,7 +143,8 @@ def test_results_page_leads_with_the_makespan_gain_and_folds_the_rest():
     # the shared bars answer the scenario's question alone (makespan); the measures against the benchmark are folded
     assert panel_titles(figs[0]) == ["Makespan (s)"]
     for label, panels in (("Gain on makespan against netsolve-mct", [["Gain on makespan"]]),
-                          ("Gains on the other metrics", [["Gain on sum-flow", "Gain on max-flow", "Gain on max-stretch"]])):
+                          ("Gains on the other metrics",
+                           [["Gain on sum-flow", "Gain on max-flow", "Gain on max-stretch"]])):
         folded = next(e for e in at.expander if e.label == label)
         assert not folded.proto.expanded
         assert [panel_titles(json.loads(c.proto.spec)) for c in folded.get("plotly_chart")] == panels
@@ -221,15 +223,17 @@ def test_sweep_page_over_mu_and_tasks_draws_the_gain_heatmaps():
     summary = at.session_state["sw_result"].summary
     ours = [f for f in charts(at) if f["data"][0].get("colorscale") and f["data"][0].get("zmid") is not None]
     assert len(ours) == 1 and [d["name"] for d in ours[0]["data"]] == ["netsolve-mct", "hmct", "msf"]
-    assert at.selectbox(key="sw_model_ts_metric").options == ["Gain on makespan", "Gain on sum-flow", "Gain on max-flow",
-                                                              "Gain on max-stretch", "Tasks finishing sooner"]
+    assert at.selectbox(key="sw_model_ts_metric").options == ["Gain on makespan", "Gain on sum-flow",
+                                                              "Gain on max-flow", "Gain on max-stretch",
+                                                              "Tasks finishing sooner"]
     for metric in [*SWEEP_METRICS, *SWEEP_METRICS]:  # each twice
         at.selectbox(key="sw_model_ts_metric").set_value(metric).run()
         assert not at.exception, at.exception
         heat = [f for f in charts(at) if f["data"][0].get("zmid") is not None][0]
         assert heat["data"][1]["zmid"] == SWEEP_METRICS[metric]
         z = array(heat["data"][1]["z"])
-        cell = summary[(summary["heuristic"] == "hmct") & (summary["tasks"] == 10) & (summary["mean_interarrival"] == 0)]
+        cell = summary[(summary["heuristic"] == "hmct") & (summary["tasks"] == 10)
+                       & (summary["mean_interarrival"] == 0)]
         assert z[0][0] == pytest.approx(cell[metric].iloc[0])
     assert any("half-width" in c.value for c in at.caption)
 
@@ -299,7 +303,8 @@ def test_every_editor_widget_twice_then_after_switching_preset_and_model():
     assert len(at.dataframe) == 2  # both tables shown
     for value in ("half", "full"):
         widget(at, "radio", "ts_duplex").set_value(value).run()
-        assert not at.exception and spec(at).duplex == value and spec(at).task_table == preset("caniou-table3").spec.task_table
+        assert (not at.exception and spec(at).duplex == value
+                and spec(at).task_table == preset("caniou-table3").spec.task_table)
     widget(at, "radio", "ts_tasks_mode").set_value("draw").run()  # the drawn tasks start from the scenario's values
     assert not errors(at) and spec(at).task_table is None and spec(at).tasks == 9 and spec(at).platform is not None
     widget(at, "radio", "ts_tasks_mode").set_value("own").run()  # and back: the preset's table is still there
@@ -323,7 +328,8 @@ TASKS = b"arrival,input_mb,mflop,output_mb\n0,20,18000,10\n5,30,33000,15\n9,1,50
 
 BAD = [  # (which upload, the file, what its one-line answer says)
     ("servers", b"speed_mflops,bandwidth_mbit\n100,100\n-2,100\n", "bad.csv: row 3, column 'speed_mflops': -2"),
-    ("servers", b"speed_mflops,bandwidth_mbit\n100,fast\n", "bad.csv: row 2, column 'bandwidth_mbit': 'fast' is not a number"),
+    ("servers", b"speed_mflops,bandwidth_mbit\n100,fast\n",
+     "bad.csv: row 2, column 'bandwidth_mbit': 'fast' is not a number"),
     ("servers", b"speed,bandwidth_mbit\n100,100\n", "no column 'speed_mflops'"),
     ("servers", b"\xff\xfe\x00binary", "bad.csv: not a text file"),
     ("tasks", b"arrival,input_mb,mflop,output_mb\n0,1,2,3\n1,1,2\n", "bad.csv: row 3 has 3 values"),

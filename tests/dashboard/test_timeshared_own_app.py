@@ -31,7 +31,8 @@ def test_the_issues_servers_upload_then_home_and_results_show_no_traceback():
     home.run()
     assert not home.exception, home.exception
 
-    small = sc.replace(tasks=40, trials=2, heuristics=[h for h in sc.heuristics if h.name in ("netsolve-mct", "hmct", "msf")])
+    small = sc.replace(tasks=40, trials=2,
+                       heuristics=[h for h in sc.heuristics if h.name in ("netsolve-mct", "hmct", "msf")])
     results = open_results(small, timeout=90)
     figs = plotly_charts(results)
     finish = [f for f in figs if [d.get("name") for d in f["data"]] == ["sooner", "same time", "later"]]

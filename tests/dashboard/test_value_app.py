@@ -133,7 +133,8 @@ WIDGETS = [  # (kind, key, the two values set in turn, how the scenario's spec s
     ("selectbox", "v_weighting", ("light", "heavy"), lambda s: s.weighting),
     ("selectbox", "v_deadlines", ("tight", "loose"), lambda s: s.deadlines),
     ("number_input", "v_const", (100.0, 144.0), lambda s: s.deadline_constant),
-    ("selectbox", "v_const_mode", ("number", "trial"), lambda s: "trial" if s.deadline_constant == "trial" else "number"),
+    ("selectbox", "v_const_mode", ("number", "trial"),
+     lambda s: "trial" if s.deadline_constant == "trial" else "number"),
     ("number_input", "v_window_b", (300.0, 600.0), lambda s: s.window[0]),
     ("number_input", "v_window_e", (11000.0, 15000.0), lambda s: s.window[1]),
 ]
