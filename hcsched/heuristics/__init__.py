@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from hcsched.errors import HcschedError, did_you_mean
 from hcsched.registry import DEFAULT_MODEL, MODELS
 
@@ -47,6 +49,13 @@ class Param:
             hi = "" if self.high is None else f"<= {self.high:g}"
             text = f"{noun} {' and '.join(x for x in (lo, hi) if x)}".strip()
         return text + (" (or off)" if self.optional else "")
+
+    def as_number(self, value: Any) -> float:
+        """A resolved value as a plug-in rule reads it: a number as itself, a choice as the index of its value among
+        the choices, an optional one left off as NaN."""
+        if value is None:
+            return math.nan
+        return float(self.choices.index(value)) if self.kind == "choice" else float(value)
 
     def check(self, value: Any, heuristic: str) -> Any:
         """Return ``value`` converted to this parameter's type, or raise naming what is allowed.
@@ -122,6 +131,11 @@ class Heuristic:
         """
         raise NotImplementedError(f"heuristic {self.name!r} ({type(self).__name__}) has no cost model: define "
                                   "trial_seconds(spec, heuristic)")
+
+    def rule_params(self, values: dict[str, Any], params: tuple[Param, ...] | None = None) -> np.ndarray:
+        """Its resolved parameters as its rule reads them: float64 in declared order (:meth:`Param.as_number`);
+        ``params``: only these (e.g. a batch rule's own, without the engine's mapping-event parameters)."""
+        return np.array([p.as_number(values[p.name]) for p in (self.params if params is None else params)], np.float64)
 
     @property
     def plugin(self) -> bool:

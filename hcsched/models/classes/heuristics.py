@@ -18,7 +18,6 @@ import numpy as np
 from hcsched.errors import HcschedError
 from hcsched.heuristics import Heuristic, Param, whole_number
 from hcsched.models.classes import kernels, simulation
-from hcsched.models.classes.plugin import param_values
 from hcsched.models.classes.simulation import ClassRun, ClassWorkload, Policy, execution_times, fastest, kbar_of
 from hcsched.models.classes.spec import ClassSpec
 
@@ -234,7 +233,7 @@ class PluginHeuristic(ClassHeuristic):
 
     def run(self, spec: ClassSpec, heuristic: HeuristicSpec, workload: ClassWorkload) -> ClassRun:
         choose = self.rule if self.jitted else _checked(self.rule, self.name)
-        plugin = (choose, spec.mu, spec.allocation().delta, param_values(self, heuristic.kwargs))
+        plugin = (choose, spec.mu, spec.allocation().delta, self.rule_params(heuristic.kwargs))
         try:
             run, bad = simulation.run_loop(heuristic, spec, workload, plugin)
         except HcschedError:
@@ -275,7 +274,8 @@ def make_plugin(rule: Callable, *, name: str, title: str, description: str, para
     name, title, description, section, paper, origin : str
         What it is (:func:`hcsched.heuristic`).
     params : tuple of Param
-        Its parameters; the rule receives them resolved, in this order (:func:`.plugin.param_values`).
+        Its parameters; the rule receives them resolved, in this order
+        (:meth:`~hcsched.heuristics.Heuristic.rule_params`).
     **capabilities
         ``cost``: (spec, heuristic) -> seconds of one replication on one core (default: MCT's scaled);
         ``mode``: "immediate" only (every heuristic of this model maps each arrival at once).

@@ -115,25 +115,3 @@ SIGNATURE = types.int64(TASK_TYPE, MACHINES_TYPE, _F1)
 """The numba signature of a jitted rule: ``@njit(SIGNATURE)`` fixes it (a plain ``@njit`` is compiled to it)."""
 RULE_TYPE = types.FunctionType(SIGNATURE)
 """The rule's type in the event loop's signature (a first-class function)."""
-
-
-def param_values(heuristic, values: dict) -> np.ndarray:
-    """A heuristic's resolved parameters as a rule reads them: floats in the order declared, a choice as its index.
-
-    Parameters
-    ----------
-    heuristic : hcsched.heuristics.Heuristic
-        The heuristic, whose ``params`` give the order.
-    values : dict
-        Its parameters as resolved (:meth:`hcsched.heuristics.Heuristic.resolve`).
-
-    Returns
-    -------
-    numpy.ndarray
-        float64, one per parameter (NaN for an optional one left off).
-    """
-    out = []
-    for p in heuristic.params:
-        v = values[p.name]
-        out.append(float(p.choices.index(v)) if p.choices else (np.nan if v is None else float(v)))
-    return np.array(out, dtype=np.float64)

@@ -243,7 +243,7 @@ class PluginHeuristic(EstimationHeuristic):
         tasks = P.Tasks(ro(event.tasks), ro(event.problem), ro(event.stage), ro(event.e), ro(event.etc),
                         ro(event.comm), ro(event.err), ro(event.ew))
         return P.call(self.name, self.rule, event.now, tasks, P.Processors(ro(event.st), ro(event.idle)),
-                      P.param_values(self, event.params), event.rng)
+                      P.read_only(self.rule_params(event.params)), event.rng)
 
 
 CAPABILITIES = ("cost",)  # what a plug-in of this model may declare besides the decorator's own arguments
@@ -260,7 +260,7 @@ def make_plugin(rule: Callable, *, name: str, title: str, description: str, para
     name, title, description, section, paper, origin : str
         What the heuristic is and where it comes from.
     params : tuple of Param
-        Its parameters (it reads them as :func:`.plugin.param_values`).
+        Its parameters (it reads them as :meth:`~hcsched.heuristics.Heuristic.rule_params`, read-only).
     **capabilities
         ``cost``: ``(spec, heuristic_spec) -> seconds`` of one trial (default: scaled from EF's).
 

@@ -126,28 +126,6 @@ class Rule(Protocol):
         """
 
 
-def param_values(heuristic: Any, values: dict) -> np.ndarray:
-    """A heuristic's resolved parameters as a rule reads them: floats in the order declared, a choice as its index.
-
-    Parameters
-    ----------
-    heuristic : hcsched.heuristics.Heuristic
-        The heuristic, whose ``params`` give the order.
-    values : dict
-        Its parameters as resolved (:meth:`hcsched.heuristics.Heuristic.resolve`).
-
-    Returns
-    -------
-    numpy.ndarray
-        float64, one per parameter (NaN for an optional one left off), read-only.
-    """
-    out = []
-    for p in heuristic.params:
-        v = values[p.name]
-        out.append(float(p.choices.index(v)) if p.kind == "choice" else (np.nan if v is None else float(v)))
-    return read_only(np.array(out, dtype=np.float64))
-
-
 def read_only(a: np.ndarray) -> np.ndarray:
     """A read-only view of ``a`` (the engine's array stays writable to the engine)."""
     view = np.asarray(a).view()

@@ -74,11 +74,7 @@ class RuleParams:
     params: tuple[Param, ...] = ()
 
     def __call__(self, values: dict) -> np.ndarray:
-        out = []
-        for p in self.params:
-            v = values[p.name]
-            out.append(float("nan") if v is None else float(p.choices.index(v)) if p.kind == "choice" else float(v))
-        return np.array(out or [0.0])
+        return np.array([p.as_number(values[p.name]) for p in self.params] or [0.0])
 
 
 @dataclass(frozen=True)

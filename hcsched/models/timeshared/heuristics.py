@@ -15,7 +15,6 @@ soonest"). The readings of the ambiguous rules, and their alternatives, are expl
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -108,12 +107,6 @@ class TimesharedHeuristic(Heuristic):
         reported load (``load=reports``)."""
         return params.get("ties") == "all", params.get("load") == "reports"
 
-    def param_values(self, params: dict) -> np.ndarray:
-        """Its parameters as a rule reads them: numbers in declared order, a choice as the index of its value."""
-        return np.array([p.choices.index(params[p.name]) if p.kind == "choice" else
-                         (math.nan if params[p.name] is None else float(params[p.name])) for p in self.params],
-                        np.float64)
-
     def keys(self, L: int, a: float, Tp: np.ndarray, T: np.ndarray, alone: np.ndarray, load: float,
              out: np.ndarray) -> None:
         """A built-in's keys for one server (:func:`.engine.scores`), into ``out``."""
@@ -154,7 +147,7 @@ class TimesharedHeuristic(Heuristic):
         try:
             machine, ends, bad = loop(self.kind, rule, w.order, np.ascontiguousarray(w.arrival, np.float64), w.alone,
                                       res, float(spec.tie_tolerance), all_equal, reports,
-                                      plugin.predict_code(self.predicts, self.name), self.param_values(params), w.rng())
+                                      plugin.predict_code(self.predicts, self.name), self.rule_params(params), w.rng())
         except HcschedError:
             raise
         except Exception as exc:  # noqa: BLE001  (a plug-in's compiled rule: its error in one line)

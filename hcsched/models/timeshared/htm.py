@@ -157,7 +157,7 @@ class HTM:
                                    before, after, t_new, load, pos)
         start[m] = pos
         rng = np.random.default_rng(0) if rng is None else rng
-        j = h.python_call()(a, self.alone[t], start, before, after, t_new, load, h.param_values(params), rng)
+        j = h.python_call()(a, self.alone[t], start, before, after, t_new, load, h.rule_params(params), rng)
         if not 0 <= j < m:
             raise HcschedError(f"heuristic {h.name!r}: its rule returned server {j} for task {t}; allowed: a "
                                f"server index from 0 to {m - 1}")

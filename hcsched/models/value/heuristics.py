@@ -289,8 +289,7 @@ class PluginHeuristic(ValueHeuristic):
 
     def pack(self, params: dict, spec=None, workload=None) -> np.ndarray:
         """The rule's ``params`` array: each parameter in declared order, a choice as the index of its value."""
-        return np.array([p.choices.index(params[p.name]) if p.kind == "choice" else float(params[p.name])
-                         for p in self.params], float)
+        return self.rule_params(params)
 
     def seed(self, workload) -> int:
         """The ``np.random`` seed of its run on a trial: from the trial's workload and its own name."""
