@@ -230,13 +230,14 @@ class Model(abc.ABC):
         return sum(h.heuristic.trial_seconds(spec, h) for h in heuristics)
 
     # --- heuristics of one's own ---------------------------------------------------------------------
+    @abc.abstractmethod
     def plugin(self, rule: Callable, *, name: str, title: str, description: str, params: tuple, section: str,
                paper: str, origin: str, **capabilities: Any) -> Any:
         """Required: a heuristic of this model (:class:`hcsched.heuristics.Heuristic`) around a user's decision
         function ``rule`` (the model's plug-in interface, ``hcsched/models/NAME/plugin.py``); called by
         :func:`hcsched.heuristic`. ``capabilities`` are this model's own (e.g. the ETC model's ``mode``); an unknown
-        one is an :class:`~hcsched.errors.HcschedError` naming those allowed."""
-        raise HcschedError(f"the {self.name!r} model takes no plug-in heuristics")
+        one is an :class:`~hcsched.errors.HcschedError` naming those allowed. Every model has one: a user's heuristic
+        enters each model the way the papers' do."""
 
     def explain_problem(self, scenario: Scenario, heuristic: HeuristicSpec) -> str | None:
         """Where this model has Explain: why the Explain trace of ``heuristic``'s decisions on the scenario's first
