@@ -105,3 +105,20 @@ def test_the_docstrings_roles_become_cross_references():
     assert found[":class:`~hcsched.errors.HcschedError`"].endswith("><code>HcschedError</code></autoref>")
     assert 'identifier="hcsched.stats.summarize"' in found[":func:`.stats.summarize`"]
     assert 'identifier="subprocess" optional' in found[":mod:`subprocess`"]  # not hcsched's: code, no link
+
+
+def test_the_toy_model_of_adding_a_model_runs():
+    """docs/adding-a-model.md's blocks, run in order as one module: the toy model registers, runs, and its built-in and
+    a user's heuristic pass the battery (then it is removed again)."""
+    from hcsched.heuristics import PLUGINS
+    from hcsched.registry import MODELS
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "adding-a-model.md").read_text(), re.S)
+    assert len(blocks) >= 4
+    try:
+        namespace: dict = {}
+        exec(compile("\n".join(blocks), "adding-a-model.md", "exec"), namespace)
+        assert "toy" in MODELS and ("toy", "last-machine") in PLUGINS
+    finally:
+        MODELS.pop("toy", None)
+        PLUGINS.pop(("toy", "last-machine"), None)
