@@ -33,7 +33,6 @@ from hcsched.models.value.event import Queues, mapping_event, new_carry
 from hcsched.models.value.heuristics import DYNAMIC
 from hcsched.models.value.kinds import Kind
 from hcsched.models.value.simulation import run_dynamic, trial
-from hcsched.models.value.static_runs import run_static
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, also when this file is imported from its path
 from speed import record_all, span  # noqa: E402
@@ -144,13 +143,13 @@ def part_static() -> dict[str, dict]:
     w = MODEL.workload(spec, trial_seeds(sc.seed, 1)[0])
     t = time.perf_counter()
     for h in DYNAMIC:
-        run_dynamic(spec, h.name, h.defaults(), w)
+        run_dynamic(spec, h, h.defaults(), w)
     dyn = time.perf_counter() - t
     out = {}
     for h in sc.heuristics:
-        if h.name in ("tpsa", "ga"):
+        if h.heuristic.reference:  # the static benchmarks, TPSA and GA
             t = time.perf_counter()
-            run = run_static(spec, h, w)
+            run = MODEL.run(spec, h, w)
             out[h.name] = (time.perf_counter() - t, run.value / run.upper_bound * 100)
     both = sum(v[0] for v in out.values())
     print(f"## 3. TPSA and GA, the paper's parameters, one trial of {sc.name} ({w.tasks} tasks; target <= "

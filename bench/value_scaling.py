@@ -34,6 +34,7 @@ from hcsched import preset
 from hcsched.experiment import trial_seeds
 from hcsched.models.value import MODEL, engine
 from hcsched.models.value.heuristics import DYNAMIC
+from hcsched.models.value.plugin import NO_RULE
 from hcsched.models.value.simulation import trial
 
 NAMES = ("max-max", "slack-sufferage", "queueing-table")
@@ -124,7 +125,7 @@ def main() -> None:
             for _ in range(a.repeats if f < 16 else 1):
                 t = time.perf_counter()
                 machine, start, finish, stats = engine.simulate(h.kind, fp, tr, spec.window[1], spec.stop, False,
-                                                                False)
+                                                                False, NO_RULE, 0)
                 best = min(best, time.perf_counter() - t)
             units = stats[2] * spec.machines
             work = w.tasks * spec.machines

@@ -80,9 +80,9 @@ def test_parameter_errors(name, params, words):
 
 
 def test_registry_covers_seeds_000_and_002():
-    assert set(heuristic_names(model="etc")) == {"mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage",
-                                                 "lp-search"}
-    assert set(heuristic_names(model="classes")) == {"met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas",
+    assert set(heuristic_names(model="etc")) >= {"mct", "met", "olb", "sa", "kpb", "min-min", "max-min", "sufferage",
+                                                 "lp-search"}  # and those added since (Duplex)
+    assert set(heuristic_names(model="classes")) >= {"met", "mct", "kpb", "lpas", "lpas-2k", "lp-static", "guided-lpas",
                                                      "guided-lpas-2k"}
     assert set(REGISTRY) == set(heuristic_names())  # every name once, the default model's where shared
     mct_etc, mct_classes = get_heuristic("mct", "etc"), get_heuristic("mct", "classes")  # each model declares its own
@@ -99,7 +99,7 @@ def test_heuristic_names_are_scoped_by_model(monkeypatch):
 
     own = dataclasses.replace(get_heuristic("min-min"), models=("other",), title="Another Min-min", kind=-1)
     own_lpas = dataclasses.replace(get_heuristic("lpas"), models=("other",), title="Another LPAS", kind=-1)
-    other = type("Other", (models.Model,), {"name": "other", "heuristics": (own, own_lpas)})()
+    other = type("Other", (type(models.get_model("etc")),), {"name": "other", "heuristics": (own, own_lpas)})()
     monkeypatch.setitem(models.MODELS, "other", other)
     assert own in registry() and heuristic_names().count("min-min") == 1
     assert get_heuristic("min-min", "other") is own and get_heuristic("min-min", "etc") is REGISTRY["min-min"]
@@ -121,7 +121,7 @@ def test_the_registry_shim_is_a_live_view_of_the_models(monkeypatch):
 
     own = dataclasses.replace(get_heuristic("mct"), name="later-only", models=("later",), title="Registered later")
     assert "later-only" not in REGISTRY
-    monkeypatch.setitem(models.MODELS, "later", type("Later", (models.Model,),
+    monkeypatch.setitem(models.MODELS, "later", type("Later", (type(models.get_model("etc")),),
                                                      {"name": "later", "heuristics": (own,)})())
     assert REGISTRY["later-only"] is own and len(REGISTRY) == len(heuristic_names())
 
