@@ -14,18 +14,6 @@ from hcsched.heuristics import PLUGIN_ERRORS, PLUGINS, load_entry_points, regist
 from hcsched.heuristics.plugins import LOADED, ensure_plugins, load_plugin_file, plugin_name
 
 
-@pytest.fixture(autouse=True)
-def clean_registry():
-    before, errors, loaded = dict(PLUGINS), dict(PLUGIN_ERRORS), dict(LOADED)
-    yield
-    PLUGINS.clear()
-    PLUGINS.update(before)
-    PLUGIN_ERRORS.clear()
-    PLUGIN_ERRORS.update(errors)
-    LOADED.clear()
-    LOADED.update(loaded)
-
-
 def copy_of(name: str, model: str, new: str, origin: str = "plug-in (test)"):
     return dataclasses.replace(hcsched.get_heuristic(name, model), name=new, origin=origin)
 

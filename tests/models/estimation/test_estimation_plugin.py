@@ -11,7 +11,6 @@ from numba import njit
 
 import hcsched
 from hcsched.errors import HcschedError
-from hcsched.heuristics import PLUGINS, unregister_heuristic
 from hcsched.heuristics.plugins import load_plugin_file
 from hcsched.models.estimation import MODEL
 from hcsched.models.estimation import alg2 as A
@@ -20,15 +19,6 @@ from hcsched.presets import preset
 from hcsched.testing import check_heuristic
 
 EXAMPLE = Path(__file__).parents[3] / "docs" / "plugins" / "estimation_rules.py"
-
-
-@pytest.fixture(autouse=True)
-def clean_plugins():
-    """Every plug-in a test registers is unregistered after it."""
-    before = set(PLUGINS)
-    yield
-    for model, name in set(PLUGINS) - before:
-        unregister_heuristic(name, model)
 
 
 def _tiny(heuristics, trials=2):

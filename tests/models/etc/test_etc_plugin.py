@@ -10,22 +10,13 @@ from numba import njit
 
 import hcsched
 from hcsched import HcschedError, map_tasks, simulate
-from hcsched.heuristics import PLUGINS, register_heuristic, unregister_heuristic
+from hcsched.heuristics import register_heuristic
 from hcsched.heuristics.plugins import load_plugin_file
 from hcsched.kernels import best_machine
 from hcsched.models.etc import MODEL, batch, engine, immediate
 from hcsched.testing import check_heuristic
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "docs" / "plugins" / "etc_rules.py"
-
-
-@pytest.fixture(autouse=True)
-def unregister():
-    """Every plug-in a test registers is removed after it."""
-    before = set(PLUGINS)
-    yield
-    for model, name in set(PLUGINS) - before:
-        unregister_heuristic(name, model)
 
 
 def _tiny(trials: int = 3):

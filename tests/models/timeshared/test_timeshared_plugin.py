@@ -11,7 +11,7 @@ from numba import njit
 
 import hcsched
 from hcsched import HcschedError, simulate
-from hcsched.heuristics import PLUGINS, register_heuristic, unregister_heuristic
+from hcsched.heuristics import register_heuristic
 from hcsched.heuristics.plugins import load_plugin_file
 from hcsched.models.timeshared import HTM, MODEL, engine
 from hcsched.models.timeshared.heuristics import HEURISTICS, NUMBA_FACTOR, PYTHON_FACTOR, TimesharedHeuristic
@@ -23,15 +23,6 @@ from hcsched.testing import check_heuristic
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "docs" / "plugins" / "timeshared_rules.py"
 ARGS = ("now", "cost", "start", "before", "after", "t_new", "load", "params", "rng")
-
-
-@pytest.fixture(autouse=True)
-def unregister():
-    """Every plug-in a test registers is removed after it."""
-    before = set(PLUGINS)
-    yield
-    for model, name in set(PLUGINS) - before:
-        unregister_heuristic(name, model)
 
 
 def _tiny(trials: int = 3, **changes):
