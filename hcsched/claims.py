@@ -11,9 +11,9 @@ A check turns results (one row per trial and heuristic; with a sweep, a ``point`
 an :class:`Outcome`: this run's number with its 95% interval, the share of trials where the claim holds, where the
 claim puts the number (a :class:`Region`) and a verdict, never written down: ``holds``, ``holds partly`` or ``does not
 hold``, as :data:`DEFINITION` says and :func:`judge` applies (the one rule every check of this module follows; the
-Papers page, the HTML report and the README quote :data:`DEFINITION`). Comparisons between heuristics are paired over
-common random numbers: per trial, the relative difference of the two (or the difference in points for a percentage),
-then its mean and Student-t interval (:func:`hcsched.stats.mean_ci`).
+Papers page, the HTML report and the docs' reproduction page quote :data:`DEFINITION`). Comparisons between
+heuristics are paired over common random numbers: per trial, the relative difference of the two (or the difference
+in points for a percentage), then its mean and Student-t interval (:func:`hcsched.stats.mean_ci`).
 
 This module knows no model: the runner passes each metric's direction (``better``) in.
 """
@@ -35,12 +35,12 @@ HOLDS, PARTLY, FAILS = "holds", "holds partly", "does not hold"
 VERDICTS = (HOLDS, PARTLY, FAILS)
 
 # --- the verdicts, defined once --------------------------------------------------------------------------------
-#: What each verdict means, in words: the Papers page, the HTML report and the README quote these; :func:`judge`
-#: applies them.
+#: What each verdict means, in words, read after the verdict's name: the Papers page, the HTML report and the docs'
+#: reproduction page quote these; :func:`judge` applies them.
 MEANING = {
-    HOLDS: "the whole 95% interval of our number lies where the claim puts it",
-    PARTLY: "our mean lies where the claim puts it, but the 95% interval reaches outside: this run does not settle it",
-    FAILS: "our mean lies outside where the claim puts it",
+    HOLDS: "the whole interval lies where the claim puts it",
+    PARTLY: "the mean lies there but the interval reaches outside, so this run does not settle it",
+    FAILS: "the mean lies outside it",
 }
 #: Where a claim puts its number, by kind of claim; and the two rules that complete the definition.
 WHERE = ('beyond the margin for "better" (zero without one), and at zero or on the worse side for "not better"; ahead '
@@ -53,11 +53,13 @@ PARTS = ("A claim of several parts takes its weakest part's verdict: an order, e
          'every point of a sweep ("for mu <= 10", "always"), each point; a peak, its height and its place; a claim '
          "about several heuristics or scenarios, each one. An interval needs two trials or more: with one trial there "
          "is none, so a claim holds partly at most.")
-#: The definition as one paragraph of Markdown (bold verdicts).
-DEFINITION = (
-    "Each claim is checked on one number (a ratio, a paired difference, a mean) with its 95% interval over the "
-    f"trials. **{HOLDS}**: {MEANING[HOLDS]}; **{PARTLY}**: {MEANING[PARTLY]}; **{FAILS}**: {MEANING[FAILS]}. Where the "
-    f"claim puts the number: {WHERE}. {PARTS}")
+#: The definition's first two sentences (Markdown, bold verdicts): what a page shows first.
+LEAD = ("Each claim is checked on one number (a ratio, a paired difference or a mean) and its 95% interval over the "
+        f"trials. **{HOLDS}**: {MEANING[HOLDS]}; **{PARTLY}**: {MEANING[PARTLY]}; **{FAILS}**: {MEANING[FAILS]}.")
+#: The rest of the definition: where each kind of claim puts its number, and claims of several parts.
+DETAILS = f"Where the claim puts the number: {WHERE}. {PARTS}"
+#: The definition as one paragraph of Markdown: :data:`LEAD`, then :data:`DETAILS`.
+DEFINITION = f"{LEAD} {DETAILS}"
 
 
 @dataclass(frozen=True)
@@ -715,6 +717,12 @@ class Claim:
         claim's and its check (the claim's unless the reading has its own)."""
         return (("literal", dict(self.changes), self.check),) + tuple(
             (r.name, {**self.changes, **r.changes}, r.check or self.check) for r in self.readings)
+
+    def note_of(self, reading: str) -> str:
+        """The note of ``reading``: the claim's own for "literal", else that reading's ("" for a name it lacks)."""
+        if reading == "literal":
+            return self.note
+        return next((r.note for r in self.readings if r.name == reading), "")
 
 
 def verdict_counts(verdicts: Sequence[str]) -> dict[str, int]:

@@ -1,14 +1,16 @@
-"""The papers' claims as a report: one self-contained HTML page, and the README's tables.
+"""The papers' claims as a report: one self-contained HTML page, and the docs' reproduction tables.
 
 :func:`write_report` turns the claims table of :func:`hcsched.reproduce.reproduce` (and its per-variant results)
 into one HTML page that opens offline: Plotly's JavaScript embedded once, the verdicts' definition
-(:data:`hcsched.claims.DEFINITION`), a summary per paper, and per claim a card with its verdict, our number beside the
-paper's and a small chart (:func:`claim_chart`): the number the verdict was read from (a ratio, a paired difference, a
-mean) with its 95% interval, where the claim puts it shaded and the paper's printed number as a dashed line; or, for
-a check that is not one number's (an order, a check of a model's own), what it compared (the Outcome's ``series``).
-:func:`markdown_tables` writes the README's reproduction section (the definition, one short table per paper) from a
-``claims.csv``; :func:`update_readme` puts it between the README's markers. Claims and readings are counted apart
-(:func:`count_text`): a reading is one way of reading a claim's text, each claim's literal one and its others.
+(:data:`hcsched.claims.DEFINITION`: its two first sentences, the rest folded), a summary per paper, and per claim a
+card with its verdict, our number beside the paper's and a small chart (:func:`claim_chart`): the number the verdict
+was read from (a ratio, a paired difference, a mean) with its 95% interval, where the claim puts it shaded and the
+paper's printed number as a dashed line; or, for a check that is not one number's (an order, a check of a model's
+own), what it compared (the Outcome's ``series``). :func:`markdown_tables` writes the reproduction section of the
+docs' reproduction page (the definition, one short table per paper) from a ``claims.csv``; :func:`update_readme` puts
+it between that page's markers. Claims and readings are counted apart (:func:`count_text`): a reading is one way of
+reading a claim's text, each claim's literal one and its others. :func:`verdict_changes` says how a rerun's verdicts
+compare with an earlier table's.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 
 import pandas as pd
 
-from hcsched.claims import DEFINITION, FAILS, HOLDS, PARTLY, VERDICTS, verdict_counts
+from hcsched.claims import DEFINITION, DETAILS, FAILS, HOLDS, LEAD, PARTLY, VERDICTS, verdict_counts
 from hcsched.errors import HcschedError
 from hcsched.formatting import readable_amount, readable_number
 from hcsched.registry import get_model, model_names
@@ -100,9 +102,20 @@ def unlinked(text: Any) -> str:
     return _LINK_OR_TAG.sub(lambda m: "\\" + m.group(0), no_auto_links(text))
 
 
+#: The title of the definition's folded rest (:data:`hcsched.claims.DETAILS`) in the report.
+DETAILS_TITLE = "Where each kind of claim puts its number"
+
+
+def _bold_html(markdown: str) -> str:
+    """Markdown text whose only markup is ``**bold**`` as HTML: escaped, its bold in ``<b>``."""
+    return re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(markdown, quote=False))
+
+
 def definition_html() -> str:
-    """:data:`hcsched.claims.DEFINITION` as HTML (its bold verdicts in ``<b>``)."""
-    return re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(DEFINITION, quote=False))
+    """:data:`hcsched.claims.DEFINITION` as HTML: its two first sentences (:data:`hcsched.claims.LEAD`) as a
+    paragraph, the rest (:data:`hcsched.claims.DETAILS`) folded in a ``<details>`` titled :data:`DETAILS_TITLE`."""
+    return (f"<p>{_bold_html(LEAD)}</p><details><summary>{html.escape(DETAILS_TITLE)}</summary>"
+            f"<p>{_bold_html(DETAILS)}</p></details>")
 
 
 def _text(x: Any) -> str:
@@ -362,6 +375,7 @@ font-size:.85rem;white-space:nowrap} .summary td,.summary th{padding:.3rem .6rem
 .card dd{margin:0} .reading{font-family:system-ui,sans-serif;font-weight:400;color:#444}
 .note{background:#f6f6f6;padding:.4rem .6rem;border-radius:.3rem;font-size:.92rem}
 .definition{background:#f3f7fb;border-left:.3rem solid #0072B2;padding:.5rem .8rem;font-size:.95rem}
+.definition p{margin:.2rem 0} .definition summary{cursor:pointer;color:#0072B2}
 """
 
 
@@ -413,7 +427,7 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
              f"<p class='meta'>Made on {made.isoformat()} with hcsched {html.escape(__version__)}: "
              f"{html.escape(count_text(table))}; every verdict computed from this run's numbers (mean and 95% interval "
              "over trials; comparisons paired over common random numbers).</p>",
-             f"<p class='definition'>{definition_html()}</p>",
+             f"<div class='definition'>{definition_html()}</div>",
              f"<table class='summary'><tr><th>Paper</th><th>Claims</th><th>Summary</th></tr>{rows}</table>"]
     index = 0
     for s in summary:
@@ -446,17 +460,17 @@ def write_report(table: pd.DataFrame, path: str | Path) -> Path:
     return path
 
 
-# --- the README's tables ------------------------------------------------------------------------------------------
+# --- the docs' reproduction tables --------------------------------------------------------------------------------
 def _cell(x: Any) -> str:
-    """A table cell of the README: a claims.csv's text, never a link, an image or HTML (:func:`unlinked`)."""
+    """A cell of the reproduction tables: a claims.csv's text, never a link, an image or HTML (:func:`unlinked`)."""
     return unlinked(_text(x)).replace("|", "\\|").replace("\n", " ").strip()
 
 
 def markdown_tables(table: pd.DataFrame) -> str:
-    """The README's reproduction section, short: the verdicts' definition (:data:`hcsched.claims.DEFINITION`), one
-    summary row per paper (claims that hold, hold partly, do not hold), then per paper the claims that do not fully
-    hold (what the paper says, what we got), since every claim is in the report and on the Papers page; another
-    reading's row names it."""
+    """The reproduction section of the docs (``hcsched reproduce --readme``), short: the verdicts' definition
+    (:data:`hcsched.claims.DEFINITION`), one summary row per paper (claims that hold, hold partly, do not hold), then
+    per paper the claims that do not fully hold (what the paper says, what we got), since every claim is in the report
+    and on the Papers page; another reading's row names it."""
     missing = [c for c in NEEDED if c not in table]
     if missing:
         raise HcschedError(f"claims table: no column {missing[0]!r}; a claims.csv of `hcsched reproduce` has: "
@@ -482,18 +496,58 @@ def markdown_tables(table: pd.DataFrame) -> str:
     return "\n".join(out)
 
 
-def changed_verdicts(before: pd.DataFrame, now: pd.DataFrame) -> list[str]:
-    """Each claim (and reading) run in both tables whose verdict differs: "id (reading): holds -> does not hold (ours
-    was X, is Y)". A verdict that changes is a finding to report, never to hide."""
-    old = {(r["id"], r["reading"]): r for _, r in before.iterrows()}
+@dataclass(frozen=True)
+class VerdictChange:
+    """A claim's reading run again: its verdict before (None where the earlier table has no such row) and now, and
+    our number before and now (:func:`format_ours`)."""
+
+    id: str
+    reading: str
+    was: str | None
+    now: str
+    ours_was: str
+    ours_now: str
+
+    @property
+    def changed(self) -> bool:
+        return self.was is not None and self.was != self.now
+
+    @property
+    def name(self) -> str:
+        """``id``, and `` (reading)`` for a reading other than the literal one."""
+        return self.id + ("" if self.reading == "literal" else f" ({self.reading})")
+
+    def verdict_text(self) -> str:
+        """The verdict now and whether it changed: "holds (unchanged)", "was 'holds partly', now 'holds' (ours was A,
+        is B)", or "holds (new: no verdict before)"."""
+        if self.was is None:
+            return f"{self.now} (new: no verdict before)"
+        if not self.changed:
+            return f"{self.now} (unchanged)"
+        return f"was '{self.was}', now '{self.now}' (ours was {self.ours_was}, is {self.ours_now})"
+
+    def line(self) -> str:
+        """One line for a person: "Claim X: " and :meth:`verdict_text`, e.g. "Claim X (reading): was 'holds partly',
+        now 'holds' (ours was A, is B)"."""
+        return f"Claim {self.name}: {self.verdict_text()}"
+
+
+def verdict_changes(before: pd.DataFrame, now: pd.DataFrame) -> list[VerdictChange]:
+    """Each row of ``now`` (a claim's reading) against the same claim and reading in ``before``, in ``now``'s order."""
+    old = {(r["id"], r["reading"]): r for _, r in before.iterrows()} if not before.empty else {}
     out = []
     for _, row in now.iterrows():
         was = old.get((row["id"], row["reading"]))
-        if was is not None and was["verdict"] != row["verdict"]:
-            reading = "" if row["reading"] == "literal" else f" ({row['reading']})"
-            out.append(f"{row['id']}{reading}: {was['verdict']} -> {row['verdict']} (ours was {format_ours(was)}, "
-                       f"is {format_ours(row)})")
+        out.append(VerdictChange(str(row["id"]), str(row["reading"]), None if was is None else str(was["verdict"]),
+                                 str(row["verdict"]), "" if was is None else format_ours(was), format_ours(row)))
     return out
+
+
+def changed_verdicts(before: pd.DataFrame, now: pd.DataFrame) -> list[str]:
+    """Each claim (and reading) run in both tables whose verdict differs: "id (reading): holds -> does not hold (ours
+    was X, is Y)". A verdict that changes is a finding to report, never to hide."""
+    return [f"{c.name}: {c.was} -> {c.now} (ours was {c.ours_was}, is {c.ours_now})"
+            for c in verdict_changes(before, now) if c.changed]
 
 
 def read_claims(path: str | Path, flag: str = "--from") -> pd.DataFrame:
@@ -506,8 +560,9 @@ def read_claims(path: str | Path, flag: str = "--from") -> pd.DataFrame:
 
 
 def update_readme(readme_path: str | Path, claims_csv_path: str | Path) -> bool:
-    """Rewrite the block between ``<!-- claims:begin -->`` and ``<!-- claims:end -->`` of the README with
-    :func:`markdown_tables` of the claims.csv, leaving everything else as it is. Returns whether the file changed."""
+    """Rewrite the block between ``<!-- claims:begin -->`` and ``<!-- claims:end -->`` of a Markdown page (the docs'
+    reproduction page) with :func:`markdown_tables` of the claims.csv, leaving everything else as it is. Returns
+    whether the file changed."""
     block = markdown_tables(read_claims(claims_csv_path))
     path = Path(readme_path)
     try:

@@ -13,9 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import Scenario, get_model, model_names, preset
-from hcsched.claims import DEFINITION
+from hcsched.claims import DETAILS, LEAD
 from hcsched.report import (
-    changed_verdicts,
     chart_data,
     claim_figure,
     count_text,
@@ -24,10 +23,11 @@ from hcsched.report import (
     quantity_of,
     readable,
     trials_text,
+    verdict_changes,
 )
 from hcsched.reproduce import estimate, registry, registry_hash, reproduce, select, variant_scenario, variants
 from hcsched.runner import default_jobs
-from pages.jobs import Job, follow
+from pages.jobs import Job, follow, plain
 from pages.models import replace_scenario
 from pages.session import init_session_state, what_changed
 from pages.widgets import ASSETS, shown_as_error
@@ -36,6 +36,13 @@ SHIPPED, META = ASSETS / "claims.csv", ASSETS / "claims.json"  # made by `hcsche
 K = "pp_"  # this page's session keys
 BADGE = {"holds": ":blue-background[holds]", "holds partly": ":orange-background[holds partly]",
          "does not hold": ":red-background[does not hold]", "error": ":gray-background[error]"}
+MORE = "How the claims are rerun, and where each kind of claim puts its number"  # the definition's folded rest
+INTRO = ("Each paper's published claims (orderings, percentages, table cells) are rerun here on the paper's own "
+         "experiment with common random numbers, each with a verdict computed from the numbers; where a claim does "
+         "not hold, its note says what we found. A reading is one way of reading a claim's text: each claim as "
+         "written, and for some another reasonable reading, each with its own verdict.")
+ALL_LINES = 8  # a rerun of up to this many readings: one line each; of more, a line for each change and a count
+RERUN = "this session's rerun"  # the column of a paper's table that says each rerun reading's verdict
 
 
 @st.cache_data(show_spinner=False)
@@ -43,7 +50,18 @@ def shipped() -> tuple[pd.DataFrame, dict]:
     """The shipped reproduction and what it was made with."""
     table = pd.read_csv(SHIPPED, keep_default_na=False, na_values=[""]) if SHIPPED.exists() else pd.DataFrame()
     meta = json.loads(META.read_text()) if META.exists() else {}
-    return table, meta
+    return with_current_notes(table), meta
+
+
+def with_current_notes(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each claim's note as the registry words it now: a note explains a verdict from the docs, it is
+    no number of the run, so a reproduction made before a note was reworded shows the new words."""
+    if table.empty or "note" not in table:
+        return table
+    claims = {c.id: c for c in registry()}
+    notes = [claims[i].note_of(r) if i in claims else n
+             for i, r, n in zip(table["id"], table["reading"], table["note"].fillna(""), strict=True)]
+    return table.assign(note=notes)
 
 
 def current_table() -> pd.DataFrame:
@@ -62,42 +80,77 @@ def current_table() -> pd.DataFrame:
 def start_rerun(ids: list[str], trials: int | None) -> None:
     """Rerun the claims ``ids`` (with ``trials``, or the paper's) in the background."""
     claims = select(ids)
-    job = Job(None, 1, estimate(variants(claims, trials), default_jobs()), what=f"Rerun of {len(ids)} claim(s): ",
-              notice_key=K + "notice", on_result=_keep, noun="rerun")
-    st.session_state[K + "what"] = (ids, trials)
+    shown = current_table()
+    before = shown[shown["id"].isin(ids)] if not shown.empty else shown  # what the page showed: each verdict "was"
+    what = f"Rerun of claim {ids[0]}: " if len(ids) == 1 else f"Rerun of {len(ids)} claims: "
+    job = Job(None, 1, estimate(variants(claims, trials), default_jobs()), what=what, notice_key=K + "notice",
+              on_result=_keep, noun="rerun")
+    st.session_state[K + "what"] = (ids, trials, before)
     st.session_state[K + "job"] = job.submit(reproduce, claims, trials, None, False, "local", None, None)
 
 
 def _keep(job: Job, result) -> None:
-    """A rerun's rows in place of the shipped ones, and a notice of what changed."""
+    """A rerun's rows in place of the ones shown before, each with its verdict against the one shown before the
+    rerun (``change``: "holds (unchanged)", "was 'holds partly', now 'holds'"): said beside the claim. Idempotent:
+    the verdicts before are those kept when the rerun started."""
     table, _ = result
-    ids, trials = st.session_state[K + "what"]
+    ids, trials, before = st.session_state[K + "what"]
+    changes = verdict_changes(before, table)
+    rows = table.assign(rerun=f"rerun in this session with {trials} trials" if trials else "rerun in this session",
+                        change=[c.verdict_text() for c in changes], changed=[c.changed for c in changes])
     old = st.session_state.get(K + "rerun")
-    rows = table.assign(rerun=f"rerun in this session with {trials} trials" if trials else "rerun in this session")
     st.session_state[K + "rerun"] = rows if old is None else pd.concat(
         [old[~old["id"].isin(rows["id"])], rows], ignore_index=True)
-    changed = changed_verdicts(shipped()[0], table) if not shipped()[0].empty else []
-    said = f"Rerun of {len(ids)} claim(s) done; their rows show this run's numbers."
-    if changed:  # a finding to report, not to hide
-        said += " Verdicts changed since the shipped reproduction: " + "; ".join(changed)
-    st.session_state[K + "notice"] = ("success", said, None)
+
+
+def _line(row: pd.Series) -> str:
+    """A rerun reading's line: "Claim X: holds (unchanged)", "Claim X (reading): was 'holds partly', now ..."."""
+    reading = "" if row["reading"] == "literal" else f" ({row['reading']})"
+    return f"Claim {row['id']}{reading}: {row['change']}"
+
+
+def _rerun(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``rows`` rerun in this session (with their ``change``)."""
+    return rows[rows["change"].notna()] if "change" in rows else rows.iloc[0:0]
+
+
+def rerun_notice(rows: pd.DataFrame, row: pd.Series) -> list[str]:
+    """What the reruns of this session found, for the chosen claim's area: the chosen claim's readings rerun (the
+    chosen one first), then, after a rerun of several claims of this paper, each other reading's line (or, beyond
+    :data:`ALL_LINES` readings, each one whose verdict changed and how many did not)."""
+    done = _rerun(rows)
+    mine = done[done["id"] == row["id"]]
+    mine = pd.concat([mine[mine["reading"] == row["reading"]], mine[mine["reading"] != row["reading"]]])
+    lines = [_line(r) for _, r in mine.iterrows()]
+    what = st.session_state.get(K + "what")
+    if what is None or K + "job" in st.session_state or len(what[0]) < 2:
+        return lines
+    others = done[done["id"].isin(what[0]) & (done["id"] != row["id"])]
+    if len(others) + len(mine) <= ALL_LINES:
+        return lines + [_line(r) for _, r in others.iterrows()]
+    changed = others[others["changed"].astype(bool)]
+    kept = len(others) - len(changed)
+    return lines + [_line(r) for _, r in changed.iterrows()] + (
+        [f"{kept} other reading{'s' if kept != 1 else ''} rerun with it: unchanged (the table of all readings says "
+         f'each in its column "{RERUN}")']
+        if kept else [])
 
 
 # --- the page ------------------------------------------------------------------------------------------------
 def header(table: pd.DataFrame, meta: dict) -> None:
+    """The title, the verdicts' definition in two sentences with the rest folded (the library's words:
+    hcsched.claims.judge applies them), and what the reproduction shown was made with."""
     st.title("Papers")
-    st.write("Each paper's published claims (orderings, percentages, table cells), rerun here on the paper's own "
-             "experiment with common random numbers, each with a verdict computed from the numbers. Where a claim "
-             "does not hold, its note says what we found.")
-    st.markdown(DEFINITION)  # the library's definition, word for word: hcsched.claims.judge applies it
+    st.markdown(LEAD)
+    with st.expander(MORE):
+        st.markdown(INTRO)
+        st.markdown(DETAILS)
     if table.empty:
         st.info("No reproduction is shipped with this copy: rerun a paper below, or run `hcsched reproduce --out "
                 "assets` to make one.")
         return
     made = f"Shipped reproduction: hcsched {meta.get('version', '?')}, made {meta.get('date', '?')}"
-    st.caption(f"{made}; {table['id'].nunique()} claims, {len(table)} readings (a reading is one way of reading a "
-               "claim's text: each claim as written, and for some another reasonable reading). Rerun with "
-               "`hcsched reproduce`.")
+    st.caption(f"{made}; {table['id'].nunique()} claims, {len(table)} readings. Rerun with `hcsched reproduce`.")
     if meta.get("registry") and meta["registry"] != registry_hash():
         st.warning("The claims registry has changed since this reproduction was made: some rows may no longer match "
                    "their claim. Rerun those papers (below, or `hcsched reproduce --out assets`).")
@@ -138,6 +191,8 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
             "claim": rows["claim"] + rows["reading"].map(lambda r: "" if r == "literal" else f" (reading: {r})"),
             "ours": [format_ours(r) for _, r in rows.iterrows()], "paper": rows["paper_value"].fillna(""),
             "note": rows["note"].fillna("")})
+        if not _rerun(rows).empty:  # each rerun reading's verdict against the one shown before, in its row
+            shown[RERUN] = rows["change"].fillna("")
         styled = shown.style.map(lambda v: VERDICT_STYLE.get(v, ""), subset=["verdict"])
         with st.expander(f"All {len(rows)} readings of this paper, with their notes", expanded=False):
             st.table(styled, hide_index=True)  # an HTML table: long claims and notes wrap, never cut
@@ -152,6 +207,9 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
               for k, (_, r) in zip(keys, rows.iterrows(), strict=True)}
     key = st.selectbox("A claim's chart", keys, format_func=labels.get, key=f"{K}pick_{name}")
     row = rows.iloc[keys.index(key)]
+    said = rerun_notice(rows, row)
+    if said:  # beside the claim, directly above its chart: each reading rerun, its verdict now and whether it changed
+        st.success("  \n".join(plain(line) for line in said))
     c1, c2 = st.columns([3, 1])
     series, paper, axis = chart_data(row.to_frame().T)[0]
     quantity = quantity_of(row)

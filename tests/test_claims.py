@@ -10,8 +10,10 @@ import pytest
 import hcsched
 from hcsched.claims import (
     DEFINITION,
+    DETAILS,
     FAILS,
     HOLDS,
+    LEAD,
     MEANING,
     PARTLY,
     VERDICTS,
@@ -39,6 +41,7 @@ from hcsched.claims import (
 )
 from hcsched.errors import HcschedError
 from hcsched.models import get_model
+from hcsched.report import changed_verdicts, verdict_changes
 from hcsched.reproduce import registry, reproduce, variants
 
 LOWER = {"makespan": "lower", "value": "higher"}
@@ -281,6 +284,39 @@ def test_the_definition_names_each_verdict_once_with_its_meaning():
     for verdict in VERDICTS:
         assert DEFINITION.count(f"**{verdict}**") == 1 and MEANING[verdict] in DEFINITION
     assert "one trial" in DEFINITION and "weakest part" in DEFINITION
+
+
+def test_the_definitions_lead_is_two_sentences_naming_every_verdict_and_the_rest_follows_it():
+    """A page shows LEAD first and folds DETAILS: together they are DEFINITION, word for word."""
+    assert DEFINITION == f"{LEAD} {DETAILS}"
+    assert len(re.findall(r"[.!?](?=\s|$)", LEAD)) == 2 and len(LEAD.split()) <= 60
+    for verdict in VERDICTS:
+        assert LEAD.count(f"**{verdict}**") == 1 and MEANING[verdict] in LEAD and f"**{verdict}**" not in DETAILS
+    assert DETAILS.startswith("Where the claim puts the number:") and "weakest part" in DETAILS
+
+
+def test_a_claims_note_of_each_reading():
+    claim = Claim("c", "etc", "Fig. 1", "a beats b", "quickstart", Better("a", "b", "makespan"), note="literal note",
+                  readings=(Reading("other", {"tasks": 10}, "other note"), Reading("bare", {"tasks": 20})))
+    assert [claim.note_of(name) for name in ("literal", "other", "bare", "none")] == ["literal note", "other note",
+                                                                                       "", ""]
+
+
+def test_a_reruns_verdicts_against_the_earlier_ones_each_in_one_line():
+    """Unchanged, changed (with both numbers) and new, in the rerun's order; changed_verdicts keeps its own form."""
+    def rows(*cells):
+        return pd.DataFrame([{"id": i, "reading": r, "verdict": v, "ours": x, "ours_lower": x - 1, "ours_upper": x + 1,
+                              "unit": "%", "trials": 5} for i, r, v, x in cells])
+
+    before = rows(("a", "literal", HOLDS, 5.0), ("b", "literal", PARTLY, 1.0), ("b", "wide", FAILS, -2.0))
+    now = rows(("b", "wide", FAILS, -3.0), ("b", "literal", HOLDS, 4.0), ("c", "literal", FAILS, 0.0))
+    assert [c.line() for c in verdict_changes(before, now)] == [
+        "Claim b (wide): does not hold (unchanged)",
+        "Claim b: was 'holds partly', now 'holds' (ours was 1% [0, 2], is 4% [3, 5])",
+        "Claim c: does not hold (new: no verdict before)"]
+    assert [c.changed for c in verdict_changes(before, now)] == [False, True, False]
+    assert changed_verdicts(before, now) == ["b: holds partly -> holds (ours was 1% [0, 2], is 4% [3, 5])"]
+    assert verdict_changes(before.iloc[0:0], now)[0].verdict_text() == "does not hold (new: no verdict before)"
 
 
 def test_the_definition_says_how_claims_of_several_parts_and_flags_are_judged():

@@ -31,8 +31,8 @@ def test_report_opens_offline_with_every_chart(tmp_path, monkeypatch):
     require_browser()
     from playwright.sync_api import sync_playwright
 
-    from hcsched.claims import DEFINITION
-    from hcsched.report import claim_chart, write_report
+    from hcsched.claims import DEFINITION, DETAILS, LEAD
+    from hcsched.report import DETAILS_TITLE, claim_chart, write_report
 
     monkeypatch.setattr(rp, "registry", lambda model=None: CLAIMS)
     table, _ = rp.reproduce(CLAIMS, trials=2, jobs=1)
@@ -65,8 +65,13 @@ def test_report_opens_offline_with_every_chart(tmp_path, monkeypatch):
             assert page.locator(".js-plotly-plot").nth(i).locator("path.point").count() == 1
             assert "shaded: the claim (" in page.locator(".js-plotly-plot").nth(i).inner_text()
         assert "paper: 300 k" in page.locator(".js-plotly-plot").nth(2).inner_text()
-        definition = page.locator(".definition").inner_text()
-        assert definition == DEFINITION.replace("**", "")  # the library's definition, word for word
+        # the library's definition, word for word: its two first sentences shown, the rest folded until opened
+        assert page.locator(".definition > p").inner_text() == LEAD.replace("**", "")
+        folded = page.locator(".definition details > p")
+        assert not folded.is_visible() and page.locator(".definition summary").inner_text() == DETAILS_TITLE
+        page.locator(".definition summary").click()
+        assert folded.is_visible() and folded.inner_text() == DETAILS.replace("**", "")
+        assert f"{LEAD} {DETAILS}" == DEFINITION
         assert page.locator(".badge").filter(has_text="holds").count() >= 1
         assert "A <b>note</b> & an ampersand." in page.locator(".note").first.inner_text()  # escaped, as text
         artifacts = ROOT / "tests" / "artifacts"

@@ -13,8 +13,19 @@ from helpers import ROOT, plotly_array, plotly_charts  # noqa: E402
 from helpers import app as open_page
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from hcsched.claims import DEFINITION, VERDICTS, Region, judge  # noqa: E402
-from hcsched.report import BEGIN, END, count_text, format_ours, markdown_tables, read_claims, readable  # noqa: E402
+from hcsched import preset  # noqa: E402
+from hcsched.claims import DEFINITION, DETAILS, LEAD, VERDICTS, Region, judge  # noqa: E402
+from hcsched.compare import what_changed  # noqa: E402
+from hcsched.report import (  # noqa: E402
+    BEGIN,
+    END,
+    count_text,
+    format_ours,
+    markdown_tables,
+    read_claims,
+    readable,
+    verdict_changes,
+)
 from hcsched.reproduce import key_of, registry, registry_hash, variant_scenario, variants  # noqa: E402
 
 SHIPPED = ROOT / "assets" / "claims.csv"
@@ -74,9 +85,79 @@ def test_rerun_of_one_claim_with_two_trials_updates_its_row():
     assert not at.exception, at.exception
     rerun = at.session_state["pp_rerun"]
     assert list(rerun["id"].unique()) == [CHEAP] and (rerun["trials"] == 2).all()
-    assert any("Rerun of 1 claim" in s.value for s in at.success)
     caption = " ".join(c.value for c in at.caption)
     assert "rerun in this session with 2 trials" in caption
+    # beside the claim, directly above its chart: the claim, its verdict now and whether it changed from the one shown
+    shipped = table[table["id"] == CHEAP]
+    lines = [c.line() for c in verdict_changes(shipped, rerun)]  # literal first, then the other reading
+    expected = lines[0]
+    assert expected.startswith(f"Claim {CHEAP}: ") and ("(unchanged)" in expected or ", now '" in expected)
+    assert len(lines) == 2 and lines[1].startswith(f"Claim {CHEAP} (table2-costs): ")
+    assert _after_picker(at, name).split("  \n") == lines
+    assert not _success_above_papers(at)  # not at the top of the page
+    assert not any("claim(s)" in t for t in _texts(at))
+    frame = at.table[list(table["model"].unique()).index(name)].value
+    row = frame[frame["claim"] == shipped["claim"].iloc[0]]  # the literal reading's row
+    assert row["this session's rerun"].tolist() == [expected.split(": ", 1)[1]]  # and in the claim's row
+
+
+def _top(at: AppTest) -> list:
+    """The page's top-level elements, in order."""
+    return [node for _, node in sorted(at.main.children.items())]
+
+
+def _after_picker(at: AppTest, name: str) -> str | None:
+    """The text of the success notice right after the paper's claim picker (above the chosen claim's chart)."""
+    top = _top(at)
+    i = next(i for i, n in enumerate(top) if getattr(n, "key", None) == f"pp_pick_{name}")
+    following = top[i + 1]
+    return following.value.replace("\\", "") if type(following).__name__ == "Success" else None
+
+
+def _success_above_papers(at: AppTest) -> list[str]:
+    top = _top(at)
+    first = next(i for i, n in enumerate(top) if type(n).__name__ == "Header")
+    return [n.value for n in top[:first] if type(n).__name__ == "Success"]
+
+
+def _changed(rows: pd.DataFrame, verdicts: dict[str, str]) -> pd.DataFrame:
+    """``rows`` as the page keeps a rerun's rows, with the verdicts of ``verdicts`` (id: verdict) flipped: each
+    row's ``change`` against the rows as they were."""
+    now = rows.assign(verdict=[verdicts.get(i, v) for i, v in zip(rows["id"], rows["verdict"], strict=True)])
+    changes = verdict_changes(rows, now)
+    return now.assign(rerun="rerun in this session", change=[c.verdict_text() for c in changes],
+                      changed=[c.changed for c in changes])
+
+
+def test_a_paper_rerun_names_each_changed_verdict_beside_the_chosen_claim_and_in_each_row():
+    """A rerun of a whole paper: the chosen claim's line first, then one line per reading whose verdict changed, and
+    how many did not; every rerun row says its own in the table."""
+    table = read_claims(SHIPPED)
+    rows = table[table["model"] == "etc"]
+    ids = list(rows["id"].unique())
+    was = rows.loc[rows["id"] == ids[1], "verdict"].iloc[0]
+    flips = {ids[1]: "holds partly" if was != "holds partly" else "holds"}
+    kept = _changed(rows, flips)
+    at = page_with(pp_rerun=kept, pp_what=(ids, None, rows))
+    said = _after_picker(at, "etc").split("  \n")
+    chosen = kept.iloc[0]
+    assert said[0] == f"Claim {chosen['id']}: {chosen['verdict']} (unchanged)"
+    changed = kept[kept["changed"]]
+    assert said[1:-1] == [f"Claim {r['id']}: was '{rows.loc[i, 'verdict']}', now '{r['verdict']}' (ours was "
+                          f"{format_ours(rows.loc[i])}, is {format_ours(r)})" for i, r in changed.iterrows()]
+    others = (kept["id"] != chosen["id"]).sum() - len(changed)
+    assert said[-1] == (f"{others} other readings rerun with it: unchanged (the table of all readings says each in "
+                        'its column "this session\'s rerun")')
+    column = at.table[0].value["this session's rerun"]
+    assert column.str.endswith("(unchanged)").sum() == len(kept) - len(changed)
+    assert column.str.startswith("was '").sum() == len(changed) == 1
+    assert not _success_above_papers(at)
+    at.selectbox(key="pp_pick_etc").set_value(f"{ids[1]}|literal").run()  # the changed claim chosen: its line first
+    assert _after_picker(at, "etc").split("  \n")[0].startswith(f"Claim {ids[1]}: was '")
+
+
+def page_with(**state) -> AppTest:
+    return open_page("pages/papers.py", timeout=120, **state)
 
 
 def test_open_loads_the_claims_scenario():
@@ -102,9 +183,10 @@ def test_a_claims_variant_is_named_and_described_as_what_it_is_not_as_its_preset
     assert not at.exception, at.exception
     sc = at.session_state["scenario"]
     assert sc.name == "maheswaran-fig5-maheswaran-fig5-kpb-best-smallest"
-    assert sc.description.startswith(f"The scenario of claim maheswaran-fig5-kpb-best ({claim.where}) under the "
-                                      "reading 'smallest': maheswaran-fig5 with etc.semiconsistent_mode sort "
-                                      "→ smallest")
+    differs = "; ".join(what_changed(preset("maheswaran-fig5"), variant_scenario(claim, changes)))
+    assert "→ smallest" in differs  # the changes in words (hcsched.compare.what_changed), the matrix's reading first
+    assert sc.description == (f"The scenario of claim maheswaran-fig5-kpb-best ({claim.where}) under the reading "
+                              f"'smallest': maheswaran-fig5 with {differs}.")
     assert key_of(sc) == key_of(variant_scenario(claim, changes))
 
 
@@ -132,11 +214,26 @@ def _texts(at: AppTest) -> list[str]:
     return [str(t) for t in out if t is not None]
 
 
-def test_the_definition_shown_is_the_librarys():
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def test_the_page_opens_on_the_definitions_two_sentences_and_folds_the_rest():
+    """The library's definition, word for word: its two first sentences (about 60 words) are the page's first text,
+    the rest is inside an expander, as is what the page is about; nothing else is said before the papers but a
+    caption of what the reproduction shown was made with."""
     at = page()
-    assert DEFINITION in [m.value for m in at.markdown]  # word for word, once at the head of the page
-    assert sum(DEFINITION in t for t in _texts(at)) == 1
-    assert "the mean agrees" not in " ".join(_texts(at))  # the old, second definition is gone
+    top = _top(at)
+    first = next(i for i, n in enumerate(top) if type(n).__name__ == "Header")
+    kinds = [type(n).__name__ for n in top[:first]]
+    assert kinds == ["Title", "Markdown", "Expander", "Caption"], kinds
+    lead = top[1].value
+    assert lead == LEAD and len(SENTENCE_END.findall(lead)) <= 2 and len(lead.split()) <= 60
+    folded = [m.value for m in top[2].markdown]
+    assert DETAILS in folded and any("common random numbers" in m for m in folded)
+    assert f"{LEAD} {DETAILS}" == DEFINITION
+    texts = _texts(at)
+    assert sum(DETAILS in t for t in texts) == 1 and sum(LEAD in t for t in texts) == 1
+    assert "the mean agrees" not in " ".join(texts)  # the old, second definition is gone
 
 
 def test_the_shipped_verdicts_apply_the_definition():

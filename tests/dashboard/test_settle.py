@@ -139,7 +139,7 @@ def test_keep_adds_a_run_once(monkeypatch, results):
 
 
 def test_a_notice_that_the_result_leaves_stays_whichever_access_the_click_stops(monkeypatch, results):
-    """A page's ``on_result`` may say something itself (the Papers page's "Rerun of 1 claim(s) done"): settling
+    """A page's ``on_result`` may say something itself (the Papers page's line beside a rerun claim): settling
     clears an earlier run's notice before it, never the one it leaves."""
     def said(job, value):
         st.session_state[Keys.NOTICE] = ("success", "done", None)

@@ -10,7 +10,7 @@ discounts of section IV-B are values, the text's rankings of section III-B Best 
 sweep of System B (the ``alazzoni-B-load`` sweep preset) one Best claim per load.
 
 Not here: the lambda* and delta* the paper prints are deterministic LP outputs that no results column shows (only the
-restricted lambda* of each heuristic is); ``tests/test_classes.py`` checks every one of them to four decimals.
+restricted lambda* of each heuristic is); the model's tests check every one of them to four decimals.
 """
 
 from __future__ import annotations
@@ -127,34 +127,35 @@ def _word(label: str) -> str:
     return HEURISTIC_WORDS[label]
 
 
-# Deviations explained in the README ("Al-Azzoni and Down, Table 1 and Table 6", "Where it differs").
+DOCS = "docs/models/classes.md"  # the task-class model's page of the docs, cited by the notes with a section's title
+DOCS_READINGS = f"{DOCS}, 'Readings of the text'"
+DOCS_UNSTABLE = f"{DOCS}, 'When a run is unstable'"
+# Where our numbers differ from the printed cells, and why.
 NOTES = {
     ("A", "kpb (kbar=1)"): "KPB with k̄ = 1 maps class 2 to machine 1 only (alpha_2 > mu_21): lambda* restricted to "
                            "its "
                            "machines is 0.668 < 1, so every replication is flagged unstable (section III-A).",
-    ("B", "lpas"): "README: LPAS in B is 1.3% below the paper ((5.14, 5.18) against (5.21, 5.26)).",
-    ("H", "mct"): "README: MCT's number in system grows almost linearly through the run (about 0.37 tasks per time "
-                  "unit: "
+    ("B", "lpas"): "LPAS in B is 1.3% below the paper ((5.14, 5.18) against (5.21, 5.26)).",
+    ("H", "mct"): "MCT's number in system grows almost linearly through the run (about 0.37 tasks per time unit: "
                   "7,500 on average at 20,000), so it is flagged unstable in every replication; the paper's finite "
-                  "interval is the average of that growing queue, and our means agree with it.",
-    ("H", "kpb (kbar=5)"): "README: KPB (k̄ = 5) keeps growing, by about 0.075 tasks per time unit (about 25,000 at "
-                           "300,000): too slowly to tell in the paper's 20,000 time units (6 of 30 replications "
-                           "flagged), flagged in 29 of 30 over 200,000.",
-    ("I1", "mct"): "README: with balanced means MCT comes out 13% above the paper; the paper gives only the mean and "
-                   "twice the exponential's variance, and with routing the rest of the law matters. Systems I2 "
-                   "(constant) and C1 (exponential) agree.",
-    ("I1", "kpb (kbar=14)"): "README: KPB is 7% above the paper with balanced means, 4% with the long phase of "
-                             "probability 0.01: our intervals overlap the printed one, but our means lie above it.",
-    ("C2", "mct"): "README: with ties to the lowest index MCT on C2 is 2.6% below the paper (11.15); at random 0.3% "
-                   "below "
-                   "(11.42). LPAS, LPAS-2/k and LP-Static are within 0.5% either way.",
-    ("C2", "lpas"): "README: within 0.5% of the paper (0.3% below); the printed interval is 0.01 wide, so a 0.3% bias "
-                    "already puts our mean outside it.",
-    ("C2", "lpas-2k"): "README: within 0.5% of the paper (0.2% below); the printed interval is 0.01 wide, so a 0.2% "
-                       "bias "
+                  f"interval is the average of that growing queue, and our means agree with it ({DOCS_UNSTABLE}).",
+    ("H", "kpb (kbar=5)"): "KPB (k̄ = 5) keeps growing, by about 0.075 tasks per time unit (about 25,000 at 300,000): "
+                           "too slowly to tell in the paper's 20,000 time units (6 of 30 replications flagged), "
+                           f"flagged in 29 of 30 over 200,000 ({DOCS_UNSTABLE}).",
+    ("I1", "mct"): "With balanced means MCT comes out 13% above the paper; the paper gives only the mean and twice the "
+                   "exponential's variance, and with routing the rest of the law matters. Systems I2 (constant) and "
+                   f"C1 (exponential) agree ({DOCS_READINGS}).",
+    ("I1", "kpb (kbar=14)"): "KPB is 7% above the paper with balanced means, 4% with the long phase of probability "
+                             "0.01: our intervals overlap the printed one, but our means lie above it "
+                             f"({DOCS_READINGS}).",
+    ("C2", "mct"): "With ties to the lowest index MCT on C2 is 2.6% below the paper (11.15); at random 0.3% below "
+                   f"(11.42). LPAS, LPAS-2/k and LP-Static are within 0.5% either way ({DOCS_READINGS}).",
+    ("C2", "lpas"): "Within 0.5% of the paper (0.3% below); the printed interval is 0.01 wide, so a 0.3% bias already "
+                    "puts our mean outside it.",
+    ("C2", "lpas-2k"): "Within 0.5% of the paper (0.2% below); the printed interval is 0.01 wide, so a 0.2% bias "
                        "already puts our mean outside it.",
 }
-# Which reading of the text reproduces each system's table row (both are run; docs/models/classes.md, "Readings").
+# Which reading of the text reproduces each system's table row (both are run; the docs' "Readings of the text").
 REPRODUCES = {
     "C1": "Ties: the lowest index reproduces C1's row (MCT 54.9 inside the printed (53.99, 54.98)); at random MCT is "
           "53.2 and KPB 73.6, below the paper's.",
@@ -168,7 +169,7 @@ C2_NOTE = (f"{C2_TRIALS} of the paper's 30 replications, to fit the 300 s budget
            "replication of C2 is 7.3 M arrivals per heuristic).")
 
 
-# --- the second readings of the text (docs/models/classes.md, "Readings") ---------------------------------------
+# --- the second readings of the text (docs/models/classes.md, "Readings of the text") ----------------------------
 TIES_NOTE = ("Ties broken at random (seeded per replication, every heuristic the same draws) instead of by the lowest "
              "machine index: the paper breaks them 'arbitrarily' (sections II-B, III-A). With groups of identical "
              "machines ties are frequent, and the lowest index always fills a group's first machines first.")
@@ -234,7 +235,8 @@ def _table_claims() -> list[Claim]:
                      trials=trials, paper='"(50.83, 38)": garbled; lower end 50.83', source="Table 1, System I1, LPAS",
                      note="The printed interval (50.83, 38) is garbled (its upper end is below its lower end): only "
                           "the "
-                          "lower end is read, as a bound. README: ours (54.4, 54.9). " + REPRODUCES["I1"], tiny=tiny,
+                          "lower end is read, as a bound; ours is about 54.6, its interval about (54.4, 54.9). "
+                          + REPRODUCES["I1"], tiny=tiny,
                      readings=readings("I1")))
     return out
 
@@ -293,9 +295,9 @@ def _stability_claims() -> list[Claim]:
     scaled = ("Read as rates, the printed matrix gives lambda* of about 0.0008; the literal scenario scales mu so that "
               f"lambda* = 1.05. The reading 'times' (the matrix as mean execution times, lambda* = 1.0256 unscaled) "
               f"reproduces the example. Judged over {SHARIFNIA_HORIZON:,.0f} time units.")
-    found = (" README: with the scaled rates machine 2 is 95% busy with class 3 and MCT maps as LPAS does: no "
-             "replication grows; read as times, MCT's number in system grows by about 7 tasks per time unit in every "
-             "one, while LPAS and Guided-LPAS stay near 80.")
+    found = (" With the scaled rates machine 2 is 95% busy with class 3 and MCT maps as LPAS does: no replication "
+             "grows; read as times, MCT's number in system grows by about 7 tasks per time unit in every one, while "
+             f"LPAS and Guided-LPAS stay near 80 ({DOCS_READINGS}).")
     out += [
         Claim("alazzoni-sharifnia-mct-unstable", where="Section II-B", text="Sharifnia's system: MCT does not "
                                                                             "stabilise "
@@ -377,8 +379,9 @@ def _load_claims() -> list[Claim]:
                   Best("lpas", METRIC), changes={"arrival_rates": alpha}, trials=30, paper="LPAS lowest as the load "
                                                                                            "grows",
                   source="Section III-B.2 (LPAS's affinity for System B); hcsched's sweep alazzoni-B-load",
-                  note="README (built-in sweeps): LPAS 1.83, 2.71, 4.10, 6.67, 13.4, 25.4; KPB 1.85, 2.77, 4.33, 7.75, "
-                       "26.4, 1393; MCT 2.20, 3.93, 9.16, 961 (unstable from 0.8 on).", tiny={"horizon": 200.0})
+                  note="The means along the sweep (loads 0.5, 0.6, 0.7, 0.8, 0.9, 0.95 of lambda*): LPAS 1.83, 2.71, "
+                       "4.10, 6.67, 13.4, 25.4; KPB 1.85, 2.77, 4.33, 7.75, 26.4, 1393; MCT 2.20, 3.93, 9.16, 961 "
+                       "(unstable from 0.8 on).", tiny={"horizon": 200.0})
             for load, alpha in zip(LOADS, rates, strict=True)]
 
 

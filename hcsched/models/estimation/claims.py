@@ -2,9 +2,9 @@
 
 Tables 1-5 and Figs. 1-13 are lost in the text: only numbers quoted in the prose survive, and none is reproducible
 absolutely (a real shared cluster, unpublished problems). The claims run on hcsched's analogue presets
-(``page-system-a``, ``page-system-b``, 30 trials as in the README) and check the directions, and the few printed numbers
-against those analogues. k = ceil(n^(4/5)) (section 2.1: k(100) = 40, k(10000) = 1585) is deterministic and no results
-column shows it: ``tests/test_estimation.py`` checks it, not this registry.
+(``page-system-a``, ``page-system-b``, 30 trials as in the docs' reproduction) and check the directions, and the few
+printed numbers against those analogues. k = ceil(n^(4/5)) (section 2.1: k(100) = 40, k(10000) = 1585) is
+deterministic and no results column shows it: the model's tests check it, not this registry.
 
 The second readings (:func:`density_readings`) run the makespan and efficiency claims again with eq. 12's ST
 read as a clock time (``st-absolute``), at the work volume the paper's figures imply (``dense``), and both; 30 trials
@@ -46,7 +46,7 @@ from hcsched.models.estimation.presets import DENSE_A, DENSE_B, DENSE_PROBLEMS, 
 from hcsched.stats import mean_ci
 
 MODEL = "estimation"
-TRIALS = 30  # the README's and bench/estimation.py's runs (the paper ran each experiment once or twice, section 5.5)
+TRIALS = 30  # the docs' reproduction's runs (the paper ran each experiment once or twice, section 5.5)
 A, B = "page-system-a", "page-system-b"
 FZ01 = "fz (beta=0.1)"
 FZ01_WORST = "fz (beta=0.1, case=worst)"
@@ -56,7 +56,7 @@ FZ05 = "fz (beta=0.5)"
 TINY_PROBLEMS = [{**p, "stages": [max(2, s // 10) for s in p["stages"]]} for p in PROBLEMS]
 TINY = {"processors.count": 8, "problems": TINY_PROBLEMS}
 
-# Fig. 6 inside the scheduler (tests/models/estimation/test_estimation.py; docs/models/estimation.md, Fig. 6): 8
+# Fig. 6 inside the scheduler (the schedules' observations: docs/models/estimation.md, "Metrics"): 8
 # processors, 400 tasks of one problem, so U_j of each processor grows to about 50 observations; FA only.
 ONE_PROBLEM = [{"name": "p", "stages": [400], "work": [20000], "params": [20, 10], "exponents": [1.0, 0.5],
                 "data": 5.0}]
@@ -80,8 +80,8 @@ def absolute(heuristics: list) -> list:
 
 
 ST_NOTE = ("Eq. 12's ST read as the estimated clock time the processor is free (now, or its running task's estimated "
-           "end, plus its queue: hcsched's earlier reading, docs/models/estimation.md) instead of the paper's "
-           "relative load; the common offset 'now' flattens FA's spread, so EW decides FE and FZ.")
+           "end, plus its queue: hcsched's earlier reading, docs/models/estimation.md, 'Readings chosen') instead of "
+           "the paper's relative load; the common offset 'now' flattens FA's spread, so EW decides FE and FZ.")
 DENSE_NOTE = ("The paper's density (docs/models/estimation.md, 'Presets'): its makespans and efficiencies imply "
               "143-160 k processor-seconds of work on system A, the analogue has 43 k; three times the tasks at 1.2 x "
               "the work and outliers x3 instead of x10 (about 147 k), as presets page-system-a-dense and "
@@ -133,16 +133,17 @@ FIG5 = {"heuristics": ["fa"]}
 FIG5_VARY = {"estimator.method": ["knn", "smoothed", "average"]}
 FZ_FA_READING = ("predicted-error-b",
                  {"estimator.error": "smoothed", "heuristics": ["fa", {"name": "fz", "beta": 0.1}]},
-                 "The predicted error the scheduler weighs is not defined by the paper (section 3.1, "
-                 "docs/models/estimation.md): the smoothed average of past ET per problem and processor, instead of "
-                 "the default k-NN over past ET.")
+                 "The predicted error the scheduler weighs is not defined by the paper (section 3.1; "
+                 "docs/models/estimation.md, 'Error (section 3.1)'): the smoothed average of past ET per problem "
+                 "and processor, instead of the default k-NN over past ET.")
 WHY_FZ = ("Our predicted error is mostly the k-NN's own inaccuracy, and the outliers are drawn per (task, processor), "
           "not predictable from X, so weighing FA by EW^-0.1 mostly perturbs FA's order; the paper's problems may have "
           "had error that depends on X, and they are not published.")
 WHY_EFFICIENCY = ("Efficiencies are computed as eq. 7 says (checked from the schedules), but the analogue workload's "
                   "stage barriers with 10x outliers keep on average 19 of 90 processors busy, so every heuristic is "
                   "near 20%. The paper's real problems are not specified: the second reading 'dense' "
-                  "(docs/models/estimation.md) runs the work volume the paper's makespans and efficiencies imply.")
+                  "(docs/models/estimation.md, 'Presets') runs the work volume the paper's makespans and efficiencies "
+                  "imply.")
 
 
 def _fz_below_fa(system: str, label: str, note: str) -> Claim:
@@ -218,15 +219,16 @@ CLAIMS: tuple[Claim, ...] = (
           source="section 5.3 (prose; Fig. 6 is lost)",
           note="Inside the scheduler (8 processors, 400 tasks of one problem, FA), the observations k-NN may use are "
                "capped at n = 3, 10, 30, 100 per processor (U_j, section 2.1): a results column cannot show the error "
-               "against |U_j| at each dispatch (the docs' per-task reading; tests/test_estimation.py checks it, and "
-               "the k-NN alone, from the schedules). Where it does not hold: the docs find the per-task error "
-               "falling only up to about 20 observations, then rising a little, as k = n^(4/5) neighbours smooth over "
+               "against |U_j| at each dispatch, which the schedules give per task (docs/models/estimation.md, "
+               "'Metrics'); the k-NN alone, outside the scheduler, does err less with more observations "
+               "(docs/models/estimation.md, 'What the figures say'). Where it does not hold: per task, the error "
+               "falls only up to about 20 observations, then rises a little, as k = n^(4/5) neighbours smooth over "
                "much of X and Min-min leaves the long tasks, at the sparse edge of X, for last.", tiny=FIG6_TINY),
     _fig7("actual", "estimation_error", "Ours is higher: each processor sees only a handful of a problem's tasks, as "
           "U_j is per processor, and eq. 8 is unbounded for over-estimates after an outlier."),
-    _fig7("predicted", "predicted_error", "The predicted error is not defined by the paper (section 3.1, "
-          "docs/models/estimation.md); ours is the default reading, k-NN over the ET of past returns on the "
-          "processor."),
+    _fig7("predicted", "predicted_error", "The predicted error is not defined by the paper (section 3.1; "
+          "docs/models/estimation.md, 'Error (section 3.1)'); ours is the default reading, k-NN over the ET of past "
+          "returns on the processor."),
     Claim("page-s54-le-4x-la", MODEL, "Section 5.4",
           "LE's makespan is more than 4 times LA's", A, Better("la", "le", "makespan", by=75.0), trials=TRIALS,
           paper="makespan(LE) > 4 x makespan(LA)", source="section 5.4 (prose)",
@@ -266,7 +268,7 @@ CLAIMS: tuple[Claim, ...] = (
                        "worst case above best case"),
           trials=TRIALS, paper="the worst case varies; the best case is stable", source="section 5.5 (prose)",
           note="Here the worst case is both lower and steadier than the best case. The worst case plans with "
-               "ETC x (1 + predicted ET), the default reading (docs/models/estimation.md).",
+               "ETC x (1 + predicted ET), the default reading (docs/models/estimation.md, 'Error (section 3.1)').",
           readings=(Reading("worst-max", {"heuristics": ["fa", {"name": "fz", "beta": 0.1},
                                                          {"name": "fz", "beta": 0.1, "case": "worst-max"}]},
                             "'Applies the maximum amount of predicted error' read as ETC x (1 + the largest ET in U_j) "

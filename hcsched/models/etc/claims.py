@@ -91,9 +91,10 @@ def _claim(slug: str, where: str, text: str, scenario: str, check: Check, **more
     return Claim(f"maheswaran-{slug}", MODEL, where, text, scenario, check, trials=TRIALS, tiny=TINY, **more)
 
 
-FIG4_NOTE_KPB = ("Does not hold here: MET and SA finish earlier than KPB, which is still slightly ahead of MCT "
-                 "(README, "
-                 "Figs. 4-11 table). The docs give no cause; the paper's bars are not printed as numbers.")
+DOCS = "docs/models/etc.md"  # the ETC model's page of the docs, cited by the notes with a section's title
+READ = f"{DOCS}, 'How the model is read'"
+FIG4_NOTE_KPB = ("Does not hold here: MET and SA finish earlier than KPB, which is still slightly ahead of MCT. The "
+                 f"ETC page of the docs ({DOCS}) gives no cause; the paper's bars are not printed as numbers.")
 FIG5_SORT_NOTE = ("Under the `sort` reading the values already in the consistent submatrix's columns are sorted, so a "
                   "chosen task's fastest machine is often outside it: MET does not pile half of the tasks on one "
                   "machine (section 5.2's explanation) and OLB stays worst. The `smallest` reading follows the paper's "
@@ -103,10 +104,11 @@ FIG8_NOTE = ("Does not hold: with the paper's ETC ranges (up to 300,000 s) the c
              "every ~290 s, so a 10 s interval maps after nearly every arrival and completion, exactly as the count "
              "strategy does once more than 40 tasks wait (almost always at lambda_h). Both strategies see the same "
              "meta-tasks and Max-min gains nothing. The paper's remark that kappa = 40 gave smaller batches than the "
-             "10 s interval implies many arrivals per 10 s, a time scale it does not state (README, Fig. 8).")
+             "10 s interval implies many arrivals per 10 s, a time scale it does not state. The two strategies as "
+             f"read: {READ}.")
 KPB_K_NOTE = ("KPB alone on Fig. 5's semiconsistent HiHi at lambda_h (the setting of the remark), k over the built-in "
-              "sweep `maheswaran-kpb-k`, 50 trials a point (the paper does not give the trials of its 'additional "
-              "experiments'). k = 5% is one machine of 20, where KPB is MET.")
+              "sweep `maheswaran-kpb-k` (docs/sweeps-and-statistics.md, 'Sweeps'), 50 trials a point (the paper does "
+              "not give the trials of its 'additional experiments'). k = 5% is one machine of 20, where KPB is MET.")
 
 CLAIMS: tuple[Claim, ...] = (
     # Fig. 4, section 5.2
@@ -121,8 +123,8 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("fig4-olb-far-worst", "Fig. 4", "OLB's makespan is far the worst of the immediate-mode heuristics.",
            "maheswaran-fig4", far_worse("olb", ("mct", "met", "sa", "kpb")),
            paper="OLB far worst (Fig. 4 bars); MET ahead of OLB in the inconsistent case (section 6)",
-           source="Fig. 4; section 6", note="'Far' read as at least twice every other heuristic's makespan; "
-           "tests/models/etc/test_reproduction.py asserts three times."),
+           source="Fig. 4; section 6", note="'Far' read as at least twice every other heuristic's makespan; the "
+           "paper prints no number."),
     # Fig. 5, section 5.2: both readings of the semiconsistent matrix
     _claim("fig5-kpb-best", "Fig. 5, section 5.2", "KPB still performs best with semiconsistent HiHi.",
            "maheswaran-fig5", Best("kpb", "normalized_makespan"), paper="KPB best", source="section 5.2 text on Fig. 5",
@@ -148,14 +150,14 @@ CLAIMS: tuple[Claim, ...] = (
            Ratio(5.0, 10.0, "makespan", by=K, paper=5.0, tolerance=0.2), changes={"heuristics": ["kpb"]},
            vary={K: K_VALUES[:2]},
            paper="factor about 5", source="section 5.2",
-           note="'About five' read as within 20%. Here about 2.3-fold (README, built-in sweeps). " + KPB_K_NOTE,
+           note="'About five' read as within 20%. Here about 2.3-fold. " + KPB_K_NOTE,
            readings=(SMALLEST,)),
     _claim("kpb-k-further-doubling", "Section 5.2, after Fig. 5", "A further doubling of k (10% to 20%) lowers the "
            "makespan by a factor of only about 1.2.", "maheswaran-fig5",
            Ratio(10.0, 20.0, "makespan", by=K, paper=1.2, tolerance=0.05), changes={"heuristics": ["kpb"]},
            vary={K: K_VALUES[1:3]}, paper="factor about 1.2", source="section 5.2",
            note="'About 1.2' read as within 5% (1.14-1.26). Here the makespan rises by about 7% from 10% to 20% "
-                "instead (README, built-in sweeps). " + KPB_K_NOTE, readings=(SMALLEST,)),
+                "instead. " + KPB_K_NOTE, readings=(SMALLEST,)),
     # Fig. 6, section 5.3
     _claim("fig6-sufferage-best", "Fig. 6, section 5.3", "Sufferage outperforms Min-min and Max-min (interval 10 s, "
            "inconsistent HiHi).", "maheswaran-fig6", Best("sufferage", "normalized_makespan"), paper="Sufferage best",
@@ -167,24 +169,24 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("fig6-max-min-far-worst", "Fig. 6, section 5.3", "Max-min's makespan is much larger than the other two's.",
            "maheswaran-fig6", far_worse("max-min", ("min-min", "sufferage")), paper="Max-min much larger",
            source="section 5.3 text on Fig. 6; 'the Min-min performs much better than the Max-min' (Fig. 7 text)",
-           note="'Much larger' read as at least twice; tests/models/etc/test_reproduction.py asserts three times."),
+           note="'Much larger' read as at least twice; the paper prints no number."),
     # Fig. 7, section 5.3
     _claim("fig7-max-min-benefits-most", "Fig. 7, section 5.3", "Max-min benefits most from aging (sigma = 10).",
            "maheswaran-fig7", AGING_GAIN, paper="Max-min benefits most", source="section 5.3 text on Fig. 7",
            note="Benefit measured as each heuristic's makespan with aging over without, per trial. Aging costs Min-min "
-                "and Sufferage a little here (README, Figs. 4-11 table)."),
+                "and Sufferage a little here (their ratios with aging over without are above 1). Aging as read: "
+                f"{READ}."),
     _claim("fig7-aging-halves-max-min", "Fig. 7", "Aging at least halves Max-min's makespan.", "maheswaran-fig7",
            Better("max-min (aging)", "max-min", "makespan", by=50.0), paper="Max-min benefits most (no number printed)",
            source="Fig. 7 "
-                  "bars", note="The margin (at least half) is tests/models/etc/test_reproduction.py's reading of Fig. "
-                               "7; "
-           "the paper prints no number."),
+                  "bars", note="The margin (at least half) is our reading of Fig. 7's bars; the paper prints no "
+                               "number."),
     # Fig. 8, section 5.3
     *(_claim(f"fig8-count-similar-{h}", "Fig. 8, section 5.3", f"The fixed count strategy (kappa = 40) gives results "
              f"similar to the 10 s interval for {h.capitalize()}.", "maheswaran-fig8",
              Ratio(f"{h} (count 40)", h, "makespan", paper=1.0, tolerance=0.03), paper="similar (ratio about 1)",
              source="section 5.3 text on Fig. "
-                    "8", note="'Similar' read as within 3% (tests/models/etc/test_reproduction.py).")
+                    "8", note="'Similar' read as within 3%.")
       for h in ("min-min", "sufferage")),
     _claim("fig8-count-halves-max-min", "Fig. 8, section 5.3", "With the fixed count strategy Max-min's makespan drops "
            "to about 50% of the interval strategy's (|K| = 2000).", "maheswaran-fig8",
@@ -198,9 +200,8 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("fig10-batch-beats-immediate", "Fig. 10, section 5.4", "At lambda_l, batch heuristics still do better than "
            "immediate ones, by a smaller margin.", "maheswaran-fig10", batch_beats_immediate(),
            paper="batch < immediate, improvement nominal", source="Fig. 10; section 6",
-           note="The paper calls the improvement 'nominal' at low rates; tests/models/etc/test_reproduction.py asserts "
-                "that batch "
-                "mode is still ahead."),
+           note="The paper calls the improvement 'nominal' at low rates; read as batch mode still ahead, by any "
+                "margin."),
     _claim("fig10-gap-shrinks", "Fig. 10, section 5.4", "The difference between immediate and batch heuristics is "
            "smaller at lambda_l than at lambda_h.", "maheswaran-fig9", gap_rises(), vary={RATE: [LAMBDA["lambda_l"],
            LAMBDA["lambda_h"]]}, paper="gap at lambda_l < gap at lambda_h", source="section 5.4 text on Fig. 10",
@@ -222,7 +223,7 @@ CLAIMS: tuple[Claim, ...] = (
                  text="makespan of each of mct, kpb, min-min, sufferage falls as the arrival rate grows"),
            vary={RATE: [LAMBDA["lambda_l"], LAMBDA["lambda_h"], LAMBDA["lambda_t"]]}, paper="larger at lower rates",
            source="section 5.4 ('although not shown in the results here')",
-           note="Not in the README's table before the registry; the paper states it without a figure."),
+           note="The paper states it without a figure; read at lambda_l, lambda_h and lambda_t."),
     _claim("rate-batch-gains", "Figs. 9-11, section 5.4", "Batch mode gains over immediate mode as the arrival rate "
            "grows.", "maheswaran-fig9", gap_rises(), vary={RATE: RATE_VALUES},
            paper="immediate approaches batch at low rates; batch wins by more at high rates",

@@ -4,7 +4,7 @@ The paper prints no V: its Figs. 2 and 3 (V as % of the upper bound UB, eight sc
 from the text, so its claims are the rankings and the four percentages of section 7, the comparisons of sections 7-8,
 the static benchmarks of section 8 and the workload of section 6 (the readings of section 2, our runs and the
 deviations: ``docs/models/value.md``, "Reproduction"). Every dynamic claim runs the
-dynamic heuristics on the paper's 50 trials; TPSA and GA run on the first 3 trials only, as the README does (each
+dynamic heuristics on the paper's 50 trials; TPSA and GA run on the first 3 trials only, as the docs' run does (each
 trial needs the dynamic heuristics for its seed, and the two searches cost about as much as they do).
 
 The second reading: with the text's workload, high heterogeneity leaves the system underloaded (4-9
@@ -49,7 +49,8 @@ from hcsched.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, mean_ci
 
 METRIC = "value_pct_ub"
 TRIALS = 50  # the paper's, per scenario (section 6)
-STATIC_TRIALS = 3  # TPSA and GA: the first 3 of the 50 (README, docs/models/value.md)
+STATIC_TRIALS = 3  # TPSA and GA: the first 3 of the 50, as the docs' run (RUN)
+RUN = "docs/models/value.md, 'Reproduction'"  # the docs' run of the paper's claims, cited by the notes
 READING_TRIALS = 15
 STATIC = ("tpsa", "ga")
 DYNAMIC = {"heuristics": list(DYNAMIC_NAMES)}  # the dynamic heuristics of section 4, without TPSA and GA
@@ -63,7 +64,8 @@ TINY_STATIC = {**TINY, "heuristics.8.runs": 1, "heuristics.8.phase1_iterations":
 
 OVERSUBSCRIBED = Reading(
     "oversubscribed", {"task_cov": 0.9, "machine_cov": 0.3, "trials": READING_TRIALS},
-    note="Task COV 0.9 with machine COV 0.3 (a reading: docs/models/value.md): the system is oversubscribed "
+    note="Task COV 0.9 with machine COV 0.3 (a reading: docs/models/value.md, 'Reproduction'): the system is "
+         "oversubscribed "
          "(120-350 waiting tasks on "
          "average, against 4-9 with the text's 0.9 / 0.9), as section 1 says the paper's is; 15 trials to fit the "
          "budget. The other reading that oversubscribes it, arrivals 3.9x denser, costs 45 s a trial and is not run.")
@@ -292,10 +294,11 @@ def _claims() -> tuple[Claim, ...]:
         name, words = best[h]
         short = "maxmax" if name == "max-max" else "ss"
         scenario = ("loose", h, w)
-        notes = {("high", "heavy"): f"Max-Max is the lowest of the eight (88.92 in the docs' run); Max-Min best "
-                                    f"(91.28). {UNDERLOADED}",
+        notes = {("high", "heavy"): f"Max-Max is the lowest of the eight (88.92 in the docs' run: {RUN}); Max-Min "
+                                    f"best (91.28). {UNDERLOADED}",
                  ("high", "light"): f"Max-Max is the lowest of the eight (89.00); Max-Min best (91.20). {UNDERLOADED}",
-                 ("low", "heavy"): "Holds in the docs' run (SS 90.22, Max-Max 90.05, SS ahead in 31 of 50 trials).",
+                 ("low", "heavy"): f"Holds in the docs' run ({RUN}: SS 90.22, Max-Max 90.05, SS ahead in 31 of 50 "
+                                   "trials).",
                  ("low", "light"): "Max-Max and SS swap places (88.51 against 88.00, Max-Max ahead in 41 of 50 "
                                    "trials): still the top two, 0.5 point apart."}
         out.append(_dynamic(f"kim-fig2-loose-{h}-{w}-{short}-best", "Fig. 2, section 7",
@@ -305,9 +308,11 @@ def _claims() -> tuple[Claim, ...]:
                             f"Loose deadlines, {h} heterogeneity, {w} weighting: {words} earns {pct:g}% of UB",
                             *scenario, Value(METRIC, name, paper=pct, tolerance=2.0, points=True), f"{pct:g}% of UB",
                             "Tolerance 2 points: the paper prints whole percents from its bars. Our UB reads section "
-                            "2.3 as a true bound (the paper's UB procedure is garbled; docs/models/value.md), so "
+                            "2.3 as a true bound (the paper's UB procedure is garbled; docs/models/value.md, "
+                            "'Readings of the paper'), so "
                             "levels are the weakest "
-                            "comparison: the docs' run has the best dynamic heuristic 3-7 points above the paper's.",
+                            f"comparison: the docs' run ({RUN}) has the best dynamic heuristic 3-7 points above the "
+                            "paper's.",
                             source="section 7 and the abstract"))
         if h == "low":
             out.append(_dynamic(f"kim-fig2-loose-low-{w}-maxmax-second", "Fig. 2, section 7",
@@ -318,9 +323,10 @@ def _claims() -> tuple[Claim, ...]:
                                 "Max-Max second, close", "Read as: Max-Max best of the seven others (not how close)."))
     # Figs. 2-3: Max-Min worst in every scenario.
     for d, h, w in SCENARIOS:
-        notes = {"high": "Not in high heterogeneity in the docs' run: best in loose (91.28 / 91.20), 5th and 7th of 8 "
+        notes = {"high": f"Not in high heterogeneity in the docs' run ({RUN}): best in loose (91.28 / 91.20), 5th and "
+                         "7th of 8 "
                          f"in tight (89.05 / 88.75; Max-Max last). {UNDERLOADED}",
-                 "low": "Holds in the docs' run: worst by 14-25 points."}
+                 "low": f"Holds in the docs' run ({RUN}): worst by 14-25 points."}
         out.append(_dynamic(f"kim-{'fig2' if d == 'loose' else 'fig3'}-{d}-{h}-{w}-maxmin-worst",
                             f"{_fig(d)}, section 7",
                             f"{d.capitalize()} deadlines, {h} heterogeneity, {w} weighting: Max-Min is the worst "
@@ -336,7 +342,8 @@ def _claims() -> tuple[Claim, ...]:
                              custom(_every_loses, "every dynamic heuristic's value_pct_ub falls from loose to tight "
                                     "deadlines (paired)", key="deadlines"),
                              changes=dict(DYNAMIC), vary=vary, trials=TRIALS, paper="every heuristic loses value",
-                             source=SOURCE, note="Holds in the docs' run, barely in high heterogeneity (0.1-2.5 "
+                             source=SOURCE, note=f"Holds in the docs' run ({RUN}), barely in high heterogeneity "
+                                                 "(0.1-2.5 "
                              "points; 15-42 in low).", tiny=TINY))
             out.append(Claim(f"kim-fig3-{h}-{w}-qt-degrades-least", "value", "Fig. 3, section 7",
                              f"{h.capitalize()} heterogeneity, {w} weighting: Queueing Table loses the least value "
@@ -345,7 +352,8 @@ def _claims() -> tuple[Claim, ...]:
                                     "deadlines (paired)", ("queueing-table",), key="deadlines",
                                     heuristic="queueing-table"),
                              changes=dict(DYNAMIC), vary=vary, trials=TRIALS, paper="QT degrades least", source=SOURCE,
-                             note="Not in the docs' run: low heterogeneity QT -19.7 / -20.0 points against Max-Max "
+                             note=f"Not in the docs' run ({RUN}): low heterogeneity QT -19.7 / -20.0 points against "
+                                  "Max-Max "
                                   "-15.4 / -17.6; high heterogeneity QT -0.21 / -0.50, Min-Min -0.09 / -0.23.",
                              tiny=TINY))
         if h == "low":
@@ -354,7 +362,8 @@ def _claims() -> tuple[Claim, ...]:
                                     f"Tight deadlines, low heterogeneity, {w} weighting: Queueing Table is the best "
                                     "dynamic heuristic", "tight", "low", w, Best("queueing-table", METRIC), "QT best",
                                     "Depends on QT's unpublished cutoffs (ours RET 1.0, urgency 0.5, chosen on seed "
-                                    "1). Not in the docs' run: QT 5th of 8 (64.77 / 57.31), Max-Max best (74.61 / "
+                                    f"1). Not in the docs' run ({RUN}): QT 5th of 8 (64.77 / 57.31), Max-Max best "
+                                    "(74.61 / "
                                     "70.89); no "
                                     "cell of a 5 x 5 cutoff grid brings QT within 8 points of Max-Max."))
     # Sections 7-8: Max-Max against Slack Sufferage, and against the "next tier".
@@ -366,7 +375,8 @@ def _claims() -> tuple[Claim, ...]:
                             + ("Max-Max better than Slack Sufferage" if h == "high"
                              else "Slack Sufferage better than Max-Max"),
                             d, h, w, Better(a, b, METRIC, points=True), f"{a} > {b}",
-                            "Not in the docs' run: always within 3 points; high heterogeneity SS ahead by 0.26-0.41; "
+                            f"Not in the docs' run ({RUN}): always within 3 points; high heterogeneity SS ahead by "
+                            "0.26-0.41; "
                             "low heterogeneity SS ahead only in loose heavy (+0.17), Max-Max ahead by 0.51-2.73 "
                             "elsewhere.",
                             second=h == "high"))
@@ -375,7 +385,8 @@ def _claims() -> tuple[Claim, ...]:
                             "tier "
                             "(Percent Best, Queueing Table, Min-Min, Relative Cost)", d, h, w,
                             Best("max-max", METRIC, among=TIER), "Max-Max above the next tier",
-                            "Holds in low heterogeneity in the docs' run (by 1.2-19 points); in high heterogeneity "
+                            f"Holds in low heterogeneity in the docs' run ({RUN}: by 1.2-19 points); in high "
+                            "heterogeneity "
                             f"Max-Max is below all four (by 0.03-1.0 point). "
                             f"{UNDERLOADED if h == 'high' else ''}".strip(),
                             second=h == "high"))
@@ -391,10 +402,12 @@ def _claims() -> tuple[Claim, ...]:
                                     "under heavy than light weighting", key="weighting", exclude=("max-min",)),
                              changes=dict(DYNAMIC), vary={"weighting": ["heavy", "light"]}, trials=TRIALS,
                              paper="closer together under heavy weighting", source=SOURCE,
-                             note="Holds in the docs' run except tight high heterogeneity (0.69 / 0.69 points).",
+                             note=f"Holds in the docs' run ({RUN}) except tight high heterogeneity (0.69 / 0.69 "
+                                  "points).",
                              tiny=TINY))
     # Section 8: the static benchmarks, on 3 trials.
-    static_note = (f"TPSA and GA (the paper's parameters) on the first {STATIC_TRIALS} trials only, as the README: "
+    static_note = (f"TPSA and GA (the paper's parameters) on the first {STATIC_TRIALS} trials only, as in the docs' "
+                   f"run ({RUN}): "
                    "they "
                    "are expensive; the paper ran 50.")
     for d, h, w in SCENARIOS:
@@ -412,7 +425,7 @@ def _claims() -> tuple[Claim, ...]:
                          "than GA",
                          _preset(d, "low", "light"), Better("tpsa", "ga", METRIC, points=True), trials=STATIC_TRIALS,
                          paper="TPSA > GA, slightly", source="section 8",
-                         note=f"{static_note} Not in the docs' run: GA ahead of TPSA everywhere, by 0.6-7.0 "
+                         note=f"{static_note} Not in that run: GA ahead of TPSA everywhere, by 0.6-7.0 "
                               "points. With "
                               "the paper's T0 = 100,000 and alpha = 0.99 the first ~1100 iterations accept almost any "
                               "move and lose the seed, and TPSA's search never beats it; t0 and alpha are parameters.",
@@ -424,7 +437,7 @@ def _claims() -> tuple[Claim, ...]:
                             "(within 20%)", ("tpsa",), name="tpsa", paper=12.5, tolerance=0.2),
                      trials=STATIC_TRIALS, paper="12.5%", source="section 8",
                      note=f"{static_note} Read as percent of the best dynamic V, in loose deadlines (the text names no "
-                          "deadline type). Not in the docs' run: TPSA +0.01 points, GA +0.60.", tiny=TINY_STATIC))
+                          "deadline type). Not in that run: TPSA +0.01 points, GA +0.60.", tiny=TINY_STATIC))
     keys = ("deadlines", "heterogeneity", "weighting")
     out.append(Claim("kim-sec8-tpsa-ga-comparable", "value", "section 8",
                      "TPSA and GA are comparable in every scenario", _preset("loose", "high", "heavy"),
@@ -433,14 +446,14 @@ def _claims() -> tuple[Claim, ...]:
                      vary={"deadlines": ["loose", "tight"], "heterogeneity": ["high", "low"],
                            "weighting": ["heavy", "light"]},
                      trials=STATIC_TRIALS, paper="comparable", source="section 8",
-                     note=f"{static_note} 'Comparable' read as within 2 points of UB. Not in the docs' run: GA ahead "
+                     note=f"{static_note} 'Comparable' read as within 2 points of UB. Not in that run: GA ahead "
                           "by 0.6-7.0 points (TPSA hardly leaves its seed).", tiny=TINY_STATIC))
     # Section 6: the workload; section 4.1 / 6: event times.
     out.append(Claim("kim-sec6-tasks-1276", "value", "section 6", "An average of 1276 tasks arrive in a trial",
                      _preset("loose", "high", "heavy"), Value("tasks", paper=1276.0, tolerance=0.01),
                      changes=dict(DYNAMIC), trials=TRIALS, paper="1276 tasks", source="section 6",
                      note="Tolerance 1% (the paper's mean over 50 trials has a standard error near 0.4%). Not in the "
-                          "docs' run: 1324.9 (standard error 5.6); the stated rates give 600/3.5 + 12600/14 + "
+                          f"docs' run ({RUN}): 1324.9 (standard error 5.6); the stated rates give 600/3.5 + 12600/14 + "
                           "1800/7 = 1328.6, and no reading of the text gives 1276.", tiny=TINY))
     out.append(Claim("kim-sec4-qt-switching-faster", "value", "sections 4.1 and 6",
                      "Queueing Table and Switching map hundreds of times faster than the rebuilding heuristics",
@@ -453,7 +466,8 @@ def _claims() -> tuple[Claim, ...]:
                      paper="QT 0.4 ms, SwA 0.2 ms against 110-450 ms (275x / 550x the fastest, Max-Max)",
                      source="section 6 (2006 hardware)",
                      note=f"Wall-clock times: the verdict can change between runs. {STATIC_TRIALS} trials (a mean over "
-                          "some 1300 events each). Short of 100x in the docs' bench (12x / 28x the fastest, Max-Max): "
+                          f"some 1300 events each). Short of 100x in the docs' run "
+                          f"({RUN}: 12x / 28x the fastest, Max-Max): "
                           "our rebuilding kernels are incremental, so much faster than the paper's.", tiny=TINY))
     return tuple(out)
 
