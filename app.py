@@ -7,8 +7,9 @@ from pages.jobs import watch
 from pages.link import copy_link, keep_link, open_link
 from pages.models import ui
 from pages.results_view import show_current_results
-from pages.runs import plan_run, run_status, start_run
+from pages.runs import plan_run, run_status, start_run, status_in_sidebar
 from pages.session import Keys, init_session_state
+from pages.store import save
 from pages.widgets import ASSETS, PAGES, capacity_refusal, plain, run_button, shown_as_error
 
 
@@ -34,7 +35,7 @@ def landing() -> None:
     if run_button("Run", key="landing_run", job=job):
         if start_run(job):
             st.rerun()
-    run_status()
+    run_status(results=True)
     show_current_results("landing")
     st.divider()
     st.write("Change the machines and tasks on **Scenario**, pick heuristics on **Heuristics**, set trials on **Run**, "
@@ -43,6 +44,8 @@ def landing() -> None:
 
 st.set_page_config(page_title="hcsched", page_icon=str(ASSETS / "icon.png"), layout="wide")
 st.html(f"<style>{(ASSETS / 'style.css').read_text()}</style>")
+# Back goes to the previous page, not to the same page with the address before an edit (assets/history.js)
+st.html(f"<script>{(ASSETS / 'history.js').read_text()}</script>", unsafe_allow_javascript=True)
 # Material icons ship with Streamlit; emoji need a font that a bare machine (e.g. Debian's chromium) may lack.
 navigation = st.navigation([
     st.Page(landing, title="Home", icon=":material/home:", default=True),
@@ -58,5 +61,7 @@ with shown_as_error("The link could not be opened"):
     open_link()  # the session's first run loads the scenario of the address (and runs it with run=1)
 with shown_as_error("This page stopped"):  # a net under every page: an error is one line, never a traceback
     navigation.run()
+status_in_sidebar()  # a run in progress shows on every page
+save()  # the session's runs and history, kept on the server under the address's id (a reload finds them)
 keep_link()  # the address carries the current scenario, on every page
 watch()  # a running job's progress, kept up to date at the end of the page

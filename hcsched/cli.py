@@ -91,7 +91,7 @@ def _scenario(args):
 
 
 def _progress_bar(word: str = "trial"):
-    """A one-line progress bar on a terminal ("[####      ] 3.5 of 50 replications done, about 40 s left")."""
+    """A one-line progress bar on a terminal ("[####      ] 3 of 50 replications done, about 40 s left")."""
     if not sys.stderr.isatty():
         return None
     begin = time.monotonic()

@@ -181,20 +181,26 @@ def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = 
     return max(1, min(trials, size, math.ceil(points * trials / (4 * max(1, workers)))))
 
 
-def progress_text(done: float, total: int, word: str, elapsed: float, estimate: float | None = None) -> str:
-    """"3.5 of 50 replications done, about 40 s left": progress in the model's own word for a trial.
+def progress_text(done: float, total: int, word: str, elapsed: float, estimate: float | None = None,
+                  left: float | None = None) -> str:
+    """"3 of 50 replications done, about 40 s left": progress in the model's own word for a trial, in whole trials
+    (``done`` may be fractional while a trial's heuristics finish one by one; the pace uses it).
 
     The time left blends two forecasts by the share done, f = done / total: the estimate made before the run
     (``estimate`` seconds for the whole run, e.g. :func:`estimate_seconds`) scaled to the work left, (1 - f) x
     estimate, weighs 1 - f; the pace so far, elapsed / done x (total - done), weighs f. So the first trials, whose pace
     is the least sure (they paid for starting the workers; a trial's cheap heuristics may finish first), barely move
     it, and the pace takes over as the run goes on. Without an estimate, the pace alone once something is done; with
-    one and nothing done yet, the estimate less the time elapsed. Never negative; "N min" from two minutes on.
+    one and nothing done yet, the estimate less the time elapsed. ``left``, a forecast of the seconds left made now
+    (a pool's :meth:`~hcsched.pool.Pool.time_left`, which counts the runs beside this one), takes the place of the
+    scaled estimate. Never negative; "N min" from two minutes on.
     """
     f = min(1.0, max(0.0, done / total)) if total else 1.0
     pace = elapsed / done * (total - done) if done else None
     known = estimate is not None and estimate > 0
-    if pace is not None and known:
+    if left is not None:
+        left = left if pace is None else (1 - f) * left + f * pace
+    elif pace is not None and known:
         left = (1 - f) * (1 - f) * estimate + f * pace
     elif pace is not None:
         left = pace
@@ -202,8 +208,7 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
         left = estimate - elapsed
     else:
         left = None
-    shown = f"{done:.0f}" if float(done).is_integer() else f"{done:.1f}"
-    text = f"{shown} of {total} {word}s done"
+    text = f"{math.floor(done)} of {total} {word}s done"  # whole trials: a trial half done is not yet an answer
     if left is None:
         return text
     left = max(0.0, left)
@@ -211,7 +216,8 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
 
 
 def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = None, jobs: int | None = None,
-             progress: Callable[[float, int], None] | None = None, schedules: bool = False, heuristics=None):
+             progress: Callable[[float, int], None] | None = None, schedules: bool = False, heuristics=None,
+             partial: Callable[[pd.DataFrame], None] | None = None):
     """Run the scenario's trials; one row per trial and heuristic, with normalised metrics against the benchmark.
 
     Parameters
@@ -233,6 +239,11 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     heuristics : list, optional
         Replaces the scenario's heuristics (its benchmark then is the model's default): names, tables or heuristic
         objects, yours made with :func:`hcsched.heuristic`, e.g. ``simulate(scenario, heuristics=[my_rule, "mct"])``.
+    partial : callable, optional
+        ``partial(results)`` with the results of the trials finished so far (whole trials, normalised as the final
+        table, in trial order), as soon as the first chunk of trials ends and then at most every ``PARTIAL_SECONDS``
+        while more end, never after the last: to show an answer while the run goes on. The final table does not
+        depend on it (the same chunks and seeds).
 
     Returns
     -------
@@ -265,28 +276,66 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         runs += 1
         report()
 
-    if jobs == 1 and current_pool() is None:
-        rows, tables = run_trials(scenario, list(range(trials)), seeds, schedules, one_run)
+    here = jobs == 1 and current_pool() is None  # trial by trial, in this process
+    if here:
+        chunks = [(scenario, [t], seeds[t:t + 1], schedules) for t in range(trials)]
     else:
-        size = trials_per_chunk(get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics),
-                                trials, jobs)
+        trial_cost = get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
+        size = trials_per_chunk(trial_cost, trials, jobs)
         chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size], schedules)
                   for a in range(0, trials, size)]
-        outputs: list = [None] * len(chunks)
+    outputs: list = [None] * len(chunks)
+    shown = _Partial(partial, scenario, outputs)
 
-        def collect(i: int, output) -> None:
-            outputs[i] = output
+    def collect(i: int, output) -> None:
+        outputs[i] = output
+        shown.chunk_done()
 
+    if here:
+        for i, (_, one, seed_seq, _) in enumerate(chunks):
+            collect(i, run_trials(scenario, one, seed_seq, schedules, one_run))
+    else:
         run_chunks(_run_chunk, chunks, collect, [scenario.model], RunOptions(jobs), poll=lambda: report(heartbeat=True),
-                   tick=one_run)
+                   tick=one_run, costs=[len(chunk[1]) * trial_cost for chunk in chunks])
         runs = trials * per_trial  # already counted: a chunk's ticks come before its result
         report()
-        rows = [row for chunk_rows, _ in outputs for row in chunk_rows]
-        tables = [table for _, chunk_tables in outputs for table in chunk_tables]
-    results = normalized(pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True), scenario)
+    rows, tables = _joined(outputs)
+    results = _table(rows, scenario)
     if not schedules:
         return results
     return results, pd.concat(tables, ignore_index=True)
+
+
+PARTIAL_SECONDS = 1.0  # the partial results of a run are given at most this often (after the first)
+
+
+def _joined(outputs: list) -> tuple[list[dict], list[pd.DataFrame]]:
+    """The rows and schedule tables of the chunks finished (None: not yet), in chunk order."""
+    done = [output for output in outputs if output is not None]
+    return [row for rows, _ in done for row in rows], [table for _, tables in done for table in tables]
+
+
+def _table(rows: list[dict], scenario: Scenario) -> pd.DataFrame:
+    """The results table of ``rows``: in trial order, normalised against the benchmark."""
+    return normalized(pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True), scenario)
+
+
+class _Partial:
+    """Gives ``partial`` (see :func:`simulate`) the results of the chunks finished so far: after the first, then at
+    most every ``PARTIAL_SECONDS``, never once every chunk is done (the run's own result follows)."""
+
+    def __init__(self, partial: Callable[[pd.DataFrame], None] | None, scenario: Scenario, outputs: list) -> None:
+        self.partial, self.scenario, self.outputs = partial, scenario, outputs
+        self.last: float | None = None
+
+    def chunk_done(self) -> None:
+        if self.partial is None or all(output is not None for output in self.outputs):
+            return
+        now = time.monotonic()
+        if self.last is not None and now - self.last < PARTIAL_SECONDS:
+            return
+        self.last = now
+        self.partial(_table(_joined(self.outputs)[0], self.scenario))
 
 
 CHUNK_ROUND_TRIP = 0.0015  # seconds to hand a chunk to a worker process and take its rows back (a 1-trial run: 2 ms)
@@ -313,14 +362,18 @@ def pickled_size(obj) -> int:
     return counter.size
 
 
-def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None) -> float:
+def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None, pool=None) -> float:
     """The wall time of :func:`simulate` on ``jobs`` cores (checked against runs by ``bench/estimates.py``): the
     seconds of the busiest worker, the chunks of :func:`trials_per_chunk` trials dealt in turn to the worker that
     frees first, each costing its trials x the model's CPU seconds of one trial on one core (``trial_seconds``) plus
     :data:`CHUNK_ROUND_TRIP` and the shipping of the scenario (:data:`SHIP_BYTE` per byte pickled: a large matrix of
     a user's) when more than one job is asked for (the run goes to worker processes; in the dashboard even a single
     trial does), and then :data:`RUN_OVERHEAD` once. So with few trials a core may idle: 3 trials on 2 cores take 2
-    trials' time. With one job it is the trials' seconds alone (a run in this process)."""
+    trials' time. With one job it is the trials' seconds alone (a run in this process).
+
+    With ``pool`` (a :class:`hcsched.pool.Pool` the run will share), what that pool forecasts for it now: its share of
+    the workers beside the runs going on and waiting, at the pace the pool measures
+    (:meth:`~hcsched.pool.Pool.forecast`: a machine loaded by other work, or busy with other runs, makes it longer)."""
     trials = scenario.trials if trials is None else trials
     asked = default_jobs() if jobs is None else jobs
     jobs = max(1, min(asked, trials))
@@ -331,7 +384,14 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
     workers = [0.0] * jobs  # seconds dealt to each worker
     for first in range(0, trials, size):
         workers[workers.index(min(workers))] += min(size, trials - first) * per_trial + per_chunk
-    return max(workers) + RUN_OVERHEAD * apart
+    quiet = max(workers) + RUN_OVERHEAD * apart
+    return quiet if pool is None else pool.forecast(quiet, work_seconds(scenario, trials), asked)
+
+
+def work_seconds(scenario: Scenario, trials: int | None = None) -> float:
+    """The seconds of one quiet core that the run's trials need, by the models' cost estimate (``trial_seconds``)."""
+    trials = scenario.trials if trials is None else trials
+    return trials * get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
 
 
 def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import math
 import os
 import pickle
 import queue
@@ -163,10 +164,18 @@ class _Run:
     pending: deque  # (index, args) not yet sent to a worker
     limit: int  # at most this many of its chunks at once
     on_wait: Callable[[int], None] | None  # told the run's place in line (0: running)
+    costs: list[float] | None = None  # each chunk's seconds on one quiet core, by the models' cost estimate
+    owner: Any = None  # whose run it is (a dashboard's job), for time_left
     events: queue.SimpleQueue = field(default_factory=queue.SimpleQueue)
     busy: set = field(default_factory=set)  # workers running its chunks
     served: int = -1  # when it last got a worker (round-robin)
     abandoned: bool = False
+
+    def work_left(self) -> float:
+        """Seconds of one quiet core its chunks not yet done need (by their cost estimate; 0 when it has none)."""
+        if self.costs is None:
+            return 0.0
+        return sum(self.costs[i] for i, _ in self.pending) + sum(self.costs[w.index] for w in self.busy)
 
 
 def _cause(code: int) -> str:
@@ -188,6 +197,7 @@ class _Worker:
         self.ready = False
         self.run: _Run | None = None
         self.index = -1
+        self.sent = 0.0  # when its chunk was sent (time.monotonic)
         threading.Thread(target=self._listen, daemon=True, name=f"hcsched-pool-{self.proc.pid}").start()
 
     @property
@@ -213,6 +223,22 @@ class _Worker:
         self.pool._on_exit(self, self.proc.wait())
 
 
+PACE_MEMORY_SECONDS = 60.0  # the pace measured on chunks weighs less by e every this many seconds
+PACE_MIN_COST = 0.05  # chunks estimated shorter than this (seconds) are too noisy to measure the pace on
+
+
+def load_pace(cores: int, ours: int) -> float:
+    """How many times slower than on a quiet core a worker computes, from the load the machine reports: the 1-minute
+    load average (``os.getloadavg``) less ``ours`` (the pool's busy workers, which it counts) is the load of the
+    machine's other work; with ``ours`` + 1 workers computing beside it on ``cores`` cores, each gets a share of
+    cores / (other load + ours + 1) of a core when that is below one."""
+    try:
+        other = max(0.0, os.getloadavg()[0] - ours)
+    except OSError:  # not available on this system
+        return 1.0
+    return max(1.0, (other + ours + 1) / max(1, cores))
+
+
 PRELOAD = ("hcsched", "hcsched.experiment", "hcsched.sweep", "hcsched.reproduce")  # every model, and what runs them
 
 
@@ -234,6 +260,7 @@ class Pool:
         self._closed = False
         self._failures = 0  # workers that died before they were ready, in a row
         self.broken: str | None = None  # why workers cannot start, once they failed START_FAILURES times in a row
+        self._paced = (0.0, 0.0, 0.0)  # (decayed wall seconds, decayed estimated seconds, when) of finished chunks
         with self._lock:
             for _ in range(size):
                 self._workers.append(_Worker(self))
@@ -256,6 +283,52 @@ class Pool:
         with self._lock:
             return len(self._line)
 
+    def pace(self) -> float:
+        """How many times its cost estimate a chunk takes now: measured on the chunks finished lately (wall seconds
+        over estimated seconds, each weighing less by e every ``PACE_MEMORY_SECONDS``), else read off the machine's
+        load (:func:`load_pace`). A machine loaded by other work, or chunks that take longer than the models'
+        estimates, both show in it."""
+        with self._lock:
+            wall, cost, when = self._paced
+            busy = sum(1 for w in self._workers if w.run is not None)
+        weight = math.exp(-(time.monotonic() - when) / PACE_MEMORY_SECONDS) if cost else 0.0
+        measured = wall / cost if cost else 1.0
+        if weight * cost >= 1.0:  # at least a second of chunks, as of now
+            return max(0.2, measured)
+        return load_pace(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else self.size, busy)
+
+    def forecast(self, seconds: float, work: float, jobs: int | None = None) -> float:
+        """The wall seconds of a new run that a quiet machine would compute in ``seconds`` with ``work`` seconds of one
+        core: its share of the workers beside the runs going on and in line (each served in turn, a processor
+        sharing of the workers: a run of work x ends after (x + the sum over the others of min(their work left, x))
+        / workers, never before ``seconds``), times the pace now (:meth:`pace`)."""
+        with self._lock:
+            others = [r.work_left() for r in [*self._runs, *self._line]]
+        shared = (work + sum(min(x, work) for x in others)) / self.size
+        return self.pace() * max(seconds, shared)
+
+    def time_left(self, owner: Any) -> float | None:
+        """The wall seconds the runs of ``owner`` (:meth:`run`'s ``owner``) still need, as :meth:`forecast` has it
+        with what is going on now: the runs that joined since it started count too. None when it has no run here
+        with cost estimates."""
+        with self._lock:
+            runs = [*self._runs, *self._line]
+            mine = [r for r in runs if r.owner is owner and r.costs is not None]
+            if owner is None or not mine:
+                return None
+            work = sum(r.work_left() for r in mine)
+            others = [r.work_left() for r in runs if r.owner is not owner]
+        return self.pace() * (work + sum(min(x, work) for x in others)) / self.size
+
+    def _measure(self, worker: _Worker, run: _Run) -> None:
+        """Add a finished chunk's wall time against its estimate to the pace (under the lock)."""
+        if run.costs is None or run.costs[worker.index] < PACE_MIN_COST:
+            return
+        now = time.monotonic()
+        wall, cost, when = self._paced
+        decay = math.exp(-(now - when) / PACE_MEMORY_SECONDS) if cost else 0.0
+        self._paced = (wall * decay + now - worker.sent, cost * decay + run.costs[worker.index], now)
+
     def wait_ready(self, timeout: float = 60.0) -> bool:
         """Block until every worker has said it is ready (for tests and benchmarks)."""
         end = time.monotonic() + timeout
@@ -268,14 +341,18 @@ class Pool:
 
     def run(self, fn: Callable, items: list[tuple], collect: Callable[[int, Any], None], *, jobs: int | None = None,
             tick: Callable[[], None] | None = None, poll: Callable[[], None] | None = None,
-            on_wait: Callable[[int], None] | None = None) -> None:
+            on_wait: Callable[[int], None] | None = None, costs: list[float] | None = None,
+            owner: Any = None) -> None:
         """``fn(*items[i])`` for every i in the pool's workers, at most ``jobs`` at once; ``collect(i, result)`` in
         the calling thread as each finishes (in any order), ``tick()`` for each unit of progress a worker reports
         (:func:`tick`), ``poll()`` every ``POLL_SECONDS`` and ``on_wait(place)`` whenever the run's place in line
-        changes (0 once it runs). An error of ``fn`` is raised here as it was raised there; a worker that dies raises
+        changes (0 once it runs); ``costs[i]``, the seconds item i takes on a quiet core by the models' estimate, if
+        known (the pool measures its pace on them, :meth:`pace`, and forecasts new runs beside this one,
+        :meth:`forecast`); ``owner``, whose run it is (:meth:`time_left`). An error of ``fn`` is raised here as it was
+        raised there; a worker that dies raises
         :class:`WorkerDied`. Whatever is raised, or an interrupt, kills the workers busy with this run (they are
         replaced) and propagates unchanged. ``fn`` must be a function of an importable module."""
-        run = _Run(fn, deque(enumerate(items)), max(1, min(jobs or self.size, self.size)), on_wait)
+        run = _Run(fn, deque(enumerate(items)), max(1, min(jobs or self.size, self.size)), on_wait, costs, owner)
         left = len(items)
         self._admit(run)
         try:
@@ -359,6 +436,7 @@ class Pool:
             worker = free.pop(0)
             worker.index, args = run.pending.popleft()
             worker.run = run
+            worker.sent = time.monotonic()
             run.busy.add(worker)
             try:
                 worker.send(run.fn, args)
@@ -383,6 +461,8 @@ class Pool:
             if kind == "tick":
                 run.events.put(("tick", worker.index, None))
                 return
+            if kind == "done":
+                self._measure(worker, run)
             worker.run = None
             run.busy.discard(worker)
             run.events.put((kind, worker.index, payload))

@@ -26,11 +26,12 @@ _here = threading.local()  # the pool in effect for this thread (see using)
 
 
 @contextmanager
-def using(pool: Pool, on_wait: Callable[[int], None] | None = None) -> Iterator[Pool]:
+def using(pool: Pool, on_wait: Callable[[int], None] | None = None, owner: Any = None) -> Iterator[Pool]:
     """Run every local chunk of work of this thread in ``pool`` while the block runs, even a single chunk (so that a
-    cancel kills it at once), ``on_wait(place)`` told the run's place in the pool's line (0 once it runs)."""
+    cancel kills it at once), ``on_wait(place)`` told the run's place in the pool's line (0 once it runs), the runs
+    owned by ``owner`` (:meth:`hcsched.pool.Pool.time_left`)."""
     before = getattr(_here, "pool", None)
-    _here.pool = (pool, on_wait)
+    _here.pool = (pool, on_wait, owner)
     try:
         yield pool
     finally:
@@ -172,7 +173,7 @@ def in_processes(work: Callable, items: list, jobs: int, collect: Callable[[int,
 
 def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any], None], models: Iterable[str],
                options: RunOptions = LOCAL, poll: Callable[[], None] | None = None,
-               tick: Callable[[], None] | None = None) -> None:
+               tick: Callable[[], None] | None = None, costs: list[float] | None = None) -> None:
     """``job(*chunk)`` for every chunk, ``collect(index, result)`` in the calling thread as each finishes (in any
     order), ``tick()`` there for each :func:`hcsched.pool.tick` of a chunk (progress inside a chunk).
 
@@ -183,14 +184,16 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
     called every ``POLL_SECONDS`` meanwhile. "dask": a local cluster of ``jobs`` workers, or the scheduler at
     ``scheduler``. What
     ``collect``, ``tick`` or ``poll`` raises (e.g. a cancel) stops the run at once and propagates. ``job`` must be a
-    function of an importable module (workers receive it by name).
+    function of an importable module (workers receive it by name). ``costs[i]``: chunk i's seconds on one quiet core
+    by the models' estimate, if known (a pool measures its pace on them: :meth:`hcsched.pool.Pool.pace`).
     """
     if options.backend == "dask":
         _run_dask(*_carrying_plugins(job, chunks), collect, options)
         return
     entry = getattr(_here, "pool", None)
     if entry is not None:
-        entry[0].run(job, chunks, collect, jobs=options.jobs, tick=tick, poll=poll, on_wait=entry[1])
+        entry[0].run(job, chunks, collect, jobs=options.jobs, tick=tick, poll=poll, on_wait=entry[1], costs=costs,
+                     owner=entry[2])
         return
     jobs = options.workers()
     if jobs == 1 or len(chunks) <= 1:
@@ -200,7 +203,7 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
         return
     jobs = min(jobs, len(chunks))
     if threads_alive() > 1:
-        shared_pool().run(*_carrying_plugins(job, chunks), collect, jobs=jobs, tick=tick, poll=poll)
+        shared_pool().run(*_carrying_plugins(job, chunks), collect, jobs=jobs, tick=tick, poll=poll, costs=costs)
         return
     warm_up(set(models))
     in_processes(_call, [(job, chunk) for chunk in chunks], jobs, collect, poll, tick)

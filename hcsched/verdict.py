@@ -31,6 +31,12 @@ Student-t would (``mean_ci``'s "auto" rule).
 
 A scenario's results lead with its model's headline metric (:func:`headline_metric`, first in
 :func:`scenario_verdicts`); the other metrics' sentences are for a second look.
+
+**Words.** A lead sentence is at most :data:`LEAD_WORDS` words (where the names allow): what does not fit (an interval,
+the benchmark, a group's averages) is said below it (:attr:`Verdict.detail`; :func:`headline` gives the lead and what
+folds below it). Each heuristic is named in words where first mentioned (:func:`named_once`, :func:`heuristic_words`),
+never two brackets in a row. A close race whose every member beats the benchmark for real says so first. A run in
+progress says how far it is and whether its answer is settled (:func:`progress_lead`).
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ import pandas as pd
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
 from hcsched.formatting import amount_text, is_fraction, listed, readable
-from hcsched.heuristics import heuristic_title
+from hcsched.heuristics import heuristic_title, label_parts
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
 from hcsched.stats import mean_ci, ranked
@@ -126,7 +132,11 @@ class Verdict:
     note : str
         Why there is no comparison ("neither is better", "no values", "the only heuristic"), else "".
     text : str
-        One sentence: who wins, by how much, and whether the difference is real.
+        The lead sentence, at most :data:`LEAD_WORDS` words where the names allow: who wins, by how much, and whether
+        the difference is real.
+    detail : str
+        What does not fit in the lead (its interval, the benchmark, the group's averages), as sentences; "" when
+        none.
     references : tuple of Reference
         The heuristics that cannot run online (static benchmarks, bounds), never crowned, best first.
     reference_text : str
@@ -141,6 +151,15 @@ class Verdict:
         How far the best is from a bound on the best possible (:func:`bound_sentence`), or "".
     unranked : tuple of str
         Heuristics left out of the ranking because their mean is infinite (an overflow).
+    group_benchmark : tuple of (str, Comparison)
+        Each heuristic not told apart from the best (the best first) against the benchmark, when the benchmark is not
+        one of them.
+    what : str
+        The metric in a sentence (:func:`metric_words`).
+    best_text : str
+        The best's mean as a sentence says it ("535,000 s (6.2 days)"), "" without a best.
+    names : tuple of (str, str)
+        Each label with its plain words (:func:`named_once`).
     """
 
     metric: str
@@ -151,7 +170,7 @@ class Verdict:
     kind: str  # "percent" or "points"
     comparisons: tuple[Comparison, ...]  # the runner-up first, then the benchmark if it is neither
     note: str  # why there is no comparison ("neither is better", "no values", "the only heuristic"), else ""
-    text: str  # one sentence: who wins, by how much, and whether it is real
+    text: str  # the lead sentence: who wins, by how much, and whether it is real
     references: tuple[Reference, ...] = ()  # best first
     reference_text: str = ""  # the references' sentence, "" without any
     tied: tuple[Comparison, ...] = ()  # the best against every other heuristic it is not told apart from, best first
@@ -159,6 +178,11 @@ class Verdict:
     behind: tuple[str, ...] = ()  # the heuristics told apart from the best (clearly worse), in rank order
     bound_text: str = ""  # how far the best is from a bound on the best possible (:func:`bound_sentence`), or ""
     unranked: tuple[str, ...] = ()  # heuristics left out of the ranking: their mean is infinite (an overflow)
+    detail: str = ""  # what does not fit in the lead, as sentences
+    group_benchmark: tuple[tuple[str, Comparison], ...] = ()  # the group not told apart from the best vs the benchmark
+    what: str = ""  # the metric in a sentence
+    best_text: str = ""  # the best's mean as a sentence says it
+    names: tuple[tuple[str, str], ...] = ()  # label, plain words
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -190,8 +214,8 @@ class Verdict:
 
     @property
     def lines(self) -> list[str]:
-        """The sentence, then the bound's and the references' sentences if any."""
-        return [self.text] + [t for t in (self.bound_text, self.reference_text) if t]
+        """The lead sentence, then the rest of it, the bound's and the references' sentences if any."""
+        return [self.text] + [t for t in (self.detail, self.bound_text, self.reference_text) if t]
 
 
 # --- which heuristics can be crowned, and which metric leads -----------------------------------------------------
@@ -263,6 +287,36 @@ def _ranking(table: pd.DataFrame, better: str, means: dict) -> list[tuple[str, f
 
 # --- the words ---------------------------------------------------------------------------------------------------
 
+LEAD_WORDS = 35  # a lead sentence's most words: what does not fit is said below it
+
+#: A heuristic's plain words where its registry title only repeats its short name ("Min-min" for min-min): what its
+#: rule does, as its model's paper describes it (the ETC model: Maheswaran et al.; classes: Al-Azzoni and Down;
+#: timeshared: Caniou and Jeannot; value: Kim et al.).
+PLAIN_WORDS = {
+    ("etc", "min-min"): "soonest-finishing task first",
+    ("etc", "max-min"): "latest-finishing task first",
+    ("etc", "sufferage"): "task that would suffer most first",
+    ("etc", "duplex"): "better of Min-min and Max-min",
+    ("classes", "lpas-2k"): "LPAS asking two machines",
+    ("classes", "lp-static"): "LP shares, no machine state",
+    ("classes", "guided-lpas"): "LPAS held to its LP shares",
+    ("classes", "guided-lpas-2k"): "Guided-LPAS asking two machines",
+    ("timeshared", "netsolve-mct"): "NetSolve's earliest completion",
+    ("timeshared", "min-length"): "least remaining time in all",
+    ("value", "max-max"): "most worth per second of work first",
+    ("value", "max-min"): "latest-finishing task first",
+    ("value", "min-min"): "soonest-finishing task first",
+    ("value", "percent-best"): "by priority, on its fastest machines",
+    ("value", "queueing-table"): "queues ranked by priority and urgency",
+    ("value", "relative-cost"): "most worth, then lowest relative cost",
+    ("value", "slack-sufferage"): "task losing most deadline slack first",
+}
+
+
+def word_count(text: str) -> int:
+    return len(text.split())
+
+
 def headline_title(metric: Metric) -> str:
     """"Lowest makespan" / "Highest utilisation" with the metric's own wording (an acronym keeps its case)."""
     t = metric.title
@@ -275,17 +329,41 @@ def _lowered(title: str) -> str:
     return title if len(title) > 1 and title[:2].isupper() else title[:1].lower() + title[1:]
 
 
+_SHARE_OF = re.compile(r"(.*), % of (.*)")  # "Value, % of the upper bound": a value said as "90.9% of the upper bound"
+
+
 def metric_words(metric: Metric) -> str:
-    """The metric in a sentence: "makespan", "state-information discount" (a unit in the title left to the values)."""
+    """The metric in a sentence: "makespan", "value" (a unit in the title, and what a percent is of, left to the
+    values: :func:`of_what`)."""
     t = metric.title
     if metric.unit and t.endswith(f" ({metric.unit})"):
         t = t[: -len(metric.unit) - 3]
-    return _lowered(t)
+    share = _SHARE_OF.fullmatch(t) if metric.unit == "%" else None
+    return _lowered(share.group(1) if share else t)
+
+
+def of_what(metric: Metric) -> str:
+    """" of the upper bound" for a metric in percent of something ("Value, % of the upper bound"), else ""."""
+    share = _SHARE_OF.fullmatch(metric.title) if metric.unit == "%" else None
+    return f" of {share.group(2)}" if share else ""
+
+
+def _at(x: float, metric: Metric) -> str:
+    """A value in a sentence: "535,000 s (6.2 days)", "90.88% of the upper bound"."""
+    return readable(x, metric) + of_what(metric)
 
 
 def _size(x: float, kind: str) -> str:
     """A difference's size with its unit: "6.1%", "2.3 points"."""
     return f"{amount_text(abs(x))}%" if kind == "percent" else f"{amount_text(abs(x))} points"
+
+
+def _sizes(xs: list[float], kind: str) -> str:
+    """Differences' sizes: "about 8.9%" when they read the same, else "8.8% to 8.9%", "5.3 to 8.8 points"."""
+    low, high = min(xs, key=abs), max(xs, key=abs)
+    if _size(low, kind) == _size(high, kind):
+        return f"about {_size(low, kind)}"
+    return f"{amount_text(abs(low))}{'%' if kind == 'percent' else ''} to {_size(high, kind)}"
 
 
 def _side(x: float) -> str:
@@ -317,99 +395,224 @@ def _equal(c: Comparison) -> bool:
     return c.difference == 0 and c.lower == c.upper == 0
 
 
-def _lead(v: Verdict, metric: Metric, total: int, sup: str) -> str:
-    """The sentence on the best and the runner-up."""
-    c, best, what = v.comparisons[0], v.best, metric_words(metric)
-    value = readable(v.best_mean, metric)
+@dataclass(frozen=True)
+class _Part:
+    """A clause of a lead sentence: always in it (``apart`` None), or in it where it fits, else said as ``apart``, a
+    sentence of its own below the lead; ``below``: a sentence said below the lead whenever this clause's candidate
+    is the one chosen."""
+
+    text: str
+    apart: str | None = None
+    below: str = ""
+
+
+def _named_words(text: str, names: Mapping[str, str]) -> int:
+    return word_count(named_once([text], names)[0])
+
+
+def _joined(parts: list[_Part], chosen: list[bool]) -> str:
+    return "".join(p.text for p, c in zip(parts, chosen, strict=True) if c) + "."
+
+
+def _fit(candidates: list[list[_Part]], after: list[str], names: Mapping[str, str]) -> tuple[str, str]:
+    """(lead, rest) of a sentence: the first of ``candidates`` (each its parts in reading order) whose parts that must
+    be in the lead fit in :data:`LEAD_WORDS` words once the heuristics are named (the last whatever its length), with
+    as many of its other parts as still fit, in reading order; the parts left out, its parts' ``below`` sentences,
+    then ``after``, make the rest."""
+    for k, parts in enumerate(candidates):
+        chosen = [p.apart is None for p in parts]
+        if k < len(candidates) - 1 and _named_words(_joined(parts, chosen), names) > LEAD_WORDS:
+            continue
+        for i in range(len(parts)):
+            if not chosen[i]:
+                chosen[i] = True
+                chosen[i] = _named_words(_joined(parts, chosen), names) <= LEAD_WORDS
+        rest = [p.apart for p, c in zip(parts, chosen, strict=True) if not c] + [p.below for p in parts] + after
+        return _joined(parts, chosen), " ".join(r for r in rest if r)
+    raise ValueError("no candidate sentence")
+
+
+def _told(c: Comparison, total: int, kind: str) -> str:
+    """"a real difference (95% interval: 4.8% to 7.3% below)"."""
+    return f"a real difference ({_ci(c, total)}: {_range(c, kind)})"
+
+
+def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str:
+    """How ``first`` compares with ``name`` (the benchmark, or the best heuristic that can run online), to follow "A
+    is" or "GA reaches 95%,": "23% below the benchmark C: a real difference (95% interval: 19% to 27% below)"."""
     if c.trials == 0:
-        return (f"{best} has the {sup} {what} ({value}), but no trial has a value of both it and the runner-up "
-                f"{c.other}, so they cannot be compared")
+        return f"not comparable with {name}: no trial has a value of both"
+    if c.trials == 1:
+        return f"{_size(c.difference, kind)} {_side(c.difference)} {name} in the one trial where both have a value"
+    if _equal(c):
+        return f"equal to {name} in every trial"
+    if c.told_apart:
+        return f"{_size(c.difference, kind)} {_side(c.difference)} {name}: {_told(c, total, kind)}"
+    return f"not told apart from {name}: the {_ci(c, total)} puts {first} {_range(c, kind)} {c.other} per trial"
+
+
+def _benchmark_parts(v: Verdict, total: int, named: set[str]) -> list[_Part]:
+    """The best against the benchmark, when it is neither the runner-up nor in ``named``: a clause of the lead where
+    it fits."""
+    out = []
+    for c in v.comparisons[1:]:
+        if c.other not in named:
+            said = f"{v.best} is {_against(c, v.best, f'the benchmark {c.other}', v.kind, total)}"
+            out.append(_Part(f"; {said}", f"{said}."))
+    return out
+
+
+def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
+    """The best told apart from the runner-up (or too few trials to tell): who, by how much, and whether it is
+    real."""
+    c, best, what, sup = v.comparisons[0], v.best, metric_words(metric), _superlative(v)
+    has = f"{best} has the {sup} {what} at {_at(v.best_mean, metric)}"
+    if c.trials == 0:
+        return [[_Part(f"{has}, but no trial has a value of both it and the runner-up {c.other}, so they cannot be "
+                       "compared")]]
     if c.trials == 1:
         where = "the only trial" if total == 1 else "the one trial where both have a value"
-        return (f"{best} has the {sup} {what} ({value}), {_size(c.difference, v.kind)} {_side(c.difference)} the "
-                f"runner-up {c.other} in {where}: too few trials to tell whether the difference is real")
-    if _equal(c):
-        return f"No clear winner on {what}: {best} and {c.other} are equal in every trial ({value} on average)"
-    if c.told_apart:
-        also = " (the benchmark)" if c.other == v.benchmark else ""
-        return (f"{best} has the {sup} {what} ({value}), {_size(c.difference, v.kind)} {_side(c.difference)} the "
-                f"runner-up {c.other}{also}: a real difference ({_ci(c, total)}: {_range(c, v.kind)})")
-    other = readable(c.means[1], metric)
-    if not c.separated and len(v.tied) > 1:  # a group: every heuristic the best is not told apart from
-        if len(v.tied) >= GROUP_SHOWN:  # a large group: counted, the best average and the benchmark named
-            bench = next((t for t in v.tied if t.role == "benchmark"), None)
-            among = f", the benchmark {bench.other} at {readable(bench.means[1], metric)} among them" if bench else ""
-            n = len(v.tied) + 1 + len(v.behind)
-            worse = ("" if not v.behind else f"; only {listed(v.behind)} {'is' if len(v.behind) == 1 else 'are'} "
-                     "clearly worse" if len(v.behind) <= GROUP_SHOWN - 1 else f"; {len(v.behind)} are clearly worse")
-            return (f"No clear winner on {what}: {len(v.tied) + 1} of {n} heuristics are not told apart from the best "
-                    f"average, {best} at {value}{among}{worse}")
-        group = [f"{best} at {value}"] + [f"{_role(t)}{t.other} at {readable(t.means[1], metric)}" for t in v.tied]
-        return (f"No clear winner on {what}: {listed(group)} are not told apart (per trial, the {_ci(c, total)} of "
-                f"{best} against each runs from better to worse)")
+        return [[_Part(f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
+                       f"{where}: too few trials to tell whether the difference is real")]]
+    runner = f"the benchmark {c.other}, the runner-up" if c.other == v.benchmark else f"the runner-up {c.other}"
+    return [[_Part(f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)} {runner}: a real difference"),
+             _Part(f" ({_ci(c, total)}: {_range(c, v.kind)})",
+                   f"The {_ci(c, total)} of {best} against {c.other}: {_range(c, v.kind)}.")]]
+
+
+def _superlative(v: Verdict) -> str:
+    return "lowest" if v.better == "lower" else "highest"
+
+
+def _beat_candidates(v: Verdict, metric: Metric) -> list[list[_Part]]:
+    """A group not told apart whose every member beats the benchmark for real: said first (the useful point of a close
+    race: both beat the benchmark by about 9%, for real), the group counted where its names do not fit."""
+    group = [v.best] + [t.other for t in v.tied]
+    two = len(group) == 2
+    beat = (f"beat the benchmark {v.benchmark} on {metric_words(metric)} by "
+            f"{_sizes([c.difference for _, c in v.group_benchmark], v.kind)}")
+    apart = "the two are not told apart" if two else "no two are told apart"
+    others = f"{len(group) - 1} other{'' if two else 's'} not told apart from it {'both' if two else 'each'} {beat}"
+    return [[_Part(f"{listed(group)} {'both' if two else 'each'} {beat}: "
+                   f"{'a real difference' if two else 'real differences'}; {apart}")],
+            [_Part(f"{v.best} at {_at(v.best_mean, metric)} and {others}: real differences")],
+            [_Part(f"{v.best} and {others}: real differences")]]
+
+
+def _beats_benchmark(v: Verdict) -> bool:
+    """Whether every heuristic of the group not told apart from the best beats the benchmark, for real."""
+    better = (lambda d: d < 0) if v.better == "lower" else (lambda d: d > 0)  # noqa: E731
+    return bool(v.group_benchmark) and all(c.told_apart and better(c.difference) for _, c in v.group_benchmark)
+
+
+def _group_listing(v: Verdict, metric: Metric) -> str:
+    """The best and every heuristic not told apart from it, with their averages: "A at 100 s, B at 100.5 s and the
+    benchmark C at 101.2 s"."""
+    return listed([f"{v.best} at {_at(v.best_mean, metric)}"] + [f"{_role(t)}{t.other} at {_at(t.means[1], metric)}"
+                                                                 for t in v.tied])
+
+
+def _group_explained(v: Verdict, total: int) -> str:
+    return f"per trial, the {_ci(v.comparisons[0], total)} of {v.best} against each runs from better to worse"
+
+
+def _group_lines(v: Verdict, metric: Metric, total: int) -> list[str]:
+    """The group not told apart, below the lead: each one's average, and how each compares with the benchmark."""
+    c = v.comparisons[0]
+    if len(v.tied) == 1:
+        out = [f"{v.best} averages {_at(v.best_mean, metric)} and {c.other} {_at(c.means[1], metric)}; per trial, the "
+               f"{_ci(c, total)} puts {v.best} {_range(c, v.kind)} {c.other}."]
+    else:
+        out = [f"Not told apart: {_group_listing(v, metric)}; {_group_explained(v, total)}."]
+    if v.group_benchmark:
+        out.append(f"Against the benchmark {v.benchmark}, 95% intervals: "
+                   + "; ".join(f"{h} {_range(b, v.kind)}" for h, b in v.group_benchmark) + ".")
+    return out
+
+
+def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
+    """A group of three or more not told apart: named where they fit, else counted with the best average, the
+    benchmark among them, and the ones clearly worse."""
+    what, value, explained = metric_words(metric), _at(v.best_mean, metric), _group_explained(v, total)
+    bench = _benchmark_parts(v, total, {t.other for t in v.tied})
+    named = [_Part(f"No clear winner on {what}: {_group_listing(v, metric)} are not told apart",
+                   below=f"{explained[:1].upper()}{explained[1:]}."), *bench]
+    n = len(v.tied) + 1 + len(v.behind)
+    counted = [_Part(f"No clear winner on {what}: {len(v.tied) + 1} of {n} heuristics are not told apart from the best "
+                     f"average, {v.best} at {value}", below=_group_lines(v, metric, total)[0])]
+    among = next((t for t in v.tied if t.role == "benchmark"), None)
+    if among is not None:
+        at = _at(among.means[1], metric)
+        counted.append(_Part(f", the benchmark {among.other} at {at} among them",
+                             f"The benchmark {among.other}, at {at}, is among them."))
+    if v.behind:
+        worse = (f"only {listed(v.behind)} {'is' if len(v.behind) == 1 else 'are'} clearly worse"
+                 if len(v.behind) < GROUP_SHOWN else f"{len(v.behind)} are clearly worse")
+        counted.append(_Part(f"; {worse}", f"{worse[:1].upper()}{worse[1:]}."))
+    return [counted + bench] if len(v.tied) >= GROUP_SHOWN else [named, counted + bench]
+
+
+def _pair_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
+    """The best and the runner-up not told apart: by the interval, or because the averages and the trials point
+    different ways."""
+    c, best, what = v.comparisons[0], v.best, metric_words(metric)
+    averages = f"No clear winner on {what}: {best} averages {_at(v.best_mean, metric)} and {c.other} " \
+               f"{_at(c.means[1], metric)}"
+    bench = _benchmark_parts(v, total, set())
+    per_trial = f"the {_ci(c, total)} puts {best} {_range(c, v.kind)} {c.other}"
     if c.separated:  # told apart per trial, but the other way than the means
-        return (f"No clear winner on {what}: {best} averages {value} against {c.other}'s "
-                f"{other}, yet the {_ci(c, total)} "
-                f"puts it {_range(c, v.kind)} {c.other} per trial: the "
-                "averages and the trials disagree, "
-                "so they are not told apart")
-    return (f"No clear winner on {what}: {best} averages {value} and {c.other} {other}, but the {_ci(c, total)} puts "
-            f"{best} {_range(c, v.kind)} {c.other} per trial, so they are not told apart")
+        why = f"Per trial, {per_trial}: the averages and the trials disagree, so they are not told apart."
+        return [[_Part(f"{averages}, yet per trial {per_trial}: the averages and the trials disagree, so they are not "
+                       "told apart"), *bench],
+                [_Part(f"{averages}, but the trials disagree with the averages", below=why), *bench]]
+    return [[_Part(f"{averages}, but {per_trial} per trial, so they are not told apart"), *bench],
+            [_Part(f"{averages}: not told apart", below=f"Per trial, {per_trial}."), *bench]]
+
+
+def _candidates(v: Verdict, metric: Metric, total: int) -> tuple[list[list[_Part]], list[str]]:
+    """The lead's candidate sentences, longest first, and the sentences always said below it."""
+    left = _unranked_note(v, metric)
+    if v.best is None:
+        return [[_Part(f"{v.title}: {v.note}")]], left
+    if v.note:
+        return [[_Part(f"{v.title}: {v.best} at {_at(v.best_mean, metric)}, {v.note}")]], left
+    c, bench = v.comparisons[0], _benchmark_parts(v, total, set())
+    if c.trials < 2 or c.told_apart:
+        return [parts + bench for parts in _winner_candidates(v, metric, total)], left
+    if _equal(c):
+        return [[_Part(f"No clear winner on {metric_words(metric)}: {v.best} and {c.other} are equal in every "
+                       f"trial, at {_at(v.best_mean, metric)} on average"), *bench]], left
+    if len(v.tied) >= 1 and _beats_benchmark(v):
+        return _beat_candidates(v, metric), _group_lines(v, metric, total) + left
+    found = _group_candidates(v, metric, total) if len(v.tied) > 1 else _pair_candidates(v, metric, total)
+    return found, left
 
 
 def _role(c: Comparison) -> str:
     return "the benchmark " if c.role == "benchmark" else ""
 
 
-def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str:
-    """A clause on ``first`` against ``name`` (the benchmark, or the best heuristic that can run online)."""
-    if c.trials == 0:
-        return f"no trial has a value of both {first} and {name}"
-    if c.trials == 1:
-        return f"{_size(c.difference, kind)} {_side(c.difference)} {name} in the one trial where both have a value"
-    if _equal(c):
-        return f"equal to {name} in every trial"
-    if c.told_apart:
-        return f"{_size(c.difference, kind)} {_side(c.difference)} {name} ({_ci(c, total)}: {_range(c, kind)})"
-    return f"not told apart from {name}: the {_ci(c, total)} puts {first} {_range(c, kind)} {c.other} per trial"
-
-
-def _sentence(v: Verdict, metric: Metric, total: int) -> str:
-    """One sentence: who wins on the metric, by how much, and whether it is real; the benchmark after a semicolon."""
-    left = _unranked_note(v, metric)
-    if v.best is None:
-        return f"{v.title}: {v.note}{left}."
-    if v.note:
-        return f"{v.title}: {v.best} ({readable(v.best_mean, metric)}), {v.note}{left}."
-    sup = "lowest" if v.better == "lower" else "highest"
-    text = _lead(v, metric, total, sup)
-    named = {t.other for t in v.tied} if len(v.tied) > 1 and not v.comparisons[0].separated else set()
-    for c in v.comparisons[1:]:
-        if c.other not in named:
-            text += f"; {v.best} is " + _against(c, v.best, f"the benchmark {c.other}", v.kind, total)
-    return text + left + "."
-
-
-def _unranked_note(v: Verdict, metric: Metric) -> str:
-    """"; the mean makespan of mct and met is infinite (an overflow), so they are not ranked", or ""."""
+def _unranked_note(v: Verdict, metric: Metric) -> list[str]:
+    """"The mean makespan of mct and met is infinite (an overflow), so they are not ranked: an infinite mean cannot
+    win."; none when every mean is finite."""
     if not v.unranked:
-        return ""
-    return (f"; the mean {metric_words(metric)} of {listed(v.unranked)} is infinite (an overflow), so "
-            f"{'it is' if len(v.unranked) == 1 else 'they are'} not ranked (an infinite mean cannot win)")
+        return []
+    return [f"The mean {metric_words(metric)} of {listed(v.unranked)} is infinite (an overflow), so "
+            f"{'it is' if len(v.unranked) == 1 else 'they are'} not ranked: an infinite mean cannot win."]
 
 
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     """"For reference, not a contender: ga, a static benchmark ..., reaches 95.7%, 4.3 points above slack-sufferage,
-    best on average among the heuristics that can run online (95% interval: 2.8 to 5.9 points above)."."""
+    the best heuristic that can run online: a real difference (95% interval: 2.8 to 5.9 points above)."."""
     if not v.references:
         return ""
     whats = {r.what for r in v.references}
     shared = len(whats) == 1 and len(v.references) > 1
     parts, named = [], False
     for r in v.references:
-        part = f"{r.label}" + ("" if shared else f", {r.what},") + f" reaches {readable(r.mean, metric)}"
+        part = f"{r.label}" + ("" if shared else f", {r.what},") + f" reaches {_at(r.mean, metric)}"
         if r.versus is not None:
-            best = r.versus.other if named else f"{BEST_ONLINE}, {r.versus.other}"
+            best = r.versus.other if named else f"{r.versus.other}, {BEST_ONLINE}"
             part += ", " + _against(r.versus, r.label, best, v.kind, total)
             named = True
         parts.append(part)
@@ -428,36 +631,40 @@ def _one_row_each(results: pd.DataFrame) -> pd.DataFrame:
     return results
 
 
-def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, references: Mapping[str, str]):
-    """(best, its mean, comparisons, note, references) of one metric; only heuristics that can run online ranked."""
+def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, references: Mapping[str, str]) -> dict:
+    """A :class:`Verdict`'s fields of one metric but its words: the best heuristic that can run online and how it
+    compares; the references beside it."""
     if metric.better not in ("lower", "higher"):
-        return None, math.nan, (), NEITHER, (), (), ()
+        return {"best": None, "best_mean": math.nan, "comparisons": (), "note": NEITHER}
     table = wide(_one_row_each(results), metric.name)
     means = _means(table)
     refs = [h for h in table.columns if h in references]
     online = table.drop(columns=refs)
     ranking = _ranking(online, metric.better, means)
     best, mean = ranking[0] if ranking else (None, math.nan)
-    shown = [Reference(h, references[h], m, None if best is None else _compare(table, h, best, "best online", metric,
-                                                                               means))
-             for h, m in _ranking(table[refs], metric.better, means)]
+    shown = tuple(Reference(h, references[h], m, None if best is None else
+                            _compare(table, h, best, "best online", metric, means))
+                  for h, m in _ranking(table[refs], metric.better, means))
+    out = {"best": best, "best_mean": mean, "comparisons": (), "note": "", "references": shown}
     if best is None:
-        note = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
-            "no finite values" if _unranked(online, metric.better, means) else \
-            "no values (every trial is NaN)"
-        return None, math.nan, (), note, tuple(shown), (), ()
+        out["note"] = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
+            "no finite values" if _unranked(online, metric.better, means) else "no values (every trial is NaN)"
+        return out
     rest = [h for h, _ in ranking[1:]]
     if not rest:
         only = "the only heuristic" + (" that can run online" if refs else "")
-        return best, mean, (), (only if online.shape[1] == 1 else only + " with values") + ", nothing to compare", \
-            tuple(shown), (), ()
+        out["note"] = (only if online.shape[1] == 1 else only + " with values") + ", nothing to compare"
+        return out
     against = [_compare(table, best, h, "benchmark" if h == benchmark else "other", metric, means) for h in rest]
     comps = [dataclasses.replace(against[0], role="runner-up")]
     if benchmark in rest[1:]:
         comps.append(against[rest.index(benchmark)])
-    tied = [c for c in against if c.trials > 1 and not c.separated]
-    behind = [c.other for c in against if c.told_apart]
-    return best, mean, tuple(comps), "", tuple(shown), tuple(tied), tuple(behind)
+    tied = tuple(c for c in against if c.trials > 1 and not c.separated)
+    group = [best] + [c.other for c in tied]
+    versus = () if not tied or benchmark not in rest or benchmark in group else \
+        tuple((h, _compare(table, h, benchmark, "benchmark", metric, means)) for h in group)
+    return {**out, "comparisons": tuple(comps), "tied": tied, "behind": tuple(c.other for c in against if c.told_apart),
+            "group_benchmark": versus}
 
 
 def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
@@ -465,20 +672,22 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     """The verdict of one metric of a results table (one row per trial and heuristic). ``benchmark``: a heuristic label
     compared with too when it is neither the best nor the runner-up. ``references``: labels of heuristics that cannot
     run online, with what each is in words (:func:`scenario_references`); they are never crowned. ``names``: label ->
-    plain name, said where a label is first mentioned (:func:`named_once`)."""
-    references = dict(references or {})
-    best, mean, comps, note, refs, tied, behind = _decide(results, metric, benchmark, references)
+    plain words, said where a label is first mentioned (:func:`named_once`). Its lead sentence (``text``) is at most
+    :data:`LEAD_WORDS` words where the names allow; what does not fit is in ``detail``."""
+    references, names = dict(references or {}), dict(names or {})
     unranked = ()
     if metric.better in ("lower", "higher"):
         table = wide(results, metric.name)
         unranked = _unranked(table.drop(columns=[h for h in table.columns if h in references]), metric.better,
                              _means(table))
-    v = Verdict(metric.name, headline_title(metric), metric.better, best, mean, difference_kind(metric), comps, note,
-                "",
-                refs, tied=tied, benchmark=benchmark, behind=behind, unranked=unranked)
+    v = Verdict(metric=metric.name, title=headline_title(metric), better=metric.better, kind=difference_kind(metric),
+                text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric),
+                names=tuple(names.items()), **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
-    text, reference_text = named_once([_sentence(v, metric, total), _reference_sentence(v, metric, total)], names or {})
-    return dataclasses.replace(v, text=text, reference_text=reference_text)
+    lead, detail = _fit(*_candidates(v, metric, total), names)
+    text, detail, reference_text = named_once([lead, detail, _reference_sentence(v, metric, total)], names)
+    return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text,
+                               best_text="" if v.best is None else _at(v.best_mean, metric))
 
 
 def plain_name(title: str) -> str:
@@ -488,27 +697,48 @@ def plain_name(title: str) -> str:
     return re.sub(r"\s*\(([^()]*)\)$", r", \1", title.split(";")[0]).strip()
 
 
+def _same_name(name: str, label: str) -> bool:
+    """Whether a name only repeats a label ("Min-min", "LPAS-2/k", "NetSolve MCT" for netsolve-mct)."""
+    return re.sub(r"[\W_]", "", name.lower()) == re.sub(r"[\W_]", "", label.lower())
+
+
+def heuristic_words(label: str, model: str | None = None) -> str:
+    """A heuristic's plain words for a sentence: its registry title (:func:`plain_name`: "mct": Minimum completion
+    time), or, where that only repeats its name, :data:`PLAIN_WORDS`' ("sufferage": task that would suffer most
+    first); "" for a label of one's own."""
+    name, _ = label_parts(label)
+    title = plain_name(heuristic_title(label, model))
+    return PLAIN_WORDS.get((model, name), title) if title and _same_name(title, name) else title
+
+
+def _named_form(label: str, name: str) -> str:
+    """"la (load balance)"; "kpb (K-percent best; kbar=1)" for the label "kpb (kbar=1)" (never two brackets in a
+    row)."""
+    base, params = re.fullmatch(r"(.*?)(?: \((.*)\))?", label).groups()
+    return f"{base} ({name}; {params})" if params else f"{label} ({name})"
+
+
 def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
-    """Each heuristic's plain name beside its label where the lines first mention it: "la (load balance)", "kpb
-    (K-percent best; kbar=1)" for the label "kpb (kbar=1)" (never two brackets in a row); a label already its own name
-    ("min-min": Min-min) stays as it is. ``names``: label -> plain name. A label is matched whole, never inside another
-    ("mp" within "mp-load")."""
+    """Each heuristic's plain words beside its label where the lines first mention it (:func:`_named_form`); a label
+    already named there, or whose name only repeats it (a plug-in's "Mine" for mine), stays as it is. ``names``: label
+    -> plain words. A label is matched whole, never inside another ("mp" within "mp-load", "kpb" within "kpb
+    (k=10)")."""
+    forms = {label: _named_form(label, name) for label, name in names.items()
+             if name and not _same_name(name, label_parts(label)[0]) and not _same_name(name, label)}
     found = {}
-    for label, name in names.items():
-        if not name or name.lower().replace(" ", "-") == label.lower():
-            continue
-        pattern = re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])")
-        longer = [other for other in names if other != label and other.startswith(label)]  # "kpb" in "kpb (k=10)"
+    for label, form in forms.items():
+        pattern = re.compile(r"(?<![\w-])(?:" + re.escape(form) + "|" + re.escape(label) + r")(?![\w-])")
+        longer = [x for other in names if other != label and other.startswith(label)
+                  for x in (other, forms.get(other, other))]
         for k, line in enumerate(lines):
             m = next((m for m in pattern.finditer(line)
                       if not any(line.startswith(other, m.start()) for other in longer)), None)
             if m is not None:
-                found[label] = (k, m.start(), m.end(), name)
+                found[label] = (k, m.start(), m.end(), form if m.group(0) != form else m.group(0))
                 break
     out = list(lines)
-    for label, (k, start, end, name) in sorted(found.items(), key=lambda x: (x[1][0], -x[1][1])):
-        base, params = re.fullmatch(r"(.*?)(?: \((.*)\))?", label).groups()  # "kpb (kbar=1)": kpb, kbar=1
-        out[k] = out[k][:start] + (f"{base} ({name}; {params})" if params else f"{label} ({name})") + out[k][end:]
+    for k, start, end, form in sorted(found.values(), key=lambda x: (x[0], -x[1])):
+        out[k] = out[k][:start] + form + out[k][end:]
     return out
 
 
@@ -597,7 +827,7 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
         The headline metric's first; :func:`verdict_lines` gives the lines to show.
     """
     model = get_model(scenario.model)
-    names = {h.label: plain_name(heuristic_title(h.label, scenario.model)) for h in scenario.heuristics}
+    names = {h.label: heuristic_words(h.label, scenario.model) for h in scenario.heuristics}
     found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names)
     by_name = {m.name: m for m in model.metrics}
     found = [dataclasses.replace(v, bound_text=bound_sentence(results, by_name[v.metric], v.best,
@@ -609,15 +839,102 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
 
 def trade_off(verdicts_: list[Verdict]) -> str:
     """One line on what the lead verdict leaves out: the other metrics that another heuristic wins, told apart from
-    its runner-up ("But min-min has the lowest mean flow time and the lowest max stretch."); "" when none."""
+    its runner-up ("But min-min has the lowest mean flow time and the lowest max stretch."), each heuristic in words
+    where the lead does not name it already; "" when none."""
     if not verdicts_ or verdicts_[0].best is None:
         return ""
-    lead = verdicts_[0].best
+    lead = verdicts_[0]
     others = {}
     for v in verdicts_[1:]:
-        if v.best is not None and v.best != lead and v.separated:
-            others.setdefault(v.best, []).append("the " + re.sub(r" \([^()]*\)$", "", _lowered(v.title)))
-    return " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
+        if v.best is not None and v.best != lead.best and v.separated:
+            others.setdefault(v.best, []).append(f"the {_superlative(v)} {v.what or _lowered(v.title)}")
+    line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
+    return named_once([lead.text, lead.detail, line], dict(lead.names))[2] if line else ""
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What a results page says first, and what it folds below."""
+
+    lead: str  # the headline metric's lead sentence, at most LEAD_WORDS words where the names allow
+    rest: tuple[str, ...]  # the rest of its sentence, the trade-off, the bound's and the references' sentences
+    others: tuple[str, ...]  # the other metrics' lines
+
+
+def headline(verdicts_: list[Verdict]) -> Headline:
+    """The lead sentence of a run's results and what folds below it.
+
+    Parameters
+    ----------
+    verdicts_ : list of Verdict
+        As :func:`scenario_verdicts` returns them, the headline metric's first.
+
+    Returns
+    -------
+    Headline
+        ``lead``: who wins on the headline metric, by how much and whether it is real, each heuristic in words where
+        first named; ``rest``: what else is said of it (its interval or its benchmark where they do not fit, the
+        metrics another heuristic wins, the bound, the references); ``others``: the other metrics' lines.
+    """
+    if not verdicts_:
+        return Headline("", (), ())
+    v = verdicts_[0]
+    rest = (v.detail, trade_off(verdicts_), v.bound_text, v.reference_text)
+    return Headline(v.text, tuple(t for t in rest if t), tuple(line for o in verdicts_[1:] for line in o.lines))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _still_open(v: Verdict, word: str) -> str:
+    """Why the lead's answer is not settled yet, in a few words."""
+    c = v.comparisons[0]
+    if c.trials < 2:
+        return f"too few {word}s to tell"
+    if len(v.tied) > 1:
+        return f"{len(v.tied) + 1} heuristics are not told apart yet"
+    if c.disagrees:
+        return f"the averages and the {word}s disagree"
+    return f"{v.best} is not told apart from {c.other} yet"
+
+
+def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) -> str:
+    """The lead of a run in progress: "So far, 8 of 50 trials: sufferage (...) has the lowest makespan, 8.4% below
+    min-min (...); already clear after 8 trials." when the best is told apart from the runner-up (the paired 95%
+    interval excludes no difference, :attr:`Verdict.separated`), else "...; still open: min-min and sufferage are
+    within each other's 95% interval.". At most :data:`LEAD_WORDS` words where the names allow.
+
+    Parameters
+    ----------
+    verdicts_ : list of Verdict
+        The verdicts of the trials ended so far (:func:`scenario_verdicts`), the headline metric's first.
+    done, total : int
+        Whole trials ended, and the run's trials.
+    word : str
+        The model's word for a trial ("trial", "replication", "simulation").
+
+    Returns
+    -------
+    str
+        One sentence.
+    """
+    head = f"So far, {done} of {_plural(total, word)}"
+    if not verdicts_:
+        return f"{head}: nothing to rank yet."
+    v = verdicts_[0]
+    if v.best is None or not v.comparisons:
+        return f"{head}. {v.text}"
+    c = v.comparisons[0]
+    if v.separated:
+        gap = f"{_size(c.difference, v.kind)} {_side(c.difference)} {c.other}"
+        lines = [f"{head}: {v.best} has the {_superlative(v)} {v.what}, {gap}; already clear after "
+                 f"{_plural(done, word)}."]
+    else:  # the best average, which the trials do not tell apart yet
+        lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
+                 for at in (f" at {v.best_text}", "")]
+    named = [named_once([line], dict(v.names))[0] for line in lines]
+    return next((line for line in named if word_count(line) <= LEAD_WORDS), lines[-1])
 
 
 def verdict_lines(verdicts_: list[Verdict]) -> list[str]:

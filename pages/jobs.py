@@ -66,6 +66,7 @@ SESSION_GRACE_SECONDS = 10.0  # a job whose session has been gone this long is c
 STUCK_FACTOR, STUCK_SECONDS = 3.0, 30.0  # no progress for this many times the estimate (and this long): said so
 IN_PROCESS = False  # tests that change a model in this process run jobs in the job's thread, one job at a time
 REFRESH_SECONDS = 0.3  # how often a page shows a running job's progress
+PARTIAL_REDRAW_SECONDS = 2.0  # a page showing a run's results so far is drawn again at most this often
 WATCH_SECONDS = float(os.environ.get("HCSCHED_WATCH_SECONDS", 600))  # a page follows a job this long, then redraws
 
 
@@ -90,10 +91,18 @@ def server_pool() -> Pool:
         return _server["pool"]
 
 
+def started_pool() -> Pool | None:
+    """The server's pool once started (None while jobs run in this process, in tests)."""
+    with _server_lock:
+        pool = _server.get("pool")
+    return None if IN_PROCESS or pool is None or pool.broken else pool
+
+
 def begin_page() -> None:
     """What every page does first: start the server's pool (unless jobs run in this process, in tests), and forget a
     job that an interrupted run of a page left for :func:`watch`, and settle the jobs that have ended."""
     _watched.entry = None
+    _watched.page_started = time.monotonic()
     _settle_ended()
     if not IN_PROCESS:
         server_pool()
@@ -161,6 +170,12 @@ class Job:
     session: str | None = None
     gone_since: float | None = None
     settled: tuple[str, Any] | None = None  # its outcome, fixed when a page first settles it
+    partial: Any = None  # its results so far (a run's: the trials finished), while it runs
+    partials: int = 0  # how many times they were given
+
+    def give_partial(self, value: Any) -> None:
+        """The ``partial(results)`` callback of :func:`hcsched.simulate`: kept for the pages to show."""
+        self.partial, self.partials = value, self.partials + 1
 
     def progress(self, done: float, total: int) -> None:
         """The ``progress(done, total)`` callback of simulate, sweep and reproduce: raises Cancelled once asked to."""
@@ -175,19 +190,20 @@ class Job:
         if self.cancel.is_set():
             raise Cancelled
 
-    def submit(self, fn: Callable, *args) -> Job:
-        """Start ``fn(*args, self.progress)`` (the progress callback last) in a thread of its own, its work in the
-        server's pool."""
+    def submit(self, fn: Callable, *args, partial: bool = False) -> Job:
+        """Start ``fn(*args, self.progress)`` (the progress callback last; with ``partial``, then
+        :meth:`give_partial`) in a thread of its own, its work in the server's pool."""
         self.session = _session_id()
         pool = None if IN_PROCESS else server_pool()
+        callbacks = (self.progress, self.give_partial) if partial else (self.progress,)
 
         def work() -> None:
             try:
                 if pool is None:
-                    result = fn(*args, self.progress)
+                    result = fn(*args, *callbacks)
                 else:
-                    with using(pool, self._wait):
-                        result = fn(*args, self.progress)
+                    with using(pool, self._wait, owner=self):
+                        result = fn(*args, *callbacks)
             except BaseException as exc:
                 self.future.set_exception(exc)
             else:
@@ -230,14 +246,16 @@ class Job:
         return bar, warning
 
     def draw(self, bar, warning) -> None:
-        """The progress bar ("3.5 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
+        """The progress bar ("3 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
         while it waits; a warning when it has made no progress for far longer than its estimate."""
         if self.place:
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
             bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
                                    f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
         else:
-            text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started)
+            pool = started_pool()
+            left = pool.time_left(self) if pool is not None and self.done < self.total else None
+            text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left)
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
         if quiet is None:
@@ -247,14 +265,27 @@ class Job:
                             "s: it may be stuck. Cancel it and run it again.")
 
 
-def follow(key: str, cancel_key: str) -> None:
+def adopt(value: Any) -> None:
+    """A job restored into a new session of the same person (a reload: :mod:`pages.store`) is this session's now:
+    it runs on rather than being cancelled with the tab it was started in."""
+    if isinstance(value, Job):
+        value.session, value.gone_since = _session_id(), None
+
+
+def follow(key: str, cancel_key: str, results: bool = False) -> None:
     """The page's part of the job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it
     runs, kept up to date by :func:`watch` at the end of the page; once it has ended, settled (:func:`settle`) and the
-    page drawn again."""
+    page drawn again. With ``results`` (a page that shows the job's results so far), the page is drawn again as more
+    of them come (at most every ``PARTIAL_REDRAW_SECONDS``, and never faster than twice the time it takes to draw)."""
     _watched.entry = None
     job = _running(key)
     if job is not None:
-        _watched.entry = (key, *job.show(cancel_key))
+        _watched.entry = (key, *job.show(cancel_key), job.partials if results else None)
+
+
+def following() -> bool:
+    """Whether this page shows a job's progress already (:func:`follow`)."""
+    return getattr(_watched, "entry", None) is not None
 
 
 def _running(key: str) -> Job | None:
@@ -275,12 +306,16 @@ def watch() -> None:
     entry, _watched.entry = getattr(_watched, "entry", None), None
     if entry is None:
         return
-    key, bar, warning = entry
-    until = time.monotonic() + WATCH_SECONDS
+    key, bar, warning, drawn = entry
+    start = time.monotonic()
+    redraw = start + max(PARTIAL_REDRAW_SECONDS, 2 * (start - getattr(_watched, "page_started", start)))
+    until = start + WATCH_SECONDS
     while time.monotonic() < until:
         job = _running(key)
         if job is None:
             return
+        if drawn is not None and job.partials != drawn and (drawn == 0 or time.monotonic() >= redraw):
+            st.rerun()  # (more) results so far: the page shows them, the first as soon as they come
         job.draw(bar, warning)
         time.sleep(REFRESH_SECONDS)
     if WATCH_SECONDS > 0:

@@ -16,6 +16,7 @@ from hcsched.links import RUN, scenario_from_query, scenario_query, wants_run
 from pages.models import replace_scenario
 from pages.runs import plan_run, start_run
 from pages.session import Keys, edit_description, init_session_state
+from pages.store import SID, session_id
 from pages.widgets import plain
 
 OPENED = "link_opened"  # set once the session's first run has read its link
@@ -30,7 +31,7 @@ def open_link() -> None:
     if OPENED not in st.session_state:
         st.session_state[OPENED] = True
         init_session_state()
-        _open(st.query_params.to_dict())
+        _open({k: v for k, v in st.query_params.to_dict().items() if k != SID})
     problem = st.session_state.get(PROBLEM)
     if problem is not None and problem[1] == st.session_state.get(Keys.SCENARIO):
         st.warning(plain(problem[0]))
@@ -71,11 +72,11 @@ def link_query() -> dict[str, str]:
 
 
 def keep_link() -> None:
-    """At the end of every run: the address carries the current scenario (written only when it differs, and again
-    after a page switch cleared it)."""
+    """At the end of every run: the address carries the current scenario and the session's id (:mod:`pages.store`;
+    written only when it differs, and again after a page switch cleared it)."""
     if Keys.SCENARIO not in st.session_state:
         return
-    query = link_query()
+    query = {**link_query(), SID: session_id()}
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
 

@@ -14,7 +14,7 @@ ONE_RUN = "One run"
 
 init_session_state()
 st.title("Results")
-run_status()
+run_status(results=True)
 if Keys.RESULTS not in st.session_state:
     st.info("No results yet: run a scenario first.")
     link("run", "Go to Run")

@@ -4,6 +4,8 @@ the model's metric descriptions; the model's own charts from its dashboard modul
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -28,7 +30,7 @@ from hcsched.formatting import interval_cell, readable_amount
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
-from hcsched.verdict import scenario_benchmark, scenario_references, scenario_verdicts, trade_off
+from hcsched.verdict import progress_lead, scenario_benchmark, scenario_references, scenario_verdicts, trade_off
 from pages.history import (
     HISTORY_CAP,
     PICKED,
@@ -40,8 +42,9 @@ from pages.history import (
     titled,
 )
 from pages.models import replace_scenario, shown_text, ui
-from pages.runs import RunResult
+from pages.runs import RunResult, running_run
 from pages.session import Keys, same_experiment
+from pages.store import SESSION_HOURS
 from pages.widgets import PAGES, file_name, headline_metric, plain, shown_as_error
 
 READING = ("How to read the intervals: a whisker on a bar, or [a, b] after a number, is the 95% interval of the mean: "
@@ -62,6 +65,8 @@ def show_current_results(key: str) -> None:
     """The results shown (the last run, or one picked from the session's runs), said to belong to their scenario
     (the last results of another scenario marked and folded away; a run picked from the history shown as it is, with a
     way to load its scenario), with the change line against the baseline."""
+    if show_results_so_far(key):
+        return
     shown = pick_run(key)
     run = st.session_state.get(Keys.RESULTS)
     if run is None:
@@ -78,6 +83,19 @@ def show_current_results(key: str) -> None:
         show_results(run, key)
         return
     show_if_current(run.scenario, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+
+
+def show_results_so_far(key: str) -> bool:
+    """While the session's run of the current scenario goes on and some of its trials have ended: their results,
+    marked "so far" (the whole run's replace them when it ends, the same numbers for the same trials). Returns
+    whether they were shown."""
+    job = running_run()
+    if job is None or job.partial is None or not same_experiment(job.scenario, st.session_state[Keys.SCENARIO]):
+        return False
+    results = job.partial
+    show_results(RunResult(job.scenario, results, time.monotonic() - job.started), key,
+                 so_far=int(results["trial"].nunique()))
+    return True
 
 
 COMPARE_MODE = "Compare two runs"
@@ -109,9 +127,9 @@ def pick_run(key: str):
         return shown
     picker = f"{key}_pick_run"
     st.session_state[picker] = shown.title  # follows a new run; a pick goes through _picked
-    st.selectbox(f"Run shown (kept while this tab is open: the last {HISTORY_CAP} runs; a reload starts afresh, the "
-                 "address keeps the scenario)", [e.title for e in reversed(runs)], key=picker, on_change=_picked,
-                 args=(picker,))
+    st.selectbox(f"Run shown (the last {HISTORY_CAP} runs, kept on this server for {SESSION_HOURS:g} hours after "
+                 "your last visit: a reload of this address finds them)", [e.title for e in reversed(runs)], key=picker,
+                 on_change=_picked, args=(picker,))
     found = None if is_pinned(shown) else against_baseline(shown)
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
     if is_pinned(shown):
@@ -179,9 +197,10 @@ def metric_help(model) -> pd.DataFrame:
                           "meaning": m.doc} for m in model.table_metrics()])
 
 
-def show_results(run: RunResult, key: str) -> None:
+def show_results(run: RunResult, key: str, so_far: int | None = None) -> None:
     """Who wins, bars with 95% intervals, the table of means, per-trial distributions, the model's own charts, the
-    animated Gantt chart of one trial, and downloads.
+    animated Gantt chart of one trial, and downloads; with ``so_far`` (the trials ended of a run going on), who wins
+    so far, its bars and means, marked as such.
 
     What is shown comes from the model's metric descriptions; its own charts come from its dashboard module. Each part
     that runs a model's code shows an error of that code as one line, and the rest of the page still draws."""
@@ -191,7 +210,9 @@ def show_results(run: RunResult, key: str) -> None:
     bars = model.bar_metrics()
     tables = model.table_metrics()
     summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
-    facts = [f"**{plain(scenario.name)}**: {scenario.trials} {model.trial_word}s", f"seed {scenario.seed}",
+    trials = f"{scenario.trials} {model.trial_word}s" if so_far is None else \
+        f"so far {so_far} of {scenario.trials} {model.trial_word}s"
+    facts = [f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}",
              f"{run.seconds:.1f} s" if run.seconds >= 0.05 else "under 0.1 s"]
     headline = shown_text(scenario.model, model.headline(scenario.spec))
     if headline:
@@ -200,7 +221,7 @@ def show_results(run: RunResult, key: str) -> None:
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to "
                      f"{plain(scenario.benchmark_label)}")
     with shown_as_error("Who wins could not be worked out"):
-        show_verdict(results, scenario, key)
+        show_verdict(results, scenario, key, so_far)
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
     for warning in model.warnings(results):
         st.warning(plain(shown_text(scenario.model, warning)))
@@ -221,6 +242,10 @@ def show_results(run: RunResult, key: str) -> None:
             pinned=True, width=text_width(means["heuristic"]),
             help="The heuristic's short name, as in the charts and the CSV downloads; hover a bar for its name in "
                  "words, or open *What the short names on this page mean*")})
+    if so_far is not None:
+        st.caption(f"The per-{model.trial_word} distributions, one {model.trial_word}'s schedules and the downloads "
+                   "come with the whole run.")
+        return
     with st.expander("What the metrics mean", expanded=False):
         st.table(metric_help(model), hide_index=True)  # an HTML table: its meanings wrap, never cut
     by_name = {m.name: m for m in bars}
@@ -261,16 +286,19 @@ def _model_charts(charts, results: pd.DataFrame, scenario: Scenario, colors: dic
         charts(results, scenario, colors, key)
 
 
-def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results") -> None:
+def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results", so_far: int | None = None) -> None:
     """One sentence on the model's headline metric (who wins among the heuristics that can run online, by how much,
     and whether the paired 95% interval tells them apart), the references below it (static benchmarks, bounds: never
-    crowned), and the other metrics' sentences folded in "Other metrics"."""
+    crowned), and the other metrics' sentences folded in "Other metrics". With ``so_far`` (trials ended of a run
+    going on), the sentence says so, and whether the answer is already clear."""
     found = scenario_verdicts(scenario, results)
     if not found:
         return
     lead, others = found[0], found[1:]
+    text = lead.text if so_far is None else \
+        progress_lead(found, so_far, scenario.trials, get_model(scenario.model).trial_word)
     with st.container(key=f"{key}_verdict"):
-        st.markdown(f"**{plain(lead.text)}**")
+        st.markdown(f"**{plain(text)}**")
         also = trade_off(found)  # another heuristic wins another metric, for real: said, not only folded
         if also:
             st.markdown(plain(also))

@@ -13,9 +13,9 @@ import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
 from pages.history import keep, reuse
-from pages.jobs import Job, follow, settle, warm_kernels
+from pages.jobs import Job, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
-from pages.widgets import refusal, run_estimate
+from pages.widgets import link, refusal, run_estimate
 
 QUICK_SECONDS = 1.0  # a run that ends within this shows its results at once, without a progress bar
 
@@ -28,9 +28,9 @@ class RunResult:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def cached_simulate(scenario: Scenario, _jobs: int | None = None, _progress=None) -> pd.DataFrame:
+def cached_simulate(scenario: Scenario, _jobs: int | None = None, _progress=None, _partial=None) -> pd.DataFrame:
     """Runs are cached on the (hashable) scenario: its trials and seed are part of it."""
-    return simulate(scenario, jobs=_jobs, progress=_progress)
+    return simulate(scenario, jobs=_jobs, progress=_progress, partial=_partial)
 
 
 def wait_for_kernels(model: str) -> None:
@@ -53,7 +53,7 @@ def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
     """The run of ``scenario`` as a Job not yet started: its one estimate (the trials, trial 0 again for the Gantt
     chart, drawing the charts), or why it is refused (over the time limit or the size cap, or a model's error)."""
     job = Job(scenario, scenario.trials, word=get_model(scenario.model).trial_word, notice_key=Keys.NOTICE,
-              on_result=_keep)
+              on_result=_keep, what=f"Run of {plain(scenario.name)}: ")
     job.refused = refusal(scenario, jobs)
     if job.refused is None:
         job.estimate = run_estimate(scenario, jobs)
@@ -77,7 +77,7 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
         st.session_state[Keys.NOTICE] = ("error", job.refused, job.scenario)
         return False
     wait_for_kernels(job.scenario.model)  # its workers load them from numba's cache rather than all compile them
-    st.session_state[Keys.JOB] = job.submit(cached_simulate, job.scenario, jobs)
+    st.session_state[Keys.JOB] = job.submit(cached_simulate, job.scenario, jobs, partial=True)
     try:
         job.future.exception(timeout=QUICK_SECONDS)
     except TimeoutError:
@@ -90,9 +90,35 @@ def _keep(job: Job, results: pd.DataFrame) -> None:
     keep(RunResult(job.scenario, results, time.monotonic() - job.started))
 
 
-def run_status() -> None:
-    """The progress of a running job (polled), or a notice about the last run of the current scenario."""
-    follow(Keys.JOB, "cancel_run")
+def run_status(results: bool = False) -> None:
+    """The progress of a running job (polled), or a notice about the last run of the current scenario. ``results``:
+    the page shows the run's results so far (Home, Results), drawn again as more come."""
+    follow(Keys.JOB, "cancel_run", results)
     notice = st.session_state.get(Keys.NOTICE)
     if notice and same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
         getattr(st, notice[0])(notice[1])
+
+
+def running_run() -> Job | None:
+    """The session's run while it goes on, if any."""
+    job = st.session_state.get(Keys.JOB)
+    return job if job is not None and not job.ended else None
+
+
+SIDE_JOBS = ((Keys.JOB, "the run"), ("sw_job", "the sweep"), ("pp_job", "the rerun"))  # shown on every page
+
+
+def status_in_sidebar() -> None:
+    """On a page that does not show it already, the session's run (or sweep, or Papers rerun) in progress in the
+    sidebar: its name, its progress and Cancel, and a way to its page; so that a run is never out of sight."""
+    if following():
+        return
+    for key, what in SIDE_JOBS:
+        job = st.session_state.get(key)
+        if job is not None and not job.ended:
+            with st.sidebar:
+                st.caption(f"In progress: {what} of {plain(job.scenario.name) if job.scenario else 'the claims'}")
+                follow(key, f"sidebar_cancel_{key}")
+                target = {"sw_job": "sweep", "pp_job": "papers"}.get(key, "results")
+                link(target, f"See {'the results so far' if key == Keys.JOB else 'its page'}")
+            return

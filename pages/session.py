@@ -8,7 +8,8 @@ import streamlit as st
 from hcsched import Scenario, preset, preset_names
 from hcsched.compare import what_changed
 from hcsched.presets import EDITED, preset_of
-from pages.jobs import begin_page, plain, warm_kernels
+from pages.jobs import adopt, begin_page, plain, warm_kernels
+from pages.store import attach
 
 
 class Keys:
@@ -23,8 +24,10 @@ class Keys:
 
 
 def init_session_state() -> None:
-    """Every page calls this first: a first visit starts with the built-in default scenario."""
+    """Every page calls this first: a reload finds the session's runs and history kept on the server (the address's
+    id, :mod:`pages.store`); a first visit starts with the built-in default scenario."""
     warming = warm_kernels()
+    attach(on_restore=adopt)
     begin_page()  # the server's workers start with its first page, so that the first Run finds them ready
     st.session_state.setdefault(Keys.SCENARIO, preset("quickstart"))
     warming.request(st.session_state[Keys.SCENARIO].model)  # a model switched to compiles while the user edits

@@ -15,12 +15,12 @@ from streamlit.errors import StreamlitAPIException
 
 from hcsched import Scenario, get_model
 from hcsched.errors import HcschedError, describe_error
-from hcsched.experiment import estimate_seconds, memory_refusal
+from hcsched.experiment import estimate_seconds, memory_refusal, work_seconds
 from hcsched.export import export_stem
 from hcsched.metrics import Metric
 from hcsched.readers import check_upload, max_upload_cells
 from hcsched.verdict import headline_metric as lead_metric
-from pages.jobs import Job, plain, plain_html  # noqa: F401  (plain, plain_html: for the pages)
+from pages.jobs import Job, plain, plain_html, started_pool  # noqa: F401  (plain, plain_html: for the pages)
 from pages.session import Keys, scenario_problem
 
 # longer runs and sweeps are refused (per session)
@@ -124,10 +124,23 @@ def file_name(scenario: Scenario, what: str, ext: str, run: bool = False) -> str
 
 
 @st.cache_data(show_spinner=False, max_entries=64)  # Home plans its run on every rerun
-def run_estimate(scenario: Scenario, jobs: int | None = None) -> float:
-    """The one estimate of a run a page states and the limit checks: the trials, then trial 0 again for the Gantt
-    chart, then drawing the charts. Asked only of a scenario within the size cap and the memory limit."""
-    return estimate_seconds(scenario, jobs=jobs) + estimate_seconds(scenario, trials=1, jobs=1) + DRAW_SECONDS
+def quiet_estimate(scenario: Scenario, jobs: int | None = None) -> tuple[float, float, float]:
+    """A run on a quiet machine: its trials' wall seconds, their seconds of one core, and trial 0's again (for the
+    Gantt chart)."""
+    return (estimate_seconds(scenario, jobs=jobs), work_seconds(scenario),
+            estimate_seconds(scenario, trials=1, jobs=1))
+
+
+def run_estimate(scenario: Scenario, jobs: int | None = None, loaded: bool = True) -> float:
+    """The one estimate of a run a page states: the trials, then trial 0 again for the Gantt chart, then drawing the
+    charts. ``loaded``: as the server's pool forecasts them now (its share beside the runs going on and in line, at
+    the pace the pool measures: :meth:`hcsched.pool.Pool.forecast`); else on a quiet machine, as the limit checks
+    it. Asked only of a scenario within the size cap and the memory limit."""
+    trials, work, again = quiet_estimate(scenario, jobs)
+    pool = started_pool() if loaded else None
+    if pool is None:
+        return trials + again + DRAW_SECONDS
+    return pool.forecast(trials, work, jobs) + pool.pace() * again + DRAW_SECONDS
 
 
 def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:
@@ -138,7 +151,7 @@ def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:
         refused = capacity_refusal(scenario, jobs)
         if refused:
             return refused
-        estimate = run_estimate(scenario, jobs)
+        estimate = run_estimate(scenario, jobs, loaded=False)
     except Exception as exc:
         return f"This scenario cannot run: {plain(describe_error(exc))}"
     if estimate <= LIMIT_SECONDS:

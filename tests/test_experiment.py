@@ -103,14 +103,16 @@ def test_calibrate_recovers_a_rate():
         calibrate(sc, 1.5)
 
 
-def test_progress_is_said_in_the_models_word_with_fractions_of_a_trial():
-    """Progress in the model's word (not "trials" where the model says replications or simulations), with fractions of
-    a trial done."""
+def test_progress_is_said_in_the_models_word_in_whole_trials():
+    """Progress in the model's word (not "trials" where the model says replications or simulations), in whole trials
+    (3.5 done says 3, 0.9 says 0: a trial half done is not yet an answer), while the pace uses the fraction."""
     from hcsched.experiment import progress_text
 
-    assert progress_text(3.5, 50, "replication", 7.0) == "3.5 of 50 replications done, about 93 s left"
+    assert progress_text(3.5, 50, "replication", 7.0) == "3 of 50 replications done, about 93 s left"
     assert progress_text(0, 10, "simulation", 1.0) == "0 of 10 simulations done"
     assert progress_text(4.0, 4, "trial", 2.0) == "4 of 4 trials done, about 0 s left"
+    assert progress_text(0.9, 30, "trial", 0.9).startswith("0 of 30 trials done, about 29 s left")
+    assert progress_text(15.7, 16, "trial", 15.7).startswith("15 of 16 trials done")
 
 
 # --- the time a run takes, before and while it runs ------------------------------------------------------------------

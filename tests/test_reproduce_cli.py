@@ -151,7 +151,7 @@ def test_progress_bar_starts_at_zero_done(monkeypatch):
     show(2.5, 10)
     show(5, 10)
     said = tty.getvalue()
-    assert "0 of 10 replications done " in said and "2.5 of 10 replications done, about" in said
+    assert "0 of 10 replications done " in said and "2 of 10 replications done, about" in said
     assert "5 of 10 replications done, about" in said
 
 

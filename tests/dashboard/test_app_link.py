@@ -13,6 +13,10 @@ from hcsched import preset, simulate  # noqa: E402
 from hcsched.links import scenario_query  # noqa: E402
 
 
+def _address(at) -> dict:
+    """The address's scenario parameters, without the session's id (``sid``, pages.store) that it carries too."""
+    return {k: v for k, v in at.query_params.items() if k != "sid"}
+
 def opened(params: dict[str, str]) -> AppTest:
     """The dashboard opened at a link: a new session whose address carries ``params``."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
@@ -32,7 +36,7 @@ def test_a_link_with_a_preset_and_a_changed_field_loads_that_scenario():
     scenario = at.session_state["scenario"]
     assert scenario == preset("quickstart").replace(machines=12, name="quickstart (edited)",
                                                     description="Edited from quickstart: machines 8 → 12.")
-    assert at.query_params == {"preset": "quickstart", "machines": "12"}
+    assert _address(at) == {"preset": "quickstart", "machines": "12"}
     assert at.subheader[0].value == "Scenario: quickstart (edited)" and not at.warning
     assert links(at) == ["/?preset=quickstart&machines=12", "/?preset=quickstart&machines=12&run=1"]
     at.switch_page("pages/scenario.py").run()
@@ -41,7 +45,7 @@ def test_a_link_with_a_preset_and_a_changed_field_loads_that_scenario():
 
 def test_a_plain_address_carries_the_default_scenario():
     at = opened({})
-    assert at.session_state["scenario"] == preset("quickstart") and at.query_params == {"preset": "quickstart"}
+    assert at.session_state["scenario"] == preset("quickstart") and _address(at) == {"preset": "quickstart"}
 
 
 def test_run_1_runs_it_and_the_results_show():
@@ -50,7 +54,7 @@ def test_run_1_runs_it_and_the_results_show():
     expected = preset("quickstart").replace(trials=3)
     assert run.scenario == expected
     pd.testing.assert_frame_equal(run.results, simulate(expected, jobs=1))
-    assert at.query_params == {"preset": "quickstart", "trials": "3"}  # run=1 dropped: a reload does not run again
+    assert _address(at) == {"preset": "quickstart", "trials": "3"}  # run=1 dropped: a reload does not run again
     assert len(at.get("plotly_chart")) >= 2 and at.dataframe  # the results are drawn on Home
 
 
@@ -69,7 +73,7 @@ def test_a_tampered_link_is_one_line_and_the_default_scenario(params, words):
     [warning] = at.warning
     assert words in warning.value and "The default scenario, quickstart, is loaded instead." in warning.value
     assert "\n" not in warning.value and not at.exception and not at.error
-    assert at.query_params == {"preset": "quickstart"}
+    assert _address(at) == {"preset": "quickstart"}
     at.run()
     assert at.warning[0].value == warning.value  # said until the scenario changes
 
@@ -86,7 +90,7 @@ def test_editing_a_field_on_the_scenario_page_updates_the_link():
     at.number_input(key="sc_w_machines").set_value(12).run()
     assert links(at)[0] == "/?preset=quickstart&machines=12"  # its Copy link
     at.switch_page("app.py").run()  # AppTest runs a page file on its own: the app's script writes the address
-    assert at.query_params == {"preset": "quickstart", "machines": "12"}
+    assert _address(at) == {"preset": "quickstart", "machines": "12"}
 
 
 def test_the_link_opens_the_same_scenario_in_another_session():
@@ -95,7 +99,7 @@ def test_the_link_opens_the_same_scenario_in_another_session():
     first.number_input(key="sc_w_tasks").set_value(150).run()
     first.selectbox(key="sc_w_consistency").set_value("semiconsistent").run()
     first.switch_page("app.py").run()
-    second = opened(first.query_params)
+    second = opened(_address(first))  # as Copy link gives it: without the session's id
     assert second.session_state["scenario"] == first.session_state["scenario"]
     assert second.session_state["scenario"].description == \
         "Edited from quickstart: tasks 200 → 150; etc.consistency inconsistent → semiconsistent; " \
@@ -107,4 +111,4 @@ def test_a_scenario_of_ones_own_travels_compressed():
     query = scenario_query(own)
     assert list(query) == ["scenario"]
     at = opened(query)
-    assert at.session_state["scenario"] == own and at.query_params == query and not at.warning
+    assert at.session_state["scenario"] == own and _address(at) == query and not at.warning

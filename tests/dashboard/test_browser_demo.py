@@ -1,0 +1,124 @@
+"""The live demo in a real browser: the first answer on screen within 3 s of Run for every model's default preset
+(the results so far, or the whole run when it is that quick), a reload during a run finding the run with its progress
+and Cancel, and Back going to the previous page.
+
+Every model's kernels are compiled beforehand (``hcsched warm-up``, the README's install step), so that Run measures
+the run and not a first compilation. Drives Debian's chromium with Playwright; skipped without it unless
+HCSCHED_REQUIRE_BROWSER=1 (CI), where it fails instead.
+"""
+
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+from helpers import ARGS, CHROMIUM, ROOT, require_browser
+from live import streamlit_server
+
+from hcsched import get_model, model_names
+
+FIRST_ANSWER_SECONDS = 3.0
+
+
+@pytest.fixture(scope="module")
+def server():
+    require_browser()
+    subprocess.run([sys.executable, "-m", "hcsched", "warm-up"], cwd=ROOT, check=True, capture_output=True)
+    with tempfile.TemporaryFile("w+") as log:
+        with streamlit_server(log) as (url, _):
+            yield url
+        log.seek(0)
+        out = log.read()
+    assert "Traceback" not in out, out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, url: str):
+    page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.goto(url)
+    page.get_by_role("button", name="Run", exact=True).wait_for(timeout=60_000)
+    page.wait_for_timeout(1000)  # the model's kernels loaded from the cache (the Warming thread)
+    return page
+
+
+@pytest.mark.parametrize("model", model_names())
+def test_the_first_answer_is_on_screen_within_3_s_of_run(server, browser, model, capsys):
+    name = get_model(model).default_preset
+    page = _page(browser, f"{server}/?preset={name}")
+    verdict = page.locator(".st-key-landing_verdict")
+    assert verdict.count() == 0
+    start = time.monotonic()
+    page.get_by_role("button", name="Run", exact=True).click()
+    verdict.wait_for(timeout=60_000)
+    took = time.monotonic() - start
+    text = verdict.inner_text()
+    with capsys.disabled():
+        print(f"\n{name}: the first answer {took:.2f} s after Run: {text[:90]!r}")
+    assert took <= FIRST_ANSWER_SECONDS, f"{name}: {took:.1f} s"
+    assert re.search(r"\w", text)
+    page.context.close()
+
+
+def _progress(page) -> str:
+    return page.locator("[data-testid='stProgress']").first.inner_text(timeout=30_000)
+
+
+def _done(text: str) -> int:
+    return int(re.search(r"(\d+) of \d+ \w+ done", text)[1])
+
+
+def test_a_reload_during_a_run_finds_it_with_its_progress_and_cancel(server, browser):
+    page = _page(browser, f"{server}/?preset=kim-loose-high-heavy&trials=400")
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.wait_for_function("document.body.innerText.match(/[1-9]\\d* of 400 \\w+ done/)", timeout=60_000)
+    before = _done(_progress(page))
+    assert "sid=" in page.url
+    page.reload()
+    page.get_by_role("button", name="Cancel").first.wait_for(timeout=30_000)
+    text = _progress(page)
+    assert "Run of kim-loose-high-heavy" in text and _done(text) >= before, text
+    page.locator(".st-key-landing_verdict").wait_for(timeout=10_000)  # its results so far, too
+    assert "So far" in page.locator(".st-key-landing_verdict").inner_text()
+    # every page shows it: the Scenario page in its sidebar, named, with Cancel
+    page.locator("[data-testid='stSidebarNav'] a", has_text="Scenario").click()
+    side = page.locator("[data-testid='stSidebarUserContent']")
+    side.get_by_text("In progress: the run of kim-loose-high-heavy").wait_for(timeout=30_000)
+    assert "trials done" in side.locator("[data-testid='stProgress']").inner_text(timeout=10_000)
+    start = time.monotonic()
+    side.get_by_role("button", name="Cancel").click()
+    side.get_by_text("In progress").wait_for(state="detached", timeout=10_000)
+    took = time.monotonic() - start
+    assert took < 2.5, f"Cancel took {took:.1f} s to free the page"
+    page.context.close()
+
+
+def test_back_goes_to_the_previous_page(server, browser):
+    """Home, then Scenario (with an edit: the address changes), then Run: Back twice goes to Scenario, then Home."""
+    page = _page(browser, server)
+    page.locator("[data-testid='stSidebarNav'] a", has_text="Scenario").click()
+    page.wait_for_url(re.compile(r"/scenario\?"), timeout=30_000)
+    tasks = page.get_by_role("spinbutton", name="Tasks")
+    tasks.fill("150")
+    tasks.press("Enter")
+    page.wait_for_url(re.compile(r"tasks=150"), timeout=30_000)  # the edit is in the address
+    page.locator("[data-testid='stSidebarNav'] a", has_text="Run").click()
+    page.wait_for_url(re.compile(r"/run\?"), timeout=30_000)
+    page.wait_for_timeout(1500)
+    page.go_back()
+    page.wait_for_timeout(1500)
+    assert re.search(r"/scenario(\?|$)", page.url), page.url
+    page.go_back()
+    page.wait_for_timeout(1500)
+    assert re.search(r":\d+/(\?|$)", page.url), page.url
+    page.context.close()

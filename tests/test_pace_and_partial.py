@@ -1,0 +1,166 @@
+"""What a run in progress tells before it ends: results so far (whole trials, the same numbers as the final table's,
+which they never change) and a forecast of its time that counts the runs beside it and the pace the pool measures."""
+
+import os
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from hcsched import preset, simulate
+from hcsched.experiment import estimate_seconds, work_seconds
+from hcsched.pool import Pool, load_pace
+from hcsched.runner import using
+
+WORK = str(Path(__file__).parent / "pool_work")
+
+
+@pytest.fixture(scope="module")
+def pool():
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = WORK  # the workers import the tests' work by name
+    try:
+        with Pool(2, max_runs=2, preload=("hcsched", "pool_work")) as p:
+            assert p.wait_ready(60)
+            yield p
+    finally:
+        os.environ.pop("PYTHONPATH") if before is None else os.environ.__setitem__("PYTHONPATH", before)
+
+
+def _fn(name: str):
+    import importlib
+    import sys
+
+    sys.path.insert(0, WORK)
+    try:
+        return getattr(importlib.import_module("pool_work"), name)
+    finally:
+        sys.path.remove(WORK)
+
+
+# --- results so far ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("where", ["here", "pool"])
+def test_results_so_far_are_whole_trials_of_the_final_table_which_they_do_not_change(where, pool, monkeypatch):
+    """Every partial table holds whole trials (each heuristic once per trial), row for row equal to the final table's
+    rows of those trials; more trials each time; never the whole run; and the final table is byte-identical to a run
+    that asked for none."""
+    import hcsched.experiment as experiment
+
+    monkeypatch.setattr(experiment, "PARTIAL_SECONDS", 0.0)  # every chunk, to see them all
+    scenario = preset("quickstart").replace(trials=12)
+    seen: list[pd.DataFrame] = []
+    if where == "pool":
+        with using(pool):
+            final = simulate(scenario, jobs=2, partial=seen.append)
+    else:
+        final = simulate(scenario, jobs=1, partial=seen.append)
+    plain = simulate(scenario, jobs=1)
+    assert final.to_csv() == plain.to_csv()
+    assert seen, "no results so far were given"
+    heuristics = len(scenario.heuristics)
+    sizes = [table["trial"].nunique() for table in seen]
+    assert sizes == sorted(set(sizes)) and sizes[-1] < scenario.trials
+    for table in seen:
+        assert (table.groupby("trial").size() == heuristics).all()
+        same = final[final["trial"].isin(table["trial"])].reset_index(drop=True)
+        pd.testing.assert_frame_equal(table.reset_index(drop=True), same)
+
+
+def test_results_so_far_come_at_most_every_partial_seconds(monkeypatch):
+    import hcsched.experiment as experiment
+
+    monkeypatch.setattr(experiment, "PARTIAL_SECONDS", 3600.0)
+    seen = []
+    simulate(preset("quickstart").replace(trials=6), jobs=1, partial=seen.append)
+    assert len(seen) == 1 and seen[0]["trial"].tolist() == [0] * 4  # the first chunk's, then none within the hour
+
+
+# --- the pace and the forecast -------------------------------------------------------------------------------------
+def test_the_pool_measures_its_pace_on_chunks_against_their_cost_estimate(pool):
+    """Chunks that sleep twice their estimate give a pace of about 2; a run without estimates measures nothing."""
+    pool._paced = (0.0, 0.0, 0.0)
+    got = {}
+    pool.run(_fn("sleep"), [(0.6,)] * 4, got.__setitem__, costs=[0.3] * 4)
+    assert pool.pace() == pytest.approx(2.0, rel=0.2)
+    pool._paced = (0.0, 0.0, 0.0)
+    pool.run(_fn("sleep"), [(0.2,)] * 2, got.__setitem__)
+    assert pool._paced == (0.0, 0.0, 0.0)
+
+
+def test_a_forecast_shares_the_workers_with_the_runs_going_on(pool, monkeypatch):
+    """Processor sharing of the workers, by hand: a new run of 4 s of work on 2 workers beside a run with 10 s left and
+    one with 1 s left ends after (4 + 4 + 1) / 2 = 4.5 s at pace 1, never before its quiet time; at pace 3, three
+    times that."""
+    monkeypatch.setattr(Pool, "pace", lambda self: 1.0)
+    assert pool.forecast(2.2, 4.0) == pytest.approx(2.2)  # alone: its quiet time (4 s of work on 2 workers, and more)
+    monkeypatch.setattr(pool, "_runs", [_Left(10.0), _Left(1.0)])
+    monkeypatch.setattr(pool, "_line", [])
+    assert pool.forecast(2.2, 4.0) == pytest.approx(4.5)
+    monkeypatch.setattr(Pool, "pace", lambda self: 3.0)
+    assert pool.forecast(2.2, 4.0) == pytest.approx(13.5)
+
+
+class _Left:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def work_left(self) -> float:
+        return self.seconds
+
+
+def test_without_chunks_measured_the_pace_is_read_off_the_load(monkeypatch):
+    """Load 5 of other work beside 2 busy workers and one more on 2 cores: each gets 2 / 8 of a core, a pace of 4; a
+    quiet machine: 1."""
+    monkeypatch.setattr(os, "getloadavg", lambda: (7.0, 0.0, 0.0))
+    assert load_pace(2, 2) == pytest.approx(4.0)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.0, 0.0))
+    assert load_pace(2, 0) == 1.0
+
+
+def test_the_estimate_with_a_pool_is_its_forecast(pool, monkeypatch):
+    scenario = preset("quickstart")
+    monkeypatch.setattr(Pool, "pace", lambda self: 2.5)
+    quiet = estimate_seconds(scenario, jobs=2)
+    assert estimate_seconds(scenario, jobs=2, pool=pool) == pytest.approx(2.5 * max(quiet, work_seconds(scenario) / 2))
+
+
+def test_a_measured_pace_fades_within_minutes(pool, monkeypatch):
+    """A pace measured long ago gives way to the load's: PACE_MEMORY_SECONDS."""
+    import hcsched.pool as pool_module
+
+    pool._paced = (10.0, 1.5, time.monotonic() - 10 * pool_module.PACE_MEMORY_SECONDS)
+    monkeypatch.setattr(pool_module, "load_pace", lambda cores, ours: 1.25)
+    assert pool.pace() == 1.25
+    pool._paced = (10.0, 5.0, time.monotonic())
+    assert pool.pace() == pytest.approx(2.0)
+    pool._paced = (0.0, 0.0, 0.0)
+
+
+def test_time_left_counts_the_runs_that_joined_since(pool, monkeypatch):
+    """A run with 3 s of work left, alone on 2 workers: 1.5 s; once a run with 1 s left and one with 6 s left join
+    it: (3 + 1 + 3) / 2 = 3.5 s (at pace 1). Another owner's runs are not its own."""
+    monkeypatch.setattr(Pool, "pace", lambda self: 1.0)
+    mine, other = object(), object()
+    monkeypatch.setattr(pool, "_runs", [_Owned(3.0, mine)])
+    monkeypatch.setattr(pool, "_line", [])
+    assert pool.time_left(mine) == pytest.approx(1.5)
+    monkeypatch.setattr(pool, "_runs", [_Owned(3.0, mine), _Owned(1.0, other)])
+    monkeypatch.setattr(pool, "_line", [_Owned(6.0, other)])
+    assert pool.time_left(mine) == pytest.approx(3.5)
+    assert pool.time_left(object()) is None
+
+
+class _Owned(_Left):
+    def __init__(self, seconds: float, owner: object) -> None:
+        super().__init__(seconds)
+        self.owner, self.costs = owner, [seconds]
+
+
+def test_progress_text_takes_a_forecast_of_the_time_left():
+    """Nothing done: the forecast as it is; a quarter done: 3/4 of the forecast and 1/4 of the pace so far."""
+    from hcsched.experiment import progress_text
+
+    assert progress_text(0, 8, "trial", 1.0, estimate=5.0, left=30.0) == "0 of 8 trials done, about 30 s left"
+    assert progress_text(2, 8, "trial", 4.0, estimate=5.0, left=20.0).endswith(
+        f"about {0.75 * 20 + 0.25 * 12:.0f} s left")
