@@ -27,14 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hcsched import get_model, preset  # noqa: E402
-from hcsched.charts import (  # noqa: E402
-    MACHINES,
-    gantt,
-    gantt_default_window,
-    gantt_highlight,
-    gantt_machines,
-    heuristic_colors,
-)
+from hcsched.charts import MACHINES, gantt, gantt_defaults, heuristic_colors  # noqa: E402
 from hcsched.experiment import run_trial, schedules_of, trial_seeds  # noqa: E402
 from hcsched.stats import best_few  # noqa: E402
 from hcsched.verdict import headline_metric  # noqa: E402
@@ -66,13 +59,9 @@ def page_figure(scenario):
     summary = pd.DataFrame(table).groupby("heuristic", sort=False)[[lead.name]].mean().reset_index()
     shown = best_few(summary, lead.name, lead.better, scenario.benchmark_label, HEURISTICS)
     chosen = {h: schedules[h] for h in shown}
-    most = max(s.machines for s in chosen.values())
-    cap = gantt_machines(chosen, rows)
-    machines = None if most <= cap else list(range(cap))
-    sized = gantt_default_window(chosen, machines=machines)
-    window = None if sized is None else (0.0, float(f"{sized[1]:.3g}"))
+    machines, window, marked = gantt_defaults(chosen, rows)
     fig = gantt(chosen, heuristic_colors(scenario.heuristics), window=window, time_unit=model.time_unit,
-                machines=machines, rows=rows, highlight=gantt_highlight(chosen, window, machines))
+                machines=machines, rows=rows, highlight=marked)
     span = max(float(np.max(s.finish[np.isfinite(s.finish)], initial=0.0)) for s in chosen.values())
     return fig, window, span
 

@@ -328,10 +328,20 @@ MAX_GANTT_FRAMES = 60
 GANTT_BARS = 1000
 ROW_BARS = 40  # bars of one machine row in the default window at most: a row a person reads, not a barcode
 FRAME_BARS = 1500  # bars x frames a browser redraws smoothly at ~80-150 ms a frame (browser test)
-GANTT_ROWS_PX = 1400  # the machine rows (lanes) of all panels share about this height
-GANTT_ROWS = 96  # machine rows of all panels by default (a chart a few screens tall)
-GANTT_LANES = 2 * GANTT_ROWS  # lanes of all panels by default where tasks share a row (each task a lane)
-HIGHLIGHT_COLOR = "#000000"  # the outline of the task marked in every panel
+# The default chart, its controls with it, fits a 900-px-tall browser window under the page's header (browser test):
+GANTT_HEIGHT = 760  # px of the whole figure by default
+GANTT_TOP = 130  # px above the panels: Play, Pause, the time slider and the first panel's title
+GANTT_GAP = 40  # px between panels: the next panel's title
+GANTT_BOTTOM = 50  # px below the panels: the time axis' numbers and title
+ROW_PX = (10.0, 22.0)  # a machine row's height, px: at least a bar a person reads, at most
+LANE_PX = (6.0, 22.0)  # a lane's height, px, where a row runs its tasks at once (each task a lane)
+HIGHLIGHT_COLOR = "#000000"  # the label of the task marked in every panel
+
+
+def gantt_rows_px(panels: int, height: float = GANTT_HEIGHT) -> float:
+    """The px that the rows (or lanes) of ``panels`` panels share in a Gantt chart ``height`` px tall, the rest
+    being its controls, panel titles and time axis."""
+    return height - GANTT_TOP - GANTT_BOTTOM - max(0, panels - 1) * GANTT_GAP
 
 
 def _shown(s: Schedule, machines: Sequence[int] | None) -> np.ndarray:
@@ -340,51 +350,82 @@ def _shown(s: Schedule, machines: Sequence[int] | None) -> np.ndarray:
     return np.flatnonzero(ok if machines is None else ok & np.isin(s.machine, list(machines)))
 
 
-def gantt_machines(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, budget: int = GANTT_ROWS,
-                   lanes_budget: int = GANTT_LANES) -> int:
-    """How many machine rows (from the first) each panel shows by default, so that the chart stays a few screens tall:
-    ``budget`` rows over the panels; where tasks share a row (``rows.lanes``), as many machines as keep the lanes of
-    all panels (the most tasks each machine runs at once, in each panel, and a gap) within ``lanes_budget``."""
+def gantt_machines(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, height: float = GANTT_HEIGHT) -> int:
+    """How many machine rows (from the first) each panel shows by default, so that the chart fits ``height`` px with
+    its controls: as many rows over the panels as fit at the smallest readable row (``ROW_PX``); where tasks share a
+    row (``rows.lanes``), as many machines as keep the lanes of all panels (the most tasks each machine runs at once,
+    in each panel, and a gap) at the smallest readable lane (``LANE_PX``)."""
+    room = gantt_rows_px(len(schedules), height)
     if not rows.lanes:
-        return max(1, budget // max(1, len(schedules)))
+        return max(1, int(room // ROW_PX[0]) // max(1, len(schedules)))
     lanes_of = np.zeros(max((s.machines for s in schedules.values()), default=1), np.int64)
     for s in schedules.values():
         lanes_of[:s.machines] += band_widths(s) + 1
-    return max(1, int(np.searchsorted(np.cumsum(lanes_of), lanes_budget, side="right")))
+    # n machines take cumsum(lanes_of)[n - 1] lanes less one gap a panel
+    fit = np.cumsum(lanes_of) - len(schedules) <= room // LANE_PX[0]
+    return max(1, int(fit.sum()))
 
 
-def _nth_start(starts: np.ndarray, n: int) -> float:
-    """The start of the task after the first ``n`` of sorted ``starts`` (a window [0, it) holds n of them), or the
-    first positive start when that is 0 (many tasks start at once)."""
+def _nth_start(starts: np.ndarray, n: int, after: float) -> float:
+    """The start of the task after the first ``n`` of sorted ``starts`` (a window [``after``, it) holds n of them),
+    or the first start later than ``after`` when that is not (many tasks start at once); ``after`` if none is."""
     x = float(starts[n])
-    return x if x > 0 else float(starts[starts > 0][0]) if (starts > 0).any() else 0.0
+    later = starts[starts > after]
+    return x if x > after else float(later[0]) if later.size else after
+
+
+def gantt_start(schedules: dict[str, Schedule], machines: Sequence[int] | None = None) -> float:
+    """Where tasks start to run: the earliest start of a task shown (on ``machines``, all by default) in any panel;
+    0 when none started."""
+    first = min((float(s.start[_shown(s, machines)].min(initial=np.inf)) for s in schedules.values()), default=np.inf)
+    return first if np.isfinite(first) else 0.0
 
 
 def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS, machines: Sequence[int] | None = None,
                          row_bars: int = ROW_BARS) -> tuple[float, float] | None:
-    """The trial's end and the default length of the Gantt window from 0: None (the whole trial) when the panels'
-    rows shown (``machines``, all by default) hold at most ``bars`` tasks in all and at most ``row_bars`` in any
-    row; else the longest window in which both hold: ``bars`` keeps Play smooth (a frame redraws every bar),
-    ``row_bars`` keeps a row readable (a few hundred bars in a row is a barcode). The end is that of the slowest
-    heuristic; a fast heuristic's panel holds more of its tasks in the same window."""
+    """The trial's end and the default length of the Gantt window: None (the whole trial) when the panels' rows
+    shown (``machines``, all by default) hold at most ``bars`` tasks in all and at most ``row_bars`` in any row; else
+    the length of the busy window, which starts where tasks start to run (:func:`gantt_start`): the longest in which
+    both hold. ``bars`` keeps Play smooth (a frame redraws every bar), ``row_bars`` keeps a row readable (a few
+    hundred bars in a row is a barcode). The end is that of the slowest heuristic; a fast heuristic's panel holds
+    more of its tasks in the same window."""
     finish = max((float(s.finish[np.isfinite(s.finish)].max(initial=0.0)) for s in schedules.values()), default=0.0)
     starts = max((float(s.start[np.isfinite(s.start)].max(initial=0.0)) for s in schedules.values()), default=0.0)
     end = max(finish, starts, 0.0)
     picked = {label: _shown(s, machines) for label, s in schedules.items()}
+    first = gantt_start(schedules, machines)
     every = np.sort(np.concatenate([np.zeros(0), *(s.start[picked[label]] for label, s in schedules.items())]))
-    limits = [_nth_start(every, bars)] if every.size > bars else []
+    limits = [_nth_start(every, bars, first)] if every.size > bars else []
     for label, s in schedules.items():
         idx = picked[label]
         order = np.lexsort((s.start[idx], s.machine[idx]))
         machine, start = s.machine[idx][order], s.start[idx][order]
-        first = np.flatnonzero(np.r_[True, machine[1:] != machine[:-1]]) if machine.size else np.zeros(0, np.int64)
-        for a, b in zip(first, np.r_[first[1:], machine.size], strict=True):
+        heads = np.flatnonzero(np.r_[True, machine[1:] != machine[:-1]]) if machine.size else np.zeros(0, np.int64)
+        for a, b in zip(heads, np.r_[heads[1:], machine.size], strict=True):
             if b - a > row_bars:
-                limits.append(_nth_start(start[a:b], row_bars))
+                limits.append(_nth_start(start[a:b], row_bars, first))
     if not limits or end <= 0:
         return None
-    length = min(limits)
-    return end, length if length > 0 else end
+    stop = min(limits)
+    return end, stop - first if stop > first else end - first
+
+
+def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES
+                   ) -> tuple[list[int] | None, tuple[float, float] | None, int | None]:
+    """What the Results page first shows of ``schedules`` (the heuristics chosen): the machines (the first
+    :func:`gantt_machines`; None for all), the time window (:func:`gantt_default_window`, its length to 3 significant
+    digits as the page's box shows it; None for the whole trial) and the task marked in every panel."""
+    most = max((s.machines for s in schedules.values()), default=1)
+    cap = gantt_machines(schedules, rows)
+    machines = None if most <= cap else list(range(cap))
+    sized = gantt_default_window(schedules, machines=machines)
+    window = None
+    if sized is not None:
+        end, length = sized
+        length = min(end, float(f"{length:.3g}"))
+        start = max(0.0, min(gantt_start(schedules, machines), end - length))
+        window = (start, start + length)
+    return machines, window, gantt_highlight(schedules, window, machines)
 
 
 def gantt_highlight(schedules: dict[str, Schedule], window: tuple[float, float] | None = None,
@@ -426,7 +467,7 @@ def gantt_highlight_text(schedules: dict[str, Schedule], task: int, time_unit: s
         seen = task in _window(s, window) and (machines is None or int(s.machine[task]) in set(machines))
         parts.append(f"{label}: {rows.name(int(s.machine[task]))}, {_short(float(s.start[task]))} to {end} {time_unit}"
                      + ("" if seen else " (not shown)"))
-    return f"Task {task}, outlined in every panel that shows it: " + "; ".join(parts) + "."
+    return f"Task {task}, hatched and labelled in every panel that shows it: " + "; ".join(parts) + "."
 
 
 def gantt_frames(bars: int, frames: int = MAX_GANTT_FRAMES) -> int:
@@ -460,19 +501,86 @@ def _bands(s: Schedule, idx: np.ndarray, shown: list[int]) -> tuple[np.ndarray, 
     return base[at] + lane, lane, base[:-1] + (width - 1) / 2.0, base[1:-1] - 1.0, int(base[-1]) - 1
 
 
+def _panel_heights(height_rows: list[int], lanes: bool) -> tuple[float, list[float]]:
+    """The figure's height and each panel's (px): the rows (lanes) of all panels share what :data:`GANTT_HEIGHT`
+    leaves them, each at least the smallest readable (the figure is then taller) and at most the largest."""
+    low, high = LANE_PX if lanes else ROW_PX
+    px = max(low, min(high, gantt_rows_px(len(height_rows)) / max(1, sum(height_rows))))
+    panels = [px * n for n in height_rows]
+    return GANTT_TOP + GANTT_BOTTOM + sum(panels) + (len(panels) - 1) * GANTT_GAP, panels
+
+
+def _frame_bars(schedules: dict[str, Schedule], picks: dict[str, np.ndarray], t: float,
+                highlight: int | None) -> list[go.Bar]:
+    """Each panel's bars at time ``t``: their widths so far (0 before a task starts) and, in a panel that shows the
+    marked task, its label once its bar has started (never before)."""
+    out = []
+    for label, s in schedules.items():
+        idx = picks[label]
+        width = np.clip(t - s.start[idx], 0.0, s.finish[idx] - s.start[idx])
+        bar = go.Bar(x=width)
+        if highlight is not None and (hit := idx == highlight).any():
+            bar.text = np.where(hit & (width > 0), f"task {highlight}", "").tolist()
+        out.append(bar)
+    return out
+
+
+def _ink(color: str) -> str:
+    """Black on a pale bar, white on a dark one: hatching that shows on ``color`` ("#rrggbb", or "rgba(r,g,b,a)" over
+    the white page)."""
+    if color.startswith("#"):
+        rgb, alpha = [int(color[i:i + 2], 16) for i in (1, 3, 5)], 1.0
+    else:
+        *rgb, alpha = (float(x) for x in color[color.index("(") + 1:-1].split(","))
+    r, g, b = (alpha * c + (1 - alpha) * 255 for c in rgb)
+    return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) / 255 > 0.6 else "#ffffff"
+
+
+def _marked(idx: np.ndarray, colors: list[str], highlight: int) -> tuple[dict, dict]:
+    """The marker pattern and text settings that mark task ``highlight`` among the bars of ``idx`` (of ``colors``):
+    hatched in black or white, whichever shows on its colour, and labelled (the label's text each frame sets:
+    :func:`_frame_bars`). No outline: a bar's outline is drawn even at zero width, before its task starts, and a
+    frame that does not redraw the whole chart cannot change it."""
+    hit = idx == highlight
+    pattern = {"shape": np.where(hit, "x", "").tolist(), "fillmode": "overlay", "bgcolor": "rgba(0,0,0,0)",
+               "fgcolor": _ink(colors[int(np.flatnonzero(hit)[0])]), "fgopacity": 1, "size": 6, "solidity": 0.4}
+    text = {"textposition": "outside", "cliponaxis": False, "constraintext": "none",
+            "textfont": {"size": 12, "color": HIGHLIGHT_COLOR, "shadow": "0 0 3px #fff, 0 0 3px #fff"}}
+    return {"pattern": pattern}, text
+
+
+def _controls(times: np.ndarray, unit: str) -> dict:
+    """Play, Pause and the time slider above the panels, the slider at the first frame. Frames and steps change only
+    the bars (no full redraw: axes, slider and titles stay), so Play keeps its pace with many rows or panels."""
+    steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
+        "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]} for t in times]
+    return {"updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left",
+                             "yanchor": "bottom", "pad": {"b": 62}, "showactive": False, "buttons": [
+                                 {"label": "Play", "method": "animate", "args": [None, {
+                                     "frame": {"duration": 80, "redraw": False}, "transition": {"duration": 0},
+                                     "fromcurrent": False, "mode": "immediate"}]},
+                                 {"label": "Pause", "method": "animate", "args": [[None], {
+                                     "frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],
+            "sliders": [{"active": 0, "steps": steps, "x": 0.14, "y": 1, "xanchor": "left", "yanchor": "bottom",
+                         "len": 0.86, "currentvalue": {"prefix": "time ", "suffix": f" {unit}"},
+                         "pad": {"t": 0, "b": 40}}]}
+
+
 def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = MAX_GANTT_FRAMES,
           window: tuple[float, float] | None = None, time_unit: str = "s", machines: Sequence[int] | None = None,
           rows: GanttRows = MACHINES, highlight: int | None = None) -> go.Figure:
     """Animated Gantt chart: one panel per heuristic on a shared time axis, machines as rows.
 
     Every task is a bar in every frame (zero width before it starts), so the traces never change and frames carry
-    only the widths: tasks appear as they start and grow as they run; Play redraws only the bars (no full redraw),
-    so that a frame costs about the same in every model. The figure opens on the final frame; Play replays it from
-    the start. ``window`` limits it to tasks overlapping a time interval, ``machines`` to the rows of those machines
+    only the widths (and the marked task's label): tasks appear as they start and grow as they run; Play redraws
+    only the bars (no full redraw), so that a frame costs about the same in every model. The figure opens on its
+    first frame, at the start of ``window`` (else where tasks start to run: :func:`gantt_start`), and Play plays it
+    from there. ``window`` limits it to tasks overlapping a time interval, ``machines`` to the rows of those machines
     (all by default); ``rows`` names the rows as the model does (servers s0.., processors) and, where a row runs its
-    tasks at once, gives each task a lane; ``highlight``: a task outlined in black and labelled in every panel that
-    shows it, so the heuristics' treatment of one task reads across panels. Play, Pause and the time slider sit
-    above the panels, so they stay in view on tall charts; large charts get fewer frames.
+    tasks at once, gives each task a lane; ``highlight``: a task hatched in every panel that shows it and labelled
+    from the frame its bar starts, so the heuristics' treatment of one task reads across panels. Play,
+    Pause and the time slider sit above the panels; with the rows the page shows by default (:func:`gantt_machines`)
+    the whole figure is at most :data:`GANTT_HEIGHT` px tall; large charts get fewer frames.
     """
     labels = list(schedules)
     colors = colors or heuristic_colors(labels)
@@ -483,20 +591,20 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     if highlight is not None:  # the marked task drawn last, so that no other bar covers its label
         picks = {label: np.r_[idx[idx != highlight], idx[idx == highlight]] for label, idx in picks.items()}
     rows_of = {label: machines if machines is not None else list(range(s.machines)) for label, s in schedules.items()}
-    t0 = window[0] if window else 0.0
+    t0 = window[0] if window else gantt_start(schedules, machines)
     t1 = window[1] if window else max(float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values())
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
     times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))
     bands = {label: _bands(schedules[label], picks[label], rows_of[label]) for label in labels} if rows.lanes else {}
     height_rows = {label: bands[label][4] if rows.lanes else len(rows_of[label]) for label in labels}
-    row_px = max(7.0 if rows.lanes else 8.0, min(22.0, GANTT_ROWS_PX / max(1, sum(height_rows.values()))))
-    heights = [40 + row_px * height_rows[label] for label in labels]
-    fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=labels, row_heights=heights,
-                        vertical_spacing=min(0.12, 45 / sum(heights)) if len(labels) > 1 else 0)
+    height, panels = _panel_heights(list(height_rows.values()), rows.lanes)
+    fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=labels, row_heights=panels,
+                        vertical_spacing=GANTT_GAP / (height - GANTT_TOP - GANTT_BOTTOM) if len(labels) > 1 else 0)
     u = f" {time_unit}"
     where = f"on {rows.word} " + ("%{hovertext}" if rows.lanes else "%{y}")
     by = hover_names(labels)
+    first = _frame_bars(schedules, picks, float(times[0]), highlight)
     for row, label in enumerate(labels, start=1):
         s, idx = schedules[label], picks[label]
         custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx],
@@ -505,62 +613,44 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
         marker = {"color": _alternate(s, idx, colors[label], bands[label][1] if rows.lanes else None),
                   "line": {"width": 0}}
         extra = {}
-        if highlight is not None and (hit := np.flatnonzero(idx == highlight)).size:
-            width, shape, text = np.zeros(idx.size), np.full(idx.size, "", dtype=object), np.full(idx.size, "",
-                                                                                                  dtype=object)
-            width[hit], shape[hit], text[hit] = 2.0, "x", f"task {highlight}"
-            # a black outline shows on pale bars, white hatching on dark ones (a heuristic's colour may be black)
-            marker |= {"line": {"width": width, "color": HIGHLIGHT_COLOR},
-                       "pattern": {"shape": shape.tolist(), "fillmode": "overlay", "bgcolor": "rgba(0,0,0,0)",
-                                   "fgcolor": "#ffffff", "fgopacity": 1, "size": 6, "solidity": 0.3}}
-            extra = {"text": text.tolist(), "textposition": "outside", "cliponaxis": False, "constraintext": "none",
-                     "textfont": {"size": 12, "color": HIGHLIGHT_COLOR, "shadow": "0 0 3px #fff, 0 0 3px #fff"}}
+        if highlight is not None and (idx == highlight).any():
+            shown, extra = _marked(idx, marker["color"], highlight)
+            marker |= shown
+            extra["text"] = first[row - 1].text
         if rows.lanes:
             extra |= {"y": bands[label][0], "width": 0.8, "hovertext": names}
         else:
             extra |= {"y": names}
         fig.add_trace(go.Bar(
-            base=s.start[idx], x=s.finish[idx] - s.start[idx], orientation="h", marker=marker, name=label,
+            base=s.start[idx], x=first[row - 1].x, orientation="h", marker=marker, name=label,
             showlegend=False, customdata=custom,
             hovertemplate=("task %{customdata[0]} " + where + "<br>arrival %{customdata[1]:.6g}" + u +
                            "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +
                            "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
                            "<br>by " + _escape(by[label]) + "<extra>" + label + "</extra>"),
             **extra), row=row, col=1)
-        if rows.lanes:
-            centres, gaps = bands[label][2:4]
-            fig.update_yaxes(tickvals=centres, ticktext=[rows.name(j) for j in rows_of[label]], showgrid=False,
-                             zeroline=False, range=[height_rows[label] - 0.5, -0.5], automargin=True,
-                             minor={"tickvals": gaps, "showgrid": True, "gridcolor": "#fff", "gridwidth": 2,
-                                    "ticks": ""},
-                             row=row, col=1)
-        else:
-            fig.update_yaxes(categoryorder="array", categoryarray=[rows.name(j) for j in rows_of[label]][::-1],
-                             row=row, col=1)
-        fig.update_yaxes(title_text=rows.word, row=row, col=1)
-    fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))), data=[
-        go.Bar(x=np.clip(t - schedules[label].start[picks[label]], 0.0,
-                         schedules[label].finish[picks[label]] - schedules[label].start[picks[label]]))
-        for label in labels]) for t in times]
-    # Frames change only the bars' widths: no full redraw (axes, slider, titles stay), so Play keeps its pace with
-    # many rows or panels; the slider's steps too.
-    steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
-        "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]} for t in times]
-    fig.update_layout(
-        barmode="overlay", height=150 + sum(heights), margin={"t": 130, "b": 10, "l": 10, "r": 10},
-        xaxis={"range": [t0, t1]}, **{f"xaxis{i}": {"range": [t0, t1]} for i in range(2, len(labels) + 1)},
-        updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left", "yanchor": "bottom",
-                      "pad": {"b": 62}, "showactive": False, "buttons": [
-                          {"label": "Play", "method": "animate", "args": [None, {
-                              "frame": {"duration": 80, "redraw": False}, "transition": {"duration": 0},
-                              "fromcurrent": False, "mode": "immediate"}]},
-                          {"label": "Pause", "method": "animate", "args": [[None], {
-                              "frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],
-        sliders=[{"active": len(times) - 1, "steps": steps, "x": 0.14, "y": 1, "xanchor": "left", "yanchor": "bottom",
-                  "len": 0.86, "currentvalue": {"prefix": "time ", "suffix": u}, "pad": {"t": 0, "b": 40}}],
-    )
+        _row_axis(fig, row, rows, rows_of[label], bands[label][2:4] if rows.lanes else None, height_rows[label])
+    fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))),
+                           data=_frame_bars(schedules, picks, float(t), highlight)) for t in times]
+    axes = {f"xaxis{i if i > 1 else ''}": {"range": [t0, t1]} for i in range(1, len(labels) + 1)}
+    fig.update_layout(barmode="overlay", height=height, margin={"t": GANTT_TOP, "b": GANTT_BOTTOM, "l": 10, "r": 10},
+                      **axes, **_controls(times, time_unit))
     fig.update_xaxes(title_text=f"time ({time_unit})", row=len(labels), col=1)
     return plain_numbers(fig)
+
+
+def _row_axis(fig: go.Figure, row: int, rows: GanttRows, shown: list[int], bands, lanes: int) -> None:
+    """A panel's rows named as the model names them; where tasks share a row (``bands``: the bands' centres and the
+    gaps between them), one tick a band over its ``lanes`` lanes, a white line between bands."""
+    if bands is not None:
+        centres, gaps = bands
+        fig.update_yaxes(tickvals=centres, ticktext=[rows.name(j) for j in shown], showgrid=False, zeroline=False,
+                         range=[lanes - 0.5, -0.5], automargin=True,
+                         minor={"tickvals": gaps, "showgrid": True, "gridcolor": "#fff", "gridwidth": 2, "ticks": ""},
+                         row=row, col=1)
+    else:
+        fig.update_yaxes(categoryorder="array", categoryarray=[rows.name(j) for j in shown][::-1], row=row, col=1)
+    fig.update_yaxes(title_text=rows.word, row=row, col=1)
 
 
 def _rgba(color: str, alpha: float) -> str:

@@ -47,11 +47,20 @@ import pandas as pd
 from hcsched.claims import wide
 from hcsched.errors import HcschedError
 from hcsched.export import READ_BACK, commented_csv, scenario_digest
-from hcsched.formatting import amount_text, is_fraction, readable
+from hcsched.formatting import amount_text, is_fraction, listed, readable, readable_pair, seconds_number, span_pair
 from hcsched.metrics import LOWER_BOUND
 from hcsched.registry import get_model
 from hcsched.stats import t_quantile
-from hcsched.verdict import difference_kind, headline_metric, metric_words, scenario_verdicts
+from hcsched.verdict import (
+    LEAD_WORDS,
+    difference_kind,
+    headline_metric,
+    headline_metrics,
+    metric_words,
+    of_what,
+    scenario_verdicts,
+    word_count,
+)
 from hcsched.version import __version__
 
 if TYPE_CHECKING:
@@ -65,16 +74,160 @@ NORMAL_975 = 1.959963984540054  # the standard normal's 97.5% quantile
 
 # --- what differs between two scenarios, in words ----------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Setting:
+    """A scenario setting as people say it: its words, its unit, and whether changing it changes the work itself."""
+
+    words: str  # "arrival rate"
+    unit: str = ""  # "s", "tasks/s" (a rate, said per second, minute, hour or day, whichever reads best), "Mbit/s", ...
+    workload: bool = False  # the tasks (or what they earn) differ: a metric's numbers before and after are not like
+    # for like, so a better-looking number may come from an easier workload rather than a better schedule
+
+
+_RATE = "tasks/s"
+#: Every setting of every model's scenario, by its flat key (:func:`flat_settings`): the words and unit a change line
+#: or a run's title says it in (each model's spec module documents the setting).
+SETTINGS: dict[str, Setting] = {
+    # the ETC model (Maheswaran et al.)
+    "machines": Setting("machines"),
+    "tasks": Setting("tasks", workload=True),
+    "etc.method": Setting("expected times drawn by", workload=True),
+    "etc.task_het": Setting("task heterogeneity", workload=True),
+    "etc.machine_het": Setting("machine heterogeneity", workload=True),
+    "etc.task_mean": Setting("mean expected time to compute", "s", workload=True),
+    "etc.task_cov": Setting("task heterogeneity, as a coefficient of variation", workload=True),
+    "etc.machine_cov": Setting("machine heterogeneity, as a coefficient of variation", workload=True),
+    "etc.consistency": Setting("consistency of the expected times", workload=True),
+    "etc.semiconsistent_mode": Setting("semi-consistent part made by", workload=True),
+    "etc.matrix": Setting("matrix of expected times", workload=True),
+    "arrivals.process": Setting("arrivals", workload=True),
+    "arrivals.rate": Setting("arrival rate", _RATE, workload=True),
+    "actual.model": Setting("actual times drawn by", workload=True),
+    "actual.cov": Setting("spread of actual times, as a coefficient of variation", workload=True),
+    "lower_bound": Setting("lower bounds computed"),
+    # the task-class model (Al-Azzoni and Down)
+    "arrival_rates": Setting("arrival rates per class", "tasks per time unit", workload=True),
+    "exec_rates": Setting("execution rates"),
+    "exec_as": Setting("execution numbers read as"),
+    "groups": Setting("machines per group"),
+    "service": Setting("service times drawn by", workload=True),
+    "long_branch": Setting("probability of the long service phase", workload=True),
+    "horizon": Setting("time simulated", "time units"),
+    "warmup": Setting("warm-up left out", "time units"),
+    # the estimation model (Page et al.)
+    "processors.count": Setting("processors"),
+    "processors.speed": Setting("fastest processor speed", "Mflop/s"),
+    "processors.ratio": Setting("slowest to fastest processor speed"),
+    "processors.speeds": Setting("processor speeds", "Mflop/s"),
+    "processors.names": Setting("processor names"),
+    "processors.busy": Setting("share of time owners take a processor"),
+    "processors.busy_level": Setting("processor share left while its owner works"),
+    "processors.busy_period": Setting("mean owner period", "s"),
+    "processors.benchmark_noise": Setting("noise of the speed benchmark"),
+    "network.bandwidth": Setting("network bandwidth", "Mbit/s"),
+    "network.latency": Setting("mean network latency", "s"),
+    "problems": Setting("problems", workload=True),
+    "trace.tasks": Setting("tasks of the trace", workload=True),
+    "estimator.method": Setting("estimator"),
+    "estimator.n": Setting("observations the estimator keeps"),
+    "estimator.L": Setting("share the estimator's smoothing drops"),
+    "estimator.nu": Setting("estimator's smoothing weight"),
+    "estimator.weights": Setting("estimator's weights"),
+    "estimator.error": Setting("predicted error from"),
+    "estimator.eps": Setting("floor of the predicted error"),
+    "mapping": Setting("mapping at"),
+    # the time-shared model (Caniou and Jeannot)
+    "servers": Setting("servers"),
+    "servers.speed_mflops": Setting("server speeds", "Mflop/s"),
+    "servers.bandwidth_mbit": Setting("server bandwidths", "Mbit/s"),
+    "servers.name": Setting("server names"),
+    "tasks.arrival": Setting("task arrival times", "s", workload=True),
+    "tasks.input_mb": Setting("task input sizes", "MB", workload=True),
+    "tasks.mflop": Setting("task computations", "Mflop", workload=True),
+    "tasks.output_mb": Setting("task output sizes", "MB", workload=True),
+    "speed_mflops": Setting("range of server speeds", "Mflop/s"),
+    "bandwidth_mbit": Setting("bandwidth", "Mbit/s"),
+    "size_mb": Setting("range of data sizes", "MB", workload=True),
+    "compute_ratio": Setting("least compute time over transfer time", workload=True),
+    "max_compute_s": Setting("longest compute time", "s", workload=True),
+    "transfer": Setting("transfers drawn as", workload=True),
+    "mean_interarrival": Setting("mean time between arrivals", "s", workload=True),
+    "arrivals": Setting("gaps between arrivals drawn as", workload=True),
+    "duplex": Setting("network duplex"),
+    "reference": Setting("heuristic the gains compare with", workload=True),
+    "tie_tolerance": Setting("scores counted as tied within", "s"),
+    "same_tolerance": Setting("finishes counted as the same within", "s", workload=True),
+    # the value model (Kim et al.)
+    "duration": Setting("arrival period", "s", workload=True),
+    "startup": Setting("start-up period", "s", workload=True),
+    "startup_gap": Setting("mean gap between arrivals at start-up", "s", workload=True),
+    "gap": Setting("mean gap between arrivals", "s", workload=True),
+    "bursts": Setting("bursts", workload=True),
+    "burst_length": Setting("burst length", "s", workload=True),
+    "burst_gap": Setting("mean gap between arrivals in a burst", "s", workload=True),
+    "window": Setting("evaluation window", "s", workload=True),
+    "task_mean": Setting("mean task time", "s", workload=True),
+    "heterogeneity": Setting("heterogeneity", workload=True),
+    "task_cov": Setting("task heterogeneity, as a coefficient of variation", workload=True),
+    "machine_cov": Setting("machine heterogeneity, as a coefficient of variation", workload=True),
+    "atc_cov": Setting("spread of actual times, as a coefficient of variation", workload=True),
+    "priority_shares": Setting("shares of high, medium and low priority", workload=True),
+    "weighting": Setting("priority weighting", workload=True),
+    "weights": Setting("priority weights", workload=True),
+    "deadlines": Setting("deadlines", workload=True),
+    "multipliers": Setting("deadline multipliers", workload=True),
+    "deadline_constant": Setting("deadline constant", "s", workload=True),
+    "machine_available": Setting("machines free, as the mappers see it, by"),
+    "event_timing": Setting("mapping events timed"),
+}
+_PER = ((1.0, "a second"), (60.0, "a minute"), (3600.0, "an hour"), (86400.0, "a day"))  # a rate's reading units
+
+
+def setting_of(key: str) -> Setting:
+    """A setting's words (:data:`SETTINGS`); a key of a model not in it said with spaces, its work assumed changed."""
+    return SETTINGS.get(key) or Setting(key.replace(".", " ").replace("_", " "), workload=True)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _significant(x: float, digits: int) -> str:
+    """``x`` to ``digits`` significant digits, whole digits kept, thousands separated: "2.3", "15,000", "0.00065"."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    places = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    return f"{round(x, places):,.{places}f}"
+
+
+def _numbers(old: float, new: float) -> tuple[str, str]:
+    """Two numbers in as few digits as tell them apart (from two), with as many decimals each: "2.3" and "4.6", not
+    "0.000645197"; "0.9" and "0.3"; whole numbers as they are ("20,000")."""
+    if all(float(x).is_integer() and abs(x) < 1e15 for x in (old, new)):
+        return f"{int(old):,}", f"{int(new):,}"
+    for digits in range(2, 8):
+        pair = _significant(old, digits), _significant(new, digits)
+        if pair[0] != pair[1] or old == new:
+            break
+    else:
+        return f"{old:.6g}", f"{new:.6g}"
+    decimals = max(len(x.rstrip("0").partition(".")[2]) for x in pair)  # "0.90", "0.30": one decimal is enough
+    return tuple(f"{round(x, decimals):,.{decimals}f}" for x in (old, new))
+
+
+def _number(value: float) -> str:
+    """One setting's number as written, thousands separated: "0.3", "15,000", "0.000645197"."""
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:,.6g}"
+
+
 def _words(value) -> str | None:
     """A setting's value as a change names it; None when it is too long to show (a table)."""
     if value is None:
         return "not set"
     if isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{int(value):,}" if value.is_integer() and abs(value) < 1e15 else f"{value:.6g}"
+    if _is_number(value):
+        return _number(value)
     if isinstance(value, str):
         return value
     if isinstance(value, (list, tuple)) and len(value) <= 4 and all(isinstance(v, (int, float, str)) for v in value):
@@ -83,11 +236,41 @@ def _words(value) -> str | None:
 
 
 def _factor(old, new) -> str:
-    """" (×2)" between two settings written as decimals, such as rates (where the ratio says more than the digits);
-    "" otherwise."""
+    """"×2" between two settings written as decimals, such as rates (where the ratio says more than the digits); ""
+    otherwise (whole numbers, 20,000 → 5,000, say their size plainly)."""
     if not all(isinstance(v, float) and not v.is_integer() for v in (old, new)) or (old < 0) != (new < 0):
-        return ""  # whole numbers (20,000 → 5,000) say their size plainly
-    return f" (×{new / old:.3g})"
+        return ""
+    return f"×{new / old:.3g}"
+
+
+def _amounts(old: float, new: float, unit: str) -> tuple[str, list[str]]:
+    """"2.3 → 4.6 tasks an hour", "15,000 → 30,000 s" with its asides ("4.2 → 8.3 hours")."""
+    if unit == _RATE:
+        low = min((abs(x) for x in (old, new) if x), default=1.0)
+        scale, per = next(((s, p) for s, p in _PER if low * s >= 1), _PER[-1])
+        a, b = _numbers(old * scale, new * scale)
+        return f"{a} → {b} tasks {per}", []
+    a, b = _numbers(old, new)
+    if unit == "s" and max(abs(old), abs(new)) >= 3600:
+        return f"{seconds_number(old)} → {seconds_number(new)} s", [span_pair(old, new)]
+    return f"{a} → {b}" + (f" {unit}" if unit else ""), []
+
+
+def setting_change(key: str, old, new) -> str:
+    """A setting's change in words and the unit a person reads: "arrival rate 2.3 → 4.6 tasks an hour (×2)",
+    "duration 15,000 → 30,000 s (4.2 → 8.3 hours)", "machines 8 → 12", "deadlines loose → tight", "problems
+    changed" (a value too long to show)."""
+    s = setting_of(key)
+    if _is_number(old) and _is_number(new):
+        said, asides = _amounts(old, new, s.unit)
+        factor = _factor(old, new) if s.unit != _RATE or old == 0 else f"×{new / old:.3g}"
+        asides += [factor] if factor else []
+        return f"{s.words} {said}" + (f" ({', '.join(asides)})" if asides else "")
+    a, b = _words(old), _words(new)
+    if a is None or b is None:
+        return f"{s.words} changed"
+    unit = f" {s.unit}" if s.unit and s.unit != _RATE else ""
+    return f"{s.words} {a} → {b}{unit}"
 
 
 def flat_settings(node: dict, prefix: str = "") -> dict:
@@ -101,6 +284,14 @@ def flat_settings(node: dict, prefix: str = "") -> dict:
     return out
 
 
+def changed_settings(before: Scenario, after: Scenario) -> list[tuple[str, object, object]]:
+    """(flat key, before, after) of each setting that differs between two scenarios of one model, in the scenario
+    file's order."""
+    model = get_model(after.model)
+    a, b = (flat_settings(model.spec_to_dict(s.spec)) for s in (before, after))
+    return [(key, a.get(key), b.get(key)) for key in [*a, *(k for k in b if k not in a)] if a.get(key) != b.get(key)]
+
+
 def benchmark_kind(scenario: Scenario) -> tuple:
     """What normalised metrics are divided by, whatever its label: the benchmark heuristic's name and parameters,
     or (LOWER_BOUND, ()) for the trial's bound."""
@@ -108,36 +299,50 @@ def benchmark_kind(scenario: Scenario) -> tuple:
     return next(((h.name, h.params) for h in scenario.heuristics if h.label == label), (LOWER_BOUND, ()))
 
 
-def what_changed(before: Scenario, after: Scenario) -> list[str]:
-    """What makes ``after`` another scenario than ``before``, in short phrases with the scenario file's keys:
-    "tasks 200 → 150", "min-min removed", "kpb (k=10) added", "benchmark min-min → mct". Trials and seed, set for
-    each run, are not counted (:func:`run_changes` counts them)."""
-    models = before.model, after.model  # another model altogether: nothing else compares
-    if models[0] != models[1]:
-        return [f"model {models[0]} → {models[1]}"]
-    model = get_model(after.model)
-    a, b = (flat_settings(model.spec_to_dict(s.spec)) for s in (before, after))
-    out = []
-    for key in [*a, *(k for k in b if k not in a)]:
-        if a.get(key) != b.get(key):
-            old, new = _words(a.get(key)), _words(b.get(key))
-            out.append(f"{key} {old} → {new}{_factor(a.get(key), b.get(key))}" if old is not None and new is not None
-                       else f"{key} changed")
+def _heuristic_changes(before: Scenario, after: Scenario) -> list[str]:
+    """"max-min instead of min-min" (one heuristic for another), else "min-min removed", "kpb (k=10) added";
+    "heuristics reordered" or "relabelled" when only that differs."""
     kind = lambda h: (h.name, h.params)  # noqa: E731  (a heuristic with its parameters, whatever its label)
     removed = Counter(map(kind, before.heuristics)) - Counter(map(kind, after.heuristics))
     added = Counter(map(kind, after.heuristics)) - Counter(map(kind, before.heuristics))
+    out = {}
     for specs, left, word in ((before.heuristics, removed, "removed"), (after.heuristics, added, "added")):
         for h in specs:
             if left[kind(h)] > 0:
                 left[kind(h)] -= 1
-                out.append(f"{h.label} {word}")
-    if not removed and not added and before.heuristics != after.heuristics:
+                out.setdefault(word, []).append(h.label)
+    if len(out.get("removed", ())) == 1 and len(out.get("added", ())) == 1:
+        return [f"{out['added'][0]} instead of {out['removed'][0]}"]
+    said = [f"{label} {word}" for word, labels in out.items() for label in labels]
+    if not said and before.heuristics != after.heuristics:
         labels = sorted(h.label for h in before.heuristics) != sorted(h.label for h in after.heuristics)
-        out.append("heuristics relabelled" if labels else "heuristics reordered")
+        said.append("heuristics relabelled" if labels else "heuristics reordered")
+    return said
+
+
+def what_changed(before: Scenario, after: Scenario) -> list[str]:
+    """What makes ``after`` another scenario than ``before``, in short phrases in words (:func:`setting_change`):
+    "tasks 200 → 150", "arrival rate 2.3 → 4.6 tasks an hour (×2)", "max-min instead of min-min", "kpb (k=10)
+    added", "benchmark min-min → mct". Trials and seed, set for each run, are not counted (:func:`run_changes`
+    counts them)."""
+    models = before.model, after.model  # another model altogether: nothing else compares
+    if models[0] != models[1]:
+        return [f"model {models[0]} → {models[1]}"]
+    out = [setting_change(key, old, new) for key, old, new in changed_settings(before, after)]
+    out += _heuristic_changes(before, after)
+    model = get_model(after.model)
     if (model.normalizes() or before.benchmark or after.benchmark) and benchmark_kind(before) != benchmark_kind(after):
         chosen = "" if before.benchmark or after.benchmark else " (by default)"
         out.append(f"benchmark {before.benchmark_label} → {after.benchmark_label}{chosen}")
     return out
+
+
+def workload_changed(before: Scenario, after: Scenario) -> list[str]:
+    """The settings, in words, whose change makes the work itself differ (:attr:`Setting.workload`): the numbers of
+    the two runs are then not like for like."""
+    if before.model != after.model:
+        return []
+    return [setting_of(key).words for key, _, _ in changed_settings(before, after) if setting_of(key).workload]
 
 
 def run_changes(before: Scenario, after: Scenario) -> list[str]:
@@ -374,51 +579,114 @@ class RunComparison:
         first = self.winners[0].label
         return next((c for c in mine if c.before_label == first and c.after_label), None)
 
-    def change_line(self) -> str:
-        """"machines 8 → 12: makespan of sufferage 535 thousand s → 372 thousand s, -30% [-33%, -27%], paired; the
-        winner stays sufferage."."""
-        what = "; ".join(self.differences) if self.differences else "The same scenario"
-        metric = self.headline
+    @property
+    def workload(self) -> list[str]:
+        """The settings, in words, whose change makes the work itself differ (:func:`workload_changed`)."""
+        return workload_changed(self.before, self.after)
+
+    def charted(self) -> dict[str, Metric]:
+        """The headline metrics compared: the model's charted metrics that have a verdict
+        (:func:`hcsched.verdict.headline_metrics`, one way better), but the normalised ones."""
+        compared = {m.name for m in self.metrics}
+        return {m.name: m for m in headline_metrics(get_model(self.before.model).bar_metrics(), compared)
+                if m.better and not m.name.startswith("normalized_")}
+
+    def _of_pair(self, c: Change) -> list[Change]:
+        """The changes of the headline metrics of the heuristics of ``c``."""
+        charted = self.charted()
+        return [o for o in self.changes if o.metric in charted
+                and (o.before_label, o.after_label) == (c.before_label, c.after_label)]
+
+    def leading(self) -> tuple[Metric, Change] | None:
+        """The change the line leads with: of the heuristics of :meth:`subject`, the biggest real change among the
+        headline metrics (in percent first, then in points), for the worse first when the work itself differs (a
+        harder workload can make a number look better: twice the arrival rate shortens the makespan and lengthens
+        every task's wait); the headline metric's when no change is real; None without a subject."""
         c = self.subject()
         if c is None:
-            said = f"{metric_words(metric)}: no heuristic of the baseline is in the what-if"
-        else:
-            said = f"{metric_words(metric)} of {_pair_words(c, metric)}"
-            other = self.moved_instead(c)
-            if other is not None:
-                metric_, o = other
-                way = "better" if _better(metric_, o) else "worse"
-                said += f"; but its {metric_words(metric_)} is {way}: {change_words(o)}, a real change"
-        return f"{what}: {said}; {self.winner_words()}."
-
-    def moved_instead(self, c: Change) -> tuple[Metric, Change] | None:
-        """What the headline change ``c`` leaves out: the charted metric of the same heuristics that changed most for
-        real (in percent first, then in points) the other way (worse where ``c`` is better, or better where it is
-        worse), or any way when ``c`` is not told apart from no change; None if there is none."""
-        if math.isnan(c.lower):
             return None
-        charted = {m.name: m for m in get_model(self.before.model).bar_metrics()
-                   if m.name != c.metric and not m.name.startswith("normalized_") and m.better}
-        lead = _better(self.headline, c) if c.separated else None
-        moved = [o for o in self.changes if o.metric in charted and o.separated
-                 and (o.before_label, o.after_label) == (c.before_label, c.after_label)
-                 and (lead is None or _better(charted[o.metric], o) != lead)]
-        if not moved:
-            return None
-        best = max(moved, key=lambda o: (o.kind == "percent", abs(o.change)))
-        return charted[best.metric], best
+        charted = self.charted()
+        real = [o for o in self._of_pair(c) if o.separated]
+        if self.workload:
+            real = [o for o in real if not _better(charted[o.metric], o)] or real
+        if not real:
+            return self.headline, c
+        found = max(real, key=lambda o: (o.kind == "percent", abs(o.change)))
+        return charted[found.metric], found
 
-    def winner_words(self) -> str:
+    def _what(self, at_most: int = 2) -> str:
+        """What differs: the first ``at_most`` differences, and how many more."""
+        if not self.differences:
+            return "The same scenario"
+        shown, more = "; ".join(self.differences[:at_most]), len(self.differences) - at_most
+        return f"{shown} and {more} more change{'s' if more > 1 else ''}" if more > 0 else shown
+
+    def _not_like_for_like(self, c: Change) -> list[Metric]:
+        """The headline metrics of ``c``'s heuristics that got better for real while the work itself differs."""
+        if not self.workload:
+            return []
+        charted = self.charted()
+        return [charted[o.metric] for o in self._of_pair(c) if o.separated and _better(charted[o.metric], o)]
+
+    def change_parts(self) -> tuple[str, list[str]]:
+        """(lead, rest) of the change line (see :meth:`change_line`): the lead at most LEAD_WORDS words where the
+        labels allow (fewer differences named, the caveat and the winner said after it where they do not fit)."""
+        found = self.leading()
+        if found is None:
+            return f"{self._what()}: no heuristic of the baseline is in the what-if.", [self.pairing]
+        metric, c = found
+        said = f"{metric_words(metric)} of {_pair_words(c, metric)}"
+        named = next((n for n in (2, 1) if word_count(f"{self._what(n)}: {said}.") <= LEAD_WORDS), 1)
+        lead = f"{self._what(named)}: {said}"
+        rest = [f"What differs: {'; '.join(self.differences)}."] if len(self.differences) > named else []
+        easier = self._not_like_for_like(c)
+        differs = f"the work itself differs ({listed(self.workload)})" if self.workload else ""
+        if metric in easier:  # the lead's own change looks better than the schedule made it
+            caveat = "; not like for like: the work differs"
+            if word_count(f"{lead}{caveat}.") <= LEAD_WORDS:
+                lead += caveat
+            else:
+                rest.append(f"{differs[:1].upper()}{differs[1:]}, so its {metric_words(metric)} is not like for like.")
+        charted = self.charted()
+        others = [f"{metric_words(charted[o.metric])} {change_words(o)}, for the "
+                  f"{'better' if _better(charted[o.metric], o) else 'worse'}"
+                  for o in self._of_pair(c) if o.separated and o.metric != metric.name]
+        if others:
+            rest.append(f"Also a real change: {'; '.join(others)}.")
+        easier = [m for m in easier if m != metric]
+        if easier:
+            rest.append(f"{differs[:1].upper()}{differs[1:]}, so the better {listed(metric_words(m) for m in easier)} "
+                        f"{'is' if len(easier) == 1 else 'are'} not like for like.")
+        winner = self.winner_words("" if metric.name == self.headline.name else metric_words(self.headline))
+        if word_count(f"{lead}; {winner}.") <= LEAD_WORDS:
+            return f"{lead}; {winner}.", rest
+        return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
+
+    def change_lead(self) -> str:
+        """The change line's lead sentence (:meth:`change_parts`)."""
+        return self.change_parts()[0]
+
+    def change_line(self) -> str:
+        """The lead and the rest in one line: "machines 8 → 12: makespan of sufferage 535,000 → 372,000 s (6.2 → 4.3
+        days), -30% [-33%, -27%] (paired): a real change, for the better; the winner stays sufferage." Where the work
+        itself differs, the lead is the change for the worse and a better number is said not to be like for like."""
+        lead, rest = self.change_parts()
+        return " ".join([lead, *rest])
+
+    def winner_words(self, on: str = "") -> str:
+        """Whether the winner on the headline metric stays: "the winner stays sufferage"; ``on``: the metric said
+        ("the winner on makespan stays sufferage"), where the line leads with another one."""
         a, b = self.winners
+        where = f" on {on}" if on else ""
         if a.label is None or b.label is None:
-            return "no winner to compare"
+            return f"no winner{where} to compare"
         if a.label == b.label:
             if b.clear:
-                return f"the winner stays {b.label}"
-            return f"{b.label} still has the best average, but is not told apart from {b.runner_up}"
+                return f"the winner{where} stays {b.label}"
+            return f"{b.label} still has the best average{where}, but is not told apart from {b.runner_up}"
         if b.clear:
-            return f"the winner changes from {a.label} to {b.label}"
-        return (f"the best average moves from {a.label} to {b.label}, which is "
+            return f"the winner{where} changes from {a.label} to {b.label}"
+        return (f"the best average{where} moves from {a.label} to {b.label}, which is "
                 f"not told apart from {b.runner_up}")
 
     def table(self) -> pd.DataFrame:
@@ -475,13 +743,16 @@ def real_words(c: Change) -> str:
 
 
 def _pair_words(c: Change, metric: Metric) -> str:
-    """"sufferage 535 thousand s → 372 thousand s, -30% [-33%, -27%] (paired): a real change"."""
+    """"sufferage 535,000 → 372,000 s (6.2 → 4.3 days), -30% [-33%, -27%] (paired): a real change, for the better"."""
     how = "paired" if c.paired else "unpaired, Welch"
     verdict = real_words(c)
+    if c.separated and verdict:
+        verdict += ", for the better" if _better(metric, c) else ", for the worse"
     if c.before_label == c.after_label:
-        head = f"{c.before_label} {readable(c.before, metric)} → {readable(c.after, metric)}"
+        head = f"{c.before_label} {readable_pair(c.before, c.after, metric)}{of_what(metric)}"
     else:
-        head = f"{c.before_label} {readable(c.before, metric)} → {c.after_label} {readable(c.after, metric)}"
+        head = (f"{c.before_label} {readable(c.before, metric)} → {c.after_label} {readable(c.after, metric)}"
+                f"{of_what(metric)}")
     return f"{head}, {change_words(c)} ({how})" + (f": {verdict}" if verdict else "")
 
 

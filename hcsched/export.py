@@ -2,8 +2,9 @@
 as it is, under a few comment lines that say whose it is and how to read it.
 
 Each file starts with lines beginning "# ": hcsched's version, the kind of table, the scenario's name, model, seed,
-trials and digest (:func:`scenario_digest`), the units of its columns, what ``NAME_lower`` and ``NAME_upper`` are
-(the bounds of the 95% confidence interval of the mean), and how to read it back: ``pandas.read_csv(path,
+trials and digest (:func:`scenario_digest`), every column by its name with what it holds (:func:`columns_line`:
+``trial``, the trial counted from 0; ``NAME_lower`` and ``NAME_upper``, the bounds of the 95% confidence interval of
+the mean), the units of its columns, and how to read it back: ``pandas.read_csv(path,
 comment="#")`` (R: ``read.csv(path, comment.char = "#")``; polars: ``comment_prefix="#"``). The column names are the
 library's own (``makespan``, not ``makespan_s``), so a script that reads ``hcsched.simulate``'s tables reads these.
 A cell holding "#" (a label of your own) is quoted, and every text cell then with it, so that the comment character
@@ -90,17 +91,42 @@ def unit_of(metric: Metric, benchmark: str) -> str:
 
 
 def _runs(names: list[str]) -> list[str]:
-    """Names with runs of a numbered family collapsed: idle_at0 ... idle_at59."""
+    """Names with runs of a numbered family collapsed: idle_at0 ... idle_at59, util_m0_lower ... util_m7_lower."""
     out: list[str] = []
     i = 0
     while i < len(names):
-        m = re.fullmatch(r"(.*?)(\d+)", names[i])
+        m = re.fullmatch(r"(.*?)(\d+)(\D*)", names[i])
         j = i
-        while m and j + 1 < len(names) and names[j + 1] == f"{m[1]}{int(m[2]) + j + 1 - i}":
+        while m and j + 1 < len(names) and names[j + 1] == f"{m[1]}{int(m[2]) + j + 1 - i}{m[3]}":
             j += 1
         out.append(names[i] if j == i else f"{names[i]} ... {names[j]}")
         i = j + 1
     return out
+
+
+COLUMNS_LINE = "# columns: "
+
+
+def columns_line(groups: list[tuple[list[str], str]]) -> str:
+    """ "# columns: trial: the trial, numbered from 0; heuristic: its label; makespan, mean_flow: ...": every column by
+    its name (runs of a numbered family collapsed: :func:`_runs`), in groups, each with what its columns hold (no
+    "; " in it); ``groups``: (names, what), empty groups left out."""
+    return COLUMNS_LINE + "; ".join(f"{', '.join(_runs(names))}: {what}" for names, what in groups if names)
+
+
+def named_columns(line: str) -> list[str]:
+    """The column names a :func:`columns_line` gives, runs written out (idle_at0 ... idle_at2 -> idle_at0, idle_at1,
+    idle_at2)."""
+    names: list[str] = []
+    for group in line.removeprefix(COLUMNS_LINE).split("; "):
+        for item in group.split(": ", 1)[0].split(", "):
+            first, _, last = item.partition(" ... ")
+            if not last:
+                names.append(first)
+                continue
+            a, b = re.fullmatch(r"(.*?)(\d+)(\D*)", first), re.fullmatch(r"(.*?)(\d+)(\D*)", last)
+            names += [f"{a[1]}{k}{a[3]}" for k in range(int(a[2]), int(b[2]) + 1)]
+    return names
 
 
 def units_line(scenario: Scenario, columns) -> str:
@@ -151,11 +177,14 @@ def check_out(path: str | Path, flag: str) -> Path:
 
 def results_csv(scenario: Scenario, results: pd.DataFrame) -> str:
     """The per-trial results (one row per trial and heuristic) with its comment lines."""
-    model = get_model(scenario.model)
-    return commented_csv([*_whose(scenario, "per-trial results"),
-                 f"# one row per {model.trial_word} and heuristic: {model.trial_word} (from 0), heuristic (its label), "
-                 f"then each metric's value in that {model.trial_word}",
-                 units_line(scenario, results.columns), SCENARIO_LINE + _scenario_json(scenario), READ_BACK], results)
+    word = get_model(scenario.model).trial_word
+    known = ("trial", "heuristic")
+    return commented_csv([*_whose(scenario, "per-trial results"), f"# one row per {word} and heuristic",
+                          columns_line([(["trial"], f"the {word}, numbered from 0"), (["heuristic"], "its label"),
+                                        ([c for c in results.columns if c not in known],
+                                         f"each metric's value in that {word}")]),
+                          units_line(scenario, results.columns), SCENARIO_LINE + _scenario_json(scenario), READ_BACK],
+                         results)
 
 
 SCENARIO_LINE = "# scenario, to read back (hcsched compare): "
@@ -323,12 +352,18 @@ def summary_csv(scenario: Scenario, summary: pd.DataFrame) -> str:
     for name in metrics:
         by_method.setdefault(methods.get(name, "t"), []).append(name)
     how = "; ".join(f"{', '.join(_runs(names))}: {INTERVAL_WORDS.get(m, m)}" for m, names in by_method.items())
+    word = model.trial_word
+    bounds = {f"{m}_{end}" for m in metrics for end in ("lower", "upper")}
     return commented_csv([*_whose(scenario, "summary"),
-                 f"# one row per heuristic: trials (the {model.trial_word}s averaged), then for each metric NAME its "
-                 f"mean over the {model.trial_word}s, and NAME_lower and NAME_upper, the lower and upper bounds of the "
-                 f"95% confidence interval of that mean (empty with one {model.trial_word})",
-                 f"# the intervals: {how}",
-                 units_line(scenario, metrics), READ_BACK], summary)
+                          f"# one row per heuristic: for each metric NAME its mean over the {word}s (the column NAME), "
+                          "and NAME_lower and NAME_upper, the lower and upper bounds of the 95% confidence interval of "
+                          f"that mean (empty with one {word})",
+                          columns_line([([c for c in summary.columns if c not in {"trials", *metrics, *bounds}],
+                                         "the heuristic's label"),
+                                        (["trials"] if "trials" in summary.columns else [], f"the {word}s averaged"),
+                                        (metrics, "the means"), ([f"{m}_lower" for m in metrics], "their lower bounds"),
+                                        ([f"{m}_upper" for m in metrics], "their upper bounds")]),
+                          f"# the intervals: {how}", units_line(scenario, metrics), READ_BACK], summary)
 
 
 def schedule_csv(scenario: Scenario, table: pd.DataFrame, trial: int,
@@ -340,10 +375,14 @@ def schedule_csv(scenario: Scenario, table: pd.DataFrame, trial: int,
     what = f"Gantt table of {model.trial_word} {trial}" + (
         f", the tasks overlapping the time window {window[0]:.6g}-{window[1]:.6g} {unit}" if window else "")
     core = [c for c in ("arrival", "start", "finish", "expected", "actual") if c in table.columns]
-    own = [c for c in model.schedule_columns if c in table.columns]
-    return commented_csv([*_whose(scenario, what),
-                 "# one row per task and heuristic: task and machine numbered from 0; an empty start or finish: the "
-                 "task never started or never finished",
-                 f"# units: {unit}: {', '.join(core)}" + (f"; the model's own columns ({', '.join(own)}): see "
-                                                          f"docs/models/{scenario.model}.md" if own else ""),
-                 READ_BACK], table)
+    own = [c for c in table.columns if c not in ("trial", "heuristic", "task", "machine", *core)]
+    return commented_csv([*_whose(scenario, what), "# one row per task and heuristic",
+                          columns_line([([c for c in ("trial",) if c in table.columns],
+                                         f"the {model.trial_word}, numbered from 0"),
+                                        ([c for c in ("heuristic",) if c in table.columns], "its label"),
+                                        ([c for c in ("task", "machine") if c in table.columns],
+                                         "numbered from 0"),
+                                        (core, "times (an empty start or finish: the task never started or never "
+                                               "finished)"),
+                                        (own, f"the model's own, see docs/models/{scenario.model}.md")]),
+                          f"# units: {unit}: {', '.join(core)}", READ_BACK], table)

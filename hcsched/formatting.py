@@ -49,11 +49,13 @@ def is_fraction(metric: Metric) -> bool:
 
 
 _WORDS = {"k": "thousand", "M": "million", "G": "billion", "T": "trillion"}
+SECONDS_IN_FULL = 1e9  # seconds below it are written in full digits ("535,000 s"), with hours or days beside them
+_SPANS = ((730 * 86400.0, 365.25 * 86400.0, "years"), (48 * 3600.0, 86400.0, "days"), (3600.0, 3600.0, "hours"))
 
 
 def readable(value: float, metric: Metric) -> str:
-    """A metric's value as people read it, with its unit: "1.20 million s", "87.3%", "93.41%", "12 tasks"; NaN "n/a".
-    Beside a unit the scale is a word: "544 k s" would read as kiloseconds."""
+    """A metric's value as people read it, with its unit: "535,000 s (6.2 days)", "87.3%", "93.41%", "12 tasks"; NaN
+    "n/a". Beside a unit the scale is a word ("1.20 million time units": "544 k s" would read as kiloseconds)."""
     number = readable_number(value, metric.fmt)
     if not math.isfinite(value) or is_fraction(metric) or not metric.unit:
         return number
@@ -61,12 +63,57 @@ def readable(value: float, metric: Metric) -> str:
 
 
 def readable_amount(value: float, unit: str) -> str:
-    """A number with its unit, its scale in words: "15.1 thousand s", "1.20 million time units", "523.4 s", "87%"."""
+    """A number with its unit, its scale in words: "15.1 thousand time units", "523.4 s", "87%"; seconds from an hour
+    with hours or days beside them, in full digits ("535,000 s (6.2 days)", "7,004 s (1.9 hours)")."""
+    if unit == "s" and math.isfinite(value) and abs(value) < SECONDS_IN_FULL:
+        span = time_span(value)
+        return f"{seconds_number(value)} s" + (f" ({span})" if span else "")
     number = readable_number(value)
     head, _, suffix = number.partition(" ")
     if suffix in _WORDS:
         number = f"{head} {_WORDS[suffix]}"
     return number + "%" if unit == "%" else f"{number} {unit}"
+
+
+def readable_pair(before: float, after: float, metric: Metric) -> str:
+    """Two values of a metric, the unit said once: "535,000 → 372,000 s (6.2 → 4.3 days)", "87.3% → 90.1%", "5.2 →
+    4.8 tasks"."""
+    finite = math.isfinite(before) and math.isfinite(after)
+    if metric.unit == "s" and finite and max(abs(before), abs(after)) < SECONDS_IN_FULL:
+        aside = span_pair(before, after)
+        return f"{seconds_number(before)} → {seconds_number(after)} s" + (f" ({aside})" if aside else "")
+    if finite and metric.unit and metric.unit != "%" and not is_fraction(metric):
+        a, b = (readable(x, metric) for x in (before, after))
+        unit = f" {metric.unit}"
+        if a.endswith(unit) and b.endswith(unit):
+            return f"{a[: -len(unit)]} → {b}"
+    return f"{readable(before, metric)} → {readable(after, metric)}"
+
+
+def span_pair(before: float, after: float) -> str:
+    """Two times in seconds as hours or days, the unit said once: "6.2 → 4.3 days", "35 hours → 2.3 days", "under an
+    hour → 1.9 hours"; "" when both are under an hour."""
+    spans = [time_span(x) or "under an hour" for x in (before, after)]
+    if spans == ["under an hour"] * 2:
+        return ""
+    head, _, unit = spans[0].partition(" ")
+    return f"{head} → {spans[1]}" if spans[1].endswith(f" {unit}") and head[:1].isdigit() else " → ".join(spans)
+
+
+def seconds_number(value: float) -> str:
+    """Seconds in full digits, three significant ones from ten thousand: "535,000", "7,004", "523.4"."""
+    if abs(value) < 1e4 * 0.9995:  # 9,999.7 is "10,000", never "10.0 k"
+        return readable_number(value)
+    digits = 3 - len(str(int(abs(value))))  # rounds 535,197 to 535,000
+    return f"{round(value, digits):,.0f}"
+
+
+def time_span(seconds: float) -> str:
+    """Seconds from an hour as people count them: "1.9 hours", "6.2 days", "3.1 years"; "" below an hour."""
+    for start, scale, word in _SPANS:
+        if abs(seconds) >= start:
+            return f"{amount_text(seconds / scale)} {word}"
+    return ""
 
 
 def amount_text(x: float) -> str:

@@ -1,5 +1,6 @@
-"""Two runs compared (Results' "Compare two runs", and a sweep point against a run): the change line, what differs,
-the chart of the means before and after with the change and its 95% interval, every metric's table, and the CSV."""
+"""Two runs compared (Results' "Compare two runs", and a sweep point against a run): the change line's lead and,
+folded, the rest of it, what differs, the chart of the means before and after with the change and its 95% interval,
+every metric's table, and the CSV."""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
         return
     with shown_as_error("The two runs could not be compared"):
         cmp = comparison(before, after)
-        st.markdown(f"**{plain(cmp.change_line())}**")
+        lead, rest = cmp.change_parts()
+        st.markdown(f"**{plain(lead)}**")
+        if rest:
+            with st.expander("The other changes, and the winner", expanded=False):
+                st.markdown(plain(" ".join(rest)))
         st.caption(plain(f"Baseline: {before.title}. What-if: {after.title}. "
                          f"{cmp.pairing} {cmp.left_out_text}".rstrip()))
         _differences(cmp)

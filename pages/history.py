@@ -17,7 +17,8 @@ from hcsched.compare import RunComparison, compare_runs, run_changes, winner_of
 from hcsched.errors import describe_error
 from hcsched.formatting import readable
 from hcsched.presets import preset_of
-from hcsched.verdict import headline_metric
+from hcsched.verdict import headline_metric, of_what
+from pages.jobs import plain
 from pages.session import Keys, shortened
 
 HISTORY_CAP = 20  # runs kept in a session; the oldest is dropped beyond it
@@ -33,7 +34,7 @@ class Entry:
     when: str  # "14:02:31", when it ended
     parent: int | None  # the run before it, which ``changes`` are against
     changes: tuple[str, ...]
-    winner: str  # "sufferage (535 thousand s)", "no clear winner: ...", "–"
+    winner: str  # "sufferage at 535,000 s (6.2 days)", "no clear winner: ...", "–"
     edits: tuple[str, ...] | None = None  # what differs from its preset (None: not a preset or an edit of one)
 
     @property
@@ -87,8 +88,9 @@ def _winner(run) -> str:
         return f"– ({describe_error(exc)})"
     if w.label is None:
         return "–"
-    value = readable(w.mean, headline_metric(get_model(run.scenario.model)))
-    return f"{w.label} ({value})" if w.clear else f"no clear winner (best average {w.label}, {value})"
+    metric = headline_metric(get_model(run.scenario.model))
+    value = readable(w.mean, metric) + of_what(metric)
+    return f"{w.label} at {value}" if w.clear else f"no clear winner: best average {w.label} at {value}"
 
 
 def keep(run) -> Entry:
@@ -133,6 +135,12 @@ def history_table() -> pd.DataFrame:
                           "from the run before": e.changes_text, "ended": e.when,
                           "took": f"{e.run.seconds:.1f} s" if e.run.seconds >= 0.05 else "under 0.1 s"}
                          for e in reversed(history())])
+
+
+def show_history_table() -> None:
+    """The runs table, its text wrapped in the page's width, never cut at the right (an HTML table: a data grid cuts
+    a long cell at its column's width); it reads Markdown, so each cell is shown as plain text."""
+    st.table(history_table().map(plain), hide_index=True)
 
 
 PICKED = "history_picked"  # the number of the run picked to be shown, until the next run
@@ -187,9 +195,10 @@ def comparison(before: Side, after: Side) -> RunComparison:
 
 
 def change_line(before: Side, after: Side) -> str:
-    """The change line of ``after`` against ``before``, or why there is none, in one line."""
+    """The lead of the change line of ``after`` against ``before`` (at most 35 words where the labels allow), or why
+    there is none, in one line."""
     try:
-        return comparison(before, after).change_line()
+        return comparison(before, after).change_lead()
     except Exception as exc:  # a model's failure, or runs of two models: said in one line
         return describe_error(exc)
 

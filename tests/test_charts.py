@@ -7,6 +7,7 @@ import pytest
 from hcsched import get_model, preset, trial_schedules
 from hcsched.charts import (
     GANTT_BARS,
+    GANTT_HEIGHT,
     MACHINES,
     PALETTE,
     ROW_BARS,
@@ -18,6 +19,7 @@ from hcsched.charts import (
     gantt_highlight,
     gantt_highlight_text,
     gantt_machines,
+    gantt_start,
     grid_columns,
     heuristic_colors,
     lanes,
@@ -111,6 +113,23 @@ def test_default_window_keeps_every_row_readable_not_a_barcode():
     assert gantt_default_window({h: _serial(200, 8, 1.0) for h in "abcd"}) is None
 
 
+def test_the_default_window_starts_where_the_tasks_shown_start_to_run():
+    """The busy window starts at the first start of a task shown, not at 0: the ETC quickstart's first task starts at
+    3,458 s. Its length counts the tasks from there; a chart of the whole trial starts there too."""
+    from hcsched.charts import gantt_defaults
+
+    s = _serial(2000, 16, 1.0)
+    late = Schedule(s.arrival + 500, s.machine, s.start + 500, s.finish + 500, s.expected, s.actual, 16)
+    assert gantt_start({"a": late}) == 500.0 and gantt_start({"a": late}, machines=[3]) == 500.0
+    assert gantt_default_window({"a": late}, bars=400) == (625.0, 25.0)  # 16 tasks start per time unit from 500
+    machines, window, _ = gantt_defaults({"a": late})
+    assert machines is None and window[0] == 500.0
+    whole = gantt({"a": _serial(40, 4, 1.0), "b": late}, machines=[0])
+    assert whole.layout.xaxis.range[0] == 0.0  # a's first task starts at 0
+    whole = gantt({"a": late})
+    assert whole.layout.xaxis.range[0] == 500.0 and whole.frames[0].name == "500"
+
+
 def test_default_window_counts_only_the_machines_shown():
     """90 processors of which the page shows 24 a panel: a window sized on all 90 showed about 4 bars a row."""
     wide = {h: _serial(900, 90, 1.0) for h in "abcd"}  # 10 tasks a processor, 3,600 in all
@@ -168,12 +187,22 @@ def test_lanes_keep_tasks_that_share_a_server_apart():
 SERVERS_LIKE = GanttRows("server", "s", lanes=True)
 
 
-def test_machines_shown_by_default_keep_the_lanes_of_all_panels_few():
-    s = {h: _serial(100, 10, 1.0) for h in "abcd"}
-    assert gantt_machines(s) == 24 and gantt_machines(s, budget=40) == 10
-    busy = {h: _overlapping() for h in "ab"}  # bands of 2 and 1 lanes, each with a gap: 3 + 2 a panel
-    assert gantt_machines(busy, SERVERS_LIKE, lanes_budget=6) == 1 and gantt_machines(busy, SERVERS_LIKE,
-                                                                                      lanes_budget=10) == 2
+def test_machines_shown_by_default_are_as_many_as_fit_the_charts_height():
+    """The default rows are the most that keep the chart within GANTT_HEIGHT at the smallest readable row; one more
+    would make it taller. Where tasks share a row, each machine takes its lanes (and a gap) in every panel."""
+    s = {h: _serial(400, 40, 1.0) for h in "abcd"}
+    cap = gantt_machines(s)
+    assert 0 < cap < 40
+    assert gantt(s, machines=range(cap)).layout.height <= GANTT_HEIGHT < gantt(s, machines=range(cap + 1)).layout.height
+    busy = {}
+    for h in "ab":  # three tasks at once on every server: bands of 3 lanes
+        b = _serial(400, 40, 1.0)
+        busy[h] = Schedule(b.arrival, b.machine, b.start, b.start + 3.0, b.expected, b.actual, 40)
+    cap = gantt_machines(busy, SERVERS_LIKE)
+    assert 0 < cap < 40 and (band_widths(busy["a"])[:cap] == 3).all()
+    assert gantt(busy, machines=range(cap), rows=SERVERS_LIKE).layout.height <= GANTT_HEIGHT < \
+        gantt(busy, machines=range(cap + 1), rows=SERVERS_LIKE).layout.height
+    assert gantt_machines(busy, SERVERS_LIKE, height=GANTT_HEIGHT + 400) > cap
 
 
 def test_one_task_is_marked_in_every_panel_by_default_where_the_heuristics_differ_most():
@@ -187,15 +216,43 @@ def test_one_task_is_marked_in_every_panel_by_default_where_the_heuristics_diffe
     for bar in fig.data:
         hit = list(np.asarray(bar.customdata)[:, 0]).index(5)
         assert hit == len(bar.x) - 1  # drawn last: no other bar covers its label
-        widths = np.asarray(bar.marker.line.width)
-        assert widths[hit] == 2 and (np.delete(widths, hit) == 0).all()
-        assert bar.text[hit] == "task 5" and set(np.delete(np.asarray(bar.text, dtype=object), hit)) == {""}
-        assert bar.marker.pattern.shape[hit] == "x"
+        shapes = np.asarray(bar.marker.pattern.shape)
+        assert shapes[hit] == "x" and set(np.delete(shapes, hit)) == {""}
+        assert bar.marker.line.width == 0  # no outline: one is drawn even at zero width, before the task starts
+        assert set(bar.text) == {""}  # the figure opens at 0, before task 5 starts at 2
     assert "task 5" not in str(gantt({"a": a, "b": b}).data[0].text)  # none unless asked
     text = gantt_highlight_text({"a": a, "b": b}, 5, "s")
-    assert text == "Task 5, outlined in every panel that shows it: a: m1, 2 to 3 s; b: m1, 2 to 6 s."
+    assert text == "Task 5, hatched and labelled in every panel that shows it: a: m1, 2 to 3 s; b: m1, 2 to 6 s."
     text = gantt_highlight_text({"a": a, "b": b}, 5, "s", GanttRows("server", "s"), window=(0.0, 2.0))
     assert text.endswith("a: s1, 2 to 3 s (not shown); b: s1, 2 to 6 s (not shown).")
+
+
+def _label_frames(fig, task: int) -> list[tuple[list[bool], list[bool]]]:
+    """For each frame, each panel's (the marked task's bar has a width, its label is shown)."""
+    out = []
+    for frame in fig.frames:
+        widths, labels = [], []
+        for trace, data in zip(fig.data, frame.data, strict=True):
+            hit = list(np.asarray(trace.customdata)[:, 0]).index(task)
+            widths.append(bool(data.x[hit] > 0))
+            labels.append(data.text is not None and data.text[hit] == f"task {task}")
+        out.append((widths, labels))
+    return out
+
+
+def test_the_marked_tasks_label_comes_in_the_same_frame_as_its_bar():
+    """In the animation a marked task's label appeared before its bar: it was in the figure from the start. It is now
+    in exactly the frames where its bar has a width, the first frame included, and only on that bar."""
+    a, b = _serial(40, 4, 1.0), _serial(40, 4, 2.0)  # task 21 starts at 5 under a, at 10 under b
+    fig = gantt({"a": a, "b": b}, highlight=21)
+    frames = _label_frames(fig, 21)
+    assert all(widths == labels for widths, labels in frames)
+    assert frames[0] == ([False, False], [False, False]) and frames[-1] == ([True, True], [True, True])
+    assert [w for w, _ in frames].index([True, False]) < [w for w, _ in frames].index([True, True])  # a's first
+    for frame in fig.frames:
+        for data in frame.data:
+            assert set(data.text) <= {"", "task 21"} and list(data.text).count("task 21") <= 1
+    assert list(fig.data[0].text) == list(fig.frames[0].data[0].text)  # the figure opens on the first frame
 
 
 def test_play_redraws_only_the_bars_and_the_figure_is_byte_stable():
@@ -204,8 +261,56 @@ def test_play_redraws_only_the_bars_and_the_figure_is_byte_stable():
     play = fig.layout.updatemenus[0].buttons[0].args[1]
     assert play["frame"]["redraw"] is False and play["fromcurrent"] is False
     assert all(step.args[1]["frame"]["redraw"] is False for step in fig.layout.sliders[0].steps)
-    assert all(set(d.to_plotly_json()) == {"type", "x"} for f in fig.frames for d in f.data)  # frames: widths only
+    # frames: the widths only, and the marked task's label (its panel's texts)
+    assert all(set(d.to_plotly_json()) == {"type", "x", "text"} for f in fig.frames for d in f.data)
+    assert all(set(d.to_plotly_json()) == {"type", "x"} for f in gantt(s).frames for d in f.data)
     assert fig.to_json() == gantt(s, highlight=3).to_json()
+
+
+GANTT_HEURISTICS = 4  # the Results page's default: the best few by the headline metric, with the benchmark
+
+
+def _page_gantt(name: str):
+    """A model's default preset's Gantt of trial 0 as the Results page first draws it: the best few heuristics of
+    that trial by the headline metric with the benchmark, the model's rows, the machines, window and marked task of
+    :func:`gantt_defaults`; with the schedules shown and the window."""
+    pytest.importorskip("streamlit")
+    from hcsched.charts import gantt_defaults
+    from hcsched.experiment import run_trial, schedules_of, trial_seeds
+    from hcsched.stats import best_few
+    from hcsched.verdict import headline_metric
+    from pages.models import ui
+
+    model = get_model(name)
+    sc = preset(model.default_preset).replace(trials=2)
+    table, runs = run_trial(sc, 0, trial_seeds(sc.seed, sc.trials)[0], schedules=True)
+    lead = headline_metric(model)
+    summary = pd.DataFrame(table).groupby("heuristic", sort=False)[[lead.name]].mean().reset_index()
+    schedules = schedules_of(sc, runs)
+    shown = {h: schedules[h] for h in best_few(summary, lead.name, lead.better, sc.benchmark_label, GANTT_HEURISTICS)}
+    hook = getattr(ui(name), "gantt_rows", None)
+    rows = hook(sc) if hook is not None else MACHINES
+    machines, window, marked = gantt_defaults(shown, rows)
+    fig = gantt(shown, window=window, time_unit=model.time_unit, machines=machines, rows=rows, highlight=marked)
+    return fig, shown, machines, window, marked
+
+
+@pytest.mark.parametrize("name", ["etc", "classes", "estimation", "timeshared", "value"])
+def test_every_models_default_gantt_fits_a_900px_window_and_opens_where_tasks_start_to_run(name):
+    """The default Gantt opened at the end of the run (its slider at 725,000 s in the ETC quickstart) and was 1,014 px
+    tall. Now, in every model's default preset: at most GANTT_HEIGHT px with its controls; the window starts where
+    the tasks shown start to run; the slider and the figure's data are at the window's first frame; the marked task's
+    label is in the frames where its bar has a width."""
+    fig, shown, machines, window, marked = _page_gantt(name)
+    assert fig.layout.height <= GANTT_HEIGHT
+    first = gantt_start(shown, machines)
+    start = window[0] if window else first
+    assert start == pytest.approx(first) and fig.layout.xaxis.range[0] == pytest.approx(start)
+    assert fig.layout.sliders[0].active == 0 and fig.frames[0].name == f"{start:.6g}"
+    assert list(fig.layout.sliders[0].steps[0].args[0]) == [fig.frames[0].name]
+    assert all(list(t.x) == list(f.x) for t, f in zip(fig.data, fig.frames[0].data, strict=True))
+    if marked is not None:
+        assert all(widths == labels for widths, labels in _label_frames(fig, marked))
 
 
 def test_gantt_tells_back_to_back_tasks_apart_by_shade_not_by_a_border():
@@ -395,3 +500,46 @@ def test_the_per_trial_boxes_name_references_as_such():
     fig = trial_distribution(results, metric, references={"ga": "a static benchmark"})
     assert [t.name for t in fig.data] == ["max-min", "ga (reference)"]
     assert "a reference, not a contender" in fig.data[1].hovertemplate and "reference" not in fig.data[0].hovertemplate
+
+
+# --- the exported CSVs name their columns as they are -----------------------------------------------------------------
+
+
+def _header_names(text: str) -> tuple[list[str], set[str]]:
+    """The names a CSV's "# columns:" line gives, and those its "# units:" line gives."""
+    from hcsched.export import COLUMNS_LINE, named_columns
+
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    said = [line for line in comments if line.startswith(COLUMNS_LINE)]
+    assert len(said) == 1, comments
+    units = next(line for line in comments if line.startswith("# units: ")).removeprefix("# units: ")
+    groups = [g.partition(": ")[2] for g in units.split("; ") if not g.startswith("the other columns")]
+    return named_columns(said[0]), set(named_columns(COLUMNS_LINE + "; ".join(f"{g}: a unit" for g in groups)))
+
+
+@pytest.mark.parametrize("name", ["etc", "classes", "estimation", "timeshared", "value"])
+def test_csv_headers_name_every_column_as_it_is(name):
+    """The task-class model's results said "replication (from 0)" over a column named trial. Each export's header
+    now names every column of its table by its name, once, and names no other; the units line's names are
+    columns too; the trial column is said to count the model's trials (replications, simulations) from 0."""
+    import io
+
+    from hcsched import simulate, summarize, trial_runs
+    from hcsched.experiment import schedule_table
+    from hcsched.export import results_csv, schedule_csv, summary_csv
+
+    model = get_model(name)
+    sc = model.tiny()
+    results = simulate(sc, jobs=1)
+    summary = summarize(results, [m.name for m in model.table_metrics()], methods=model.interval_methods())
+    gantt_table = schedule_table(sc, 0, trial_runs(sc, 0))
+    texts = {"results": results_csv(sc, results), "summary": summary_csv(sc, summary),
+             "gantt": schedule_csv(sc, gantt_table, 0), "gantt window": schedule_csv(sc, gantt_table.drop(
+                 columns="trial"), 0, (0.0, 1.0))}
+    for what, text in texts.items():
+        columns = list(pd.read_csv(io.StringIO(text), comment="#").columns)
+        named, in_units = _header_names(text)
+        assert sorted(named) == sorted(columns) and len(set(named)) == len(named), what
+        assert in_units <= set(columns), (what, in_units - set(columns))
+    assert f"# columns: trial: the {model.trial_word}, numbered from 0; heuristic: its label;" in texts["results"]
+    assert "from 0)" not in "".join(texts.values())

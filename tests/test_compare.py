@@ -25,7 +25,7 @@ from hcsched.compare import (
 )
 from hcsched.export import read_results_csv, results_csv
 from hcsched.metrics import Metric
-from hcsched.verdict import headline_metric
+from hcsched.verdict import headline_metric, metric_words, word_count
 
 SECONDS = Metric("makespan", "Makespan", "s", "lower")
 SHARE = Metric("utilization", "Utilisation", "", "higher", fmt=".1%")
@@ -143,6 +143,10 @@ def test_heuristics_match_by_label_then_by_name_then_a_single_replacement():
 def test_the_differences_are_said_in_words_with_trials_and_seed():
     base = small()
     assert what_changed(base, base.replace(machines=12)) == ["machines 8 → 12"]
+    assert what_changed(base, base.replace(heuristics=["mct", "kpb", "max-min", "sufferage"]))[0] == \
+        "max-min instead of min-min"  # one heuristic for another
+    assert what_changed(base, base.replace(heuristics=["mct", "kpb", "max-min", "sufferage", "olb"]))[:3] == [
+        "min-min removed", "max-min added", "olb added"]
     assert run_changes(base, base.replace(machines=12, trials=9, seed=2)) == ["machines 8 → 12", "trials 8 → 9",
                                                                              "seed 1999 → 2"]
     assert run_changes(base, base) == []
@@ -183,8 +187,16 @@ def test_four_more_machines_is_paired_on_common_random_numbers_with_a_change_lin
     winner = cmp.winners[0].label
     c = cmp.subject()
     assert c.before_label == winner and c.change < 0 and c.upper < 0  # more machines: a shorter makespan, for real
-    assert cmp.change_line().startswith(f"machines 8 → 12: makespan of {winner} ")
-    assert " (paired): a real change; the " in cmp.change_line()
+    # the line leads with the winner's biggest real change among the headline metrics (in percent)
+    metric, lead = cmp.leading()
+    real = [o for o in cmp.changes if o.before_label == winner and o.after_label == winner and o.separated
+            and o.metric in ("makespan", "mean_flow", "max_stretch")]
+    assert lead.separated and abs(lead.change) == max(abs(o.change) for o in real)
+    assert cmp.change_line().startswith(f"machines 8 → 12: {metric_words(metric)} of {winner} ")
+    assert " (paired): a real change, for the better" in cmp.change_lead()
+    assert word_count(cmp.change_lead()) <= 35 and cmp.change_line().startswith(cmp.change_lead())
+    if metric.name != "makespan":  # the headline metric's change, below the lead
+        assert f"makespan {change_words(c)}, for the better" in cmp.change_line()
 
 
 def test_another_seed_is_an_unpaired_welch_comparison():
@@ -213,24 +225,52 @@ FASTER = [90, 99, 81, 90, 94, 86, 90, 90]  # every makespan 10% shorter
 
 @pytest.mark.parametrize("makespan, flow, said, unsaid", [
     ([101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12],  # makespan unmoved, flow worse
-     ["makespan of mct 100 s → 100 s, ", "(paired): not told apart from no change; but its "
-      "mean flow time is worse: +50% [", "], a real change; the winner stays mct."], []),
-    (FASTER, [15, 16, 14, 15, 16, 15, 17, 12],  # makespan better, flow worse: the trade-off named
-     ["makespan of mct 100 s → 90 s, -10% [", "(paired): a real change; but its mean flow time is worse: +50% ["], []),
-    (FASTER, [5, 6, 4, 5, 5, 5, 6, 4],  # both better: nothing left out
-     ["(paired): a real change; the winner stays mct."], ["but its"]),
+     ["The same scenario: mean flow time of mct 10 → 15 s, +50% [", "(paired): a real change, for the worse; the "
+      "winner on makespan stays mct."], ["Also a real change", "makespan -", "makespan +"]),
+    (FASTER, [15, 16, 14, 15, 16, 15, 17, 12],  # makespan better, flow worse: the bigger change leads, the other named
+     ["The same scenario: mean flow time of mct 10 → 15 s, +50% [", "(paired): a real change, for the worse",
+      "Also a real change: makespan -10% [", "], for the better."], []),
+    (FASTER, [5, 6, 4, 5, 5, 5, 6, 4],  # both better
+     ["The same scenario: mean flow time of mct 10 → 5 s, -50% [", "Also a real change: makespan -10% [",
+      "], for the better."], ["for the worse", "not like for like"]),
 ])
-def test_the_change_line_names_a_charted_metric_that_moved_for_real_the_other_way(makespan, flow, said, unsaid):
+def test_the_change_line_leads_with_the_biggest_real_change_and_names_the_others(makespan, flow, said, unsaid):
     base = small()
-    line = compare_runs(base, _results(base, *BEFORE), base, _results(base, makespan, flow)).change_line()
-    assert line.startswith("The same scenario: ")
+    cmp = compare_runs(base, _results(base, *BEFORE), base, _results(base, makespan, flow))
+    line = cmp.change_line()
     assert all(part in line for part in said) and not any(part in line for part in unsaid), line
+    assert line.startswith(cmp.change_lead()) and word_count(cmp.change_lead()) <= 35
+
+
+def _twice_the_rate(base):
+    return base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=2 * base.arrivals.rate))
+
+
+def test_a_harder_workload_leads_with_what_got_worse_and_says_a_better_number_is_not_like_for_like():
+    """Twice the arrival rate: the makespan shortens (the tasks come sooner) while every task waits longer. The line
+    leads with the mean flow time, worse for real, and says the better makespan is not like for like."""
+    base = small()
+    fast = _twice_the_rate(base)
+    cmp = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, [15, 16, 14, 15, 16, 15, 17, 12]))
+    lead, rest = cmp.change_parts()
+    assert lead.startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): mean flow time of mct 10 → 15 s, +50% [")
+    assert ": a real change, for the worse" in lead
+    assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest
+    # the makespan alone got better: the lead says its number is not like for like
+    only = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, BEFORE[1]))
+    assert only.change_lead().startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): makespan of mct 100 → 90 s, ")
+    assert "for the better; not like for like: the work differs." in only.change_lead()
+    assert "The winner stays mct." in only.change_line()  # after the lead, which is full
+    # the same better makespan from more machines is like for like
+    more = base.replace(machines=12)
+    assert "like for like" not in compare_runs(base, _results(base, *BEFORE), more,
+                                               _results(more, FASTER, BEFORE[1])).change_line()
 
 
 def test_a_rate_changed_says_by_what_factor_and_an_automatic_benchmark_says_so():
     base = small()
-    fast = base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=2 * base.arrivals.rate))
-    assert what_changed(base, fast) == ["arrivals.rate 0.000645197 → 0.00129039 (×2)"]
+    fast = _twice_the_rate(base)
+    assert what_changed(base, fast) == ["arrival rate 2.3 → 4.6 tasks an hour (×2)"]
     swapped = base.replace(heuristics=["mct", "kpb", "max-min", "sufferage"])
     assert what_changed(base, swapped)[-1] == "benchmark min-min → mct (by default)"
     assert what_changed(base, swapped.replace(benchmark="mct"))[-1] == "benchmark min-min → mct"
@@ -244,7 +284,11 @@ def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_tr
     assert [c.heuristic for c in makespan] == ["mct", "kpb", "min-min → max-min", "sufferage"]
     assert all(change_words(c) == "no change in any trial" for c in makespan if c.heuristic != "min-min → max-min")
     assert cmp.subject().heuristic == "min-min → max-min"
-    assert "makespan of min-min " in cmp.change_line() and " (paired): a real change; " in cmp.change_line()
+    metric, lead = cmp.leading()
+    assert lead.heuristic == "min-min → max-min" and lead.separated  # Max-min's biggest real change against Min-min
+    assert cmp.change_lead().startswith(f"max-min instead of min-min; benchmark min-min → mct: {metric_words(metric)} "
+                                        "of min-min ")
+    assert " → max-min " in cmp.change_lead() and " (paired): a real change, for the " in cmp.change_lead()
 
 
 def test_a_comparison_of_two_models_is_refused_in_words():
@@ -292,7 +336,8 @@ def test_the_command_gives_the_same_figures_from_scenario_files_and_from_results
     capsys.readouterr()
     assert main(["compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 0
     assert capsys.readouterr().out == from_files
-    assert "machines 8 → 12: makespan of " in from_files and "change [95% interval]" in from_files
+    assert "machines 8 → 12: " in from_files and " (paired): a real change" in from_files
+    assert "change [95% interval]" in from_files
     assert (tmp_path / "ab.csv").read_text() == comparison_csv(_compare(base, base.replace(machines=12)))
 
 

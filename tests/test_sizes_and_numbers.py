@@ -214,10 +214,11 @@ def test_an_infinite_mean_never_wins_and_the_line_says_why():
                           "makespan": [-math.inf, 5.0, 6.0, -math.inf, 5.5, 6.5]})
     v = verdict(table, makespan)
     assert v.best == "met" and v.unranked == ("mct",)
-    assert "the mean makespan of mct is infinite (an overflow), so it is not ranked" in v.text
+    assert "The mean makespan of mct is infinite (an overflow), so it is not ranked" in v.detail
     every = pd.DataFrame({"trial": [0, 0, 1, 1], "heuristic": ["mct", "met"] * 2, "makespan": [math.inf] * 4})
     v = verdict(every, makespan)
-    assert v.best is None and v.text.startswith("Lowest makespan: no finite values; the mean makespan of mct and met")
+    assert v.best is None and v.text == "Lowest makespan: no finite values."
+    assert v.detail.startswith("The mean makespan of mct and met is infinite (an overflow), so they are not ranked")
 
 
 def test_an_infinite_mean_of_a_higher_is_better_metric_does_not_win():
@@ -225,7 +226,7 @@ def test_an_infinite_mean_of_a_higher_is_better_metric_does_not_win():
 
     table = pd.DataFrame({"trial": [0, 0, 1, 1], "heuristic": ["mct", "met"] * 2, "value": [math.inf, 5, math.inf, 6]})
     v = verdict(table, Metric("value", "Value", better="higher"))
-    assert v.best == "met" and "mct is infinite" in v.text
+    assert v.best == "met" and "mct is infinite" in v.detail  # said right below the lead
 
 
 # --- the API's kernels -------------------------------------------------------------------------------------------

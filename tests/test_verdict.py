@@ -10,16 +10,28 @@ import pytest
 
 import hcsched
 from hcsched.errors import HcschedError
-from hcsched.formatting import amount_text, interval_cell, listed, readable, readable_amount, readable_number
+from hcsched.formatting import (
+    amount_text,
+    interval_cell,
+    listed,
+    readable,
+    readable_amount,
+    readable_number,
+    readable_pair,
+)
 from hcsched.metrics import Metric
 from hcsched.models.value.heuristics import STATIC_REFERENCE
 from hcsched.stats import mean_ci
 from hcsched.verdict import (
+    LEAD_WORDS,
     NEITHER,
+    Headline,
+    headline,
     headline_metric,
     headline_metrics,
     named_once,
     plain_name,
+    progress_lead,
     reference_of,
     scenario_references,
     scenario_verdicts,
@@ -27,6 +39,7 @@ from hcsched.verdict import (
     verdict,
     verdict_lines,
     verdicts,
+    word_count,
 )
 
 LOWER = Metric("x", "Makespan", "s", "lower", bar=True)
@@ -52,15 +65,15 @@ def test_a_beats_b_on_every_trial():
     assert v.difference == pytest.approx(-7.5)
     assert (v.lower, v.upper) == pytest.approx((-7.5 - half, -7.5 + half))
     assert v.separated and v.title == "Lowest makespan" and v.better == "lower"
-    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% "
-                      "interval: 2.9% to 12% below).")
+    assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below the runner-up B: a real difference (95% "
+                      "interval: 2.9% to 12% below).") and v.detail == ""
 
 
 def test_reversed_table_the_other_wins():
     v = verdict(table("x", A=[100, 200, 300, 300], B=[90, 190, 285, 270]), LOWER)
     assert (v.best, v.other) == ("B", "A")
     assert v.difference == pytest.approx(-7.5) and v.separated
-    assert v.text.startswith("B has the lowest makespan (208.8 s), 7.5% below the runner-up A: a real difference ")
+    assert v.text.startswith("B has the lowest makespan at 208.8 s, 7.5% below the runner-up A: a real difference ")
 
 
 def test_noisy_table_is_not_told_apart():
@@ -78,11 +91,12 @@ def test_higher_is_better():
     v = verdict(table("y", A=[10, 20, 30, 40], B=[11, 22, 33, 44]), HIGHER)
     assert (v.best, v.other, v.title) == ("B", "A", "Highest throughput")
     assert (v.difference, v.lower, v.upper) == pytest.approx((10.0, 10.0, 10.0))  # +10% in every trial
-    assert v.separated and v.text == ("B has the highest throughput (27.5), 10% above the runner-up A: a real "
+    assert v.separated and v.text == ("B has the highest throughput at 27.5, 10% above the runner-up A: a real "
                                       "difference (95% interval: 10% above, the same in every trial).")
 
 
-@pytest.mark.parametrize("metric, scale, shown", [(POINTS, 1.0, "60%"), (FRACTION, 0.01, "60.0%")])
+@pytest.mark.parametrize("metric, scale, shown", [(POINTS, 1.0, "value at 60% of the upper bound"),
+                                                  (FRACTION, 0.01, "utilisation at 60.0%")])
 def test_points_for_percent_and_fraction_metrics(metric, scale, shown):
     # A - B: 2, 3, 2 points: mean 7/3, sd sqrt(1/3), half-width t(2) sd / sqrt(3)
     a, b = np.array([50, 60, 70]) * scale, np.array([48, 57, 68]) * scale
@@ -90,8 +104,7 @@ def test_points_for_percent_and_fraction_metrics(metric, scale, shown):
     half = T3_2 * math.sqrt(1 / 3) / math.sqrt(3)
     assert v.kind == "points" and v.best == "A" and v.separated
     assert (v.difference, v.lower, v.upper) == pytest.approx((7 / 3, 7 / 3 - half, 7 / 3 + half))
-    assert v.text == (f"A has the highest {metric.title[:1].lower() + metric.title[1:]} "
-                      f"({shown}), 2.3 points above the "
+    assert v.text == (f"A has the highest {shown}, 2.3 points above the "
                       "runner-up B: a real difference (95% interval: 0.9 to 3.8 points above).")
 
 
@@ -99,7 +112,7 @@ def test_one_trial_has_no_interval():
     v = verdict(table("x", A=[90], B=[100]), LOWER)
     assert v.best == "A" and v.difference == pytest.approx(-10.0) and v.trials == 1
     assert math.isnan(v.lower) and not v.separated
-    assert v.text == ("A has the lowest makespan (90 s), 10% below the runner-up B in the only trial: too few trials "
+    assert v.text == ("A has the lowest makespan at 90 s, 10% below the runner-up B in the only trial: too few trials "
                       "to tell whether the difference is real.")
 
 
@@ -145,9 +158,12 @@ def test_means_and_trials_told_apart_the_other_way_is_no_winner():
     c = v.comparisons[0]
     assert v.best == "B" and c.separated and c.disagrees and not c.told_apart and not v.separated
     assert c.means == pytest.approx((1120 / 21, 1200 / 21))
-    assert v.text == ("No clear winner on makespan: B averages 53.33 s against A's 57.14 s, yet the 95% interval puts "
-                      "it 7.1% to 11% above A per trial: the averages and the trials "
-                      "disagree, so they are not told apart.")
+    # the lead says there is no winner and why in short; the interval that says it is right below (the whole sentence
+    # would pass the lead's 35 words)
+    assert v.text == ("No clear winner on makespan: B averages 53.33 s and A 57.14 s, but the trials disagree with "
+                      "the averages.")
+    assert v.detail == ("Per trial, the 95% interval puts B 7.1% to 11% above A: the averages and the trials disagree, "
+                        "so they are not told apart.")
 
 
 @pytest.mark.parametrize("order", [("A", "B"), ("B", "A")])
@@ -155,13 +171,14 @@ def test_ties_go_to_the_first_heuristic_of_the_table(order):
     v = verdict(table("x", **{order[0]: [100, 200], order[1]: [100, 200]}), LOWER)
     assert (v.best, v.other) == order and not v.separated
     assert v.text == (f"No clear winner on makespan: {order[0]} and {order[1]} are equal in "
-                      "every trial (150 s on average).")
+                      "every trial, at 150 s on average.")
     # equal means, different trials: still the first
     w = verdict(table("p", **{order[0]: [10, 20], order[1]: [20, 10]}), POINTS)
     assert w.best == order[0] and w.difference == 0
-    assert w.text.endswith(f"the 95% interval puts {order[0]} between 127 points below and "
-                           f"127 points above {order[1]} per "
-                           "trial, so they are not told apart.")
+    assert w.text == (f"No clear winner on value: {order[0]} averages 15% of the upper bound and {order[1]} 15% of "
+                      "the upper bound: not told apart.")
+    assert w.detail == (f"Per trial, the 95% interval puts {order[0]} between 127 points below and 127 points above "
+                        f"{order[1]}.")
 
 
 def test_benchmark_neither_best_nor_runner_up_is_compared_too():
@@ -171,8 +188,10 @@ def test_benchmark_neither_best_nor_runner_up_is_compared_too():
     assert [(c.other, c.role) for c in v.comparisons] == [("B", "runner-up"), ("C", "benchmark")]
     bench = v.comparisons[1]  # (A - C) / C: -25, -20.83, -20.83, -25 %
     assert bench.difference == pytest.approx(-22.916666, abs=1e-5) and bench.separated
-    assert v.text == ("A has the lowest makespan (208.8 s), 7.5% below the runner-up B: a real difference (95% "
-                      "interval: 2.9% to 12% below); A is 23% below the benchmark C (95% interval: 19% to 27% below).")
+    assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below the runner-up B: a real difference (95% "
+                      "interval: 2.9% to 12% below).")  # the benchmark's clause would pass 35 words: said below
+    assert v.detail == "A is 23% below the benchmark C: a real difference (95% interval: 19% to 27% below)."
+    assert v.lines == [v.text, v.detail]
     # the benchmark as runner-up or best: no second comparison
     assert len(verdict(results, LOWER, benchmark="B").comparisons) == 1
     assert len(verdict(results, LOWER, benchmark="A").comparisons) == 1
@@ -182,12 +201,12 @@ def test_benchmark_not_told_apart_says_so():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[80, 260, 300, 300])
     v = verdict(results, LOWER, benchmark="C")
     assert not v.comparisons[1].separated
-    assert v.text.endswith("; A is not told apart from the benchmark C: the 95% interval puts A between 33% below and "
-                           "18% above C per trial.")
+    assert v.detail == ("A is not told apart from the benchmark C: the 95% interval puts A between 33% below and "
+                        "18% above C per trial.")
 
 
 def test_single_heuristic_all_nan_and_neither_is_better():
-    assert verdict(table("x", A=[1.0, 2.0]), LOWER).text == ("Lowest makespan: A (1.5 s), the only "
+    assert verdict(table("x", A=[1.0, 2.0]), LOWER).text == ("Lowest makespan: A at 1.5 s, the only "
                                                              "heuristic, nothing to compare.")
     v = verdict(table("x", A=[np.nan, np.nan], B=[np.nan, np.nan]), LOWER)
     assert v.best is None and v.text == "Lowest makespan: no values (every trial is NaN)."
@@ -226,8 +245,18 @@ def test_numbers_as_people_read_them():
     assert readable_number(9876) == "9,876" and readable_number(0.0123) == "0.0123"
     assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf"
     assert readable_number(math.nan) == "n/a"
-    assert readable(1_196_000, LOWER) == "1.20 million s" and readable(0.873, FRACTION) == "87.3%"
+    assert readable(1_196_000, LOWER) == "1,200,000 s (14 days)" and readable(0.873, FRACTION) == "87.3%"
     assert readable_amount(15_100, "time units") == "15.1 thousand time units"
+    # seconds in full digits, hours or days beside them from an hour: never "535 thousand s"
+    assert readable_amount(535_197, "s") == "535,000 s (6.2 days)"
+    assert readable_amount(7004, "s") == "7,004 s (1.9 hours)"
+    assert readable_amount(523.4, "s") == "523.4 s" and readable_amount(9999.7, "s") == "10,000 s (2.8 hours)"
+    assert readable_amount(3.2e8, "s") == "320,000,000 s (10 years)"
+    assert readable_pair(535_197, 372_000, LOWER) == "535,000 → 372,000 s (6.2 → 4.3 days)"
+    assert readable_pair(3000, 7004, LOWER) == "3,000 → 7,004 s (under an hour → 1.9 hours)"
+    assert readable_pair(125_000, 199_000, LOWER) == "125,000 → 199,000 s (35 hours → 2.3 days)"
+    assert readable_pair(5.2, 4.8, Metric("n", "Number in system", "tasks")) == "5.2 → 4.8 tasks"
+    assert readable_pair(0.873, 0.9, FRACTION) == "87.3% → 90.0%"
     assert readable(93.4, POINTS) == "93.4%" and readable(12, Metric("n", "Late", "tasks")) == "12 tasks"
     assert amount_text(6.12) == "6.1" and amount_text(9.97) == "10" and amount_text(78.4) == "78"
     assert amount_text(0.012) == "0.012"
@@ -242,14 +271,15 @@ def test_quickstart_lines_name_its_heuristics():
     bars = [m.name for m in hcsched.get_model(scenario.model).bar_metrics()
             if not m.name.startswith("normalized_") and m.better and not m.of]  # utilisation: neither is better
     assert [v.metric for v in found] == bars  # makespan, the headline, is first already; its ratio to the bound is not
-    assert verdict_lines(found)[1] == found[0].bound_text  # how far the winner is from the lower bound, after it
+    said = [found[0].text] + ([found[0].detail] if found[0].detail else [])
+    assert verdict_lines(found)[len(said)] == found[0].bound_text  # how far the winner is from the lower bound: next
     assert re.fullmatch(rf"{found[0].best} is \d+\.\d% above the lower bound on average \(95% interval: .*\): its "
                         r"makespan is at most that far from the best possible\.", found[0].bound_text)
     assert not any(v.bound_text for v in found[1:])  # the other metrics have no bound
     for v in found:
-        line = v.text
+        line = f"{v.text} {v.detail}"
         assert v.best in labels and v.other in labels and v.trials == 3
-        assert line.endswith(".") and v.best in line and v.other in line and "[" not in line
+        assert line.rstrip().endswith(".") and v.best in line and v.other in line and "[" not in line
         if scenario.benchmark_label not in (v.best, v.other):  # min-min, the ETC model's default benchmark
             assert v.comparisons[1].other == scenario.benchmark_label and "the benchmark min-min" in line
     assert len(verdicts(results, hcsched.get_model(scenario.model).bar_metrics())) == len(found)
@@ -263,13 +293,13 @@ def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
     v = verdict(results, POINTS, references={"GA": "a static benchmark"})
     half = T3_4 * math.sqrt(2 / 3) / 2
     assert (v.best, v.other) == ("A", "B") and (v.lower, v.upper) == pytest.approx((2 - half, 2 + half))
-    assert v.text == ("A has the highest value, % of the upper bound (90%), 2.0 points above the runner-up B: a real "
+    assert v.text == ("A has the highest value at 90% of the upper bound, 2.0 points above the runner-up B: a real "
                       "difference (95% interval: 0.7 to 3.3 points above).")
     (ref,) = v.references
     assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
-    assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95%, 5.0 points "
-                                "above the best heuristic that can run online, A (95% interval: 5.0 points above, the "
-                                "same in every trial).")
+    assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95% of the upper "
+                                "bound, 5.0 points above A, the best heuristic that can run online: a real difference "
+                                "(95% interval: 5.0 points above, the same in every trial).")
     assert verdict_lines([v]) == [v.text, v.reference_text]
     # without the mark, GA wins: the registry's mark, not the numbers, keeps it out
     assert verdict(results, POINTS).best == "GA"
@@ -281,10 +311,10 @@ def test_references_share_one_description_and_a_benchmark_that_is_one_is_not_com
     v = verdict(results, POINTS, benchmark="TPSA", references=refs)
     assert v.best == "A" and [c.role for c in v.comparisons] == ["runner-up"]  # TPSA is no contender, nor a benchmark
     assert [r.label for r in v.references] == ["GA", "TPSA"]  # the best reference first
-    assert v.reference_text == (f"For reference, not contenders (each {STATIC_REFERENCE}): GA reaches 95%, 5.0 points "
-                                "above the best heuristic that can run online, A (95% interval: 5.0 "
-                                "points above, the same in every "
-                                "trial); TPSA reaches 90%, equal to A in every trial.")
+    assert v.reference_text == (f"For reference, not contenders (each {STATIC_REFERENCE}): GA reaches 95% of the upper "
+                                "bound, 5.0 points above A, the best heuristic that can run online: a real difference "
+                                "(95% interval: 5.0 points above, the same in every trial); TPSA reaches 90% of the "
+                                "upper bound, equal to A in every trial.")
 
 
 def test_only_references_or_one_heuristic_that_can_run_online():
@@ -293,15 +323,16 @@ def test_only_references_or_one_heuristic_that_can_run_online():
     assert v.best is None and v.text == ("Highest value, % of the upper bound: no heuristic here "
                                          "can run online, only references.")
     assert v.reference_text == ("For reference, not contenders (each a static benchmark): GA "
-                                "reaches 95.5%; TPSA reaches 92.5%.")
+                                "reaches 95.5% of the upper bound; TPSA reaches 92.5% of the upper bound.")
     nan = verdict(table("p", GA=[95, 96], A=[np.nan, np.nan]), POINTS, references={"GA": "a static benchmark"})
     assert nan.best is None and nan.text == "Highest value, % of the upper bound: no values (every trial is NaN)."
-    assert nan.reference_text == "For reference, not a contender: GA, a static benchmark, reaches 95.5%."
+    assert nan.reference_text == "For reference, not a contender: GA, a static benchmark, reaches 95.5% of the upper " \
+                                 "bound."
     w = verdict(table("p", GA=[95, 96], A=[90, 91]), POINTS, references={"GA": "a static benchmark"})
-    assert w.best == "A" and w.text == ("Highest value, % of the upper bound: A (90.5%), the only heuristic that can "
-                                        "run online, nothing to compare.")
+    assert w.best == "A" and w.text == ("Highest value, % of the upper bound: A at 90.5% of the upper bound, the only "
+                                        "heuristic that can run online, nothing to compare.")
     assert w.reference_text.startswith("For reference, not a contender: GA, a static "
-                                       "benchmark, reaches 95.5%, 5.0 points")
+                                       "benchmark, reaches 95.5% of the upper bound, 5.0 points")
 
 
 def test_the_registry_marks_what_cannot_run_online_never_a_name():
@@ -339,12 +370,13 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     values["ga"], values["tpsa"] = [91.5, 92.0, 91.8, 91.8], [91.0, 91.5, 91.3, 91.2]
     lead = scenario_verdicts(scenario, _made_up(scenario, values))[0]
     assert lead.metric == "value_pct_ub" and lead.best == "slack-sufferage" and lead.other == "max-max"
-    assert lead.text.startswith("slack-sufferage has the highest value, % of the upper bound (89.75%), ")
+    assert lead.text.startswith("slack-sufferage (task losing most deadline slack first) has the highest value at "
+                                "89.75% of the upper bound, ")
     assert "ga" not in lead.text.replace("slack-sufferage", "")
     assert lead.reference_text.startswith(f"For reference, not contenders (each {STATIC_REFERENCE}): ga (Genetic "
-                                          "algorithm, static) reaches 91.78%, 2.0 points above "
-                                          "the best heuristic that can run "
-                                          "online, slack-sufferage (")
+                                          "algorithm, static) reaches 91.78% of the upper bound, 2.0 points above "
+                                          "slack-sufferage, the best heuristic that can run online: a real "
+                                          "difference")
 
 
 @pytest.mark.parametrize("name, lead", [("quickstart", "makespan"), ("alazzoni-B", "mean_in_system"),
@@ -368,8 +400,8 @@ def test_no_clear_winner_names_the_whole_group_not_told_apart_and_not_the_rest()
     results = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99], D=[150, 160, 155, 150])
     v = verdict(results, LOWER)
     assert v.best == "A" and [t.other for t in v.tied] == ["B", "C"]
-    assert v.text == ("No clear winner on makespan: A at 100 s, B at 100.5 s and C at 101.2 s are not told apart (per "
-                      "trial, the 95% interval of A against each runs from better to worse).")
+    assert v.text == "No clear winner on makespan: A at 100 s, B at 100.5 s and C at 101.2 s are not told apart."
+    assert v.detail == "Per trial, the 95% interval of A against each runs from better to worse."
 
 
 def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_ones_clearly_worse():
@@ -405,8 +437,9 @@ def test_the_presets_lead_sentence_names_its_heuristics_in_words():
 
 def test_a_runner_up_that_is_the_benchmark_is_said_to_be():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 220, 330, 330])
-    assert "the runner-up B (the benchmark): a real difference" in verdict(results, LOWER, benchmark="B").text
-    assert "(the benchmark)" not in verdict(results, LOWER, benchmark="C").text.split(";")[0]
+    assert "7.5% below the benchmark B, the runner-up: a real difference" in verdict(results, LOWER, benchmark="B").text
+    assert "benchmark" not in verdict(results, LOWER, benchmark="C").text  # C is said below the lead
+    assert "the benchmark C" in verdict(results, LOWER, benchmark="C").detail
 
 
 def test_a_trade_off_is_said_under_the_lead_not_only_folded():
@@ -419,3 +452,85 @@ def test_a_trade_off_is_said_under_the_lead_not_only_folded():
     assert trade_off(found[:1]) == "" and trade_off([]) == ""
     tied = table("y", A=[10, 20, 30, 30], B=[11, 19, 31, 29])
     assert trade_off([found[0], verdict(tied, HIGHER)]) == ""
+
+
+# --- the demo's third pass: leads of at most 35 words, the rest below; a run in progress ---------------------------
+
+def test_a_lead_too_long_for_35_words_says_the_rest_below_it():
+    """Long names in words: the benchmark's clause, then the runner-up's interval, move below the lead."""
+    results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 240, 360, 360])
+    names = {"A": "the first heuristic with a long name", "B": "the second heuristic with a long name",
+             "C": "a benchmark"}
+    v = verdict(results, LOWER, benchmark="C", names=names)
+    assert v.text == ("A (the first heuristic with a long name) has the lowest makespan at 208.8 s, 7.5% below the "
+                      "runner-up B (the second heuristic with a long name): a real difference.")
+    assert v.detail == ("The 95% interval of A against B: 2.9% to 12% below. A is 23% below the benchmark C (a "
+                        "benchmark): a real difference (95% interval: 19% to 27% below).")
+    assert v.lines == [v.text, v.detail] and word_count(v.text) <= LEAD_WORDS
+
+
+def test_a_close_race_that_beats_the_benchmark_says_so_first():
+    """A and B swap places from trial to trial, and both beat the benchmark C by about 10% in every trial: the lead
+    says that first, then that the two are not told apart; their averages and intervals below."""
+    results = table("x", A=[90, 99, 81, 90], B=[91, 98, 82, 89.5], C=[100, 110, 90, 100])
+    v = verdict(results, LOWER, benchmark="C")
+    assert [h for h, _ in v.group_benchmark] == ["A", "B"] and all(c.told_apart for _, c in v.group_benchmark)
+    assert v.text == ("A and B both beat the benchmark C on makespan by 9.8% to 10%: a real difference; the two are "
+                      "not told apart.")
+    assert v.detail == ("A averages 90 s and B 90.12 s; per trial, the 95% interval puts A between 2.0% below and 1.6% "
+                        "above B. Against the benchmark C, 95% intervals: A 10% below, the same in every trial; B 8.2% "
+                        "to 11% below.")
+    # the benchmark in the close race itself: no such lead
+    assert not verdict(results, LOWER, benchmark="B").group_benchmark
+
+
+def test_the_headline_is_the_lead_then_what_folds_below_it():
+    x = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 240, 360, 360])
+    y = table("y", A=[10, 20, 30, 30], B=[5, 9, 14, 15], C=[11, 21, 31, 31])
+    names = {"A": "first", "B": "second", "C": "third"}
+    found = [verdict(x, LOWER, benchmark="C", names=names),
+             verdict(y, Metric("y", "Mean flow time (s)", "s", "lower", bar=True), names=names)]
+    said = headline(found)
+    assert said.lead == found[0].text and said.rest == (found[0].detail, "But B has the lowest mean flow time.")
+    assert said.others == tuple(found[1].lines) and found[1].text.startswith("B (second) has the lowest mean flow")
+    assert headline([]) == Headline("", (), ())
+    # a heuristic the lead does not name is named in words in the trade-off
+    z = verdict(table("y", A=[10, 20, 30, 30], B=[11, 21, 31, 31], C=[5, 9, 14, 15]),
+                Metric("y", "Mean flow time (s)", "s", "lower", bar=True), names=names)
+    assert trade_off([verdict(x.query("heuristic != 'C'"), LOWER, names=names), z]) == \
+        "But C (third) has the lowest mean flow time."
+
+
+def test_a_run_in_progress_says_so_far_and_whether_it_is_settled():
+    clear = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300])
+    assert progress_lead([verdict(clear, LOWER, names={"A": "first"})], 4, 50, "trial") == (
+        "So far, 4 of 50 trials: A (first) has the lowest makespan, 7.5% below B; already clear after 4 trials.")
+    open_ = table("x", A=[90, 110, 95, 100], B=[100, 100, 100, 100])
+    assert progress_lead([verdict(open_, LOWER)], 4, 30, "replication") == (
+        "So far, 4 of 30 replications: A leads on makespan at 98.75 s; still open: A is not told apart from B yet.")
+    group = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99])
+    assert progress_lead([verdict(group, LOWER)], 4, 8, "trial").endswith(
+        "still open: 3 heuristics are not told apart yet.")
+    assert progress_lead([verdict(table("x", A=[90], B=[100]), LOWER)], 1, 8, "trial") == (
+        "So far, 1 of 8 trials: A leads on makespan at 90 s; still open: too few trials to tell.")
+    disagree = table("x", A=[10] * 20 + [1000], B=[11] * 20 + [900])
+    assert "still open: the averages and the trials disagree." in progress_lead([verdict(disagree, LOWER)], 21, 50,
+                                                                                  "trial")
+    assert progress_lead([verdict(table("x", A=[np.nan], B=[np.nan]), LOWER)], 1, 8, "trial") == (
+        "So far, 1 of 8 trials. Lowest makespan: no values (every trial is NaN).")
+    assert progress_lead([], 0, 8, "trial") == "So far, 0 of 8 trials: nothing to rank yet."
+    # long names: the mean goes, then (names of a plug-in's length) the names' words, so that it stays in 35 words
+    long = {"A": "a heuristic with a long name of words", "B": "another heuristic with a long name"}
+    said = progress_lead([verdict(open_, LOWER, names=long)], 4, 30, "trial")
+    assert said == ("So far, 4 of 30 trials: A (a heuristic with a long name of words) leads on makespan; still open: "
+                    "A is not told apart from B (another heuristic with a long name) yet.")
+    longer = {label: f"{name} and more" for label, name in long.items()}
+    assert progress_lead([verdict(open_, LOWER, names=longer)], 4, 30, "trial") == (
+        "So far, 4 of 30 trials: A leads on makespan; still open: A is not told apart from B yet.")
+
+
+def test_a_label_named_once_is_found_in_its_named_form_and_not_named_again():
+    names = {"kpb (kbar=1)": "K-percent best", "mp": "Min perturbation", "lpas-2k": "LPAS-2/k"}
+    lines = ["kpb (K-percent best; kbar=1) leads", "But kpb (kbar=1) and mp and lpas-2k win."]
+    assert named_once(lines, names) == ["kpb (K-percent best; kbar=1) leads",
+                                        "But kpb (kbar=1) and mp (Min perturbation) and lpas-2k win."]

@@ -73,9 +73,10 @@ SYMBOLS = {
                         "keep up, Theorem 1); below 1 it is overloaded whatever the mapping (Theorem 2).",
     "kbar (k-bar)": "KPB's number of machines: kpb (kbar=1) considers only the kbar fastest machines for each task's "
                     "class, and picks the one of them that finishes the task first (section II).",
-    "State-information discount (%)": "how much less machine state a heuristic asks for than asking every machine "
-                                      "at each arrival: (1 - N_s / M) x 100, N_s the machines it asks on average, M "
-                                      "the machines (section IV). 100% asks none, 0% asks all; higher is cheaper.",
+    "Share of machines not queried (%)": "the paper's state-information discount: how much less machine state a "
+                                         "heuristic asks for than asking every machine at each arrival, (1 - N_s / M) "
+                                         "x 100, N_s the machines it queries on average, M the machines (section IV). "
+                                         "100% queries none, 0% queries all; higher is cheaper.",
     "Number in system": "tasks waiting or running at a time, all machines together (section III-B).",
 }
 #: Said once, above the model's own charts: what a time unit is.

@@ -44,8 +44,8 @@ def test_calibrate_sets_the_rate_and_draws_the_page():
     assert at.number_input(key="sc_w_rate").value == rate
     after = at.session_state["scenario"]
     assert after.replace(description=before.description) == before.replace(arrivals=ArrivalSpec("poisson", rate))
-    assert after.description == (f"Edited from quickstart: machines 8 → 12; arrivals.rate 0.000645197 → {rate:.6g} "
-                                 f"(×{rate / 0.000645197:.3g}).")
+    assert after.description == (f"Edited from quickstart: machines 8 → 12; arrival rate 2.3 → {rate * 3600:.2g} tasks "
+                                 f"an hour (×{rate / 0.000645197:.3g}).")
     assert any("lambda_l = " in s and "90%" in s for s in texts(at.success))
     assert at.get("plotly_chart") and at.get("download_button")  # the heatmap and the files below: the page was drawn
     assert not at.error
@@ -334,8 +334,8 @@ def test_a_loaded_value_beyond_a_fields_cap_is_kept_as_loaded_not_cut():
 
 @pytest.mark.parametrize("model, key, value, change", [
     ("etc", "sc_w_tasks", 150, "tasks 200 → 150"),
-    ("classes", "sc_w_horizon", 5000.0, "horizon 20,000 → 5,000"),
-    ("estimation", "sc_w_est_count", 40, "processors.count 90 → 40"),
+    ("classes", "sc_w_horizon", 5000.0, "time simulated 20,000 → 5,000 time units"),
+    ("estimation", "sc_w_est_count", 40, "processors 90 → 40"),
     ("timeshared", "sc_w_ts_servers", 10, "servers 25 → 10"),
     ("value", "sc_w_v_machines", 4, "machines 8 → 4"),
 ])

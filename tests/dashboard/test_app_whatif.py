@@ -75,13 +75,15 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
     expected = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1))
+    lead, rest = expected.change_parts()
     assert plain(at.info[0].value) == (f"Against run #1 (the baseline, this session's first run of the model): "
-                                       f"{expected.change_line()}")
+                                       f"{lead}")
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
-    assert plain(at.markdown[0].value) == expected.change_line()
-    assert (expected.change_line().startswith("machines 8 → 12: makespan of ")
-            and " (paired): " in expected.change_line())
+    assert plain(at.markdown[0].value) == lead  # the lead, the rest folded below it
+    folded = next(e for e in at.expander if e.label == "The other changes, and the winner")
+    assert plain(folded.markdown[0].value) == " ".join(rest) and not folded.proto.expanded
+    assert lead.startswith("machines 8 → 12: ") and " (paired): a real change" in lead
     assert "Paired (common random numbers)" in at.caption[0].value
     assert "Comparison (CSV)" in [b.label for b in at.get("download_button")]
     table = at.dataframe[0].value
@@ -96,7 +98,7 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
     line = plain(at.markdown[0].value)
-    assert line.startswith("min-min removed; max-min added; benchmark min-min → mct: makespan of min-min ")
+    assert line.startswith("max-min instead of min-min; benchmark min-min → mct: ") and " of min-min " in line
     assert "→ max-min " in line and " (paired): " in line
     assert "Paired: both runs have the same system and seed, so every trial ran the same tasks" in at.caption[0].value
     table = at.dataframe[0].value
@@ -111,7 +113,8 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
-    assert plain(at.markdown[0].value).startswith(f"arrivals.rate 0.000645197 → {rate:.6g} (×2): makespan of ")
+    assert plain(at.markdown[0].value).startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): ")
+    assert ": a real change, for the worse" in plain(at.markdown[0].value)  # what got worse leads
     at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
     assert (plain(at.markdown[0].value).startswith("The same scenario: ")
             and "no change in any trial" in at.markdown[0].value)
@@ -144,12 +147,12 @@ def test_a_sweep_point_compares_with_a_run_of_the_session():
     at.toggle(key=f"sw_cmp{number}").set_value(True).run()
     assert at.selectbox(key=f"sw_cmp{number}_before").value == "sweep point 0: machines=8"
     assert at.selectbox(key=f"sw_cmp{number}_after").value == "sweep point 1: machines=12"
-    line = plain(next(m.value for m in at.markdown if "makespan of" in m.value))
+    line = plain(next(m.value for m in at.markdown if "machines 8 → 12: " in m.value))
     after = SMALL.replace(machines=12)
-    assert line == compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_line()
+    assert line == compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_lead()
     run_title = at.session_state["history"][0].title  # the run of SMALL: point 0's own numbers
     at.selectbox(key=f"sw_cmp{number}_before").set_value(run_title).run()
-    assert plain(next(m.value for m in at.markdown if "makespan of" in m.value)) == line
+    assert plain(next(m.value for m in at.markdown if "machines 8 → 12: " in m.value)) == line
 
 
 def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_made_the_baseline():

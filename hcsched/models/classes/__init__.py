@@ -64,9 +64,9 @@ class ClassModel(Model):
                    "in system and the response time."),
         Metric("state_info", "Machines consulted per task", "", doc="N_s: machines whose state a mapping asked for "
                                                                     "(section IV)."),
-        Metric("discount", "State-information discount (%)", "%", "higher", bar=True,
-               doc="(1 - N_s / M) x 100: how much less state a heuristic needs than asking every machine "
-                   "(section IV)."),
+        Metric("discount", "Share of machines not queried (%)", "%", "higher", bar=True,
+               doc="(1 - N_s / M) x 100, the paper's state-information discount: the share of machines a "
+                   "heuristic does not query for their state, against asking every machine (section IV)."),
         Metric("guided_overrides", "Guided-LPAS overrides", "", "", doc="Arrivals where condition (iii) removed "
                                                                         "LPAS's choice (section V)."),
         Metric("arrivals", "Arrivals", "", "", table=False),
@@ -127,13 +127,19 @@ class ClassModel(Model):
         return {"class": run.cls}
 
     def warnings(self, results: pd.DataFrame) -> list[str]:
+        """A line per heuristic unstable in some replication: why, in words (Theorem 2: lambda* of the LP restricted
+        to the machines it uses below 1; else its number in system kept growing). Plain text: the pages show it as
+        such."""
         out = []
         for label, group in results.groupby("heuristic", sort=False):
             if group["unstable"].any():
-                out.append(f"**{label}** is unstable in {int(group['unstable'].sum())} of {len(group)} replications "
-                           f"(lambda* restricted to its machines: {group['lambda_restricted'].iloc[0]:.4f}; a value "
-                           f"below 1 "
-                           "means it cannot keep up, else the number in system kept growing).")
+                restricted = group["lambda_restricted"].iloc[0]
+                why = (f"lambda* restricted to the machines it uses is {restricted:.4f}, below 1, so it cannot keep up "
+                       "(Theorem 2)" if restricted < 1 else
+                       f"its number in system kept growing, though lambda* restricted to its machines is "
+                       f"{restricted:.4f}")
+                out.append(f"{label} is unstable in {int(group['unstable'].sum())} of {len(group)} replications: "
+                           f"{why}.")
         return out
 
     def trial_bytes(self, s: spec.ClassModelSpec) -> int:

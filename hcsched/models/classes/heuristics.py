@@ -197,7 +197,7 @@ HEURISTICS: tuple[Heuristic, ...] = (
              "alpha_ij(t-) < pi_ij alpha_i(t) + c sqrt(t). Guaranteed to stabilise a stabilisable system "
              "(Theorem 3).", GUIDED_C, factor=2.0),
     _classes(LPBased, "guided-lpas-2k", kernels.GUIDED_TWO, "V", "Guided-LPAS-2/k",
-             "LPAS-2/k over the machines of S_i that satisfy Guided-LPAS's condition (iii) (Theorem 4).", GUIDED_C,
+             "LPAS-2/k over the machines of S_i that satisfy Guided-LPAS's condition (iii); Theorem 4.", GUIDED_C,
              factor=2.5),
 )
 

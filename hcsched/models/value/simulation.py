@@ -66,7 +66,7 @@ def make_run(spec: ValueSpec, w: ValueWorkload, machine: np.ndarray, start: np.n
     sched = Schedule(w.arrival, machine, start, finish, w.etc[n, machine], w.atc[n, machine], spec.machines,
                      mapping_events=w.tasks, min_etc_machine=np.argmin(w.etc, axis=1) if w.tasks else None)
     values = worth.task_values(start, finish, w.weight, w.d100, w.d50, w.d25, B, E)
-    outcome = np.array([worth.outcome(start[i], finish[i], w.d100[i], w.d50[i], w.d25[i], E) for i in n], np.int64)
+    outcome = worth.outcomes(start, finish, w.d100, w.d50, w.d25, E)
     return ValueRun(sched, w, outcome, values, upper_bound(spec, w), window=spec.window, **stats)
 
 

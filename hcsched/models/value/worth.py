@@ -2,7 +2,7 @@
 
 Every function here is ``numba.njit``: the scalar ones (:func:`deadline_factor`, :func:`outcome`,
 :func:`boundary_factor`) can be called from the engine's and the static heuristics' kernels, and the array ones
-(:func:`task_values`, :func:`value`, :func:`upper_bound`) take and return numpy arrays of float64. A task that was
+(:func:`outcomes`, :func:`task_values`, :func:`value`, :func:`upper_bound`) take and return numpy arrays. A task that was
 never started has ``start = finish = NaN``. The value model computes V, UB and the deadline outcomes only here.
 
 Readings (Kim et al. section 2.2; docs/models/value.md):
@@ -54,6 +54,15 @@ def outcome(start, finish, d100, d50, d25, E):
     if finish <= d25:
         return MET_D25
     return LATE
+
+
+@njit(cache=True)
+def outcomes(start, finish, d100, d50, d25, E):
+    """:func:`outcome` of every task (int64 codes)."""
+    out = np.empty(start.size, np.int64)
+    for i in range(start.size):
+        out[i] = outcome(start[i], finish[i], d100[i], d50[i], d25[i], E)
+    return out
 
 
 @njit(cache=True)

@@ -18,17 +18,18 @@ from numba import njit
 from hcsched.errors import HcschedError
 from hcsched.heuristics import Param
 from hcsched.models.value.static.problem import (
+    EVERY,
     StaticProblem,
     StaticResult,
     copy_queues,
     draw_seed,
     draw_target,
-    eval_all,
     insert,
-    machine_eval,
     reindex,
     remove,
     result,
+    resume,
+    saved_states,
     sequences,
     total,
 )
@@ -72,10 +73,27 @@ def work(params: dict) -> float:
 
 
 @njit(cache=True)
-def _tpsa_run(seq, cnt, pa, st, seed):
+def _try(seq, cnt, m, pa, saved, scratch, p):
+    """(sum, last finish) of machine m's queue changed from position p on, evaluated from its saved states into
+    ``scratch`` (kept by :func:`_keep` if the move is accepted)."""
+    j = p // EVERY
+    scratch[j, 0], scratch[j, 1] = saved[m, j, 0], saved[m, j, 1]
+    return resume(seq[m], cnt[m], m, pa, scratch, p)
+
+
+@njit(cache=True)
+def _keep(saved, m, scratch, p, k):
+    """Machine m's saved states from position p on (its queue now ``k`` long) from ``scratch``."""
+    for j in range(p // EVERY, k // EVERY + 1):
+        saved[m, j, 0], saved[m, j, 1] = scratch[j, 0], scratch[j, 1]
+
+
+@njit(cache=True)
+def _tpsa_run(seq, cnt, pa, st, saved, seed):
     """One TPSA run from ``(seq, cnt)`` (modified in place) on the problem's arrays ``pa`` with the
-    :class:`Settings` ``st``: phase 1 mutations, then phase 2 swaps, one temperature throughout. Returns the best
-    (seq, cnt, score) seen and the number of evaluations."""
+    :class:`Settings` ``st``: phase 1 mutations, then phase 2 swaps, one temperature throughout; ``saved``: room for
+    the queues' saved states (:func:`~.problem.resume`), so that a move evaluates its machines from the first position
+    it changed. Returns the best (seq, cnt, score) seen and the number of evaluations."""
     np.random.seed(seed)
     t0, alpha, p1_iterations, p1_unchanged, p2_unchanged, t_min, by_value = st
     makespan = pa.makespan
@@ -86,7 +104,10 @@ def _tpsa_run(seq, cnt, pa, st, seed):
             wm[seq[m, r]] = m
             wp[seq[m, r]] = r
     mval, mfin = np.zeros(mm), np.zeros(mm)
-    cur = eval_all(seq, cnt, mval, mfin, pa)
+    for m in range(mm):
+        mval[m], mfin[m] = resume(seq[m], cnt[m], m, pa, saved[m], 0)
+    scratch = np.zeros((2, saved.shape[1], 2))
+    cur = total(mval, mfin, makespan)
     best, best_seq, best_cnt = cur, seq.copy(), cnt.copy()
     temp, evaluations = t0, 0
     for phase in range(2):
@@ -118,18 +139,22 @@ def _tpsa_run(seq, cnt, pa, st, seed):
                 a, p, b, q = wm[i], wp[i], wm[j], wp[j]
                 seq[a, p], seq[b, q] = j, i
                 wm[i], wp[i], wm[j], wp[j] = b, q, a, p
+            from_a = min(p, q) if b == a else p  # the first position of each machine the move changed
             old_va, old_fa, old_vb, old_fb = mval[a], mfin[a], mval[b], mfin[b]
-            mval[a], mfin[a] = machine_eval(seq[a], cnt[a], a, pa)
+            mval[a], mfin[a] = _try(seq, cnt, a, pa, saved, scratch[0], from_a)
             if b != a:
-                mval[b], mfin[b] = machine_eval(seq[b], cnt[b], b, pa)
+                mval[b], mfin[b] = _try(seq, cnt, b, pa, saved, scratch[1], q)
             evaluations += 1
             new = total(mval, mfin, makespan)
             if new >= cur or np.random.random() < np.exp(-(cur - new) / temp):
                 still = still + 1 if by_value and new == cur else 0
                 cur = new
+                _keep(saved, a, scratch[0], from_a, cnt[a])
+                if b != a:
+                    _keep(saved, b, scratch[1], q, cnt[b])
                 if phase == 0:
-                    reindex(seq, cnt, a, wp)
-                    reindex(seq, cnt, b, wp)
+                    reindex(seq, cnt, a, wp, from_a)
+                    reindex(seq, cnt, b, wp, from_a if b == a else q)
                 if cur > best:
                     best = cur
                     copy_queues(seq, cnt, best_seq, best_cnt)
@@ -174,10 +199,11 @@ def tpsa(problem: StaticProblem, machine, order, rng: np.random.Generator, *, t0
     seq, cnt = sequences(problem, machine, order)
     best = result(problem, seq, cnt, 0)
     best_seq, best_cnt, evaluations = seq, cnt, 1
+    saved = saved_states(problem.machines, problem.tasks)
     for _ in range(int(runs)):
         st = Settings(float(t0), float(alpha), int(phase1_iterations), int(phase1_unchanged), int(phase2_unchanged),
                       float(t_min), unchanged == "value")
-        s, c, _, e = _tpsa_run(seq.copy(), cnt.copy(), problem.arrays(), st, draw_seed(rng))
+        s, c, _, e = _tpsa_run(seq.copy(), cnt.copy(), problem.arrays(), st, saved, draw_seed(rng))
         evaluations += e
         run = result(problem, s, c, 0)
         if run.score > best.score:

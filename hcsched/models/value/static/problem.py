@@ -115,19 +115,37 @@ class StaticResult:
 
 
 # --- evaluation ------------------------------------------------------------------------------------------------------
+#: A queue's evaluation saves its state every EVERY positions (:func:`resume`), so that a queue changed from position
+#: p on is evaluated again from the last state saved at or before p: the same additions in the same order, so the
+#: same sums to the last bit as a whole evaluation.
+EVERY = 8
+CLEAN = 2**62  # a queue's first changed position when nothing changed since its evaluation
+
+
+def saved_states(machines: int, tasks: int, *lead: int) -> np.ndarray:
+    """Room for the states :func:`resume` saves: ``lead`` x machines x (tasks // EVERY + 1) x (last finish, sum)."""
+    return np.zeros((*lead, machines, tasks // EVERY + 1, 2))
+
+
 @njit(cache=True)
-def machine_eval(row, k, m, pa):
-    """(sum of p d b, last finish) of the first ``k`` tasks of ``row`` run in that order on machine m (section 5.2), for
-    the problem's :class:`Arrays` ``pa``."""
+def resume(row, k, m, pa, saved, p):
+    """(sum of p d b, last finish) of the first ``k`` tasks of ``row`` run in that order on machine m (section 5.2:
+    each at max(its arrival, the previous finish)), for the problem's :class:`Arrays` ``pa``, from the state ``saved``
+    holds at or before position p (the queue is unchanged before p); ``saved[j]`` becomes (last finish, sum) after
+    the first j x EVERY tasks, for every j x EVERY <= k. ``saved[0]`` is (0, 0): with p = 0, a whole evaluation."""
     arrival, atc, weight, d100, d50, d25, B, E, makespan = pa
-    t = 0.0
-    v = 0.0
-    for p in range(k):
-        i = row[p]
+    j = p // EVERY
+    t, v = saved[j, 0], saved[j, 1]
+    for r in range(j * EVERY, k):
+        if r % EVERY == 0:
+            saved[r // EVERY, 0], saved[r // EVERY, 1] = t, v
+        i = row[r]
         s = arrival[i] if arrival[i] > t else t
         t = s + atc[i, m]
         if not makespan and s < E and t > B:
             v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i]) * boundary_factor(s, t, atc[i, m], B, E)
+    if k % EVERY == 0:
+        saved[k // EVERY, 0], saved[k // EVERY, 1] = t, v
     return v, t
 
 
@@ -141,14 +159,6 @@ def total(mval, mfin, makespan):
         else:
             total += mval[m]
     return total
-
-
-@njit(cache=True)
-def eval_all(seq, cnt, mval, mfin, pa):
-    """Every machine's (sum of p d b, last finish) into ``mval``, ``mfin``; returns the score."""
-    for m in range(cnt.size):
-        mval[m], mfin[m] = machine_eval(seq[m], cnt[m], m, pa)
-    return total(mval, mfin, pa.makespan)
 
 
 @njit(cache=True)
@@ -251,8 +261,9 @@ def draw_target(cnt, a):
 
 
 @njit(cache=True)
-def reindex(seq, cnt, m, wp):
-    for r in range(cnt[m]):
+def reindex(seq, cnt, m, wp, p):
+    """``wp`` (each task's position) for machine m's queue from position p on."""
+    for r in range(p, cnt[m]):
         wp[seq[m, r]] = r
 
 

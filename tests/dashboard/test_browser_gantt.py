@@ -1,0 +1,71 @@
+"""The results' Gantt chart in a real browser window of 1440 x 900 px: the whole chart, its Play button and its
+time slider fit between the page's header and the window's bottom; it opens on its first frame, the marked task's
+label not yet drawn (its bar has not started), and the label is drawn once the slider is at the end.
+
+Drives Debian's chromium with Playwright, as tests/dashboard/test_browser.py does (skipped when either is missing,
+unless HCSCHED_REQUIRE_BROWSER=1)."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+
+import pytest
+from helpers import ARGS, CHROMIUM, require_browser
+from live import streamlit_server
+
+WINDOW = {"width": 1440, "height": 900}
+GANTT = "[data-testid='stPlotlyChart']:has(.updatemenu-button)"
+LABELS = """(chart) => [...chart.querySelectorAll('.barlayer text')].map(t => t.textContent).filter(t => t)"""
+ACTIVE = """(chart) => chart.querySelector('.js-plotly-plot')._fullLayout.sliders[0].active"""
+
+
+@pytest.fixture(scope="module")
+def served():
+    """One server for the module; its log must hold no traceback."""
+    require_browser()
+    with tempfile.TemporaryFile("w+") as log:
+        with streamlit_server(log) as (url, _):
+            yield url
+        log.seek(0)
+        out = log.read()
+    assert "Traceback" not in out, out[-4000:]
+
+
+def _inside(box: dict, top: float, bottom: float) -> bool:
+    return box["y"] >= top - 0.5 and box["y"] + box["height"] <= bottom + 0.5
+
+
+def test_the_gantt_and_its_controls_fit_a_900px_window_and_open_on_the_first_frame(served):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport=WINDOW)
+        page.goto(f"{served}/?preset=quickstart&trials=3&run=1")  # Home shows the results with their Gantt
+        chart = page.locator(GANTT)
+        chart.locator(".updatemenu-button").first.wait_for(timeout=180_000)
+        chart.evaluate("(c) => c.scrollIntoView({block: 'end'})")  # its bottom at the window's bottom
+        page.wait_for_timeout(300)
+        header = page.locator("[data-testid='stHeader']").bounding_box()
+        top = header["y"] + header["height"] if header else 0.0
+        box = chart.bounding_box()
+        assert box["height"] <= WINDOW["height"] - top and _inside(box, top, WINDOW["height"]), (box, top)
+        play = chart.get_by_text("Play", exact=True)
+        for control in (play, chart.locator(".slider-container")):
+            assert _inside(control.bounding_box(), top, WINDOW["height"])
+        centre = play.bounding_box()
+        hit = page.evaluate(f"() => document.elementFromPoint({centre['x'] + centre['width'] / 2}, "
+                            f"{centre['y'] + centre['height'] / 2}).closest('.updatemenu-button') !== null")
+        assert hit  # not under the header
+
+        caption = page.get_by_text(re.compile(r"^Press Play")).first.text_content()
+        task = re.search(r"Task (\d+), hatched and labelled", caption)
+        assert chart.evaluate(ACTIVE) == 0 and chart.evaluate(LABELS) == []  # the first frame: no label yet
+        rail = chart.locator(".slider-rail-rect").bounding_box()
+        page.mouse.click(rail["x"] + rail["width"] - 1, rail["y"] + rail["height"] / 2)  # the slider's last step
+        page.wait_for_function(f"() => ({ACTIVE})(document.querySelector(\"{GANTT}\")) > 0", timeout=10_000)
+        page.wait_for_timeout(500)
+        labels = chart.evaluate(LABELS)
+        browser.close()
+    assert task and labels and set(labels) == {f"task {task[1]}"}

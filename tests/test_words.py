@@ -1,0 +1,233 @@
+"""Words people use: every setting of every preset said in words and in a unit a person reads, every heuristic named in
+words where a headline first mentions it, lead sentences of at most 35 words with the rest said below, no doubled
+parentheses, and what-ifs whose line leads with the change that matters (hcsched.verdict, hcsched.compare)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from hcsched import get_model, model_names, preset, simulate
+from hcsched.compare import SETTINGS, compare_runs, flat_settings, run_changes, setting_change
+from hcsched.heuristics import label_parts
+from hcsched.presets import preset_names, sweep_preset, sweep_preset_names
+from hcsched.verdict import (
+    LEAD_WORDS,
+    PLAIN_WORDS,
+    _same_name,
+    headline,
+    heuristic_words,
+    progress_lead,
+    scenario_verdicts,
+    word_count,
+)
+
+TRIALS = 4
+RAW_KEY = re.compile(r"\b[a-z]+(?:[._][a-z]+)+\b")  # arrivals.rate, mean_interarrival
+
+
+def _keys(scenario) -> set[str]:
+    return set(flat_settings(get_model(scenario.model).spec_to_dict(scenario.spec)))
+
+
+# --- settings ----------------------------------------------------------------------------------------------------
+
+def test_every_setting_of_every_preset_sweep_and_model_has_words():
+    scenarios = [preset(name) for name in preset_names()] + [get_model(m).tiny() for m in model_names()]
+    keys = set().union(*(_keys(s) for s in scenarios))
+    keys |= {k for name in sweep_preset_names() for k in sweep_preset(name).vary if not k.startswith("heuristics.")}
+    assert not keys - set(SETTINGS), sorted(keys - set(SETTINGS))
+    for key in keys:  # said in words, never as the key itself
+        words = SETTINGS[key].words
+        assert not RAW_KEY.search(words) and words.strip() == words and words, key
+
+
+@pytest.mark.parametrize("key, old, new, said", [
+    ("arrivals.rate", 0.000645197, 0.00129039, "arrival rate 2.3 → 4.6 tasks an hour (×2)"),
+    ("arrivals.rate", 0.02, 0.05, "arrival rate 1.2 → 3.0 tasks a minute (×2.5)"),
+    ("arrivals.rate", 2.0, 3.0, "arrival rate 2 → 3 tasks a second (×1.5)"),  # a rate says its factor
+    ("arrivals.rate", 0.000645197, 0.000650000, "arrival rate 2.32 → 2.34 tasks an hour (×1.01)"),  # told apart
+    ("duration", 15000.0, 30000.0, "arrival period 15,000 → 30,000 s (4.2 → 8.3 hours)"),
+    ("mean_interarrival", 10.0, 5.0, "mean time between arrivals 10 → 5 s"),
+    ("max_compute_s", 600.0, 172800.0, "longest compute time 600 → 173,000 s (under an hour → 2.0 days)"),
+    ("machines", 8, 12, "machines 8 → 12"),
+    ("arrival_rates", [5.0, 8.0], [10.0, 16.0], "arrival rates per class [5, 8] → [10, 16] tasks per time unit"),
+    ("deadlines", "loose", "tight", "deadlines loose → tight"),
+    ("etc.machine_het", 0.9, 0.3, "machine heterogeneity 0.9 → 0.3 (×0.333)"),
+    ("actual.cov", 0.1, 0.25, "spread of actual times, as a coefficient of variation 0.10 → 0.25 (×2.5)"),
+    ("task_cov", None, 0.3, "task heterogeneity, as a coefficient of variation not set → 0.3"),
+    ("event_timing", False, True, "mapping events timed off → on"),
+    ("problems", [{"name": "a"}], [{"name": "b"}], "problems changed"),
+    ("processors.count", 90, 94, "processors 90 → 94"),
+])
+def test_a_setting_is_said_in_words_and_in_the_unit_a_person_reads(key, old, new, said):
+    assert setting_change(key, old, new) == said
+
+
+def test_a_setting_of_a_model_without_words_is_still_no_raw_key():
+    assert setting_change("my_model.speed_up", 1.5, 4.5) == "my model speed up 1.5 → 4.5 (×3)"
+
+
+# --- heuristics ----------------------------------------------------------------------------------------------------
+
+def test_every_built_in_heuristic_has_words_that_say_more_than_its_name():
+    for model in model_names():
+        for h in get_model(model).heuristics:
+            words = heuristic_words(h.name, model)
+            assert words and not _same_name(words, h.name), (model, h.name, words)
+    assert all(heuristic_words(name, model) == words for (model, name), words in PLAIN_WORDS.items())
+    assert heuristic_words("kpb (kbar=1)", "classes") == "K-percent best" and heuristic_words("mine", "etc") == ""
+
+
+# --- every model's headline, and its what-ifs ----------------------------------------------------------------------
+
+def _more_machines(s):
+    spec = s.spec
+    if s.model == "estimation":
+        return s.replace(processors=dataclasses.replace(spec.processors, count=spec.processors.count + 4))
+    return s.replace(**{"servers" if s.model == "timeshared" else "machines": (spec.servers if s.model == "timeshared"
+                                                                                else spec.machines) + 4})
+
+
+def _twice_the_rate(s):
+    spec = s.spec
+    if s.model == "etc":
+        return s.replace(arrivals=dataclasses.replace(spec.arrivals, rate=2 * spec.arrivals.rate))
+    if s.model == "classes":
+        return s.replace(classes=dataclasses.replace(spec.classes, arrival_rates=tuple(2 * r for r in
+                                                                                        spec.classes.arrival_rates)))
+    return s.replace(mean_interarrival=spec.mean_interarrival / 2)  # the time-shared model
+
+
+def _swap(s):
+    first = next(h for h in s.heuristics if h.label != s.benchmark_label)
+    labels = {label_parts(h.label)[0] for h in s.heuristics}
+    other = next(h.name for h in get_model(s.model).heuristics if h.name not in labels and not h.reference)
+    return s.replace(heuristics=[other if h is first else h for h in s.heuristics])
+
+
+WHAT_IFS = {"etc": (_twice_the_rate, _more_machines, _swap), "classes": (_twice_the_rate, _swap),
+            "timeshared": (_twice_the_rate, _more_machines), "estimation": (_more_machines,),
+            "value": (_more_machines,)}
+_RUNS: dict = {}
+
+
+def _run(scenario):
+    key = scenario.to_json()
+    if key not in _RUNS:
+        _RUNS[key] = simulate(scenario, jobs=1)
+    return _RUNS[key]
+
+
+def _base(model: str):
+    return preset(get_model(model).default_preset).replace(trials=TRIALS)
+
+
+def _first_mentions_named(lines: list[str], names: dict[str, str]) -> None:
+    """Where the lines, read in order, first mention each label, its words are beside it."""
+    text = "\n".join(lines)
+    for label, words in names.items():
+        if not words or _same_name(words, label_parts(label)[0]):
+            continue
+        longer = [o for o in names if o != label and o.startswith(label)]
+        found = [m for m in re.finditer(r"(?<![\w-])" + re.escape(label_parts(label)[0]) + r"(?![\w-])", text)
+                 if not any(text.startswith(o, m.start()) for o in longer)
+                 and not any(text.startswith(f"{label_parts(o)[0]} ({names[o]}", m.start()) for o in longer)]
+        if found:
+            assert text[found[0].start():].startswith(label_parts(label)[0] + f" ({words}"), (label, text)
+
+
+def _no_doubled_parentheses(line: str) -> None:
+    assert "((" not in line and ") (" not in line and "))" not in line, line
+
+
+@pytest.mark.parametrize("model", sorted(WHAT_IFS))
+def test_every_models_headline_leads_in_35_words_naming_each_heuristic_in_words(model):
+    scenario = _base(model)
+    found = scenario_verdicts(scenario, _run(scenario))
+    said = headline(found)
+    assert said.lead == found[0].text and 0 < word_count(said.lead) <= LEAD_WORDS, said.lead
+    assert all(word_count(v.text) <= LEAD_WORDS for v in found), [v.text for v in found]
+    lines = [said.lead, *said.rest, *said.others]
+    for line in lines:
+        _no_doubled_parentheses(line)
+    names = {h.label: heuristic_words(h.label, model) for h in scenario.heuristics}
+    _first_mentions_named(lines, names)
+    for v in found:  # each metric's sentences name its heuristics anew
+        _first_mentions_named(v.lines, names)
+    word = get_model(model).trial_word
+    so_far = progress_lead(found, 2, scenario.trials, word)
+    assert so_far.startswith(f"So far, 2 of {scenario.trials} {word}s: ") and word_count(so_far) <= LEAD_WORDS
+    assert ("already clear after 2 " in so_far) == found[0].separated and ("still open: " in so_far) != \
+        found[0].separated
+    _no_doubled_parentheses(so_far)
+    _first_mentions_named([so_far], names)
+
+
+@pytest.mark.parametrize("model, what_if", [(m, w) for m, ws in sorted(WHAT_IFS.items()) for w in ws],
+                         ids=lambda x: x.__name__.strip("_") if callable(x) else x)
+def test_every_what_if_line_leads_in_35_words_without_a_raw_key(model, what_if):
+    base = _base(model)
+    after = what_if(base)
+    cmp = compare_runs(base, _run(base), after, _run(after))
+    lead, rest = cmp.change_parts()
+    assert word_count(lead) <= LEAD_WORDS and cmp.change_line() == " ".join([lead, *rest]), lead
+    for line in (lead, *rest, *run_changes(base, after)):
+        _no_doubled_parentheses(line)
+        assert not any(key in line for key in RAW_KEY.findall(line) if key in SETTINGS or key in _keys(base)), line
+    metric, change = cmp.leading()
+    if cmp.workload and any(c.separated and (c.change > 0) == (m.better == "lower")
+                            for m in cmp.charted().values() for c in cmp.changes
+                            if c.metric == m.name and (c.before_label, c.after_label) ==
+                            (change.before_label, change.after_label)):
+        # a harder workload: the line leads with what got worse for real
+        assert "for the worse" in lead, lead
+    elif cmp.workload and "for the better" in lead:
+        assert "not like for like" in lead, lead
+
+
+def test_twice_the_arrival_rate_leads_with_the_mean_flow_time_that_got_worse():
+    """The demo's what-if: the makespan looks better as the load doubles; the line leads with what got worse and says
+    the better makespan is not like for like."""
+    base = _base("etc")
+    after = _twice_the_rate(base)
+    cmp = compare_runs(base, _run(base), after, _run(after))
+    lead, rest = cmp.change_parts()
+    assert lead.startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): mean flow time of sufferage ")
+    assert ": a real change, for the worse" in lead
+    makespan = cmp.subject()
+    if makespan.separated and makespan.change < 0:
+        assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest
+
+
+# --- the runs table ------------------------------------------------------------------------------------------------
+
+def test_the_runs_table_says_each_run_in_words_and_wraps_its_text(monkeypatch):
+    """The session's runs: what differs and the winner in words (no raw key, no doubled parentheses), drawn as a table
+    that wraps its text rather than cut it at the right, each cell shown as plain text."""
+    pytest.importorskip("streamlit")
+    from helpers import run_result
+
+    import pages.history as history
+    from pages.widgets import plain
+
+    state, drawn = {}, []
+    monkeypatch.setattr(history.st, "session_state", state)
+    monkeypatch.setattr(history.st, "table", lambda data, **kw: drawn.append((data, kw)))
+    base = preset("quickstart").replace(tasks=40, trials=2, name="my *lab*")
+    history.keep(run_result(base))
+    history.keep(run_result(_twice_the_rate(base)))
+    table = history.history_table()
+    assert table["from the run before"].tolist() == ["arrival rate 2.3 → 4.6 tasks an hour (×2)", "the first run"]
+    assert history.history()[1].title == "#2 my *lab*: arrival rate 2.3 → 4.6 tasks an hour (×2)"
+    for winner in table["winner"]:
+        assert re.fullmatch(r"(no clear winner: best average )?[\w-]+ at [\d,.]+ s( \(.*\))?", winner), winner
+    for cell in table.astype(str).to_numpy().ravel():
+        _no_doubled_parentheses(cell)
+        assert not RAW_KEY.search(cell), cell
+    history.show_history_table()
+    (shown, kw), = drawn
+    assert kw == {"hide_index": True} and shown.equals(table.map(plain))  # st.table: wrapped, never cut
+    assert "my \\*lab\\*" in shown["scenario"].tolist()  # a name's Markdown shown as typed
