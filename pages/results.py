@@ -4,7 +4,7 @@ session's runs listed."""
 import streamlit as st
 
 from pages.compare_view import choose_pair, show_comparison
-from pages.history import HISTORY_CAP, history, history_table, side_of
+from pages.history import HISTORY_CAP, history, show_history_table, side_of
 from pages.results_view import COMPARE_MODE, MODE_KEPT, MODE_KEY, keep_mode, show_current_results
 from pages.runs import run_status
 from pages.session import Keys, init_session_state
@@ -33,4 +33,4 @@ else:
         show_current_results("results")
     if runs:
         with st.expander(f"Runs of this session ({len(runs)}; the last {HISTORY_CAP} are kept)", expanded=False):
-            st.dataframe(history_table(), hide_index=True, key="results_history")
+            show_history_table()

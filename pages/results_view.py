@@ -30,7 +30,7 @@ from hcsched.formatting import interval_cell, readable_amount
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
-from hcsched.verdict import progress_lead, scenario_benchmark, scenario_references, scenario_verdicts, trade_off
+from hcsched.verdict import headline, progress_lead, scenario_benchmark, scenario_references, scenario_verdicts
 from pages.history import (
     HISTORY_CAP,
     PICKED,
@@ -294,22 +294,17 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     found = scenario_verdicts(scenario, results)
     if not found:
         return
-    lead, others = found[0], found[1:]
-    text = lead.text if so_far is None else \
+    said = headline(found)
+    text = said.lead if so_far is None else \
         progress_lead(found, so_far, scenario.trials, get_model(scenario.model).trial_word)
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{plain(text)}**")
-        also = trade_off(found)  # another heuristic wins another metric, for real: said, not only folded
-        if also:
-            st.markdown(plain(also))
-        if lead.bound_text:
-            st.markdown(plain(lead.bound_text))
-        if lead.reference_text:
-            st.markdown(plain(lead.reference_text))
-        if others:
-            with st.expander(f"Other metrics ({len(others)})", expanded=False):
-                st.markdown("\n".join(f"- {plain(line)}" for v in others for line in v.lines))
-
+        if said.rest:  # the lead's interval or benchmark where they did not fit, the trade-off, the bound, references
+            with st.expander("More on this answer", expanded=False):
+                st.markdown("\n\n".join(plain(line) for line in said.rest))
+        if len(found) > 1:
+            with st.expander(f"Other metrics ({len(found) - 1})", expanded=False):
+                st.markdown("\n".join(f"- {plain(' '.join(v.lines))}" for v in found[1:]))
 
 def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str) -> list[tuple]:
     """The model's charts of one trial and its animated Gantt chart (heuristics and machines chosen, a time window for
