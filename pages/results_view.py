@@ -30,7 +30,14 @@ from hcsched.formatting import interval_cell, readable_amount
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
-from hcsched.verdict import headline, progress_lead, scenario_benchmark, scenario_references, scenario_verdicts
+from hcsched.verdict import (
+    headline,
+    progress_lead,
+    scenario_benchmark,
+    scenario_references,
+    scenario_verdicts,
+    trade_off,
+)
 from pages.history import (
     HISTORY_CAP,
     PICKED,
@@ -299,9 +306,14 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         progress_lead(found, so_far, scenario.trials, get_model(scenario.model).trial_word)
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{plain(text)}**")
-        if said.rest:  # the lead's interval or benchmark where they did not fit, the trade-off, the bound, references
+        # never only folded away: another heuristic winning another metric for real, and the references
+        shown = [line for line in (trade_off(found), found[0].reference_text) if line]
+        for line in shown:
+            st.markdown(plain(line))
+        rest = [line for line in said.rest if line not in shown]
+        if rest:  # the lead's interval or benchmark where they did not fit, the bound
             with st.expander("More on this answer", expanded=False):
-                st.markdown("\n\n".join(plain(line) for line in said.rest))
+                st.markdown("\n\n".join(plain(line) for line in rest))
         if len(found) > 1:
             with st.expander(f"Other metrics ({len(found) - 1})", expanded=False):
                 st.markdown("\n".join(f"- {plain(' '.join(v.lines))}" for v in found[1:]))
