@@ -20,6 +20,7 @@ from hcsched.charts import (
     gantt_highlight,
     gantt_highlight_text,
     gantt_machines,
+    gantt_start,
     heuristic_colors,
     metric_bars,
     trial_distribution,
@@ -372,8 +373,8 @@ def gantt_rows(scenario: Scenario) -> GanttRows:
 def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str,
                  rows: GanttRows = MACHINES) -> tuple[list[str], list[int] | None]:
     """The heuristics and machines the Gantt chart shows: by default the best few by the headline metric with the
-    benchmark, and as many machines as keep the chart a few screens tall (``gantt_machines``: fewer where each task
-    takes a lane of its own)."""
+    benchmark, and as many machines as keep the chart and its controls within a 900-px window (``gantt_machines``:
+    fewer where each task takes a lane of its own)."""
     model = get_model(scenario.model)
     labels = list(schedules)
     lead = headline_metric(model)
@@ -391,7 +392,7 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
         return shown, None
     word = rows.word.capitalize()
     lo, hi = st.slider(f"{word}s shown", 0, machines - 1, (0, cap - 1), key=f"{key}_gantt_machines",
-                       help=f"A range of {rows.word}s, so that the chart stays a few screens tall.")
+                       help=f"A range of {rows.word}s; by default as many as keep the chart within a window.")
     st.caption(f"{word}s {rows.name(lo)}-{rows.name(hi)} of {rows.name(0)}-{rows.name(machines - 1)} shown.")
     return shown, list(range(lo, hi + 1))
 
@@ -399,8 +400,9 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
 def gantt_window(scenario: Scenario, schedules: dict, key: str,
                  machines: list[int] | None = None) -> tuple[float, float] | None:
     """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show, on
-    the machines shown, at most GANTT_BARS tasks in all and a few tens in a row by default (``gantt_default_window``;
-    a start slider, so its handle is never stacked on another), said under it with the trial's span."""
+    the machines shown, at most GANTT_BARS tasks in all and a few tens in a row by default, from where tasks start to
+    run (``gantt_default_window``, ``gantt_start``; a start slider, so its handle is never stacked on another), said
+    under it with the trial's span."""
     sized = gantt_default_window(schedules, machines=machines)
     if sized is None:
         return None
@@ -414,7 +416,8 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
                                   "windows draw and play more slowly.")
     if end - length <= 0:
         return (0.0, end)
-    low = c1.slider("Window start", 0.0, end - length, 0.0, key=f"{key}_window", format="%.4g")
+    first = min(gantt_start(schedules, machines), end - length)  # where tasks start to run
+    low = c1.slider("Window start", 0.0, end - length, first, key=f"{key}_window", format="%.4g")
     model = get_model(scenario.model)
     show = lambda x: readable_amount(x, model.time_unit)  # noqa: E731  ("15.1 thousand s": "15.1 k s" reads as ks)
     st.caption(f"Showing {show(low)} to {show(low + length)} of the {model.trial_word}'s "
@@ -434,7 +437,7 @@ def gantt_task(schedules: dict, window: tuple[float, float] | None, machines: li
         state[chosen] = default  # never typed (or out of this trial's range): the default of this window
     state[shown] = default
     task = st.number_input("Task marked in every panel", -1, max(0, tasks - 1), key=chosen,
-                           help="Outlined, hatched and labelled in every heuristic's panel that shows it, to compare "
+                           help="Hatched and labelled in every heuristic's panel that shows it, to compare "
                                 "where and when each ran it; -1 for none. By default the task whose finish differs "
                                 "most between the heuristics shown.")
     return None if task < 0 else int(task)

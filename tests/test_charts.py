@@ -1,10 +1,11 @@
-"""Chart builders: colours that follow the heuristic, units, empty panels that say why, Gantt size and controls."""
+"""Chart builders: colours that follow the heuristic, units, empty panels that say why, Gantt size, opening view and
+controls; the exported CSVs name their columns as they are."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from hcsched import get_model, preset, trial_schedules
+from hcsched import get_model, model_names, preset, trial_schedules
 from hcsched.charts import (
     GANTT_BARS,
     GANTT_HEIGHT,
@@ -15,6 +16,7 @@ from hcsched.charts import (
     band_widths,
     gantt,
     gantt_default_window,
+    gantt_defaults,
     gantt_frames,
     gantt_highlight,
     gantt_highlight_text,
@@ -116,8 +118,6 @@ def test_default_window_keeps_every_row_readable_not_a_barcode():
 def test_the_default_window_starts_where_the_tasks_shown_start_to_run():
     """The busy window starts at the first start of a task shown, not at 0: the ETC quickstart's first task starts at
     3,458 s. Its length counts the tasks from there; a chart of the whole trial starts there too."""
-    from hcsched.charts import gantt_defaults
-
     s = _serial(2000, 16, 1.0)
     late = Schedule(s.arrival + 500, s.machine, s.start + 500, s.finish + 500, s.expected, s.actual, 16)
     assert gantt_start({"a": late}) == 500.0 and gantt_start({"a": late}, machines=[3]) == 500.0
@@ -275,7 +275,6 @@ def _page_gantt(name: str):
     that trial by the headline metric with the benchmark, the model's rows, the machines, window and marked task of
     :func:`gantt_defaults`; with the schedules shown and the window."""
     pytest.importorskip("streamlit")
-    from hcsched.charts import gantt_defaults
     from hcsched.experiment import run_trial, schedules_of, trial_seeds
     from hcsched.stats import best_few
     from hcsched.verdict import headline_metric
@@ -295,7 +294,7 @@ def _page_gantt(name: str):
     return fig, shown, machines, window, marked
 
 
-@pytest.mark.parametrize("name", ["etc", "classes", "estimation", "timeshared", "value"])
+@pytest.mark.parametrize("name", model_names())
 def test_every_models_default_gantt_fits_a_900px_window_and_opens_where_tasks_start_to_run(name):
     """The default Gantt opened at the end of the run (its slider at 725,000 s in the ETC quickstart) and was 1,014 px
     tall. Now, in every model's default preset: at most GANTT_HEIGHT px with its controls; the window starts where
@@ -517,7 +516,7 @@ def _header_names(text: str) -> tuple[list[str], set[str]]:
     return named_columns(said[0]), set(named_columns(COLUMNS_LINE + "; ".join(f"{g}: a unit" for g in groups)))
 
 
-@pytest.mark.parametrize("name", ["etc", "classes", "estimation", "timeshared", "value"])
+@pytest.mark.parametrize("name", model_names())
 def test_csv_headers_name_every_column_as_it_is(name):
     """The task-class model's results said "replication (from 0)" over a column named trial. Each export's header
     now names every column of its table by its name, once, and names no other; the units line's names are

@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("streamlit")
 from helpers import app, open_results, panel_titles, plotly_charts, run_result  # noqa: E402
 
-from hcsched import Scenario, get_model, preset, simulate, summarize  # noqa: E402
+from hcsched import Scenario, get_model, preset, simulate, summarize, trial_schedules  # noqa: E402
+from hcsched.charts import GANTT_HEIGHT, gantt_start  # noqa: E402
 from hcsched.export import results_csv, scenario_digest  # noqa: E402
 from pages.widgets import file_name  # noqa: E402
 
@@ -76,7 +77,8 @@ def test_whole_trial_and_window_gantt_tables():
     window = next(label for label in buttons if label.startswith("Gantt table, time window"))
     assert whole and window
     length = at.number_input(key="results_window_length").value
-    assert 0 < length < 500 and at.slider(key="results_window").value == 0.0  # a readable window, handle free to move
+    first = gantt_start(trial_schedules(sc, 0))  # where tasks start to run (its three heuristics, shown by default)
+    assert 0 < length < 500 and at.slider(key="results_window").value == pytest.approx(first)  # a readable window
     _, table = simulate(sc, jobs=1, schedules=True)
     assert isinstance(table, pd.DataFrame) and (table["trial"] == 0).sum() > 300  # the whole trial has every task
 
@@ -209,10 +211,10 @@ def test_gantt_shows_the_best_few_and_the_benchmark_and_a_range_of_machines():
     shown = at.multiselect(key="results_gantt_heuristics").value
     assert len(shown) == 4 and sc.benchmark_label in shown
     machines = at.slider(key="results_gantt_machines").value
-    assert machines[0] == 0 and (machines[1] + 1) * len(shown) <= 96  # a chart a few screens tall
+    assert machines[0] == 0 and (machines[1] + 1) * len(shown) <= 96
     gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
     assert [a["text"] for a in gantt["layout"]["annotations"]] == shown
-    assert gantt["layout"]["height"] < 2400
+    assert gantt["layout"]["height"] <= GANTT_HEIGHT  # within a 900-px window, with its controls
 
 
 def test_gantt_choices_changed_twice_and_after_another_trial():
@@ -232,21 +234,22 @@ def test_gantt_choices_changed_twice_and_after_another_trial():
 
 
 def test_the_task_marked_in_every_panel_follows_the_typed_number_twice_and_the_default_after_another_trial():
-    """The Gantt's marked task: outlined in every panel and said in the caption; a typed task stays through a second
-    change; -1 marks none; another trial with no typed task takes that trial's default again."""
+    """The Gantt's marked task: hatched and labelled in every panel (from the frame its bar starts) and said in the
+    caption; a typed task stays through a second change; -1 marks none; another trial with no typed task takes that
+    trial's default again."""
     sc = preset("quickstart").replace(trials=2)
     at = open_results(sc)
     box = at.number_input(key="results_gantt_task")
     default = box.value
-    assert default >= 0 and any(f"Task {default}, outlined in every panel" in c.value for c in at.caption)
+    assert default >= 0 and any(f"Task {default}, hatched and labelled in every panel" in c.value for c in at.caption)
     for task in (3, 7):
         at.number_input(key="results_gantt_task").set_value(task).run()
         assert not at.exception and at.number_input(key="results_gantt_task").value == task
-        assert any(f"Task {task}, outlined in every panel" in c.value for c in at.caption)
+        assert any(f"Task {task}, hatched and labelled in every panel" in c.value for c in at.caption)
         gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
-        assert any(f"task {task}" in (t or "") for d in gantt["data"] for t in d.get("text") or [])
+        assert any(f"task {task}" in (t or "") for f in gantt["frames"] for d in f["data"] for t in d.get("text") or [])
     at.number_input(key="results_gantt_task").set_value(-1).run()
-    assert not at.exception and not any("outlined in every panel" in c.value for c in at.caption)
+    assert not at.exception and not any("hatched and labelled in every panel" in c.value for c in at.caption)
     at.number_input(key="results_gantt_task").set_value(default).run()  # back to the default: it follows again
     at.number_input(key="results_trial").set_value(1).run()
     assert not at.exception and at.number_input(key="results_gantt_task").value >= 0

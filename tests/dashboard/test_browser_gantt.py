@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 import tempfile
+import time
 
 import pytest
 from helpers import ARGS, CHROMIUM, require_browser
-from live import streamlit_server
+from live import ScriptRuns, streamlit_server
 
 WINDOW = {"width": 1440, "height": 900}
 GANTT = "[data-testid='stPlotlyChart']:has(.updatemenu-button)"
@@ -32,6 +33,17 @@ def served():
     assert "Traceback" not in out, out[-4000:]
 
 
+def _run_ended(page, runs: ScriptRuns, timeout: float = 300) -> None:
+    """Wait until the run's whole results are drawn: none marked "so far" (results drawn as trials end are drawn
+    again at the end), no script run going on, twice half a second apart."""
+    end, calm = time.monotonic() + timeout, 0
+    while calm < 2 and time.monotonic() < end:
+        page.wait_for_timeout(500)
+        quiet = not runs.running and page.get_by_text(re.compile(r"\bso far\b")).count() == 0
+        calm = calm + 1 if quiet else 0
+    assert calm == 2, "the run did not end"
+
+
 def _inside(box: dict, top: float, bottom: float) -> bool:
     return box["y"] >= top - 0.5 and box["y"] + box["height"] <= bottom + 0.5
 
@@ -42,9 +54,11 @@ def test_the_gantt_and_its_controls_fit_a_900px_window_and_open_on_the_first_fra
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport=WINDOW)
+        runs = ScriptRuns(page)
         page.goto(f"{served}/?preset=quickstart&trials=3&run=1")  # Home shows the results with their Gantt
         chart = page.locator(GANTT)
-        chart.locator(".updatemenu-button").first.wait_for(timeout=180_000)
+        chart.locator(".updatemenu-button").first.wait_for(timeout=300_000)
+        _run_ended(page, runs)
         chart.evaluate("(c) => c.scrollIntoView({block: 'end'})")  # its bottom at the window's bottom
         page.wait_for_timeout(300)
         header = page.locator("[data-testid='stHeader']").bounding_box()
