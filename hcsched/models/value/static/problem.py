@@ -30,11 +30,11 @@ OBJECTIVES = ("value", "makespan")
 
 
 class Arrays(NamedTuple):
-    """A :class:`StaticProblem` as the kernels read it: per-task arrays, the actual times machine by machine
-    (``atc_t[m]``, contiguous), the window [B, E], and whether the objective is the makespan."""
+    """A :class:`StaticProblem` as the kernels read it: per-task arrays, the window [B, E], and whether the
+    objective is the makespan."""
 
     arrival: np.ndarray
-    atc_t: np.ndarray
+    atc: np.ndarray
     weight: np.ndarray
     d100: np.ndarray
     d50: np.ndarray
@@ -98,8 +98,8 @@ class StaticProblem:
 
     def arrays(self) -> Arrays:
         """The problem as the kernels read it."""
-        return Arrays(self.arrival, np.ascontiguousarray(self.atc.T), self.weight, self.d100, self.d50, self.d25,
-                      self.B, self.E, self.objective == "makespan")
+        return Arrays(self.arrival, self.atc, self.weight, self.d100, self.d50, self.d25, self.B, self.E,
+                      self.objective == "makespan")
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,22 +133,17 @@ def resume(row, k, m, pa, saved, p):
     each at max(its arrival, the previous finish)), for the problem's :class:`Arrays` ``pa``, from the state ``saved``
     holds at or before position p (the queue is unchanged before p); ``saved[j]`` becomes (last finish, sum) after
     the first j x EVERY tasks, for every j x EVERY <= k. ``saved[0]`` is (0, 0): with p = 0, a whole evaluation."""
-    arrival, weight, d100, d50, d25, B, E = pa.arrival, pa.weight, pa.d100, pa.d50, pa.d25, pa.B, pa.E
-    atc = pa.atc_t[m]
+    arrival, atc, weight, d100, d50, d25, B, E, makespan = pa
     j = p // EVERY
     t, v = saved[j, 0], saved[j, 1]
     for r in range(j * EVERY, k):
         if r % EVERY == 0:
             saved[r // EVERY, 0], saved[r // EVERY, 1] = t, v
-        i = np.uint64(row[r])  # unsigned: indexed without numba's negative-index wrap-around
+        i = row[r]
         s = arrival[i] if arrival[i] > t else t
-        t = s + atc[i]
-        if pa.makespan:
-            continue
-        if B <= s and t <= E:  # inside [B, E]: b = 1, case (b) of boundary_factor (the product is the same)
-            v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i])
-        elif s < E and t > B:
-            v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i]) * boundary_factor(s, t, atc[i], B, E)
+        t = s + atc[i, m]
+        if not makespan and s < E and t > B:
+            v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i]) * boundary_factor(s, t, atc[i, m], B, E)
     if k % EVERY == 0:
         saved[k // EVERY, 0], saved[k // EVERY, 1] = t, v
     return v, t
