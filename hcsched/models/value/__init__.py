@@ -24,7 +24,7 @@ from hcsched.models.value import engine, spec, static
 from hcsched.models.value.claims import CLAIMS
 from hcsched.models.value.heuristics import DYNAMIC, DYNAMIC_NAMES, HEURISTICS, PluginHeuristic, make_plugin
 from hcsched.models.value.presets import PRESETS
-from hcsched.models.value.simulation import ValueRun, measure_run
+from hcsched.models.value.simulation import ValueRun, measure_run, run_dynamic
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.workload import ValueWorkload, make_workload
 from hcsched.scenario import Scenario
@@ -161,10 +161,14 @@ class ValueModel(Model):
             "trials": 2, "seed": 9})
 
     def warm_up(self) -> None:
-        """Compile the event loop of every dynamic heuristic, and TPSA's and GA's kernels on a three-task problem."""
+        """Compile the event loop of every dynamic heuristic, a run's metrics (V, UB, the outcomes), and TPSA's and
+        GA's kernels on a three-task problem."""
         small = spec.ValueSpec(machines=2)
         tiny = make_workload(small, np.random.SeedSequence(0))
         engine.warm_up([(h.kind, h.pack(h.defaults(), small, tiny)) for h in DYNAMIC])
+        few = self.tiny().spec  # a run's metrics on a few tasks
+        few_tasks = make_workload(few, np.random.SeedSequence(0))
+        measure_run(few, run_dynamic(few, DYNAMIC[0], DYNAMIC[0].defaults(), few_tasks))
         d = np.array([5.0, 6.0, 7.0])
         problem = static.StaticProblem(np.zeros(3), np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]), np.ones(3), d,
                                        d + 1, d + 2, 0.0, 10.0)

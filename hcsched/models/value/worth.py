@@ -2,8 +2,8 @@
 
 Every function here is ``numba.njit``: the scalar ones (:func:`deadline_factor`, :func:`outcome`,
 :func:`boundary_factor`) can be called from the engine's and the static heuristics' kernels, and the array ones
-(:func:`outcomes`, :func:`task_values`, :func:`value`, :func:`upper_bound`) take and return numpy arrays. A task that was
-never started has ``start = finish = NaN``. The value model computes V, UB and the deadline outcomes only here.
+(:func:`outcomes`, :func:`task_values`, :func:`value`, :func:`upper_bound`) take and return numpy arrays. A task that
+was never started has ``start = finish = NaN``. The value model computes V, UB and the deadline outcomes only here.
 
 Readings (Kim et al. section 2.2; docs/models/value.md):
 

@@ -74,8 +74,8 @@ def work(params: dict) -> float:
 
 @njit(cache=True)
 def _try(seq, cnt, m, pa, saved, scratch, p):
-    """(sum, last finish) of machine m's queue changed from position p on, evaluated from its saved states into
-    ``scratch`` (kept by :func:`_keep` if the move is accepted)."""
+    """(sum, last finish) of machine m's queue changed from position p on, evaluated from its saved states
+    (:func:`~.problem.resume`) into ``scratch`` (kept by :func:`_keep` if the move is accepted)."""
     j = p // EVERY
     scratch[j, 0], scratch[j, 1] = saved[m, j, 0], saved[m, j, 1]
     return resume(seq[m], cnt[m], m, pa, scratch, p)
@@ -92,8 +92,8 @@ def _keep(saved, m, scratch, p, k):
 def _tpsa_run(seq, cnt, pa, st, saved, seed):
     """One TPSA run from ``(seq, cnt)`` (modified in place) on the problem's arrays ``pa`` with the
     :class:`Settings` ``st``: phase 1 mutations, then phase 2 swaps, one temperature throughout; ``saved``: room for
-    the queues' saved states (:func:`~.problem.resume`), so that a move evaluates its machines from the first position
-    it changed. Returns the best (seq, cnt, score) seen and the number of evaluations."""
+    the queues' saved states, so that a move evaluates its machines from the first position it changed. Returns the
+    best (seq, cnt, score) seen and the number of evaluations."""
     np.random.seed(seed)
     t0, alpha, p1_iterations, p1_unchanged, p2_unchanged, t_min, by_value = st
     makespan = pa.makespan

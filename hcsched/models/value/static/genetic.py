@@ -3,6 +3,10 @@ seeded with the trial's best dynamic mapping.
 
 The seed is the first chromosome and the elite is kept, so the GA never returns anything worse than its seed. Its
 random numbers come from ``rng`` (a :class:`numpy.random.Generator`): the same seed gives the same result.
+
+A generation is built from the last (:class:`Population`, two kept in turn): a child's queue on a machine starts like
+one parent's for as many slots as it takes that parent's tasks alone, and only the rest is evaluated again
+(:func:`~.problem.resume`); a copied or mutated chromosome keeps the evaluation of its unchanged queues.
 """
 
 from __future__ import annotations
@@ -75,72 +79,105 @@ class Population(NamedTuple):
 
 
 def new_population(size: int, machines: int, tasks: int) -> Population:
-    return Population(np.empty((size, machines, tasks + 1), np.int64), np.zeros((size, machines), np.int64),
+    """Room for a generation of ``size`` chromosomes (each queue with room for one task more than ``tasks``)."""
+    return Population(np.empty((size, machines, tasks + 1), np.int32), np.zeros((size, machines), np.int64),
                       saved_states(machines, tasks, size), np.zeros((size, machines)), np.zeros((size, machines)),
                       np.empty(size), np.zeros((size, machines), np.int64))
 
 
 @njit(cache=True)
-def _merge(p_row, p_k, q_row, q_k, cut, out):
-    """One machine of a child: the head tasks (index <= cut) of parent p's queue and the tail tasks of parent q's,
-    each at its slot (position in its parent's queue), slot by slot; a head and a tail task in the same slot in random
-    order. Returns the child's queue length, how many of its first tasks are the first tasks of one parent's queue
-    (up to the first slot that gives the child other than that parent's task there) and whether that parent is q.
-    ``out`` has room for one task more than the child gets."""
-    both = min(p_k, q_k)
-    same_p = 0  # slots giving the child p's task alone: a head in p and none of q's tail there, or the same task
-    while same_p < both and ((p_row[same_p] <= cut and q_row[same_p] <= cut) or p_row[same_p] == q_row[same_p]):
-        same_p += 1
-    same_q = 0  # slots giving the child q's task alone
-    while same_q < both and ((p_row[same_q] > cut and q_row[same_q] > cut) or p_row[same_q] == q_row[same_q]):
-        same_q += 1
-    from_q = same_q > same_p
-    same = same_q if from_q else same_p
-    lender = q_row if from_q else p_row
-    for s in range(same):
-        out[s] = lender[s]
-    k = same
-    for s in range(same, both):
-        head, tail = p_row[s] <= cut, q_row[s] > cut
-        if head & tail:
-            first, second = (p_row[s], q_row[s]) if np.random.random() < 0.5 else (q_row[s], p_row[s])
-            out[k], out[k + 1] = first, second
-            k += 2
-        else:  # at most one of them: written, and kept only if it belongs to the child
-            out[k] = p_row[s]
-            k += head
-            out[k] = q_row[s]
-            k += tail
-    for s in range(q_k, p_k):
-        out[k] = p_row[s]
-        k += p_row[s] <= cut
-    for s in range(p_k, q_k):
-        out[k] = q_row[s]
-        k += q_row[s] > cut
-    return k, same, from_q
+def _alike(x_row, y_row, both, cut):
+    """How many first slots of two parents' queues of a machine give each child one task only, the same parent's:
+    (x's for the child with x's head, with y's tail; both heads there, or the same task) and (y's for that child;
+    both tails there, or the same task). The child with y's head and x's tail takes x's task alone exactly where the
+    first child takes y's, and y's where the first takes x's."""
+    heads = 0
+    while heads < both and ((x_row[heads] <= cut and y_row[heads] <= cut) or x_row[heads] == y_row[heads]):
+        heads += 1
+    tails = 0
+    while tails < both and ((x_row[tails] > cut and y_row[tails] > cut) or x_row[tails] == y_row[tails]):
+        tails += 1
+    return heads, tails
 
 
 @njit(cache=True)
-def _child(src, x, y, dst, c, m, cut):
-    """Machine m of child c of ``dst``: x's head with y's tail (:func:`_merge`). The parent whose queue it starts
-    like lends it the states its evaluation saved there; the rest is evaluated again."""
-    dst.cnt[c, m], same, from_y = _merge(src.seq[x, m], src.cnt[x, m], src.seq[y, m], src.cnt[y, m], cut,
-                                         dst.seq[c, m])
-    lender = y if from_y else x
+def _merge(x_row, x_k, y_row, y_k, cut, u_out, v_out, same, ties):
+    """One machine of both children, slot by slot from slot ``same`` on: child u takes x's head tasks (index <= cut)
+    and y's tail tasks, child v y's head and x's tail, each task at its slot (position in its parent's queue), the
+    head first where a slot gives a child two. Returns both queue lengths and how many such slots each child has;
+    their positions go to ``ties[0]`` (u) and ``ties[1]`` (v) for :func:`_shuffle_ties`. The outputs have room for
+    one task more than the children get."""
+    ku, kv, tu, tv = same, same, 0, 0
+    for s in range(same, min(x_k, y_k)):
+        a, b = x_row[s], y_row[s]
+        head_x, tail_y = a <= cut, b > cut
+        if head_x & tail_y:
+            ties[0, tu] = ku
+            tu += 1
+        elif not (head_x | tail_y):
+            ties[1, tv] = kv
+            tv += 1
+        u_out[ku] = a  # written, and kept only if it belongs to the child
+        ku += head_x
+        u_out[ku] = b
+        ku += tail_y
+        v_out[kv] = b
+        kv += not tail_y
+        v_out[kv] = a
+        kv += not head_x
+    for s in range(y_k, x_k):
+        a = x_row[s]
+        u_out[ku] = a
+        v_out[kv] = a
+        ku += a <= cut
+        kv += a > cut
+    for s in range(x_k, y_k):
+        b = y_row[s]
+        u_out[ku] = b
+        v_out[kv] = b
+        ku += b > cut
+        kv += b <= cut
+    return ku, kv, tu, tv
+
+
+@njit(cache=True)
+def _shuffle_ties(out, ties, count):
+    """A slot that gives a child both a head and a tail task: in random order (section 5.3, Fig. 1: each at its
+    slot), one draw per such slot in slot order: the head first when it is below 0.5."""
+    for t in range(count):
+        k = ties[t]
+        if not np.random.random() < 0.5:
+            out[k], out[k + 1] = out[k + 1], out[k]
+
+
+@njit(cache=True)
+def _inherit(src, lender, dst, c, m, same):
+    """Machine m of child c of ``dst`` starts like the ``lender`` parent's queue for ``same`` tasks: they are copied
+    with the states the parent's evaluation saved there; the rest is evaluated again."""
+    for r in range(same):
+        dst.seq[c, m, r] = src.seq[lender, m, r]
     for j in range(same // EVERY + 1):
         dst.saved[c, m, j, 0], dst.saved[c, m, j, 1] = src.saved[lender, m, j, 0], src.saved[lender, m, j, 1]
     dst.since[c, m] = same
 
 
 @njit(cache=True)
-def _crossover(src, x, y, dst, u, v, n):
+def _crossover(src, x, y, dst, u, v, n, ties):
     """Children of parents x and y of ``src`` (section 5.3, Fig. 1) into places u and v of ``dst``: a random task
     splits both into a head (tasks up to it, by index) and a tail; child u is x's head with y's tail, child v y's head
-    with x's tail."""
+    with x's tail. Machine by machine, each child starts like one parent (:func:`_alike`), for the longer run of
+    slots, and is merged from there (:func:`_merge`); the draws for u's ties, then v's, as if each child were merged
+    on its own."""
     cut = np.random.randint(n - 1)  # head = tasks 0..cut, tail = cut+1..n-1: both non-empty
     for m in range(src.cnt.shape[1]):
-        _child(src, x, y, dst, u, m, cut)
-        _child(src, y, x, dst, v, m, cut)
+        heads, tails = _alike(src.seq[x, m], src.seq[y, m], min(src.cnt[x, m], src.cnt[y, m]), cut)
+        same = max(heads, tails)
+        _inherit(src, y if tails > heads else x, dst, u, m, same)  # u takes y's tasks alone there, or x's
+        _inherit(src, x if tails > heads else y, dst, v, m, same)
+        dst.cnt[u, m], dst.cnt[v, m], tu, tv = _merge(src.seq[x, m], src.cnt[x, m], src.seq[y, m], src.cnt[y, m], cut,
+                                                      dst.seq[u, m], dst.seq[v, m], same, ties)
+        _shuffle_ties(dst.seq[u, m], ties[0], tu)
+        _shuffle_ties(dst.seq[v, m], ties[1], tv)
 
 
 @njit(cache=True)
@@ -248,7 +285,7 @@ def _evaluate_dirty(pop, dirty, pa):
 
 
 @njit(cache=True)
-def _next_generation(pop, elite, wheel, ranked, picks, crossed, nxt, dirty, p_cross, p_mut):
+def _next_generation(pop, elite, wheel, ranked, picks, crossed, nxt, dirty, p_cross, p_mut, ties):
     """Selection, crossover and mutation into ``nxt``. Selection: elitism (the elite to place 0) and a rank-based
     roulette wheel for the other places. Crossover of consecutive parents (each place but the elite's a parent with
     probability p_cross), the children written in their parents' places; then mutation of each place but the
@@ -265,7 +302,7 @@ def _next_generation(pop, elite, wheel, ranked, picks, crossed, nxt, dirty, p_cr
             if waiting < 0:
                 waiting = c
             else:
-                _crossover(pop, picks[waiting], picks[c], nxt, waiting, c, n)
+                _crossover(pop, picks[waiting], picks[c], nxt, waiting, c, n, ties)
                 crossed[waiting] = crossed[c] = dirty[waiting] = dirty[c] = True
                 waiting = -1
     for c in range(size):
@@ -297,6 +334,7 @@ def _ga_run(seq, cnt, pa, st, this, other, seed):
     np.random.seed(seed)
     size, p_cross, p_mut, generations, elite_unchanged, pressure = st
     dirty, picks, crossed = np.ones(size, np.bool_), np.empty(size, np.int64), np.zeros(size, np.bool_)
+    ties = np.empty((2, pa.arrival.size + 1), np.int64)  # scratch of _merge
     copy_queues(seq, cnt, this.seq[0], this.cnt[0])
     _random_population(this)
     # linear ranking (Baker): rank r = 1 (worst) .. size (best) has weight (2 - s) + 2 (s - 1)(r - 1)/(size - 1)
@@ -316,7 +354,7 @@ def _ga_run(seq, cnt, pa, st, this, other, seed):
                 break
         if gen >= generations or still >= elite_unchanged:
             break
-        _next_generation(pop, elite, wheel, ranked, picks, crossed, nxt, dirty, p_cross, p_mut)
+        _next_generation(pop, elite, wheel, ranked, picks, crossed, nxt, dirty, p_cross, p_mut, ties)
         pop, nxt = nxt, pop
         gen += 1
     return pop.seq[elite].copy(), pop.cnt[elite].copy(), pop.fit[elite], evaluations, gen

@@ -10,8 +10,10 @@ the queue length and is not offered. The objective is V of section 2.2.3 (:mod:`
 problem (:meth:`StaticProblem.makespan`), the makespan, whose negative is maximised so that larger is always better.
 
 Inside, a schedule is per-machine queues ``seq[M, T]`` (the first ``cnt[m]`` entries of row m), and the kernels
-compare per-machine sums of V, re-evaluating only the one or two machines a move touches; the returned ``score`` is
-V recomputed by :func:`~hcsched.models.value.worth.value` (or minus the makespan).
+compare per-machine sums of V, re-evaluating only the machines a move or a crossover changed, each from the last state
+its evaluation saved before the first change (:func:`resume`): the same additions in the same order as a whole
+evaluation, so every score, and every decision made on one, is the same to the last bit. The returned ``score`` is V
+recomputed by :func:`~hcsched.models.value.worth.value` (or minus the makespan).
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ OBJECTIVES = ("value", "makespan")
 
 
 class Arrays(NamedTuple):
-    """A :class:`StaticProblem` as the kernels read it: per-task arrays, the window [B, E], and whether the
-    objective is the makespan."""
+    """A :class:`StaticProblem` as the kernels read it: per-task arrays, the actual times machine by machine
+    (``atc_t[m]``, contiguous), the window [B, E], and whether the objective is the makespan."""
 
     arrival: np.ndarray
-    atc: np.ndarray
+    atc_t: np.ndarray
     weight: np.ndarray
     d100: np.ndarray
     d50: np.ndarray
@@ -98,8 +100,8 @@ class StaticProblem:
 
     def arrays(self) -> Arrays:
         """The problem as the kernels read it."""
-        return Arrays(self.arrival, self.atc, self.weight, self.d100, self.d50, self.d25, self.B, self.E,
-                      self.objective == "makespan")
+        return Arrays(self.arrival, np.ascontiguousarray(self.atc.T), self.weight, self.d100, self.d50, self.d25,
+                      self.B, self.E, self.objective == "makespan")
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,17 +135,22 @@ def resume(row, k, m, pa, saved, p):
     each at max(its arrival, the previous finish)), for the problem's :class:`Arrays` ``pa``, from the state ``saved``
     holds at or before position p (the queue is unchanged before p); ``saved[j]`` becomes (last finish, sum) after
     the first j x EVERY tasks, for every j x EVERY <= k. ``saved[0]`` is (0, 0): with p = 0, a whole evaluation."""
-    arrival, atc, weight, d100, d50, d25, B, E, makespan = pa
+    arrival, weight, d100, d50, d25, B, E = pa.arrival, pa.weight, pa.d100, pa.d50, pa.d25, pa.B, pa.E
+    atc = pa.atc_t[m]
     j = p // EVERY
     t, v = saved[j, 0], saved[j, 1]
     for r in range(j * EVERY, k):
         if r % EVERY == 0:
             saved[r // EVERY, 0], saved[r // EVERY, 1] = t, v
-        i = row[r]
+        i = np.uint64(row[r])  # unsigned: indexed without numba's negative-index wrap-around
         s = arrival[i] if arrival[i] > t else t
-        t = s + atc[i, m]
-        if not makespan and s < E and t > B:
-            v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i]) * boundary_factor(s, t, atc[i, m], B, E)
+        t = s + atc[i]
+        if pa.makespan:
+            continue
+        if B <= s and t <= E:  # inside [B, E]: b = 1, case (b) of boundary_factor (the product is the same)
+            v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i])
+        elif s < E and t > B:
+            v += weight[i] * deadline_factor(t, d100[i], d50[i], d25[i]) * boundary_factor(s, t, atc[i], B, E)
     if k % EVERY == 0:
         saved[k // EVERY, 0], saved[k // EVERY, 1] = t, v
     return v, t
