@@ -13,12 +13,14 @@ measure.
 
 from __future__ import annotations
 
+import collections
 import math
 import os
 import pickle
 import re
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -118,16 +120,18 @@ def check_memory(scenario: Scenario, jobs: int | None = None, points: int = 1, s
 
 
 def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence, schedules: bool = False,
-              after_run: Callable[[], None] | None = None) -> tuple[list[dict], dict]:
-    """All heuristics of the scenario on one trial's workload: metric rows and, if asked, each heuristic's run.
-    ``after_run()`` is called after each heuristic's run (what it raises stops the trial there). A trial that would
-    not fit in memory alone (:func:`memory_refusal`, one trial at once) is refused before anything is drawn: in
-    worker processes too."""
+              after_run: Callable[[], None] | None = None,
+              part: tuple[int, int] | None = None) -> tuple[list[dict], dict]:
+    """All heuristics of the scenario (or those from ``part[0]`` to before ``part[1]``) on one trial's workload: metric
+    rows and, if asked, each heuristic's run. Heuristics never see each other's runs, so a trial run in parts gives
+    the same rows. ``after_run()`` is called after each heuristic's run (what it raises stops the trial there). A
+    trial that would not fit in memory alone (:func:`memory_refusal`, one trial at once) is refused before anything
+    is drawn: in worker processes too."""
     check_memory(scenario, jobs=1, trials=1)
     model, spec = get_model(scenario.model), scenario.spec
     workload = model.workload(spec, _fresh(seed_seq))
     rows, kept = [], {}
-    for h in scenario.heuristics:
+    for h in scenario.heuristics[slice(*(part or (None,)))]:
         result = model.run(spec, h, workload)
         rows.append({"trial": trial, "heuristic": h.label, **model.measure(spec, h, result)})
         if schedules:
@@ -147,11 +151,13 @@ def schedule_table(scenario: Scenario, trial: int, runs: dict) -> pd.DataFrame:
 
 
 def run_trials(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence], schedules: bool = False,
-               after_run: Callable[[], None] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
-    """Metric rows of the given trials (their seed sequences in ``seeds``) and, if asked, their schedule tables."""
+               after_run: Callable[[], None] | None = None,
+               part: tuple[int, int] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
+    """Metric rows of the given trials (their seed sequences in ``seeds``) and, if asked, their schedule tables;
+    ``part``: those of some heuristics only (:func:`run_trial`)."""
     rows, tables = [], []
     for t, ss in zip(trials, seeds, strict=True):
-        trial_rows, runs = run_trial(scenario, t, ss, schedules, after_run)
+        trial_rows, runs = run_trial(scenario, t, ss, schedules, after_run, part)
         rows += trial_rows
         if schedules:
             tables.append(schedule_table(scenario, t, runs))
@@ -168,9 +174,9 @@ def normalized(results: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
     return results
 
 
-def _run_chunk(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence],
-               schedules: bool) -> tuple[list[dict], list[pd.DataFrame]]:
-    return run_trials(scenario, trials, seeds, schedules, tick)  # a tick per heuristic run, for the progress
+def _run_chunk(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence], schedules: bool,
+               part: tuple[int, int] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
+    return run_trials(scenario, trials, seeds, schedules, tick, part)  # a tick per heuristic run, for the progress
 
 
 def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = CHUNK_SECONDS, points: int = 1) -> int:
@@ -179,6 +185,51 @@ def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = 
     last chunks do not leave workers idle)."""
     size = math.ceil(target / seconds) if seconds > 0 else trials
     return max(1, min(trials, size, math.ceil(points * trials / (4 * max(1, workers)))))
+
+
+SPLIT_SECONDS = 0.25  # a run that shows its results so far splits its first trial among the workers above this cost
+
+
+class Chunk(NamedTuple):
+    """Trials ``first`` to before ``stop`` of one heuristic ``part`` (None: all of them), sent to a worker process,
+    and the seconds of one core they cost by the model's estimate."""
+
+    first: int
+    stop: int
+    part: tuple[int, int] | None
+    cost: float
+
+
+def chunk_plan(scenario: Scenario, trials: int, jobs: int, quick_start: bool = False) -> list[Chunk]:
+    """The chunks of a run in ``jobs`` worker processes: :func:`trials_per_chunk` trials each. With ``quick_start`` (a
+    run that shows its results so far) the first whole trials end early: the first trial is split by heuristics
+    among the workers when it costs more than ``SPLIT_SECONDS`` (contiguous parts of about equal cost), else each
+    worker's first chunk is a single trial. The results are the same for every plan: each trial has its own seeds,
+    and heuristics never see each other's runs."""
+    model, heuristics = get_model(scenario.model), scenario.heuristics
+    per_trial = model.trial_seconds(scenario.spec, heuristics)
+    size = trials_per_chunk(per_trial, trials, jobs)
+    plan: list[Chunk] = []
+    parts = min(jobs, len(heuristics)) if quick_start and trials and per_trial > SPLIT_SECONDS else 1
+    if parts > 1:
+        costs = [model.trial_seconds(scenario.spec, (h,)) for h in heuristics]
+        plan = [Chunk(0, 1, cut, per_trial * sum(costs[slice(*cut)]) / sum(costs)) for cut in _cuts(costs, parts)]
+    elif quick_start and size > 1:
+        plan = [Chunk(t, t + 1, None, per_trial) for t in range(min(jobs, trials))]
+    first = plan[-1].stop if plan else 0
+    return plan + [Chunk(a, min(a + size, trials), None, (min(a + size, trials) - a) * per_trial)
+                   for a in range(first, trials, size)]
+
+
+def _cuts(costs: list[float], parts: int) -> list[tuple[int, int]]:
+    """``costs`` cut into ``parts`` contiguous, non-empty runs of about equal sums: (start, stop) of each."""
+    prefix = np.cumsum(costs)
+    bounds = [0]
+    for i in range(1, parts):
+        cut = int(np.argmin(np.abs(prefix[:-1] - prefix[-1] * i / parts))) + 1
+        bounds.append(min(max(cut, bounds[-1] + 1), len(costs) - (parts - i)))
+    bounds.append(len(costs))
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
 
 
 def progress_text(done: float, total: int, word: str, elapsed: float, estimate: float | None = None,
@@ -279,11 +330,11 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     here = jobs == 1 and current_pool() is None  # trial by trial, in this process
     if here:
         chunks = [(scenario, [t], seeds[t:t + 1], schedules) for t in range(trials)]
+        costs = []
     else:
-        trial_cost = get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
-        size = trials_per_chunk(trial_cost, trials, jobs)
-        chunks = [(scenario, list(range(a, min(a + size, trials))), seeds[a:a + size], schedules)
-                  for a in range(0, trials, size)]
+        plan = chunk_plan(scenario, trials, jobs, quick_start=partial is not None)
+        chunks = [(scenario, list(range(c.first, c.stop)), seeds[c.first:c.stop], schedules, c.part) for c in plan]
+        costs = [c.cost for c in plan]
     outputs: list = [None] * len(chunks)
     shown = _Partial(partial, scenario, outputs)
 
@@ -296,7 +347,7 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
             collect(i, run_trials(scenario, one, seed_seq, schedules, one_run))
     else:
         run_chunks(_run_chunk, chunks, collect, [scenario.model], RunOptions(jobs), poll=lambda: report(heartbeat=True),
-                   tick=one_run, costs=[len(chunk[1]) * trial_cost for chunk in chunks])
+                   tick=one_run, costs=costs)
         runs = trials * per_trial  # already counted: a chunk's ticks come before its result
         report()
     rows, tables = _joined(outputs)
@@ -334,8 +385,12 @@ class _Partial:
         now = time.monotonic()
         if self.last is not None and now - self.last < PARTIAL_SECONDS:
             return
-        self.last = now
-        self.partial(_table(_joined(self.outputs)[0], self.scenario))
+        rows = _joined(self.outputs)[0]
+        per_trial = collections.Counter(row["trial"] for row in rows)
+        whole = [row for row in rows if per_trial[row["trial"]] == len(self.scenario.heuristics)]
+        if whole:  # a trial run in parts counts once all its parts are done
+            self.last = now
+            self.partial(_table(whole, self.scenario))
 
 
 CHUNK_ROUND_TRIP = 0.0015  # seconds to hand a chunk to a worker process and take its rows back (a 1-trial run: 2 ms)
@@ -362,7 +417,8 @@ def pickled_size(obj) -> int:
     return counter.size
 
 
-def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None, pool=None) -> float:
+def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None, pool=None,
+                     quick_start: bool = False) -> float:
     """The wall time of :func:`simulate` on ``jobs`` cores (checked against runs by ``bench/estimates.py``): the
     seconds of the busiest worker, the chunks of :func:`trials_per_chunk` trials dealt in turn to the worker that
     frees first, each costing its trials x the model's CPU seconds of one trial on one core (``trial_seconds``) plus
@@ -373,17 +429,16 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
 
     With ``pool`` (a :class:`hcsched.pool.Pool` the run will share), what that pool forecasts for it now: its share of
     the workers beside the runs going on and waiting, at the pace the pool measures
-    (:meth:`~hcsched.pool.Pool.forecast`: a machine loaded by other work, or busy with other runs, makes it longer)."""
+    (:meth:`~hcsched.pool.Pool.forecast`: a machine loaded by other work, or busy with other runs, makes it longer).
+    ``quick_start``: the chunks of a run that shows its results so far (:func:`chunk_plan`)."""
     trials = scenario.trials if trials is None else trials
     asked = default_jobs() if jobs is None else jobs
     jobs = max(1, min(asked, trials))
-    per_trial = get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
-    size = trials_per_chunk(per_trial, trials, jobs)
     apart = asked > 1  # in worker processes
     per_chunk = CHUNK_ROUND_TRIP + SHIP_BYTE * pickled_size(scenario) if apart else 0.0
     workers = [0.0] * jobs  # seconds dealt to each worker
-    for first in range(0, trials, size):
-        workers[workers.index(min(workers))] += min(size, trials - first) * per_trial + per_chunk
+    for chunk in chunk_plan(scenario, trials, jobs, quick_start):
+        workers[workers.index(min(workers))] += chunk.cost + per_chunk
     quiet = max(workers) + RUN_OVERHEAD * apart
     return quiet if pool is None else pool.forecast(quiet, work_seconds(scenario, trials), asked)
 

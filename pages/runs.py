@@ -5,7 +5,6 @@ failed)."""
 from __future__ import annotations
 
 import time
-from concurrent.futures import TimeoutError
 from dataclasses import dataclass
 
 import pandas as pd
@@ -18,6 +17,7 @@ from pages.session import Keys, same_experiment
 from pages.widgets import link, refusal, run_estimate
 
 QUICK_SECONDS = 1.0  # a run that ends within this shows its results at once, without a progress bar
+QUICK_POLL_SECONDS = 0.02
 
 
 @dataclass
@@ -62,7 +62,8 @@ def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
 
 def start_run(job: Job, jobs: int | None = None) -> bool:
     """Start a planned run in the background, where it survives clicks and page changes; a quick one is waited for
-    here (up to ``QUICK_SECONDS``), so that its results show without a progress bar.
+    here (up to ``QUICK_SECONDS``), so that its results show without a progress bar; one estimated to take longer
+    only until its first results so far come, so that they show at once.
 
     Returns True when the run goes on in the background.
     """
@@ -78,9 +79,10 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
         return False
     wait_for_kernels(job.scenario.model)  # its workers load them from numba's cache rather than all compile them
     st.session_state[Keys.JOB] = job.submit(cached_simulate, job.scenario, jobs, partial=True)
-    try:
-        job.future.exception(timeout=QUICK_SECONDS)
-    except TimeoutError:
+    end, longer = time.monotonic() + QUICK_SECONDS, job.estimate > QUICK_SECONDS
+    while not job.future.done() and not (longer and job.partials) and time.monotonic() < end:
+        time.sleep(QUICK_POLL_SECONDS)  # a longer run's results so far go on screen as soon as they come
+    if not job.future.done():
         return True
     settle(Keys.JOB)
     return False

@@ -125,9 +125,9 @@ def file_name(scenario: Scenario, what: str, ext: str, run: bool = False) -> str
 
 @st.cache_data(show_spinner=False, max_entries=64)  # Home plans its run on every rerun
 def quiet_estimate(scenario: Scenario, jobs: int | None = None) -> tuple[float, float, float]:
-    """A run on a quiet machine: its trials' wall seconds, their seconds of one core, and trial 0's again (for the
-    Gantt chart)."""
-    return (estimate_seconds(scenario, jobs=jobs), work_seconds(scenario),
+    """A run on a quiet machine: its trials' wall seconds (in the chunks of a run that shows its results so far),
+    their seconds of one core, and trial 0's again (for the Gantt chart)."""
+    return (estimate_seconds(scenario, jobs=jobs, quick_start=True), work_seconds(scenario),
             estimate_seconds(scenario, trials=1, jobs=1))
 
 

@@ -40,17 +40,19 @@ def _fn(name: str):
 
 
 # --- results so far ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("where", ["here", "pool"])
+@pytest.mark.parametrize("where", ["here", "pool", "pool, the first trial split"])
 def test_results_so_far_are_whole_trials_of_the_final_table_which_they_do_not_change(where, pool, monkeypatch):
     """Every partial table holds whole trials (each heuristic once per trial), row for row equal to the final table's
     rows of those trials; more trials each time; never the whole run; and the final table is byte-identical to a run
-    that asked for none."""
+    that asked for none (also when the first trial runs in parts on both workers)."""
     import hcsched.experiment as experiment
 
     monkeypatch.setattr(experiment, "PARTIAL_SECONDS", 0.0)  # every chunk, to see them all
+    if "split" in where:
+        monkeypatch.setattr(experiment, "SPLIT_SECONDS", 0.0)
     scenario = preset("quickstart").replace(trials=12)
     seen: list[pd.DataFrame] = []
-    if where == "pool":
+    if where != "here":
         with using(pool):
             final = simulate(scenario, jobs=2, partial=seen.append)
     else:
@@ -65,6 +67,42 @@ def test_results_so_far_are_whole_trials_of_the_final_table_which_they_do_not_ch
         assert (table.groupby("trial").size() == heuristics).all()
         same = final[final["trial"].isin(table["trial"])].reset_index(drop=True)
         pd.testing.assert_frame_equal(table.reset_index(drop=True), same)
+
+
+def test_a_first_trial_in_parts_gives_the_same_schedules(pool, monkeypatch):
+    import hcsched.experiment as experiment
+
+    monkeypatch.setattr(experiment, "SPLIT_SECONDS", 0.0)
+    scenario = preset("alazzoni-A").replace(trials=3)
+    assert [c.part for c in experiment.chunk_plan(scenario, 3, 2, quick_start=True)[:2]] == [(0, 1), (1, 3)]
+    with using(pool):
+        results, tasks = simulate(scenario, jobs=2, schedules=True, partial=lambda _: None)
+    plain_results, plain_tasks = simulate(scenario, jobs=1, schedules=True)
+    assert results.to_csv() == plain_results.to_csv() and tasks.to_csv() == plain_tasks.to_csv()
+
+
+def test_the_chunk_plan_runs_every_heuristic_of_every_trial_once(monkeypatch):
+    import hcsched.experiment as experiment
+
+    for name in ("quickstart", "kim-loose-high-heavy", "page-system-a", "alazzoni-B"):
+        scenario = preset(name)
+        for jobs, quick in ((1, False), (2, False), (2, True), (3, True)):
+            plan = experiment.chunk_plan(scenario, 7, jobs, quick_start=quick)
+            runs = [(t, h) for c in plan for t in range(c.first, c.stop)
+                    for h in range(*(c.part or (0, len(scenario.heuristics))))]
+            assert sorted(runs) == [(t, h) for t in range(7) for h in range(len(scenario.heuristics))], (name, jobs)
+    # the value model's default: the first trial in two parts, its eight online heuristics and TPSA, then GA
+    value = preset("kim-loose-high-heavy")
+    assert [c.part for c in experiment.chunk_plan(value, 50, 2, quick_start=True)[:3]] == [(0, 9), (9, 10), None]
+
+
+def test_cuts_are_contiguous_parts_of_about_equal_cost():
+    from hcsched.experiment import _cuts
+
+    assert _cuts([1.0, 1.0, 1.0, 1.0], 2) == [(0, 2), (2, 4)]
+    assert _cuts([0.01] * 8 + [0.3, 0.75], 2) == [(0, 9), (9, 10)]  # 0.38 and 0.75: no cut is nearer an even split
+    assert _cuts([5.0, 1.0, 1.0], 3) == [(0, 1), (1, 2), (2, 3)]  # never an empty part
+    assert _cuts([1.0, 1.0, 1.0, 9.0], 2) == [(0, 3), (3, 4)]
 
 
 def test_results_so_far_come_at_most_every_partial_seconds(monkeypatch):

@@ -102,8 +102,8 @@ def test_the_link_opens_the_same_scenario_in_another_session():
     second = opened(_address(first))  # as Copy link gives it: without the session's id
     assert second.session_state["scenario"] == first.session_state["scenario"]
     assert second.session_state["scenario"].description == \
-        "Edited from quickstart: tasks 200 → 150; etc.consistency inconsistent → semiconsistent; " \
-        "etc.semiconsistent_mode not set → sort."
+        "Edited from quickstart: tasks 200 → 150; consistency of the expected times inconsistent → semiconsistent; " \
+        "semi-consistent part made by not set → sort."
 
 
 def test_a_scenario_of_ones_own_travels_compressed():
