@@ -1,6 +1,7 @@
 """hcsched dashboard: the landing page and the list of pages."""
 
 import streamlit as st
+from starlette.middleware import Middleware
 
 from hcsched import get_model
 from pages.jobs import watch
@@ -8,6 +9,7 @@ from pages.link import copy_link, keep_link, open_link
 from pages.models import ui
 from pages.results_view import show_current_results
 from pages.runs import plan_run, run_status, start_run, status_in_sidebar
+from pages.serving import PageBase, only_listed_pages
 from pages.session import Keys, init_session_state
 from pages.store import save
 from pages.widgets import ASSETS, PAGES, capacity_refusal, plain, run_button, shown_as_error
@@ -42,26 +44,35 @@ def landing() -> None:
              "and step through single decisions on **Explain**.")
 
 
-st.set_page_config(page_title="hcsched", page_icon=str(ASSETS / "icon.png"), layout="wide")
-st.html(f"<style>{(ASSETS / 'style.css').read_text()}</style>")
-# Back goes to the previous page, not to the same page with the address before an edit (assets/history.js)
-st.html(f"<script>{(ASSETS / 'history.js').read_text()}</script>", unsafe_allow_javascript=True)
-# Material icons ship with Streamlit; emoji need a font that a bare machine (e.g. Debian's chromium) may lack.
-navigation = st.navigation([
-    st.Page(landing, title="Home", icon=":material/home:", default=True),
-    st.Page(PAGES["scenario"], title="Scenario", icon=":material/tune:"),
-    st.Page(PAGES["heuristics"], title="Heuristics", icon=":material/rule:"),
-    st.Page(PAGES["run"], title="Run", icon=":material/play_arrow:"),
-    st.Page(PAGES["results"], title="Results", icon=":material/bar_chart:"),
-    st.Page(PAGES["explain"], title="Explain", icon=":material/school:"),
-    st.Page(PAGES["sweep"], title="Sweep", icon=":material/ssid_chart:"),
-    st.Page(PAGES["papers"], title="Papers", icon=":material/menu_book:"),
-])
-with shown_as_error("The link could not be opened"):
-    open_link()  # the session's first run loads the scenario of the address (and runs it with run=1)
-with shown_as_error("This page stopped"):  # a net under every page: an error is one line, never a traceback
-    navigation.run()
-status_in_sidebar()  # a run in progress shows on every page
-save()  # the session's runs and history, kept on the server under the address's id (a reload finds them)
-keep_link()  # the address carries the current scenario, on every page
-watch()  # a running job's progress, kept up to date at the end of the page
+def main() -> None:
+    """The dashboard: its pages, as Streamlit runs this file for each session."""
+    st.set_page_config(page_title="hcsched", page_icon=str(ASSETS / "icon.png"), layout="wide")
+    st.html(f"<style>{(ASSETS / 'style.css').read_text()}</style>")
+    # Back goes to the previous page, not to the same page with the address before an edit (assets/history.js)
+    st.html(f"<script>{(ASSETS / 'history.js').read_text()}</script>", unsafe_allow_javascript=True)
+    # Material icons ship with Streamlit; emoji need a font that a bare machine (e.g. Debian's chromium) may lack.
+    navigation = st.navigation([
+        st.Page(landing, title="Home", icon=":material/home:", default=True),
+        st.Page(PAGES["scenario"], title="Scenario", icon=":material/tune:"),
+        st.Page(PAGES["heuristics"], title="Heuristics", icon=":material/rule:"),
+        st.Page(PAGES["run"], title="Run", icon=":material/play_arrow:"),
+        st.Page(PAGES["results"], title="Results", icon=":material/bar_chart:"),
+        st.Page(PAGES["explain"], title="Explain", icon=":material/school:"),
+        st.Page(PAGES["sweep"], title="Sweep", icon=":material/ssid_chart:"),
+        st.Page(PAGES["papers"], title="Papers", icon=":material/menu_book:"),
+    ])
+    with shown_as_error("The link could not be opened"):
+        open_link()  # the session's first run loads the scenario of the address (and runs it with run=1)
+    with shown_as_error("This page stopped"):  # a net under every page: an error is one line, never a traceback
+        navigation.run()
+    status_in_sidebar()  # a run in progress shows on every page
+    save()  # the session's runs and history, kept on the server under the address's id (a reload finds them)
+    keep_link()  # the address carries the current scenario, on every page
+    watch()  # a running job's progress, kept up to date at the end of the page
+
+
+if __name__ == "__main__":  # Streamlit runs this file as each session's script
+    main()
+else:  # `streamlit run app.py` imports it to serve it (pages.serving): no 404s on a page's reload, only listed pages
+    app = st.App(__file__, middleware=[Middleware(PageBase)])
+    only_listed_pages()

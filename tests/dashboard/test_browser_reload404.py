@@ -35,8 +35,6 @@ def _loaded(page) -> None:
     page.locator("[data-testid='stSidebarNav'] a", has_text="Home").first.wait_for(timeout=120_000)
 
 
-@pytest.mark.xfail(reason="Streamlit 1.67 asks PAGE/_stcore/health before the root on a page's address "
-                   "(github.com/streamlit/streamlit/issues/7074); the middleware fix is not yet on main", strict=False)
 def test_a_sub_page_opened_and_reloaded_asks_nothing_that_is_not_found(served):
     from playwright.sync_api import sync_playwright
 
