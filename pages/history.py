@@ -1,8 +1,8 @@
-"""The session's runs, every one kept while its tab is open (up to HISTORY_CAP, the oldest dropped): each with its
-scenario, what differs from its preset (else from the run before it), when it ended, how long it took and its
-headline winner; a run of a scenario already in the history (the same settings, trials and seed) reuses its results
-rather than run again. The baseline what-ifs are compared with: a run the user pins, else the session's first run of
-the same model."""
+"""The session's runs, kept with the session on the server (pages.store: a reload finds them; up to HISTORY_CAP, the
+oldest dropped): each with its scenario, what differs from its preset (else from the run before it), when it ended,
+how long it took and its headline winner; a run of a scenario already in the history (the same settings, trials and
+seed) reuses its results rather than run again. The baseline what-ifs are compared with: a run the user pins, else
+the session's first run of the same model."""
 
 from __future__ import annotations
 
