@@ -133,7 +133,7 @@ def test_back_goes_to_the_previous_page(server, browser):
     page = _page(browser, server)
     page.locator("[data-testid='stSidebarNav'] a", has_text="Scenario").click()
     page.wait_for_url(re.compile(r"/scenario\?"), timeout=30_000)
-    tasks = page.get_by_role("spinbutton", name="Tasks")
+    tasks = page.get_by_role("spinbutton", name="Tasks", exact=True)
     tasks.fill("150")
     tasks.press("Enter")
     page.wait_for_url(re.compile(r"tasks=150"), timeout=30_000)  # the edit is in the address
