@@ -57,6 +57,26 @@ def _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last):
     return best, arg
 
 
+@njit(cache=True)
+def _row_best_load(kind, e, wb, st, i, m_max, st_sum, once, last, cost):
+    """:func:`_row_best` of the load-balancing kinds LA, LE, LZ (eqs. 17-19), the same arithmetic: the row's costs
+    into ``cost`` first (a loop without branches, which the compiler vectorises), then the scan for the best."""
+    m = st.size
+    row, w = e[i], wb[i]
+    for j in range(m):
+        x = row[j]
+        cost[j] = m * max(m_max, x + st[j]) - st_sum - (x if once else m * x)
+    if kind != LA:
+        for j in range(m):
+            cost[j] *= w[j]
+    best, arg = np.inf, -1
+    for j in range(m):
+        v = cost[j]
+        if v < best or arg < 0 or (last and v == best):
+            best, arg = v, j
+    return best, arg
+
+
 def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: float = 1.0, once: bool = True,
            idle: np.ndarray | None = None, stop_early: bool = False, ties: str = "lowest") -> np.ndarray:
     """Alg. 2 (see :func:`_greedy`) for planned times e and errors EW (S x M) and loads st0 (M); ``ties`` "lowest"
@@ -95,9 +115,14 @@ def _greedy(kind, e, wb, lw, st0, once, idle, stop_early, last):
     version = np.zeros(m, np.int64)
     seen = np.zeros(s, np.int64)
     m_max, st_sum = st.max(), st.sum()
+    load = kind == LA or kind == LE or kind == LZ
+    cost = np.empty(m)
     if kind != EF and kind != LL:
         for i in range(s):
-            best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
+            if load:
+                best[i], arg[i] = _row_best_load(kind, e, wb, st, i, m_max, st_sum, once, last, cost)
+            else:
+                best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
     for step in range(s):
         if kind == EF or kind == LL:
             a = step
@@ -130,7 +155,9 @@ def _greedy(kind, e, wb, lw, st0, once, idle, stop_early, last):
         for i in range(s):
             if done[i]:
                 continue
-            if not column_local or arg[i] == b:
+            if load:
+                best[i], arg[i] = _row_best_load(kind, e, wb, st, i, m_max, st_sum, once, last, cost)
+            elif not column_local or arg[i] == b:
                 best[i], arg[i] = _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last)
             else:
                 v2 = _cost(kind, e[i, b], wb[i, b], lw[i, b], st[b], m_max, st_sum, m, once)
@@ -141,8 +168,14 @@ def _greedy(kind, e, wb, lw, st0, once, idle, stop_early, last):
 
 @njit(cache=True)
 def _objective(load):
-    """The estimated makespan, with the total load as a small tie-breaker."""
-    return load.max() + load.sum() / (1000.0 * load.size)
+    """The estimated makespan, with the total load as a small tie-breaker (one pass: the sum in index order from
+    0, as ``load.sum()`` adds in numba)."""
+    top, total = -np.inf, 0.0
+    for v in load:
+        total += v
+        if v > top:
+            top = v
+    return top + total / (1000.0 * load.size)
 
 
 @njit(cache=True)

@@ -221,14 +221,11 @@ class _Sim:
         # round robin while nothing is known (section 2.2), over the idle processors first (by index), then the busy
         # ones: the paper does not say where the cycle starts; this way an unknown task never waits on a busy
         # processor while another is idle
-        cycle = np.argsort(self.running >= 0, kind="stable")
+        busy = self.running >= 0
+        cycle = np.argsort(busy, kind="stable")
         unknown = pool[~known]
-        for r, i in enumerate(unknown.tolist()):
-            j = int(cycle[r % self.M])
-            if self.first_queue[i] < 0 and (self.queues[j] or self.running[j] >= 0):
-                self.first_queue[i] = j
-            self.queues[j].append(i)
-            self.touched.add(j)
+        if unknown.size:
+            self._deal(unknown, cycle.tolist(), busy.tolist())
         tasks = pool[known]
         if tasks.size == 0:
             return
@@ -244,14 +241,27 @@ class _Sim:
         if order is None:
             order = self._order(now, tasks, st, idle, remap)
         picked, to = tasks[order[:, 0]], order[:, 1]
-        unset, busy, queues, waits = ((self.first_queue[picked] < 0).tolist(), (self.running >= 0).tolist(),
-                                      self.queues, [])
+        unset, busy, queues, waits = (self.first_queue[picked] < 0).tolist(), busy.tolist(), self.queues, []
         for r, (i, b) in enumerate(zip(picked.tolist(), to.tolist(), strict=True)):
             if unset[r] and (queues[b] or busy[b]):  # it waits: behind a running or a queued task
                 waits.append(r)
             queues[b].append(i)
         self.touched.update(to.tolist())
         self.first_queue[picked[waits]] = to[waits]
+
+    def _deal(self, unknown: np.ndarray, cycle: list, busy: list) -> None:
+        """Deals the tasks of unknown problems round robin over the processors in ``cycle``, recording where a task
+        first waits (behind a running or a queued task)."""
+        queues, m = self.queues, self.M
+        unset, waits, to = (self.first_queue[unknown] < 0).tolist(), [], []
+        for r, i in enumerate(unknown.tolist()):
+            j = cycle[r % m]
+            if unset[r] and (queues[j] or busy[j]):
+                waits.append(r)
+                to.append(j)
+            queues[j].append(i)
+        self.touched.update(cycle[:min(unknown.size, m)])
+        self.first_queue[unknown[waits]] = to
 
     def _order(self, now: float, tasks: np.ndarray, st: np.ndarray, idle: np.ndarray, remap: bool) -> np.ndarray:
         """The heuristic's (task row, processor) pairs in mapping order (:meth:`.heuristics.EstimationHeuristic.order`)
@@ -298,7 +308,8 @@ class _Sim:
                 etc = None
             if etc is not None:
                 self.d_etc[i], self.d_c[i], self.d_err[i] = etc, c, err
-                worst = self._case_err(np.array([err]), np.array([i]), np.array([j]))[0]
+                worst = (self._case_err(np.array([err]), np.array([i]), np.array([j]))[0] if self.case == "worst-max"
+                         else err)
                 self.d_plan[i] = case_time(etc, worst, self.case) + c
             self.obs[i] = self.est.count[self.w.problem[i], j]
             t, comm = true_time(self.w, i, j, now)

@@ -197,6 +197,83 @@ def _knn_values(xq, xo, vo, L, literal, k):
     return out
 
 
+@njit(cache=True)
+def _pairwise_mean(a):
+    """numpy's ``a.mean()`` of a 1-D array of at most 128 values, the same sum: one pass below 8 values, else 8
+    running sums added pairwise, then the rest."""
+    n = a.size
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res / n
+    r = a[:8].copy()
+    i = 8
+    while i < n - n % 8:
+        for b in range(8):
+            r[b] += a[i + b]
+        i += 8
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    while i < n:
+        res += a[i]
+        i += 1
+    return res / n
+
+
+@njit(cache=True)
+def _update_column(obs_x, obs_v, p, j, count, head, X, tasks, knn, L, literal, k):
+    """:meth:`EstimatorState.update_column` in one call, the same arithmetic: U_j of problem p newest first, an
+    unknown ET replaced by the mean of the known ones (by numpy's summation, :func:`_pairwise_mean`), Alg. 1 for
+    each task, written into column j of the estimates (ET NaN where U_j holds no known ET)."""
+    cap, q = obs_x.shape[2], obs_x.shape[3]
+    xo, vo = np.empty((count, q)), np.empty((count, 3))
+    known = 0
+    for a in range(count):
+        h = (head - 1 - a) % cap
+        xo[a] = obs_x[p, j, h]
+        vo[a] = obs_v[p, j, h]
+        known += vo[a, 2] == vo[a, 2]
+    if known < count:
+        fill = 0.0
+        if known:
+            values, b = np.empty(known), 0
+            for a in range(count):
+                if vo[a, 2] == vo[a, 2]:
+                    values[b] = vo[a, 2]
+                    b += 1
+            fill = _pairwise_mean(values)
+        for a in range(count):
+            if vo[a, 2] != vo[a, 2]:
+                vo[a, 2] = fill
+    xq = np.empty((tasks.size, X.shape[1]))
+    for r in range(tasks.size):
+        xq[r] = X[tasks[r]]
+    out = _knn_values(xq, xo, vo, L, literal, k)
+    for r in range(tasks.size):
+        i = tasks[r]
+        knn[0, i, j], knn[1, i, j] = out[r, 0], out[r, 1]
+        knn[2, i, j] = out[r, 2] if known else np.nan
+
+
+@njit(cache=True)
+def _record(obs_x, obs_v, count, head, max_et, p, j, X, i, t, c, et):
+    """Adds task i's observation (X_i; t, c, ET) to the ring U_j of problem p (its oldest goes when it is full) and
+    sets the largest known ET in it (NaN if none)."""
+    cap = obs_x.shape[2]
+    h = head[p, j]
+    obs_x[p, j, h] = X[i]
+    obs_v[p, j, h, 0], obs_v[p, j, h, 1], obs_v[p, j, h, 2] = t, c, et
+    head[p, j] = (h + 1) % cap
+    count[p, j] = min(count[p, j] + 1, cap)
+    top, any_known = -np.inf, False
+    for a in range(count[p, j]):
+        v = obs_v[p, j, a, 2]
+        if v == v:
+            any_known = True
+            top = max(top, v)
+    max_et[p, j] = top if any_known else np.nan
+
+
 def knn_values(xq, xo, vo, L: float, literal: bool) -> np.ndarray:
     """Alg. 1 for each query row of xq against observations xo (newest first) with values vo (one column per
     quantity: t, c, ET). The k nearest (k = :func:`k_of` of the number of observations, in exact integers; ties at
@@ -244,6 +321,7 @@ class EstimatorState:
         self.n_etj = np.zeros((n_problems, m), np.int64)
         self.knn = np.full((3, X.shape[0], m), np.nan)  # t, c, ET: one contiguous (N, M) matrix each
         self.use_knn = est.method == "knn" or est.error == "knn"
+        self.k_table = [k_of(c) for c in range(n + 1)]  # k of Alg. 1 for each size of U_j
 
     # --- updates ---------------------------------------------------------------------------------
     def report_rate(self, j: int, value: float) -> None:
@@ -256,14 +334,8 @@ class EstimatorState:
         estimation error ET of the estimate it was dispatched with (NaN if none); steps (3)-(4) of section 2, and
         column j of the k-NN estimates of ``unstarted`` tasks of the same problem."""
         p, nu = self.problem[i], self.est.nu
-        h = self.head[p, j]
-        self.obs_x[p, j, h] = self.X[i]
-        self.obs_v[p, j, h] = (t, c, et)
-        self.head[p, j] = (h + 1) % self.cap
-        self.count[p, j] = min(self.count[p, j] + 1, self.cap)
-        ring = self.obs_v[p, j, :self.count[p, j], 2]
-        ring = ring[ring == ring]
-        self.max_et[p, j] = ring.max() if ring.size else np.nan
+        _record(self.obs_x, self.obs_v, self.count, self.head, self.max_et, int(p), int(j), self.X, int(i), float(t),
+                float(c), float(et))
         first = self.returns[p] == 0
         self.T[p] = gamma_step(self.T[p], t * self.rate[j], nu, first)
         self.Cg[p] = gamma_step(self.Cg[p], c, nu, first)
@@ -287,7 +359,13 @@ class EstimatorState:
         return self.obs_x[p, j, idx], self.obs_v[p, j, idx]
 
     def update_column(self, p: int, j: int, tasks: np.ndarray) -> None:
-        """The k-NN estimates of ``tasks`` (all of problem p) on processor j."""
+        """The k-NN estimates of ``tasks`` (all of problem p) on processor j (:func:`_update_column`)."""
+        count = int(self.count[p, j])
+        _update_column(self.obs_x, self.obs_v, int(p), int(j), count, int(self.head[p, j]), self.X, tasks, self.knn,
+                       float(self.est.L), self.est.weights == "literal", self.k_table[count])
+
+    def update_column_plain(self, p: int, j: int, tasks: np.ndarray) -> None:
+        """:meth:`update_column` step by step in numpy (the reference the kernel is tested against)."""
         xo, vo = self.neighbours(p, j)
         known = vo[:, 2] == vo[:, 2]
         if not known.all():  # ET unknown for tasks dispatched without an estimate: use the others' mean

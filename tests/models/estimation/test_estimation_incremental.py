@@ -13,6 +13,7 @@ from test_estimation import brute_force
 from hcsched import trial_runs
 from hcsched.models.estimation import MODEL, engine
 from hcsched.models.estimation import alg2 as H
+from hcsched.models.estimation import estimators as est_mod
 from hcsched.models.estimation import kernels as K
 from hcsched.models.estimation.estimators import EstimatorState
 from hcsched.models.estimation.spec import Estimator
@@ -212,3 +213,63 @@ def test_alg2_when_one_task_is_every_processors_best(kind, ties):
     for stop_early in (False, True):
         want = H.greedy(kind, e, w, st0, 0.3, True, st0 == 0.0, stop_early, ties)
         assert K.greedy(kind, e, w, st0, 0.3, True, st0 == 0.0, stop_early, ties).tolist() == want.tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([H.LA, H.LE, H.LZ]), st.integers(1, 9), st.integers(0, 10_000), st.booleans(), st.booleans())
+def test_load_kinds_row_scan_is_the_generic_one(kind, m, seed, once, last):
+    """The load-balancing kinds' row scan (costs first, then the best) against the generic per-pair one, bit for bit:
+    small integer costs make ties, a NaN has no order."""
+    rng = np.random.default_rng(seed)
+    e = rng.integers(1, 6, (3, m)).astype(float)
+    e[rng.random((3, m)) < 0.05] = np.nan
+    wb = rng.choice([0.05, 0.2, 0.5, 1.5], (3, m))
+    st0 = rng.integers(0, 5, m).astype(float)
+    m_max, st_sum = st0.max(), st0.sum()
+    for i in range(3):
+        got = H._row_best_load(kind, e, wb, st0, i, m_max, st_sum, once, last, np.empty(m))
+        want = H._row_best(kind, e, wb, np.zeros_like(e), st0, i, m_max, st_sum, once, last)
+        assert got[1] == want[1] and np.float64(got[0]).tobytes() == np.float64(want[0]).tobytes()
+
+
+@pytest.mark.parametrize("n", list(range(1, 129)))
+def test_pairwise_mean_is_numpys(n):
+    a = np.random.default_rng(n).lognormal(-2.0, 2.0, n)
+    assert est_mod._pairwise_mean(a) == a.mean()
+
+
+@pytest.mark.parametrize("weights", ["normalised", "literal"])
+@pytest.mark.parametrize("seed", range(4))
+def test_column_kernel_is_the_numpy_column(weights, seed):
+    """One call (:func:`.estimators._update_column`) against the step-by-step column, bit for bit, with unknown ETs
+    (none, some, all of U_j) and rings that wrap."""
+    rng = np.random.default_rng(seed)
+    n_tasks, m = 60, 3
+    problem = rng.integers(0, 2, n_tasks)
+    X = rng.random((n_tasks, 2)) * 10
+    est = Estimator(n=8, weights=weights)
+    a, b = (EstimatorState(est, problem, X, m, 2) for _ in range(2))
+    for step in range(80):
+        i, j = int(rng.integers(n_tasks)), int(rng.integers(m))
+        et = np.nan if rng.random() < (0.9 if j == 0 else 0.3) else float(rng.random())
+        t, c = float(rng.lognormal()), float(rng.random())
+        waiting = np.flatnonzero(rng.random(n_tasks) < 0.5)
+        a.observe(i, j, t, c, et, waiting)
+        b.observe(i, j, t, c, et, np.array([], np.int64))
+        mine = waiting[problem[waiting] == problem[i]]
+        if mine.size:
+            b.update_column_plain(int(problem[i]), j, mine)
+        assert a.knn.tobytes() == b.knn.tobytes(), step
+        ring = a.obs_v[problem[i], j, :a.count[problem[i], j], 2]
+        known = ring[ring == ring]
+        assert np.array_equal(a.max_et[problem[i], j], known.max() if known.size else np.nan, equal_nan=True)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 90, 257])
+def test_local_search_objective_is_max_plus_sum_in_order(n):
+    """The one-pass objective of the local searches against max + the sum in index order (numba's ``sum``)."""
+    load = np.random.default_rng(n).lognormal(3.0, 2.0, n)
+    total = 0.0
+    for v in load:
+        total += v
+    assert H._objective(load) == load.max() + total / (1000.0 * n)
