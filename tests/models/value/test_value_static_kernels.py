@@ -7,20 +7,11 @@ import hashlib
 
 import numpy as np
 import pytest
+from test_value_static import value_problem  # the same small oversubscribed problem
 
 from hcsched.models.value import worth
 from hcsched.models.value.static import StaticProblem, ga, genetic, tpsa
 from hcsched.models.value.static.problem import EVERY, resume, saved_states, sequences
-
-
-def value_problem(t, m, seed):
-    """An oversubscribed value problem: arrivals over 0..60 s, ATC 5..40 s, window [10, 80], three weights."""
-    rng = np.random.default_rng(seed)
-    arrival = np.sort(rng.uniform(0, 60, t))
-    atc = rng.uniform(5, 40, (t, m))
-    weight = rng.choice([1.0, 4.0, 16.0], t)
-    d100 = arrival + np.median(atc, axis=1) + rng.uniform(0, 20, t)
-    return StaticProblem(arrival, atc, weight, d100, d100 + 15, d100 + 30, 10.0, 80.0)
 
 
 @pytest.mark.parametrize("objective", ["value", "makespan"])
