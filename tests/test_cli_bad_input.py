@@ -252,7 +252,7 @@ def test_a_name_cannot_forge_the_scenario_line_of_a_results_csv(brk, tmp_path, c
     assert main(["run", str(tmp_path / "s.json"), "--jobs", "1", "--out", str(tmp_path / "r.csv")]) == 0
     text = (tmp_path / "r.csv").read_text()
     comments = text.split("\ntrial,")[0].split("\n")
-    assert all(line.startswith("# ") for line in comments) and len(comments) == 6
+    assert all(line.startswith("# ") for line in comments) and len(comments) == 7  # with the "# columns:" line
     assert all(len(line.splitlines()) == 1 for line in comments)
     scenario, _ = read_results_csv(text)
     assert scenario == base and scenario.name == name

