@@ -21,9 +21,11 @@ def test_the_digest_follows_kernel_files_only(tmp_path):
 
 
 def _cache_dir(env):
+    """numba's cache folder in a fresh interpreter that imports hcsched (with the JIT off: the folder is chosen at
+    import, and compiling every kernel into an empty folder would take a minute; tests/test_cli.py compiles)."""
     code = "import hcsched, numba; print(numba.config.CACHE_DIR)"
-    return subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run([sys.executable, "-c", code], env={**env, "NUMBA_DISABLE_JIT": "1"}, cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout.strip()
 
 
 def test_hcsched_names_numba_s_cache_folder_unless_the_user_did(tmp_path):
