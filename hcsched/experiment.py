@@ -213,7 +213,8 @@ def chunk_plan(scenario: Scenario, trials: int, jobs: int, quick_start: bool = F
     parts = min(jobs, len(heuristics)) if quick_start and trials and per_trial > SPLIT_SECONDS else 1
     if parts > 1:
         costs = [model.trial_seconds(scenario.spec, (h,)) for h in heuristics]
-        plan = [Chunk(0, 1, cut, per_trial * sum(costs[slice(*cut)]) / sum(costs)) for cut in _cuts(costs, parts)]
+        total = sum(costs) or 1.0
+        plan = [Chunk(0, 1, cut, per_trial * sum(costs[slice(*cut)]) / total) for cut in _cuts(costs, parts)]
     elif quick_start and size > 1:
         plan = [Chunk(t, t + 1, None, per_trial) for t in range(min(jobs, trials))]
     first = plan[-1].stop if plan else 0
