@@ -32,6 +32,7 @@ from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
 from hcsched.pool import Pool
 from hcsched.report import no_auto_links
 from hcsched.runner import default_jobs, using
+from pages.store import save
 
 MARKDOWN_CHARACTERS = re.compile(r"[\\`*\[\]$~|]|<(?=[A-Za-z/!?])"  # links, images, HTML, code, emphasis, LaTeX
                                  r"|(?<!\w)_|_(?!\w)"  # emphasis (a "_" inside a word, as in task_het, is none)
@@ -214,6 +215,13 @@ class Job:
             with _server_lock:
                 _server["jobs"].append(self)
         threading.Thread(target=work, daemon=True, name="hcsched-job").start()
+        return self
+
+    def start(self, key: str, fn: Callable, *args, partial: bool = False) -> Job:
+        """:meth:`submit`, the job kept at ``session_state[key]`` and the session's state saved on the server at once
+        (:mod:`pages.store`): a reload before the page that started it has ended finds the job too."""
+        st.session_state[key] = self.submit(fn, *args, partial=partial)
+        save()
         return self
 
     def outcome(self) -> tuple[str, Any]:

@@ -86,7 +86,7 @@ def start_rerun(ids: list[str], trials: int | None) -> None:
     job = Job(None, 1, estimate(variants(claims, trials), default_jobs()), what=what, notice_key=K + "notice",
               on_result=_keep, noun="rerun")
     st.session_state[K + "what"] = (ids, trials, before)
-    st.session_state[K + "job"] = job.submit(reproduce, claims, trials, None, False, "local", None, None)
+    job.start(K + "job", reproduce, claims, trials, None, False, "local", None, None)
 
 
 def _keep(job: Job, result) -> None:

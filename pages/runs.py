@@ -78,7 +78,7 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
         st.session_state[Keys.NOTICE] = ("error", job.refused, job.scenario)
         return False
     wait_for_kernels(job.scenario.model)  # its workers load them from numba's cache rather than all compile them
-    st.session_state[Keys.JOB] = job.submit(cached_simulate, job.scenario, jobs, partial=True)
+    job.start(Keys.JOB, cached_simulate, job.scenario, jobs, partial=True)
     end, longer = time.monotonic() + QUICK_SECONDS, job.estimate > QUICK_SECONDS
     while not job.future.done() and not (longer and job.partials) and time.monotonic() < end:
         time.sleep(QUICK_POLL_SECONDS)  # a longer run's results so far go on screen as soon as they come

@@ -73,7 +73,7 @@ def _start(scenario: Scenario, vary: dict, trials: int, jobs: int, estimate: flo
                            time.monotonic() - job.started,
                            number)
 
-    st.session_state[K + "job"] = job.submit(work)
+    job.start(K + "job", work)
 
 
 def _keep(job: Job, result: SweepResult) -> None:

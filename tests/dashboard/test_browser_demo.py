@@ -116,7 +116,10 @@ def test_a_reload_during_a_run_finds_it_with_its_progress_and_cancel(server, bro
     before = _done(_progress(page))
     assert "sid=" in page.url
     page.reload()
-    page.get_by_role("button", name="Cancel").first.wait_for(timeout=30_000)
+    try:
+        page.get_by_role("button", name="Cancel").first.wait_for(timeout=30_000)
+    except Exception as exc:  # what the page showed instead
+        raise AssertionError(page.locator("body").inner_text()[:2000]) from exc
     text = _progress(page)
     assert "Run of kim-loose-high-heavy" in text and _done(text) >= before, text
     page.locator(".st-key-landing_verdict").wait_for(timeout=10_000)  # its results so far, too

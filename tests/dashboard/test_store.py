@@ -85,3 +85,31 @@ def test_sessions_expire_and_are_capped(monkeypatch):
     store._expire(now)
     assert list(store._sessions) == ["s3", "s4"]
 
+
+
+def _start_and_stop():
+    """A page that starts a job and is stopped before its end (a reload as the first progress shows)."""
+    import threading
+
+    import streamlit as st
+
+    from pages.jobs import Job
+    from pages.store import attach
+
+    attach()
+    never = threading.Event()
+    Job(None, 3, estimate=1.0, notice_key="notice").start("job", lambda progress: never.wait(), partial=False)
+    st.stop()
+
+
+def test_a_job_is_kept_as_it_starts_not_only_at_the_end_of_the_page(monkeypatch):
+    import pages.jobs as jobs
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setattr(jobs, "IN_PROCESS", True)
+    at = AppTest.from_function(_start_and_stop)
+    at.run()
+    assert not at.exception
+    job = at.session_state["job"]
+    assert store._take(at.session_state["_store_sid"])["job"] is job
+    job.cancel.set()
