@@ -105,7 +105,7 @@ def main() -> int:
                 if case != "quiet" and not spinners:
                     spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(args.load)]
                     time.sleep(30)  # the load average climbs towards the load
-                pool._paced = (0.0, 0.0, 0.0)  # each case starts with no pace measured
+                pool._paced = {}  # each case starts with no pace measured
                 if case == "four":
                     runs = []
                     for i in range(4):

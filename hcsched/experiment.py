@@ -430,7 +430,8 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
 
     With ``pool`` (a :class:`hcsched.pool.Pool` the run will share), what that pool forecasts for it now: its share of
     the workers beside the runs going on and waiting, at the pace the pool measures
-    (:meth:`~hcsched.pool.Pool.forecast`: a machine loaded by other work, or busy with other runs, makes it longer).
+    (:meth:`~hcsched.pool.Pool.forecast`: a machine loaded by other work, or busy with other runs, makes it longer;
+    the pace is the model's own, measured on its chunks).
     ``quick_start``: the chunks of a run that shows its results so far (:func:`chunk_plan`)."""
     trials = scenario.trials if trials is None else trials
     asked = default_jobs() if jobs is None else jobs
@@ -441,7 +442,7 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
     for chunk in chunk_plan(scenario, trials, jobs, quick_start):
         workers[workers.index(min(workers))] += chunk.cost + per_chunk
     quiet = max(workers) + RUN_OVERHEAD * apart
-    return quiet if pool is None else pool.forecast(quiet, work_seconds(scenario, trials), asked)
+    return quiet if pool is None else pool.forecast(quiet, work_seconds(scenario, trials), asked, scenario.model)
 
 
 def work_seconds(scenario: Scenario, trials: int | None = None) -> float:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from hcsched.cpu_share import worker_slowdown
 from hcsched.errors import HcschedError
 
 POLL_SECONDS = 0.05  # how often the library looks for finished work: a run's thread for its events (and calls its
@@ -166,6 +167,7 @@ class _Run:
     on_wait: Callable[[int], None] | None  # told the run's place in line (0: running)
     costs: list[float] | None = None  # each chunk's seconds on one quiet core, by the models' cost estimate
     owner: Any = None  # whose run it is (a dashboard's job), for time_left
+    kind: str | None = None  # what it runs (a model's name): the pace is measured for each kind apart
     events: queue.SimpleQueue = field(default_factory=queue.SimpleQueue)
     busy: set = field(default_factory=set)  # workers running its chunks
     served: int = -1  # when it last got a worker (round-robin)
@@ -225,12 +227,14 @@ class _Worker:
 
 PACE_MEMORY_SECONDS = 60.0  # the pace measured on chunks weighs less by e every this many seconds
 PACE_MIN_COST = 0.05  # chunks estimated shorter than this (seconds) are too noisy to measure the pace on
+LOAD_READ_SECONDS = 2.0  # the machine's load is read again after this many seconds (a reading costs about 0.1 s)
 
 
 def load_pace(cores: int, ours: int) -> float:
-    """How many times slower than on a quiet core a worker computes, from the load the machine reports: the 1-minute
-    load average (``os.getloadavg``) less ``ours`` (the pool's busy workers, which it counts) is the load of the
-    machine's other work; with ``ours`` + 1 workers computing beside it on ``cores`` cores, each gets a share of
+    """How many times slower than on a quiet core a worker computes, from the load the machine reports where its
+    threads cannot be read (:func:`hcsched.cpu_share.worker_slowdown`): the 1-minute load average
+    (``os.getloadavg``) less ``ours`` (the pool's busy workers, which it counts) is the load of the machine's other
+    work; with ``ours`` + 1 workers computing beside it on ``cores`` cores, each gets a share of
     cores / (other load + ours + 1) of a core when that is below one."""
     try:
         other = max(0.0, os.getloadavg()[0] - ours)
@@ -260,7 +264,9 @@ class Pool:
         self._closed = False
         self._failures = 0  # workers that died before they were ready, in a row
         self.broken: str | None = None  # why workers cannot start, once they failed START_FAILURES times in a row
-        self._paced = (0.0, 0.0, 0.0)  # (decayed wall seconds, decayed estimated seconds, when) of finished chunks
+        self._paced: dict[str | None, tuple[float, float, float]] = {}  # kind -> (decayed wall seconds, decayed
+        # estimated seconds, when) of its finished chunks
+        self._load = (-math.inf, 1.0)  # (when, pace) of the last reading of the machine's load
         with self._lock:
             for _ in range(size):
                 self._workers.append(_Worker(self))
@@ -283,29 +289,46 @@ class Pool:
         with self._lock:
             return len(self._line)
 
-    def pace(self) -> float:
-        """How many times its cost estimate a chunk takes now: measured on the chunks finished lately (wall seconds
-        over estimated seconds, each weighing less by e every ``PACE_MEMORY_SECONDS``), else read off the machine's
-        load (:func:`load_pace`). A machine loaded by other work, or chunks that take longer than the models'
-        estimates, both show in it."""
+    def pace(self, kind: str | None = None) -> float:
+        """How many times its cost estimate a chunk of ``kind`` (a model's name) takes now: measured on the chunks of
+        that kind finished lately (wall seconds over estimated seconds, each weighing less by e every
+        ``PACE_MEMORY_SECONDS``), else read off the machine's load (:meth:`machine_pace`). A machine loaded by other
+        work, or a model whose chunks take longer than its estimates, both show in it; one model's chunks never
+        set another's pace."""
         with self._lock:
-            wall, cost, when = self._paced
-            busy = sum(1 for w in self._workers if w.run is not None)
+            wall, cost, when = self._paced.get(kind, (0.0, 0.0, 0.0))
         weight = math.exp(-(time.monotonic() - when) / PACE_MEMORY_SECONDS) if cost else 0.0
-        measured = wall / cost if cost else 1.0
         if weight * cost >= 1.0:  # at least a second of chunks, as of now
-            return max(0.2, measured)
-        return load_pace(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else self.size, busy)
+            return max(0.2, wall / cost)
+        return self.machine_pace()
 
-    def forecast(self, seconds: float, work: float, jobs: int | None = None) -> float:
-        """The wall seconds of a new run that a quiet machine would compute in ``seconds`` with ``work`` seconds of one
-        core: its share of the workers beside the runs going on and in line (each served in turn, a processor
-        sharing of the workers: a run of work x ends after (x + the sum over the others of min(their work left, x))
-        / workers, never before ``seconds``), times the pace now (:meth:`pace`)."""
+    def machine_pace(self) -> float:
+        """How many times slower than alone on a core the workers compute beside the machine's other work now, read
+        off the threads it runs (:func:`hcsched.cpu_share.worker_slowdown`; every ``LOAD_READ_SECONDS`` at most),
+        else off its load average (:func:`load_pace`)."""
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else self.size
+        with self._lock:
+            when, pace = self._load
+            if time.monotonic() - when < LOAD_READ_SECONDS:
+                return pace
+            skip = {os.getpid(), *(w.pid for w in self._workers)}
+            busy = sum(1 for w in self._workers if w.run is not None)
+        read = worker_slowdown(self.size, cores, skip, nice=WORKER_NICE)
+        pace = load_pace(cores, busy) if read is None else read
+        with self._lock:
+            self._load = (time.monotonic(), pace)
+        return pace
+
+    def forecast(self, seconds: float, work: float, jobs: int | None = None, kind: str | None = None) -> float:
+        """The wall seconds of a new run of ``kind`` (a model's name) that a quiet machine would compute in
+        ``seconds`` with ``work`` seconds of one core: its share of the workers beside the runs going on and in line
+        (each served in turn, a processor sharing of the workers: a run of work x ends after (x + the sum over the
+        others of min(their work left, x)) / workers, never before ``seconds``), times the pace of its kind now
+        (:meth:`pace`)."""
         with self._lock:
             others = [r.work_left() for r in [*self._runs, *self._line]]
         shared = (work + sum(min(x, work) for x in others)) / self.size
-        return self.pace() * max(seconds, shared)
+        return self.pace(kind) * max(seconds, shared)
 
     def time_left(self, owner: Any) -> float | None:
         """The wall seconds the runs of ``owner`` (:meth:`run`'s ``owner``) still need, as :meth:`forecast` has it
@@ -318,16 +341,16 @@ class Pool:
                 return None
             work = sum(r.work_left() for r in mine)
             others = [r.work_left() for r in runs if r.owner is not owner]
-        return self.pace() * (work + sum(min(x, work) for x in others)) / self.size
+        return self.pace(mine[0].kind) * (work + sum(min(x, work) for x in others)) / self.size
 
     def _measure(self, worker: _Worker, run: _Run) -> None:
         """Add a finished chunk's wall time against its estimate to the pace (under the lock)."""
         if run.costs is None or run.costs[worker.index] < PACE_MIN_COST:
             return
         now = time.monotonic()
-        wall, cost, when = self._paced
+        wall, cost, when = self._paced.get(run.kind, (0.0, 0.0, 0.0))
         decay = math.exp(-(now - when) / PACE_MEMORY_SECONDS) if cost else 0.0
-        self._paced = (wall * decay + now - worker.sent, cost * decay + run.costs[worker.index], now)
+        self._paced[run.kind] = (wall * decay + now - worker.sent, cost * decay + run.costs[worker.index], now)
 
     def wait_ready(self, timeout: float = 60.0) -> bool:
         """Block until every worker has said it is ready (for tests and benchmarks)."""
@@ -342,17 +365,17 @@ class Pool:
     def run(self, fn: Callable, items: list[tuple], collect: Callable[[int, Any], None], *, jobs: int | None = None,
             tick: Callable[[], None] | None = None, poll: Callable[[], None] | None = None,
             on_wait: Callable[[int], None] | None = None, costs: list[float] | None = None,
-            owner: Any = None) -> None:
+            owner: Any = None, kind: str | None = None) -> None:
         """``fn(*items[i])`` for every i in the pool's workers, at most ``jobs`` at once; ``collect(i, result)`` in
         the calling thread as each finishes (in any order), ``tick()`` for each unit of progress a worker reports
         (:func:`tick`), ``poll()`` every ``POLL_SECONDS`` and ``on_wait(place)`` whenever the run's place in line
         changes (0 once it runs); ``costs[i]``, the seconds item i takes on a quiet core by the models' estimate, if
         known (the pool measures its pace on them, :meth:`pace`, and forecasts new runs beside this one,
-        :meth:`forecast`); ``owner``, whose run it is (:meth:`time_left`). An error of ``fn`` is raised here as it was
-        raised there; a worker that dies raises
+        :meth:`forecast`), for each ``kind`` of run (a model's name) apart; ``owner``, whose run it is
+        (:meth:`time_left`). An error of ``fn`` is raised here as it was raised there; a worker that dies raises
         :class:`WorkerDied`. Whatever is raised, or an interrupt, kills the workers busy with this run (they are
         replaced) and propagates unchanged. ``fn`` must be a function of an importable module."""
-        run = _Run(fn, deque(enumerate(items)), max(1, min(jobs or self.size, self.size)), on_wait, costs, owner)
+        run = _Run(fn, deque(enumerate(items)), max(1, min(jobs or self.size, self.size)), on_wait, costs, owner, kind)
         left = len(items)
         self._admit(run)
         try:

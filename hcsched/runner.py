@@ -192,8 +192,9 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
         return
     entry = getattr(_here, "pool", None)
     if entry is not None:
+        kinds = set(models)
         entry[0].run(job, chunks, collect, jobs=options.jobs, tick=tick, poll=poll, on_wait=entry[1], costs=costs,
-                     owner=entry[2])
+                     owner=entry[2], kind=kinds.pop() if len(kinds) == 1 else None)
         return
     jobs = options.workers()
     if jobs == 1 or len(chunks) <= 1:

@@ -140,7 +140,7 @@ def run_estimate(scenario: Scenario, jobs: int | None = None, loaded: bool = Tru
     pool = started_pool() if loaded else None
     if pool is None:
         return trials + again + DRAW_SECONDS
-    return pool.forecast(trials, work, jobs) + pool.pace() * again + DRAW_SECONDS
+    return pool.forecast(trials, work, jobs, scenario.model) + pool.pace(scenario.model) * again + DRAW_SECONDS
 
 
 def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:

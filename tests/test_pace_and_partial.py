@@ -115,27 +115,30 @@ def test_results_so_far_come_at_most_every_partial_seconds(monkeypatch):
 
 
 # --- the pace and the forecast -------------------------------------------------------------------------------------
-def test_the_pool_measures_its_pace_on_chunks_against_their_cost_estimate(pool):
-    """Chunks that sleep twice their estimate give a pace of about 2; a run without estimates measures nothing."""
-    pool._paced = (0.0, 0.0, 0.0)
+def test_the_pool_measures_its_pace_on_chunks_against_their_cost_estimate(pool, monkeypatch):
+    """Chunks that sleep twice their estimate give a pace of about 2 for their kind, and leave another kind's pace to
+    the machine's load; a run without estimates measures nothing."""
+    monkeypatch.setattr(Pool, "machine_pace", lambda self: 1.0)
+    pool._paced = {}
     got = {}
-    pool.run(_fn("sleep"), [(0.6,)] * 4, got.__setitem__, costs=[0.3] * 4)
-    assert pool.pace() == pytest.approx(2.0, rel=0.2)
-    pool._paced = (0.0, 0.0, 0.0)
-    pool.run(_fn("sleep"), [(0.2,)] * 2, got.__setitem__)
-    assert pool._paced == (0.0, 0.0, 0.0)
+    pool.run(_fn("sleep"), [(0.6,)] * 4, got.__setitem__, costs=[0.3] * 4, kind="value")
+    assert pool.pace("value") == pytest.approx(2.0, rel=0.2)
+    assert pool.pace("estimation") == pool.pace() == 1.0
+    pool._paced = {}
+    pool.run(_fn("sleep"), [(0.2,)] * 2, got.__setitem__, kind="value")
+    assert pool._paced == {}
 
 
 def test_a_forecast_shares_the_workers_with_the_runs_going_on(pool, monkeypatch):
     """Processor sharing of the workers, by hand: a new run of 4 s of work on 2 workers beside a run with 10 s left and
     one with 1 s left ends after (4 + 4 + 1) / 2 = 4.5 s at pace 1, never before its quiet time; at pace 3, three
     times that."""
-    monkeypatch.setattr(Pool, "pace", lambda self: 1.0)
+    monkeypatch.setattr(Pool, "pace", lambda self, kind=None: 1.0)
     assert pool.forecast(2.2, 4.0) == pytest.approx(2.2)  # alone: its quiet time (4 s of work on 2 workers, and more)
     monkeypatch.setattr(pool, "_runs", [_Left(10.0), _Left(1.0)])
     monkeypatch.setattr(pool, "_line", [])
     assert pool.forecast(2.2, 4.0) == pytest.approx(4.5)
-    monkeypatch.setattr(Pool, "pace", lambda self: 3.0)
+    monkeypatch.setattr(Pool, "pace", lambda self, kind=None: 3.0)
     assert pool.forecast(2.2, 4.0) == pytest.approx(13.5)
 
 
@@ -158,7 +161,7 @@ def test_without_chunks_measured_the_pace_is_read_off_the_load(monkeypatch):
 
 def test_the_estimate_with_a_pool_is_its_forecast(pool, monkeypatch):
     scenario = preset("quickstart")
-    monkeypatch.setattr(Pool, "pace", lambda self: 2.5)
+    monkeypatch.setattr(Pool, "pace", lambda self, kind=None: 2.5)
     quiet = estimate_seconds(scenario, jobs=2)
     assert estimate_seconds(scenario, jobs=2, pool=pool) == pytest.approx(2.5 * max(quiet, work_seconds(scenario) / 2))
 
@@ -167,18 +170,18 @@ def test_a_measured_pace_fades_within_minutes(pool, monkeypatch):
     """A pace measured long ago gives way to the load's: PACE_MEMORY_SECONDS."""
     import hcsched.pool as pool_module
 
-    pool._paced = (10.0, 1.5, time.monotonic() - 10 * pool_module.PACE_MEMORY_SECONDS)
-    monkeypatch.setattr(pool_module, "load_pace", lambda cores, ours: 1.25)
+    pool._paced = {None: (10.0, 1.5, time.monotonic() - 10 * pool_module.PACE_MEMORY_SECONDS)}
+    monkeypatch.setattr(Pool, "machine_pace", lambda self: 1.25)
     assert pool.pace() == 1.25
-    pool._paced = (10.0, 5.0, time.monotonic())
+    pool._paced = {None: (10.0, 5.0, time.monotonic())}
     assert pool.pace() == pytest.approx(2.0)
-    pool._paced = (0.0, 0.0, 0.0)
+    pool._paced = {}
 
 
 def test_time_left_counts_the_runs_that_joined_since(pool, monkeypatch):
     """A run with 3 s of work left, alone on 2 workers: 1.5 s; once a run with 1 s left and one with 6 s left join
     it: (3 + 1 + 3) / 2 = 3.5 s (at pace 1). Another owner's runs are not its own."""
-    monkeypatch.setattr(Pool, "pace", lambda self: 1.0)
+    monkeypatch.setattr(Pool, "pace", lambda self, kind=None: 1.0)
     mine, other = object(), object()
     monkeypatch.setattr(pool, "_runs", [_Owned(3.0, mine)])
     monkeypatch.setattr(pool, "_line", [])
@@ -192,7 +195,7 @@ def test_time_left_counts_the_runs_that_joined_since(pool, monkeypatch):
 class _Owned(_Left):
     def __init__(self, seconds: float, owner: object) -> None:
         super().__init__(seconds)
-        self.owner, self.costs = owner, [seconds]
+        self.owner, self.costs, self.kind = owner, [seconds], None
 
 
 def test_progress_text_takes_a_forecast_of_the_time_left():
