@@ -7,6 +7,17 @@ from hcsched.heuristics import PLUGIN_ERRORS, PLUGINS
 from hcsched.heuristics.plugins import LOADED
 
 
+SERIAL_FILES = ("test_browser", "test_report_browser", "test_soak")  # their bounds are wall times of a real server
+
+
+def pytest_collection_modifyitems(items):
+    """The tests that time a real server in a real browser (the first answer within 3 s, Cancel within its bound) and
+    the soak are marked ``serial``: the README's test command runs them alone, after the rest in two processes."""
+    for item in items:
+        if item.path.name.startswith(SERIAL_FILES):
+            item.add_marker(pytest.mark.serial)
+
+
 @pytest.fixture(autouse=True)
 def plugin_registry_restored():
     """Every test leaves the plug-in registry as it found it: the plug-ins a test registers, the plug-in files it
