@@ -173,10 +173,17 @@ class Job:
     settled: tuple[str, Any] | None = None  # its outcome, fixed when a page first settles it
     partial: Any = None  # its results so far (a run's: the trials finished), while it runs
     partials: int = 0  # how many times they were given
+    news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
 
     def give_partial(self, value: Any) -> None:
         """The ``partial(results)`` callback of :func:`hcsched.simulate`: kept for the pages to show."""
         self.partial, self.partials = value, self.partials + 1
+        self.news.set()
+
+    def wait_for_news(self, until: float) -> None:
+        """Wait until results so far come or the job ends, or until ``until`` (``time.monotonic``)."""
+        self.news.wait(max(0.0, until - time.monotonic()))
+        self.news.clear()
 
     def progress(self, done: float, total: int) -> None:
         """The ``progress(done, total)`` callback of simulate, sweep and reproduce: raises Cancelled once asked to."""
@@ -209,6 +216,7 @@ class Job:
                 self.future.set_exception(exc)
             else:
                 self.future.set_result(result)
+            self.news.set()
 
         self.started = self.moved = time.monotonic()
         if pool is not None:

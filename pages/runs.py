@@ -17,7 +17,6 @@ from pages.session import Keys, same_experiment
 from pages.widgets import link, refusal, run_estimate
 
 QUICK_SECONDS = 1.0  # a run that ends within this shows its results at once, without a progress bar
-QUICK_POLL_SECONDS = 0.02
 
 
 @dataclass
@@ -81,7 +80,7 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
     job.start(Keys.JOB, cached_simulate, job.scenario, jobs, partial=True)
     end, longer = time.monotonic() + QUICK_SECONDS, job.estimate > QUICK_SECONDS
     while not job.future.done() and not (longer and job.partials) and time.monotonic() < end:
-        time.sleep(QUICK_POLL_SECONDS)  # a longer run's results so far go on screen as soon as they come
+        job.wait_for_news(end)  # a longer run's results so far go on screen as soon as they come
     if not job.future.done():
         return True
     settle(Keys.JOB)

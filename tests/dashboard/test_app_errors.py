@@ -47,9 +47,10 @@ def _said(at) -> str:
 @pytest.mark.parametrize("where", ["run", "trial_seconds"])
 def test_every_page_shows_a_models_error_as_one_line(monkeypatch, name, where):
     model = get_model(name)
-    sc = model.tiny().replace(trials=2)
+    sc = model.tiny().replace(trials=1)  # one chunk: run in the job's thread, where the model is broken
     results = simulate(sc, jobs=1)  # before the model breaks
     monkeypatch.setattr(model, where, _raise)
+    monkeypatch.setattr("pages.jobs.IN_PROCESS", True)  # the pool's workers would not see the patch
     at = _open(sc, results)
     assert not at.exception, at.exception
     if where == "trial_seconds":  # the estimate fails: Run is refused with the reason
@@ -61,7 +62,7 @@ def test_every_page_shows_a_models_error_as_one_line(monkeypatch, name, where):
             time.sleep(0.1)
             at.run()
         assert not at.exception, at.exception
-        assert f"Broken: {MESSAGE}" in _said(at)
+        assert f"The run stopped: Broken: {MESSAGE}" in _said(at)  # the run's own error, not only the Gantt's
     for page in PAGES:
         at.switch_page(page).run()
         assert not at.exception, (page, at.exception)
