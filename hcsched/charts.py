@@ -550,7 +550,7 @@ def _marked(idx: np.ndarray, colors: list[str], highlight: int) -> tuple[dict, d
 
 
 def _controls(times: np.ndarray, unit: str) -> dict:
-    """Play, Pause and the time slider above the panels, the slider at the first frame. Frames and steps change only
+    """Play, Pause and the time slider above the panels, the slider at the last frame. Frames and steps change only
     the bars (no full redraw: axes, slider and titles stay), so Play keeps its pace with many rows or panels."""
     steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
         "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]} for t in times]
@@ -561,7 +561,8 @@ def _controls(times: np.ndarray, unit: str) -> dict:
                                      "fromcurrent": False, "mode": "immediate"}]},
                                  {"label": "Pause", "method": "animate", "args": [[None], {
                                      "frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],
-            "sliders": [{"active": 0, "steps": steps, "x": 0.14, "y": 1, "xanchor": "left", "yanchor": "bottom",
+            "sliders": [{"active": len(times) - 1, "steps": steps, "x": 0.14, "y": 1, "xanchor": "left",
+                         "yanchor": "bottom",
                          "len": 0.86, "currentvalue": {"prefix": "time ", "suffix": f" {unit}"},
                          "pad": {"t": 0, "b": 40}}]}
 
@@ -573,14 +574,15 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
 
     Every task is a bar in every frame (zero width before it starts), so the traces never change and frames carry
     only the widths (and the marked task's label): tasks appear as they start and grow as they run; Play redraws
-    only the bars (no full redraw), so that a frame costs about the same in every model. The figure opens on its
-    first frame, at the start of ``window`` (else where tasks start to run: :func:`gantt_start`), and Play plays it
-    from there. ``window`` limits it to tasks overlapping a time interval, ``machines`` to the rows of those machines
-    (all by default); ``rows`` names the rows as the model does (servers s0.., processors) and, where a row runs its
-    tasks at once, gives each task a lane; ``highlight``: a task hatched in every panel that shows it and labelled
-    from the frame its bar starts, so the heuristics' treatment of one task reads across panels. Play,
-    Pause and the time slider sit above the panels; with the rows the page shows by default (:func:`gantt_machines`)
-    the whole figure is at most :data:`GANTT_HEIGHT` px tall; large charts get fewer frames.
+    only the bars (no full redraw), so that a frame costs about the same in every model. The time axis starts at
+    ``window``'s start (else where tasks start to run: :func:`gantt_start`); the figure opens on its last frame, every
+    bar of the window drawn, and Play plays it from the window's start. ``window`` limits it to tasks overlapping a
+    time interval, ``machines`` to the rows of those machines (all by default); ``rows`` names the rows as the model
+    does (servers s0.., processors) and, where a row runs its tasks at once, gives each task a lane; ``highlight``: a
+    task hatched in every panel that shows it and labelled from the frame its bar starts, so the heuristics'
+    treatment of one task reads across panels. Play, Pause and the time slider sit above the panels; with the rows
+    the page shows by default (:func:`gantt_machines`) the whole figure is at most :data:`GANTT_HEIGHT` px tall; large
+    charts get fewer frames.
     """
     labels = list(schedules)
     colors = colors or heuristic_colors(labels)
@@ -604,7 +606,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     u = f" {time_unit}"
     where = f"on {rows.word} " + ("%{hovertext}" if rows.lanes else "%{y}")
     by = hover_names(labels)
-    first = _frame_bars(schedules, picks, float(times[0]), highlight)
+    opened = _frame_bars(schedules, picks, float(times[-1]), highlight)  # what the figure opens on: the last frame
     for row, label in enumerate(labels, start=1):
         s, idx = schedules[label], picks[label]
         custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx],
@@ -616,13 +618,13 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
         if highlight is not None and (idx == highlight).any():
             shown, extra = _marked(idx, marker["color"], highlight)
             marker |= shown
-            extra["text"] = first[row - 1].text
+            extra["text"] = opened[row - 1].text
         if rows.lanes:
             extra |= {"y": bands[label][0], "width": 0.8, "hovertext": names}
         else:
             extra |= {"y": names}
         fig.add_trace(go.Bar(
-            base=s.start[idx], x=first[row - 1].x, orientation="h", marker=marker, name=label,
+            base=s.start[idx], x=opened[row - 1].x, orientation="h", marker=marker, name=label,
             showlegend=False, customdata=custom,
             hovertemplate=("task %{customdata[0]} " + where + "<br>arrival %{customdata[1]:.6g}" + u +
                            "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +

@@ -111,13 +111,16 @@ SIDE_JOBS = ((Keys.JOB, "the run"), ("sw_job", "the sweep"), ("pp_job", "the rer
 
 def status_in_sidebar() -> None:
     """On a page that does not show it already, the session's run (or sweep, or Papers rerun) in progress in the
-    sidebar: its name, its progress and Cancel, and a way to its page; so that a run is never out of sight."""
+    sidebar: its name, its progress and Cancel, and a way to its page; so that a run is never out of sight. Always one
+    slot in the sidebar, empty when the page shows the run: so that the block an earlier page drew there is replaced
+    at once, not left on screen (stale) while this page follows the run to its end."""
+    slot = st.sidebar.empty()
     if following():
         return
     for key, what in SIDE_JOBS:
         job = st.session_state.get(key)
         if job is not None and not job.ended:
-            with st.sidebar:
+            with slot.container():
                 st.caption(f"In progress: {what} of {plain(job.scenario.name) if job.scenario else 'the claims'}")
                 follow(key, f"sidebar_cancel_{key}")
                 target = {"sw_job": "sweep", "pp_job": "papers"}.get(key, "results")

@@ -6,7 +6,6 @@ from helpers import HCSP
 from hcsched.heuristics import PLUGIN_ERRORS, PLUGINS
 from hcsched.heuristics.plugins import LOADED
 
-
 SERIAL_FILES = ("test_browser", "test_report_browser", "test_soak")  # their bounds are wall times of a real server
 
 

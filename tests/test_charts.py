@@ -219,7 +219,7 @@ def test_one_task_is_marked_in_every_panel_by_default_where_the_heuristics_diffe
         shapes = np.asarray(bar.marker.pattern.shape)
         assert shapes[hit] == "x" and set(np.delete(shapes, hit)) == {""}
         assert bar.marker.line.width == 0  # no outline: one is drawn even at zero width, before the task starts
-        assert set(bar.text) == {""}  # the figure opens at 0, before task 5 starts at 2
+        assert set(bar.text) == {"", "task 5"}  # the figure opens on its last frame: task 5 has started
     assert "task 5" not in str(gantt({"a": a, "b": b}).data[0].text)  # none unless asked
     text = gantt_highlight_text({"a": a, "b": b}, 5, "s")
     assert text == "Task 5, hatched and labelled in every panel that shows it: a: m1, 2 to 3 s; b: m1, 2 to 6 s."
@@ -252,7 +252,7 @@ def test_the_marked_tasks_label_comes_in_the_same_frame_as_its_bar():
     for frame in fig.frames:
         for data in frame.data:
             assert set(data.text) <= {"", "task 21"} and list(data.text).count("task 21") <= 1
-    assert list(fig.data[0].text) == list(fig.frames[0].data[0].text)  # the figure opens on the first frame
+    assert list(fig.data[0].text) == list(fig.frames[-1].data[0].text)  # the figure opens on the last frame
 
 
 def test_play_redraws_only_the_bars_and_the_figure_is_byte_stable():
@@ -297,17 +297,20 @@ def _page_gantt(name: str):
 @pytest.mark.parametrize("name", model_names())
 def test_every_models_default_gantt_fits_a_900px_window_and_opens_where_tasks_start_to_run(name):
     """The default Gantt opened at the end of the run (its slider at 725,000 s in the ETC quickstart) and was 1,014 px
-    tall. Now, in every model's default preset: at most GANTT_HEIGHT px with its controls; the window starts where
-    the tasks shown start to run; the slider and the figure's data are at the window's first frame; the marked task's
-    label is in the frames where its bar has a width."""
+    tall; then on the busy window's first frame, where no bar has started (an empty chart until Play). Now, in every
+    model's default preset: at most GANTT_HEIGHT px with its controls; the window starts where the tasks shown start
+    to run; the slider and the figure's data are at the window's last frame, its bars drawn; Play starts from the
+    window's start; the marked task's label is in the frames where its bar has a width."""
     fig, shown, machines, window, marked = _page_gantt(name)
     assert fig.layout.height <= GANTT_HEIGHT
     first = gantt_start(shown, machines)
     start = window[0] if window else first
     assert start == pytest.approx(first) and fig.layout.xaxis.range[0] == pytest.approx(start)
-    assert fig.layout.sliders[0].active == 0 and fig.frames[0].name == f"{start:.6g}"
-    assert list(fig.layout.sliders[0].steps[0].args[0]) == [fig.frames[0].name]
-    assert all(list(t.x) == list(f.x) for t, f in zip(fig.data, fig.frames[0].data, strict=True))
+    assert fig.layout.sliders[0].active == len(fig.frames) - 1 and fig.frames[0].name == f"{start:.6g}"
+    assert list(fig.layout.sliders[0].steps[-1].args[0]) == [fig.frames[-1].name]
+    assert all(list(t.x) == list(f.x) for t, f in zip(fig.data, fig.frames[-1].data, strict=True))
+    assert all(np.count_nonzero(np.asarray(t.x) > 0) > 0 for t in fig.data)  # bars on screen in every panel
+    assert fig.layout.updatemenus[0].buttons[0].args[1]["fromcurrent"] is False  # Play: from the window's start
     if marked is not None:
         assert all(widths == labels for widths, labels in _label_frames(fig, marked))
 

@@ -3,6 +3,7 @@ do, a killed worker is said in one line, a run without progress says it may be s
 a session gone cancels its run, and a scenario over the server's size cap is refused in one line."""
 
 import os
+import re
 import signal
 import threading
 import time
@@ -51,6 +52,8 @@ def test_cancel_frees_the_page_at_once_and_kills_the_workers_of_the_run():
     at.button(key="cancel_run").click().run()
     assert "job" not in at.session_state and "results" not in at.session_state
     assert any(w.value == "The run was cancelled." for w in at.warning)
+    # and a toast, seen on any page, names the run and how far it went
+    assert any(re.fullmatch(r"The run of \S+ was cancelled after \d+ of \d+ \w+s\.", t.value) for t in at.toast)
     assert not at.button(key="run_start").disabled
     end = time.monotonic() + 2
     while any(_alive(p) for p in busy) and time.monotonic() < end:

@@ -103,8 +103,9 @@ def _start_and_stop():
 
 
 def test_a_job_is_kept_as_it_starts_not_only_at_the_end_of_the_page(monkeypatch):
-    import pages.jobs as jobs
     from streamlit.testing.v1 import AppTest
+
+    import pages.jobs as jobs
 
     monkeypatch.setattr(jobs, "IN_PROCESS", True)
     at = AppTest.from_function(_start_and_stop)
