@@ -598,10 +598,12 @@ class RunComparison:
                 and (o.before_label, o.after_label) == (c.before_label, c.after_label)]
 
     def leading(self) -> tuple[Metric, Change] | None:
-        """The change the line leads with: of the heuristics of :meth:`subject`, the biggest real change among the
-        headline metrics (in percent first, then in points), for the worse first when the work itself differs (a
-        harder workload can make a number look better: twice the arrival rate shortens the makespan and lengthens
-        every task's wait); the headline metric's when no change is real; None without a subject."""
+        """The change the line leads with, of the heuristics of :meth:`subject`: the first headline metric's (the
+        model's own, e.g. makespan) when it is real and no bigger real change goes the other way; else the biggest
+        real change among the headline metrics (in percent first, then in points): a trade-off leads with its bigger
+        side. Where the work itself differs, a change for the worse comes first (a harder workload can make a number
+        look better: twice the arrival rate shortens the makespan and lengthens every task's wait). The headline
+        metric's when no change is real; None without a subject."""
         c = self.subject()
         if c is None:
             return None
@@ -611,7 +613,13 @@ class RunComparison:
             real = [o for o in real if not _better(charted[o.metric], o)] or real
         if not real:
             return self.headline, c
-        found = max(real, key=lambda o: (o.kind == "percent", abs(o.change)))
+        size = lambda o: (o.kind == "percent", abs(o.change))  # noqa: E731
+        biggest = max(real, key=size)
+        first = next(iter(charted), None)  # the headline metrics in the model's order
+        found = next((o for o in real if o.metric == first), None)
+        if found is None or (_better(charted[biggest.metric], biggest) != _better(charted[first], found)
+                             and size(biggest) > size(found)):
+            found = biggest
         return charted[found.metric], found
 
     def _what(self, at_most: int = 2) -> str:
@@ -717,14 +725,15 @@ def change_words(c: Change) -> str:
         return _signed(c.change, c.kind)
     if c.kind == "points":
         return f"{_signed(c.change, c.kind)} [{_signed(c.lower)}, {_signed(c.upper)}]"
-    if c.lower >= TIMES_FROM:  # "×701 [×252, ×1947]" reads better than "+69949% [+25097%, +194539%]"
-        return f"{_times(c.change)} [{_times(c.lower)}, {_times(c.upper)}]"
+    if c.lower >= TIMES_FROM:  # "701 times [252, 1947 times]" reads better than "+69949% [+25097%, +194539%]"
+        return f"{_times(c.change)} [{_times(c.lower).removesuffix(' times')}, {_times(c.upper)}]"
     return f"{_signed(c.change, c.kind)} [{_signed(c.lower, c.kind)}, {_signed(c.upper, c.kind)}]"
 
 
 def _times(percent: float) -> str:
+    """"2.5 times", "700 times": a change of ``percent`` as the factor it multiplies by."""
     x = 1.0 + percent / 100.0
-    return f"×{x:.1f}" if x < 10 else f"×{x:.0f}"
+    return f"{x:.1f} times" if x < 10 else f"{x:.0f} times"
 
 
 def _signed(x: float, kind: str = "") -> str:
