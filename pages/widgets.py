@@ -196,9 +196,18 @@ def size_refusal(scenario: Scenario, points: int = 1) -> str | None:
 
 
 def estimate_note(job: Job) -> None:
-    """One message about how long a planned run will take: refused, announced (long), or a caption."""
+    """One message about how long a planned run will take: refused, announced (long), or a caption; none while a run
+    goes on (its progress says the time left; an estimate of another run beside it only confused), and a caption
+    instead when the results shown are of exactly this run (Run shows them again rather than run it twice)."""
+    running = st.session_state.get(Keys.JOB)
+    shown = st.session_state.get(Keys.RESULTS)
     if job.refused:
         st.error(job.refused)
+    elif running is not None and not running.ended:
+        return
+    elif shown is not None and getattr(shown, "scenario", None) == job.scenario:
+        st.caption("The results shown are of this scenario, its trials and its seed: Run would give the same numbers, "
+                   "so it shows them again.")
     elif job.estimate > WARN_SECONDS:
         st.warning(f"This run may take about {job.estimate / 60:.1f} minutes. It runs in the background: you can move "
                    "between pages, and cancel it.")

@@ -8,7 +8,7 @@ import signal
 import threading
 import time
 
-from helpers import app
+from helpers import app, wait_for_results
 
 import pages.jobs as jobs
 from hcsched import preset
@@ -137,3 +137,23 @@ def test_the_page_follows_its_job_to_the_end_and_then_shows_its_results(monkeypa
     assert "job" not in at.session_state and "results" in at.session_state
     assert at.button(key="landing_run").disabled is False and not at.get("progress")
 
+
+
+def _notes(at) -> str:
+    return " ".join([c.value for c in at.caption] + [w.value for w in at.warning])
+
+
+def test_the_estimate_is_said_before_a_run_and_not_beside_its_progress_nor_over_its_own_results():
+    """Home said "This run may take about 16.5 minutes" beside the progress of the run itself (its estimate of
+    another run beside this one), and again over the results of this very run."""
+    at = app(scenario=preset("quickstart").replace(trials=4))
+    assert "Estimated time: about" in _notes(at)
+    at.button(key="landing_run").click().run()
+    wait_for_results(at)
+    at.run()
+    notes = _notes(at)
+    assert "Estimated time" not in notes and "The results shown are of this scenario" in notes
+    at, _ = _long_run()  # the Run page, a run of a few minutes going on
+    notes = _notes(at)
+    assert "job" in at.session_state and "may take about" not in notes and "Estimated time" not in notes
+    at.button(key="cancel_run").click().run()
