@@ -133,7 +133,7 @@ def history_table() -> pd.DataFrame:
                           "what differs from its preset": _shown(e.edits) if e.edits else "–" if e.edits is None
                           else "nothing",
                           "from the run before": e.changes_text, "ended": e.when,
-                          "took": f"{e.run.seconds:.1f} s" if e.run.seconds >= 0.05 else "under 0.1 s"}
+                          "took": e.run.took}
                          for e in reversed(history())])
 
 

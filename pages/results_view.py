@@ -221,7 +221,7 @@ def show_results(run: RunResult, key: str, so_far: int | None = None) -> None:
     trials = f"{scenario.trials} {model.trial_word}s" if so_far is None else \
         f"so far {so_far} of {scenario.trials} {model.trial_word}s"
     facts = [f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}",
-             f"{run.seconds:.1f} s" if run.seconds >= 0.05 else "under 0.1 s"]
+             run.took]
     headline = shown_text(scenario.model, model.headline(scenario.spec))
     if headline:
         facts.append(headline)

@@ -37,7 +37,7 @@ run_status()
 last = history()[-1] if history() else None
 if last is not None and Keys.JOB not in st.session_state and last.run is st.session_state.get(Keys.RESULTS) \
         and same_experiment(last.scenario, chosen):
-    took = f"{last.run.seconds:.1f} s" if last.run.seconds >= 0.05 else "under 0.1 s"
-    st.success(f"Run #{last.number} ended at {last.when}, in {took}; winner: {plain(last.winner)}.")
+    took = "" if last.run.cached else f", in {last.run.took}"
+    st.success(f"Run #{last.number} ended at {last.when}{took}; winner: {plain(last.winner)}.")
 if Keys.RESULTS in st.session_state and not running:
     link("results", "See the results")

@@ -24,6 +24,14 @@ class RunResult:
     scenario: Scenario  # with the trials and seed that were run
     results: pd.DataFrame
     seconds: float
+    cached: bool = False  # the server had computed it before (another session ran the same scenario): no trial ran
+
+    @property
+    def took(self) -> str:
+        """How long the run took, as the pages say it: "2.3 s", "under 0.1 s", or "computed before on this server"."""
+        if self.cached:
+            return "computed before on this server"
+        return f"{self.seconds:.1f} s" if self.seconds >= 0.05 else "under 0.1 s"
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -88,7 +96,7 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
 
 
 def _keep(job: Job, results: pd.DataFrame) -> None:
-    keep(RunResult(job.scenario, results, time.monotonic() - job.started))
+    keep(RunResult(job.scenario, results, time.monotonic() - job.started, cached=job.done == 0))  # no trial ran
 
 
 def run_status(results: bool = False) -> None:

@@ -157,3 +157,14 @@ def test_the_estimate_is_said_before_a_run_and_not_beside_its_progress_nor_over_
     notes = _notes(at)
     assert "job" in at.session_state and "may take about" not in notes and "Estimated time" not in notes
     at.button(key="cancel_run").click().run()
+
+
+def test_a_run_the_server_computed_before_says_so_rather_than_under_a_tenth_of_a_second():
+    scenario = preset("quickstart").replace(trials=3, seed=4242)
+    for _ in range(2):  # a second session runs the same scenario: the server's cache answers, no trial runs
+        at = app(scenario=scenario)
+        at.button(key="landing_run").click().run()
+        wait_for_results(at)
+    run = at.session_state["results"]
+    assert run.cached and run.took == "computed before on this server"
+    assert any("seed 4242, computed before on this server" in c.value for c in at.caption)
