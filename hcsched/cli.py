@@ -8,6 +8,7 @@ commands' modules lazily would not make ``hcsched --help`` quicker.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import math
@@ -45,6 +46,12 @@ MAX_JOBS = 1024  # worker processes (or Dask workers) a command may ask for
 MAX_CSV_MB = 512  # the largest results CSV hcsched compare reads
 
 
+def _allowed(param) -> str:
+    """What a parameter allows, in words, inside the list's own parentheses: "a number >= 1, or off" (never a
+    parenthesis within them)."""
+    return dataclasses.replace(param, optional=False).allowed() + (", or off" if param.optional else "")
+
+
 def _show(value) -> str:
     """A parameter value as people write it: off for None, 20 rather than 20.0."""
     if value is None:
@@ -68,7 +75,7 @@ def cmd_list(args) -> None:
     for k, (model, heuristics) in enumerate(sections):
         print(("\n" if k else "") + f"{model.name}: {model.title}")
         for h in heuristics:
-            params = ", ".join(f"{p.name}={_show(p.default)} ({p.allowed()})" for p in h.params) or "-"
+            params = ", ".join(f"{p.name}={_show(p.default)} ({_allowed(p)})" for p in h.params) or "-"
             print(f"  {h.name:<{name_w}}  {h.mode:<{mode_w}}  {_source(h)}: {h.title}")
             print(f"  {'':<{name_w}}  parameters: {params}")
     for where, why in PLUGIN_ERRORS.items():

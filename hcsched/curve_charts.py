@@ -49,9 +49,17 @@ def default_shown(results: pd.DataFrame, metric: Metric, benchmark: str | None, 
     return best_few(means, metric.name, metric.better, benchmark, count)
 
 
+def with_better(text: str, better: str) -> str:
+    """A chart title with which way is better (``better``, e.g. "lower is better") in parentheses, or after a title
+    that ends in parentheses, after a semicolon: "Number in system over time (mean, 95% band); lower is better" (never
+    two parenthesised groups in a row)."""
+    return f"{text}; {better}" if text.rstrip().endswith(")") else f"{text} ({better})"
+
+
 def better_title(text: str, metric: Metric) -> str:
-    """A chart title that says which way is better: "Idle processors over time (lower is better)"."""
-    return f"{text} ({direction(metric)})"
+    """A chart title that says which way is better for ``metric`` (:func:`with_better`): "Idle processors over time
+    (lower is better)"."""
+    return with_better(text, direction(metric))
 
 
 def log_ticks(values, percent: bool = False) -> dict:

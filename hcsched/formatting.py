@@ -128,3 +128,20 @@ def listed(items: Iterable[str]) -> str:
     """Words in a sentence: "a", "a and b", "a, b and c"."""
     items = list(items)
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def short_time(t: float, digits: int = 3) -> str:
+    """A time of ``digits`` significant digits, written out and never with an SI prefix beside a unit ("61.4k s"
+    reads as kiloseconds), as the Gantt chart's slider says one: "61,400", "1,230,000", "0.00241", "5.27"."""
+    if abs(t) >= 10 ** (digits - 1) and math.isfinite(t):
+        return f"{float(f'{t:.{digits}g}'):,.0f}"
+    return f"{t:.{digits}g}"
+
+
+def time_window_text(low: float, high: float, unit: str) -> str:
+    """A time window with its unit, each end to three significant digits (more where three would make the two ends
+    read alike): "0.00241 to 5.27 time units", "1.8 to 1,970 s", "1,234,000 to 1,235,000 s"."""
+    digits = 3
+    while digits < 15 and short_time(low, digits) == short_time(high, digits) and low != high:
+        digits += 1
+    return f"{short_time(low, digits)} to {short_time(high, digits)} {unit}"

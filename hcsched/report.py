@@ -31,6 +31,7 @@ from hcsched.claims import DEFINITION, DETAILS, FAILS, HOLDS, LEAD, PARTLY, VERD
 from hcsched.errors import HcschedError
 from hcsched.formatting import readable_amount, readable_number
 from hcsched.registry import get_model, model_names
+from hcsched.verdict import metric_words
 from hcsched.version import __version__
 
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
@@ -183,6 +184,64 @@ def summary_line(entry: Mapping[str, Any]) -> str:
     return text
 
 
+# --- a stored check's words as people read them ----------------------------------------------------------------
+def _metrics_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The metrics a claims-table row's check reads (its ``metric`` cell: names joined by ", "), by name; a name its
+    model does not know (a check of a model's own) is left out."""
+    try:
+        model = get_model(_text(row.get("model")))
+    except HcschedError:
+        return {}
+    out = {}
+    for name in (n.strip() for n in _text(row.get("metric")).split(",")):
+        try:
+            out[name] = model.metric(name)
+        except HcschedError:
+            continue
+    return out
+
+
+def in_words(text: Any, row: Mapping[str, Any]) -> str:
+    """A stored text of a claims-table row (its check, its quantity) with each metric its check reads named as the
+    results name it (:func:`hcsched.verdict.metric_words`), whether stored as the column ("normalized_makespan") or
+    spaced ("normalized makespan"): "kpb best on normalised makespan"."""
+    text = _text(text)
+    words = {}
+    for name, metric in _metrics_of(row).items():
+        words[name] = words[name.replace("_", " ")] = metric_words(metric)
+    if not words or not text:
+        return text
+    found = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(words, key=len, reverse=True))
+                       + r")(?![\w-])")
+    return found.sub(lambda m: words[m.group(1)], text)
+
+
+_LEAD = re.compile(r"(?P<metric>.+?): (?P<a>.+) (?P<side>ahead of|behind) (?P<b>.+), paired \(% of (?P=b)\)")
+_PAIRED = re.compile(r"(?P<metric>.+?) of (?P<a>[^:]+) against (?P<b>[^:]+), paired \((?P<unit>% of (?P=b)|points)\)"
+                     r"(?P<rest>(?:, at [^:]*)?)")
+
+
+def signed_words(text: Any, row: Mapping[str, Any]) -> str:
+    """A stored quantity of a paired comparison that says which side of 0 is better for the first heuristic: a
+    lead (the number of :class:`hcsched.claims.Best`, positive on the claimed side), "makespan: kpb ahead of met,
+    paired (% of met)" -> "makespan: kpb's lead over met, paired (% of met; above 0: kpb better)"; a paired
+    difference a - b (:class:`hcsched.claims.Better`), by its metric's better side, "makespan of kpb against mct,
+    paired (% of mct)" -> "... (% of mct; below 0: kpb better)". Any other text is returned as it is."""
+    text = _text(text)
+    lead = _LEAD.fullmatch(text)
+    if lead:
+        a, b = lead["a"], lead["b"]
+        if lead["side"] == "behind":  # a claim of the worst: the number is positive where a is the worse
+            return f"{lead['metric']}: how far {a} trails {b}, paired (% of {b}; above 0: {a} worse)"
+        return f"{lead['metric']}: {a}'s lead over {b}, paired (% of {b}; above 0: {a} better)"
+    pair, metrics = _PAIRED.fullmatch(text), list(_metrics_of(row).values())
+    if pair and len(metrics) == 1 and metrics[0].better in ("lower", "higher"):
+        side = "below" if metrics[0].better == "lower" else "above"
+        return (f"{pair['metric']} of {pair['a']} against {pair['b']}, paired ({pair['unit']}; {side} 0: "
+                f"{pair['a']} better){pair['rest']}")
+    return text
+
+
 # --- what each claim's chart shows ------------------------------------------------------------------------------
 def chart_data(table: pd.DataFrame) -> list[tuple[tuple, float, str]]:
     """Per row of a claims table (:data:`hcsched.reproduce.COLUMNS`): the Outcome's ``series`` ((label, mean, lower,
@@ -196,7 +255,7 @@ def _stored(row: pd.Series) -> tuple[tuple, float, str]:
         return (), math.nan, ""
     series = tuple(tuple(r) for r in json.loads(row["series"]))
     number = float(row["paper_number"]) if _text(row.get("paper_number")) else math.nan
-    return series, number, _text(row.get("axis")) or _text(row.get("metric"))
+    return series, number, in_words(_text(row.get("axis")) or _text(row.get("metric")), row)
 
 
 def claim_figure(series: Sequence[tuple], axis: str = "", paper: float = math.nan):
@@ -245,7 +304,7 @@ def quantity_of(row: Mapping[str, Any]) -> Quantity | None:
     low, high = _bound(row.get("claimed_low")), _bound(row.get("claimed_high"))
     if mean is None or low is None or high is None or not (math.isfinite(low) or math.isfinite(high)):
         return None
-    title = _text(row.get("quantity")) or _text(row.get("check"))
+    title = in_words(signed_words(row.get("quantity"), row) or _text(row.get("check")), row)
     unit = _text(row.get("unit"))
     if unit == "x":
         title += " (x)"
@@ -400,7 +459,7 @@ def _card(row: pd.Series, figure_html: str) -> str:
             f'<h3>{e(row["id"])}{named} {_badge(str(row["verdict"]))}</h3>'
             f'<p class="claim">{e(row["claim"])}</p><dl>'
             f'<dt>Where</dt><dd>{e(row["where"])}</dd>{reading_line}'
-            f'<dt>Check</dt><dd>{e(row.get("check"))}</dd>'
+            f'<dt>Check</dt><dd>{e(in_words(row.get("check"), row))}</dd>'
             f'<dt>Ours</dt><dd><b>{html.escape(format_ours(row))}</b></dd>'
             f'<dt>Paper</dt><dd>{e(row["paper_value"]) or "n/a"}</dd>'
             f'<dt>Share of trials</dt><dd>{_share(row.get("share"))}</dd>'

@@ -19,6 +19,7 @@ from hcsched.report import (
     claim_figure,
     count_text,
     format_ours,
+    in_words,
     quantity_figure,
     quantity_of,
     readable,
@@ -82,7 +83,7 @@ def start_rerun(ids: list[str], trials: int | None) -> None:
     claims = select(ids)
     shown = current_table()
     before = shown[shown["id"].isin(ids)] if not shown.empty else shown  # what the page showed: each verdict "was"
-    what = f"Rerun of claim {ids[0]}: " if len(ids) == 1 else f"Rerun of {len(ids)} claims: "
+    what = f"Rerun of the claim of {claims[0].where}: " if len(ids) == 1 else f"Rerun of {len(ids)} claims: "
     job = Job(None, 1, estimate(variants(claims, trials), default_jobs()), what=what, notice_key=K + "notice",
               on_result=_keep, noun="rerun")
     st.session_state[K + "what"] = (ids, trials, before)
@@ -103,10 +104,16 @@ def _keep(job: Job, result) -> None:
         [old[~old["id"].isin(rows["id"])], rows], ignore_index=True)
 
 
+def claim_words(row: pd.Series) -> str:
+    """A claim's reading named as the claim picker names it: "Fig. 4, section 5.2: KPB gives the smallest makespan
+    ... (inconsistent HiHi)." and, for a reading other than the literal one, " (reading)"."""
+    return f"{row['where']}: {row['claim']}" + ("" if row["reading"] == "literal" else f" ({row['reading']})")
+
+
 def _line(row: pd.Series) -> str:
-    """A rerun reading's line: "Claim X: holds (unchanged)", "Claim X (reading): was 'holds partly', now ..."."""
-    reading = "" if row["reading"] == "literal" else f" ({row['reading']})"
-    return f"Claim {row['id']}{reading}: {row['change']}"
+    """A rerun reading's line: the claim in its words, then its verdict now and whether it changed: "Fig. 4, section
+    5.2: KPB gives ... — does not hold (unchanged)", "... (reading) — was 'holds partly', now 'holds' (...)"."""
+    return f"{claim_words(row).removesuffix('.')} — {row['change']}"
 
 
 def _rerun(rows: pd.DataFrame) -> pd.DataFrame:
@@ -203,8 +210,7 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
     """One claim of the table: the number its verdict was read from (a chart with our 95% interval, where the claim
     puts it and the paper's number), what was compared, the detail and note, and its Rerun and Open buttons."""
     keys = [f"{r['id']}|{r['reading']}" for _, r in rows.iterrows()]
-    labels = {k: f"{r['where']}: {r['claim']}" + ("" if r["reading"] == "literal" else f" ({r['reading']})")
-              for k, (_, r) in zip(keys, rows.iterrows(), strict=True)}
+    labels = {k: claim_words(r) for k, (_, r) in zip(keys, rows.iterrows(), strict=True)}
     key = st.selectbox("A claim's chart", keys, format_func=labels.get, key=f"{K}pick_{name}")
     row = rows.iloc[keys.index(key)]
     said = rerun_notice(rows, row)
@@ -223,7 +229,7 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
         c1.plotly_chart(claim_figure(series, axis, paper), key=f"{K}chart_{name}", width="stretch", config=small)
     share = f"; holds in {row['share']:.0%} of trials" if pd.notna(row["share"]) else ""
     c2.markdown(BADGE.get(row["verdict"], row["verdict"]))
-    c2.caption(f"{row['check']}. {readable(row['detail'])}{share}. {trials_text(row['trials'])}"
+    c2.caption(f"{in_words(row['check'], row)}. {readable(row['detail'])}{share}. {trials_text(row['trials'])}"
                + (f"; {row['rerun']}" if isinstance(row.get("rerun"), str) else "") + ".")
     if c2.button("Rerun this claim", key=f"{K}one_{name}", disabled=running):
         start_rerun([row["id"]], trials)

@@ -27,7 +27,7 @@ from hcsched.charts import (
 )
 from hcsched.experiment import schedule_table, schedules_of
 from hcsched.export import results_csv, schedule_csv, summary_csv
-from hcsched.formatting import interval_cell, readable_amount
+from hcsched.formatting import interval_cell, readable_amount, time_window_text
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
@@ -346,7 +346,7 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     downloads = [(f"Gantt table, whole {model.trial_word} {trial} (CSV)", lambda: _gantt_csv(scenario, trial, runs),
                   file_name(scenario, f"gantt-{model.trial_word}{trial}", "csv", run=True), "text/csv")]
     if window is not None:
-        downloads.append((f"Gantt table, time window {window[0]:.6g}-{window[1]:.6g} (CSV)",
+        downloads.append((f"Gantt table, time window {time_window_text(*window, model.time_unit)} (CSV)",
                           lambda: _gantt_csv(scenario, trial, runs, window),
                           file_name(scenario, f"gantt-{model.trial_word}{trial}-{window[0]:.6g}-{window[1]:.6g}", "csv",
                                     run=True), "text/csv"))

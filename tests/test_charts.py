@@ -408,7 +408,7 @@ def test_bars_and_distributions_name_each_heuristic_in_plain_words_on_hover_and_
     assert axis_unit(etc["max_stretch"]).startswith("ratio")
     results = pd.DataFrame({"heuristic": labels * 2, "trial": [0, 0, 0, 1, 1, 1], "efficiency": [50.0] * 6})
     box = trial_distribution(results, efficiency)
-    assert box.layout.yaxis.title.text == "Efficiency (%), higher is better" and box.layout.xaxis.title.text
+    assert box.layout.xaxis.title.text == "Efficiency (%), higher is better" and box.layout.yaxis.title.text
     assert box.data[2].hovertemplate.startswith("lz: load balance, most error first<br>")
 
 
@@ -502,6 +502,21 @@ def test_the_per_trial_boxes_name_references_as_such():
     fig = trial_distribution(results, metric, references={"ga": "a static benchmark"})
     assert [t.name for t in fig.data] == ["max-min", "ga (reference)"]
     assert "a reference, not a contender" in fig.data[1].hovertemplate and "reference" not in fig.data[0].hovertemplate
+
+
+def test_the_per_trial_boxes_are_rows_named_at_their_left_never_rotated_labels():
+    """With 12 heuristics the boxes' names were rotated under the plot ("mp-masse-decres-incr"), with "hover a box
+    for its name": each box is now a row named at its left, as the bars are."""
+    from hcsched.charts import trial_distribution
+
+    metric = get_model("timeshared").metric("makespan")
+    labels = [h.label for h in preset("caniou-mu10").heuristics]
+    results = pd.DataFrame({"heuristic": labels * 2, "trial": [0] * len(labels) + [1] * len(labels),
+                            "makespan": np.arange(2.0 * len(labels))})
+    fig = trial_distribution(results, metric)
+    assert [t.orientation for t in fig.data] == ["h"] * len(labels) and [t.name for t in fig.data] == labels
+    assert fig.layout.yaxis.title.text == "heuristic" and "hover" not in fig.layout.xaxis.title.text
+    assert fig.layout.xaxis.title.text.endswith("lower is better") and fig.layout.yaxis.autorange == "reversed"
 
 
 # --- the exported CSVs name their columns as they are -----------------------------------------------------------------

@@ -24,6 +24,22 @@ def test_list_reads_the_registry(capsys):
     assert code == 0 and "kpb" in out and "k=20 (a number > 0 and <= 100), kbar=off" in out and "sufferage" in out
 
 
+def _nested(line: str) -> bool:
+    """Whether a line has a parenthesis within another, or two parenthesised groups in a row."""
+    depth, deepest = 0, 0
+    for ch in line:
+        depth += (ch == "(") - (ch == ")")
+        deepest = max(deepest, depth)
+    return deepest > 1 or re.search(r"\)\s*\(", line) is not None
+
+
+def test_list_says_what_each_parameter_allows_with_no_parenthesis_inside_another(capsys):
+    """An optional parameter read "kbar=off (a number >= 1 (or off))"."""
+    _, out, _ = run(capsys, "list")
+    assert "kbar=off (a number >= 1, or off)" in out and "aging=off (a number > 0, or off)" in out
+    assert [line for line in out.splitlines() if _nested(line)] == []
+
+
 def _sections(out):
     """{heading: [heuristic lines]} of `hcsched list`."""
     sections = {}

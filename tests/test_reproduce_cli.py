@@ -287,13 +287,45 @@ def test_a_claims_chart_is_the_number_its_verdict_was_read_from(registry):
     fig = claim_chart(better)
     assert list(fig.data[0].x) == [pytest.approx(better["ours"])] and fig.data[0].mode == "markers"
     assert fig.data[0].error_x.arrayminus[0] == pytest.approx(better["ours"] - better["ours_lower"])
-    assert fig.layout.xaxis.title.text.replace("<br>", " ") == better["quantity"]
+    assert fig.layout.xaxis.title.text.replace("<br>", " ") == (  # which side of 0 is better, in words
+        "makespan of min-min against mct, paired (% of mct; below 0: min-min better)")
     assert [s.x1 for s in fig.layout.shapes if s.type == "rect"] == [0.0]  # the claim: 0 and below
     q = quantity_of(value)
     assert (q.paper, q.low, q.high) == (300000.0, 150000.0, 450000.0) and q.title == "makespan of mct (s)"
     fig = claim_chart(value)
     assert any(s.x0 == 300000.0 and s.line.dash == "dash" for s in fig.layout.shapes)
     assert quantity_of({**better.to_dict(), "claimed_low": float("nan")}) is None  # no region: the compared means
+
+
+def test_a_claims_stored_words_name_its_metric_as_the_results_do_and_say_which_side_of_0_is_better():
+    """The Papers page read "kpb best on normalized_makespan" and an axis "normalized makespan: kpb ahead of met,
+    paired (% of met)" under a number of -7.12: the number is kpb's lead (positive where kpb is better), so it was
+    kpb 7.12% behind, said as "ahead"."""
+    from hcsched.report import chart_data, in_words, quantity_of, signed_words
+
+    row = {"model": "etc", "metric": "normalized_makespan", "check": "kpb best on normalized_makespan",
+           "quantity": "normalized makespan: kpb ahead of met, paired (% of met)", "ours": -7.12, "ours_lower": -8.6,
+           "ours_upper": -5.6, "unit": "%", "claimed_low": 0.0, "claimed_high": math.inf}
+    assert in_words(row["check"], row) == "kpb best on normalised makespan"
+    assert quantity_of(row).title == ("normalised makespan: kpb's lead over met, paired (% of met; above 0: kpb "
+                                      "better)")
+    worst = {**row, "quantity": "normalized makespan: met behind olb, paired (% of olb)"}
+    assert signed_words(worst["quantity"], worst) == ("normalized makespan: how far met trails olb, paired (% of olb; "
+                                                      "above 0: met worse)")
+    value = {"model": "value", "metric": "value_pct_ub"}
+    assert signed_words("value pct ub of tpsa against ga, paired (points)", value) == (
+        "value pct ub of tpsa against ga, paired (points; above 0: tpsa better)")  # higher is better
+    assert in_words("value_pct_ub of max-max at least 90", value) == "value of max-max at least 90"
+    timeshared = {"model": "timeshared", "metric": "makespan"}
+    assert signed_words("makespan of hmct against netsolve-mct, paired (% of netsolve-mct), at mu=0", timeshared) == (
+        "makespan of hmct against netsolve-mct, paired (% of netsolve-mct; below 0: hmct better), at mu=0")
+    assert in_words("gain makespan of hmct", {"model": "timeshared", "metric": "gain_makespan"}) == (
+        "gain on makespan of hmct")
+    custom = pd.DataFrame([{"model": "timeshared", "metric": "gain_makespan", "axis": "gain_makespan",
+                            "series": '[["hmct", 1.0, 0.5, 1.5]]', "paper_number": ""}])
+    assert chart_data(custom)[0][2] == "gain on makespan"  # a check of a model's own names its axis by its metric
+    for text in ("makespan of kpb / sufferage, per trial", "a claim of its own"):  # nothing to say: as it is
+        assert signed_words(text, row) == text and in_words(text, {"model": "etc", "metric": "x"}) == text
 
 
 def test_the_readme_tables_open_with_the_definition_and_count_claims_and_readings():

@@ -18,6 +18,7 @@ from hcsched.formatting import (
     readable_amount,
     readable_number,
     readable_pair,
+    time_window_text,
 )
 from hcsched.metrics import Metric
 from hcsched.models.value.heuristics import STATIC_REFERENCE
@@ -534,3 +535,11 @@ def test_a_label_named_once_is_found_in_its_named_form_and_not_named_again():
     lines = ["kpb (K-percent best; kbar=1) leads", "But kpb (kbar=1) and mp and lpas-2k win."]
     assert named_once(lines, names) == ["kpb (K-percent best; kbar=1) leads",
                                         "But kpb (kbar=1) and mp (Min perturbation) and lpas-2k win."]
+
+
+def test_a_time_window_is_said_to_three_significant_digits_with_its_unit():
+    """A Gantt download was labelled "time window 0.0024087-5.27241"."""
+    assert time_window_text(0.0024087, 5.27241, "time units") == "0.00241 to 5.27 time units"
+    assert time_window_text(1.79702, 1971.8, "s") == "1.8 to 1,970 s"
+    assert time_window_text(3458.0, 724_590.0, "s") == "3,460 to 725,000 s"  # written out, never "725k s"
+    assert time_window_text(1_234_100, 1_234_900, "s") == "1,234,000 to 1,235,000 s"  # never two ends alike

@@ -43,7 +43,7 @@ SYMBOLS = {
                         "means off by as much as the task's own time. It spans decades, so its chart over time has a "
                         "log scale.",
     "Efficiency": "the share of the processors' time spent on the tasks (computing or moving data), in %: 100 x busy "
-                  "seconds / (makespan x processors) (eq. 7).",
+                  "seconds / (makespan x processors), eq. 7.",
     "Predicted error": "the error the scheduler expected at dispatch (dashed lines).",
 }
 SHOWN = 3  # heuristics the curves over time show by default: the best two and the benchmark (each is two error lines)

@@ -89,16 +89,20 @@ def test_rerun_of_one_claim_with_two_trials_updates_its_row():
     assert "rerun in this session with 2 trials" in caption
     # beside the claim, directly above its chart: the claim, its verdict now and whether it changed from the one shown
     shipped = table[table["id"] == CHEAP]
-    lines = [c.line() for c in verdict_changes(shipped, rerun)]  # literal first, then the other reading
-    expected = lines[0]
-    assert expected.startswith(f"Claim {CHEAP}: ") and ("(unchanged)" in expected or ", now '" in expected)
-    assert len(lines) == 2 and lines[1].startswith(f"Claim {CHEAP} (table2-costs): ")
+    changes = verdict_changes(shipped, rerun)  # literal first, then the other reading
+    words = [f"{r['where']}: {r['claim']}" + ("" if r["reading"] == "literal" else f" ({r['reading']})")
+             for _, r in rerun.iterrows()]  # each named as the claim picker names it, never by its id
+    lines = [f"{w.removesuffix('.')} — {c.verdict_text()}" for w, c in zip(words, changes, strict=True)]
+    expected = changes[0].verdict_text()
+    assert "(unchanged)" in expected or ", now '" in expected
+    assert len(lines) == 2 and lines[1].endswith(") — " + changes[1].verdict_text())
+    assert " (table2-costs) — " in lines[1] and not any(CHEAP in line for line in lines)
     assert _after_picker(at, name).split("  \n") == lines
     assert not _success_above_papers(at)  # not at the top of the page
     assert not any("claim(s)" in t for t in _texts(at))
     frame = at.table[list(table["model"].unique()).index(name)].value
     row = frame[frame["claim"] == shipped["claim"].iloc[0]]  # the literal reading's row
-    assert row["this session's rerun"].tolist() == [expected.split(": ", 1)[1]]  # and in the claim's row
+    assert row["this session's rerun"].tolist() == [expected]  # and in the claim's row
 
 
 def _top(at: AppTest) -> list:
@@ -141,9 +145,9 @@ def test_a_paper_rerun_names_each_changed_verdict_beside_the_chosen_claim_and_in
     at = page_with(pp_rerun=kept, pp_what=(ids, None, rows))
     said = _after_picker(at, "etc").split("  \n")
     chosen = kept.iloc[0]
-    assert said[0] == f"Claim {chosen['id']}: {chosen['verdict']} (unchanged)"
+    assert said[0] == f"{_words(chosen)} — {chosen['verdict']} (unchanged)"
     changed = kept[kept["changed"]]
-    assert said[1:-1] == [f"Claim {r['id']}: was '{rows.loc[i, 'verdict']}', now '{r['verdict']}' (ours was "
+    assert said[1:-1] == [f"{_words(r)} — was '{rows.loc[i, 'verdict']}', now '{r['verdict']}' (ours was "
                           f"{format_ours(rows.loc[i])}, is {format_ours(r)})" for i, r in changed.iterrows()]
     others = (kept["id"] != chosen["id"]).sum() - len(changed)
     assert said[-1] == (f"{others} other readings rerun with it: unchanged (the table of all readings says each in "
@@ -153,7 +157,28 @@ def test_a_paper_rerun_names_each_changed_verdict_beside_the_chosen_claim_and_in
     assert column.str.startswith("was '").sum() == len(changed) == 1
     assert not _success_above_papers(at)
     at.selectbox(key="pp_pick_etc").set_value(f"{ids[1]}|literal").run()  # the changed claim chosen: its line first
-    assert _after_picker(at, "etc").split("  \n")[0].startswith(f"Claim {ids[1]}: was '")
+    first = rows[rows["id"] == ids[1]].iloc[0]
+    assert _after_picker(at, "etc").split("  \n")[0].startswith(f"{_words(first)} — was '")
+
+
+def _words(row: pd.Series) -> str:
+    """A claim's reading as the claim picker names it, with no full stop before the rerun's verdict: "Fig. 4, section
+    5.2: KPB gives ... (reading)"."""
+    words = f"{row['where']}: {row['claim']}" + ("" if row["reading"] == "literal" else f" ({row['reading']})")
+    return words.removesuffix(".")
+
+
+def test_a_claims_metric_is_in_words_and_its_axis_says_which_side_of_0_is_better():
+    """The chosen ETC claim read "kpb best on normalized_makespan", its axis "normalized makespan: kpb ahead of met,
+    paired (% of met)" under -7.12% (kpb behind)."""
+    at = page_with()
+    row = read_claims(SHIPPED).iloc[0]
+    assert row["id"] == "maheswaran-fig4-kpb-best" and row["ours"] < 0  # the first claim, whose lead is negative
+    assert any(c.value.startswith("kpb best on normalised makespan. ") for c in at.caption)
+    assert not any("normalized_makespan" in t for t in _texts(at))
+    axes = [f["layout"]["xaxis"]["title"]["text"].replace("<br>", " ") for f in plotly_charts(at)]
+    assert "normalised makespan: kpb's lead over met, paired (% of met; above 0: kpb better)" in axes
+    assert not any(" ahead of " in a or " behind " in a for a in axes)
 
 
 def page_with(**state) -> AppTest:

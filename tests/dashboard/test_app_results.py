@@ -15,6 +15,7 @@ from helpers import app, open_results, panel_titles, plotly_charts, run_result  
 from hcsched import Scenario, get_model, preset, simulate, summarize, trial_schedules  # noqa: E402
 from hcsched.charts import GANTT_HEIGHT, gantt_start  # noqa: E402
 from hcsched.export import results_csv, scenario_digest  # noqa: E402
+from hcsched.formatting import time_window_text  # noqa: E402
 from pages.widgets import file_name  # noqa: E402
 
 
@@ -79,6 +80,8 @@ def test_whole_trial_and_window_gantt_tables():
     length = at.number_input(key="results_window_length").value
     first = gantt_start(trial_schedules(sc, 0))  # where tasks start to run (its three heuristics, shown by default)
     assert 0 < length < 500 and at.slider(key="results_window").value == pytest.approx(first)  # a readable window
+    low = at.slider(key="results_window").value  # its ends as the Gantt's slider says a time: "0.00241 to 5.27 ..."
+    assert window == f"Gantt table, time window {time_window_text(low, low + length, 'time units')} (CSV)"
     _, table = simulate(sc, jobs=1, schedules=True)
     assert isinstance(table, pd.DataFrame) and (table["trial"] == 0).sum() > 300  # the whole trial has every task
 

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from hcsched.charts import CATEGORY_PALETTE, GanttRows, category_colors, hover_names, lanes, metric_bars, plain_numbers
+from hcsched.curve_charts import with_better
 from hcsched.metrics import Metric
 
 #: The phases and the finishes against the benchmark are categories, not heuristics: the category palette, with a
@@ -97,7 +98,8 @@ def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str =
                             hovertemplate="%{hovertext}<br>%{x:.1f}% of tasks finish " + FINISH_WORDS[c] +
                                           f" with {by.get(reference, reference)}<extra></extra>")
                      for c, name in FINISH_NAMES.items()])
-    title = f"Tasks finishing sooner than {reference}" + (f" ({better})" if better else "")
+    title = f"Tasks finishing sooner than {reference}"
+    title = with_better(title, better) if better else title
     fig.update_layout(barmode="stack", height=170 + 26 * max(3, len(labels)), xaxis_title="share of the tasks (%)",
                       xaxis={"range": [0, 100], "ticksuffix": "%"}, yaxis={"autorange": "reversed", "automargin": True,
                                                    "title": {"text": "heuristic"}},

@@ -365,3 +365,16 @@ def test_long_branch_is_checked():
         ClassSpec((1.0,), ((2.0,),), service="hyperexponential", long_branch=0.7)
     with pytest.raises(HcschedError, match="long_branch.*only with service 'hyperexponential'"):
         ClassSpec((1.0,), ((2.0,),), long_branch=0.01)
+
+
+def test_the_number_in_system_chart_says_which_way_is_better_without_two_parenthesised_groups_in_a_row():
+    """Its title read "Number in system over time (mean, 95% band) (lower is better)"."""
+    import re
+
+    from hcsched.models.classes import MODEL
+    from hcsched.models.classes.charts import in_system
+
+    t = np.array([0.0, 1.0, 2.0])
+    fig = in_system({"lpas": (t, np.array([[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]]))}, MODEL.metric("mean_in_system"))
+    title = fig.layout.title.text
+    assert title.endswith("lower is better") and not re.search(r"\)\s*\(", title), title

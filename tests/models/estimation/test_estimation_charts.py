@@ -2,13 +2,15 @@
 by default, legends outside the plot, log axes that label small values; the estimation model's curves, measured in
 every run and averaged over trials."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import t as student
 
 from hcsched import simulate, trial_runs
-from hcsched.curve_charts import Curve, band_chart, default_shown, log_ticks, mean_band
+from hcsched.curve_charts import Curve, band_chart, better_title, default_shown, log_ticks, mean_band
 from hcsched.metrics import Metric
 from hcsched.models.estimation import CURVE_FAMILIES, CURVE_SAMPLES, MODEL, curve_columns
 from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time
@@ -166,3 +168,25 @@ def test_idle_and_efficiency_stop_at_each_heuristics_median_run_end():
     error = error_over_time(frame, METRICS["error_at"])
     assert error.layout.yaxis.title.text == ERROR_AXIS + ", log scale"
     assert error.layout.yaxis.title.text.startswith("how wrong the estimates were (%)")
+
+
+TWO_GROUPS = re.compile(r"\)\s*\(")  # "(mean, 95% band) (lower is better)": two parenthesised groups in a row
+
+
+def test_a_title_says_which_way_is_better_without_two_parenthesised_groups_in_a_row(tiny):
+    """The estimation charts' titles read "... (mean, 95% band) (lower is better)" and "... predicted (dashed) (lower
+    is better)"."""
+    lower = Metric("x", "X")
+    assert better_title("Idle processors over time", lower) == "Idle processors over time (lower is better)"
+    banded = better_title("Idle processors (mean, 95% band)", lower)
+    assert banded == "Idle processors (mean, 95% band); lower is better"
+    sc, table = tiny
+    frame = mean_curves(table, sc.spec.machines, ["fa", "rr"])
+    from hcsched.models.estimation.charts import median_ends
+
+    until = median_ends(table, ["fa", "rr"])
+    titles = [error_over_time(frame, METRICS["error_at"]).layout.title.text]
+    for curve, metric in (("idle", "idle_at"), ("efficiency", "efficiency_at")):
+        titles += [over_time(frame, curve, METRICS[metric], "y", until=cut).layout.title.text for cut in (None, until)]
+    assert all(re.search(r"(lower|higher) is better$", t) for t in titles), titles
+    assert [t for t in titles if TWO_GROUPS.search(t)] == []

@@ -61,6 +61,15 @@ def test_sooner_same_later_ticks_in_percent():
     assert fig.layout.xaxis.title.text == "share of the tasks (%)"
 
 
+def test_sooner_same_later_says_which_way_is_better_without_two_parenthesised_groups_in_a_row():
+    """A benchmark with a parameter in its label read "... than netsolve-mct (load=reports) (higher is better)"."""
+    means = pd.DataFrame({"pct_sooner": [10.0], "pct_same": [80.0], "pct_later": [10.0]}, index=["hmct"])
+    plain = sooner_same_later(means, ["hmct"], "netsolve-mct", "higher is better").layout.title.text
+    assert plain == "Tasks finishing sooner than netsolve-mct (higher is better)"
+    named = sooner_same_later(means, ["hmct"], "netsolve-mct (load=reports)", "higher is better").layout.title.text
+    assert named == "Tasks finishing sooner than netsolve-mct (load=reports); higher is better"
+
+
 def test_the_metric_docs_call_the_baseline_the_benchmark():
     docs = {m.name: m.doc for m in MODEL.metrics}
     for name in ("pct_sooner", "pct_same", "pct_later", "gain_makespan"):
