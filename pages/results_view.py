@@ -440,4 +440,6 @@ def gantt_task(schedules: dict, window: tuple[float, float] | None, machines: li
                            help="Hatched and labelled in every heuristic's panel that shows it, to compare "
                                 "where and when each ran it; -1 for none. By default the task whose finish differs "
                                 "most between the heuristics shown.")
+    if task < 0:
+        st.caption("No task is marked: " + ("none is in every panel shown." if default < 0 else "-1 marks none."))
     return None if task < 0 else int(task)

@@ -256,3 +256,24 @@ def test_the_task_marked_in_every_panel_follows_the_typed_number_twice_and_the_d
     at.number_input(key="results_gantt_task").set_value(default).run()  # back to the default: it follows again
     at.number_input(key="results_trial").set_value(1).run()
     assert not at.exception and at.number_input(key="results_gantt_task").value >= 0
+
+
+def _mark_none():
+    import numpy as np
+
+    from hcsched.metrics import Schedule
+    from pages.results_view import gantt_task
+
+    one = Schedule(np.zeros(2), np.array([0, 1]), np.array([0.0, 1.0]), np.array([1.0, 2.0]), np.ones(2), np.ones(2),
+                   2)
+    gantt_task({"a": one, "b": one}, None, [], "t")  # no machine shown: no task is in every panel
+
+
+def test_a_gantt_with_no_task_in_every_panel_says_why_none_is_marked():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_mark_none)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.number_input[0].value == -1
+    assert any(c.value == "No task is marked: none is in every panel shown." for c in at.caption)
