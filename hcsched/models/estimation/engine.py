@@ -30,7 +30,7 @@ import numpy as np
 from hcsched.metrics import Schedule
 from hcsched.models.estimation import heuristics as H
 from hcsched.models.estimation import kernels as K
-from hcsched.models.estimation.error import case_time, et
+from hcsched.models.estimation.error import case_time
 from hcsched.models.estimation.estimators import EstimatorState
 from hcsched.models.estimation.spec import EstimationSpec
 from hcsched.models.estimation.workload import Workload, availability, true_time
@@ -113,6 +113,8 @@ class _Sim:
         self.act_err, self.t, self.c = nan.copy(), nan.copy(), nan.copy()
         self.obs = np.zeros(n, np.int64)
         self.running = np.full(m, -1, np.int64)
+        self.run_plan = np.full(m, np.nan)  # the planned time (d_plan) of each processor's running task if finite
+        self.unplanned: dict[int, int] = {}  # processor -> its running task without a finite planned time
         self.queues: list[list[int]] = [[] for _ in range(m)]
         self.rr_next = 0
         self.events: list = []
@@ -167,7 +169,10 @@ class _Sim:
         w = self.w
         self.status[i] = 3
         self.running[j] = -1
-        self.act_err[i] = et(self.d_etc[i], self.t[i]) if np.isfinite(self.d_etc[i]) else np.nan
+        self.run_plan[j] = np.nan
+        self.unplanned.pop(j, None)
+        d, t = self.d_etc[i], self.t[i]  # numpy scalars: eq. 8's arithmetic as ``et`` does it
+        self.act_err[i] = abs(d - t) / t if np.isfinite(d) else np.nan
         self.est.report_rate(j, w.speeds[j] * availability(w, j, now) * (1.0 + w.bench[i, j]))
         self.est.observe(i, j, self.t[i], self.c[i], self.act_err[i], np.flatnonzero(self.status == 1))
         p, s = int(w.problem[i]), int(w.stage[i])
@@ -181,21 +186,21 @@ class _Sim:
     def _ready(self, now: float) -> np.ndarray:
         """ST_j (eq. 12, :func:`.heuristics.start_times`) from each running task's planned time (at dispatch, else
         the current estimate once its problem is known, else none)."""
-        procs = np.flatnonzero(self.running >= 0)
-        tasks = self.running[procs]
-        plan = self.d_plan[tasks].copy()
-        late = ~np.isfinite(plan)
-        if late.any():
-            lt = tasks[late]
-            ok = self.est.known(lt)
+        plan = self.run_plan.copy()
+        if self.unplanned:
+            procs = np.array(sorted(self.unplanned), np.int64)
+            tasks = self.running[procs]
+            ok = self.est.known(tasks)
             if ok.any():
-                etc, c, err = self.est.estimates(lt[ok], procs[late][ok])
-                fill = plan[late]
-                fill[ok] = case_time(etc, self._case_err(err, lt[ok], procs[late][ok]), self.case) + c
-                plan[late] = fill
+                lt, lp = tasks[ok], procs[ok]
+                etc, c, err = self.est.estimates(lt, lp)
+                plan[lp] = case_time(etc, self._case_err(err, lt, lp), self.case) + c
+        st = self.params.get("st", "absolute")
         has = np.isfinite(plan)
-        return H.start_times(self.params.get("st", "absolute"), now, self.M, procs[has], self.start[tasks[has]],
-                             plan[has])
+        if st == "relative":  # start_times' "relative" reading in one step
+            return np.where(has, plan, 0.0)
+        procs = np.flatnonzero(has)
+        return H.start_times(st, now, self.M, procs, self.start[self.running[procs]], plan[procs])
 
     def _map(self, now: float, released: np.ndarray) -> None:
         if self.cached is not None:
@@ -222,9 +227,9 @@ class _Sim:
         # ones: the paper does not say where the cycle starts; this way an unknown task never waits on a busy
         # processor while another is idle
         busy = self.running >= 0
-        cycle = np.argsort(busy, kind="stable")
         unknown = pool[~known]
         if unknown.size:
+            cycle = np.argsort(busy, kind="stable")
             self._deal(unknown, cycle.tolist(), busy.tolist())
         tasks = pool[known]
         if tasks.size == 0:
@@ -234,7 +239,8 @@ class _Sim:
             self._add_queued(st)
         idle = self.running < 0
         if remap:  # the queues hold only the round-robin tasks just dealt
-            idle[cycle[:min(unknown.size, self.M)]] = False
+            if unknown.size:
+                idle[cycle[:min(unknown.size, self.M)]] = False
         else:
             idle &= np.array([not q for q in self.queues])
         order = self.carry.map(self.est, tasks, st, idle, remap) if self.carry is not None else None
@@ -295,23 +301,33 @@ class _Sim:
         return self.est.worst_error(tasks, procs, err) if self.case == "worst-max" else err
 
     def _start(self, now: float) -> None:
+        queues, cached, row, est, case = self.queues, self.cached, self.row, self.est, self.case
         for j in np.flatnonzero(self.running < 0).tolist():
-            if not self.queues[j]:
+            if not queues[j]:
                 continue
-            i = self.queues[j].pop(0)
-            if self.cached is not None and self.row[i] >= 0:
-                r = self.row[i]
-                etc, c, err = (a[r, j] for a in self.cached[:3])
-            elif self.est.returns[self.w.problem[i]] > 0:  # queued by an earlier mapping, or round robin
-                etc, c, err = (a[0] for a in self.est.estimates(np.array([i]), np.array([j])))
+            i = queues[j].pop(0)
+            p = self.w.problem[i]
+            if cached is not None and row[i] >= 0:
+                r = row[i]
+                etc, c, err = cached[0][r, j], cached[1][r, j], cached[2][r, j]
+            elif est.returns[p] > 0:  # queued by an earlier mapping, or round robin
+                etc, c, err = (a[0] for a in est.estimates(np.array([i]), np.array([j])))
             else:
                 etc = None
             if etc is not None:
                 self.d_etc[i], self.d_c[i], self.d_err[i] = etc, c, err
-                worst = (self._case_err(np.array([err]), np.array([i]), np.array([j]))[0] if self.case == "worst-max"
-                         else err)
-                self.d_plan[i] = case_time(etc, worst, self.case) + c
-            self.obs[i] = self.est.count[self.w.problem[i], j]
+                if case == "best":  # case_time's arithmetic on numpy scalars
+                    plan = etc + c
+                else:
+                    worst = self._case_err(np.array([err]), np.array([i]), np.array([j]))[0] if case == "worst-max" \
+                        else err
+                    plan = etc * (1.0 + worst) + c
+                self.d_plan[i] = plan
+            if np.isfinite(self.d_plan[i]):
+                self.run_plan[j] = self.d_plan[i]
+            else:
+                self.unplanned[j] = i
+            self.obs[i] = est.count[p, j]
             t, comm = true_time(self.w, i, j, now)
             self.t[i], self.c[i] = t, comm
             self.status[i], self.running[j], self.machine[i] = 2, i, j

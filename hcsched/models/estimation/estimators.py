@@ -322,6 +322,7 @@ class EstimatorState:
         self.knn = np.full((3, X.shape[0], m), np.nan)  # t, c, ET: one contiguous (N, M) matrix each
         self.use_knn = est.method == "knn" or est.error == "knn"
         self.k_table = [k_of(c) for c in range(n + 1)]  # k of Alg. 1 for each size of U_j
+        self.mean_et = None  # each problem's mean ET as :meth:`mean_errors` reads it, until an ET is observed
 
     # --- updates ---------------------------------------------------------------------------------
     def report_rate(self, j: int, value: float) -> None:
@@ -347,6 +348,7 @@ class EstimatorState:
             self.n_etj[p, j] += 1
             self.sum_et[p] += et
             self.n_et[p] += 1
+            self.mean_et = None
         if self.use_knn:
             tasks = unstarted[self.problem[unstarted] == p]
             if tasks.size:
@@ -384,6 +386,15 @@ class EstimatorState:
                 self.update_column(p, j, mine)
 
     # --- what the scheduler sees ------------------------------------------------------------------
+    def mean_errors(self) -> np.ndarray:
+        """Each problem's mean ET; before any of its errors is known, the mean over every problem; before any error
+        at all, 0 (kept until the next ET is observed)."""
+        if self.mean_et is None:
+            counts = self.n_et.tolist()
+            overall = self.sum_et.sum() / sum(counts) if any(counts) else 0.0  # numpy's sum, as the one of the array
+            self.mean_et = np.array([s / n if n > 0 else overall for s, n in zip(self.sum_et, counts, strict=True)])
+        return self.mean_et
+
     def known(self, tasks: np.ndarray) -> np.ndarray:
         """Tasks whose problem has at least one observation (the others are mapped round robin, section 2.2)."""
         return self.returns[self.problem[tasks]] > 0
@@ -402,11 +413,12 @@ class EstimatorState:
         ``procs``, of each task on its own processor procs[s] only, (S,) each."""
         p = self.problem[tasks]
         est = self.est
-        # the problem's mean ET; before any of its errors is known, the mean over every problem; else 0
-        overall = self.sum_et.sum() / self.n_et.sum() if self.n_et.any() else 0.0
-        mean_et = np.where(self.n_et[p] > 0, self.sum_et[p] / np.maximum(self.n_et[p], 1), overall)
-        if procs is None and est.method == "knn" and est.error == "knn":  # the defaults: one pass, no temporaries
-            return kernels.knn_estimates(self.knn, tasks, p, self.count, self.T, self.rate, self.Cg, mean_et)
+        mean_et = self.mean_errors()[p]
+        if est.method == "knn" and est.error == "knn":  # the defaults: one pass, no temporaries
+            if procs is None:
+                return kernels.knn_estimates(self.knn, tasks, p, self.count, self.T, self.rate, self.Cg, mean_et)
+            return kernels.knn_pair_estimates(self.knn, tasks, procs, p, self.count, self.T, self.rate, self.Cg,
+                                              mean_et)
         if procs is None:
             has, cols, per = self.count[p] > 0, slice(None), (lambda a: a[:, None])  # (S, M)
             knn = self.knn[:, tasks] if self.use_knn else None

@@ -245,6 +245,38 @@ def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
 
 
 
+@njit(cache=True)
+def knn_pair_estimates(knn, tasks, procs, problem, count, T, rate, Cg, mean_et):
+    """:func:`knn_estimates` of each task on its own processor procs[s] only, (S,) each."""
+    s = tasks.size
+    etc, comm, err = np.empty(s), np.empty(s), np.empty(s)
+    for r in range(s):
+        i, j, p = tasks[r], procs[r], problem[r]
+        if count[p, j] > 0:
+            etc[r], comm[r], err[r] = knn[0, i, j], knn[1, i, j], knn[2, i, j]
+            if err[r] != err[r]:
+                err[r] = mean_et[r]
+        else:
+            etc[r], comm[r], err[r] = T[p] / rate[j], Cg[p], mean_et[r]
+    return etc, comm, err
+
+
+@njit(cache=True, error_model="numpy")
+def error_weights(err, etc, comm, eps):
+    """EW (eq. 10) of (S, M) estimates, :func:`.error.ew`'s arithmetic in one pass: ET C / ETC, 1/eps where that is
+    infinite, at least eps (NaN becomes eps)."""
+    s, m = err.shape
+    out = np.empty((s, m))
+    for r in range(s):
+        for j in range(m):
+            v = err[r, j] * comm[r, j] / etc[r, j]
+            if v == np.inf:
+                v = 1.0 / eps
+            out[r, j] = v if v >= eps else eps
+    return out
+
+
+
 # --- FA carried from one mapping event to the next ------------------------------------------------------------------
 @njit(cache=True)
 def _merge_into(col_e, col_t, col_n, j, tasks, knn):
@@ -501,3 +533,6 @@ def warm_up() -> None:
         carry.map(known, np.arange(1), np.ones(2), np.zeros(2, np.bool_), False)
     knn_estimates(np.ones((3, 2, 2)), np.arange(2), np.zeros(2, np.int64), np.ones((1, 2), np.int64), np.ones(1),
                   np.ones(2), np.ones(1), np.ones(2))
+    knn_pair_estimates(np.ones((3, 2, 2)), np.arange(2), np.arange(2), np.zeros(2, np.int64),
+                       np.ones((1, 2), np.int64), np.ones(1), np.ones(2), np.ones(1), np.ones(2))
+    error_weights(e, e, e, 1e-6)
