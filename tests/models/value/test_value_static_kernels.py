@@ -65,6 +65,30 @@ def test_crossover_children_are_the_slot_by_slot_merge():
         assert cuts, "the children are not both the slot merge of one cut"
 
 
+def plain_alike(x_row, y_row, cut):
+    """How many first slots give each child one parent's tasks alone, read slot by slot (the definition)."""
+    both = min(len(x_row), len(y_row))
+    heads = next((s for s in range(both) if not ((x_row[s] <= cut and y_row[s] <= cut) or x_row[s] == y_row[s])),
+                 both)
+    tails = next((s for s in range(both) if not ((x_row[s] > cut and y_row[s] > cut) or x_row[s] == y_row[s])),
+                 both)
+    return heads, tails
+
+
+def test_alike_runs_are_the_slot_by_slot_definition():
+    rng = np.random.default_rng(11)
+    n = 50
+    for _ in range(400):
+        x, y = (rng.permutation(n)[: rng.integers(0, n)] for _ in range(2))
+        if rng.random() < 0.5:  # queues mostly in index order: long runs of heads, then of tails
+            x, y = np.sort(x), np.sort(y)
+        shared = int(rng.integers(0, min(x.size, y.size) + 1))  # a common first run, as in a converged population
+        y[:shared] = x[:shared]
+        x16, y16 = x.astype(np.int16), y.astype(np.int16)
+        cut = int(rng.integers(n - 1))
+        assert genetic._alike(x16, y16, min(x.size, y.size), cut) == plain_alike(list(x), list(y), cut)
+
+
 def _matches(got, slots):
     k = 0
     for slot in slots:

@@ -79,10 +79,28 @@ class Population(NamedTuple):
 
 
 def new_population(size: int, machines: int, tasks: int) -> Population:
-    """Room for a generation of ``size`` chromosomes (each queue with room for one task more than ``tasks``)."""
-    return Population(np.empty((size, machines, tasks + 1), np.int32), np.zeros((size, machines), np.int64),
+    """Room for a generation of ``size`` chromosomes (each queue with room for one task more than ``tasks``; task
+    indices as int16 when they fit: the kernels copy and compare whole queues, and half the bytes move faster)."""
+    task = np.int16 if tasks < 2**15 else np.int32
+    return Population(np.empty((size, machines, tasks + 1), task), np.zeros((size, machines), np.int64),
                       saved_states(machines, tasks, size), np.zeros((size, machines)), np.zeros((size, machines)),
                       np.empty(size), np.zeros((size, machines), np.int64))
+
+
+@njit(cache=True)
+def _common(x_row, y_row, both):
+    """How many first slots two queues share (the same task at each), compared in blocks of EVERY."""
+    eq = 0
+    while eq + EVERY <= both:
+        differ = 0
+        for r in range(eq, eq + EVERY):
+            differ |= x_row[r] ^ y_row[r]
+        if differ:
+            break
+        eq += EVERY
+    while eq < both and x_row[eq] == y_row[eq]:
+        eq += 1
+    return eq
 
 
 @njit(cache=True)
@@ -90,14 +108,19 @@ def _alike(x_row, y_row, both, cut):
     """How many first slots of two parents' queues of a machine give each child one task only, the same parent's:
     (x's for the child with x's head, with y's tail; both heads there, or the same task) and (y's for that child;
     both tails there, or the same task). The child with y's head and x's tail takes x's task alone exactly where the
-    first child takes y's, and y's where the first takes x's."""
-    heads = 0
-    while heads < both and ((x_row[heads] <= cut and y_row[heads] <= cut) or x_row[heads] == y_row[heads]):
-        heads += 1
-    tails = 0
-    while tails < both and ((x_row[tails] > cut and y_row[tails] > cut) or x_row[tails] == y_row[tails]):
-        tails += 1
-    return heads, tails
+    first child takes y's, and y's where the first takes x's. Both runs take the parents' common slots; past them at
+    most one of the two goes on (both heads, or both tails, at the first slot that differs)."""
+    eq = _common(x_row, y_row, both)
+    if eq == both:
+        return both, both
+    r = eq
+    if x_row[eq] <= cut and y_row[eq] <= cut:
+        while r < both and ((x_row[r] <= cut and y_row[r] <= cut) or x_row[r] == y_row[r]):
+            r += 1
+        return r, eq
+    while r < both and ((x_row[r] > cut and y_row[r] > cut) or x_row[r] == y_row[r]):
+        r += 1
+    return eq, r
 
 
 @njit(cache=True)
@@ -154,11 +177,21 @@ def _shuffle_ties(out, ties, count):
 def _inherit(src, lender, dst, c, m, same):
     """Machine m of child c of ``dst`` starts like the ``lender`` parent's queue for ``same`` tasks: they are copied
     with the states the parent's evaluation saved there; the rest is evaluated again."""
-    for r in range(same):
-        dst.seq[c, m, r] = src.seq[lender, m, r]
-    for j in range(same // EVERY + 1):
-        dst.saved[c, m, j, 0], dst.saved[c, m, j, 1] = src.saved[lender, m, j, 0], src.saved[lender, m, j, 1]
+    _copy_queue(src, lender, dst, c, m, same)
     dst.since[c, m] = same
+
+
+@njit(cache=True)
+def _copy_queue(src, x, dst, c, m, k):
+    """The first k tasks of machine m's queue of chromosome x of ``src``, with the states saved for them, to
+    chromosome c of ``dst`` (plain loops over rows: numba compiles slice assignments slowly)."""
+    x_row, c_row = src.seq[x, m], dst.seq[c, m]
+    for r in range(k):
+        c_row[r] = x_row[r]
+    x_saved, c_saved = src.saved[x, m], dst.saved[c, m]
+    for j in range(k // EVERY + 1):
+        c_saved[j, 0] = x_saved[j, 0]
+        c_saved[j, 1] = x_saved[j, 1]
 
 
 @njit(cache=True)
@@ -182,16 +215,23 @@ def _crossover(src, x, y, dst, u, v, n, ties):
 
 @njit(cache=True)
 def _copy(src, x, dst, c):
-    """Chromosome x of ``src`` as chromosome c of ``dst``, evaluated (plain loops: numba compiles slice assignments
-    slowly)."""
+    """Chromosome x of ``src`` as chromosome c of ``dst``, evaluated."""
     for m in range(src.cnt.shape[1]):
         k = src.cnt[x, m]
-        for r in range(k):
-            dst.seq[c, m, r] = src.seq[x, m, r]
-        for j in range(k // EVERY + 1):
-            dst.saved[c, m, j, 0], dst.saved[c, m, j, 1] = src.saved[x, m, j, 0], src.saved[x, m, j, 1]
+        _copy_queue(src, x, dst, c, m, k)
         dst.cnt[c, m], dst.mval[c, m], dst.mfin[c, m], dst.since[c, m] = k, src.mval[x, m], src.mfin[x, m], CLEAN
     dst.fit[c] = src.fit[x]
+
+
+@njit(cache=True)
+def _find(seq, cnt, i):
+    """The machine and position of task i (each task is in one queue, once)."""
+    for m in range(cnt.size):
+        row = seq[m]
+        for r in range(cnt[m]):
+            if row[r] == i:
+                return m, r
+    return 0, 0
 
 
 @njit(cache=True)
@@ -199,11 +239,7 @@ def _mutate(pop, c, n):
     """A random task to a random machine and position (the same move as TPSA's phase 1)."""
     seq, cnt = pop.seq[c], pop.cnt[c]
     i = np.random.randint(n)
-    a, p = 0, 0
-    for m in range(cnt.size):
-        for r in range(cnt[m]):
-            if seq[m, r] == i:
-                a, p = m, r
+    a, p = _find(seq, cnt, i)
     b, q = draw_target(cnt, a)
     remove(seq[a], cnt[a], p)
     cnt[a] -= 1
