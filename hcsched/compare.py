@@ -725,15 +725,15 @@ def change_words(c: Change) -> str:
         return _signed(c.change, c.kind)
     if c.kind == "points":
         return f"{_signed(c.change, c.kind)} [{_signed(c.lower)}, {_signed(c.upper)}]"
-    if c.lower >= TIMES_FROM:  # "701 times [252, 1947 times]" reads better than "+69949% [+25097%, +194539%]"
-        return f"{_times(c.change)} [{_times(c.lower).removesuffix(' times')}, {_times(c.upper)}]"
+    if c.lower >= TIMES_FROM:  # "701 times [252, 1947]" reads better than "+69949% [+25097%, +194539%]"
+        return f"{_times(c.change)} [{_times(c.lower, bare=True)}, {_times(c.upper, bare=True)}]"
     return f"{_signed(c.change, c.kind)} [{_signed(c.lower, c.kind)}, {_signed(c.upper, c.kind)}]"
 
 
-def _times(percent: float) -> str:
-    """"2.5 times", "700 times": a change of ``percent`` as the factor it multiplies by."""
+def _times(percent: float, bare: bool = False) -> str:
+    """"2.5 times", "700 times" (``bare``: "700"): a change of ``percent`` as the factor it multiplies by."""
     x = 1.0 + percent / 100.0
-    return f"{x:.1f} times" if x < 10 else f"{x:.0f} times"
+    return (f"{x:.1f}" if x < 10 else f"{x:.0f}") + ("" if bare else " times")
 
 
 def _signed(x: float, kind: str = "") -> str:

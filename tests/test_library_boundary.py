@@ -19,6 +19,10 @@ def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     command = re.search(r"```bash\n(.*?)\n```", readme.split("Run the tests", 1)[1], re.S).group(1).strip()
     assert command in (ROOT / ".ci" / "run").read_text()
+    # and its status fails CI: `set -e` ignores a failure before the last `&&` of a list (a first pytest that failed
+    # let CI pass, the serial tests never run)
+    assert f"if ! {{ {command}; }}; then" in (ROOT / ".ci" / "run").read_text()
+
 
 
 def test_ruff_is_clean():
