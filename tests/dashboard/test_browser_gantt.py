@@ -48,7 +48,7 @@ def _inside(box: dict, top: float, bottom: float) -> bool:
     return box["y"] >= top - 0.5 and box["y"] + box["height"] <= bottom + 0.5
 
 
-def test_the_gantt_and_its_controls_fit_a_900px_window_and_open_on_the_first_frame(served):
+def test_the_gantt_and_its_controls_fit_a_900px_window_and_open_with_their_bars_drawn(served):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
