@@ -384,5 +384,6 @@ def schedule_csv(scenario: Scenario, table: pd.DataFrame, trial: int,
                                          "numbered from 0"),
                                         (core, "times (an empty start or finish: the task never started or never "
                                                "finished)"),
-                                        (own, f"the model's own, see docs/models/{scenario.model}.md")]),
+                                        (own, f"the model's own, see the {scenario.model} model's page of the "
+                                               "documentation")]),
                           f"# units: {unit}: {', '.join(core)}", READ_BACK], table)

@@ -6,6 +6,7 @@ computes or looks a model up; of hcsched it reads only a :class:`hcsched.metrics
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -145,3 +146,17 @@ def time_window_text(low: float, high: float, unit: str) -> str:
     while digits < 15 and short_time(low, digits) == short_time(high, digits) and low != high:
         digits += 1
     return f"{short_time(low, digits)} to {short_time(high, digits)} {unit}"
+
+
+_DOCS_PAGE = re.compile(r"docs/(models/)?([\w-]+)\.md")
+
+
+def docs_in_words(text: str) -> str:
+    """A docs page cited by its path, as a reader of the dashboard or the report finds it: "docs/models/etc.md" as
+    "the etc model's page of the documentation", "docs/sweeps-and-statistics.md" as "the documentation's page
+    'Sweeps and statistics'"; the rest of ``text`` as it is."""
+    def named(m: re.Match) -> str:
+        if m.group(1):
+            return f"the {m.group(2)} model's page of the documentation"
+        return f"the documentation's page '{m.group(2).replace('-', ' ').capitalize()}'"
+    return _DOCS_PAGE.sub(named, text)

@@ -29,7 +29,7 @@ import pandas as pd
 
 from hcsched.claims import DEFINITION, DETAILS, FAILS, HOLDS, LEAD, PARTLY, VERDICTS, verdict_counts
 from hcsched.errors import HcschedError
-from hcsched.formatting import readable_amount, readable_number
+from hcsched.formatting import docs_in_words, readable_amount, readable_number
 from hcsched.registry import get_model, model_names
 from hcsched.verdict import metric_words
 from hcsched.version import __version__
@@ -453,7 +453,7 @@ def _card(row: pd.Series, figure_html: str) -> str:
     seconds = _finite(row.get("seconds"))
     trials = (f"{trials_text(row.get('trials'))}, "
               f"{'n/a s' if seconds is None else readable_amount(seconds, 's')} of compute")
-    note = f'<p class="note"><b>Note.</b> {e(row.get("note"))}</p>' if _text(row.get("note")) else ""
+    note = f'<p class="note"><b>Note.</b> {e(docs_in_words(row.get("note")))}</p>' if _text(row.get("note")) else ""
     colour = BADGES.get(str(row["verdict"]), OTHER_BADGE)[0]
     return (f'<section class="card" id="{e(row["id"])}--{e(reading)}" style="border-left-color:{colour}">'
             f'<h3>{e(row["id"])}{named} {_badge(str(row["verdict"]))}</h3>'

@@ -14,6 +14,7 @@ import streamlit as st
 
 from hcsched import Scenario, get_model, model_names, preset
 from hcsched.claims import DETAILS, LEAD
+from hcsched.formatting import docs_in_words
 from hcsched.report import (
     chart_data,
     claim_figure,
@@ -197,7 +198,7 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
             "verdict": rows["verdict"], "where": rows["where"],
             "claim": rows["claim"] + rows["reading"].map(lambda r: "" if r == "literal" else f" (reading: {r})"),
             "ours": [format_ours(r) for _, r in rows.iterrows()], "paper": rows["paper_value"].fillna(""),
-            "note": rows["note"].fillna("")})
+            "note": rows["note"].fillna("").map(docs_in_words)})
         if not _rerun(rows).empty:  # each rerun reading's verdict against the one shown before, in its row
             shown[RERUN] = rows["change"].fillna("")
         styled = shown.style.map(lambda v: VERDICT_STYLE.get(v, ""), subset=["verdict"])
@@ -238,7 +239,7 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
         open_claim(row["id"], row["reading"])
     said = [f"The paper: {row['paper_value']}" if isinstance(row.get("paper_value"), str) and row["paper_value"]
             else "",
-            row["note"] if isinstance(row.get("note"), str) else ""]
+            docs_in_words(row["note"]) if isinstance(row.get("note"), str) else ""]
     if any(said):
         st.caption(". ".join(t.rstrip(".") for t in said if t) + ".")
 

@@ -231,3 +231,12 @@ def test_the_runs_table_says_each_run_in_words_and_wraps_its_text(monkeypatch):
     (shown, kw), = drawn
     assert kw == {"hide_index": True} and shown.equals(table.map(plain))  # st.table: wrapped, never cut
     assert "my \\*lab\\*" in shown["scenario"].tolist()  # a name's Markdown shown as typed
+
+
+def test_a_docs_page_cited_by_its_path_is_named_in_words():
+    from hcsched.formatting import docs_in_words
+    assert (docs_in_words("as read (docs/models/etc.md, 'How the model is read').")
+            == "as read (the etc model's page of the documentation, 'How the model is read').")
+    assert (docs_in_words("the sweep (docs/sweeps-and-statistics.md, 'Sweeps')")
+            == "the sweep (the documentation's page 'Sweeps and statistics', 'Sweeps')")
+    assert docs_in_words("no page here: docs are good") == "no page here: docs are good"

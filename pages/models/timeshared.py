@@ -284,7 +284,7 @@ def editor(sc) -> None:
     note = size_limit(new.spec)
     if note:
         st.info("Data " + note.removeprefix("; data ") + ". The paper's 100 Mbit/s cards never limit them "
-                "(docs/models/timeshared.md).")
+                "(the timeshared model's page of the documentation).")
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

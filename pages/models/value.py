@@ -236,7 +236,8 @@ def editor(sc) -> None:
         refuse_runs(str(exc))
         return
     st.caption(f"About {new.spec.expected_tasks:.0f} tasks per trial from these rates "
-               f"(the paper's settings give 1328.6; the paper reports 1276, see docs/models/value.md).")
+               "(the paper's settings give 1328.6; the paper reports 1276, see the value model's page of the "
+               "documentation).")
 
 
 # --- Explain: one mapping event of the worked examples -----------------------------------------------------------

@@ -347,3 +347,16 @@ def test_a_ratio_claims_chart_plots_the_ratio_with_the_papers_number_and_the_int
     legend = ratio["layout"]["title"]["text"]
     assert "paper: 1" in notes and "the claim (0.95 to 1.05)" in legend and "dashed: the paper's 1" in legend
     assert ratio["layout"]["xaxis"]["range"][0] < 0.95 and ratio["layout"]["xaxis"]["range"][1] > row["ours_upper"]
+
+
+def test_a_note_citing_a_docs_page_names_it_in_words_not_by_its_path():
+    """The Papers page shows each note's cited docs page by name: a path of the repository means nothing there."""
+    claim = next(c for c in registry() if c.model == "etc" and "docs/models/etc.md" in c.note)
+    table = read_claims(SHIPPED)
+    name = _section(table, claim.id)
+    at = page()
+    at.selectbox(key=f"pp_pick_{name}").set_value(f"{claim.id}|literal").run()
+    assert not at.exception, at.exception
+    texts = _texts(at) + [str(c) for frame in at.table for c in frame.value.astype(str).to_numpy().ravel()]
+    assert not [t for t in texts if "docs/" in t], [t for t in texts if "docs/" in t][:3]
+    assert any("the etc model's page of the documentation" in t for t in texts)

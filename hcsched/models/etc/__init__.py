@@ -72,7 +72,8 @@ class EtcModel(Model):
                    "optimum)."),
         Metric("lower_bound", "Makespan lower bound", "s", "",
                doc="The trial's lower bound on the makespan: the linear-programming relaxation of the mapping, through "
-                   "its Lagrangian dual, from the actual times, with the arrival times (docs/models/etc.md). The same "
+                   "its Lagrangian dual, from the actual times, with the arrival times (the etc model's page of the "
+                   "documentation). The same "
                    "for every heuristic of the trial."),
         Metric("mean_flow_bound", "Mean flow time / lower bound", "",
                doc="The mean flow time over its lower bound, the mean of each task's fastest actual time (every task "

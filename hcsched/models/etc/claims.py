@@ -93,8 +93,8 @@ def _claim(slug: str, where: str, text: str, scenario: str, check: Check, **more
 
 DOCS = "docs/models/etc.md"  # the ETC model's page of the docs, cited by the notes with a section's title
 READ = f"{DOCS}, 'How the model is read'"
-FIG4_NOTE_KPB = ("Does not hold here: MET and SA finish earlier than KPB, which is still slightly ahead of MCT. The "
-                 f"ETC page of the docs ({DOCS}) gives no cause; the paper's bars are not printed as numbers.")
+FIG4_NOTE_KPB = ("Does not hold here: MET and SA finish earlier than KPB, which is still slightly ahead of MCT. No "
+                 f"cause is known ({DOCS}); the paper's bars are not printed as numbers.")
 FIG5_SORT_NOTE = ("Under the `sort` reading the values already in the consistent submatrix's columns are sorted, so a "
                   "chosen task's fastest machine is often outside it: MET does not pile half of the tasks on one "
                   "machine (section 5.2's explanation) and OLB stays worst. The `smallest` reading follows the paper's "

@@ -17,15 +17,20 @@ PAPER_HEURISTICS = ("max-max", "max-min", "min-min", "percent-best", "queueing-t
                     "slack-sufferage", "switching", "tpsa", "ga")
 
 
+SPEEDS = {"high": "very different", "low": "similar"}  # heterogeneity (section 6) in words
+
+
 def kim(deadlines: str, heterogeneity: str, weighting: str, trials: int = TRIALS) -> Scenario:
     """One of the paper's eight scenarios with every heuristic of section 4 and the two static benchmarks."""
     figure = "2" if deadlines == "loose" else "3"
     return Scenario.from_dict({
         "name": f"kim-{deadlines}-{heterogeneity}-{weighting}", "model": "value",
-        "description": f"Kim et al. 2007, Fig. {figure}: {deadlines} deadlines (multipliers {MULTIPLIERS[deadlines]} "
-                       f"x 2.4 min), {heterogeneity} heterogeneity, {weighting} priority weighting "
-                       f"({WEIGHTS[weighting]}); 8 machines, 250 min with three bursts, V over [10, 250] min as % of "
-                       f"the upper bound; {trials} trials, TPSA and GA seeded with each trial's best dynamic mapping.",
+        "description": f"Tasks of three priorities arrive in three bursts over 250 minutes at 8 machines of "
+                       f"{SPEEDS[heterogeneity]} speeds; a task is worth less the later it ends after its "
+                       f"{deadlines} deadlines. Score: the value earned, as % of the most possible. "
+                       f"Kim et al. 2007, Fig. {figure}: deadline multipliers {MULTIPLIERS[deadlines]} x 2.4 min, "
+                       f"{heterogeneity} heterogeneity, {weighting} priority weighting ({WEIGHTS[weighting]}), V over "
+                       f"[10, 250] min; {trials} trials; two full-knowledge searches (TPSA, GA) for reference.",
         "deadlines": deadlines, "heterogeneity": heterogeneity, "weighting": weighting,
         "heuristics": list(PAPER_HEURISTICS), "trials": trials, "seed": SEED})
 
