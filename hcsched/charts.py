@@ -361,12 +361,42 @@ def gantt_machines(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, h
     room = gantt_rows_px(len(schedules), height)
     if not rows.lanes:
         return max(1, int(room // ROW_PX[0]) // max(1, len(schedules)))
-    lanes_of = np.zeros(max((s.machines for s in schedules.values()), default=1), np.int64)
-    for s in schedules.values():
-        lanes_of[:s.machines] += band_widths(s) + 1
+    lanes_of = _lanes_of(schedules, max((s.machines for s in schedules.values()), default=1))
     # n machines take cumsum(lanes_of)[n - 1] lanes less one gap a panel
     fit = np.cumsum(lanes_of) - len(schedules) <= room // LANE_PX[0]
     return max(1, int(fit.sum()))
+
+
+def gantt_busiest(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, height: float = GANTT_HEIGHT
+                  ) -> tuple[int, int]:
+    """(first, count): the machines side by side where the Gantt chart opens when it cannot show every machine, those
+    that ran the most tasks in all the panels together (a tie to the lowest first) among the runs of machines that
+    fit ``height`` px as :func:`gantt_machines` counts them: ``count`` of them, or, where tasks share a row
+    (``rows.lanes``), as many from ``first`` on as their lanes allow."""
+    most = max((s.machines for s in schedules.values()), default=1)
+    ran = np.zeros(most, np.int64)
+    for s in schedules.values():
+        ran += np.bincount(s.machine[np.isfinite(s.start)].astype(np.int64), minlength=most)[:most]
+    tasks = np.r_[0, np.cumsum(ran)]  # tasks of machines [j, e): tasks[e] - tasks[j]
+    first = np.arange(most)
+    if rows.lanes:
+        lanes = np.r_[0, np.cumsum(_lanes_of(schedules, most))]
+        room = gantt_rows_px(len(schedules), height) // LANE_PX[0] + len(schedules)
+        end = np.searchsorted(lanes, lanes[:-1] + room, side="right") - 1
+        count = np.maximum(1, end - first)
+    else:
+        count = np.full(most, min(gantt_machines(schedules, rows, height), most))
+    end = np.minimum(first + count, most)
+    best = int(np.argmax(tasks[end] - tasks[first]))
+    return best, int(end[best] - best)
+
+
+def _lanes_of(schedules: dict[str, Schedule], most: int) -> np.ndarray:
+    """Each machine's lanes in all the panels together: the most tasks it runs at once in each, and a gap."""
+    lanes_of = np.zeros(most, np.int64)
+    for s in schedules.values():
+        lanes_of[:s.machines] += band_widths(s) + 1
+    return lanes_of
 
 
 def _nth_start(starts: np.ndarray, n: int, after: float) -> float:
@@ -415,12 +445,13 @@ def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS,
 
 def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES
                    ) -> tuple[list[int] | None, tuple[float, float] | None, int | None]:
-    """What the Results page first shows of ``schedules`` (the heuristics chosen): the machines (the first
-    :func:`gantt_machines`; None for all), the time window (:func:`gantt_default_window`, its length to 3 significant
-    digits as the page's box shows it; None for the whole trial) and the task marked in every panel."""
+    """What the Results page first shows of ``schedules`` (the heuristics chosen): the machines (as many as
+    :func:`gantt_machines`, the busiest of them side by side, :func:`gantt_busiest`; None for all), the time window
+    (:func:`gantt_default_window`, its length to 3 significant digits as the page's box shows it; None for the whole
+    trial) and the task marked in every panel."""
     most = max((s.machines for s in schedules.values()), default=1)
-    cap = gantt_machines(schedules, rows)
-    machines = None if most <= cap else list(range(cap))
+    first, count = gantt_busiest(schedules, rows)
+    machines = None if most <= count else list(range(first, first + count))
     sized = gantt_default_window(schedules, machines=machines)
     window = None
     if sized is not None:

@@ -284,6 +284,53 @@ def flat_settings(node: dict, prefix: str = "") -> dict:
     return out
 
 
+#: One-click what-ifs (:func:`quick_what_ifs`): the settings that count the machines, and those that set how often
+#: tasks arrive with the factor that doubles the arrival rate (a rate doubled, a mean gap halved), in every model.
+MACHINE_COUNTS = ("machines", "processors.count", "servers")
+RATE_FACTORS = {"arrivals.rate": 2.0, "arrival_rates": 2.0, "mean_interarrival": 0.5, "startup_gap": 0.5,
+                "gap": 0.5, "burst_gap": 0.5}
+
+
+def _with_settings(node: dict, changes: dict, prefix: str = "") -> dict:
+    """A scenario file's dict with the flat keys of ``changes`` (key: new value) set."""
+    out = {}
+    for key, value in node.items():
+        flat = f"{prefix}{key}"
+        out[key] = _with_settings(value, changes, f"{flat}.") if isinstance(value, dict) else changes.get(flat, value)
+    return out
+
+
+def _scaled(value, factor: float):
+    if isinstance(value, list):
+        return [_scaled(v, factor) for v in value]
+    return value * factor
+
+
+def quick_what_ifs(scenario: Scenario) -> list[tuple[str, Scenario]]:
+    """What a person asks first of a scenario, each as the scenario changed (the same trials and seed, so the runs
+    share their random numbers where the workload allows): "Twice the machines" (servers, processors), "Twice the
+    arrival rate" and "Half the arrival rate", whichever its model has and allows (a change a size cap refuses is
+    left out)."""
+    data = scenario.to_dict()
+    flat = flat_settings(data)
+    out = []
+    for key in MACHINE_COUNTS:
+        if isinstance(flat.get(key), int):
+            out.append((f"Twice the {SETTINGS[key].words}", {key: 2 * flat[key]}))
+            break
+    rates = {key: f for key, f in RATE_FACTORS.items() if _is_number(flat.get(key)) or isinstance(flat.get(key), list)}
+    if rates:
+        out.append(("Twice the arrival rate", {key: _scaled(flat[key], f) for key, f in rates.items()}))
+        out.append(("Half the arrival rate", {key: _scaled(flat[key], 1 / f) for key, f in rates.items()}))
+    made = []
+    for words, changes in out:
+        try:
+            made.append((words, type(scenario).from_dict(_with_settings(data, changes))))
+        except HcschedError:
+            continue
+    return made
+
+
 def changed_settings(before: Scenario, after: Scenario) -> list[tuple[str, object, object]]:
     """(flat key, before, after) of each setting that differs between two scenarios of one model, in the scenario
     file's order."""

@@ -9,12 +9,14 @@ import streamlit as st
 
 from hcsched import get_model
 from hcsched.charts import heuristic_colors
-from hcsched.compare import RunComparison, change_words, comparison_csv
+from hcsched.compare import RunComparison, change_words, comparison_csv, quick_what_ifs, what_changed
 from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
 from hcsched.formatting import readable
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
 from pages.results_view import text_width
+from pages.runs import plan_run, running_run, start_run
+from pages.session import Keys, commit_scenario, same_experiment
 from pages.widgets import plain, shown_as_error
 
 
@@ -98,3 +100,26 @@ def choose_pair(key: str) -> tuple[Entry, Entry] | None:
     before = st.selectbox("Baseline", titles, key=f"{key}_before", on_change=_chosen, args=(key,))  # one a row: a run's
     after = st.selectbox("What-if", titles, key=f"{key}_after", on_change=_chosen, args=(key,))  # title can be long
     return titled(before), titled(after)
+
+
+def what_if_row(key: str) -> None:
+    """One-click what-ifs under the results of the current scenario (:func:`hcsched.compare.quick_what_ifs`): each
+    makes the scenario changed the current one and runs it; its results then show with the change against the
+    baseline, and "Compare two runs" gives the whole comparison. Nothing while a run goes on."""
+    run, current = st.session_state.get(Keys.RESULTS), st.session_state[Keys.SCENARIO]
+    if run is None or running_run() is not None or not same_experiment(run.scenario, current):
+        return
+    choices = quick_what_ifs(current)
+    if not choices:
+        return
+    st.caption("Try a what-if: the scenario changed, run with the same trials and seed, and compared with this run's "
+               "baseline when it ends.")
+    columns = st.columns(len(choices))
+    for i, ((words, changed), column) in enumerate(zip(choices, columns, strict=True)):
+        if column.button(words, key=f"{key}_whatif_{i}", help="; ".join(what_changed(current, changed))):
+            job = plan_run(commit_scenario(changed))
+            if job.refused is not None:
+                st.error(plain(job.refused))
+            else:
+                start_run(job)
+                st.rerun()

@@ -102,7 +102,7 @@ def started_pool() -> Pool | None:
 def begin_page() -> None:
     """What every page does first: start the server's pool (unless jobs run in this process, in tests), and forget a
     job that an interrupted run of a page left for :func:`watch`, and settle the jobs that have ended."""
-    _watched.entry = None
+    _watched.entry, _watched.shown = None, None
     _watched.page_started = time.monotonic()
     _settle_ended()
     if not IN_PROCESS:
@@ -261,9 +261,11 @@ class Job:
         st.button("Cancel", key=key, on_click=self.cancel.set)
         return bar, warning
 
-    def draw(self, bar, warning) -> None:
+    def draw(self, bar, warning, shown: int | None = None) -> None:
         """The progress bar ("3 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
-        while it waits; a warning when it has made no progress for far longer than its estimate."""
+        while it waits; a warning when it has made no progress for far longer than its estimate. ``shown``: the trials
+        whose results the page shows so far, said when fewer are shown than are done (the page is drawn again at
+        most every few seconds)."""
         if self.place:
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
             bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
@@ -272,6 +274,8 @@ class Job:
             pool = started_pool()
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left)
+            if shown is not None and shown < int(self.done):
+                text += f"; the results below are of {shown} of them, and catch up as the page is drawn again"
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
         if quiet is None:
@@ -297,6 +301,12 @@ def follow(key: str, cancel_key: str, results: bool = False) -> None:
     job = _running(key)
     if job is not None:
         _watched.entry = (key, *job.show(cancel_key), job.partials if results else None)
+
+
+def showing_so_far(trials: int) -> None:
+    """The page shows the results of ``trials`` trials of the run it follows: its progress bar says so while more are
+    done (:meth:`Job.draw`)."""
+    _watched.shown = trials
 
 
 def following() -> bool:
@@ -332,7 +342,7 @@ def watch() -> None:
             return
         if drawn is not None and job.partials != drawn and (drawn == 0 or time.monotonic() >= redraw):
             st.rerun()  # (more) results so far: the page shows them, the first as soon as they come
-        job.draw(bar, warning)
+        job.draw(bar, warning, getattr(_watched, "shown", None))
         time.sleep(REFRESH_SECONDS)
     if WATCH_SECONDS > 0:
         st.rerun()

@@ -16,10 +16,10 @@ from hcsched.charts import (
     MACHINES,
     GanttRows,
     gantt,
+    gantt_busiest,
     gantt_default_window,
     gantt_highlight,
     gantt_highlight_text,
-    gantt_machines,
     gantt_start,
     heuristic_colors,
     metric_bars,
@@ -49,6 +49,7 @@ from pages.history import (
     shown_entry,
     titled,
 )
+from pages.jobs import showing_so_far
 from pages.models import replace_scenario, shown_text, ui
 from pages.runs import RunResult, running_run
 from pages.session import Keys, same_experiment
@@ -101,8 +102,9 @@ def show_results_so_far(key: str) -> bool:
     if job is None or job.partial is None or not same_experiment(job.scenario, st.session_state[Keys.SCENARIO]):
         return False
     results = job.partial
-    show_results(RunResult(job.scenario, results, time.monotonic() - job.started), key,
-                 so_far=int(results["trial"].nunique()))
+    so_far = int(results["trial"].nunique())
+    showing_so_far(so_far)
+    show_results(RunResult(job.scenario, results, time.monotonic() - job.started), key, so_far=so_far)
     return True
 
 
@@ -387,13 +389,16 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     if not shown:
         return [], None
     machines = max(schedules[label].machines for label in shown)
-    cap = gantt_machines({label: schedules[label] for label in shown}, rows)
-    if machines <= cap:
+    first, count = gantt_busiest({label: schedules[label] for label in shown}, rows)
+    if machines <= count:
         return shown, None
     word = rows.word.capitalize()
-    lo, hi = st.slider(f"{word}s shown", 0, machines - 1, (0, cap - 1), key=f"{key}_gantt_machines",
-                       help=f"A range of {rows.word}s; by default as many as keep the chart within a window.")
-    st.caption(f"{word}s {rows.name(lo)}-{rows.name(hi)} of {rows.name(0)}-{rows.name(machines - 1)} shown.")
+    lo, hi = st.slider(f"{word}s shown", 0, machines - 1, (first, first + count - 1), key=f"{key}_gantt_machines",
+                       help=f"A range of {rows.word}s; by default as many as keep the chart within a window, those "
+                            "side by side that ran the most tasks.")
+    busiest = " (the busiest side by side)" if (lo, hi) == (first, first + count - 1) else ""
+    st.caption(f"{word}s {rows.name(lo)}-{rows.name(hi)} of {rows.name(0)}-{rows.name(machines - 1)} shown"
+               f"{busiest}; more would not fit a window: move the slider to see others.")
     return shown, list(range(lo, hi + 1))
 
 

@@ -27,6 +27,8 @@ try:
 except HcschedError as exc:
     st.error(plain(exc))
     st.stop()
+if chosen != scenario:  # the trials and seed set here are the scenario's at once: Home, the address and Run agree
+    st.session_state[Keys.SCENARIO] = chosen
 running = Keys.JOB in st.session_state
 job = plan_run(chosen, int(jobs))
 if run_button("Run", key="run_start", job=job):

@@ -6,12 +6,15 @@ from helpers import HCSP
 from hcsched.heuristics import PLUGIN_ERRORS, PLUGINS
 from hcsched.heuristics.plugins import LOADED
 
-SERIAL_FILES = ("test_browser", "test_report_browser", "test_soak")  # their bounds are wall times of a real server
+# their bounds are wall times of a real server (the first answer within 3 s, a reload, the Gantt's play, Cancel); the
+# other browser tests wait with generous timeouts and report their times, so they run beside the rest
+SERIAL_FILES = ("test_browser_demo", "test_browser_gantt", "test_soak")
 
 
 def pytest_collection_modifyitems(items):
-    """The tests that time a real server in a real browser (the first answer within 3 s, Cancel within its bound) and
-    the soak are marked ``serial``: the README's test command runs them alone, after the rest in two processes."""
+    """The tests that time a real server in a real browser (the first answer within 3 s, the Gantt's play) and the
+    soak (Cancel within its bound) are marked ``serial``: the README's test command runs them alone, after the rest
+    in two processes."""
     for item in items:
         if item.path.name.startswith(SERIAL_FILES):
             item.add_marker(pytest.mark.serial)

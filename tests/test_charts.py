@@ -8,13 +8,19 @@ import pytest
 from hcsched import get_model, model_names, preset, trial_schedules
 from hcsched.charts import (
     GANTT_BARS,
+    GANTT_BOTTOM,
+    GANTT_GAP,
     GANTT_HEIGHT,
+    GANTT_TOP,
+    LANE_PX,
     MACHINES,
     PALETTE,
     ROW_BARS,
+    ROW_PX,
     GanttRows,
     band_widths,
     gantt,
+    gantt_busiest,
     gantt_default_window,
     gantt_defaults,
     gantt_frames,
@@ -560,3 +566,27 @@ def test_csv_headers_name_every_column_as_it_is(name):
         assert in_units <= set(columns), (what, in_units - set(columns))
     assert f"# columns: trial: the {model.trial_word}, numbered from 0; heuristic: its label;" in texts["results"]
     assert "from 0)" not in "".join(texts.values())
+
+
+def _ran(machine, start, machines=6) -> Schedule:
+    machine, start = np.asarray(machine), np.asarray(start, float)
+    return Schedule(np.zeros(machine.size), machine, start, start + 1, np.ones(machine.size), np.ones(machine.size),
+                    machines)
+
+
+def test_the_gantt_opens_on_the_busiest_machines_side_by_side_when_not_all_fit():
+    """Of 6 machines with 2 shown, the pair that ran the most tasks in all panels together (a tie to the lowest)."""
+    two = GANTT_TOP + GANTT_BOTTOM + 2 * ROW_PX[0]  # px for 2 rows in one panel
+    s = _ran([0, 3, 3, 4, 4, 4, 5, 1], np.arange(8.0))
+    assert gantt_busiest({"a": s}, height=two) == (3, 2)  # machines 3-4 ran 5 tasks; 4-5 ran 4
+    other = _ran([0, 0, 0, 1, 1, 1], np.arange(6.0))
+    both = two + GANTT_GAP + 2 * ROW_PX[0]  # and for 2 rows in each of two panels
+    assert gantt_busiest({"a": s, "b": other}, height=both) == (0, 2)  # together: 0-1 ran 8, 3-4 ran 5
+    assert gantt_busiest({"a": s}) == (0, 6)  # every machine fits
+    assert gantt_busiest({"a": _ran([5, 5, 0], [np.nan, np.nan, 0.0])}, height=two)[0] == 0  # unstarted: ran nowhere
+    # where each task takes a lane: machine 4 runs 3 at once (4 lanes with its gap), the others 1 (2 lanes)
+    lane_rows = GanttRows("server", "s", lanes=True)
+    busy = Schedule(np.zeros(6), np.array([0, 1, 4, 4, 4, 5]), np.array([0.0, 0, 0, 0, 0, 0]), np.ones(6), np.ones(6),
+                    np.ones(6), 6)
+    six = GANTT_TOP + GANTT_BOTTOM + 6 * LANE_PX[0]  # 6 lanes: machine 4 and one more, or three others
+    assert gantt_busiest({"a": busy}, lane_rows, height=six) == (4, 2)  # 4-5 ran 4 tasks; 0-2 ran 2

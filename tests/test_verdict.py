@@ -299,8 +299,8 @@ def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
     (ref,) = v.references
     assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
     assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95% of the upper "
-                                "bound, 5.0 points above A, the best heuristic that can run online: a real difference "
-                                "(95% interval: 5.0 points above, the same in every trial).")
+                                "bound, 5.0 points above A, the best heuristic that can run online (a real "
+                                "difference).")
     assert verdict_lines([v]) == [v.text, v.reference_text]
     # without the mark, GA wins: the registry's mark, not the numbers, keeps it out
     assert verdict(results, POINTS).best == "GA"
@@ -313,9 +313,18 @@ def test_references_share_one_description_and_a_benchmark_that_is_one_is_not_com
     assert v.best == "A" and [c.role for c in v.comparisons] == ["runner-up"]  # TPSA is no contender, nor a benchmark
     assert [r.label for r in v.references] == ["GA", "TPSA"]  # the best reference first
     assert v.reference_text == (f"For reference, not contenders (each {STATIC_REFERENCE}): GA reaches 95% of the upper "
-                                "bound, 5.0 points above A, the best heuristic that can run online: a real difference "
-                                "(95% interval: 5.0 points above, the same in every trial); TPSA reaches 90% of the "
-                                "upper bound, equal to A in every trial.")
+                                "bound, 5.0 points above A, the best heuristic that can run online (a real "
+                                "difference); TPSA reaches 90% of the upper bound, equal to A in every trial.")
+
+
+def test_a_references_real_but_small_difference_is_said_small_and_one_not_told_apart_briefly():
+    # TPSA - A: 0.03, 0.04, 0.03, 0.04 points over a mean of 90 (under 1%); B - A: 1, -1, 2, -2 (not told apart)
+    results = table("p", A=[90, 91, 89, 90], TPSA=[90.03, 91.04, 89.03, 90.04], B=[91, 90, 91, 88])
+    refs = {"TPSA": STATIC_REFERENCE, "B": STATIC_REFERENCE}
+    v = verdict(results, POINTS, references=refs)
+    assert v.reference_text == (f"For reference, not contenders (each {STATIC_REFERENCE}): TPSA reaches 90.04% of the "
+                                "upper bound, 0.035 points above A, the best heuristic that can run online: real, but "
+                                "under 1% of its value; B reaches 90% of the upper bound, not told apart from A.")
 
 
 def test_only_references_or_one_heuristic_that_can_run_online():
@@ -376,8 +385,8 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     assert "ga" not in lead.text.replace("slack-sufferage", "")
     assert lead.reference_text.startswith(f"For reference, not contenders (each {STATIC_REFERENCE}): ga (Genetic "
                                           "algorithm, static) reaches 91.78% of the upper bound, 2.0 points above "
-                                          "slack-sufferage, the best heuristic that can run online: a real "
-                                          "difference")
+                                          "slack-sufferage, the best heuristic that can run online (a real "
+                                          "difference)")
 
 
 @pytest.mark.parametrize("name, lead", [("quickstart", "makespan"), ("alazzoni-B", "mean_in_system"),

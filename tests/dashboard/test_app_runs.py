@@ -168,3 +168,46 @@ def test_a_run_the_server_computed_before_says_so_rather_than_under_a_tenth_of_a
     run = at.session_state["results"]
     assert run.cached and run.took == "computed before on this server"
     assert any("seed 4242, computed before on this server" in c.value for c in at.caption)
+
+
+def test_trials_and_seed_set_on_run_are_the_scenarios_at_once_on_home_and_in_the_address():
+    """Set on Run and not run there, the trials and seed were lost on Home, which ran the scenario's own (a manager
+    set 40 trials, and Home ran 50)."""
+    at = app("app.py", scenario=preset("quickstart"))
+    at.switch_page("pages/run.py").run()
+    at.number_input(key="run_trials").set_value(3).run()
+    at.number_input(key="run_seed").set_value(7).run()
+    assert (at.session_state["scenario"].trials, at.session_state["scenario"].seed) == (3, 7)
+    at.switch_page("app.py").run()
+    assert not at.exception, at.exception
+    assert any(", 3 trials; heuristics" in c.value for c in at.caption)
+    assert (at.query_params.get("trials"), at.query_params.get("seed")) == ("3", "7")
+    at.switch_page("pages/run.py").run()  # back on Run, the fields show them
+    assert (at.number_input(key="run_trials").value, at.number_input(key="run_seed").value) == (3, 7)
+
+
+class _Slot:
+    """A page's slot as :meth:`Job.draw` writes it: the progress bar's text, or empty."""
+
+    def __init__(self):
+        self.text = None
+
+    def progress(self, value, text=""):
+        self.text = text
+
+    def empty(self):
+        self.text = None
+
+
+def test_the_progress_says_when_the_results_below_are_of_fewer_trials_than_are_done():
+    """Under load a page showing the results so far is drawn again only every few seconds: "35 of 50 done" beside
+    "So far, 9 of 50" read as a contradiction; the bar now says which the results below are of."""
+    job = Job(preset("quickstart"), 50, estimate=20.0)
+    job.done, job.total = 35.0, 50
+    bar, warning = _Slot(), _Slot()
+    job.draw(bar, warning, shown=9)
+    assert bar.text.startswith("35 of 50 trials done") and bar.text.endswith(
+        "; the results below are of 9 of them, and catch up as the page is drawn again")
+    for shown in (35, None):  # all of them shown, or a page that shows no results: nothing more said
+        job.draw(bar, warning, shown=shown)
+        assert "results below" not in bar.text

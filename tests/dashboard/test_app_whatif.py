@@ -197,3 +197,26 @@ def test_every_models_runs_compare_on_the_results_page(name):
              results_mode_kept="Compare two runs")
     assert plain(at.markdown[0].value).startswith(f"seed {base.seed} → {base.seed + 1}: ")
     assert "Unpaired (Welch)" in at.caption[0].value and len(at.get("plotly_chart")) == 1 and not at.exception
+
+
+def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
+    """Results offers what a person asks first (twice the machines, twice or half the arrival rate): a click makes
+    the scenario changed the current one, runs it with the same trials and seed, and shows its results against the
+    baseline, with the library's figures."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    labels = [b.label for b in at.button if b.key and b.key.startswith("results_whatif_")]
+    assert labels == ["Twice the machines", "Twice the arrival rate", "Half the arrival rate"]
+    at.button(key="results_whatif_0").click().run()
+    end = time.monotonic() + 60
+    while "job" in at.session_state and time.monotonic() < end:
+        time.sleep(0.1)
+        at.run()
+    assert not at.exception, at.exception
+    after = at.session_state["scenario"]
+    assert after.machines == 16 and (after.trials, after.seed, after.tasks) == (SMALL.trials, SMALL.seed, 60)
+    assert [e.changes_text for e in at.session_state["history"]] == ["the first run", "machines 8 → 16"]
+    lead, _ = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_parts()
+    assert plain(at.info[0].value) == f"Against run #1 (the baseline, this session's first run of the model): {lead}"

@@ -97,8 +97,14 @@ class EstimationModel(Model):
         return s.tasks, s.machines
 
     def headline(self, s: spec.EstimationSpec) -> str:
+        """How run times are estimated and which error the schedulers weigh, in words (sections 2 and 3.1)."""
         e = s.estimator
-        return f"estimator {e.method} (n = {e.n}, L = {e.L:g}, nu = {e.nu:g}), predicted error: {e.error}"
+        how = {"knn": f"by the nearest of them (k-NN, L = {e.L:g})", "average": "by their average",
+               "smoothed": f"by a smoothed average (nu = {e.nu:g})"}[e.method]
+        error = {"knn": "the k-NN's own past error", "smoothed": f"a smoothed average of past errors (nu = {e.nu:g})",
+                 "mean": "the mean past error"}[e.error]
+        return (f"run times estimated from each processor's last {e.n} runs of a problem {how}; the schedulers "
+                f"weigh {error}")
 
     def workload(self, s: spec.EstimationSpec, seed_seq: np.random.SeedSequence):
         return make_workload(s, seed_seq)

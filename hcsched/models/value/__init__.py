@@ -109,7 +109,8 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return f"value V over [{B / 60:g}, {E / 60:g}] min as % of the upper bound UB (section 2.3)"
+        return (f"score: the value earned from minute {B / 60:g} to {E / 60:g}, as % of the most possible (V over "
+                f"the upper bound UB, section 2.3)")
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
         return make_workload(s, seed_seq)

@@ -207,7 +207,7 @@ DYNAMIC: tuple[Heuristic, ...] = (
 )
 
 
-STATIC_REFERENCE = "a static benchmark computed after the fact with the whole workload known"  # section 5
+STATIC_REFERENCE = "a search computed after the fact, knowing every task"  # section 5: static benchmarks
 
 
 @dataclass(frozen=True)
