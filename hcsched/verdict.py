@@ -739,6 +739,12 @@ def _named_form(label: str, name: str) -> str:
     return f"{base} ({name}; {params})" if params else f"{label} ({name})"
 
 
+def in_words(label: str, model: str | None = None) -> str:
+    """A heuristic's label with its plain words beside it, as a headline first names it: "mct (Minimum completion
+    time)", "kpb (K-percent best; kbar=1)"; the label alone where its words only repeat it."""
+    return named_once([label], {label: heuristic_words(label, model)})[0]
+
+
 def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
     """Each heuristic's plain words beside its label where the lines first mention it (:func:`_named_form`); a label
     already named there, or whose name only repeats it (a plug-in's "Mine" for mine), stays as it is. ``names``: label

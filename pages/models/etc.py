@@ -51,11 +51,13 @@ def reset() -> None:
         st.session_state.pop(key, None)
 
 
+ETC_TITLE = "Expected time of each task on each machine (ETC), trial 0"
+
+
 def overview(scenario, container) -> None:
     """The ETC matrix of trial 0 as a small heatmap (when it is not too large to draw)."""
     if scenario.tasks * scenario.machines <= 200_000:
-        container.plotly_chart(etc_heatmap(preview_etc(scenario), "ETC matrix of trial "
-                                                                  "0", height=220), key="landing_etc")
+        container.plotly_chart(etc_heatmap(preview_etc(scenario), ETC_TITLE, height=220), key="landing_etc")
 
 
 def trial_charts(runs: dict, colors: dict, key: str) -> None:
@@ -339,6 +341,6 @@ def editor(sc) -> None:
         _load_note(load_slot, sc)
 
     if not own and sc.tasks * sc.machines <= 200_000:
-        st.plotly_chart(etc_heatmap(preview_etc(sc), "ETC matrix of trial 0"), key="sc_heatmap", width="stretch")
+        st.plotly_chart(etc_heatmap(preview_etc(sc), ETC_TITLE), key="sc_heatmap", width="stretch")
     elif own and etc is not None:
         st.plotly_chart(etc_heatmap(np.array(etc.matrix)), key="sc_heatmap", width="stretch")

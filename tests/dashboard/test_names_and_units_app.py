@@ -5,11 +5,11 @@ hovering a heuristic gives its plain-words name, and the page says what its shor
 import json
 
 import pytest
-from helpers import open_results, plotly_charts
+from helpers import app, open_results, plotly_charts
 
 pytest.importorskip("streamlit")
 
-from hcsched import get_model, model_names  # noqa: E402
+from hcsched import get_model, model_names, preset  # noqa: E402
 from hcsched.heuristics import heuristic_hover  # noqa: E402
 from hcsched.verdict import scenario_references  # noqa: E402
 from pages.widgets import plain  # noqa: E402
@@ -83,3 +83,12 @@ def test_the_value_pages_deadlines_are_said_in_words():
     assert any("D100" in c.value and "full value" in c.value for c in at.caption)
     words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
     assert "D100, D50, D25" in words and "UB" in words
+
+
+def test_home_names_each_heuristic_in_words():
+    at = app("app.py", scenario=preset("quickstart"))
+    assert not at.exception, at.exception
+    line = next(c.value for c in at.caption if "; heuristics: " in c.value)
+    assert line.endswith("heuristics: mct (Minimum completion time), kpb (K-percent best), min-min (soonest-finishing "
+                         "task first), sufferage (task that would suffer most first)"), line
+    assert not any(c.value.endswith("heuristics: mct, kpb, min-min, sufferage") for c in at.caption)
