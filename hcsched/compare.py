@@ -367,6 +367,29 @@ def _heuristic_changes(before: Scenario, after: Scenario) -> list[str]:
     return said
 
 
+def _rate_factor(key: str, old, new) -> float | None:
+    """How many times more often tasks arrive after a change of the setting ``key`` of :data:`RATE_FACTORS` (a rate
+    multiplied, or a mean gap divided, by one factor, every element of a list alike); None otherwise."""
+    olds, news = (np.ravel(np.asarray(x, dtype=float)) if isinstance(x, (int, float, list, tuple)) else None
+                  for x in (old, new))
+    if olds is None or news is None or olds.shape != news.shape or not olds.size or not np.all(olds > 0):
+        return None
+    ratio = news / olds
+    if not np.allclose(ratio, ratio[0], rtol=1e-9, atol=0.0):
+        return None
+    return float(ratio[0]) if RATE_FACTORS[key] > 1 else 1.0 / float(ratio[0])
+
+
+def _rate_change(changed: list[tuple[str, object, object]]) -> str | None:
+    """"arrival rate ×2 (every mean gap between arrivals ×0.5)" when two or more settings of :data:`RATE_FACTORS`
+    changed, all making tasks arrive the same number of times more often; None otherwise."""
+    rates = [(key, old, new) for key, old, new in changed if key in RATE_FACTORS]
+    factors = [_rate_factor(*c) for c in rates]
+    if len(rates) < 2 or None in factors or not np.allclose(factors, factors[0], rtol=1e-6, atol=0.0):
+        return None
+    return f"arrival rate ×{factors[0]:.3g} (every mean gap between arrivals ×{1 / factors[0]:.3g})"
+
+
 def what_changed(before: Scenario, after: Scenario) -> list[str]:
     """What makes ``after`` another scenario than ``before``, in short phrases in words (:func:`setting_change`):
     "tasks 200 → 150", "arrival rate 2.3 → 4.6 tasks an hour (×2)", "max-min instead of min-min", "kpb (k=10)
@@ -375,7 +398,11 @@ def what_changed(before: Scenario, after: Scenario) -> list[str]:
     models = before.model, after.model  # another model altogether: nothing else compares
     if models[0] != models[1]:
         return [f"model {models[0]} → {models[1]}"]
-    out = [setting_change(key, old, new) for key, old, new in changed_settings(before, after)]
+    changed = changed_settings(before, after)
+    rate = _rate_change(changed)
+    if rate is not None:  # several settings that together set how often tasks arrive, all by one factor
+        changed = [c for c in changed if c[0] not in RATE_FACTORS]
+    out = ([] if rate is None else [rate]) + [setting_change(key, old, new) for key, old, new in changed]
     out += _heuristic_changes(before, after)
     model = get_model(after.model)
     if (model.normalizes() or before.benchmark or after.benchmark) and benchmark_kind(before) != benchmark_kind(after):

@@ -102,6 +102,11 @@ def choose_pair(key: str) -> tuple[Entry, Entry] | None:
     return titled(before), titled(after)
 
 
+def _duration(seconds: float) -> str:
+    """A run's estimated wall time as the progress bar says one: "8 s", "3 min"."""
+    return f"{max(seconds, 1):.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
 def what_if_row(key: str) -> None:
     """One-click what-ifs under the results of the current scenario (:func:`hcsched.compare.quick_what_ifs`): each
     makes the scenario changed the current one and runs it; its results then show with the change against the
@@ -116,7 +121,10 @@ def what_if_row(key: str) -> None:
                "baseline when it ends.")
     columns = st.columns(len(choices))
     for i, ((words, changed), column) in enumerate(zip(choices, columns, strict=True)):
-        if column.button(words, key=f"{key}_whatif_{i}", help="; ".join(what_changed(current, changed))):
+        planned = plan_run(changed)
+        said = "; ".join(what_changed(current, changed))
+        said += f". {planned.refused}" if planned.refused else f". About {_duration(planned.estimate)}."
+        if column.button(words, key=f"{key}_whatif_{i}", help=plain(said), disabled=bool(planned.refused)):
             job = plan_run(commit_scenario(changed))
             if job.refused is not None:
                 st.error(plain(job.refused))

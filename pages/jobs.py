@@ -264,8 +264,8 @@ class Job:
     def draw(self, bar, warning, shown: int | None = None) -> None:
         """The progress bar ("3 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
         while it waits; a warning when it has made no progress for far longer than its estimate. ``shown``: the trials
-        whose results the page shows so far, said when fewer are shown than are done (the page is drawn again at
-        most every few seconds)."""
+        whose results the page shows so far, said beside the trials done (the page is drawn again at most every few
+        seconds, so the two differ for a while)."""
         if self.place:
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
             bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
@@ -274,8 +274,8 @@ class Job:
             pool = started_pool()
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left)
-            if shown is not None and shown < int(self.done):
-                text += f"; the results below are of {shown} of them, and catch up as the page is drawn again"
+            if shown is not None:  # said steadily while the results below show: their count catches up in turns
+                text += f"; the results below: {shown} of them"
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
         if quiet is None:

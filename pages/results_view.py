@@ -137,9 +137,9 @@ def pick_run(key: str):
         return shown
     picker = f"{key}_pick_run"
     st.session_state[picker] = shown.title  # follows a new run; a pick goes through _picked
-    st.selectbox(f"Run shown (the last {HISTORY_CAP} runs, kept on this server for {SESSION_HOURS:g} hours after "
-                 "your last visit: a reload of this address finds them)", [e.title for e in reversed(runs)], key=picker,
-                 on_change=_picked, args=(picker,))
+    st.selectbox("Run shown", [e.title for e in reversed(runs)], key=picker, on_change=_picked, args=(picker,),
+                 help=f"The last {HISTORY_CAP} runs of this session, kept on this server for {SESSION_HOURS:g} hours "
+                      "after your last visit: a reload of this address finds them.")
     found = None if is_pinned(shown) else against_baseline(shown)
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
     if is_pinned(shown):

@@ -206,11 +206,10 @@ def estimate_note(job: Job) -> None:
     elif running is not None and not running.ended:
         return
     elif shown is not None and getattr(shown, "scenario", None) == job.scenario:
-        st.caption("The results shown are of this scenario, its trials and its seed: Run would give the same numbers, "
-                   "so it shows them again.")
+        return  # the results shown are of this very run: Run would show them again
     elif job.estimate > WARN_SECONDS:
-        st.warning(f"This run may take about {job.estimate / 60:.1f} minutes. It runs in the background: you can move "
-                   "between pages, and cancel it.")
+        st.warning(f"This run may take about {job.estimate / 60:.1f} minutes. It runs in the background while this "
+                   "tab is open: you can move between pages, reload, and cancel it.")
     else:
         st.caption(f"Estimated time: about {max(job.estimate, 0.1):.1f} s (more on the first "
                    "run, which compiles the kernels).")
@@ -226,7 +225,9 @@ def run_button(label: str, key: str, job: Job | None = None) -> bool:
     if job is not None:
         estimate_note(job)
     refused = job is not None and job.refused
-    return st.button(label, key=key, type="primary", disabled=Keys.JOB in st.session_state or bool(problem or refused))
+    running = Keys.JOB in st.session_state
+    return st.button(label, key=key, type="primary", disabled=running or bool(problem or refused),
+                     help="Available when the run going on ends, or once it is cancelled" if running else None)
 
 
 def headline_metric(model) -> Metric:

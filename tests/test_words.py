@@ -240,3 +240,27 @@ def test_a_docs_page_cited_by_its_path_is_named_in_words():
     assert (docs_in_words("the sweep (docs/sweeps-and-statistics.md, 'Sweeps')")
             == "the sweep (the documentation's page 'Sweeps and statistics', 'Sweeps')")
     assert docs_in_words("no page here: docs are good") == "no page here: docs are good"
+
+
+def test_quick_what_ifs_and_a_rate_set_by_several_gaps_said_as_one_change():
+    """Results' one-click what-ifs change what their words say, each model's way; the value model's arrival rate,
+    set by three mean gaps, is said as one change when all three move by one factor (not "mean gap between arrivals
+    at start-up 3.5 → 1.8 s (×0.5) and 2 more changes")."""
+    from hcsched.compare import quick_what_ifs, what_changed
+    value = preset("kim-loose-high-heavy")
+    made = dict(quick_what_ifs(value))
+    assert list(made) == ["Twice the machines", "Twice the arrival rate", "Half the arrival rate"]
+    assert what_changed(value, made["Twice the machines"]) == ["machines 8 → 16"]
+    assert what_changed(value, made["Twice the arrival rate"]) == [
+        "arrival rate ×2 (every mean gap between arrivals ×0.5)"]
+    faster = made["Twice the arrival rate"].spec
+    assert (faster.gap, faster.burst_gap, faster.startup_gap) == (7.0, 3.5, 1.75)
+    assert (made["Twice the arrival rate"].trials, made["Twice the arrival rate"].seed) == (value.trials, value.seed)
+    one_gap = value.replace(gap=7.0)  # one of the three alone: said as it is
+    assert what_changed(value, one_gap) == ["mean gap between arrivals 14 → 7 s"]
+    quick = preset("quickstart")
+    assert [w for w, _ in quick_what_ifs(quick)] == ["Twice the machines", "Twice the arrival rate",
+                                                      "Half the arrival rate"]
+    assert what_changed(quick, dict(quick_what_ifs(quick))["Twice the arrival rate"]) == [
+        "arrival rate 2.3 → 4.6 tasks an hour (×2)"]
+    assert [w for w, _ in quick_what_ifs(preset("page-system-a"))] == ["Twice the processors"]

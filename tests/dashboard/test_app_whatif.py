@@ -209,6 +209,8 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     at.switch_page("pages/results.py").run()
     labels = [b.label for b in at.button if b.key and b.key.startswith("results_whatif_")]
     assert labels == ["Twice the machines", "Twice the arrival rate", "Half the arrival rate"]
+    helps = [b.help for b in at.button if b.key and b.key.startswith("results_whatif_")]
+    assert helps[0].startswith("machines 8 → 16. About ") and helps[0].endswith(" s.")  # what it changes, how long
     at.button(key="results_whatif_0").click().run()
     end = time.monotonic() + 60
     while "job" in at.session_state and time.monotonic() < end:
