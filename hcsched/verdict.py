@@ -866,7 +866,8 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
 
 def trade_off(verdicts_: list[Verdict]) -> str:
     """One line on what the lead verdict leaves out: the other metrics that another heuristic wins, told apart from
-    its runner-up ("But min-min has the lowest mean flow time and the lowest max stretch."), each heuristic in words
+    its runner-up, each with its value ("But min-min has the lowest mean flow time at 12,300 s (3.4 hours) and the
+    lowest max stretch at 37.8."), each heuristic in words
     where the lead does not name it already; "" when none."""
     if not verdicts_ or verdicts_[0].best is None:
         return ""
@@ -874,7 +875,8 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     others = {}
     for v in verdicts_[1:]:
         if v.best is not None and v.best != lead.best and v.separated:
-            others.setdefault(v.best, []).append(f"the {_superlative(v)} {v.what or _lowered(v.title)}")
+            at = f" at {v.best_text}" if v.best_text else ""
+            others.setdefault(v.best, []).append(f"the {_superlative(v)} {v.what or _lowered(v.title)}{at}")
     line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
     return named_once([lead.text, lead.detail, line], dict(lead.names))[2] if line else ""
 

@@ -86,8 +86,11 @@ def choose_pair(key: str) -> tuple[Entry, Entry] | None:
     pinned as such, else the session's first run of its model), following each new run until the user picks others."""
     runs = history()
     if len(runs) < 2:
-        st.info("One run so far: change something (the Scenario, Heuristics or Run page) and run again, "
-                "and the two runs compare here.")
+        if running_run() is not None:
+            st.info("One run so far, and another going on: the two compare here when it ends.")
+        else:
+            st.info("One run so far: change something (the Scenario, Heuristics or Run page, or a what-if under "
+                    "the results) and run again, and the two runs compare here.")
         return None
     latest, state = runs[-1], st.session_state
     kept = state.get(f"{key}_kept")

@@ -146,8 +146,8 @@ def pick_run(key: str):
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
         base, line = found
-        which = "the baseline you pinned" if is_pinned(base) else "the baseline, this session's first run of the model"
-        c1.info(f"Against run #{base.number} ({which}): {plain(line)}")
+        which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
+        c1.info(f"Against run #{base.number}, {which}: {plain(line)}")
         if c2.button("Compare in detail", key=f"{key}_compare", on_click=_to_compare):
             try:
                 st.switch_page(PAGES["results"])

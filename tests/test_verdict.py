@@ -458,7 +458,7 @@ def test_a_trade_off_is_said_under_the_lead_not_only_folded():
     x = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300])
     y = table("y", A=[10, 20, 30, 30], B=[5, 9, 14, 15])  # B keeps tasks waiting half as long in every trial
     found = [verdict(x, LOWER), verdict(y, Metric("y", "Mean flow time (s)", "s", "lower", bar=True))]
-    assert trade_off(found) == "But B has the lowest mean flow time."
+    assert trade_off(found) == "But B has the lowest mean flow time at 10.75 s."
     assert trade_off(found[:1]) == "" and trade_off([]) == ""
     tied = table("y", A=[10, 20, 30, 30], B=[11, 19, 31, 29])
     assert trade_off([found[0], verdict(tied, HIGHER)]) == ""
@@ -501,14 +501,15 @@ def test_the_headline_is_the_lead_then_what_folds_below_it():
     found = [verdict(x, LOWER, benchmark="C", names=names),
              verdict(y, Metric("y", "Mean flow time (s)", "s", "lower", bar=True), names=names)]
     said = headline(found)
-    assert said.lead == found[0].text and said.rest == (found[0].detail, "But B has the lowest mean flow time.")
+    assert said.lead == found[0].text
+    assert said.rest == (found[0].detail, "But B has the lowest mean flow time at 10.75 s.")
     assert said.others == tuple(found[1].lines) and found[1].text.startswith("B (second) has the lowest mean flow")
     assert headline([]) == Headline("", (), ())
     # a heuristic the lead does not name is named in words in the trade-off
     z = verdict(table("y", A=[10, 20, 30, 30], B=[11, 21, 31, 31], C=[5, 9, 14, 15]),
                 Metric("y", "Mean flow time (s)", "s", "lower", bar=True), names=names)
     assert trade_off([verdict(x.query("heuristic != 'C'"), LOWER, names=names), z]) == \
-        "But C (third) has the lowest mean flow time."
+        "But C (third) has the lowest mean flow time at 10.75 s."
 
 
 def test_a_run_in_progress_says_so_far_and_whether_it_is_settled():

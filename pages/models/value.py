@@ -83,7 +83,7 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
         st.caption(window_note(frame, marks))
     st.caption(f"{plain(label)}, this trial: value V = {run.value:.4g}, upper bound UB = {run.upper_bound:.4g} "
                f"({100 * run.value / run.upper_bound if run.upper_bound > 0 else float('nan'):.1f}% of UB). "
-               f"Tasks by priority and outcome ({DEADLINES_TEXT}):")
+               f"Tasks by priority and outcome. {DEADLINES_TEXT}")
     st.dataframe(outcome_table(frame), key=f"{key}_v_counts")
 
 

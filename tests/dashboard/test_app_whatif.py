@@ -76,7 +76,7 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     at.switch_page("pages/results.py").run()
     expected = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1))
     lead, rest = expected.change_parts()
-    assert plain(at.info[0].value) == (f"Against run #1 (the baseline, this session's first run of the model): "
+    assert plain(at.info[0].value) == (f"Against run #1, the baseline: "
                                        f"{lead}")
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
@@ -163,7 +163,7 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.number_input(key="run_seed").set_value(5).run()
     run(at)
     at.switch_page("pages/results.py").run()
-    assert plain(at.info[0].value).startswith("Against run #1 (the baseline, this session's first run of the model): "
+    assert plain(at.info[0].value).startswith("Against run #1, the baseline: "
                                               "seed 1999 → 5: ")
     at.radio(key="results_mode").set_value("Compare two runs").run()
     assert (at.selectbox(key="cmp_before").value.startswith("#1 ")
@@ -178,7 +178,7 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.button(key="results_pin").click().run()
     assert at.session_state["history_baseline"] == 2
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][2].title).run()
-    assert plain(at.info[0].value).startswith("Against run #2 (the baseline you pinned): "
+    assert plain(at.info[0].value).startswith("Against run #2, the baseline you pinned: "
                                               "machines 12 → 8; seed 1999 → 5")
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
     at.button(key="results_load_run").click().run()
@@ -221,4 +221,4 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert after.machines == 16 and (after.trials, after.seed, after.tasks) == (SMALL.trials, SMALL.seed, 60)
     assert [e.changes_text for e in at.session_state["history"]] == ["the first run", "machines 8 → 16"]
     lead, _ = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_parts()
-    assert plain(at.info[0].value) == f"Against run #1 (the baseline, this session's first run of the model): {lead}"
+    assert plain(at.info[0].value) == f"Against run #1, the baseline: {lead}"
