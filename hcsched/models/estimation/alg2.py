@@ -59,8 +59,10 @@ def _row_best(kind, e, wb, lw, st, i, m_max, st_sum, once, last):
 
 @njit(cache=True)
 def _row_best_load(kind, e, wb, st, i, m_max, st_sum, once, last, cost):
-    """:func:`_row_best` of the load-balancing kinds LA, LE, LZ (eqs. 17-19), the same arithmetic: the row's costs
-    into ``cost`` first (a loop without branches, which the compiler vectorises), then the scan for the best."""
+    """:func:`_row_best` of the load-balancing kinds LA, LE, LZ (eqs. 17-19), the same arithmetic and the same pick:
+    the row's costs into ``cost`` first (a loop without branches, which the compiler vectorises), then their minimum
+    in four running minima (a minimum is exact in any order; NaN is never below), then its first (with ``last``
+    its last) position. A NaN first cost is kept, as the scan of :func:`_row_best` keeps it."""
     m = st.size
     row, w = e[i], wb[i]
     for j in range(m):
@@ -69,11 +71,23 @@ def _row_best_load(kind, e, wb, st, i, m_max, st_sum, once, last, cost):
     if kind != LA:
         for j in range(m):
             cost[j] *= w[j]
-    best, arg = np.inf, -1
-    for j in range(m):
-        v = cost[j]
-        if v < best or arg < 0 or (last and v == best):
-            best, arg = v, j
+    if cost[0] != cost[0]:
+        return cost[0], 0
+    r0, r1, r2, r3 = cost[0], np.inf, np.inf, np.inf
+    q = m - m % 4
+    for j in range(0, q, 4):
+        r0 = cost[j] if cost[j] < r0 else r0
+        r1 = cost[j + 1] if cost[j + 1] < r1 else r1
+        r2 = cost[j + 2] if cost[j + 2] < r2 else r2
+        r3 = cost[j + 3] if cost[j + 3] < r3 else r3
+    for j in range(q, m):
+        r0 = cost[j] if cost[j] < r0 else r0
+    best = min(min(r0, r1), min(r2, r3))
+    arg = 0
+    for j in range(m - 1, -1, -1) if last else range(m):
+        if cost[j] == best:
+            arg = j
+            break
     return best, arg
 
 
@@ -84,13 +98,14 @@ def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: floa
     highest task, then its highest processor)."""
     if kind not in KINDS:
         raise ValueError(f"unknown heuristic kind {kind!r}; the kernels know {KINDS}")
-    ew = np.asarray(ew, float)
+    ew, e = np.asarray(ew, float), np.asarray(e, float)
     sign = -1.0 if kind in (FZ, LZ) else 1.0
-    wb = ew ** (sign * beta) if kind in (FE, FZ, LE, LZ) else np.ones_like(ew)
-    lw = np.log(ew) if kind in (FE_D, FZ_D) else np.zeros_like(ew)
+    # a kind's cost reads EW^(+-beta) (FE, FZ, LE, LZ) or ln EW (FE_d, FZ_d) or neither: e stands in for what it
+    # does not read (no S x M array of ones or zeros)
+    wb = ew ** (sign * beta) if kind in (FE, FZ, LE, LZ) else e
+    lw = np.log(ew) if kind in (FE_D, FZ_D) else e
     idle = np.ones(st0.size, np.bool_) if idle is None else idle
-    return _greedy(kind, np.asarray(e, float), wb, lw, np.asarray(st0, float), bool(once), idle, bool(stop_early),
-                   ties == "last")
+    return _greedy(kind, e, wb, lw, np.asarray(st0, float), bool(once), idle, bool(stop_early), ties == "last")
 
 
 @njit(cache=True)

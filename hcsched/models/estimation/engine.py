@@ -23,6 +23,7 @@ for c + t (communication counts as busy time in eq. 7).
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -128,6 +129,8 @@ class _Sim:
         self.row = np.full(n, -1, np.int64)  # each task's row in them
         self.carry = K.CarriedFA(n, m, self.params.get("ties") == "last") if self._carried() else None
         self.touched: set[int] = set()  # the processors given a task by the last mapping (their queues to empty)
+        self.known_all = False  # every problem has a return (then every task is mapped by the heuristic)
+        self.waiting: np.ndarray | None = None  # the waiting tasks (status 1), ascending, until a release or a start
         for p in range(n_problems):
             self._push(float(w.stage_release[p, 0]), RELEASE, p, 0)
 
@@ -161,6 +164,7 @@ class _Sim:
     def _release(self, now: float, p: int, s: int) -> list[int]:
         tasks = np.flatnonzero((self.w.problem == p) & (self.w.stage == s))
         self.status[tasks] = 1
+        self.waiting = None
         self.arrival[tasks] = now
         self.est.fill_rows(tasks)
         return tasks.tolist()
@@ -172,22 +176,34 @@ class _Sim:
         self.run_plan[j] = np.nan
         self.unplanned.pop(j, None)
         d, t = self.d_etc[i], self.t[i]  # numpy scalars: eq. 8's arithmetic as ``et`` does it
-        self.act_err[i] = abs(d - t) / t if np.isfinite(d) else np.nan
+        self.act_err[i] = abs(d - t) / t if math.isfinite(d) else np.nan
         self.est.report_rate(j, w.speeds[j] * availability(w, j, now) * (1.0 + w.bench[i, j]))
-        self.est.observe(i, j, self.t[i], self.c[i], self.act_err[i], np.flatnonzero(self.status == 1))
+        self.est.observe(i, j, self.t[i], self.c[i], self.act_err[i], self._waiting())
         p, s = int(w.problem[i]), int(w.stage[i])
         if self.carry is not None:
             self.carry.column_changed(p, j)
         self.left[(p, s)] -= 1
-        if self.left[(p, s)] == 0 and s + 1 < w.stage_release.shape[1] and np.isfinite(w.stage_release[p, s + 1]):
+        if self.left[(p, s)] == 0 and s + 1 < w.stage_release.shape[1] and math.isfinite(w.stage_release[p, s + 1]):
             self._push(max(now, float(w.stage_release[p, s + 1])), RELEASE, p, s + 1)
+
+    def _waiting(self) -> np.ndarray:
+        """The tasks released and not started, ascending (kept until a release or a start changes them)."""
+        if self.waiting is None:
+            self.waiting = np.flatnonzero(self.status == 1)
+        return self.waiting
 
     # --- mapping ---------------------------------------------------------------------------------
     def _ready(self, now: float) -> np.ndarray:
         """ST_j (eq. 12, :func:`.heuristics.start_times`) from each running task's planned time (at dispatch, else
         the current estimate once its problem is known, else none)."""
-        plan = self.run_plan.copy()
-        if self.unplanned:
+        st = self.params.get("st", "absolute")
+        plan = self.run_plan
+        if self.unplanned and self.case == "best" and self.spec.estimator.method == "knn":  # in one kernel call
+            est, plan = self.est, plan.copy()
+            K.running_plans(plan, np.array(list(self.unplanned), np.int64), self.running, self.w.problem, est.returns,
+                            est.knn, est.count, est.T, est.rate, est.Cg)
+        elif self.unplanned:
+            plan = plan.copy()
             procs = np.array(sorted(self.unplanned), np.int64)
             tasks = self.running[procs]
             ok = self.est.known(tasks)
@@ -195,7 +211,6 @@ class _Sim:
                 lt, lp = tasks[ok], procs[ok]
                 etc, c, err = self.est.estimates(lt, lp)
                 plan[lp] = case_time(etc, self._case_err(err, lt, lp), self.case) + c
-        st = self.params.get("st", "absolute")
         has = np.isfinite(plan)
         if st == "relative":  # start_times' "relative" reading in one step
             return np.where(has, plan, 0.0)
@@ -213,7 +228,7 @@ class _Sim:
             return
         remap = self.spec.mapping == "return"
         if remap:
-            pool = np.flatnonzero(self.status == 1)
+            pool = self._waiting()
             for j in self.touched:  # the others are empty already
                 self.queues[j] = []
             self.touched = set()
@@ -222,16 +237,19 @@ class _Sim:
         if pool.size == 0:
             return
         self.mapping_events += 1
-        known = self.est.known(pool)
+        if not self.known_all:
+            self.known_all = bool((self.est.returns > 0).all())
+        known = None if self.known_all else self.est.known(pool)
         # round robin while nothing is known (section 2.2), over the idle processors first (by index), then the busy
         # ones: the paper does not say where the cycle starts; this way an unknown task never waits on a busy
         # processor while another is idle
         busy = self.running >= 0
-        unknown = pool[~known]
+        every = known is None or known.all()
+        unknown = pool[:0] if every else pool[~known]
         if unknown.size:
             cycle = np.argsort(busy, kind="stable")
             self._deal(unknown, cycle.tolist(), busy.tolist())
-        tasks = pool[known]
+        tasks = pool if every else pool[known]
         if tasks.size == 0:
             return
         st = self._ready(now)
@@ -300,10 +318,15 @@ class _Sim:
         """The error the worst case inflates ETC by: the predicted ET, or with "worst-max" the largest ET in U_j."""
         return self.est.worst_error(tasks, procs, err) if self.case == "worst-max" else err
 
+    def _remaps(self) -> bool:
+        """Whether every mapping event maps every waiting task again (queues emptied first, see ``_map``)."""
+        return self.spec.mapping == "return" and not self.rule.round_robin
+
     def _start(self, now: float) -> None:
-        queues, cached, row, est, case = self.queues, self.cached, self.row, self.est, self.case
-        for j in np.flatnonzero(self.running < 0).tolist():
-            if not queues[j]:
+        queues, cached, row, est, case, running = self.queues, self.cached, self.row, self.est, self.case, self.running
+        # remapping, only the processors the last mapping gave tasks have a queue; else any may
+        for j in sorted(self.touched) if self._remaps() else range(self.M):
+            if running[j] >= 0 or not queues[j]:
                 continue
             i = queues[j].pop(0)
             p = self.w.problem[i]
@@ -323,7 +346,7 @@ class _Sim:
                         else err
                     plan = etc * (1.0 + worst) + c
                 self.d_plan[i] = plan
-            if np.isfinite(self.d_plan[i]):
+            if math.isfinite(self.d_plan[i]):
                 self.run_plan[j] = self.d_plan[i]
             else:
                 self.unplanned[j] = i
@@ -331,6 +354,7 @@ class _Sim:
             t, comm = true_time(self.w, i, j, now)
             self.t[i], self.c[i] = t, comm
             self.status[i], self.running[j], self.machine[i] = 2, i, j
+            self.waiting = None
             self.start[i], self.finish[i] = now, now + comm + t
             self._push(self.finish[i], RETURN, i, j)
 

@@ -274,6 +274,25 @@ def _record(obs_x, obs_v, count, head, max_et, p, j, X, i, t, c, et):
     max_et[p, j] = top if any_known else np.nan
 
 
+@njit(cache=True)
+def _observe(obs_x, obs_v, count, head, max_et, p, j, X, i, t, c, et, problem, unstarted, knn, L, literal, k_table):
+    """:func:`_record` of task i's observation, then :func:`_update_column` of the tasks of ``unstarted`` of the
+    same problem (if any): one call for a return."""
+    _record(obs_x, obs_v, count, head, max_et, p, j, X, i, t, c, et)
+    n = 0
+    for x in range(unstarted.size):
+        n += problem[unstarted[x]] == p
+    if n == 0:
+        return
+    tasks, n = np.empty(n, np.int64), 0
+    for x in range(unstarted.size):
+        if problem[unstarted[x]] == p:
+            tasks[n] = unstarted[x]
+            n += 1
+    cnt = count[p, j]
+    _update_column(obs_x, obs_v, p, j, cnt, head[p, j], X, tasks, knn, L, literal, k_table[cnt])
+
+
 def knn_values(xq, xo, vo, L: float, literal: bool) -> np.ndarray:
     """Alg. 1 for each query row of xq against observations xo (newest first) with values vo (one column per
     quantity: t, c, ET). The k nearest (k = :func:`k_of` of the number of observations, in exact integers; ties at
@@ -322,7 +341,9 @@ class EstimatorState:
         self.knn = np.full((3, X.shape[0], m), np.nan)  # t, c, ET: one contiguous (N, M) matrix each
         self.use_knn = est.method == "knn" or est.error == "knn"
         self.k_table = [k_of(c) for c in range(n + 1)]  # k of Alg. 1 for each size of U_j
+        self.k_array = np.array(self.k_table, np.int64)
         self.mean_et = None  # each problem's mean ET as :meth:`mean_errors` reads it, until an ET is observed
+        self.every_et = False  # whether every problem had an ET when mean_et was made
 
     # --- updates ---------------------------------------------------------------------------------
     def report_rate(self, j: int, value: float) -> None:
@@ -335,8 +356,13 @@ class EstimatorState:
         estimation error ET of the estimate it was dispatched with (NaN if none); steps (3)-(4) of section 2, and
         column j of the k-NN estimates of ``unstarted`` tasks of the same problem."""
         p, nu = self.problem[i], self.est.nu
-        _record(self.obs_x, self.obs_v, self.count, self.head, self.max_et, int(p), int(j), self.X, int(i), float(t),
-                float(c), float(et))
+        if self.use_knn:  # the ring, then column j of the k-NN estimates of the problem's unstarted tasks
+            _observe(self.obs_x, self.obs_v, self.count, self.head, self.max_et, int(p), int(j), self.X, int(i),
+                     float(t), float(c), float(et), self.problem, unstarted, self.knn, float(self.est.L),
+                     self.est.weights == "literal", self.k_array)
+        else:
+            _record(self.obs_x, self.obs_v, self.count, self.head, self.max_et, int(p), int(j), self.X, int(i),
+                    float(t), float(c), float(et))
         first = self.returns[p] == 0
         self.T[p] = gamma_step(self.T[p], t * self.rate[j], nu, first)
         self.Cg[p] = gamma_step(self.Cg[p], c, nu, first)
@@ -348,11 +374,11 @@ class EstimatorState:
             self.n_etj[p, j] += 1
             self.sum_et[p] += et
             self.n_et[p] += 1
-            self.mean_et = None
-        if self.use_knn:
-            tasks = unstarted[self.problem[unstarted] == p]
-            if tasks.size:
-                self.update_column(p, j, tasks)
+            if self.mean_et is not None and self.n_et[p] > 1 and self.every_et:  # only p's mean moved
+                self.mean_et = self.mean_et.copy()  # (an array returned before keeps its values)
+                self.mean_et[p] = self.sum_et[p] / self.n_et[p]
+            else:
+                self.mean_et = None
 
     def neighbours(self, p: int, j: int) -> tuple[np.ndarray, np.ndarray]:
         """U_j of problem p, newest first: (X, values t, c, ET)."""
@@ -390,9 +416,11 @@ class EstimatorState:
         """Each problem's mean ET; before any of its errors is known, the mean over every problem; before any error
         at all, 0 (kept until the next ET is observed)."""
         if self.mean_et is None:
-            counts = self.n_et.tolist()
-            overall = self.sum_et.sum() / sum(counts) if any(counts) else 0.0  # numpy's sum, as the one of the array
-            self.mean_et = np.array([s / n if n > 0 else overall for s, n in zip(self.sum_et, counts, strict=True)])
+            counts = self.n_et
+            total = int(counts.sum())
+            overall = self.sum_et.sum() / total if total else 0.0  # numpy's sum, as the one of the array
+            self.mean_et = np.divide(self.sum_et, counts, out=np.full(counts.size, float(overall)), where=counts > 0)
+            self.every_et = bool((counts > 0).all())  # then an ET moves its own problem's mean only
         return self.mean_et
 
     def known(self, tasks: np.ndarray) -> np.ndarray:

@@ -261,6 +261,21 @@ def knn_pair_estimates(knn, tasks, procs, problem, count, T, rate, Cg, mean_et):
     return etc, comm, err
 
 
+@njit(cache=True)
+def running_plans(plan, procs, running, problem, returns, knn, count, T, rate, Cg):
+    """The planned time ETC + C (best case, k-NN method) of the task running on each processor of ``procs`` whose
+    problem is known, into plan: :func:`knn_pair_estimates`' ETC and C, added."""
+    for x in range(procs.size):
+        j = procs[x]
+        i = running[j]
+        p = problem[i]
+        if returns[p] > 0:
+            if count[p, j] > 0:
+                plan[j] = knn[0, i, j] + knn[1, i, j]
+            else:
+                plan[j] = T[p] / rate[j] + Cg[p]
+
+
 @njit(cache=True, error_model="numpy")
 def error_weights(err, etc, comm, eps):
     """EW (eq. 10) of (S, M) estimates, :func:`.error.ew`'s arithmetic in one pass: ET C / ETC, 1/eps where that is
@@ -536,3 +551,5 @@ def warm_up() -> None:
     knn_pair_estimates(np.ones((3, 2, 2)), np.arange(2), np.arange(2), np.zeros(2, np.int64),
                        np.ones((1, 2), np.int64), np.ones(1), np.ones(2), np.ones(1), np.ones(2))
     error_weights(e, e, e, 1e-6)
+    running_plans(np.full(2, np.nan), np.arange(2), np.arange(2), np.zeros(2, np.int64), np.ones(1, np.int64),
+                  np.ones((3, 2, 2)), np.array([[1, 0]]), np.ones(1), np.ones(2), np.ones(1))

@@ -1,5 +1,5 @@
 """The estimation model's per-event kernels against the numpy arithmetic they replace: the per-pair k-NN estimates,
-each problem's mean ET and EW (eq. 10)."""
+the planned times of running tasks, each problem's mean ET, EW (eq. 10) and the load kinds' row best."""
 
 import numpy as np
 import pytest
@@ -63,3 +63,53 @@ def test_error_weights_are_ew():
     got = K.error_weights(err, etc, comm, 1e-6)
     assert np.array_equal(got, ew(err, etc, comm, 1e-6))
     assert got[1, 1] == 1e6 and got[2, 2] == 1e-6 == got[0, 0]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_running_plans_are_the_pair_estimates_added(seed):
+    """The planned ETC + C of running tasks in one call against the pair estimates' ETC + C, bit for bit; a task of
+    a problem without returns leaves its processor's entry as it was."""
+    est = _state(seed)
+    running = np.array([40, 5, 50, 15, 59, 25])  # problems 1, 0, 1, 0, 1, 0
+    est.returns[1] = 0 if seed == 2 else est.returns[1]
+    plan = np.full(6, np.nan)
+    K.running_plans(plan, np.arange(6), running, est.problem, est.returns, est.knn, est.count, est.T, est.rate,
+                    est.Cg)
+    etc, c, _ = est.estimates(running, np.arange(6))
+    known = est.returns[est.problem[running]] > 0
+    assert np.array_equal(plan[known], (etc + c)[known], equal_nan=True) and np.isnan(plan[~known]).all()
+    assert known.any() and (seed != 2 or not known.all())
+
+
+def test_mean_errors_follow_every_observation_once_each_problem_has_an_et():
+    """After each further ET the kept means (one problem's moved at a time) equal those computed from scratch."""
+    est = _state(0)
+    rng = np.random.default_rng(5)
+    for k in range(12):
+        est.mean_errors()
+        est.observe(40 + k, k % 6, 60.0, 1.0, rng.random(), np.arange(52, 60))
+        kept = est.mean_errors().copy()
+        est.mean_et = None
+        assert np.array_equal(kept, est.mean_errors())
+    assert (est.n_et > 1).all()
+
+
+@pytest.mark.parametrize("last", [False, True])
+def test_load_rows_pick_as_the_scan_of_every_pair(last):
+    """The load kinds' row best (four running minima, then the position) against the scan of ``alg2._row_best``:
+    ties, NaN first and elsewhere, infinities."""
+    from hcsched.models.estimation import alg2 as A
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        m = int(rng.integers(1, 11))
+        e = rng.integers(1, 4, (1, m)).astype(float)
+        w = rng.choice([0.5, 1.0, 2.0, np.inf], (1, m))
+        if trial % 3 == 0:
+            e[0, rng.integers(m)] = np.nan
+        st = rng.integers(0, 4, m).astype(float)
+        for kind in (A.LA, A.LE, A.LZ):
+            for once in (True, False):
+                args = (st.max(), st.sum(), once, last)
+                got = A._row_best_load(kind, e, w, st, 0, *args, np.empty(m))
+                want = A._row_best(kind, e, w, e, st, 0, *args)
+                assert got[1] == want[1] and np.array_equal(got[0], want[0], equal_nan=True), (trial, kind)
