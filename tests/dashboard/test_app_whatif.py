@@ -25,6 +25,11 @@ def plain(markdown: str) -> str:
 def run(at, timeout: float = 60) -> None:
     """Press Run on the Run page and wait for the run to end."""
     at.button(key="run_start").click().run()
+    until_ended(at, timeout)
+
+
+def until_ended(at, timeout: float = 60) -> None:
+    """Wait for the session's run to end, the page drawn again meanwhile."""
     end = time.monotonic() + timeout
     while "job" in at.session_state and time.monotonic() < end:
         time.sleep(0.1)
@@ -212,11 +217,7 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     helps = [b.help for b in at.button if b.key and b.key.startswith("results_whatif_")]
     assert helps[0].startswith("machines 8 → 16. About ") and helps[0].endswith(" s.")  # what it changes, how long
     at.button(key="results_whatif_0").click().run()
-    end = time.monotonic() + 60
-    while "job" in at.session_state and time.monotonic() < end:
-        time.sleep(0.1)
-        at.run()
-    assert not at.exception, at.exception
+    until_ended(at)
     after = at.session_state["scenario"]
     assert after.machines == 16 and (after.trials, after.seed, after.tasks) == (SMALL.trials, SMALL.seed, 60)
     assert [e.changes_text for e in at.session_state["history"]] == ["the first run", "machines 8 → 16"]
