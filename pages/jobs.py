@@ -366,7 +366,8 @@ def settle(key: str) -> None:
         st.session_state.pop(job.notice_key, None)  # an older run's notice; on_result may leave its own
         job.on_result(job, value)
     elif kind == "cancelled":
-        st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.", job.scenario)
+        done = f" It had done {int(job.done)} of {job.total} {job.word}s." if job.total > 1 else ""
+        st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.{done}", job.scenario)
         if job.cancel.is_set():  # said wherever the person is now, even on a page of another scenario
             of = f" of {plain(job.scenario.name)}" if job.scenario is not None else ""
             st.toast(f"The {job.noun}{of} was cancelled after {int(job.done)} of {job.total} {job.word}s.",

@@ -51,7 +51,7 @@ def test_cancel_frees_the_page_at_once_and_kills_the_workers_of_the_run():
     start = time.monotonic()
     at.button(key="cancel_run").click().run()
     assert "job" not in at.session_state and "results" not in at.session_state
-    assert any(w.value == "The run was cancelled." for w in at.warning)
+    assert any(re.fullmatch(r"The run was cancelled\. It had done \d+ of 400 trials\.", w.value) for w in at.warning)
     # and a toast, seen on any page, names the run and how far it went
     assert any(re.fullmatch(r"The run of \S+ was cancelled after \d+ of \d+ \w+s\.", t.value) for t in at.toast)
     assert not at.button(key="run_start").disabled
@@ -61,6 +61,11 @@ def test_cancel_frees_the_page_at_once_and_kills_the_workers_of_the_run():
     assert not any(_alive(p) for p in busy)
     assert time.monotonic() - start < 2.0
     assert server_pool().wait_ready(60) and len(server_pool().pids()) == server_pool().size  # replaced
+    # it stays said, named, once another scenario is loaded, until the next run
+    at.session_state["scenario"] = preset("quickstart")
+    at.run()
+    assert any(re.fullmatch(r"maheswaran-fig6: The run was cancelled\. It had done \d+ of 400 trials\.", w.value)
+               for w in at.warning), [w.value for w in at.warning]
 
 
 def test_a_killed_worker_fails_the_run_in_one_line_and_the_next_run_works():
@@ -86,7 +91,7 @@ def test_a_run_without_progress_says_it_may_be_stuck_and_cancel_still_frees_the_
     at = app("pages/run.py", job=job)
     assert any(w.value.startswith("No progress for 10") and "estimated at 2 s" in w.value for w in at.warning)
     at.button(key="cancel_run").click().run()
-    assert "job" not in at.session_state and any(w.value == "The run was cancelled." for w in at.warning)
+    assert "job" not in at.session_state and any(w.value.startswith("The run was cancelled.") for w in at.warning)
     assert not at.button(key="run_start").disabled
     never.set()
 
