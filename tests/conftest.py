@@ -6,14 +6,14 @@ from helpers import HCSP
 from hcsched.heuristics import PLUGIN_ERRORS, PLUGINS
 from hcsched.heuristics.plugins import LOADED
 
-# their bounds are wall times of a real server (the first answer within 3 s, a reload, the Gantt's play, Cancel); the
-# other browser tests wait with generous timeouts and report their times, so they run beside the rest
-SERIAL_FILES = ("test_browser_demo", "test_browser_gantt", "test_soak")
+# a real server in a real browser, and the soak: their bounds are wall times (the first answer within 3 s, a refusal
+# at once, Cancel within its bound), and beside the CPU-bound tests each took a third longer (no time was saved)
+SERIAL_FILES = ("test_browser", "test_report_browser", "test_soak")
 
 
 def pytest_collection_modifyitems(items):
-    """The tests that time a real server in a real browser (the first answer within 3 s, the Gantt's play) and the
-    soak (Cancel within its bound) are marked ``serial``: the README's test command runs them alone, after the rest
+    """The tests of a real server in a real browser (the first answer within 3 s, a refusal at once) and the soak
+    (Cancel within its bound) are marked ``serial``: the README's test command runs them alone, after the rest
     in two processes."""
     for item in items:
         if item.path.name.startswith(SERIAL_FILES):
