@@ -100,17 +100,12 @@ def _keep(job: Job, results: pd.DataFrame) -> None:
 
 
 def run_status(results: bool = False) -> None:
-    """The progress of a running job (polled), or a notice about the last run: of the current scenario, or, for a
-    run cancelled or stopped, of another, named. ``results``: the page shows the run's results so far (Home,
-    Results), drawn again as more come."""
+    """The progress of a running job (polled), or a notice about the last run of the current scenario. ``results``:
+    the page shows the run's results so far (Home, Results), drawn again as more come."""
     follow(Keys.JOB, "cancel_run", results)
     notice = st.session_state.get(Keys.NOTICE)
-    if not notice:
-        return
-    if same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
+    if notice and same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
         getattr(st, notice[0])(notice[1])
-    elif notice[0] in ("warning", "error"):  # a run cancelled or stopped stays said, named, on another scenario's page
-        getattr(st, notice[0])(f"{plain(notice[2].name)}: {notice[1]}")
 
 
 def running_run() -> Job | None:

@@ -105,8 +105,11 @@ def test_a_result_is_kept_once_whichever_access_the_click_stops(monkeypatch, res
         assert Keys.NOTICE not in state.data and Keys.JOB not in state.data, stop_at
 
 
-@pytest.mark.parametrize("how, kind, said", [({"cancelled": True}, "warning", "The run was cancelled."),
-                                             ({"error": Cancelled()}, "warning", "The run was cancelled."),
+CANCELLED = f"The run was cancelled. It had done 0 of {SMALL.trials} trials."  # how far it went, said
+
+
+@pytest.mark.parametrize("how, kind, said", [({"cancelled": True}, "warning", CANCELLED),
+                                             ({"error": Cancelled()}, "warning", CANCELLED),
                                              ({"error": HcschedError("tasks: -1 is not allowed")}, "error",
                                               "The run stopped: tasks: -1 is not allowed")])
 def test_a_notice_is_left_whichever_access_the_click_stops(monkeypatch, how, kind, said):
@@ -126,7 +129,7 @@ def test_a_cancelled_run_that_has_not_stopped_yet_is_said_cancelled(monkeypatch)
     job.cancel.set()  # its thread still waits for the pool: the page is free at once
     assert job.ended and not job.future.done()
     state = settle_stopped_at(monkeypatch, job, stop_at=0)
-    assert state.data[Keys.NOTICE][:2] == ("warning", "The run was cancelled.")
+    assert state.data[Keys.NOTICE][:2] == ("warning", CANCELLED)
     job.future.set_result(None)  # its thread ends later: nothing changes on the page
     assert Keys.HISTORY not in state.data
 
