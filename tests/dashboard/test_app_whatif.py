@@ -223,3 +223,12 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert [e.changes_text for e in at.session_state["history"]] == ["the first run", "machines 8 → 16"]
     lead, _ = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_parts()
     assert plain(at.info[0].value) == f"Against run #1, the baseline: {lead}"
+    at.button(key="results_whatif_0").click().run()  # again, from the what-if: twice its machines
+    until_ended(at)
+    assert at.session_state["scenario"].machines == 32 and len(at.session_state["history"]) == 3
+    at.session_state["scenario"] = preset("alazzoni-B").replace(trials=2)  # another model: its own what-ifs
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    labels = [b.label for b in at.button if b.key and b.key.startswith("results_whatif_")]
+    assert labels == ["Twice the arrival rate", "Half the arrival rate"] and not at.exception
