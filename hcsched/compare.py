@@ -309,8 +309,8 @@ def _scaled(value, factor: float):
 def quick_what_ifs(scenario: Scenario) -> list[tuple[str, Scenario]]:
     """What a person asks first of a scenario, each as the scenario changed (the same trials and seed, so the runs
     share their random numbers where the workload allows): "Twice the machines" (servers, processors), "Twice the
-    arrival rate" and "Half the arrival rate", whichever its model has and allows (a change a size cap refuses is
-    left out)."""
+    arrival rate" and "Half the arrival rate", whichever its model has and allows (a change the scenario's own checks
+    refuse is left out; the dashboard greys one its server's size cap refuses, with the reason)."""
     data = scenario.to_dict()
     flat = flat_settings(data)
     out = []
