@@ -121,17 +121,17 @@ def check_memory(scenario: Scenario, jobs: int | None = None, points: int = 1, s
 
 def run_trial(scenario: Scenario, trial: int, seed_seq: np.random.SeedSequence, schedules: bool = False,
               after_run: Callable[[], None] | None = None,
-              part: tuple[int, int] | None = None) -> tuple[list[dict], dict]:
-    """All heuristics of the scenario (or those from ``part[0]`` to before ``part[1]``) on one trial's workload: metric
-    rows and, if asked, each heuristic's run. Heuristics never see each other's runs, so a trial run in parts gives
-    the same rows. ``after_run()`` is called after each heuristic's run (what it raises stops the trial there). A
+              part: tuple[int, ...] | None = None) -> tuple[list[dict], dict]:
+    """All heuristics of the scenario (or those at the positions ``part``) on one trial's workload: metric rows and,
+    if asked, each heuristic's run. Heuristics never see each other's runs, so a trial run in parts gives the same
+    rows. ``after_run()`` is called after each heuristic's run (what it raises stops the trial there). A
     trial that would not fit in memory alone (:func:`memory_refusal`, one trial at once) is refused before anything
     is drawn: in worker processes too."""
     check_memory(scenario, jobs=1, trials=1)
     model, spec = get_model(scenario.model), scenario.spec
     workload = model.workload(spec, _fresh(seed_seq))
     rows, kept = [], {}
-    for h in scenario.heuristics[slice(*(part or (None,)))]:
+    for h in scenario.heuristics if part is None else [scenario.heuristics[i] for i in part]:
         result = model.run(spec, h, workload)
         rows.append({"trial": trial, "heuristic": h.label, **model.measure(spec, h, result)})
         if schedules:
@@ -152,7 +152,7 @@ def schedule_table(scenario: Scenario, trial: int, runs: dict) -> pd.DataFrame:
 
 def run_trials(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence], schedules: bool = False,
                after_run: Callable[[], None] | None = None,
-               part: tuple[int, int] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
+               part: tuple[int, ...] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
     """Metric rows of the given trials (their seed sequences in ``seeds``) and, if asked, their schedule tables;
     ``part``: those of some heuristics only (:func:`run_trial`)."""
     rows, tables = [], []
@@ -175,7 +175,7 @@ def normalized(results: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
 
 
 def _run_chunk(scenario: Scenario, trials: list[int], seeds: list[np.random.SeedSequence], schedules: bool,
-               part: tuple[int, int] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
+               part: tuple[int, ...] | None = None) -> tuple[list[dict], list[pd.DataFrame]]:
     return run_trials(scenario, trials, seeds, schedules, tick, part)  # a tick per heuristic run, for the progress
 
 
@@ -188,25 +188,57 @@ def trials_per_chunk(seconds: float, trials: int, workers: int, target: float = 
 
 
 SPLIT_SECONDS = 0.25  # a run that shows its results so far splits its first trial among the workers above this cost
+REFERENCES_LAST_SHARE = 0.5  # ... and runs its references after every trial of the others above this share of a trial
 
 
 class Chunk(NamedTuple):
-    """Trials ``first`` to before ``stop`` of one heuristic ``part`` (None: all of them), sent to a worker process,
-    and the seconds of one core they cost by the model's estimate."""
+    """Trials ``first`` to before ``stop`` of the heuristics at the positions ``part`` (None: all of them), sent to a
+    worker process, and the seconds of one core they cost by the model's estimate."""
 
     first: int
     stop: int
-    part: tuple[int, int] | None
+    part: tuple[int, ...] | None
     cost: float
 
 
 def chunk_plan(scenario: Scenario, trials: int, jobs: int, quick_start: bool = False) -> list[Chunk]:
     """The chunks of a run in ``jobs`` worker processes: :func:`trials_per_chunk` trials each. With ``quick_start`` (a
-    run that shows its results so far) the first whole trials end early: the first trial is split by heuristics
-    among the workers when it costs more than ``SPLIT_SECONDS`` (contiguous parts of about equal cost), else each
-    worker's first chunk is a single trial. The results are the same for every plan: each trial has its own seeds,
-    and heuristics never see each other's runs."""
-    model, heuristics = get_model(scenario.model), scenario.heuristics
+    run that shows its results so far) the first answer comes early, and the whole answer among the heuristics that
+    can run online before the references (:func:`first_heuristics`): when the references (heuristics that cannot run
+    online, e.g. a static search knowing every task) cost more than ``REFERENCES_LAST_SHARE`` of a trial, every trial
+    of the others is planned first, then every trial of the references. In each of these plans the first trial is
+    split by heuristics among the workers when it costs more than ``SPLIT_SECONDS`` (parts of about equal cost), else
+    each worker's first chunk is a single trial. The results are the same for every plan: each trial has its own
+    seeds, and heuristics never see each other's runs (:func:`_table` puts the rows in one order)."""
+    first = first_heuristics(scenario, quick_start)
+    rest = tuple(i for i in range(len(scenario.heuristics)) if i not in first)
+    if not rest:
+        return _plan(scenario, None, trials, jobs, quick_start)
+    return _plan(scenario, first, trials, jobs, quick_start) + _plan(scenario, rest, trials, jobs, quick_start)
+
+
+def first_heuristics(scenario: Scenario, quick_start: bool = True) -> tuple[int, ...]:
+    """The positions of the heuristics whose every trial a run showing its results so far plans first: those that can
+    run online when the references cost more than ``REFERENCES_LAST_SHARE`` of a trial and the benchmark is among
+    the others (the results so far are normalised against it); else all of them."""
+    heuristics = scenario.heuristics
+    every = tuple(range(len(heuristics)))
+    online = tuple(i for i, h in enumerate(heuristics) if not h.heuristic.reference)
+    if not quick_start or len(online) in (0, len(every)) or \
+            scenario.benchmark_label not in {heuristics[i].label for i in online}:
+        return every
+    model = get_model(scenario.model)
+    share = model.trial_seconds(scenario.spec, [heuristics[i] for i in every if i not in online]) / \
+        max(model.trial_seconds(scenario.spec, heuristics), 1e-12)
+    return online if share > REFERENCES_LAST_SHARE else every
+
+
+def _plan(scenario: Scenario, part: tuple[int, ...] | None, trials: int, jobs: int,
+          quick_start: bool) -> list[Chunk]:
+    """The chunks of the heuristics at ``part`` (None: all) over every trial (:func:`chunk_plan`)."""
+    model = get_model(scenario.model)
+    which = tuple(range(len(scenario.heuristics))) if part is None else part
+    heuristics = [scenario.heuristics[i] for i in which]
     per_trial = model.trial_seconds(scenario.spec, heuristics)
     size = trials_per_chunk(per_trial, trials, jobs)
     plan: list[Chunk] = []
@@ -214,12 +246,13 @@ def chunk_plan(scenario: Scenario, trials: int, jobs: int, quick_start: bool = F
     if parts > 1:
         costs = [model.trial_seconds(scenario.spec, (h,)) for h in heuristics]
         total = sum(costs) or 1.0
-        plan = [Chunk(0, 1, cut, per_trial * sum(costs[slice(*cut)]) / total) for cut in _cuts(costs, parts)]
+        plan = [Chunk(0, 1, which[slice(*cut)], per_trial * sum(costs[slice(*cut)]) / total)
+                for cut in _cuts(costs, parts)]
     elif quick_start and size > 1:
-        plan = [Chunk(t, t + 1, None, per_trial) for t in range(min(jobs, trials))]
-    first = plan[-1].stop if plan else 0
-    return plan + [Chunk(a, min(a + size, trials), None, (min(a + size, trials) - a) * per_trial)
-                   for a in range(first, trials, size)]
+        plan = [Chunk(t, t + 1, part, per_trial) for t in range(min(jobs, trials))]
+    start = plan[-1].stop if plan else 0
+    return plan + [Chunk(a, min(a + size, trials), part, (min(a + size, trials) - a) * per_trial)
+                   for a in range(start, trials, size)]
 
 
 def _cuts(costs: list[float], parts: int) -> list[tuple[int, int]]:
@@ -283,7 +316,8 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     progress : callable, optional
         ``progress(done, total)``, called after every heuristic run and again every ``HEARTBEAT_SECONDS`` while none
         finishes: ``total`` the trials, ``done`` the trials finished (heuristic runs finished / heuristics per trial:
-        a whole number when it is one, else a fraction), non-decreasing, exactly ``total`` at the end. An exception
+        a whole number when it is one, else a fraction; with references planned last, :func:`chunk_plan`, the trials
+        whose every heuristic has ended), non-decreasing, exactly ``total`` at the end. An exception
         it raises (e.g. to cancel) stops the run at once (worker processes are killed; with one job, after the
         heuristic run in progress) and propagates unchanged.
     schedules : bool
@@ -294,8 +328,10 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     partial : callable, optional
         ``partial(results)`` with the results of the trials finished so far (whole trials, normalised as the final
         table, in trial order), as soon as the first chunk of trials ends and then at most every ``PARTIAL_SECONDS``
-        while more end, never after the last: to show an answer while the run goes on. The final table does not
-        depend on it (the same chunks and seeds).
+        while more end, never after the last: to show an answer while the run goes on. When the references cost
+        most of a trial, they run after every trial of the other heuristics (:func:`chunk_plan`): the trials given
+        are then those whose other heuristics have ended, with the references' rows where they have ended too
+        (:func:`split_so_far`). The final table does not depend on it (the same seeds, the rows in one order).
 
     Returns
     -------
@@ -314,13 +350,21 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     seeds = trial_seeds(seed, trials)
     jobs = min(jobs, trials)
     per_trial = len(scenario.heuristics)
-    runs, told, last_call = 0, 0, time.monotonic()  # heuristic runs finished; the runs last reported
+    runs, told, last_call = 0, 0, time.monotonic()  # heuristic runs finished; the trials done last reported
+    staged = len(first_heuristics(scenario, partial is not None)) < per_trial  # references planned last
+    ended: collections.Counter = collections.Counter()  # staged: heuristic runs of each trial in the chunks ended
+
+    def done() -> float:
+        if staged:  # whole trials: the runs of a trial's first heuristics are most of the runs, not of the time
+            return sum(n == per_trial for n in ended.values())
+        return runs // per_trial if runs % per_trial == 0 else runs / per_trial
 
     def report(heartbeat: bool = False) -> None:
         nonlocal told, last_call
-        if progress and (runs != told or heartbeat and time.monotonic() - last_call >= HEARTBEAT_SECONDS):
-            told = runs
-            progress(runs // per_trial if runs % per_trial == 0 else runs / per_trial, trials)
+        now = done()
+        if progress and (now != told or heartbeat and time.monotonic() - last_call >= HEARTBEAT_SECONDS):
+            told = now
+            progress(now, trials)
             last_call = time.monotonic()
 
     def one_run() -> None:
@@ -337,10 +381,13 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         chunks = [(scenario, list(range(c.first, c.stop)), seeds[c.first:c.stop], schedules, c.part) for c in plan]
         costs = [c.cost for c in plan]
     outputs: list = [None] * len(chunks)
-    shown = _Partial(partial, scenario, outputs)
+    shown = _Partial(partial, scenario, chunks, outputs)
 
     def collect(i: int, output) -> None:
         outputs[i] = output
+        if staged:
+            ended.update(row["trial"] for row in output[0])
+            report()
         shown.chunk_done()
 
     if here:
@@ -350,12 +397,13 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         run_chunks(_run_chunk, chunks, collect, [scenario.model], RunOptions(jobs), poll=lambda: report(heartbeat=True),
                    tick=one_run, costs=costs)
         runs = trials * per_trial  # already counted: a chunk's ticks come before its result
+        ended.update({t: per_trial - ended[t] for t in range(trials)})
         report()
     rows, tables = _joined(outputs)
     results = _table(rows, scenario)
     if not schedules:
         return results
-    return results, pd.concat(tables, ignore_index=True)
+    return results, _in_order(pd.concat(tables, ignore_index=True), scenario)
 
 
 PARTIAL_SECONDS = 1.0  # the partial results of a run are given at most this often (after the first)
@@ -367,31 +415,72 @@ def _joined(outputs: list) -> tuple[list[dict], list[pd.DataFrame]]:
     return [row for rows, _ in done for row in rows], [table for _, tables in done for table in tables]
 
 
+def _in_order(table: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
+    """``table``'s rows by trial, then by the heuristic's position in the scenario (stable within), whatever order
+    the chunks ended or were planned in."""
+    position = {h.label: i for i, h in enumerate(scenario.heuristics)}
+    key = table["trial"].to_numpy(np.int64) * len(position) + table["heuristic"].map(position).to_numpy(np.int64)
+    if (np.diff(key) >= 0).all():  # already (a large schedules table is not copied)
+        return table.reset_index(drop=True)
+    return table.iloc[np.argsort(key, kind="stable")].reset_index(drop=True)
+
+
 def _table(rows: list[dict], scenario: Scenario) -> pd.DataFrame:
-    """The results table of ``rows``: in trial order, normalised against the benchmark."""
-    return normalized(pd.DataFrame(rows).sort_values(["trial"], kind="stable").reset_index(drop=True), scenario)
+    """The results table of ``rows``: in trial and heuristic order (:func:`_in_order`), normalised against the
+    benchmark."""
+    return normalized(_in_order(pd.DataFrame(rows), scenario), scenario)
+
+
+def whole_trials(rows: list[dict], heuristics: set[str]) -> list[dict]:
+    """The rows of the trials in which every one of ``heuristics`` (labels) has run."""
+    done = collections.Counter(row["trial"] for row in rows if row["heuristic"] in heuristics)
+    return [row for row in rows if done[row["trial"]] == len(heuristics)]
 
 
 class _Partial:
     """Gives ``partial`` (see :func:`simulate`) the results of the chunks finished so far: after the first, then at
-    most every ``PARTIAL_SECONDS``, never once every chunk is done (the run's own result follows)."""
+    most every ``PARTIAL_SECONDS``, never once every chunk is done (the run's own result follows). Each time, the
+    rows of the trials in which every heuristic planned first (:func:`first_heuristics`) has run, with the rows of
+    the others (references planned last) that have run in those trials."""
 
-    def __init__(self, partial: Callable[[pd.DataFrame], None] | None, scenario: Scenario, outputs: list) -> None:
+    def __init__(self, partial: Callable[[pd.DataFrame], None] | None, scenario: Scenario, chunks: list,
+                 outputs: list) -> None:
         self.partial, self.scenario, self.outputs = partial, scenario, outputs
+        first = first_heuristics(scenario, partial is not None)
+        self.first = {scenario.heuristics[i].label for i in first}
+        # the chunks of the heuristics planned first, when the references come after them: once these have ended,
+        # the whole answer among them is given at once
+        self.opening = [i for i, chunk in enumerate(chunks) if len(first) < len(scenario.heuristics)
+                        and chunk[4:] and set(chunk[4]) <= set(first)]
         self.last: float | None = None
 
     def chunk_done(self) -> None:
         if self.partial is None or all(output is not None for output in self.outputs):
             return
         now = time.monotonic()
-        if self.last is not None and now - self.last < PARTIAL_SECONDS:
+        opened = self.opening and all(self.outputs[i] is not None for i in self.opening)
+        if self.last is not None and now - self.last < PARTIAL_SECONDS and not opened:
             return
+        self.opening = [] if opened else self.opening
         rows = _joined(self.outputs)[0]
-        per_trial = collections.Counter(row["trial"] for row in rows)
-        whole = [row for row in rows if per_trial[row["trial"]] == len(self.scenario.heuristics)]
+        whole = whole_trials(rows, self.first)
         if whole:  # a trial run in parts counts once all its parts are done
             self.last = now
             self.partial(_table(whole, self.scenario))
+
+
+def split_so_far(scenario: Scenario, results: pd.DataFrame) -> tuple[Scenario, pd.DataFrame, dict[str, int]]:
+    """Results so far (``partial`` of :func:`simulate`) as they can be shown: the scenario of the heuristics that have
+    run in every trial given (its benchmark kept), their rows, and the others (references planned last) with the
+    trials each has run so far."""
+    trials = results["trial"].nunique()
+    counts = results.groupby("heuristic", sort=False)["trial"].nunique()
+    pending = {h.label: int(counts.get(h.label, 0)) for h in scenario.heuristics if counts.get(h.label, 0) < trials}
+    if not pending:
+        return scenario, results, {}
+    shown = [h for h in scenario.heuristics if h.label not in pending]
+    rows = results[~results["heuristic"].isin(list(pending))].reset_index(drop=True)
+    return scenario.replace(heuristics=shown, benchmark=scenario.benchmark_label), rows, pending
 
 
 CHUNK_ROUND_TRIP = 0.0015  # seconds to hand a chunk to a worker process and take its rows back (a 1-trial run: 2 ms)

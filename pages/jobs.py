@@ -261,11 +261,11 @@ class Job:
         st.button("Cancel", key=key, on_click=self.cancel.set)
         return bar, warning
 
-    def draw(self, bar, warning, shown: int | None = None) -> None:
+    def draw(self, bar, warning, shown: str | None = None) -> None:
         """The progress bar ("3 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
         while it waits; a warning when it has made no progress for far longer than its estimate. ``shown``: the trials
         whose results the page shows so far, said beside the trials done (the page is drawn again at most every few
-        seconds, so the two differ for a while)."""
+        seconds, so the two differ for a while), as :func:`showing_so_far` says it ("9 of them")."""
         if self.place:
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
             bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
@@ -275,7 +275,7 @@ class Job:
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left)
             if shown is not None:  # said steadily while the results below show: their count catches up in turns
-                text += f"; the results below: {shown} of them"
+                text += f"; the results below: {shown}"
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
         if quiet is None:
@@ -303,10 +303,11 @@ def follow(key: str, cancel_key: str, results: bool = False) -> None:
         _watched.entry = (key, *job.show(cancel_key), job.partials if results else None)
 
 
-def showing_so_far(trials: int) -> None:
-    """The page shows the results of ``trials`` trials of the run it follows: its progress bar says so while more are
-    done (:meth:`Job.draw`)."""
-    _watched.shown = trials
+def showing_so_far(trials: int, references_to_come: bool = False) -> None:
+    """The page shows the results of ``trials`` trials of the run it follows (``references_to_come``: without the
+    references, which run after the others' trials): its progress bar says so while more are done
+    (:meth:`Job.draw`)."""
+    _watched.shown = f"{trials} of them" + (", the references to come" if references_to_come else "")
 
 
 def following() -> bool:

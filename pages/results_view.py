@@ -25,7 +25,7 @@ from hcsched.charts import (
     metric_bars,
     trial_distribution,
 )
-from hcsched.experiment import schedule_table, schedules_of
+from hcsched.experiment import schedule_table, schedules_of, split_so_far
 from hcsched.export import results_csv, schedule_csv, summary_csv
 from hcsched.formatting import interval_cell, readable_amount, time_window_text
 from hcsched.heuristics import heuristic_hovers
@@ -34,6 +34,7 @@ from hcsched.stats import best_few
 from hcsched.verdict import (
     headline,
     progress_lead,
+    references_to_come,
     scenario_benchmark,
     scenario_references,
     scenario_verdicts,
@@ -96,15 +97,17 @@ def show_current_results(key: str) -> None:
 
 def show_results_so_far(key: str) -> bool:
     """While the session's run of the current scenario goes on and some of its trials have ended: their results,
-    marked "so far" (the whole run's replace them when it ends, the same numbers for the same trials). Returns
+    marked "so far" (the whole run's replace them when it ends, the same numbers for the same trials); references
+    that run after the others' trials (:func:`hcsched.experiment.chunk_plan`) are said to be still to come. Returns
     whether they were shown."""
     job = running_run()
     if job is None or job.partial is None or not same_experiment(job.scenario, st.session_state[Keys.SCENARIO]):
         return False
-    results = job.partial
+    scenario, results, to_come = split_so_far(job.scenario, job.partial)
     so_far = int(results["trial"].nunique())
-    showing_so_far(so_far)
-    show_results(RunResult(job.scenario, results, time.monotonic() - job.started), key, so_far=so_far)
+    showing_so_far(so_far, references_to_come=bool(to_come))
+    show_results(RunResult(scenario, results, time.monotonic() - job.started), key, so_far=so_far,
+                 to_come=references_to_come(job.scenario, to_come, get_model(scenario.model).trial_word))
     return True
 
 
@@ -207,10 +210,11 @@ def metric_help(model) -> pd.DataFrame:
                           "meaning": m.doc} for m in model.table_metrics()])
 
 
-def show_results(run: RunResult, key: str, so_far: int | None = None) -> None:
+def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: str = "") -> None:
     """Who wins, bars with 95% intervals, the table of means, per-trial distributions, the model's own charts, the
     animated Gantt chart of one trial, and downloads; with ``so_far`` (the trials ended of a run going on), who wins
-    so far, its bars and means, marked as such.
+    so far, its bars and means, marked as such; ``to_come``: the sentence on the references still running, not in
+    ``run`` yet (:func:`~hcsched.verdict.references_to_come`).
 
     What is shown comes from the model's metric descriptions; its own charts come from its dashboard module. Each part
     that runs a model's code shows an error of that code as one line, and the rest of the page still draws."""
@@ -220,7 +224,7 @@ def show_results(run: RunResult, key: str, so_far: int | None = None) -> None:
     bars = model.bar_metrics()
     tables = model.table_metrics()
     summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
-    trials = f"{scenario.trials} {model.trial_word}s" if so_far is None else \
+    trials = f"{scenario.trials} {model.trial_word}s" if so_far is None or so_far == scenario.trials else \
         f"so far {so_far} of {scenario.trials} {model.trial_word}s"
     facts = [f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}",
              run.took]
@@ -231,7 +235,7 @@ def show_results(run: RunResult, key: str, so_far: int | None = None) -> None:
         facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to "
                      f"{plain(scenario.benchmark_label)}")
     with shown_as_error("Who wins could not be worked out"):
-        show_verdict(results, scenario, key, so_far)
+        show_verdict(results, scenario, key, so_far, to_come)
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
     for warning in model.warnings(results):
         st.warning(plain(shown_text(scenario.model, warning)))
@@ -254,7 +258,7 @@ def show_results(run: RunResult, key: str, so_far: int | None = None) -> None:
                  "words, or open *What the short names on this page mean*")})
     if so_far is not None:
         st.caption(f"The per-{model.trial_word} distributions, one {model.trial_word}'s schedules and the downloads "
-                   "come with the whole run.")
+                   f"come with the whole run{', the references with them' if to_come else ''}.")
         return
     with st.expander("What the metrics mean", expanded=False):
         st.table(metric_help(model), hide_index=True)  # an HTML table: its meanings wrap, never cut
@@ -296,21 +300,24 @@ def _model_charts(charts, results: pd.DataFrame, scenario: Scenario, colors: dic
         charts(results, scenario, colors, key)
 
 
-def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results", so_far: int | None = None) -> None:
+def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results", so_far: int | None = None,
+                 to_come: str = "") -> None:
     """One sentence on the model's headline metric (who wins among the heuristics that can run online, by how much,
     and whether the paired 95% interval tells them apart), the references below it (static benchmarks, bounds: never
     crowned), and the other metrics' sentences folded in "Other metrics". With ``so_far`` (trials ended of a run
-    going on), the sentence says so, and whether the answer is already clear."""
+    going on), the sentence says so, and whether the answer is already clear: once every trial is in (the references
+    still running), the answer is the whole run's, and ``to_come`` says which references are still to come."""
     found = scenario_verdicts(scenario, results)
     if not found:
         return
     said = headline(found)
-    text = said.lead if so_far is None else \
-        progress_lead(found, so_far, scenario.trials, get_model(scenario.model).trial_word)
+    word = get_model(scenario.model).trial_word
+    text = said.lead if so_far is None or so_far == scenario.trials else \
+        progress_lead(found, so_far, scenario.trials, word)
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{plain(text)}**")
         # never only folded away: another heuristic winning another metric for real, and the references
-        shown = [line for line in (trade_off(found), found[0].reference_text) if line]
+        shown = [line for line in (trade_off(found), found[0].reference_text, to_come) if line]
         for line in shown:
             st.markdown(plain(line))
         rest = [line for line in said.rest if line not in shown]

@@ -74,7 +74,7 @@ def test_a_first_trial_in_parts_gives_the_same_schedules(pool, monkeypatch):
 
     monkeypatch.setattr(experiment, "SPLIT_SECONDS", 0.0)
     scenario = preset("alazzoni-A").replace(trials=3)
-    assert [c.part for c in experiment.chunk_plan(scenario, 3, 2, quick_start=True)[:2]] == [(0, 1), (1, 3)]
+    assert [c.part for c in experiment.chunk_plan(scenario, 3, 2, quick_start=True)[:2]] == [(0,), (1, 2)]
     with using(pool):
         results, tasks = simulate(scenario, jobs=2, schedules=True, partial=lambda _: None)
     plain_results, plain_tasks = simulate(scenario, jobs=1, schedules=True)
@@ -89,11 +89,51 @@ def test_the_chunk_plan_runs_every_heuristic_of_every_trial_once(monkeypatch):
         for jobs, quick in ((1, False), (2, False), (2, True), (3, True)):
             plan = experiment.chunk_plan(scenario, 7, jobs, quick_start=quick)
             runs = [(t, h) for c in plan for t in range(c.first, c.stop)
-                    for h in range(*(c.part or (0, len(scenario.heuristics))))]
+                    for h in (c.part or range(len(scenario.heuristics)))]
             assert sorted(runs) == [(t, h) for t in range(7) for h in range(len(scenario.heuristics))], (name, jobs)
-    # the value model's default: the first trial in two parts, its eight online heuristics and TPSA, then GA
+    # the value model's default: its eight online heuristics over every trial (each worker's first chunk a single
+    # trial), then the references TPSA and GA, which cost most of a trial (the first trial of them split)
     value = preset("kim-loose-high-heavy")
-    assert [c.part for c in experiment.chunk_plan(value, 50, 2, quick_start=True)[:3]] == [(0, 9), (9, 10), None]
+    plan = experiment.chunk_plan(value, 50, 2, quick_start=True)
+    online, references = tuple(range(8)), (8, 9)
+    opening = [c for c in plan if c.part == online]
+    assert plan[:len(opening)] == opening and [(c.first, c.stop) for c in opening[:2]] == [(0, 1), (1, 2)]
+    assert opening[-1].stop == 50 and [c.part for c in plan[len(opening):][:3]] == [(8,), (9,), references]
+    assert [c.part for c in experiment.chunk_plan(value, 50, 2)] == [None] * len(experiment.chunk_plan(value, 50, 2))
+
+
+def test_references_run_after_every_trial_of_the_others_whose_answer_shows_first(pool, monkeypatch):
+    """The value model's references (TPSA, GA: most of a trial's time) run after every trial of the eight online
+    heuristics: a run showing its results so far gives those eight on every trial before any reference has ended,
+    the references' rows then join trial by trial (:func:`split_so_far` says which are still to come), and the final
+    table is byte-identical to a run that asked for nothing, even with the references listed first."""
+    import hcsched.experiment as experiment
+    from hcsched.experiment import split_so_far
+
+    monkeypatch.setattr(experiment, "PARTIAL_SECONDS", 0.0)
+    base = preset("kim-loose-high-heavy").replace(trials=4)
+    first = base.replace(heuristics=[*base.heuristics[8:], *base.heuristics[:8]], benchmark="max-max")
+    for scenario in (base, first):
+        online = [h.label for h in scenario.heuristics if not h.heuristic.reference]
+        assert len(experiment.first_heuristics(scenario)) == 8 and len(online) == 8
+        seen: list[pd.DataFrame] = []
+        progress: list[float] = []
+        with using(pool):
+            final = simulate(scenario, jobs=2, partial=seen.append, progress=lambda done, _, told=progress:
+                             told.append(done))
+        assert final.to_csv() == simulate(scenario, jobs=1).to_csv()
+        assert progress == sorted(progress) and progress[-1] == 4 and all(d == int(d) for d in progress)
+        everything = [table for table in seen if table["trial"].nunique() == 4]
+        assert everything, "the online heuristics' answer on every trial never came before the references'"
+        shown, rows, pending = split_so_far(scenario, everything[0])
+        assert [h.label for h in shown.heuristics] == online and shown.benchmark_label == scenario.benchmark_label
+        assert pending == {"tpsa": 0, "ga": 0} and set(rows["heuristic"]) == set(online)
+        same = final[final["heuristic"].isin(online)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(rows, same)
+        for table in seen:
+            mine = final[final["trial"].isin(table["trial"]) & final.set_index(["trial", "heuristic"]).index.isin(
+                table.set_index(["trial", "heuristic"]).index)].reset_index(drop=True)
+            pd.testing.assert_frame_equal(table.reset_index(drop=True), mine)
 
 
 def test_cuts_are_contiguous_parts_of_about_equal_cost():

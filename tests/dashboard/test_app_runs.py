@@ -139,6 +139,29 @@ def test_the_page_follows_its_job_to_the_end_and_then_shows_its_results(monkeypa
 
 
 
+def test_the_online_heuristics_answer_comes_whole_while_the_references_still_run():
+    """The value model's references (TPSA and GA, most of a trial's time) run after every trial of the eight online
+    heuristics: Home gives the whole run's answer among those eight, not "so far", and says which references are
+    still to come and how far they are."""
+    at = app(scenario=preset("kim-loose-high-heavy").replace(trials=120))
+    at.button(key="landing_run").click().run()
+    end = time.monotonic() + 90
+    lead = said = ""
+    while not (lead.startswith("**") and not lead.startswith("**So far")) and time.monotonic() < end \
+            and "job" in at.session_state:
+        time.sleep(0.3)
+        at.run()
+        said = " ".join(m.value for m in at.markdown)
+        assert "Still to come" in said or not said.startswith("**"), said[:3000]  # from the first answer on
+        lead = next((m.value for m in at.markdown if m.value.startswith("**")), "")
+    assert "job" in at.session_state, "the run ended before its online heuristics' whole answer showed alone"
+    assert re.fullmatch(r"\*\*max-min \(latest-finishing task first\) has the highest value.*", lead), lead
+    assert "Still to come, for reference: tpsa (Two-phase simulated annealing, static) and ga (Genetic algorithm, " \
+           "static), each a search computed after the fact, knowing every task;" in said, said[:3000]
+    assert re.search(r"knowing every task; \d+ of 120 trials so far\.", said)
+    at.button(key="cancel_run").click().run()
+
+
 def _notes(at) -> str:
     return " ".join([c.value for c in at.caption] + [w.value for w in at.warning])
 
@@ -205,9 +228,12 @@ def test_the_progress_says_how_many_trials_the_results_below_are_of():
     job = Job(preset("quickstart"), 50, estimate=20.0)
     job.done, job.total = 35.0, 50
     bar, warning = _Slot(), _Slot()
-    job.draw(bar, warning, shown=9)
+    job.draw(bar, warning, shown="9 of them")
     assert bar.text.startswith("35 of 50 trials done") and bar.text.endswith("; the results below: 9 of them")
-    job.draw(bar, warning, shown=35)  # said steadily, not on and off as the page catches up
+    job.draw(bar, warning, shown="35 of them")  # said steadily, not on and off as the page catches up
     assert bar.text.endswith("; the results below: 35 of them")
+    jobs.showing_so_far(50, references_to_come=True)  # every trial of the online heuristics, not the references'
+    job.draw(bar, warning, jobs._watched.shown)
+    assert bar.text.endswith("; the results below: 50 of them, the references to come")
     job.draw(bar, warning)  # a page that shows no results: nothing more said
     assert "results below" not in bar.text
