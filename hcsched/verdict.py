@@ -443,7 +443,8 @@ def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str
     if c.trials == 0:
         return f"not comparable with {name}: no trial has a value of both"
     if c.trials == 1:
-        return f"{_size(c.difference, kind)} {_side(c.difference)} {name} in the one trial where both have a value"
+        said = f"{_size(c.difference, kind)} {_side(c.difference)} {name}" if c.difference else f"the same as {name}"
+        return f"{said} in the one trial where both have a value"
     if _equal(c):
         return f"equal to {name} in every trial"
     if c.told_apart:

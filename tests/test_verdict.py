@@ -327,6 +327,16 @@ def test_a_references_real_but_small_difference_is_said_small_and_one_not_told_a
                                 "under 1% of its value; B reaches 90% of the upper bound, not told apart from A.")
 
 
+def test_a_reference_equal_in_the_one_trial_so_far_is_said_the_same_not_zero_points_above():
+    """"0.0 points above slack-sufferage in the one trial" read as a contradiction."""
+    v = verdict(table("p", A=[90.27], B=[89.0], TPSA=[90.27]), POINTS, references={"TPSA": STATIC_REFERENCE})
+    assert v.reference_text.endswith("TPSA, a search computed after the fact, knowing every task, reaches 90.27% of "
+                                     "the upper bound, the same as A, the best heuristic that can run online in the "
+                                     "one trial where both have a value."), v.reference_text
+    w = verdict(table("p", A=[90.27], B=[89.0], TPSA=[91.27]), POINTS, references={"TPSA": STATIC_REFERENCE})
+    assert "1.0 points above A, the best heuristic that can run online in the one trial" in w.reference_text
+
+
 def test_only_references_or_one_heuristic_that_can_run_online():
     results = table("p", GA=[95, 96], TPSA=[93, 92])
     v = verdict(results, POINTS, references={"GA": "a static benchmark", "TPSA": "a static benchmark"})
