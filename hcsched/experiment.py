@@ -14,10 +14,13 @@ measure.
 from __future__ import annotations
 
 import collections
+import hashlib
+import json
 import math
 import os
 import pickle
 import re
+import threading
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -201,36 +204,41 @@ class Chunk(NamedTuple):
     cost: float
 
 
-def chunk_plan(scenario: Scenario, trials: int, jobs: int, quick_start: bool = False) -> list[Chunk]:
-    """The chunks of a run in ``jobs`` worker processes: :func:`trials_per_chunk` trials each. With ``quick_start`` (a
-    run that shows its results so far) the first answer comes early, and the whole answer among the heuristics that
-    can run online before the references (:func:`first_heuristics`): when the references (heuristics that cannot run
-    online, e.g. a static search knowing every task) cost more than ``REFERENCES_LAST_SHARE`` of a trial, every trial
-    of the others is planned first, then every trial of the references. In each of these plans the first trial is
-    split by heuristics among the workers when it costs more than ``SPLIT_SECONDS`` (parts of about equal cost), else
-    each worker's first chunk is a single trial. The results are the same for every plan: each trial has its own
-    seeds, and heuristics never see each other's runs (:func:`_table` puts the rows in one order)."""
-    first = first_heuristics(scenario, quick_start)
-    rest = tuple(i for i in range(len(scenario.heuristics)) if i not in first)
-    if not rest:
+def chunk_plan(scenario: Scenario, trials: int, jobs: int, quick_start: bool = False,
+               skip: frozenset[int] = frozenset()) -> list[Chunk]:
+    """The chunks of a run in ``jobs`` worker processes: :func:`trials_per_chunk` trials each, of every heuristic but
+    those at the positions ``skip`` (their rows known: :class:`KnownRows`). With ``quick_start`` (a run that shows its
+    results so far) the first answer comes early, and the whole answer among the heuristics that can run online
+    before the references (:func:`phases`): when the references (heuristics that cannot run online, e.g. a static
+    search knowing every task) cost more than ``REFERENCES_LAST_SHARE`` of a trial, every trial of the others is
+    planned first, then every trial of the references. In each of these plans the first trial is split by heuristics
+    among the workers when it costs more than ``SPLIT_SECONDS`` (parts of about equal cost), else each worker's first
+    chunk is a single trial. The results are the same for every plan: each trial has its own seeds, and heuristics
+    never see each other's runs (:func:`_table` puts the rows in one order)."""
+    first, rest = phases(scenario, quick_start, skip)
+    if not rest and not skip:
         return _plan(scenario, None, trials, jobs, quick_start)
-    return _plan(scenario, first, trials, jobs, quick_start) + _plan(scenario, rest, trials, jobs, quick_start)
+    return [chunk for part in (first, rest) if part for chunk in _plan(scenario, part, trials, jobs, quick_start)]
 
 
-def first_heuristics(scenario: Scenario, quick_start: bool = True) -> tuple[int, ...]:
-    """The positions of the heuristics whose every trial a run showing its results so far plans first: those that can
-    run online when the references cost more than ``REFERENCES_LAST_SHARE`` of a trial and the benchmark is among
-    the others (the results so far are normalised against it); else all of them."""
+def phases(scenario: Scenario, quick_start: bool = True,
+           skip: frozenset[int] = frozenset()) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The positions of the heuristics to run (not in ``skip``) in two phases: those whose every trial a run showing
+    its results so far plans first, and the rest after them. The rest are the references when they cost more than
+    ``REFERENCES_LAST_SHARE`` of a trial and the benchmark is among the others (the results so far are normalised
+    against it); else none."""
     heuristics = scenario.heuristics
-    every = tuple(range(len(heuristics)))
-    online = tuple(i for i, h in enumerate(heuristics) if not h.heuristic.reference)
+    every = tuple(i for i in range(len(heuristics)) if i not in skip)
+    online = tuple(i for i in every if not heuristics[i].heuristic.reference)
     if not quick_start or len(online) in (0, len(every)) or \
-            scenario.benchmark_label not in {heuristics[i].label for i in online}:
-        return every
+            scenario.benchmark_label not in {h.label for h in heuristics if not h.heuristic.reference}:
+        return every, ()
     model = get_model(scenario.model)
     share = model.trial_seconds(scenario.spec, [heuristics[i] for i in every if i not in online]) / \
-        max(model.trial_seconds(scenario.spec, heuristics), 1e-12)
-    return online if share > REFERENCES_LAST_SHARE else every
+        max(model.trial_seconds(scenario.spec, [heuristics[i] for i in every]), 1e-12)
+    if share <= REFERENCES_LAST_SHARE:
+        return every, ()
+    return online, tuple(i for i in every if i not in online)
 
 
 def _plan(scenario: Scenario, part: tuple[int, ...] | None, trials: int, jobs: int,
@@ -302,7 +310,7 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
 
 def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = None, jobs: int | None = None,
              progress: Callable[[float, int], None] | None = None, schedules: bool = False, heuristics=None,
-             partial: Callable[[pd.DataFrame], None] | None = None):
+             partial: Callable[[pd.DataFrame], None] | None = None, known: KnownRows | None = None):
     """Run the scenario's trials; one row per trial and heuristic, with normalised metrics against the benchmark.
 
     Parameters
@@ -332,6 +340,10 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         most of a trial, they run after every trial of the other heuristics (:func:`chunk_plan`): the trials given
         are then those whose other heuristics have ended, with the references' rows where they have ended too
         (:func:`split_so_far`). The final table does not depend on it (the same seeds, the rows in one order).
+    known : KnownRows, optional
+        Rows of built-in heuristics kept from earlier runs of the same workload (model, system, seed): a heuristic
+        whose every trial is kept is not run again, and the rows of this run are kept there (not with
+        ``schedules``). The table is the same as without it.
 
     Returns
     -------
@@ -349,15 +361,19 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
     check_memory(scenario, jobs, schedules=schedules)
     seeds = trial_seeds(seed, trials)
     jobs = min(jobs, trials)
-    per_trial = len(scenario.heuristics)
+    known = None if schedules else known
+    skip = frozenset() if known is None else known.whole(scenario)
+    kept = [] if known is None else known.rows(scenario, skip)
+    first, rest = phases(scenario, partial is not None, skip)
+    per_trial = len(first) + len(rest)  # heuristics run
     runs, told, last_call = 0, 0, time.monotonic()  # heuristic runs finished; the trials done last reported
-    staged = len(first_heuristics(scenario, partial is not None)) < per_trial  # references planned last
+    staged = bool(rest)  # references planned last
     ended: collections.Counter = collections.Counter()  # staged: heuristic runs of each trial in the chunks ended
 
     def done() -> float:
         if staged:  # whole trials: the runs of a trial's first heuristics are most of the runs, not of the time
             return sum(n == per_trial for n in ended.values())
-        return runs // per_trial if runs % per_trial == 0 else runs / per_trial
+        return runs // per_trial if runs % per_trial == 0 else runs / per_trial if per_trial else trials
 
     def report(heartbeat: bool = False) -> None:
         nonlocal told, last_call
@@ -373,15 +389,18 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         report()
 
     here = jobs == 1 and current_pool() is None  # trial by trial, in this process
-    if here:
-        chunks = [(scenario, [t], seeds[t:t + 1], schedules) for t in range(trials)]
+    if not per_trial:  # every row known
+        chunks, costs = [], []
+    elif here:
+        part = tuple(sorted(first + rest)) if skip else None
+        chunks = [(scenario, [t], seeds[t:t + 1], schedules, part) for t in range(trials)]
         costs = []
     else:
-        plan = chunk_plan(scenario, trials, jobs, quick_start=partial is not None)
+        plan = chunk_plan(scenario, trials, jobs, quick_start=partial is not None, skip=skip)
         chunks = [(scenario, list(range(c.first, c.stop)), seeds[c.first:c.stop], schedules, c.part) for c in plan]
         costs = [c.cost for c in plan]
     outputs: list = [None] * len(chunks)
-    shown = _Partial(partial, scenario, chunks, outputs)
+    shown = _Partial(partial, scenario, chunks, outputs, rest, kept)
 
     def collect(i: int, output) -> None:
         outputs[i] = output
@@ -391,16 +410,18 @@ def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = N
         shown.chunk_done()
 
     if here:
-        for i, (_, one, seed_seq, _) in enumerate(chunks):
-            collect(i, run_trials(scenario, one, seed_seq, schedules, one_run))
-    else:
+        for i, (_, one, seed_seq, _, part) in enumerate(chunks):
+            collect(i, run_trials(scenario, one, seed_seq, schedules, one_run, part))
+    elif chunks:
         run_chunks(_run_chunk, chunks, collect, [scenario.model], RunOptions(jobs), poll=lambda: report(heartbeat=True),
                    tick=one_run, costs=costs)
         runs = trials * per_trial  # already counted: a chunk's ticks come before its result
         ended.update({t: per_trial - ended[t] for t in range(trials)})
         report()
     rows, tables = _joined(outputs)
-    results = _table(rows, scenario)
+    if known is not None:
+        known.keep(scenario, rows)
+    results = _table(kept + rows, scenario)
     if not schedules:
         return results
     return results, _in_order(pd.concat(tables, ignore_index=True), scenario)
@@ -438,20 +459,20 @@ def whole_trials(rows: list[dict], heuristics: set[str]) -> list[dict]:
 
 
 class _Partial:
-    """Gives ``partial`` (see :func:`simulate`) the results of the chunks finished so far: after the first, then at
-    most every ``PARTIAL_SECONDS``, never once every chunk is done (the run's own result follows). Each time, the
-    rows of the trials in which every heuristic planned first (:func:`first_heuristics`) has run, with the rows of
-    the others (references planned last) that have run in those trials."""
+    """Gives ``partial`` (see :func:`simulate`) the results of the chunks finished so far, with the rows ``kept``
+    from earlier runs: after the first, then at most every ``PARTIAL_SECONDS``, never once every chunk is done (the
+    run's own result follows). Each time, the rows of the trials in which every heuristic but the references planned
+    last (at the positions ``rest``, :func:`phases`) has run, with the rows of those references that have run in
+    those trials."""
 
     def __init__(self, partial: Callable[[pd.DataFrame], None] | None, scenario: Scenario, chunks: list,
-                 outputs: list) -> None:
-        self.partial, self.scenario, self.outputs = partial, scenario, outputs
-        first = first_heuristics(scenario, partial is not None)
-        self.first = {scenario.heuristics[i].label for i in first}
+                 outputs: list, rest: tuple[int, ...] = (), kept: list[dict] | None = None) -> None:
+        self.partial, self.scenario, self.outputs, self.kept = partial, scenario, outputs, kept or []
+        self.first = {h.label for i, h in enumerate(scenario.heuristics) if i not in rest}
         # the chunks of the heuristics planned first, when the references come after them: once these have ended,
         # the whole answer among them is given at once
-        self.opening = [i for i, chunk in enumerate(chunks) if len(first) < len(scenario.heuristics)
-                        and chunk[4:] and set(chunk[4]) <= set(first)]
+        self.opening = [i for i, chunk in enumerate(chunks)
+                        if rest and chunk[4] is not None and not set(chunk[4]) & set(rest)]
         self.last: float | None = None
 
     def chunk_done(self) -> None:
@@ -462,7 +483,7 @@ class _Partial:
         if self.last is not None and now - self.last < PARTIAL_SECONDS and not opened:
             return
         self.opening = [] if opened else self.opening
-        rows = _joined(self.outputs)[0]
+        rows = self.kept + _joined(self.outputs)[0]
         whole = whole_trials(rows, self.first)
         if whole:  # a trial run in parts counts once all its parts are done
             self.last = now
@@ -489,6 +510,64 @@ SHIP_BYTE = 5.5e-9  # seconds per byte of the pickled scenario, to pickle, send 
 RUN_OVERHEAD = 0.01  # seconds of a run in worker processes beyond its chunks: dispatch, collecting, the results table
 
 
+class KnownRows:
+    """Metric rows of built-in heuristics kept by workload, for a server whose what-ifs often change only the
+    heuristics: a heuristic's rows of a trial depend on that trial's workload alone (the model, its system, the seed
+    and the trial: :func:`run_trial`), so a reference such as the value model's GA, computed once, serves every run of
+    the same workload. Plug-ins are never kept (their code may change under the same name). At most ``rows`` rows
+    are kept (about 2 kB each), the least recently used heuristic's dropped first; safe to share between threads."""
+
+    def __init__(self, rows: int = 50_000) -> None:
+        self.limit = rows
+        self._rows: collections.OrderedDict[str, dict[int, dict]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _workload(scenario: Scenario) -> str:
+        spec = get_model(scenario.model).spec_to_dict(scenario.spec)
+        return json.dumps([scenario.model, spec, scenario.seed], sort_keys=True, default=str)
+
+    def _keys(self, scenario: Scenario) -> list[str | None]:
+        """Each heuristic's key (None: a plug-in, never kept)."""
+        workload = hashlib.sha256(self._workload(scenario).encode()).hexdigest()
+        return [None if h.heuristic.plugin else f"{workload} {json.dumps([h.name, list(h.params)], default=str)}"
+                for h in scenario.heuristics]
+
+    def whole(self, scenario: Scenario) -> frozenset[int]:
+        """The positions of the scenario's heuristics whose rows of every trial of it are kept."""
+        with self._lock:
+            found = [key in self._rows and len(self._rows[key]) >= scenario.trials
+                     and all(t in self._rows[key] for t in range(scenario.trials)) for key in self._keys(scenario)]
+        return frozenset(i for i, ok in enumerate(found) if ok)
+
+    def rows(self, scenario: Scenario, positions: frozenset[int]) -> list[dict]:
+        """The kept rows of the heuristics at ``positions``, every trial of the scenario, with its labels."""
+        keys = self._keys(scenario)
+        out = []
+        with self._lock:
+            for i in sorted(positions):
+                self._rows.move_to_end(keys[i])
+                label = scenario.heuristics[i].label
+                out += [{**self._rows[keys[i]][t], "heuristic": label} for t in range(scenario.trials)]
+        return out
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+    def keep(self, scenario: Scenario, rows: list[dict]) -> None:
+        """Keep ``rows`` (of a run of ``scenario``) of its built-in heuristics."""
+        by_label = dict(zip((h.label for h in scenario.heuristics), self._keys(scenario), strict=True))
+        with self._lock:
+            for row in rows:
+                key = by_label.get(row["heuristic"])
+                if key is not None:
+                    self._rows.setdefault(key, {})[row["trial"]] = dict(row)
+                    self._rows.move_to_end(key)
+            while sum(map(len, self._rows.values())) > self.limit:
+                self._rows.popitem(last=False)
+
+
 class _Counter:
     """A file that only counts the bytes written to it."""
 
@@ -508,7 +587,7 @@ def pickled_size(obj) -> int:
 
 
 def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | None = None, pool=None,
-                     quick_start: bool = False) -> float:
+                     quick_start: bool = False, skip: frozenset[int] = frozenset()) -> float:
     """The wall time of :func:`simulate` on ``jobs`` cores (checked against runs by ``bench/estimates.py``): the
     seconds of the busiest worker, the chunks of :func:`trials_per_chunk` trials dealt in turn to the worker that
     frees first, each costing its trials x the model's CPU seconds of one trial on one core (``trial_seconds``) plus
@@ -521,23 +600,26 @@ def estimate_seconds(scenario: Scenario, trials: int | None = None, jobs: int | 
     the workers beside the runs going on and waiting, at the pace the pool measures
     (:meth:`~hcsched.pool.Pool.forecast`: a machine loaded by other work, or busy with other runs, makes it longer;
     the pace is the model's own, measured on its chunks).
-    ``quick_start``: the chunks of a run that shows its results so far (:func:`chunk_plan`)."""
+    ``quick_start``: the chunks of a run that shows its results so far (:func:`chunk_plan`); ``skip``: the positions
+    of heuristics not run (their rows known: :class:`KnownRows`)."""
     trials = scenario.trials if trials is None else trials
     asked = default_jobs() if jobs is None else jobs
     jobs = max(1, min(asked, trials))
     apart = asked > 1  # in worker processes
     per_chunk = CHUNK_ROUND_TRIP + SHIP_BYTE * pickled_size(scenario) if apart else 0.0
     workers = [0.0] * jobs  # seconds dealt to each worker
-    for chunk in chunk_plan(scenario, trials, jobs, quick_start):
+    for chunk in chunk_plan(scenario, trials, jobs, quick_start, skip):
         workers[workers.index(min(workers))] += chunk.cost + per_chunk
     quiet = max(workers) + RUN_OVERHEAD * apart
-    return quiet if pool is None else pool.forecast(quiet, work_seconds(scenario, trials), asked, scenario.model)
+    return quiet if pool is None else pool.forecast(quiet, work_seconds(scenario, trials, skip), asked, scenario.model)
 
 
-def work_seconds(scenario: Scenario, trials: int | None = None) -> float:
-    """The seconds of one quiet core that the run's trials need, by the models' cost estimate (``trial_seconds``)."""
+def work_seconds(scenario: Scenario, trials: int | None = None, skip: frozenset[int] = frozenset()) -> float:
+    """The seconds of one quiet core that the run's trials need, by the models' cost estimate (``trial_seconds``),
+    the heuristics at the positions ``skip`` left out."""
     trials = scenario.trials if trials is None else trials
-    return trials * get_model(scenario.model).trial_seconds(scenario.spec, scenario.heuristics)
+    heuristics = [h for i, h in enumerate(scenario.heuristics) if i not in skip]
+    return trials * get_model(scenario.model).trial_seconds(scenario.spec, heuristics) if heuristics else 0.0
 
 
 def trial_runs(scenario: Scenario, trial: int = 0, seed: int | None = None) -> dict:

@@ -27,7 +27,7 @@ import streamlit as st
 
 from hcsched import Scenario
 from hcsched.errors import describe_error
-from hcsched.experiment import progress_text
+from hcsched.experiment import KnownRows, progress_text
 from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
 from hcsched.pool import Pool
 from hcsched.report import no_auto_links
@@ -78,6 +78,9 @@ class Cancelled(Exception):
 _watched = threading.local()  # the job a page's run shows, for watch() at the end of that run
 _server: dict[str, Any] = {}  # the pool and the jobs of every session, for the server's life
 _server_lock = threading.Lock()
+#: The server's rows of built-in heuristics by workload: a what-if that changes only the heuristics runs only the
+#: heuristics it adds (the value model's GA and TPSA, most of its default's time, once per workload).
+KNOWN_ROWS = KnownRows()
 
 
 def server_pool() -> Pool:

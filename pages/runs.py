@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
 from pages.history import keep, reuse
-from pages.jobs import Job, follow, following, plain, settle, warm_kernels
+from pages.jobs import KNOWN_ROWS, Job, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
 from pages.widgets import link, refusal, run_estimate
 
@@ -36,8 +36,10 @@ class RunResult:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def cached_simulate(scenario: Scenario, _jobs: int | None = None, _progress=None, _partial=None) -> pd.DataFrame:
-    """Runs are cached on the (hashable) scenario: its trials and seed are part of it."""
-    return simulate(scenario, jobs=_jobs, progress=_progress, partial=_partial)
+    """Runs are cached on the (hashable) scenario: its trials and seed are part of it; the rows of its built-in
+    heuristics on the server's :data:`~pages.jobs.KNOWN_ROWS` too, so that a run of the same workload runs only the
+    heuristics it adds."""
+    return simulate(scenario, jobs=_jobs, progress=_progress, partial=_partial, known=KNOWN_ROWS)
 
 
 def wait_for_kernels(model: str) -> None:

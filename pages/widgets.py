@@ -20,7 +20,7 @@ from hcsched.export import export_stem
 from hcsched.metrics import Metric
 from hcsched.readers import check_upload, max_upload_cells
 from hcsched.verdict import headline_metric as lead_metric
-from pages.jobs import Job, plain, plain_html, started_pool  # noqa: F401  (plain, plain_html: for the pages)
+from pages.jobs import KNOWN_ROWS, Job, plain, plain_html, started_pool  # noqa: F401  (plain, plain_html: pages')
 from pages.session import Keys, scenario_problem
 
 # longer runs and sweeps are refused (per session)
@@ -124,10 +124,12 @@ def file_name(scenario: Scenario, what: str, ext: str, run: bool = False) -> str
 
 
 @st.cache_data(show_spinner=False, max_entries=64)  # Home plans its run on every rerun
-def quiet_estimate(scenario: Scenario, jobs: int | None = None) -> tuple[float, float, float]:
+def quiet_estimate(scenario: Scenario, jobs: int | None = None,
+                   known: frozenset[int] = frozenset()) -> tuple[float, float, float]:
     """A run on a quiet machine: its trials' wall seconds (in the chunks of a run that shows its results so far),
-    their seconds of one core, and trial 0's again (for the Gantt chart)."""
-    return (estimate_seconds(scenario, jobs=jobs, quick_start=True), work_seconds(scenario),
+    their seconds of one core, and trial 0's again (for the Gantt chart); the heuristics at the positions ``known``
+    not run (their rows kept on the server)."""
+    return (estimate_seconds(scenario, jobs=jobs, quick_start=True, skip=known), work_seconds(scenario, skip=known),
             estimate_seconds(scenario, trials=1, jobs=1))
 
 
@@ -136,7 +138,7 @@ def run_estimate(scenario: Scenario, jobs: int | None = None, loaded: bool = Tru
     charts. ``loaded``: as the server's pool forecasts them now (its share beside the runs going on and in line, at
     the pace the pool measures: :meth:`hcsched.pool.Pool.forecast`); else on a quiet machine, as the limit checks
     it. Asked only of a scenario within the size cap and the memory limit."""
-    trials, work, again = quiet_estimate(scenario, jobs)
+    trials, work, again = quiet_estimate(scenario, jobs, KNOWN_ROWS.whole(scenario))
     pool = started_pool() if loaded else None
     if pool is None:
         return trials + again + DRAW_SECONDS

@@ -115,7 +115,7 @@ def test_references_run_after_every_trial_of_the_others_whose_answer_shows_first
     first = base.replace(heuristics=[*base.heuristics[8:], *base.heuristics[:8]], benchmark="max-max")
     for scenario in (base, first):
         online = [h.label for h in scenario.heuristics if not h.heuristic.reference]
-        assert len(experiment.first_heuristics(scenario)) == 8 and len(online) == 8
+        assert len(experiment.phases(scenario)[0]) == 8 and len(online) == 8
         seen: list[pd.DataFrame] = []
         progress: list[float] = []
         with using(pool):
@@ -245,3 +245,82 @@ def test_progress_text_takes_a_forecast_of_the_time_left():
     assert progress_text(0, 8, "trial", 1.0, estimate=5.0, left=30.0) == "0 of 8 trials done, about 30 s left"
     assert progress_text(2, 8, "trial", 4.0, estimate=5.0, left=20.0).endswith(
         f"about {0.75 * 20 + 0.25 * 12:.0f} s left")
+
+
+# --- rows kept by workload -----------------------------------------------------------------------------------------
+def _counting_runs(monkeypatch, model: str) -> list[str]:
+    """The labels of the heuristic runs made in this process from now on."""
+    from hcsched import get_model
+
+    m, ran = get_model(model), []
+    run = m.run
+
+    def counted(spec, h, workload):
+        ran.append(h.label)
+        return run(spec, h, workload)
+
+    monkeypatch.setattr(m, "run", counted)
+    return ran
+
+
+def test_known_rows_run_only_the_heuristics_a_what_if_adds_and_give_the_same_table(monkeypatch):
+    """A heuristic's rows of a trial depend on the trial's workload alone: kept once, they serve a run of the same
+    workload with other heuristics (reordered, one swapped), whose table is byte-identical to a run made whole; a
+    run with more trials, another seed or another system runs them again; plug-ins are never kept."""
+    import hcsched
+    from hcsched.experiment import KnownRows
+
+    known = KnownRows()
+    base = preset("quickstart").replace(trials=3)
+    ran = _counting_runs(monkeypatch, "etc")
+    assert simulate(base, jobs=1, known=known).to_csv() == simulate(base, jobs=1).to_csv()
+    labels = [h.label for h in base.heuristics]
+    assert known.whole(base) == frozenset(range(len(labels)))
+    swapped = base.replace(heuristics=["max-min", *labels[::-1][:-1]], benchmark=labels[1])
+    whole = simulate(swapped, jobs=1).to_csv()
+    ran.clear()
+    assert simulate(swapped, jobs=1, known=known).to_csv() == whole
+    assert ran == ["max-min"] * 3, ran  # one trial after another: only the heuristic swapped in runs
+    for other in (base.replace(trials=4), base.replace(seed=base.seed + 1), base.replace(tasks=base.spec.tasks + 1)):
+        assert known.whole(other) == frozenset(), other
+
+    @hcsched.heuristic("etc")
+    def last_machine(e, ready, now, params, state):  # a plug-in: its code may change under the same name
+        return e.size - 1
+
+    own = base.replace(heuristics=[*labels, last_machine], benchmark=labels[0])
+    simulate(own, jobs=1, known=known)
+    assert known.whole(own) == frozenset(range(len(labels)))
+
+
+def test_known_rows_keep_at_most_their_limit_least_recently_used_dropped_first():
+    from hcsched.experiment import KnownRows
+
+    known = KnownRows(rows=6)
+    a, b = (preset("quickstart").replace(trials=3, seed=s, heuristics=["mct"]) for s in (1, 2))
+    simulate(a, jobs=1, known=known)
+    simulate(b, jobs=1, known=known)
+    assert known.whole(a) == known.whole(b) == frozenset({0})
+    known.rows(a, frozenset({0}))  # a used again: b is now the least recent
+    simulate(a.replace(seed=3), jobs=1, known=known)
+    assert known.whole(a) == frozenset({0}) and known.whole(b) == frozenset()
+
+
+def test_known_rows_in_a_pool_showing_results_so_far_give_the_same_table(pool):
+    """With the value model's references kept, a run showing its results so far runs only the online heuristics and
+    gives them with the kept references' rows from the first trial on; the final table is byte-identical."""
+    from hcsched.experiment import KnownRows, split_so_far
+
+    known = KnownRows()
+    scenario = preset("kim-loose-high-heavy").replace(trials=3)
+    with using(pool):
+        simulate(scenario, jobs=2, known=known)
+        seen: list[pd.DataFrame] = []
+        again = simulate(scenario, jobs=2, known=known, partial=seen.append)
+        fewer = scenario.replace(heuristics=[h for h in scenario.heuristics if h.label != "max-max"],
+                                 benchmark="max-min")
+        assert simulate(fewer, jobs=2, known=known, partial=seen.append).to_csv() == \
+            simulate(fewer, jobs=1).to_csv()
+    assert again.to_csv() == simulate(scenario, jobs=1).to_csv()
+    for table in seen:
+        assert split_so_far(scenario, table)[2] == {}  # the references come with the first trials

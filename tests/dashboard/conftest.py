@@ -6,9 +6,13 @@ def clear_caches():
     """Every dashboard test starts and ends with Streamlit's data caches empty (cached runs are keyed on the scenario,
     and a test may break a model on purpose)."""
     st = pytest.importorskip("streamlit")
+    from pages.jobs import KNOWN_ROWS  # and the server's rows by workload
+
     st.cache_data.clear()
+    KNOWN_ROWS.clear()
     yield
     st.cache_data.clear()
+    KNOWN_ROWS.clear()
 
 
 @pytest.fixture(autouse=True)

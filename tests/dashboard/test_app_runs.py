@@ -11,7 +11,7 @@ import time
 from helpers import app, wait_for_results
 
 import pages.jobs as jobs
-from hcsched import preset
+from hcsched import preset, simulate
 from pages.jobs import Job, reap, server_pool
 
 
@@ -160,6 +160,38 @@ def test_the_online_heuristics_answer_comes_whole_while_the_references_still_run
            "static), each a search computed after the fact, knowing every task;" in said, said[:3000]
     assert re.search(r"knowing every task; \d+ of 120 trials so far\.", said)
     at.button(key="cancel_run").click().run()
+
+
+def _estimate(at) -> float:
+    return float(re.search(r"Estimated time: about ([\d.]+) s", _notes(at))[1])
+
+
+def test_a_what_if_that_changes_only_the_heuristics_runs_only_those_it_adds(monkeypatch):
+    """The value model's GA and TPSA depend on the workload alone: once run, a scenario of the same workload with one
+    heuristic fewer (or swapped) is estimated and run without running them again (GA runs at most once more, for
+    the Gantt chart's trial), and its table is the one a whole run gives."""
+    from hcsched import get_model
+
+    base = preset("kim-loose-high-heavy").replace(trials=4)
+    at = app(scenario=base)
+    before = _estimate(at)
+    at.button(key="landing_run").click().run()
+    wait_for_results(at)
+    fewer = base.replace(heuristics=[h for h in base.heuristics if h.label != "max-max"], benchmark="max-min")
+    whole = simulate(fewer, jobs=1).to_csv()
+    model, ran = get_model("value"), []
+    run = model.run
+    monkeypatch.setattr(model, "run", lambda spec, h, workload: ran.append(h.label) or run(spec, h, workload))
+    at.session_state["scenario"] = fewer
+    at.run()
+    assert _estimate(at) < before, (before, _notes(at))
+    at.button(key="landing_run").click().run()
+    end = time.monotonic() + 120
+    while at.session_state["results"].scenario != fewer and time.monotonic() < end:
+        time.sleep(0.1)
+        at.run()
+    assert at.session_state["results"].results.to_csv() == whole
+    assert ran.count("ga") <= 1 and ran.count("tpsa") <= 1, ran
 
 
 def _notes(at) -> str:
