@@ -35,7 +35,7 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
             with st.expander("The other changes, and the winner", expanded=False):
                 st.markdown(plain(" ".join(rest)))
         st.caption(plain(f"Baseline: {before.title}. What-if: {after.title}. "
-                         f"{cmp.pairing} {cmp.left_out_text}".rstrip()))
+                         f"{cmp.pairing_words} {cmp.left_out_text}".rstrip()), help=plain(cmp.pairing))
         _differences(cmp)
         metric = _metric_choice(cmp, key)
         colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])

@@ -14,14 +14,18 @@ from scipy import stats
 from hcsched import HcschedError, get_model, preset, simulate
 from hcsched.cli import main
 from hcsched.compare import (
+    CHANGE_LEAD_WORDS,
     change_of,
     change_words,
     compare_runs,
     comparison_csv,
+    interval_words,
+    lead_changes,
     matched_heuristics,
     run_changes,
     same_tasks,
     shares_random_numbers,
+    size_words,
     what_changed,
 )
 from hcsched.export import read_results_csv, results_csv
@@ -30,6 +34,7 @@ from hcsched.verdict import headline_metric, metric_words, word_count
 
 SECONDS = Metric("makespan", "Makespan", "s", "lower")
 SHARE = Metric("utilization", "Utilisation", "", "higher", fmt=".1%")
+STRETCH = Metric("max_stretch", "Max stretch", "", "lower")
 
 
 def series(values) -> pd.Series:
@@ -128,6 +133,28 @@ def test_paired_values_drop_a_trial_where_either_side_is_missing():
 def test_big_changes_are_said_as_a_factor():
     c = change_of(SECONDS, series([1.0, 1.1, 0.9]), series([50.0, 60.0, 55.0]), paired=True, labels=("a", "a"))
     assert re.fullmatch(r"55 times \[\d+, \d+\]", change_words(c))
+    assert size_words(c, SECONDS) == "55 times as long" and size_words(c, STRETCH) == "55 times as high"
+    assert re.fullmatch(r"95% interval: \d+ to \d+ times as long", interval_words(c, SECONDS))
+
+
+def _change(change, lower, upper, kind="percent"):
+    return __import__("hcsched.compare", fromlist=["Change"]).Change("m", "a", "a", 1.0, 1.0, change, lower, upper,
+                                                                     kind, True, (8, 8))
+
+
+@pytest.mark.parametrize("change, metric, size, interval", [
+    (_change(-35.2, -38.1, -32.4), SECONDS, "35% shorter", "95% interval: 32% to 38% shorter"),
+    (_change(60.0, 51.0, 69.0), SECONDS, "60% longer", "95% interval: 51% to 69% longer"),
+    (_change(-1.2, -3.5, 1.2), SECONDS, "1.2% shorter", "95% interval: 3.5% shorter to 1.2% longer"),
+    (_change(-1.2, -3.5, 1.2), STRETCH, "1.2% lower", "95% interval: 3.5% lower to 1.2% higher"),
+    (_change(2.5, 0.4, 4.0, "points"), SHARE, "2.5 points higher", "95% interval: 0.4 to 4.0 points higher"),
+    (_change(0.0, 0.0, 0.0), SECONDS, "no change", ""),
+    (_change(-5.0, math.nan, math.nan), SECONDS, "5.0% shorter", ""),
+])
+def test_a_change_and_its_interval_are_said_in_words(change, metric, size, interval):
+    """The lead says a change's size in words ("35% shorter"), the detail below it its 95% interval in words, never
+    as a bracketed pair of signed numbers."""
+    assert size_words(change, metric) == size and interval_words(change, metric) == interval
 
 
 # --- which heuristics are compared -------------------------------------------------------------------------------
@@ -185,6 +212,8 @@ def test_four_more_machines_is_paired_on_common_random_numbers_with_a_change_lin
     base = small()
     cmp = _compare(base, base.replace(machines=12))
     assert cmp.paired and cmp.pairing.startswith("Paired (common random numbers): both runs have the same seed")
+    assert cmp.pairing_words == ("Both runs used the same random tasks (the same seed), so the differences come from "
+                                 "the change.")
     winner = cmp.winners[0].label
     c = cmp.subject()
     assert c.before_label == winner and c.change < 0 and c.upper < 0  # more machines: a shorter makespan, for real
@@ -192,20 +221,30 @@ def test_four_more_machines_is_paired_on_common_random_numbers_with_a_change_lin
     # stretch's -99%, the biggest in percent, which a manager read past); the others' real changes follow
     metric, lead = cmp.leading()
     assert metric.name == "makespan" and lead is c and lead.separated
-    assert cmp.change_line().startswith(f"machines 8 → 12: makespan of {winner} ")
-    assert " (paired): a real change, for the better" in cmp.change_lead()
-    assert word_count(cmp.change_lead()) <= 35 and cmp.change_line().startswith(cmp.change_lead())
+    lead, rest = cmp.change_parts()
+    assert lead.startswith(f"machines 8 → 12: makespan of {winner} ")
+    assert "shorter: a real change, for the better)" in lead
+    assert word_count(lead) <= CHANGE_LEAD_WORDS and cmp.change_line() == " ".join([lead, *rest])
+    assert "paired" not in lead and "[" not in lead  # how and the interval are said below the lead, in words
+    detail = next(r for r in rest if r.startswith(f"Makespan of {winner} "))
+    assert f"; {interval_words(c, metric)}, compared trial by trial (paired)." in detail
+    assert f", {c.change:+.0f}%;" in detail  # the signed change, as before
     others = [o for o in cmp.changes if o.before_label == winner and o.after_label == winner and o.separated
               and o.metric in ("mean_flow", "max_stretch")]
+    charted = cmp.charted()
     for o in others:
-        assert f"{change_words(o)}, for the " in cmp.change_line()
+        assert f"{size_words(o, charted[o.metric])}, for the better ({interval_words(o, charted[o.metric])})" in \
+            cmp.change_line()
 
 
 def test_another_seed_is_an_unpaired_welch_comparison():
     base = small()
     cmp = _compare(base, base.replace(seed=3))
     assert not cmp.paired and cmp.pairing.startswith("Unpaired (Welch): the runs have different seeds")
-    assert cmp.change_line().startswith("seed 1999 → 3: makespan of ") and " (unpaired, Welch)" in cmp.change_line()
+    assert cmp.change_line().startswith("seed 1999 → 3: makespan of ")
+    assert "compared as independent samples (unpaired, Welch)." in cmp.change_line()
+    assert cmp.pairing_words == ("The runs used different random tasks (different seeds), so part of each difference "
+                                 "is chance: the 95% intervals allow for it.")
     assert all(not c.paired for c in cmp.changes)
 
 
@@ -226,15 +265,17 @@ FASTER = [90, 99, 81, 90, 94, 86, 90, 90]  # every makespan 10% shorter
 
 
 @pytest.mark.parametrize("makespan, flow, said, unsaid", [
-    ([101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12],  # makespan unmoved, flow worse
-     ["The same scenario: mean flow time of mct 10 → 15 s, +50% [", "(paired): a real change, for the worse; the "
-      "winner on makespan stays mct."], ["Also a real change", "makespan -", "makespan +"]),
+    ([101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12],  # makespan unmoved, flow worse: why
+     ["The same scenario: no real change in makespan, but mean flow time of mct 10 → 15 s (50% longer: a real "
+      "change, for the worse).", "95% interval: 45% to 55% longer", "The winner on makespan stays mct."],
+     ["Also a real change", "makespan -", "makespan +"]),
     (FASTER, [15, 16, 14, 15, 16, 15, 17, 12],  # makespan better, flow worse: the bigger change leads, the other named
-     ["The same scenario: mean flow time of mct 10 → 15 s, +50% [", "(paired): a real change, for the worse",
-      "Also a real change: makespan -10% [", "], for the better."], []),
+     ["The same scenario: makespan 10% shorter, but mean flow time of mct 10 → 15 s (50% longer: a real change, "
+      "for the worse).", "Also a real change: makespan 10% shorter, for the better (95% interval: "], []),
     (FASTER, [5, 6, 4, 5, 5, 5, 6, 4],  # both better: the headline metric leads, the bigger change named after it
-     ["The same scenario: makespan of mct 100 → 90 s, -10% [", "Also a real change: mean flow time -50% [",
-      "], for the better."], ["for the worse", "not like for like"]),
+     ["The same scenario: makespan of mct 100 → 90 s (10% shorter: a real change, for the better); the winner stays "
+      "mct.", "Also a real change: mean flow time 50% shorter, for the better (95% interval: 48% to 52% shorter)."],
+     ["for the worse", "not like for like", " but "]),
 ])
 def test_the_change_line_leads_with_the_headline_metric_or_a_bigger_change_the_other_way(makespan, flow, said,
                                                                                          unsaid):
@@ -242,7 +283,7 @@ def test_the_change_line_leads_with_the_headline_metric_or_a_bigger_change_the_o
     cmp = compare_runs(base, _results(base, *BEFORE), base, _results(base, makespan, flow))
     line = cmp.change_line()
     assert all(part in line for part in said) and not any(part in line for part in unsaid), line
-    assert line.startswith(cmp.change_lead()) and word_count(cmp.change_lead()) <= 35
+    assert line.startswith(cmp.change_lead()) and word_count(cmp.change_lead()) <= CHANGE_LEAD_WORDS
 
 
 def _twice_the_rate(base):
@@ -256,13 +297,14 @@ def test_a_harder_workload_leads_with_what_got_worse_and_says_a_better_number_is
     fast = _twice_the_rate(base)
     cmp = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, [15, 16, 14, 15, 16, 15, 17, 12]))
     lead, rest = cmp.change_parts()
-    assert lead.startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): mean flow time of mct 10 → 15 s, +50% [")
-    assert ": a real change, for the worse" in lead
+    assert lead == ("twice the arrival rate: makespan 10% shorter, but mean flow time of mct 10 → 15 s (50% longer: "
+                    "a real change, for the worse).")  # why it leads with the mean flow time: the makespan first
+    assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."  # said short in the lead
     assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest
     # the makespan alone got better: the lead says its number is not like for like
     only = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, BEFORE[1]))
-    assert only.change_lead().startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): makespan of mct 100 → 90 s, ")
-    assert "for the better; not like for like: the work differs." in only.change_lead()
+    assert only.change_lead().startswith("twice the arrival rate: makespan of mct 100 → 90 s (10% shorter: ")
+    assert "for the better); not like for like: the work differs." in only.change_lead()
     assert "The winner stays mct." in only.change_line()  # after the lead, which is full
     # the same better makespan from more machines is like for like
     more = base.replace(machines=12)
@@ -279,19 +321,32 @@ def test_a_rate_changed_says_by_what_factor_and_an_automatic_benchmark_says_so()
     assert what_changed(base, swapped.replace(benchmark="mct"))[-1] == "benchmark min-min → mct"
 
 
+def test_a_lead_says_a_doubled_or_halved_setting_in_words_and_leaves_the_benchmark_below():
+    base = small()
+    assert lead_changes(base, _twice_the_rate(base)) == ["twice the arrival rate"]
+    assert lead_changes(base, base.replace(machines=16)) == ["twice the machines"]
+    assert lead_changes(base, base.replace(machines=4, seed=3)) == ["half the machines", "seed 1999 → 3"]
+    assert lead_changes(base, base.replace(machines=12, trials=9)) == ["machines 8 → 12", "trials 8 → 9"]
+    swapped = base.replace(heuristics=["mct", "kpb", "max-min", "sufferage"])
+    assert lead_changes(base, swapped) == ["max-min instead of min-min"]  # the benchmark only touches normalised ones
+
+
 def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_trial():
     base = small()
     cmp = _compare(base, base.replace(heuristics=["mct", "kpb", "max-min", "sufferage"], benchmark="mct"))
     assert cmp.paired and cmp.pairing.startswith("Paired: ")
+    assert cmp.pairing_words == ("Both runs ran the very same tasks (the same seed), so the differences come from "
+                                 "the change.")
     makespan = [c for c in cmp.changes if c.metric == "makespan"]
     assert [c.heuristic for c in makespan] == ["mct", "kpb", "min-min → max-min", "sufferage"]
     assert all(change_words(c) == "no change in any trial" for c in makespan if c.heuristic != "min-min → max-min")
     assert cmp.subject().heuristic == "min-min → max-min"
     metric, lead = cmp.leading()
     assert lead.heuristic == "min-min → max-min" and lead.separated and metric.name == "makespan"  # its makespan
-    assert cmp.change_lead().startswith(f"max-min instead of min-min; benchmark min-min → mct: {metric_words(metric)} "
-                                        "of min-min ")
-    assert " → max-min " in cmp.change_lead() and " (paired): a real change, for the " in cmp.change_lead()
+    lead, rest = cmp.change_parts()
+    assert lead.startswith(f"max-min instead of min-min: {metric_words(metric)} of min-min ")
+    assert " → max-min " in lead and ": a real change, for the " in lead and "paired" not in lead
+    assert rest[0] == "What differs: max-min instead of min-min; benchmark min-min → mct."  # below the lead
 
 
 def test_a_comparison_of_two_models_is_refused_in_words():
@@ -339,7 +394,8 @@ def test_the_command_gives_the_same_figures_from_scenario_files_and_from_results
     capsys.readouterr()
     assert main(["compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 0
     assert capsys.readouterr().out == from_files
-    assert "machines 8 → 12: " in from_files and " (paired): a real change" in from_files
+    assert "machines 8 → 12: " in from_files and ": a real change, for the better)" in from_files
+    assert "compared trial by trial (paired)." in from_files
     assert "change [95% interval]" in from_files
     assert (tmp_path / "ab.csv").read_text() == comparison_csv(_compare(base, base.replace(machines=12)))
 

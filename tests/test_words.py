@@ -10,7 +10,16 @@ import re
 import pytest
 
 from hcsched import get_model, model_names, preset, simulate
-from hcsched.compare import SETTINGS, compare_runs, flat_settings, run_changes, setting_change
+from hcsched.compare import (
+    CHANGE_LEAD_WORDS,
+    SETTINGS,
+    compare_runs,
+    flat_settings,
+    interval_words,
+    lead_changes,
+    run_changes,
+    setting_change,
+)
 from hcsched.heuristics import label_parts
 from hcsched.presets import preset_names, sweep_preset, sweep_preset_names
 from hcsched.verdict import (
@@ -19,6 +28,7 @@ from hcsched.verdict import (
     _same_name,
     headline,
     heuristic_words,
+    metric_words,
     progress_lead,
     scenario_verdicts,
     word_count,
@@ -173,19 +183,29 @@ def test_every_what_if_line_leads_in_35_words_without_a_raw_key(model, what_if):
     after = what_if(base)
     cmp = compare_runs(base, _run(base), after, _run(after))
     lead, rest = cmp.change_parts()
-    assert word_count(lead) <= LEAD_WORDS and cmp.change_line() == " ".join([lead, *rest]), lead
+    # room before it for whom it is against ("Against run #1, the baseline: "), the two within LEAD_WORDS
+    assert word_count(lead) <= CHANGE_LEAD_WORDS < LEAD_WORDS and cmp.change_line() == " ".join([lead, *rest]), lead
+    assert "paired" not in lead and "Welch" not in lead and "[" not in lead, lead  # said below it, in words
     for line in (lead, *rest, *run_changes(base, after)):
         _no_doubled_parentheses(line)
         assert not any(key in line for key in RAW_KEY.findall(line) if key in SETTINGS or key in _keys(base)), line
     metric, change = cmp.leading()
+    below = " ".join(rest)
+    if interval_words(change, metric):  # nothing the lead said before is lost: it is below the lead
+        assert f"{interval_words(change, metric)}, compared " in below, below
+    if lead_changes(base, after) != list(cmp.differences):
+        assert f"What differs: {'; '.join(cmp.differences)}." in below, below
+    if metric.name != cmp.headline.name:  # another metric than the model's leads: the lead says the headline's first
+        assert re.search(rf": (no real change in )?{re.escape(metric_words(cmp.headline))}[^;]*, but ", lead), lead
     if cmp.workload and any(c.separated and (c.change > 0) == (m.better == "lower")
                             for m in cmp.charted().values() for c in cmp.changes
                             if c.metric == m.name and (c.before_label, c.after_label) ==
                             (change.before_label, change.after_label)):
         # a harder workload: the line leads with what got worse for real
         assert "for the worse" in lead, lead
-    elif cmp.workload and "for the better" in lead:
-        assert "not like for like" in lead, lead
+    elif cmp.workload and "for the better" in lead:  # in the lead where it fits, else first below it
+        assert "not like for like" in lead or (any("is not like for like." in r for r in rest[:2]) and word_count(
+            lead) + len("; not like for like: the work differs".split()) > CHANGE_LEAD_WORDS), (lead, rest)
 
 
 def test_twice_the_arrival_rate_leads_with_the_mean_flow_time_that_got_worse():
@@ -195,8 +215,10 @@ def test_twice_the_arrival_rate_leads_with_the_mean_flow_time_that_got_worse():
     after = _twice_the_rate(base)
     cmp = compare_runs(base, _run(base), after, _run(after))
     lead, rest = cmp.change_parts()
-    assert lead.startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): mean flow time of sufferage ")
-    assert ": a real change, for the worse" in lead
+    assert re.match(r"twice the arrival rate: (makespan [\d.]+% shorter|no real change in makespan), but mean flow "
+                    r"time of sufferage [\d.]+ hours → [\d.]+ days \([\d.]+% longer: a real change, for the worse\)",
+                    lead), lead
+    assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."
     makespan = cmp.subject()
     if makespan.separated and makespan.change < 0:
         assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest

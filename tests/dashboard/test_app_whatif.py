@@ -88,8 +88,11 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     assert plain(at.markdown[0].value) == lead  # the lead, the rest folded below it
     folded = next(e for e in at.expander if e.label == "The other changes, and the winner")
     assert plain(folded.markdown[0].value) == " ".join(rest) and not folded.proto.expanded
-    assert lead.startswith("machines 8 → 12: ") and " (paired): a real change" in lead
-    assert "Paired (common random numbers)" in at.caption[0].value
+    assert lead.startswith("machines 8 → 12: ") and ": a real change" in lead and "paired" not in lead
+    caption = at.caption[0]  # what the runs share in plain words, the method in its help
+    assert "Both runs used the same random tasks (the same seed), so the differences come from the change." in \
+        caption.value
+    assert caption.proto.help.startswith("Paired (common random numbers): both runs have the same seed")
     assert "Comparison (CSV)" in [b.label for b in at.get("download_button")]
     table = at.dataframe[0].value
     changed = table[table["change [95% interval]"] != "no change in any trial"]  # e.g. the benchmark's own ratio, 1
@@ -103,9 +106,12 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
     line = plain(at.markdown[0].value)
-    assert line.startswith("max-min instead of min-min; benchmark min-min → mct: ") and " of min-min " in line
-    assert "→ max-min " in line and " (paired): " in line
-    assert "Paired: both runs have the same system and seed, so every trial ran the same tasks" in at.caption[0].value
+    assert line.startswith("max-min instead of min-min: ") and " of min-min " in line
+    assert "→ max-min " in line and "paired" not in line
+    folded = next(e for e in at.expander if e.label == "The other changes, and the winner")
+    assert "What differs: max-min instead of min-min; benchmark min-min → mct." in folded.markdown[0].value
+    assert "Both runs ran the very same tasks (the same seed)" in at.caption[0].value
+    assert at.caption[0].proto.help.startswith("Paired: both runs have the same system and seed, so every trial ran")
     table = at.dataframe[0].value
     same = table[table["heuristic"] == "sufferage"]
     assert (same["change [95% interval]"] == "no change in any trial").all()
@@ -118,7 +124,7 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
-    assert plain(at.markdown[0].value).startswith("arrival rate 2.3 → 4.6 tasks an hour (×2): ")
+    assert plain(at.markdown[0].value).startswith("twice the arrival rate: ")
     assert ": a real change, for the worse" in plain(at.markdown[0].value)  # what got worse leads
     at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
     assert (plain(at.markdown[0].value).startswith("The same scenario: ")
@@ -173,7 +179,8 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.radio(key="results_mode").set_value("Compare two runs").run()
     assert (at.selectbox(key="cmp_before").value.startswith("#1 ")
             and at.selectbox(key="cmp_after").value.startswith("#3 "))
-    assert "Unpaired (Welch): the runs have different seeds" in at.caption[0].value
+    assert "The runs used different random tasks (different seeds)" in at.caption[0].value
+    assert at.caption[0].proto.help.startswith("Unpaired (Welch): the runs have different seeds")
     at.switch_page("pages/scenario.py").run()
     at.switch_page("pages/results.py").run()
     assert at.radio(key="results_mode").value == "Compare two runs"  # the view is kept across pages
@@ -201,7 +208,8 @@ def test_every_models_runs_compare_on_the_results_page(name):
     at = app("pages/results.py", scenario=runs[1].scenario, results=runs[1], history=kept,
              results_mode_kept="Compare two runs")
     assert plain(at.markdown[0].value).startswith(f"seed {base.seed} → {base.seed + 1}: ")
-    assert "Unpaired (Welch)" in at.caption[0].value and len(at.get("plotly_chart")) == 1 and not at.exception
+    assert "different seeds" in at.caption[0].value and at.caption[0].proto.help.startswith("Unpaired (Welch)")
+    assert len(at.get("plotly_chart")) == 1 and not at.exception
 
 
 def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():

@@ -205,10 +205,10 @@ def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_n
         a.get_by_text("Against run #1, the baseline: machines 8 → 12: ").wait_for(timeout=30_000)
         mine = _download(a, "Per-trial results (CSV)")
         _step(a, runs, a.get_by_role("button", name="Compare in detail").click)
-        line = a.get_by_text(re.compile(r"^machines 8 → 12: [a-z ]+ of sufferage .* \(paired\): "
-                                        r"a real change, for the better; the winner"))
+        line = a.get_by_text(re.compile(r"^machines 8 → 12: [a-z ]+ of sufferage .* shorter: "
+                                        r"a real change, for the better\); the winner"))
         line.wait_for(timeout=30_000)
-        assert a.get_by_text("Paired (common random numbers): both runs have the same seed").count() == 1
+        assert a.get_by_text("Both runs used the same random tasks (the same seed)").count() == 1
         compared = _download(a, "Comparison (CSV)")
         assert "# what differs: machines 8 → 12" in compared and compared.count("\nmakespan,sufferage,") == 1
         _step(a, runs, a.get_by_role("link", name="Home").first.click)
