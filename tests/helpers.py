@@ -42,6 +42,21 @@ def require_browser() -> None:
         pytest.skip(message)
 
 
+def counting_runs(monkeypatch, model: str) -> list[str]:
+    """The labels of the heuristic runs of ``model`` made in this process from now on."""
+    from hcsched import get_model
+
+    m, ran = get_model(model), []
+    original = m.run
+
+    def counted(spec, h, workload):
+        ran.append(h.label)
+        return original(spec, h, workload)
+
+    monkeypatch.setattr(m, "run", counted)
+    return ran
+
+
 def app(path: str = "app.py", timeout: float = 60, **state):
     """A dashboard page (the landing page by default) run once with AppTest, with ``state`` in its session first; it
     must raise nothing."""

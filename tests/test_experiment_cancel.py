@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import in_a_fresh_process
+from helpers import counting_runs, in_a_fresh_process
 
 from hcsched import Scenario, get_model, simulate
 from hcsched.experiment import run_trial, trial_seeds, trials_per_chunk
@@ -62,22 +62,8 @@ def test_progress_reports_each_heuristic_run(jobs):
     assert all(isinstance(d, int) for d in values if d == int(d))  # "3 of 3", not "3.0 of 3"
 
 
-def _counting_runs(monkeypatch, model: str) -> list:
-    """Record every heuristic run of ``model`` in this process."""
-    runs = []
-    m = get_model(model)
-    original = m.run
-
-    def counted(spec, h, workload):
-        runs.append(h.label)
-        return original(spec, h, workload)
-
-    monkeypatch.setattr(m, "run", counted)
-    return runs
-
-
 def test_cancel_with_one_job_stops_after_the_heuristic_run_in_progress(monkeypatch):
-    runs = _counting_runs(monkeypatch, "etc")
+    runs = counting_runs(monkeypatch, "etc")
     stop = Stop("cancelled by the user")
 
     def progress(done, total):

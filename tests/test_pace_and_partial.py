@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers import counting_runs
 
 from hcsched import preset, simulate
 from hcsched.experiment import estimate_seconds, work_seconds
@@ -248,21 +249,6 @@ def test_progress_text_takes_a_forecast_of_the_time_left():
 
 
 # --- rows kept by workload -----------------------------------------------------------------------------------------
-def _counting_runs(monkeypatch, model: str) -> list[str]:
-    """The labels of the heuristic runs made in this process from now on."""
-    from hcsched import get_model
-
-    m, ran = get_model(model), []
-    run = m.run
-
-    def counted(spec, h, workload):
-        ran.append(h.label)
-        return run(spec, h, workload)
-
-    monkeypatch.setattr(m, "run", counted)
-    return ran
-
-
 def test_known_rows_run_only_the_heuristics_a_what_if_adds_and_give_the_same_table(monkeypatch):
     """A heuristic's rows of a trial depend on the trial's workload alone: kept once, they serve a run of the same
     workload with other heuristics (reordered, one swapped), whose table is byte-identical to a run made whole; a
@@ -272,7 +258,7 @@ def test_known_rows_run_only_the_heuristics_a_what_if_adds_and_give_the_same_tab
 
     known = KnownRows()
     base = preset("quickstart").replace(trials=3)
-    ran = _counting_runs(monkeypatch, "etc")
+    ran = counting_runs(monkeypatch, "etc")
     assert simulate(base, jobs=1, known=known).to_csv() == simulate(base, jobs=1).to_csv()
     labels = [h.label for h in base.heuristics]
     assert known.whole(base) == frozenset(range(len(labels)))

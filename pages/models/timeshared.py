@@ -1,8 +1,9 @@
 """The dashboard's part of the time-shared model (Caniou and Jeannot): the Scenario page's editor of servers, task
 sizes and arrivals (or the user's own servers and tasks CSVs); a Gantt chart of tasks overlapping on the busiest
-servers with the three phases coloured, folded away (``trial_charts``); the gain on makespan against the benchmark,
-the other gains folded away, and % sooner / same / later as a stacked bar (``results_charts``); the gain heatmaps of a
-sweep (``sweep_charts``); and ``explain``: for one arrival, each server's T', T, delta and each heuristic's score.
+servers with the three phases coloured, folded away (``trial_charts``); the makespan bars, each heuristic's rule in
+words under its name, then the gain on makespan against the benchmark, the other gains folded away, and % sooner /
+same / later as a stacked bar (``results_charts``); the gain heatmaps of a sweep (``sweep_charts``); and
+``explain``: for one arrival, each server's T', T, delta and each heuristic's score.
 
 Hooks the pages call: ``results_charts(results, scenario, colors, key)`` on the Results page, ``explain(scenario)`` on
 the Explain page, ``sweep_charts(table, key)`` on the Sweep page.
@@ -18,7 +19,6 @@ from hcsched import HcschedError, summarize
 from hcsched.charts import direction
 from hcsched.errors import describe_error
 from hcsched.experiment import trial_runs, trial_seeds
-from hcsched.heuristics import heuristic_title
 from hcsched.models.timeshared import MODEL, size_limit
 from hcsched.models.timeshared.charts import (
     BUSIEST_SERVERS,
@@ -27,6 +27,7 @@ from hcsched.models.timeshared.charts import (
     gain_bars,
     gain_heatmaps,
     gantt,
+    named_bars,
     server_bars,
     sooner_same_later,
 )
@@ -35,7 +36,7 @@ from hcsched.models.timeshared.htm import HTM
 from hcsched.models.timeshared.readers import parse_servers, parse_tasks
 from hcsched.models.timeshared.spec import ARRIVALS, DUPLEX, TRANSFER
 from hcsched.models.timeshared.workload import make_workload
-from hcsched.verdict import scenario_references
+from hcsched.verdict import heuristic_words, in_words, scenario_benchmark, scenario_references
 from pages.models._curves import what_the_names_mean
 from pages.session import W, commit_scenario, default, refuse_runs
 from pages.widgets import number, plain, plain_html, upload_limits, uploaded_text
@@ -78,9 +79,7 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
                                     key=f"{key}_ts_gantt_servers",
                                     help="the servers that ran the most tasks; raise it to see more of them"))
         servers = busiest_servers(frame, count)
-        title = heuristic_title(label, "timeshared")
-        st.plotly_chart(gantt(frame,
-                              plain_html(f"{label}{f' ({title})' if title else ''}: input, compute and output phases"),
+        st.plotly_chart(gantt(frame, plain_html(f"{in_words(label, MODEL.name)}: each task's phases"),
                               servers=servers), key=f"{key}_ts_gantt", width="stretch")
         st.caption(f"The {len(servers)} of the {total} servers that ran the most tasks: "
                    f"{', '.join(SERVERS.name(j) for j in servers)}.")
@@ -94,14 +93,16 @@ def gantt_rows(scenario):
 #: The symbols of the model's Results page in plain words (Caniou and Jeannot: the metrics of section 5, the gains of
 #: section 6.1, the heuristics of section 6, mu of section 3.3).
 SYMBOLS = {
-    "Gain on makespan (and on sum-flow, max-flow, max-stretch)": "how much better than the benchmark, in %: "
-        "100 x (the benchmark's value - this heuristic's) / the benchmark's, on the same simulation (section 6.1); "
-        "positive is better, 0 is as good.",
+    "Gain on makespan (and on total flow time, max flow time, max stretch)": "how much better than the benchmark, "
+        "in % of the benchmark's value: 100 x (the benchmark's value - this heuristic's) / the benchmark's, on the "
+        "same simulation (section 6.1); positive is better, 0 is as good.",
     "Tasks finishing sooner": "the % of tasks that finish earlier than with the benchmark (section 5).",
-    "Makespan, sum-flow, max-flow, max-stretch": "when the last task finishes; the sum and the largest of each task's "
-        "time in the system (finish - arrival); the largest such time over the task's time alone on its server "
-        "(section 5).",
-    "mp-..., mp-masse-...": "Min perturbation variants: the server where the new task slows the tasks already there "
+    "Makespan": "when the last task finishes (section 5).",
+    "Total flow time, max flow time": "the total, and the longest, time tasks spend in the system, from arrival to "
+        "finish: the paper's sum-flow and max-flow (section 5).",
+    "Max stretch": "the worst slowdown of a task: its time in the system over its time alone on its server, the "
+        "paper's max-stretch (section 5).",
+    "mp-..., mp-masse-...": "Min perturbation variants: the server where the new task delays the tasks already there "
         "the least; -masse- weighs each task by its age (cres: the newest most, decres: the oldest most), -incr counts "
         "only tasks still running (section 6).",
     "μ": "the mean time between two task arrivals, in seconds (section 3.3).",
@@ -114,9 +115,9 @@ GAINS_OTHER = "Gains on the other metrics"
 
 
 def shared_bars(metrics):
-    """The Results page's shared bars: makespan alone, the scenario's question; the gains and the tasks finishing
-    sooner, measured against the benchmark, are charted below, folded (they need not agree with the makespan)."""
-    return [m for m in metrics if m.name == "makespan"]
+    """None of the Results page's shared bars: this page charts the makespan itself, each heuristic's rule in words
+    under its name (its charts then lead, under the verdict)."""
+    return []
 
 
 def tolerance_words(seconds: float) -> str:
@@ -126,12 +127,16 @@ def tolerance_words(seconds: float) -> str:
 
 
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
-    """The gain on makespan against the benchmark, the other gains folded away, and % of tasks finishing sooner / at
-    the same time / later than the benchmark, stacked per heuristic."""
+    """The makespan bars (the scenario's question), then the gain on makespan against the benchmark, the other gains
+    folded away, and % of tasks finishing sooner / at the same time / later than the benchmark, stacked per
+    heuristic; every chart names each heuristic's rule in words under its name."""
     labels = [h.label for h in scenario.heuristics]
     what_the_names_mean(scenario, key, SYMBOLS)
     ref = plain(scenario.spec.reference)  # a heuristic's label, said in Markdown below
     references = scenario_references(scenario)
+    makespan = summarize(results, ["makespan"], methods=MODEL.interval_methods())
+    st.plotly_chart(named_bars(makespan, [MODEL.metric("makespan")], colors, references,
+                               scenario_benchmark(scenario)), key=f"{key}_ts_makespan", width="stretch")
     summary = summarize(results, [GAIN_FIRST, *GAINS_FOLDED], methods=MODEL.interval_methods())
     st.subheader(f"Against the benchmark {ref}: the paper's measures")
     st.caption("Each heuristic against the benchmark on the same simulations: the gain on makespan, on the other "
@@ -146,11 +151,12 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
         st.plotly_chart(gain_bars(summary, [MODEL.metric(m) for m in GAINS_FOLDED], scenario.spec.reference, colors,
                                   references),
                         key=f"{key}_ts_gains_other", width="stretch")
-        st.caption("The same gain on the sum-flow, the max-flow and the max-stretch.")
+        st.caption("The same gain on the total flow time (the total time tasks spend in the system), the max flow time "
+                   "(the longest time a task spends there) and the max stretch (the worst slowdown of a task).")
     with st.expander(f"Tasks finishing sooner, at the same time or later than with {ref}", expanded=False):
         means = results.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
         st.caption(f"Each task's finish against its finish with the benchmark {ref} "
-                   f"({plain(heuristic_title(scenario.spec.reference, scenario.model)) or ref}) on the same "
+                   f"({plain(heuristic_words(scenario.spec.reference, scenario.model)) or ref}) on the same "
                    f"{MODEL.trial_word}s; counted as a tie "
                    f"(equal {tolerance_words(scenario.spec.same_tolerance)}) when the two finishes are that close.")
         st.plotly_chart(sooner_same_later(means, labels, scenario.spec.reference,

@@ -8,7 +8,7 @@ import signal
 import threading
 import time
 
-from helpers import app, wait_for_results
+from helpers import app, counting_runs, wait_for_results
 
 import pages.jobs as jobs
 from hcsched import preset, simulate
@@ -170,8 +170,6 @@ def test_a_what_if_that_changes_only_the_heuristics_runs_only_those_it_adds(monk
     """The value model's GA and TPSA depend on the workload alone: once run, a scenario of the same workload with one
     heuristic fewer (or swapped) is estimated and run without running them again (GA runs at most once more, for
     the Gantt chart's trial), and its table is the one a whole run gives."""
-    from hcsched import get_model
-
     base = preset("kim-loose-high-heavy").replace(trials=4)
     at = app(scenario=base)
     before = _estimate(at)
@@ -179,9 +177,7 @@ def test_a_what_if_that_changes_only_the_heuristics_runs_only_those_it_adds(monk
     wait_for_results(at)
     fewer = base.replace(heuristics=[h for h in base.heuristics if h.label != "max-max"], benchmark="max-min")
     whole = simulate(fewer, jobs=1).to_csv()
-    model, ran = get_model("value"), []
-    run = model.run
-    monkeypatch.setattr(model, "run", lambda spec, h, workload: ran.append(h.label) or run(spec, h, workload))
+    ran = counting_runs(monkeypatch, "value")
     at.session_state["scenario"] = fewer
     at.run()
     assert _estimate(at) < before, (before, _notes(at))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -9,9 +10,20 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import CATEGORY_PALETTE, GanttRows, category_colors, hover_names, lanes, metric_bars, plain_numbers
+from hcsched.charts import (
+    CATEGORY_PALETTE,
+    GanttRows,
+    category_colors,
+    grid_columns,
+    hover_names,
+    lanes,
+    metric_bars,
+    plain_numbers,
+)
 from hcsched.curve_charts import with_better
+from hcsched.heuristics import label_parts
 from hcsched.metrics import Metric
+from hcsched.models.timeshared.heuristics import SHORT_WORDS
 
 #: The phases and the finishes against the benchmark are categories, not heuristics: the category palette, with a
 #: legend title that says so. Finishes go from better (sooner) to worse (later).
@@ -22,6 +34,41 @@ FINISH_COLORS = dict(zip(FINISH_NAMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[7]
 #: The model's servers as every chart names them (s0, s1, ...: the phases chart, Explain's bars and the animated
 #: Gantt of the Results page); a server runs all its tasks at once, so the Gantt gives each task a lane.
 SERVERS = GanttRows("server", "s", lanes=True)
+
+
+WORDS_STYLE = "font-size:10px;color:#555"  # a tick's second line: the heuristic's rule in words
+WORDS_PX = 12  # what that second line adds to each heuristic's row
+
+
+def tick_words(labels: Sequence[str], shown: Sequence[str] | None = None) -> list[str]:
+    """Each heuristic's tick on a chart's axis: its short name as ``shown`` ("netsolve-mct (benchmark)"; the label by
+    default) over its rule in a few words (:data:`.heuristics.SHORT_WORDS`, smaller and grey); a label of one's own
+    alone."""
+    out = []
+    for label, text in zip(labels, shown or labels, strict=True):
+        words = SHORT_WORDS.get(label_parts(label)[0], "")
+        out.append(f"{text}<br><span style='{WORDS_STYLE}'>{words}</span>" if words else str(text))
+    return out
+
+
+def with_words(fig: go.Figure, labels: Sequence[str], rows: int = 1) -> go.Figure:
+    """``fig``'s heuristic axes (its y axes, a category per label) ticked by :func:`tick_words`, keeping the marks a
+    tick already had ("(benchmark)", "(reference)"); each of its ``rows`` of panels made taller for the second
+    line."""
+    labels = list(labels)
+    shown = fig.layout.yaxis.ticktext
+    fig.update_yaxes(tickvals=labels, ticktext=tick_words(labels, list(shown) if shown else None))
+    height = fig.layout.height or 450
+    return fig.update_layout(height=height + WORDS_PX * len(labels) * rows)
+
+
+def named_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None,
+               references: Mapping[str, str] | None = None, benchmark: str | None = None) -> go.Figure:
+    """The shared bars (:func:`hcsched.charts.metric_bars`: a panel per metric, a bar per heuristic with its 95%
+    interval), each heuristic's rule in words under its name (:func:`with_words`)."""
+    fig = metric_bars(summary, metrics, colors, references, benchmark)
+    rows = -(-len(metrics) // grid_columns(len(metrics)))
+    return with_words(fig, summary["heuristic"].tolist(), rows)
 
 
 BUSIEST_SERVERS = 5  # servers the phases chart shows by default: a few, so that each task's lane can be read
@@ -78,10 +125,13 @@ def gantt(frame: pd.DataFrame, title: str = "", height: int | None = None,
 
 def gain_bars(summary: pd.DataFrame, metrics: Sequence[Metric], benchmark: str, colors: dict[str, str] | None = None,
               references: Mapping[str, str] | None = None) -> go.Figure:
-    """Gains against ``benchmark`` in %, the shared bars (:func:`hcsched.charts.metric_bars`: a panel per metric, a bar
-    per heuristic with its 95% interval), each tick written as a percentage ("-10%", "0%", "20%") and the axis titled
-    in words below the ticks. ``summary``: :func:`hcsched.stats.summarize` of the gains."""
-    fig = metric_bars(summary, metrics, colors, references, benchmark)
+    """Gains against ``benchmark`` in %, the shared bars with each heuristic's rule in words (:func:`named_bars`), each
+    tick written as a percentage ("-10%", "0%", "20%") and the axis titled in words below the ticks. ``summary``:
+    :func:`hcsched.stats.summarize` of the gains. Several gains side by side are titled by what they are gains on
+    ("Total flow time"), so that three titles fit side by side in a 1000-px window."""
+    if len(metrics) > 1:
+        metrics = [dataclasses.replace(m, title=m.title.removeprefix("Gain on ").capitalize()) for m in metrics]
+    fig = named_bars(summary, metrics, colors, references, benchmark)
     # the page says on what
     fig.update_xaxes(ticksuffix="%", title_text="gain (%)", zeroline=True, zerolinecolor="#555")
     return fig
@@ -90,8 +140,9 @@ def gain_bars(summary: pd.DataFrame, metrics: Sequence[Metric], benchmark: str, 
 def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str = "the benchmark",
                       better: str = "") -> go.Figure:
     """% of tasks finishing sooner, at the same time and later than ``reference``, stacked horizontally per heuristic
-    (a row each: readable with 12); the legend, above the bars, says what the colours mean; ``better``: which way is
-    better for % sooner, for the title. ``summary``: mean pct_sooner, pct_same, pct_later indexed by heuristic label."""
+    (a row each, its rule in words under its name, :func:`tick_words`: readable with 12); the legend, above the bars,
+    says what the colours mean; ``better``: which way is better for % sooner, for the title. ``summary``: mean
+    pct_sooner, pct_same, pct_later indexed by heuristic label."""
     by = hover_names([*labels, reference])
     fig = go.Figure([go.Bar(y=labels, x=summary.loc[labels, c].tolist(), orientation="h", name=name,
                             marker_color=FINISH_COLORS[c], hovertext=[by[x] for x in labels],
@@ -100,9 +151,10 @@ def sooner_same_later(summary: pd.DataFrame, labels: list[str], reference: str =
                      for c, name in FINISH_NAMES.items()])
     title = f"Tasks finishing sooner than {reference}"
     title = with_better(title, better) if better else title
-    fig.update_layout(barmode="stack", height=170 + 26 * max(3, len(labels)), xaxis_title="share of the tasks (%)",
-                      xaxis={"range": [0, 100], "ticksuffix": "%"}, yaxis={"autorange": "reversed", "automargin": True,
-                                                   "title": {"text": "heuristic"}},
+    fig.update_layout(barmode="stack", height=170 + (26 + WORDS_PX) * max(3, len(labels)),
+                      xaxis_title="share of the tasks (%)", xaxis={"range": [0, 100], "ticksuffix": "%"},
+                      yaxis={"autorange": "reversed", "automargin": True, "title": {"text": "heuristic"},
+                             "tickvals": labels, "ticktext": tick_words(labels)},
                       title={"text": title, "x": 0, "y": 1, "yanchor": "top", "pad": {"t": 8}},
                       legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right",
                               "traceorder": "normal", "title": {"text": f"finish vs {reference}"}},

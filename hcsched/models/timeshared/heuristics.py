@@ -188,7 +188,7 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
        (Param("load", "exact", "choice", choices=("exact", "reports"),
               doc="exact: the true number of unfinished tasks (section 6.1, the default); reports: section 2.3's "
                   "periodic reports and +1/-1 corrections"),), "off"),
-    _h("hmct", "Historical MCT", e.HMCT, "6.2, Fig. 18",
+    _h("hmct", "Historical minimum completion time", e.HMCT, "6.2, Fig. 18",
        "MCT with the historical trace: the server where the HTM predicts the new task finishes first, argmin_j "
        "T_{n+1,j}. Ties: lowest index.", predicts="new"),
     _h("mmc", "Min max completion", e.MMC, "6.3",
@@ -201,7 +201,7 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
        "MP; among the servers tied at the smallest P, the one minimising NB_j x D_{n+1,j}, NB_j the tasks still "
        "running without the new one, D_{n+1,j} the new task's predicted length; idle servers give 0 and tie, "
        "then MCT, then the lowest index.", (TIES,)),
-    _h("mp-l2", "Min perturbation, L2", e.MP_L2, "6.4.3",
+    _h("mp-l2", "Min perturbation, delays squared", e.MP_L2, "6.4.3",
        "The server minimising sqrt(sum_i delta_{i,j}^2): negative perturbations count as harm. " + _MP_TIES, (TIES,)),
     _h("mp-masse-cres", "Min perturbation, mass increasing", e.CRES, "6.4.4, Fig. 21",
        "P_j = sum_i i delta_{i,j}, i the local number (tasks finished before the arrival keep their numbers): "
@@ -220,9 +220,26 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
        "The server minimising the sum of remaining lengths D_i = T_i - a over the tasks still running and the new "
        "one (the literal sum over i = 1..n+1 would count tasks already finished with negative lengths). "
        "Ties: lowest index."),
-    _h("msf", "Min sum flow", e.MSF, "6.6, Fig. 23",
+    _h("msf", "Min total flow time", e.MSF, "6.6, Fig. 23",
        "The server minimising the system's sum-flow: sum_i delta_{i,j} + T_{n+1,j} - a (the text's 'perturbation "
        "of the last task' read as the sum of perturbations). Ties: lowest index."),
 )
 
 NAMES = tuple(h.name for h in HEURISTICS)
+
+#: Each built-in heuristic's rule in a few plain words, for a chart's axis beside its short name (the registry title
+#: keeps the paper's name; "delay" is the paper's perturbation, "newest weigh most" its mass weights, section 6).
+SHORT_WORDS = {
+    "netsolve-mct": "NetSolve's earliest completion",
+    "hmct": "earliest predicted finish",
+    "mmc": "earliest last finish on a server",
+    "mp": "least delay to tasks already there",
+    "mp-load": "least delay, then least load",
+    "mp-l2": "least delay, delays squared",
+    "mp-masse-cres": "least delay, newest weigh most",
+    "mp-masse-cres-incr": "least delay, newest running weigh most",
+    "mp-masse-decres": "least delay, oldest weigh most",
+    "mp-masse-decres-incr": "least delay, oldest running weigh most",
+    "min-length": "least remaining time in all",
+    "msf": "least total flow time",
+}

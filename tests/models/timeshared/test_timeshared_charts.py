@@ -5,9 +5,20 @@ import numpy as np
 import pandas as pd
 
 from hcsched import simulate
+from hcsched.charts import metric_bars
 from hcsched.experiment import trial_runs
 from hcsched.models.timeshared import MODEL
-from hcsched.models.timeshared.charts import BUSIEST_SERVERS, busiest_servers, gain_bars, gantt, sooner_same_later
+from hcsched.models.timeshared.charts import (
+    BUSIEST_SERVERS,
+    WORDS_PX,
+    busiest_servers,
+    gain_bars,
+    gantt,
+    named_bars,
+    sooner_same_later,
+    tick_words,
+)
+from hcsched.models.timeshared.heuristics import NAMES, SHORT_WORDS
 from hcsched.stats import summarize
 
 
@@ -74,3 +85,36 @@ def test_the_metric_docs_call_the_baseline_the_benchmark():
     docs = {m.name: m.doc for m in MODEL.metrics}
     for name in ("pct_sooner", "pct_same", "pct_later", "gain_makespan"):
         assert "benchmark" in docs[name] and "reference heuristic" not in docs[name], name
+
+
+def test_every_heuristic_axis_names_each_rule_in_words_under_its_short_name():
+    """A manager's tryout: the axes showed bare keys ("mp-masse-cres"); the short name stays (it is the CSV's), its
+    rule in words below it, the benchmark still marked, a label of one's own alone."""
+    assert set(SHORT_WORDS) == set(NAMES)
+    ticks = tick_words(["mp-masse-cres", "mp (ties=all)", "mine"], ["mp-masse-cres", "mp (ties=all)", "mine"])
+    assert ticks[0].startswith("mp-masse-cres<br>") and ticks[0].endswith("least delay, newest weigh most</span>")
+    assert SHORT_WORDS["mp"] in ticks[1] and ticks[1].startswith("mp (ties=all)<br>") and ticks[2] == "mine"
+    sc = MODEL.tiny()
+    results = simulate(sc, jobs=1)
+    labels = [h.label for h in sc.heuristics]
+    summary = summarize(results, ["makespan", "gain_makespan", "gain_sum_flow"], methods=MODEL.interval_methods())
+    bare = named_bars(summary, [MODEL.metric("makespan")])
+    marked = named_bars(summary, [MODEL.metric("makespan")], benchmark="netsolve-mct")
+    assert list(bare.layout.yaxis.tickvals) == labels
+    assert list(bare.layout.yaxis.ticktext) == tick_words(labels)
+    assert marked.layout.yaxis.ticktext[0].startswith("netsolve-mct (benchmark)<br>")
+    plain = metric_bars(summary, [MODEL.metric("makespan")])  # a second line's room in each row
+    assert bare.layout.height == plain.layout.height + WORDS_PX * len(labels)
+    gains = gain_bars(summary, [MODEL.metric("gain_makespan"), MODEL.metric("gain_sum_flow")], "netsolve-mct")
+    assert all(list(a.ticktext) == list(marked.layout.yaxis.ticktext)
+               for a in (gains.layout.yaxis, gains.layout.yaxis2))
+    means = results.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
+    assert list(sooner_same_later(means, labels).layout.yaxis.ticktext) == tick_words(labels)
+
+
+def test_the_flow_metrics_are_named_in_words_with_the_papers_names_in_their_help():
+    by = {m.name: m for m in MODEL.columns()}
+    assert [by[n].title for n in ("sum_flow", "max_flow", "max_stretch", "gain_sum_flow")] == [
+        "Total flow time", "Max flow time", "Max stretch", "Gain on total flow time"]
+    assert "total time tasks spend in the system" in by["sum_flow"].doc and "sum-flow" in by["sum_flow"].doc
+    assert all("-" not in m.title for m in MODEL.metrics)  # no paper's symbol ("sum-flow") in a title
