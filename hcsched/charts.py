@@ -414,6 +414,44 @@ def gantt_start(schedules: dict[str, Schedule], machines: Sequence[int] | None =
     return first if np.isfinite(first) else 0.0
 
 
+BUSY_CANDIDATES = 2000  # window starts compared by gantt_busy_start, evenly spread over the trial
+
+
+def _time_in_system(schedules: dict[str, Schedule], machines: Sequence[int] | None, end: float):
+    """t -> the tasks' time in the system (from arrival to finish, waiting or running) up to t, summed over the
+    panels, on the machines shown; a task not finished stays until ``end``."""
+    arrive, leave = [], []
+    for s in schedules.values():
+        ok = np.isfinite(s.arrival) & (s.machine >= 0)
+        if machines is not None:
+            ok &= np.isin(s.machine, list(machines))
+        arrive.append(s.arrival[ok])
+        leave.append(np.where(np.isfinite(s.finish[ok]), s.finish[ok], end))
+    a, f = np.sort(np.concatenate([np.zeros(0), *arrive])), np.sort(np.concatenate([np.zeros(0), *leave]))
+    sum_a, sum_f = np.r_[0.0, np.cumsum(a)], np.r_[0.0, np.cumsum(f)]
+
+    def upto(t: np.ndarray) -> np.ndarray:
+        i, j = np.searchsorted(a, t, side="right"), np.searchsorted(f, t, side="right")
+        return (i * t - sum_a[i]) - (j * t - sum_f[j])
+    return upto
+
+
+def gantt_busy_start(schedules: dict[str, Schedule], length: float, machines: Sequence[int] | None = None) -> float:
+    """Where a window of ``length`` opens on the busiest stretch of the trial: the most time tasks spend in the
+    system in it (waiting or running, all panels together, on ``machines``, all by default), of BUSY_CANDIDATES starts
+    from where tasks start to run (:func:`gantt_start`) to the trial's end less ``length``; the earliest of equals, so
+    a batch that all arrives at once opens where it starts."""
+    first = gantt_start(schedules, machines)
+    end = max((float(np.nanmax(np.r_[0.0, s.finish[np.isfinite(s.finish)], s.start[np.isfinite(s.start)]]))
+               for s in schedules.values()), default=0.0)
+    if end - length <= first or length <= 0:
+        return first
+    starts = np.linspace(first, end - length, BUSY_CANDIDATES)
+    upto = _time_in_system(schedules, machines, end)
+    busy = upto(starts + length) - upto(starts)
+    return float(starts[int(np.argmax(busy >= busy.max() * (1 - 1e-9)))])
+
+
 def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS, machines: Sequence[int] | None = None,
                          row_bars: int = ROW_BARS) -> tuple[float, float] | None:
     """The trial's end and the default length of the Gantt window: None (the whole trial) when the panels' rows
@@ -457,7 +495,7 @@ def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES
     if sized is not None:
         end, length = sized
         length = min(end, float(f"{length:.3g}"))
-        start = max(0.0, min(gantt_start(schedules, machines), end - length))
+        start = max(0.0, min(gantt_busy_start(schedules, length, machines), end - length))
         window = (start, start + length)
     return machines, window, gantt_highlight(schedules, window, machines)
 

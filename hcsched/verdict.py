@@ -54,7 +54,7 @@ import pandas as pd
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
 from hcsched.formatting import amount_text, is_fraction, listed, readable
-from hcsched.heuristics import heuristic_title, label_parts
+from hcsched.heuristics import get_heuristic, heuristic_title, label_parts
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
 from hcsched.stats import mean_ci, ranked
@@ -727,17 +727,33 @@ def _same_name(name: str, label: str) -> bool:
 def heuristic_words(label: str, model: str | None = None) -> str:
     """A heuristic's plain words for a sentence: its registry title (:func:`plain_name`: "mct": Minimum completion
     time), or, where that only repeats its name, :data:`PLAIN_WORDS`' ("sufferage": task that would suffer most
-    first); "" for a label of one's own."""
-    name, _ = label_parts(label)
+    first), then the parameters the label names: in words where the heuristic has them (its ``label_words``: "kpb
+    (kbar=1)": K-percent best, only each class's fastest machine), else as the label writes them ("K-percent best;
+    kbar=1"); "" for a label of one's own."""
+    name, params = label_parts(label)
     title = plain_name(heuristic_title(label, model))
-    return PLAIN_WORDS.get((model, name), title) if title and _same_name(title, name) else title
+    words = PLAIN_WORDS.get((model, name), title) if title and _same_name(title, name) else title
+    written = re.fullmatch(r"(.*?)(?: \((.*)\))?", str(label)).group(2)
+    if not words or not written:
+        return words
+    said = _params_words(name, params, model)
+    return f"{words}, {said}" if said else f"{words}; {written}"
+
+
+def _params_words(name: str, params: dict[str, str], model: str | None) -> str:
+    """The heuristic's own words for a label's parameters (its ``label_words``), "" where it has none."""
+    try:
+        own = getattr(get_heuristic(name, model), "label_words", None)
+    except HcschedError:
+        return ""
+    return own(params) if own is not None and params else ""
 
 
 def _named_form(label: str, name: str) -> str:
-    """"la (load balance)"; "kpb (K-percent best; kbar=1)" for the label "kpb (kbar=1)" (never two brackets in a
-    row)."""
+    """"la (load balance)"; "kpb (K-percent best; kbar=1)" for the label "kpb (kbar=1)" and the name "K-percent best;
+    kbar=1" (:func:`heuristic_words`: the name says the parameters; never two brackets in a row)."""
     base, params = re.fullmatch(r"(.*?)(?: \((.*)\))?", label).groups()
-    return f"{base} ({name}; {params})" if params else f"{label} ({name})"
+    return f"{base} ({name})" if params else f"{label} ({name})"
 
 
 def in_words(label: str, model: str | None = None) -> str:

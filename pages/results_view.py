@@ -17,10 +17,10 @@ from hcsched.charts import (
     GanttRows,
     gantt,
     gantt_busiest,
+    gantt_busy_start,
     gantt_default_window,
     gantt_highlight,
     gantt_highlight_text,
-    gantt_start,
     heuristic_colors,
     metric_bars,
     trial_distribution,
@@ -412,9 +412,9 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
 def gantt_window(scenario: Scenario, schedules: dict, key: str,
                  machines: list[int] | None = None) -> tuple[float, float] | None:
     """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show, on
-    the machines shown, at most GANTT_BARS tasks in all and a few tens in a row by default, from where tasks start to
-    run (``gantt_default_window``, ``gantt_start``; a start slider, so its handle is never stacked on another), said
-    under it with the trial's span."""
+    the machines shown, at most GANTT_BARS tasks in all and a few tens in a row by default (``gantt_default_window``),
+    opening on the trial's busiest stretch (``gantt_busy_start``; a start slider, so its handle is never stacked on
+    another), said under it with the trial's span."""
     sized = gantt_default_window(schedules, machines=machines)
     if sized is None:
         return None
@@ -428,7 +428,7 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
                                   "windows draw and play more slowly.")
     if end - length <= 0:
         return (0.0, end)
-    first = min(gantt_start(schedules, machines), end - length)  # where tasks start to run
+    first = min(gantt_busy_start(schedules, length, machines), end - length)  # the busiest stretch
     low = c1.slider("Window start", 0.0, end - length, first, key=f"{key}_window", format="%.4g")
     model = get_model(scenario.model)
     show = lambda x: readable_amount(x, model.time_unit)  # noqa: E731  ("15.1 thousand s": "15.1 k s" reads as ks)

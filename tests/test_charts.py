@@ -21,6 +21,7 @@ from hcsched.charts import (
     band_widths,
     gantt,
     gantt_busiest,
+    gantt_busy_start,
     gantt_default_window,
     gantt_defaults,
     gantt_frames,
@@ -88,6 +89,17 @@ def _serial(n: int, machines: int, length: float) -> Schedule:
     start = (np.arange(n) // machines) * length
     return Schedule(np.zeros(n), np.arange(n) % machines, start, start + length, np.full(n, length),
                     np.full(n, length), machines)
+
+
+def test_the_default_window_opens_on_the_longest_queue_and_a_batch_where_it_starts():
+    """The task-class model's Gantt opened on the first 5.27 of 20,000 time units, where the system starts empty."""
+    start = np.arange(100.0)  # one machine, tasks of length 1 back to back, each run on arrival
+    arrival = start.copy()
+    arrival[60:70] = 55.0  # but for ten that arrived at 55 and waited: the queue is longest from 55
+    queued = Schedule(arrival, np.zeros(100, np.int64), start, start + 1, np.ones(100), np.ones(100), 1)
+    assert gantt_busy_start({"a": queued}, 5.0) == pytest.approx(55.0, abs=0.1)
+    assert gantt_busy_start({"a": _serial(200, 4, 1.0)}, 5.0) == 0.0  # all arrive at 0: the queue only shrinks
+    assert gantt_busy_start({"a": queued}, 100.0) == 0.0  # the whole trial: from where tasks start
 
 
 def test_default_gantt_window_bounds_the_bars_in_all_even_beside_a_slow_heuristic():
@@ -301,15 +313,17 @@ def _page_gantt(name: str):
 
 
 @pytest.mark.parametrize("name", model_names())
-def test_every_models_default_gantt_fits_a_900px_window_and_opens_where_tasks_start_to_run(name):
+def test_every_models_default_gantt_fits_a_900px_window_and_opens_on_its_busiest_stretch(name):
     """The default Gantt opened at the end of the run (its slider at 725,000 s in the ETC quickstart) and was 1,014 px
-    tall; then on the busy window's first frame, where no bar has started (an empty chart until Play). Now, in every
-    model's default preset: at most GANTT_HEIGHT px with its controls; the window starts where the tasks shown start
-    to run; the slider and the figure's data are at the window's last frame, its bars drawn; Play starts from the
-    window's start; the marked task's label is in the frames where its bar has a width."""
+    tall; then on the busy window's first frame, where no bar has started (an empty chart until Play); then on the
+    task-class model's first 5.27 of 20,000 time units, where the system starts empty. Now, in every model's default
+    preset: at most GANTT_HEIGHT px with its controls; the window starts on the busiest stretch of the tasks shown
+    (where they start to run when it shows the whole trial); the slider and the figure's data are at the window's last
+    frame, its bars drawn; Play starts from the window's start; the marked task's label is in the frames where its bar
+    has a width."""
     fig, shown, machines, window, marked = _page_gantt(name)
     assert fig.layout.height <= GANTT_HEIGHT
-    first = gantt_start(shown, machines)
+    first = gantt_busy_start(shown, window[1] - window[0], machines) if window else gantt_start(shown, machines)
     start = window[0] if window else first
     assert start == pytest.approx(first) and fig.layout.xaxis.range[0] == pytest.approx(start)
     assert fig.layout.sliders[0].active == len(fig.frames) - 1 and fig.frames[0].name == f"{start:.6g}"
@@ -376,7 +390,7 @@ def test_a_heuristics_plain_title_comes_from_the_registry_scoped_by_the_labels_m
     assert heuristic_title("mct") == "Minimum completion time"
     assert heuristic_title("fa", "estimation") == "earliest estimated finish"  # not "FA: ..." after "fa: "
     kpb = heuristic_title("kpb (kbar=1)", "classes")
-    assert kpb.startswith("K-percent best; kbar = 1: number of machines") and "k-bar" in kpb
+    assert kpb.startswith("K-percent best; kbar = 1: how many of its class's fastest machines") and "k-bar" in kpb
     assert heuristic_title("my own label") == ""
     # names are scoped by model: value's min-min is Kim et al.'s "Min-Min", found from the other labels beside it
     assert labels_model(["max-max", "min-min", "mine"]) == "value" and labels_model(["min-min"]) == "etc"

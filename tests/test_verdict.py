@@ -438,7 +438,7 @@ def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_on
 
 def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_there():
     lines = ["kpb (kbar=1) beats kpb and mp-load; kpb (kbar=1) again", "mp ahead of mp-load; min-min"]
-    names = {"kpb (kbar=1)": "K-percent best", "kpb": "K-percent best", "mp": "Min perturbation",
+    names = {"kpb (kbar=1)": "K-percent best; kbar=1", "kpb": "K-percent best", "mp": "Min perturbation",
              "mp-load": "Min perturbation, load", "min-min": "Min-min"}
     assert named_once(lines, names) == [
         "kpb (K-percent best; kbar=1) beats kpb (K-percent best) and mp-load (Min "
@@ -452,7 +452,8 @@ def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_t
 def test_the_presets_lead_sentence_names_its_heuristics_in_words():
     scenario = hcsched.preset("alazzoni-B")
     lead = scenario_verdicts(scenario, hcsched.simulate(scenario, trials=3, jobs=1))[0]
-    assert "lpas (LP-based affinity scheduling)" in lead.text and "kpb (K-percent best; kbar=1)" in lead.text
+    assert ("lpas (LP-based affinity scheduling)" in lead.text
+            and "kpb (K-percent best, only each class's fastest machine)" in lead.text)  # its kbar=1 in words
 
 
 def test_a_runner_up_that_is_the_benchmark_is_said_to_be():
@@ -551,7 +552,7 @@ def test_a_run_in_progress_says_so_far_and_whether_it_is_settled():
 
 
 def test_a_label_named_once_is_found_in_its_named_form_and_not_named_again():
-    names = {"kpb (kbar=1)": "K-percent best", "mp": "Min perturbation", "lpas-2k": "LPAS-2/k"}
+    names = {"kpb (kbar=1)": "K-percent best; kbar=1", "mp": "Min perturbation", "lpas-2k": "LPAS-2/k"}
     lines = ["kpb (K-percent best; kbar=1) leads", "But kpb (kbar=1) and mp and lpas-2k win."]
     assert named_once(lines, names) == ["kpb (K-percent best; kbar=1) leads",
                                         "But kpb (kbar=1) and mp (Min perturbation) and lpas-2k win."]

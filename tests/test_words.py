@@ -88,7 +88,9 @@ def test_every_built_in_heuristic_has_words_that_say_more_than_its_name():
             words = heuristic_words(h.name, model)
             assert words and not _same_name(words, h.name), (model, h.name, words)
     assert all(heuristic_words(name, model) == words for (model, name), words in PLAIN_WORDS.items())
-    assert heuristic_words("kpb (kbar=1)", "classes") == "K-percent best" and heuristic_words("mine", "etc") == ""
+    assert heuristic_words("kpb (kbar=1)", "classes") == "K-percent best, only each class's fastest machine"
+    assert heuristic_words("kpb (k=10)", "etc") == "K-percent best; k=10"  # no words for it: as the label writes it
+    assert heuristic_words("kpb", "classes") == "K-percent best" and heuristic_words("mine", "etc") == ""
 
 
 # --- every model's headline, and its what-ifs ----------------------------------------------------------------------
@@ -141,12 +143,14 @@ def _first_mentions_named(lines: list[str], names: dict[str, str]) -> None:
     for label, words in names.items():
         if not words or _same_name(words, label_parts(label)[0]):
             continue
+        base = label_parts(label)[0]
         longer = [o for o in names if o != label and o.startswith(label)]
-        found = [m for m in re.finditer(r"(?<![\w-])" + re.escape(label_parts(label)[0]) + r"(?![\w-])", text)
+        found = [m for m in re.finditer(r"(?<![\w-])" + re.escape(base) + r"(?![\w-])", text)
                  if not any(text.startswith(o, m.start()) for o in longer)
-                 and not any(text.startswith(f"{label_parts(o)[0]} ({names[o]}", m.start()) for o in longer)]
-        if found:
-            assert text[found[0].start():].startswith(label_parts(label)[0] + f" ({words}"), (label, text)
+                 and not any(text.startswith(f"{label_parts(o)[0]} ({names[o]}", m.start()) for o in longer)
+                 and (label == base or any(text.startswith(x, m.start()) for x in (label, f"{base} ({words}")))]
+        if found:  # a label with parameters is said whole ("fz (beta=0.1)"), never the base "fz" of another label
+            assert text[found[0].start():].startswith(base + f" ({words}"), (label, text)
 
 
 def _no_doubled_parentheses(line: str) -> None:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import HcschedError
 from hcsched.experiment import trial_seeds
-from hcsched.models.classes import MODEL
+from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import EXEC_AS, LONG_BRANCH_MAX, SERVICES, ClassSpec
@@ -73,38 +73,48 @@ SYMBOLS = {
                         "keep up, Theorem 1); below 1 it is overloaded whatever the mapping (Theorem 2).",
     "kbar (k-bar)": "KPB's number of machines: kpb (kbar=1) considers only the kbar fastest machines for each task's "
                     "class, and picks the one of them that finishes the task first (section II).",
-    "Share of machines not queried (%)": "the paper's state-information discount: how much less machine state a "
-                                         "heuristic asks for than asking every machine at each arrival, (1 - N_s / M) "
-                                         "x 100, N_s the machines it queries on average, M the machines (section IV). "
-                                         "100% queries none, 0% queries all; higher is cheaper.",
-    "Number in system": "tasks waiting or running at a time, all machines together (section III-B).",
+    NOT_ASKED: "how many of the machines the scheduler does not ask how busy they are when a task arrives, on "
+               "average: 100% asks none, 0% asks every machine; higher is cheaper. The paper's state-information "
+               "discount, (1 - N_s / M) x 100, N_s the machines asked per task, M all machines (section IV).",
+    IN_SYSTEM: "tasks waiting or running, all machines together, averaged over time: the paper's mean number in "
+               "system (section III-B).",
 }
 #: Said once, above the model's own charts: what a time unit is.
 TIME_UNITS = ("Times are in abstract *time units*: the paper gives no real-world unit (rates are tasks per time unit, "
               "response times and the horizon are in time units).")
 
 
+def times(lam: float) -> str:
+    """λ* to two decimals, more where two would round a value other than 1 to 1 ("1.33", "1.004")."""
+    digits = 2
+    while digits < 4 and round(lam, digits) == 1 and lam != 1:
+        digits += 1
+    return f"{lam:.{digits}f}"
+
+
 def _capacity(match: re.Match) -> str:
-    lam, verdict = float(match.group(1)), match.group(2)
-    words = (f": the machines can keep up, even with every arrival rate {lam:.2f} times higher"
-             if verdict == "stabilisable"
-             else ": the machines cannot keep up with these arrivals, whatever the mapping")
-    return f"{match.group(0)}{words}"
+    lam = float(match.group(1))
+    if match.group(2) == "stabilisable":
+        return f"the machines can keep up with {times(lam)} times today's arrivals (the LP's λ* = {times(lam)})"
+    return f"the machines cannot keep up with these arrivals, whatever the mapping (the LP's λ* = {times(lam)})"
 
 
 def shown_text(text: str) -> str:
-    """The library's text (the headline, the warnings) writes lambda* for the LP's optimum; the pages show λ*, and say
-    what its verdict means beside it ("λ* = 1.3333 (stabilisable): the machines can keep up, even with every arrival
-    rate 1.33 times higher"; section III, Theorems 1 and 2)."""
+    """The library's text (the headline, the warnings) writes lambda* for the LP's optimum; the pages show λ*, and the
+    headline's verdict in words first ("lambda* = 1.3333 (stabilisable)": "the machines can keep up with 1.33 times
+    today's arrivals (the LP's λ* = 1.33)"; section III, Theorems 1 and 2)."""
     text = text.replace("lambda*", "λ*")
     return re.sub(r"λ\* = ([0-9.]+) \((stabilisable|overloaded[^)]*)\)", _capacity, text)
 
 
 def overview(scenario, container) -> None:
-    """lambda* of the allocation LP, with the verdict."""
+    """How many times today's arrivals the machines can keep up with (the allocation LP's lambda*), and the verdict."""
     lam = scenario.classes.allocation().lam
-    container.metric("λ* of the allocation LP", f"{lam:.4f}", "stable" if lam > 1 else "overloaded",
-                     delta_color="normal" if lam > 1 else "inverse")
+    container.metric("Arrivals the machines can keep up with", f"{times(lam)} × today's",
+                     "stable" if lam > 1 else "overloaded", delta_color="normal" if lam > 1 else "inverse",
+                     help=f"The allocation LP's λ* = {lam:.4f} (section III): every arrival rate could be multiplied "
+                          "by λ* and some mapping would still keep up. Above 1 the system is stable (Theorem 1); "
+                          "below 1 no mapping keeps up (Theorem 2).")
 
 
 CURVE_SECONDS = 5.0  # estimated seconds the number-in-system curves may take before the user asks for every replication
@@ -126,10 +136,10 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     all of them."""
     what_the_names_mean(scenario, key, SYMBOLS)
     st.caption(TIME_UNITS)
-    st.subheader("Number in system over time, mean over replications")
+    st.subheader("Tasks in the system over time, waiting or running: mean over replications")
     shown = shown_heuristics(results, scenario, key)
     if not shown:
-        st.info("Choose at least one heuristic to draw the number in system over time.")
+        st.info("Choose at least one heuristic to draw the tasks in the system over time.")
         return
     total = scenario.trials
     per_trial = MODEL.trial_seconds(scenario.spec, [h for h in scenario.heuristics if h.label in shown])

@@ -218,7 +218,7 @@ def test_class_model_run_and_results():
     run = wait_for_results(at)
     pd.testing.assert_frame_equal(run.results, simulate(run.scenario, jobs=1))
     assert any("kpb (kbar=1)" in w.value and "unstable in 2 of 2" in w.value for w in at.warning)
-    curves = [c for c in charts(at) if "Number in system over time" in c["layout"].get("title", {}).get("text", "")]
+    curves = [c for c in charts(at) if "Tasks in the system over time" in c["layout"].get("title", {}).get("text", "")]
     assert len(curves) == 1
     assert [d["name"] for d in curves[0]["data"] if d.get("showlegend") is not False] == ["mct", "kpb (kbar=1)", "lpas"]
     labels = [b.label for b in at.get("download_button")]  # a large trial: the whole trial and the window shown

@@ -13,7 +13,7 @@ pytest.importorskip("streamlit")
 from helpers import app, open_results, panel_titles, plotly_charts, run_result  # noqa: E402
 
 from hcsched import Scenario, get_model, preset, simulate, summarize, trial_schedules  # noqa: E402
-from hcsched.charts import GANTT_HEIGHT, gantt_start  # noqa: E402
+from hcsched.charts import GANTT_HEIGHT, gantt_busy_start  # noqa: E402
 from hcsched.export import results_csv, scenario_digest  # noqa: E402
 from hcsched.formatting import time_window_text  # noqa: E402
 from pages.widgets import file_name  # noqa: E402
@@ -52,7 +52,7 @@ def test_metric_help_and_units():
         (5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=300.0))
     at = open_results(sc)
     help_table = at.table[0].value
-    assert "Share of machines not queried (%)" in help_table["metric"].tolist()
+    assert "Share of machines not asked how busy they are (%)" in help_table["metric"].tolist()
     assert help_table["meaning"].str.len().min() > 10  # every shown metric is explained
     assert "Utilisation" in at.dataframe[0].value.columns and "%" in at.dataframe[0].value["Utilisation"].iloc[0]
 
@@ -78,9 +78,10 @@ def test_whole_trial_and_window_gantt_tables():
     window = next(label for label in buttons if label.startswith("Gantt table, time window"))
     assert whole and window
     length = at.number_input(key="results_window_length").value
-    first = gantt_start(trial_schedules(sc, 0))  # where tasks start to run (its three heuristics, shown by default)
+    first = gantt_busy_start(trial_schedules(sc, 0), length)  # the busiest stretch (its three heuristics, by default)
     assert 0 < length < 500 and at.slider(key="results_window").value == pytest.approx(first)  # a readable window
-    low = at.slider(key="results_window").value  # its ends as the Gantt's slider says a time: "0.00241 to 5.27 ..."
+    assert first > 1  # not the first few time units, where the system starts empty
+    low = at.slider(key="results_window").value  # its ends as the Gantt's slider says a time
     assert window == f"Gantt table, time window {time_window_text(low, low + length, 'time units')} (CSV)"
     _, table = simulate(sc, jobs=1, schedules=True)
     assert isinstance(table, pd.DataFrame) and (table["trial"] == 0).sum() > 300  # the whole trial has every task

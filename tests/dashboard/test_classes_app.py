@@ -54,7 +54,7 @@ def results_page():
 
 def in_system_chart(at) -> dict:
     return next(f for f in plotly_charts(at)
-                if "Number in system over time" in f["layout"].get("title", {}).get("text", ""))
+                if "Tasks in the system over time" in f["layout"].get("title", {}).get("text", ""))
 
 
 def test_results_page_draws_the_mean_number_in_system_over_replications_of_the_heuristics_chosen(results_page):
@@ -146,3 +146,43 @@ def test_the_editor_reads_the_table_as_times_and_sets_the_long_phase():
     at.number_input(key="sc_w_long_branch").set_value(0.01).run()
     spec = at.session_state["scenario"].classes
     assert spec.service == "hyperexponential" and spec.long_branch == 0.01 and len(at.error) == 1
+
+
+def test_capacity_is_said_in_words_first_and_lambda_star_after():
+    """The manager read "λ* = 1.3333 (stabilisable): the machines can keep up, even with every arrival rate 1.33 times
+    higher": the paper's symbol led."""
+    from pages.models.classes import shown_text, times
+
+    assert shown_text("lambda* = 1.3333 (stabilisable)") == ("the machines can keep up with 1.33 times today's "
+                                                             "arrivals (the LP's λ* = 1.33)")
+    assert shown_text("lambda* = 0.8000 (overloaded: no heuristic can stabilise it)") == (
+        "the machines cannot keep up with these arrivals, whatever the mapping (the LP's λ* = 0.80)")
+    assert [times(x) for x in (1.3333, 1.004, 0.9996, 1.0)] == ["1.33", "1.004", "0.9996", "1.00"]
+    assert shown_text("lambda* restricted to its machines is 0.9000") == "λ* restricted to its machines is 0.9000"
+
+
+def test_home_says_the_capacity_in_words_with_lambda_star_in_its_help():
+    from pages.models.classes import overview
+
+    shown = {}
+
+    class Column:
+        def metric(self, label, value, delta, **kwargs):
+            shown.update(label=label, value=value, delta=delta, **kwargs)
+
+    overview(preset("alazzoni-B"), Column())
+    assert (shown["label"], shown["value"], shown["delta"]) == ("Arrivals the machines can keep up with",
+                                                                "1.33 × today's", "stable")
+    assert "λ* = 1.3333" in shown["help"]
+
+
+def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
+    """The manager read "mean number in system" and "the highest share of machines not queried": queueing jargon."""
+    _, at = results_page
+    caption = next(c.value for c in at.caption if "seed" in c.value)
+    assert "the machines can keep up with 1.33 times today's arrivals (the LP's λ* = 1.33)" in caption
+    assert "stabilisable" not in caption
+    lead = next(m.value for m in at.markdown if m.value.startswith("**"))
+    trade = next(m.value for m in at.markdown if m.value.startswith("But "))
+    assert "has the lowest average tasks in system at " in lead and "number in system" not in lead
+    assert "has the highest share of machines not asked how busy they are at 50%" in trade

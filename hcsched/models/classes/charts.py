@@ -14,8 +14,8 @@ def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], metric: Metric, 
     """The number of tasks in the system over time: per heuristic, ``curves[label] = (times, values)`` with one row of
     values per replication; the mean over replications with its 95% band."""
     bands = [Curve(label, np.asarray(t, float), *mean_band(v)) for label, (t, v) in curves.items()]
-    return band_chart(bands, better_title("Number in system over time (mean, 95% band)", metric),
-                      "number in system (tasks)", colors, time_unit=time_unit)
+    return band_chart(bands, better_title("Tasks in the system over time, waiting or running (mean, 95% band)", metric),
+                      "tasks in the system", colors, time_unit=time_unit)
 
 
 def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> go.Figure:

@@ -68,6 +68,18 @@ class ClassHeuristic(Heuristic):
         """
         return spec.tasks * (TASK_SECONDS + spec.machines * MACHINE_SECONDS) * self.factor
 
+    def label_words(self, params: dict[str, str]) -> str:
+        """What the parameters a label names mean, in words for a sentence: {"kbar": "1"} -> "only each class's fastest
+        machine"; "" when one of them has no words here (a plug-in's own), so the label's own text is said.
+
+        Parameters
+        ----------
+        params : dict of str to str
+            The parameters as the label writes them (:func:`hcsched.heuristics.label_parts`).
+        """
+        said = [PARAM_WORDS[k](v) if k in PARAM_WORDS else "" for k, v in params.items()]
+        return ", ".join(said) if said and all(said) else ""
+
     def policy(self, params: dict, spec: ClassSpec) -> Policy:
         """Its candidate machines per class and their weights in a system (cached by
         :func:`hcsched.models.classes.simulation.policy`).
@@ -104,6 +116,35 @@ class ClassHeuristic(Heuristic):
             Its schedule, the machines consulted, the overrides and the number in system over time.
         """
         return simulation.run_loop(heuristic, spec, workload)[0]
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _subset_words(kbar: str) -> str:
+    """KPB's k-bar in words (section II-B): the machines of each class it compares, "" for what is no number."""
+    n = _number(kbar)
+    if n is None:
+        return ""
+    return "only each class's fastest machine" if n == 1 else \
+        f"earliest finish among each class's {kbar} fastest machines"
+
+
+def _percent_words(k: str) -> str:
+    """KPB's k in words: the share of the machines it compares, "" for what is no number."""
+    return "" if _number(k) is None else f"earliest finish among each class's fastest {k}% of machines"
+
+
+#: A label's parameter (as written, "kbar=1") -> its value in words; a parameter not here is said as written.
+PARAM_WORDS: dict[str, Callable[[str], str]] = {
+    "kbar": _subset_words,
+    "k": _percent_words,
+    "ties": {"lowest": "ties to the lowest-numbered machine", "random": "ties broken at random"}.get,
+}
 
 
 def _every(params: dict, machines: int) -> int:
@@ -179,9 +220,11 @@ HEURISTICS: tuple[Heuristic, ...] = (
     _classes(FastestFirst, "kpb", kernels.EARLIEST, "II-B", "K-percent best",
              "Considers the kbar machines that execute class i fastest (kbar given, else floor(k M / 100), at least "
              "one) and maps to the earliest expected completion among them.",
-             (Param("k", 20.0, float, 0.0, 100.0, low_open=True, doc="percent of the machines in the subset"),
+             (Param("k", 20.0, float, 0.0, 100.0, low_open=True,
+                    doc="the share of the machines, in percent, each task chooses among: its class's fastest"),
               Param("kbar", None, float, 1.0, optional=True,
-                    doc="number of machines in the subset (k-bar); overrides k")),
+                    doc="how many of its class's fastest machines each task chooses among (k-bar, section II-B); "
+                        "overrides k")),
              checks=(whole_number("kbar", "machines"),), subset=kbar_of),
     _classes(LPBased, "lpas", kernels.EARLIEST, "III-A", "LP-based affinity scheduling",
              "Solves the allocation LP and maps a class-i arrival to the machine with the earliest expected "

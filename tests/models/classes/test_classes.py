@@ -378,3 +378,26 @@ def test_the_number_in_system_chart_says_which_way_is_better_without_two_parenth
     fig = in_system({"lpas": (t, np.array([[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]]))}, MODEL.metric("mean_in_system"))
     title = fig.layout.title.text
     assert title.endswith("lower is better") and not re.search(r"\)\s*\(", title), title
+
+
+def test_kpb_says_its_parameters_in_words_for_the_pages_sentences():
+    """The manager read "kpb (K-percent best; kbar=1)" in a headline: the paper's parameter, not what it does."""
+    from hcsched.models.classes import MODEL
+
+    kpb = next(h for h in MODEL.heuristics if h.name == "kpb")
+    assert kpb.label_words({"kbar": "1"}) == "only each class's fastest machine"
+    assert kpb.label_words({"kbar": "3", "ties": "random"}) == (
+        "earliest finish among each class's 3 fastest machines, ties broken at random")
+    assert kpb.label_words({"k": "50"}) == "earliest finish among each class's fastest 50% of machines"
+    assert kpb.label_words({"kbar": "1", "own": "2"}) == "" and kpb.label_words({}) == ""  # the label's text is said
+    assert kpb.label_words({"kbar": "many"}) == ""
+
+
+def test_the_lead_metric_and_the_discount_are_titled_in_words_with_the_papers_names_in_their_docs():
+    from hcsched.models.classes import MODEL
+
+    lead, discount = MODEL.metric("mean_in_system"), MODEL.metric("discount")
+    assert lead.title == "Average tasks in system" and "waiting or running" in lead.doc
+    assert "mean number in system" in lead.doc
+    assert discount.title == "Share of machines not asked how busy they are (%)"
+    assert "state-information discount" in discount.doc and "(1 - N_s / M) x 100" in discount.doc
