@@ -23,7 +23,23 @@ from hcsched.charts import (
 from hcsched.curve_charts import with_better
 from hcsched.heuristics import label_parts
 from hcsched.metrics import Metric
-from hcsched.models.timeshared.heuristics import SHORT_WORDS
+
+#: Each built-in heuristic's rule in a few plain words, for a chart's axis beside its short name (the registry title
+#: keeps the paper's name; "delay" is the paper's perturbation, "newest weigh most" its mass weights, section 6).
+SHORT_WORDS = {
+    "netsolve-mct": "NetSolve's earliest completion",
+    "hmct": "earliest predicted finish",
+    "mmc": "earliest last finish on a server",
+    "mp": "least delay to tasks already there",
+    "mp-load": "least delay, then least load",
+    "mp-l2": "least delay, delays squared",
+    "mp-masse-cres": "least delay, newest weigh most",
+    "mp-masse-cres-incr": "least delay, newest running weigh most",
+    "mp-masse-decres": "least delay, oldest weigh most",
+    "mp-masse-decres-incr": "least delay, oldest running weigh most",
+    "min-length": "least remaining time in all",
+    "msf": "least total flow time",
+}
 
 #: The phases and the finishes against the benchmark are categories, not heuristics: the category palette, with a
 #: legend title that says so. Finishes go from better (sooner) to worse (later).
@@ -42,7 +58,7 @@ WORDS_PX = 12  # what that second line adds to each heuristic's row
 
 def tick_words(labels: Sequence[str], shown: Sequence[str] | None = None) -> list[str]:
     """Each heuristic's tick on a chart's axis: its short name as ``shown`` ("netsolve-mct (benchmark)"; the label by
-    default) over its rule in a few words (:data:`.heuristics.SHORT_WORDS`, smaller and grey); a label of one's own
+    default) over its rule in a few words (:data:`SHORT_WORDS`, smaller and grey); a label of one's own
     alone."""
     out = []
     for label, text in zip(labels, shown or labels, strict=True):

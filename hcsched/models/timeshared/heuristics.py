@@ -226,20 +226,3 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
 )
 
 NAMES = tuple(h.name for h in HEURISTICS)
-
-#: Each built-in heuristic's rule in a few plain words, for a chart's axis beside its short name (the registry title
-#: keeps the paper's name; "delay" is the paper's perturbation, "newest weigh most" its mass weights, section 6).
-SHORT_WORDS = {
-    "netsolve-mct": "NetSolve's earliest completion",
-    "hmct": "earliest predicted finish",
-    "mmc": "earliest last finish on a server",
-    "mp": "least delay to tasks already there",
-    "mp-load": "least delay, then least load",
-    "mp-l2": "least delay, delays squared",
-    "mp-masse-cres": "least delay, newest weigh most",
-    "mp-masse-cres-incr": "least delay, newest running weigh most",
-    "mp-masse-decres": "least delay, oldest weigh most",
-    "mp-masse-decres-incr": "least delay, oldest running weigh most",
-    "min-length": "least remaining time in all",
-    "msf": "least total flow time",
-}

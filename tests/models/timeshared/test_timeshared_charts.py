@@ -10,6 +10,7 @@ from hcsched.experiment import trial_runs
 from hcsched.models.timeshared import MODEL
 from hcsched.models.timeshared.charts import (
     BUSIEST_SERVERS,
+    SHORT_WORDS,
     WORDS_PX,
     busiest_servers,
     gain_bars,
@@ -18,7 +19,7 @@ from hcsched.models.timeshared.charts import (
     sooner_same_later,
     tick_words,
 )
-from hcsched.models.timeshared.heuristics import NAMES, SHORT_WORDS
+from hcsched.models.timeshared.heuristics import NAMES
 from hcsched.stats import summarize
 
 
