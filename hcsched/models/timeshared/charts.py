@@ -21,25 +21,9 @@ from hcsched.charts import (
     plain_numbers,
 )
 from hcsched.curve_charts import with_better
-from hcsched.heuristics import label_parts
+from hcsched.errors import HcschedError
+from hcsched.heuristics import get_heuristic, label_parts
 from hcsched.metrics import Metric
-
-#: Each built-in heuristic's rule in a few plain words, for a chart's axis beside its short name (the registry title
-#: keeps the paper's name; "delay" is the paper's perturbation, "newest weigh most" its mass weights, section 6).
-SHORT_WORDS = {
-    "netsolve-mct": "NetSolve's earliest completion",
-    "hmct": "earliest predicted finish",
-    "mmc": "earliest last finish on a server",
-    "mp": "least delay to tasks already there",
-    "mp-load": "least delay, then least load",
-    "mp-l2": "least delay, delays squared",
-    "mp-masse-cres": "least delay, newest weigh most",
-    "mp-masse-cres-incr": "least delay, newest running weigh most",
-    "mp-masse-decres": "least delay, oldest weigh most",
-    "mp-masse-decres-incr": "least delay, oldest running weigh most",
-    "min-length": "least remaining time in all",
-    "msf": "least total flow time",
-}
 
 #: The phases and the finishes against the benchmark are categories, not heuristics: the category palette, with a
 #: legend title that says so. Finishes go from better (sooner) to worse (later).
@@ -56,13 +40,21 @@ WORDS_STYLE = "font-size:10px;color:#555"  # a tick's second line: the heuristic
 WORDS_PX = 12  # what that second line adds to each heuristic's row
 
 
+def short_words(label: str) -> str:
+    """A registered heuristic's rule in a few words (its ``short_words``), "" for a label of one's own."""
+    try:
+        return getattr(get_heuristic(label_parts(label)[0], "timeshared"), "short_words", "")
+    except HcschedError:
+        return ""
+
+
 def tick_words(labels: Sequence[str], shown: Sequence[str] | None = None) -> list[str]:
     """Each heuristic's tick on a chart's axis: its short name as ``shown`` ("netsolve-mct (benchmark)"; the label by
-    default) over its rule in a few words (:data:`SHORT_WORDS`, smaller and grey); a label of one's own
+    default) over its rule in a few words (the heuristic's ``short_words``, smaller and grey); a label of one's own
     alone."""
     out = []
     for label, text in zip(labels, shown or labels, strict=True):
-        words = SHORT_WORDS.get(label_parts(label)[0], "")
+        words = short_words(label)
         out.append(f"{text}<br><span style='{WORDS_STYLE}'>{words}</span>" if words else str(text))
     return out
 

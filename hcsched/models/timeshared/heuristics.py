@@ -77,11 +77,16 @@ class TimesharedHeuristic(Heuristic):
         ``cost(spec, heuristic_spec) -> seconds``: a plug-in's own cost model.
     cost_factor : float
         Its run's cost relative to a built-in's (:func:`run_seconds`).
+    short_words : str
+        Its rule in a few plain words, for a chart's axis under its short name ("least delay, newest weigh most":
+        "delay" is the paper's perturbation, "newest weigh most" its mass weights, section 6); the registry title
+        keeps the paper's name.
     """
 
     predicts: str = "full"
     cost: Callable | None = field(default=None, repr=False)
     cost_factor: float = 1.0
+    short_words: str = ""
 
     def trial_seconds(self, spec: Any, heuristic: Any) -> float:
         """Seconds of its run in one trial on one core: its ``cost``, else ``cost_factor`` x :func:`run_seconds`.
@@ -171,14 +176,14 @@ _MP_TIES = ("Ties (section 6.4: 'in case of equality ... MCT is used'): by defau
             "smallest score, then the lowest index; ties=all reads Fig. 19 literally (docs/models/timeshared.md).")
 
 
-def _h(name: str, title: str, kind: int, section: str, description: str, params: tuple = (),
+def _h(name: str, title: str, short_words: str, kind: int, section: str, description: str, params: tuple = (),
        predicts: str = "full") -> TimesharedHeuristic:
     return TimesharedHeuristic(name, title, "immediate", kind, section, description, params, models=(MODEL,),
-                               paper=CANIOU, predicts=predicts)
+                               paper=CANIOU, predicts=predicts, short_words=short_words)
 
 
 HEURISTICS: tuple[TimesharedHeuristic, ...] = (
-    _h("netsolve-mct", "NetSolve MCT", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
+    _h("netsolve-mct", "NetSolve MCT", "NetSolve's earliest completion", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
        "NetSolve's MCT as the paper simulated it: the server minimising D1 + D2, with D1 = (input + output) / "
        "bandwidth and D2 = (cost / speed) x (1 + load), load the number of tasks mapped to the server and not "
        "finished (section 6.1: 'NetSolve knows perfectly the system states'; the formula of D2 mirrors "
@@ -188,39 +193,41 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
        (Param("load", "exact", "choice", choices=("exact", "reports"),
               doc="exact: the true number of unfinished tasks (section 6.1, the default); reports: section 2.3's "
                   "periodic reports and +1/-1 corrections"),), "off"),
-    _h("hmct", "Historical minimum completion time", e.HMCT, "6.2, Fig. 18",
+    _h("hmct", "Historical minimum completion time", "earliest predicted finish", e.HMCT, "6.2, Fig. 18",
        "MCT with the historical trace: the server where the HTM predicts the new task finishes first, argmin_j "
        "T_{n+1,j}. Ties: lowest index.", predicts="new"),
-    _h("mmc", "Min max completion", e.MMC, "6.3",
+    _h("mmc", "Min max completion", "earliest last finish on a server", e.MMC, "6.3",
        "The server minimising the latest predicted finish among its tasks with the new one, argmin_j max_{i<=n+1} "
        "T_{i,j} (per server; a global makespan would tie all but one server). Ties: lowest index."),
-    _h("mp", "Min perturbation", e.MP, "6.4.1, Fig. 19",
+    _h("mp", "Min perturbation", "least delay to tasks already there", e.MP, "6.4.1, Fig. 19",
        "The server minimising the sum of perturbations the new task causes, P_j = sum_i delta_{i,j}. " + _MP_TIES,
        (TIES,)),
-    _h("mp-load", "Min perturbation, load", e.MP_LOAD, "6.4.2, Fig. 20",
+    _h("mp-load", "Min perturbation, load", "least delay, then least load", e.MP_LOAD, "6.4.2, Fig. 20",
        "MP; among the servers tied at the smallest P, the one minimising NB_j x D_{n+1,j}, NB_j the tasks still "
        "running without the new one, D_{n+1,j} the new task's predicted length; idle servers give 0 and tie, "
        "then MCT, then the lowest index.", (TIES,)),
-    _h("mp-l2", "Min perturbation, delays squared", e.MP_L2, "6.4.3",
+    _h("mp-l2", "Min perturbation, delays squared", "least delay, delays squared", e.MP_L2, "6.4.3",
        "The server minimising sqrt(sum_i delta_{i,j}^2): negative perturbations count as harm. " + _MP_TIES, (TIES,)),
-    _h("mp-masse-cres", "Min perturbation, mass increasing", e.CRES, "6.4.4, Fig. 21",
+    _h("mp-masse-cres", "Min perturbation, mass increasing", "least delay, newest weigh most", e.CRES, "6.4.4, Fig. 21",
        "P_j = sum_i i delta_{i,j}, i the local number (tasks finished before the arrival keep their numbers): "
        "favours the newest tasks. " + _MP_TIES, (TIES,)),
-    _h("mp-masse-cres-incr", "Min perturbation, mass increasing (running)", e.CRES_INCR, "6.4.4, Fig. 22",
+    _h("mp-masse-cres-incr", "Min perturbation, mass increasing (running)",
+       "least delay, newest running weigh most", e.CRES_INCR, "6.4.4, Fig. 22",
        "P_j = sum of w delta, w = 1, 2, ... over the tasks still running in arrival order. Equals mp-masse-cres "
        "when tasks finish in arrival order. " + _MP_TIES, (TIES,)),
-    _h("mp-masse-decres", "Min perturbation, mass decreasing", e.DECRES, "6.4.4",
+    _h("mp-masse-decres", "Min perturbation, mass decreasing", "least delay, oldest weigh most", e.DECRES, "6.4.4",
        "P_j = sum_i (n + 1 - i) delta_{i,j}: favours the oldest tasks. " + _MP_TIES, (TIES,)),
-    _h("mp-masse-decres-incr", "Min perturbation, mass decreasing (running)", e.DECRES_INCR, "6.4.4",
+    _h("mp-masse-decres-incr", "Min perturbation, mass decreasing (running)",
+       "least delay, oldest running weigh most", e.DECRES_INCR, "6.4.4",
        "Weights 'the number of newest tasks still running': r - k + 1 for the k-th of the r running tasks in "
        "arrival order (no figure; read as the mirror of Fig. 22). Equals mp-masse-decres when tasks finish in arrival "
        "order. " + _MP_TIES,
        (TIES,)),
-    _h("min-length", "Min length", e.MIN_LENGTH, "6.5",
+    _h("min-length", "Min length", "least remaining time in all", e.MIN_LENGTH, "6.5",
        "The server minimising the sum of remaining lengths D_i = T_i - a over the tasks still running and the new "
        "one (the literal sum over i = 1..n+1 would count tasks already finished with negative lengths). "
        "Ties: lowest index."),
-    _h("msf", "Min total flow time", e.MSF, "6.6, Fig. 23",
+    _h("msf", "Min total flow time", "least total flow time", e.MSF, "6.6, Fig. 23",
        "The server minimising the system's sum-flow: sum_i delta_{i,j} + T_{n+1,j} - a (the text's 'perturbation "
        "of the last task' read as the sum of perturbations). Ties: lowest index."),
 )
