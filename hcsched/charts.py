@@ -436,11 +436,37 @@ def _time_in_system(schedules: dict[str, Schedule], machines: Sequence[int] | No
     return upto
 
 
-def gantt_busy_start(schedules: dict[str, Schedule], length: float, machines: Sequence[int] | None = None) -> float:
+def _starts_in(starts: np.ndarray, lows: np.ndarray, length: float) -> np.ndarray:
+    """How many of sorted ``starts`` lie in each window [low, low + ``length``)."""
+    return np.searchsorted(starts, lows + length) - np.searchsorted(starts, lows)
+
+
+def _within_bars(schedules: dict[str, Schedule], lows: np.ndarray, length: float, machines: Sequence[int] | None,
+                 bars: int, row_bars: int) -> np.ndarray:
+    """Which windows [low, low + ``length``) hold no more bars than ``bars`` in all and ``row_bars`` in any row, or
+    than the first window holds where it holds more (so the first always does)."""
+    rows, every = [], []
+    for s in schedules.values():
+        idx = _shown(s, machines)
+        every.append(s.start[idx])
+        for m in np.unique(s.machine[idx]):
+            rows.append(np.sort(s.start[idx][s.machine[idx] == m]))
+    total = _starts_in(np.sort(np.concatenate([np.zeros(0), *every])), lows, length)
+    ok = total <= max(bars, total[0])
+    for row in rows:
+        counts = _starts_in(row, lows, length)
+        ok &= counts <= max(row_bars, counts[0])
+    return ok
+
+
+def gantt_busy_start(schedules: dict[str, Schedule], length: float, machines: Sequence[int] | None = None,
+                     bars: int = GANTT_BARS, row_bars: int = ROW_BARS) -> float:
     """Where a window of ``length`` opens on the busiest stretch of the trial: the most time tasks spend in the
     system in it (waiting or running, all panels together, on ``machines``, all by default), of BUSY_CANDIDATES starts
-    from where tasks start to run (:func:`gantt_start`) to the trial's end less ``length``; the earliest of equals, so
-    a batch that all arrives at once opens where it starts."""
+    from where tasks start to run (:func:`gantt_start`) to the trial's end less ``length``, among the windows that
+    hold no more bars than :func:`gantt_default_window` allows from there (``bars`` in all, ``row_bars`` in a row:
+    Play stays smooth and a row readable); the earliest of equals, so a batch that all arrives at once opens where it
+    starts."""
     first = gantt_start(schedules, machines)
     end = max((float(np.nanmax(np.r_[0.0, s.finish[np.isfinite(s.finish)], s.start[np.isfinite(s.start)]]))
                for s in schedules.values()), default=0.0)
@@ -448,7 +474,8 @@ def gantt_busy_start(schedules: dict[str, Schedule], length: float, machines: Se
         return first
     starts = np.linspace(first, end - length, BUSY_CANDIDATES)
     upto = _time_in_system(schedules, machines, end)
-    busy = upto(starts + length) - upto(starts)
+    busy = np.where(_within_bars(schedules, starts, length, machines, bars, row_bars),
+                    upto(starts + length) - upto(starts), -np.inf)
     return float(starts[int(np.argmax(busy >= busy.max() * (1 - 1e-9)))])
 
 

@@ -100,6 +100,15 @@ def test_the_default_window_opens_on_the_longest_queue_and_a_batch_where_it_star
     assert gantt_busy_start({"a": queued}, 5.0) == pytest.approx(55.0, abs=0.1)
     assert gantt_busy_start({"a": _serial(200, 4, 1.0)}, 5.0) == 0.0  # all arrive at 0: the queue only shrinks
     assert gantt_busy_start({"a": queued}, 100.0) == 0.0  # the whole trial: from where tasks start
+    # never a window with more bars in a row than the one from where tasks start (5 here, on machine 0): ten short
+    # tasks that arrived at 52 start on machine 1 one after another from 55, more than 5 in a row
+    serial = np.arange(100.0)
+    burst = 55.0 + np.arange(10) * 0.1
+    both = Schedule(np.r_[serial, np.full(10, 52.0)], np.r_[np.zeros(100), np.ones(10)].astype(np.int64),
+                    np.r_[serial, burst], np.r_[serial + 1, burst + 0.1], np.ones(110), np.ones(110), 2)
+    for row_bars, most in ((40, 10), (5, 5)):
+        low = gantt_busy_start({"a": both}, 5.0, row_bars=row_bars)
+        assert ((burst >= low) & (burst < low + 5.0)).sum() == most, (row_bars, low)
 
 
 def test_default_gantt_window_bounds_the_bars_in_all_even_beside_a_slow_heuristic():
