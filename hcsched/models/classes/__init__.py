@@ -33,7 +33,7 @@ _DRAW = 3.7e-8
 _TASK_BYTES, _CLASS_MACHINE_BYTES, _TASKS_MARGIN = 40 * 8, 8 * 8, 1.2
 #: The headline metric and the state-information discount in words (the paper's names in their docs).
 IN_SYSTEM = "Average tasks in system"
-NOT_ASKED = "Share of machines not asked how busy they are (%)"
+NOT_ASKED = "Share of machines not asked (%)"
 
 
 class ClassModel(Model):
