@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
+from hcsched.setting_words import setting_of
 from hcsched.stats import mean_ci
 
 HOLDS, PARTLY, FAILS = "holds", "holds partly", "does not hold"
@@ -506,8 +507,13 @@ class Ratio(Check):
         return self._value().region()
 
     def quantity(self) -> str:
+        """What the per-trial value is, in words: "makespan of kpb / sufferage, per trial"; a setting said as people
+        say it ("estimator smoothed / estimator knn", not its key)."""
         who = f" ({self.heuristic})" if self.heuristic else ""
-        return f"{_words(self.metric)} of {self.label()}{who}, per trial"
+        if self.by == "heuristic":
+            return f"{_words(self.metric)} of {self.label()}{who}, per trial"
+        words = setting_of(self.by).words
+        return f"{_words(self.metric)}, {words} {self.a} / {words} {self.b}{who}, per trial"
 
     def _groups(self, results: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
         rows = results

@@ -355,6 +355,14 @@ def test_a_ratio_at_1_058_against_1_within_5_percent_does_not_hold():
     assert out.claimed == pytest.approx((0.95, 1.05)) and out.quantity == "makespan of a / b, per trial"
 
 
+def test_a_ratio_of_two_settings_says_them_in_words_not_as_keys():
+    """The axis title of a claim's chart: "estimator smoothed", never "estimator.method=smoothed"."""
+    ratio = Ratio("smoothed", "knn", "estimation_error", by="estimator.method", heuristic="fa", at_most=1.0)
+    assert ratio.quantity() == "estimation error, estimator smoothed / estimator knn (fa), per trial"
+    assert Ratio("x", "y", "makespan", by="my_model.speed_up", at_most=1.0).quantity() == \
+        "makespan, my model speed up x / my model speed up y, per trial"  # a setting without words: no raw key
+
+
 @pytest.mark.parametrize(("mean", "lower", "upper", "verdict"), [
     (1.04, 1.03, 1.05, HOLDS),  # the interval reaches the band's edge, inside: the ends belong to the band
     (1.0, 0.96, 1.04, HOLDS),
