@@ -517,27 +517,45 @@ class KnownRows:
     the same workload. Plug-ins are never kept (their code may change under the same name). At most ``rows`` rows
     are kept (about 2 kB each), the least recently used heuristic's dropped first; safe to share between threads."""
 
+    #: Workload digests kept for this many scenario objects: a page drawn again asks again about the same object,
+    #: whose system may be a user's large matrix (digested once, not at every redraw).
+    DIGESTS = 64
+
     def __init__(self, rows: int = 50_000) -> None:
         self.limit = rows
         self._rows: collections.OrderedDict[str, dict[int, dict]] = collections.OrderedDict()
+        self._digests: collections.OrderedDict[int, tuple[Scenario, str]] = collections.OrderedDict()
         self._lock = threading.Lock()
 
-    @staticmethod
-    def _workload(scenario: Scenario) -> str:
+    def _workload(self, scenario: Scenario) -> str:
+        """The digest of what a trial's workload depends on: the model, its system and the seed. Kept by the
+        scenario object's identity (the object held with it, so its id is not reused)."""
+        with self._lock:
+            kept = self._digests.get(id(scenario))
+            if kept is not None and kept[0] is scenario:
+                self._digests.move_to_end(id(scenario))
+                return kept[1]
         spec = get_model(scenario.model).spec_to_dict(scenario.spec)
-        return json.dumps([scenario.model, spec, scenario.seed], sort_keys=True, default=str)
+        text = json.dumps([scenario.model, spec, scenario.seed], sort_keys=True, default=str)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        with self._lock:
+            self._digests[id(scenario)] = (scenario, digest)
+            while len(self._digests) > self.DIGESTS:
+                self._digests.popitem(last=False)
+        return digest
 
     def _keys(self, scenario: Scenario) -> list[str | None]:
         """Each heuristic's key (None: a plug-in, never kept)."""
-        workload = hashlib.sha256(self._workload(scenario).encode()).hexdigest()
+        workload = self._workload(scenario)
         return [None if h.heuristic.plugin else f"{workload} {json.dumps([h.name, list(h.params)], default=str)}"
                 for h in scenario.heuristics]
 
     def whole(self, scenario: Scenario) -> frozenset[int]:
         """The positions of the scenario's heuristics whose rows of every trial of it are kept."""
+        keys = self._keys(scenario)
         with self._lock:
             found = [key in self._rows and len(self._rows[key]) >= scenario.trials
-                     and all(t in self._rows[key] for t in range(scenario.trials)) for key in self._keys(scenario)]
+                     and all(t in self._rows[key] for t in range(scenario.trials)) for key in keys]
         return frozenset(i for i, ok in enumerate(found) if ok)
 
     def rows(self, scenario: Scenario, positions: frozenset[int]) -> list[dict]:
@@ -554,6 +572,7 @@ class KnownRows:
     def clear(self) -> None:
         with self._lock:
             self._rows.clear()
+            self._digests.clear()
 
     def keep(self, scenario: Scenario, rows: list[dict]) -> None:
         """Keep ``rows`` (of a run of ``scenario``) of its built-in heuristics."""

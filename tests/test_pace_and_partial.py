@@ -292,6 +292,28 @@ def test_known_rows_keep_at_most_their_limit_least_recently_used_dropped_first()
     assert known.whole(a) == frozenset({0}) and known.whole(b) == frozenset()
 
 
+def test_known_rows_digest_a_scenario_object_once_and_equal_scenarios_alike(monkeypatch):
+    """A page drawn again asks about the same scenario object: its system (a user's matrix, say) is digested once;
+    an equal scenario made anew finds the same rows, another seed none."""
+    from hcsched import experiment
+    from hcsched.experiment import KnownRows
+
+    known = KnownRows()
+    a = preset("quickstart").replace(trials=2, heuristics=["mct"])
+    simulate(a, jobs=1, known=known)
+    assert known.whole(a) == frozenset({0})
+    calls = []
+    real = experiment.get_model
+    monkeypatch.setattr(experiment, "get_model", lambda name: calls.append(name) or real(name))
+    for _ in range(5):
+        assert known.whole(a) == frozenset({0})
+    assert calls == []  # digested at the first question
+    again = preset("quickstart").replace(trials=2, heuristics=["mct"])
+    assert again is not a and known.whole(again) == frozenset({0}) and known.whole(again) == frozenset({0})
+    assert calls == [a.model]  # the new object digested once
+    assert known.whole(a.replace(seed=a.seed + 1)) == frozenset()
+
+
 def test_known_rows_in_a_pool_showing_results_so_far_give_the_same_table(pool):
     """With the value model's references kept, a run showing its results so far runs only the online heuristics and
     gives them with the kept references' rows from the first trial on; the final table is byte-identical."""
