@@ -229,23 +229,26 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
 def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, str] | None = None,
                        references: Mapping[str, str] | None = None) -> go.Figure:
     """Per-trial values of one metric as a box per heuristic with every trial shown as a point, a row each named at
-    its left as :func:`metric_bars` names them (readable with 12 or more, never rotated); ``references`` (label ->
-    what it is: heuristics that cannot run online) named "(reference)" beside their box, as in :func:`metric_bars`."""
+    its left as :func:`metric_bars` names them (readable with 12 or more, never rotated; a box's row is its label,
+    ticked with what the row shows, as a bar's); ``references`` (label -> what it is: heuristics that cannot run
+    online) named "(reference)" beside their box, as in :func:`metric_bars`."""
     labels = list(dict.fromkeys(results["heuristic"]))
     colors = colors or heuristic_colors(labels)
     marks = reference_marks(labels, references)
-    names, shown_as = dict(zip(labels, marks.hover, strict=True)), dict(zip(labels, marks.ticktext, strict=True))
+    names = dict(zip(labels, marks.hover, strict=True))
     fig = go.Figure()
     for label in labels:
         rows = results[results["heuristic"] == label]
-        shown = shown_as[label]
-        fig.add_trace(go.Box(x=rows[metric.name], name=shown, orientation="h", marker_color=colors[label],
-                             boxpoints="all", jitter=0.4, pointpos=0, customdata=rows["trial"],
+        fig.add_trace(go.Box(x=rows[metric.name], y=[label] * len(rows), name=label, orientation="h",
+                             marker_color=colors[label], boxpoints="all", jitter=0.4, pointpos=0,
+                             customdata=rows["trial"],
                              hovertemplate=f"{_escape(names[label])}<br>trial %{{customdata}}: "
                                            f"%{{x:{_hover_format(metric)}}}<extra></extra>"))
     fig.update_layout(height=90 + 30 * max(3, len(labels)), showlegend=False,
                       xaxis_title=f"{axis_title(metric)}, {direction(metric)}",
-                      yaxis={"title": {"text": "heuristic"}, "autorange": "reversed", "automargin": True},
+                      yaxis={"title": {"text": "heuristic"}, "autorange": "reversed", "automargin": True,
+                             "categoryorder": "array", "categoryarray": labels, "tickvals": labels,
+                             "ticktext": marks.ticktext},
                       margin={"t": 20, "b": 10, "l": 10, "r": 10})
     if metric.fmt:
         fig.update_xaxes(tickformat=tick_format(metric.fmt))

@@ -265,8 +265,11 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     by_name = {m.name: m for m in bars}
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
-    st.plotly_chart(trial_distribution(results, by_name[metric], colors, references),
-                    key=f"{key}_dist", width="stretch")
+    distribution = trial_distribution(results, by_name[metric], colors, references)
+    ticks = getattr(ui(scenario.model), "heuristic_ticks", None)  # the model's words for its heuristics, if any
+    if ticks is not None:
+        distribution = ticks(distribution, list(dict.fromkeys(results["heuristic"])))
+    st.plotly_chart(distribution, key=f"{key}_dist", width="stretch")
     if whole_run is not None:
         _model_charts(whole_run, results, scenario, colors, key)
     downloads = [("Per-trial results (CSV)", results_csv(scenario, results),

@@ -529,7 +529,9 @@ def test_the_per_trial_boxes_name_references_as_such():
     metric = get_model("value").bar_metrics()[0]
     results = pd.DataFrame({"heuristic": ["max-min", "ga"] * 2, "trial": [0, 0, 1, 1], metric.name: [90.0, 95, 91, 96]})
     fig = trial_distribution(results, metric, references={"ga": "a static benchmark"})
-    assert [t.name for t in fig.data] == ["max-min", "ga (reference)"]
+    assert [t.name for t in fig.data] == ["max-min", "ga"] and [t.y[0] for t in fig.data] == ["max-min", "ga"]
+    assert list(fig.layout.yaxis.ticktext) == ["max-min", "ga (reference)"]  # each row ticked with what it shows
+    assert list(fig.layout.yaxis.tickvals) == ["max-min", "ga"]
     assert "a reference, not a contender" in fig.data[1].hovertemplate and "reference" not in fig.data[0].hovertemplate
 
 

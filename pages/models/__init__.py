@@ -12,6 +12,8 @@ Each module provides:
 - optionally ``results_charts(results, scenario, colors, key)``: charts of the whole run on Results;
 - optionally ``shared_bars(metrics)``: which of its bar metrics the Results page's shared bar chart draws (the
   others it charts in its own section; the verdicts still read them all);
+- optionally ``heuristic_ticks(fig, labels)``: the shared per-trial chart's heuristic axis ticked in the model's
+  words (each heuristic's rule under its name, say), as its own charts tick it;
 - optionally ``gantt_rows(scenario)``: what the Results page's Gantt rows are in the model's words, a
   ``hcsched.charts.GanttRows`` (servers s0.. with a lane per task, processors p0..); machines m0.. by default;
 - optionally ``explain(scenario)``: the Explain page for this model, given a scenario of the model (the loaded one,

@@ -30,6 +30,7 @@ from hcsched.models.timeshared.charts import (
     named_bars,
     server_bars,
     sooner_same_later,
+    with_words,
 )
 from hcsched.models.timeshared.heuristics import HEURISTICS
 from hcsched.models.timeshared.htm import HTM
@@ -118,6 +119,11 @@ def shared_bars(metrics):
     """None of the Results page's shared bars: this page charts the makespan itself, each heuristic's rule in words
     under its name (its charts then lead, under the verdict)."""
     return []
+
+
+def heuristic_ticks(fig, labels):
+    """The per-trial chart's heuristics with their rule in words under each name, as in this model's bars."""
+    return with_words(fig, labels)
 
 
 def tolerance_words(seconds: float) -> str:
