@@ -51,11 +51,11 @@ def reset() -> None:
         st.session_state.pop(key, None)
 
 
-ETC_TITLE = "Expected time of each task on each machine (ETC), trial 0"
+ETC_TITLE = "Expected time of each task on each machine (ETC), first trial"
 
 
 def overview(scenario, container) -> None:
-    """The ETC matrix of trial 0 as a small heatmap (when it is not too large to draw)."""
+    """The ETC matrix of the first trial (trial 0) as a small heatmap (when it is not too large to draw)."""
     if scenario.tasks * scenario.machines <= 200_000:
         container.plotly_chart(etc_heatmap(preview_etc(scenario), ETC_TITLE, height=220), key="landing_etc")
 

@@ -33,7 +33,10 @@ def test_landing_run_shows_the_library_numbers():
     run = wait_for_results(at)
     expected = simulate(preset("quickstart"), jobs=1)
     pd.testing.assert_frame_equal(run.results, expected)
-    assert charts(at)[0]["data"][0]["type"] == "heatmap"  # the scenario's ETC preview
+    heatmap = charts(at)[0]  # the scenario's ETC preview: tasks ticked as numbers ("t0 ... t182" read as times)
+    assert heatmap["data"][0]["type"] == "heatmap" and _array(heatmap["data"][0]["y"]).tolist() == list(range(200))
+    assert heatmap["data"][0]["hovertemplate"].startswith("task %{y} on %{x}")
+    assert heatmap["layout"]["title"]["text"].endswith("first trial")
     bars = charts(at)[1]["data"]
     labels = [h.label for h in preset("quickstart").heuristics]
     means = expected.groupby("heuristic", sort=False)["makespan"].mean().reindex(labels)

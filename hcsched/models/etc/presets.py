@@ -76,8 +76,8 @@ def quickstart() -> Scenario:
     return Scenario(
         name="quickstart", description="Two heuristics that place each task as it arrives (MCT, KPB) against two "
         "that place tasks in batches (Min-min, Sufferage): 200 tasks arriving about 2.3 an hour at 8 machines of "
-        "very different speeds, none fastest for every task (Maheswaran et al., section 5.1: inconsistent HiHi, "
-        "rate lambda_h).",
+        "very different speeds, none fastest for every task (Maheswaran et al., section 5.1: the case of high task "
+        "and machine heterogeneity, inconsistent, at the higher arrival rate).",
         machines=8, tasks=200, arrivals=ArrivalSpec("poisson", 0.000645197),
         heuristics=("mct", "kpb", "min-min", "sufferage"), trials=20, seed=1999,
     )
