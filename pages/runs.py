@@ -103,11 +103,17 @@ def _keep(job: Job, results: pd.DataFrame) -> None:
 
 def run_status(results: bool = False) -> None:
     """The progress of a running job (polled), or a notice about the last run of the current scenario. ``results``:
-    the page shows the run's results so far (Home, Results), drawn again as more come."""
-    follow(Keys.JOB, "cancel_run", results)
-    notice = st.session_state.get(Keys.NOTICE)
-    if notice and same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
-        getattr(st, notice[0])(notice[1])
+    the page shows the run's results so far (Home, Results), drawn again as more come.
+
+    All in one container, one element of the page whatever it holds: what the page draws below keeps its place when
+    the progress bar, its warning and Cancel go, so the run's final results replace its results so far where they
+    stand (Streamlit replaces elements by position; shifted, the old caption stayed under the new one until the page
+    was drawn whole)."""
+    with st.container():
+        follow(Keys.JOB, "cancel_run", results)
+        notice = st.session_state.get(Keys.NOTICE)
+        if notice and same_experiment(notice[2], st.session_state[Keys.SCENARIO]):
+            getattr(st, notice[0])(notice[1])
 
 
 def running_run() -> Job | None:

@@ -265,3 +265,32 @@ def test_the_progress_says_how_many_trials_the_results_below_are_of():
     assert bar.text.endswith("; the results below: 50 of them, the references to come")
     job.draw(bar, warning)  # a page that shows no results: nothing more said
     assert "results below" not in bar.text
+
+
+def _top_place(at, starts: str) -> int | None:
+    """The place among the page's top-level elements of the one that holds a markdown starting with ``starts``."""
+    from streamlit.testing.v1.element_tree import Block
+
+    for place, node in at.main.children.items():
+        found = list(node.get("markdown")) if isinstance(node, Block) else [node] if node.type == "markdown" else []
+        if any(str(m.value).startswith(starts) for m in found):
+            return place
+    return None
+
+
+def test_the_final_results_take_the_place_of_the_results_so_far():
+    """At a run's end two captions showed for a moment, the whole run's above the one "so far": the progress bar,
+    its warning and Cancel went, the elements below moved up, and Streamlit (which replaces elements by position)
+    left the old ones under them until the page was drawn whole. The run's status is one element now, whatever it
+    holds: the final lead stands where the lead so far stood."""
+    at = app(scenario=preset("quickstart").replace(trials=300))
+    at.button(key="landing_run").click().run()
+    end, during = time.monotonic() + 120, None
+    while during is None and time.monotonic() < end and "job" in at.session_state:
+        time.sleep(0.2)
+        at.run()
+        during = _top_place(at, "**So far")
+    assert during is not None, "no results so far shown during the run"
+    wait_for_results(at)
+    assert "job" not in at.session_state and _top_place(at, "**So far") is None
+    assert _top_place(at, "**") == during
