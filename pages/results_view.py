@@ -77,6 +77,11 @@ def show_current_results(key: str) -> None:
     way to load its scenario), with the change line against the baseline."""
     if show_results_so_far(key):
         return
+    job = running_run()
+    if job is not None and job.scenario is not None and same_experiment(job.scenario, st.session_state[Keys.SCENARIO]):
+        word = get_model(job.scenario.model).trial_word  # no "Run to see this one's" while this one's run goes on
+        st.caption(f"The run of {plain(job.scenario.name)} is going on: its results show here as its {word}s end.")
+        return
     shown = pick_run(key)
     run = st.session_state.get(Keys.RESULTS)
     if run is None:

@@ -298,3 +298,26 @@ def test_the_final_results_take_the_place_of_the_results_so_far():
     wait_for_results(at)
     assert "job" not in at.session_state and _top_place(at, "**So far") is None
     assert _top_place(at, "**") == during
+
+
+def test_a_what_if_going_on_is_said_so_not_called_an_older_scenario_to_run():
+    """Right after a what-if's click, before its first trials ended, Results said "The last results are of the scenario
+    quickstart, not of the scenario loaded now (quickstart (edited)). Run to see this one's." beside its Cancel."""
+    from pages.runs import plan_run
+
+    at = app(scenario=preset("quickstart").replace(trials=2))
+    at.button(key="landing_run").click().run()
+    wait_for_results(at)
+    edited = preset("maheswaran-fig6").replace(name="quickstart (edited)", trials=4)
+    at.session_state["scenario"] = edited
+    release = threading.Event()
+    job = plan_run(edited)  # a run whose first trials have not ended yet: it waits until released
+    at.session_state["job"] = job.submit(lambda *_: release.wait(60) and None)
+    try:
+        for page in (None, "pages/results.py"):  # Home, then Results
+            (at.switch_page(page) if page else at).run()
+            assert not any("Run to see" in w.value for w in at.warning), [w.value for w in at.warning]
+            assert any(c.value == "The run of quickstart (edited) is going on: its results show here as its trials "
+                       "end." for c in at.caption), [c.value for c in at.caption]
+    finally:
+        release.set()
