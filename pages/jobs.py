@@ -105,7 +105,7 @@ def started_pool() -> Pool | None:
 def begin_page() -> None:
     """What every page does first: start the server's pool (unless jobs run in this process, in tests), and forget a
     job that an interrupted run of a page left for :func:`watch`, and settle the jobs that have ended."""
-    _watched.entry, _watched.shown = None, None
+    _watched.entry = None
     _watched.page_started = time.monotonic()
     _settle_ended()
     if not IN_PROCESS:
@@ -176,6 +176,7 @@ class Job:
     settled: tuple[str, Any] | None = None  # its outcome, fixed when a page first settles it
     partial: Any = None  # its results so far (a run's: the trials finished), while it runs
     partials: int = 0  # how many times they were given
+    so_far: tuple[int, str] | None = None  # (trials, references to come) the page shows of it: :func:`showing_so_far`
     news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
 
     def give_partial(self, value: Any) -> None:
@@ -257,18 +258,21 @@ class Job:
         quiet = time.monotonic() - self.moved
         return quiet if self.place == 0 and quiet > max(STUCK_SECONDS, STUCK_FACTOR * self.estimate) else None
 
-    def show(self, key: str) -> tuple:
-        """Its progress, a warning slot and its Cancel button; returns the two slots for :meth:`draw`."""
+    def show(self, key: str, results: bool = False) -> tuple:
+        """Its progress, a warning slot and its Cancel button; returns the two slots for :meth:`draw`. ``results``:
+        the page shows its results so far, said as the page last showed them (steady, not on and off)."""
         bar, warning = st.empty(), st.empty()
-        self.draw(bar, warning)
+        self.draw(bar, warning, self.so_far if results else None)
         st.button("Cancel", key=key, on_click=self.cancel.set)
         return bar, warning
 
-    def draw(self, bar, warning, shown: str | None = None) -> None:
+    def draw(self, bar, warning, shown: tuple[int, str] | None = None) -> None:
         """The progress bar ("3 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
-        while it waits; a warning when it has made no progress for far longer than its estimate. ``shown``: the trials
-        whose results the page shows so far, said beside the trials done (the page is drawn again at most every few
-        seconds, so the two differ for a while), as :func:`showing_so_far` says it ("9 of them")."""
+        while it waits; a warning when it has made no progress for far longer than its estimate. ``shown``: (trials,
+        references) the page shows so far (:func:`showing_so_far`): the trials said beside those done (the page is
+        drawn again at most every few seconds, so the two differ for a while: "; the results below: 9 of them"); with
+        references run after the others (their names), the others' trials first, then the references' ("39 of 50
+        trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done, about 9 min left")."""
         if self.place:
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
             bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
@@ -277,8 +281,11 @@ class Job:
             pool = started_pool()
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left)
-            if shown is not None:  # said steadily while the results below show: their count catches up in turns
-                text += f"; the results below: {shown}"
+            if shown is not None and shown[1]:  # the trials done are the references': the others' come first
+                text = (f"{shown[0]} of {self.total} {self.word}s of the heuristics done; the references {shown[1]}: "
+                        f"{text}")
+            elif shown is not None:  # said steadily while the results below show: their count catches up in turns
+                text += f"; the results below: {shown[0]} of them"
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
         if quiet is None:
@@ -303,14 +310,14 @@ def follow(key: str, cancel_key: str, results: bool = False) -> None:
     _watched.entry = None
     job = _running(key)
     if job is not None:
-        _watched.entry = (key, *job.show(cancel_key), job.partials if results else None)
+        _watched.entry = (key, *job.show(cancel_key, results), job.partials if results else None)
 
 
-def showing_so_far(trials: int, references_to_come: bool = False) -> None:
-    """The page shows the results of ``trials`` trials of the run it follows (``references_to_come``: without the
-    references, which run after the others' trials): its progress bar says so while more are done
-    (:meth:`Job.draw`)."""
-    _watched.shown = f"{trials} of them" + (", the references to come" if references_to_come else "")
+def showing_so_far(job: Job, trials: int, references: str = "") -> None:
+    """The page shows the results of ``trials`` trials of ``job`` (``references``: the names of those still to come,
+    which run after the others' trials): its progress bar says so while more are done (:meth:`Job.draw`), kept on the
+    job so that the page's next drawing says it from the start."""
+    job.so_far = (trials, references)
 
 
 def following() -> bool:
@@ -346,7 +353,7 @@ def watch() -> None:
             return
         if drawn is not None and job.partials != drawn and (drawn == 0 or time.monotonic() >= redraw):
             st.rerun()  # (more) results so far: the page shows them, the first as soon as they come
-        job.draw(bar, warning, getattr(_watched, "shown", None))
+        job.draw(bar, warning, job.so_far if drawn is not None else None)
         time.sleep(REFRESH_SECONDS)
     if WATCH_SECONDS > 0:
         st.rerun()

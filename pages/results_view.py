@@ -110,7 +110,7 @@ def show_results_so_far(key: str) -> bool:
         return False
     scenario, results, to_come = split_so_far(job.scenario, job.partial)
     so_far = int(results["trial"].nunique())
-    showing_so_far(so_far, references_to_come=bool(to_come))
+    showing_so_far(job, so_far, " and ".join(to_come))
     show_results(RunResult(scenario, results, time.monotonic() - job.started), key, so_far=so_far,
                  to_come=references_to_come(job.scenario, to_come, get_model(scenario.model).trial_word))
     return True

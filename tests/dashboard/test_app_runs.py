@@ -256,19 +256,25 @@ class _Slot:
 
 def test_the_progress_says_how_many_trials_the_results_below_are_of():
     """Under load a page showing the results so far is drawn again only every few seconds: "35 of 50 done" beside
-    "So far, 9 of 50" read as a contradiction; the bar now says which the results below are of."""
+    "So far, 9 of 50" read as a contradiction; the bar now says which the results below are of. With references run
+    after the others, "0 of 50 trials done" beside "So far, 39 of 50" did too: the heuristics' trials are said first,
+    then the references'."""
     job = Job(preset("quickstart"), 50, estimate=20.0)
     job.done, job.total = 35.0, 50
     bar, warning = _Slot(), _Slot()
-    job.draw(bar, warning, shown="9 of them")
+    jobs.showing_so_far(job, 9)
+    job.draw(bar, warning, job.so_far)
     assert bar.text.startswith("35 of 50 trials done") and bar.text.endswith("; the results below: 9 of them")
-    job.draw(bar, warning, shown="35 of them")  # said steadily, not on and off as the page catches up
+    jobs.showing_so_far(job, 35)
+    job.draw(bar, warning, job.so_far)  # said steadily, not on and off as the page catches up
     assert bar.text.endswith("; the results below: 35 of them")
-    jobs.showing_so_far(50, references_to_come=True)  # every trial of the online heuristics, not the references'
-    job.draw(bar, warning, jobs._watched.shown)
-    assert bar.text.endswith("; the results below: 50 of them, the references to come")
+    job.done = 0.0
+    jobs.showing_so_far(job, 39, "tpsa and ga")  # the references run after every trial of the others
+    job.draw(bar, warning, job.so_far)
+    assert re.fullmatch(r"39 of 50 trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done"
+                        r"(, about .* left)?", bar.text), bar.text
     job.draw(bar, warning)  # a page that shows no results: nothing more said
-    assert "results below" not in bar.text
+    assert "results below" not in bar.text and "heuristics" not in bar.text
 
 
 def _top_place(at, starts: str) -> int | None:
