@@ -499,9 +499,16 @@ def split_so_far(scenario: Scenario, results: pd.DataFrame) -> tuple[Scenario, p
     pending = {h.label: int(counts.get(h.label, 0)) for h in scenario.heuristics if counts.get(h.label, 0) < trials}
     if not pending:
         return scenario, results, {}
-    shown = [h for h in scenario.heuristics if h.label not in pending]
-    rows = results[~results["heuristic"].isin(list(pending))].reset_index(drop=True)
-    return scenario.replace(heuristics=shown, benchmark=scenario.benchmark_label), rows, pending
+    return (*without(scenario, results, pending), pending)
+
+
+def without(scenario: Scenario, results: pd.DataFrame, labels) -> tuple[Scenario, pd.DataFrame]:
+    """The scenario and results with the heuristics ``labels`` left out (the benchmark kept, for the normalised
+    metrics already computed against it)."""
+    labels = set(labels)
+    shown = [h for h in scenario.heuristics if h.label not in labels]
+    rows = results[~results["heuristic"].isin(list(labels))].reset_index(drop=True)
+    return scenario.replace(heuristics=shown, benchmark=scenario.benchmark_label), rows
 
 
 CHUNK_ROUND_TRIP = 0.0015  # seconds to hand a chunk to a worker process and take its rows back (a 1-trial run: 2 ms)

@@ -15,6 +15,7 @@ import streamlit as st
 from hcsched import Scenario, get_model
 from hcsched.compare import RunComparison, compare_runs, run_changes, winner_of
 from hcsched.errors import describe_error
+from hcsched.experiment import without
 from hcsched.formatting import readable
 from hcsched.presets import preset_of
 from hcsched.verdict import headline_metric, of_what
@@ -201,6 +202,19 @@ def change_line(before: Side, after: Side) -> str:
         return comparison(before, after).change_lead()
     except Exception as exc:  # a model's failure, or runs of two models: said in one line
         return describe_error(exc)
+
+
+def online_against_baseline(scenario: Scenario, results: pd.DataFrame, pending) -> tuple[Entry, str] | None:
+    """While a run's references (``pending``: their labels) still go on, its other heuristics' answer whole: the
+    baseline it will be compared with (the pinned one, else the session's first run of the model) and the change line
+    on the heuristics both share, without the references (theirs comes with the whole run)."""
+    pinned = next((x for x in history() if x.number == st.session_state.get(BASELINE)), None)
+    base = pinned if pinned is not None and pinned.scenario.model == scenario.model else \
+        next((x for x in history() if x.scenario.model == scenario.model), None)
+    if base is None:
+        return None
+    before = Side(base.title, *without(base.scenario, base.run.results, pending))
+    return base, change_line(before, Side("", scenario, results))
 
 
 def against_baseline(e: Entry) -> tuple[Entry, str] | None:

@@ -46,6 +46,7 @@ from pages.history import (
     against_baseline,
     history,
     is_pinned,
+    online_against_baseline,
     pin_baseline,
     shown_entry,
     titled,
@@ -111,6 +112,10 @@ def show_results_so_far(key: str) -> bool:
     scenario, results, to_come = split_so_far(job.scenario, job.partial)
     so_far = int(results["trial"].nunique())
     showing_so_far(job, so_far, " and ".join(to_come))
+    if to_come and so_far == job.scenario.trials:  # the heuristics' answer whole: how it changed, the references' later
+        found = online_against_baseline(scenario, results, to_come)
+        if found is not None:
+            _against(st, *found)
     show_results(RunResult(scenario, results, time.monotonic() - job.started), key, so_far=so_far,
                  to_come=references_to_come(job.scenario, to_come, get_model(scenario.model).trial_word))
     return True
@@ -153,9 +158,7 @@ def pick_run(key: str):
     if is_pinned(shown):
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
-        base, line = found
-        which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
-        c1.info(f"Against run #{base.number}, {which}: {plain(line)}")
+        _against(c1, *found)
         if c2.button("Compare in detail", key=f"{key}_compare", on_click=_to_compare):
             try:
                 st.switch_page(PAGES["results"])
@@ -165,6 +168,12 @@ def pick_run(key: str):
         c2.button("Make it the baseline", key=f"{key}_pin", on_click=pin_baseline, args=(shown.number,),
                   help="Compare every other run with this one (by default, the session's first run of the model)")
     return shown
+
+
+def _against(where, base, line: str) -> None:
+    """The change line against the baseline run ``base``, in ``where`` (the page, or a column)."""
+    which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
+    where.info(f"Against run #{base.number}, {which}: {plain(line)}")
 
 
 def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:

@@ -327,3 +327,34 @@ def test_a_what_if_going_on_is_said_so_not_called_an_older_scenario_to_run():
                        "end." for c in at.caption), [c.value for c in at.caption]
     finally:
         release.set()
+
+
+def test_a_what_ifs_change_line_comes_with_the_heuristics_whole_answer_before_the_references():
+    """The value model's what-if said nothing against the baseline until GA and TPSA ended (4 minutes after the
+    eight heuristics' answer was whole, at load 8): the change line now comes with that answer, on the heuristics
+    both runs share."""
+    from hcsched.compare import quick_what_ifs
+    from hcsched.scenario import HeuristicSpec
+    from pages.runs import plan_run
+
+    ga = HeuristicSpec.make("ga", model="value", generations=20)
+    base = preset("kim-loose-high-heavy").replace(trials=3, heuristics=["max-min", "min-min", ga])
+    at = app(scenario=base)
+    at.button(key="landing_run").click().run()
+    wait_for_results(at)
+    twice = dict(quick_what_ifs(base))["Twice the arrival rate"]
+    whole = simulate(twice, jobs=1)
+    at.session_state["scenario"] = twice
+    release = threading.Event()
+    job = plan_run(twice).submit(lambda *_: release.wait(60) and None)  # its references still running
+    job.give_partial(whole[whole["heuristic"] != ga.label])  # every trial of the others ended
+    at.session_state["job"] = job
+    try:
+        at.run()
+        lines = [i.value for i in at.info if i.value.startswith("Against run #1, the baseline:")]
+        assert len(lines) == 1, [x.value for x in at.info]
+        assert lines[0].startswith("Against run #1, the baseline: twice the arrival rate: value of max-min "), lines
+        assert " ga" not in lines[0]  # the references' change comes with the whole run
+        assert any(m.value.startswith("Still to come, for reference: ga") for m in at.markdown)
+    finally:
+        release.set()
