@@ -164,6 +164,7 @@ class Job:
     what: str = ""  # what its progress bar says first, e.g. "Sweep of quickstart: "
     notice_key: str = ""  # where it leaves its notice once cancelled or failed (with its scenario)
     on_result: Callable[[Job, Any], None] | None = None  # what its page does with its result (idempotent: see settle)
+    on_cancel: Callable[[Job], str] | None = None  # what its page keeps of it once cancelled, said after the notice
     noun: str = "run"  # "The run was cancelled."
     future: Future = field(default_factory=Future)
     done: float = 0.0
@@ -176,6 +177,7 @@ class Job:
     settled: tuple[str, Any] | None = None  # its outcome, fixed when a page first settles it
     partial: Any = None  # its results so far (a run's: the trials finished), while it runs
     partials: int = 0  # how many times they were given
+    kept: tuple | None = None  # what :attr:`on_cancel` kept of it (decided once)
     so_far: tuple[int, str] | None = None  # (trials, references to come) the page shows of it: :func:`showing_so_far`
     news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
 
@@ -378,7 +380,8 @@ def settle(key: str) -> None:
         job.on_result(job, value)
     elif kind == "cancelled":
         done = f" It had done {int(job.done)} of {job.total} {job.word}s." if job.total > 1 else ""
-        st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.{done}", job.scenario)
+        kept = job.on_cancel(job) if job.on_cancel is not None else ""
+        st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.{done}{kept}", job.scenario)
         if job.cancel.is_set():  # said wherever the person is now, even on a page of another scenario
             of = f" of {plain(job.scenario.name)}" if job.scenario is not None else ""
             st.toast(f"The {job.noun}{of} was cancelled after {int(job.done)} of {job.total} {job.word}s.",

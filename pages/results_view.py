@@ -33,6 +33,7 @@ from hcsched.metrics import Metric
 from hcsched.stats import best_few
 from hcsched.verdict import (
     headline,
+    in_words,
     progress_lead,
     references_to_come,
     scenario_benchmark,
@@ -88,17 +89,17 @@ def show_current_results(key: str) -> None:
     if run is None:
         return
     if shown is not None and st.session_state.get(PICKED) == shown.number \
-            and not same_experiment(run.scenario, st.session_state[Keys.SCENARIO]):
+            and not same_experiment(run.asked, st.session_state[Keys.SCENARIO]):
         c1, c2 = st.columns([5, 1], vertical_alignment="center")
         c1.caption(f"Run #{shown.number} of this session ({shown.when}), picked above; the "
                    "scenario loaded now is another.")
         if c2.button("Load its scenario", key=f"{key}_load_run", help="Make this run's scenario (with its trials and "
                      "seed) the current one, to change it and run it again"):
-            replace_scenario(run.scenario)
+            replace_scenario(run.asked)
             st.rerun()
         show_results(run, key)
         return
-    show_if_current(run.scenario, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+    show_if_current(run.asked, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
 
 
 def show_results_so_far(key: str) -> bool:
@@ -251,6 +252,10 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     with shown_as_error("Who wins could not be worked out"):
         show_verdict(results, scenario, key, so_far, to_come)
     st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
+    if getattr(run, "of", None) is not None:  # a run whose references were cancelled: the others' whole answer
+        left_out = [in_words(h.label, scenario.model) for h in run.of.heuristics if h not in scenario.heuristics]
+        st.caption(f"The run was cancelled before its references ended: {plain(' and '.join(left_out))}. These are "
+                   f"the other heuristics' results, every {model.trial_word} of them.")
     for warning in model.warnings(results):
         st.warning(plain(shown_text(scenario.model, warning)))
     references = scenario_references(scenario)  # heuristics that cannot run online, marked as such in every chart

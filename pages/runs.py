@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
+from hcsched.experiment import split_so_far
 from pages.history import keep, reuse
 from pages.jobs import KNOWN_ROWS, Job, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
@@ -25,6 +26,12 @@ class RunResult:
     results: pd.DataFrame
     seconds: float
     cached: bool = False  # the server had computed it before (another session ran the same scenario): no trial ran
+    of: Scenario | None = None  # the scenario whose run this is part of: its references cancelled before they ended
+
+    @property
+    def asked(self) -> Scenario:
+        """The scenario that was run (with its references, when they were cancelled)."""
+        return self.of if self.of is not None else self.scenario
 
     @property
     def took(self) -> str:
@@ -62,7 +69,7 @@ def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
     """The run of ``scenario`` as a Job not yet started: its one estimate (the trials, trial 0 again for the Gantt
     chart, drawing the charts), or why it is refused (over the time limit or the size cap, or a model's error)."""
     job = Job(scenario, scenario.trials, word=get_model(scenario.model).trial_word, notice_key=Keys.NOTICE,
-              on_result=_keep, what=f"Run of {plain(scenario.name)}: ")
+              on_result=_keep, on_cancel=_keep_without_references, what=f"Run of {plain(scenario.name)}: ")
     job.refused = refusal(scenario, jobs)
     if job.refused is None:
         job.estimate = run_estimate(scenario, jobs)
@@ -99,6 +106,24 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
 
 def _keep(job: Job, results: pd.DataFrame) -> None:
     keep(RunResult(job.scenario, results, time.monotonic() - job.started, cached=job.done == 0))  # no trial ran
+
+
+def _keep_without_references(job: Job) -> str:
+    """A run cancelled while only its references (run after every trial of the others) were left: the others' whole
+    answer kept as the run's results, said in a sentence; "" when there is nothing whole to keep."""
+    if job.partial is None:
+        return ""
+    if job.kept is None:  # once: a settle done again keeps the same results, not a second run
+        scenario, rows, pending = split_so_far(job.scenario, job.partial)
+        whole = bool(pending) and rows["trial"].nunique() == job.scenario.trials
+        job.kept = (RunResult(scenario, rows, time.monotonic() - job.started, of=job.scenario), list(pending)) \
+            if whole else ()
+    if not job.kept:
+        return ""
+    run, pending = job.kept
+    keep(run)
+    return (f" The other heuristics' results of every {job.word} are kept; the references "
+            f"{plain(' and '.join(pending))} had not ended.")
 
 
 def run_status(results: bool = False) -> None:

@@ -358,3 +358,35 @@ def test_a_what_ifs_change_line_comes_with_the_heuristics_whole_answer_before_th
         assert any(m.value.startswith("Still to come, for reference: ga") for m in at.markdown)
     finally:
         release.set()
+
+
+def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_answer():
+    """"…the results below: 50 of them, the references to come", then Cancel: Results said "No results yet". The
+    eight heuristics' answer of every trial is kept now, said to be without the references."""
+    from hcsched.scenario import HeuristicSpec
+    from pages.runs import plan_run
+
+    ga = HeuristicSpec.make("ga", model="value", generations=20)
+    sc = preset("kim-loose-high-heavy").replace(trials=3, heuristics=["max-min", "min-min", ga])
+    whole = simulate(sc, jobs=1)
+    at = app(scenario=sc)
+    release = threading.Event()
+    job = plan_run(sc).submit(lambda *_: release.wait(60) and None)
+    job.give_partial(whole[whole["heuristic"] != ga.label])  # every trial of the others ended, the references' not
+    at.session_state["job"] = job
+    try:
+        at.run()
+        at.button(key="cancel_run").click().run()
+    finally:
+        release.set()
+    assert "job" not in at.session_state
+    said = [w.value for w in at.warning]
+    assert "The run was cancelled. It had done 0 of 3 trials. The other heuristics' results of every trial are " \
+           f"kept; the references {ga.label} had not ended." in said, said
+    kept = at.session_state["results"]
+    assert kept.of == sc and [h.label for h in kept.scenario.heuristics] == ["max-min", "min-min"]
+    assert kept.results.equals(whole[whole["heuristic"] != ga.label].reset_index(drop=True))
+    assert not any("Run to see" in w for w in said)
+    assert any(c.value.startswith("The run was cancelled before its references ended: ga (Genetic algorithm")
+               for c in at.caption), [c.value for c in at.caption]
+    assert any(m.value.startswith("**") and "max-min" in m.value for m in at.markdown)  # who wins, of the two
