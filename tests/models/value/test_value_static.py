@@ -203,6 +203,24 @@ def test_evaluate_by_hand():
     assert score(StaticProblem.makespan(atc), [0, 1, 0, 1], arr(3, 7, 0.5, 7)) == -15.0
 
 
+def test_a_queue_evaluation_is_the_plain_sum_task_by_task():
+    # each task at max(its arrival, the previous finish); p d b summed in queue order, read from the problem's fields
+    from hcsched.models.value.static.problem import resume, saved_states
+
+    p = value_problem(40, 3, 4)
+    pa = p.arrays()
+    assert pa.task.shape == (40, 8) and pa.task.flags.c_contiguous
+    row = np.random.default_rng(5).permutation(40)[:25]
+    for m in range(3):
+        t, v = 0.0, 0.0
+        for i in row:
+            s = max(p.arrival[i], t)
+            t = s + p.atc[i, m]
+            v += p.weight[i] * deadline_factor(t, p.d100[i], p.d50[i], p.d25[i]) * boundary_factor(
+                s, t, p.atc[i, m], p.B, p.E)
+        assert resume(row, row.size, m, pa, saved_states(3, 40)[m], 0) == (v, t)
+
+
 def test_bad_schedules_and_problems_are_named():
     p = value_problem(4, 2)
     with pytest.raises(HcschedError, match="machine"):
