@@ -892,7 +892,10 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     for v in verdicts_[1:]:
         if v.best is not None and v.best != lead.best and v.separated:
             at = f" at {v.best_text}" if v.best_text else ""
-            others.setdefault(v.best, []).append(f"the {_superlative(v)} {v.what or _lowered(v.title)}{at}")
+            what = v.what or _lowered(v.title)
+            if what.startswith("tasks ") and at.endswith("%"):  # a percent of tasks: "the highest share of tasks ..."
+                what = f"share of {what}"
+            others.setdefault(v.best, []).append(f"the {_superlative(v)} {what}{at}")
     line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
     return named_once([lead.text, lead.detail, line], dict(lead.names))[2] if line else ""
 

@@ -564,3 +564,14 @@ def test_a_time_window_is_said_to_three_significant_digits_with_its_unit():
     assert time_window_text(1.79702, 1971.8, "s") == "1.8 to 1,970 s"
     assert time_window_text(3458.0, 724_590.0, "s") == "3,460 to 725,000 s"  # written out, never "725k s"
     assert time_window_text(1_234_100, 1_234_900, "s") == "1,234,000 to 1,235,000 s"  # never two ends alike
+
+
+def test_a_percent_of_tasks_is_said_as_their_share():
+    """During a time-shared run: "But mp has the highest tasks finishing sooner at 58.26%", not English."""
+    results = table("p", A=[92, 91, 93, 92], B=[90, 89, 90, 91])
+    results["pct_sooner"] = table("pct_sooner", A=[40, 41, 42, 40], B=[60, 58, 59, 61])["pct_sooner"]
+    model = hcsched.get_model("timeshared")
+    lead = verdict(results, POINTS)
+    sooner = verdict(results, model.metric("pct_sooner"))
+    assert sooner.best == "B" and sooner.separated
+    assert trade_off([lead, sooner]) == "But B has the highest share of tasks finishing sooner at 59.5%."
