@@ -194,13 +194,59 @@ def _objective(load):
 
 
 @njit(cache=True)
-def local_search(e, st0, assign, anneal, iterations, tenure, candidates, t0, cooling, seed):
+def _top3(load):
+    """The indices of the three largest loads (of at most three when fewer), each one met first on a tie."""
+    out = np.full(3, -1, np.int64)
+    for k in range(load.size):
+        v = load[k]
+        if out[0] < 0 or v > load[out[0]]:
+            out[2], out[1], out[0] = out[1], out[0], k
+        elif out[1] < 0 or v > load[out[1]]:
+            out[2], out[1] = out[1], k
+        elif out[2] < 0 or v > load[out[2]]:
+            out[2] = k
+    return out
+
+
+@njit(cache=True)
+def _objective_floor(load, top3, a, la, j, lj, total, slack):
+    """A lower bound of :func:`_objective` of ``load`` with load[a] = la and load[j] = lj instead (loads and planned
+    times at least 0): the largest of la, lj and the loads of ``top3`` other than a and j, plus ``total`` (the sum of
+    the loads with their values of ``load``, to within ``slack`` of it) moved by the two changes, less ``slack`` of
+    the larger of the two sums (the sum in index order is within that of the exact one). Rounding is monotone, so
+    the bound holds for the objective as computed."""
+    top = max(la, lj)
+    for x in top3:
+        if x >= 0 and x != a and x != j:
+            top = max(top, load[x])
+    moved = total - load[a] - load[j] + la + lj
+    return top + (moved - slack * (total + lj)) / (1000.0 * load.size)
+
+
+@njit(cache=True)
+def _non_negative(e, st0):
+    """Whether every planned time and load is finite and at least 0."""
+    for j in range(st0.size):
+        if not (0.0 <= st0[j] < np.inf):
+            return False
+    for i in range(e.shape[0]):
+        for j in range(e.shape[1]):
+            if not (0.0 <= e[i, j] < np.inf):
+                return False
+    return True
+
+
+@njit(cache=True)
+def local_search(e, st0, assign, anneal, iterations, tenure, candidates, t0, cooling, seed, prune=True):
     """Tabu search or simulated annealing over the unstarted tasks' processors, minimising the estimated makespan
     max_j (ST_j + sum of e on j) (ours: the paper gives no neighbourhood, objective or parameters, section 5.4).
     A move sends one task to another processor. Tabu: each iteration evaluates ``candidates`` random moves and
     takes the best whose task is not tabu (or that beats the best so far); a moved task stays tabu ``tenure``
     iterations. Annealing: one random move per iteration, accepted with probability exp(-delta / T), T starting at
-    t0 x the initial objective and multiplied by ``cooling`` each iteration. Returns the best assignment seen."""
+    t0 x the initial objective and multiplied by ``cooling`` each iteration. Returns the best assignment seen.
+
+    With ``prune`` (loads and planned times finite and at least 0), tabu skips the objective of a move whose lower
+    bound (:func:`_objective_floor`) already shows that it cannot be taken: the same moves, the same result."""
     np.random.seed(seed)
     s, m = e.shape
     cur = assign.copy()
@@ -214,6 +260,10 @@ def local_search(e, st0, assign, anneal, iterations, tenure, candidates, t0, coo
         return best_assign
     tabu_until = np.zeros(s, np.int64)
     temp = t0 * cur_obj
+    # the sum's error (m terms), a restored load's drift (each of the candidates moves two loads and back) and the
+    # bound's own arithmetic, relative to the total, with a factor 2 to spare
+    slack = 2.0 * (m + 4 * candidates + 16) * 2.0 ** -52
+    prune = prune and not anneal and _non_negative(e, st0)
     for it in range(iterations):
         if anneal:
             i = np.random.randint(s)
@@ -236,13 +286,19 @@ def local_search(e, st0, assign, anneal, iterations, tenure, candidates, t0, coo
             temp *= cooling
         else:
             mi, mj, mobj = -1, -1, np.inf
+            if prune:
+                top3, total = _top3(load), load.sum()
             for _ in range(candidates):
                 i = np.random.randint(s)
                 j = np.random.randint(m - 1)
                 j = j + 1 if j >= cur[i] else j
                 a = cur[i]
-                load[a] -= e[i, a]
-                load[j] += e[i, j]
+                la, lj = load[a] - e[i, a], load[j] + e[i, j]
+                bar = mobj if tabu_until[i] <= it else min(mobj, best_obj)  # what the move must beat to be taken
+                if prune and _objective_floor(load, top3, a, la, j, lj, total, slack) >= bar:
+                    load[a], load[j] = la + e[i, a], lj - e[i, j]  # the loads as the objective leaves them
+                    continue
+                load[a], load[j] = la, lj
                 obj = _objective(load)
                 load[a] += e[i, a]
                 load[j] -= e[i, j]

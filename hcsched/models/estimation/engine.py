@@ -37,6 +37,7 @@ from hcsched.models.estimation.spec import EstimationSpec
 from hcsched.models.estimation.workload import Workload, availability, true_time
 
 RETURN, RELEASE = 0, 1
+NONE = np.zeros(0, np.int64)
 CURVE_POINTS = 200
 # tasks from which FA carries its sorted estimates between events (one trial of page-system-a with processors and
 # stages x f, measured in one process: 1x, 90 processors and 450 tasks, 0.08 s with them against 0.06 s without; 4x,
@@ -128,7 +129,7 @@ class _Sim:
         self.cached = None  # (ETC, C, predicted ET, tasks) of the last mapping, valid until the next event
         self.row = np.full(n, -1, np.int64)  # each task's row in them
         self.carry = K.CarriedFA(n, m, self.params.get("ties") == "last") if self._carried() else None
-        self.touched: set[int] = set()  # the processors given a task by the last mapping (their queues to empty)
+        self.touched: set[int] = set()  # the processors whose queues the last mapping filled (to empty at the next)
         self.known_all = False  # every problem has a return (then every task is mapped by the heuristic)
         self.waiting: np.ndarray | None = None  # the waiting tasks (status 1), ascending, until a release or a start
         for p in range(n_problems):
@@ -198,7 +199,12 @@ class _Sim:
         the current estimate once its problem is known, else none)."""
         st = self.params.get("st", "absolute")
         plan = self.run_plan
-        if self.unplanned and self.case == "best" and self.spec.estimator.method == "knn":  # in one kernel call
+        fast = self.unplanned and self.case == "best" and self.spec.estimator.method == "knn"
+        if fast and st == "relative":  # in one kernel call
+            est = self.est
+            return K.relative_loads(plan, np.array(list(self.unplanned), np.int64), self.running, self.w.problem,
+                                    est.returns, est.knn, est.count, est.T, est.rate, est.Cg)
+        if fast:
             est, plan = self.est, plan.copy()
             K.running_plans(plan, np.array(list(self.unplanned), np.int64), self.running, self.w.problem, est.returns,
                             est.knn, est.count, est.T, est.rate, est.Cg)
@@ -265,6 +271,9 @@ class _Sim:
         if order is None:
             order = self._order(now, tasks, st, idle, remap)
         picked, to = tasks[order[:, 0]], order[:, 1]
+        if remap:
+            self._queue_heads(picked, to)
+            return
         unset, busy, queues, waits = (self.first_queue[picked] < 0).tolist(), busy.tolist(), self.queues, []
         for r, (i, b) in enumerate(zip(picked.tolist(), to.tolist(), strict=True)):
             if unset[r] and (queues[b] or busy[b]):  # it waits: behind a running or a queued task
@@ -272,6 +281,17 @@ class _Sim:
             queues[b].append(i)
         self.touched.update(to.tolist())
         self.first_queue[picked[waits]] = to[waits]
+
+    def _queue_heads(self, picked: np.ndarray, to: np.ndarray) -> None:
+        """Queues a remapping event's pairs: where each task first waits (:func:`.kernels.queue_heads`), and on each
+        idle processor with an empty queue its first task, the only one it can start before the next remap (the
+        queues keep no more)."""
+        dealt = np.array(list(self.touched), np.int64) if self.touched else NONE  # the round-robin tasks just dealt
+        procs, heads = K.queue_heads(picked, to, self.first_queue, self.running, dealt)
+        procs = procs.tolist()
+        for j, i in zip(procs, heads.tolist(), strict=True):
+            self.queues[j].append(i)
+        self.touched.update(procs)
 
     def _deal(self, unknown: np.ndarray, cycle: list, busy: list) -> None:
         """Deals the tasks of unknown problems round robin over the processors in ``cycle``, recording where a task
@@ -291,10 +311,13 @@ class _Sim:
         """The heuristic's (task row, processor) pairs in mapping order (:meth:`.heuristics.EstimationHeuristic.order`)
         from every task's estimates on every processor, which ``_start`` then reads at this same moment (the
         estimator has not changed)."""
-        etc, c, err = self.est.estimates(tasks)
+        if self.case == "best":
+            etc, c, err, e = self.est.planned_estimates(tasks)
+        else:
+            etc, c, err = self.est.estimates(tasks)
+            e = case_time(etc, self._case_err(err, tasks), self.case) + c
         self.row[tasks] = np.arange(tasks.size)
         self.cached = (etc, c, err, tasks)
-        e = case_time(etc, self._case_err(err, tasks), self.case) + c
         w = self.w
         event = H.MappingEvent(now, tasks, w.problem[tasks], w.stage[tasks], e, etc, c, err, st, idle, remap,
                                self.spec.estimator.eps, self.params, self.mapping_events, self.rng)

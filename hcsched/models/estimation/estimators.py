@@ -293,6 +293,15 @@ def _observe(obs_x, obs_v, count, head, max_et, p, j, X, i, t, c, et, problem, u
     _update_column(obs_x, obs_v, p, j, cnt, head[p, j], X, tasks, knn, L, literal, k_table[cnt])
 
 
+@njit(cache=True)
+def _fill_columns(obs_x, obs_v, p, count, head, X, tasks, knn, L, literal, k_table):
+    """:func:`_update_column` of ``tasks`` (all of problem p) on every processor with observations of p."""
+    for j in range(count.shape[1]):
+        cnt = count[p, j]
+        if cnt > 0:
+            _update_column(obs_x, obs_v, p, j, cnt, head[p, j], X, tasks, knn, L, literal, k_table[cnt])
+
+
 def knn_values(xq, xo, vo, L: float, literal: bool) -> np.ndarray:
     """Alg. 1 for each query row of xq against observations xo (newest first) with values vo (one column per
     quantity: t, c, ET). The k nearest (k = :func:`k_of` of the number of observations, in exact integers; ties at
@@ -406,10 +415,10 @@ class EstimatorState:
         """k-NN estimates of newly released tasks on every processor with observations of their problem."""
         if not self.use_knn:
             return
-        for p in np.unique(self.problem[tasks]):
-            mine = tasks[self.problem[tasks] == p]
-            for j in np.flatnonzero(self.count[p] > 0):
-                self.update_column(p, j, mine)
+        problems = self.problem[tasks]
+        for p in np.unique(problems).tolist():
+            _fill_columns(self.obs_x, self.obs_v, p, self.count, self.head, self.X, tasks[problems == p], self.knn,
+                          float(self.est.L), self.est.weights == "literal", self.k_array)
 
     # --- what the scheduler sees ------------------------------------------------------------------
     def mean_errors(self) -> np.ndarray:
@@ -434,6 +443,16 @@ class EstimatorState:
         p = self.problem[tasks]
         worst = self.max_et[p] if procs is None else self.max_et[p, procs]
         return np.where(worst == worst, worst, err)
+
+    def planned_estimates(self, tasks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`estimates` of ``tasks`` on every processor, and the planned time of the best case, ETC + C."""
+        est = self.est
+        if est.method == "knn" and est.error == "knn":  # the defaults: one pass
+            p = self.problem[tasks]
+            return kernels.knn_planned_estimates(self.knn, tasks, p, self.count, self.T, self.rate, self.Cg,
+                                                 self.mean_errors()[p])
+        etc, c, err = self.estimates(tasks)
+        return etc, c, err, etc + c
 
     def estimates(self, tasks: np.ndarray,
                   procs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -133,7 +133,8 @@ class EstimationHeuristic(Heuristic):
         engine's per-event updates ran in kernels, again once each event's estimates, EW and loads did; LA, LE, LZ,
         LL, EF and the local searches then scaled by their CPU time on page-system-a's trials after and before the
         load kinds' row scan, the planned times of running tasks and a return's observation each became one kernel
-        call, the others' change being within the noise; the exponents kept). Mapping by estimates grows about as
+        call, the others' change being within the noise; tabu's again after and before its moves' lower bound; the
+        exponents kept). Mapping by estimates grows about as
         n^2 (each mapping event estimates every waiting task on every processor), round robin and lightest-loaded
         about as n^1.5, the load-balancing LA, LE, LZ (Alg. 2) as n^3.5.
     moves : tuple of str
@@ -352,7 +353,7 @@ HEURISTICS = (
         (Param("iterations", 100, int, 1, 100000, doc="moves per mapping event"),
          Param("candidates", 20, int, 1, 1000, doc="random moves evaluated per iteration"),
          Param("tenure", 10, int, 0, 10000, doc="iterations a moved task stays tabu"), CASE),
-        models=(EST,), paper=PAGE, run_450=(0.11, 1.4), moves=("iterations", "candidates")),
+        models=(EST,), paper=PAGE, run_450=(0.09, 1.4), moves=("iterations", "candidates")),
     LocalSearch(
         "anneal", "Simulated annealing, hcsched's version", "batch", -1, "5.4",
         "Ours: the paper's Jannealer scheduler is unpublished. Starts from EF's mapping and accepts random "

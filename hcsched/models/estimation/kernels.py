@@ -225,13 +225,9 @@ def _greedy_by_processor(kind, e, wb, st0, idle, stop_early, last):
 
 
 @njit(cache=True)
-def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
-    """ETC, C and the predicted ET (k-NN readings) of ``tasks`` on every processor, (S, M) each, in one pass: the
-    stored k-NN estimates where U_j of the task's problem holds observations, else T/P_j (eq. 6), Gamma of c and the
-    problem's mean ET, which is also the predicted ET where U_j holds only round-robin returns (NaN: no error to
-    predict from) (``EstimatorState.estimates``, the same arithmetic)."""
+def _knn_fill(knn, tasks, problem, count, T, rate, Cg, mean_et, etc, comm, err, planned, with_planned):
+    """:func:`knn_estimates` into the given (S, M) arrays, and with ``with_planned`` ETC + C into ``planned``."""
     s, m = tasks.size, rate.size
-    etc, comm, err = np.empty((s, m)), np.empty((s, m)), np.empty((s, m))
     for r in range(s):
         i, p = tasks[r], problem[r]
         for j in range(m):
@@ -241,7 +237,29 @@ def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
                     err[r, j] = mean_et[r]
             else:
                 etc[r, j], comm[r, j], err[r, j] = T[p] / rate[j], Cg[p], mean_et[r]
+            if with_planned:
+                planned[r, j] = etc[r, j] + comm[r, j]
+
+
+@njit(cache=True)
+def knn_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
+    """ETC, C and the predicted ET (k-NN readings) of ``tasks`` on every processor, (S, M) each, in one pass: the
+    stored k-NN estimates where U_j of the task's problem holds observations, else T/P_j (eq. 6), Gamma of c and the
+    problem's mean ET, which is also the predicted ET where U_j holds only round-robin returns (NaN: no error to
+    predict from) (``EstimatorState.estimates``, the same arithmetic)."""
+    s, m = tasks.size, rate.size
+    etc, comm, err = np.empty((s, m)), np.empty((s, m)), np.empty((s, m))
+    _knn_fill(knn, tasks, problem, count, T, rate, Cg, mean_et, etc, comm, err, etc, False)
     return etc, comm, err
+
+
+@njit(cache=True)
+def knn_planned_estimates(knn, tasks, problem, count, T, rate, Cg, mean_et):
+    """:func:`knn_estimates` and the planned time ETC + C (the best case) in the same pass, (S, M) each."""
+    s, m = tasks.size, rate.size
+    etc, comm, err, planned = np.empty((s, m)), np.empty((s, m)), np.empty((s, m)), np.empty((s, m))
+    _knn_fill(knn, tasks, problem, count, T, rate, Cg, mean_et, etc, comm, err, planned, True)
+    return etc, comm, err, planned
 
 
 
@@ -274,6 +292,49 @@ def running_plans(plan, procs, running, problem, returns, knn, count, T, rate, C
                 plan[j] = knn[0, i, j] + knn[1, i, j]
             else:
                 plan[j] = T[p] / rate[j] + Cg[p]
+
+
+@njit(cache=True)
+def queue_heads(picked, to, first_queue, running, dealt):
+    """A remapping event's pairs (task picked[r] to processor to[r], in mapping order) as the queues would take them:
+    a task not queued before first waits on to[r] (into ``first_queue``) when that processor runs a task
+    (``running`` >= 0), holds a task just dealt (``dealt``: the processors) or was given an earlier task of this
+    event. Returns the idle processors with an empty queue given a task, ascending, and the first task of each, the
+    only one it can start before the next remap."""
+    m = running.size
+    blocked = running >= 0
+    for x in range(dealt.size):
+        blocked[dealt[x]] = True
+    head = np.full(m, -1, np.int64)
+    for r in range(picked.size):
+        i, b = picked[r], to[r]
+        if first_queue[i] < 0 and (blocked[b] or head[b] >= 0):
+            first_queue[i] = b
+        if head[b] < 0:
+            head[b] = i
+    n = 0
+    for j in range(m):
+        n += head[j] >= 0 and not blocked[j]
+    procs, heads = np.empty(n, np.int64), np.empty(n, np.int64)
+    n = 0
+    for j in range(m):
+        if head[j] >= 0 and not blocked[j]:
+            procs[n], heads[n] = j, head[j]
+            n += 1
+    return procs, heads
+
+
+@njit(cache=True)
+def relative_loads(run_plan, procs, running, problem, returns, knn, count, T, rate, Cg):
+    """ST_j of eq. 12 as printed, before a mapping adds to it: the planned time of each processor's running task
+    (``run_plan``, or on the processors of ``procs`` the one :func:`running_plans` reads now), 0 where none is
+    finite."""
+    plan = run_plan.copy()
+    running_plans(plan, procs, running, problem, returns, knn, count, T, rate, Cg)
+    for j in range(plan.size):
+        if not np.isfinite(plan[j]):
+            plan[j] = 0.0
+    return plan
 
 
 @njit(cache=True, error_model="numpy")
@@ -548,8 +609,14 @@ def warm_up() -> None:
         carry.map(known, np.arange(1), np.ones(2), np.zeros(2, np.bool_), False)
     knn_estimates(np.ones((3, 2, 2)), np.arange(2), np.zeros(2, np.int64), np.ones((1, 2), np.int64), np.ones(1),
                   np.ones(2), np.ones(1), np.ones(2))
+    knn_planned_estimates(np.ones((3, 2, 2)), np.arange(2), np.zeros(2, np.int64), np.ones((1, 2), np.int64),
+                          np.ones(1), np.ones(2), np.ones(1), np.ones(2))
     knn_pair_estimates(np.ones((3, 2, 2)), np.arange(2), np.arange(2), np.zeros(2, np.int64),
                        np.ones((1, 2), np.int64), np.ones(1), np.ones(2), np.ones(1), np.ones(2))
     error_weights(e, e, e, 1e-6)
+    queue_heads(np.arange(2), np.zeros((2, 2), np.int64)[:, 1], np.full(2, -1, np.int64), np.full(2, -1, np.int64),
+                np.zeros(0, np.int64))  # the processors as the engine passes them: a column of the pairs
+    relative_loads(np.full(2, np.nan), np.arange(2), np.arange(2), np.zeros(2, np.int64), np.ones(1, np.int64),
+                   np.ones((3, 2, 2)), np.array([[1, 0]]), np.ones(1), np.ones(2), np.ones(1))
     running_plans(np.full(2, np.nan), np.arange(2), np.arange(2), np.zeros(2, np.int64), np.ones(1, np.int64),
                   np.ones((3, 2, 2)), np.array([[1, 0]]), np.ones(1), np.ones(2), np.ones(1))

@@ -113,3 +113,54 @@ def test_load_rows_pick_as_the_scan_of_every_pair(last):
                 got = A._row_best_load(kind, e, w, st, 0, *args, np.empty(m))
                 want = A._row_best(kind, e, w, e, st, 0, *args)
                 assert got[1] == want[1] and np.array_equal(got[0], want[0], equal_nan=True), (trial, kind)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_planned_estimates_are_the_estimates_and_their_sum(seed):
+    """The estimates with the best case's planned time in one pass: the (S, M) estimates bit for bit, and ETC + C."""
+    est = _state(seed)
+    tasks = np.arange(40, 60)
+    etc, c, err = est.estimates(tasks)
+    got = est.planned_estimates(tasks)
+    for a, b in zip(got, (etc, c, err, etc + c), strict=True):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_relative_loads_are_the_running_plans_or_zero(seed):
+    """ST as printed in one call: the kept planned times, those of the tasks without one read now, 0 where none is
+    finite (an idle processor, a task of a problem without returns)."""
+    est = _state(seed)
+    running = np.array([40, 5, -1, 15, 59, 25])
+    est.returns[1] = 0 if seed == 2 else est.returns[1]
+    kept = np.array([np.nan, 7.5, np.nan, np.nan, np.nan, 3.0])
+    procs = np.array([0, 3, 4])
+    plan = kept.copy()
+    K.running_plans(plan, procs, running, est.problem, est.returns, est.knn, est.count, est.T, est.rate, est.Cg)
+    got = K.relative_loads(kept, procs, running, est.problem, est.returns, est.knn, est.count, est.T, est.rate, est.Cg)
+    assert np.array_equal(got, np.where(np.isfinite(plan), plan, 0.0)) and np.isnan(kept[0])
+    assert got[2] == 0.0 and (got[[1, 5]] == [7.5, 3.0]).all() and (seed != 2 or got[0] == got[4] == 0.0)
+
+
+def test_queue_heads_are_the_queues_filled_pair_by_pair():
+    """Each processor's first task and where each task first waits, against appending the pairs to the queues one
+    by one: behind a running task, a queued one or an earlier pair; a task queued before keeps its processor."""
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        n, m = int(rng.integers(1, 30)), int(rng.integers(1, 8))
+        k = int(rng.integers(1, n + 1))
+        picked, to = rng.permutation(n)[:k], rng.integers(0, m, k)
+        first = np.where(rng.random(n) < 0.3, rng.integers(0, m, n), -1)
+        busy, dealt = rng.random(m) < 0.4, rng.random(m) < 0.2
+        queues = [[-5] if d else [] for d in dealt]
+        want = first.copy()
+        for i, b in zip(picked.tolist(), to.tolist(), strict=True):
+            if want[i] < 0 and (queues[b] or busy[b]):
+                want[i] = b
+            queues[b].append(i)
+        got = first.copy()
+        running = np.where(busy, 99, -1)
+        procs, heads = K.queue_heads(picked, to, got, running, np.flatnonzero(dealt))
+        assert np.array_equal(got, want)
+        free = [j for j, q in enumerate(queues) if q and not busy[j] and not dealt[j]]
+        assert procs.tolist() == free and heads.tolist() == [queues[j][0] for j in free]

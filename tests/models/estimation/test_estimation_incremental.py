@@ -273,3 +273,58 @@ def test_local_search_objective_is_max_plus_sum_in_order(n):
     for v in load:
         total += v
     assert H._objective(load) == load.max() + total / (1000.0 * n)
+
+
+def test_tabu_pruned_by_its_bound_takes_the_same_moves():
+    """Tabu skipping the moves whose objective's lower bound shows they cannot be taken returns what it returns
+    evaluating every move: ties (integer times, equal processors), zero loads and planned times, tabu moves."""
+    rng = np.random.default_rng(3)
+    for trial in range(300):
+        s, m = int(rng.integers(1, 40)), int(rng.integers(2, 10))
+        e = rng.lognormal(2.0, 1.5, (s, m))
+        if trial % 3 == 0:
+            e = np.round(e)
+        if trial % 5 == 0:
+            e[:] = e[:, :1]
+        st0 = rng.uniform(0, 20, m) if trial % 2 else np.zeros(m)
+        args = (e, st0, rng.integers(0, m, s), False, int(rng.integers(1, 150)), int(rng.integers(0, 8)),
+                int(rng.integers(1, 25)), 0.05, 0.99, trial)
+        assert np.array_equal(H.local_search(*args, True), H.local_search(*args, False)), trial
+
+
+def test_tabu_bound_is_below_the_objective():
+    """The lower bound of a move's objective against the objective, over many random moves."""
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        m = int(rng.integers(2, 50))
+        load = rng.lognormal(3.0, 2.0, m) * (rng.random(m) < 0.8)
+        a, j = rng.choice(m, 2, replace=False)
+        la, lj = load[a] * rng.random(), load[j] + rng.lognormal(3.0, 2.0)
+        moved = load.copy()
+        moved[a], moved[j] = la, lj
+        slack = 2.0 * (m + 16) * 2.0 ** -52
+        bound = H._objective_floor(load, H._top3(load), a, la, j, lj, load.sum(), slack)
+        assert bound <= H._objective(moved)
+        assert bound > H._objective(moved) * (1 - 1e-9)  # and close to it when loads are exact
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_released_rows_are_the_numpy_columns(seed):
+    """The k-NN rows of newly released tasks of two problems (:meth:`EstimatorState.fill_rows`, one kernel call per
+    problem) against the step-by-step column of each processor with observations, bit for bit."""
+    rng = np.random.default_rng(seed)
+    problem = rng.integers(0, 2, 60)
+    X = rng.random((60, 2)) * 10
+    a, b = (EstimatorState(Estimator(n=8), problem, X, 4, 2) for _ in range(2))
+    for _ in range(25):
+        i, j = int(rng.integers(60)), int(rng.integers(3))  # processor 3 never observes
+        et = np.nan if rng.random() < 0.3 else float(rng.random())
+        t, c = float(rng.lognormal()), float(rng.random())
+        for s in (a, b):
+            s.observe(i, j, t, c, et, np.array([], np.int64))
+    released = np.flatnonzero(rng.random(60) < 0.5)
+    a.fill_rows(released)
+    for p in range(2):
+        for j in np.flatnonzero(b.count[p] > 0):
+            b.update_column_plain(p, int(j), released[problem[released] == p])
+    assert np.array_equal(a.knn, b.knn, equal_nan=True) and np.isfinite(a.knn[0, released, :3]).any()

@@ -115,7 +115,7 @@ def test_the_cost_model_lives_on_the_objects():
     fa, tabu, anneal = sc.heuristics
     assert fa.heuristic.trial_seconds(sc.spec, fa) == pytest.approx(0.030 * (sc.spec.tasks / 450) ** 1.75)
     # tabu: 0.3 + 0.7 x (200 / 100) x (20 / 20) of its default cost
-    assert tabu.heuristic.trial_seconds(sc.spec, tabu) == pytest.approx(0.11 * 1.7 * (sc.spec.tasks / 450) ** 1.4)
+    assert tabu.heuristic.trial_seconds(sc.spec, tabu) == pytest.approx(0.09 * 1.7 * (sc.spec.tasks / 450) ** 1.4)
     assert MODEL.trial_seconds(sc.spec, sc.heuristics) == pytest.approx(
         sum(h.heuristic.trial_seconds(sc.spec, h) for h in sc.heuristics))
     python = hcsched.heuristic("estimation", name="cost-python")(ef_rule)
