@@ -558,6 +558,8 @@ class RunComparison:
     changes: tuple[Change, ...]  # per metric (in ``metrics`` order), per matched heuristic
     winners: tuple[Winner, Winner]  # the headline metric's, before and after
     left_out: tuple[str, ...] = ()  # metrics not compared: normalised to another benchmark in each run
+    #: the heuristics of each run that could not keep up with its arrivals (``Model.overloaded``)
+    overloaded: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     @property
     def left_out_text(self) -> str:
@@ -699,8 +701,10 @@ class RunComparison:
         if found is None:
             return f"{self._what()}: no heuristic of the baseline is in the what-if.", [self.pairing]
         metric, c = found
-        said = f"{self._why(metric, c)}{metric_words(metric)} of {_lead_pair(c, metric)}"
         short = lead_changes(self.before, self.after)
+        if self._piles_up(c):
+            return self._piled_up_parts(c, short)
+        said = f"{self._why(metric, c)}{metric_words(metric)} of {_lead_pair(c, metric)}"
         named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {said}.") <= CHANGE_LEAD_WORDS), 1)
         lead = f"{self._what(named, short)}: {said}"
         rest = [f"What differs: {'; '.join(self.differences)}."] if short[:named] != list(self.differences) else []
@@ -728,6 +732,37 @@ class RunComparison:
                 return f"{lead}; {said}.", rest + ([] if said == winner else [f"{winner[:1].upper()}{winner[1:]}."])
         return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
 
+    def _piles_up(self, c: Change) -> bool:
+        """Whether the what-if's heuristic of ``c`` cannot keep up with its arrivals where the baseline's could."""
+        return c.after_label in self.overloaded[1] and c.before_label not in self.overloaded[0]
+
+    def _none_keep_up(self, run: int) -> bool:
+        """Whether no heuristic of the baseline (``run`` 0) or the what-if (1) kept up with its arrivals."""
+        labels = [h.label for h in (self.before, self.after)[run].heuristics]
+        return bool(labels) and set(labels) <= set(self.overloaded[run])
+
+    def _piled_up_parts(self, c: Change, short: list[str]) -> tuple[str, list[str]]:
+        """(lead, rest) where the what-if's heuristic of ``c`` cannot keep up: why, in words, first ("twice the
+        arrival rate: the machines cannot keep up whatever the mapping (...), so tasks pile up for the whole run"),
+        then the values ("average tasks in system of lpas 5.2 → 86,600") where they fit within
+        :data:`CHANGE_LEAD_WORDS`; no size nor verdict of a change that only measures how long the run lasted; the
+        values in full below, with the winner."""
+        h = next((o for o in self._of_pair(c) if o.metric == self.headline.name), c)
+        metric = self.headline if h.metric == self.headline.name else get_model(self.after.model).metric(h.metric)
+        why = (get_model(self.after.model).overload_words(self.after.spec)
+               or f"{c.after_label} cannot keep up with these arrivals")
+        piled = f"{why}, so tasks pile up for the whole run"
+        values = f"{metric_words(metric)} of {_rough_pair(h, metric)}"
+        named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {piled}.") <= CHANGE_LEAD_WORDS), 1)
+        lead = f"{self._what(named, short)}: {piled}"
+        rest = [f"What differs: {'; '.join(self.differences)}."] if short[:named] != list(self.differences) else []
+        if word_count(f"{lead}: {values}.") <= CHANGE_LEAD_WORDS:
+            lead += f": {values}"
+        rest += [_detail(h, metric), "The queues grow for as long as the run lasts: the size of this change says how "
+                 "long the run was, not how much worse the what-if is."]
+        winner = self.winner_words()
+        return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
+
     def change_lead(self) -> str:
         """The change line's lead sentence (:meth:`change_parts`)."""
         return self.change_parts()[0]
@@ -744,9 +779,14 @@ class RunComparison:
     def winner_words(self, on: str = "", short: bool = False) -> str:
         """Whether the winner on the headline metric stays: "the winner stays sufferage"; ``on``: the metric said
         ("the winner on makespan stays sufferage"), where the line leads with another one; ``short``: a close race
-        said without its names ("still no clear winner", "no clear winner any more")."""
+        said without its names ("still no clear winner", "no clear winner any more"). Where no heuristic of the
+        what-if keeps up with its arrivals, none is crowned ("no heuristic keeps up, so a ranking would only compare
+        how fast their queues grow")."""
         a, b = self.winners
         where = f" on {on}" if on else ""
+        if self._none_keep_up(1):  # every queue grows: the means only rank how fast
+            still = "still " if self._none_keep_up(0) else ""
+            return f"{still}no heuristic keeps up{where}, so a ranking would only compare how fast their queues grow"
         if a.label is None or b.label is None:
             return f"no winner{where} to compare"
         if short and not b.clear:
@@ -783,7 +823,10 @@ def change_words(c: Change) -> str:
     if math.isnan(c.change):
         return "–"
     if c.change == c.lower == c.upper:
-        return "no change in any trial" if c.change == 0 else f"{_signed(c.change, c.kind)} in every trial"
+        if c.change == 0:
+            return "no change in any trial"
+        return f"{_times(c.change) if c.kind == 'percent' and c.change >= TIMES_FROM else _signed(c.change, c.kind)} " \
+               "in every trial"
     if math.isnan(c.lower):
         return _signed(c.change, c.kind)
     if c.kind == "points":
@@ -794,9 +837,9 @@ def change_words(c: Change) -> str:
 
 
 def _times(percent: float, bare: bool = False) -> str:
-    """"2.5 times", "700 times" (``bare``: "700"): a change of ``percent`` as the factor it multiplies by."""
+    """"2.5 times", "16,796 times" (``bare``: "16,796"): a change of ``percent`` as the factor it multiplies by."""
     x = 1.0 + percent / 100.0
-    return (f"{x:.1f}" if x < 10 else f"{x:.0f}") + ("" if bare else " times")
+    return (f"{x:.1f}" if x < 10 else f"{x:,.0f}") + ("" if bare else " times")
 
 
 def _signed(x: float, kind: str = "") -> str:
@@ -887,14 +930,40 @@ def _lead_pair(c: Change, metric: Metric) -> str:
     return f"{head} ({said})" if said else head
 
 
+def _rough(x: float) -> str:
+    """A value rounded as a lead says one that is far from another: two significant digits below 100, three from
+    100, thousands separated ("5.2", "48", "86,600")."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    places = (3 if abs(x) >= 100 else 2) - 1 - math.floor(math.log10(abs(x)))
+    return f"{round(x, places):,.{max(places, 0)}f}"
+
+
+def _rough_pair(c: Change, metric: Metric) -> str:
+    """"lpas 5.2 → 86,600" (the unit said where the metric's words do not say it: "mean response time of lpas 1.6
+    → 14,000 time units"); a time in seconds and a percentage as :func:`_short_pair` says them."""
+    if metric.unit in ("s", "%") or is_fraction(metric):
+        a, b = (_short_value(x, metric) for x in (c.before, c.after))
+    else:
+        unit = f" {metric.unit}" if metric.unit and metric.unit not in metric_words(metric) else ""
+        a, b = _rough(c.before), _rough(c.after) + unit
+    if c.before_label == c.after_label:
+        return f"{c.before_label} {a} → {b}{of_what(metric)}"
+    return f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
+
+
 def _detail(c: Change, metric: Metric) -> str:
     """What the lead said short, in full: "Makespan of sufferage 535,000 → 348,000 s (6.2 → 4.0 days), -35%; 95%
     interval: 32% to 38% shorter, compared trial by trial (paired)"."""
     how = "compared trial by trial (paired)" if c.paired else "compared as independent samples (unpaired, Welch)"
     what = metric_words(metric)
     text = f"{what[:1].upper()}{what[1:]} of {_full_pair(c, metric)}"
-    if not math.isnan(c.change):
-        text += f", {change_words(c) if c.change == c.lower == c.upper else _signed(c.change, c.kind)}"
+    if c.change == c.lower == c.upper:
+        text += f", {change_words(c)}"
+    elif c.kind == "percent" and c.lower >= TIMES_FROM:  # "16,796 times", never "+1679543%"
+        text += f", {_times(c.change)}"
+    elif not math.isnan(c.change):
+        text += f", {_signed(c.change, c.kind)}"
     interval = interval_words(c, metric)
     return f"{text}; {interval}, {how}." if interval else f"{text}, {how}."
 
@@ -941,7 +1010,8 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),
                                      (x, y)))
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),
-                         (winner_of(before, before_results), winner_of(after, after_results)), left_out)
+                         (winner_of(before, before_results), winner_of(after, after_results)), left_out,
+                         (model.overloaded(before_results), model.overloaded(after_results)))
 
 
 def comparison_csv(cmp: RunComparison) -> str:

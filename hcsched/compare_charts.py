@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from hcsched.charts import axis_title, direction, heuristic_colors, hover_names, plain_numbers, tick_format
-from hcsched.compare import Change, RunComparison, change_words
+from hcsched.compare import TIMES_FROM, Change, RunComparison, change_words
 from hcsched.formatting import readable
 from hcsched.metrics import Metric
 
@@ -18,9 +18,24 @@ BEFORE_PATTERN = {"shape": "/", "fgcolor": "#ffffff", "solidity": 0.45}  # the b
 
 
 def _change_axis(metric: Metric, kind: str) -> str:
+    """The change panel's axis title: in percent or points, or, as factors, "times the baseline's mean"."""
+    if kind == "times":
+        side = {"lower": "below 1 = better", "higher": "above 1 = better"}.get(metric.better, direction(metric))
+        return f"change (times the baseline's mean, log scale; {side})"
     unit = "% of the baseline's mean" if kind == "percent" else "points"
     side = {"lower": "below 0 = better", "higher": "above 0 = better"}.get(metric.better, direction(metric))
     return f"change ({unit}; {side})"
+
+
+def _as_factors(rows: list[Change]) -> bool:
+    """Whether the change panel says its changes as factors ("×16,796" on a log axis, never "+1,679,543%"): some
+    change in percent has its interval above +900%, as :func:`hcsched.compare.change_words` says "times", and every
+    change and interval bound is above -100% (a factor above 0, which a log axis can show)."""
+    percent = [c for c in rows if c.kind == "percent"]
+    if len(percent) != len(rows) or not any(c.lower >= TIMES_FROM for c in percent):
+        return False
+    bounds = np.array([[c.change, c.lower, c.upper] for c in percent], float)
+    return bool(np.all(np.isnan(bounds) | (bounds > -100.0)))
 
 
 def _short(c: Change) -> str:
@@ -32,7 +47,8 @@ def _short(c: Change) -> str:
 def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
     """Two panels sharing the heuristics' rows: the means before (hatched) and after (solid), and the change with its
     95% interval (paired or Welch, as the comparison says), a line at no change. A heuristic in one run only has one
-    bar and no change."""
+    bar and no change. Changes of many times the baseline (a queue that grows for the whole run) are drawn as factors
+    on a log axis (:func:`_as_factors`)."""
     rows: list[Change] = [c for c in cmp.changes if c.metric == metric.name]
     labels = [c.heuristic for c in rows]
     colors = colors or {}
@@ -51,21 +67,25 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
             hovertext=[f"{h}<br>{word}: {readable(v, metric) if not math.isnan(v) else 'not in this run'}"
                        for h, v in zip(hover, values, strict=True)],
             hovertemplate="%{hovertext}<extra></extra>", showlegend=False), row=1, col=1)
-    change = np.array([c.change for c in rows], float)
+    factors = _as_factors(rows)
+    at = (lambda x: 1.0 + x / 100.0) if factors else (lambda x: x)  # noqa: E731  (a percent as the factor it makes)
+    change = np.array([at(c.change) for c in rows], float)
     fig.add_trace(go.Scatter(
         y=labels, x=change, mode="markers+text", marker={"color": color, "size": 11, "symbol": "diamond"},
         text=[_short(c) for c in rows], textposition="top center", textfont={"size": 11}, showlegend=False,
-        error_x={"type": "data", "array": np.nan_to_num([c.upper - c.change for c in rows]),
-                 "arrayminus": np.nan_to_num([c.change - c.lower for c in rows]), "visible": True, "thickness": 2},
+        error_x={"type": "data", "array": np.nan_to_num([at(c.upper) - at(c.change) for c in rows]),
+                 "arrayminus": np.nan_to_num([at(c.change) - at(c.lower) for c in rows]), "visible": True,
+                 "thickness": 2},
         hovertext=[f"{h}<br>change: {change_words(c)}" for h, c in zip(hover, rows, strict=True)],
         hovertemplate="%{hovertext}<extra></extra>"), row=1, col=2)
-    fig.add_vline(x=0, line={"color": "#555", "width": 1, "dash": "dot"}, row=1, col=2)
-    kind = next((c.kind for c in rows), "percent")
+    fig.add_vline(x=1 if factors else 0, line={"color": "#555", "width": 1, "dash": "dot"}, row=1, col=2)
+    kind = "times" if factors else next((c.kind for c in rows), "percent")
     fig.update_xaxes(title={"text": axis_title(metric), "font": {"size": 11}}, row=1, col=1)
     if metric.fmt:
         fig.update_xaxes(tickformat=tick_format(metric.fmt), row=1, col=1)
-    fig.update_xaxes(title={"text": _change_axis(metric, kind), "font": {"size": 11}}, zeroline=True,
-                     ticksuffix="%" if kind == "percent" else "", row=1, col=2)
+    fig.update_xaxes(title={"text": _change_axis(metric, kind), "font": {"size": 11}}, zeroline=not factors,
+                     ticksuffix={"percent": "%", "times": "×"}.get(kind, ""), type="log" if factors else "-", row=1,
+                     col=2)
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=6, automargin=True)

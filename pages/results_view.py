@@ -333,9 +333,11 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     if not found:
         return
     said = headline(found)
-    word = get_model(scenario.model).trial_word
+    model = get_model(scenario.model)
     text = said.lead if so_far is None or so_far == scenario.trials else \
-        progress_lead(found, so_far, scenario.trials, word)
+        progress_lead(found, so_far, scenario.trials, model.trial_word)
+    if so_far is None or so_far == scenario.trials:
+        text = _no_one_keeps_up(model, scenario, results) or text
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{plain(text)}**")
         # never only folded away: another heuristic winning another metric for real, and the references
@@ -349,6 +351,17 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         if len(found) > 1:
             with st.expander(f"Other metrics ({len(found) - 1})", expanded=False):
                 st.markdown("\n".join(f"- {plain(' '.join(v.lines))}" for v in found[1:]))
+
+def _no_one_keeps_up(model, scenario: Scenario, results: pd.DataFrame) -> str:
+    """The lead when no heuristic that can run online kept up in any trial (:meth:`Model.overloaded`): its queues grow
+    for the whole run, so crowning the one whose queue grew slowest would mislead; "" otherwise."""
+    online = {h.label for h in scenario.heuristics} - set(scenario_references(scenario))
+    if not online or not online <= set(model.overloaded(results)):
+        return ""
+    why = model.overload_words(scenario.spec)
+    return (f"No heuristic keeps up{': ' + why if why else ' with these arrivals'}. Tasks pile up for the whole run, "
+            "so the means below only compare how fast their queues grow.")
+
 
 def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str) -> list[tuple]:
     """The model's charts of one trial and its animated Gantt chart (heuristics and machines chosen, a time window for

@@ -422,3 +422,60 @@ def test_every_model_compares_paired_on_its_seed_and_unpaired_across_seeds(name)
     cmp = compare_runs(base, simulate(base, jobs=1), reseeded, simulate(reseeded, jobs=1))
     assert not cmp.paired and cmp.change_line().startswith(f"seed {base.seed} → {base.seed + 1}: ")
     assert cmp.metrics[0].name == headline_metric(get_model(name)).name and len(cmp.table()) >= len(base.heuristics)
+
+
+# --- a what-if whose queues grow for the whole run ---------------------------------------------------------------
+
+def _in_system(scenario, means: dict, unstable: set[str], turn: int = 0) -> pd.DataFrame:
+    """Hand-made results of a task-class scenario: each heuristic's average tasks in system over 4 replications
+    (its mean; ±1% by turns with ``turn`` 1), flagged unstable in every one when in ``unstable``."""
+    rows = [{"trial": t, "heuristic": h.label, "mean_in_system": means[h.label] * (1 + 0.01 * turn * (-1) ** t),
+             "unstable": h.label in unstable} for t in range(4) for h in scenario.heuristics]
+    return pd.DataFrame(rows)
+
+
+def _overloaded_pair(what_if: str, unstable: set[str]):
+    from hcsched.compare import quick_what_ifs
+
+    base = preset("alazzoni-B").replace(trials=4)
+    after = dict(quick_what_ifs(base))[what_if]
+    before = _in_system(base, {"mct": 6.0, "kpb (kbar=1)": 5.5, "lpas": 5.158}, set())
+    grown = _in_system(after, {"mct": 90_000.0, "kpb (kbar=1)": 80_000.0, "lpas": 86_596.0}, unstable, turn=1)
+    return compare_runs(base, before, after, grown)
+
+
+def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner():
+    """The manager read "average tasks in system of lpas 5.158 -> 86.6 thousand tasks (16796 times as high: a real
+    change, for the worse)" and a winner crowned among mappings that all fail: the size only measures the run."""
+    cmp = _overloaded_pair("Twice the arrival rate", {"mct", "kpb (kbar=1)", "lpas"})
+    lead, rest = cmp.change_parts()
+    assert lead == ("twice the arrival rate: the machines cannot keep up whatever the mapping (they can take 0.67 "
+                    "times these arrivals), so tasks pile up for the whole run.")
+    assert word_count(lead) <= CHANGE_LEAD_WORDS
+    assert rest[1].startswith("Average tasks in system of lpas 5.158 → 86.6 thousand tasks, 16,789 times; 95% ")
+    assert rest[-1] == "No heuristic keeps up, so a ranking would only compare how fast their queues grow."
+    said = " ".join(rest)
+    assert "16,789 times;" in said and "%" not in said.replace("95% interval", "") and "how long the run was" in said
+    assert "kpb" not in " ".join([lead, *rest])  # nobody crowned
+
+
+def test_a_what_if_one_heuristic_cannot_keep_up_with_names_it_and_keeps_the_winner():
+    cmp = _overloaded_pair("Half the arrival rate", {"lpas"})  # the LP could keep up: only lpas did not
+    lead, rest = cmp.change_parts()
+    assert lead == ("half the arrival rate: lpas cannot keep up with these arrivals, so tasks pile up for the whole "
+                    "run: average tasks in system of lpas 5.2 → 86,600.")
+    assert rest[-1] == "The winner changes from lpas to kpb (kbar=1)."
+
+
+def test_a_change_of_many_times_is_charted_as_a_factor_on_a_log_axis():
+    """No "+500,000%" axis: a queue that grows for the whole run is thousands of times the baseline."""
+    from hcsched.compare_charts import change_chart
+
+    cmp = _overloaded_pair("Twice the arrival rate", {"mct", "kpb (kbar=1)", "lpas"})
+    fig = change_chart(cmp, cmp.headline)
+    axis, changes = fig.layout.xaxis2, fig.data[2]
+    assert axis.type == "log" and axis.ticksuffix == "×" and "times the baseline's mean" in axis.title.text
+    assert list(changes.x) == pytest.approx([1 + c.change / 100 for c in cmp.changes if c.metric == "mean_in_system"])
+    assert changes.text[2] == "16,789 times"
+    usual = change_chart(_compare(small(), small(machines=12)), headline_metric(get_model("etc")))
+    assert usual.layout.xaxis2.ticksuffix == "%" and usual.layout.xaxis2.type in (None, "-")

@@ -375,10 +375,16 @@ def heuristic_title(label: str, model: str | None = None) -> str:
 
 
 def heuristic_hover(label: str, model: str | None = None) -> str:
-    """A label with what it means, as a chart's hover text says it: "fa: earliest estimated finish"; the label alone
-    where the registry does not know it."""
+    """A label with what it means, as a chart's hover text says it: "fa: earliest estimated finish", its parameters in
+    the heuristic's own words where it has them (its ``label_words``: "kpb (kbar=1): K-percent best, only each
+    class's fastest machine"); the label alone where the registry does not know it."""
     title = heuristic_title(label, model)
-    return f"{label}: {title}" if title else str(label)
+    if not title:
+        return str(label)
+    name, params = label_parts(label)
+    own = getattr(get_heuristic(name, model), "label_words", None) if params else None
+    words = own(params) if own is not None else ""
+    return f"{label}: {_plain_title(get_heuristic(name, model))}, {words}" if words else f"{label}: {title}"
 
 
 def heuristic_hovers(labels, model: str | None = None) -> dict[str, str]:

@@ -217,6 +217,17 @@ class Model(abc.ABC):
         """Plain-text warnings about a results table (e.g. unstable runs); markdown ``**`` marks names."""
         return []
 
+    def overloaded(self, results: pd.DataFrame) -> tuple[str, ...]:
+        """The heuristics (labels) that kept up with the arrivals in no trial of ``results``: their queues grow for
+        the whole run, so a mean over it measures the run's length more than the mapping. None by default (a model
+        whose arrivals never outrun its machines)."""
+        return ()
+
+    def overload_words(self, spec: Any) -> str:
+        """Why no mapping keeps up with a scenario's arrivals, in words for a sentence ("the machines cannot keep up
+        whatever the mapping"), or "" where some mapping can (by default)."""
+        return ""
+
     def trial_bytes(self, spec: Any) -> int:
         """The peak bytes of one trial (its workload and a heuristic's run), from the spec's sizes alone: nothing may
         be drawn or allocated to know it (a cap on a run's memory asks it before anything is). This default assumes

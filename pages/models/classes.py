@@ -14,6 +14,7 @@ from hcsched import HcschedError
 from hcsched.experiment import trial_seeds
 from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
 from hcsched.models.classes.charts import allocation_heatmap, in_system
+from hcsched.models.classes.lp import times
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import EXEC_AS, LONG_BRANCH_MAX, SERVICES, ClassSpec
 from pages.models._curves import shown_heuristics, what_the_names_mean
@@ -82,14 +83,6 @@ SYMBOLS = {
 #: Said once, above the model's own charts: what a time unit is.
 TIME_UNITS = ("Times are in abstract *time units*: the paper gives no real-world unit (rates are tasks per time unit, "
               "response times and the horizon are in time units).")
-
-
-def times(lam: float) -> str:
-    """λ* to two decimals, more where two would round a value other than 1 to 1 ("1.33", "1.004")."""
-    digits = 2
-    while digits < 4 and round(lam, digits) == 1 and lam != 1:
-        digits += 1
-    return f"{lam:.{digits}f}"
 
 
 def _capacity(match: re.Match) -> str:

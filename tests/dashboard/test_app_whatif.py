@@ -240,3 +240,38 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     at.switch_page("pages/results.py").run()
     labels = [b.label for b in at.button if b.key and b.key.startswith("results_whatif_")]
     assert labels == ["Twice the arrival rate", "Half the arrival rate"] and not at.exception
+
+
+def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
+    """The manager read "16796 times as high: a real change" and a winner crowned while no mapping keeps up, said
+    only in a grey caption: the lead says it first, in words, and the warnings say the paper's symbol after."""
+    import dataclasses
+
+    from hcsched.compare import quick_what_ifs
+
+    b = preset("alazzoni-B")
+    base = b.replace(trials=2, classes=dataclasses.replace(b.classes, horizon=2000.0))
+    at = app("app.py", scenario=base)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    labels = [x.label for x in at.button if x.key and x.key.startswith("results_whatif_")]
+    at.button(key=f"results_whatif_{labels.index('Twice the arrival rate')}").click().run()
+    until_ended(at)
+    after = at.session_state["scenario"]
+    assert after.spec == dict(quick_what_ifs(base))["Twice the arrival rate"].spec
+    info = plain(at.info[0].value)
+    assert info == ("Against run #1, the baseline: twice the arrival rate: the machines cannot keep up whatever the "
+                    "mapping (they can take 0.67 times these arrivals), so tasks pile up for the whole run.")
+    assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only 0.67 times the "
+            "arrivals (λ* restricted to them: 0.6667, Theorem 2).") in [plain(w.value) for w in at.warning]
+    lead = next(plain(m.value) for m in at.markdown if m.value.startswith("**"))  # no heuristic crowned
+    assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take 0.67 "
+                    "times these arrivals). Tasks pile up for the whole run, so the means below only compare how fast "
+                    "their queues grow."), lead
+    at.button(key="results_compare").click().run()
+    folded = plain(next(e for e in at.expander if e.label == "The other changes, and the winner").markdown[0].value)
+    assert folded.startswith("What differs: arrival rates per class [5, 8] → [10, 16] tasks per time unit. Average "
+                             "tasks in system of lpas ") and "times as high" in folded
+    assert folded.endswith("No heuristic keeps up, so a ranking would only compare how fast their queues grow.")
+    assert not at.exception

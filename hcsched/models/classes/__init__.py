@@ -18,7 +18,8 @@ import pandas as pd
 from hcsched.metrics import STRETCH_NOTE, Metric
 from hcsched.models.base import Model
 from hcsched.models.classes import kernels, spec
-from hcsched.models.classes.heuristics import HEURISTICS, make_plugin
+from hcsched.models.classes.heuristics import HEURISTICS, make_plugin, sentence_name
+from hcsched.models.classes.lp import times
 from hcsched.models.classes.presets import PRESETS, sweeps
 from hcsched.models.classes.simulation import ClassRun, class_metrics, make_class_workload
 from hcsched.scenario import Scenario
@@ -132,20 +133,35 @@ class ClassModel(Model):
         return {"class": run.cls}
 
     def warnings(self, results: pd.DataFrame) -> list[str]:
-        """A line per heuristic unstable in some replication: why, in words (Theorem 2: lambda* of the LP restricted
-        to the machines it uses below 1; else its number in system kept growing). Plain text: the pages show it as
-        such."""
+        """A line per heuristic unstable in some replication: why, in words first, the paper's symbol after ("mct
+        cannot keep up in 30 of 30 replications: on the machines it uses, they can take only 0.67 times the arrivals
+        (lambda* restricted to them: 0.6667, Theorem 2)."; else its number in system kept growing). Plain text: the
+        pages show it as such."""
         out = []
         for label, group in results.groupby("heuristic", sort=False):
             if group["unstable"].any():
                 restricted = group["lambda_restricted"].iloc[0]
-                why = (f"lambda* restricted to the machines it uses is {restricted:.4f}, below 1, so it cannot keep up "
-                       "(Theorem 2)" if restricted < 1 else
-                       f"its number in system kept growing, though lambda* restricted to its machines is "
-                       f"{restricted:.4f}")
-                out.append(f"{label} is unstable in {int(group['unstable'].sum())} of {len(group)} replications: "
-                           f"{why}.")
+                symbol = f"lambda* restricted to them: {restricted:.4f}"
+                why = (f"on the machines it uses, they can take only {times(restricted)} times the arrivals ({symbol}, "
+                       "Theorem 2)" if restricted < 1 else
+                       f"its number in system kept growing, though the machines it uses could take "
+                       f"{times(restricted)} times the arrivals ({symbol})")
+                out.append(f"{sentence_name(label)} cannot keep up in {int(group['unstable'].sum())} of {len(group)} "
+                           f"replications: {why}.")
         return out
+
+    def overloaded(self, results: pd.DataFrame) -> tuple[str, ...]:
+        """The heuristics unstable in every replication (its ``unstable`` column: restricted lambda* below 1, or a
+        number in system that kept growing)."""
+        every = results.groupby("heuristic", sort=False)["unstable"].all()
+        return tuple(str(label) for label, growing in every.items() if growing)
+
+    def overload_words(self, s: spec.ClassModelSpec) -> str:
+        """"the machines cannot keep up whatever the mapping (they can take 0.67 times these arrivals)" where the
+        allocation LP's lambda* is not above 1 (Theorem 2); "" where some mapping keeps up (Theorem 1)."""
+        lam = s.classes.allocation().lam
+        return "" if lam > 1 else (f"the machines cannot keep up whatever the mapping (they can take {times(lam)} "
+                                   "times these arrivals)")
 
     def trial_bytes(self, s: spec.ClassModelSpec) -> int:
         """The per-arrival arrays, the per-class and machine ones and the allocation LP's matrix."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hcsched.errors import HcschedError
-from hcsched.heuristics import Heuristic, Param, whole_number
+from hcsched.heuristics import Heuristic, Param, label_parts, whole_number
 from hcsched.models.classes import kernels, simulation
 from hcsched.models.classes.simulation import ClassRun, ClassWorkload, Policy, execution_times, fastest, kbar_of
 from hcsched.models.classes.spec import ClassSpec
@@ -116,6 +116,16 @@ class ClassHeuristic(Heuristic):
             Its schedule, the machines consulted, the overrides and the number in system over time.
         """
         return simulation.run_loop(heuristic, spec, workload)[0]
+
+
+def sentence_name(label: str) -> str:
+    """A label as a sentence names it where its parameters need words: "kpb (K-percent best, only each class's
+    fastest machine)" for "kpb (kbar=1)" (its title and :meth:`ClassHeuristic.label_words`); any other label as it
+    is ("mct", a plug-in's)."""
+    name, params = label_parts(label)
+    h = next((h for h in HEURISTICS if h.name == name), None)
+    said = h.label_words(params) if h is not None and params else ""
+    return f"{name} ({h.title}, {said})" if said else str(label)
 
 
 def _number(text: str) -> float | None:

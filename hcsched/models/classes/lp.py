@@ -40,6 +40,15 @@ class Allocation:
         return {"lambda": self.lam, "delta": np.round(self.delta, 10).tolist(), "stable": self.stable}
 
 
+def times(lam: float) -> str:
+    """lambda* as a number of times the arrivals, to two decimals, more where two would round a value other than 1 to 1
+    ("1.33", "1.004", "0.9996")."""
+    digits = 2
+    while digits < 4 and round(lam, digits) == 1 and lam != 1:
+        digits += 1
+    return f"{lam:.{digits}f}"
+
+
 def check_rates(alpha, mu) -> tuple[np.ndarray, np.ndarray]:
     """Validate arrival rates (N) and execution rates (N x M); every class must be runnable somewhere."""
     alpha = np.asarray(alpha, dtype=float)

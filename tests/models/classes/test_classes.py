@@ -401,3 +401,58 @@ def test_the_lead_metric_and_the_discount_are_titled_in_words_with_the_papers_na
     assert "mean number in system" in lead.doc
     assert discount.title == "Share of machines not asked (%)"
     assert "state-information discount" in discount.doc and "(1 - N_s / M) x 100" in discount.doc
+
+
+def _flagged(rows):
+    """Hand-made results: (heuristic, unstable, restricted lambda*) per replication."""
+    import pandas as pd
+
+    return pd.DataFrame([{"trial": t, "heuristic": h, "unstable": u, "lambda_restricted": lam}
+                         for t, (h, u, lam) in enumerate(rows)])
+
+
+def test_an_unstable_heuristic_is_said_in_words_first_and_the_papers_symbol_after():
+    """The manager read "mct is unstable in 30 of 30 replications: lambda* restricted to the machines it uses is
+    0.6667, below 1, so it cannot keep up (Theorem 2)": the symbol before the words."""
+    from hcsched.models.classes import MODEL
+
+    results = _flagged([("mct", True, 2 / 3), ("mct", True, 2 / 3), ("kpb (kbar=1)", False, 1.02),
+                        ("kpb (kbar=1)", True, 1.02), ("lpas", False, 4 / 3), ("lpas", False, 4 / 3)])
+    assert MODEL.warnings(results) == [
+        "mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only 0.67 times the "
+        "arrivals (lambda* restricted to them: 0.6667, Theorem 2).",
+        "kpb (K-percent best, only each class's fastest machine) cannot keep up in 1 of 2 replications: its number "
+        "in system kept growing, though the machines it uses could take 1.02 times the arrivals (lambda* "
+        "restricted to them: 1.0200)."]
+    assert MODEL.overloaded(results) == ("mct",)  # unstable in every replication: kpb kept up in one
+
+
+def test_whether_any_mapping_keeps_up_is_said_from_the_lp():
+    from hcsched.compare import quick_what_ifs
+    from hcsched.models.classes import MODEL
+    from hcsched.models.classes.heuristics import sentence_name
+
+    base = preset("alazzoni-B")
+    assert MODEL.overload_words(base.spec) == ""  # lambda* = 1.33: some mapping keeps up (Theorem 1)
+    doubled = dict(quick_what_ifs(base))["Twice the arrival rate"]
+    assert MODEL.overload_words(doubled.spec) == ("the machines cannot keep up whatever the mapping (they can take "
+                                                  "0.67 times these arrivals)")
+    assert [sentence_name(x) for x in ("kpb (kbar=1)", "kpb (k=50)", "mct", "mine (x=1)")] == [
+        "kpb (K-percent best, only each class's fastest machine)",
+        "kpb (K-percent best, earliest finish among each class's fastest 50% of machines)", "mct", "mine (x=1)"]
+
+
+def test_a_charts_short_names_have_their_words_one_hover_away():
+    """The manager read "kpb (kbar=1)" on the bars, the curves' legend and the Gantt's panel titles: the short name
+    stays on a chart, its words in the heuristic's own terms on hover."""
+    from hcsched import trial_schedules
+    from hcsched.charts import gantt, hover_names
+    from hcsched.models.classes import MODEL
+
+    sc = MODEL.tiny()
+    assert hover_names([h.label for h in sc.heuristics])["kpb (kbar=1)"] == (
+        "kpb (kbar=1): K-percent best, only each class's fastest machine")
+    fig = gantt(trial_schedules(sc.replace(trials=1)))
+    titles = {a.text: a.hovertext for a in fig.layout.annotations}
+    assert titles == {"mct": "mct: Minimum completion time", "lpas": "lpas: LP-based affinity scheduling",
+                      "kpb (kbar=1)": "kpb (kbar=1): K-percent best, only each class's fastest machine"}
