@@ -293,15 +293,21 @@ def test_the_final_results_take_the_place_of_the_results_so_far():
     its warning and Cancel went, the elements below moved up, and Streamlit (which replaces elements by position)
     left the old ones under them until the page was drawn whole. The run's status is one element now, whatever it
     holds: the final lead stands where the lead so far stood."""
-    at = app(scenario=preset("quickstart").replace(trials=300))
-    at.button(key="landing_run").click().run()
-    end, during = time.monotonic() + 120, None
-    while during is None and time.monotonic() < end and "job" in at.session_state:
-        time.sleep(0.2)
-        at.run()
-        during = _top_place(at, "**So far")
+    from pages.runs import plan_run
+
+    sc = preset("quickstart").replace(trials=4)
+    whole = simulate(sc, jobs=1)
+    at = app(scenario=sc)
+    release = threading.Event()
+    job = plan_run(sc).submit(lambda *_: release.wait(60) and whole)  # ends, with the whole table, once released
+    job.give_partial(whole[whole["trial"] < 2])  # two trials so far
+    at.session_state["job"] = job
+    at.run()
+    during = _top_place(at, "**So far")
     assert during is not None, "no results so far shown during the run"
-    wait_for_results(at)
+    release.set()
+    job.future.result(timeout=60)
+    at.run()
     assert "job" not in at.session_state and _top_place(at, "**So far") is None
     assert _top_place(at, "**") == during
 
