@@ -14,6 +14,7 @@ import json
 import math
 import re
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -75,11 +76,20 @@ def cmd_list(args) -> None:
     for k, (model, heuristics) in enumerate(sections):
         print(("\n" if k else "") + f"{model.name}: {model.title}")
         for h in heuristics:
-            params = ", ".join(f"{p.name}={_show(p.default)} ({_allowed(p)})" for p in h.params) or "-"
             print(f"  {h.name:<{name_w}}  {h.mode:<{mode_w}}  {_source(h)}: {h.title}")
-            print(f"  {'':<{name_w}}  parameters: {params}")
+            for line in _param_lines(h) or ["no parameters"]:
+                print(f"  {'':<{name_w}}  {line}")
     for where, why in PLUGIN_ERRORS.items():
         print(f"\nnot loaded: {where}: {why}")
+
+
+def _param_lines(h) -> list[str]:
+    """Each parameter of ``h``: a line with its default and what is allowed, then what it means, wrapped below."""
+    lines = []
+    for p in h.params:
+        lines.append(f"- {p.name}={_show(p.default)} ({_allowed(p)})")
+        lines += textwrap.wrap(p.doc, 96, initial_indent="    ", subsequent_indent="    ")
+    return lines
 
 
 def _source(h) -> str:

@@ -418,6 +418,17 @@ class Pool:
         for w in workers:
             w.proc.wait()
 
+    def held_by_others(self, owner: Any) -> int:
+        """How many other runs hold every worker while the runs of ``owner``, admitted, wait for one (none of its
+        chunks computing, some to send): 0 when it computes, waits in line, or has nothing to send. Workers take
+        the admitted runs' chunks in turn, so it gets one when a chunk of theirs ends."""
+        with self._lock:
+            mine = [r for r in self._runs if r.owner is owner]
+            if owner is None or not mine or any(r.busy for r in mine) or not any(r.pending for r in mine):
+                return 0
+            holders = {id(w.run) for w in self._workers if w.run is not None}
+            return len(holders) if all(w.run is not None for w in self._workers if w.ready) else 0
+
     # --- bookkeeping, under the lock ---------------------------------------------------------------------------
     def _admit(self, run: _Run) -> None:
         with self._lock:

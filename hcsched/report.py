@@ -38,6 +38,7 @@ BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
 # Okabe-Ito colours (colour-blind safe), each with the text colour that reads on it; the verdict is also in words.
 BADGES = {HOLDS: ("#0072B2", "#ffffff"), PARTLY: ("#E69F00", "#000000"), FAILS: ("#D55E00", "#000000")}
 OTHER_BADGE = ("#999999", "#000000")  # a check that could not be evaluated ("error")
+OURS = "hcsched"  # who reran the claim, as a person reads it (the tables' column stays "ours")
 NEEDED = ("id", "model", "paper", "where", "claim", "reading", "ours", "ours_lower", "ours_upper", "unit",
           "paper_value",
           "verdict")
@@ -357,9 +358,10 @@ def quantity_figure(q: Quantity):
     error = ({"type": "data", "array": [q.upper - q.mean], "arrayminus": [q.mean - q.lower], "color": "#222",
               "thickness": 2, "width": 8} if has_interval else None)
     interval = f"95% interval {_number(q.lower)} to {_number(q.upper)}" if has_interval else "no interval"
-    fig = go.Figure(go.Scatter(x=[q.mean], y=["ours"], mode="markers", error_x=error, name="ours, 95% interval",
+    fig = go.Figure(go.Scatter(x=[q.mean], y=[OURS], mode="markers", error_x=error,
+                               name=f"{OURS}'s rerun, 95% interval",
                                marker={"symbol": "diamond", "size": 13, "color": "#0072B2"},
-                               hovertemplate=f"ours: %{{x:.4g}} ({interval})<extra></extra>"))
+                               hovertemplate=f"{OURS}'s rerun: %{{x:.4g}} ({interval})<extra></extra>"))
     fig.add_vrect(x0=max(q.low, left), x1=min(q.high, right), fillcolor="#0072B2", opacity=0.12, line_width=0)
     for edge in (q.low, q.high):
         if math.isfinite(edge) and edge != q.paper:
@@ -369,7 +371,7 @@ def quantity_figure(q: Quantity):
         fig.add_vline(x=q.paper, line_dash="dash", line_color="#000", annotation_text=f"paper: {_number(q.paper)}",
                       annotation_position="bottom right", annotation_font_size=11)
         legend += f" · dashed: the paper's {_number(q.paper)}"
-    legend += " · ◆ ours and its 95% interval" if has_interval else " · ◆ ours (no interval)"
+    legend += f" · ◆ {OURS}'s rerun" + (" and its 95% interval" if has_interval else " (no interval)")
     title = _wrap(q.title)
     more = 16 * title.count("<br>")  # a wrapped axis title's lines
     fig.update_layout(template="none", height=180 + more, margin={"l": 60, "r": 20, "t": 34, "b": 50 + more},
@@ -577,17 +579,17 @@ class VerdictChange:
         return self.id + ("" if self.reading == "literal" else f" ({self.reading})")
 
     def verdict_text(self) -> str:
-        """The verdict now and whether it changed: "holds (unchanged)", "was 'holds partly', now 'holds' (ours was A,
-        is B)", or "holds (new: no verdict before)"."""
+        """The verdict now and whether it changed: "holds (unchanged)", "was 'holds partly', now 'holds'
+        (hcsched's number was A, is B)", or "holds (new: no verdict before)"."""
         if self.was is None:
             return f"{self.now} (new: no verdict before)"
         if not self.changed:
             return f"{self.now} (unchanged)"
-        return f"was '{self.was}', now '{self.now}' (ours was {self.ours_was}, is {self.ours_now})"
+        return f"was '{self.was}', now '{self.now}' ({OURS}'s number was {self.ours_was}, is {self.ours_now})"
 
     def line(self) -> str:
         """One line for a person: "Claim X: " and :meth:`verdict_text`, e.g. "Claim X (reading): was 'holds partly',
-        now 'holds' (ours was A, is B)"."""
+        now 'holds' (hcsched's number was A, is B)"."""
         return f"Claim {self.name}: {self.verdict_text()}"
 
 
@@ -603,9 +605,9 @@ def verdict_changes(before: pd.DataFrame, now: pd.DataFrame) -> list[VerdictChan
 
 
 def changed_verdicts(before: pd.DataFrame, now: pd.DataFrame) -> list[str]:
-    """Each claim (and reading) run in both tables whose verdict differs: "id (reading): holds -> does not hold (ours
-    was X, is Y)". A verdict that changes is a finding to report, never to hide."""
-    return [f"{c.name}: {c.was} -> {c.now} (ours was {c.ours_was}, is {c.ours_now})"
+    """Each claim (and reading) run in both tables whose verdict differs: "id (reading): holds -> does not hold
+    (hcsched's number was X, is Y)". A verdict that changes is a finding to report, never to hide."""
+    return [f"{c.name}: {c.was} -> {c.now} ({OURS}'s number was {c.ours_was}, is {c.ours_now})"
             for c in verdict_changes(before, now) if c.changed]
 
 

@@ -288,6 +288,9 @@ class Job:
                         f"{text}")
             elif shown is not None:  # said steadily while the results below show: their count catches up in turns
                 text += f"; the results below: {shown[0]} of them"
+            held = pool.held_by_others(self) if pool is not None and self.done < self.total else 0
+            if held:
+                text += f"; {waiting_words(held, pool.size)}"
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
         if quiet is None:
@@ -295,6 +298,14 @@ class Job:
         else:
             warning.warning(f"No progress for {quiet:.0f} s, while the whole run was estimated at {self.estimate:.0f} "
                             "s: it may be stuck. Cancel it and run it again.")
+
+
+def waiting_words(runs: int, workers: int) -> str:
+    """Why a run started has done nothing yet: ``runs`` other runs hold the ``workers``, until a chunk of theirs
+    ends (the workers take the runs' chunks in turn)."""
+    who = "another run holds" if runs == 1 else f"{runs} other runs hold"
+    which = "the worker" if workers == 1 else ("both workers" if workers == 2 else f"all {workers} workers")
+    return f"waiting for a worker: {who} {which}; it takes turns with them as their trials end"
 
 
 def adopt(value: Any) -> None:

@@ -44,6 +44,7 @@ INTRO = ("Each paper's published claims (orderings, percentages, table cells) ar
          "not hold, its note says what we found. A reading is one way of reading a claim's text: each claim as "
          "written, and for some another reasonable reading, each with its own verdict.")
 ALL_LINES = 8  # a rerun of up to this many readings: one line each; of more, a line for each change and a count
+RERUN_VALUE = "hcsched's number"  # the column of each reading's number as rerun here (the CSV's "ours")
 RERUN = "this session's rerun"  # the column of a paper's table that says each rerun reading's verdict
 
 
@@ -170,8 +171,8 @@ VERDICT_STYLE = {"holds": "background-color: #cfe3f1", "holds partly": "backgrou
 
 
 def paper_section(name: str, rows: pd.DataFrame) -> None:
-    """A paper's claims as one table (verdict, where, claim, ours, the paper's, note), then one chosen claim's chart,
-    its Rerun and Open; and a Rerun of the whole paper."""
+    """A paper's claims as one table (verdict, where, claim, hcsched's number, the paper's, note), then one chosen
+    claim's chart, its Rerun and Open; and a Rerun of the whole paper."""
     model = get_model(name)
     st.header(model.paper_title or model.title)
     st.caption(f"{model.paper}. {model.summary}".strip())
@@ -197,7 +198,7 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
         shown = pd.DataFrame({
             "verdict": rows["verdict"], "where": rows["where"],
             "claim": rows["claim"] + rows["reading"].map(lambda r: "" if r == "literal" else f" (reading: {r})"),
-            "ours": [format_ours(r) for _, r in rows.iterrows()], "paper": rows["paper_value"].fillna(""),
+            RERUN_VALUE: [format_ours(r) for _, r in rows.iterrows()], "the paper's": rows["paper_value"].fillna(""),
             "note": rows["note"].fillna("").map(docs_in_words)})
         if not _rerun(rows).empty:  # each rerun reading's verdict against the one shown before, in its row
             shown[RERUN] = rows["change"].fillna("")

@@ -312,10 +312,10 @@ def test_a_reruns_verdicts_against_the_earlier_ones_each_in_one_line():
     now = rows(("b", "wide", FAILS, -3.0), ("b", "literal", HOLDS, 4.0), ("c", "literal", FAILS, 0.0))
     assert [c.line() for c in verdict_changes(before, now)] == [
         "Claim b (wide): does not hold (unchanged)",
-        "Claim b: was 'holds partly', now 'holds' (ours was 1% [0, 2], is 4% [3, 5])",
+        "Claim b: was 'holds partly', now 'holds' (hcsched's number was 1% [0, 2], is 4% [3, 5])",
         "Claim c: does not hold (new: no verdict before)"]
     assert [c.changed for c in verdict_changes(before, now)] == [False, True, False]
-    assert changed_verdicts(before, now) == ["b: holds partly -> holds (ours was 1% [0, 2], is 4% [3, 5])"]
+    assert changed_verdicts(before, now) == ["b: holds partly -> holds (hcsched's number was 1% [0, 2], is 4% [3, 5])"]
     assert verdict_changes(before.iloc[0:0], now)[0].verdict_text() == "does not hold (new: no verdict before)"
 
 

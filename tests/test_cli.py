@@ -21,7 +21,8 @@ def run(capsys, *argv):
 
 def test_list_reads_the_registry(capsys):
     code, out, _ = run(capsys, "list")
-    assert code == 0 and "kpb" in out and "k=20 (a number > 0 and <= 100), kbar=off" in out and "sufferage" in out
+    assert code == 0 and "kpb" in out and "sufferage" in out
+    assert "- k=20 (a number > 0 and <= 100)\n" in out and "- kbar=off" in out
 
 
 def _nested(line: str) -> bool:
@@ -37,7 +38,18 @@ def test_list_says_what_each_parameter_allows_with_no_parenthesis_inside_another
     """An optional parameter read "kbar=off (a number >= 1 (or off))"."""
     _, out, _ = run(capsys, "list")
     assert "kbar=off (a number >= 1, or off)" in out and "aging=off (a number > 0, or off)" in out
-    assert [line for line in out.splitlines() if _nested(line)] == []
+    assert [line for line in out.splitlines() if line.strip().startswith("- ") and _nested(line)] == []
+
+
+def test_list_says_what_each_parameter_means_below_it(capsys):
+    """A parameter's default alone, "t_min=1e-200 (a number > 0)", read as a bug: its meaning follows, wrapped."""
+    _, out, _ = run(capsys, "list", "--model", "value")
+    lines = out.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.strip().startswith("- t_min=1e-200 (a number > 0)"))
+    below = " ".join(line.strip() for line in lines[at + 1:at + 4])
+    assert below.startswith("phase 2 also ends when the temperature falls below this") and "zero" in below
+    assert max(len(line) for line in lines) <= 130
+    assert "no parameters" in out  # max-max has none
 
 
 def _sections(out):
@@ -47,7 +59,7 @@ def _sections(out):
         if line and not line.startswith(" "):
             heading = line
             sections[heading] = []
-        elif line.strip() and not line.strip().startswith("parameters:"):
+        elif line.strip() and not line.startswith(" " * 6) and not line.strip().startswith(("- ", "no parameters")):
             sections[heading].append(line)
     return sections
 

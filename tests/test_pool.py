@@ -134,6 +134,21 @@ def test_a_short_run_is_not_held_up_by_a_long_one(pool):
     assert ends["long"] - ends["short"] > 2.0
 
 
+def test_a_run_whose_workers_are_all_held_by_another_says_so_until_it_gets_one(pool):
+    """A run started while another's 1 s chunks hold both workers computes nothing for up to a second: the pool says
+    that one other run holds them (the progress bar says so), and nothing once the run has a worker."""
+    pool.wait_ready(60)
+    long_owner, short_owner, seen = object(), object(), []
+    t = threading.Thread(target=lambda: _run(pool, "sleep", [1.0] * 4, owner=long_owner))
+    t.start()
+    while len(pool.busy_pids()) < 2:
+        time.sleep(0.01)
+    assert pool.held_by_others(short_owner) == 0  # no run of its own here yet
+    _run(pool, "sleep", [0.05], owner=short_owner, poll=lambda: seen.append(pool.held_by_others(short_owner)))
+    t.join(30)
+    assert seen[0] == 1 and seen[-1] == 0 and pool.held_by_others(long_owner) == 0
+
+
 def test_runs_beyond_the_cap_wait_in_line_and_are_told_their_place(pool):
     pool.wait_ready(60)
     with Pool(1, max_runs=1, preload=("hcsched", "pool_work")) as one:

@@ -147,7 +147,7 @@ def test_a_paper_rerun_names_each_changed_verdict_beside_the_chosen_claim_and_in
     chosen = kept.iloc[0]
     assert said[0] == f"{_words(chosen)} — {chosen['verdict']} (unchanged)"
     changed = kept[kept["changed"]]
-    assert said[1:-1] == [f"{_words(r)} — was '{rows.loc[i, 'verdict']}', now '{r['verdict']}' (ours was "
+    assert said[1:-1] == [f"{_words(r)} — was '{rows.loc[i, 'verdict']}', now '{r['verdict']}' (hcsched's number was "
                           f"{format_ours(rows.loc[i])}, is {format_ours(r)})" for i, r in changed.iterrows()]
     others = (kept["id"] != chosen["id"]).sum() - len(changed)
     assert said[-1] == (f"{others} other readings rerun with it: unchanged (the table of all readings says each in "
@@ -299,7 +299,7 @@ def test_no_nan_anywhere_on_the_page():
     assert not bad, bad[:3]
     assert any("one trial: no interval" in c.value for c in at.caption)
     frame = at.table[list(table["model"].unique()).index(name)].value
-    assert any("(one trial: no interval)" in str(x) for x in frame["ours"])
+    assert any("(one trial: no interval)" in str(x) for x in frame["hcsched's number"])
 
 
 def test_claims_and_readings_are_counted_apart():

@@ -277,6 +277,31 @@ def test_the_progress_says_how_many_trials_the_results_below_are_of():
     assert "results below" not in bar.text and "heuristics" not in bar.text
 
 
+def test_a_run_whose_workers_another_run_holds_says_so(monkeypatch):
+    """A quick run started beside a long one showed "0 of 3 trials done" for seconds without saying why: while
+    another run holds both workers, the bar says so, and says nothing of it once the run has a worker."""
+
+    class Held:
+        size, held = 2, 1
+
+        def time_left(self, owner):
+            return 4.0
+
+        def held_by_others(self, owner):
+            return self.held
+
+    pool = Held()
+    monkeypatch.setattr(jobs, "started_pool", lambda: pool)
+    job = Job(preset("quickstart"), 3, estimate=2.0)
+    bar, warning = _Slot(), _Slot()
+    job.draw(bar, warning)
+    assert bar.text.startswith("0 of 3 trials done") and bar.text.endswith(
+        "; waiting for a worker: another run holds both workers; it takes turns with them as their trials end")
+    pool.held = 0
+    job.draw(bar, warning)
+    assert "waiting" not in bar.text
+
+
 def _top_place(at, starts: str) -> int | None:
     """The place among the page's top-level elements of the one that holds a markdown starting with ``starts``."""
     from streamlit.testing.v1.element_tree import Block
