@@ -702,8 +702,8 @@ class RunComparison:
             return f"{self._what()}: no heuristic of the baseline is in the what-if.", [self.pairing]
         metric, c = found
         short = lead_changes(self.before, self.after)
-        if self._piles_up(c):
-            return self._piled_up_parts(c, short)
+        if self._piles_up(c) is not None:
+            return self._piled_up_parts(c, short, self._piles_up(c))
         said = f"{self._why(metric, c)}{metric_words(metric)} of {_lead_pair(c, metric)}"
         named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {said}.") <= CHANGE_LEAD_WORDS), 1)
         lead = f"{self._what(named, short)}: {said}"
@@ -732,34 +732,43 @@ class RunComparison:
                 return f"{lead}; {said}.", rest + ([] if said == winner else [f"{winner[:1].upper()}{winner[1:]}."])
         return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
 
-    def _piles_up(self, c: Change) -> bool:
-        """Whether the what-if's heuristic of ``c`` cannot keep up with its arrivals where the baseline's could."""
-        return c.after_label in self.overloaded[1] and c.before_label not in self.overloaded[0]
+    def _piles_up(self, c: Change) -> int | None:
+        """Which run's heuristic of ``c`` cannot keep up with its arrivals where the other run's could: 1 the
+        what-if's, 0 the baseline's; None where both or neither keep up."""
+        after, before = c.after_label in self.overloaded[1], c.before_label in self.overloaded[0]
+        return 1 if after and not before else 0 if before and not after else None
 
     def _none_keep_up(self, run: int) -> bool:
         """Whether no heuristic of the baseline (``run`` 0) or the what-if (1) kept up with its arrivals."""
         labels = [h.label for h in (self.before, self.after)[run].heuristics]
         return bool(labels) and set(labels) <= set(self.overloaded[run])
 
-    def _piled_up_parts(self, c: Change, short: list[str]) -> tuple[str, list[str]]:
-        """(lead, rest) where the what-if's heuristic of ``c`` cannot keep up: why, in words, first ("twice the
-        arrival rate: the machines cannot keep up whatever the mapping (...), so tasks pile up for the whole run"),
-        then the values ("average tasks in system of lpas 5.2 → 86,600") where they fit within
-        :data:`CHANGE_LEAD_WORDS`; no size nor verdict of a change that only measures how long the run lasted; the
-        values in full below, with the winner."""
+    def _piled_up_parts(self, c: Change, short: list[str], run: int = 1) -> tuple[str, list[str]]:
+        """(lead, rest) where the heuristic of ``c`` in one run (``run`` 1: the what-if, 0: the baseline) cannot keep
+        up and the other can: why, in words, first ("twice the arrival rate: the machines cannot keep up whatever the
+        mapping (...), so tasks pile up for the whole run"; "half the arrival rate: the machines now keep up, where
+        in the baseline tasks piled up for the whole run"), then the values ("average tasks in system of lpas 5.2 →
+        86,600") where they fit within :data:`CHANGE_LEAD_WORDS`; no size nor verdict of a change that only
+        measures how long the overloaded run lasted; the values in full below, with the winner."""
         h = next((o for o in self._of_pair(c) if o.metric == self.headline.name), c)
         metric = self.headline if h.metric == self.headline.name else get_model(self.after.model).metric(h.metric)
-        why = (get_model(self.after.model).overload_words(self.after.spec)
-               or f"{c.after_label} cannot keep up with these arrivals")
-        piled = f"{why}, so tasks pile up for the whole run"
+        side, label = (self.after, c.after_label) if run else (self.before, c.before_label)
+        why = get_model(side.model).overload_words(side.spec) or f"{label} cannot keep up with these arrivals"
+        if run:
+            piled = f"{why}, so tasks pile up for the whole run"
+            length = "how long the run was, not how much worse the what-if is"
+        else:
+            who = "the machines now keep" if self._none_keep_up(0) else f"{c.after_label} now keeps"
+            piled = f"{who} up, where in the baseline tasks piled up for the whole run"
+            length = "how long the baseline's run was, not how much better the what-if is"
         values = f"{metric_words(metric)} of {_rough_pair(h, metric)}"
         named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {piled}.") <= CHANGE_LEAD_WORDS), 1)
         lead = f"{self._what(named, short)}: {piled}"
         rest = [f"What differs: {'; '.join(self.differences)}."] if short[:named] != list(self.differences) else []
         if word_count(f"{lead}: {values}.") <= CHANGE_LEAD_WORDS:
             lead += f": {values}"
-        rest += [_detail(h, metric), "The queues grow for as long as the run lasts: the size of this change says how "
-                 "long the run was, not how much worse the what-if is."]
+        grew = "The queues grow" if run else f"In the baseline, {why}: its queues grew"
+        rest += [_detail(h, metric), f"{grew} for as long as the run lasts: the size of this change says {length}."]
         winner = self.winner_words()
         return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
 
@@ -789,6 +798,10 @@ class RunComparison:
             return f"{still}no heuristic keeps up{where}, so a ranking would only compare how fast their queues grow"
         if a.label is None or b.label is None:
             return f"no winner{where} to compare"
+        if self._none_keep_up(0):  # the baseline's ranking only compared how fast its queues grew
+            if b.clear:
+                return f"{b.label} wins{where}, where in the baseline no heuristic kept up"
+            return f"{b.label} has the best average{where}, not told apart from {b.runner_up}"
         if short and not b.clear:
             return f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more"
         if a.label == b.label:

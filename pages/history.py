@@ -155,9 +155,15 @@ def pin_baseline(number: int) -> None:
 def baseline_for(e: Entry) -> Entry | None:
     """The run ``e`` is compared with: the pinned baseline, else the session's first run of the same model (never ``e``
     itself; for the first run, None)."""
-    same = [x for x in history() if x.scenario.model == e.scenario.model and x is not e]
+    return _baseline(e.scenario.model, e)
+
+
+def _baseline(model: str, e: Entry | None = None) -> Entry | None:
+    """The pinned run of ``model``, else the session's first run of it before ``e`` (any, for a run not yet in the
+    history); never ``e`` itself."""
+    same = [x for x in history() if x.scenario.model == model and x is not e]
     pinned = next((x for x in same if x.number == st.session_state.get(BASELINE)), None)
-    return pinned or next((x for x in same if x.number < e.number), None)
+    return pinned or next((x for x in same if e is None or x.number < e.number), None)
 
 
 def is_pinned(e: Entry) -> bool:
@@ -208,9 +214,7 @@ def online_against_baseline(scenario: Scenario, results: pd.DataFrame, pending) 
     """While a run's references (``pending``: their labels) still go on, its other heuristics' answer whole: the
     baseline it will be compared with (the pinned one, else the session's first run of the model) and the change line
     on the heuristics both share, without the references (theirs comes with the whole run)."""
-    pinned = next((x for x in history() if x.number == st.session_state.get(BASELINE)), None)
-    base = pinned if pinned is not None and pinned.scenario.model == scenario.model else \
-        next((x for x in history() if x.scenario.model == scenario.model), None)
+    base = _baseline(scenario.model)
     if base is None:
         return None
     before = Side(base.title, *without(base.scenario, base.run.results, pending))
