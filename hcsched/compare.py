@@ -57,8 +57,10 @@ from hcsched.formatting import (
     span_pair,
     time_span,
 )
+from hcsched.heuristics import heuristic_names
 from hcsched.metrics import LOWER_BOUND
 from hcsched.registry import get_model
+from hcsched.scenario import HeuristicSpec
 from hcsched.setting_words import RATE as _RATE
 from hcsched.setting_words import SETTINGS, Setting, setting_of  # noqa: F401 (SETTINGS: said from here too)
 from hcsched.stats import t_quantile
@@ -232,6 +234,23 @@ def quick_what_ifs(scenario: Scenario) -> list[tuple[str, Scenario]]:
         except HcschedError:
             continue
     return made
+
+
+def swap_choices(scenario: Scenario) -> tuple[list[str], list[str]]:
+    """What a one-click swap offers: the labels of the scenario's heuristics that may be swapped out (all but the
+    benchmark, which normalised metrics are divided by), and the names of its model's heuristics not in it."""
+    inside = {h.name for h in scenario.heuristics}
+    return ([h.label for h in scenario.heuristics if h.label != scenario.benchmark_label],
+            [n for n in heuristic_names(model=scenario.model) if n not in inside])
+
+
+def swapped(scenario: Scenario, label: str, name: str) -> Scenario:
+    """The scenario with its heuristic labelled ``label`` swapped for the heuristic ``name`` of its model, with its
+    default parameters, in the same place (the same trials and seed: a what-if "max-min instead of min-min")."""
+    if label not in {h.label for h in scenario.heuristics}:
+        raise HcschedError(f"swap: {label!r} is not allowed; allowed: one of the scenario's heuristics")
+    new = HeuristicSpec.make(name, model=scenario.model)
+    return scenario.replace(heuristics=tuple(new if h.label == label else h for h in scenario.heuristics))
 
 
 def changed_settings(before: Scenario, after: Scenario) -> list[tuple[str, object, object]]:

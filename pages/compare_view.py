@@ -9,10 +9,20 @@ import streamlit as st
 
 from hcsched import get_model
 from hcsched.charts import heuristic_colors
-from hcsched.compare import RunComparison, change_words, comparison_csv, quick_what_ifs, what_changed
+from hcsched.compare import (
+    RunComparison,
+    change_words,
+    comparison_csv,
+    quick_what_ifs,
+    swap_choices,
+    swapped,
+    what_changed,
+)
 from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
 from hcsched.formatting import readable
+from hcsched.heuristics import get_heuristic
+from hcsched.verdict import heuristic_words
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
 from pages.results_view import text_width
 from pages.runs import plan_run, running_run, start_run
@@ -124,13 +134,44 @@ def what_if_row(key: str) -> None:
                "baseline when it ends.")
     columns = st.columns(len(choices))
     for i, ((words, changed), column) in enumerate(zip(choices, columns, strict=True)):
-        planned = plan_run(changed)
-        said = "; ".join(what_changed(current, changed))
-        said += f". {planned.refused}" if planned.refused else f". About {_duration(planned.estimate)}."
-        if column.button(words, key=f"{key}_whatif_{i}", help=plain(said), disabled=bool(planned.refused)):
-            job = plan_run(commit_scenario(changed))
-            if job.refused is not None:
-                st.error(plain(job.refused))
-            else:
-                start_run(job)
-                st.rerun()
+        _what_if_button(column, words, current, changed, f"{key}_whatif_{i}")
+    swap_row(key, current)
+
+
+def _what_if_button(where, words: str, current, changed, key: str) -> None:
+    """A button that makes ``changed`` the current scenario and runs it; its help says what changes and how long it
+    takes, or why the server refuses it (the button greyed)."""
+    planned = plan_run(changed)
+    said = "; ".join(what_changed(current, changed))
+    said += f". {planned.refused}" if planned.refused else f". About {_duration(planned.estimate)}."
+    if where.button(words, key=key, help=plain(said), disabled=bool(planned.refused)):
+        job = plan_run(commit_scenario(changed))
+        if job.refused is not None:
+            st.error(plain(job.refused))
+        else:
+            start_run(job)
+            st.rerun()
+
+
+def swap_row(key: str, current) -> None:
+    """A what-if of one heuristic for another (:func:`hcsched.compare.swapped`): which of the run's heuristics
+    (the benchmark stays), for which of the model's others, and its button; the runs a server keeps by workload
+    make it cost only the heuristic it adds."""
+    inside, outside = swap_choices(current)
+    if not inside or not outside:
+        return
+    model = current.model
+    c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+    old = c1.selectbox("Or swap a heuristic", inside, key=f"{key}_swap_out",
+                       format_func=lambda label: _named(label, model),  # options are text
+                       help=f"The benchmark, {plain(current.benchmark_label)}, stays: the normalised metrics are "
+                            "divided by it.")
+    new = c2.selectbox("for", outside, key=f"{key}_swap_in",
+                       format_func=lambda name: f"{name} ({get_heuristic(name, model).title})")
+    _what_if_button(c3, "Run the swap", current, swapped(current, old, new), f"{key}_swap_run")
+
+
+def _named(label: str, model: str) -> str:
+    """A heuristic's label with its words: "min-min (Minimum completion time first)"."""
+    words = heuristic_words(label, model)
+    return f"{label} ({words})" if words else label

@@ -501,3 +501,16 @@ def test_a_change_of_many_times_is_charted_as_a_factor_on_a_log_axis():
     assert changes.text[2] == "16,789 times"
     usual = change_chart(_compare(small(), small(machines=12)), headline_metric(get_model("etc")))
     assert usual.layout.xaxis2.ticksuffix == "%" and usual.layout.xaxis2.type in (None, "-")
+
+
+def test_a_swap_keeps_the_place_trials_seed_and_workload_and_never_the_benchmark():
+    from hcsched.compare import swap_choices, swapped
+
+    sc = preset("quickstart")
+    inside, outside = swap_choices(sc)
+    assert inside == ["mct", "kpb", "sufferage"] and "max-min" in outside and "min-min" not in outside
+    after = swapped(sc, "kpb", "max-min")
+    assert [h.label for h in after.heuristics] == ["mct", "max-min", "min-min", "sufferage"]
+    assert (after.spec, after.trials, after.seed, after.benchmark_label) == (sc.spec, sc.trials, sc.seed, "min-min")
+    with pytest.raises(HcschedError, match="swap: 'nope' is not allowed"):
+        swapped(sc, "nope", "max-min")

@@ -242,6 +242,31 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert labels == ["Twice the arrival rate", "Half the arrival rate"] and not at.exception
 
 
+def test_one_heuristic_swapped_for_another_is_a_what_if_of_its_own():
+    """The manager could not try "Max-min for Sufferage" without the Heuristics page: under the what-ifs, a heuristic
+    of the run (the benchmark stays) swapped for another of the model runs in one click and compares as one."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    out, new = at.selectbox(key="results_swap_out"), at.selectbox(key="results_swap_in")
+    assert out.options == ["mct (Minimum completion time)", "kpb (K-percent best)",
+                           "sufferage (task that would suffer most first)"]  # min-min, the benchmark, stays
+    assert not any(o.split()[0] in {h.name for h in SMALL.heuristics} for o in new.options)
+    out.set_value("sufferage").run()
+    at.selectbox(key="results_swap_in").set_value("max-min").run()
+    assert at.button(key="results_swap_run").help.startswith("max-min instead of sufferage. About ")
+    at.button(key="results_swap_run").click().run()
+    until_ended(at)
+    after = at.session_state["scenario"]
+    labels = [h.label for h in SMALL.heuristics]
+    assert [h.label for h in after.heuristics] == [("max-min" if x == "sufferage" else x) for x in labels]
+    assert (after.trials, after.seed, after.spec) == (SMALL.trials, SMALL.seed, SMALL.spec)
+    assert at.session_state["history"][-1].changes_text == "max-min instead of sufferage"
+    assert plain(at.info[0].value).startswith("Against run #1, the baseline: max-min instead of sufferage")
+    assert not at.exception
+
+
 def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     """The manager read "16796 times as high: a real change" and a winner crowned while no mapping keeps up, said
     only in a grey caption: the lead says it first, in words, and the warnings say the paper's symbol after."""
