@@ -883,8 +883,8 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
 def trade_off(verdicts_: list[Verdict]) -> str:
     """One line on what the lead verdict leaves out: the other metrics that another heuristic wins, told apart from
     its runner-up, each with its value ("But min-min has the lowest mean flow time at 12,300 s (3.4 hours) and the
-    lowest max stretch at 37.8."), each heuristic in words
-    where the lead does not name it already; "" when none."""
+    lowest max stretch at 37.8."), each heuristic in words where the lead sentence does not name it already (the
+    lead's detail folds below the line, so a name said only there is said again); "" when none."""
     if not verdicts_ or verdicts_[0].best is None:
         return ""
     lead = verdicts_[0]
@@ -897,7 +897,7 @@ def trade_off(verdicts_: list[Verdict]) -> str:
                 what = f"share of {what}"
             others.setdefault(v.best, []).append(f"the {_superlative(v)} {what}{at}")
     line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
-    return named_once([lead.text, lead.detail, line], dict(lead.names))[2] if line else ""
+    return named_once([lead.text, line], dict(lead.names))[1] if line else ""
 
 
 @dataclass(frozen=True)

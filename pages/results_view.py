@@ -57,7 +57,7 @@ from pages.models import replace_scenario, shown_text, ui
 from pages.runs import RunResult, running_run
 from pages.session import Keys, same_experiment
 from pages.store import SESSION_HOURS
-from pages.widgets import PAGES, file_name, headline_metric, plain, shown_as_error
+from pages.widgets import PAGES, file_name, headline_metric, plain, plain_html, shown_as_error
 
 READING = ("How to read the intervals: a whisker on a bar, or [a, b] after a number, is the 95% interval of the mean: "
            "with many more trials the mean would very likely lie inside it. Overlapping intervals alone do not make a "
@@ -379,8 +379,13 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
         chosen = {label: schedules[label] for label in shown}
         window = gantt_window(scenario, chosen, key, machines)
         task = gantt_task(chosen, window, machines, key)
-        st.plotly_chart(gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines, rows=rows,
-                              highlight=task), key=f"{key}_gantt", width="stretch")
+        fig = gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines, rows=rows,
+                    highlight=task)
+        total = max(s.machines for s in chosen.values())
+        if machines is not None and len(machines) < total:  # on the chart: its rows alone do not say others exist
+            fig.update_layout(title={"text": plain_html(rows_shown(rows, machines, total)), "x": 0, "xanchor": "left",
+                                     "y": 1, "yanchor": "top", "pad": {"t": 6}, "font": {"size": 14}})
+        st.plotly_chart(fig, key=f"{key}_gantt", width="stretch")
         marked = (f" {plain(gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines))}"
                   if task is not None else "")
         st.caption("Press Play to watch the tasks start and run; drag the slider to move in "
@@ -412,6 +417,14 @@ def gantt_rows(scenario: Scenario) -> GanttRows:
     processors p0..): its dashboard module's ``gantt_rows(scenario)``, else machines m0.."""
     own = getattr(ui(scenario.model), "gantt_rows", None)
     return own(scenario) if own is not None else MACHINES
+
+
+def rows_shown(rows: GanttRows, machines: list[int], total: int) -> str:
+    """Which rows of ``total`` the Gantt chart shows (``machines``, side by side) and where to pick others, in the
+    model's row word: short enough for the chart's title line."""
+    first, last = rows.name(machines[0]), rows.name(machines[-1])
+    return (f"{first if first == last else f'{first}-{last}'} of the {total} {rows.word}s shown (all would not fit): "
+            f"see the others with “{rows.word.capitalize()}s shown” above.")
 
 
 def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str,

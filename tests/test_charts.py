@@ -424,8 +424,8 @@ def test_bars_and_distributions_name_each_heuristic_in_plain_words_on_hover_and_
     fig = metric_bars(_summary(labels, bars), bars)
     for trace in fig.data:
         assert list(trace.hovertext) == ["fa: earliest estimated finish",
-                                         "fz (beta=0.1): most error first; beta = 0.1: the error weight "
-                                         "beta > 0 of eqs. 13, 14, 18, 19", "lz: load balance, most error first"]
+                                         "fz (beta=0.1): most error first, error at a tenth of its usual weight, "
+                                         "β = 0.1", "lz: load balance, most error first"]
         assert "%{hovertext}" in trace.hovertemplate and "interval [" not in trace.hovertemplate  # words, no brackets
     units = [fig.layout[f"xaxis{k if k > 1 else ''}"].title.text for k in range(1, len(bars) + 1)]
     assert units == ["seconds", "%", "%"]  # efficiency has its unit; the error, a fraction, is shown in %

@@ -35,8 +35,9 @@ SYMBOLS = {
     "F.., L.. (fa, fe, fz, la, le, lz)": "the paper's greedy heuristics (section 3): F maps the task and processor "
                                          "that finish earliest by the estimates, L the pair that best balances the "
                                          "processors' load; the second letter says how each weighs the estimation "
-                                         "error: A as estimated, E least error first, Z most error first (by "
-                                         "error^beta); _d: the dynamic weighting.",
+                                         "error: A ignores it, E puts the least error-prone tasks first, Z the most; "
+                                         "β sets how much the error weighs (1 in full, 0.1 a tenth); _d: a weight "
+                                         "that changes as the run goes on.",
     "rr, ll, ef": "baselines: round robin, lightest loaded, earliest first.",
     "ETC": "the estimated time to compute a task on a processor, learned from the times of past tasks.",
     "Estimation error": "how far the estimate was from the time the task took: |ETC - t| / t (eq. 8), in %: 100% "
@@ -57,11 +58,13 @@ def reset() -> None:
 
 
 def overview(scenario, container) -> None:
-    """Processors, tasks and the estimator."""
+    """Processors, their spread of speeds, tasks and the estimator, in words (the model's headline: the paper's
+    symbols after the words, never a parameter key)."""
     s = scenario.spec
     speeds = s.processors.speed_vector()
-    container.metric("Processors (slowest / fastest)", f"{s.machines} ({min(speeds) / max(speeds):.2f})")
-    container.caption(f"{s.tasks} tasks; estimator {s.estimator.method}, n = {s.estimator.n}, L = {s.estimator.L:g}")
+    container.metric("Processors", f"{s.machines}",
+                     help=f"The slowest runs at {min(speeds) / max(speeds):.2f} of the fastest's speed.")
+    container.caption(f"{s.tasks} tasks; {MODEL.headline(s)}.")
 
 
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:

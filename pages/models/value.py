@@ -17,7 +17,18 @@ import streamlit as st
 from hcsched import HcschedError, summarize
 from hcsched.heuristics import get_heuristic, heuristic_names, heuristic_title
 from hcsched.models.value import MODEL
-from hcsched.models.value.charts import DEADLINES_TEXT, gantt, outcome_bars, outcome_table, task_frame, value_bars
+from hcsched.models.value.charts import (
+    DEADLINES_TEXT,
+    UB_MEANS,
+    UB_WORDS,
+    VALUE_WORDS,
+    WINDOW_WORDS,
+    gantt,
+    outcome_bars,
+    outcome_table,
+    task_frame,
+    value_bars,
+)
 from hcsched.models.value.explain import EXAMPLES, explain_event
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
@@ -31,12 +42,13 @@ GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
 #: The symbols of the model's Results page in plain words (Kim et al. 2007: V in section 2.2.3, UB in section 2.3,
 #: the deadlines in section 2.2.2, the static benchmarks in section 5).
 SYMBOLS = {
-    "V (value)": "what the run earned: the sum over tasks of priority weight x deadline factor x the share of the task "
-                 "run inside the evaluation window (section 2.2.3).",
-    "UB (upper bound)": "the most any schedule could earn, by a relaxed problem (section 2.3): no schedule reaches "
-                        "100% of it.",
-    "D100, D50, D25": DEADLINES_TEXT,
-    "B, E": "the start and the end of the evaluation window: only work done between them counts (section 2.2.3).",
+    "Total value earned (V)": "what the run earned: the sum over tasks of priority weight x deadline factor x the "
+                              "share of the task run inside the steady-state window (section 2.2.3).",
+    "Upper bound on value (UB)": f"{UB_MEANS}: the most any schedule could earn, by a relaxed problem (section 2.3); "
+                                 "no schedule reaches 100% of it.",
+    "D100, D50, D25": DEADLINES_TEXT.removeprefix("D100, D50, D25: "),
+    "Steady-state window (B to E)": "the stretch of simulated time counted, from its start (B) to its end (E): only "
+                                    "work done inside it counts (section 2.2.3).",
     "tpsa, ga": "static benchmarks: they plan the whole trial knowing every arrival and time in advance, which no "
                 "online heuristic can (section 5); shown for reference, never crowned.",
 }
@@ -81,9 +93,9 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
                           marks=marks), key=f"{key}_v_gantt", width="stretch")
     if marks is not None:
         st.caption(window_note(frame, marks))
-    st.caption(f"{plain(label)}, this trial: value V = {run.value:.4g}, upper bound UB = {run.upper_bound:.4g} "
-               f"({100 * run.value / run.upper_bound if run.upper_bound > 0 else float('nan'):.1f}% of UB). "
-               f"Tasks by priority and outcome. {DEADLINES_TEXT}")
+    st.caption(f"{plain(label)}, this trial: the {VALUE_WORDS} is {run.value:.4g}, "
+               f"{100 * run.value / run.upper_bound if run.upper_bound > 0 else float('nan'):.1f}% of the {UB_WORDS} "
+               f"of {run.upper_bound:.4g}. Tasks by priority and outcome. {DEADLINES_TEXT}")
     st.dataframe(outcome_table(frame), key=f"{key}_v_counts")
 
 
@@ -99,9 +111,8 @@ def window_note(frame: pd.DataFrame, window) -> str:
     starts.
     ``frame``: :func:`task_frame` of the run; ``window``: its (B, E)."""
     b, e = window
-    text = (f"V counts only the part of each task's execution inside the evaluation window [B, E] = [{b:g}, {e:g}] s, "
-            f"from B = {b:g} s to E = {e:g} s (section 2.2.3; the dotted lines B and E): work done before B earns "
-            "nothing.")
+    text = (f"The {VALUE_WORDS} counts only the work done inside {WINDOW_WORDS}: from {b:,g} s (B) to "
+            f"{e:,g} s (E), the dotted lines (section 2.2.3). Work done before {b:,g} s earns nothing.")
     started = frame.dropna(subset=["start"])
     if started.empty:
         return text
@@ -110,8 +121,8 @@ def window_note(frame: pd.DataFrame, window) -> str:
     if idle > arrival + 1e-9:
         text += (f" Here the machines start their first tasks between {idle:.0f} and {float(first.max()):.0f} s, "
                  f"although the first task arrived at {arrival:.0f} s:"
-                 " the static benchmarks (TPSA, GA) plan the whole trial and, running tasks before B for nothing, "
-                 "move the early tasks later, where their execution counts. This is not a fault of the run.")
+                 " the static benchmarks (TPSA, GA) plan the whole trial and, running tasks before the window for "
+                 "nothing, move the early tasks later, where their execution counts. This is not a fault of the run.")
     return text
 
 
@@ -133,9 +144,9 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
                "whole trial knowing every arrival in advance (section 5); no online heuristic can, so they are "
                "references, not contenders." if references else "")
-    st.caption("The paper's Figs. 2 and 3. UB (section 2.3) relaxes the problem (a task may use several machines at "
-               "once, every deadline is met, each task runs at its fastest), so no schedule reaches 100%; the optimum "
-               "lies between the best bar and the dashed line." + hatched)
+    st.caption(f"The paper's Figs. 2 and 3. The {UB_WORDS} is {UB_MEANS} (section 2.3): a task may use "
+               "several machines together, meets every deadline and runs at its fastest. No schedule reaches 100%; the "
+               "optimum lies between the best bar and the dashed line." + hatched)
     st.subheader("Tasks by priority and deadline outcome")
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()

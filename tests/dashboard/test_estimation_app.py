@@ -376,3 +376,41 @@ def test_a_user_edits_a_preset_uploads_a_trace_and_runs_it():
     pd.testing.assert_frame_equal(at.session_state["results"].results, simulate(sc, jobs=1))
     at.switch_page("pages/results.py").run()
     assert not at.exception and not errors(at) and len(at.get("plotly_chart")) >= 5
+
+
+def words_read(at) -> str:
+    """Every sentence a person reads on the page (its text, captions, metrics and their help), one per line."""
+    said = [e.value for kind in ("markdown", "caption", "info", "warning", "error") for e in getattr(at, kind)]
+    said += [f"{m.label}: {m.value} {m.help or ''}" for m in at.metric]
+    return "\n".join(str(x) for x in said)
+
+
+def test_home_of_page_system_a_says_its_heuristics_and_estimator_in_words():
+    """The Home page of the default preset: the two groups of heuristics in a sentence (no list of codes), every
+    heuristic named in words with its parameters said (no "beta=0.1"), the estimator in words first with the paper's
+    symbols after (no "estimator knn, n = 100, L = 0.1")."""
+    at = open_page("app.py", scenario=preset("page-system-a").replace(trials=2))
+    text = words_read(at)
+    assert "beta=" not in text and "estimator knn" not in text and "slowest / fastest" not in text, text
+    assert not re.search(r"\b(FA|FE|FZ|LA|LE|LZ|RR|LL|EF)\b", text), text  # no bare code of the paper
+    assert "the paper's heuristics, which map tasks by these estimates and weigh their errors, are compared with " \
+           "five common schedulers as baselines: round robin" in text.lower()
+    assert "fz (most error first, error at a tenth of its usual weight, β = 0.1)" in text
+    assert "450 tasks; run times estimated from the most alike of each processor's last 100 runs of a problem, the " \
+           "longest and shortest 10% of those left out (k-NN, L = 0.1)" in text
+    assert "The slowest runs at 0.90 of the fastest's speed." in text
+
+
+def test_results_of_page_system_a_say_the_parameters_and_the_estimator_in_words():
+    """Results of page-system-a (a few of its heuristics, two trials): the verdicts name fz with beta 0.1 in words,
+    the facts line says the estimator in words, and the short names' meanings say what beta does."""
+    sc = preset("page-system-a").replace(trials=2, heuristics=["fa", "fz", {"name": "fz", "beta": 0.1}, "ef"])
+    at = open_results(sc, timeout=180)
+    text = words_read(at)
+    assert "most error first; beta=0.1" not in text and "error^beta" not in text and "nearest of them" not in text
+    assert "fz (most error first, error at a tenth of its usual weight, β = 0.1)" in text, text
+    assert "the longest and shortest 10% of those left out (k-NN, L = 0.1); the schedulers weigh the past errors of " \
+           "alike runs" in text
+    assert "β sets how much the error weighs (1 in full, 0.1 a tenth)" in text
+    gantt = at.multiselect(key="results_gantt_heuristics")
+    assert "fz (beta=0.1): most error first, error at a tenth of its usual weight, β = 0.1;" in gantt.help

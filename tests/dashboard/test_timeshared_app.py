@@ -168,6 +168,35 @@ def test_results_page_leads_with_the_makespan_gain_and_folds_the_rest():
     assert "reference heuristic" not in words and "the benchmark netsolve-mct" in words
 
 
+def test_the_animated_gantt_says_on_the_chart_which_servers_it_shows_and_where_the_others_are():
+    """A manager's tryout of the default preset: the Results page's animated Gantt showed 2 of the 25 servers and
+    nothing on the chart said so. Each task takes a lane of its own and a server runs about ten at once, so the lanes
+    of all 25 servers in four panels cannot fit a 900-px window; the chart's title names the servers shown, out of how
+    many, and the slider that shows the others."""
+    from hcsched.charts import GANTT_HEIGHT
+
+    sc = preset("caniou-mu10").replace(trials=1)
+    at = open_results(sc, timeout=180)
+
+    def animated():
+        [fig] = [f for f in charts(at) if "sliders" in f["layout"]]  # Play and the time slider: the animated Gantt
+        return fig
+
+    fig = animated()
+    lo, hi = at.slider(key="results_gantt_machines").value
+    assert hi - lo + 1 < 25 and fig["layout"]["height"] <= GANTT_HEIGHT  # fits a 900-px window with its controls
+    shown = [f"s{j}" for j in range(lo, hi + 1)]
+    assert fig["layout"]["yaxis"]["ticktext"] == shown
+    title = fig["layout"]["title"]["text"]
+    assert title == f"s{lo}-s{hi} of the 25 servers shown (all would not fit): see the others with “Servers shown” " \
+                    "above."
+    at.slider(key="results_gantt_machines").set_value((3, 3)).run()
+    assert not at.exception and animated()["layout"]["title"]["text"].startswith("s3 of the 25 servers shown")
+    at.slider(key="results_gantt_machines").set_value((0, 24)).run()  # every server: nothing to say
+    assert not at.exception and "title" not in animated()["layout"] and \
+        len(animated()["layout"]["yaxis"]["ticktext"]) == 25
+
+
 def test_tolerances_in_words():
     assert [tolerance_words(x) for x in (1e-6, 1e-3, 0.0, 0.5)] == [
         "within a microsecond", "within a millisecond", "exactly", "within 0.5 s"]

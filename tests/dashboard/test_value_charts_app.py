@@ -2,9 +2,12 @@
 legend that says so, outside the plot; titles that say which way is better; horizontal bars for many heuristics; and
 the note under the Gantt chart that explains why GA leaves every machine idle before the evaluation window."""
 
+import re
+
 import pytest
 
 pytest.importorskip("streamlit")
+from helpers import app as open_page  # noqa: E402
 from helpers import marker_colors as _colors  # noqa: E402
 from helpers import open_results, plotly_charts  # noqa: E402
 
@@ -56,11 +59,47 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
     # the Gantt of GA: the note says why the machines idle before B, with the run's window
     at.selectbox(key="results_v_gantt_h").set_value("ga").run()
     assert not at.exception, at.exception
-    notes = [c.value for c in at.caption if "evaluation window" in c.value]
+    notes = [c.value for c in at.caption if "counts only the work done inside" in c.value]
     assert len(notes) == 1
     b, e = sc.spec.window
-    assert f"[B, E] = [{b:g}, {e:g}] s" in notes[0] and "work done before B earns nothing" in notes[0]
+    assert f"from {b:,g} s (B) to {e:,g} s (E)" in notes[0] and f"before {b:,g} s earns nothing" in notes[0]
     assert "start their first tasks between" in notes[0] and "GA" in notes[0]
     at.selectbox(key="results_v_gantt_h").set_value("max-max").run()  # a dynamic heuristic starts at once
-    notes = [c.value for c in at.caption if "evaluation window" in c.value]
+    notes = [c.value for c in at.caption if "counts only the work done inside" in c.value]
     assert len(notes) == 1 and "first tasks between" not in notes[0]
+
+
+#: The paper's symbols and the words a manager must read before each (Kim et al. 2007, sections 2.2.3 and 2.3).
+SYMBOL_WORDS = {"V": "total value earned", "UB": "upper bound on value", "B": "window", "E": "window"}
+
+
+def _symbols_after_words(text: str) -> list[str]:
+    """The symbols of ``text`` said before their words, or not in parentheses the first time ("value V = ...",
+    "[B, E]"): none in a caption a manager reads."""
+    wrong = []
+    for symbol, words in SYMBOL_WORDS.items():
+        first = re.search(rf"(?<![\w\-.]){symbol}(?![\w\-])", text)
+        before = text[:first.start()] if first else ""
+        if first and (words not in before.lower() or before.rfind("(") <= before.rfind(")")):  # inside parentheses
+            wrong.append(f"{symbol} in {text!r}")
+    return wrong
+
+
+def test_the_symbols_v_ub_b_e_come_after_their_words_on_results_and_home():
+    """A manager's tryout: "V counts only ... [B, E] = [600, 15000] s", "UB (section 2.3) relaxes the problem",
+    "value V = 8194, upper bound UB = 9364 (87.5% of UB)": the paper's symbols without words."""
+    sc = preset("kim-loose-high-heavy")
+    sc = sc.replace(heuristics=[h for h in sc.heuristics if h.name in ("max-max", "switching")], trials=2)
+    at = open_results(sc, simulate(sc, jobs=1), timeout=120)
+    home = open_page("app.py", timeout=120, scenario=sc, results=at.session_state["results"])
+    said = {page: [c.value for c in page_at.caption] + [m.value for m in page_at.markdown]
+            for page, page_at in (("results", at), ("home", home))}
+    for page, texts in said.items():
+        assert sum("total value earned (V)" in x for x in texts) >= 3, page  # the headline, the glossary, one trial
+        assert any("upper bound on value (UB)" in x and "finishing at once" in x for x in texts), page
+        assert any("steady-state window" in x and "600 s (B) to 15,000 s (E)" in x for x in texts), page
+        assert not [w for x in texts for w in _symbols_after_words(x)], (page, [w for x in texts
+                                                                               for w in _symbols_after_words(x)])
+    figs = plotly_charts(at)  # and on the charts: the bound's line, the window's dotted lines
+    lines = {a["text"] for f in figs for a in f["layout"].get("annotations", [])}
+    assert {"upper bound (UB)", "window start (B)"} <= lines and not {"B", "E", "upper bound UB"} & lines

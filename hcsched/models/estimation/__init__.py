@@ -40,6 +40,21 @@ def curve_columns(run: EstimationRun, points: int = CURVE_SAMPLES) -> dict[str, 
     return {f"{family}{k}": float(v) for family, curve in CURVE_FAMILIES.items() for k, v in enumerate(curves[curve])}
 
 
+def _trimmed_words(L: float) -> str:
+    """L-smoothing in words (section 2.1, eq. 2: "eliminate a fixed percentage L of the largest and smallest values"
+    of the k nearest runs' times), the symbol after: ", the longest and shortest 10% of those left out (k-NN, L =
+    0.1)"; " (k-NN)" when none is left out."""
+    if L <= 0:
+        return " (k-NN)"
+    return f", the longest and shortest {100 * L:g}% of those left out (k-NN, L = {L:g})"
+
+
+def _newest_words(nu: float, what: str) -> str:
+    """The smoothing function's weight in words (section 2.3: nu sets the influence of the newest value, from none at
+    0 to complete dominance at 1), the symbol after: "each new run counting 50% (ν = 0.5)"."""
+    return f"each new {what} counting {100 * nu:g}% (ν = {nu:g})"
+
+
 class EstimationModel(Model):
     name = "estimation"
     title = "Estimated execution times and error (Page, Keane and Naughton)"
@@ -97,14 +112,17 @@ class EstimationModel(Model):
         return s.tasks, s.machines
 
     def headline(self, s: spec.EstimationSpec) -> str:
-        """How run times are estimated and which error the schedulers weigh, in words (sections 2 and 3.1)."""
+        """How run times are estimated and which error the schedulers weigh, in words first, the paper's symbols after
+        (sections 2 and 3.1): "run times estimated from the most alike of each processor's last 100 runs of a
+        problem, the longest and shortest 10% of those left out (k-NN, L = 0.1); the schedulers weigh the past errors
+        of alike runs"."""
         e = s.estimator
-        how = {"knn": f"by the nearest of them (k-NN, L = {e.L:g})", "average": "by their average",
-               "smoothed": f"by a smoothed average (nu = {e.nu:g})"}[e.method]
-        error = {"knn": "the k-NN's own past error", "smoothed": f"a smoothed average of past errors (nu = {e.nu:g})",
-                 "mean": "the mean past error"}[e.error]
-        return (f"run times estimated from each processor's last {e.n} runs of a problem {how}; the schedulers "
-                f"weigh {error}")
+        runs = f"each processor's last {e.n} runs of a problem"
+        how = {"knn": f"the most alike of {runs}{_trimmed_words(e.L)}", "average": f"the average of {runs}",
+               "smoothed": f"{runs} by a running average, {_newest_words(e.nu, 'run')}"}[e.method]
+        error = {"knn": "the past errors of alike runs", "smoothed": f"a running average of past errors, "
+                 f"{_newest_words(e.nu, 'error')}", "mean": "the mean past error"}[e.error]
+        return f"run times estimated from {how}; the schedulers weigh {error}"
 
     def workload(self, s: spec.EstimationSpec, seed_seq: np.random.SeedSequence):
         return make_workload(s, seed_seq)

@@ -60,7 +60,9 @@ CASE = Param("case", "best", "choice", choices=("best", "worst", "worst-max"),
              doc="plan with ETC as estimated (best), ETC x (1 + predicted error) (worst), or ETC x (1 + the largest "
                  "error in U_j) (worst-max: the other reading of 'the maximum amount of predicted error'), section "
                  "3.1")
-BETA = Param("beta", 1.0, float, 0.0, 10.0, low_open=True, doc="the error weight beta > 0 of eqs. 13, 14, 18, 19")
+BETA = Param("beta", 1.0, float, 0.0, 10.0, low_open=True,
+             doc="how much the estimation error weighs against the finish time or load: 1 in full, 0.1 a tenth "
+                 "(the exponent β > 0 of eqs. 13, 14, 18, 19)")
 TIES = Param("ties", "lowest", "choice", choices=("lowest", "last"),
              doc="Alg. 2's ties: the lowest processor, then the lowest task (hcsched's rule), or the last pair in the "
                  "pseudocode's scan (currval <= minval: the highest task, then its highest processor)")
@@ -71,6 +73,55 @@ ST = Param("st", "relative", "choice", choices=("relative", "absolute"),
 READING = Param("reading", "once", "choice", choices=("once", "literal"),
                 doc="eq. 17 subtracts ETC+C inside the sum over y, i.e. M times (literal), or once (the idle area "
                     "after the mapping over the idle area now)")
+
+
+def _share(value: float) -> str:
+    """A weight against the paper's default 1 in words: 0.1 -> "a tenth of its usual weight"."""
+    named = {1.0: "its usual weight", 0.5: "half its usual weight", 0.25: "a quarter of its usual weight",
+             0.1: "a tenth of its usual weight", 2.0: "twice its usual weight"}
+    return named.get(value, f"{value:g} times its usual weight")
+
+
+def _beta_words(text: str) -> str:
+    """β of eqs. 13, 14, 18, 19 in words (section 3.3: "β controls the proportion of the values of FA and EW"):
+    "beta=0.1" -> "error at a tenth of its usual weight, β = 0.1"; "" for a value that is no number."""
+    try:
+        value = float(text)
+    except ValueError:
+        return ""
+    return f"error at {_share(value)}, β = {value:g}"
+
+
+def _count_words(template: str) -> Callable[[str], str]:
+    """Words for a count parameter: the template with the value in it ("" for a value that is no whole number)."""
+    return lambda text: template.format(text) if text.strip().isdigit() else ""
+
+
+def _number_words(template: str) -> Callable[[str], str]:
+    """Words for a number parameter: the template with the value in it ("" for a value that is no number)."""
+    def said(text: str) -> str:
+        try:
+            return template.format(f"{float(text):g}")
+        except ValueError:
+            return ""
+    return said
+
+
+#: A label's parameter (as written, "beta=0.1") -> its value in words (sections 3.1-3.4, 5.4); a parameter not here
+#: (a plug-in's own) leaves the label's own text said as written.
+PARAM_WORDS: dict[str, Callable[[str], str]] = {
+    "beta": _beta_words,
+    "case": {"best": "planned on the estimates alone", "worst": "planned on each estimate plus its predicted error",
+             "worst-max": "planned on each estimate plus the largest past error"}.get,
+    "st": {"relative": "loads as the work queued", "absolute": "loads as the clock time each processor is free"}.get,
+    "ties": {"lowest": "ties to the lowest-numbered processor", "last": "ties to the last pair scanned"}.get,
+    "reading": {"once": "idle time counted once", "literal": "idle time counted once per processor, as printed"}.get,
+    "iterations": _count_words("{} moves per mapping"),
+    "candidates": _count_words("{} random moves weighed per step"),
+    "tenure": _count_words("a moved task held for {} steps"),
+    "t0": _number_words("starting temperature {} of the estimated makespan"),
+    "cooling": _number_words("temperature times {} per move"),
+}
 
 
 def start_times(st: str, now: float, machines: int, procs: np.ndarray, started: np.ndarray,
@@ -175,6 +226,19 @@ class EstimationHeuristic(Heuristic):
             c *= 1 - SEARCH_SHARE + SEARCH_SHARE * math.prod(heuristic.kwargs[k] / defaults[k] for k in self.moves)
         return c * (spec.tasks / 450) ** e
 
+    def label_words(self, params: dict[str, str]) -> str:
+        """What the parameters a label names mean, in words for a sentence: {"beta": "0.1"} -> "error at a tenth of
+        its usual weight, β = 0.1" (the paper's symbol after the words); "" when one of them has no words here (a
+        plug-in's own), so the label's own text is said.
+
+        Parameters
+        ----------
+        params : dict of str to str
+            The parameters as the label writes them (:func:`hcsched.heuristics.label_parts`).
+        """
+        said = [PARAM_WORDS[k](v) or "" if k in PARAM_WORDS else "" for k, v in params.items()]
+        return ", ".join(said) if said and all(said) else ""
+
     def order(self, event: MappingEvent) -> np.ndarray:
         """Its mapping of the event's tasks.
 
@@ -236,6 +300,11 @@ class PluginHeuristic(EstimationHeuristic):
     """
 
     cost: Callable | None = field(default=None, repr=False, compare=False)
+
+    def label_words(self, params: dict[str, str]) -> str:
+        """"": a plug-in's parameters mean what its author says (its label is said as written), never the built-ins'
+        words for a parameter of the same name."""
+        return ""
 
     @property
     def jitted(self) -> bool:

@@ -109,8 +109,8 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return (f"score: the value earned from minute {B / 60:g} to {E / 60:g}, as % of the most possible (V over "
-                f"the upper bound UB, section 2.3)")
+        return (f"score: the total value earned (V) in the steady-state window, minute {B / 60:g} to {E / 60:g}, as % "
+                f"of the upper bound on value (UB, section 2.3)")
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
         return make_workload(s, seed_seq)

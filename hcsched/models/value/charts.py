@@ -45,6 +45,12 @@ OUTCOME_MEANINGS = {
     "never_started": f"never started in the evaluation window: {OUTCOME_EARNS['never_started']}"}
 #: A table's column header per outcome: the legend's label with what the task earns ("met D50 (half value)").
 OUTCOME_HEADERS = {o: f"{OUTCOME_LABELS[o]} ({OUTCOME_EARNS[o]})" for o in OUTCOME_LABELS}
+#: The paper's symbols in the words a manager reads first (Kim et al. 2007: V in section 2.2.3, UB in section 2.3, the
+#: window [B, E] in section 2.2.3); each caption says the words, then the symbol once in parentheses.
+VALUE_WORDS = "total value earned (V)"
+UB_WORDS = "upper bound on value (UB)"
+UB_MEANS = "what every task would earn finishing at once"
+WINDOW_WORDS = "the steady-state window of simulated time"
 DEADLINES_TEXT = ("D100, D50, D25: each task's three soft deadlines (section 2.2.2); finishing by D100 earns its full "
                   "value, by D50 half, by D25 a quarter, later 5%, never started nothing.")
 
@@ -84,12 +90,13 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
                            "arrival %{customdata[3]:.1f} s, start %{customdata[4]:.1f} s, finish "
                            "%{customdata[5]:.1f} s<br>deadlines (full, half, quarter value): "
                            "D100 %{customdata[6]:.1f}, "
-                           "D50 %{customdata[7]:.1f}, D25 %{customdata[8]:.1f} s<br>value p d b = %{customdata[9]:.4g} "
-                           "(priority weight x deadline factor x share in the window)<br>" + OUTCOME_MEANINGS[outcome]
-                           + "<extra>" + OUTCOME_LABELS[outcome] + "</extra>")))
-    for x, text in zip(marks if marks is not None else (), ("B", "E"), strict=False):
+                           "D50 %{customdata[7]:.1f}, D25 %{customdata[8]:.1f} s<br>value earned %{customdata[9]:.4g} "
+                           "(priority weight x deadline factor x share in the window: p d b)<br>"
+                           + OUTCOME_MEANINGS[outcome] + "<extra>" + OUTCOME_LABELS[outcome] + "</extra>")))
+    for x, text, side in zip(marks if marks is not None else (), ("window start (B)", "window end (E)"),
+                             ("top right", "top left"), strict=False):
         if window is None or window[0] <= x <= window[1]:  # a mark outside the window would stretch the axis
-            fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text)
+            fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text, annotation_position=side)
     never = int((frame["outcome"] == "never_started").sum())
     note = f"<br><sup>{never} tasks never started (not drawn)</sup>" if never else ""
     fig.update_layout(
@@ -146,9 +153,10 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
         error_x={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
                  "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True},
         customdata=s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float),
-        hovertemplate="%{hovertext}<br>value V = %{x:.2f}% of the upper bound UB<br>95% interval of the mean: "
+        hovertemplate="%{hovertext}<br>total value earned (V): %{x:.2f}% of the upper bound (UB)<br>"
+                      "95% interval of the mean: "
                       "%{customdata[0]:.2f}% to %{customdata[1]:.2f}%<extra></extra>"))
-    fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound UB",
+    fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound (UB)",
                   annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
     low = zoomed_start(s["value_pct_ub_lower"].to_numpy(float))

@@ -29,8 +29,9 @@ def kim(deadlines: str, heterogeneity: str, weighting: str, trials: int = TRIALS
                        f"{SPEEDS[heterogeneity]} speeds; a task is worth less the later it ends after its "
                        f"{deadlines} deadlines. Score: the value earned, as % of the most possible. "
                        f"Kim et al. 2007, Fig. {figure}: deadline multipliers {MULTIPLIERS[deadlines]} x 2.4 min, "
-                       f"{heterogeneity} heterogeneity, {weighting} priority weighting ({WEIGHTS[weighting]}), V over "
-                       f"[10, 250] min; {trials} trials; two full-knowledge searches (TPSA, GA) for reference.",
+                       f"{heterogeneity} heterogeneity, {weighting} priority weighting ({WEIGHTS[weighting]}), value "
+                       f"counted from minute 10 to 250 (the steady-state window); {trials} trials; two full-knowledge "
+                       "searches (TPSA, GA) for reference.",
         "deadlines": deadlines, "heterogeneity": heterogeneity, "weighting": weighting,
         "heuristics": list(PAPER_HEURISTICS), "trials": trials, "seed": SEED})
 
