@@ -69,7 +69,9 @@ from hcsched.verdict import (
     difference_kind,
     headline_metric,
     headline_metrics,
+    heuristic_words,
     metric_words,
+    named_once,
     of_what,
     scenario_verdicts,
     word_count,
@@ -715,7 +717,17 @@ class RunComparison:
         """(lead, rest) of the change line (see :meth:`change_line`): the lead at most :data:`CHANGE_LEAD_WORDS`
         words where the labels allow (what differs said short and fewer of its differences named, the caveat and
         the winner said after it where they do not fit); the rest says all that was shortened: what differs, the
-        values in full, the change's 95% interval and how it was computed."""
+        values in full, the change's 95% interval and how it was computed. Each heuristic is named in words at its
+        first mention (:func:`~hcsched.verdict.named_once`), in the lead where that still fits, else in the rest."""
+        lead, rest = self._bare_parts()
+        names = {h.label: heuristic_words(h.label, s.model) for s in (self.before, self.after) for h in s.heuristics}
+        named = named_once([lead, *rest], names)
+        if word_count(named[0]) <= CHANGE_LEAD_WORDS:
+            return named[0], named[1:]
+        return lead, named_once(rest, names)
+
+    def _bare_parts(self) -> tuple[str, list[str]]:
+        """:meth:`change_parts` with the heuristics' labels alone."""
         found = self.leading()
         if found is None:
             return f"{self._what()}: no heuristic of the baseline is in the what-if.", [self.pairing]

@@ -267,14 +267,17 @@ FASTER = [90, 99, 81, 90, 94, 86, 90, 90]  # every makespan 10% shorter
 @pytest.mark.parametrize("makespan, flow, said, unsaid", [
     ([101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12],  # makespan unmoved, flow worse: why
      ["The same scenario: no real change in makespan, but mean flow time of mct 10 → 15 s (50% longer: a real "
-      "change, for the worse).", "95% interval: 45% to 55% longer", "The winner on makespan stays mct."],
+      "change, for the worse).", "Mean flow time of mct (Minimum completion time) 10 → 15 s",  # words: below
+      "95% interval: 45% to 55% longer", "The winner on makespan stays mct."],
      ["Also a real change", "makespan -", "makespan +"]),
     (FASTER, [15, 16, 14, 15, 16, 15, 17, 12],  # makespan better, flow worse: the bigger change leads, the other named
-     ["The same scenario: makespan 10% shorter, but mean flow time of mct 10 → 15 s (50% longer: a real change, "
-      "for the worse).", "Also a real change: makespan 10% shorter, for the better (95% interval: "], []),
+     ["The same scenario: makespan 10% shorter, but mean flow time of mct (Minimum completion time) 10 → 15 s (50% "
+      "longer: a real change, for the worse).",
+      "Also a real change: makespan 10% shorter, for the better (95% interval: "], []),
     (FASTER, [5, 6, 4, 5, 5, 5, 6, 4],  # both better: the headline metric leads, the bigger change named after it
-     ["The same scenario: makespan of mct 100 → 90 s (10% shorter: a real change, for the better); the winner stays "
-      "mct.", "Also a real change: mean flow time 50% shorter, for the better (95% interval: 48% to 52% shorter)."],
+     ["The same scenario: makespan of mct (Minimum completion time) 100 → 90 s (10% shorter: a real change, for "
+      "the better); the winner stays mct.",
+      "Also a real change: mean flow time 50% shorter, for the better (95% interval: 48% to 52% shorter)."],
      ["for the worse", "not like for like", " but "]),
 ])
 def test_the_change_line_leads_with_the_headline_metric_or_a_bigger_change_the_other_way(makespan, flow, said,
@@ -297,8 +300,8 @@ def test_a_harder_workload_leads_with_what_got_worse_and_says_a_better_number_is
     fast = _twice_the_rate(base)
     cmp = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, [15, 16, 14, 15, 16, 15, 17, 12]))
     lead, rest = cmp.change_parts()
-    assert lead == ("twice the arrival rate: makespan 10% shorter, but mean flow time of mct 10 → 15 s (50% longer: "
-                    "a real change, for the worse).")  # why it leads with the mean flow time: the makespan first
+    assert lead == ("twice the arrival rate: makespan 10% shorter, but mean flow time of mct (Minimum completion "
+                    "time) 10 → 15 s (50% longer: a real change, for the worse).")  # the mean flow time leads
     assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."  # said short in the lead
     assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest
     # the makespan alone got better: the lead says its number is not like for like
@@ -346,7 +349,8 @@ def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_tr
     lead, rest = cmp.change_parts()
     assert lead.startswith(f"max-min instead of min-min: {metric_words(metric)} of min-min ")
     assert " → max-min " in lead and ": a real change, for the " in lead and "paired" not in lead
-    assert rest[0] == "What differs: max-min instead of min-min; benchmark min-min → mct."  # below the lead
+    assert rest[0] == ("What differs: max-min (latest-finishing task first) instead of min-min (soonest-finishing "
+                       "task first); benchmark min-min → mct (Minimum completion time).")  # below the lead, in words
 
 
 def test_a_comparison_of_two_models_is_refused_in_words():
@@ -452,7 +456,8 @@ def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner()
     assert lead == ("twice the arrival rate: the machines cannot keep up whatever the mapping (they can take 0.67 "
                     "times these arrivals), so tasks pile up for the whole run.")
     assert word_count(lead) <= CHANGE_LEAD_WORDS
-    assert rest[1].startswith("Average tasks in system of lpas 5.158 → 86.6 thousand tasks, 16,789 times; 95% ")
+    assert rest[1].startswith("Average tasks in system of lpas (LP-based affinity scheduling) 5.158 → 86.6 thousand "
+                              "tasks, 16,789 times; 95% ")
     assert rest[-1] == "No heuristic keeps up, so a ranking would only compare how fast their queues grow."
     said = " ".join(rest)
     assert "16,789 times;" in said and "%" not in said.replace("95% interval", "") and "how long the run was" in said
@@ -464,7 +469,7 @@ def test_a_what_if_one_heuristic_cannot_keep_up_with_names_it_and_keeps_the_winn
     lead, rest = cmp.change_parts()
     assert lead == ("half the arrival rate: lpas cannot keep up with these arrivals, so tasks pile up for the whole "
                     "run: average tasks in system of lpas 5.2 → 86,600.")
-    assert rest[-1] == "The winner changes from lpas to kpb (kbar=1)."
+    assert rest[-1] == "The winner changes from lpas to kpb (K-percent best, only each class's fastest machine)."
 
 
 def test_a_what_if_that_keeps_up_against_an_overloaded_baseline_says_so_first():

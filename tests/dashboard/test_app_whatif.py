@@ -109,7 +109,8 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     assert line.startswith("max-min instead of min-min: ") and " of min-min " in line
     assert "→ max-min " in line and "paired" not in line
     folded = next(e for e in at.expander if e.label == "The other changes, and the winner")
-    assert "What differs: max-min instead of min-min; benchmark min-min → mct." in folded.markdown[0].value
+    assert ("What differs: max-min (latest-finishing task first) instead of min-min (soonest-finishing task first); "
+            "benchmark min-min → mct (Minimum completion time).") in plain(folded.markdown[0].value)
     assert "Both runs ran the very same tasks (the same seed)" in at.caption[0].value
     assert at.caption[0].proto.help.startswith("Paired: both runs have the same system and seed, so every trial ran")
     table = at.dataframe[0].value
