@@ -272,6 +272,18 @@ def _short(t: float) -> str:
     return f"{t:.3g}"
 
 
+def _time_labels(times: np.ndarray) -> list[str]:
+    """The time slider's labels, each frame's its own: :func:`_short`'s where they differ, else as many decimals as
+    tell frames apart ("9,792.31", "9,792.40": a window of 5 time units late in a run, which three significant
+    digits label "9,790" throughout)."""
+    labels = [_short(float(t)) for t in times]
+    if len(set(labels)) == len(labels) or len(times) < 2:
+        return labels
+    step = float(np.min(np.diff(times)))
+    decimals = max(0, int(np.ceil(-np.log10(step)))) if step > 0 else 0
+    return [f"{float(t):,.{decimals}f}" for t in times]
+
+
 @dataclasses.dataclass(frozen=True)
 class GanttRows:
     """What a row of a model's Gantt chart is, in the model's own words, so that the Gantt and the model's other
@@ -654,8 +666,9 @@ def _marked(idx: np.ndarray, colors: list[str], highlight: int) -> tuple[dict, d
 def _controls(times: np.ndarray, unit: str) -> dict:
     """Play, Pause and the time slider above the panels, the slider at the last frame. Frames and steps change only
     the bars (no full redraw: axes, slider and titles stay), so Play keeps its pace with many rows or panels."""
-    steps = [{"method": "animate", "label": _short(t), "args": [[f"{t:.6g}"], {
-        "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]} for t in times]
+    steps = [{"method": "animate", "label": label, "args": [[f"{t:.6g}"], {
+        "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]}
+        for t, label in zip(times, _time_labels(times), strict=True)]
     return {"updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left",
                              "yanchor": "bottom", "pad": {"b": 62}, "showactive": False, "buttons": [
                                  {"label": "Play", "method": "animate", "args": [None, {
@@ -735,7 +748,8 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
                            "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
                            "<br>by " + _escape(by[label]) + "<extra>" + label + "</extra>"),
             **extra), row=row, col=1)
-        _row_axis(fig, row, rows, rows_of[label], bands[label][2:4] if rows.lanes else None, height_rows[label])
+        _row_axis(fig, row, rows, rows_of[label], bands[label][2:4] if rows.lanes else None, height_rows[label],
+                  panels[row - 1] / max(1, height_rows[label]))
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))),
                            data=_frame_bars(schedules, picks, float(t), highlight)) for t in times]
     axes = {f"xaxis{i if i > 1 else ''}": {"range": [t0, t1]} for i in range(1, len(labels) + 1)}
@@ -745,9 +759,17 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     return plain_numbers(fig)
 
 
-def _row_axis(fig: go.Figure, row: int, rows: GanttRows, shown: list[int], bands, lanes: int) -> None:
-    """A panel's rows named as the model names them; where tasks share a row (``bands``: the bands' centres and the
-    gaps between them), one tick a band over its ``lanes`` lanes, a white line between bands."""
+def row_font(px: float) -> int:
+    """The font size (px) of a Gantt row's name on rows ``px`` tall: 12, smaller on thin rows (8 at least), so that
+    every row is named and no name overlaps the next (Plotly's own ticks skip every other row below about 15 px)."""
+    return int(min(12, max(8, px - 2)))
+
+
+def _row_axis(fig: go.Figure, row: int, rows: GanttRows, shown: list[int], bands, lanes: int,
+              px: float = ROW_PX[1]) -> None:
+    """A panel's rows named as the model names them, every row (``px`` tall) ticked in a font that fits it
+    (:func:`row_font`); where tasks share a row (``bands``: the bands' centres and the gaps between them), one tick a
+    band over its ``lanes`` lanes, a white line between bands."""
     if bands is not None:
         centres, gaps = bands
         fig.update_yaxes(tickvals=centres, ticktext=[rows.name(j) for j in shown], showgrid=False, zeroline=False,
@@ -755,7 +777,9 @@ def _row_axis(fig: go.Figure, row: int, rows: GanttRows, shown: list[int], bands
                          minor={"tickvals": gaps, "showgrid": True, "gridcolor": "#fff", "gridwidth": 2, "ticks": ""},
                          row=row, col=1)
     else:
-        fig.update_yaxes(categoryorder="array", categoryarray=[rows.name(j) for j in shown][::-1], row=row, col=1)
+        names = [rows.name(j) for j in shown]
+        fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], tickmode="array", tickvals=names,
+                         ticktext=names, tickfont={"size": row_font(px)}, row=row, col=1)
     fig.update_yaxes(title_text=rows.word, row=row, col=1)
 
 

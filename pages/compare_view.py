@@ -22,8 +22,9 @@ from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
 from hcsched.formatting import readable
 from hcsched.heuristics import get_heuristic
-from hcsched.verdict import heuristic_words
+from hcsched.verdict import heuristic_words, named_once
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
+from pages.models import heuristic_ticks, shown_text
 from pages.results_view import text_width
 from pages.runs import plan_run, running_run, start_run
 from pages.session import Keys, commit_scenario, same_experiment
@@ -40,16 +41,19 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
     with shown_as_error("The two runs could not be compared"):
         cmp = comparison(before, after)
         lead, rest = cmp.change_parts()
-        st.markdown(f"**{plain(lead)}**")
+        model = after.scenario.model
+        st.markdown(f"**{plain(shown_text(model, lead))}**")
         if rest:
             with st.expander("The other changes, and the winner", expanded=False):
-                st.markdown(plain(" ".join(rest)))
+                st.markdown(plain(shown_text(model, " ".join(rest))))
         st.caption(plain(f"Baseline: {before.title}. What-if: {after.title}. "
                          f"{cmp.pairing_words} {cmp.left_out_text}".rstrip()), help=plain(cmp.pairing))
         _differences(cmp)
         metric = _metric_choice(cmp, key)
         colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])
-        st.plotly_chart(change_chart(cmp, metric, colors), key=f"{key}_chart", width="stretch")
+        chart = change_chart(cmp, metric, colors)
+        chart = heuristic_ticks(after.scenario.model, chart, chart.data[0].y)  # its rows: the heuristics compared
+        st.plotly_chart(chart, key=f"{key}_chart", width="stretch")
         with st.expander("Every metric: before, after and the change [95% interval]", expanded=False):
             table = comparison_table(cmp)
             st.dataframe(table, hide_index=True, key=f"{key}_table", column_config={
@@ -172,6 +176,6 @@ def swap_row(key: str, current) -> None:
 
 
 def _named(label: str, model: str) -> str:
-    """A heuristic's label with its words: "min-min (Minimum completion time first)"."""
-    words = heuristic_words(label, model)
-    return f"{label} ({words})" if words else label
+    """A heuristic's label with its words, as a sentence names it: "min-min (soonest-finishing task first)",
+    "kpb (K-percent best, only each class's fastest machine)"."""
+    return named_once([label], {label: heuristic_words(label, model)})[0]

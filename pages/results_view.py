@@ -53,7 +53,7 @@ from pages.history import (
     titled,
 )
 from pages.jobs import showing_so_far
-from pages.models import replace_scenario, shown_text, ui
+from pages.models import heuristic_ticks, replace_scenario, shown_text, ui
 from pages.runs import RunResult, running_run
 from pages.session import Keys, same_experiment
 from pages.store import SESSION_HOURS
@@ -174,7 +174,7 @@ def pick_run(key: str):
 def _against(where, base, line: str) -> None:
     """The change line against the baseline run ``base``, in ``where`` (the page, or a column)."""
     which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
-    where.info(f"Against run #{base.number}, {which}: {plain(line)}")
+    where.info(f"Against run #{base.number}, {which}: {plain(shown_text(base.scenario.model, line))}")
 
 
 def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:
@@ -263,8 +263,9 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     shown = shared(bars) if shared else bars
     whole_run = getattr(ui(scenario.model), "results_charts", None)  # the model's own charts of the whole run
     if shown:
-        st.plotly_chart(metric_bars(summary, shown, colors, references, scenario_benchmark(scenario),
-                                    bound_lines(model, results)), key=f"{key}_bars", width="stretch")
+        fig = metric_bars(summary, shown, colors, references, scenario_benchmark(scenario), bound_lines(model, results))
+        st.plotly_chart(heuristic_ticks(scenario.model, fig, summary["heuristic"]), key=f"{key}_bars",
+                        width="stretch")
     elif whole_run is not None:  # the model charts its headline itself: its charts lead, under the verdict
         _model_charts(whole_run, results, scenario, colors, key)
         whole_run = None
@@ -285,9 +286,7 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
     distribution = trial_distribution(results, by_name[metric], colors, references)
-    ticks = getattr(ui(scenario.model), "heuristic_ticks", None)  # the model's words for its heuristics, if any
-    if ticks is not None:
-        distribution = ticks(distribution, list(dict.fromkeys(results["heuristic"])))
+    distribution = heuristic_ticks(scenario.model, distribution, dict.fromkeys(results["heuristic"]))
     st.plotly_chart(distribution, key=f"{key}_dist", width="stretch")
     if whole_run is not None:
         _model_charts(whole_run, results, scenario, colors, key)
@@ -338,19 +337,20 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         progress_lead(found, so_far, scenario.trials, model.trial_word)
     if so_far is None or so_far == scenario.trials:
         text = _no_one_keeps_up(model, scenario, results) or text
+    said_as = lambda line: plain(shown_text(scenario.model, line))  # noqa: E731  (the model's words, as plain text)
     with st.container(key=f"{key}_verdict"):
-        st.markdown(f"**{plain(text)}**")
+        st.markdown(f"**{said_as(text)}**")
         # never only folded away: another heuristic winning another metric for real, and the references
         shown = [line for line in (trade_off(found), found[0].reference_text, to_come) if line]
         for line in shown:
-            st.markdown(plain(line))
+            st.markdown(said_as(line))
         rest = [line for line in said.rest if line not in shown]
         if rest:  # the lead's interval or benchmark where they did not fit, the bound
             with st.expander("More on this answer", expanded=False):
-                st.markdown("\n\n".join(plain(line) for line in rest))
+                st.markdown("\n\n".join(said_as(line) for line in rest))
         if len(found) > 1:
             with st.expander(f"Other metrics ({len(found) - 1})", expanded=False):
-                st.markdown("\n".join(f"- {plain(' '.join(v.lines))}" for v in found[1:]))
+                st.markdown("\n".join(f"- {said_as(' '.join(v.lines))}" for v in found[1:]))
 
 def _no_one_keeps_up(model, scenario: Scenario, results: pd.DataFrame) -> str:
     """The lead when no heuristic that can run online kept up in any trial (:meth:`Model.overloaded`): its queues grow
@@ -385,9 +385,10 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
         if machines is not None and len(machines) < total:  # on the chart: its rows alone do not say others exist
             fig.update_layout(title={"text": plain_html(rows_shown(rows, machines, total)), "x": 0, "xanchor": "left",
                                      "y": 1, "yanchor": "top", "pad": {"t": 6}, "font": {"size": 14}})
+        fig.for_each_annotation(lambda a: a.update(text=shown_text(scenario.model, a.text)))  # its panels' names
         st.plotly_chart(fig, key=f"{key}_gantt", width="stretch")
-        marked = (f" {plain(gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines))}"
-                  if task is not None else "")
+        where = gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines) if task is not None else ""
+        marked = f" {plain(shown_text(scenario.model, where))}" if where else ""
         st.caption("Press Play to watch the tasks start and run; drag the slider to move in "
                    "time; hover a task for its times." + marked)
     else:

@@ -12,14 +12,15 @@ Each module provides:
 - optionally ``results_charts(results, scenario, colors, key)``: charts of the whole run on Results;
 - optionally ``shared_bars(metrics)``: which of its bar metrics the Results page's shared bar chart draws (the
   others it charts in its own section; the verdicts still read them all);
-- optionally ``heuristic_ticks(fig, labels)``: the shared per-trial chart's heuristic axis ticked in the model's
-  words (each heuristic's rule under its name, say), as its own charts tick it;
+- optionally ``heuristic_ticks(fig, labels)``: the shared charts' heuristic axes (the bars, the per-trial boxes, the
+  Compare chart) ticked in the model's words (each heuristic's rule under its name, say), as its own charts tick it;
 - optionally ``gantt_rows(scenario)``: what the Results page's Gantt rows are in the model's words, a
   ``hcsched.charts.GanttRows`` (servers s0.. with a lane per task, processors p0..); machines m0.. by default;
 - optionally ``explain(scenario)``: the Explain page for this model, given a scenario of the model (the loaded one,
   or the model's default preset);
 - optionally ``sweep_charts(table, key)``: charts of a sweep's table on the Sweep page;
-- optionally ``shown_text(text)``: the model's own text (its headline, its warnings) as a page shows it;
+- optionally ``shown_text(text)``: the model's own text (its headline, its warnings, the verdict's and the change
+  line's sentences) as a page shows it;
 - optionally ``SWEEP_KEY_EXAMPLE``: keys of its scenarios to type on the Sweep page, as an example;
 - optionally ``EXAMPLE_FILES``: what its files in ``assets/examples`` (beside its scenario file) are for.
 
@@ -54,6 +55,13 @@ def shown_text(model: str, text: str) -> str:
     """A model's text (its headline, its warnings) as the pages show it: its module's ``shown_text``, if it has one."""
     own = getattr(ui(model), "shown_text", None)
     return own(text) if own is not None else text
+
+
+def heuristic_ticks(model: str, fig, labels):
+    """A shared chart's heuristic axis (a category per label) as the model's module ticks it (its
+    ``heuristic_ticks``), else as it is."""
+    own = getattr(ui(model), "heuristic_ticks", None)
+    return own(fig, list(labels)) if own is not None else fig
 
 
 def sweep_key_example(model: str) -> str | None:

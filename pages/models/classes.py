@@ -11,9 +11,11 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
+from hcsched.charts import GanttRows
 from hcsched.experiment import trial_seeds
 from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
-from hcsched.models.classes.charts import allocation_heatmap, in_system
+from hcsched.models.classes.charts import allocation_heatmap, in_system, with_names
+from hcsched.models.classes.heuristics import short_name
 from hcsched.models.classes.lp import times
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import EXEC_AS, LONG_BRANCH_MAX, SERVICES, ClassSpec
@@ -72,8 +74,9 @@ SYMBOLS = {
     "λ* (lambda star)": "the allocation LP's capacity (section III): every arrival rate could be multiplied by λ* "
                         "and some mapping would still keep up. Above 1 the system is *stabilisable* (the machines can "
                         "keep up, Theorem 1); below 1 it is overloaded whatever the mapping (Theorem 2).",
-    "kbar (k-bar)": "KPB's number of machines: kpb (kbar=1) considers only the kbar fastest machines for each task's "
-                    "class, and picks the one of them that finishes the task first (section II).",
+    "kbar (k̄, k-bar)": "KPB's number of machines: for each task, KPB (K-percent best) compares only the kbar machines "
+                       "that run the task's class fastest, and picks the one of them that finishes the task first; "
+                       "with kbar = 1, each class's fastest machine only (section II-B).",
     NOT_ASKED: "how many of the machines the scheduler does not ask how busy they are when a task arrives, on "
                "average: 100% asks none, 0% asks every machine; higher is cheaper. The paper's state-information "
                "discount, (1 - N_s / M) x 100, N_s the machines asked per task, M all machines (section IV).",
@@ -92,12 +95,25 @@ def _capacity(match: re.Match) -> str:
     return f"the machines cannot keep up with these arrivals, whatever the mapping (the LP's λ* = {times(lam)})"
 
 
+#: A label that names its parameters ("kpb (kbar=1)", "kpb (k=20, ties=random)") where a text writes it.
+LABEL = re.compile(r"(?<![\w-])[a-z][\w-]* \([^()=]+=[^()]*\)")
+
+
 def shown_text(text: str) -> str:
-    """The library's text (the headline, the warnings) writes lambda* for the LP's optimum; the pages show λ*, and the
-    headline's verdict in words first ("lambda* = 1.3333 (stabilisable)": "the machines can keep up with 1.33 times
-    today's arrivals (the LP's λ* = 1.33)"; section III, Theorems 1 and 2)."""
-    text = text.replace("lambda*", "λ*")
+    """The library's text (the headline, the warnings, the verdict's lines) writes lambda* for the LP's optimum; the
+    pages show λ*, and the headline's verdict in words first ("lambda* = 1.3333 (stabilisable)": "the machines can
+    keep up with 1.33 times today's arrivals (the LP's λ* = 1.33)"; section III, Theorems 1 and 2). A heuristic's
+    label written with its parameters is said in words first ("kpb (kbar=1)": "kpb (each class's fastest machine, k̄ =
+    1)", section II-B)."""
+    text = LABEL.sub(lambda m: short_name(m.group(0)), text.replace("lambda*", "λ*"))
     return re.sub(r"λ\* = ([0-9.]+) \((stabilisable|overloaded[^)]*)\)", _capacity, text)
+
+
+def heuristic_ticks(fig, labels):
+    """The shared charts' heuristic axes (bars, per-replication boxes, the Compare chart) name each heuristic as the
+    model's own charts do: its parameters in words first, the paper's symbol after ("kpb (each class's fastest
+    machine, k̄ = 1)", section II-B); the marks a tick had ("(benchmark)") kept."""
+    return with_names(fig, labels, short_name)
 
 
 def overview(scenario, container) -> None:
@@ -144,10 +160,25 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     with st.spinner(f"Simulating {trials} replications of {', '.join(shown)} for the curves..."):
         curves = {label: _in_system(scenario, label, min(trials, total)) for label in shown}
     metric = MODEL.metric("mean_in_system")
-    st.plotly_chart(in_system(curves, metric, colors, MODEL.time_unit), key=f"{key}_in_system", width="stretch")
+    fig = in_system(curves, metric, colors, MODEL.time_unit, short_name)
+    st.plotly_chart(fig, key=f"{key}_in_system", width="stretch")
     used = f"the first {trials} of the {total}" if trials < total else f"all {total}"
     st.caption(f"Sampled at {SAMPLES} times; the mean over {used} replications (the run's workloads), with the 95% "
                "interval of the mean as a band.")
+
+
+def machine_names(spec: ClassSpec) -> tuple[str, ...]:
+    """Each machine's name as the rate table and the δ* chart name its column: m0, m1, ...; with groups of identical
+    machines, the machine and its group's column ("m12 (group1)"), so that a Gantt row leads back to its rates."""
+    if spec.groups is None:
+        return tuple(f"m{j}" for j in range(spec.machines))
+    group = np.repeat(np.arange(len(spec.groups)), spec.groups)
+    return tuple(f"m{j} (group{g})" for j, g in enumerate(group))
+
+
+def gantt_rows(scenario) -> GanttRows:
+    """The Results page's Gantt names machines as the Scenario page's rate table does (:func:`machine_names`)."""
+    return GanttRows("machine", names=machine_names(scenario.classes))
 
 
 def trial_charts(runs: dict, colors: dict, key: str) -> None:

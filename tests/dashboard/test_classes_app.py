@@ -68,13 +68,15 @@ def test_results_page_draws_the_mean_number_in_system_over_replications_of_the_h
     assert fig["layout"]["legend"]["title"]["text"] == "heuristic"
     lines = [d for d in fig["data"] if d.get("showlegend") is not False]
     bands = [d for d in fig["data"] if d.get("fill") == "toself"]
-    assert [d["name"] for d in lines] == labels and len(bands) == 3
+    from hcsched.models.classes.heuristics import short_name
+
+    assert [d["name"] for d in lines] == [short_name(x) for x in labels] and len(bands) == 3  # in words
     runs = [trial_runs(sc, t) for t in range(sc.trials)]  # the run's own replications
-    for d in lines:
-        values = np.array([r[d["name"]].in_system for r in runs])
+    for d, label in zip(lines, labels, strict=True):
+        values = np.array([r[label].in_system for r in runs])
         mean, lower, upper = mean_band(values)
         np.testing.assert_allclose(plotly_array(d["y"]), mean)
-        np.testing.assert_allclose(plotly_array(d["x"]), runs[0][d["name"]].sample_times)
+        np.testing.assert_allclose(plotly_array(d["x"]), runs[0][label].sample_times)
         np.testing.assert_allclose(plotly_array(d["customdata"]).reshape(-1, 2), np.column_stack([lower, upper]))
     assert any("mean over all 3 replications" in c.value for c in at.caption)
 
@@ -186,3 +188,91 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     trade = next(m.value for m in at.markdown if m.value.startswith("But "))
     assert "has the lowest average tasks in system at " in lead and "number in system" not in lead
     assert "has the highest share of machines not asked at 50%" in trade
+
+
+KPB_WORDS = "kpb (each class's fastest machine, k̄ = 1)"  # "kpb (kbar=1)" as a person reads it (section II-B)
+
+
+def shown(markdown: str) -> str:
+    """Markdown as its reader sees it: the escapes gone."""
+    import re
+
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def test_kpb_is_said_in_words_first_in_the_trade_off_and_on_the_results_charts(results_page):
+    """The manager read "kpb (kbar=1)" in the trade-off line and on the ticks of the bars, the per-replication boxes
+    and the Gantt's panels: "kbar=1" reads as code. The categories stay the labels (as the CSVs write them)."""
+    sc, at = results_page
+    labels = [h.label for h in sc.heuristics]
+    trade = shown(next(m.value for m in at.markdown if m.value.startswith("But ")))
+    assert trade.startswith(f"But {KPB_WORDS} has the highest share of machines not asked")
+    assert not [m.value for m in at.markdown if "kbar=1" in shown(m.value)]  # nowhere in a sentence
+    bars, boxes = plotly_charts(at)[:2]
+    for fig in (bars, boxes):
+        axes = [v for k, v in fig["layout"].items() if k.startswith("yaxis")]
+        assert axes and all(a["tickvals"] == labels and a["ticktext"] == ["mct", KPB_WORDS, "lpas"] for a in axes)
+    gantt = next(f for f in plotly_charts(at) if "sliders" in f["layout"])
+    assert [a["text"] for a in gantt["layout"]["annotations"]] == ["mct", KPB_WORDS, "lpas"]
+
+
+def test_the_gantt_names_every_machine_and_labels_each_time_step_apart(results_page):
+    """The Gantt of alazzoni-B opens on a window of about 5 time units late in the run: its time slider read "9,790"
+    at every step, and a panel's rows were ticked as Plotly saw fit (every other row, on thin rows)."""
+    _, at = results_page
+    gantt = next(f for f in plotly_charts(at) if "sliders" in f["layout"])
+    steps = [s["label"] for s in gantt["layout"]["sliders"][0]["steps"]]
+    assert len(set(steps)) == len(steps) > 2  # each step its own time
+    start, end = gantt["layout"]["xaxis"]["range"]
+    assert steps[0] == f"{start:,.2f}" and steps[-1] == f"{end:,.2f}"  # 5 time units over ~60 steps: 2 decimals
+    rows = [v for k, v in gantt["layout"].items() if k.startswith("yaxis")]
+    assert all(a["tickvals"] == ["m0", "m1"] and a["tickfont"]["size"] == 12 for a in rows)  # the rate table's names
+    assert gantt["layout"]["xaxis3"]["title"]["text"] == "time (time units)"
+
+
+def test_a_what_if_compares_with_kpb_said_in_words_on_its_chart():
+    """The Compare chart of a what-if ticked its rows "kpb (kbar=1)"."""
+    from helpers import app, run_result
+
+    import pages.history as history
+    from hcsched import get_model
+    from hcsched.compare import quick_what_ifs
+
+    base = get_model("classes").tiny()
+    words, after = quick_what_ifs(base)[0]
+    runs = [run_result(base), run_result(after)]
+    kept = [history.Entry(1, runs[0], "10:00:00", None, (), "–"),
+            history.Entry(2, runs[1], "10:01:00", 1, (words,), "–")]
+    at = app("pages/results.py", scenario=runs[1].scenario, results=runs[1], history=kept,
+             results_mode_kept="Compare two runs")
+    fig = plotly_charts(at)[0]
+    rows = list(fig["data"][0]["y"])
+    assert "kpb (kbar=1)" in rows
+    for axis in ("yaxis", "yaxis2"):
+        assert fig["layout"][axis]["tickvals"] == rows
+        assert fig["layout"][axis]["ticktext"] == [KPB_WORDS if r == "kpb (kbar=1)" else r for r in rows]
+    assert not [m.value for m in at.markdown if "kbar=1" in shown(m.value)]
+
+
+def test_the_texts_and_the_gantt_rows_of_a_system_with_groups_say_what_the_rate_table_says():
+    """alazzoni-C1's 30 machines in 4 groups: a Gantt row names its machine and its group, as the rate table's columns
+    (group0..group3), every row ticked in a font its thin row holds; a text's label said in words first."""
+    from hcsched import trial_schedules
+    from hcsched.charts import gantt, gantt_busiest
+    from pages.models.classes import gantt_rows, machine_names, shown_text
+
+    sc = preset("alazzoni-C1").replace(trials=1)
+    names = machine_names(sc.classes)
+    assert len(names) == 30 and names[:2] == ("m0 (group0)", "m1 (group0)") and names[-1] == "m29 (group3)"
+    assert names[10] == "m10 (group1)" and machine_names(preset("alazzoni-B").classes) == ("m0", "m1")
+    schedules, rows = trial_schedules(sc), gantt_rows(sc)
+    first, count = gantt_busiest(schedules, rows)
+    shown = list(range(first, first + count))
+    fig = gantt(schedules, window=(1000.0, 1004.0), machines=shown, rows=rows, time_unit="time units")
+    for axis in (fig.layout.yaxis, fig.layout.yaxis2, fig.layout.yaxis3):
+        assert list(axis.tickvals) == [names[j] for j in shown]  # every row named, none left to Plotly
+        assert axis.tickfont.size == 8  # rows of about 10 px
+    assert shown_text("But kpb (kbar=14) has the highest share") == ("But kpb (each class's 14 fastest machines, "
+                                                                     "k̄ = 14) has the highest share")
+    assert shown_text("lpas (LP-based affinity scheduling) and mine (x=1)") == (
+        "lpas (LP-based affinity scheduling) and mine (x=1)")

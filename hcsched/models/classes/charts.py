@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -10,10 +12,10 @@ from hcsched.metrics import Metric
 
 
 def in_system(curves: dict[str, tuple[np.ndarray, np.ndarray]], metric: Metric, colors: dict[str, str] | None = None,
-              time_unit: str = "time units") -> go.Figure:
+              time_unit: str = "time units", name: Callable[[str], str] = str) -> go.Figure:
     """The number of tasks in the system over time: per heuristic, ``curves[label] = (times, values)`` with one row of
-    values per replication; the mean over replications with its 95% band."""
-    bands = [Curve(label, np.asarray(t, float), *mean_band(v)) for label, (t, v) in curves.items()]
+    values per replication; the mean over replications with its 95% band; ``name(label)``: its legend entry."""
+    bands = [Curve(label, np.asarray(t, float), *mean_band(v), name=name(label)) for label, (t, v) in curves.items()]
     return band_chart(bands, better_title("Tasks in the system over time, waiting or running (mean, 95% band)", metric),
                       "tasks in the system", colors, time_unit=time_unit)
 
@@ -32,3 +34,14 @@ def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> g
                       xaxis={"title": {"text": "machine (or group of identical machines)"}},
                       margin={"t": 20, "b": 10, "l": 10, "r": 10})
     return fig
+
+
+def with_names(fig: go.Figure, labels: Sequence[str], name: Callable[[str], str]) -> go.Figure:
+    """``fig``'s heuristic axes (its y axes, a category per label) ticked by ``name(label)``
+    (:func:`hcsched.models.classes.heuristics.short_name`: "kpb (kbar=1)" as "kpb (each class's fastest machine, k̄ =
+    1)"), keeping what a tick said after its label ("(benchmark)", "(reference)"). The categories stay the labels."""
+    labels = [str(x) for x in labels]
+    shown = fig.layout.yaxis.ticktext
+    ticks = [str(t) for t in shown] if shown and len(shown) == len(labels) else labels
+    text = [name(x) + t[len(x):] if t.startswith(x) else t for x, t in zip(labels, ticks, strict=True)]
+    return fig.update_yaxes(tickvals=labels, ticktext=text)

@@ -128,6 +128,19 @@ def sentence_name(label: str) -> str:
     return f"{name} ({h.title}, {said})" if said else str(label)
 
 
+def short_name(label: str) -> str:
+    """A label as a chart's tick or a line of text names it, its parameters in words first and the paper's symbols
+    after, once (section II-B): "kpb (each class's fastest machine, k̄ = 1)" for "kpb (kbar=1)"; any label whose
+    parameters have no short words here as it is ("mct", a plug-in's). Short enough for a tick."""
+    name, params = label_parts(label)
+    said = [SHORT_WORDS[k](v) if k in SHORT_WORDS else None for k, v in params.items()]
+    if not said or not all(said) or not any(h.name == name for h in HEURISTICS):
+        return str(label)
+    words = [w for w, _ in said]
+    symbols = [s for _, s in said if s]
+    return f"{name} ({', '.join([*words, *symbols])})"
+
+
 def _number(text: str) -> float | None:
     try:
         return float(text)
@@ -148,6 +161,27 @@ def _percent_words(k: str) -> str:
     """KPB's k in words: the share of the machines it compares, "" for what is no number."""
     return "" if _number(k) is None else f"earliest finish among each class's fastest {k}% of machines"
 
+
+def _subset_short(kbar: str) -> tuple[str, str] | None:
+    """KPB's k-bar for a tick: ("each class's fastest machine", "k̄ = 1"); None for what is no number."""
+    n = _number(kbar)
+    if n is None:
+        return None
+    return ("each class's fastest machine" if n == 1 else f"each class's {kbar} fastest machines", f"k̄ = {kbar}")
+
+
+def _percent_short(k: str) -> tuple[str, str] | None:
+    """KPB's k for a tick: ("each class's fastest 20% of machines", "k = 20%"); None for what is no number."""
+    return None if _number(k) is None else (f"each class's fastest {k}% of machines", f"k = {k}%")
+
+
+#: A label's parameter (as written, "kbar=1") -> its value in a few words and the paper's symbol ("" for none), or
+#: None where its value has no words; :func:`short_name` says a label with any other parameter as written.
+SHORT_WORDS: dict[str, Callable[[str], tuple[str, str] | None]] = {
+    "kbar": _subset_short,
+    "k": _percent_short,
+    "ties": lambda v: {"lowest": ("ties to the lowest machine", ""), "random": ("ties at random", "")}.get(v),
+}
 
 #: A label's parameter (as written, "kbar=1") -> its value in words; a parameter not here is said as written.
 PARAM_WORDS: dict[str, Callable[[str], str]] = {

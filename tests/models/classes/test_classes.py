@@ -443,8 +443,9 @@ def test_whether_any_mapping_keeps_up_is_said_from_the_lp():
 
 
 def test_a_charts_short_names_have_their_words_one_hover_away():
-    """The manager read "kpb (kbar=1)" on the bars, the curves' legend and the Gantt's panel titles: the short name
-    stays on a chart, its words in the heuristic's own terms on hover."""
+    """The manager read "kpb (kbar=1)" on the bars, the curves' legend and the Gantt's panel titles: the library's
+    charts keep the short name, its words in the heuristic's own terms on hover (the dashboard ticks and titles them
+    in words first: pages.models.classes.heuristic_ticks and shown_text)."""
     from hcsched import trial_schedules
     from hcsched.charts import gantt, hover_names
     from hcsched.models.classes import MODEL
@@ -456,3 +457,37 @@ def test_a_charts_short_names_have_their_words_one_hover_away():
     titles = {a.text: a.hovertext for a in fig.layout.annotations}
     assert titles == {"mct": "mct: Minimum completion time", "lpas": "lpas: LP-based affinity scheduling",
                       "kpb (kbar=1)": "kpb (kbar=1): K-percent best, only each class's fastest machine"}
+
+
+def test_a_label_is_said_in_words_first_short_enough_for_a_tick():
+    """The manager read "kpb (kbar=1)" on the Results page's ticks as code: its parameters in words first, the
+    paper's symbol after, once (section II-B); labels without such words stay as they are."""
+    from hcsched.models.classes.heuristics import short_name
+
+    assert [short_name(x) for x in ("kpb (kbar=1)", "kpb (kbar=3)", "kpb (k=50)", "kpb (kbar=1, ties=random)",
+                                    "mct", "lpas (ties=random)", "lpas (c=2)", "mine (x=1)", "kpb (kbar=x)")] == [
+        "kpb (each class's fastest machine, k̄ = 1)", "kpb (each class's 3 fastest machines, k̄ = 3)",
+        "kpb (each class's fastest 50% of machines, k = 50%)",
+        "kpb (each class's fastest machine, ties at random, k̄ = 1)", "mct", "lpas (ties at random)", "lpas (c=2)",
+        "mine (x=1)", "kpb (kbar=x)"]
+    assert max(len(short_name(h.label)) for p in _presets() for h in p.heuristics) <= 50  # a tick's length
+
+
+def _presets():
+    from hcsched import get_model
+
+    return [make() for make in get_model("classes").presets().values()]
+
+
+def test_a_charts_heuristic_axis_is_ticked_in_words_with_its_marks_kept():
+    import plotly.graph_objects as go
+
+    from hcsched.models.classes.charts import with_names
+    from hcsched.models.classes.heuristics import short_name
+
+    labels = ["mct", "kpb (kbar=1)"]
+    fig = go.Figure(go.Bar(y=labels, x=[1, 2], orientation="h"))
+    fig.update_yaxes(tickvals=labels, ticktext=["mct (benchmark)", "kpb (kbar=1)"])
+    with_names(fig, labels, short_name)
+    assert list(fig.layout.yaxis.tickvals) == labels  # the categories stay the labels
+    assert list(fig.layout.yaxis.ticktext) == ["mct (benchmark)", "kpb (each class's fastest machine, k̄ = 1)"]
