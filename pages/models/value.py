@@ -226,10 +226,12 @@ def editor(sc) -> None:
         mult = [_num(c[i], f"Multiplier of {d}", f"v_mult_{d}", s.multiplier_values[i])
                 for i, d in enumerate(("D100", "D50", "D25"))]
 
-    st.subheader("Evaluation window [B, E] (section 2.2.3)")
+    st.subheader("Steady-state window: the value counted (section 2.2.3)")
     c = st.columns(2)
-    b = _num(c[0], "B (s)", "v_window_b", s.window[0], help="the paper: 10 min = 600 s")
-    e = _num(c[1], "E (s)", "v_window_e", s.window[1], help="the paper: 250 min = 15000 s")
+    b = _num(c[0], "Window start, B (s)", "v_window_b", s.window[0],
+             help="Work done before it earns nothing (the paper: 10 min = 600 s).")
+    e = _num(c[1], "Window end, E (s)", "v_window_e", s.window[1],
+             help="Work done after it earns nothing (the paper: 250 min = 15000 s).")
 
     changes = dict(machines=int(machines), duration=duration, startup=startup, startup_gap=startup_gap, gap=gap,
                    bursts=int(bursts), burst_length=burst_length, burst_gap=burst_gap, task_mean=task_mean,

@@ -22,7 +22,10 @@ def test_switch_to_the_model_edit_and_keep_an_invalid_edit_inline():
     assert at.session_state["scenario"] == preset("kim-loose-high-heavy")
     at.selectbox(key="sc_w_v_weighting").set_value("light").run()
     at.selectbox(key="sc_w_v_deadlines").set_value("tight").run()
-    at.number_input(key="sc_w_v_window_b").set_value(300.0).run()
+    window = at.number_input(key="sc_w_v_window_b")  # the window in words first, the paper's symbol after
+    assert window.label == "Window start, B (s)" and "earns nothing" in window.help
+    assert "Steady-state window: the value counted (section 2.2.3)" in [h.value for h in at.subheader]
+    window.set_value(300.0).run()
     at.number_input(key="sc_w_v_machines").set_value(6).run()
     assert not at.exception, at.exception
     spec = at.session_state["scenario"].spec
