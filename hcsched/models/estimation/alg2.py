@@ -16,6 +16,8 @@ import math
 import numpy as np
 from numba import njit
 
+from hcsched.kernels import log, power
+
 FA, FE, FZ, FE_D, FZ_D, LA, LE, LZ, EF, LL = range(10)
 KINDS = (FA, FE, FZ, FE_D, FZ_D, LA, LE, LZ, EF, LL)  # every kind the kernels know
 
@@ -102,8 +104,8 @@ def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: floa
     sign = -1.0 if kind in (FZ, LZ) else 1.0
     # a kind's cost reads EW^(+-beta) (FE, FZ, LE, LZ) or ln EW (FE_d, FZ_d) or neither: e stands in for what it
     # does not read (no S x M array of ones or zeros)
-    wb = ew ** (sign * beta) if kind in (FE, FZ, LE, LZ) else e
-    lw = np.log(ew) if kind in (FE_D, FZ_D) else e
+    wb = power(ew, sign * beta) if kind in (FE, FZ, LE, LZ) else e
+    lw = log(ew) if kind in (FE_D, FZ_D) else e
     idle = np.ones(st0.size, np.bool_) if idle is None else idle
     return _greedy(kind, e, wb, lw, np.asarray(st0, float), bool(once), idle, bool(stop_early), ties == "last")
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hcsched.kernels import exp, power
 from hcsched.models.estimation.spec import EstimationSpec
 
 RULE_STREAM = 0x72756C65  # the spawn key's last entry of the plug-ins' stream, apart from the workload's seven
@@ -45,7 +46,7 @@ class Workload:
 
 def hidden_work(work: float, params: np.ndarray, exponents: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The hidden work of tasks with parameters x (rows): work x prod ((x_k + 1) / (params_k / 2 + 1)) ** e_k."""
-    return work * np.prod(((x + 1.0) / (params / 2.0 + 1.0)) ** exponents, axis=1)
+    return work * np.prod(power((x + 1.0) / (params / 2.0 + 1.0), exponents), axis=1)
 
 
 def availability(w: Workload, j: int, t: float) -> float:
@@ -70,7 +71,7 @@ def make_workload(spec: EstimationSpec, seed_seq: np.random.SeedSequence) -> Wor
         problem, stage, X, work, data, sigma, p_out, factor, stage_release = _generate(spec, x_rng, data_rng)
     n, m = work.size, spec.processors.count
     z = noise_rng.standard_normal((n, m))
-    noise = np.exp(sigma[:, None] * z - 0.5 * sigma[:, None] ** 2)
+    noise = exp(sigma[:, None] * z - 0.5 * sigma[:, None] ** 2)
     noise *= np.where(out_rng.random((n, m)) < p_out[:, None], factor[:, None], 1.0)
     net, pr = spec.network, spec.processors
     latency = lat_rng.exponential(net.latency, (n, m)) if net.latency > 0 else np.zeros((n, m))

@@ -36,11 +36,13 @@ changes which step wins a near-tie.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
+from hcsched.kernels import exp
 from hcsched.models.etc import batch
 from hcsched.models.etc.bounds import lp_relaxation
 
@@ -490,7 +492,7 @@ def _tree_weights(m: int, pairs: list) -> np.ndarray | None:
     for j, k, pj, pk in pairs:
         if pj <= 0.0 or pk <= 0.0:
             return None
-        step = np.log(pj) - np.log(pk)  # log w_k - log w_j
+        step = math.log(pj) - math.log(pk)  # log w_k - log w_j
         links[j].append((k, step))
         links[k].append((j, -step))
     logw = np.full(m, np.nan)
@@ -505,7 +507,7 @@ def _tree_weights(m: int, pairs: list) -> np.ndarray | None:
                 return None
     if np.isnan(logw).any():
         return None
-    w = np.exp(logw - logw.max())
+    w = exp(logw - logw.max())
     return None if (w <= 0.0).any() else w / w.sum()
 
 
