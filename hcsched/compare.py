@@ -819,7 +819,8 @@ class RunComparison:
     def winner_words(self, on: str = "", short: bool = False) -> str:
         """Whether the winner on the headline metric stays: "the winner stays sufferage"; ``on``: the metric said
         ("the winner on makespan stays sufferage"), where the line leads with another one; ``short``: a close race
-        said without its names ("still no clear winner", "no clear winner any more"). Where no heuristic of the
+        said without its names ("still no clear winner", "no clear winner any more"), a new winner in three words
+        ("slack-sufferage now wins"). Where no heuristic of the
         what-if keeps up with its arrivals, none is crowned ("no heuristic keeps up, so a ranking would only compare
         how fast their queues grow")."""
         a, b = self.winners
@@ -835,6 +836,8 @@ class RunComparison:
             return f"{b.label} has the best average{where}, not told apart from {b.runner_up}"
         if short and not b.clear:
             return f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more"
+        if short and a.label != b.label:  # a new winner: never left out of a lead for want of words
+            return f"{b.label} now wins{where}"
         if a.label == b.label:
             if b.clear:
                 return f"the winner{where} stays {b.label}"

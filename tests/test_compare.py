@@ -519,3 +519,18 @@ def test_a_swap_keeps_the_place_trials_seed_and_workload_and_never_the_benchmark
     assert (after.spec, after.trials, after.seed, after.benchmark_label) == (sc.spec, sc.trials, sc.seed, "min-min")
     with pytest.raises(HcschedError, match="swap: 'nope' is not allowed"):
         swapped(sc, "nope", "max-min")
+
+
+def test_a_new_winner_is_said_in_three_words_where_the_whole_clause_would_not_fit():
+    """The value what-if read "value of max-min 91.28% → 79.84% ... (11 points lower ...)" and left out that
+    slack-sufferage now wins at 90.84%: a lead with no room for "the winner changes from A to B" says "B now wins"."""
+    base = small()
+    fast = _twice_the_rate(base)
+    after = _results(fast, [m * 1.3 for m in BEFORE[0]], BEFORE[1])
+    after.loc[after["heuristic"] == "mct", "makespan"] *= 1.5
+    cmp = compare_runs(base, _results(base, *BEFORE), fast, after)
+    assert cmp.winner_words() == "the winner changes from mct to kpb"
+    assert cmp.winner_words(short=True) == "kpb now wins"
+    lead, _ = cmp.change_parts()
+    assert lead.endswith("; the winner changes from mct to kpb (K-percent best).") and word_count(lead) <= \
+        CHANGE_LEAD_WORDS
