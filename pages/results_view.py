@@ -488,19 +488,20 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
 
 def gantt_task(schedules: dict, window: tuple[float, float] | None, machines: list[int] | None, key: str) -> int | None:
     """The task marked in every heuristic's panel: by default the one whose finish differs most between the heuristics
-    shown (``gantt_highlight``), following the window and the heuristics until one is typed; -1 marks none."""
+    shown (``gantt_highlight``), following the window and the heuristics until one is typed; empty marks none."""
     default = gantt_highlight(schedules, window, machines)
-    default = -1 if default is None else default
     tasks = max(s.start.size for s in schedules.values())
     chosen, shown = f"{key}_gantt_task", f"{key}_gantt_task_default"
     state = st.session_state
-    if chosen not in state or state[chosen] == state.get(shown) or not -1 <= state[chosen] < tasks:
+    typed = state.get(chosen)
+    if chosen not in state or typed == state.get(shown) or (typed is not None and not 0 <= typed < tasks):
         state[chosen] = default  # never typed (or out of this trial's range): the default of this window
     state[shown] = default
-    task = st.number_input("Task marked in every panel", -1, max(0, tasks - 1), key=chosen,
+    task = st.number_input("Task marked in every panel", 0, max(0, tasks - 1), None, key=chosen, placeholder="none",
                            help="Hatched and labelled in every heuristic's panel that shows it, to compare "
-                                "where and when each ran it; -1 for none. By default the task whose finish differs "
-                                "most between the heuristics shown.")
-    if task < 0:
-        st.caption("No task is marked: " + ("none is in every panel shown." if default < 0 else "-1 marks none."))
-    return None if task < 0 else int(task)
+                                "where and when each ran it; empty for none. By default the task whose finish "
+                                "differs most between the heuristics shown.")
+    if task is None:
+        st.caption("No task is marked: " + ("none is in every panel shown." if default is None else
+                                            "type a task's number to mark it."))
+    return None if task is None else int(task)

@@ -240,8 +240,8 @@ def test_gantt_choices_changed_twice_and_after_another_trial():
 
 def test_the_task_marked_in_every_panel_follows_the_typed_number_twice_and_the_default_after_another_trial():
     """The Gantt's marked task: hatched and labelled in every panel (from the frame its bar starts) and said in the
-    caption; a typed task stays through a second change; -1 marks none; another trial with no typed task takes that
-    trial's default again."""
+    caption; a typed task stays through a second change; an empty box marks none (no "-1"); another trial with no
+    typed task takes that trial's default again."""
     sc = preset("quickstart").replace(trials=2)
     at = open_results(sc)
     box = at.number_input(key="results_gantt_task")
@@ -253,8 +253,9 @@ def test_the_task_marked_in_every_panel_follows_the_typed_number_twice_and_the_d
         assert any(f"Task {task}, hatched and labelled in every panel" in c.value for c in at.caption)
         gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
         assert any(f"task {task}" in (t or "") for f in gantt["frames"] for d in f["data"] for t in d.get("text") or [])
-    at.number_input(key="results_gantt_task").set_value(-1).run()
+    at.number_input(key="results_gantt_task").set_value(None).run()
     assert not at.exception and not any("hatched and labelled in every panel" in c.value for c in at.caption)
+    assert "No task is marked: type a task's number to mark it." in [c.value for c in at.caption]
     at.number_input(key="results_gantt_task").set_value(default).run()  # back to the default: it follows again
     at.number_input(key="results_trial").set_value(1).run()
     assert not at.exception and at.number_input(key="results_gantt_task").value >= 0
@@ -277,5 +278,5 @@ def test_a_gantt_with_no_task_in_every_panel_says_why_none_is_marked():
     at = AppTest.from_function(_mark_none)
     at.run()
     assert not at.exception, at.exception
-    assert at.number_input[0].value == -1
+    assert at.number_input[0].value is None and at.number_input[0].min == 0  # empty, "none": never "-1"
     assert any(c.value == "No task is marked: none is in every panel shown." for c in at.caption)
