@@ -162,7 +162,10 @@ def swap_row(key: str, current) -> None:
     (the benchmark stays), for which of the model's others, and its button; the runs a server keeps by workload
     make it cost only the heuristic it adds."""
     inside, outside = swap_choices(current)
-    if not inside or not outside:
+    if not inside or not outside:  # said, not hidden: where the swap went
+        why = ("every heuristic of this model is in the run" if not outside else
+               "the run has only its benchmark, which the normalised metrics are divided by")
+        st.caption(f"No swap of a heuristic: {why}. The Heuristics page removes or adds one.")
         return
     model = current.model
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")

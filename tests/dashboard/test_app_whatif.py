@@ -268,6 +268,21 @@ def test_one_heuristic_swapped_for_another_is_a_what_if_of_its_own():
     assert not at.exception
 
 
+def test_a_run_of_every_heuristic_of_its_model_says_why_it_offers_no_swap():
+    from hcsched import heuristic_names
+    from hcsched.scenario import HeuristicSpec
+
+    every = SMALL.replace(heuristics=tuple(HeuristicSpec.make(n, model="etc") for n in heuristic_names(model="etc")),
+                          tasks=20, trials=2)
+    at = app("app.py", scenario=every)
+    at.switch_page("pages/run.py").run()
+    run(at, timeout=120)
+    at.switch_page("pages/results.py").run()
+    assert not [s for s in at.selectbox if s.key == "results_swap_out"]
+    assert ("No swap of a heuristic: every heuristic of this model is in the run. The Heuristics page removes or adds "
+            "one.") in [c.value for c in at.caption]
+
+
 def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     """The manager read "16796 times as high: a real change" and a winner crowned while no mapping keeps up, said
     only in a grey caption: the lead says it first, in words, and the warnings say the paper's symbol after."""
