@@ -262,3 +262,12 @@ def test_long_run_goes_to_the_background_and_can_be_cancelled():
         at.run()
     assert "job" not in at.session_state and "results" not in at.session_state
     assert any("cancelled" in w.value for w in at.warning)
+
+
+def test_homes_etc_preview_has_a_title_its_narrow_column_holds():
+    """Home's ETC preview sits in a narrow column: its title read "Expected time of each task on each machine (ET("
+    in a browser, cut; there it is short, and the Scenario page keeps the long one."""
+    at = app("app.py", scenario=preset("quickstart"))
+    at.run()
+    titles = [c["layout"]["title"]["text"] for c in charts(at) if "ETC" in str(c["layout"].get("title", ""))]
+    assert titles == ["Expected times (ETC), first trial"]
