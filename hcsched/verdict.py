@@ -358,11 +358,14 @@ def _size(x: float, kind: str) -> str:
 
 
 def _sizes(xs: list[float], kind: str) -> str:
-    """Differences' sizes: "about 8.9%" when they read the same, else "8.8% to 8.9%", "5.3 to 8.8 points"."""
+    """Differences' sizes: "about 8.9%" when they read the same, else "8.8% and 8.9%" for two, "between 5.3 and 8.8
+    points" for more (never "8.8% to 8.9%", which reads as an interval)."""
     low, high = min(xs, key=abs), max(xs, key=abs)
     if _size(low, kind) == _size(high, kind):
         return f"about {_size(low, kind)}"
-    return f"{amount_text(abs(low))}{'%' if kind == 'percent' else ''} to {_size(high, kind)}"
+    if len(xs) == 2:
+        return f"{_size(low, kind)} and {_size(high, kind)}"
+    return f"between {amount_text(abs(low))}{'%' if kind == 'percent' else ''} and {_size(high, kind)}"
 
 
 def _side(x: float) -> str:

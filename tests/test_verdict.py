@@ -27,6 +27,7 @@ from hcsched.verdict import (
     LEAD_WORDS,
     NEITHER,
     Headline,
+    _sizes,
     headline,
     headline_metric,
     headline_metrics,
@@ -496,8 +497,9 @@ def test_a_close_race_that_beats_the_benchmark_says_so_first():
     results = table("x", A=[90, 99, 81, 90], B=[91, 98, 82, 89.5], C=[100, 110, 90, 100])
     v = verdict(results, LOWER, benchmark="C")
     assert [h for h, _ in v.group_benchmark] == ["A", "B"] and all(c.told_apart for _, c in v.group_benchmark)
-    assert v.text == ("A and B both beat the benchmark C on makespan by 9.8% to 10%: a real difference; the two are "
-                      "not told apart.")
+    assert v.text == ("A and B both beat the benchmark C on makespan by 9.8% and 10%: a real difference; the two are "
+                      "not told apart.")  # "9.8% to 10%" read as an interval
+    assert _sizes([-5.3, -8.8, -7.0], "percent") == "between 5.3% and 8.8%"
     assert v.detail == ("A averages 90 s and B 90.12 s; per trial, the 95% interval puts A between 2.0% below and 1.6% "
                         "above B. Against the benchmark C, 95% intervals: A 10% below, the same in every trial; B 8.2% "
                         "to 11% below.")
