@@ -241,17 +241,16 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
     trials = f"{scenario.trials} {model.trial_word}s" if so_far is None or so_far == scenario.trials else \
         f"so far {so_far} of {scenario.trials} {model.trial_word}s"
-    facts = [f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}",
-             run.took]
-    headline = shown_text(scenario.model, model.headline(scenario.spec))
+    sentences = [", ".join([f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}", run.took])]
+    headline = shown_text(scenario.model, model.headline(scenario.spec))  # a sentence of its own: short sentences
     if headline:
-        facts.append(headline)
+        sentences.append(headline[:1].upper() + headline[1:])
     if model.normalizes():
-        facts.append(f"{', '.join(m.title.lower() for m in model.metrics if m.normalize)} normalised to "
-                     f"{plain(scenario.benchmark_label)}")
+        normalised = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
+        sentences.append(f"{normalised[:1].upper()}{normalised[1:]} normalised to {plain(scenario.benchmark_label)}")
     with shown_as_error("Who wins could not be worked out"):
         show_verdict(results, scenario, key, so_far, to_come)
-    st.caption(", ".join(facts) + ". " + READING, help=INTERVALS)
+    st.caption(". ".join(sentences) + ". " + READING, help=INTERVALS)
     if getattr(run, "of", None) is not None:  # a run whose references were cancelled: the others' whole answer
         left_out = [in_words(h.label, scenario.model) for h in run.of.heuristics if h not in scenario.heuristics]
         st.caption(f"The run was cancelled before its references ended: {plain(' and '.join(left_out))}. These are "
