@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -786,3 +786,14 @@ def _row_axis(fig: go.Figure, row: int, rows: GanttRows, shown: list[int], bands
 def _rgba(color: str, alpha: float) -> str:
     color = color.lstrip("#")
     return f"rgba({int(color[0:2], 16)},{int(color[2:4], 16)},{int(color[4:6], 16)},{alpha})"
+
+
+def with_names(fig: go.Figure, labels: Sequence[str], name: Callable[[str], str]) -> go.Figure:
+    """``fig``'s heuristic axes (its y axes, a category per label) ticked by ``name(label)``
+    (a model's short name in words: the task-class model's "kpb (kbar=1)" as "kpb (each class's fastest machine, k̄
+    = 1)"), keeping what a tick said after its label ("(benchmark)", "(reference)"). The categories stay the labels."""
+    labels = [str(x) for x in labels]
+    shown = fig.layout.yaxis.ticktext
+    ticks = [str(t) for t in shown] if shown and len(shown) == len(labels) else labels
+    text = [name(x) + t[len(x):] if t.startswith(x) else t for x, t in zip(labels, ticks, strict=True)]
+    return fig.update_yaxes(tickvals=labels, ticktext=text)

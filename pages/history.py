@@ -155,13 +155,13 @@ def pin_baseline(number: int) -> None:
 def baseline_for(e: Entry) -> Entry | None:
     """The run ``e`` is compared with: the pinned baseline, else the session's first run of the same model (never ``e``
     itself; for the first run, None)."""
-    return _baseline(e.scenario.model, e)
+    return _baseline(e.scenario, e)
 
 
-def _baseline(model: str, e: Entry | None = None) -> Entry | None:
-    """The pinned run of ``model``, else the session's first run of it before ``e`` (any, for a run not yet in the
-    history); never ``e`` itself."""
-    same = [x for x in history() if x.scenario.model == model and x is not e]
+def _baseline(scenario: Scenario, e: Entry | None = None) -> Entry | None:
+    """The pinned run of ``scenario``'s model, else the session's first run of it before ``e`` (any, for a run not yet
+    in the history); never ``e`` itself."""
+    same = [x for x in history() if x.scenario.model == scenario.model and x is not e]
     pinned = next((x for x in same if x.number == st.session_state.get(BASELINE)), None)
     return pinned or next((x for x in same if e is None or x.number < e.number), None)
 
@@ -214,7 +214,7 @@ def online_against_baseline(scenario: Scenario, results: pd.DataFrame, pending) 
     """While a run's references (``pending``: their labels) still go on, its other heuristics' answer whole: the
     baseline it will be compared with (the pinned one, else the session's first run of the model) and the change line
     on the heuristics both share, without the references (theirs comes with the whole run)."""
-    base = _baseline(scenario.model)
+    base = _baseline(scenario)
     if base is None:
         return None
     before = Side(base.title, *without(base.scenario, base.run.results, pending))

@@ -53,7 +53,7 @@ from pages.history import (
     titled,
 )
 from pages.jobs import showing_so_far
-from pages.models import heuristic_ticks, replace_scenario, shown_text, ui
+from pages.models import heuristic_ticks, replace_scenario, short_label, shown_text, ui
 from pages.runs import RunResult, running_run
 from pages.session import Keys, same_experiment
 from pages.store import SESSION_HOURS
@@ -439,6 +439,7 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     default = [label for label in default if label in labels]
     names = heuristic_hovers(labels, scenario.model)
     shown = st.multiselect("Heuristics in the Gantt chart", labels, default=default, key=f"{key}_gantt_heuristics",
+                           format_func=lambda label: short_label(scenario.model, label),
                            help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, "
                                 "with the benchmark. The names: " + "; ".join(plain(names[x]) for x in labels) + ".")
     if not shown:

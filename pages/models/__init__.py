@@ -37,6 +37,7 @@ from types import ModuleType
 import streamlit as st
 
 from hcsched import Scenario, model_names
+from hcsched.charts import with_names
 from pages.session import Keys, W
 
 
@@ -59,9 +60,20 @@ def shown_text(model: str, text: str) -> str:
 
 def heuristic_ticks(model: str, fig, labels):
     """A shared chart's heuristic axis (a category per label) as the model's module ticks it (its
-    ``heuristic_ticks``), else as it is."""
+    ``heuristic_ticks``), else by its short names (:func:`short_label`), else as it is."""
     own = getattr(ui(model), "heuristic_ticks", None)
-    return own(fig, list(labels)) if own is not None else fig
+    if own is not None:
+        return own(fig, list(labels))
+    if getattr(ui(model), "short_name", None) is not None:
+        return with_names(fig, list(labels), lambda label: short_label(model, label))
+    return fig
+
+
+def short_label(model: str, label: str) -> str:
+    """A heuristic's label as a chart tick or a chip says it, its parameters as a person reads them (the model's
+    module's ``short_name``: "fz (beta=0.1)" as "fz (β = 0.1)"), else the label."""
+    own = getattr(ui(model), "short_name", None)
+    return own(label) if own is not None else label
 
 
 def sweep_key_example(model: str) -> str | None:

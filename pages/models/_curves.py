@@ -9,6 +9,7 @@ import streamlit as st
 from hcsched import get_model
 from hcsched.curve_charts import SHOWN, default_shown
 from hcsched.heuristics import heuristic_title
+from pages.models import short_label
 from pages.widgets import headline_metric, plain
 
 
@@ -20,7 +21,7 @@ def shown_heuristics(results: pd.DataFrame, scenario, key: str, count: int = SHO
     chosen = st.multiselect("Heuristics shown over time", labels, default=default_shown(results, headline,
                                                                                          scenario.benchmark_label,
                                                                                          count),
-                            key=f"{key}_shown",
+                            key=f"{key}_shown", format_func=lambda label: short_label(scenario.model, label),
                             help=f"By default {count} in all: the best by {headline.title.lower()}, and the benchmark; "
                                  "add or remove any. What each short name means: hover a line, or see *What the short "
                                  "names on this page mean* above.")

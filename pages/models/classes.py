@@ -11,10 +11,10 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
-from hcsched.charts import GanttRows
+from hcsched.charts import GanttRows, with_names
 from hcsched.experiment import trial_seeds
 from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
-from hcsched.models.classes.charts import allocation_heatmap, in_system, with_names
+from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.heuristics import short_name
 from hcsched.models.classes.lp import times
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials

@@ -14,6 +14,7 @@ from hcsched import HcschedError
 from hcsched.errors import describe_error
 from hcsched.models.estimation import CURVE_SAMPLES, MODEL
 from hcsched.models.estimation.charts import error_over_time, mean_curves, median_ends, over_time, processor_rows
+from hcsched.models.estimation.heuristics import short_name  # noqa: F401 (the page's short names: pages.models)
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
 from pages.models._curves import shown_heuristics, what_the_names_mean

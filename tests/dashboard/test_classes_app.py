@@ -61,15 +61,15 @@ def test_results_page_draws_the_mean_number_in_system_over_replications_of_the_h
     sc, at = results_page
     labels = [h.label for h in sc.heuristics]
     shown = at.multiselect(key="results_shown")
-    assert shown.options == labels and shown.value == labels  # 3 heuristics: all of them by default
+    from hcsched.models.classes.heuristics import short_name
+
+    assert shown.options == [short_name(x) for x in labels] and shown.value == labels  # all 3 by default, in words
     fig = in_system_chart(at)
     assert "lower is better" in fig["layout"]["title"]["text"]
     assert fig["layout"]["legend"]["x"] >= 1 and fig["layout"]["legend"]["xanchor"] == "left"  # outside the plot
     assert fig["layout"]["legend"]["title"]["text"] == "heuristic"
     lines = [d for d in fig["data"] if d.get("showlegend") is not False]
     bands = [d for d in fig["data"] if d.get("fill") == "toself"]
-    from hcsched.models.classes.heuristics import short_name
-
     assert [d["name"] for d in lines] == [short_name(x) for x in labels] and len(bands) == 3  # in words
     runs = [trial_runs(sc, t) for t in range(sc.trials)]  # the run's own replications
     for d, label in zip(lines, labels, strict=True):
@@ -182,7 +182,7 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     """The manager read "mean number in system" and "the highest share of machines not queried": queueing jargon."""
     _, at = results_page
     caption = next(c.value for c in at.caption if "seed" in c.value)
-    assert "the machines can keep up with 1.33 times today's arrivals (the LP's λ* = 1.33)" in caption
+    assert ". The machines can keep up with 1.33 times today's arrivals (the LP's λ* = 1.33)" in caption
     assert "stabilisable" not in caption
     lead = next(m.value for m in at.markdown if m.value.startswith("**"))
     trade = next(m.value for m in at.markdown if m.value.startswith("But "))

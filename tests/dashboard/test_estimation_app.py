@@ -250,7 +250,10 @@ def test_results_page_bars_and_the_models_curves_averaged_over_trials(results_pa
     table = at.session_state["results"].results
     shown = at.multiselect(key="results_shown")
     # the best two and the benchmark by default (the error chart drew 8 lines with overlapping bands)
-    assert shown.options == [h.label for h in sc.heuristics] and len(shown.value) == 3 and "fa" in shown.value
+    from hcsched.models.estimation.heuristics import short_name
+
+    assert shown.options == [short_name(h.label) for h in sc.heuristics]  # the chips: "fz (β = 0.1)", no "beta="
+    assert len(shown.value) == 3 and "fa" in shown.value and "fz (β = 0.1)" in shown.options
     means = table.groupby("heuristic")["makespan"].mean()
     assert set(shown.value) == set(means.drop("fa").nsmallest(2).index) | {"fa"} or \
         set(shown.value) == set(means.nsmallest(3).index)

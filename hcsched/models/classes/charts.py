@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
@@ -36,12 +36,3 @@ def allocation_heatmap(delta: np.ndarray, columns: list[str] | None = None) -> g
     return fig
 
 
-def with_names(fig: go.Figure, labels: Sequence[str], name: Callable[[str], str]) -> go.Figure:
-    """``fig``'s heuristic axes (its y axes, a category per label) ticked by ``name(label)``
-    (:func:`hcsched.models.classes.heuristics.short_name`: "kpb (kbar=1)" as "kpb (each class's fastest machine, k̄ =
-    1)"), keeping what a tick said after its label ("(benchmark)", "(reference)"). The categories stay the labels."""
-    labels = [str(x) for x in labels]
-    shown = fig.layout.yaxis.ticktext
-    ticks = [str(t) for t in shown] if shown and len(shown) == len(labels) else labels
-    text = [name(x) + t[len(x):] if t.startswith(x) else t for x, t in zip(labels, ticks, strict=True)]
-    return fig.update_yaxes(tickvals=labels, ticktext=text)

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from hcsched.errors import HcschedError
-from hcsched.heuristics import Heuristic, Param
+from hcsched.heuristics import Heuristic, Param, label_parts
 from hcsched.models.estimation import alg2 as A
 from hcsched.models.estimation import kernels as K
 from hcsched.models.estimation import plugin as P
@@ -432,3 +432,19 @@ HEURISTICS = (
          Param("cooling", 0.995, float, 0.0, 1.0, low_open=True, doc="temperature factor per move"), CASE),
         models=(EST,), paper=PAGE, run_450=(0.095, 1.4), moves=("iterations",), anneal=True),
 )
+
+
+#: How a chart tick or a chip says a parameter of a label: the paper's symbol, or a word, and never "beta=0.1".
+SHORT_PARAMS = {"beta": lambda v: f"β = {v}", "case": lambda v: f"{v} case", "st": lambda v: f"{v} ST",
+                "ties": lambda v: f"ties {v}", "reading": lambda v: f"{v} reading"}
+
+
+def short_name(label: str) -> str:
+    """A label short enough for a chart tick or a chip, its parameters as a person reads them: "fz (beta=0.1)" ->
+    "fz (β = 0.1)", "fz (beta=0.1, case=worst)" -> "fz (β = 0.1, worst case)"; the tabu and annealing parameters as
+    "iterations = 50"; a label without parameters (or of one's own) as it is."""
+    name, params = label_parts(label)
+    if not params or not str(label).startswith(f"{name} ("):
+        return str(label)
+    said = [SHORT_PARAMS.get(k, lambda v, k=k: f"{k} = {v}")(v) for k, v in params.items()]
+    return f"{name} ({', '.join(said)})"

@@ -482,7 +482,7 @@ def _presets():
 def test_a_charts_heuristic_axis_is_ticked_in_words_with_its_marks_kept():
     import plotly.graph_objects as go
 
-    from hcsched.models.classes.charts import with_names
+    from hcsched.charts import with_names
     from hcsched.models.classes.heuristics import short_name
 
     labels = ["mct", "kpb (kbar=1)"]
