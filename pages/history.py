@@ -113,11 +113,30 @@ def keep(run) -> Entry:
 
 
 def reuse(scenario: Scenario) -> Entry | None:
-    """The run of exactly this scenario (settings, trials and seed) if the history has it: made the results shown."""
+    """The run of exactly this scenario (settings, trials and seed) if the history has it: made the results shown,
+    remembering the run shown before it (:func:`came_from`)."""
     found = next((e for e in reversed(history()) if e.scenario == scenario), None)
     if found is not None:
+        before = shown_entry()
         st.session_state[Keys.RESULTS] = found.run
+        if before is not None and before is not found:
+            st.session_state[CAME_FROM] = (found.number, before.number)
     return found
+
+
+def came_from(e: Entry) -> Entry | None:
+    """The run shown before ``e``, of the same model: the one a what-if went back from to ``e``, an earlier run of
+    the same settings shown again rather than run twice (half the arrival rate from a run at twice the rate), else
+    the run before it in the session."""
+    numbers = st.session_state.get(CAME_FROM)
+    number = numbers[1] if numbers and numbers[0] == e.number else e.parent
+    return next((x for x in history() if x.number == number and x is not e
+                 and x.scenario.model == e.scenario.model), None)
+
+
+def _same_settings(a: Scenario, b: Scenario) -> bool:
+    """The same settings, heuristics, trials and seed, whatever the scenarios are called."""
+    return a.replace(name=b.name, description=b.description) == b
 
 
 def shown_entry() -> Entry | None:
@@ -145,6 +164,7 @@ def show_history_table() -> None:
 
 
 PICKED = "history_picked"  # the number of the run picked to be shown, until the next run
+CAME_FROM = "history_came_from"  # (run shown again, run shown before it): :func:`came_from`
 BASELINE = "history_baseline"  # the number of the run the user pinned as the baseline
 
 
@@ -221,9 +241,13 @@ def online_against_baseline(scenario: Scenario, results: pd.DataFrame, pending) 
     return base, change_line(before, Side("", scenario, results))
 
 
-def against_baseline(e: Entry) -> tuple[Entry, str] | None:
-    """The baseline of ``e`` (:func:`baseline_for`) and the change line of ``e`` against it; None without one."""
-    base = baseline_for(e)
-    if base is None:
+def against_baseline(e: Entry) -> tuple[Entry, str, bool] | None:
+    """The baseline of ``e`` (:func:`baseline_for`), the change line of ``e`` against it, and False; for the baseline
+    itself, or a run of the baseline's settings (a what-if that went back to them), the run shown before it
+    (:func:`came_from`), the line against that, and True; None without either."""
+    base, before = baseline_for(e), False
+    if base is None or is_pinned(e) or _same_settings(base.scenario, e.scenario):  # nothing to say against it
+        base, before = came_from(e), True
+    if base is None or _same_settings(base.scenario, e.scenario):
         return None
-    return base, change_line(side_of(base), side_of(e))
+    return base, change_line(side_of(base), side_of(e)), before

@@ -42,6 +42,7 @@ from hcsched.verdict import (
     trade_off,
 )
 from pages.history import (
+    CAME_FROM,
     HISTORY_CAP,
     PICKED,
     against_baseline,
@@ -135,6 +136,7 @@ def _picked(key: str) -> None:
     picked = titled(st.session_state[key])
     st.session_state[Keys.RESULTS] = picked.run
     st.session_state[PICKED] = picked.number
+    st.session_state.pop(CAME_FROM, None)  # a run picked: no what-if went back to it
 
 
 def _to_compare() -> None:
@@ -154,7 +156,7 @@ def pick_run(key: str):
     st.selectbox("Run shown", [e.title for e in reversed(runs)], key=picker, on_change=_picked, args=(picker,),
                  help=f"The last {HISTORY_CAP} runs of this session, kept on this server for {SESSION_HOURS:g} hours "
                       "after your last visit: a reload of this address finds them.")
-    found = None if is_pinned(shown) else against_baseline(shown)
+    found = against_baseline(shown)
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
     if is_pinned(shown):
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
@@ -171,9 +173,12 @@ def pick_run(key: str):
     return shown
 
 
-def _against(where, base, line: str) -> None:
-    """The change line against the baseline run ``base``, in ``where`` (the page, or a column)."""
+def _against(where, base, line: str, before: bool = False) -> None:
+    """The change line against the baseline run ``base``, in ``where`` (the page, or a column); ``before``: ``base``
+    is the run shown before the baseline was shown again (:func:`pages.history.came_from`)."""
     which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
+    if before:
+        which = "the run shown before"
     where.info(f"Against run #{base.number}, {which}: {plain(shown_text(base.scenario.model, line))}")
 
 

@@ -243,6 +243,53 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert labels == ["Twice the arrival rate", "Half the arrival rate"] and not at.exception
 
 
+def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run_shown_before():
+    """Half the arrival rate from a run at twice the rate is the baseline's settings again: the manager saw no line
+    against the run it came from ("the same scenario: no change" against the baseline, or nothing when shown again
+    rather than run twice); it is said against the run shown before, which could not keep up."""
+    import dataclasses
+
+    from hcsched.compare import quick_what_ifs
+
+    b = preset("alazzoni-B")
+    base = b.replace(trials=2, classes=dataclasses.replace(b.classes, horizon=2000.0))
+    at = app("app.py", scenario=base)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    for what in ("Twice the arrival rate", "Half the arrival rate"):
+        labels = [x.label for x in at.button if x.key and x.key.startswith("results_whatif_")]
+        at.button(key=f"results_whatif_{labels.index(what)}").click().run()
+        until_ended(at)
+    kept = at.session_state["history"]
+    assert at.session_state["scenario"].spec == base.spec == kept[-1].scenario.spec  # the baseline's settings again
+    assert dict(quick_what_ifs(base))["Twice the arrival rate"].spec == kept[1].scenario.spec
+    info = plain(at.info[0].value)
+    assert info.startswith("Against run #2, the run shown before: half the arrival rate: the machines now keep up, "
+                           "where in the baseline tasks piled up for the whole run"), info
+    assert not at.exception
+
+
+def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
+    """A run of the baseline's exact scenario is not run twice: the baseline's results show again, and the line says
+    them against the run shown before (it said nothing: a baseline is not compared with itself)."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    at.button(key="results_whatif_0").click().run()  # twice the machines: run #2
+    until_ended(at)
+    at.session_state["scenario"] = at.session_state["history"][0].scenario  # back to run #1's, exactly
+    at.switch_page("pages/run.py").run()
+    at.button(key="run_start").click().run()
+    at.switch_page("pages/results.py").run()
+    assert len(at.session_state["history"]) == 2 and at.session_state["results"] is at.session_state["history"][0].run
+    infos = [plain(i.value) for i in at.info]
+    assert infos[0].startswith("The same scenario, trials and seed as run #1 ") and "shown again" in infos[0]
+    assert infos[1].startswith("Against run #2, the run shown before: half the machines: "), infos
+    assert not at.exception
+
+
 def test_one_heuristic_swapped_for_another_is_a_what_if_of_its_own():
     """The manager could not try "Max-min for Sufferage" without the Heuristics page: under the what-ifs, a heuristic
     of the run (the benchmark stays) swapped for another of the model runs in one click and compares as one."""
