@@ -422,6 +422,14 @@ def _nth_start(starts: np.ndarray, n: int, after: float) -> float:
     return x if x > after else float(later[0]) if later.size else after
 
 
+def _last_finish(schedules: dict[str, Schedule], picks: dict[str, np.ndarray]) -> float:
+    """The last finish among the tasks drawn (those of the rows shown: 11 of 90 processors end well before the
+    others, whose end left half the time axis empty), else among every task."""
+    ends = [s.finish[picks[label]] for label, s in schedules.items()]
+    ends = [float(e[np.isfinite(e)].max()) for e in ends if np.isfinite(e).any()]
+    return max(ends) if ends else max(float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values())
+
+
 def gantt_start(schedules: dict[str, Schedule], machines: Sequence[int] | None = None) -> float:
     """Where tasks start to run: the earliest start of a task shown (on ``machines``, all by default) in any panel;
     0 when none started."""
@@ -709,7 +717,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
         picks = {label: np.r_[idx[idx != highlight], idx[idx == highlight]] for label, idx in picks.items()}
     rows_of = {label: machines if machines is not None else list(range(s.machines)) for label, s in schedules.items()}
     t0 = window[0] if window else gantt_start(schedules, machines)
-    t1 = window[1] if window else max(float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values())
+    t1 = window[1] if window else _last_finish(schedules, picks)
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
     times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))

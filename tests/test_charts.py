@@ -615,3 +615,17 @@ def test_the_gantt_opens_on_the_busiest_machines_side_by_side_when_not_all_fit()
                     np.ones(6), 6)
     six = GANTT_TOP + GANTT_BOTTOM + 6 * LANE_PX[0]  # 6 lanes: machine 4 and one more, or three others
     assert gantt_busiest({"a": busy}, lane_rows, height=six) == (4, 2)  # 4-5 ran 4 tasks; 0-2 ran 2
+
+
+def test_a_gantt_of_some_rows_ends_its_time_axis_where_their_tasks_end():
+    """11 of 90 processors shown ended near 2,500 s while the axis ran to 4,500 s (the others' end): half of it
+    empty. Its time axis now ends at the last finish among the rows shown."""
+    import numpy as np
+
+    from hcsched.charts import gantt
+    from hcsched.metrics import Schedule
+
+    s = Schedule(np.zeros(3), np.array([0, 1, 2]), np.array([0.0, 0.0, 0.0]), np.array([10.0, 25.0, 45.0]),
+                 np.ones(3), np.ones(3), 3)
+    assert list(gantt({"a": s}, machines=[0, 1]).layout.xaxis.range) == [0.0, 25.0]
+    assert list(gantt({"a": s}).layout.xaxis.range) == [0.0, 45.0]
