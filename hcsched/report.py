@@ -371,7 +371,8 @@ def quantity_figure(q: Quantity):
         fig.add_vline(x=q.paper, line_dash="dash", line_color="#000", annotation_text=f"paper: {_number(q.paper)}",
                       annotation_position="bottom right", annotation_font_size=11)
         legend += f" · dashed: the paper's {_number(q.paper)}"
-    legend += f" · ◆ {OURS}'s rerun" + (" and its 95% interval" if has_interval else " (no interval)")
+    legend += f" · ◆ {OURS}" + (" and its 95% interval" if has_interval else " (no interval)")  # its rerun: a short
+    # line, since the legend is the chart's title line (cut at 1000 px with "hcsched's rerun")
     title = _wrap(q.title)
     more = 16 * title.count("<br>")  # a wrapped axis title's lines
     fig.update_layout(template="none", height=180 + more, margin={"l": 60, "r": 20, "t": 34, "b": 50 + more},

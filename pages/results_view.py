@@ -428,8 +428,8 @@ def rows_shown(rows: GanttRows, machines: list[int], total: int) -> str:
     """Which rows of ``total`` the Gantt chart shows (``machines``, side by side) and where to pick others, in the
     model's row word: short enough for the chart's title line."""
     first, last = rows.name(machines[0]), rows.name(machines[-1])
-    return (f"{first if first == last else f'{first}-{last}'} of the {total} {rows.word}s shown (all would not fit): "
-            f"see the others with “{rows.word.capitalize()}s shown” above.")
+    return (f"{first if first == last else f'{first}-{last}'} of the {total} {rows.word}s (all would not fit); "
+            f"others: “{rows.word.capitalize()}s shown” above")
 
 
 def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str,

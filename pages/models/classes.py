@@ -15,7 +15,7 @@ from hcsched.charts import GanttRows, with_names
 from hcsched.experiment import trial_seeds
 from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
 from hcsched.models.classes.charts import allocation_heatmap, in_system
-from hcsched.models.classes.heuristics import short_name
+from hcsched.models.classes.heuristics import short_name, tick_name
 from hcsched.models.classes.lp import times
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import EXEC_AS, LONG_BRANCH_MAX, SERVICES, ClassSpec
@@ -110,10 +110,11 @@ def shown_text(text: str) -> str:
 
 
 def heuristic_ticks(fig, labels):
-    """The shared charts' heuristic axes (bars, per-replication boxes, the Compare chart) name each heuristic as the
-    model's own charts do: its parameters in words first, the paper's symbol after ("kpb (each class's fastest
-    machine, k̄ = 1)", section II-B); the marks a tick had ("(benchmark)") kept."""
-    return with_names(fig, labels, short_name)
+    """The shared charts' heuristic axes (bars, per-replication boxes, the Compare chart), panels side by side: each
+    heuristic's parameters by the paper's symbols, "kpb (k̄ = 1)" (section II-B; the words on hover, in the lines and
+    in the other charts; a tick in words, 40 characters, cut the panels' titles at 1000 px); the marks a tick had
+    ("(benchmark)") kept."""
+    return with_names(fig, labels, tick_name)
 
 
 def overview(scenario, container) -> None:

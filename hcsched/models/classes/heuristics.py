@@ -141,6 +141,15 @@ def short_name(label: str) -> str:
     return f"{name} ({', '.join([*words, *symbols])})"
 
 
+def tick_name(label: str) -> str:
+    """A label on a narrow chart's tick, a panel beside others: the paper's symbols alone, "kpb (k̄ = 1)" (the words
+    are on hover and in :func:`short_name` elsewhere); a label with no symbol as :func:`short_name` says it."""
+    name, params = label_parts(label)
+    said = [SHORT_WORDS[k](v) if k in SHORT_WORDS else None for k, v in params.items()]
+    symbols = [s for _, s in said if s] if said and all(said) else []
+    return f"{name} ({', '.join(symbols)})" if symbols and len(symbols) == len(said) else short_name(label)
+
+
 def _number(text: str) -> float | None:
     try:
         return float(text)
