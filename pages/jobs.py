@@ -329,8 +329,13 @@ def follow(key: str, cancel_key: str, results: bool = False) -> None:
 def showing_so_far(job: Job, trials: int, references: str = "") -> None:
     """The page shows the results of ``trials`` trials of ``job`` (``references``: the names of those still to come,
     which run after the others' trials): its progress bar says so while more are done (:meth:`Job.draw`), kept on the
-    job so that the page's next drawing says it from the start."""
+    job so that the page's next drawing says it from the start, and said at once on the bar this page drew
+    (:func:`follow`), before the charts below are drawn: under load a page takes seconds to draw, and its bar said the
+    count of the drawing before ("the results below: 1 of them") beside a lead of 10."""
     job.so_far = (trials, references)
+    entry = getattr(_watched, "entry", None)
+    if entry is not None and entry[3] is not None and st.session_state.get(entry[0]) is job:
+        job.draw(entry[1], entry[2], job.so_far)
 
 
 def following() -> bool:

@@ -277,6 +277,24 @@ def test_the_progress_says_how_many_trials_the_results_below_are_of():
     assert "results below" not in bar.text and "heuristics" not in bar.text
 
 
+def test_the_bar_says_the_count_the_page_shows_as_soon_as_the_page_knows_it(monkeypatch):
+    """Under load a page took seconds to draw its charts, and its bar kept the count of the drawing before ("27 of 30
+    done; the results below: 1 of them" beside "So far, 10 of 30") until the page was drawn whole: the bar is said
+    again as soon as the page knows what it shows."""
+    job = Job(preset("quickstart"), 30, estimate=20.0)
+    job.done = 27.0
+    bar, warning = _Slot(), _Slot()
+    monkeypatch.setattr(jobs.st, "session_state", {"job": job})
+    monkeypatch.setattr(jobs._watched, "entry", ("job", bar, warning, 3), raising=False)
+    jobs.showing_so_far(job, 1)
+    assert bar.text.endswith("; the results below: 1 of them")
+    jobs.showing_so_far(job, 10)  # the next drawing: before its charts, the bar says 10
+    assert bar.text.startswith("27 of 30 trials done") and bar.text.endswith("; the results below: 10 of them")
+    monkeypatch.setattr(jobs._watched, "entry", ("job", bar, warning, None), raising=False)  # a page without results
+    jobs.showing_so_far(job, 12)
+    assert bar.text.endswith("; the results below: 10 of them") and job.so_far == (12, "")
+
+
 def test_a_run_whose_workers_another_run_holds_says_so(monkeypatch):
     """A quick run started beside a long one showed "0 of 3 trials done" for seconds without saying why: while
     another run holds both workers, the bar says so, and says nothing of it once the run has a worker."""
