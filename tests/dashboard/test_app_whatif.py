@@ -243,13 +243,9 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert labels == ["Twice the arrival rate", "Half the arrival rate"] and not at.exception
 
 
-def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run_shown_before():
-    """Half the arrival rate from a run at twice the rate is the baseline's settings again: the manager saw no line
-    against the run it came from ("the same scenario: no change" against the baseline, or nothing when shown again
-    rather than run twice); it is said against the run shown before, which could not keep up."""
+def _short_alazzoni_b_run():
+    """alazzoni-B over 2,000 time units, 2 replications, run from the Run page; its Results page open."""
     import dataclasses
-
-    from hcsched.compare import quick_what_ifs
 
     b = preset("alazzoni-B")
     base = b.replace(trials=2, classes=dataclasses.replace(b.classes, horizon=2000.0))
@@ -257,6 +253,16 @@ def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run
     at.switch_page("pages/run.py").run()
     run(at)
     at.switch_page("pages/results.py").run()
+    return base, at
+
+
+def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run_shown_before():
+    """Half the arrival rate from a run at twice the rate is the baseline's settings again: the manager saw no line
+    against the run it came from ("the same scenario: no change" against the baseline, or nothing when shown again
+    rather than run twice); it is said against the run shown before, which could not keep up."""
+    from hcsched.compare import quick_what_ifs
+
+    base, at = _short_alazzoni_b_run()
     for what in ("Twice the arrival rate", "Half the arrival rate"):
         labels = [x.label for x in at.button if x.key and x.key.startswith("results_whatif_")]
         at.button(key=f"results_whatif_{labels.index(what)}").click().run()
@@ -333,16 +339,9 @@ def test_a_run_of_every_heuristic_of_its_model_says_why_it_offers_no_swap():
 def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     """The manager read "16796 times as high: a real change" and a winner crowned while no mapping keeps up, said
     only in a grey caption: the lead says it first, in words, and the warnings say the paper's symbol after."""
-    import dataclasses
-
     from hcsched.compare import quick_what_ifs
 
-    b = preset("alazzoni-B")
-    base = b.replace(trials=2, classes=dataclasses.replace(b.classes, horizon=2000.0))
-    at = app("app.py", scenario=base)
-    at.switch_page("pages/run.py").run()
-    run(at)
-    at.switch_page("pages/results.py").run()
+    base, at = _short_alazzoni_b_run()
     labels = [x.label for x in at.button if x.key and x.key.startswith("results_whatif_")]
     at.button(key=f"results_whatif_{labels.index('Twice the arrival rate')}").click().run()
     until_ended(at)
