@@ -733,8 +733,9 @@ class RunComparison:
             return f"{self._what()}: no heuristic of the baseline is in the what-if.", [self.pairing]
         metric, c = found
         short = lead_changes(self.before, self.after)
-        if self._piles_up(c) is not None:
-            return self._piled_up_parts(c, short, self._piles_up(c))
+        piled = self._piles_up(c)
+        if piled is not None:
+            return self._piled_up_parts(c, short, piled)
         said = f"{self._why(metric, c)}{metric_words(metric)} of {_lead_pair(c, metric)}"
         named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {said}.") <= CHANGE_LEAD_WORDS), 1)
         lead = f"{self._what(named, short)}: {said}"

@@ -132,9 +132,8 @@ def short_name(label: str) -> str:
     """A label as a chart's tick or a line of text names it, its parameters in words first and the paper's symbols
     after, once (section II-B): "kpb (each class's fastest machine, k̄ = 1)" for "kpb (kbar=1)"; any label whose
     parameters have no short words here as it is ("mct", a plug-in's). Short enough for a tick."""
-    name, params = label_parts(label)
-    said = [SHORT_WORDS[k](v) if k in SHORT_WORDS else None for k, v in params.items()]
-    if not said or not all(said) or not any(h.name == name for h in HEURISTICS):
+    name, said = _said(label)
+    if not said or not any(h.name == name for h in HEURISTICS):
         return str(label)
     words = [w for w, _ in said]
     symbols = [s for _, s in said if s]
@@ -144,10 +143,17 @@ def short_name(label: str) -> str:
 def tick_name(label: str) -> str:
     """A label on a narrow chart's tick, a panel beside others: the paper's symbols alone, "kpb (k̄ = 1)" (the words
     are on hover and in :func:`short_name` elsewhere); a label with no symbol as :func:`short_name` says it."""
+    name, said = _said(label)
+    symbols = [s for _, s in said if s]
+    return f"{name} ({', '.join(symbols)})" if symbols and len(symbols) == len(said) else short_name(label)
+
+
+def _said(label: str) -> tuple[str, list[tuple[str, str]]]:
+    """A label's name and each of its parameters as (words, symbol) (:data:`SHORT_WORDS`); no parameters where one
+    of them has no short words here."""
     name, params = label_parts(label)
     said = [SHORT_WORDS[k](v) if k in SHORT_WORDS else None for k, v in params.items()]
-    symbols = [s for _, s in said if s] if said and all(said) else []
-    return f"{name} ({', '.join(symbols)})" if symbols and len(symbols) == len(said) else short_name(label)
+    return name, said if all(said) else []
 
 
 def _number(text: str) -> float | None:
