@@ -18,7 +18,9 @@ got less than 80% of a core (other processes took the rest) is made again, up to
 
 Besides the presets, the scenarios of :data:`EXTRA`: cases where an estimate went wrong (the
 time-shared presets on the three slow servers a user uploaded, 2.7 s estimated for a 14.3 s run; and
-the quickstart's heuristics on a 2000 x 2000 ETC matrix of a user's, estimated at 6.6 minutes).
+the quickstart's heuristics on a 2000 x 2000 ETC matrix of a user's, estimated at 6.6 minutes); and the one-click
+what-ifs of each model's default preset (:func:`hcsched.compare.quick_what_ifs`, as the Results page offers them: the
+value model's "Twice the arrival rate" was estimated at 44 s and ran 141 s).
 
     python bench/estimates.py [--budget SECONDS] [--jobs J] [--via pool|fork] [--model NAME ...]
 """
@@ -38,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from hcsched import Scenario, get_model, model_names, preset, simulate, trial_runs  # noqa: E402
+from hcsched.compare import quick_what_ifs  # noqa: E402
 from hcsched.experiment import estimate_seconds  # noqa: E402
 from hcsched.models import warm_up  # noqa: E402
 from hcsched.models.etc.workload import range_based_etc  # noqa: E402
@@ -62,6 +65,12 @@ def _etc_matrix(tasks: int, machines: int) -> Scenario:
     matrix = range_based_etc(np.random.default_rng(29), tasks, machines, 3000.0, 100.0)
     data.update(name=f"quickstart, {tasks} x {machines} matrix", etc={"method": "matrix", "matrix": matrix.tolist()})
     return Scenario.from_dict(data)
+
+
+def _what_ifs(model: str) -> list[Scenario]:
+    """The one-click what-ifs of the model's default preset, each named by its preset and its words."""
+    base = preset(get_model(model).default_preset)
+    return [changed.replace(name=f"{base.name}: {words.lower()}") for words, changed in quick_what_ifs(base)]
 
 
 #: Scenarios measured besides the presets, by model: a user's 2000 x 2000 ETC matrix; a user's upload of three slow
@@ -164,6 +173,7 @@ def main() -> None:
         for model in models:
             cases = [(preset(name), presets) for name in get_model(model).presets()]
             cases += [] if args.no_extra else [(make(), extra) for make in EXTRA.get(model, [])]
+            cases += [] if args.no_extra else [(changed, extra) for changed in _what_ifs(model)]
             for scenario, into in cases:
                 r = measure(scenario, args.budget, args.jobs, pool, args.repeat if pool else 1)
                 repeated += r["runs"] > 1

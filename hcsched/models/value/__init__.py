@@ -22,7 +22,14 @@ from hcsched.metrics import Metric
 from hcsched.models.base import Model
 from hcsched.models.value import engine, spec, static
 from hcsched.models.value.claims import CLAIMS
-from hcsched.models.value.heuristics import DYNAMIC, DYNAMIC_NAMES, HEURISTICS, PluginHeuristic, make_plugin
+from hcsched.models.value.heuristics import (
+    DYNAMIC,
+    DYNAMIC_NAMES,
+    HEURISTICS,
+    PluginHeuristic,
+    make_plugin,
+    trial_seconds,
+)
 from hcsched.models.value.presets import PRESETS
 from hcsched.models.value.simulation import ValueRun, measure_run, run_dynamic
 from hcsched.models.value.spec import PRIORITIES
@@ -133,6 +140,10 @@ class ValueModel(Model):
         likely to draw, and per-task and per-machine arrays."""
         n, m = int(_TASKS_MARGIN * s.expected_tasks) + 100, s.machines
         return _MATRIX_BYTES * n * m + _TASK_BYTES * n + _MACHINE_BYTES * m
+
+    def trial_seconds(self, s: spec.ValueSpec, heuristics) -> float:
+        """Each heuristic's cost, and the static benchmarks' seed once (:func:`.heuristics.trial_seconds`)."""
+        return trial_seconds(s, heuristics)
 
     def plugin(self, rule, *, name: str, title: str, description: str, params: tuple, section: str, paper: str,
                origin: str, **capabilities) -> PluginHeuristic:

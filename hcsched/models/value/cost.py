@@ -1,18 +1,23 @@
 """The run estimate's cost model of the value model (Kim et al. 2007): what one trial of a heuristic costs, read by
 each heuristic object's ``trial_seconds`` (:mod:`.heuristics`).
 
-CPU seconds on one core of the 2-core machine, kernels compiled (fitted to one trial of the paper's workload at 793,
-1329 and 2400 tasks on 4, 8 and 16 machines, both heterogeneities; bench/estimates.py checks runs). A dynamic
-heuristic: n DYNAMIC_TASK + w n S^2 / m REBUILD, each arrival rebuilding the machines' queues of the S waiting tasks,
-S = n / (1 + (1 / rho)^4) at load rho (:func:`load`; S is small below rho = 1), w the heuristic's own weight (its
-``rebuild_weight``: Max-min's queues cost most, Queueing Table and Switching edit them). TPSA and GA: the schedules
-their parameters let them evaluate x n x their ``evaluation`` seconds (so that a run made far longer is refused
-before it starts).
+CPU seconds on one core of the 2-core machine, kernels compiled. A dynamic heuristic: n DYNAMIC_TASK + w REBUILD n
+S^2 / m, each arrival rebuilding the machines' queues of the S tasks waiting (:func:`waiting`). S depends on the
+heuristic: n PILE_SHARE / (1 + (rho_h / rho)^PILE_STEEPNESS), rho the load of the machines (:func:`load`, from each
+task's fastest machine) and rho_h the load past which the heuristic's own waiting tasks pile up (its
+:class:`QueueCost`): Max-Min, which maps the longest tasks first and not to their fastest machines, piles up from
+rho = 0.75, Min-Min only past 1.3; past it, tasks that can no longer earn anything leave the queues, so S stays under
+about PILE_SHARE n. The weights w and loads rho_h were fitted to the CPU seconds of each dynamic heuristic on two
+trials of the four kim-*-heavy presets with the arrival rate x1 to x3 (rho 0.35 to 3.1; 33 runs of each): a trial of
+the eight within 0.66-1.08 of its measured seconds, but at rho = 0.35, where each costs milliseconds. TPSA and GA:
+the schedules their parameters let them evaluate x n x their ``evaluation`` seconds (so that a run made far longer
+is refused before it starts), and their seed once per trial (:func:`.heuristics.trial_seconds`).
 """
 
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,7 +26,9 @@ from hcsched.sampling import cov_based_etc
 from hcsched.stats import gamma_row_minima
 
 DYNAMIC_TASK = 2.75e-6  # a dynamic heuristic, per task: its mapping events at a short queue, schedule and metrics
-REBUILD = 8.8e-10  # per task x (waiting tasks)^2 / machines: a rebuilding heuristic's queues under a backlog
+REBUILD = 1e-8  # per task x (waiting tasks)^2 / machines: a rebuilding heuristic's queues under a backlog, at w = 1
+PILE_SHARE = 0.24  # the waiting tasks stay under about this share of a trial's tasks (the rest leave, worthless)
+PILE_STEEPNESS = 4.6  # how sharply the waiting tasks pile up as the load passes a heuristic's own rho_h
 _SAMPLE_ROWS, _SAMPLE_MACHINES = 256, 256  # the load is estimated from 256 rows, drawn whole up to 256 machines
 
 
@@ -38,8 +45,20 @@ def load(s: ValueSpec) -> float:
     return s.expected_tasks / s.duration * float(smallest.mean()) / s.machines
 
 
-def dynamic_seconds(s: ValueSpec, rebuild_weight: float, per_task: float = DYNAMIC_TASK) -> float:
-    """One trial of a dynamic heuristic whose queues cost ``rebuild_weight`` (see the module's text)."""
-    n, m = s.expected_tasks, s.machines
-    waiting = n / (1 + (1 / max(load(s), 1e-9)) ** 4)
-    return n * per_task + rebuild_weight * REBUILD * n * waiting**2 / m
+class QueueCost(NamedTuple):
+    """What a dynamic heuristic's queues cost (see the module's text): ``weight`` w of its rebuilds, and ``pile_load``
+    rho_h, the load past which its waiting tasks pile up."""
+
+    weight: float = 1.0
+    pile_load: float = 1.0
+
+
+def waiting(s: ValueSpec, queues: QueueCost) -> float:
+    """S, the mean number of tasks waiting under a heuristic whose queues are ``queues`` (see the module's text)."""
+    return s.expected_tasks * PILE_SHARE / (1 + (queues.pile_load / max(load(s), 1e-9)) ** PILE_STEEPNESS)
+
+
+def dynamic_seconds(s: ValueSpec, queues: QueueCost, per_task: float = DYNAMIC_TASK) -> float:
+    """One trial of a dynamic heuristic whose queues are ``queues`` (see the module's text)."""
+    n = s.expected_tasks
+    return n * per_task + queues.weight * REBUILD * n * waiting(s, queues) ** 2 / s.machines

@@ -21,7 +21,7 @@ import numpy as np
 from hcsched.errors import HcschedError
 from hcsched.heuristics import Heuristic, Param
 from hcsched.models.value import editing, engine, explain, max_max, min_min, rounds, shared, sufferage
-from hcsched.models.value.cost import DYNAMIC_TASK, dynamic_seconds
+from hcsched.models.value.cost import DYNAMIC_TASK, QueueCost, dynamic_seconds
 from hcsched.models.value.kinds import PLUGIN, Kind
 from hcsched.models.value.plugin import compiled, machines_view, tasks_view
 from hcsched.models.value.simulation import ValueRun, replay, run_dynamic, run_plugin
@@ -92,8 +92,8 @@ class DynamicHeuristic(ValueHeuristic):
         an int: it selects its kernel in :func:`~hcsched.models.value.event.mapping_event`.
     pack : callable
         ``pack(params, spec, workload)``: the float vector ``fp`` that kernel reads.
-    rebuild_weight : float
-        The weight of its queues in the cost model (:mod:`.cost`).
+    queues : QueueCost
+        What its queues cost in the run estimate (:mod:`.cost`).
     event_kernel : callable, optional
         Its kernel of one event from scratch (:func:`~hcsched.models.value.engine.one_event`), beside ``trace``.
     trace : callable, optional
@@ -103,7 +103,7 @@ class DynamicHeuristic(ValueHeuristic):
     """
 
     pack: Callable[[dict, object, object], np.ndarray] = field(default=None, repr=False)
-    rebuild_weight: float = 1.0
+    queues: QueueCost = QueueCost()
     event_kernel: Callable | None = field(default=None, repr=False)
     trace: Callable | None = field(default=None, repr=False)
     explain_params: tuple = ()
@@ -112,7 +112,7 @@ class DynamicHeuristic(ValueHeuristic):
         return run_dynamic(spec, self, heuristic.kwargs, workload)
 
     def trial_seconds(self, spec, heuristic) -> float:
-        return dynamic_seconds(spec, self.rebuild_weight)
+        return dynamic_seconds(spec, self.queues)
 
     def explain(self, example):
         if self.trace is None:
@@ -148,15 +148,17 @@ DYNAMIC: tuple[Heuristic, ...] = (
     _h("max-max", "Max-Max", Kind.MAX_MAX, max_max.pack_max_max, "4.2",
        "Fitness = worth / ETC, worth = priority weight x the deadline factor of the estimated completion. Each "
        "mappable task finds its maximum-fitness machine; the best pair is mapped (appended to the queue), mat is "
-       "updated and the rest repeat.", rebuild_weight=0.36, event_kernel=max_max.max_max, trace=explain.max_max),
+       "updated and the rest repeat.", queues=QueueCost(1.6, 1.7), event_kernel=max_max.max_max,
+       trace=explain.max_max),
     _h("max-min", "Max-Min", Kind.MAX_MIN, min_min.pack_step7, "4.3",
        "Each mappable task finds its minimum completion time machine; the pair with the largest completion time is "
        "mapped first, and so on. Step 7 then rebuilds every queue: high-priority tasks meeting D100, D50, D25 in "
        "turn (in queue order), then medium, then low, then the tasks missing D25 by priority.", (STEP7,),
-       rebuild_weight=2.45, event_kernel=min_min.max_min, trace=explain.max_min, explain_params=(("step7", "off"),)),
+       queues=QueueCost(3.9, 0.75), event_kernel=min_min.max_min, trace=explain.max_min,
+       explain_params=(("step7", "off"),)),
     _h("min-min", "Min-Min", Kind.MIN_MIN, min_min.pack_step7, "4.3",
        "As Max-Min, but the pair with the smallest completion time is mapped first; the same step-7 rebuild of the "
-       "queues (section 4.3: 'the difference is in step (3)').", (STEP7,), rebuild_weight=0.36,
+       "queues (section 4.3: 'the difference is in step (3)').", (STEP7,), queues=QueueCost(1.3, 1.3),
        event_kernel=min_min.min_min, trace=explain.min_min, explain_params=(("step7", "off"),)),
     _h("percent-best", "Percent Best", Kind.PERCENT_BEST, rounds.pack_percent_best, "4.4",
        "Priority groups high, medium, low in turn. In rounds, each task of the group picks its minimum completion "
@@ -165,7 +167,7 @@ DYNAMIC: tuple[Heuristic, ...] = (
        (Param("percent_high", 37.5, float, 0.0, 100.0, low_open=True, doc="m of high-priority tasks, % of machines"),
         Param("percent_medium", 50.0, float, 0.0, 100.0, low_open=True, doc="m of medium-priority tasks, %"),
         Param("percent_low", 100.0, float, 0.0, 100.0, low_open=True, doc="m of low-priority tasks, %")),
-       rebuild_weight=1.33),
+       queues=QueueCost(2.9, 1.1)),
     _h("queueing-table", "Queueing Table", Kind.QUEUEING_TABLE, editing.pack_queueing_table, "4.5, Table 1",
        "Only the new task is placed: in each queue by its rank of Table 1 (priority, slow/fast by relative "
        "execution time, sooner/later by urgency), on the machine where it then completes first. Then, machine by "
@@ -179,12 +181,12 @@ DYNAMIC: tuple[Heuristic, ...] = (
                   "the scenario's task_mean"),
         Param("placement", "after-rank", "choice", choices=("after-rank", "end"),
               doc="where the new task goes when every task of its rank is at least as urgent: right after them "
-                  "(default) or at the end of the queue")), rebuild_weight=0.02),
+                  "(default) or at the end of the queue")), queues=QueueCost(0.0066, 1.1)),
     _h("relative-cost", "Relative Cost", Kind.RELATIVE_COST, shared.pack_contention, "4.6",
        "RC = minimum completion time / mean completion time over the machines; worth = weight x the deadline factor "
        "at the minimum completion time. Each round takes the tasks tied at the highest worth; tasks alone on their "
        "minimum completion time machine are mapped, and a contended machine goes to the lowest RC.", (CONTENTION,),
-       rebuild_weight=1.96, event_kernel=rounds.relative_cost, trace=explain.relative_cost),
+       queues=QueueCost(3.5, 1.1), event_kernel=rounds.relative_cost, trace=explain.relative_cost),
     _h("slack-sufferage", "Slack Sufferage", Kind.SLACK_SUFFERAGE, shared.pack_contention, "4.7, Tables 3 and 5",
        "Percentage slack PS = 1 - ETC / (deadline - mat), -1 where the deadline is missed, with D100 (else D50, "
        "D25, the end of the evaluation period when missed everywhere). Each task picks its maximum-PS machine; the "
@@ -193,7 +195,7 @@ DYNAMIC: tuple[Heuristic, ...] = (
        (CONTENTION,
         Param("end_factor", 0.05, float, 0.0, 1.0, doc="worth factor when only the end of the evaluation period can "
               "be met (default 0.05, the factor after D25)")),
-       rebuild_weight=1.5, event_kernel=sufferage.slack_sufferage, trace=explain.slack_sufferage),
+       queues=QueueCost(3.8, 1.3), event_kernel=sufferage.slack_sufferage, trace=explain.slack_sufferage),
     _h("switching", "Switching Algorithm", Kind.SWITCHING, editing.pack_switching, "4.8",
        "Only the new task is mapped: to its minimum completion time machine, or to its minimum execution time "
        "machine once the load balance ratio min mat / max mat exceeds the high threshold (back to MCT below the "
@@ -203,7 +205,7 @@ DYNAMIC: tuple[Heuristic, ...] = (
         Param("high", SWITCH_HIGH, float, 0.0, 1.0, doc="to MET when the ratio rises above this"),
         Param("ratio", "relative", "choice", choices=("relative", "absolute"),
               doc="relative: of mat - now (default); absolute: of mat as the text says")),
-       (_thresholds,), rebuild_weight=0.02),
+       (_thresholds,), queues=QueueCost(9.4e-06, 5)),
 )
 
 
@@ -263,11 +265,25 @@ NAMES = tuple(h.name for h in HEURISTICS)
 DYNAMIC_NAMES = tuple(h.name for h in DYNAMIC)
 
 
+def trial_seconds(spec, heuristics) -> float:
+    """One trial of ``heuristics`` (each a :class:`~hcsched.scenario.HeuristicSpec`) on one core: each one's own
+    cost and, once when a static benchmark is among them, its seed's (section 5.2): the built-in dynamic heuristics
+    at their defaults that are not among them (a trial's dynamic runs are shared through its workload's memo,
+    :func:`~hcsched.models.value.simulation.run_dynamic`, so GA and TPSA pay for one seed, and a dynamic heuristic
+    run at its defaults beside them for none)."""
+    own = sum(h.heuristic.trial_seconds(spec, h) for h in heuristics)
+    if not any(isinstance(h.heuristic, StaticHeuristic) for h in heuristics):
+        return own
+    ran = {h.heuristic.name for h in heuristics
+           if isinstance(h.heuristic, DynamicHeuristic) and h.kwargs == h.heuristic.defaults()}
+    return own + sum(d.trial_seconds(spec, None) for d in DYNAMIC if d.name not in ran)
+
+
 # --- plug-ins (hcsched.models.value.plugin) ----------------------------------------------------------------------
 #: A plug-in's default cost model, from Min-Min's (a rebuilding heuristic of about its work): compiled, as Min-Min;
 #: plain Python, PYTHON_EVENT seconds per event (the loop run as Python, measured at about 40 us plus the rule) and
 #: PYTHON_REBUILD x Min-Min's weight for its queues.
-PLUGIN_WEIGHT = 0.36
+PLUGIN_QUEUES = next(h.queues for h in DYNAMIC if h.name == "min-min")
 PYTHON_EVENT, PYTHON_REBUILD = 1.5e-4, 50.0
 
 
@@ -281,7 +297,7 @@ class PluginHeuristic(ValueHeuristic):
     jit_rule : JitRule, optional
         The compiled rule, for a numba ``@njit`` rule (None: a plain Python rule, run by the loop as Python).
     cost : callable, optional
-        ``cost(spec, heuristic_spec) -> seconds``, the user's own cost model; default: :data:`PLUGIN_WEIGHT` et al.
+        ``cost(spec, heuristic_spec) -> seconds``, the user's own cost model; default: :data:`PLUGIN_QUEUES` et al.
     """
 
     jit_rule: Any = field(default=None, repr=False, compare=False)
@@ -303,8 +319,9 @@ class PluginHeuristic(ValueHeuristic):
         if self.cost is not None:
             return float(self.cost(spec, heuristic))
         if self.jit_rule is not None:
-            return dynamic_seconds(spec, PLUGIN_WEIGHT)
-        return dynamic_seconds(spec, PYTHON_REBUILD * PLUGIN_WEIGHT, per_task=DYNAMIC_TASK + PYTHON_EVENT)
+            return dynamic_seconds(spec, PLUGIN_QUEUES)
+        python = PLUGIN_QUEUES._replace(weight=PYTHON_REBUILD * PLUGIN_QUEUES.weight)
+        return dynamic_seconds(spec, python, per_task=DYNAMIC_TASK + PYTHON_EVENT)
 
     def decisions(self, now: float, end: float, etc, weight, prio, d100, d50, d25, ready, params) -> list:
         """The rule's (row, machine) pairs on one event given as arrays (Explain's worked examples), read-only."""
