@@ -354,6 +354,12 @@ GANTT_BOTTOM = 50  # px below the panels: the time axis' numbers and title
 ROW_PX = (10.0, 22.0)  # a machine row's height, px: at least a bar a person reads, at most
 LANE_PX = (6.0, 22.0)  # a lane's height, px, where a row runs its tasks at once (each task a lane)
 HIGHLIGHT_COLOR = "#000000"  # the label of the task marked in every panel
+# Around the label's letters, a white outline (1 px in every direction) and a white glow: the black label reads on any
+# bar it lies on, black bars (max-max's) included. Bar texts have no box (an annotation has, but is not redrawn by
+# the frames, and the label comes with its bar's first frame).
+HIGHLIGHT_HALO = ", ".join([f"{x}px {y}px 0 #fff" for x in (-1, 0, 1) for y in (-1, 0, 1) if x or y]
+                           + ["0 0 3px #fff", "0 0 5px #fff"])
+LABEL_EDGE = 0.9  # a marked bar ending past this share of the time window has its label inside its end, not after it
 
 
 def gantt_rows_px(panels: int, height: float = GANTT_HEIGHT) -> float:
@@ -658,16 +664,19 @@ def _ink(color: str) -> str:
     return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) / 255 > 0.6 else "#ffffff"
 
 
-def _marked(idx: np.ndarray, colors: list[str], highlight: int) -> tuple[dict, dict]:
+def _marked(idx: np.ndarray, colors: list[str], highlight: int, at_edge: bool = False) -> tuple[dict, dict]:
     """The marker pattern and text settings that mark task ``highlight`` among the bars of ``idx`` (of ``colors``):
     hatched in black or white, whichever shows on its colour, and labelled (the label's text each frame sets:
-    :func:`_frame_bars`). No outline: a bar's outline is drawn even at zero width, before its task starts, and a
+    :func:`_frame_bars`) beside its bar: after its end, or inside it at its end where the bar ends ``at_edge`` of the
+    window (after it, the chart's edge would cut the label); black in a white outline (:data:`HIGHLIGHT_HALO`), read
+    on any bar. No outline on the bar: a bar's outline is drawn even at zero width, before its task starts, and a
     frame that does not redraw the whole chart cannot change it."""
     hit = idx == highlight
     pattern = {"shape": np.where(hit, "x", "").tolist(), "fillmode": "overlay", "bgcolor": "rgba(0,0,0,0)",
                "fgcolor": _ink(colors[int(np.flatnonzero(hit)[0])]), "fgopacity": 1, "size": 6, "solidity": 0.4}
-    text = {"textposition": "outside", "cliponaxis": False, "constraintext": "none",
-            "textfont": {"size": 12, "color": HIGHLIGHT_COLOR, "shadow": "0 0 3px #fff, 0 0 3px #fff"}}
+    text = {"textposition": "inside" if at_edge else "outside", "insidetextanchor": "end", "cliponaxis": False,
+            "constraintext": "none",
+            "textfont": {"size": 12, "color": HIGHLIGHT_COLOR, "weight": "bold", "shadow": HIGHLIGHT_HALO}}
     return {"pattern": pattern}, text
 
 
@@ -741,7 +750,8 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
                   "line": {"width": 0}}
         extra = {}
         if highlight is not None and (idx == highlight).any():
-            shown, extra = _marked(idx, marker["color"], highlight)
+            shown, extra = _marked(idx, marker["color"], highlight,
+                                   s.finish[highlight] > t0 + LABEL_EDGE * (t1 - t0))
             marker |= shown
             extra["text"] = opened[row - 1].text
         if rows.lanes:

@@ -4,6 +4,8 @@ every metric's table, and the CSV."""
 
 from __future__ import annotations
 
+import time
+
 import pandas as pd
 import streamlit as st
 
@@ -154,7 +156,24 @@ def _what_if_button(where, words: str, current, changed, key: str) -> None:
             st.error(plain(job.refused))
         else:
             start_run(job)
+            st.session_state[SCROLL_UP] = time.time_ns()  # see scroll_up_once
             st.rerun()
+
+
+SCROLL_UP = "results_scroll_up"  # when a what-if started, until the page scrolls up once
+# The page's top in view: Streamlit scrolls its main section (stMain), not the window; st.html is not in an iframe.
+SCROLL_UP_JS = ("for (const el of [document.querySelector('[data-testid=\"stMain\"]'), document.scrollingElement]) "
+                "{ if (el) el.scrollTo({top: 0}); }")
+
+
+def scroll_up_once() -> None:
+    """After a what-if's click, the page back at its top, once: Streamlit keeps it scrolled down at the buttons,
+    while the run's progress and then its answer ("Against run #1, the baseline: ...") show at the top. Streamlit has
+    no scroll call: a script that runs when its element is first drawn, drawn in this run only, so that later reruns
+    never move the page the reader scrolls. At the page's end: no element above it shifts."""
+    started = st.session_state.pop(SCROLL_UP, None)
+    if started is not None:  # its time in the script: a new script for each what-if, never the last one's kept
+        st.html(f"<script>/* what-if {started} */ {SCROLL_UP_JS}</script>", unsafe_allow_javascript=True)
 
 
 def swap_row(key: str, current) -> None:

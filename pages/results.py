@@ -3,7 +3,7 @@ session's runs listed."""
 
 import streamlit as st
 
-from pages.compare_view import choose_pair, show_comparison, what_if_row
+from pages.compare_view import choose_pair, scroll_up_once, show_comparison, what_if_row
 from pages.history import HISTORY_CAP, history, show_history_table, side_of
 from pages.results_view import COMPARE_MODE, MODE_KEPT, MODE_KEY, keep_mode, show_current_results
 from pages.runs import run_status
@@ -35,3 +35,4 @@ else:
     if runs:
         with st.expander(f"Runs of this session ({len(runs)}; the last {HISTORY_CAP} are kept)", expanded=False):
             show_history_table()
+scroll_up_once()  # once after a what-if's click: its answer shows at the top

@@ -282,6 +282,25 @@ def test_the_marked_tasks_label_comes_in_the_same_frame_as_its_bar():
     assert list(fig.data[0].text) == list(fig.frames[-1].data[0].text)  # the figure opens on the last frame
 
 
+def test_the_marked_tasks_label_reads_on_black_bars_and_stays_beside_its_bar():
+    """The manager could not read "task 78" on max-max's black bars (black text in a faint 3-px glow), and a bar
+    ending at the window's end had its label cut by the chart's edge: the label is bold, in a white outline all round
+    its letters (a white backing on any bar colour), after its bar, or inside its end when the bar ends at the edge."""
+    a = _serial(40, 4, 1.0)  # task 21 runs from 5 to 6, task 39 from 9 to 10 (the window's end)
+    colors = {"a": "#000000", "b": "#000000"}  # max-max's black
+    middle = gantt({"a": a, "b": a}, colors, highlight=21)
+    for bar in middle.data:
+        font = bar.textfont
+        assert font.color == "#000000" and font.weight == "bold"
+        halo = [part.strip() for part in font.shadow.split(",")]
+        offsets = {tuple(p.split()[:2]) for p in halo if p.endswith("0 #fff")}
+        assert offsets == {(f"{x}px", f"{y}px") for x in (-1, 0, 1) for y in (-1, 0, 1) if x or y}  # all round
+        assert bar.textposition == "outside" and bar.cliponaxis is False  # after its bar, on the bars that follow
+    for bar in gantt({"a": a, "b": a}, colors, highlight=39).data:
+        assert (bar.textposition, bar.insidetextanchor, bar.constraintext) == ("inside", "end", "none")
+        assert list(bar.text).count("task 39") == 1  # still labelled, and only that bar
+
+
 def test_play_redraws_only_the_bars_and_the_figure_is_byte_stable():
     s = {"a": _serial(40, 4, 1.0), "b": _serial(40, 4, 2.0)}
     fig = gantt(s, highlight=3)

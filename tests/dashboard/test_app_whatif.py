@@ -362,3 +362,60 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
                              "tasks in system of lpas ") and "times as high" in folded
     assert folded.endswith("No heuristic keeps up, so a ranking would only compare how fast their queues grow.")
     assert not at.exception
+
+
+def _swap(at, out: str, new: str) -> None:
+    """Swap the run's heuristic ``out`` for ``new`` on the Results page and wait for its run to end."""
+    at.selectbox(key="results_swap_out").set_value(out).run()
+    at.selectbox(key="results_swap_in").set_value(new).run()
+    at.button(key="results_swap_run").click().run()
+    until_ended(at)
+
+
+def test_two_swaps_in_a_row_offer_the_new_runs_heuristics():
+    """A swap made from the first swap's run: its choices follow the new current scenario (max-min now in it,
+    sufferage back among the others), and the second swap changes that run, not the first one."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    _swap(at, "sufferage", "max-min")
+    out, new = at.selectbox(key="results_swap_out"), at.selectbox(key="results_swap_in")
+    assert out.options == ["mct (Minimum completion time)", "kpb (K-percent best)",
+                           "max-min (latest-finishing task first)"]
+    assert out.value in ("mct", "kpb", "max-min")
+    names = [o.split()[0] for o in new.options]
+    assert "sufferage" in names and "max-min" not in names and new.value in names
+    _swap(at, "max-min", "olb")
+    after = at.session_state["scenario"]
+    assert [h.label for h in after.heuristics] == ["mct", "kpb", "min-min", "olb"]
+    assert [e.changes_text for e in at.session_state["history"]] == [
+        "the first run", "max-min instead of sufferage", "olb instead of max-min"]
+    assert plain(at.info[0].value).startswith("Against run #1, the baseline: olb instead of sufferage")
+    assert at.selectbox(key="results_swap_out").options[-1].startswith("olb ") and not at.exception
+
+
+def test_a_swap_then_another_models_scenario_offers_that_models_own_heuristics():
+    """After a swap, a run of another model's scenario: the swap offers that model's heuristics, no stale pick of
+    the earlier model's, and swaps one of them."""
+    from hcsched import get_model, heuristic_names
+
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    _swap(at, "sufferage", "max-min")
+    other = get_model("timeshared").tiny()
+    at.session_state["scenario"] = other
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    out, new = at.selectbox(key="results_swap_out"), at.selectbox(key="results_swap_in")
+    inside = [h.label for h in other.heuristics if h.label != other.benchmark_label]
+    assert [o.split()[0] for o in out.options] == inside and out.value in inside
+    names = [n for n in heuristic_names(model="timeshared") if n not in {h.name for h in other.heuristics}]
+    assert [o.split()[0] for o in new.options] == names and new.value in names
+    _swap(at, inside[-1], names[0])
+    assert [h.label for h in at.session_state["scenario"].heuristics] == [*[h.label for h in other.heuristics][:-1],
+                                                                           names[0]]
+    assert not at.exception
