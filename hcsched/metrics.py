@@ -71,6 +71,24 @@ def schedule_metrics(s: Schedule) -> dict[str, float]:
     }
 
 
+#: The plain words said beside a metric's name where a results lead first says it (:attr:`Metric.gloss`), shared by
+#: the models that measure it (Maheswaran et al. section 3.1; Caniou and Jeannot section 5).
+MAKESPAN_GLOSS = "when the last task ends"
+MEAN_FLOW_GLOSS = "a task's time from arrival to finish, averaged"
+SUM_FLOW_GLOSS = "every task's time from arrival to finish, added up"
+MAX_FLOW_GLOSS = "the longest time from a task's arrival to its finish"
+MAX_STRETCH_GLOSS = "the worst task's slowdown"
+#: A stretch's value in a sentence (:attr:`Metric.said`): "37.8 times its run time alone".
+STRETCH_SAID = ("{} times its run time alone",)
+
+
+def gain_said(what: str) -> tuple[str, str]:
+    """How a sentence says a gain on ``what`` against the benchmark (:attr:`Metric.said`; Caniou and Jeannot section
+    6.1: 100 x (the benchmark's - this) / the benchmark's): "2.1% lower total flow time than the benchmark", a
+    negative gain "3% higher makespan than the benchmark"."""
+    return f"{{}} lower {what} than the benchmark", f"{{}} higher {what} than the benchmark"
+
+
 LOWER_BOUND = "lower bound"
 """The benchmark that is no heuristic: a metric over its trial's bound (``Model.bound_columns``; 1 is the best
 possible)."""
@@ -108,6 +126,11 @@ class Metric:
     fmt: str = ""
     # the metric this one divides by a per-trial constant (a bound): ranked as that one, no verdict of its own
     of: str = ""
+    # a few plain words said beside the metric's name where a lead first says it ("makespan (when the last task ends)")
+    gloss: str = ""
+    # how a sentence says a value, "{}" its number: a unit in words ("{} times its run time alone"); a second form for
+    # a negative value, said with its size ("{} higher makespan than the benchmark" for a gain of -3%)
+    said: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

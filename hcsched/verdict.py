@@ -53,7 +53,7 @@ import pandas as pd
 
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
-from hcsched.formatting import amount_text, is_fraction, listed, readable
+from hcsched.formatting import amount_text, is_fraction, listed, readable, said_value
 from hcsched.heuristics import get_heuristic, heuristic_title, label_parts
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
@@ -159,6 +159,11 @@ class Verdict:
         The best's mean as a sentence says it ("535,000 s (6.2 days)"), "" without a best.
     names : tuple of (str, str)
         Each label with its plain words (:func:`named_once`).
+    gloss : str
+        The metric's plain words, said beside its name where a lead first says it (:attr:`Metric.gloss`), or "".
+    connector : str
+        What comes before the best's value in "has the lowest makespan at 535,000 s": " at", or ", with" where the
+        value says what it is of (", with 2.1% lower total flow time than the benchmark").
     """
 
     metric: str
@@ -182,6 +187,8 @@ class Verdict:
     what: str = ""  # the metric in a sentence
     best_text: str = ""  # the best's mean as a sentence says it
     names: tuple[tuple[str, str], ...] = ()  # label, plain words
+    gloss: str = ""  # the metric's plain words beside its name where first said
+    connector: str = " at"  # " at", or ", with" before a value that says what it is of
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -348,8 +355,34 @@ def of_what(metric: Metric) -> str:
 
 
 def _at(x: float, metric: Metric) -> str:
-    """A value in a sentence: "535,000 s (6.2 days)", "90.88% of the upper bound"."""
-    return readable(x, metric) + of_what(metric)
+    """A value in a sentence: "535,000 s (6.2 days)", "90.9% of the upper bound", "27.1 times its run time alone"
+    (:func:`hcsched.formatting.said_value`)."""
+    return said_value(x, metric) + of_what(metric)
+
+
+def _connector(metric: Metric) -> str:
+    """", with" before a value that says what it is of (a gain: "the highest gain on total flow time, with 2.1% lower
+    total flow time than the benchmark"), else " at"."""
+    return ", with" if len(metric.said) > 1 else " at"
+
+
+def glossed_once(lines: list[str], glosses: Mapping[str, str]) -> list[str]:
+    """Each metric's plain words beside its name where the lines first say it (:attr:`Metric.gloss`): "makespan (when
+    the last task ends)", "max stretch (the worst task's slowdown)". ``glosses``: the metric in words
+    (:func:`metric_words`) -> its gloss; a name already glossed where first said stays as it is, and a name is matched
+    whole ("makespan" not within "makespan-like")."""
+    out = list(lines)
+    for words, gloss in glosses.items():
+        if not words or not gloss:
+            continue
+        pattern = re.compile(r"(?<![\w-])" + re.escape(words) + r"(?![\w-])", re.IGNORECASE)
+        for k, line in enumerate(out):
+            m = pattern.search(line)
+            if m is not None:
+                if not line.startswith(f" ({gloss})", m.end()):
+                    out[k] = f"{line[:m.end()]} ({gloss}){line[m.end():]}"
+                break
+    return out
 
 
 def _size(x: float, kind: str) -> str:
@@ -408,27 +441,35 @@ class _Part:
     below: str = ""
 
 
-def _named_words(text: str, names: Mapping[str, str]) -> int:
-    return word_count(named_once([text], names)[0])
+def _said(lines: list[str], names: Mapping[str, str], glosses: Mapping[str, str]) -> list[str]:
+    """The lines as a page says them: each heuristic named in words (:func:`named_once`), each metric glossed
+    (:func:`glossed_once`), where first mentioned."""
+    return glossed_once(named_once(lines, names), glosses)
+
+
+def _named_words(text: str, names: Mapping[str, str], glosses: Mapping[str, str]) -> int:
+    return word_count(_said([text], names, glosses)[0])
 
 
 def _joined(parts: list[_Part], chosen: list[bool]) -> str:
     return "".join(p.text for p, c in zip(parts, chosen, strict=True) if c) + "."
 
 
-def _fit(candidates: list[list[_Part]], after: list[str], names: Mapping[str, str]) -> tuple[str, str]:
+def _fit(candidates: list[list[_Part]], after: list[str], names: Mapping[str, str],
+         glosses: Mapping[str, str] | None = None) -> tuple[str, str]:
     """(lead, rest) of a sentence: the first of ``candidates`` (each its parts in reading order) whose parts that must
-    be in the lead fit in :data:`LEAD_WORDS` words once the heuristics are named (the last whatever its length), with
+    be in the lead fit in :data:`LEAD_WORDS` words once the heuristics are named and the metric glossed (:func:`_said`;
+    the last whatever its length), with
     as many of its other parts as still fit, in reading order; the parts left out, its parts' ``below`` sentences,
     then ``after``, make the rest."""
     for k, parts in enumerate(candidates):
         chosen = [p.apart is None for p in parts]
-        if k < len(candidates) - 1 and _named_words(_joined(parts, chosen), names) > LEAD_WORDS:
+        if k < len(candidates) - 1 and _named_words(_joined(parts, chosen), names, glosses or {}) > LEAD_WORDS:
             continue
         for i in range(len(parts)):
             if not chosen[i]:
                 chosen[i] = True
-                chosen[i] = _named_words(_joined(parts, chosen), names) <= LEAD_WORDS
+                chosen[i] = _named_words(_joined(parts, chosen), names, glosses or {}) <= LEAD_WORDS
         rest = [p.apart for p, c in zip(parts, chosen, strict=True) if not c] + [p.below for p in parts] + after
         return _joined(parts, chosen), " ".join(r for r in rest if r)
     raise ValueError("no candidate sentence")
@@ -469,7 +510,7 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
     """The best told apart from the runner-up (or too few trials to tell): who, by how much, and whether it is
     real."""
     c, best, what, sup = v.comparisons[0], v.best, metric_words(metric), _superlative(v)
-    has = f"{best} has the {sup} {what} at {_at(v.best_mean, metric)}"
+    has = f"{best} has the {sup} {what}{_connector(metric)} {_at(v.best_mean, metric)}"
     if c.trials == 0:
         return [[_Part(f"{has}, but no trial has a value of both it and the runner-up {c.other}, so they cannot be "
                        "compared")]]
@@ -697,7 +738,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     compared with too when it is neither the best nor the runner-up. ``references``: labels of heuristics that cannot
     run online, with what each is in words (:func:`scenario_references`); they are never crowned. ``names``: label ->
     plain words, said where a label is first mentioned (:func:`named_once`). Its lead sentence (``text``) is at most
-    :data:`LEAD_WORDS` words where the names allow; what does not fit is in ``detail``."""
+    :data:`LEAD_WORDS` words where the names allow; what does not fit is in ``detail``. The metric's gloss
+    (:attr:`Metric.gloss`) is said where the lead first says the metric, else first below it where it would not fit."""
     references, names = dict(references or {}), dict(names or {})
     unranked = ()
     if metric.better in ("lower", "higher"):
@@ -708,10 +750,16 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
                 text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric),
                 names=tuple(names.items()), **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
-    lead, detail = _fit(*_candidates(v, metric, total), names)
-    text, detail, reference_text = named_once([lead, detail, _reference_sentence(v, metric, total)], names)
-    return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text,
-                               best_text="" if v.best is None else _at(v.best_mean, metric))
+    glosses = {v.what: metric.gloss}
+    lead, detail = _fit(*_candidates(v, metric, total), names, glosses)
+    if metric.gloss and _named_words(lead, names, glosses) > LEAD_WORDS:  # no room for the gloss: said below the lead
+        lead, detail = _fit(*_candidates(v, metric, total), names)
+        detail = " ".join(x for x in (f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}.", detail) if x)
+        glosses = {}
+    text, detail, reference_text = _said([lead, detail, _reference_sentence(v, metric, total)], names, glosses)
+    best_text = "" if v.best is None else _at(v.best_mean, metric)
+    return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text, gloss=metric.gloss,
+                               connector=_connector(metric), best_text=best_text)
 
 
 def plain_name(title: str) -> str:
@@ -894,13 +942,14 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     others = {}
     for v in verdicts_[1:]:
         if v.best is not None and v.best != lead.best and v.separated:
-            at = f" at {v.best_text}" if v.best_text else ""
+            at = f"{v.connector} {v.best_text}" if v.best_text else ""
             what = v.what or _lowered(v.title)
             if what.startswith("tasks ") and at.endswith("%"):  # a percent of tasks: "the highest share of tasks ..."
                 what = f"share of {what}"
             others.setdefault(v.best, []).append(f"the {_superlative(v)} {what}{at}")
     line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
-    return named_once([lead.text, line], dict(lead.names))[1] if line else ""
+    glosses = {v.what: v.gloss for v in verdicts_}
+    return _said([lead.text, line], dict(lead.names), glosses)[1] if line else ""
 
 
 @dataclass(frozen=True)
@@ -983,8 +1032,8 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) ->
                  f"{_plural(done, word)}."]
     else:  # the best average, which the trials do not tell apart yet
         lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
-                 for at in (f" at {v.best_text}", "")]
-    named = [named_once([line], dict(v.names))[0] for line in lines]
+                 for at in (f"{v.connector} {v.best_text}", "")]
+    named = [_said([line], dict(v.names), {v.what: v.gloss})[0] for line in lines]
     return next((line for line in named if word_count(line) <= LEAD_WORDS), lines[-1])
 
 

@@ -456,7 +456,7 @@ def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner()
     assert lead == ("twice the arrival rate: the machines cannot keep up whatever the mapping (they can take 0.67 "
                     "times these arrivals), so tasks pile up for the whole run.")
     assert word_count(lead) <= CHANGE_LEAD_WORDS
-    assert rest[1].startswith("Average tasks in system of lpas (LP-based affinity scheduling) 5.158 → 86.6 thousand "
+    assert rest[1].startswith("Average tasks in system of lpas (LP-based affinity scheduling) 5.158 → 86,600 "
                               "tasks, 16,789 times; 95% ")
     assert rest[-1] == "No heuristic keeps up, so a ranking would only compare how fast their queues grow."
     said = " ".join(rest)

@@ -217,7 +217,7 @@ def test_an_infinite_mean_never_wins_and_the_line_says_why():
     assert "The mean makespan of mct is infinite (an overflow), so it is not ranked" in v.detail
     every = pd.DataFrame({"trial": [0, 0, 1, 1], "heuristic": ["mct", "met"] * 2, "makespan": [math.inf] * 4})
     v = verdict(every, makespan)
-    assert v.best is None and v.text == "Lowest makespan: no finite values."
+    assert v.best is None and v.text == "Lowest makespan (when the last task ends): no finite values."
     assert v.detail.startswith("The mean makespan of mct and met is infinite (an overflow), so they are not ranked")
 
 

@@ -248,7 +248,12 @@ def test_numbers_as_people_read_them():
     assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf"
     assert readable_number(math.nan) == "n/a"
     assert readable(1_196_000, LOWER) == "1,200,000 s (14 days)" and readable(0.873, FRACTION) == "87.3%"
-    assert readable_amount(15_100, "time units") == "15.1 thousand time units"
+    # one number format on a page: full digits with separators below a million, the scale in words from there
+    assert readable_amount(15_100, "time units") == "15,100 time units"
+    assert readable_amount(20_000, "time units") == "20,000 time units" and readable_amount(79_083, "tasks") == \
+        "79,100 tasks"
+    assert readable_amount(1_196_000, "tasks") == "1.20 million tasks" and readable_amount(5.158, "tasks") == \
+        "5.158 tasks"
     # seconds in full digits, hours or days beside them from an hour: never "535 thousand s"
     assert readable_amount(535_197, "s") == "535,000 s (6.2 days)"
     assert readable_amount(7004, "s") == "7,004 s (1.9 hours)"
@@ -323,7 +328,7 @@ def test_a_references_real_but_small_difference_is_said_small_and_one_not_told_a
     results = table("p", A=[90, 91, 89, 90], TPSA=[90.03, 91.04, 89.03, 90.04], B=[91, 90, 91, 88])
     refs = {"TPSA": STATIC_REFERENCE, "B": STATIC_REFERENCE}
     v = verdict(results, POINTS, references=refs)
-    assert v.reference_text == (f"For reference, not contenders, each {STATIC_REFERENCE}: TPSA reaches 90.04% of the "
+    assert v.reference_text == (f"For reference, not contenders, each {STATIC_REFERENCE}: TPSA reaches 90% of the "
                                 "upper bound, 0.035 points above A: real, but under 1% of its value. B reaches 90%, "
                                 "not told apart from A.")
 
@@ -331,7 +336,7 @@ def test_a_references_real_but_small_difference_is_said_small_and_one_not_told_a
 def test_a_reference_equal_in_the_one_trial_so_far_is_said_the_same_not_zero_points_above():
     """"0.0 points above slack-sufferage in the one trial" read as a contradiction."""
     v = verdict(table("p", A=[90.27], B=[89.0], TPSA=[90.27]), POINTS, references={"TPSA": STATIC_REFERENCE})
-    assert v.reference_text.endswith("TPSA, a search computed after the fact, knowing every task, reaches 90.27% of "
+    assert v.reference_text.endswith("TPSA, a search computed after the fact, knowing every task, reaches 90.3% of "
                                      "the upper bound, the same as A in the one trial where both have a value."), \
         v.reference_text
     w = verdict(table("p", A=[90.27], B=[89.0], TPSA=[91.27]), POINTS, references={"TPSA": STATIC_REFERENCE})
@@ -392,12 +397,12 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     lead = scenario_verdicts(scenario, _made_up(scenario, values))[0]
     assert lead.metric == "value_pct_ub" and lead.best == "slack-sufferage" and lead.other == "max-max"
     assert lead.text.startswith("slack-sufferage (task losing most deadline slack first) has the highest value at "
-                                "89.75% of the upper bound, ")
+                                "89.8% of the upper bound, ")  # a percent in three significant digits
     assert "ga" not in lead.text.replace("slack-sufferage", "")
     assert lead.reference_text.startswith(f"For reference, not contenders, each {STATIC_REFERENCE}: ga (Genetic "
-                                          "algorithm, static) reaches 91.78% of the upper bound, 2.0 points above "
+                                          "algorithm, static) reaches 91.8% of the upper bound, 2.0 points above "
                                           "slack-sufferage (a real difference). tpsa (Two-phase simulated "
-                                          "annealing, static) reaches 91.25%, ")
+                                          "annealing, static) reaches 91.2%, ")
 
 
 @pytest.mark.parametrize("name, lead", [("quickstart", "makespan"), ("alazzoni-B", "mean_in_system"),

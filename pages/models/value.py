@@ -15,10 +15,12 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError, summarize
+from hcsched.formatting import minutes_beside
 from hcsched.heuristics import get_heuristic, heuristic_names, heuristic_title
 from hcsched.models.value import MODEL
 from hcsched.models.value.charts import (
     DEADLINES_TEXT,
+    DEADLINES_WORDS,
     UB_MEANS,
     UB_WORDS,
     VALUE_WORDS,
@@ -46,7 +48,7 @@ SYMBOLS = {
                               "share of the task run inside the steady-state window (section 2.2.3).",
     "Upper bound on value (UB)": f"{UB_MEANS}: the most any schedule could earn, by a relaxed problem (section 2.3); "
                                  "no schedule reaches 100% of it.",
-    "D100, D50, D25": DEADLINES_TEXT.removeprefix("D100, D50, D25: "),
+    "D100, D50, D25": f"each task's three soft deadlines (section 2.2.2): {DEADLINES_WORDS}.",
     "Steady-state window (B to E)": "the stretch of simulated time counted, from its start (B) to its end (E): only "
                                     "work done inside it counts (section 2.2.3).",
     "tpsa, ga": "static benchmarks: they plan the whole trial knowing every arrival and time in advance, which no "
@@ -111,8 +113,8 @@ def window_note(frame: pd.DataFrame, window) -> str:
     starts.
     ``frame``: :func:`task_frame` of the run; ``window``: its (B, E)."""
     b, e = window
-    text = (f"The {VALUE_WORDS} counts only the work done inside {WINDOW_WORDS}: from {b:,g} s (B) to "
-            f"{e:,g} s (E), the dotted lines (section 2.2.3). Work done before {b:,g} s earns nothing.")
+    text = (f"The {VALUE_WORDS} counts only the work done inside {WINDOW_WORDS}: from {minutes_beside(b)} to "
+            f"{minutes_beside(e)}, the dotted lines. Work done before {b:,g} s earns nothing.")
     started = frame.dropna(subset=["start"])
     if started.empty:
         return text
@@ -144,7 +146,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
                "whole trial knowing every arrival in advance (section 5); no online heuristic can, so they are "
                "references, not contenders." if references else "")
-    st.caption(f"The paper's Figs. 2 and 3. The {UB_WORDS} is {UB_MEANS} (section 2.3): a task may use "
+    st.caption(f"The paper's Figs. 2 and 3. The {UB_WORDS} is {UB_MEANS}: a task may use "
                "several machines together, meets every deadline and runs at its fastest. No schedule reaches 100%; the "
                "optimum lies between the best bar and the dashed line." + hatched)
     st.subheader("Tasks by priority and deadline outcome")

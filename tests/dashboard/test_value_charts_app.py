@@ -62,7 +62,8 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
     notes = [c.value for c in at.caption if "counts only the work done inside" in c.value]
     assert len(notes) == 1
     b, e = sc.spec.window
-    assert f"from {b:,g} s (B) to {e:,g} s (E)" in notes[0] and f"before {b:,g} s earns nothing" in notes[0]
+    assert f"from {b:,g} s ({b / 60:g} min) to {e:,g} s ({e / 60:g} min)" in notes[0]  # minutes beside
+    assert f"before {b:,g} s earns nothing" in notes[0]
     assert "start their first tasks between" in notes[0] and "GA" in notes[0]
     at.selectbox(key="results_v_gantt_h").set_value("max-max").run()  # a dynamic heuristic starts at once
     notes = [c.value for c in at.caption if "counts only the work done inside" in c.value]
@@ -97,9 +98,9 @@ def test_the_symbols_v_ub_b_e_come_after_their_words_on_results_and_home():
     for page, texts in said.items():
         assert sum("total value earned (V)" in x for x in texts) >= 3, page  # the headline, the glossary, one trial
         assert any("upper bound on value (UB)" in x and "finishing at once" in x for x in texts), page
-        assert any("steady-state window" in x and "600 s (B) to 15,000 s (E)" in x for x in texts), page
+        assert any("steady-state window" in x and "600 s (10 min) to 15,000 s (250 min)" in x for x in texts), page
         assert not [w for x in texts for w in _symbols_after_words(x)], (page, [w for x in texts
                                                                                for w in _symbols_after_words(x)])
     figs = plotly_charts(at)  # and on the charts: the bound's line, the window's dotted lines
     lines = {a["text"] for f in figs for a in f["layout"].get("annotations", [])}
-    assert {"upper bound (UB)", "window start (B)"} <= lines and not {"B", "E", "upper bound UB"} & lines
+    assert {"upper bound (UB)", "window start, 600 s (10 min)"} <= lines and not {"B", "E", "upper bound UB"} & lines

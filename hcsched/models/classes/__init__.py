@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hcsched.metrics import STRETCH_NOTE, Metric
+from hcsched.formatting import readable_amount
+from hcsched.metrics import MAX_FLOW_GLOSS, MAX_STRETCH_GLOSS, MEAN_FLOW_GLOSS, STRETCH_NOTE, STRETCH_SAID, Metric
 from hcsched.models.base import Model
 from hcsched.models.classes import kernels, spec
 from hcsched.models.classes.heuristics import HEURISTICS, make_plugin, sentence_name
@@ -35,6 +36,9 @@ _TASK_BYTES, _CLASS_MACHINE_BYTES, _TASKS_MARGIN = 40 * 8, 8 * 8, 1.2
 #: The headline metric and the state-information discount in words (the paper's names in their docs).
 IN_SYSTEM = "Average tasks in system"
 NOT_ASKED = "Share of machines not asked (%)"
+#: Why the share of machines not asked matters, said beside it where a lead first says it (section IV: asking fewer
+#: machines how busy they are costs less messaging); short, for the lead's 35 words.
+NOT_ASKED_GLOSS = "higher is cheaper"
 
 
 class ClassModel(Model):
@@ -51,15 +55,17 @@ class ClassModel(Model):
         Metric("mean_in_system", IN_SYSTEM, "tasks", bar=True,
                doc="Tasks waiting or running, all machines together, averaged over time over [warmup, horizon]: the "
                    "paper's mean number in system (section III-B)."),
-        Metric("mean_response", "Mean response time", "time units", bar=True,
+        Metric("mean_response", "Mean response time", "time units", bar=True, gloss=MEAN_FLOW_GLOSS,
                doc="Mean finish minus arrival of the tasks that arrived after the warm-up and finished."),
         Metric("sum_flow", "Sum of flow times", "time units", table=False, doc="Sum of finish minus arrival after the "
                                                                                "warm-up."),
-        Metric("mean_flow", "Mean flow time", "time units", table=False, doc="The same as the mean response time."),
-        Metric("max_flow", "Max flow time", "time units", doc="The longest finish minus arrival after the warm-up."),
+        Metric("mean_flow", "Mean flow time", "time units", table=False, gloss=MEAN_FLOW_GLOSS,
+               doc="The same as the mean response time."),
+        Metric("max_flow", "Max flow time", "time units", gloss=MAX_FLOW_GLOSS,
+               doc="The longest finish minus arrival after the warm-up."),
         Metric("mean_stretch", "Mean stretch", "", ci="bootstrap",
                doc="Mean flow time over execution time. " + STRETCH_NOTE),
-        Metric("max_stretch", "Max stretch", "", ci="bootstrap",
+        Metric("max_stretch", "Max stretch", "", ci="bootstrap", gloss=MAX_STRETCH_GLOSS, said=STRETCH_SAID,
                doc="The largest flow time over execution time. " + STRETCH_NOTE),
         Metric("utilization", "Utilisation", "", "", bar=True, fmt=".1%", ci="auto-fraction",
                doc="Busy machine time over machines x time, over [warmup, horizon]. Neither is better: in a stable "
@@ -69,7 +75,7 @@ class ClassModel(Model):
                    "in system and the response time."),
         Metric("state_info", "Machines consulted per task", "", doc="N_s: machines whose state a mapping asked for "
                                                                     "(section IV)."),
-        Metric("discount", NOT_ASKED, "%", "higher", bar=True,
+        Metric("discount", NOT_ASKED, "%", "higher", bar=True, gloss=NOT_ASKED_GLOSS,
                doc="Of all the machines, the share the scheduler does not ask how busy they are when a task arrives, "
                    "on average; asking fewer costs less messaging. The paper's state-information discount, "
                    "(1 - N_s / M) x 100, N_s the machines asked per task, M all machines (section IV)."),
@@ -108,8 +114,9 @@ class ClassModel(Model):
 
     def describe(self, s: spec.ClassModelSpec) -> str:
         c = s.classes
-        return (f"{s.machines} machines, {len(c.arrival_rates)} task classes, {c.horizon:g} time units "
-                f"(about {s.tasks:,} arrivals)")
+        horizon = readable_amount(c.horizon, "time units")
+        return f"{s.machines} machines, {len(c.arrival_rates)} task classes, {horizon} (about " \
+               f"{readable_amount(s.tasks, 'arrivals')})"
 
     def scale(self, s: spec.ClassModelSpec) -> tuple[int, int]:
         """The expected arrivals of every class over [0, horizon], sum of alpha_i x horizon, rounded (Poisson streams
@@ -135,15 +142,15 @@ class ClassModel(Model):
     def warnings(self, results: pd.DataFrame) -> list[str]:
         """A line per heuristic unstable in some replication: why, in words first, the paper's symbol after ("mct
         cannot keep up in 30 of 30 replications: on the machines it uses, they can take only 0.67 times the arrivals
-        (lambda* restricted to them: 0.6667, Theorem 2)."; else its number in system kept growing). Plain text: the
+        (the LP's lambda* restricted to them)."; else its number in system kept growing; Theorem 2). Plain text: the
         pages show it as such."""
         out = []
         for label, group in results.groupby("heuristic", sort=False):
             if group["unstable"].any():
                 restricted = group["lambda_restricted"].iloc[0]
-                symbol = f"lambda* restricted to them: {restricted:.4f}"
-                why = (f"on the machines it uses, they can take only {times(restricted)} times the arrivals ({symbol}, "
-                       "Theorem 2)" if restricted < 1 else
+                symbol = "the LP's lambda* restricted to them"
+                why = (f"on the machines it uses, they can take only {times(restricted)} times the arrivals ({symbol})"
+                       if restricted < 1 else
                        f"its number in system kept growing, though the machines it uses could take "
                        f"{times(restricted)} times the arrivals ({symbol})")
                 out.append(f"{sentence_name(label)} cannot keep up in {int(group['unstable'].sum())} of {len(group)} "

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from hcsched.metrics import Metric
+from hcsched.metrics import MAKESPAN_GLOSS, Metric
 from hcsched.models.base import Model
 from hcsched.models.estimation import estimators, heuristics, kernels, spec
 from hcsched.models.estimation.claims import CLAIMS
@@ -65,7 +65,8 @@ class EstimationModel(Model):
     spec_type = spec.EstimationSpec
     spec_keys = frozenset(spec.EST_KEYS)
     metrics = (
-        Metric("makespan", "Makespan", "s", bar=True, doc="The last return, in seconds from the first release."),
+        Metric("makespan", "Makespan", "s", bar=True, gloss=MAKESPAN_GLOSS,
+               doc="The last return, in seconds from the first release."),
         Metric("efficiency", "Efficiency", "%", "higher", bar=True,
                doc="Eq. 7: 100 x the processors' busy seconds (communication and computation) / (makespan x M)."),
         Metric("estimation_error", "Estimation error", "", bar=True, fmt=".1%",

@@ -18,7 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from hcsched.metrics import STRETCH_NOTE, Metric, schedule_metrics
+from hcsched.metrics import (
+    MAKESPAN_GLOSS,
+    MAX_FLOW_GLOSS,
+    MAX_STRETCH_GLOSS,
+    MEAN_FLOW_GLOSS,
+    STRETCH_NOTE,
+    STRETCH_SAID,
+    SUM_FLOW_GLOSS,
+    Metric,
+    schedule_metrics,
+)
 from hcsched.models.base import Model
 from hcsched.models.etc import bounds, cost, engine, rules, spec
 from hcsched.models.etc.claims import CLAIMS
@@ -47,15 +57,17 @@ class EtcModel(Model):
     spec_type = spec.EtcModelSpec
     spec_keys = spec.SPEC_KEYS
     metrics = (
-        Metric("makespan", "Makespan", "s", bar=True, normalize=True,
+        Metric("makespan", "Makespan", "s", bar=True, normalize=True, gloss=MAKESPAN_GLOSS,
                doc="When the last task finishes (section 3.1); normalised to the benchmark heuristic of the same "
                    "trial."),
-        Metric("sum_flow", "Sum of flow times", "s", doc="Sum over tasks of finish minus arrival."),
-        Metric("mean_flow", "Mean flow time", "s", bar=True, doc="Mean over tasks of finish minus arrival."),
-        Metric("max_flow", "Max flow time", "s", doc="The longest finish minus arrival."),
+        Metric("sum_flow", "Sum of flow times", "s", gloss=SUM_FLOW_GLOSS,
+               doc="Sum over tasks of finish minus arrival."),
+        Metric("mean_flow", "Mean flow time", "s", bar=True, gloss=MEAN_FLOW_GLOSS,
+               doc="Mean over tasks of finish minus arrival."),
+        Metric("max_flow", "Max flow time", "s", gloss=MAX_FLOW_GLOSS, doc="The longest finish minus arrival."),
         Metric("mean_stretch", "Mean stretch", "", ci="bootstrap", doc="Mean over tasks of flow time over actual "
                "execution time (1: no waiting). " + STRETCH_NOTE),
-        Metric("max_stretch", "Max stretch", "", bar=True, ci="bootstrap",
+        Metric("max_stretch", "Max stretch", "", bar=True, ci="bootstrap", gloss=MAX_STRETCH_GLOSS, said=STRETCH_SAID,
                doc="The largest flow time over actual execution time. " + STRETCH_NOTE),
         Metric("utilization", "Utilisation", "", "", bar=True, fmt=".1%", ci="auto-fraction",
                doc="Busy machine time over machines x makespan: how much of the suite's capacity the run used. Neither "

@@ -18,7 +18,15 @@ from typing import Any
 import numpy as np
 
 from hcsched.errors import HcschedError
-from hcsched.metrics import Metric
+from hcsched.metrics import (
+    MAKESPAN_GLOSS,
+    MAX_FLOW_GLOSS,
+    MAX_STRETCH_GLOSS,
+    STRETCH_SAID,
+    SUM_FLOW_GLOSS,
+    Metric,
+    gain_said,
+)
 from hcsched.models.base import Model
 from hcsched.models.timeshared import engine, plugin, spec
 from hcsched.models.timeshared.claims import CLAIMS
@@ -61,14 +69,15 @@ class TimesharedModel(Model):
     # The bars (also what `hcsched run` prints and what a sweep summarises) are the panels of the paper's Figs. 4-14:
     # % of tasks sooner and the four gains against NetSolve MCT; and the makespan itself.
     metrics = (
-        Metric("makespan", "Makespan", "s", bar=True, doc="When the last task finishes (section 5.1)."),
-        Metric("sum_flow", "Total flow time", "s",
+        Metric("makespan", "Makespan", "s", bar=True, gloss=MAKESPAN_GLOSS,
+               doc="When the last task finishes (section 5.1)."),
+        Metric("sum_flow", "Total flow time", "s", gloss=SUM_FLOW_GLOSS,
                doc="The total time tasks spend in the system: the sum over tasks of finish minus arrival (the paper's "
                    "sum-flow, section 5.2)."),
-        Metric("max_flow", "Max flow time", "s",
+        Metric("max_flow", "Max flow time", "s", gloss=MAX_FLOW_GLOSS,
                doc="The longest time a task spends in the system, finish minus arrival (the paper's max-flow, "
                    "section 5.3)."),
-        Metric("max_stretch", "Max stretch", "", ci="bootstrap",
+        Metric("max_stretch", "Max stretch", "", ci="bootstrap", gloss=MAX_STRETCH_GLOSS, said=STRETCH_SAID,
                doc="The worst slowdown of a task: its time in the system over its time alone on its server (the "
                    "paper's max-stretch, section 5.4)."),
         Metric("pct_sooner", "Tasks finishing sooner", "%", "higher", bar=True,
@@ -78,14 +87,14 @@ class TimesharedModel(Model):
                doc="Percent of tasks finishing as with the benchmark, within the 'same time' tolerance (scenario key "
                    "same_tolerance): a tie."),
         Metric("pct_later", "Tasks finishing later", "%", "lower", doc="Percent of tasks finishing later " + _VS + "."),
-        Metric("gain_makespan", "Gain on makespan", "%", "higher", bar=True,
+        Metric("gain_makespan", "Gain on makespan", "%", "higher", bar=True, said=gain_said("makespan"),
                doc="How much sooner the last task finishes than with the benchmark, in % of the benchmark's makespan: "
                    "100 (M_ref - M) / M_ref on the same simulation; positive is better (section 6.1)."),
-        Metric("gain_sum_flow", "Gain on total flow time", "%", "higher", bar=True,
+        Metric("gain_sum_flow", "Gain on total flow time", "%", "higher", bar=True, said=gain_said("total flow time"),
                doc="As the makespan gain, on the total time tasks spend in the system (the paper's sum-flow)."),
-        Metric("gain_max_flow", "Gain on max flow time", "%", "higher", bar=True,
+        Metric("gain_max_flow", "Gain on max flow time", "%", "higher", bar=True, said=gain_said("max flow time"),
                doc="As the makespan gain, on the longest time a task spends in the system (the paper's max-flow)."),
-        Metric("gain_max_stretch", "Gain on max stretch", "%", "higher", bar=True,
+        Metric("gain_max_stretch", "Gain on max stretch", "%", "higher", bar=True, said=gain_said("max stretch"),
                doc="As the makespan gain, on the worst slowdown of a task (the paper's max-stretch)."),
     )
     benchmarks = ("netsolve-mct",)

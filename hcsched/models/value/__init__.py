@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from hcsched.formatting import minutes_beside
 from hcsched.metrics import Metric
 from hcsched.models.base import Model
 from hcsched.models.value import engine, spec, static
@@ -106,7 +107,7 @@ class ValueModel(Model):
         return spec.spec_to_dict(s)
 
     def describe(self, s: spec.ValueSpec) -> str:
-        return (f"{s.machines} machines, about {s.expected_tasks:.0f} tasks over {s.duration / 60:g} min, "
+        return (f"{s.machines} machines, about {s.expected_tasks:.0f} tasks over {minutes_beside(s.duration)}, "
                 f"{s.heterogeneity} heterogeneity, {s.deadlines} deadlines, {s.weighting} weighting")
 
     def scale(self, s: spec.ValueSpec) -> tuple[int, int]:
@@ -116,8 +117,8 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return (f"score: the total value earned (V) in the steady-state window, minute {B / 60:g} to {E / 60:g}, as % "
-                f"of the upper bound on value (UB, section 2.3)")
+        return (f"score: the total value earned (V) in the steady-state window, from {minutes_beside(B)} to "
+                f"{minutes_beside(E)}, as % of the upper bound on value (UB)")
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
         return make_workload(s, seed_seq)

@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbers, reference_marks
+from hcsched.formatting import minutes_beside
 from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.worth import OUTCOMES
@@ -51,8 +52,10 @@ VALUE_WORDS = "total value earned (V)"
 UB_WORDS = "upper bound on value (UB)"
 UB_MEANS = "what every task would earn finishing at once"
 WINDOW_WORDS = "the steady-state window of simulated time"
-DEADLINES_TEXT = ("D100, D50, D25: each task's three soft deadlines (section 2.2.2); finishing by D100 earns its full "
-                  "value, by D50 half, by D25 a quarter, later 5%, never started nothing.")
+#: What the three soft deadlines earn (section 2.2.2), in words; the caption names them once, after its words.
+DEADLINES_WORDS = ("finishing by the first earns its full value, by the second half, by the third a quarter, later 5%, "
+                   "never started nothing")
+DEADLINES_TEXT = f"Each task has three soft deadlines (D100, D50, D25): {DEADLINES_WORDS}."
 
 
 def task_frame(run) -> pd.DataFrame:
@@ -93,8 +96,9 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
                            "D50 %{customdata[7]:.1f}, D25 %{customdata[8]:.1f} s<br>value earned %{customdata[9]:.4g} "
                            "(priority weight x deadline factor x share in the window: p d b)<br>"
                            + OUTCOME_MEANINGS[outcome] + "<extra>" + OUTCOME_LABELS[outcome] + "</extra>")))
-    for x, text, side in zip(marks if marks is not None else (), ("window start (B)", "window end (E)"),
+    for x, text, side in zip(marks if marks is not None else (), ("window start", "window end"),
                              ("top right", "top left"), strict=False):
+        text = f"{text}, {minutes_beside(x)}"
         if window is None or window[0] <= x <= window[1]:  # a mark outside the window would stretch the axis
             fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text, annotation_position=side)
     never = int((frame["outcome"] == "never_started").sum())
