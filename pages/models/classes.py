@@ -245,12 +245,12 @@ def editor(sc) -> None:
     alloc = sc.classes.allocation()
     st.subheader("Can this system keep up? The allocation LP")
     if alloc.stable:
-        st.success(f"Stable: λ* = {alloc.lam:.4f}. The arrival rates could all grow by {100 * (alloc.lam - 1):.1f}% "
-                   f"and a "
-                   "suitable mapping would still keep up (Theorem 1).")
+        st.success(f"Stable: the machines can keep up with {times(alloc.lam)} times these arrivals (the LP's λ*). "
+                   f"Every arrival rate could grow by {100 * (alloc.lam - 1):.1f}% and a suitable mapping would "
+                   "still keep up (Theorem 1).")
     else:
-        st.error(f"Overloaded: λ* = {alloc.lam:.4f} < 1. No mapping can keep up (Theorem 2); runs still work and are "
-                 "flagged unstable.")
+        st.error(f"Overloaded: the machines can keep up with only {times(alloc.lam)} times these arrivals (the LP's "
+                 "λ*). No mapping can keep up (Theorem 2); runs still work and are flagged unstable.")
     delta = alloc.delta
     columns = None
     if sc.classes.groups is not None:

@@ -143,7 +143,8 @@ def test_the_editor_reads_the_table_as_times_and_sets_the_long_phase():
     np.testing.assert_allclose(times.mu, 1 / rates.mu)
     assert all(w.key != "sc_w_long_branch" for w in at.number_input)  # only with the hyperexponential
     assert [e.value for e in at.error] == [  # System B's rates read as times: an overloaded system, said so
-        "Overloaded: λ* = 0.0368 < 1. No mapping can keep up (Theorem 2); runs still work and are flagged unstable."]
+        "Overloaded: the machines can keep up with only 0.04 times these arrivals (the LP's λ*). No mapping can keep "
+        "up (Theorem 2); runs still work and are flagged unstable."]
     at.selectbox(key="sc_w_service").set_value("hyperexponential").run()
     at.number_input(key="sc_w_long_branch").set_value(0.01).run()
     spec = at.session_state["scenario"].classes
