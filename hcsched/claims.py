@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from hcsched.errors import HcschedError
-from hcsched.setting_words import setting_of
+from hcsched.setting_words import setting_of, setting_value
 from hcsched.stats import mean_ci
 
 HOLDS, PARTLY, FAILS = "holds", "holds partly", "does not hold"
@@ -451,7 +451,7 @@ class Trend(Check):
         first, last = points[0][1], points[-1][1]
         common = first.index.intersection(last.index)
         mean, lo, hi = mean_ci((last[common] - first[common]).dropna().to_numpy(float))
-        series = tuple((f"{self.key}={value}", *mean_ci(s)) for value, s in points)
+        series = tuple((setting_value(self.key, value), *mean_ci(s)) for value, s in points)
         shown = ", ".join(f"{m:.3g}" for m in means)
         turns = "" if self.monotone(means) else f" (not {'rising' if self.rising else 'falling'} at every step)"
         detail = f"means along {self.key}: {shown}{turns}; last - first {mean:+.3g} {interval_text(lo, hi)}"
@@ -461,12 +461,12 @@ class Trend(Check):
 
     def quantity(self) -> str:
         what = f"{self.heuristic} against {self.versus}" if self.versus else self.heuristic
-        return f"{_words(self.metric)} of {what}: last {self.key} minus first"
+        return f"{_words(self.metric)} of {what}: at the last {setting_of(self.key).words} minus the first"
 
     def describe(self) -> str:
         what = f"{self.heuristic} vs {self.versus}" if self.versus else self.heuristic
         way = "stays flat" if self.flat else "rises" if self.rising else "falls"
-        return f"{self.metric} of {what} {way} along {self.key}"
+        return f"{self.metric} of {what} {way} along the {setting_of(self.key).words}"
 
 
 @dataclass(frozen=True)
@@ -489,7 +489,12 @@ class Ratio(Check):
     partly: float | None = None
 
     def label(self) -> str:
-        return f"{self.a} / {self.b}" if self.by == "heuristic" else f"{self.by}={self.a} / {self.by}={self.b}"
+        """The two sides: "kpb / sufferage", or two values of a swept setting in words ("estimator smoothed /
+        estimator knn")."""
+        return " / ".join(self._names())
+
+    def _names(self) -> list[str]:
+        return [str(x) if self.by == "heuristic" else setting_value(self.by, x) for x in (self.a, self.b)]
 
     def heuristics(self) -> tuple[str, ...]:
         if self.by == "heuristic":
@@ -510,10 +515,8 @@ class Ratio(Check):
         """What the per-trial value is, in words: "makespan of kpb / sufferage, per trial"; a setting said as people
         say it ("estimator smoothed / estimator knn", not its key)."""
         who = f" ({self.heuristic})" if self.heuristic else ""
-        if self.by == "heuristic":
-            return f"{_words(self.metric)} of {self.label()}{who}, per trial"
-        words = setting_of(self.by).words
-        return f"{_words(self.metric)}, {words} {self.a} / {words} {self.b}{who}, per trial"
+        of = " of" if self.by == "heuristic" else ","
+        return f"{_words(self.metric)}{of} {self.label()}{who}, per trial"
 
     def _groups(self, results: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
         rows = results
@@ -540,8 +543,7 @@ class Ratio(Check):
         rows = pd.DataFrame({"trial": ratio.index, "heuristic": self.label(), "ratio": ratio.to_numpy(float)})
         out = self._value().evaluate(rows, {})
         num, den = self._groups(results)
-        names = [str(x) if self.by == "heuristic" else f"{self.by}={x}" for x in (self.a, self.b)]
-        series = tuple((name, *mean_ci(s)) for name, s in zip(names, (num, den), strict=True))
+        series = tuple((name, *mean_ci(s)) for name, s in zip(self._names(), (num, den), strict=True))
         return replace(out, unit="x", detail=f"{self.label()}: {out.detail} over {ratio.size} trials", series=series,
                        quantity=self.quantity())
 
@@ -685,6 +687,7 @@ class Reading:
     changes: Mapping[str, Any]
     note: str = ""
     check: Check | None = None  # where the reading is of what the claim measures (another metric), its own check
+    words: str = ""  # the reading in a few plain words, as the Papers page names it ("ties broken at random")
 
 
 @dataclass(frozen=True)
@@ -723,6 +726,13 @@ class Claim:
         claim's and its check (the claim's unless the reading has its own)."""
         return (("literal", dict(self.changes), self.check),) + tuple(
             (r.name, {**self.changes, **r.changes}, r.check or self.check) for r in self.readings)
+
+    def reading_words(self, reading: str) -> str:
+        """``reading`` in plain words, as the Papers page names it: "" for "literal" (the claim as written), a
+        reading's words, else its name."""
+        if reading == "literal":
+            return ""
+        return next((r.words or r.name for r in self.readings if r.name == reading), reading)
 
     def note_of(self, reading: str) -> str:
         """The note of ``reading``: the claim's own for "literal", else that reading's ("" for a name it lacks)."""

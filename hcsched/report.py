@@ -16,6 +16,7 @@ compare with an earlier table's.
 from __future__ import annotations
 
 import datetime
+import functools
 import html
 import json
 import math
@@ -152,6 +153,63 @@ def count_text(rows: pd.DataFrame, bold: bool = False) -> str:
 
 def _verdicts(counts: Mapping[str, int]) -> str:
     return f"{counts[HOLDS]} hold, {counts[PARTLY]} hold partly, {counts[FAILS]} do not hold"
+
+
+def reading_words(row: Mapping[str, Any]) -> str:
+    """A claims-table row's reading in plain words, as the Papers page and the docs' tables name it: "" for the claim
+    as written, " (another reading: ties broken at random)" for another (its name where its model has no such
+    reading)."""
+    reading = _text(row.get("reading"))
+    if reading in ("", "literal"):
+        return ""
+    words = _reading_words(_text(row.get("model"))).get((_text(row.get("id")), reading), reading)
+    return f" (another reading: {words})"
+
+
+@functools.cache
+def _reading_words(model: str) -> dict[tuple[str, str], str]:
+    """Each (claim id, reading name) of ``model``'s claims and the reading's words (:meth:`Claim.reading_words`)."""
+    if model not in model_names():
+        return {}
+    return {(c.id, r.name): c.reading_words(r.name) for c in get_model(model).claims() for r in c.readings}
+
+
+#: What a reading is, in plain words: said before the word "reading" is used on its own.
+READING = "another reasonable reading of an ambiguous sentence"
+
+
+def claims_text(rows: pd.DataFrame, bold: bool = False) -> str:
+    """The claims as the paper writes them counted first, then the other readings, in plain words (the Papers page):
+    "Of the 26 claims as the paper writes them, 19 hold and 7 do not. 7 of them were also checked under another
+    reasonable reading of an ambiguous sentence: 2 hold and 5 do not." With ``bold`` the first count in bold."""
+    literal, other = rows[rows["reading"] == "literal"], rows[rows["reading"] != "literal"]
+    n = len(literal)
+    head = f"Of the {n} claims as the paper writes them" if n != 1 else "Of the one claim as the paper writes it"
+    text = f"{f'**{head}**' if bold else head}, {plain_verdicts(literal['verdict'])}."
+    if other.empty:
+        return text
+    claims, checks = int(other["id"].nunique()), len(other)
+    some = f"{claims} of them {'were' if claims != 1 else 'was'}" if claims < n else "All of them were"
+    more = (f" ({checks} readings in all)" if checks != claims else "")
+    kind = READING if checks == claims else "other reasonable readings of an ambiguous sentence"
+    return f"{text} {some} also checked under {kind}{more}: {plain_verdicts(other['verdict'])}."
+
+
+def plain_verdicts(verdicts: Sequence[str]) -> str:
+    """How many hold, hold partly and do not, the counts of none left out: "19 hold and 7 do not", "1 holds partly",
+    "8 do not hold", and how many could not be checked."""
+    counts, total = verdict_counts(list(verdicts)), len(verdicts)
+    parts = [f"{counts[HOLDS]} {'hold' if counts[HOLDS] != 1 else 'holds'}" if counts[HOLDS] else "",
+             f"{counts[PARTLY]} {'hold' if counts[PARTLY] != 1 else 'holds'} partly" if counts[PARTLY] else "",
+             f"{counts[FAILS]} {'do' if counts[FAILS] != 1 else 'does'} not" if counts[FAILS] else ""]
+    errors = total - sum(counts.values())
+    parts.append(f"{errors} could not be checked" if errors else "")
+    said = [p for p in parts if p]
+    if not said:
+        return "none was checked"
+    if said == [parts[2]]:  # "8 do not" alone says too little
+        return f"{said[0]} hold"
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
 
 
 # --- summary per paper -------------------------------------------------------------------------------------------
@@ -450,8 +508,9 @@ def _badge(verdict: str) -> str:
 def _card(row: pd.Series, figure_html: str) -> str:
     e = lambda x: html.escape(_text(x))  # noqa: E731
     reading = _text(row["reading"])
-    reading_line = "" if reading == "literal" else (f"<dt>Reading</dt><dd>{e(reading)} "
-                                                    "(another reading of the text)</dd>")
+    words = reading_words(row).removeprefix(" (another reading: ").removesuffix(")")
+    reading_line = "" if reading == "literal" else (f"<dt>Reading</dt><dd>{e(words)} ({READING}, "
+                                                    f"named {e(reading)})</dd>")
     named = "" if reading == "literal" else f' <span class="reading">reading: {e(reading)}</span>'
     seconds = _finite(row.get("seconds"))
     trials = (f"{trials_text(row.get('trials'))}, "
@@ -550,8 +609,8 @@ def markdown_tables(table: pd.DataFrame) -> str:
         out += [f"**{_cell(s['paper'])}**: the claims that do not fully hold.", "",
                 "| Claim | Where | Ours | Paper | Verdict |", "|---|---|---|---|---|"]
         for _, row in rows.iterrows():
-            claim = _cell(row["claim"]) + ("" if row["reading"] == "literal" else " *(reading: "
-                                                                                  f"{_cell(row['reading'])})*")
+            said = reading_words(row).strip()
+            claim = _cell(row["claim"]) + (f" *{_cell(said)}*" if said else "")
             out.append(f"| {claim} | {_cell(row['where'])} | {_cell(format_ours(row))} | {_cell(row['paper_value'])} | "
                        f"{_cell(row['verdict'])} |")
         out.append("")

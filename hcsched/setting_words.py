@@ -5,6 +5,7 @@ setting itself."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -112,9 +113,20 @@ SETTINGS: dict[str, Setting] = {
     "deadline_constant": Setting("deadline constant", "s", workload=True),
     "machine_available": Setting("machines free, as the mappers see it, by"),
     "event_timing": Setting("mapping events timed"),
+    # a claim's sweep over a heuristic's parameter (hcsched/models/etc/claims.py: KPB alone, its k swept)
+    "heuristics.0.k": Setting("share of machines KPB considers", "%"),
 }
 
 
 def setting_of(key: str) -> Setting:
     """A setting's words (:data:`SETTINGS`); a key of a model not in it said with spaces, its work assumed changed."""
     return SETTINGS.get(key) or Setting(key.replace(".", " ").replace("_", " "), workload=True)
+
+
+def setting_value(key: str, value: Any) -> str:
+    """One value of a setting in words and its unit, as a claim's chart and check name a point of a sweep: "estimator
+    smoothed", "share of machines KPB considers 10%", "arrival rate 0.005 tasks/s"; never
+    "estimator.method=smoothed"."""
+    s = setting_of(key)
+    shown = f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+    return f"{s.words} {shown}" + ("" if not s.unit else s.unit if s.unit == "%" else f" {s.unit}")

@@ -16,14 +16,16 @@ from hcsched import Scenario, get_model, model_names, preset
 from hcsched.claims import DETAILS, LEAD
 from hcsched.formatting import docs_in_words
 from hcsched.report import (
+    READING,
     chart_data,
     claim_figure,
-    count_text,
+    claims_text,
     format_ours,
     in_words,
     quantity_figure,
     quantity_of,
     readable,
+    reading_words,
     trials_text,
     verdict_changes,
 )
@@ -41,9 +43,9 @@ BADGE = {"holds": ":blue-background[holds]", "holds partly": ":orange-background
 MORE = "How the claims are rerun, and where each kind of claim puts its number"  # the definition's folded rest
 INTRO = ("Each paper's published claims (orderings, percentages, table cells) are rerun here on the paper's own "
          "experiment with common random numbers, each with a verdict computed from the numbers; where a claim does "
-         "not hold, its note says what we found. A reading is one way of reading a claim's text: each claim as "
-         "written, and for some another reasonable reading, each with its own verdict.")
-ALL_LINES = 8  # a rerun of up to this many readings: one line each; of more, a line for each change and a count
+         "not hold, its note says what we found. Where a sentence of the paper is ambiguous, the claim is also "
+         "checked under another reasonable reading of it (a reading), with its own verdict.")
+ALL_LINES = 8  # a rerun of up to this many checks: one line each; of more, a line for each change and a count
 RERUN_VALUE = "hcsched's number"  # the column of each reading's number as rerun here (the CSV's "ours")
 RERUN = "this session's rerun"  # the column of a paper's table that says each rerun reading's verdict
 
@@ -107,9 +109,10 @@ def _keep(job: Job, result) -> None:
 
 
 def claim_words(row: pd.Series) -> str:
-    """A claim's reading named as the claim picker names it: "Fig. 4, section 5.2: KPB gives the smallest makespan
-    ... (inconsistent HiHi)." and, for a reading other than the literal one, " (reading)"."""
-    return f"{row['where']}: {row['claim']}" + ("" if row["reading"] == "literal" else f" ({row['reading']})")
+    """A claim named as the claim picker names it: "Fig. 4, section 5.2: KPB gives the smallest makespan ...
+    (inconsistent expected times, ...)." and, under another reading of its text, " (another reading: each task's
+    smallest times form the consistent part)"."""
+    return f"{row['where']}: {row['claim']}" + reading_words(row)
 
 
 def _line(row: pd.Series) -> str:
@@ -140,8 +143,7 @@ def rerun_notice(rows: pd.DataFrame, row: pd.Series) -> list[str]:
     changed = others[others["changed"].astype(bool)]
     kept = len(others) - len(changed)
     return lines + [_line(r) for _, r in changed.iterrows()] + (
-        [f"{kept} other reading{'s' if kept != 1 else ''} rerun with it: unchanged (the table of all readings says "
-         f'each in its column "{RERUN}")']
+        [f"{kept} more rerun with it: unchanged (the table of all claims says each in its column \"{RERUN}\")"]
         if kept else [])
 
 
@@ -159,7 +161,9 @@ def header(table: pd.DataFrame, meta: dict) -> None:
                 "assets` to make one.")
         return
     made = f"Shipped reproduction: hcsched {meta.get('version', '?')}, made {meta.get('date', '?')}"
-    st.caption(f"{made}; {table['id'].nunique()} claims, {len(table)} readings. Rerun with `hcsched reproduce`.")
+    others = int((table["reading"] != "literal").sum())
+    st.caption(f"{made}: {table['id'].nunique()} claims as the papers write them, and {others_text(others)}. "
+               "Rerun with `hcsched reproduce`.")
     if meta.get("registry") and meta["registry"] != registry_hash():
         st.warning("The claims registry has changed since this reproduction was made: some rows may no longer match "
                    "their claim. Rerun those papers (below, or `hcsched reproduce --out assets`).")
@@ -180,32 +184,50 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
     c1, c2 = st.columns([1, 3])
     trials = int(c1.number_input("Trials of a rerun (0: the paper's)", 0, 1000, 0, key=f"{K}trials_{name}")) or None
     ids = [c.id for c in registry(name)]
-    readings = sum(1 + len(c.readings) for c in registry(name))
-    if c2.button(f"Rerun this paper's {len(ids)} claims ({readings} readings)", key=f"{K}rerun_{name}",
-                 disabled=running or not ids):
+    if c2.button(rerun_label(name), key=f"{K}rerun_{name}", disabled=running or not ids):
         start_rerun(ids, trials)
         st.rerun()
     if rows.empty:
         st.info("No claims of this paper in the reproduction shown.")
     else:
-        counts = rows["verdict"].value_counts()
-        st.markdown(count_text(rows, bold=True) + ".", help="A claim is one statement of the paper; a reading is one "
-                    "way of reading its text (each claim as written, and for some another reasonable reading), each "
-                    "with its own verdict. The badges count readings.")
+        counts = rows.loc[rows["reading"] == "literal", "verdict"].value_counts()
+        st.markdown(claims_text(rows, bold=True), help="A claim is one statement of the paper. Where its sentence is "
+                    f"ambiguous, it is also checked under {READING} (a reading), with its own verdict. The badges "
+                    "count the claims as the paper writes them.")
         st.markdown(" · ".join(f"{BADGE.get(v, v)} {counts.get(v, 0)}"
                                for v in ("holds", "holds partly", "does not hold"))
-                    + " readings")
+                    + " of the claims as written")
         shown = pd.DataFrame({
             "verdict": rows["verdict"], "where": rows["where"],
-            "claim": rows["claim"] + rows["reading"].map(lambda r: "" if r == "literal" else f" (reading: {r})"),
+            "claim": rows["claim"] + [reading_words(r) for _, r in rows.iterrows()],
             RERUN_VALUE: [format_ours(r) for _, r in rows.iterrows()], "the paper's": rows["paper_value"].fillna(""),
             "note": rows["note"].fillna("").map(docs_in_words)})
         if not _rerun(rows).empty:  # each rerun reading's verdict against the one shown before, in its row
             shown[RERUN] = rows["change"].fillna("")
         styled = shown.style.map(lambda v: VERDICT_STYLE.get(v, ""), subset=["verdict"])
-        with st.expander(f"All {len(rows)} readings of this paper, with their notes", expanded=False):
+        with st.expander(all_claims_label(rows), expanded=False):
             st.table(styled, hide_index=True)  # an HTML table: long claims and notes wrap, never cut
         chosen_claim(name, rows, running, trials)
+
+
+def others_text(others: int) -> str:
+    """"7 other readings of ambiguous sentences": how a caption, a button or a fold counts a paper's checks beyond its
+    claims as written."""
+    return f"{others} other reading{'s' if others != 1 else ''} of ambiguous sentences"
+
+
+def rerun_label(name: str) -> str:
+    """The label of a paper's Rerun: its claims first, then the other readings rerun with them."""
+    claims = registry(name)
+    others = sum(len(c.readings) for c in claims)
+    return f"Rerun this paper's {len(claims)} claims" + (f" and {others_text(others)}" if others else "")
+
+
+def all_claims_label(rows: pd.DataFrame) -> str:
+    """The label of a paper's table of every claim: its claims first, then the other readings in it."""
+    literal = int((rows["reading"] == "literal").sum())
+    others = len(rows) - literal
+    return f"All {literal} claims of this paper with their notes" + (f", and {others_text(others)}" if others else "")
 
 
 def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | None) -> None:
@@ -216,7 +238,7 @@ def chosen_claim(name: str, rows: pd.DataFrame, running: bool, trials: int | Non
     key = st.selectbox("A claim's chart", keys, format_func=labels.get, key=f"{K}pick_{name}")
     row = rows.iloc[keys.index(key)]
     said = rerun_notice(rows, row)
-    if said:  # beside the claim, directly above its chart: each reading rerun, its verdict now and whether it changed
+    if said:  # beside the claim, directly above its chart: each check rerun, its verdict now and whether it changed
         st.success("  \n".join(plain(line) for line in said))
     c1, c2 = st.columns([3, 1])
     series, paper, axis = chart_data(row.to_frame().T)[0]

@@ -202,7 +202,7 @@ def test_ratio_between_two_points_of_a_sweep_for_one_heuristic():
     assert "beyond 1, the weaker reading" in out.detail
     assert Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=3.0).evaluate(results, LOWER).verdict == HOLDS
     assert Ratio(5, 1, "makespan", by="k", heuristic="a", at_least=7.0).evaluate(results, LOWER).verdict == FAILS
-    assert check.heuristics() == ("a",) and [row[0] for row in out.series] == ["k=5", "k=1"]
+    assert check.heuristics() == ("a",) and [row[0] for row in out.series] == ["k 5", "k 1"]
     b_only = Ratio(5, 1, "makespan", by="k", heuristic="b", at_least=7.0, partly=1.0).evaluate(results, LOWER)
     assert b_only.verdict == FAILS and b_only.value < 1.0  # b falls with k: not even the direction
     with pytest.raises(HcschedError, match="no k = 3"):
@@ -361,6 +361,27 @@ def test_a_ratio_of_two_settings_says_them_in_words_not_as_keys():
     assert ratio.quantity() == "estimation error, estimator smoothed / estimator knn (fa), per trial"
     assert Ratio("x", "y", "makespan", by="my_model.speed_up", at_most=1.0).quantity() == \
         "makespan, my model speed up x / my model speed up y, per trial"  # a setting without words: no raw key
+    assert ratio.describe() == "estimation_error of estimator smoothed / estimator knn (fa), per trial, at most 1"
+
+
+def test_a_claims_chart_names_each_point_of_a_sweep_in_words_not_as_keys():
+    """The bars of a claim's chart and the check the Papers page says: "estimator smoothed", "share of machines KPB
+    considers 5%", "arrival rate 0.002 tasks/s", never "estimator.method=smoothed" or "heuristics.0.k=5.0"."""
+    rows = [table(a=[10 * m + d for d in (0, 1, -1, 2)], b=[5.0] * 4).assign(**{"estimator.method": name})
+            for m, name in ((1, "knn"), (3, "smoothed"))]
+    out = Ratio("smoothed", "knn", "makespan", by="estimator.method", heuristic="a", at_least=2.0).evaluate(
+        pd.concat(rows, ignore_index=True), LOWER)
+    assert [row[0] for row in out.series] == ["estimator smoothed", "estimator knn"]
+    assert out.detail.startswith("estimator smoothed / estimator knn: ")
+    k = Ratio(5.0, 10.0, "makespan", by="heuristics.0.k", paper=5.0)
+    assert k.label() == "share of machines KPB considers 5% / share of machines KPB considers 10%"
+    sweep = pd.concat([table(a=[r * 100 + d for d in (0, 1, 2)], b=[1.0] * 3).assign(**{"arrivals.rate": r})
+                       for r in (0.002, 0.004)], ignore_index=True)
+    trend = Trend("makespan", "a", "arrivals.rate")
+    assert [row[0] for row in trend.evaluate(sweep, LOWER).series] == ["arrival rate 0.002 tasks/s",
+                                                                       "arrival rate 0.004 tasks/s"]
+    assert trend.quantity() == "makespan of a: at the last arrival rate minus the first"
+    assert trend.describe() == "makespan of a rises along the arrival rate"
 
 
 @pytest.mark.parametrize(("mean", "lower", "upper", "verdict"), [

@@ -19,11 +19,12 @@ from hcsched.compare import what_changed  # noqa: E402
 from hcsched.report import (  # noqa: E402
     BEGIN,
     END,
-    count_text,
+    claims_text,
     format_ours,
     markdown_tables,
     read_claims,
     readable,
+    reading_words,
     verdict_changes,
 )
 from hcsched.reproduce import key_of, registry, registry_hash, variant_scenario, variants  # noqa: E402
@@ -90,13 +91,14 @@ def test_rerun_of_one_claim_with_two_trials_updates_its_row():
     # beside the claim, directly above its chart: the claim, its verdict now and whether it changed from the one shown
     shipped = table[table["id"] == CHEAP]
     changes = verdict_changes(shipped, rerun)  # literal first, then the other reading
-    words = [f"{r['where']}: {r['claim']}" + ("" if r["reading"] == "literal" else f" ({r['reading']})")
+    words = [f"{r['where']}: {r['claim']}" + reading_words(r)
              for _, r in rerun.iterrows()]  # each named as the claim picker names it, never by its id
     lines = [f"{w.removesuffix('.')} — {c.verdict_text()}" for w, c in zip(words, changes, strict=True)]
     expected = changes[0].verdict_text()
     assert "(unchanged)" in expected or ", now '" in expected
     assert len(lines) == 2 and lines[1].endswith(") — " + changes[1].verdict_text())
-    assert " (table2-costs) — " in lines[1] and not any(CHEAP in line for line in lines)
+    assert " (another reading: Table 2's rounded times as the phase costs) — " in lines[1]  # its words, not its name
+    assert not any(CHEAP in line or "table2-costs" in line for line in lines)
     assert _after_picker(at, name).split("  \n") == lines
     assert not _success_above_papers(at)  # not at the top of the page
     assert not any("claim(s)" in t for t in _texts(at))
@@ -150,8 +152,8 @@ def test_a_paper_rerun_names_each_changed_verdict_beside_the_chosen_claim_and_in
     assert said[1:-1] == [f"{_words(r)} — was '{rows.loc[i, 'verdict']}', now '{r['verdict']}' (hcsched's number was "
                           f"{format_ours(rows.loc[i])}, is {format_ours(r)})" for i, r in changed.iterrows()]
     others = (kept["id"] != chosen["id"]).sum() - len(changed)
-    assert said[-1] == (f"{others} other readings rerun with it: unchanged (the table of all readings says each in "
-                        'its column "this session\'s rerun")')
+    assert said[-1] == (f"{others} more rerun with it: unchanged (the table of all claims says each in its column "
+                        '"this session\'s rerun")')
     column = at.table[0].value["this session's rerun"]
     assert column.str.endswith("(unchanged)").sum() == len(kept) - len(changed)
     assert column.str.startswith("was '").sum() == len(changed) == 1
@@ -162,10 +164,9 @@ def test_a_paper_rerun_names_each_changed_verdict_beside_the_chosen_claim_and_in
 
 
 def _words(row: pd.Series) -> str:
-    """A claim's reading as the claim picker names it, with no full stop before the rerun's verdict: "Fig. 4, section
-    5.2: KPB gives ... (reading)"."""
-    words = f"{row['where']}: {row['claim']}" + ("" if row["reading"] == "literal" else f" ({row['reading']})")
-    return words.removesuffix(".")
+    """A claim as the claim picker names it, with no full stop before the rerun's verdict: "Fig. 4, section 5.2: KPB
+    gives ...", and under another reading " (another reading: its words)"."""
+    return (f"{row['where']}: {row['claim']}" + reading_words(row)).removesuffix(".")
 
 
 def test_a_claims_metric_is_in_words_and_its_axis_says_which_side_of_0_is_better():
@@ -302,24 +303,54 @@ def test_no_nan_anywhere_on_the_page():
     assert any("(one trial: no interval)" in str(x) for x in frame["hcsched's number"])
 
 
-def test_claims_and_readings_are_counted_apart():
+def test_the_claims_as_the_paper_writes_them_are_counted_first_and_the_other_readings_after():
+    """One count leads: the claims as written ("Of the 26 claims as the paper writes them, 19 hold and 7 do not");
+    the other readings of ambiguous sentences follow in a second sentence that says what they are. The button, the
+    fold and the caption count the same way, and no text says "readings" before saying what one is."""
     table = read_claims(SHIPPED)
     at = page()
     markdown = [m.value for m in at.markdown]
-    for name in table["model"].unique():
+    badges = [m for m in markdown if m.endswith(" of the claims as written")]  # one line a paper, in its order
+    for i, name in enumerate(table["model"].unique()):
         rows = table[table["model"] == name]
-        claims, readings = rows["id"].nunique(), len(rows)
-        line = next(m for m in markdown if m.startswith(f"**{claims} claims, {readings} readings**"))
-        assert line == count_text(rows, bold=True) + "."
-        counts = rows["verdict"].value_counts()  # the counts after the colon are of readings: they add to `readings`
-        assert f"{counts.get('holds', 0)} hold, {counts.get('holds partly', 0)} hold partly, " in line
-        assert sum(counts) == readings
+        literal = rows[rows["reading"] == "literal"]
+        claims, others = len(literal), len(rows) - len(literal)
+        line = next(m for m in markdown if m.startswith(f"**Of the {claims} claims as the paper writes them**, "))
+        assert line == claims_text(rows, bold=True)
+        lead, second = line.split(". ", 1)
+        counts = literal["verdict"].value_counts()
+        assert f"{counts['holds']} hold" in lead and " readings" not in lead  # the claims as written only
+        assert second.startswith(f"{rows.loc[rows['reading'] != 'literal', 'id'].nunique()} of them were also "
+                                 "checked under ") and "reasonable reading" in second and "of an ambiguous" in second
+        assert f"[holds] {counts.get('holds', 0)} · " in badges[i]
+        assert f"[does not hold] {counts.get('does not hold', 0)} of" in badges[i]
         label = next(b.label for b in at.button if b.key == f"pp_rerun_{name}")
-        assert label == f"Rerun this paper's {claims} claims ({readings} readings)"
-    estimation = table[table["model"] == "estimation"]
-    assert (estimation["id"].nunique(), len(estimation)) == (18, 59)
+        assert label == f"Rerun this paper's {claims} claims and {others} other readings of ambiguous sentences"
+        fold = [e.label for e in at.expander if e.label.startswith(f"All {claims} claims of this paper")]
+        assert fold == [f"All {claims} claims of this paper with their notes, and {others} other readings of "
+                        "ambiguous sentences"]
+    etc = claims_text(table[table["model"] == "etc"])
+    assert etc.startswith("Of the 26 claims as the paper writes them, ") and "0 hold partly" not in etc
     caption = " ".join(c.value for c in at.caption)
-    assert f"{table['id'].nunique()} claims, {len(table)} readings" in caption
+    assert (f"{table['id'].nunique()} claims as the papers write them, and {int((table['reading'] != 'literal').sum())}"
+            " other readings of ambiguous sentences") in caption
+
+
+def test_no_raw_key_or_reading_name_in_the_claim_picker_the_table_or_the_captions():
+    """The settings in words ("estimator smoothed", never "estimator.method=smoothed"), the paper's terms said first
+    ("inconsistent expected times, high task and machine heterogeneity", not "inconsistent HiHi") and each other
+    reading by its words, never its name ("ties broken at random", not "random-ties")."""
+    table = read_claims(SHIPPED)
+    at = page()
+    raw = re.compile(r"estimator\.method|heuristics\.0\.k|arrivals\.rate|HiHi|nu = |\(reading: ")
+    names = {r.name for c in registry() for r in c.readings}
+    shown = [o for s in at.selectbox for o in s.options] + _texts(at)
+    shown += [str(x) for frame in at.table for x in frame.value["claim"]]
+    assert not [t for t in shown if raw.search(t)][:3]
+    assert not [t for t in shown if any(f"reading: {n})" in t for n in names)][:3]
+    estimation = table[(table["id"] == "page-fig5-knn-10x-below-smoothed") & (table["reading"] == "literal")].iloc[0]
+    assert "estimator smoothed / estimator knn" in estimation["check"]
+    assert [s[0] for s in json.loads(estimation["series"])] == ["estimator smoothed", "estimator knn"]
 
 
 def test_a_ratio_claims_chart_plots_the_ratio_with_the_papers_number_and_the_interval():

@@ -192,9 +192,11 @@ def readings(name: str) -> tuple[Reading, ...]:
     """The second reading of system ``name``'s claims: random ties on C1 and C2, the hyperexponential's long phase
     on I1, none elsewhere."""
     if name in ("C1", "C2"):
-        return (Reading("random-ties", {"heuristics": random_ties(name)}, TIES_NOTE),)
+        return (Reading("random-ties", {"heuristics": random_ties(name)}, TIES_NOTE,
+                        words="ties broken at random"),)
     if name == "I1":
-        return (Reading(f"long-branch-{LONG_BRANCH:g}", {"long_branch": LONG_BRANCH}, I1_NOTE),)
+        return (Reading(f"long-branch-{LONG_BRANCH:g}", {"long_branch": LONG_BRANCH}, I1_NOTE,
+                        words=f"the long service phase taken with probability {LONG_BRANCH:g}"),)
     return ()
 
 
@@ -291,7 +293,8 @@ def _stability_claims() -> list[Claim]:
     sharifnia = dict(model=MODEL, scenario="alazzoni-sharifnia", trials=30, tiny={"horizon": 40.0},
                      changes={"horizon": SHARIFNIA_HORIZON},
                      source="Section II-B (Sharifnia [12]); section V",
-                     readings=(Reading("times", {"exec_rates": SHARIFNIA_MU, "exec_as": "times"}, TIMES_NOTE),))
+                     readings=(Reading("times", {"exec_rates": SHARIFNIA_MU, "exec_as": "times"}, TIMES_NOTE,
+                                       words="the printed matrix read as mean execution times"),))
     scaled = ("Read as rates, the printed matrix gives lambda* of about 0.0008; the literal scenario scales mu so that "
               f"lambda* = 1.05. The reading 'times' (the matrix as mean execution times, lambda* = 1.0256 unscaled) "
               f"reproduces the example. Judged over {SHARIFNIA_HORIZON:,.0f} time units.")

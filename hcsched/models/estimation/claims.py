@@ -82,6 +82,8 @@ def absolute(heuristics: list) -> list:
 ST_NOTE = ("Eq. 12's ST read as the estimated clock time the processor is free (now, or its running task's estimated "
            "end, plus its queue: hcsched's earlier reading, docs/models/estimation.md, 'Readings chosen') instead of "
            "the paper's relative load; the common offset 'now' flattens FA's spread, so EW decides FE and FZ.")
+ST_WORDS = "a processor's start time read as a clock time (eq. 12)"
+DENSE_WORDS = "the work volume the paper's figures imply"
 DENSE_NOTE = ("The paper's density (docs/models/estimation.md, 'Presets'): its makespans and efficiencies imply "
               "143-160 k processor-seconds of work on system A, the analogue has 43 k; three times the tasks at 1.2 x "
               "the work and outliers x3 instead of x10 (about 147 k), as presets page-system-a-dense and "
@@ -91,9 +93,10 @@ DENSE_NOTE = ("The paper's density (docs/models/estimation.md, 'Presets'): its m
 def density_readings(heuristics: list) -> tuple[Reading, ...]:
     """The three second readings of a claim: eq. 12 absolute; the paper's density; both."""
     dense = {"problems": DENSE_PROBLEMS}
-    return (Reading("st-absolute", {"heuristics": absolute(heuristics)}, ST_NOTE),
-            Reading("dense", {**dense, "heuristics": heuristics}, DENSE_NOTE),
-            Reading("dense-st-absolute", {**dense, "heuristics": absolute(heuristics)}, DENSE_NOTE + " " + ST_NOTE))
+    return (Reading("st-absolute", {"heuristics": absolute(heuristics)}, ST_NOTE, words=ST_WORDS),
+            Reading("dense", {**dense, "heuristics": heuristics}, DENSE_NOTE, words=DENSE_WORDS),
+            Reading("dense-st-absolute", {**dense, "heuristics": absolute(heuristics)}, DENSE_NOTE + " " + ST_NOTE,
+                    words=f"{DENSE_WORDS}, and {ST_WORDS}"))
 
 
 READINGS = {"page-system-a": density_readings(DENSE_A), "page-system-b": density_readings(DENSE_B)}
@@ -149,17 +152,19 @@ WHY_EFFICIENCY = ("Efficiencies are computed as eq. 7 says (checked from the sch
 def _fz_below_fa(system: str, label: str, note: str) -> Claim:
     return Claim(
         f"page-s55-fz-below-fa-{label}", MODEL, "Section 5.5",
-        f"FZ (best case, beta = 0.1) has a makespan about 20% below FA's (system {label.upper()})", system,
+        f"FZ (best case, error exponent 0.1, beta) has a makespan about 20% below FA's (system {label.upper()})",
+        system,
         Better(FZ01, "fa", "makespan", by=15.0), trials=TRIALS, paper="FZ 20% below FA",
         source="section 5.5 (prose; Table 5 is lost)",
         note="'20% below' is read as more than 15% below, paired. " + note,
-        readings=(*READINGS[system], Reading(*FZ_FA_READING)), tiny=TINY)
+        readings=(*READINGS[system], Reading(*FZ_FA_READING, words="the predicted error as a smoothed average")),
+        tiny=TINY)
 
 
 def _fe_worst(system: str, label: str, note: str) -> Claim:
     return Claim(
         f"page-fig10-fe-worst-{label}", MODEL, "Section 5.5, Figs. 10-11",
-        f"FE (beta = 1) has the largest makespan of FA, FE and FZ (system {label.upper()})", system,
+        f"FE (error exponent 1, beta) has the largest makespan of FA, FE and FZ (system {label.upper()})", system,
         Best("fe", "makespan", among=("fa", "fe", "fz"), worst=True), trials=TRIALS,
         paper="FE the worst of FA, FE, FZ", source="section 5.5 and Figs. 10-11 (figures lost)", note=note,
         readings=READINGS[system], tiny=TINY)
@@ -180,11 +185,13 @@ EFFICIENCIES = {
                                      "section 5.4 (prose; Table 3 is lost)", ""),
     "page-table3-fz-efficiency-66": (A, FZ01, "FZ", 66.0, "Section 5.4, Table 3",
                                      "section 5.4 (prose; Table 3 is lost)",
-                                     "Table 3's beta is not given; FZ with beta = 0.1, the value of section 5.5's "
-                                     "claims. "),
-    "page-s55-fz-beta01-efficiency-65": (B, FZ01, "FZ with beta 0.1", 65.0, "Section 5.5", "section 5.5 (prose)",
+                                     "Table 3's error exponent (beta) is not given; FZ with 0.1, the value of "
+                                     "section 5.5's claims. "),
+    "page-s55-fz-beta01-efficiency-65": (B, FZ01, "FZ with error exponent (beta) 0.1", 65.0, "Section 5.5",
+                                         "section 5.5 (prose)",
                                          "The case is not stated: the best case here. "),
-    "page-s55-fz-beta05-efficiency-73": (B, FZ05, "FZ with beta 0.5", 73.0, "Section 5.5", "section 5.5 (prose)",
+    "page-s55-fz-beta05-efficiency-73": (B, FZ05, "FZ with error exponent (beta) 0.5", 73.0, "Section 5.5",
+                                         "section 5.5 (prose)",
                                          "The case is not stated: the best case here. "),
 }
 
@@ -205,7 +212,7 @@ CLAIMS: tuple[Claim, ...] = (
           changes=FIG5, vary=FIG5_VARY, trials=TRIALS, paper="about 10x less error than the smoothed estimate",
           source="section 5.3 (prose; Fig. 5 is lost)",
           note="'About 10x' is read as at least about 10x (7x): ours is stronger, as our smoothed T ignores X and "
-               "stages and nu = 0.5 chases outliers.", tiny=TINY),
+               "stages and its smoothing weight of 0.5 (nu) chases outliers.", tiny=TINY),
     Claim("page-fig5-average-high", MODEL, "Section 5.3, Fig. 5",
           "The simple average of past times has a high error, well above the k-NN's", A,
           Ratio("average", "knn", "estimation_error", by="estimator.method", heuristic="fa", at_least=2.0, partly=1.0),
@@ -238,8 +245,9 @@ CLAIMS: tuple[Claim, ...] = (
                                                           {"name": "le", "reading": "literal"}]},
                             "Eq. 17 as printed subtracts ETC + C M times: LA can be <= 0, which makes LE "
                             "favour the wrong end.",
-                            Better("la (reading=literal)", "le (reading=literal)", "makespan", by=75.0)),
-                    Reading("st-absolute", {"heuristics": absolute(["fa", "la", "le"])}, ST_NOTE)),
+                            Better("la (reading=literal)", "le (reading=literal)", "makespan", by=75.0),
+                            words="eq. 17 as printed"),
+                    Reading("st-absolute", {"heuristics": absolute(["fa", "la", "le"])}, ST_NOTE, words=ST_WORDS)),
           tiny=TINY),
     _fz_below_fa(B, "b", WHY_FZ),
     _fz_below_fa(A, "a", "Within noise on system A. " + WHY_FZ),
@@ -253,17 +261,17 @@ CLAIMS: tuple[Claim, ...] = (
           note="Section 5.4 also says 'FA provides the most efficient utilisation': FZ is read as the more "
                "efficient overall. " + WHY_EFFICIENCY, readings=READINGS[A], tiny=TINY),
     Claim("page-s55-fz-beta-makespan-close", MODEL, "Section 5.5",
-          "FZ with beta 0.1 and with beta 0.5 differ very little in makespan", B,
+          "FZ with error exponent (beta) 0.1 and with 0.5 differ very little in makespan", B,
           Close(FZ01, FZ05, "makespan", within=10.0),
           trials=TRIALS, paper="'very little' difference", source="section 5.5 (prose; Table 5 is lost)",
           note="'Very little' is read as within 10%.", readings=READINGS[B], tiny=TINY),
     *_efficiencies("page-s55-"),
     Claim("page-s55-fz-beta05-more-efficient", MODEL, "Section 5.5",
-          "FZ with beta 0.5 is more efficient than with beta 0.1 (73% against 65%)", B,
+          "FZ with error exponent (beta) 0.5 is more efficient than with 0.1 (73% against 65%)", B,
           Better(FZ05, FZ01, "efficiency", points=True), trials=TRIALS, paper="73% against 65%",
           source="section 5.5 (prose)", note=WHY_EFFICIENCY, readings=READINGS[B], tiny=TINY),
     Claim("page-s55-worst-case-varies", MODEL, "Section 5.5",
-          "The worst case's makespan varies more across runs than the best case's (FZ, beta = 0.1)", B,
+          "The worst case's makespan varies more across runs than the best case's (FZ, error exponent 0.1)", B,
           spread_check(FZ01_WORST, FZ01, "makespan", "makespan of FZ (beta 0.1): standard deviation over trials, "
                        "worst case above best case"),
           trials=TRIALS, paper="the worst case varies; the best case is stable", source="section 5.5 (prose)",
@@ -275,6 +283,7 @@ CLAIMS: tuple[Claim, ...] = (
                             "(section 3.1).",
                             spread_check("fz (beta=0.1, case=worst-max)", FZ01, "makespan",
                                          "makespan of FZ (beta 0.1): standard deviation over trials, worst-max case "
-                                         "above best case")), *READINGS[B]),
+                                         "above best case"),
+                            words="the worst case with the largest past error"), *READINGS[B]),
           tiny=TINY),
 )

@@ -31,7 +31,8 @@ SMALLEST = Reading(
     "smallest", {"etc.semiconsistent_mode": "smallest", RATE: RATES[("semiconsistent", "smallest")]["lambda_h"]},
     "The other reading of section 4: each chosen task's smallest times are put in the consistent submatrix, as the "
     "paper's assumption (\"the execution times that fall within the consistent submatrix are smaller\") requires; "
-    "lambda_h recalibrated for it (section 5.1).")
+    "lambda_h recalibrated for it (section 5.1).",
+    words="each task's smallest times form the consistent part")
 
 
 # --- checks of this paper -----------------------------------------------------------------------------------
@@ -91,6 +92,12 @@ def _claim(slug: str, where: str, text: str, scenario: str, check: Check, **more
     return Claim(f"maheswaran-{slug}", MODEL, where, text, scenario, check, trials=TRIALS, tiny=TINY, **more)
 
 
+# The paper's settings in words (section 5.1): HiHi is high task and high machine heterogeneity; lambda_h, lambda_l
+# and lambda_t are the arrival rates that leave 50%, 90% and 20% of the tasks done when the last one arrives.
+INCONSISTENT = "inconsistent expected times, high task and machine heterogeneity"
+SEMI = "semiconsistent expected times and high task and machine heterogeneity"
+HIGH, LOW = "the high arrival rate (lambda_h)", "the low arrival rate (lambda_l)"
+TOP = "the highest arrival rate (lambda_t)"
 DOCS = "docs/models/etc.md"  # the ETC model's page of the docs, cited by the notes with a section's title
 READ = f"{DOCS}, 'How the model is read'"
 FIG4_NOTE_KPB = ("Does not hold here: MET and SA finish earlier than KPB, which is still slightly ahead of MCT. No "
@@ -100,20 +107,20 @@ FIG5_SORT_NOTE = ("Under the `sort` reading the values already in the consistent
                   "machine (section 5.2's explanation) and OLB stays worst. The `smallest` reading follows the paper's "
                   "assumption and gives MET worst and OLB ahead of MET, but then KPB's four fastest machines are the "
                   "same for half of the tasks and KPB falls well behind MCT.")
-FIG8_NOTE = ("Does not hold: with the paper's ETC ranges (up to 300,000 s) the calibrated lambda_h gives one arrival "
-             "every ~290 s, so a 10 s interval maps after nearly every arrival and completion, exactly as the count "
-             "strategy does once more than 40 tasks wait (almost always at lambda_h). Both strategies see the same "
-             "meta-tasks and Max-min gains nothing. The paper's remark that kappa = 40 gave smaller batches than the "
-             "10 s interval implies many arrivals per 10 s, a time scale it does not state. The two strategies as "
-             f"read: {READ}.")
-KPB_K_NOTE = ("KPB alone on Fig. 5's semiconsistent HiHi at lambda_h (the setting of the remark), k over the built-in "
+FIG8_NOTE = ("Does not hold: with the paper's ETC ranges (up to 300,000 s) the calibrated high arrival rate gives one "
+             "arrival every ~290 s, so a 10 s interval maps after nearly every arrival and completion, exactly as the "
+             "count strategy does once more than 40 tasks wait (almost always at the high arrival rate). Both "
+             "strategies see the same meta-tasks and Max-min gains nothing. The paper's remark that a count of 40 "
+             "(kappa) gave smaller batches than the 10 s interval implies many arrivals per 10 s, a time scale it does "
+             f"not state. The two strategies as read: {READ}.")
+KPB_K_NOTE = (f"KPB alone on Fig. 5's {SEMI} at {HIGH} (the setting of the remark), k over the built-in "
               "sweep `maheswaran-kpb-k` (docs/sweeps-and-statistics.md, 'Sweeps'), 50 trials a point (the paper does "
               "not give the trials of its 'additional experiments'). k = 5% is one machine of 20, where KPB is MET.")
 
 CLAIMS: tuple[Claim, ...] = (
     # Fig. 4, section 5.2
     _claim("fig4-kpb-best", "Fig. 4, section 5.2", "KPB gives the smallest makespan of the immediate-mode heuristics "
-           "(inconsistent HiHi).", "maheswaran-fig4", Best("kpb", "normalized_makespan"),
+           f"({INCONSISTENT}).", "maheswaran-fig4", Best("kpb", "normalized_makespan"),
            paper="KPB best of MCT, MET, SA, KPB, "
                  "OLB", source="section 5.2 text on Fig. 4; section 6", note=FIG4_NOTE_KPB),
     _claim("fig4-kpb-slightly-better-than-mct", "Fig. 4, section 5.2", "KPB is better than MCT, but only slightly.",
@@ -126,18 +133,18 @@ CLAIMS: tuple[Claim, ...] = (
            source="Fig. 4; section 6", note="'Far' read as at least twice every other heuristic's makespan; the "
            "paper prints no number."),
     # Fig. 5, section 5.2: both readings of the semiconsistent matrix
-    _claim("fig5-kpb-best", "Fig. 5, section 5.2", "KPB still performs best with semiconsistent HiHi.",
+    _claim("fig5-kpb-best", "Fig. 5, section 5.2", f"KPB still performs best with {SEMI}.",
            "maheswaran-fig5", Best("kpb", "normalized_makespan"), paper="KPB best", source="section 5.2 text on Fig. 5",
            note=FIG5_SORT_NOTE, readings=(SMALLEST,)),
-    _claim("fig5-kpb-close-to-mct", "Fig. 5, section 5.2", "KPB is closely followed by MCT with semiconsistent HiHi.",
+    _claim("fig5-kpb-close-to-mct", "Fig. 5, section 5.2", f"KPB is closely followed by MCT with {SEMI}.",
            "maheswaran-fig5", slightly_better("kpb", "mct"), paper="KPB < MCT, closely",
            source="section 5.2 text on Fig. 5; section 6 ('only slightly better than the MCT')",
            note="'Closely' read as by less than 10%. " + FIG5_SORT_NOTE, readings=(SMALLEST,)),
-    _claim("fig5-met-worst", "Fig. 5, section 5.2", "MET performs the worst with semiconsistent HiHi.",
+    _claim("fig5-met-worst", "Fig. 5, section 5.2", f"MET performs the worst with {SEMI}.",
            "maheswaran-fig5", Best("met", "normalized_makespan", worst=True), paper="MET worst",
            source="section 5.2 text on Fig. 5", note=FIG5_SORT_NOTE, readings=(SMALLEST,)),
-    _claim("fig5-olb-beats-met", "Fig. 5, section 6", "OLB does better than MET with semiconsistent HiHi (the reverse "
-           "of the inconsistent case).", "maheswaran-fig5", Better("olb", "met", "makespan"), paper="OLB < MET",
+    _claim("fig5-olb-beats-met", "Fig. 5, section 6", f"OLB does better than MET with {SEMI} (the "
+           "reverse of the inconsistent case).", "maheswaran-fig5", Better("olb", "met", "makespan"), paper="OLB < MET",
            source="section 6", note=FIG5_SORT_NOTE, readings=(SMALLEST,)),
     # KPB's k, section 5.2 after Fig. 5 (built-in sweep maheswaran-kpb-k)
     _claim("kpb-k-insensitive", "Section 5.2, after Fig. 5", "KPB is quite insensitive to k as long as k is above its "
@@ -160,7 +167,7 @@ CLAIMS: tuple[Claim, ...] = (
                 "instead. " + KPB_K_NOTE, readings=(SMALLEST,)),
     # Fig. 6, section 5.3
     _claim("fig6-sufferage-best", "Fig. 6, section 5.3", "Sufferage outperforms Min-min and Max-min (interval 10 s, "
-           "inconsistent HiHi).", "maheswaran-fig6", Best("sufferage", "normalized_makespan"), paper="Sufferage best",
+           f"{INCONSISTENT}).", "maheswaran-fig6", Best("sufferage", "normalized_makespan"), paper="Sufferage best",
            source="section 5.3 text on Fig. 6; section 6"),
     _claim("fig6-sufferage-slightly-better-than-min-min", "Fig. 6, section 5.3", "Sufferage is only slightly better "
            "than Min-min.", "maheswaran-fig6", slightly_better("sufferage", "min-min"),
@@ -171,7 +178,8 @@ CLAIMS: tuple[Claim, ...] = (
            source="section 5.3 text on Fig. 6; 'the Min-min performs much better than the Max-min' (Fig. 7 text)",
            note="'Much larger' read as at least twice; the paper prints no number."),
     # Fig. 7, section 5.3
-    _claim("fig7-max-min-benefits-most", "Fig. 7, section 5.3", "Max-min benefits most from aging (sigma = 10).",
+    _claim("fig7-max-min-benefits-most", "Fig. 7, section 5.3",
+           "Max-min benefits most from aging (aging constant 10, sigma).",
            "maheswaran-fig7", AGING_GAIN, paper="Max-min benefits most", source="section 5.3 text on Fig. 7",
            note="Benefit measured as each heuristic's makespan with aging over without, per trial. Aging costs Min-min "
                 "and Sufferage a little here (their ratios with aging over without are above 1). Aging as read: "
@@ -182,40 +190,42 @@ CLAIMS: tuple[Claim, ...] = (
                   "bars", note="The margin (at least half) is our reading of Fig. 7's bars; the paper prints no "
                                "number."),
     # Fig. 8, section 5.3
-    *(_claim(f"fig8-count-similar-{h}", "Fig. 8, section 5.3", f"The fixed count strategy (kappa = 40) gives results "
-             f"similar to the 10 s interval for {h.capitalize()}.", "maheswaran-fig8",
+    *(_claim(f"fig8-count-similar-{h}", "Fig. 8, section 5.3", f"The fixed count strategy (a mapping every 40 waiting "
+             f"tasks, kappa) gives results similar to the 10 s interval for {h.capitalize()}.", "maheswaran-fig8",
              Ratio(f"{h} (count 40)", h, "makespan", paper=1.0, tolerance=0.03), paper="similar (ratio about 1)",
              source="section 5.3 text on Fig. "
                     "8", note="'Similar' read as within 3%.")
       for h in ("min-min", "sufferage")),
     _claim("fig8-count-halves-max-min", "Fig. 8, section 5.3", "With the fixed count strategy Max-min's makespan drops "
-           "to about 50% of the interval strategy's (|K| = 2000).", "maheswaran-fig8",
+           "to about 50% of the interval strategy's (2000 tasks, |K|).", "maheswaran-fig8",
            Ratio("max-min (count "
-                 "40)", "max-min", "makespan", paper=0.5, tolerance=0.2), paper="about 50% (60% for |K| = 1000)",
+                 "40)", "max-min", "makespan", paper=0.5, tolerance=0.2), paper="about 50% (60% for 1000 tasks)",
            source="section 5.3 text on Fig. 8", note="'About 50%' read as within 20% (0.4-0.6). " + FIG8_NOTE),
     # Figs. 9-11, section 5.4
-    _claim("fig9-batch-beats-immediate", "Fig. 9, section 5.4", "At lambda_h, batch heuristics (Min-min, Sufferage) "
-           "are superior to immediate ones (MCT, KPB).", "maheswaran-fig9", batch_beats_immediate(),
+    _claim("fig9-batch-beats-immediate", "Fig. 9, section 5.4", f"At {HIGH}, batch heuristics (Min-min, Sufferage) are "
+           "superior to immediate ones (MCT, KPB).", "maheswaran-fig9", batch_beats_immediate(),
            paper="batch < immediate", source="section 5.4 text on Fig. 9; section 6"),
-    _claim("fig10-batch-beats-immediate", "Fig. 10, section 5.4", "At lambda_l, batch heuristics still do better than "
+    _claim("fig10-batch-beats-immediate", "Fig. 10, section 5.4", f"At {LOW}, batch heuristics still do better than "
            "immediate ones, by a smaller margin.", "maheswaran-fig10", batch_beats_immediate(),
            paper="batch < immediate, improvement nominal", source="Fig. 10; section 6",
            note="The paper calls the improvement 'nominal' at low rates; read as batch mode still ahead, by any "
                 "margin."),
     _claim("fig10-gap-shrinks", "Fig. 10, section 5.4", "The difference between immediate and batch heuristics is "
-           "smaller at lambda_l than at lambda_h.", "maheswaran-fig9", gap_rises(), vary={RATE: [LAMBDA["lambda_l"],
-           LAMBDA["lambda_h"]]}, paper="gap at lambda_l < gap at lambda_h", source="section 5.4 text on Fig. 10",
+           "smaller at the low arrival rate than at the high one.", "maheswaran-fig9", gap_rises(),
+           vary={RATE: [LAMBDA["lambda_l"], LAMBDA["lambda_h"]]}, paper="gap at the low rate < gap at the high rate",
+           source="section 5.4 text on Fig. 10",
            note="The gap is MCT's and KPB's paired makespan excess over Min-min (the figures' benchmark)."),
-    _claim("fig10-kpb-close-to-sufferage", "Fig. 10, section 5.4", "At lambda_l, KPB and Sufferage perform almost "
+    _claim("fig10-kpb-close-to-sufferage", "Fig. 10, section 5.4", f"At {LOW}, KPB and Sufferage perform almost "
            "similarly.", "maheswaran-fig10", Ratio("kpb", "sufferage", "makespan", paper=1.0, tolerance=0.05),
            paper="KPB about equal to Sufferage", source="section 5.4 text on Fig. 10",
            note="'Almost similarly' read as within 5%."),
-    _claim("fig11-batch-beats-immediate", "Fig. 11, section 5.4", "At lambda_t, batch heuristics outperform immediate "
+    _claim("fig11-batch-beats-immediate", "Fig. 11, section 5.4", f"At {TOP}, batch heuristics outperform immediate "
            "ones.", "maheswaran-fig11", batch_beats_immediate(), paper="batch < immediate",
            source="section 5.4 text on Fig. 11"),
-    _claim("fig11-larger-margin", "Fig. 11, section 5.4", "Batch heuristics win by a larger margin at lambda_t than at "
-           "lambda_h.", "maheswaran-fig9", gap_rises(), vary={RATE: [LAMBDA["lambda_h"], LAMBDA["lambda_t"]]},
-           paper="gap at lambda_t > gap at lambda_h", source="section 5.4 text on Fig. 11",
+    _claim("fig11-larger-margin", "Fig. 11, section 5.4", "Batch heuristics win by a larger margin at the highest "
+           "arrival rate than at the high one.", "maheswaran-fig9", gap_rises(),
+           vary={RATE: [LAMBDA["lambda_h"], LAMBDA["lambda_t"]]},
+           paper="gap at the highest rate > gap at the high rate", source="section 5.4 text on Fig. 11",
            note="The gap is MCT's and KPB's paired makespan excess over Min-min (the figures' benchmark)."),
     _claim("fig11-makespan-larger-at-lower-rate", "Section 5.4, after Fig. 11", "The makespan of every heuristic is "
            "larger at a lower arrival rate.", "maheswaran-fig9",
@@ -223,7 +233,8 @@ CLAIMS: tuple[Claim, ...] = (
                  text="makespan of each of mct, kpb, min-min, sufferage falls as the arrival rate grows"),
            vary={RATE: [LAMBDA["lambda_l"], LAMBDA["lambda_h"], LAMBDA["lambda_t"]]}, paper="larger at lower rates",
            source="section 5.4 ('although not shown in the results here')",
-           note="The paper states it without a figure; read at lambda_l, lambda_h and lambda_t."),
+           note="The paper states it without a figure; read at the low, high and highest "
+                "arrival rates (lambda_l, lambda_h and lambda_t)."),
     _claim("rate-batch-gains", "Figs. 9-11, section 5.4", "Batch mode gains over immediate mode as the arrival rate "
            "grows.", "maheswaran-fig9", gap_rises(), vary={RATE: RATE_VALUES},
            paper="immediate approaches batch at low rates; batch wins by more at high rates",

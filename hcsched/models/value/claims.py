@@ -68,7 +68,8 @@ OVERSUBSCRIBED = Reading(
          "oversubscribed "
          "(120-350 waiting tasks on "
          "average, against 4-9 with the text's 0.9 / 0.9), as section 1 says the paper's is; 15 trials to fit the "
-         "budget. The other reading that oversubscribes it, arrivals 3.9x denser, costs 45 s a trial and is not run.")
+         "budget. The other reading that oversubscribes it, arrivals 3.9x denser, costs 45 s a trial and is not run.",
+    words="an oversubscribed system (task spread 0.9, machine spread 0.3)")
 UNDERLOADED = ("The system is underloaded in high heterogeneity (4-9 waiting tasks on average; load about 0.3 with "
                "every task on its fastest machine), so every heuristic earns about the same (all eight within 2.4 "
                "points) and Max-Min's lead comes from start-up tasks credited at B. See the oversubscribed reading.")
