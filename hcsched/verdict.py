@@ -390,12 +390,16 @@ def _size(x: float, kind: str) -> str:
     return f"{amount_text(abs(x))}%" if kind == "percent" else f"{amount_text(abs(x))} points"
 
 
+ABOUT_SAME = 0.05  # differences within this share of the largest are said as one size: "about 8.9%"
+
+
 def _sizes(xs: list[float], kind: str) -> str:
-    """Differences' sizes: "about 8.9%" when they read the same, else "8.8% and 8.9%" for two, "between 5.3 and 8.8
-    points" for more (never "8.8% to 8.9%", which reads as an interval)."""
+    """Differences' sizes: "about 8.9%" when they are within :data:`ABOUT_SAME` of each other (8.8% and 8.9%), else
+    "5.3% and 8.8%" for two, "between 5.3 and 8.8 points" for more (never "8.8% to 8.9%", which reads as an
+    interval)."""
     low, high = min(xs, key=abs), max(xs, key=abs)
-    if _size(low, kind) == _size(high, kind):
-        return f"about {_size(low, kind)}"
+    if _size(low, kind) == _size(high, kind) or abs(high - low) <= ABOUT_SAME * abs(high):
+        return f"about {_size(sum(xs) / len(xs), kind)}"
     if len(xs) == 2:
         return f"{_size(low, kind)} and {_size(high, kind)}"
     return f"between {amount_text(abs(low))}{'%' if kind == 'percent' else ''} and {_size(high, kind)}"
@@ -656,20 +660,23 @@ def _small(c: Comparison, kind: str) -> bool:
 
 def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
     """How a reference compares with ``name``, short (the charts give the intervals): "5.0 points above A (a real
-    difference)", "0.048 points above A: real, but under 1% of its value", "not told apart from A"."""
+    difference)", "about the same as A (0.048 points above: real, but under 1% of its value)", "not told apart from
+    A"."""
     if c.trials < 2 or _equal(c):
         return _against(c, "", name, kind, total)
     if not c.told_apart:
         return f"not told apart from {name}"
-    said = f"{_size(c.difference, kind)} {_side(c.difference)} {name}"
-    return f"{said}: real, but under 1% of its value" if _small(c, kind) else f"{said} (a real difference)"
+    size = f"{_size(c.difference, kind)} {_side(c.difference)}"
+    if _small(c, kind):  # a manager reads "about the same" first, the size after
+        return f"about the same as {name} ({size}: real, but under 1% of its value)"
+    return f"{size} {name} (a real difference)"
 
 
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     """A sentence per reference, against the best heuristic that can run online (the lead's): "For reference, not
     contenders, each a search computed after the fact, knowing every task: ga reaches 95.7% of the upper bound, 4.3
-    points above slack-sufferage (a real difference). tpsa reaches 91.3%, 0.048 points above slack-sufferage: real,
-    but under 1% of its value."."""
+    points above slack-sufferage (a real difference). tpsa reaches 91.3%, about the same as slack-sufferage (0.048
+    points above: real, but under 1% of its value)."."""
     if not v.references:
         return ""
     whats = {r.what for r in v.references}
@@ -752,10 +759,11 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     total = int(results["trial"].nunique()) if "trial" in results else 0
     glosses = {v.what: metric.gloss}
     lead, detail = _fit(*_candidates(v, metric, total), names, glosses)
-    if metric.gloss and _named_words(lead, names, glosses) > LEAD_WORDS:  # no room for the gloss: said below the lead
-        lead, detail = _fit(*_candidates(v, metric, total), names)
-        detail = " ".join(x for x in (f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}.", detail) if x)
-        glosses = {}
+    plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names)
+    if metric.gloss and (lead != plain_lead or _named_words(lead, names, glosses) > LEAD_WORDS):
+        # the gloss would push out of the lead what it says without it (the interval, a name): said below the lead
+        detail = " ".join(x for x in (f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}.", plain_detail) if x)
+        lead, glosses = plain_lead, {}
     text, detail, reference_text = _said([lead, detail, _reference_sentence(v, metric, total)], names, glosses)
     best_text = "" if v.best is None else _at(v.best_mean, metric)
     return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text, gloss=metric.gloss,

@@ -261,7 +261,7 @@ def test_numbers_as_people_read_them():
     assert readable_amount(3.2e8, "s") == "320,000,000 s (10 years)"
     assert readable_pair(535_197, 372_000, LOWER) == "535,000 → 372,000 s (6.2 → 4.3 days)"
     assert readable_pair(3000, 7004, LOWER) == "3,000 → 7,004 s (under an hour → 1.9 hours)"
-    assert readable_pair(125_000, 199_000, LOWER) == "125,000 → 199,000 s (35 hours → 2.3 days)"
+    assert readable_pair(125_000, 199_000, LOWER) == "125,000 → 199,000 s (1.4 → 2.3 days)"  # one unit
     assert readable_pair(5.2, 4.8, Metric("n", "Number in system", "tasks")) == "5.2 → 4.8 tasks"
     assert readable_pair(0.873, 0.9, FRACTION) == "87.3% → 90.0%"
     assert readable(93.4, POINTS) == "93.4%" and readable(12, Metric("n", "Late", "tasks")) == "12 tasks"
@@ -329,7 +329,8 @@ def test_a_references_real_but_small_difference_is_said_small_and_one_not_told_a
     refs = {"TPSA": STATIC_REFERENCE, "B": STATIC_REFERENCE}
     v = verdict(results, POINTS, references=refs)
     assert v.reference_text == (f"For reference, not contenders, each {STATIC_REFERENCE}: TPSA reaches 90% of the "
-                                "upper bound, 0.035 points above A: real, but under 1% of its value. B reaches 90%, "
+                                "upper bound, about the same as A (0.035 points above: real, but under 1% of its "
+                                "value). B reaches 90%, "
                                 "not told apart from A.")
 
 
@@ -502,8 +503,8 @@ def test_a_close_race_that_beats_the_benchmark_says_so_first():
     results = table("x", A=[90, 99, 81, 90], B=[91, 98, 82, 89.5], C=[100, 110, 90, 100])
     v = verdict(results, LOWER, benchmark="C")
     assert [h for h, _ in v.group_benchmark] == ["A", "B"] and all(c.told_apart for _, c in v.group_benchmark)
-    assert v.text == ("A and B both beat the benchmark C on makespan by 9.8% and 10%: a real difference; the two are "
-                      "not told apart.")  # "9.8% to 10%" read as an interval
+    assert v.text == ("A and B both beat the benchmark C on makespan by about 9.9%: a real difference; the two are "
+                      "not told apart.")  # one size for two within 5% of each other; "9.8% to 10%" read as an interval
     assert _sizes([-5.3, -8.8, -7.0], "percent") == "between 5.3% and 8.8%"
     assert v.detail == ("A averages 90 s and B 90.12 s; per trial, the 95% interval puts A between 2.0% below and 1.6% "
                         "above B. Against the benchmark C, 95% intervals: A 10% below, the same in every trial; B 8.2% "

@@ -157,3 +157,29 @@ def test_a_gloss_that_would_not_fit_the_lead_is_said_first_below_it():
     assert v.detail.startswith("Mean response time: a task's time from arrival to finish, averaged.")
     short = verdict(results, classes.metric("mean_response"))  # room for it: in the lead
     assert "has the lowest mean response time (a task's time from arrival to finish, averaged) at " in short.text
+
+
+def test_a_gloss_never_pushes_the_interval_or_a_name_out_of_the_lead():
+    """The second tryout found the etc lead had lost its 95% interval once "makespan (when the last task ends)" took
+    its words: who wins, by how much and whether it is real come first; the gloss then opens the rest."""
+    from hcsched.verdict import heuristic_words, verdict
+    results = _results(makespan={"sufferage": [100.0, 101, 99, 100], "min-min": [110.0, 111, 108, 109]})
+    names = {label: heuristic_words(label, "etc") for label in ("sufferage", "min-min")}  # as the page names them
+    v = verdict(results, ETC.metric("makespan"), "min-min", names=names)
+    assert "95% interval" in v.text and word_count(v.text) <= LEAD_WORDS
+    assert "(when the last task ends)" not in v.text
+    assert v.detail.startswith("Makespan: when the last task ends.")
+    short = verdict(results, ETC.metric("makespan"), "min-min")  # room for both: the gloss stays in the lead
+    assert "95% interval" in short.text and "makespan (when the last task ends)" in short.text
+
+
+def test_the_estimation_error_says_what_its_percent_is_of():
+    """The second tryout read "the lowest estimation error at 73.0%" without knowing 73% of what (eq. 8:
+    |ETC - t| / t)."""
+    metric = get_model("estimation").metric("estimation_error")
+    assert "as a share of the actual" in metric.gloss
+    results = _results(estimation_error={"fa": [0.70, 0.72, 0.71, 0.73], "lz": [0.90, 0.92, 0.91, 0.93]})
+    said = headline(verdicts(results, [metric]))
+    text = " ".join([said.lead, *said.rest])
+    assert text.count("(how far a task's run time estimate was from its actual time, as a share of the actual)") \
+        + text.count("Estimation error: how far") == 1
