@@ -691,10 +691,11 @@ class RunComparison:
         shown, more = "; ".join(said[:at_most]), len(said) - at_most
         return f"{shown} and {more} more change{'s' if more > 1 else ''}" if more > 0 else shown
 
-    def _why(self, metric: Metric, c: Change) -> str:
-        """Why the lead says another metric than the model's headline one, to come before "but": the headline
-        metric's own change for the heuristics of ``c`` ("no real change in makespan, but ", "makespan 3.5% shorter,
-        but "); "" when the lead says the headline metric."""
+    def _though(self, metric: Metric, c: Change) -> str:
+        """Where the lead says another metric than the model's headline one (a bigger real change), the headline
+        metric's own change for the heuristics of ``c``, after it: ", though makespan is 3.5% shorter", ", with no
+        real change in makespan"; "" when the lead says the headline metric. After, not before: the biggest change
+        is what a reader takes from the line's first words."""
         if metric.name == self.headline.name:
             return ""
         h = next((o for o in self.changes if o.metric == self.headline.name
@@ -703,8 +704,8 @@ class RunComparison:
             return ""
         words = metric_words(self.headline)
         if h.separated or math.isnan(h.lower):
-            return f"{words} {size_words(h, self.headline)}, but "
-        return f"no real change in {words}, but "
+            return f", though {words} is {size_words(h, self.headline)}"
+        return f", with no real change in {words}"
 
     def _not_like_for_like(self, c: Change) -> list[Metric]:
         """The headline metrics of ``c``'s heuristics that got better for real while the work itself differs."""
@@ -736,7 +737,7 @@ class RunComparison:
         piled = self._piles_up(c)
         if piled is not None:
             return self._piled_up_parts(c, short, piled)
-        said = f"{self._why(metric, c)}{metric_words(metric)} of {_lead_pair(c, metric)}"
+        said = f"{metric_words(metric)} of {_lead_pair(c, metric)}{self._though(metric, c)}"
         named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {said}.") <= CHANGE_LEAD_WORDS), 1)
         lead = f"{self._what(named, short)}: {said}"
         rest = [f"What differs: {'; '.join(self.differences)}."] if short[:named] != list(self.differences) else []
@@ -779,7 +780,7 @@ class RunComparison:
         """(lead, rest) where the heuristic of ``c`` in one run (``run`` 1: the what-if, 0: the baseline) cannot keep
         up and the other can: why, in words, first ("twice the arrival rate: the machines cannot keep up whatever the
         mapping (...), so tasks pile up for the whole run"; "half the arrival rate: the machines now keep up, where
-        in the baseline tasks piled up for the whole run"), then the values ("average tasks in system of lpas 5.2 →
+        before, tasks piled up for the whole run"), then the values ("average tasks in system of lpas 5.2 →
         86,600") where they fit within :data:`CHANGE_LEAD_WORDS`; no size nor verdict of a change that only
         measures how long the overloaded run lasted; the values in full below, with the winner."""
         h = next((o for o in self._of_pair(c) if o.metric == self.headline.name), c)
@@ -791,7 +792,7 @@ class RunComparison:
             length = "how long the run was, not how much worse the what-if is"
         else:
             who = "the machines now keep" if self._none_keep_up(0) else f"{c.after_label} now keeps"
-            piled = f"{who} up, where in the baseline tasks piled up for the whole run"
+            piled = f"{who} up, where before, tasks piled up for the whole run"
             length = "how long the baseline's run was, not how much better the what-if is"
         values = f"{metric_words(metric)} of {_rough_pair(h, metric)}"
         named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {piled}.") <= CHANGE_LEAD_WORDS), 1)
@@ -833,7 +834,7 @@ class RunComparison:
             return f"no winner{where} to compare"
         if self._none_keep_up(0):  # the baseline's ranking only compared how fast its queues grew
             if b.clear:
-                return f"{b.label} wins{where}, where in the baseline no heuristic kept up"
+                return f"{b.label} wins{where}, where before, no heuristic kept up"
             return f"{b.label} has the best average{where}, not told apart from {b.runner_up}"
         if short and not b.clear:
             return f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more"

@@ -119,13 +119,16 @@ def readable_pair(before: float, after: float, metric: Metric) -> str:
 
 
 def span_pair(before: float, after: float) -> str:
-    """Two times in seconds as hours or days, the unit said once: "6.2 → 4.3 days", "35 hours → 2.3 days", "under an
-    hour → 1.9 hours"; "" when both are under an hour."""
-    spans = [time_span(x) or "under an hour" for x in (before, after)]
-    if spans == ["under an hour"] * 2:
+    """Two times in seconds as hours or days, in one unit said once, the larger's: "6.2 → 4.3 days", "1.5 → 2.3
+    days" (not "35 hours → 2.3 days"), "under an hour → 1.9 hours"; "" when both are under an hour."""
+    larger = max(abs(before), abs(after))
+    unit = next(((scale, word) for start, scale, word in _SPANS if larger >= start), None)
+    if unit is None:
         return ""
-    head, _, unit = spans[0].partition(" ")
-    return f"{head} → {spans[1]}" if spans[1].endswith(f" {unit}") and head[:1].isdigit() else " → ".join(spans)
+    if min(abs(before), abs(after)) < 3600.0:  # too small to say in the larger's unit
+        return " → ".join(time_span(x) or "under an hour" for x in (before, after))
+    scale, word = unit
+    return f"{amount_text(before / scale)} → {amount_text(after / scale)} {word}"
 
 
 def seconds_number(value: float) -> str:
