@@ -23,7 +23,6 @@ from hcsched.compare import (
 from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
 from hcsched.formatting import readable
-from hcsched.heuristics import get_heuristic
 from hcsched.verdict import heuristic_words, named_once
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
 from pages.models import heuristic_ticks, shown_text
@@ -150,7 +149,10 @@ def _what_if_button(where, words: str, current, changed, key: str) -> None:
     planned = plan_run(changed)
     said = "; ".join(what_changed(current, changed))
     said += f". {planned.refused}" if planned.refused else f". About {_duration(planned.estimate)}."
-    if where.button(words, key=key, help=plain(said), disabled=bool(planned.refused)):
+    clicked = where.button(words, key=key, help=plain(said), disabled=bool(planned.refused))
+    if not planned.refused:  # the estimate in view, not only on hover (a touch screen has none)
+        where.caption(f"About {_duration(planned.estimate)}")
+    if clicked:
         job = plan_run(commit_scenario(changed))
         if job.refused is not None:
             st.error(plain(job.refused))
@@ -193,7 +195,7 @@ def swap_row(key: str, current) -> None:
                        help=f"The benchmark, {plain(current.benchmark_label)}, stays: the normalised metrics are "
                             "divided by it.")
     new = c2.selectbox("for", outside, key=f"{key}_swap_in",
-                       format_func=lambda name: f"{name} ({get_heuristic(name, model).title})")
+                       format_func=lambda name: _named(name, model))  # in words, as the chips: not "max-min (Max-min)"
     _what_if_button(c3, "Run the swap", current, swapped(current, old, new), f"{key}_swap_run")
 
 

@@ -271,8 +271,9 @@ class Job:
     def draw(self, bar, warning, shown: tuple[int, str] | None = None) -> None:
         """The progress bar ("3 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
         while it waits; a warning when it has made no progress for far longer than its estimate. ``shown``: (trials,
-        references) the page shows so far (:func:`showing_so_far`): the trials said beside those done (the page is
-        drawn again at most every few seconds, so the two differ for a while: "; the results below: 9 of them"); with
+        references) the page shows so far (:func:`showing_so_far`): the trials said are those (the lead's "So far, 9 of
+        50"), the bar's length those done (the page is drawn again at most every few seconds: "9 of 50 trials shown
+        below, about 40 s left" while 35 are done); with
         references run after the others (their names), the others' trials first, then the references' ("39 of 50
         trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done, about 9 min left")."""
         if self.place:
@@ -286,8 +287,10 @@ class Job:
             if shown is not None and shown[1]:  # the trials done are the references': the others' come first
                 text = (f"{shown[0]} of {self.total} {self.word}s of the heuristics done; the references {shown[1]}: "
                         f"{text}")
-            elif shown is not None:  # said steadily while the results below show: their count catches up in turns
-                text += f"; the results below: {shown[0]} of them"
+            elif shown is not None:  # one count on the page, the lead's ("So far, 9 of 50 trials"): the bar says its
+                # time left, its length the trials done (the page, drawn again every few seconds, catches up in turns)
+                left = text.partition(", ")[2]
+                text = f"{shown[0]} of {self.total} {self.word}s shown below" + (f", {left}" if left else "")
             held = pool.held_by_others(self) if pool is not None and self.done < self.total else 0
             if held:
                 text += f"; {waiting_words(held, pool.size)}"

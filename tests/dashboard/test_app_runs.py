@@ -245,10 +245,10 @@ class _Slot:
     """A page's slot as :meth:`Job.draw` writes it: the progress bar's text, or empty."""
 
     def __init__(self):
-        self.text = None
+        self.text, self.fraction = None, None
 
     def progress(self, value, text=""):
-        self.text = text
+        self.text, self.fraction = text, value
 
     def empty(self):
         self.text = None
@@ -264,17 +264,17 @@ def test_the_progress_says_how_many_trials_the_results_below_are_of():
     bar, warning = _Slot(), _Slot()
     jobs.showing_so_far(job, 9)
     job.draw(bar, warning, job.so_far)
-    assert bar.text.startswith("35 of 50 trials done") and bar.text.endswith("; the results below: 9 of them")
+    assert re.fullmatch(r"9 of 50 trials shown below, about \d+ s left", bar.text), bar.text  # one count: the lead's
     jobs.showing_so_far(job, 35)
     job.draw(bar, warning, job.so_far)  # said steadily, not on and off as the page catches up
-    assert bar.text.endswith("; the results below: 35 of them")
+    assert bar.text.startswith("35 of 50 trials shown below")
     job.done = 0.0
     jobs.showing_so_far(job, 39, "tpsa and ga")  # the references run after every trial of the others
     job.draw(bar, warning, job.so_far)
     assert re.fullmatch(r"39 of 50 trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done"
                         r"(, about .* left)?", bar.text), bar.text
     job.draw(bar, warning)  # a page that shows no results: nothing more said
-    assert "results below" not in bar.text and "heuristics" not in bar.text
+    assert "shown below" not in bar.text and "heuristics" not in bar.text
 
 
 def test_the_bar_says_the_count_the_page_shows_as_soon_as_the_page_knows_it(monkeypatch):
@@ -287,12 +287,12 @@ def test_the_bar_says_the_count_the_page_shows_as_soon_as_the_page_knows_it(monk
     monkeypatch.setattr(jobs.st, "session_state", {"job": job})
     monkeypatch.setattr(jobs._watched, "entry", ("job", bar, warning, 3), raising=False)
     jobs.showing_so_far(job, 1)
-    assert bar.text.endswith("; the results below: 1 of them")
+    assert bar.text.startswith("1 of 30 trials shown below")
     jobs.showing_so_far(job, 10)  # the next drawing: before its charts, the bar says 10
-    assert bar.text.startswith("27 of 30 trials done") and bar.text.endswith("; the results below: 10 of them")
+    assert bar.text.startswith("10 of 30 trials shown below") and bar.fraction == 0.9  # the bar's length: 27 done
     monkeypatch.setattr(jobs._watched, "entry", ("job", bar, warning, None), raising=False)  # a page without results
     jobs.showing_so_far(job, 12)
-    assert bar.text.endswith("; the results below: 10 of them") and job.so_far == (12, "")
+    assert bar.text.startswith("10 of 30 trials shown below") and job.so_far == (12, "")
 
 
 def test_a_run_whose_workers_another_run_holds_says_so(monkeypatch):

@@ -225,6 +225,8 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert labels == ["Twice the machines", "Twice the arrival rate", "Half the arrival rate"]
     helps = [b.help for b in at.button if b.key and b.key.startswith("results_whatif_")]
     assert helps[0].startswith("machines 8 → 16. About ") and helps[0].endswith(" s.")  # what it changes, how long
+    shown = [c.value for c in at.caption if re.fullmatch(r"About \d+ (s|min)", c.value)]
+    assert len(shown) == 4  # under each button too, not only on hover: three what-ifs and the swap
     at.button(key="results_whatif_0").click().run()
     until_ended(at)
     after = at.session_state["scenario"]
@@ -272,7 +274,7 @@ def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run
     assert dict(quick_what_ifs(base))["Twice the arrival rate"].spec == kept[1].scenario.spec
     info = plain(at.info[0].value)
     assert info.startswith("Against run #2, the run shown before: half the arrival rate: the machines now keep up, "
-                           "where in the baseline tasks piled up for the whole run"), info
+                           "where before, tasks piled up for the whole run"), info
     assert not at.exception
 
 
@@ -307,6 +309,7 @@ def test_one_heuristic_swapped_for_another_is_a_what_if_of_its_own():
     assert out.options == ["mct (Minimum completion time)", "kpb (K-percent best)",
                            "sufferage (task that would suffer most first)"]  # min-min, the benchmark, stays
     assert not any(o.split()[0] in {h.name for h in SMALL.heuristics} for o in new.options)
+    assert "max-min (Max-min)" not in new.options  # in words, as the chips name them, never the name twice
     out.set_value("sufferage").run()
     at.selectbox(key="results_swap_in").set_value("max-min").run()
     assert at.button(key="results_swap_run").help.startswith("max-min instead of sufferage. About ")
