@@ -275,9 +275,11 @@ def _cuts(costs: list[float], parts: int) -> list[tuple[int, int]]:
 
 
 def progress_text(done: float, total: int, word: str, elapsed: float, estimate: float | None = None,
-                  left: float | None = None) -> str:
+                  left: float | None = None, shown: int | None = None) -> str:
     """"3 of 50 replications done, about 40 s left": progress in the model's own word for a trial, in whole trials
-    (``done`` may be fractional while a trial's heuristics finish one by one; the pace uses it).
+    (``done`` may be fractional while a trial's heuristics finish one by one; the pace uses it). ``shown``: the trials
+    a page shows the results of so far, said instead of those done ("9 of 50 trials shown below, about 40 s left"),
+    so that the page says one count, its lead's; the time left is still the run's.
 
     The time left blends two forecasts by the share done, f = done / total: the estimate made before the run
     (``estimate`` seconds for the whole run, e.g. :func:`estimate_seconds`) scaled to the work left, (1 - f) x
@@ -301,7 +303,8 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
         left = estimate - elapsed
     else:
         left = None
-    text = f"{math.floor(done)} of {total} {word}s done"  # whole trials: a trial half done is not yet an answer
+    text = (f"{math.floor(done)} of {total} {word}s done" if shown is None  # whole trials: a half trial is no answer
+            else f"{shown} of {total} {word}s shown below")
     if left is None:
         return text
     left = max(0.0, left)

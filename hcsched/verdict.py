@@ -759,7 +759,7 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     total = int(results["trial"].nunique()) if "trial" in results else 0
     glosses = {v.what: metric.gloss}
     lead, detail = _fit(*_candidates(v, metric, total), names, glosses)
-    plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names)
+    plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names) if metric.gloss else (lead, detail)
     if metric.gloss and (lead != plain_lead or _named_words(lead, names, glosses) > LEAD_WORDS):
         # the gloss would push out of the lead what it says without it (the interval, a name): said below the lead
         detail = " ".join(x for x in (f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}.", plain_detail) if x)

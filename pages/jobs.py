@@ -283,14 +283,12 @@ class Job:
         else:
             pool = started_pool()
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
-            text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left)
+            mine = shown[0] if shown is not None and not shown[1] else None  # one count on the page: the lead's
+            text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left,
+                                 shown=mine)
             if shown is not None and shown[1]:  # the trials done are the references': the others' come first
                 text = (f"{shown[0]} of {self.total} {self.word}s of the heuristics done; the references {shown[1]}: "
                         f"{text}")
-            elif shown is not None:  # one count on the page, the lead's ("So far, 9 of 50 trials"): the bar says its
-                # time left, its length the trials done (the page, drawn again every few seconds, catches up in turns)
-                left = text.partition(", ")[2]
-                text = f"{shown[0]} of {self.total} {self.word}s shown below" + (f", {left}" if left else "")
             held = pool.held_by_others(self) if pool is not None and self.done < self.total else 0
             if held:
                 text += f"; {waiting_words(held, pool.size)}"
