@@ -155,15 +155,20 @@ def _verdicts(counts: Mapping[str, int]) -> str:
     return f"{counts[HOLDS]} hold, {counts[PARTLY]} hold partly, {counts[FAILS]} do not hold"
 
 
-def reading_words(row: Mapping[str, Any]) -> str:
-    """A claims-table row's reading in plain words, as the Papers page and the docs' tables name it: "" for the claim
-    as written, " (another reading: ties broken at random)" for another (its name where its model has no such
-    reading)."""
+def reading_said(row: Mapping[str, Any]) -> str:
+    """A claims-table row's reading in plain words: "" for the claim as written, "ties broken at random" for another
+    (its name where its model has no such reading)."""
     reading = _text(row.get("reading"))
     if reading in ("", "literal"):
         return ""
-    words = _reading_words(_text(row.get("model"))).get((_text(row.get("id")), reading), reading)
-    return f" (another reading: {words})"
+    return _reading_words(_text(row.get("model"))).get((_text(row.get("id")), reading), reading)
+
+
+def reading_words(row: Mapping[str, Any]) -> str:
+    """A row's reading as the Papers page and the docs' tables add it to its claim: "" for the claim as written,
+    " (another reading: ties broken at random)" for another (:func:`reading_said`)."""
+    said = reading_said(row)
+    return f" (another reading: {said})" if said else ""
 
 
 @functools.cache
@@ -508,8 +513,7 @@ def _badge(verdict: str) -> str:
 def _card(row: pd.Series, figure_html: str) -> str:
     e = lambda x: html.escape(_text(x))  # noqa: E731
     reading = _text(row["reading"])
-    words = reading_words(row).removeprefix(" (another reading: ").removesuffix(")")
-    reading_line = "" if reading == "literal" else (f"<dt>Reading</dt><dd>{e(words)} ({READING}, "
+    reading_line = "" if reading == "literal" else (f"<dt>Reading</dt><dd>{e(reading_said(row))} ({READING}, "
                                                     f"named {e(reading)})</dd>")
     named = "" if reading == "literal" else f' <span class="reading">reading: {e(reading)}</span>'
     seconds = _finite(row.get("seconds"))
