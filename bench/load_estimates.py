@@ -12,14 +12,19 @@ Three cases, each on the value and estimation models' default presets at ``--sha
 
 - ``quiet``: one run, no load (the reference, measured in the same run of the bench);
 - ``load``: one run at a time beside the load;
-- ``four``: four runs started 1 s apart beside the load (a class pressing Run).
+- ``four``: four runs started 1 s apart beside the load (a class pressing Run);
+- ``beside``: a short run (the estimation default at 4 trials, about 2 s on a quiet core, as a one-click what-if
+  is) alone beside the load, then again
+  started 3 s after the value default began: the pool gives a free worker to the run with the least work left, so
+  the short run's wall time beside the long one should stay near its time alone plus one chunk's wait (taking turns
+  chunk by chunk, it doubled).
 
 For each run: the estimate the Run page states before it starts (``estimate_seconds(..., pool=pool)``: its share
 beside the runs going on and in line, at the pace the pool measures) and the estimate the progress bar shows once a
 quarter of its trials are done (elapsed + ``progress_text``'s time left with the pool's ``time_left``), against the
 wall time it took. The ratio is measured / estimate; within 0.67-1.5 passes.
 
-    python bench/load_estimates.py [--load 5] [--share 0.4] [--cases quiet load four]
+    python bench/load_estimates.py [--load 5] [--share 0.4] [--cases quiet load four beside]
 """
 
 from __future__ import annotations
@@ -79,6 +84,25 @@ class _Run:
         self.seconds = time.monotonic() - self.started
 
 
+def _short():
+    """A run of about 2 s on a quiet core, as a one-click what-if of a short preset is."""
+    return preset(get_model("estimation").default_preset).replace(trials=4)
+
+
+def _beside(pool: Pool, long: object) -> list[_Run]:
+    """The short run alone, then started 3 s into the long one; prints how much longer it took beside it."""
+    alone = _Run(pool, _short())
+    alone.thread.join()
+    first = _Run(pool, long)
+    time.sleep(3.0)
+    beside = _Run(pool, _short())
+    beside.thread.join()
+    first.thread.join()
+    print(f"# the short run beside the long one: {beside.seconds:.1f} s against {alone.seconds:.1f} s alone "
+          f"(x{beside.seconds / alone.seconds:.2f}); the long one {first.seconds:.1f} s", flush=True)
+    return [alone, beside, first]
+
+
 def _row(case: str, run: _Run) -> tuple[str, bool]:
     ratios = [run.seconds / run.before, run.seconds / run.quarter if run.quarter else float("nan")]
     ok = all(1 / TARGET <= r <= TARGET for r in ratios if r == r)
@@ -90,13 +114,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--load", type=int, default=5, help="processes spinning beside the server (default 5)")
     parser.add_argument("--share", type=float, default=0.4, help="share of each preset's trials (default 0.4)")
-    parser.add_argument("--cases", nargs="+", default=["quiet", "load", "four"], choices=["quiet", "load", "four"])
+    parser.add_argument("--cases", nargs="+", default=["quiet", "load", "four", "beside"],
+                        choices=["quiet", "load", "four", "beside"])
     args = parser.parse_args()
     scenarios = _scenarios(args.share)
     rows, good = [], True
     with Pool(default_jobs(), max_runs=4) as pool:
         assert pool.wait_ready(120)
-        for scenario in scenarios:  # each model's kernels loaded in the workers, untimed
+        for scenario in [*scenarios, _short()]:  # each model's kernels loaded in the workers, untimed
             with using(pool):
                 simulate(scenario.replace(trials=2), jobs=pool.size)
         spinners: list[subprocess.Popen] = []
@@ -106,7 +131,9 @@ def main() -> int:
                     spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(args.load)]
                     time.sleep(30)  # the load average climbs towards the load
                 pool._paced = {}  # each case starts with no pace measured
-                if case == "four":
+                if case == "beside":
+                    runs = _beside(pool, scenarios[0])
+                elif case == "four":
                     runs = []
                     for i in range(4):
                         runs.append(_Run(pool, scenarios[i % len(scenarios)]))

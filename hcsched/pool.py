@@ -6,10 +6,13 @@ an import, numba's compiler) stays locked in the child for ever. Each worker her
 fork-and-exec (:mod:`subprocess`), which runs nothing between the two; it imports hcsched and every model once, then
 serves chunks of work for as long as the pool lives, so that starting a run costs no import.
 
-One :class:`Pool` serves every run of a process: runs up to ``max_runs`` share the workers chunk by chunk (the run
-served longest ago goes next, so a long run never holds every core while a short one waits), the rest wait in line
-and are told their place. A run that is cancelled kills the workers busy with its chunks (new ones replace them); a
-worker that dies (killed, out of memory) fails its run with one line naming the cause.
+One :class:`Pool` serves every run of a process: runs up to ``max_runs`` share the workers chunk by chunk, the rest
+wait in line and are told their place. A free worker takes a chunk of the run with the least work left by the models'
+cost estimates (shortest remaining work first, which keeps the mean time to an answer lowest: a two-second what-if
+beside a four-minute run takes every worker that frees until it ends, where a turn each doubled its wait); runs
+without estimates come after, in turn; and a run that has had no worker for ``starve_seconds`` goes first, so that a
+long run is never held up for ever by short ones. A run that is cancelled kills the workers busy with its chunks (new
+ones replace them); a worker that dies (killed, out of memory) fails its run with one line naming the cause.
 
 Messages are pickled frames on the worker's stdin and on a private copy of its stdout (what a worker prints goes to
 its stderr, the server's log). A worker exits when its stdin closes, that is when the pool or its process ends.
@@ -170,8 +173,16 @@ class _Run:
     kind: str | None = None  # what it runs (a model's name): the pace is measured for each kind apart
     events: queue.SimpleQueue = field(default_factory=queue.SimpleQueue)
     busy: set = field(default_factory=set)  # workers running its chunks
-    served: int = -1  # when it last got a worker (round-robin)
+    served: int = -1  # when it last got a worker (turns among equals)
+    since: float = field(default_factory=time.monotonic)  # when it last got a worker, or was admitted
     abandoned: bool = False
+
+    def priority(self, now: float, starve: float) -> tuple[float, float, int]:
+        """The order in which free workers take the runs' chunks (lowest first): a run without a worker for
+        ``starve`` seconds, then the least work left (runs without cost estimates last), then the one served longest
+        ago."""
+        starved = not self.busy and now - self.since >= starve
+        return (0.0 if starved else 1.0, self.work_left() if self.costs is not None else math.inf, self.served)
 
     def work_left(self) -> float:
         """Seconds of one quiet core its chunks not yet done need (by their cost estimate; 0 when it has none)."""
@@ -225,6 +236,7 @@ class _Worker:
         self.pool._on_exit(self, self.proc.wait())
 
 
+STARVE_SECONDS = 20.0  # a run with chunks to send that has had no worker for this long takes the next free one
 PACE_MEMORY_SECONDS = 60.0  # the pace measured on chunks weighs less by e every this many seconds
 PACE_MIN_COST = 0.05  # chunks estimated shorter than this (seconds) are too noisy to measure the pace on
 LOAD_READ_SECONDS = 2.0  # the machine's load is read again after this many seconds (a reading costs about 0.1 s)
@@ -243,6 +255,13 @@ def load_pace(cores: int, ours: int) -> float:
     return max(1.0, (other + ours + 1) / max(1, cores))
 
 
+def shared_seconds(work: float, others: list[float], workers: int) -> float:
+    """When a run of ``work`` seconds of one core ends beside runs of ``others`` seconds of work left, the free
+    workers taking the least work left first (:meth:`_Run.priority`): after its own work and all of every run with
+    less, shared by the ``workers`` (x + the sum of the others' x' <= x) / workers; a run with more comes after it."""
+    return (work + sum(x for x in others if x <= work)) / workers
+
+
 PRELOAD = ("hcsched", "hcsched.experiment", "hcsched.sweep", "hcsched.reproduce")  # every model, and what runs them
 
 
@@ -257,6 +276,7 @@ class Pool:
         self.size = size
         self.preload = preload
         self.max_runs = max_runs or max(1, size)
+        self.starve_seconds = STARVE_SECONDS
         self._lock = threading.RLock()
         self._workers: list[_Worker] = []
         self._runs: list[_Run] = []  # admitted, sharing the workers
@@ -322,13 +342,11 @@ class Pool:
     def forecast(self, seconds: float, work: float, jobs: int | None = None, kind: str | None = None) -> float:
         """The wall seconds of a new run of ``kind`` (a model's name) that a quiet machine would compute in
         ``seconds`` with ``work`` seconds of one core: its share of the workers beside the runs going on and in line
-        (each served in turn, a processor sharing of the workers: a run of work x ends after (x + the sum over the
-        others of min(their work left, x)) / workers, never before ``seconds``), times the pace of its kind now
-        (:meth:`pace`)."""
+        (:func:`shared_seconds`), never before ``seconds``, times the pace of its kind now (:meth:`pace`), after the
+        wait for a worker when every one is busy (:meth:`first_free`)."""
         with self._lock:
             others = [r.work_left() for r in [*self._runs, *self._line]]
-        shared = (work + sum(min(x, work) for x in others)) / self.size
-        return self.pace(kind) * max(seconds, shared)
+        return self.pace(kind) * max(seconds, shared_seconds(work, others, self.size)) + self.first_free()
 
     def time_left(self, owner: Any) -> float | None:
         """The wall seconds the runs of ``owner`` (:meth:`run`'s ``owner``) still need, as :meth:`forecast` has it
@@ -341,7 +359,22 @@ class Pool:
                 return None
             work = sum(r.work_left() for r in mine)
             others = [r.work_left() for r in runs if r.owner is not owner]
-        return self.pace(mine[0].kind) * (work + sum(min(x, work) for x in others)) / self.size
+            idle = not any(r.busy for r in mine)
+        wait = self.first_free() if idle else 0.0
+        return self.pace(mine[0].kind) * shared_seconds(work, others, self.size) + wait
+
+    def first_free(self) -> float:
+        """Wall seconds until a worker is free, by the cost estimates of the chunks they run: 0 when one is free (or
+        a busy one's chunk has no estimate), else the least of the busy chunks' expected wall seconds (its cost
+        times its kind's :meth:`pace`) less those it has run."""
+        with self._lock:
+            if any(w.ready and w.run is None for w in self._workers) or not self._workers:
+                return 0.0
+            if any(w.run.costs is None for w in self._workers if w.run is not None):
+                return 0.0
+            now = time.monotonic()
+            busy = [(w.run.kind, w.run.costs[w.index], now - w.sent) for w in self._workers if w.run is not None]
+        return max(0.0, min(self.pace(kind) * cost - ran for kind, cost, ran in busy)) if busy else 0.0
 
     def _measure(self, worker: _Worker, run: _Run) -> None:
         """Add a finished chunk's wall time against its estimate to the pace (under the lock)."""
@@ -465,8 +498,9 @@ class Pool:
             ready = [r for r in self._runs if r.pending and len(r.busy) < r.limit]
             if not ready:
                 return
-            run = min(ready, key=lambda r: r.served)  # the run served longest ago
-            run.served = next(_order)
+            now = time.monotonic()
+            run = min(ready, key=lambda r: r.priority(now, self.starve_seconds))
+            run.served, run.since = next(_order), now
             worker = free.pop(0)
             worker.index, args = run.pending.popleft()
             worker.run = run
@@ -499,6 +533,7 @@ class Pool:
                 self._measure(worker, run)
             worker.run = None
             run.busy.discard(worker)
+            run.since = time.monotonic()  # waiting for a worker counts from when its last chunk ended
             run.events.put((kind, worker.index, payload))
             self._dispatch()
 

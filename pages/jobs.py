@@ -303,10 +303,10 @@ class Job:
 
 def waiting_words(runs: int, workers: int) -> str:
     """Why a run started has done nothing yet: ``runs`` other runs hold the ``workers``, until a chunk of theirs
-    ends (the workers take the runs' chunks in turn)."""
+    ends (a free worker takes the run with the least work left: :class:`hcsched.pool.Pool`)."""
     who = "another run holds" if runs == 1 else f"{runs} other runs hold"
     which = "the worker" if workers == 1 else ("both workers" if workers == 2 else f"all {workers} workers")
-    return f"waiting for a worker: {who} {which}; it takes turns with them as their trials end"
+    return f"waiting for a worker: {who} {which} until a trial ends; the run with the least work left goes next"
 
 
 def adopt(value: Any) -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from hcsched import pool as pool_module
 from hcsched import preset, simulate
 from hcsched.errors import HcschedError
-from hcsched.pool import Pool, WorkerDied
+from hcsched.pool import Pool, WorkerDied, shared_seconds
 from hcsched.runner import fork_context, in_processes, using
 
 WORK = str(Path(__file__).parent / "pool_work")
@@ -132,6 +133,71 @@ def test_a_short_run_is_not_held_up_by_a_long_one(pool):
     t.join(30)
     assert ends["short"] - start < 1.5
     assert ends["long"] - ends["short"] > 2.0
+
+
+def _stamped_run(pool, seconds: float, n: int, cost: float | None, out: dict, name: str) -> None:
+    got = {}
+    costs = None if cost is None else [cost] * n
+    pool.run(_fn("stamp"), [(seconds,)] * n, got.__setitem__, costs=costs)
+    out[name] = sorted(got.values())
+
+
+def test_a_free_worker_takes_the_run_with_the_least_work_left(pool):
+    """A short run (4 chunks of 0.3 s) started while a long one (14 such chunks) holds both workers takes every
+    worker that frees until its chunks are all sent: no chunk of the long run starts between the short run's first
+    start and its last. Taking turns, the long run would start one or two there."""
+    pool.wait_ready(60)
+    out = {}
+    t = threading.Thread(target=_stamped_run, args=(pool, 0.3, 14, 0.3, out, "long"))
+    t.start()
+    while len(pool.busy_pids()) < 2:
+        time.sleep(0.01)
+    _stamped_run(pool, 0.3, 4, 0.3, out, "short")
+    t.join(30)
+    first, last = out["short"][0][0], out["short"][-1][0]
+    assert [s for s, _ in out["long"] if first < s < last] == []
+
+
+def test_a_run_without_a_worker_for_starve_seconds_goes_first(pool):
+    """Runs without cost estimates come after those with, but one that has had no worker for ``starve_seconds``
+    takes the next free worker: beside a long run with estimates, a run without gets its chunk within a chunk of
+    the long run after that wait."""
+    pool.wait_ready(60)
+    pool.starve_seconds = 0.5
+    try:
+        out = {}
+        t = threading.Thread(target=_stamped_run, args=(pool, 0.2, 30, 0.2, out, "long"))
+        t.start()
+        while len(pool.busy_pids()) < 2:
+            time.sleep(0.01)
+        asked = time.monotonic()
+        _stamped_run(pool, 0.05, 1, None, out, "unestimated")
+        t.join(30)
+        assert out["unestimated"][0][0] - asked < 0.5 + 0.2 + 0.3  # the wait, at most a chunk, and slack
+        assert out["long"][-1][0] > out["unestimated"][0][0]  # it did not wait for the long run to end
+    finally:
+        pool.starve_seconds = pool_module.STARVE_SECONDS
+
+
+def test_a_new_run_waits_for_the_first_worker_to_free_in_its_forecast(pool):
+    """While both workers run 1 s chunks (by their estimate), a new run's forecast adds the wait for the first to
+    end: more than 0 and at most a chunk at the pace; 0 once a worker is free."""
+    pool.wait_ready(60)
+    t = threading.Thread(target=lambda: _run(pool, "sleep", [1.0] * 2, costs=[1.0] * 2))
+    t.start()
+    while len(pool.busy_pids()) < 2:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    wait = pool.first_free()
+    assert 0.0 < wait <= pool.pace() * 1.0 - 0.2 + 0.05
+    assert pool.forecast(0.5, 0.5) >= wait + 0.5
+    t.join(30)
+    assert pool.first_free() == 0.0
+
+
+def test_shared_seconds_counts_the_runs_with_less_work_whole_and_none_with_more():
+    assert shared_seconds(4.0, [1.0, 3.0, 10.0], 2) == (4.0 + 1.0 + 3.0) / 2
+    assert shared_seconds(4.0, [], 1) == 4.0
 
 
 def test_a_run_whose_workers_are_all_held_by_another_says_so_until_it_gets_one(pool):

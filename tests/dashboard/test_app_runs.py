@@ -314,7 +314,8 @@ def test_a_run_whose_workers_another_run_holds_says_so(monkeypatch):
     bar, warning = _Slot(), _Slot()
     job.draw(bar, warning)
     assert bar.text.startswith("0 of 3 trials done") and bar.text.endswith(
-        "; waiting for a worker: another run holds both workers; it takes turns with them as their trials end")
+        "; waiting for a worker: another run holds both workers until a trial ends; the run with the least work left "
+        "goes next")
     pool.held = 0
     job.draw(bar, warning)
     assert "waiting" not in bar.text

@@ -33,3 +33,10 @@ def spin(seconds: float) -> int:
 
 def refuse(value: int) -> int:
     raise HcschedError(f"value: {value!r} is not allowed; allowed: none")
+
+
+def stamp(seconds: float) -> tuple[float, float]:
+    """When it started and ended (the monotonic clock, which every process of the machine shares)."""
+    start = time.monotonic()
+    time.sleep(seconds)
+    return start, time.monotonic()
