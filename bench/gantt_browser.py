@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hcsched import get_model, preset  # noqa: E402
-from hcsched.charts import MACHINES, gantt, gantt_defaults, heuristic_colors  # noqa: E402
+from hcsched.charts import MACHINES, gantt, gantt_busiest, gantt_defaults, heuristic_colors  # noqa: E402
 from hcsched.experiment import run_trial, schedules_of, trial_seeds  # noqa: E402
 from hcsched.stats import best_few  # noqa: E402
 from hcsched.verdict import headline_metric  # noqa: E402
@@ -59,9 +59,10 @@ def page_figure(scenario):
     summary = pd.DataFrame(table).groupby("heuristic", sort=False)[[lead.name]].mean().reset_index()
     shown = best_few(summary, lead.name, lead.better, scenario.benchmark_label, HEURISTICS)
     chosen = {h: schedules[h] for h in shown}
-    machines, window, marked = gantt_defaults(chosen, rows)
+    overview = max(s.machines for s in chosen.values()) > gantt_busiest(chosen, rows)[1]  # too tall: all, thin
+    machines, window, marked = gantt_defaults(chosen, rows, overview)
     fig = gantt(chosen, heuristic_colors(scenario.heuristics), window=window, time_unit=model.time_unit,
-                machines=machines, rows=rows, highlight=marked)
+                machines=machines, rows=rows, highlight=marked, overview=overview)
     span = max(float(np.max(s.finish[np.isfinite(s.finish)], initial=0.0)) for s in chosen.values())
     return fig, window, span
 

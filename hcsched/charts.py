@@ -155,6 +155,22 @@ def tick_format(fmt: str) -> str:
     return re.sub(r"^([,]?\.\d+)([fe%])$", r"\1~\2", fmt)
 
 
+LOG_SPAN = 30  # bars whose means span more than this factor share a log axis: the shortest would not be seen
+
+
+def log_range(mean: np.ndarray, lower: np.ndarray, upper: np.ndarray, span: float = LOG_SPAN
+              ) -> tuple[float, float] | None:
+    """The range (powers of ten, as a log axis takes it) of a panel whose bars ``mean`` span over ``span`` times
+    (every one positive), from the power of ten below the shortest bar or the lowest positive interval end to the one
+    above the highest: its ticks read 10, 100, 1,000; None for a linear axis."""
+    ok = np.isfinite(mean)
+    if ok.sum() < 2 or (mean[ok] <= 0).any() or mean[ok].max() / mean[ok].min() <= span:
+        return None
+    low = np.r_[mean[ok], lower[np.isfinite(lower) & (lower > 0)]]
+    high = np.r_[mean[ok], upper[np.isfinite(upper)]]
+    return float(np.floor(np.log10(low.min()))), float(np.ceil(np.log10(high.max())))
+
+
 def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None,
                 references: Mapping[str, str] | None = None, benchmark: str | None = None,
                 lines: Mapping[str, tuple[float, str]] | None = None) -> go.Figure:
@@ -183,14 +199,19 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     for k, m in enumerate(metrics, start=1):
         row, col = (k - 1) // cols + 1, (k - 1) % cols + 1
         mean = summary[m.name].to_numpy(float)
-        upper = (summary[f"{m.name}_upper"].to_numpy(float) - mean)
-        lower = (mean - summary[f"{m.name}_lower"].to_numpy(float))
+        low, high = summary[f"{m.name}_lower"].to_numpy(float), summary[f"{m.name}_upper"].to_numpy(float)
         f = _hover_format(m)
         unit = "" if m.fmt.endswith("%") or not m.unit else "%" if m.unit == "%" else f" {m.unit}"
+        span = log_range(mean, low, high)
+        printed = {}
+        if span is not None:  # whiskers past the axis' left end stop at it (the hover says the whole interval)
+            low = np.maximum(low, 10 ** span[0])
+            printed = {"texttemplate": f"%{{x:{f}}}", "textposition": "inside", "insidetextanchor": "start",
+                       "textfont": {"color": [_ink(colors[x]) for x in labels]}, "constraintext": "none"}
         fig.add_trace(go.Bar(
             y=labels, x=mean, orientation="h", marker={"color": [colors[x] for x in labels], "pattern": hatch},
-            showlegend=False, name=m.title,
-            error_x={"type": "data", "array": np.nan_to_num(upper), "arrayminus": np.nan_to_num(lower),
+            showlegend=False, name=m.title, **printed,
+            error_x={"type": "data", "array": np.nan_to_num(high - mean), "arrayminus": np.nan_to_num(mean - low),
                      "visible": True},
             customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
             hovertext=[names[x] for x in labels],
@@ -204,11 +225,14 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             x, text = lines[m.name]  # would widen its range (autorange makes room for annotations)
             fig.add_vline(x=x, line={"dash": "dash", "color": "#444", "width": 1.5}, row=row, col=col)
             words += f" (dashed: {text})"
-        fig.update_xaxes(title={"text": words, "font": {"size": 11}, "standoff": 10}, row=row, col=col)
-        if m.fmt:
+        if span is not None:
+            words += ", log scale"
+            fig.update_xaxes(type="log", range=list(span), dtick=1, tickformat=",~g", row=row, col=col)
+        elif m.fmt:
             fig.update_xaxes(tickformat=tick_format(m.fmt), row=row, col=col)
         elif m.unit == "%":  # a percentage written as such: "40%", not "40" beside a loose "%"
             fig.update_xaxes(ticksuffix="%", row=row, col=col)
+        fig.update_xaxes(title={"text": words, "font": {"size": 11}, "standoff": 10}, row=row, col=col)
         if not np.isfinite(mean).any():
             fig.add_annotation(text="no value in this run:<br>undefined for every trial", showarrow=False,
                                xref=f"x{k if k > 1 else ''} domain", yref=f"y{k if k > 1 else ''} domain",
@@ -272,15 +296,19 @@ def _short(t: float) -> str:
     return f"{t:.3g}"
 
 
+SLIDER_LABELS = 10  # about as many labels as the time slider prints: its labels tell them apart, not each frame
+
+
 def _time_labels(times: np.ndarray) -> list[str]:
-    """The time slider's labels, each frame's its own: :func:`_short`'s where they differ, else as many decimals as
-    tell frames apart ("9,792.31", "9,792.40": a window of 5 time units late in a run, which three significant
-    digits label "9,790" throughout)."""
+    """The time slider's labels: :func:`_short`'s where they tell the frames apart, else the digits that tell apart
+    labels a tenth of the window apart, and no more ("9,792.3" in a window of 5 time units late in a run, which three
+    significant digits label "9,790" throughout, never "9,792.31"; whole numbers in a window of 10 or more). Two
+    frames may then share a label: the steps go to frames by name, not by label."""
     labels = [_short(float(t)) for t in times]
     if len(set(labels)) == len(labels) or len(times) < 2:
         return labels
-    step = float(np.min(np.diff(times)))
-    decimals = max(0, int(np.ceil(-np.log10(step)))) if step > 0 else 0
+    span = float(times[-1] - times[0])
+    decimals = max(0, int(np.ceil(-np.log10(span / SLIDER_LABELS)))) if span > 0 else 0
     return [f"{float(t):,.{decimals}f}" for t in times]
 
 
@@ -537,15 +565,15 @@ def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS,
     return end, stop - first if stop > first else end - first
 
 
-def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES
+def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, overview: bool = False
                    ) -> tuple[list[int] | None, tuple[float, float] | None, int | None]:
     """What the Results page first shows of ``schedules`` (the heuristics chosen): the machines (as many as
-    :func:`gantt_machines`, the busiest of them side by side, :func:`gantt_busiest`; None for all), the time window
-    (:func:`gantt_default_window`, its length to 3 significant digits as the page's box shows it; None for the whole
-    trial) and the task marked in every panel."""
+    :func:`gantt_machines`, the busiest of them side by side, :func:`gantt_busiest`; None for all, and always with
+    ``overview``: :func:`gantt_overview`), the time window (:func:`gantt_default_window`, its length to 3 significant
+    digits as the page's box shows it; None for the whole trial) and the task marked in every panel."""
     most = max((s.machines for s in schedules.values()), default=1)
     first, count = gantt_busiest(schedules, rows)
-    machines = None if most <= count else list(range(first, first + count))
+    machines = None if overview or most <= count else list(range(first, first + count))
     sized = gantt_default_window(schedules, machines=machines)
     window = None
     if sized is not None:
@@ -583,18 +611,20 @@ def gantt_highlight(schedules: dict[str, Schedule], window: tuple[float, float] 
 
 
 def gantt_highlight_text(schedules: dict[str, Schedule], task: int, time_unit: str = "s", rows: GanttRows = MACHINES,
-                         window: tuple[float, float] | None = None, machines: Sequence[int] | None = None) -> str:
-    """Where and when each heuristic ran ``task``, in one line (for a caption under the Gantt chart); "not shown"
-    where it ran outside ``window`` or off the ``machines`` shown."""
+                         window: tuple[float, float] | None = None, machines: Sequence[int] | None = None,
+                         name: Callable[[str], str] = str) -> str:
+    """Where and when each heuristic ran ``task``, in one line (for a caption under the Gantt chart), each heuristic
+    by ``name(label)`` (a model's short name, as its panel's title says it); "not shown" where it ran outside
+    ``window`` or off the ``machines`` shown."""
     parts = []
     for label, s in schedules.items():
         if not 0 <= task < s.start.size or not np.isfinite(s.start[task]):
-            parts.append(f"{label}: not started")
+            parts.append(f"{name(label)}: not started")
             continue
         end = _short(float(s.finish[task])) if np.isfinite(s.finish[task]) else "the end (still running)"
         seen = task in _window(s, window) and (machines is None or int(s.machine[task]) in set(machines))
-        parts.append(f"{label}: {rows.name(int(s.machine[task]))}, {_short(float(s.start[task]))} to {end} {time_unit}"
-                     + ("" if seen else " (not shown)"))
+        where = f"{rows.name(int(s.machine[task]))}, {_short(float(s.start[task]))} to {end} {time_unit}"
+        parts.append(f"{name(label)}: {where}" + ("" if seen else " (not shown)"))
     return f"Task {task}, hatched and labelled in every panel that shows it: " + "; ".join(parts) + "."
 
 
@@ -683,7 +713,7 @@ def _marked(idx: np.ndarray, colors: list[str], highlight: int, at_edge: bool = 
 def _controls(times: np.ndarray, unit: str) -> dict:
     """Play, Pause and the time slider above the panels, the slider at the last frame. Frames and steps change only
     the bars (no full redraw: axes, slider and titles stay), so Play keeps its pace with many rows or panels."""
-    steps = [{"method": "animate", "label": label, "args": [[f"{t:.6g}"], {
+    steps = [{"method": "animate", "label": label, "value": f"{t:.6g}", "args": [[f"{t:.6g}"], {
         "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]}
         for t, label in zip(times, _time_labels(times), strict=True)]
     return {"updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left",
@@ -701,7 +731,8 @@ def _controls(times: np.ndarray, unit: str) -> dict:
 
 def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = MAX_GANTT_FRAMES,
           window: tuple[float, float] | None = None, time_unit: str = "s", machines: Sequence[int] | None = None,
-          rows: GanttRows = MACHINES, highlight: int | None = None) -> go.Figure:
+          rows: GanttRows = MACHINES, highlight: int | None = None, overview: bool = False,
+          name: Callable[[str], str] = str) -> go.Figure:
     """Animated Gantt chart: one panel per heuristic on a shared time axis, machines as rows.
 
     Every task is a bar in every frame (zero width before it starts), so the traces never change and frames carry
@@ -714,8 +745,11 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     task hatched in every panel that shows it and labelled from the frame its bar starts, so the heuristics'
     treatment of one task reads across panels. Play, Pause and the time slider sit above the panels; with the rows
     the page shows by default (:func:`gantt_machines`) the whole figure is at most :data:`GANTT_HEIGHT` px tall; large
-    charts get fewer frames.
+    charts get fewer frames. ``overview``: every row at once (:func:`gantt_overview`), the panels side by side.
+    ``name(label)``: a heuristic as its panel's title and hover say it (a model's short name: "fz (β = 0.1)").
     """
+    if overview:
+        return gantt_overview(schedules, colors, frames, window, time_unit, rows, highlight, name)
     labels = list(schedules)
     colors = colors or heuristic_colors(labels)
     picks = {label: _window(s, window) for label, s in schedules.items()}
@@ -733,11 +767,11 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     bands = {label: _bands(schedules[label], picks[label], rows_of[label]) for label in labels} if rows.lanes else {}
     height_rows = {label: bands[label][4] if rows.lanes else len(rows_of[label]) for label in labels}
     height, panels = _panel_heights(list(height_rows.values()), rows.lanes)
-    fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=labels, row_heights=panels,
+    fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=[name(x) for x in labels],
+                        row_heights=panels,
                         vertical_spacing=GANTT_GAP / (height - GANTT_TOP - GANTT_BOTTOM) if len(labels) > 1 else 0)
-    u = f" {time_unit}"
     where = f"on {rows.word} " + ("%{hovertext}" if rows.lanes else "%{y}")
-    by = hover_names(labels)
+    by = _named_hovers(labels, name)
     for title, label in zip(fig.layout.annotations, labels, strict=True):  # a panel's short name, its words on hover
         title.hovertext = _escape(by[label])
     opened = _frame_bars(schedules, picks, float(times[-1]), highlight)  # what the figure opens on: the last frame
@@ -761,10 +795,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
         fig.add_trace(go.Bar(
             base=s.start[idx], x=opened[row - 1].x, orientation="h", marker=marker, name=label,
             showlegend=False, customdata=custom,
-            hovertemplate=("task %{customdata[0]} " + where + "<br>arrival %{customdata[1]:.6g}" + u +
-                           "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +
-                           "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
-                           "<br>by " + _escape(by[label]) + "<extra>" + label + "</extra>"),
+            hovertemplate=_hover(where, time_unit, by[label], name(label)),
             **extra), row=row, col=1)
         _row_axis(fig, row, rows, rows_of[label], bands[label][2:4] if rows.lanes else None, height_rows[label],
                   panels[row - 1] / max(1, height_rows[label]))
@@ -774,6 +805,81 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     fig.update_layout(barmode="overlay", height=height, margin={"t": GANTT_TOP, "b": GANTT_BOTTOM, "l": 10, "r": 10},
                       **axes, **_controls(times, time_unit))
     fig.update_xaxes(title_text=f"time ({time_unit})", row=len(labels), col=1)
+    return plain_numbers(fig)
+
+
+def _named_hovers(labels: Sequence[str], name: Callable[[str], str]) -> dict[str, str]:
+    """Each heuristic's plain-words title (:func:`hover_names`) led by ``name(label)`` instead of its label."""
+    by = hover_names(labels)
+    return {x: name(x) + by[x][len(x):] if by[x].startswith(x) else by[x] for x in labels}
+
+
+def _hover(where: str, time_unit: str, words: str, label: str) -> str:
+    """A Gantt bar's hover: the task, ``where`` it ran, its times and the heuristic (``words``, its ``label``)."""
+    u = f" {time_unit}"
+    return ("task %{customdata[0]} " + where + "<br>arrival %{customdata[1]:.6g}" + u +
+            "<br>start %{customdata[2]:.6g}" + u + "<br>finish %{customdata[3]:.6g}" + u +
+            "<br>expected %{customdata[4]:.6g}" + u + "<br>actual %{customdata[5]:.6g}" + u +
+            "<br>by " + _escape(words) + "<extra>" + _escape(label) + "</extra>")
+
+
+OVERVIEW_LABEL_PX = 13  # px between two named rows of the overview: the rows between them go unnamed
+OVERVIEW_OPACITY = 0.3  # a bar's opacity where a server's tasks share its row: darker where more run at once
+
+
+def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None = None,
+                   frames: int = MAX_GANTT_FRAMES, window: tuple[float, float] | None = None, time_unit: str = "s",
+                   rows: GanttRows = MACHINES, highlight: int | None = None, name: Callable[[str], str] = str
+                   ) -> go.Figure:
+    """The whole system's work at a glance: the heuristics' panels side by side, every row (machine, processor,
+    server) a thin lane of its own, no text on a bar but the marked task's, hover kept, within :data:`GANTT_HEIGHT`
+    px with its controls; a row that runs its tasks at once (``rows.lanes``, time-shared servers) is one load strip,
+    its tasks translucent, darker where more run together. It plays as :func:`gantt` does (frames carry widths)."""
+    labels = list(schedules)
+    colors = colors or heuristic_colors(labels)
+    picks = {label: _window(s, window) for label, s in schedules.items()}
+    if highlight is not None:  # the marked task drawn last, so that no other bar covers its label
+        picks = {label: np.r_[idx[idx != highlight], idx[idx == highlight]] for label, idx in picks.items()}
+    t0 = window[0] if window else gantt_start(schedules)
+    t1 = window[1] if window else _last_finish(schedules, picks)
+    schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
+    times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))
+    names = [rows.name(j) for j in range(max(s.machines for s in schedules.values()))]
+    px = min(ROW_PX[1], gantt_rows_px(1) / len(names))
+    height = GANTT_TOP + GANTT_BOTTOM + px * len(names)
+    fig = make_subplots(rows=1, cols=len(labels), shared_yaxes=True, subplot_titles=[name(x) for x in labels],
+                        horizontal_spacing=0.015)
+    by = _named_hovers(labels, name)
+    for title, label in zip(fig.layout.annotations, labels, strict=True):
+        title.hovertext = _escape(by[label])
+    opened = _frame_bars(schedules, picks, float(times[-1]), highlight)
+    flat = dataclasses.replace(rows, lanes=False)
+    for col, label in enumerate(labels, start=1):
+        s, idx = schedules[label], picks[label]
+        custom = np.column_stack([idx, s.arrival[idx], s.start[idx], s.finish[idx], s.expected[idx], s.actual[idx],
+                                  s.machine[idx]])
+        marker = {"color": _alternate(s, idx, colors[label]), "line": {"width": 0}}
+        marker |= {"opacity": OVERVIEW_OPACITY} if rows.lanes else {}  # each bar's own: overlaps add up
+        extra = {}
+        if highlight is not None and (idx == highlight).any():
+            shown, text = _marked(idx, marker["color"], highlight, s.finish[highlight] > t0 + LABEL_EDGE * (t1 - t0))
+            marker |= shown
+            extra |= text | {"text": opened[col - 1].text}
+        fig.add_trace(go.Bar(
+            base=s.start[idx], x=opened[col - 1].x, y=[flat.name(int(j)) for j in s.machine[idx]], orientation="h",
+            marker=marker, name=label, showlegend=False, customdata=custom, width=0.9,
+            hovertemplate=_hover(f"on {rows.word} %{{y}}", time_unit, by[label], name(label)),
+            **extra), row=1, col=col)
+        fig.update_xaxes(range=[t0, t1], nticks=4, title_text=f"time ({time_unit})", row=1, col=col)
+    every = max(1, int(np.ceil(OVERVIEW_LABEL_PX / px)))
+    fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], range=[-0.5, len(names) - 0.5], showgrid=False,
+                     tickmode="array", tickvals=names[::every], ticktext=names[::every],
+                     tickfont={"size": row_font(px * every)})
+    fig.update_yaxes(title_text=f"{rows.word} (all {len(names)})", row=1, col=1)
+    fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))),
+                           data=_frame_bars(schedules, picks, float(t), highlight)) for t in times]
+    fig.update_layout(barmode="overlay", height=height, margin={"t": GANTT_TOP, "b": GANTT_BOTTOM, "l": 10, "r": 10},
+                      **_controls(times, time_unit))
     return plain_numbers(fig)
 
 

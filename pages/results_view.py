@@ -303,8 +303,18 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
                   "application/json")]
     with shown_as_error(f"This {model.trial_word}'s schedules could not be drawn"):
         downloads[2:2] = one_trial(scenario, summary, colors, key)
-    for col, (label, data, name, mime) in zip(st.columns(len(downloads)), downloads, strict=True):
-        col.download_button(label, data, name, mime, key=f"{key}_dl_{_download_key(label)}", on_click="ignore")
+    download_rows(downloads, key)
+
+
+def download_rows(downloads: list[tuple], key: str) -> None:
+    """The download buttons, each as wide as its label (never wrapped over 2-3 lines): the run's files on one row,
+    the Gantt tables on the next (at 1440 px their labels together are wider than the page)."""
+    for tables in (False, True):
+        row = st.container(horizontal=True, key=f"{key}_downloads_{'gantt' if tables else 'run'}")
+        for label, data, name, mime in downloads:
+            if _download_key(label).startswith("gantt") == tables:
+                row.download_button(label, data, name, mime, key=f"{key}_dl_{_download_key(label)}",
+                                    on_click="ignore", width="content")
 
 
 def bound_lines(model, results: pd.DataFrame) -> dict[str, tuple[float, str]]:
@@ -377,21 +387,24 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     schedules = schedules_of(scenario, runs)
     ui(scenario.model).trial_charts(runs, colors, key)
     rows = gantt_rows(scenario)
-    shown, machines = gantt_choice(scenario, summary, schedules, key, rows)
+    shown, machines, overview = gantt_choice(scenario, summary, schedules, key, rows)
     window = None
     if shown:
         chosen = {label: schedules[label] for label in shown}
         window = gantt_window(scenario, chosen, key, machines)
         task = gantt_task(chosen, window, machines, key)
+        name = lambda label: short_label(scenario.model, label)  # noqa: E731  ("fz (β = 0.1)", as the charts say)
         fig = gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines, rows=rows,
-                    highlight=task)
+                    highlight=task, overview=overview, name=name)
         total = max(s.machines for s in chosen.values())
-        if machines is not None and len(machines) < total:  # on the chart: its rows alone do not say others exist
-            fig.update_layout(title={"text": plain_html(rows_shown(rows, machines, total)), "x": 0, "xanchor": "left",
+        said = rows_overview(rows, total) if overview else rows_shown(rows, machines, total) \
+            if machines is not None and len(machines) < total else ""  # on the chart: its rows alone do not say it
+        if said:
+            fig.update_layout(title={"text": plain_html(said), "x": 0, "xanchor": "left",
                                      "y": 1, "yanchor": "top", "pad": {"t": 6}, "font": {"size": 14}})
-        fig.for_each_annotation(lambda a: a.update(text=shown_text(scenario.model, a.text)))  # its panels' names
         st.plotly_chart(fig, key=f"{key}_gantt", width="stretch")
-        where = gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines) if task is not None else ""
+        where = gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines,
+                                     name) if task is not None else ""
         marked = f" {plain(shown_text(scenario.model, where))}" if where else ""
         st.caption("Press Play to watch the tasks start and run; drag the slider to move in "
                    "time; hover a task for its times." + marked)
@@ -432,11 +445,18 @@ def rows_shown(rows: GanttRows, machines: list[int], total: int) -> str:
             f"others: “{rows.word.capitalize()}s shown” above")
 
 
+def rows_overview(rows: GanttRows, total: int) -> str:
+    """The overview's title line: every row is drawn (a server's tasks in one strip), and where the detailed view is."""
+    drawn = "darker where more tasks run at once" if rows.lanes else "a thin row each"
+    return f"All {total} {rows.word}s, {drawn}; hover for a task. Busiest in detail: “Gantt view” above"
+
+
 def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str,
-                 rows: GanttRows = MACHINES) -> tuple[list[str], list[int] | None]:
-    """The heuristics and machines the Gantt chart shows: by default the best few by the headline metric with the
-    benchmark, and as many machines as keep the chart and its controls within a 900-px window (``gantt_machines``:
-    fewer where each task takes a lane of its own)."""
+                 rows: GanttRows = MACHINES) -> tuple[list[str], list[int] | None, bool]:
+    """The heuristics and machines the Gantt chart shows, and whether as an overview: by default the best few by the
+    headline metric with the benchmark, every machine; where they would not fit a 900-px window with the controls
+    (``gantt_busiest``: fewer where each task takes a lane of its own), an overview of them all
+    (``hcsched.charts.gantt_overview``) or, one choice away, the busiest side by side in detail."""
     model = get_model(scenario.model)
     labels = list(schedules)
     lead = headline_metric(model)
@@ -448,19 +468,24 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
                            help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, "
                                 "with the benchmark. The names: " + "; ".join(plain(names[x]) for x in labels) + ".")
     if not shown:
-        return [], None
+        return [], None, False
     machines = max(schedules[label].machines for label in shown)
     first, count = gantt_busiest({label: schedules[label] for label in shown}, rows)
     if machines <= count:
-        return shown, None
+        return shown, None, False
     word = rows.word.capitalize()
+    views = (f"All {machines} {rows.word}s", f"Busiest {rows.word}s, in detail")
+    if st.radio("Gantt view", views, horizontal=True, key=f"{key}_gantt_view",
+                help=f"All: every {rows.word} a thin row, the heuristics side by side. In detail: a range of "
+                     f"{rows.word}s with their names, the heuristics one above the other.") == views[0]:
+        return shown, None, True
     lo, hi = st.slider(f"{word}s shown", 0, machines - 1, (first, first + count - 1), key=f"{key}_gantt_machines",
                        help=f"A range of {rows.word}s; by default as many as keep the chart within a window, those "
                             "side by side that ran the most tasks.")
     busiest = " (the busiest side by side)" if (lo, hi) == (first, first + count - 1) else ""
     st.caption(f"{word}s {rows.name(lo)}-{rows.name(hi)} of {rows.name(0)}-{rows.name(machines - 1)} shown"
                f"{busiest}; more would not fit a window: move the slider to see others.")
-    return shown, list(range(lo, hi + 1))
+    return shown, list(range(lo, hi + 1)), False
 
 
 def gantt_window(scenario: Scenario, schedules: dict, key: str,

@@ -648,3 +648,91 @@ def test_a_gantt_of_some_rows_ends_its_time_axis_where_their_tasks_end():
                  np.ones(3), np.ones(3), 3)
     assert list(gantt({"a": s}, machines=[0, 1]).layout.xaxis.range) == [0.0, 25.0]
     assert list(gantt({"a": s}).layout.xaxis.range) == [0.0, 45.0]
+
+
+@pytest.mark.parametrize(("name", "total"), [("estimation", 90), ("timeshared", 25)])
+def test_the_overview_draws_every_row_side_by_side_within_a_900px_window_and_still_plays(name, total):
+    """Estimation's default opened on "p0-p10 of the 90 processors" and time-shared's on "s15-s16 of the 25 servers".
+    The overview draws every row of every heuristic, the panels side by side, within GANTT_HEIGHT px with its
+    controls: a thin row each, no text on a bar but the marked task's, hover kept, frames of widths only."""
+    fig, shown, _, _, marked = _page_gantt(name)
+    from hcsched.charts import gantt_overview
+    from pages.models import ui
+
+    rows = ui(name).gantt_rows(preset(get_model(name).default_preset))
+    window = gantt_default_window(shown)
+    window = None if window is None else (window[0] - window[1], window[0])
+    over = gantt(shown, window=window, time_unit=get_model(name).time_unit, rows=rows, highlight=marked,
+                 overview=True)
+    assert over.to_json() == gantt_overview(shown, None, window=window, time_unit=get_model(name).time_unit,
+                                            rows=rows, highlight=marked).to_json()
+    assert over.layout.height <= GANTT_HEIGHT and len(over.data) == len(shown)
+    names = [rows.name(j) for j in range(total)]
+    assert sorted(over.layout.yaxis.categoryarray) == sorted(names)  # every row, none left out
+    domains = [over.layout[f"xaxis{k if k > 1 else ''}"].domain for k in range(1, len(shown) + 1)]
+    assert all(a[1] < b[0] for a, b in zip(domains, domains[1:], strict=False))  # side by side
+    assert over.layout.yaxis2.matches == "y"  # one row of panels, their rows aligned
+    # 90 thin rows: every few named (names on each would overlap); 25 rows: each named
+    assert (len(over.layout.yaxis.tickvals) < total) == (name == "estimation")
+    for bar in over.data:
+        assert "task %{customdata[0]}" in bar.hovertemplate and "%{y}" in bar.hovertemplate  # hover kept
+        assert not any(t for t in (bar.text or ()) if t != f"task {marked}")  # no per-bar text
+    assert all(set(d.to_plotly_json()) <= {"type", "x", "text"} for f in over.frames for d in f.data)  # it plays
+    assert over.layout.sliders[0].active == len(over.frames) - 1
+    assert (over.data[0].marker.opacity or 1) < 1 if rows.lanes else over.data[0].marker.opacity is None  # a strip
+
+
+def test_the_time_sliders_labels_give_only_the_digits_needed():
+    """The task-class model's 5-unit window late in a run labelled its slider "9,792.31 ... 9,797.31"; now one decimal,
+    and whole numbers on a window of 10 units or more; steps go to their frames by name, labels may repeat."""
+    from hcsched.charts import _time_labels
+
+    labels = _time_labels(np.linspace(9792.31, 9797.58, 60))
+    assert labels[0] == "9,792.3" and labels[-1] == "9,797.6"
+    assert all(len(x.split(".")[1]) == 1 for x in labels)
+    assert all("." not in x for x in _time_labels(np.linspace(9790.0, 9800.0, 60)))
+    assert _time_labels(np.linspace(48.5, 6790.0, 20))[:2] == ["48.5", "403"]  # three significant digits as before
+    s = Schedule(np.zeros(3), np.array([0, 1, 0]), np.array([9792.31, 9793.0, 9795.0]),
+                 np.array([9793.0, 9797.58, 9797.0]), np.ones(3), np.ones(3), 2)
+    fig = gantt({"a": s})
+    assert [step.value for step in fig.layout.sliders[0].steps] == [f.name for f in fig.frames]
+
+
+def test_bars_spanning_over_30_times_share_a_log_axis_with_right_whiskers_and_printed_values():
+    """etc's Max stretch: min-min's bar (37.8) could not be seen beside bars of 2,000-3,500. A panel whose bars span
+    over 30 times takes a log axis ticked 10, 100, 1,000; each bar's value is printed on it; the whiskers end at the 95%
+    interval's ends (one that reaches 0 or below stops at the axis' left end); other panels stay linear."""
+    from hcsched.charts import log_range
+
+    model = get_model("etc")
+    bars = model.bar_metrics()
+    labels = ["mct", "kpb", "min-min", "sufferage"]
+    summary = _summary(labels, bars)
+    summary["max_stretch"] = [1588.0, 3450.0, 37.8, 2500.0]
+    summary["max_stretch_lower"] = [600.0, 1500.0, 35.0, -100.0]
+    summary["max_stretch_upper"] = [3200.0, 6000.0, 40.0, 4200.0]
+    fig = metric_bars(summary, bars)
+    k = next(i for i, m in enumerate(bars, start=1) if m.name == "max_stretch")
+    axis, bar = fig.layout[f"xaxis{k}"], fig.data[k - 1]
+    assert axis.type == "log" and list(axis.range) == [1.0, 4.0] and axis.dtick == 1  # ticks 10, 100, 1,000, 10,000
+    assert "log scale" in axis.title.text
+    mean = np.array(bar.x)
+    assert np.allclose(mean + np.array(bar.error_x.array), summary["max_stretch_upper"])
+    assert np.allclose(mean - np.array(bar.error_x.arrayminus), [600.0, 1500.0, 35.0, 10.0])  # the last: axis' end
+    assert bar.texttemplate == "%{x:,.4~r}" and bar.textposition == "inside"  # each bar's value printed on it
+    assert list(bar.customdata[3]) == [-100.0, 4200.0]  # the hover says the whole interval
+    assert fig.layout.xaxis.type is None and fig.data[0].texttemplate is None  # makespan: linear, as before
+    assert log_range(np.array([10.0, 200.0]), np.array([5.0, 100.0]), np.array([20.0, 300.0])) is None  # 20 times
+    assert log_range(np.array([0.0, 200.0]), np.zeros(2), np.ones(2)) is None  # a zero bar has no log
+
+
+def test_the_marked_tasks_caption_names_each_heuristic_as_its_panel_does():
+    s = _ran([0, 1], [0.0, 1.0])
+    text = gantt_highlight_text({"fz (beta=0.1)": s}, 1, name=lambda label: label.replace("beta=", "β = "))
+    assert text.startswith("Task 1, hatched") and "fz (β = 0.1): m1, 1 to 2 s" in text and "beta" not in text
+    short = lambda label: label.replace("beta=", "β = ")  # noqa: E731
+    for overview in (False, True):  # the panels' titles and the hover's corner say it alike
+        fig = gantt({"fz (beta=0.1)": s}, name=short, overview=overview)
+        assert [a.text for a in fig.layout.annotations] == ["fz (β = 0.1)"]
+        assert fig.data[0].hovertemplate.endswith("<extra>fz (β = 0.1)</extra>") and fig.data[0].name == "fz (beta=0.1)"
+        assert "<br>by fz (β = 0.1)" in fig.data[0].hovertemplate and "beta" not in fig.layout.annotations[0].hovertext

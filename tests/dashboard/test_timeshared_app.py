@@ -182,6 +182,7 @@ def test_the_animated_gantt_says_on_the_chart_which_servers_it_shows_and_where_t
         [fig] = [f for f in charts(at) if "sliders" in f["layout"]]  # Play and the time slider: the animated Gantt
         return fig
 
+    at.radio(key="results_gantt_view").set_value("Busiest servers, in detail").run()  # the overview by default
     fig = animated()
     lo, hi = at.slider(key="results_gantt_machines").value
     assert hi - lo + 1 < 25 and fig["layout"]["height"] <= GANTT_HEIGHT  # fits a 900-px window with its controls

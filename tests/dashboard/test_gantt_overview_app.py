@@ -1,0 +1,83 @@
+"""The Results page's Gantt as a manager reads it: every row at a glance where they would not all fit in detail, the
+busiest in detail one choice away, heuristics by their short names, download buttons on one line each."""
+
+import pytest
+
+pytest.importorskip("streamlit")
+from helpers import open_results, plotly_charts  # noqa: E402
+
+from hcsched import preset  # noqa: E402
+from hcsched.charts import GANTT_HEIGHT  # noqa: E402
+
+
+def _gantt(at) -> dict:
+    [fig] = [c for c in plotly_charts(at) if c["layout"].get("sliders")]  # Play and the time slider
+    return fig
+
+
+def _caption(at) -> str:
+    return next(c.value for c in at.caption if c.value.startswith("Press Play"))
+
+
+def test_estimation_opens_on_every_processor_side_by_side_and_the_busiest_in_detail_one_choice_away():
+    """page-system-a opened on "p0-p10 of the 90 processors" with tiny labels, titled "fz (beta=0.1)". Now every
+    processor of each heuristic, the heuristics side by side, within a 900-px window; panel titles and the caption
+    name a heuristic as the charts do ("fz (β = 0.1)"); "Busiest processors, in detail" gives the former view."""
+    at = open_results(preset("page-system-a").replace(trials=2), timeout=120)
+    view = at.radio(key="results_gantt_view")
+    assert view.value == "All 90 processors" and view.options == ["All 90 processors", "Busiest processors, in detail"]
+    fig = _gantt(at)
+    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    assert len(titles) == 4 and "fz (β = 0.1)" in titles and not any("beta" in t for t in titles)
+    assert len(fig["layout"]["yaxis"]["categoryarray"]) == 90 and fig["layout"]["height"] <= GANTT_HEIGHT
+    assert fig["layout"]["title"]["text"].startswith("All 90 processors, a thin row each")
+    assert fig["layout"]["xaxis2"]["domain"][0] > fig["layout"]["xaxis"]["domain"][1]  # side by side
+    assert not [s for s in at.slider if s.key == "results_gantt_machines"]  # nothing to pick: every row is drawn
+    assert "beta=" not in _caption(at)
+    view.set_value("Busiest processors, in detail").run()
+    assert not at.exception
+    lo, hi = at.slider(key="results_gantt_machines").value
+    fig = _gantt(at)
+    assert fig["layout"]["yaxis"]["categoryarray"] == [f"p{j}" for j in range(lo, hi + 1)][::-1]
+    assert fig["layout"]["title"]["text"].startswith(f"p{lo}-p{hi} of the 90 processors")
+    assert "fz (β = 0.1)" in [a["text"] for a in fig["layout"]["annotations"]] and "beta=" not in _caption(at)
+
+
+def test_timeshared_opens_on_every_server_as_a_load_strip():
+    """caniou-mu10 opened on "s15-s16 of the 25 servers", a lane per task. Now the 25 servers of each heuristic side by
+    side, a server's tasks translucent in one strip (darker where more run at once)."""
+    at = open_results(preset("caniou-mu10").replace(trials=1), timeout=180)
+    assert at.radio(key="results_gantt_view").value == "All 25 servers"
+    fig = _gantt(at)
+    assert fig["layout"]["yaxis"]["categoryarray"] == [f"s{j}" for j in range(25)][::-1]
+    assert fig["layout"]["height"] <= GANTT_HEIGHT and all(0 < d["marker"]["opacity"] < 1 for d in fig["data"])
+
+
+def test_a_small_system_keeps_its_detailed_gantt_and_the_downloads_each_fit_one_line():
+    """etc's 8 machines fit: no choice of view, the panels one above the other as before. The download buttons were
+    as wide as a fifth of the page, their labels wrapped onto 2-3 lines: now each as wide as its label, the run's
+    files on one row and the Gantt tables on the next."""
+    at = open_results(preset("quickstart").replace(trials=2))
+    assert not [r for r in at.radio if r.key == "results_gantt_view"]
+    fig = _gantt(at)
+    assert fig["layout"]["yaxis"]["categoryarray"] == [f"m{j}" for j in range(8)][::-1]
+    rows = {_id(block).split("-")[-1]: [c.label for c in block.children.values()] for block in _blocks(at.main)
+            if any(getattr(c, "type", None) == "download_button" for c in block.children.values())}
+    assert rows == {"results_downloads_run": ["Per-trial results (CSV)", "Summary with intervals (CSV)",
+                                              "Scenario (JSON)"],
+                    "results_downloads_gantt": ["Gantt table, whole trial 0 (CSV)"]}
+    for block in _blocks(at.main):  # rows that lay their buttons side by side, each as wide as its label
+        if _id(block).endswith(("results_downloads_run", "results_downloads_gantt")):
+            assert block.proto.flex_container.direction == block.proto.flex_container.HORIZONTAL
+    assert not any(b.proto.use_container_width for b in at.get("download_button"))
+
+
+def _blocks(node) -> list:
+    """Every block (container, column) under ``node``, depth first."""
+    kids = [c for c in getattr(node, "children", {}).values() if hasattr(c, "children")]
+    return kids + [b for c in kids for b in _blocks(c)]
+
+
+def _id(block) -> str:
+    """A block's id, where it has one (a container's, keyed), else ""."""
+    return block.proto.id if "id" in block.proto.DESCRIPTOR.fields_by_name else ""
