@@ -28,7 +28,6 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
-from hcsched.kernels import power
 from hcsched.models.estimation import alg2 as A
 
 MONOTONE = (A.FA, A.FE, A.FZ)
@@ -589,7 +588,7 @@ def greedy(kind: int, e: np.ndarray, ew: np.ndarray, st0: np.ndarray, beta: floa
     e = np.asarray(e, float)
     if kind in MONOTONE:
         # FA ignores EW: e stands in for its unused weights (no S x M array of ones)
-        wb = e if kind == A.FA else power(np.asarray(ew, float), -beta if kind == A.FZ else beta)
+        wb = e if kind == A.FA else A.error_weight(ew, -beta if kind == A.FZ else beta)
         idle_ = np.ones(e.shape[1], np.bool_) if idle is None else np.asarray(idle, np.bool_)
         out, ok = _greedy_by_processor(kind, e, wb, np.asarray(st0, float), idle_, bool(stop_early), ties == "last")
         if ok:
