@@ -353,6 +353,15 @@ def _list_claims(claims) -> None:
             print(f"  {c.id:<{id_w}}  {c.where:<{where_w}}  {c.text}{readings}")
 
 
+def _claims_counted(claims: int, others: int) -> str:
+    """The claims as the papers write them first, then the other readings (as the Papers page counts them): "221
+    claims as the papers write them, and 87 other readings of ambiguous sentences"."""
+    said = f"{claims} claim{'s' if claims != 1 else ''} as the papers write {'them' if claims != 1 else 'it'}"
+    if not others:
+        return said
+    return f"{said}, and {others} other reading{'s' if others != 1 else ''} of ambiguous sentences"
+
+
 def cmd_reproduce(args) -> None:
     if args.readme or args.source:
         if not (args.readme and args.source):
@@ -386,7 +395,7 @@ def cmd_reproduce(args) -> None:
     kept = sum((out / "runs" / f"{key}.csv").exists() for key in scenarios) if args.resume else 0
     left = ([v for v in work if any(not (out / "runs" / f"{rp.key_of(s)}.csv").exists() for _, s in v.points)]
             if kept else work)
-    print(f"{len(claims)} claims, {len(work)} readings from {len(scenarios)} scenarios "
+    print(f"{_claims_counted(len(claims), len(work) - len(claims))} from {len(scenarios)} scenarios "
           f"({sum(s.trials for s in scenarios.values())} trials)"
           f"{f', {kept} already finished in {out}' if kept else ''}: "
           f"about {rp.estimate(left, jobs):.0f} s on {cores}", flush=True)

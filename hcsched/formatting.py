@@ -94,13 +94,25 @@ def percent_text(x: float) -> str:
 def said_value(value: float, metric: Metric) -> str:
     """A metric's value as a sentence says it: in its own words where it has them (:attr:`Metric.said`: "37.8 times
     its run time alone", a gain "2.1% lower total flow time than the benchmark" or "3.0% higher makespan than the
-    benchmark"), its number in two or three significant digits; else :func:`readable`."""
+    benchmark"), its number in two or three significant digits; a count or time units under a thousand in three
+    ("5.16 tasks", not "5.158 tasks"); else :func:`readable`."""
     if not metric.said or not math.isfinite(value):
-        return readable(value, metric)
+        return _short(value, metric) or readable(value, metric)
     negative = value < 0 and len(metric.said) > 1
     size = abs(value) if negative else value
     number = readable(size, metric) if is_fraction(metric) or metric.unit else percent_text(size)
     return metric.said[1 if negative else 0].format(number)
+
+
+def _short(value: float, metric: Metric) -> str:
+    """An amount under a thousand with its unit as a sentence says it, in three significant digits ("5.16 tasks",
+    "0.397 time units": a table's 5.158 is a sentence's 5.16); "" for seconds (:func:`readable_amount` says them, whole
+    from a thousand), a percent, a fraction, a value without a unit, from a thousand or under a thousandth
+    (:func:`readable` says those)."""
+    if not math.isfinite(value) or not 1e-3 <= abs(value) < 1000 or metric.unit in ("", "%", "s") \
+            or is_fraction(metric):
+        return ""
+    return f"{value:.3g} {metric.unit}"
 
 
 def readable_pair(before: float, after: float, metric: Metric) -> str:

@@ -8,9 +8,9 @@ was read from (a ratio, a paired difference, a mean) with its 95% interval, wher
 paper's printed number as a dashed line; or, for a check that is not one number's (an order, a check of a model's
 own), what it compared (the Outcome's ``series``). :func:`markdown_tables` writes the reproduction section of the
 docs' reproduction page (the definition, one short table per paper) from a ``claims.csv``; :func:`update_readme` puts
-it between that page's markers. Claims and readings are counted apart (:func:`count_text`): a reading is one way of
-reading a claim's text, each claim's literal one and its others. :func:`verdict_changes` says how a rerun's verdicts
-compare with an earlier table's.
+it between that page's markers. The claims as the papers write them are counted first, the other readings after
+(:func:`count_text`): a reading is one way of reading a claim's text, each claim's literal one and its others.
+:func:`verdict_changes` says how a rerun's verdicts compare with an earlier table's.
 """
 
 from __future__ import annotations
@@ -136,19 +136,11 @@ def _share(x: Any) -> str:
 
 # --- claims and readings ---------------------------------------------------------------------------------------
 def count_text(rows: pd.DataFrame, bold: bool = False) -> str:
-    """Claims and readings counted apart: "18 claims, 59 readings: 8 hold, 16 hold partly, 35 do not hold (each claim
-    as written, plus 41 other readings of the text); as written, the 18 claims: 3 hold, ...". A reading is one row of
-    the claims table: one way of reading a claim's text; every claim has its literal one."""
-    claims = int(rows["id"].nunique())
-    literal = rows[rows["reading"] == "literal"]
-    others = len(rows) - len(literal)
-    every, written = verdict_counts(list(rows["verdict"])), verdict_counts(list(literal["verdict"]))
-    head = f"{claims} claim{'s' if claims != 1 else ''}, {len(rows)} reading{'s' if len(rows) != 1 else ''}"
-    text = (f"{f'**{head}**' if bold else head}: {_verdicts(every)}")
-    if not others:
-        return text + " (each claim read as written)"
-    return (text + f" (each claim as written, plus {others} other reading{'s' if others != 1 else ''} of the text); "
-            f"as written, the {claims} claim{'s' if claims != 1 else ''}: {_verdicts(written)}")
+    """Every paper's claims counted as the Papers page counts a paper's (:func:`claims_text`): the claims as the
+    papers write them first, then the other readings: "Of the 221 claims as the papers write them, 96 hold, 38 hold
+    partly and 87 do not. 87 of them were also checked under another reasonable reading of an ambiguous sentence: ..."
+    (`hcsched reproduce`'s report and the docs' reproduction page)."""
+    return claims_text(rows, bold, writer="the papers")
 
 
 def _verdicts(counts: Mapping[str, int]) -> str:
@@ -183,13 +175,15 @@ def _reading_words(model: str) -> dict[tuple[str, str], str]:
 READING = "another reasonable reading of an ambiguous sentence"
 
 
-def claims_text(rows: pd.DataFrame, bold: bool = False) -> str:
+def claims_text(rows: pd.DataFrame, bold: bool = False, writer: str = "the paper") -> str:
     """The claims as the paper writes them counted first, then the other readings, in plain words (the Papers page):
     "Of the 26 claims as the paper writes them, 19 hold and 7 do not. 7 of them were also checked under another
-    reasonable reading of an ambiguous sentence: 2 hold and 5 do not." With ``bold`` the first count in bold."""
+    reasonable reading of an ambiguous sentence: 2 hold and 5 do not." With ``bold`` the first count in bold;
+    ``writer``: whose claims they are ("the papers": :func:`count_text`)."""
     literal, other = rows[rows["reading"] == "literal"], rows[rows["reading"] != "literal"]
     n = len(literal)
-    head = f"Of the {n} claims as the paper writes them" if n != 1 else "Of the one claim as the paper writes it"
+    writes = "writes" if writer == "the paper" else "write"
+    head = f"Of the {n} claims as {writer} {writes} them" if n != 1 else f"Of the one claim as {writer} {writes} it"
     text = f"{f'**{head}**' if bold else head}, {plain_verdicts(literal['verdict'])}."
     if other.empty:
         return text
@@ -550,8 +544,8 @@ def report_html(table: pd.DataFrame, made: datetime.date | None = None) -> str:
              f"type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>",
              "<h1>The papers' claims, rerun</h1>",
              f"<p class='meta'>Made on {made.isoformat()} with hcsched {html.escape(__version__)}: "
-             f"{html.escape(count_text(table))}; every verdict computed from this run's numbers (mean and 95% interval "
-             "over trials; comparisons paired over common random numbers).</p>",
+             f"{html.escape(count_text(table))} Every verdict is computed from this run's numbers (mean and 95% "
+             "interval over trials; comparisons paired over common random numbers).</p>",
              f"<div class='definition'>{definition_html()}</div>",
              f"<table class='summary'><tr><th>Paper</th><th>Claims</th><th>Summary</th></tr>{rows}</table>"]
     index = 0
@@ -601,7 +595,7 @@ def markdown_tables(table: pd.DataFrame) -> str:
         raise HcschedError(f"claims table: no column {missing[0]!r}; a claims.csv of `hcsched reproduce` has: "
                            f"{', '.join(NEEDED)}, ...")
     summary = paper_summary(table)
-    out = [f"The verdicts. {DEFINITION}", "", f"All papers: {count_text(table)}.", "",
+    out = [f"The verdicts. {DEFINITION}", "", f"All papers. {count_text(table)}", "",
            "| Paper | Claims | Summary |", "|---|---:|---|"]
     out += [f"| **{_cell(s['paper'])}**: {_cell(s['title'])} | {table['id'][table['model'] == s['model']].nunique()} | "
             f"{_cell(summary_line(s))} |" for s in summary]

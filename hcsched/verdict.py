@@ -164,6 +164,11 @@ class Verdict:
     connector : str
         What comes before the best's value in "has the lowest makespan at 535,000 s": " at", or ", with" where the
         value says what it is of (", with 2.1% lower total flow time than the benchmark").
+    best_interval : tuple of float
+        The 95% interval of the best's mean (a "no clear winner" lead says it beside the best average).
+    shorts : tuple of (str, str)
+        Each label written with its parameters and its short form, said where it is mentioned again after its words
+        (:func:`short_words`: "fz (β = 0.1)", never the raw "fz (beta=0.1)").
     """
 
     metric: str
@@ -189,6 +194,8 @@ class Verdict:
     names: tuple[tuple[str, str], ...] = ()  # label, plain words
     gloss: str = ""  # the metric's plain words beside its name where first said
     connector: str = " at"  # " at", or ", with" before a value that says what it is of
+    best_interval: tuple[float, float] = (math.nan, math.nan)  # the 95% interval of the best's mean
+    shorts: tuple[tuple[str, str], ...] = ()  # label, its short form once named (:func:`short_words`)
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -532,19 +539,31 @@ def _superlative(v: Verdict) -> str:
     return "lowest" if v.better == "lower" else "highest"
 
 
-def _beat_candidates(v: Verdict, metric: Metric) -> list[list[_Part]]:
+def _group_span(v: Verdict) -> Comparison:
+    """The group's comparisons with the benchmark as one: from the lowest of their 95% intervals' ends to the highest
+    (each of them lies within it), their mean difference averaged."""
+    found = [c for _, c in v.group_benchmark]
+    return dataclasses.replace(found[0], difference=sum(c.difference for c in found) / len(found),
+                               lower=min(c.lower for c in found), upper=max(c.upper for c in found))
+
+
+def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """A group not told apart whose every member beats the benchmark for real: said first (the useful point of a close
-    race: both beat the benchmark by about 9%, for real), the group counted where its names do not fit."""
+    race: both beat the benchmark by about 9%, for real), with the 95% interval that holds each of their differences
+    (:func:`_group_span`), every member named where the names fit, else the group counted."""
     group = [v.best] + [t.other for t in v.tied]
     two = len(group) == 2
     beat = (f"beat the benchmark {v.benchmark} on {metric_words(metric)} by "
             f"{_sizes([c.difference for _, c in v.group_benchmark], v.kind)}")
+    span = _group_span(v)
+    interval = f" ({_ci(span, total)}{'' if two else 's'}: {_range(span, v.kind)})"
     apart = "the two are not told apart" if two else "no two are told apart"
-    others = f"{len(group) - 1} other{'' if two else 's'} not told apart from it {'both' if two else 'each'} {beat}"
-    return [[_Part(f"{listed(group)} {'both' if two else 'each'} {beat}: "
-                   f"{'a real difference' if two else 'real differences'}; {apart}")],
-            [_Part(f"{v.best} at {_at(v.best_mean, metric)} and {others}: real differences")],
-            [_Part(f"{v.best} and {others}: real differences")]]
+    each = "both" if two else "each"
+    others = f"{len(group) - 1} other{'' if two else 's'} tied with it"  # not told apart from it, said short
+    said = "a real difference" if two else "real differences"
+    return [[_Part(f"{listed(group)} {each} {beat}: {said}{interval}"),
+             _Part(f"; {apart}", f"{apart[:1].upper()}{apart[1:]}.")],
+            [_Part(f"{v.best} and {others} {each} {beat}: {said}"), _Part(interval, "")]]
 
 
 def _beats_benchmark(v: Verdict) -> bool:
@@ -578,26 +597,43 @@ def _group_lines(v: Verdict, metric: Metric, total: int) -> list[str]:
     return out
 
 
+def _mean_interval(v: Verdict, metric: Metric, required: bool) -> list[_Part]:
+    """The 95% interval of the best's mean beside it ("(95% interval: 2,096–2,761 s)"); where not ``required``,
+    a sentence below the lead when it does not fit; none without an interval (one trial)."""
+    lo, hi = v.best_interval
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return []
+    low, high = _at(lo, metric), _at(hi, metric)
+    unit = f" {metric.unit}" if metric.unit and low.endswith(f" {metric.unit}") and high.endswith(f" {metric.unit}") \
+        else ""
+    said = f"{low[: len(low) - len(unit)]}–{high}" if unit else f"{low} to {high}"  # one unit: "2,096–2,761 s"
+    return [_Part(f" (95% interval: {said})", None if required else f"The 95% interval of {v.best}'s average: {said}.")]
+
+
 def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
-    """A group of three or more not told apart: named where they fit, else counted with the best average, the
+    """A group of three or more not told apart: named where they fit, else counted with the best average and its 95%
+    interval (said as a tie with the best where "not told apart from the best average" leaves it no room), the
     benchmark among them, and the ones clearly worse."""
     what, value, explained = metric_words(metric), _at(v.best_mean, metric), _group_explained(v, total)
     bench = _benchmark_parts(v, total, {t.other for t in v.tied})
     named = [_Part(f"No clear winner on {what}: {_group_listing(v, metric)} are not told apart",
                    below=f"{explained[:1].upper()}{explained[1:]}."), *bench]
-    n = len(v.tied) + 1 + len(v.behind)
-    counted = [_Part(f"No clear winner on {what}: {len(v.tied) + 1} of {n} heuristics are not told apart from the best "
-                     f"average, {v.best} at {value}", below=_group_lines(v, metric, total)[0])]
+    n, below = len(v.tied) + 1 + len(v.behind), _group_lines(v, metric, total)[0]
+    heads = [f"{len(v.tied) + 1} of {n} heuristics are not told apart from the best average, {v.best} at {value}",
+             f"{len(v.tied) + 1} of {n} tie with the best, {v.best}, at {value}"]
+    tail = []
     among = next((t for t in v.tied if t.role == "benchmark"), None)
     if among is not None:
         at = _at(among.means[1], metric)
-        counted.append(_Part(f", the benchmark {among.other} at {at} among them",
-                             f"The benchmark {among.other}, at {at}, is among them."))
+        tail.append(_Part(f", the benchmark {among.other} at {at} among them",
+                          f"The benchmark {among.other}, at {at}, is among them."))
     if v.behind:
         worse = (f"only {listed(v.behind)} {'is' if len(v.behind) == 1 else 'are'} clearly worse"
                  if len(v.behind) < GROUP_SHOWN else f"{len(v.behind)} are clearly worse")
-        counted.append(_Part(f"; {worse}", f"{worse[:1].upper()}{worse[1:]}."))
-    return [counted + bench] if len(v.tied) >= GROUP_SHOWN else [named, counted + bench]
+        tail.append(_Part(f"; {worse}", f"{worse[:1].upper()}{worse[1:]}."))
+    counted = [[_Part(f"No clear winner on {what}: {head}", below=below), *_mean_interval(v, metric, required),
+                *tail, *bench] for head, required in ((heads[0], True), (heads[1], True), (heads[0], False))]
+    return counted if len(v.tied) >= GROUP_SHOWN else [named, *counted]
 
 
 def _pair_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
@@ -631,7 +667,7 @@ def _candidates(v: Verdict, metric: Metric, total: int) -> tuple[list[list[_Part
         return [[_Part(f"No clear winner on {metric_words(metric)}: {v.best} and {c.other} are equal in every "
                        f"trial, at {_at(v.best_mean, metric)} on average"), *bench]], left
     if len(v.tied) >= 1 and _beats_benchmark(v):
-        return _beat_candidates(v, metric), _group_lines(v, metric, total) + left
+        return _beat_candidates(v, metric, total), _group_lines(v, metric, total) + left
     found = _group_candidates(v, metric, total) if len(v.tied) > 1 else _pair_candidates(v, metric, total)
     return found, left
 
@@ -717,7 +753,8 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
     shown = tuple(Reference(h, references[h], m, None if best is None else
                             _compare(table, h, best, "best online", metric, means))
                   for h, m in _ranking(table[refs], metric.better, means))
-    out = {"best": best, "best_mean": mean, "comparisons": (), "note": "", "references": shown}
+    out = {"best": best, "best_mean": mean, "comparisons": (), "note": "", "references": shown,
+           "best_interval": (math.nan, math.nan) if best is None else tuple(mean_ci(table[best])[1:])}
     if best is None:
         out["note"] = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
             "no finite values" if _unranked(online, metric.better, means) else "no values (every trial is NaN)"
@@ -740,14 +777,16 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
 
 
 def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
-            references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None) -> Verdict:
+            references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None,
+            shorts: Mapping[str, str] | None = None) -> Verdict:
     """The verdict of one metric of a results table (one row per trial and heuristic). ``benchmark``: a heuristic label
     compared with too when it is neither the best nor the runner-up. ``references``: labels of heuristics that cannot
     run online, with what each is in words (:func:`scenario_references`); they are never crowned. ``names``: label ->
-    plain words, said where a label is first mentioned (:func:`named_once`). Its lead sentence (``text``) is at most
+    plain words, said where a label is first mentioned (:func:`named_once`); ``shorts``: label -> its short form,
+    said where it is mentioned again (:func:`shortened`). Its lead sentence (``text``) is at most
     :data:`LEAD_WORDS` words where the names allow; what does not fit is in ``detail``. The metric's gloss
     (:attr:`Metric.gloss`) is said where the lead first says the metric, else first below it where it would not fit."""
-    references, names = dict(references or {}), dict(names or {})
+    references, names, shorts = dict(references or {}), dict(names or {}), dict(shorts or {})
     unranked = ()
     if metric.better in ("lower", "higher"):
         table = wide(results, metric.name)
@@ -764,10 +803,11 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         # the gloss would push out of the lead what it says without it (the interval, a name): said below the lead
         detail = " ".join(x for x in (f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}.", plain_detail) if x)
         lead, glosses = plain_lead, {}
-    text, detail, reference_text = _said([lead, detail, _reference_sentence(v, metric, total)], names, glosses)
+    said = _said([lead, detail, _reference_sentence(v, metric, total)], names, glosses)
+    text, detail, reference_text = (shortened(line, shorts) for line in said)
     best_text = "" if v.best is None else _at(v.best_mean, metric)
     return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text, gloss=metric.gloss,
-                               connector=_connector(metric), best_text=best_text)
+                               connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()))
 
 
 def plain_name(title: str) -> str:
@@ -805,6 +845,28 @@ def _params_words(name: str, params: dict[str, str], model: str | None) -> str:
     except HcschedError:
         return ""
     return own(params) if own is not None and params else ""
+
+
+def short_words(label: str, model: str | None = None) -> str:
+    """A label written with its parameters as a line names it again once its words were said: its heuristic's short
+    form of them (its ``label_short``: "fz (beta=0.1)": "fz (β = 0.1)"), never the raw keys; "" where it has none (a
+    label without parameters, a plug-in's, a model whose page says its labels itself: the classes page's)."""
+    name, params = label_parts(label)
+    base = re.fullmatch(r"(.*?)(?: \((.*)\))?", str(label)).group(1)
+    try:
+        own = getattr(get_heuristic(name, model), "label_short", None) if params else None
+    except HcschedError:
+        return ""
+    said = own(params) if own is not None else ""
+    return f"{base} ({said})" if said else ""
+
+
+def shortened(text: str, shorts: Mapping[str, str]) -> str:
+    """``text`` with each label written with its parameters, where it is mentioned again, in its short form
+    (:func:`short_words`; ``shorts``: label -> short form): "fz (β = 0.1)" for "fz (beta=0.1)"."""
+    for label, short in shorts.items():
+        text = re.sub(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", lambda _m, short=short: short, text)
+    return text
 
 
 def _named_form(label: str, name: str) -> str:
@@ -854,7 +916,8 @@ def headline_metrics(metrics, columns) -> list[Metric]:
 
 
 def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
-             references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None) -> list[Verdict]:
+             references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None,
+             shorts: Mapping[str, str] | None = None) -> list[Verdict]:
     """One verdict per headline metric of ``metrics`` present in ``results``, but for a metric where neither way is
     better (nothing to crown).
 
@@ -872,6 +935,9 @@ def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
         compared with the best on a line of their own, never crowned.
     names : mapping of str to str, optional
         Label to plain name, said where a label is first mentioned (:func:`named_once`).
+    shorts : mapping of str to str, optional
+        Label to its short form, said where a label written with its parameters is mentioned again
+        (:func:`short_words`).
 
     Returns
     -------
@@ -883,8 +949,8 @@ def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
     HcschedError
         When a heuristic appears twice in one trial.
     """
-    return [verdict(results, m, benchmark, references, names) for m in headline_metrics(metrics, results.columns)
-            if m.better in ("lower", "higher")]
+    return [verdict(results, m, benchmark, references, names, shorts)
+            for m in headline_metrics(metrics, results.columns) if m.better in ("lower", "higher")]
 
 
 def scenario_benchmark(scenario: Scenario) -> str | None:
@@ -930,7 +996,9 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
     """
     model = get_model(scenario.model)
     names = {h.label: heuristic_words(h.label, scenario.model) for h in scenario.heuristics}
-    found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names)
+    shorts = {h.label: short for h in scenario.heuristics if (short := short_words(h.label, scenario.model))}
+    found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names,
+                     shorts)
     by_name = {m.name: m for m in model.metrics}
     found = [dataclasses.replace(v, bound_text=bound_sentence(results, by_name[v.metric], v.best,
                                                               model.bound_columns[v.metric]))
@@ -957,7 +1025,7 @@ def trade_off(verdicts_: list[Verdict]) -> str:
             others.setdefault(v.best, []).append(f"the {_superlative(v)} {what}{at}")
     line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
     glosses = {v.what: v.gloss for v in verdicts_}
-    return _said([lead.text, line], dict(lead.names), glosses)[1] if line else ""
+    return shortened(_said([lead.text, line], dict(lead.names), glosses)[1], dict(lead.shorts)) if line else ""
 
 
 @dataclass(frozen=True)
@@ -1041,8 +1109,10 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) ->
     else:  # the best average, which the trials do not tell apart yet
         lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
                  for at in (f"{v.connector} {v.best_text}", "")]
-    named = [_said([line], dict(v.names), {v.what: v.gloss})[0] for line in lines]
-    return next((line for line in named if word_count(line) <= LEAD_WORDS), lines[-1])
+    shorts = dict(v.shorts)  # a label with parameters never said raw ("fz (β = 0.1)", not "fz (beta=0.1)")
+    said = [shortened(_said([line], dict(v.names), glosses)[0], shorts) for glosses in ({v.what: v.gloss}, {})
+            for line in lines]  # the names kept before the metric's gloss
+    return next((line for line in said if word_count(line) <= LEAD_WORDS), shortened(lines[-1], shorts))
 
 
 def references_to_come(scenario: Scenario, pending: Mapping[str, int], word: str) -> str:

@@ -77,7 +77,8 @@ def test_reproduce_writes_the_claims_table_and_the_report(registry, capsys, tmp_
     # two distinct scenarios (the literal Better and the Value share one), each kept in runs/
     assert len(list((out / "runs").glob("*.csv"))) == 2
     lines = stdout.splitlines()
-    assert lines[0].startswith("2 claims, 3 readings from 2 scenarios (4 trials): about ")
+    assert lines[0].startswith("2 claims as the papers write them, and 1 other reading of ambiguous sentences from 2 "
+                               "scenarios (4 trials): about ")
     assert " s on 1 core" in lines[0]
     assert lines[-2:] == [f"claims table: {out / 'claims.csv'}", f"report: {out / 'report.html'}"]
     assert any(line.startswith("Maheswaran") and "of 2 claims hold" in line and "other readings:" in line
@@ -328,21 +329,21 @@ def test_a_claims_stored_words_name_its_metric_as_the_results_do_and_say_which_s
         assert signed_words(text, row) == text and in_words(text, {"model": "etc", "metric": "x"}) == text
 
 
-def test_the_readme_tables_open_with_the_definition_and_count_claims_and_readings():
+def test_the_readme_tables_open_with_the_definition_and_count_the_claims_as_written_first():
     from hcsched.claims import DEFINITION
     from hcsched.report import count_text, format_ours, markdown_tables, trials_text
 
     lines = markdown_tables(_table()).splitlines()
     assert lines[0] == f"The verdicts. {DEFINITION}"
-    assert lines[2] == ("All papers: 2 claims, 3 readings: 1 hold, 1 hold partly, 1 do not hold (each claim as "
-                        "written, plus 1 other reading of the text); as written, the 2 claims: 0 "
-                        "hold, 1 hold partly, 1 do not hold.")
+    # the claims as the papers write them first, the other readings after, as the Papers page says them
+    assert lines[2] == ("All papers. Of the 2 claims as the papers write them, 1 holds partly and 1 does not. 1 of "
+                        "them was also checked under another reasonable reading of an ambiguous sentence: 1 holds.")
+    assert "reading" not in lines[2].split(".")[1]
     one = {"ours": 142.5, "ours_lower": float("nan"), "ours_upper": float("nan"), "unit": "", "trials": 1}
     assert format_ours(one) == "142.5 (one trial: no interval)" and trials_text(1) == "one trial: no interval"
     assert format_ours({**one, "trials": 30, "unit": "% of pairs", "ours": 50.0}) == "50% of pairs"
     assert trials_text(30) == "30 trials"
-    assert count_text(_table().iloc[[2]]) == ("1 claim, 1 reading: 0 hold, 0 hold partly, 1 do not "
-                                              "hold (each claim read as written)")
+    assert count_text(_table().iloc[[2]]) == "Of the one claim as the papers write it, 1 does not hold."
 
 
 def test_compare_names_every_verdict_that_changed(registry, capsys, tmp_path):

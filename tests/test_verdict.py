@@ -440,7 +440,10 @@ def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_on
     v = verdict(table("x", **values), LOWER, benchmark="G")
     assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
     assert v.text == ("No clear winner on makespan: 6 of 7 heuristics are not told apart from the best average, A at "
-                      "100 s, the benchmark G at 100.6 s among them; only E is clearly worse.")  # G gets no clause more
+                      "100 s (95% interval: 94.8–105.2 s), the benchmark G at 100.6 s among them.")  # G: no clause more
+    lo, hi = mean_ci(np.array(values["A"]))[1:]
+    assert f"{lo:.1f}–{hi:.1f} s" == "94.8–105.2 s"  # the 95% interval of A's mean, in every lead of a group
+    assert v.detail.startswith("Only E is clearly worse.")  # what no longer fits is said below
 
 
 def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_there():
@@ -503,8 +506,9 @@ def test_a_close_race_that_beats_the_benchmark_says_so_first():
     results = table("x", A=[90, 99, 81, 90], B=[91, 98, 82, 89.5], C=[100, 110, 90, 100])
     v = verdict(results, LOWER, benchmark="C")
     assert [h for h, _ in v.group_benchmark] == ["A", "B"] and all(c.told_apart for _, c in v.group_benchmark)
-    assert v.text == ("A and B both beat the benchmark C on makespan by about 9.9%: a real difference; the two are "
-                      "not told apart.")  # one size for two within 5% of each other; "9.8% to 10%" read as an interval
+    assert v.text == ("A and B both beat the benchmark C on makespan by about 9.9%: a real difference (95% interval: "
+                      "8.2% to 11% below); the two are not told apart.")  # one size for two within 5% of each other;
+    # "9.8% to 10%" read as an interval; the interval holds both of theirs (A: 10% below in every trial, B: 8.2% to 11%)
     assert _sizes([-5.3, -8.8, -7.0], "percent") == "between 5.3% and 8.8%"
     assert v.detail == ("A averages 90 s and B 90.12 s; per trial, the 95% interval puts A between 2.0% below and 1.6% "
                         "above B. Against the benchmark C, 95% intervals: A 10% below, the same in every trial; B 8.2% "

@@ -103,15 +103,14 @@ def test_lambda_star_is_said_in_words_first_the_symbol_once_after_without_its_di
                             for t, (h, u, lam) in enumerate([("mct", True, 2 / 3), ("lpas", False, 4 / 3)])])
     assert MODEL.warnings(results) == [
         "mct cannot keep up in 1 of 1 replications: on the machines it uses, they can take only 0.67 times the "
-        "arrivals (the LP's lambda* restricted to them)."]
+        "arrivals."]
     pytest.importorskip("streamlit")
     from pages.models.classes import shown_text
 
-    assert shown_text("lambda* = 1.3333 (stabilisable)") == ("the machines can handle 1.33 times these arrivals (the "
-                                                             "LP's λ*)")
+    assert shown_text("lambda* = 1.3333 (stabilisable)") == ("the machines can handle 1.33 times these arrivals")
     assert shown_text("lambda* = 0.8000 (overloaded: no heuristic can stabilise it)") == (
-        "the machines cannot keep up with these arrivals, whatever the mapping: they can handle 0.80 times them (the "
-        "LP's λ*)")
+        "the machines cannot keep up with these arrivals, whatever the mapping: they can handle 0.80 times "
+        "them")
 
 
 def test_the_value_models_times_agree_in_seconds_with_minutes_beside_and_no_section_in_its_lead():
@@ -123,8 +122,8 @@ def test_the_value_models_times_agree_in_seconds_with_minutes_beside_and_no_sect
     value = get_model("value")
     spec = preset("kim-loose-high-heavy").spec
     assert minutes_beside(15_000) == "15,000 s (250 min)" and minutes_beside(45) == "45 s"
-    assert value.headline(spec) == ("score: the total value earned (V) in the steady-state window, from 600 s (10 min) "
-                                    "to 15,000 s (250 min), as % of the upper bound on value (UB)")
+    assert value.headline(spec) == ("score: the total value earned in the steady-state window, from 600 s (10 min) "
+                                    "to 15,000 s (250 min), as % of the upper bound on value")
     assert "over 15,000 s (250 min)" in value.describe(spec)
     assert DEADLINES_TEXT.startswith("Each task has three soft deadlines (D100, D50, D25): finishing by the first")
     assert "section" not in DEADLINES_TEXT

@@ -91,9 +91,9 @@ TIME_UNITS = ("Times are in abstract *time units*: the paper gives no real-world
 def _capacity(match: re.Match) -> str:
     lam = float(match.group(1))
     if match.group(2) == "stabilisable":
-        return f"the machines can handle {times(lam)} times these arrivals (the LP's λ*)"
+        return f"the machines can handle {times(lam)} times these arrivals"
     return (f"the machines cannot keep up with these arrivals, whatever the mapping: they can handle {times(lam)} "
-            "times them (the LP's λ*)")
+            "times them")
 
 
 #: A label that names its parameters ("kpb (kbar=1)", "kpb (k=20, ties=random)") where a text writes it.
@@ -102,9 +102,9 @@ LABEL = re.compile(r"(?<![\w-])[a-z][\w-]* \([^()=]+=[^()]*\)")
 
 def shown_text(text: str) -> str:
     """The library's text (the headline, the warnings, the verdict's lines) writes lambda* for the LP's optimum; the
-    pages show λ*, and the headline's verdict in words first, the symbol once after them ("lambda* = 1.3333
-    (stabilisable)": "the machines can handle 1.33 times these arrivals (the LP's λ*)"; section III, Theorems 1 and
-    2). A heuristic's
+    pages show λ*, and the headline's verdict in words alone ("lambda* = 1.3333 (stabilisable)": "the machines can
+    handle 1.33 times these arrivals"; section III, Theorems 1 and 2; the Scenario page and the names' meanings say
+    the LP's λ*). A heuristic's
     label written with its parameters is said in words first ("kpb (kbar=1)": "kpb (each class's fastest machine, k̄ =
     1)", section II-B)."""
     text = LABEL.sub(lambda m: short_name(m.group(0)), text.replace("lambda*", "λ*"))

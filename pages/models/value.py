@@ -144,11 +144,11 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references), key=f"{key}_v_pct",
                     width="stretch")
     hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
-               "whole trial knowing every arrival in advance (section 5); no online heuristic can, so they are "
+               "whole trial knowing every arrival in advance; no online heuristic can, so they are "
                "references, not contenders." if references else "")
-    st.caption(f"The paper's Figs. 2 and 3. The {UB_WORDS} is {UB_MEANS}: a task may use "
-               "several machines together, meets every deadline and runs at its fastest. No schedule reaches 100%; the "
-               "optimum lies between the best bar and the dashed line." + hatched)
+    st.caption(f"The {UB_WORDS} is {UB_MEANS}: a task may use several machines together, meets every deadline and "
+               "runs at its fastest. No schedule reaches 100%; the optimum lies between the best bar and the dashed "
+               "line." + hatched + " As in the paper's Figs. 2 and 3.")
     st.subheader("Tasks by priority and deadline outcome")
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()

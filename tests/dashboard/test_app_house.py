@@ -54,7 +54,7 @@ def test_the_task_class_models_lambda_shows_as_a_symbol_and_other_models_text_as
         caption = next(c.value for c in at.caption if "seed" in c.value)
         if name == "classes":
             assert "lambda*" in headline and "lambda*" not in caption  # in words first, the symbol after
-            assert "The machines can handle 1.33 times these arrivals (the LP's λ*)" in caption
+            assert "The machines can handle 1.33 times these arrivals" in caption
         else:
             assert headline in caption
 

@@ -354,7 +354,7 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     assert info == ("Against run #1, the baseline: twice the arrival rate: the machines cannot keep up whatever the "
                     "mapping (they can take 0.67 times these arrivals), so tasks pile up for the whole run.")
     assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only 0.67 times the "
-            "arrivals (the LP's λ* restricted to them).") in [plain(w.value) for w in at.warning]
+            "arrivals.") in [plain(w.value) for w in at.warning]
     lead = next(plain(m.value) for m in at.markdown if m.value.startswith("**"))  # no heuristic crowned
     assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take 0.67 "
                     "times these arrivals). Tasks pile up for the whole run, so the means below only compare how fast "

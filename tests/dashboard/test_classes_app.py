@@ -156,11 +156,10 @@ def test_capacity_is_said_in_words_first_and_lambda_star_after():
     higher": the paper's symbol led."""
     from pages.models.classes import shown_text, times
 
-    assert shown_text("lambda* = 1.3333 (stabilisable)") == ("the machines can handle 1.33 times these arrivals (the "
-                                                             "LP's λ*)")
+    assert shown_text("lambda* = 1.3333 (stabilisable)") == ("the machines can handle 1.33 times these arrivals")
     assert shown_text("lambda* = 0.8000 (overloaded: no heuristic can stabilise it)") == (
-        "the machines cannot keep up with these arrivals, whatever the mapping: they can handle 0.80 times them (the "
-        "LP's λ*)")
+        "the machines cannot keep up with these arrivals, whatever the mapping: they can handle 0.80 times "
+        "them")
     assert [times(x) for x in (1.3333, 1.004, 0.9996, 1.0)] == ["1.33", "1.004", "0.9996", "1.00"]
     assert shown_text("lambda* restricted to its machines is 0.9000") == "λ* restricted to its machines is 0.9000"
 
@@ -184,7 +183,7 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     """The manager read "mean number in system" and "the highest share of machines not queried": queueing jargon."""
     _, at = results_page
     caption = next(c.value for c in at.caption if "seed" in c.value)
-    assert ". The machines can handle 1.33 times these arrivals (the LP's λ*)" in caption
+    assert ". The machines can handle 1.33 times these arrivals" in caption
     assert "stabilisable" not in caption
     lead = next(m.value for m in at.markdown if m.value.startswith("**"))
     trade = next(m.value for m in at.markdown if m.value.startswith("But "))

@@ -67,7 +67,7 @@ def test_the_task_class_pages_symbols_are_said_in_words():
     sc = get_model("classes").presets()["alazzoni-B"]().replace(trials=2)
     at = open_results(sc, timeout=300)
     caption = next(c.value for c in at.caption if "seed" in c.value)
-    assert "The machines can handle 1.33 times these arrivals (the LP's λ*)" in caption
+    assert "The machines can handle 1.33 times these arrivals" in caption
     words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
     # shown as written: "λ\\*" (a bare "*" breaks the bold)
     for symbol in ("λ*", "kbar", "Share of machines not asked", "state-information discount"):

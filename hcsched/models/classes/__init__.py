@@ -140,19 +140,18 @@ class ClassModel(Model):
         return {"class": run.cls}
 
     def warnings(self, results: pd.DataFrame) -> list[str]:
-        """A line per heuristic unstable in some replication: why, in words first, the paper's symbol after ("mct
-        cannot keep up in 30 of 30 replications: on the machines it uses, they can take only 0.67 times the arrivals
-        (the LP's lambda* restricted to them)."; else its number in system kept growing; Theorem 2). Plain text: the
-        pages show it as such."""
+        """A line per heuristic unstable in some replication: why, in words ("mct cannot keep up in 30 of 30
+        replications: on the machines it uses, they can take only 0.67 times the arrivals."; else its number in
+        system kept growing; the LP's lambda* restricted to them, Theorem 2, which the model's page explains). Plain
+        text: the pages show it as such."""
         out = []
         for label, group in results.groupby("heuristic", sort=False):
             if group["unstable"].any():
                 restricted = group["lambda_restricted"].iloc[0]
-                symbol = "the LP's lambda* restricted to them"
-                why = (f"on the machines it uses, they can take only {times(restricted)} times the arrivals ({symbol})"
+                why = (f"on the machines it uses, they can take only {times(restricted)} times the arrivals"
                        if restricted < 1 else
                        f"its number in system kept growing, though the machines it uses could take "
-                       f"{times(restricted)} times the arrivals ({symbol})")
+                       f"{times(restricted)} times the arrivals")
                 out.append(f"{sentence_name(label)} cannot keep up in {int(group['unstable'].sum())} of {len(group)} "
                            f"replications: {why}.")
         return out

@@ -116,15 +116,15 @@ class EstimationModel(Model):
     def headline(self, s: spec.EstimationSpec) -> str:
         """How run times are estimated and which error the schedulers weigh, in words first, the paper's symbols after
         (sections 2 and 3.1): "run times estimated from the most alike of each processor's last 100 runs of a
-        problem, the longest and shortest 10% of those left out (k-NN, L = 0.1); the schedulers weigh the past errors
-        of alike runs"."""
+        problem, the longest and shortest 10% of those left out (k-NN, L = 0.1). The schedulers weigh the past errors
+        of alike runs": two sentences, each at most 35 words where it is said after the tasks."""
         e = s.estimator
         runs = f"each processor's last {e.n} runs of a problem"
         how = {"knn": f"the most alike of {runs}{_trimmed_words(e.L)}", "average": f"the average of {runs}",
                "smoothed": f"{runs} by a running average, {_newest_words(e.nu, 'run')}"}[e.method]
         error = {"knn": "the past errors of alike runs", "smoothed": f"a running average of past errors, "
                  f"{_newest_words(e.nu, 'error')}", "mean": "the mean past error"}[e.error]
-        return f"run times estimated from {how}; the schedulers weigh {error}"
+        return f"run times estimated from {how}. The schedulers weigh {error}"
 
     def workload(self, s: spec.EstimationSpec, seed_seq: np.random.SeedSequence):
         return make_workload(s, seed_seq)

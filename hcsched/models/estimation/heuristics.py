@@ -239,6 +239,17 @@ class EstimationHeuristic(Heuristic):
         said = [PARAM_WORDS[k](v) or "" if k in PARAM_WORDS else "" for k, v in params.items()]
         return ", ".join(said) if said and all(said) else ""
 
+    def label_short(self, params: dict[str, str]) -> str:
+        """A label's parameters as a line names it again once its words were said (:func:`short_name`'s): {"beta":
+        "0.1"} -> "β = 0.1", never the raw "beta=0.1"; "" when it has none.
+
+        Parameters
+        ----------
+        params : dict of str to str
+            The parameters as the label writes them (:func:`hcsched.heuristics.label_parts`).
+        """
+        return _short_params(params)
+
     def order(self, event: MappingEvent) -> np.ndarray:
         """Its mapping of the event's tasks.
 
@@ -304,6 +315,10 @@ class PluginHeuristic(EstimationHeuristic):
     def label_words(self, params: dict[str, str]) -> str:
         """"": a plug-in's parameters mean what its author says (its label is said as written), never the built-ins'
         words for a parameter of the same name."""
+        return ""
+
+    def label_short(self, params: dict[str, str]) -> str:
+        """"": a plug-in's label is said as written (see :meth:`label_words`)."""
         return ""
 
     @property
@@ -446,5 +461,9 @@ def short_name(label: str) -> str:
     name, params = label_parts(label)
     if not params or not str(label).startswith(f"{name} ("):
         return str(label)
-    said = [SHORT_PARAMS.get(k, lambda v, k=k: f"{k} = {v}")(v) for k, v in params.items()]
-    return f"{name} ({', '.join(said)})"
+    return f"{name} ({_short_params(params)})"
+
+
+def _short_params(params: dict[str, str]) -> str:
+    """A label's parameters as a person reads them: "β = 0.1, worst case" (:data:`SHORT_PARAMS`)."""
+    return ", ".join(SHORT_PARAMS.get(k, lambda v, k=k: f"{k} = {v}")(v) for k, v in params.items())

@@ -117,8 +117,8 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return (f"score: the total value earned (V) in the steady-state window, from {minutes_beside(B)} to "
-                f"{minutes_beside(E)}, as % of the upper bound on value (UB)")
+        return (f"score: the total value earned in the steady-state window, from {minutes_beside(B)} to "
+                f"{minutes_beside(E)}, as % of the upper bound on value")
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
         return make_workload(s, seed_seq)

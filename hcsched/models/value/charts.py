@@ -48,8 +48,8 @@ OUTCOME_MEANINGS = {
 OUTCOME_HEADERS = {o: f"{OUTCOME_LABELS[o]} ({OUTCOME_EARNS[o]})" for o in OUTCOME_LABELS}
 #: The paper's symbols in the words a manager reads first (Kim et al. 2007: V in section 2.2.3, UB in section 2.3, the
 #: window [B, E] in section 2.2.3); each caption says the words, then the symbol once in parentheses.
-VALUE_WORDS = "total value earned (V)"
-UB_WORDS = "upper bound on value (UB)"
+VALUE_WORDS = "total value earned"
+UB_WORDS = "upper bound on value"
 UB_MEANS = "what every task would earn finishing at once"
 WINDOW_WORDS = "the steady-state window of simulated time"
 #: What the three soft deadlines earn (section 2.2.2), in words; the caption names them once, after its words.

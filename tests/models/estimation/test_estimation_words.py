@@ -60,7 +60,7 @@ def test_the_headline_says_the_estimator_in_words_with_the_papers_symbols_after(
     s = preset("page-system-a").spec
     said = MODEL.headline(s)
     assert said == ("run times estimated from the most alike of each processor's last 100 runs of a problem, the "
-                    "longest and shortest 10% of those left out (k-NN, L = 0.1); the schedulers weigh the past errors "
+                    "longest and shortest 10% of those left out (k-NN, L = 0.1). The schedulers weigh the past errors "
                     "of alike runs")
     assert "nearest of them" not in said and "k-NN's own" not in said
     smoothed = dataclasses.replace(s, estimator=dataclasses.replace(s.estimator, method="smoothed", error="smoothed",
@@ -70,7 +70,7 @@ def test_the_headline_says_the_estimator_in_words_with_the_papers_symbols_after(
     assert "nu =" not in said
     untrimmed = dataclasses.replace(s, estimator=dataclasses.replace(s.estimator, L=0.0))
     assert MODEL.headline(untrimmed).startswith("run times estimated from the most alike of each processor's last "
-                                                "100 runs of a problem (k-NN); ")
+                                                "100 runs of a problem (k-NN). ")
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

@@ -1,0 +1,117 @@
+"""A manager's second tryout (tryout42b): every default preset's lead names its heuristics in words, gives one size
+and the 95% interval in at most 35 words; a label written with parameters is never said raw ("fz (beta=0.1)") after
+its words; a count is said in three significant digits ("5.16 tasks", not "5.158 tasks")."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hcsched import get_model, preset
+from hcsched.formatting import said_value
+from hcsched.verdict import (
+    LEAD_WORDS,
+    headline,
+    progress_lead,
+    scenario_verdicts,
+    verdict,
+    word_count,
+)
+
+
+def results_of(values: dict[str, list[float]], metric: str = "makespan") -> pd.DataFrame:
+    """One row per trial and heuristic, heuristics in the order given."""
+    rows = [{"trial": t, "heuristic": h, metric: v} for h, vs in values.items() for t, v in enumerate(vs)]
+    return pd.DataFrame(rows).sort_values("trial", kind="stable").reset_index(drop=True)
+
+
+def _said(verdicts_) -> str:
+    """Every line a page says of these verdicts: the lead, what folds below it, the other metrics' lines."""
+    h = headline(verdicts_)
+    return " ".join([h.lead, *h.rest, *h.others])
+
+
+def test_a_time_shared_close_race_names_both_in_words_with_one_size_and_the_interval():
+    """The lead was "hmct (...) and 1 other not told apart from it both beat the benchmark netsolve-mct ... by 8.8% and
+    8.9%: real differences." with no interval: both named, about one size, the 95% interval, at most 35 words."""
+    rng = np.random.default_rng(4)
+    base = 7000 + rng.normal(0, 300, 20)
+    values = {"netsolve-mct": list(base), "hmct": list(base * 0.911 + rng.normal(0, 40, 20)),
+              "mmc": list(base * 0.912 + rng.normal(0, 40, 20))}
+    sc = preset("caniou-mu10").replace(heuristics=list(values))
+    lead = headline(scenario_verdicts(sc, results_of(values))).lead
+    assert lead.startswith("hmct (Historical minimum completion time) and mmc (Min max completion) both beat the "
+                           "benchmark netsolve-mct (NetSolve's earliest completion) on makespan by about 8."), lead
+    assert "a real difference (95% interval: " in lead and lead.endswith("below).")
+    assert "1 other" not in lead and word_count(lead) <= LEAD_WORDS
+
+
+def test_a_group_whose_names_do_not_fit_is_counted_in_plain_english():
+    """"mmc and 1 other not told apart from it both beat": broken English where the names do not fit."""
+    values = {"C": [100, 110, 90, 100], "A": [90, 99, 81, 90], "B": [91, 98, 82, 89.5]}
+    names = {"A": "a heuristic with a long name of many words", "B": "another heuristic with a long name of words",
+             "C": "the benchmark heuristic, named in words"}
+    v = verdict(results_of(values, "x"), get_model("etc").metrics[0].__class__("x", "Makespan", "s", "lower",
+                                                                                bar=True), "C", names=names)
+    assert "and 1 other tied with it both beat the benchmark C" in v.text, v.text
+    assert "not told apart from it both" not in v.text
+
+
+@pytest.fixture(scope="module")
+def estimation_results() -> pd.DataFrame:
+    """page-system-a's twelve heuristics on 30 trials: ten not told apart from fz (beta=0.1), two clearly worse."""
+    rng = np.random.default_rng(8)
+    sc = preset("page-system-a")
+    values = {}
+    for k, h in enumerate(sc.heuristics):
+        worse = h.label in ("lz", "le")
+        values[h.label] = list(2400 + 30 * k + (900 if worse else 0) + rng.normal(0, 600, 30))
+    values["fz (beta=0.1)"] = list(np.array(values["fz (beta=0.1)"]) - 100)
+    return results_of(values)
+
+
+def test_an_estimation_lead_with_no_clear_winner_gives_the_interval_and_no_raw_key(estimation_results):
+    """"No clear winner ...: 10 of 12 ... fz (...) at 2,429 s." had no interval, and the lines below it said "fz
+    (beta=0.1)": the lead gives the 95% interval of the best average, and no line says a raw parameter key."""
+    found = scenario_verdicts(preset("page-system-a"), estimation_results)
+    lead = headline(found).lead
+    assert lead.startswith("No clear winner on makespan: ") and "(95% interval: " in lead, lead
+    assert "fz (most error first, error at a tenth of its usual weight, β = 0.1)" in lead
+    assert word_count(lead) <= LEAD_WORDS
+    said = _said(found)
+    assert "beta=" not in said and "fz (β = 0.1)" in said, said  # named in words first, its short label after
+
+
+def test_the_partial_lead_while_running_names_the_leader_in_words(estimation_results):
+    """Home while running said "So far, 21 of 30 trials: fz (beta=0.1) leads on makespan": a raw key."""
+    sc = preset("page-system-a")
+    so_far = estimation_results[estimation_results["trial"] < 21]
+    said = progress_lead(scenario_verdicts(sc, so_far), 21, 30, "trial")
+    assert "beta=" not in said and said.startswith("So far, 21 of 30 trials: "), said
+    assert "fz (most error first, error at a tenth of its usual weight, β = 0.1)" in said
+    assert word_count(said) <= LEAD_WORDS
+
+
+def test_a_label_with_parameters_is_said_again_short_and_in_words():
+    from hcsched.verdict import short_words
+
+    assert short_words("fz (beta=0.1)", "estimation") == "fz (β = 0.1)"
+    assert short_words("fz", "estimation") == short_words("mine (x=1)", "estimation") == ""
+
+
+def test_a_count_in_a_sentence_has_three_significant_digits():
+    """"lpas ... at 5.158 tasks" (4 digits, where "79,100 tasks" has three)."""
+    metrics = {m.name: m for m in get_model("classes").metrics}
+    assert said_value(5.158, metrics["mean_in_system"]) == "5.16 tasks"
+    assert said_value(0.3968, metrics["mean_response"]) == "0.397 time units"
+    assert said_value(79_100.0, metrics["mean_in_system"]) == "79,100 tasks"
+
+
+def test_the_time_shared_results_page_leads_with_both_names_and_the_interval():
+    """caniou-mu10 on the Results page (AppTest), five simulations."""
+    pytest.importorskip("streamlit")
+    from helpers import open_results
+
+    at = open_results(preset("caniou-mu10").replace(trials=5), timeout=120)
+    lead = next(m.value for m in at.markdown if m.value.startswith("**"))
+    assert "(95% interval" in lead and "and 1 other not told apart" not in lead, lead
+    assert word_count(lead.strip("*")) <= LEAD_WORDS
