@@ -678,21 +678,53 @@ def read_claims(path: str | Path, flag: str = "--from") -> pd.DataFrame:
                            f"({getattr(exc, 'strerror', None) or exc})") from None
 
 
+#: A model page's table of its claims by reading (:func:`readings_table`), between these lines; MODEL is its name.
+READINGS_BEGIN, READINGS_END = "<!-- claims-by-reading:{model}:begin -->", "<!-- claims-by-reading:{model}:end -->"
+_SHORT_VERDICT = {"holds": "holds", "holds partly": "partly", "does not hold": "**no**"}
+
+
+def readings_table(table: pd.DataFrame, model: str) -> str:
+    """The claims of ``model`` in ``table`` (a claims.csv), a row each, a column per reading of the text (literal
+    first, then in the order the rows name them): our value with its 95% interval (:func:`format_ours`) and the
+    verdict ("holds", "partly", "**no**"); a model's page shows it under its readings."""
+    rows = table[table["model"] == model]
+    readings = list(dict.fromkeys(["literal", *rows["reading"].astype(str)]))
+    head = ["claim", "paper", *readings]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for claim, group in rows.groupby("id", sort=False):
+        cells = {str(r["reading"]): f"{format_ours(r)}: {_SHORT_VERDICT.get(str(r['verdict']), str(r['verdict']))}"
+                 for _, r in group.iterrows()}
+        paper = str(group["paper_value"].iloc[0]).replace("|", "/")
+        lines.append("| " + " | ".join([f"`{claim}`", paper, *(cells.get(x, "") for x in readings)]) + " |")
+    return "\n".join(lines)
+
+
+def _replace_block(text: str, begin: str, end: str, block: str, path: Path) -> str:
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start or text.count(begin) != 1 or text.count(end) != 1:
+        raise HcschedError(f"--readme {str(path)!r}: needs one {begin} line and, after it, one {end} line around "
+                           "the claims tables")
+    return text[:start + len(begin)] + "\n" + block + "\n" + text[stop:]
+
+
 def update_readme(readme_path: str | Path, claims_csv_path: str | Path) -> bool:
     """Rewrite the block between ``<!-- claims:begin -->`` and ``<!-- claims:end -->`` of a Markdown page (the docs'
-    reproduction page) with :func:`markdown_tables` of the claims.csv, leaving everything else as it is. Returns
-    whether the file changed."""
-    block = markdown_tables(read_claims(claims_csv_path))
+    reproduction page) with :func:`markdown_tables` of the claims.csv, and a model page's block between
+    :data:`READINGS_BEGIN` and :data:`READINGS_END` with :func:`readings_table`, leaving everything else as it is.
+    Returns whether the file changed."""
+    table = read_claims(claims_csv_path)
     path = Path(readme_path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise HcschedError(f"--readme: cannot read {str(path)!r} ({exc.strerror or exc})") from None
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start or text.count(BEGIN) != 1 or text.count(END) != 1:
-        raise HcschedError(f"--readme {str(path)!r}: needs one {BEGIN} line and, after it, one "
-                           f"{END} line around the claims tables")
-    new = text[:start + len(BEGIN)] + "\n" + block + "\n" + text[end:]
+    new = text
+    models = [m for m in table["model"].unique() if READINGS_BEGIN.format(model=m) in text]
+    for model in models:
+        new = _replace_block(new, READINGS_BEGIN.format(model=model), READINGS_END.format(model=model),
+                             readings_table(table, model), path)
+    if BEGIN in text or not models:
+        new = _replace_block(new, BEGIN, END, markdown_tables(table), path)
     if new == text:
         return False
     path.write_text(new, encoding="utf-8")

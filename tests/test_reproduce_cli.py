@@ -267,6 +267,33 @@ def test_update_readme_rewrites_only_the_block(capsys, tmp_path):
     assert code == 2 and "claims:begin" in err and readme.read_text() == "no markers\n"
 
 
+def test_a_model_pages_readings_table_is_rewritten_from_the_claims_of_its_model(capsys, tmp_path):
+    """A model page's block (claims-by-reading:MODEL) gets a row per claim of that model, a column per reading, the
+    literal first: our value with its interval and the short verdict; the other models' claims stay out."""
+    from hcsched.report import READINGS_BEGIN, READINGS_END
+
+    csv = tmp_path / "claims.csv"
+    _table().to_csv(csv, index=False)
+    page = tmp_path / "etc.md"
+    begin, end = READINGS_BEGIN.format(model="etc"), READINGS_END.format(model="etc")
+    page.write_text(f"# ETC\n\n{begin}\nold\n{end}\n")
+    code, out, _ = run(capsys, "reproduce", "--readme", str(page), "--from", str(csv))
+    assert code == 0 and "rewritten" in out
+    assert page.read_text() == (f"# ETC\n\n{begin}\n| claim | paper | literal | sorted |\n|---|---|---|---|\n"
+                                "| `a-one` | KPB best | -1.234% [-2.5, 0.1]: partly | -3% [-4, -2]: holds |\n"
+                                f"{end}\n")
+
+
+def test_the_estimation_page_shows_the_shipped_claims_by_reading():
+    from hcsched.report import READINGS_BEGIN, READINGS_END, read_claims, readings_table
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "models" / "estimation.md").read_text()
+    begin, end = READINGS_BEGIN.format(model="estimation"), READINGS_END.format(model="estimation")
+    block = text[text.index(begin) + len(begin):text.index(end)]
+    assert block.strip() == readings_table(read_claims(root / "assets" / "claims.csv"), "estimation").strip()
+
+
 def test_a_claims_chart_draws_a_row_whose_interval_is_missing():
     """claims.csv writes a missing bound as null: the chart draws the mean without an error bar (a full run stopped
     on it)."""
