@@ -912,6 +912,34 @@ def _rgba(color: str, alpha: float) -> str:
     return f"rgba({int(color[0:2], 16)},{int(color[2:4], 16)},{int(color[4:6], 16)},{alpha})"
 
 
+WORDS_STYLE = "font-size:10px;color:#555"  # a tick's second line: the heuristic's rule in words
+WORDS_PX = 12  # what that second line adds to each heuristic's row
+
+
+def tick_words(labels: Sequence[str], words: Callable[[str], str], shown: Sequence[str] | None = None) -> list[str]:
+    """Each heuristic's tick on a chart's axis: as ``shown`` ("mct (benchmark)"; the label by default) over
+    ``words(label)``, its rule in a few words (smaller and grey); alone where it has none ("")."""
+    out = []
+    for label, text in zip(labels, shown or labels, strict=True):
+        said = words(label)
+        out.append(f"{text}<br><span style='{WORDS_STYLE}'>{said}</span>" if said else str(text))
+    return out
+
+
+def with_words(fig: go.Figure, labels: Sequence[str], words: Callable[[str], str], rows: int | None = None
+               ) -> go.Figure:
+    """``fig``'s heuristic axes (its y axes, a category per label) ticked by :func:`tick_words`, keeping what a tick
+    already said ("(benchmark)", a short name); each of its ``rows`` of panels (by default, as many as its y axes have
+    places) made taller for the second line."""
+    labels = list(labels)
+    if rows is None:
+        rows = len({tuple(axis.domain or (0, 1)) for axis in fig.select_yaxes()}) or 1
+    shown = fig.layout.yaxis.ticktext
+    fig.update_yaxes(tickvals=labels, ticktext=tick_words(labels, words, list(shown) if shown else None))
+    height = fig.layout.height or 450
+    return fig.update_layout(height=height + WORDS_PX * len(labels) * rows)
+
+
 def with_names(fig: go.Figure, labels: Sequence[str], name: Callable[[str], str]) -> go.Figure:
     """``fig``'s heuristic axes (its y axes, a category per label) ticked by ``name(label)``
     (a model's short name in words: the task-class model's "kpb (kbar=1)" as "kpb (each class's fastest machine, k̄

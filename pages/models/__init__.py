@@ -37,7 +37,9 @@ from types import ModuleType
 import streamlit as st
 
 from hcsched import Scenario, model_names
-from hcsched.charts import with_names
+from hcsched.charts import with_names, with_words
+from hcsched.heuristics import label_parts
+from hcsched.verdict import heuristic_words
 from pages.session import Keys, W
 
 
@@ -60,13 +62,15 @@ def shown_text(model: str, text: str) -> str:
 
 def heuristic_ticks(model: str, fig, labels):
     """A shared chart's heuristic axis (a category per label) as the model's module ticks it (its
-    ``heuristic_ticks``), else by its short names (:func:`short_label`), else as it is."""
+    ``heuristic_ticks``), else by its short names (:func:`short_label`) over each heuristic's rule in a few words
+    (:func:`hcsched.verdict.heuristic_words` of its name: "sufferage" over "task that would suffer most first"), so
+    that no chart names a heuristic by its code alone."""
     own = getattr(ui(model), "heuristic_ticks", None)
     if own is not None:
         return own(fig, list(labels))
     if getattr(ui(model), "short_name", None) is not None:
-        return with_names(fig, list(labels), lambda label: short_label(model, label))
-    return fig
+        fig = with_names(fig, list(labels), lambda label: short_label(model, label))
+    return with_words(fig, list(labels), lambda label: heuristic_words(label_parts(str(label))[0], model))
 
 
 def short_label(model: str, label: str) -> str:

@@ -12,6 +12,7 @@ from plotly.subplots import make_subplots
 
 from hcsched.charts import (
     CATEGORY_PALETTE,
+    WORDS_PX,
     GanttRows,
     category_colors,
     grid_columns,
@@ -20,6 +21,8 @@ from hcsched.charts import (
     metric_bars,
     plain_numbers,
 )
+from hcsched.charts import tick_words as shared_tick_words
+from hcsched.charts import with_words as shared_with_words
 from hcsched.curve_charts import with_better
 from hcsched.errors import HcschedError
 from hcsched.heuristics import get_heuristic, label_parts
@@ -36,10 +39,6 @@ FINISH_COLORS = dict(zip(FINISH_NAMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[7]
 SERVERS = GanttRows("server", "s", lanes=True)
 
 
-WORDS_STYLE = "font-size:10px;color:#555"  # a tick's second line: the heuristic's rule in words
-WORDS_PX = 12  # what that second line adds to each heuristic's row
-
-
 def short_words(label: str) -> str:
     """A registered heuristic's rule in a few words (its ``short_words``), "" for a label of one's own."""
     try:
@@ -49,25 +48,14 @@ def short_words(label: str) -> str:
 
 
 def tick_words(labels: Sequence[str], shown: Sequence[str] | None = None) -> list[str]:
-    """Each heuristic's tick on a chart's axis: its short name as ``shown`` ("netsolve-mct (benchmark)"; the label by
-    default) over its rule in a few words (the heuristic's ``short_words``, smaller and grey); a label of one's own
-    alone."""
-    out = []
-    for label, text in zip(labels, shown or labels, strict=True):
-        words = short_words(label)
-        out.append(f"{text}<br><span style='{WORDS_STYLE}'>{words}</span>" if words else str(text))
-    return out
+    """Each heuristic's tick: its short name as ``shown`` over its rule in a few words (:func:`short_words`,
+    :func:`hcsched.charts.tick_words`)."""
+    return shared_tick_words(labels, short_words, shown)
 
 
 def with_words(fig: go.Figure, labels: Sequence[str], rows: int = 1) -> go.Figure:
-    """``fig``'s heuristic axes (its y axes, a category per label) ticked by :func:`tick_words`, keeping the marks a
-    tick already had ("(benchmark)", "(reference)"); each of its ``rows`` of panels made taller for the second
-    line."""
-    labels = list(labels)
-    shown = fig.layout.yaxis.ticktext
-    fig.update_yaxes(tickvals=labels, ticktext=tick_words(labels, list(shown) if shown else None))
-    height = fig.layout.height or 450
-    return fig.update_layout(height=height + WORDS_PX * len(labels) * rows)
+    """``fig``'s heuristic axes ticked by :func:`tick_words` (:func:`hcsched.charts.with_words`)."""
+    return shared_with_words(fig, labels, short_words, rows)
 
 
 def named_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[str, str] | None = None,

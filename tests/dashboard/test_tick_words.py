@@ -1,0 +1,41 @@
+"""Every model's shared charts name a heuristic in words under its short name: a manager read twelve two-letter
+names (fa, fe, fz, ...) on the estimation bars, where only the time-shared bars had words under theirs."""
+
+import plotly.graph_objects as go
+
+from hcsched.charts import WORDS_PX
+from pages.models import heuristic_ticks
+
+
+def _bars(labels, rows=1):
+    fig = go.Figure()
+    for row in range(rows):
+        fig.add_bar(x=[1] * len(labels), y=labels, orientation="h", yaxis="y" if row == 0 else f"y{row + 1}")
+    layout = {"height": 300, "yaxis": {"domain": (0, 0.45) if rows > 1 else (0, 1)}}
+    if rows > 1:
+        layout["yaxis2"] = {"domain": (0.55, 1)}
+    return fig.update_layout(**layout)
+
+
+def test_the_estimation_bars_say_each_heuristic_in_words_under_its_short_name():
+    labels = ["fa", "fz (beta=0.1)", "rr"]
+    fig = heuristic_ticks("estimation", _bars(labels), labels)
+    ticks = list(fig.layout.yaxis.ticktext)
+    assert ticks[0].startswith("fa<br>") and "earliest estimated finish" in ticks[0]
+    assert ticks[1].startswith("fz (β = 0.1)<br>") and "most error first" in ticks[1] and "beta=" not in ticks[1]
+    assert "Round robin" in ticks[2]
+    assert fig.layout.height == 300 + WORDS_PX * 3
+
+
+def test_etc_and_value_bars_too_and_each_row_of_panels_grows():
+    labels = ["min-min", "sufferage"]
+    fig = heuristic_ticks("etc", _bars(labels, rows=2), labels)
+    assert "task that would suffer most first" in fig.layout.yaxis.ticktext[1]
+    assert fig.layout.height == 300 + WORDS_PX * 2 * 2
+    value = heuristic_ticks("value", _bars(["max-min"]), ["max-min"])
+    assert "latest-finishing task first" in value.layout.yaxis.ticktext[0]
+
+
+def test_a_heuristic_of_ones_own_keeps_its_name_alone():
+    fig = heuristic_ticks("etc", _bars(["my-rule"]), ["my-rule"])
+    assert list(fig.layout.yaxis.ticktext) == ["my-rule"]
