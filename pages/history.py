@@ -201,6 +201,13 @@ class Side:
     results: pd.DataFrame
 
 
+def _one_step(shown: Entry | None, base: Entry, e: Entry) -> bool:
+    """Whether ``e`` is one change (:func:`hcsched.compare.run_changes`) from the run ``shown`` before it, another
+    run than ``base``, and more than one from ``base``."""
+    return (shown is not None and shown is not base and len(run_changes(shown.scenario, e.scenario)) == 1
+            and len(run_changes(base.scenario, e.scenario)) > 1)
+
+
 def side_of(e: Entry) -> Side:
     return Side(e.title, e.scenario, e.run.results)
 
@@ -244,9 +251,13 @@ def online_against_baseline(scenario: Scenario, results: pd.DataFrame, pending) 
 def against_baseline(e: Entry) -> tuple[Entry, str, bool] | None:
     """The baseline of ``e`` (:func:`baseline_for`), the change line of ``e`` against it, and False; for the baseline
     itself, or a run of the baseline's settings (a what-if that went back to them), the run shown before it
-    (:func:`came_from`), the line against that, and True; None without either."""
+    (:func:`came_from`), the line against that, and True; the same where ``e`` is one change from the run shown
+    before it but more from a baseline not pinned (what-ifs made one after another: the line says what the last one
+    did, not the sum of all, where "1 more change" hid a swap); None without either."""
     base, before = baseline_for(e), False
     if base is None or is_pinned(e) or _same_settings(base.scenario, e.scenario):  # nothing to say against it
+        base, before = came_from(e), True
+    elif not is_pinned(base) and _one_step(came_from(e), base, e):
         base, before = came_from(e), True
     if base is None or _same_settings(base.scenario, e.scenario):
         return None

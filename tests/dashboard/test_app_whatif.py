@@ -245,6 +245,27 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert labels == ["Twice the arrival rate", "Half the arrival rate"] and not at.exception
 
 
+def test_a_what_if_made_from_another_says_what_it_did_against_the_run_shown_before():
+    """Twice the machines, then twice the arrival rate from it: a manager read "Against run #1, the baseline: twice the
+    machines; twice the arrival rate: makespan 60% shorter, for the better", the machines' gain credited to the
+    button just pressed (and a swap hidden as "1 more change"). One change from the run shown before and more from the
+    baseline: the line is against the run shown before, and says the one change."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    for what in ("Twice the machines", "Twice the arrival rate"):
+        labels = [b.label for b in at.button if b.key and b.key.startswith("results_whatif_")]
+        at.button(key=f"results_whatif_{labels.index(what)}").click().run()
+        until_ended(at)
+    kept = at.session_state["history"]
+    assert len(kept) == 3 and kept[2].scenario.machines == 16
+    info = plain(at.info[0].value)
+    assert info.startswith("Against run #2, the run shown before: twice the arrival rate: "), info
+    assert "machines" not in info.split(":")[1] and "more change" not in info
+    assert not at.exception
+
+
 def _short_alazzoni_b_run():
     """alazzoni-B over 2,000 time units, 2 replications, run from the Run page; its Results page open."""
     import dataclasses
