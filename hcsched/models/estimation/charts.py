@@ -24,6 +24,7 @@ from hcsched.curve_charts import Curve, band_chart, better_title, mean_band
 from hcsched.metrics import Metric
 from hcsched.models.estimation import CURVE_FAMILIES as FAMILIES
 from hcsched.models.estimation import CURVE_SAMPLES
+from hcsched.models.estimation.heuristics import short_name
 
 CURVES = tuple(FAMILIES.values())
 #: The estimation error's axis, plain words first (band_chart adds ", log scale").
@@ -81,11 +82,14 @@ UNTIL_MEDIAN = "to the median run's end"  # in a chart's title
 
 def _curve(frame: pd.DataFrame, label: str, curve: str, name: str = "", dash: str = "solid",
            until: float | None = None) -> Curve:
+    """A heuristic's mean curve with its band, named by its short name ("fz (β = 0.1)": :func:`short_name`) unless
+    ``name`` is given."""
     g = frame[frame["heuristic"] == label]
     if until is not None:
         g = g[g["time"] <= until * (1 + 1e-12)]
     return Curve(label, g["time"].to_numpy(float),
-                 *(g[f"{curve}{s}"].to_numpy(float) for s in ("", "_lower", "_upper")), name=name, dash=dash)
+                 *(g[f"{curve}{s}"].to_numpy(float) for s in ("", "_lower", "_upper")), name=name or short_name(label),
+                 dash=dash)
 
 
 def over_time(frame: pd.DataFrame, curve: str, metric: Metric, yaxis_title: str, colors: dict | None = None,
@@ -104,7 +108,7 @@ def error_over_time(frame: pd.DataFrame, metric: Metric, colors: dict | None = N
     on a log axis, said in its title (Figs. 4, 7): the error |ETC - t| / t of eq. 8 (Page et al., section 3) spans
     decades, from well under 1% for a problem the estimator knows to several hundred % for its first tasks."""
     labels = list(dict.fromkeys(frame["heuristic"]))
-    curves = [_curve(frame, label, curve, f"{label}: {word}", dash) for label in labels
+    curves = [_curve(frame, label, curve, f"{short_name(label)}: {word}", dash) for label in labels
               for curve, word, dash in (("actual_error", "actual", "solid"), ("predicted_error", "predicted", "dash"))]
     return band_chart(curves,
                       better_title("Estimation error over time: actual (solid) against predicted (dashed)", metric),

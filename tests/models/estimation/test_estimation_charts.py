@@ -14,6 +14,7 @@ from hcsched.curve_charts import Curve, band_chart, better_title, default_shown,
 from hcsched.metrics import Metric
 from hcsched.models.estimation import CURVE_FAMILIES, CURVE_SAMPLES, MODEL, curve_columns
 from hcsched.models.estimation.charts import error_over_time, mean_curves, over_time
+from hcsched.models.estimation.heuristics import short_name
 
 METRICS = {m.name: m for m in MODEL.metrics}
 
@@ -158,10 +159,12 @@ def test_idle_and_efficiency_stop_at_each_heuristics_median_run_end():
     for curve, metric in (("idle", "idle_at"), ("efficiency", "efficiency_at")):
         fig = over_time(frame, curve, METRICS[metric], "y", until=until)
         assert UNTIL_MEDIAN in fig.layout.title.text
+        named = {short_name(label): label for label in labels}  # the legend says "fz (β = 0.1)", never "beta="
         for d in (d for d in fig.data if d.showlegend is not False):
             x = np.asarray(d.x, float)
-            assert x.max() <= until[d.name] * (1 + 1e-9) and x.max() < frame["time"].max()
-            g = frame[(frame["heuristic"] == d.name) & (frame["time"] <= x.max())]
+            assert "beta=" not in d.name
+            assert x.max() <= until[named[d.name]] * (1 + 1e-9) and x.max() < frame["time"].max()
+            g = frame[(frame["heuristic"] == named[d.name]) & (frame["time"] <= x.max())]
             np.testing.assert_allclose(np.asarray(d.y, float), g[curve])
         whole = over_time(frame, curve, METRICS[metric], "y")  # without the cut: the whole grid, as before
         assert UNTIL_MEDIAN not in whole.layout.title.text and len(whole.data[-1].x) == CURVE_SAMPLES
