@@ -171,16 +171,20 @@ def test_the_pool_measures_its_pace_on_chunks_against_their_cost_estimate(pool, 
 
 
 def test_a_forecast_shares_the_workers_with_the_runs_going_on(pool, monkeypatch):
-    """Processor sharing of the workers, by hand: a new run of 4 s of work on 2 workers beside a run with 10 s left and
-    one with 1 s left ends after (4 + 4 + 1) / 2 = 4.5 s at pace 1, never before its quiet time; at pace 3, three
-    times that."""
+    """The least work left first, by hand: a new run of 4 s of work on 2 workers beside a run with 10 s left and one
+    with 1 s left ends after the 1 s run and its own work, (4 + 1) / 2 = 2.5 s at pace 1 (the 10 s run comes after
+    it), never before its quiet time; at pace 3, three times that; plus the wait for a busy worker."""
     monkeypatch.setattr(Pool, "pace", lambda self, kind=None: 1.0)
+    monkeypatch.setattr(Pool, "first_free", lambda self: 0.0)
     assert pool.forecast(2.2, 4.0) == pytest.approx(2.2)  # alone: its quiet time (4 s of work on 2 workers, and more)
     monkeypatch.setattr(pool, "_runs", [_Left(10.0), _Left(1.0)])
     monkeypatch.setattr(pool, "_line", [])
-    assert pool.forecast(2.2, 4.0) == pytest.approx(4.5)
+    assert pool.forecast(2.2, 4.0) == pytest.approx(2.5)
+    assert pool.forecast(2.2, 12.0) == pytest.approx((12 + 10 + 1) / 2)  # the longest: after both
     monkeypatch.setattr(Pool, "pace", lambda self, kind=None: 3.0)
-    assert pool.forecast(2.2, 4.0) == pytest.approx(13.5)
+    assert pool.forecast(2.2, 4.0) == pytest.approx(7.5)
+    monkeypatch.setattr(Pool, "first_free", lambda self: 0.7)
+    assert pool.forecast(2.2, 4.0) == pytest.approx(8.2)
 
 
 class _Left:
@@ -221,22 +225,23 @@ def test_a_measured_pace_fades_within_minutes(pool, monkeypatch):
 
 def test_time_left_counts_the_runs_that_joined_since(pool, monkeypatch):
     """A run with 3 s of work left, alone on 2 workers: 1.5 s; once a run with 1 s left and one with 6 s left join
-    it: (3 + 1 + 3) / 2 = 3.5 s (at pace 1). Another owner's runs are not its own."""
+    it: (3 + 1) / 2 = 2 s (at pace 1; the 6 s run is served after it). Another owner's runs are not its own."""
     monkeypatch.setattr(Pool, "pace", lambda self, kind=None: 1.0)
+    monkeypatch.setattr(Pool, "first_free", lambda self: 0.0)
     mine, other = object(), object()
     monkeypatch.setattr(pool, "_runs", [_Owned(3.0, mine)])
     monkeypatch.setattr(pool, "_line", [])
     assert pool.time_left(mine) == pytest.approx(1.5)
     monkeypatch.setattr(pool, "_runs", [_Owned(3.0, mine), _Owned(1.0, other)])
     monkeypatch.setattr(pool, "_line", [_Owned(6.0, other)])
-    assert pool.time_left(mine) == pytest.approx(3.5)
+    assert pool.time_left(mine) == pytest.approx(2.0)
     assert pool.time_left(object()) is None
 
 
 class _Owned(_Left):
     def __init__(self, seconds: float, owner: object) -> None:
         super().__init__(seconds)
-        self.owner, self.costs, self.kind = owner, [seconds], None
+        self.owner, self.costs, self.kind, self.busy = owner, [seconds], None, set()
 
 
 def test_progress_text_takes_a_forecast_of_the_time_left():
