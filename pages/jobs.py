@@ -4,8 +4,10 @@ model's kernels compiled once per server (Warming); and user text made plain for
 
 The server is multi-threaded, so nothing here forks: the pool's workers are fresh interpreters (:mod:`hcsched.pool`)
 started once per server, sized to the cores and shared by every session, at most ``MAX_RUNS`` runs at once (more
-wait in line and are told their place). A Job's thread only waits for the pool, so Cancel (which kills the workers
-busy with the job) frees the page at once, whatever the workers are doing; a job whose session has ended (its tab
+wait in line and are told their place). With ``HCSCHED_DASK_SCHEDULER`` set (the environment, or Streamlit's
+secrets), the runs go to that Dask cluster instead, shared by the same policy (:mod:`hcsched.cluster`).
+A Job's thread only waits for the pool, so Cancel (which kills the workers busy with the job, or cancels its tasks on
+the cluster) frees the page at once, whatever the workers are doing; a job whose session has ended (its tab
 closed) is cancelled too. Nothing here reads a session's state except through the keys a page names.
 """
 
@@ -26,10 +28,10 @@ from typing import Any
 import streamlit as st
 
 from hcsched import Scenario
-from hcsched.errors import describe_error
+from hcsched.errors import HcschedError, describe_error
 from hcsched.experiment import KnownRows, progress_text
 from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
-from hcsched.pool import Pool
+from hcsched.pool import Pool, RunQueue
 from hcsched.report import no_auto_links
 from hcsched.runner import default_jobs, using
 from pages.store import save
@@ -69,6 +71,8 @@ IN_PROCESS = False  # tests that change a model in this process run jobs in the 
 REFRESH_SECONDS = 0.3  # how often a page shows a running job's progress
 PARTIAL_REDRAW_SECONDS = 2.0  # a page showing a run's results so far is drawn again at most this often
 WATCH_SECONDS = float(os.environ.get("HCSCHED_WATCH_SECONDS", 600))  # a page follows a job this long, then redraws
+SCHEDULER_SETTING = "HCSCHED_DASK_SCHEDULER"  # the address of a Dask scheduler for the server's runs (tcp://host:8786)
+RETRY_SECONDS = 30.0  # a scheduler that could not be reached is tried again after this long (runs fail meanwhile)
 
 
 class Cancelled(Exception):
@@ -83,19 +87,50 @@ _server_lock = threading.Lock()
 KNOWN_ROWS = KnownRows()
 
 
-def server_pool() -> Pool:
-    """The server's pool of worker processes, started on first use (a session's first page) and closed at exit."""
+def server_pool() -> RunQueue:
+    """The server's pool, started on first use (a session's first page) and closed at exit: its own worker processes,
+    or the Dask cluster at :func:`dask_scheduler` when one is set. A scheduler that cannot be reached: an
+    :class:`HcschedError` in one line, at once for ``RETRY_SECONDS`` before it is tried again."""
     with _server_lock:
         if "jobs" not in _server:
             _server["jobs"] = []
             threading.Thread(target=_reap, daemon=True, name="hcsched-reaper").start()
         if "pool" not in _server or _server["pool"].broken:  # a pool whose workers could not start is tried again
-            _server["pool"] = Pool(WORKERS, MAX_RUNS)
+            _server["pool"] = _new_pool(dask_scheduler())
             atexit.register(_server["pool"].close)
         return _server["pool"]
 
 
-def started_pool() -> Pool | None:
+def _new_pool(address: str | None) -> RunQueue:
+    if address is None:
+        return Pool(WORKERS, MAX_RUNS)
+    failed = _server.get("unreachable")
+    if failed is not None and failed[0] == address and time.monotonic() - failed[1] < RETRY_SECONDS:
+        raise HcschedError(failed[2])
+    try:
+        from hcsched.cluster import ClusterPool
+
+        return ClusterPool(address, MAX_RUNS)
+    except ImportError:
+        message = f"{SCHEDULER_SETTING}: Dask is not installed; install it with: pip install 'dask[distributed]'"
+    except HcschedError as exc:
+        message = str(exc)
+    _server["unreachable"] = (address, time.monotonic(), message)
+    raise HcschedError(message)
+
+
+def dask_scheduler() -> str | None:
+    """The address of the Dask scheduler the server's runs go to: ``HCSCHED_DASK_SCHEDULER`` in the environment, else
+    in Streamlit's secrets (``.streamlit/secrets.toml``) when there are any; None: the server's own workers."""
+    address = os.environ.get(SCHEDULER_SETTING, "").strip()
+    if address:
+        return address
+    if not st.secrets.load_if_toml_exists():  # no secrets, or none that load: never an error on the page
+        return None
+    return str(st.secrets.get(SCHEDULER_SETTING) or "").strip() or None
+
+
+def started_pool() -> RunQueue | None:
     """The server's pool once started (None while jobs run in this process, in tests)."""
     with _server_lock:
         pool = _server.get("pool")
@@ -109,7 +144,10 @@ def begin_page() -> None:
     _watched.page_started = time.monotonic()
     _settle_ended()
     if not IN_PROCESS:
-        server_pool()
+        try:
+            server_pool()
+        except HcschedError:  # a Dask scheduler out of reach: said by the runs that need it
+            pass
 
 
 def _session_id() -> str | None:
@@ -208,7 +246,12 @@ class Job:
         """Start ``fn(*args, self.progress)`` (the progress callback last; with ``partial``, then
         :meth:`give_partial`) in a thread of its own, its work in the server's pool."""
         self.session = _session_id()
-        pool = None if IN_PROCESS else server_pool()
+        try:
+            pool = None if IN_PROCESS else server_pool()
+        except HcschedError as exc:  # the Dask scheduler cannot be reached: the job fails in one line
+            self.future.set_exception(exc)
+            self.news.set()
+            return self
         callbacks = (self.progress, self.give_partial) if partial else (self.progress,)
 
         def work() -> None:
@@ -275,13 +318,16 @@ class Job:
         50"), the bar's length those done (the page is drawn again at most every few seconds: "9 of 50 trials shown
         below, about 40 s left" while 35 are done); with
         references run after the others (their names), the others' trials first, then the references' ("39 of 50
-        trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done, about 9 min left")."""
+        trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done, about 9 min left").
+        Below it, a warning when it has made no progress for far longer than its estimate, else the last thing its
+        pool said of its runs that it went on through (a lost worker of a Dask cluster:
+        :meth:`hcsched.pool.RunQueue.notes`), in one line."""
+        pool = started_pool()
         if self.place:
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
             bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
                                    f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
         else:
-            pool = started_pool()
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
             mine = shown[0] if shown is not None and not shown[1] else None  # one count on the page: the lead's
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left,
@@ -294,7 +340,10 @@ class Job:
                 text += f"; {waiting_words(held, pool.size)}"
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
-        if quiet is None:
+        notes = getattr(pool, "notes", lambda owner: [])(self)  # none without a pool (or from a stand-in without notes)
+        if quiet is None and notes:
+            warning.info(notes[-1])
+        elif quiet is None:
             warning.empty()
         else:
             warning.warning(f"No progress for {quiet:.0f} s, while the whole run was estimated at {self.estimate:.0f} "
