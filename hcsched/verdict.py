@@ -323,6 +323,8 @@ PLAIN_WORDS = {
     ("value", "queueing-table"): "queues ranked by priority and urgency",
     ("value", "relative-cost"): "most worth, then lowest relative cost",
     ("value", "slack-sufferage"): "task losing most deadline slack first",
+    ("value", "switching"): "switches between soonest finish and fastest machine by load",
+    ("etc", "sa"): "switches between soonest finish and fastest machine by load",
 }
 
 
@@ -818,8 +820,13 @@ def plain_name(title: str) -> str:
 
 
 def _same_name(name: str, label: str) -> bool:
-    """Whether a name only repeats a label ("Min-min", "LPAS-2/k", "NetSolve MCT" for netsolve-mct)."""
-    return re.sub(r"[\W_]", "", name.lower()) == re.sub(r"[\W_]", "", label.lower())
+    """Whether a name only repeats a label ("Min-min", "LPAS-2/k", "NetSolve MCT" for netsolve-mct), or its initials
+    with "algorithm" ("Switching Algorithm" for switching or sa)."""
+    bare = re.sub(r"[\W_]", "", name.lower())
+    said = re.sub(r"[\W_]", "", label.lower())
+    words = re.sub(r"\s+algorithm$", "", name.strip(), flags=re.IGNORECASE)
+    initials = "".join(w[0] for w in re.split(r"[\s-]+", name.strip()) if w).lower()
+    return bare == said or re.sub(r"[\W_]", "", words.lower()) == said or (words != name.strip() and initials == said)
 
 
 def heuristic_words(label: str, model: str | None = None) -> str:

@@ -115,3 +115,13 @@ def test_the_time_shared_results_page_leads_with_both_names_and_the_interval():
     lead = next(m.value for m in at.markdown if m.value.startswith("**"))
     assert "(95% interval" in lead and "and 1 other not told apart" not in lead, lead
     assert word_count(lead.strip("*")) <= LEAD_WORDS
+
+
+def test_a_name_whose_title_only_adds_algorithm_is_said_in_words():
+    """A manager read "switching (Switching Algorithm)" and "sa (Switching algorithm)": the name said twice."""
+    from hcsched.verdict import heuristic_words
+
+    assert heuristic_words("switching", "value") == "switches between soonest finish and fastest machine by load"
+    assert heuristic_words("sa", "etc") == heuristic_words("switching", "value")
+    assert heuristic_words("ga", "value") == "Genetic algorithm, static"  # a title that says more stays
+    assert heuristic_words("mct", "etc") == "Minimum completion time"
