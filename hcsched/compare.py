@@ -83,7 +83,7 @@ if TYPE_CHECKING:
     from hcsched.scenario import Scenario
 
 CONFIDENCE = 0.95
-TIMES_FROM = 900.0  # a change whose interval lies above +900% is said as a factor (×10 or more)
+TIMES_FROM = 100.0  # a change whose interval lies above +100% is said as a factor ("3.3 times as long", ×2 or more)
 NORMAL_975 = 1.959963984540054  # the standard normal's 97.5% quantile
 #: A change line's lead is said after whom it is against ("Against run #12, the baseline you pinned:", 7 words): the
 #: two together within LEAD_WORDS.

@@ -534,3 +534,13 @@ def test_a_new_winner_is_said_in_three_words_where_the_whole_clause_would_not_fi
     lead, _ = cmp.change_parts()
     assert lead.endswith("; the winner changes from mct to kpb (K-percent best).") and word_count(lead) <= \
         CHANGE_LEAD_WORDS
+
+
+def test_a_change_above_twice_is_said_as_a_factor():
+    """A manager read "226% longer" for a makespan 6.2 -> 20 days: "about 3 times as long" reads at once."""
+    from hcsched.compare import Change, size_words
+
+    c = Change("makespan", "x", "x", 6.2, 20.2, 226.0, 210.0, 240.0, "percent", True, (30, 30))
+    assert size_words(c, SECONDS) == "3.3 times as long"
+    near = Change("makespan", "x", "x", 6.2, 12.0, 94.0, 80.0, 110.0, "percent", True, (30, 30))
+    assert size_words(near, SECONDS) == "94% longer"  # its interval reaches below twice: a percentage
