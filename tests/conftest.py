@@ -1,3 +1,4 @@
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,18 @@ def plugin_registry_restored():
     for registry, before in saved:
         registry.clear()
         registry.update(before)
+
+
+@pytest.fixture(autouse=True)
+def main_module_restored():
+    """Every test leaves ``__main__`` as it found it: a script an AppTest ran (``AppTest.from_function`` writes one)
+    can stay there as the process's main module, and a Dask worker started later by ``multiprocessing``'s spawn runs
+    the main module again by its path (a local cluster's workers then failed to start: "name '__args' is not
+    defined")."""
+    before = sys.modules.get("__main__")
+    yield
+    if before is not None and sys.modules.get("__main__") is not before:
+        sys.modules["__main__"] = before
 
 
 @pytest.fixture
