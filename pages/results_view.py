@@ -446,9 +446,10 @@ def rows_shown(rows: GanttRows, machines: list[int], total: int) -> str:
 
 
 def rows_overview(rows: GanttRows, total: int) -> str:
-    """The overview's title line: every row is drawn (a server's tasks in one strip), and where the detailed view is."""
+    """The overview's title line, short enough for a chart 1000 px wide: every row is drawn (a server's tasks in one
+    strip; the "Gantt view" choice above it gives the busiest in detail)."""
     drawn = "darker where more tasks run at once" if rows.lanes else "a thin row each"
-    return f"All {total} {rows.word}s, {drawn}; hover for a task. Busiest in detail: “Gantt view” above"
+    return f"All {total} {rows.word}s, {drawn}; hover for a task"
 
 
 def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str,

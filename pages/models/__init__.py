@@ -62,14 +62,20 @@ def shown_text(model: str, text: str) -> str:
 
 def heuristic_ticks(model: str, fig, labels):
     """A shared chart's heuristic axis (a category per label) as the model's module ticks it (its
-    ``heuristic_ticks``), else by its short names (:func:`short_label`) over each heuristic's rule in a few words
-    (:func:`hcsched.verdict.heuristic_words` of its name: "sufferage" over "task that would suffer most first"), so
-    that no chart names a heuristic by its code alone."""
+    ``heuristic_ticks``), else by its short names (:func:`short_label`), else as it is."""
     own = getattr(ui(model), "heuristic_ticks", None)
     if own is not None:
         return own(fig, list(labels))
     if getattr(ui(model), "short_name", None) is not None:
-        fig = with_names(fig, list(labels), lambda label: short_label(model, label))
+        return with_names(fig, list(labels), lambda label: short_label(model, label))
+    return fig
+
+
+def named_in_words(model: str, fig, labels):
+    """A chart's heuristic axis by the short names (:func:`short_label`) over each heuristic's rule in a few words
+    (:func:`hcsched.verdict.heuristic_words` of its name: "fa" over "earliest estimated finish"): a model whose
+    names are codes (the estimation model's fa, fe, fz, ...) ticks its charts so (its ``heuristic_ticks``)."""
+    fig = with_names(fig, list(labels), lambda label: short_label(model, label))
     return with_words(fig, list(labels), lambda label: heuristic_words(label_parts(str(label))[0], model))
 
 

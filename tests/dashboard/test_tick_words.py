@@ -1,5 +1,5 @@
-"""Every model's shared charts name a heuristic in words under its short name: a manager read twelve two-letter
-names (fa, fe, fz, ...) on the estimation bars, where only the time-shared bars had words under theirs."""
+"""The estimation model's shared charts name a heuristic in words under its short name: a manager read twelve
+two-letter names (fa, fe, fz, ...) on its bars, where the time-shared bars had words under theirs."""
 
 import plotly.graph_objects as go
 
@@ -27,15 +27,13 @@ def test_the_estimation_bars_say_each_heuristic_in_words_under_its_short_name():
     assert fig.layout.height == 300 + WORDS_PX * 3
 
 
-def test_etc_and_value_bars_too_and_each_row_of_panels_grows():
-    labels = ["min-min", "sufferage"]
-    fig = heuristic_ticks("etc", _bars(labels, rows=2), labels)
-    assert "task that would suffer most first" in fig.layout.yaxis.ticktext[1]
+def test_each_row_of_panels_grows_by_a_line_per_heuristic():
+    labels = ["fa", "rr"]
+    fig = heuristic_ticks("estimation", _bars(labels, rows=2), labels)
+    assert "earliest estimated finish" in fig.layout.yaxis.ticktext[0]
     assert fig.layout.height == 300 + WORDS_PX * 2 * 2
-    value = heuristic_ticks("value", _bars(["max-min"]), ["max-min"])
-    assert "latest-finishing task first" in value.layout.yaxis.ticktext[0]
 
 
 def test_a_heuristic_of_ones_own_keeps_its_name_alone():
-    fig = heuristic_ticks("etc", _bars(["my-rule"]), ["my-rule"])
+    fig = heuristic_ticks("estimation", _bars(["my-rule"]), ["my-rule"])
     assert list(fig.layout.yaxis.ticktext) == ["my-rule"]
