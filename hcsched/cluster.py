@@ -36,6 +36,7 @@ from hcsched.pool import RunQueue, Slot, ticking
 CONNECT_SECONDS = 10  # the scheduler must answer within this long
 WATCH_SECONDS = 0.5  # how often the pool checks that the scheduler is there
 RECOUNT_SECONDS = 10.0  # the workers are counted when one comes or goes, and at least this often
+LOST_TOKENS_KEPT = 10_000  # the runs told of a lost worker, remembered (their tokens)
 KEY_PREFIX = "hcsched"  # a chunk's key: hcsched-<run's token>-<chunk's index>
 LOST_WORKER = ("a worker of the Dask cluster was lost while it computed this run's chunks; Dask computes them again "
                "on another worker, and the run goes on")
@@ -82,6 +83,13 @@ def counted(fn: Any, *args: Any) -> tuple[int, Any]:
     return ticks[0], result
 
 
+def _tokens(message: dict) -> set[str]:
+    """The runs (their tokens) whose chunks a removed worker was computing or held computed: Dask computes those
+    again elsewhere."""
+    keys = [*(message.get("processing-tasks") or ()), *(message.get("lost-computed-tasks") or ())]
+    return {str(k).split("-")[1] for k in keys if str(k).startswith(f"{KEY_PREFIX}-")}
+
+
 def _keys_of(dask_scheduler: Any, prefix: str) -> list[str]:
     return [str(k) for k in dask_scheduler.tasks if str(k).startswith(prefix)]
 
@@ -103,6 +111,7 @@ class ClusterPool(RunQueue):
         self._events: queue.SimpleQueue = queue.SimpleQueue()  # the scheduler's events, for the watching thread
         self._changed = threading.Event()  # a worker came or went
         self._ready = threading.Event()  # the warm-up is registered and the slots read
+        self._lost_tokens: set[str] = set()  # the runs that had a chunk on a worker since removed
         self.client.subscribe_topic("all", self._on_event)
         threading.Thread(target=self._watch, args=(models,), daemon=True, name="hcsched-cluster").start()
 
@@ -168,6 +177,8 @@ class ClusterPool(RunQueue):
             slot.future = None
             if len(self._slots) > self.size:  # the cluster has fewer threads now
                 self._slots.remove(slot)
+            if slot.run is not None and slot.run.token in self._lost_tokens:
+                self._note(slot.run, LOST_WORKER)  # its chunk was computed again (the event may come after the run)
             for _ in range(ticks):
                 slot.run.events.put(("tick", slot.index, None))
             self._finished(slot, kind, payload)
@@ -185,6 +196,10 @@ class ClusterPool(RunQueue):
         """The scheduler's events (in the client's event loop: nothing here waits): workers that come and go."""
         message = event[1] if isinstance(event, tuple) and len(event) == 2 else event
         if isinstance(message, dict) and message.get("action") in ("add-worker", "remove-worker"):
+            if message.get("action") == "remove-worker":
+                if len(self._lost_tokens) > LOST_TOKENS_KEPT:
+                    self._lost_tokens.clear()
+                self._lost_tokens.update(_tokens(message))
             self._events.put(message)
             self._changed.set()
 
@@ -220,9 +235,9 @@ class ClusterPool(RunQueue):
             message = self._events.get()
             if message.get("action") != "remove-worker":
                 continue
-            keys = {str(k) for k in message.get("processing-tasks") or ()}
+            tokens = _tokens(message)
             for run in self._runs:
-                if any(k.startswith(f"{KEY_PREFIX}-{run.token}-") for k in keys):
+                if run.token in tokens:
                     self._note(run, LOST_WORKER)
 
     def _resize(self, threads: int) -> None:
