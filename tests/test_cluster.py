@@ -2,16 +2,12 @@
 user starts them; the local pool's results, Cancel within 2 s with no key left on the scheduler, a worker killed
 mid-run, two runs sharing the workers by the local pool's policy, and an unreachable scheduler in one line."""
 
-import os
-import shutil
-import signal
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from dask_cluster import Cluster, free_port
 
 from hcsched import preset, simulate
 from hcsched.errors import HcschedError
@@ -24,7 +20,6 @@ from hcsched.cluster import LOST_WORKER, ClusterPool  # noqa: E402
 
 pytestmark = pytest.mark.serial  # it starts a scheduler and two workers
 
-ROOT = Path(__file__).resolve().parents[1]
 WORK = str(Path(__file__).parent / "pool_work")
 sys.path.insert(0, WORK)
 import pool_work  # noqa: E402  (the workers import it by name too)
@@ -32,50 +27,9 @@ import pool_work  # noqa: E402  (the workers import it by name too)
 sys.path.remove(WORK)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Cluster:
-    """A real ``dask scheduler`` and ``dask worker`` processes (one thread each) on localhost, as a user starts
-    them, with this checkout and the tests' work importable."""
-
-    def __init__(self, log: Path) -> None:
-        self.dask = shutil.which("dask", path=os.path.dirname(sys.executable)) or shutil.which("dask")
-        self.address = f"tcp://127.0.0.1:{_free_port()}"
-        path = os.pathsep.join(p for p in (str(ROOT), WORK, os.environ.get("PYTHONPATH")) if p)
-        self.env = {**os.environ, "PYTHONPATH": path, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
-        self.log = log.open("w")
-        self.scheduler = subprocess.Popen([self.dask, "scheduler", "--host", "127.0.0.1", "--port",
-                                           self.address.rsplit(":", 1)[1], "--no-dashboard"],
-                                          stdout=self.log, stderr=self.log, env=self.env, start_new_session=True)
-        self.workers: list[subprocess.Popen] = []
-
-    def add_worker(self) -> subprocess.Popen:
-        worker = subprocess.Popen([self.dask, "worker", self.address, "--nworkers", "1", "--nthreads", "1",
-                                   "--no-dashboard"], stdout=self.log, stderr=self.log, env=self.env,
-                                  start_new_session=True)  # its own group: killed with its nanny's child
-        self.workers.append(worker)
-        return worker
-
-    def kill(self, process: subprocess.Popen) -> None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(20)
-
-    def stop(self) -> None:
-        for p in [*self.workers, self.scheduler]:
-            self.kill(p)
-        self.log.close()
-
-
 @pytest.fixture(scope="module")
 def dask(tmp_path_factory):
-    c = Cluster(tmp_path_factory.mktemp("dask") / "dask.log")
+    c = Cluster(tmp_path_factory.mktemp("dask") / "dask.log", importable=[WORK])
     try:
         c.add_worker()
         c.add_worker()
@@ -183,7 +137,7 @@ def test_a_worker_killed_mid_run_the_run_finishes_with_the_local_rows_and_says_s
 
 def test_an_unreachable_scheduler_is_one_line_naming_its_address(monkeypatch):
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2)
-    address = f"tcp://127.0.0.1:{_free_port()}"
+    address = f"tcp://127.0.0.1:{free_port()}"
     with pytest.raises(HcschedError) as info:
         ClusterPool(address)
     assert str(info.value).startswith(f"the Dask scheduler at {address} cannot be reached")
@@ -251,7 +205,7 @@ def test_an_unreachable_scheduler_fails_the_dashboards_run_in_one_line(monkeypat
 
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
     monkeypatch.setattr(jobs, "_server", {"jobs": []})
-    address = f"tcp://127.0.0.1:{_free_port()}"
+    address = f"tcp://127.0.0.1:{free_port()}"
     monkeypatch.setenv(jobs.SCHEDULER_SETTING, address)
     job = jobs.Job(None, 1).submit(lambda progress: pytest.fail("ran without a pool"))
     kind, said = job.outcome()
