@@ -67,6 +67,7 @@ MAX_RUNS = int(os.environ.get("HCSCHED_MAX_RUNS", 4))  # runs of the whole serve
 WORKERS = int(os.environ.get("HCSCHED_WORKERS", 0)) or default_jobs()  # worker processes of the server
 SESSION_GRACE_SECONDS = 10.0  # a job whose session has been gone this long is cancelled
 STUCK_FACTOR, STUCK_SECONDS = 3.0, 30.0  # no progress for this many times the estimate (and this long): said so
+PARALLEL_JOBS_MAX = 256  # the Run and Sweep pages' "Parallel jobs" field at most
 IN_PROCESS = False  # tests that change a model in this process run jobs in the job's thread, one job at a time
 REFRESH_SECONDS = 0.3  # how often a page shows a running job's progress
 PARTIAL_REDRAW_SECONDS = 2.0  # a page showing a run's results so far is drawn again at most this often
@@ -135,6 +136,13 @@ def started_pool() -> RunQueue | None:
     with _server_lock:
         pool = _server.get("pool")
     return None if IN_PROCESS or pool is None or pool.broken else pool
+
+
+def parallel_jobs() -> int:
+    """The chunks of a run at once that the Run and Sweep pages offer first: as many as the server's pool has slots
+    (its worker processes, or the Dask cluster's worker threads now), else this machine's cores."""
+    pool = started_pool()
+    return max(1, min(PARALLEL_JOBS_MAX, pool.size)) if pool is not None and pool.size else default_jobs()
 
 
 def begin_page() -> None:

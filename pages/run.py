@@ -3,8 +3,8 @@
 import streamlit as st
 
 from hcsched import HcschedError, get_model
-from hcsched.runner import default_jobs
 from pages.history import history
+from pages.jobs import PARALLEL_JOBS_MAX, parallel_jobs
 from pages.runs import plan_run, run_status, start_run
 from pages.session import Keys, init_session_state, same_experiment
 from pages.widgets import link, plain, run_button
@@ -20,8 +20,9 @@ c1, c2, c3 = st.columns(3)
 trials = c1.number_input(get_model(scenario.model).trial_word.capitalize() + "s", 1, max(10_000, scenario.trials),
                          scenario.trials, key="run_trials")
 seed = c2.number_input("Seed", 0, max(2**53 - 1, scenario.seed), scenario.seed, key="run_seed")
-jobs = c3.number_input("Parallel jobs", 1, 256, default_jobs(), key="run_jobs", help="worker processes; "
-                                                                                     "default: all cores")
+jobs = c3.number_input("Parallel jobs", 1, PARALLEL_JOBS_MAX, parallel_jobs(), key="run_jobs",
+                       help="chunks of trials computed at once; default: all the server's workers (or its Dask "
+                            "cluster's worker threads)")
 try:
     chosen = scenario.replace(trials=int(trials), seed=int(seed))
 except HcschedError as exc:

@@ -12,12 +12,11 @@ from hcsched import Scenario, get_model
 from hcsched.charts import heuristic_colors
 from hcsched.errors import describe_error
 from hcsched.experiment import estimate_seconds
-from hcsched.runner import default_jobs
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
 from pages.compare_view import show_comparison
 from pages.history import Side, history, side_of
-from pages.jobs import Job, follow
+from pages.jobs import PARALLEL_JOBS_MAX, Job, follow, parallel_jobs
 from pages.models import sweep_key_example, ui
 from pages.results_view import show_if_current
 from pages.session import Keys, init_session_state, same_experiment, scenario_problem
@@ -167,7 +166,9 @@ def _controls(scenario: Scenario) -> None:
     c1, c2 = st.columns(2)
     trials = int(c1.number_input(f"{model.trial_word.title()}s per point", 1, 10_000, min(scenario.trials, 10),
                                  key=K + "trials"))
-    jobs = int(c2.number_input("Parallel jobs", 1, 256, default_jobs(), key=K + "jobs"))
+    jobs = int(c2.number_input("Parallel jobs", 1, PARALLEL_JOBS_MAX, parallel_jobs(), key=K + "jobs",
+                               help="points' chunks computed at once; default: all the server's workers (or its "
+                                    "Dask cluster's worker threads)"))
     problem = scenario_problem()
     if problem:
         st.error("The Scenario page has an invalid edit, so this would sweep the last "
