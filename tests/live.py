@@ -88,3 +88,14 @@ class ScriptRuns:
             self.running = True
         elif kind == "script_finished" and msg.script_finished == self.message.FINISHED_SUCCESSFULLY:
             self.finished += 1
+
+
+def step(page, runs, action, timeout: float = 120) -> None:
+    """``action()`` (a click, a key press), then wait until the script runs it starts have finished (a background
+    run's page keeps its script running until the run ends): a click on a page still being drawn can be lost."""
+    before, end = runs.finished, time.monotonic() + timeout
+    action()
+    while runs.finished == before or runs.running:
+        assert time.monotonic() < end, f"the page's script did not finish within {timeout:.0f} s"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ARGS, CHROMIUM, ROOT, require_browser
-from live import ScriptRuns, streamlit_server
+from live import ScriptRuns, step, streamlit_server
 
 
 def report(capsys, line: str) -> None:
@@ -166,17 +166,6 @@ def _download(page, label: str) -> str:
     return open(info.value.path()).read()
 
 
-def _step(page, runs, action, timeout: float = 120) -> None:
-    """``action()`` (a click, a key press), then wait until the script runs it starts have finished (a background
-    run's page keeps its script running until the run ends): a click on a page still being drawn can be lost."""
-    before, end = runs.finished, time.monotonic() + timeout
-    action()
-    while runs.finished == before or runs.running:
-        assert time.monotonic() < end, f"the page's script did not finish within {timeout:.0f} s"
-        page.wait_for_timeout(50)
-    page.wait_for_timeout(300)
-
-
 def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_numbers(server):
     """Run the default scenario, four more machines, run again, compare the two (paired: common random numbers), copy
     the link, open it in a second browser context (another session), run: the per-trial CSV is the same, byte for
@@ -191,36 +180,36 @@ def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_n
         a = first.new_page()
         a.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         runs = ScriptRuns(a)
-        _step(a, runs, lambda: a.goto(server))
-        _step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
+        step(a, runs, lambda: a.goto(server))
+        step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
         a.get_by_role("button", name="Per-trial results (CSV)").wait_for(timeout=120_000)
-        _step(a, runs, a.get_by_role("link", name="Scenario").first.click)
+        step(a, runs, a.get_by_role("link", name="Scenario").first.click)
         machines = a.get_by_role("spinbutton", name="Machines", exact=True)
         machines.fill("12")
-        _step(a, runs, lambda: machines.press("Enter"))
+        step(a, runs, lambda: machines.press("Enter"))
         assert "machines=12" in a.url  # the address carries the what-if
-        _step(a, runs, a.get_by_role("link", name="Run").first.click)
-        _step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
-        _step(a, runs, a.get_by_text("See the results").click)
+        step(a, runs, a.get_by_role("link", name="Run").first.click)
+        step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
+        step(a, runs, a.get_by_text("See the results").click)
         a.get_by_text("Against run #1, the baseline: machines 8 → 12: ").wait_for(timeout=30_000)
         mine = _download(a, "Per-trial results (CSV)")
-        _step(a, runs, a.get_by_role("button", name="Compare in detail").click)
+        step(a, runs, a.get_by_role("button", name="Compare in detail").click)
         line = a.get_by_text(re.compile(r"^machines 8 → 12: [a-z ]+ of sufferage .* shorter: "
                                         r"a real change, for the better\); the winner"))
         line.wait_for(timeout=30_000)
         assert a.get_by_text("Both runs used the same random tasks (the same seed)").count() == 1
         compared = _download(a, "Comparison (CSV)")
         assert "# what differs: machines 8 → 12" in compared and compared.count("\nmakespan,sufferage,") == 1
-        _step(a, runs, a.get_by_role("link", name="Home").first.click)
+        step(a, runs, a.get_by_role("link", name="Home").first.click)
         a.get_by_role("button", name="Copy link").click()
         link = a.locator("[data-testid='stCode'] code").first.inner_text().strip()
         assert "preset=quickstart" in link and "machines=12" in link and "run=" not in link
         b = second.new_page()
         b.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         theirs = ScriptRuns(b)
-        _step(b, theirs, lambda: b.goto(link))
+        step(b, theirs, lambda: b.goto(link))
         assert b.get_by_text("Scenario: quickstart (edited)").count() == 1
-        _step(b, theirs, b.get_by_role("button", name="Run", exact=True).click)
+        step(b, theirs, b.get_by_role("button", name="Run", exact=True).click)
         assert _download(b, "Per-trial results (CSV)") == mine  # the same scenario, trials and seed: the same bytes
         for page in (a, b):
             assert page.locator("[data-testid='stException']").count() == 0

@@ -1,0 +1,148 @@
+"""The dashboard pointed at a real Dask cluster, in a real browser: a ``dask scheduler`` and two ``dask worker``
+processes started with Dask's own commands, and ``streamlit run app.py`` with ``HCSCHED_DASK_SCHEDULER`` naming the
+scheduler. Quickstart's run gives the per-trial CSV of a local run byte for byte, a Papers rerun the local rerun's
+numbers, both computed on the cluster's workers (the scheduler's log of task keys says so); Cancel frees the page
+within 2 s and leaves no task of the run on the scheduler. Drives Debian's chromium with Playwright (skipped when
+either is missing, unless HCSCHED_REQUIRE_BROWSER=1)."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+
+import pytest
+from dask_cluster import Cluster
+from helpers import ARGS, CHROMIUM, require_browser
+from live import ScriptRuns, step, streamlit_server
+
+from hcsched import preset, simulate
+from hcsched.export import results_csv
+from hcsched.report import readable
+from hcsched.reproduce import reproduce, select
+
+distributed = pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.serial  # a scheduler, two workers, a server and a browser
+
+CLAIM = "maheswaran-fig4-kpb-best"  # the Papers page's first claim, chosen when it opens
+TRIALS = 3  # of its rerun
+CANCEL_SECONDS = 2.0
+
+
+def _chunks_done(client) -> set[str]:
+    """The keys of the dashboard's chunks that the scheduler saw computed (its log of transitions)."""
+
+    def done(dask_scheduler) -> list[str]:
+        return [str(t[0]) for t in dask_scheduler.transition_log if str(t[0]).startswith("hcsched-")
+                and t[2] == "memory"]
+
+    return set(client.run_on_scheduler(done))
+
+
+def _chunks_left(client) -> list[str]:
+    return client.run_on_scheduler(lambda dask_scheduler: [str(k) for k in dask_scheduler.tasks
+                                                           if str(k).startswith("hcsched-")])
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    require_browser()
+    c = Cluster(tmp_path_factory.mktemp("dask") / "dask.log")
+    try:
+        c.add_worker()
+        c.add_worker()
+        with distributed.Client(c.address, timeout="30s", set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=120)
+            yield c, client
+    finally:
+        c.stop()
+
+
+@pytest.fixture(scope="module")
+def served(cluster):
+    c, _ = cluster
+    with tempfile.TemporaryFile("w+") as log:
+        with streamlit_server(log, env={"HCSCHED_DASK_SCHEDULER": c.address}) as (url, _):
+            yield url
+        log.seek(0)
+        out = log.read()
+    assert "Traceback" not in out, out[-4000:]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, url: str, ready: tuple[str, str] = ("button", "Run")):
+    """A new session's page at ``url``, once its ``ready`` element (role, name) is drawn."""
+    page = browser.new_context(viewport={"width": 1400, "height": 3000}, accept_downloads=True).new_page()
+    page.set_default_timeout(120_000)  # a loaded machine (CI's) draws the Papers page's five sections slowly
+    page.runs = ScriptRuns(page)  # before its websocket opens
+    page.goto(url)
+    page.get_by_role(ready[0], name=ready[1], exact=True).wait_for(timeout=60_000)
+    return page
+
+
+def test_quickstart_on_the_cluster_gives_the_local_runs_csv_byte_for_byte(served, cluster, browser):
+    _, client = cluster
+    page = _page(browser, served)
+    before = _chunks_done(client)
+    page.get_by_role("button", name="Run", exact=True).click()
+    try:
+        page.locator(".st-key-landing_verdict").wait_for(timeout=300_000)  # a cold worker compiles first
+    except Exception as exc:  # what the page showed instead
+        raise AssertionError(page.locator("body").inner_text()[:3000]) from exc
+    button = page.get_by_role("button", name="Per-trial results (CSV)")
+    button.wait_for(timeout=180_000)
+    with page.expect_download() as info:
+        button.click()
+    got = open(info.value.path(), encoding="utf-8").read()
+    scenario = preset("quickstart")
+    assert got == results_csv(scenario, simulate(scenario, jobs=1))
+    assert len(_chunks_done(client) - before) >= 2  # its chunks went to the cluster's workers
+    page.context.close()
+
+
+def test_a_papers_rerun_on_the_cluster_gives_the_local_reruns_numbers(served, cluster, browser):
+    _, client = cluster
+    page = _page(browser, f"{served}/papers", ready=("heading", "Papers"))
+    trials = page.get_by_label("Trials of a rerun (0: the paper's)").first
+    trials.fill(str(TRIALS))
+    step(page, page.runs, lambda: trials.press("Enter"))
+    before = _chunks_done(client)
+    step(page, page.runs, page.get_by_role("button", name="Rerun this claim").first.click)  # the first paper's claim
+    caption = page.get_by_text(f"rerun in this session with {TRIALS} trials").first
+    caption.wait_for(timeout=180_000)
+    local, _ = reproduce(select([CLAIM]), TRIALS, jobs=1)
+    row = local[local["reading"] == "literal"].iloc[0]
+    assert readable(row["detail"]) in caption.inner_text()
+    assert _chunks_done(client) - before  # computed on the cluster
+    page.context.close()
+
+
+def test_cancel_on_the_cluster_frees_the_page_within_2_s_and_leaves_no_task_there(served, cluster, browser):
+    _, client = cluster
+    page = _page(browser, f"{served}/?preset=quickstart&trials=2000&seed=7")
+    page.get_by_role("button", name="Run", exact=True).click()
+    cancel = page.locator(".st-key-cancel_run button")
+    cancel.wait_for(timeout=60_000)
+    end = time.monotonic() + 60
+    while not _chunks_left(client) and time.monotonic() < end:  # its chunks are on the scheduler
+        time.sleep(0.1)
+    assert _chunks_left(client)
+    start = time.monotonic()
+    cancel.click()
+    cancel.wait_for(state="detached", timeout=10_000)
+    took = time.monotonic() - start
+    end = time.monotonic() + 3
+    while _chunks_left(client) and time.monotonic() < end:  # the scheduler forgets cancelled keys within a moment
+        time.sleep(0.1)
+    assert _chunks_left(client) == []
+    assert took <= CANCEL_SECONDS, f"Cancel took {took:.1f} s to free the page"
+    page.context.close()
