@@ -193,8 +193,8 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
     entry = getattr(_here, "pool", None)
     if entry is not None:
         kinds = set(models)
-        entry[0].run(job, chunks, collect, jobs=options.jobs, tick=tick, poll=poll, on_wait=entry[1], costs=costs,
-                     owner=entry[2], kind=kinds.pop() if len(kinds) == 1 else None)
+        entry[0].run(*_carrying_plugins(job, chunks), collect, jobs=options.jobs, tick=tick, poll=poll,
+                     on_wait=entry[1], costs=costs, owner=entry[2], kind=kinds.pop() if len(kinds) == 1 else None)
         return
     jobs = options.workers()
     if jobs == 1 or len(chunks) <= 1:
@@ -211,7 +211,8 @@ def run_chunks(job: Callable, chunks: list[tuple], collect: Callable[[int, Any],
 
 
 def _carrying_plugins(job: Callable, chunks: list[tuple]) -> tuple[Callable, list[tuple]]:
-    """The job and chunks for workers that did not start from this process (fresh interpreters, Dask workers): each
+    """The job and chunks for workers that did not start from this process (fresh interpreters, a pool's worker
+    processes or Dask workers, all started before a file may have been loaded): each
     chunk carries the plug-in files this process loaded (``--plugin``), which a worker loads before its first chunk
     (installed plug-ins, entry points, every worker finds by itself)."""
     if not LOADED:

@@ -140,3 +140,19 @@ def test_installed_packages_offer_heuristics_by_entry_point(tmp_path, monkeypatc
     finally:
         sys.modules.pop("team_rules", None)
         sys.modules.pop("broken_rules", None)
+
+
+def test_a_plugin_files_heuristic_runs_in_a_pools_worker_processes(tmp_path):
+    """A run in a pool (the dashboard's, or one a script makes with ``using``) whose worker processes started before
+    the file was loaded: each chunk carries the file, as for Dask's workers."""
+    from hcsched.pool import Pool
+    from hcsched.runner import using
+
+    path = tmp_path / "rules.py"
+    path.write_text(PLUGIN_FILE)
+    load_plugin_file(path)
+    scenario = hcsched.preset("quickstart").replace(trials=4, tasks=100, heuristics=["lazy-mct", "mct"])
+    alone = hcsched.simulate(scenario, jobs=1)
+    with Pool(2) as pool, using(pool, owner="test"):
+        rows = hcsched.simulate(scenario)
+    assert rows.equals(alone) and set(rows["heuristic"]) == {"lazy-mct", "mct"}
