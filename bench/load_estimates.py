@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hcsched import get_model, preset, simulate  # noqa: E402
 from hcsched.experiment import estimate_seconds, progress_text  # noqa: E402
-from hcsched.pool import WORKER_NICE, Pool  # noqa: E402
+from hcsched.pool import WORKER_NICE, Pool, RunQueue  # noqa: E402
 from hcsched.runner import default_jobs, using  # noqa: E402
 
 MODELS = ("value", "estimation")
@@ -58,17 +58,42 @@ def _scenarios(share: float) -> list:
     return out
 
 
-class _Run:
-    """One run as a page's Job makes it: its estimate before, its forecast at a quarter, its wall time."""
+class PageRun:
+    """One run as a page's Job makes it (pages/jobs.py): ``simulate`` in a thread of its own, started at once, its
+    chunks in ``pool`` (``using(pool, owner=self)``: this run's own owner), with ``options`` (simulate's other
+    arguments); its result and its wall time from start to result. ``_progress`` is its progress callback."""
 
-    def __init__(self, pool: Pool, scenario) -> None:
-        self.pool, self.scenario = pool, scenario
-        self.before = estimate_seconds(scenario, jobs=pool.size, pool=pool)
-        self.quarter: float | None = None
+    def __init__(self, pool: RunQueue, scenario, **options) -> None:
+        self.pool, self.scenario, self.options = pool, scenario, options
         self.seconds = 0.0
+        self.result = None
         self.thread = threading.Thread(target=self._work)
         self.started = time.monotonic()
         self.thread.start()
+
+    def _progress(self, done: float, total: int) -> None:
+        """``simulate``'s ``progress(done, total)``: nothing here."""
+
+    def _work(self) -> None:
+        with using(self.pool, owner=self):
+            self.result = simulate(self.scenario, progress=self._progress, **self.options)
+        self.seconds = time.monotonic() - self.started
+
+
+def load_kernels(pool: RunQueue, scenarios: list) -> None:
+    """Each scenario's model's kernels loaded in the pool's workers, untimed: a run of 2 trials of each."""
+    for scenario in scenarios:
+        with using(pool):
+            simulate(scenario.replace(trials=2), jobs=pool.size)
+
+
+class _Run(PageRun):
+    """One run as a page's Job makes it: its estimate before, its forecast at a quarter, its wall time."""
+
+    def __init__(self, pool: Pool, scenario) -> None:
+        self.before = estimate_seconds(scenario, jobs=pool.size, pool=pool)
+        self.quarter: float | None = None
+        super().__init__(pool, scenario, jobs=pool.size)
 
     def _progress(self, done: float, total: int) -> None:
         if self.quarter is None and done >= total / 4:
@@ -77,11 +102,6 @@ class _Run:
             found = re.search(r"about (\d+) (s|min) left", text)
             left = float(found[1]) * (60 if found[2] == "min" else 1) if found else 0.0
             self.quarter = elapsed + left
-
-    def _work(self) -> None:
-        with using(self.pool, owner=self):
-            simulate(self.scenario, jobs=self.pool.size, progress=self._progress)
-        self.seconds = time.monotonic() - self.started
 
 
 def _short():
@@ -121,9 +141,7 @@ def main() -> int:
     rows, good = [], True
     with Pool(default_jobs(), max_runs=4) as pool:
         assert pool.wait_ready(120)
-        for scenario in [*scenarios, _short()]:  # each model's kernels loaded in the workers, untimed
-            with using(pool):
-                simulate(scenario.replace(trials=2), jobs=pool.size)
+        load_kernels(pool, [*scenarios, _short()])
         spinners: list[subprocess.Popen] = []
         try:
             for case in args.cases:

@@ -96,12 +96,13 @@ def render(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write_page(table: str, page: Path = PAGE) -> None:
-    """Put ``table`` between the speed markers of the page."""
+def write_page(table: str, page: Path = PAGE, start: str = START, end: str = END) -> None:
+    """Put ``table`` between the ``start`` and ``end`` markers of the page (the speed table's by default), the rest of
+    it unchanged."""
     text = page.read_text(encoding="utf-8")
-    before, rest = text.split(START, 1)
-    after = rest.split(END, 1)[1]
-    page.write_text(f"{before}{START}\n{table}\n{END}{after}", encoding="utf-8")
+    before, rest = text.split(start, 1)
+    after = rest.split(end, 1)[1]
+    page.write_text(f"{before}{start}\n{table}\n{end}{after}", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> None:
