@@ -5,7 +5,7 @@ from starlette.middleware import Middleware
 
 from hcsched import get_model
 from hcsched.verdict import in_words
-from pages.jobs import watch
+from pages.jobs import said_once, watch
 from pages.link import copy_link, keep_link, open_link
 from pages.models import ui
 from pages.results_view import show_current_results
@@ -31,7 +31,8 @@ def landing() -> None:
                + ", ".join(plain(in_words(h.label, scenario.model)) for h in scenario.heuristics))
     with c1:
         copy_link("home")
-    job = plan_run(scenario)  # first: a scenario too large for this server is refused before anything is drawn
+    # first: a scenario too large for this server is refused before anything is drawn; one estimate, said once
+    job = said_once(plan_run(scenario), "landing_run")
     with shown_as_error("The scenario's overview could not be drawn"):
         if not capacity_refusal(scenario):
             ui(scenario.model).overview(scenario, c2)

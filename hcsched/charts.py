@@ -296,20 +296,51 @@ def _short(t: float) -> str:
     return f"{t:.3g}"
 
 
-SLIDER_LABELS = 10  # about as many labels as the time slider prints: its labels tell them apart, not each frame
+ROUND_STEPS = (1.0, 2.0, 2.5, 5.0)  # a round step of time: one of these times a power of ten
+AXIS_TICKS = 8  # ticks on a Gantt's time axis at most (4 on an overview's narrow panels)
 
 
-def _time_labels(times: np.ndarray) -> list[str]:
-    """The time slider's labels: :func:`_short`'s where they tell the frames apart, else the digits that tell apart
-    labels a tenth of the window apart, and no more ("9,792.3" in a window of 5 time units late in a run, which three
-    significant digits label "9,790" throughout, never "9,792.31"; whole numbers in a window of 10 or more). Two
-    frames may then share a label: the steps go to frames by name, not by label."""
-    labels = [_short(float(t)) for t in times]
-    if len(set(labels)) == len(labels) or len(times) < 2:
-        return labels
-    span = float(times[-1] - times[0])
-    decimals = max(0, int(np.ceil(-np.log10(span / SLIDER_LABELS)))) if span > 0 else 0
+def round_step(span: float, steps: int) -> float:
+    """The smallest round step (1, 2, 2.5 or 5 x 10^k) that covers ``span`` in at most ``steps`` steps: the Gantt's
+    frames and ticks fall on its multiples, "250, 500, 750", never "127, 255, 382" (a span cut in equal parts)."""
+    raw = span / max(1, steps) if span > 0 else 1.0
+    power = 10.0 ** np.floor(np.log10(raw))
+    return next((m * power for m in ROUND_STEPS if m * power >= raw * (1 - 1e-9)), 10 * power)
+
+
+def frame_times(t0: float, t1: float, frames: int) -> tuple[np.ndarray, float]:
+    """The times of a Gantt's frames: at most ``frames`` multiples of a round step (:func:`round_step`) from the last
+    at or before ``t0`` to the first at or after ``t1``, so that the time slider reads "0, 250, 500, 750" and the
+    figure opens on a frame where every bar of the window is drawn; and that step."""
+    step = round_step(t1 - t0, max(1, frames - 2))  # one more frame at each end at most
+    first, last = np.floor(t0 / step + 1e-9), np.ceil(t1 / step - 1e-9)
+    return np.arange(first, max(last, first + 1) + 1) * step, step
+
+
+def _decimals(step: float) -> int:
+    """The decimals that write every multiple of ``step`` exactly (0 for 250, 1 for 2.5 or 0.5, 2 for 0.25)."""
+    return next(d for d in range(12) if abs(round(step, d) - step) <= 1e-9 * step)
+
+
+def _time_labels(times: np.ndarray, step: float) -> list[str]:
+    """The time slider's labels: the frames' round times (:func:`frame_times`) with the decimals their ``step`` needs
+    and thousands separators ("2,500", "9,792.3", "0.25"), never an SI prefix beside the unit."""
+    decimals = _decimals(step)
     return [f"{float(t):,.{decimals}f}" for t in times]
+
+
+def tick_step(t0: float, t1: float, ticks: int) -> float:
+    """The smallest round step whose multiples from ``t0`` to ``t1`` are at most ``ticks`` (0, 2,500, 5,000, 7,500 on
+    0 to 7,533 with four)."""
+    step = round_step(t1 - t0, ticks)
+    while np.floor(t1 / step + 1e-9) - np.ceil(t0 / step - 1e-9) + 1 > ticks:
+        step = round_step(step * (1 + 1e-6), 1)  # the next round step up
+    return step
+
+
+def _time_axes(fig: go.Figure, t0: float, t1: float, ticks: int = AXIS_TICKS) -> None:
+    """Every time axis of a Gantt from ``t0`` to ``t1``, ticked at multiples of a round step (at most ``ticks``)."""
+    fig.update_xaxes(range=[t0, t1], tick0=0.0, dtick=tick_step(t0, t1, ticks))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -710,12 +741,13 @@ def _marked(idx: np.ndarray, colors: list[str], highlight: int, at_edge: bool = 
     return {"pattern": pattern}, text
 
 
-def _controls(times: np.ndarray, unit: str) -> dict:
-    """Play, Pause and the time slider above the panels, the slider at the last frame. Frames and steps change only
-    the bars (no full redraw: axes, slider and titles stay), so Play keeps its pace with many rows or panels."""
+def _controls(times: np.ndarray, step: float, unit: str) -> dict:
+    """Play, Pause and the time slider above the panels (labelled at the frames' round times, ``step`` apart), the
+    slider at the last frame. Frames and steps change only the bars (no full redraw: axes, slider and titles stay),
+    so Play keeps its pace with many rows or panels."""
     steps = [{"method": "animate", "label": label, "value": f"{t:.6g}", "args": [[f"{t:.6g}"], {
         "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]}
-        for t, label in zip(times, _time_labels(times), strict=True)]
+        for t, label in zip(times, _time_labels(times, step), strict=True)]
     return {"updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left",
                              "yanchor": "bottom", "pad": {"b": 62}, "showactive": False, "buttons": [
                                  {"label": "Play", "method": "animate", "args": [None, {
@@ -763,7 +795,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     t1 = window[1] if window else _last_finish(schedules, picks)
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
-    times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))
+    times, step = frame_times(t0, t1, gantt_frames(sum(p.size for p in picks.values()), frames))
     bands = {label: _bands(schedules[label], picks[label], rows_of[label]) for label in labels} if rows.lanes else {}
     height_rows = {label: bands[label][4] if rows.lanes else len(rows_of[label]) for label in labels}
     height, panels = _panel_heights(list(height_rows.values()), rows.lanes)
@@ -801,9 +833,9 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
                   panels[row - 1] / max(1, height_rows[label]))
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))),
                            data=_frame_bars(schedules, picks, float(t), highlight)) for t in times]
-    axes = {f"xaxis{i if i > 1 else ''}": {"range": [t0, t1]} for i in range(1, len(labels) + 1)}
     fig.update_layout(barmode="overlay", height=height, margin={"t": GANTT_TOP, "b": GANTT_BOTTOM, "l": 10, "r": 10},
-                      **axes, **_controls(times, time_unit))
+                      **_controls(times, step, time_unit))
+    _time_axes(fig, t0, t1)
     fig.update_xaxes(title_text=f"time ({time_unit})", row=len(labels), col=1)
     return plain_numbers(fig)
 
@@ -843,7 +875,7 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
     t0 = window[0] if window else gantt_start(schedules)
     t1 = window[1] if window else _last_finish(schedules, picks)
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
-    times = np.linspace(t0, t1, max(2, gantt_frames(sum(p.size for p in picks.values()), frames)))
+    times, step = frame_times(t0, t1, gantt_frames(sum(p.size for p in picks.values()), frames))
     names = [rows.name(j) for j in range(max(s.machines for s in schedules.values()))]
     px = min(ROW_PX[1], gantt_rows_px(1) / len(names))
     height = GANTT_TOP + GANTT_BOTTOM + px * len(names)
@@ -870,7 +902,8 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
             marker=marker, name=label, showlegend=False, customdata=custom, width=0.9,
             hovertemplate=_hover(f"on {rows.word} %{{y}}", time_unit, by[label], name(label)),
             **extra), row=1, col=col)
-        fig.update_xaxes(range=[t0, t1], nticks=4, title_text=f"time ({time_unit})", row=1, col=col)
+        fig.update_xaxes(title_text=f"time ({time_unit})", row=1, col=col)
+    _time_axes(fig, t0, t1, ticks=4)
     every = max(1, int(np.ceil(OVERVIEW_LABEL_PX / px)))
     fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], range=[-0.5, len(names) - 0.5], showgrid=False,
                      tickmode="array", tickvals=names[::every], ticktext=names[::every],
@@ -879,7 +912,7 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))),
                            data=_frame_bars(schedules, picks, float(t), highlight)) for t in times]
     fig.update_layout(barmode="overlay", height=height, margin={"t": GANTT_TOP, "b": GANTT_BOTTOM, "l": 10, "r": 10},
-                      **_controls(times, time_unit))
+                      **_controls(times, step, time_unit))
     return plain_numbers(fig)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import html
+import math
 import os
 import queue
 import re
@@ -74,6 +75,40 @@ PARTIAL_REDRAW_SECONDS = 2.0  # a page showing a run's results so far is drawn a
 WATCH_SECONDS = float(os.environ.get("HCSCHED_WATCH_SECONDS", 600))  # a page follows a job this long, then redraws
 SCHEDULER_SETTING = "HCSCHED_DASK_SCHEDULER"  # the address of a Dask scheduler for the server's runs (tcp://host:8786)
 RETRY_SECONDS = 30.0  # a scheduler that could not be reached is tried again after this long (runs fail meanwhile)
+
+
+STEADY_MARGIN = 0.25  # a new forecast of the time left replaces the one said when they differ by more than this share
+
+
+@dataclass
+class Countdown:
+    """The time left a progress bar says, steady: the pool's forecast (:meth:`hcsched.pool.Pool.time_left`) moves
+    with every reading of the machine's load and every chunk that starts or ends beside the run, and a bar that said
+    each forecast jumped ("about 45 s left" between 41 and 77 s while nothing ended).
+
+    The rule: the forecast taken last counts down with the wall clock. A new forecast replaces it only when the two
+    differ by more than ``STEADY_MARGIN`` of the larger, and either a trial of the run has ended since (the pool has
+    measured its pace on it: news), or the new forecast is the lower (a run beside it ended), or the count has run
+    out (the run is late: said again rather than "about 0 s left"). So between two trials' ends it never rises but
+    after running out, and small changes of the forecast never move it."""
+
+    seconds: float | None = None  # the forecast taken last
+    taken: float = 0.0  # when (time.monotonic)
+    trials: int = 0  # whole trials done then
+
+    def left(self, forecast: float, done: float, now: float) -> float:
+        """The seconds left to say at ``now``, given the pool's ``forecast`` and the trials ``done`` (fractional)."""
+        count = None if self.seconds is None else max(0.0, self.seconds - (now - self.taken))
+        ended, self.trials = math.floor(done) > self.trials, max(self.trials, math.floor(done))
+        if count is None or self._replaced(count, forecast, ended):
+            self.seconds, self.taken = forecast, now
+            return forecast
+        return count
+
+    @staticmethod
+    def _replaced(count: float, forecast: float, ended: bool) -> bool:
+        apart = abs(forecast - count) > STEADY_MARGIN * max(forecast, count)
+        return apart and (ended or forecast < count or count == 0.0)
 
 
 class Cancelled(Exception):
@@ -225,6 +260,7 @@ class Job:
     partials: int = 0  # how many times they were given
     kept: tuple | None = None  # what :attr:`on_cancel` kept of it (decided once)
     so_far: tuple[int, str] | None = None  # (trials, references to come) the page shows of it: :func:`showing_so_far`
+    countdown: Countdown = field(default_factory=Countdown)  # the time left its bar says, steady
     news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
 
     def give_partial(self, value: Any) -> None:
@@ -337,6 +373,8 @@ class Job:
                                    f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
         else:
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
+            if left is not None:
+                left = self.countdown.left(left, self.done, time.monotonic())
             mine = shown[0] if shown is not None and not shown[1] else None  # one count on the page: the lead's
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left,
                                  shown=mine)
@@ -373,15 +411,45 @@ def adopt(value: Any) -> None:
         value.session, value.gone_since = _session_id(), None
 
 
+FOLLOWED = "progress_followed"  # the Cancel keys of the progress a page drew (follow) in its last run
+
+
 def follow(key: str, cancel_key: str, results: bool = False) -> None:
     """The page's part of the job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it
     runs, kept up to date by :func:`watch` at the end of the page; once it has ended, settled (:func:`settle`) and the
     page drawn again. With ``results`` (a page that shows the job's results so far), the page is drawn again as more
-    of them come (at most every ``PARTIAL_REDRAW_SECONDS``, and never faster than twice the time it takes to draw)."""
+    of them come (at most every ``PARTIAL_REDRAW_SECONDS``, and never faster than twice the time it takes to draw).
+
+    All in one slot, drawn first, and drawn empty in the page's first run after the job has ended: Streamlit greys
+    what the run before drew and removes it only when the page's script ends, so the bar ("1 of 30 replications shown
+    below, about 0 s left") and Cancel stayed on screen, greyed, while the final answer's charts took seconds to draw
+    below them. The empty slot replaces them at once, in the rerun that shows the answer; later runs draw none."""
     _watched.entry = None
+    shown = st.session_state.setdefault(FOLLOWED, set())  # the Cancel keys of the progress drawn last run
+    slot = st.empty() if cancel_key in shown else None
     job = _running(key)
-    if job is not None:
+    if job is None:
+        shown.discard(cancel_key)
+        return
+    shown.add(cancel_key)
+    with (st.empty() if slot is None else slot).container():
         _watched.entry = (key, *job.show(cancel_key, results), job.partials if results else None)
+
+
+SAID = "estimates_said"  # a Run button's key -> (the scenario, the estimate) the page said beside it last
+
+
+def said_once(job: Job, button: str) -> Job:
+    """``job``, the run the button ``button`` starts, with one estimate: on the rerun of the button's click, the one
+    the page said before the click. Each script run plans the run again, and the pool's forecast reads its pace anew
+    (the machine's load read again, the chunks of the runs beside it further on: :meth:`hcsched.pool.Pool.forecast`),
+    so the click's rerun said another number as the run started ("about 4.1 s", then "3.2 s" a moment later)."""
+    said = st.session_state.setdefault(SAID, {})
+    before = said.get(button)
+    if st.session_state.get(button) is True and before is not None and before[0] == job.scenario:
+        job.estimate = before[1]
+    said[button] = (job.scenario, job.estimate)
+    return job
 
 
 def showing_so_far(job: Job, trials: int, references: str = "") -> None:

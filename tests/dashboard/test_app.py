@@ -51,7 +51,7 @@ def test_landing_run_shows_the_library_numbers():
     assert "Makespan (s)" in shown.columns
     gantt = charts(at)[3]
     assert [b["label"] for b in gantt["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
-    assert len(gantt["frames"]) == 60 and len(gantt["data"]) == 4
+    assert 30 <= len(gantt["frames"]) <= 60 and len(gantt["data"]) == 4  # frames at round times (charts.frame_times)
     assert len(at.get("download_button")) == 4
 
 

@@ -440,3 +440,105 @@ def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_a
     assert any(c.value.startswith("The run was cancelled before its references ended: ga (Genetic algorithm")
                for c in at.caption), [c.value for c in at.caption]
     assert any(m.value.startswith("**") and "max-min" in m.value for m in at.markdown)  # who wins, of the two
+
+
+def _paths(at) -> dict[tuple, object]:
+    """Every node of an AppTest page's main area by its place (Streamlit's delta path, less the root)."""
+    from streamlit.testing.v1.element_tree import Block
+
+    found, todo = {}, [((), at.main)]
+    while todo:
+        path, node = todo.pop()
+        found[path] = node
+        if isinstance(node, Block):
+            todo += [((*path, i), child) for i, child in node.children.items()]
+    return found
+
+
+def _replaced(path: tuple, now: dict[tuple, object]) -> bool:
+    """Whether the browser drops what stood at ``path`` when this run's page arrives: an element (not a block, whose
+    old children Streamlit keeps, greyed, until the script ends) was drawn there or at a block holding it."""
+    from streamlit.testing.v1.element_tree import Block
+
+    return any(path[:k] in now and not isinstance(now[path[:k]], Block) for k in range(1, len(path) + 1))
+
+
+def test_the_progress_and_cancel_go_in_the_rerun_that_shows_the_answer():
+    """Home, classes: after the answer was shown, a greyed "Run of alazzoni-B: 1 of 30 replications shown below,
+    about 0 s left" and a greyed Cancel stayed for 11 s. Streamlit greys what the run before drew and removes it only
+    when the script ends, here after seconds of charts; the run that shows the answer now draws an element where the
+    bar and Cancel stood, before the answer, so the browser drops them at once."""
+    from pages.runs import plan_run
+
+    sc = preset("quickstart").replace(trials=4)
+    whole = simulate(sc, jobs=1)
+    at = app(scenario=sc)
+    release = threading.Event()
+    job = plan_run(sc).submit(lambda *_: release.wait(60) and whole)
+    at.session_state["job"] = job
+    at.run()
+    before = _paths(at)
+    progress = [p for p, node in before.items() if getattr(node, "type", None) in ("progress", "button")
+                and getattr(node, "label", "Cancel") == "Cancel"]
+    assert len(progress) == 2, progress  # the bar and Cancel
+    release.set()
+    job.future.result(timeout=60)
+    at.run()
+    now = _paths(at)
+    assert "job" not in at.session_state and "results" in at.session_state and not at.get("progress")
+    assert all(_replaced(p, now) for p in progress), {p: now.get(p[:-1]) for p in progress}
+
+
+def test_the_time_left_counts_down_steadily_and_takes_a_new_forecast_only_when_it_is_news():
+    """Estimation under load said "0 of 30 trials done, about 45 s left" for 28 s, jumping between 41 and 77 s as
+    the pool's forecast moved with each reading of the load. On a fake clock: the forecast taken counts down; while
+    no trial ends a higher forecast is not taken, nor one within 25%; a lower one by more is (a run beside it ended);
+    a trial's end takes a forecast off by more than 25% either way; a count run out takes the forecast again."""
+    countdown = jobs.Countdown()
+    said = [countdown.left(forecast, 0.0, now) for now, forecast in
+            [(0, 45.0), (2, 77.0), (4, 41.0), (6, 60.0), (8, 52.0), (10, 70.0)]]
+    assert said == [45.0, 43.0, 41.0, 39.0, 37.0, 35.0]  # steady: it only goes down with the clock
+    assert countdown.left(20.0, 0.7, 12) == 20.0  # lower by over 25%: taken (a trial's part ended: no whole trial)
+    assert countdown.left(60.0, 0.9, 13) == 19.0  # higher, no trial ended: not taken
+    assert countdown.left(240.0, 1.0, 14) == 240.0  # a trial ended and the forecast is far off: taken
+    assert countdown.left(230.0, 2.0, 15) == 239.0  # a trial ended, the forecast within 25%: the count goes on
+    assert countdown.left(300.0, 2.0, 300) == 300.0  # the count ran out: the run is late, said again
+    assert jobs.Countdown().left(12.0, 5.0, 0) == 12.0  # the first forecast is taken as it is
+
+
+def test_the_bar_says_one_time_left_while_the_pools_forecast_jitters(monkeypatch):
+    """The bar's text, drawn again and again while nothing ended, keeps one time left whatever the pool says."""
+
+    class Jittery:
+        size, forecasts = 2, iter([45.0, 77.0, 41.0, 66.0, 50.0])
+
+        def time_left(self, owner):
+            return next(self.forecasts)
+
+        def held_by_others(self, owner):
+            return 0
+
+    monkeypatch.setattr(jobs, "started_pool", lambda: Jittery())
+    job = Job(preset("quickstart"), 30, estimate=60.0)
+    bar, warning = _Slot(), _Slot()
+    texts = []
+    for _ in range(5):
+        job.draw(bar, warning)
+        texts.append(bar.text)
+    assert texts == ["0 of 30 trials done, about 45 s left"] * 5, texts
+
+
+def test_home_says_one_estimate_the_run_it_starts_keeps(monkeypatch):
+    """Home said "Estimated time: about 4.1 s", then "3.2 s" a moment later (quickstart: 1.6 s, then 2.7 s): the
+    click's rerun planned the run again, and the pool's forecast had read the machine's load anew. The click's rerun
+    now says the estimate said before the click, and the run starts with it; a later visit plans anew."""
+    forecasts, started = iter([4.1, 3.2, 2.0]), []
+    monkeypatch.setattr("pages.runs.run_estimate", lambda *args, **kw: next(forecasts))
+    monkeypatch.setattr("pages.runs.start_run", lambda job, jobs=None: started.append(job.estimate) and False)
+    at = app(scenario=preset("quickstart"))
+    assert any("about 4.1 s" in c.value for c in at.caption)
+    at.button(key="landing_run").click().run()
+    assert started == [4.1] and any("about 4.1 s" in c.value for c in at.caption)
+    assert not any("3.2 s" in c.value for c in at.caption)
+    at.run()  # no click: the forecast of now
+    assert any("about 2.0 s" in c.value for c in at.caption)
