@@ -53,3 +53,26 @@ class Cluster:
         for p in [*self.workers, self.scheduler]:
             self.kill(p)
         self.log.close()
+
+
+class Started(Cluster):
+    """Processes started from command lines as a page writes them (a scheduler, workers, a dashboard), each in a
+    process group of its own, their output in ``log``; :meth:`stop` kills every group, the last started first."""
+
+    def __init__(self, log: Path) -> None:  # no scheduler of its own: the commands start one
+        self.log = log.open("w")
+        self.processes: list[subprocess.Popen] = []
+
+    def start(self, argv: list[str], env: dict[str, str]) -> subprocess.Popen:
+        """``argv`` started in the checkout's folder with ``env`` added to this process's environment and the
+        checkout importable (as its own ``pip install -e .`` would make it)."""
+        path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "PYTHONPATH": path, **env}
+        process = subprocess.Popen(argv, stdout=self.log, stderr=self.log, env=env, cwd=ROOT, start_new_session=True)
+        self.processes.append(process)
+        return process
+
+    def stop(self) -> None:
+        for p in reversed(self.processes):
+            self.kill(p)
+        self.log.close()
