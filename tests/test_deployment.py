@@ -26,8 +26,6 @@ from distributed import Client  # noqa: E402  (after the skip)
 from hcsched import cluster  # noqa: E402  (it imports distributed)
 from hcsched.cluster import KEY_PREFIX, ClusterPool  # noqa: E402
 
-pytestmark = pytest.mark.serial  # it starts a scheduler, two workers and a dashboard
-
 PAGE = ROOT / "docs" / "deployment.md"
 HEALTH_SECONDS = 60  # the dashboard answers its health check within this long
 
