@@ -1,7 +1,7 @@
-"""A load test of the team deployment (issue 43): the same what-ifs of several sessions at once on the server's own
+"""A load test of a team's deployment (docs/deployment.md): the same what-ifs of several sessions at once on the server's own
 worker processes, and on a real Dask cluster with 1 and with 2 workers.
 
-It drives the dashboard's run path without a browser, as the issue allows: one pool for the whole server, each
+It drives the dashboard's run path without a browser: one pool for the whole server, each
 session's run in a thread of its own with its own owner (``using(pool, owner=...)``), as pages/jobs.py's Job does
 (:class:`load_estimates.PageRun`), ``simulate`` called as the Results page's what-if button calls it (the default
 jobs, results so far, the server's known rows). The load: ``--sessions`` sessions (6 by default) started 0.5 s

@@ -53,6 +53,7 @@ from hcsched.formatting import (
     listed,
     readable,
     readable_pair,
+    said_pair,
     seconds_number,
     span_pair,
     time_span,
@@ -70,10 +71,12 @@ from hcsched.verdict import (
     headline_metric,
     headline_metrics,
     heuristic_words,
+    is_small,
     metric_words,
     named_once,
     of_what,
     scenario_verdicts,
+    small_words,
     word_count,
 )
 from hcsched.version import __version__
@@ -581,6 +584,8 @@ class RunComparison:
     left_out: tuple[str, ...] = ()  # metrics not compared: normalised to another benchmark in each run
     #: the heuristics of each run that could not keep up with its arrivals (``Model.overloaded``)
     overloaded: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    #: the baseline's winner against the what-if's on the headline metric, where the winner changes (else None)
+    best: Change | None = None
 
     @property
     def left_out_text(self) -> str:
@@ -737,10 +742,11 @@ class RunComparison:
         piled = self._piles_up(c)
         if piled is not None:
             return self._piled_up_parts(c, short, piled)
+        old = self._old_winner()
+        if old is not None:
+            return self._best_parts(old, short)
         said = f"{metric_words(metric)} of {_lead_pair(c, metric)}{self._though(metric, c)}"
-        named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {said}.") <= CHANGE_LEAD_WORDS), 1)
-        lead = f"{self._what(named, short)}: {said}"
-        rest = [f"What differs: {'; '.join(self.differences)}."] if short[:named] != list(self.differences) else []
+        lead, rest = self._opening(short, said)
         easier = self._not_like_for_like(c)
         differs = f"the work itself differs ({listed(self.workload)})" if self.workload else ""
         if metric in easier:  # the lead's own change looks better than the schedule made it
@@ -749,21 +755,61 @@ class RunComparison:
                 lead += caveat
             else:  # first below the lead
                 rest.append(f"{differs[:1].upper()}{differs[1:]}, so its {metric_words(metric)} is not like for like.")
-        rest.append(_detail(c, metric))
-        charted = self.charted()
-        others = [_also(o, charted[o.metric]) for o in self._of_pair(c) if o.separated and o.metric != metric.name]
-        if others:
-            rest.append(f"Also a real change: {'; '.join(others)}.")
+        rest += [_detail(c, metric), *self._also_real(c, metric)]
         easier = [m for m in easier if m != metric]
         if easier:
             rest.append(f"{differs[:1].upper()}{differs[1:]}, so the better {listed(metric_words(m) for m in easier)} "
                         f"{'is' if len(easier) == 1 else 'are'} not like for like.")
-        on = "" if metric.name == self.headline.name else metric_words(self.headline)
+        return self._with_winner(lead, rest, "" if metric.name == self.headline.name else metric_words(self.headline))
+
+    def _with_winner(self, lead: str, rest: list[str], on: str = "") -> tuple[str, list[str]]:
+        """(lead, rest) with whether the winner stays (:meth:`winner_words`, ``on`` the metric said) at the lead's end
+        where it fits, in full or short, else below it."""
         winner = self.winner_words(on)
         for said in (winner, self.winner_words(on, short=True)):
             if word_count(f"{lead}; {said}.") <= CHANGE_LEAD_WORDS:
                 return f"{lead}; {said}.", rest + ([] if said == winner else [f"{winner[:1].upper()}{winner[1:]}."])
         return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
+
+    def _opening(self, short: list[str], said: str) -> tuple[str, list[str]]:
+        """(lead, rest) opened with what differs (``short``: as a lead says it), two changes named where the lead
+        still fits, else one, then ``said``; the rest says every difference where the lead did not."""
+        named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {said}.") <= CHANGE_LEAD_WORDS), 1)
+        rest = [f"What differs: {'; '.join(self.differences)}."] if short[:named] != list(self.differences) else []
+        return f"{self._what(named, short)}: {said}", rest
+
+    def _old_winner(self) -> Change | None:
+        """The baseline winner's own change on the headline metric, where the winner changes to one told apart from
+        its runner-up and the line is about it (no heuristic replaced): the line then leads with the best against the
+        best (:meth:`_best_parts`)."""
+        c = self.subject()
+        if self.best is None or c is None or c.before_label != c.after_label or not self.winners[1].clear:
+            return None  # no new winner told apart from its runner-up: the old winner's change leads, as before
+        return c
+
+    def _best_parts(self, old: Change, short: list[str]) -> tuple[str, list[str]]:
+        """(lead, rest) where the winner changes: the best value before against the best after, judged trial by
+        trial (:attr:`best`; "twice the arrival rate: the best value moves from max-min 91.3% to slack-sufferage
+        90.8% of the upper bound (0.5 points lower: a real change, for the worse)"), then the old winner's own
+        change ("max-min itself 11 points lower"), and the winner, each in the lead where it fits, else below it:
+        a manager reads first how the best answer moved, not how the old winner fell."""
+        metric, best = self.headline, self.best
+        said = _best_words(best, metric)
+        lead, rest = self._opening(short, said)
+        drop = f"{old.before_label} itself {size_words(old, metric)}"
+        if math.isnan(old.change) or word_count(f"{lead}; {drop}.") > CHANGE_LEAD_WORDS:
+            rest.append(f"The old winner: {metric_words(metric)} of {_lead_pair(old, metric)}.")
+        else:
+            lead += f"; {drop}"
+        return self._with_winner(lead, [*rest, _detail(best, metric), _detail(old, metric),
+                                        *self._also_real(old, metric)])
+
+    def _also_real(self, c: Change, metric: Metric) -> list[str]:
+        """"Also a real change: ..." of the other headline metrics of ``c``'s heuristics than ``metric``; none
+        without one."""
+        charted = self.charted()
+        others = [_also(o, charted[o.metric]) for o in self._of_pair(c) if o.separated and o.metric != metric.name]
+        return [f"Also a real change: {'; '.join(others)}."] if others else []
 
     def _piles_up(self, c: Change) -> int | None:
         """Which run's heuristic of ``c`` cannot keep up with its arrivals where the other run's could: 1 the
@@ -790,16 +836,13 @@ class RunComparison:
         if run:
             piled = f"{why}, so tasks pile up for the whole run"
             length = "how long the run was, not how much worse the what-if is"
-        else:
-            who = "the machines now keep" if self._none_keep_up(0) else f"{c.after_label} now keeps"
-            piled = f"{who} up, where before, tasks piled up for the whole run"
+        else:  # the values say how far the queues had grown; the rest says why
+            piled = "the machines now keep up" if self._none_keep_up(0) else f"{c.after_label} now keeps up"
             length = "how long the baseline's run was, not how much better the what-if is"
         values = f"{metric_words(metric)} of {_rough_pair(h, metric)}"
-        named = next((n for n in (2, 1) if word_count(f"{self._what(n, short)}: {piled}.") <= CHANGE_LEAD_WORDS), 1)
-        lead = f"{self._what(named, short)}: {piled}"
-        rest = [f"What differs: {'; '.join(self.differences)}."] if short[:named] != list(self.differences) else []
-        if word_count(f"{lead}: {values}.") <= CHANGE_LEAD_WORDS:
-            lead += f": {values}"
+        lead, rest = self._opening(short, piled)
+        if word_count(f"{lead}; {values}.") <= CHANGE_LEAD_WORDS:
+            lead += f"; {values}"
         grew = "The queues grow" if run else f"In the baseline, {why}: its queues grew"
         rest += [_detail(h, metric), f"{grew} for as long as the run lasts: the size of this change says {length}."]
         winner = self.winner_words()
@@ -970,34 +1013,45 @@ def _lead_pair(c: Change, metric: Metric) -> str:
         head = f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
     else:
         head = f"{c.before_label} {_short_pair(c.before, c.after, metric)}{of_what(metric)}"
-    size, verdict = size_words(c, metric), real_words(c)
-    if c.separated and verdict:
-        verdict += ", for the better" if _better(metric, c) else ", for the worse"
-    if size and c.change == c.lower == c.upper:
-        size += " in every trial" if size != "no change" else " in any trial"
-    said = ": ".join(x for x in (size, verdict) if x)
+    said = _judged(c, metric)
     return f"{head} ({said})" if said else head
 
 
-def _rough(x: float) -> str:
-    """A value rounded as a lead says one that is far from another: two significant digits below 100, three from
-    100, thousands separated ("5.2", "48", "86,600")."""
-    if x == 0 or not math.isfinite(x):
-        return f"{x:g}"
-    places = (3 if abs(x) >= 100 else 2) - 1 - math.floor(math.log10(abs(x)))
-    return f"{round(x, places):,.{max(places, 0)}f}"
+def _judged(c: Change, metric: Metric) -> str:
+    """A change's size and whether it is real, as a lead says them: "35% shorter: a real change, for the better";
+    a real change under 1% of the value before says it is small instead of which way ("0.3 points higher: real, but
+    under 1% of its value", :func:`~hcsched.verdict.small_words`); "" without a change."""
+    size, verdict = size_words(c, metric), real_words(c)
+    if c.separated and verdict and is_small(c.change, c.kind, c.before * (100.0 if is_fraction(metric) else 1.0)):
+        verdict = small_words()
+    elif c.separated and verdict:
+        verdict += ", for the better" if _better(metric, c) else ", for the worse"
+    if size and c.change == c.lower == c.upper:
+        size += " in every trial" if size != "no change" else " in any trial"
+    return ": ".join(x for x in (size, verdict) if x)
+
+
+def _best_words(c: Change, metric: Metric) -> str:
+    """The best value before against the best after, where the winner changes: "the best value moves from max-min
+    91.3% to slack-sufferage 90.8% of the upper bound (0.5 points lower: a real change, for the worse)"."""
+    a, b = (_short_value(x, metric) for x in (c.before, c.after))
+    head = f"the best {metric_words(metric)} moves from {c.before_label} {a} to {c.after_label} {b}{of_what(metric)}"
+    said = _judged(c, metric)
+    return f"{head} ({said})" if said else head
 
 
 def _rough_pair(c: Change, metric: Metric) -> str:
-    """"lpas 5.2 → 86,600" (the unit said where the metric's words do not say it: "mean response time of lpas 1.6
-    → 14,000 time units"); a time in seconds and a percentage as :func:`_short_pair` says them."""
+    """"lpas 5.16 → 86,600 tasks", "mean response time of lpas 1.6 → 14,000 time units": the values as the leads say
+    them (:func:`~hcsched.formatting.said_pair`, the unit said once); a time in seconds and a percentage as
+    :func:`_short_pair` says them."""
     if metric.unit in ("s", "%") or is_fraction(metric):
         a, b = (_short_value(x, metric) for x in (c.before, c.after))
+        pair = f"{a} → {b}"
     else:
-        unit = f" {metric.unit}" if metric.unit and metric.unit not in metric_words(metric) else ""
-        a, b = _rough(c.before), _rough(c.after) + unit
+        pair = said_pair(c.before, c.after, metric)
     if c.before_label == c.after_label:
-        return f"{c.before_label} {a} → {b}{of_what(metric)}"
+        return f"{c.before_label} {pair}{of_what(metric)}"
+    a, _, b = pair.partition(" → ")
     return f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
 
 
@@ -1058,9 +1112,22 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
         for x, y in pairs:
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),
                                      (x, y)))
+    winners = winner_of(before, before_results), winner_of(after, after_results)
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),
-                         (winner_of(before, before_results), winner_of(after, after_results)), left_out,
-                         (model.overloaded(before_results), model.overloaded(after_results)))
+                         winners, left_out, (model.overloaded(before_results), model.overloaded(after_results)),
+                         _best_change(lead, winners, before_results, after_results, paired))
+
+
+def _best_change(metric: Metric, winners: tuple[Winner, Winner], before_results: pd.DataFrame,
+                 after_results: pd.DataFrame, paired: bool) -> Change | None:
+    """The baseline's winner against the what-if's on the headline ``metric``, where the winner changes: the best
+    value before against the best after, paired by trial index as every other change (:func:`change_of`); None
+    where the winner stays or either run has none."""
+    a, b = winners
+    if a.label is None or b.label is None or a.label == b.label:
+        return None
+    return change_of(metric, wide(before_results, metric.name)[a.label], wide(after_results, metric.name)[b.label],
+                     paired, (a.label, b.label))
 
 
 def comparison_csv(cmp: RunComparison) -> str:

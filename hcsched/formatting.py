@@ -123,11 +123,19 @@ def readable_pair(before: float, after: float, metric: Metric) -> str:
         aside = span_pair(before, after)
         return f"{seconds_number(before)} → {seconds_number(after)} s" + (f" ({aside})" if aside else "")
     if finite and metric.unit and metric.unit != "%" and not is_fraction(metric):
-        a, b = (readable(x, metric) for x in (before, after))
-        unit = f" {metric.unit}"
-        if a.endswith(unit) and b.endswith(unit):
-            return f"{a[: -len(unit)]} → {b}"
+        return _unit_once(readable(before, metric), readable(after, metric), metric.unit)
     return f"{readable(before, metric)} → {readable(after, metric)}"
+
+
+def _unit_once(a: str, b: str, unit: str) -> str:
+    """"5.2 → 4.8 tasks" from "5.2 tasks" and "4.8 tasks"; "a → b" where they do not both end in ``unit``."""
+    tail = f" {unit}"
+    return f"{a[: -len(tail)]} → {b}" if unit and a.endswith(tail) and b.endswith(tail) else f"{a} → {b}"
+
+
+def said_pair(before: float, after: float, metric: Metric) -> str:
+    """Two values as a sentence says each (:func:`said_value`), the unit said once: "80,000 → 5.61 tasks"."""
+    return _unit_once(said_value(before, metric), said_value(after, metric), metric.unit)
 
 
 def span_pair(before: float, after: float) -> str:
@@ -173,6 +181,18 @@ def amount_text(x: float) -> str:
     if x != 0 and abs(x) < 0.05:
         return f"{x:.2g}"
     return f"{x:.1f}" if round(abs(x), 1) < 10 else f"{x:.0f}"
+
+
+#: Shares said in words: the nearest within :data:`SHARE_NEAR` is said "about ..."; others as a percent.
+SHARES = ((0.25, "a quarter"), (1 / 3, "a third"), (0.5, "half"), (2 / 3, "two thirds"), (0.75, "three quarters"))
+SHARE_NEAR = 0.02
+
+
+def share_words(x: float) -> str:
+    """A share under one in words: "about two thirds" (0.67), "about half" (0.49); "about 45%" where no simple
+    share is near."""
+    near = min(SHARES, key=lambda s: abs(s[0] - x))
+    return f"about {near[1]}" if abs(near[0] - x) <= SHARE_NEAR else f"about {x:.0%}"
 
 
 def listed(items: Iterable[str]) -> str:

@@ -521,7 +521,8 @@ def _benchmark_parts(v: Verdict, total: int, named: set[str]) -> list[_Part]:
 
 def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """The best told apart from the runner-up (or too few trials to tell): who, by how much, and whether it is
-    real."""
+    real, always with its 95% interval (where the names leave no room for it, the runner-up named without "the
+    runner-up", else named below the lead)."""
     c, best, what, sup = v.comparisons[0], v.best, metric_words(metric), _superlative(v)
     has = f"{best} has the {sup} {what}{_connector(metric)} {_at(v.best_mean, metric)}"
     if c.trials == 0:
@@ -531,10 +532,15 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
         where = "the only trial" if total == 1 else "the one trial where both have a value"
         return [[_Part(f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
                        f"{where}: too few trials to tell whether the difference is real")]]
-    runner = f"the benchmark {c.other}, the runner-up" if c.other == v.benchmark else f"the runner-up {c.other}"
-    return [[_Part(f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)} {runner}: a real difference"),
-             _Part(f" ({_ci(c, total)}: {_range(c, v.kind)})",
-                   f"The {_ci(c, total)} of {best} against {c.other}: {_range(c, v.kind)}.")]]
+    bench = c.other == v.benchmark
+    runner = f"the benchmark {c.other}, the runner-up" if bench else f"the runner-up {c.other}"
+    named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
+    interval = _Part(f" ({_ci(c, total)}: {_range(c, v.kind)})")  # a lead that says "real" says how sure
+    gap = f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)}"
+    # "the runner-up" left out, then its name said below the lead, before the interval is
+    return [[_Part(f"{gap} {who}: a real difference", below=below), interval]
+            for who, below in ((runner, ""), (f"the benchmark {c.other}" if bench else c.other, ""),
+                               ("the runner-up", named))]
 
 
 def _superlative(v: Verdict) -> str:
@@ -555,8 +561,8 @@ def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]
     (:func:`_group_span`), every member named where the names fit, else the group counted."""
     group = [v.best] + [t.other for t in v.tied]
     two = len(group) == 2
-    beat = (f"beat the benchmark {v.benchmark} on {metric_words(metric)} by "
-            f"{_sizes([c.difference for _, c in v.group_benchmark], v.kind)}")
+    by = f"on {metric_words(metric)} by {_sizes([c.difference for _, c in v.group_benchmark], v.kind)}"
+    beat = f"beat the benchmark {v.benchmark} {by}"
     span = _group_span(v)
     interval = f" ({_ci(span, total)}{'' if two else 's'}: {_range(span, v.kind)})"
     apart = "the two are not told apart" if two else "no two are told apart"
@@ -565,7 +571,11 @@ def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]
     said = "a real difference" if two else "real differences"
     return [[_Part(f"{listed(group)} {each} {beat}: {said}{interval}"),
              _Part(f"; {apart}", f"{apart[:1].upper()}{apart[1:]}.")],
-            [_Part(f"{v.best} and {others} {each} {beat}: {said}"), _Part(interval, "")]]
+            [_Part(f"{v.best} and {others} {each} {beat}: {said}{interval}")],
+            [_Part(f"{v.best} and {others} {each} beat the benchmark {by}: {said}{interval}",  # "real": how sure
+                   below=f"The benchmark is {v.benchmark}.")],
+            [_Part(f"{v.best} and {len(group) - 1} other{'' if two else 's'} {each} beat the benchmark {by}: {said}"
+                   f"{interval}", below=f"The benchmark is {v.benchmark}.")]]  # the tie said below (_group_lines)
 
 
 def _beats_benchmark(v: Verdict) -> bool:
@@ -687,34 +697,38 @@ def _unranked_note(v: Verdict, metric: Metric) -> list[str]:
             f"{'it is' if len(v.unranked) == 1 else 'they are'} not ranked: an infinite mean cannot win."]
 
 
-SMALL = 0.01  # a real difference under this share of the other's mean is said to be small (a reference's sentence)
+SMALL = 0.01  # a real difference under this share of the other's mean is said to be small
 
 
-def _small(c: Comparison, kind: str) -> bool:
-    """Whether a difference is under :data:`SMALL` of the other's mean (a percent difference: under 1%)."""
-    share = abs(c.difference) / 100 if kind == "percent" else abs(c.difference) / abs(c.means[1])
+def is_small(difference: float, kind: str, other: float) -> bool:
+    """Whether a difference (percent or points, ``kind``) is under :data:`SMALL` of the value ``other`` it is
+    against (a percent difference: under 1%; points: under 1% of ``other``, in points too)."""
+    share = abs(difference) / 100 if kind == "percent" else abs(difference) / abs(other)
     return share < SMALL
+
+
+def small_words() -> str:
+    """How a real difference under :data:`SMALL` of its value is said: real, and small."""
+    return f"real, but under {SMALL:.0%} of its value"
 
 
 def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
     """How a reference compares with ``name``, short (the charts give the intervals): "5.0 points above A (a real
-    difference)", "about the same as A (0.048 points above: real, but under 1% of its value)", "not told apart from
-    A"."""
+    difference)", "about the same as A" (a real difference under 1% of A's value: a manager reads "about the same",
+    and the size is on the chart), "not told apart from A"."""
     if c.trials < 2 or _equal(c):
         return _against(c, "", name, kind, total)
     if not c.told_apart:
         return f"not told apart from {name}"
-    size = f"{_size(c.difference, kind)} {_side(c.difference)}"
-    if _small(c, kind):  # a manager reads "about the same" first, the size after
-        return f"about the same as {name} ({size}: real, but under 1% of its value)"
-    return f"{size} {name} (a real difference)"
+    if is_small(c.difference, kind, c.means[1]):
+        return f"about the same as {name}"
+    return f"{_size(c.difference, kind)} {_side(c.difference)} {name} (a real difference)"
 
 
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     """A sentence per reference, against the best heuristic that can run online (the lead's): "For reference, not
     contenders, each a search computed after the fact, knowing every task: ga reaches 95.7% of the upper bound, 4.3
-    points above slack-sufferage (a real difference). tpsa reaches 91.3%, about the same as slack-sufferage (0.048
-    points above: real, but under 1% of its value)."."""
+    points above slack-sufferage (a real difference). tpsa reaches 91.3%, about the same as slack-sufferage."."""
     if not v.references:
         return ""
     whats = {r.what for r in v.references}
@@ -830,7 +844,8 @@ def _same_name(name: str, label: str) -> bool:
 
 
 def heuristic_words(label: str, model: str | None = None) -> str:
-    """A heuristic's plain words for a sentence: its registry title (:func:`plain_name`: "mct": Minimum completion
+    """A heuristic's plain words for a sentence: the words its model's charts say under its name where they have
+    some (:func:`_chart_words`), else its registry title (:func:`plain_name`: "mct": Minimum completion
     time), or, where that only repeats its name, :data:`PLAIN_WORDS`' ("sufferage": task that would suffer most
     first), then the parameters the label names: in words where the heuristic has them (its ``label_words``: "kpb
     (kbar=1)": K-percent best, only each class's fastest machine), else as the label writes them ("K-percent best;
@@ -838,11 +853,22 @@ def heuristic_words(label: str, model: str | None = None) -> str:
     name, params = label_parts(label)
     title = plain_name(heuristic_title(label, model))
     words = PLAIN_WORDS.get((model, name), title) if title and _same_name(title, name) else title
+    words = _chart_words(name, model) or words
     written = re.fullmatch(r"(.*?)(?: \((.*)\))?", str(label)).group(2)
     if not words or not written:
         return words
     said = _params_words(name, params, model)
     return f"{words}, {said}" if said else f"{words}; {written}"
+
+
+def _chart_words(name: str, model: str | None) -> str:
+    """A heuristic's rule in the few words its model's charts write under its name (its ``short_words``: the
+    timeshared model's "earliest last finish on a server" for mmc), so that a line and a chart say one thing; ""
+    where it has none."""
+    try:
+        return getattr(get_heuristic(name, model), "short_words", "") or ""
+    except HcschedError:
+        return ""
 
 
 def _params_words(name: str, params: dict[str, str], model: str | None) -> str:
@@ -1025,7 +1051,7 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     others = {}
     for v in verdicts_[1:]:
         if v.best is not None and v.best != lead.best and v.separated:
-            at = f"{v.connector} {v.best_text}" if v.best_text else ""
+            at = f"{v.connector} {v.best_text}{_real_against_benchmark(v)}" if v.best_text else ""
             what = v.what or _lowered(v.title)
             if what.startswith("tasks ") and at.endswith("%"):  # a percent of tasks: "the highest share of tasks ..."
                 what = f"share of {what}"
@@ -1033,6 +1059,20 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
     glosses = {v.what: v.gloss for v in verdicts_}
     return shortened(_said([lead.text, line], dict(lead.names), glosses)[1], dict(lead.shorts)) if line else ""
+
+
+def _real_against_benchmark(v: Verdict) -> str:
+    """Where a value is said against the benchmark (a gain: "2.1% lower total flow time than the benchmark",
+    :func:`_connector`), whether it is real, trial by trial, with its 95% interval: ": a real difference (95%
+    interval: 1.9% to 2.2%)", ": not told apart from the benchmark"; "" otherwise."""
+    c = next((c for c in v.comparisons if c.other == v.benchmark), None)
+    if v.connector != ", with" or c is None or c.trials < 2:
+        return ""
+    if not c.told_apart:
+        return ": not told apart from the benchmark"
+    unit = "%" if v.kind == "points" else ""  # a gain in percent, compared in points: its own unit
+    low, high = sorted((abs(c.lower), abs(c.upper)))
+    return f": a real difference (95% interval: {amount_text(low)}{unit} to {amount_text(high)}{unit})"
 
 
 @dataclass(frozen=True)

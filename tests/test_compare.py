@@ -222,6 +222,7 @@ def test_four_more_machines_is_paired_on_common_random_numbers_with_a_change_lin
     metric, lead = cmp.leading()
     assert metric.name == "makespan" and lead is c and lead.separated
     lead, rest = cmp.change_parts()
+    assert not cmp.winners[1].clear  # no new winner told apart: the old winner's change leads
     assert lead.startswith(f"machines 8 → 12: makespan of {winner} ")
     assert "shorter: a real change, for the better)" in lead
     assert word_count(lead) <= CHANGE_LEAD_WORDS and cmp.change_line() == " ".join([lead, *rest])
@@ -467,8 +468,9 @@ def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner()
 def test_a_what_if_one_heuristic_cannot_keep_up_with_names_it_and_keeps_the_winner():
     cmp = _overloaded_pair("Half the arrival rate", {"lpas"})  # the LP could keep up: only lpas did not
     lead, rest = cmp.change_parts()
-    assert lead == ("half the arrival rate: lpas cannot keep up with these arrivals, so tasks pile up for the whole "
-                    "run: average tasks in system of lpas 5.2 → 86,600.")
+    assert lead == ("half the arrival rate: lpas (LP-based affinity scheduling) cannot keep up with these arrivals, so "
+                    "tasks pile up for the whole run.")  # the values with their unit do not fit: below, in full
+    assert rest[1].startswith("Average tasks in system of lpas 5.158 → 86,600 tasks")
     assert rest[-1] == "The winner changes from lpas to kpb (K-percent best, only each class's fastest machine)."
 
 
@@ -485,8 +487,8 @@ def test_a_what_if_that_keeps_up_against_an_overloaded_baseline_says_so_first():
                        {"mct", "kpb (kbar=1)", "lpas"}, turn=1)
     kept = _in_system(light, {"mct": 6.0, "kpb (kbar=1)": 5.5, "lpas": 5.158}, set())
     lead, rest = compare_runs(heavy, grown, light, kept).change_parts()
-    assert lead.startswith("half the arrival rate: the machines now keep up, where before, tasks piled up for the "
-                           "whole run"), lead
+    assert lead == ("half the arrival rate: the machines now keep up; average tasks in system of kpb (K-percent best, "
+                    "only each class's fastest machine) 80,000 → 5.5 tasks."), lead  # its unit, as the leads say it
     assert word_count(lead) <= CHANGE_LEAD_WORDS
     said = " ".join(rest)
     assert "In the baseline, the machines cannot keep up whatever the mapping (they can take 0.67 times" in said
@@ -531,9 +533,10 @@ def test_a_new_winner_is_said_in_three_words_where_the_whole_clause_would_not_fi
     cmp = compare_runs(base, _results(base, *BEFORE), fast, after)
     assert cmp.winner_words() == "the winner changes from mct to kpb"
     assert cmp.winner_words(short=True) == "kpb now wins"
-    lead, _ = cmp.change_parts()
-    assert lead.endswith("; the winner changes from mct to kpb (K-percent best).") and word_count(lead) <= \
-        CHANGE_LEAD_WORDS
+    lead, rest = cmp.change_parts()  # the new winner is in the lead's first words: the best against the best
+    assert lead == ("twice the arrival rate: the best makespan moves from mct 100 s to kpb 143 s (43% longer: a real "
+                    "change, for the worse); mct itself 95% longer.")
+    assert word_count(lead) <= CHANGE_LEAD_WORDS and rest[-1] == "The winner changes from mct to kpb."
 
 
 def test_a_change_above_twice_is_said_as_a_factor():
@@ -544,3 +547,32 @@ def test_a_change_above_twice_is_said_as_a_factor():
     assert size_words(c, SECONDS) == "3.3 times as long"
     near = Change("makespan", "x", "x", 6.2, 12.0, 94.0, 80.0, 110.0, "percent", True, (30, 30))
     assert size_words(near, SECONDS) == "94% longer"  # its interval reaches below twice: a percentage
+
+
+def test_a_new_winner_is_judged_against_the_old_one_trial_by_trial_and_the_old_winners_change_follows():
+    """The value what-if led with the old winner's drop ("value of max-min 91.3% → 79.8% ... 11 points lower") while
+    the best value only fell to 90.8%, with a new winner: the best against the best comes first, paired by trial as
+    every other change, the old winner's own change after it."""
+    base = small()
+    fast = _twice_the_rate(base)
+    before, after = _results(base, *BEFORE), _results(fast, [m * 1.3 for m in BEFORE[0]], BEFORE[1])
+    after.loc[after["heuristic"] == "mct", "makespan"] *= 1.5
+    cmp = compare_runs(base, before, fast, after)
+    metric = cmp.headline
+    by = lambda t, h: t[t["heuristic"] == h].set_index("trial")[metric.name]  # noqa: E731
+    assert cmp.best == change_of(metric, by(before, "mct"), by(after, "kpb"), True, ("mct", "kpb"))
+    lead, rest = cmp.change_parts()
+    assert lead.index("the best makespan moves from mct 100 s to kpb 143 s") < lead.index("mct itself 95% longer")
+    assert "Makespan of mct 100 → 195 s, +95% in every trial, compared trial by trial (paired)." in " ".join(rest)
+    kept = compare_runs(base, before, base, before)  # the winner stays: no best-against-best line
+    assert kept.best is None and kept.change_lead().startswith("The same scenario: makespan of mct ")
+
+
+def test_a_small_real_change_says_it_is_small_as_the_leads_do():
+    """"0.3 points higher: a real change, for the better" overstated a change under 1% of the value."""
+    base = small()
+    nudged = [m * (0.995 + 0.0001 * (t % 2)) for t, m in enumerate(BEFORE[0])]  # 0.5% shorter, trial by trial
+    cmp = compare_runs(base, _results(base, *BEFORE), base, _results(base, nudged, BEFORE[1]))
+    lead = cmp.change_lead()
+    assert "(0.5% shorter: real, but under 1% of its value)" in lead, lead
+    assert "for the better" not in lead and word_count(lead) <= CHANGE_LEAD_WORDS

@@ -125,7 +125,7 @@ def test_the_value_models_times_agree_in_seconds_with_minutes_beside_and_no_sect
     assert value.headline(spec) == ("score: the total value earned in the steady-state window, from 600 s (10 min) "
                                     "to 15,000 s (250 min), as % of the upper bound on value")
     assert "over 15,000 s (250 min)" in value.describe(spec)
-    assert DEADLINES_TEXT.startswith("Each task has three soft deadlines (D100, D50, D25): finishing by the first")
+    assert DEADLINES_TEXT.startswith("Each task has three soft deadlines: finishing by the first")  # no D100
     assert "section" not in DEADLINES_TEXT
     frame = task_frame(_one_run(spec))
     fig = gantt(frame, spec.machines, marks=(600.0, 15_000.0))  # the paper's window, beside a short run's tasks

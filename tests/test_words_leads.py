@@ -39,8 +39,9 @@ def test_a_time_shared_close_race_names_both_in_words_with_one_size_and_the_inte
               "mmc": list(base * 0.912 + rng.normal(0, 40, 20))}
     sc = preset("caniou-mu10").replace(heuristics=list(values))
     lead = headline(scenario_verdicts(sc, results_of(values))).lead
-    assert lead.startswith("hmct (Historical minimum completion time) and mmc (Min max completion) both beat the "
-                           "benchmark netsolve-mct (NetSolve's earliest completion) on makespan by about 8."), lead
+    assert lead.startswith("hmct (earliest predicted finish) and mmc (earliest last finish on a server) both beat "
+                           "the benchmark netsolve-mct (NetSolve's earliest completion) on makespan by about 8."), lead
+    # the charts' words under each name, not the paper's titles ("Min max completion"): one set of words
     assert "a real difference (95% interval: " in lead and lead.endswith("below).")
     assert "1 other" not in lead and word_count(lead) <= LEAD_WORDS
 
@@ -52,8 +53,9 @@ def test_a_group_whose_names_do_not_fit_is_counted_in_plain_english():
              "C": "the benchmark heuristic, named in words"}
     v = verdict(results_of(values, "x"), get_model("etc").metrics[0].__class__("x", "Makespan", "s", "lower",
                                                                                 bar=True), "C", names=names)
-    assert "and 1 other tied with it both beat the benchmark C" in v.text, v.text
+    assert "and 1 other tied with it both beat the benchmark on makespan" in v.text, v.text
     assert "not told apart from it both" not in v.text
+    assert "(95% interval: " in v.text and v.detail.startswith("The benchmark is C (the benchmark heuristic")
 
 
 @pytest.fixture(scope="module")

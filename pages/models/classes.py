@@ -13,9 +13,11 @@ import streamlit as st
 from hcsched import HcschedError
 from hcsched.charts import GanttRows, with_names
 from hcsched.experiment import trial_seeds
+from hcsched.formatting import share_words
 from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
 from hcsched.models.classes.charts import allocation_heatmap, in_system
-from hcsched.models.classes.heuristics import short_name, tick_name
+from hcsched.models.classes.heuristics import said_name as short_name  # the page's short names: pages.models
+from hcsched.models.classes.heuristics import tick_name
 from hcsched.models.classes.lp import times
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import EXEC_AS, LONG_BRANCH_MAX, SERVICES, ClassSpec
@@ -104,17 +106,23 @@ def shown_text(text: str) -> str:
     """The library's text (the headline, the warnings, the verdict's lines) writes lambda* for the LP's optimum; the
     pages show λ*, and the headline's verdict in words alone ("lambda* = 1.3333 (stabilisable)": "the machines can
     handle 1.33 times these arrivals"; section III, Theorems 1 and 2; the Scenario page and the names' meanings say
-    the LP's λ*). A heuristic's
-    label written with its parameters is said in words first ("kpb (kbar=1)": "kpb (each class's fastest machine, k̄ =
-    1)", section II-B)."""
+    the LP's λ*); the share of arrivals an overloaded system can take in plain words ("they can take 0.67 times these
+    arrivals": "about two thirds of these arrivals"). A heuristic's label written with its parameters is said in
+    words alone ("kpb (kbar=1)": "kpb (each class's fastest machine)", section II-B; the symbol is the Heuristics
+    page's)."""
     text = LABEL.sub(lambda m: short_name(m.group(0)), text.replace("lambda*", "λ*"))
+    text = TAKE.sub(lambda m: f"they can take {share_words(float(m.group(1)))} of these arrivals", text)
     return re.sub(r"λ\* = ([0-9.]+) \((stabilisable|overloaded[^)]*)\)", _capacity, text)
+
+
+#: "they can take 0.67 times these arrivals" (``MODEL.overload_words``: a share under one, said in words).
+TAKE = re.compile(r"they can take (0\.[0-9]+) times these arrivals")
 
 
 def heuristic_ticks(fig, labels):
     """The shared charts' heuristic axes (bars, per-replication boxes, the Compare chart), panels side by side: each
-    heuristic's parameters by the paper's symbols, "kpb (k̄ = 1)" (section II-B; the words on hover, in the lines and
-    in the other charts; a tick in words, 40 characters, cut the panels' titles at 1000 px); the marks a tick had
+    heuristic's parameters in a word or two, "kpb (fastest)" (section II-B; the words in full on hover, in the lines
+    and in the other charts; a tick of 40 characters cut the panels' titles at 1000 px); the marks a tick had
     ("(benchmark)") kept."""
     return with_names(fig, labels, tick_name)
 

@@ -47,8 +47,10 @@ SYMBOLS = {
     "Total value earned (V)": "what the run earned: the sum over tasks of priority weight x deadline factor x the "
                               "share of the task run inside the steady-state window (section 2.2.3).",
     "Upper bound on value (UB)": f"{UB_MEANS}: the most any schedule could earn, by a relaxed problem (section 2.3); "
-                                 "no schedule reaches 100% of it.",
-    "D100, D50, D25": f"each task's three soft deadlines (section 2.2.2): {DEADLINES_WORDS}.",
+                                 "no schedule reaches 100% of it. The bars against it are as in the paper's Figs. 2 "
+                                 "and 3.",
+    "D100, D50, D25": "each task's three soft deadlines, by which it earns 100%, 50% and 25% of its value "
+                      f"(section 2.2.2): {DEADLINES_WORDS}.",
     "Steady-state window (B to E)": "the stretch of simulated time counted, from its start (B) to its end (E): only "
                                     "work done inside it counts (section 2.2.3).",
     "tpsa, ga": "static benchmarks: they plan the whole trial knowing every arrival and time in advance, which no "
@@ -148,7 +150,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
                "references, not contenders." if references else "")
     st.caption(f"The {UB_WORDS} is {UB_MEANS}: a task may use several machines together, meets every deadline and "
                "runs at its fastest. No schedule reaches 100%; the optimum lies between the best bar and the dashed "
-               "line." + hatched + " As in the paper's Figs. 2 and 3.")
+               "line." + hatched)
     st.subheader("Tasks by priority and deadline outcome")
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()

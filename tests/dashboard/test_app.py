@@ -227,7 +227,7 @@ def test_class_model_run_and_results():
     curves = [c for c in charts(at) if "Tasks in the system over time" in c["layout"].get("title", {}).get("text", "")]
     assert len(curves) == 1
     legend = [d["name"] for d in curves[0]["data"] if d.get("showlegend") is not False]
-    assert legend == ["mct", "kpb (each class's fastest machine, k̄ = 1)", "lpas"]  # in words, as the bars
+    assert legend == ["mct", "kpb (each class's fastest machine)", "lpas"]  # in words, as the bars
     labels = [b.label for b in at.get("download_button")]  # a large trial: the whole trial and the window shown
     assert len(labels) == 5 and "Gantt table, whole replication 0 (CSV)" in labels
     assert any(label.startswith("Gantt table, time window") for label in labels)

@@ -294,8 +294,8 @@ def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run
     assert at.session_state["scenario"].spec == base.spec == kept[-1].scenario.spec  # the baseline's settings again
     assert dict(quick_what_ifs(base))["Twice the arrival rate"].spec == kept[1].scenario.spec
     info = plain(at.info[0].value)
-    assert info.startswith("Against run #2, the run shown before: half the arrival rate: the machines now keep up, "
-                           "where before, tasks piled up for the whole run"), info
+    assert info.startswith("Against run #2, the run shown before: half the arrival rate: the machines now keep up; "
+                           "average tasks in system of kpb"), info
     assert not at.exception
 
 
@@ -373,13 +373,13 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     assert after.spec == dict(quick_what_ifs(base))["Twice the arrival rate"].spec
     info = plain(at.info[0].value)
     assert info == ("Against run #1, the baseline: twice the arrival rate: the machines cannot keep up whatever the "
-                    "mapping (they can take 0.67 times these arrivals), so tasks pile up for the whole run.")
+                    "mapping (they can take about two thirds of these arrivals), so tasks pile up for the whole run.")
     assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only 0.67 times the "
             "arrivals.") in [plain(w.value) for w in at.warning]
     lead = next(plain(m.value) for m in at.markdown if m.value.startswith("**"))  # no heuristic crowned
-    assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take 0.67 "
-                    "times these arrivals). Tasks pile up for the whole run, so the means below only compare how fast "
-                    "their queues grow."), lead
+    assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take about "
+                    "two thirds of these arrivals). Tasks pile up for the whole run, so the means below only compare "
+                    "how fast their queues grow."), lead
     at.button(key="results_compare").click().run()
     folded = plain(next(e for e in at.expander if e.label == "The other changes, and the winner").markdown[0].value)
     assert folded.startswith("What differs: arrival rates per class [5, 8] → [10, 16] tasks per time unit. Average "

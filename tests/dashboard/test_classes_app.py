@@ -61,7 +61,7 @@ def test_results_page_draws_the_mean_number_in_system_over_replications_of_the_h
     sc, at = results_page
     labels = [h.label for h in sc.heuristics]
     shown = at.multiselect(key="results_shown")
-    from hcsched.models.classes.heuristics import short_name
+    from hcsched.models.classes.heuristics import said_name as short_name  # the page's: words, no symbol
 
     assert shown.options == [short_name(x) for x in labels] and shown.value == labels  # all 3 by default, in words
     fig = in_system_chart(at)
@@ -191,8 +191,8 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     assert "has the highest share of machines not asked (higher is cheaper) at 50%" in trade
 
 
-KPB_WORDS = "kpb (each class's fastest machine, k̄ = 1)"  # "kpb (kbar=1)" as a person reads it (section II-B)
-KPB_TICK = "kpb (k̄ = 1)"  # on the ticks of panels side by side: the symbol alone (the words cut the panels' titles)
+KPB_WORDS = "kpb (each class's fastest machine)"  # "kpb (kbar=1)" as a manager reads it: words, no k̄ (section II-B)
+KPB_TICK = "kpb (fastest)"  # on the ticks of panels side by side: a word, no symbol (the full words cut the titles)
 
 
 def shown(markdown: str) -> str:
@@ -275,7 +275,22 @@ def test_the_texts_and_the_gantt_rows_of_a_system_with_groups_say_what_the_rate_
     for axis in (fig.layout.yaxis, fig.layout.yaxis2, fig.layout.yaxis3):
         assert list(axis.tickvals) == [names[j] for j in shown]  # every row named, none left to Plotly
         assert axis.tickfont.size == 8  # rows of about 10 px
-    assert shown_text("But kpb (kbar=14) has the highest share") == ("But kpb (each class's 14 fastest machines, "
-                                                                     "k̄ = 14) has the highest share")
+    assert shown_text("But kpb (kbar=14) has the highest share") == ("But kpb (each class's 14 fastest machines) "
+                                                                     "has the highest share")
     assert shown_text("lpas (LP-based affinity scheduling) and mine (x=1)") == (
         "lpas (LP-based affinity scheduling) and mine (x=1)")
+
+
+def test_a_manager_reads_kpb_and_the_share_of_arrivals_in_words_with_no_symbol():
+    """The manager read "kpb (each class's fastest machine, k̄ = 1)" in the lines and "kpb (k̄ = 1)" on the ticks, and
+    "they can take 0.67 times these arrivals": words, no symbol (the Heuristics page sets k̄), a share as people say
+    one."""
+    from hcsched.models.classes.heuristics import tick_name
+    from pages.models.classes import shown_text
+
+    assert shown_text("But kpb (kbar=1) has") == f"But {KPB_WORDS} has" and "k̄" not in KPB_WORDS + KPB_TICK
+    assert [tick_name(x) for x in ("kpb (kbar=1)", "kpb (kbar=3)", "kpb (k=50)", "mct")] == [
+        KPB_TICK, "kpb (3 fastest)", "kpb (fastest 50%)", "mct"]  # short enough for panels side by side, apart
+    assert shown_text("the machines cannot keep up whatever the mapping (they can take 0.67 times these arrivals)") \
+        == "the machines cannot keep up whatever the mapping (they can take about two thirds of these arrivals)"
+    assert shown_text("(they can take 0.45 times these arrivals)") == "(they can take about 45% of these arrivals)"

@@ -79,7 +79,8 @@ def test_the_task_class_pages_symbols_are_said_in_words():
 def test_the_value_pages_deadlines_are_said_in_words():
     sc = get_model("value").presets()["kim-loose-high-heavy"]().replace(trials=2)
     at = open_results(sc, timeout=300)
-    assert any("D100" in c.value and "full value" in c.value for c in at.caption)
+    assert any("three soft deadlines" in c.value and "full value" in c.value for c in at.caption)
+    assert not any("D100" in c.value or "Figs." in c.value for c in at.caption)  # symbols only in the folded list
     words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
     assert "D100, D50, D25" in words and "UB" in words
 

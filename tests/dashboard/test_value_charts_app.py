@@ -104,4 +104,4 @@ def test_the_symbols_v_ub_b_e_come_after_their_words_on_results_and_home():
                                                                                for w in _symbols_after_words(x)])
     figs = plotly_charts(at)  # and on the charts: the bound's line, the window's dotted lines
     lines = {a["text"] for f in figs for a in f["layout"].get("annotations", [])}
-    assert {"upper bound (UB)", "window start, 600 s (10 min)"} <= lines and not {"B", "E", "upper bound UB"} & lines
+    assert {"upper bound", "window start, 600 s (10 min)"} <= lines and not {"B", "E", "upper bound (UB)"} & lines

@@ -129,9 +129,9 @@ def sentence_name(label: str) -> str:
 
 
 def short_name(label: str) -> str:
-    """A label as a chart's tick or a line of text names it, its parameters in words first and the paper's symbols
-    after, once (section II-B): "kpb (each class's fastest machine, k̄ = 1)" for "kpb (kbar=1)"; any label whose
-    parameters have no short words here as it is ("mct", a plug-in's). Short enough for a tick."""
+    """A label with its parameters in words first and the paper's symbols after, once (section II-B), as the
+    Heuristics page and the docs say it where parameters are set: "kpb (each class's fastest machine, k̄ = 1)" for
+    "kpb (kbar=1)"; any label whose parameters have no short words here as it is ("mct", a plug-in's)."""
     name, said = _said(label)
     if not said or not any(h.name == name for h in HEURISTICS):
         return str(label)
@@ -140,12 +140,32 @@ def short_name(label: str) -> str:
     return f"{name} ({', '.join([*words, *symbols])})"
 
 
-def tick_name(label: str) -> str:
-    """A label on a narrow chart's tick, a panel beside others: the paper's symbols alone, "kpb (k̄ = 1)" (the words
-    are on hover and in :func:`short_name` elsewhere); a label with no symbol as :func:`short_name` says it."""
+def said_name(label: str) -> str:
+    """A label as a line of text, a legend or a chip names it for a manager: its parameters in words alone, no
+    symbol ("kpb (each class's fastest machine)" for "kpb (kbar=1)", section II-B); any label whose parameters have
+    no short words here as it is."""
     name, said = _said(label)
-    symbols = [s for _, s in said if s]
-    return f"{name} ({', '.join(symbols)})" if symbols and len(symbols) == len(said) else short_name(label)
+    if not said or not any(h.name == name for h in HEURISTICS):
+        return str(label)
+    return f"{name} ({', '.join(w for w, _ in said)})"
+
+
+#: A parameter's words on a narrow tick, a panel beside others (:func:`tick_name`): "fastest", "3 fastest".
+TICK_WORDS: dict[str, Callable[[str], str | None]] = {
+    "kbar": lambda v: None if _number(v) is None else "fastest" if _number(v) == 1 else f"{v} fastest",
+    "k": lambda v: None if _number(v) is None else f"fastest {v}%",
+}
+
+
+def tick_name(label: str) -> str:
+    """A label on a narrow chart's tick, a panel beside others: its parameters in a word or two, no symbol ("kpb
+    (fastest)" for "kpb (kbar=1)", "kpb (3 fastest)"; the full words are on hover and in :func:`said_name`
+    elsewhere); a label with another parameter as :func:`said_name` says it."""
+    name, params = label_parts(label)
+    said = [TICK_WORDS[k](v) if k in TICK_WORDS else None for k, v in params.items()]
+    if not params or not all(said) or not any(h.name == name for h in HEURISTICS):
+        return said_name(label)
+    return f"{name} ({', '.join(said)})"
 
 
 def _said(label: str) -> tuple[str, list[tuple[str, str]]]:

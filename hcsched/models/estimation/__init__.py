@@ -41,12 +41,12 @@ def curve_columns(run: EstimationRun, points: int = CURVE_SAMPLES) -> dict[str, 
 
 
 def _trimmed_words(L: float) -> str:
-    """L-smoothing in words (section 2.1, eq. 2: "eliminate a fixed percentage L of the largest and smallest values"
-    of the k nearest runs' times), the symbol after: ", the longest and shortest 10% of those left out (k-NN, L =
-    0.1)"; " (k-NN)" when none is left out."""
+    """The k nearest runs' method named once after its words, then L-smoothing in words alone (section 2.1, eq. 2:
+    "eliminate a fixed percentage L of the largest and smallest values" of their times): " (k-NN), the longest and
+    shortest 10% of those left out"; " (k-NN)" when none is left out. One symbol, never "(k-NN, L = 0.1)"."""
     if L <= 0:
         return " (k-NN)"
-    return f", the longest and shortest {100 * L:g}% of those left out (k-NN, L = {L:g})"
+    return f" (k-NN), the longest and shortest {100 * L:g}% of those left out"
 
 
 def _newest_words(nu: float, what: str) -> str:
@@ -116,8 +116,8 @@ class EstimationModel(Model):
     def headline(self, s: spec.EstimationSpec) -> str:
         """How run times are estimated and which error the schedulers weigh, in words first, the paper's symbols after
         (sections 2 and 3.1): "run times estimated from the most alike of each processor's last 100 runs of a
-        problem, the longest and shortest 10% of those left out (k-NN, L = 0.1). The schedulers weigh the past errors
-        of alike runs": two sentences, each at most 35 words where it is said after the tasks."""
+        problem (k-NN), the longest and shortest 10% of those left out. The schedulers weigh the past errors of alike
+        runs": two sentences, each at most 35 words where it is said after the tasks."""
         e = s.estimator
         runs = f"each processor's last {e.n} runs of a problem"
         how = {"knn": f"the most alike of {runs}{_trimmed_words(e.L)}", "average": f"the average of {runs}",

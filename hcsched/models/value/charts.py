@@ -52,10 +52,11 @@ VALUE_WORDS = "total value earned"
 UB_WORDS = "upper bound on value"
 UB_MEANS = "what every task would earn finishing at once"
 WINDOW_WORDS = "the steady-state window of simulated time"
-#: What the three soft deadlines earn (section 2.2.2), in words; the caption names them once, after its words.
+#: What the three soft deadlines earn (section 2.2.2), in words; the caption says them in words alone (the paper's
+#: D100, D50 and D25 are named in the folded "What the short names on this page mean").
 DEADLINES_WORDS = ("finishing by the first earns its full value, by the second half, by the third a quarter, later 5%, "
                    "never started nothing")
-DEADLINES_TEXT = f"Each task has three soft deadlines (D100, D50, D25): {DEADLINES_WORDS}."
+DEADLINES_TEXT = f"Each task has three soft deadlines: {DEADLINES_WORDS}."
 
 
 def task_frame(run) -> pd.DataFrame:
@@ -157,10 +158,10 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
         error_x={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
                  "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True},
         customdata=s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float),
-        hovertemplate="%{hovertext}<br>total value earned (V): %{x:.2f}% of the upper bound (UB)<br>"
+        hovertemplate="%{hovertext}<br>total value earned: %{x:.2f}% of the upper bound<br>"
                       "95% interval of the mean: "
                       "%{customdata[0]:.2f}% to %{customdata[1]:.2f}%<extra></extra>"))
-    fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound (UB)",
+    fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound",
                   annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
     low = zoomed_start(s["value_pct_ub_lower"].to_numpy(float))

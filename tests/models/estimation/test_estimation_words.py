@@ -59,9 +59,9 @@ def test_a_plug_ins_parameter_of_a_built_in_name_keeps_its_authors_meaning():
 def test_the_headline_says_the_estimator_in_words_with_the_papers_symbols_after():
     s = preset("page-system-a").spec
     said = MODEL.headline(s)
-    assert said == ("run times estimated from the most alike of each processor's last 100 runs of a problem, the "
-                    "longest and shortest 10% of those left out (k-NN, L = 0.1). The schedulers weigh the past errors "
-                    "of alike runs")
+    assert said == ("run times estimated from the most alike of each processor's last 100 runs of a problem (k-NN), "
+                    "the longest and shortest 10% of those left out. The schedulers weigh the past errors of alike "
+                    "runs")
     assert "nearest of them" not in said and "k-NN's own" not in said
     smoothed = dataclasses.replace(s, estimator=dataclasses.replace(s.estimator, method="smoothed", error="smoothed",
                                                                     nu=0.25, L=0.0))
