@@ -1,5 +1,5 @@
-"""A load test of a team's deployment (docs/deployment.md): the same what-ifs of several sessions at once on the server's own
-worker processes, and on a real Dask cluster with 1 and with 2 workers.
+"""A load test of a team's deployment (docs/deployment.md): the same what-ifs of several sessions at once on the
+server's own worker processes, and on a real Dask cluster with 1 and with 2 workers.
 
 It drives the dashboard's run path without a browser: one pool for the whole server, each
 session's run in a thread of its own with its own owner (``using(pool, owner=...)``), as pages/jobs.py's Job does
