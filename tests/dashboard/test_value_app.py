@@ -79,7 +79,7 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
     outcome = [f for f in figs if f["layout"].get("barmode") == "stack"]
     assert len(outcome) == 1
     names = [d["name"] for d in outcome[0]["data"]]
-    assert names == ["met D100", "met D50", "met D25", "after D25", "never started"] * 3
+    assert names == ["by 1st deadline", "by 2nd deadline", "by 3rd deadline", "after 3rd deadline", "never started"] * 3
     high_d100 = df.groupby("heuristic")["met_d100_high"].mean().loc[labels].to_numpy()
     assert bar_values(outcome[0]["data"][0])[1] == pytest.approx(high_d100)
     total = sum(bar_values(d)[1] for d in outcome[0]["data"])
@@ -88,7 +88,8 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
              and f["layout"].get("barmode") == "overlay"]
     assert len(gantt) == 1
     assert all("priority" in d["hovertemplate"] for d in gantt[0]["data"])
-    assert {d["name"] for d in gantt[0]["data"]} <= {"met D100", "met D50", "met D25", "after D25"}
+    assert {d["name"] for d in gantt[0]["data"]} <= {"by 1st deadline", "by 2nd deadline", "by 3rd deadline",
+                                                      "after 3rd deadline"}
     # titles in plain words; the paper's figures named in the caption (the manager's review)
     subheaders = [h.value for h in at.subheader]
     assert "Value as % of the upper bound" in subheaders and not any("Fig" in h for h in subheaders)
@@ -96,9 +97,10 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
     assert not any("Fig" in c.value or "(D100" in c.value for c in at.caption)  # the paper's figures: folded, below
     assert not any("section" in (a.get("text") or "") for a in pct[0]["layout"].get("annotations", []))
     # the per-priority table of one trial, headed in the model's own outcome words (not met_d100 ... never_started)
-    [counts] = [d.value for d in at.dataframe if "met D100 (full value)" in d.value.columns]
-    assert list(counts.columns) == ["met D100 (full value)", "met D50 (half value)", "met D25 (a quarter of its value)",
-                                    "after D25 (5% of its value)", "never started (no value)"]
+    [counts] = [d.value for d in at.dataframe if "by 1st deadline (full value)" in d.value.columns]
+    assert list(counts.columns) == ["by 1st deadline (full value)", "by 2nd deadline (half value)",
+                                    "by 3rd deadline (a quarter of its value)", "after 3rd deadline (5% of its value)",
+                                    "never started (no value)"]
     assert list(counts.index) == ["high priority", "medium priority", "low priority"]
 
 

@@ -39,7 +39,8 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
         assert used <= set(CATEGORY_PALETTE) and not used & set(PALETTE)  # never a heuristic's colour
     # outcomes in their order, best first, each with one colour in both charts
     by_name = {d["name"]: _colors(d) for d in outcome[0]["data"]}
-    assert list(by_name) == ["met D100", "met D50", "met D25", "after D25", "never started"]
+    assert list(by_name) == ["by 1st deadline", "by 2nd deadline", "by 3rd deadline", "after 3rd deadline",
+                             "never started"]
     assert len(set().union(*by_name.values())) == 5
     assert all(by_name[d["name"]] == _colors(d) for d in gantt[0]["data"])
     assert all(d["orientation"] == "h" for d in outcome[0]["data"])  # names as rows: readable with 12 heuristics
@@ -55,7 +56,7 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
     assert "(a reference, not a contender: " in bar["hovertext"][2]
     assert not any("reference" in h for h in bar["hovertext"][:2])
     assert any("Hatched bars, marked (reference): ga" in c.value for c in at.caption)
-    assert "met D100: higher is better" in outcome[0]["layout"]["title"]["text"]
+    assert "tasks by their 1st deadline: higher is better" in outcome[0]["layout"]["title"]["text"]
     # the Gantt of GA: the note says why the machines idle before B, with the run's window
     at.selectbox(key="results_v_gantt_h").set_value("ga").run()
     assert not at.exception, at.exception

@@ -26,12 +26,12 @@ from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.worth import OUTCOMES
 
 #: One colour per deadline outcome, in the outcomes' order from best to worst: from the category palette (never a
-#: heuristic's colour), pear for met D100, then pale blue, yellow, orange, and grey for never started.
+#: heuristic's colour), pear for by the first deadline, then pale blue, yellow, orange, and grey for never started.
 OUTCOME_COLORS = dict(zip(OUTCOMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[4], CATEGORY_PALETTE[2], CATEGORY_PALETTE[1],
                                      CATEGORY_PALETTE[7]), strict=True))
 OUTCOME_LEGEND = "deadline outcome"
-OUTCOME_LABELS = {"met_d100": "met D100", "met_d50": "met D50", "met_d25": "met D25", "late": "after D25",
-                  "never_started": "never started"}
+OUTCOME_LABELS = {"met_d100": "by 1st deadline", "met_d50": "by 2nd deadline", "met_d25": "by 3rd deadline",
+                  "late": "after 3rd deadline", "never_started": "never started"}  # the paper's D100, D50, D25
 #: What each outcome earns of the task's value (Kim et al. 2007, section 2.2.2: each task has three soft deadlines;
 #: its value is multiplied by the deadline factor of the first one it meets: 1 by D100, 0.5 by D50, 0.25 by D25, 0.05
 #: later, 0 if it never starts during the evaluation period): the one place these words are written.
@@ -39,12 +39,12 @@ OUTCOME_EARNS = {"met_d100": "full value", "met_d50": "half value", "met_d25": "
                  "late": "5% of its value", "never_started": "no value"}
 #: What each outcome means in plain words.
 OUTCOME_MEANINGS = {
-    "met_d100": f"finished by its first deadline D100: {OUTCOME_EARNS['met_d100']}",
-    "met_d50": f"finished after D100, by its second deadline D50: {OUTCOME_EARNS['met_d50']}",
-    "met_d25": f"finished after D50, by its last deadline D25: {OUTCOME_EARNS['met_d25']}",
-    "late": f"finished after its last deadline D25: {OUTCOME_EARNS['late']}",
+    "met_d100": f"finished by its first deadline (D100): {OUTCOME_EARNS['met_d100']}",
+    "met_d50": f"finished after its first deadline, by its second (D50): {OUTCOME_EARNS['met_d50']}",
+    "met_d25": f"finished after its second deadline, by its last (D25): {OUTCOME_EARNS['met_d25']}",
+    "late": f"finished after its last deadline: {OUTCOME_EARNS['late']}",
     "never_started": f"never started in the evaluation window: {OUTCOME_EARNS['never_started']}"}
-#: A table's column header per outcome: the legend's label with what the task earns ("met D50 (half value)").
+#: A table's column header per outcome: the legend's label with what the task earns ("by 2nd deadline (half value)").
 OUTCOME_HEADERS = {o: f"{OUTCOME_LABELS[o]} ({OUTCOME_EARNS[o]})" for o in OUTCOME_LABELS}
 #: The paper's symbols in the words a manager reads first (Kim et al. 2007: V in section 2.2.3, UB in section 2.3, the
 #: window [B, E] in section 2.2.3); each caption says the words, then the symbol once in parentheses.
@@ -194,7 +194,7 @@ def outcome_bars(counts: pd.DataFrame, labels: Sequence[str], metric: Metric | N
                                  hovertemplate="%{hovertext}<br>" + p + " priority: %{x:.1f} tasks per trial "
                                                + OUTCOME_LABELS[outcome] + " (" + OUTCOME_MEANINGS[outcome] + ")"
                                                + "<extra></extra>"), row=1, col=col)
-    better = f" (tasks that met D100: {direction(metric)})" if metric is not None else ""
+    better = f" (tasks by their 1st deadline: {direction(metric)})" if metric is not None else ""
     fig.update_layout(barmode="stack", height=_rows_height(labels) + 40,
                       title={"text": f"Tasks by priority and deadline outcome{better}", "x": 0},
                       legend={"x": 1.01, "xanchor": "left", "y": 1, "yanchor": "top", "traceorder": "normal",

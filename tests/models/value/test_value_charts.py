@@ -73,8 +73,8 @@ def test_outcome_table_heads_its_columns_in_the_models_own_words():
     frame = task_frame(run)
     table = outcome_table(frame)
     assert list(table.columns) == [OUTCOME_HEADERS[o] for o in OUTCOMES] == [
-        "met D100 (full value)", "met D50 (half value)", "met D25 (a quarter of its value)",
-        "after D25 (5% of its value)", "never started (no value)"]
+        "by 1st deadline (full value)", "by 2nd deadline (half value)", "by 3rd deadline (a quarter of its value)",
+        "after 3rd deadline (5% of its value)", "never started (no value)"]
     assert not any("_" in c for c in table.columns)
     assert list(table.index) == ["high priority", "medium priority", "low priority"]
     assert int(table.to_numpy().sum()) == len(frame)
