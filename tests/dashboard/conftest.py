@@ -1,4 +1,5 @@
 import pytest
+from helpers import ARGS, CHROMIUM
 
 
 @pytest.fixture(autouse=True)
@@ -21,3 +22,14 @@ def pages_do_not_wait_for_jobs(monkeypatch):
     test until the job ends. Tests of watch itself set WATCH_SECONDS back."""
     pytest.importorskip("streamlit")
     monkeypatch.setattr("pages.jobs.WATCH_SECONDS", 0.0)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless chromium (Playwright), one for a module's browser tests; each test opens its own context."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

@@ -12,7 +12,7 @@ import time
 
 import pytest
 from dask_cluster import Cluster
-from helpers import ARGS, CHROMIUM, require_browser
+from helpers import require_browser
 from live import ScriptRuns, step, streamlit_server
 
 from hcsched import preset, simulate
@@ -67,16 +67,6 @@ def served(cluster):
         log.seek(0)
         out = log.read()
     assert "Traceback" not in out, out[-4000:]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _page(browser, url: str, ready: tuple[str, str] = ("button", "Run")):

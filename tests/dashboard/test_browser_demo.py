@@ -36,16 +36,6 @@ def server():
     assert "Traceback" not in out, out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 def _first_run(url: str) -> None:
     """A first visit and run, as a demo's server has had before the room arrives: its pool of worker processes
     started and ready."""
