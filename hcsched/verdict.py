@@ -169,6 +169,9 @@ class Verdict:
     shorts : tuple of (str, str)
         Each label written with its parameters and its short form, said where it is mentioned again after its words
         (:func:`short_words`: "fz (β = 0.1)", never the raw "fz (beta=0.1)").
+    gloss_text : str
+        The gloss as a sentence of its own ("Makespan: when the last task ends."), where the lead had no room for it;
+        a page shows it beside the lead, never folded; "" when the lead glosses the metric itself.
     """
 
     metric: str
@@ -196,6 +199,7 @@ class Verdict:
     connector: str = " at"  # " at", or ", with" before a value that says what it is of
     best_interval: tuple[float, float] = (math.nan, math.nan)  # the 95% interval of the best's mean
     shorts: tuple[tuple[str, str], ...] = ()  # label, its short form once named (:func:`short_words`)
+    gloss_text: str = ""  # the gloss as a sentence, where the lead had no room for it
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -227,8 +231,9 @@ class Verdict:
 
     @property
     def lines(self) -> list[str]:
-        """The lead sentence, then the rest of it, the bound's and the references' sentences if any."""
-        return [self.text] + [t for t in (self.detail, self.bound_text, self.reference_text) if t]
+        """The lead sentence, the gloss where the lead had no room for it, then the rest of it, the bound's and the
+        references' sentences if any."""
+        return [self.text] + [t for t in (self.gloss_text, self.detail, self.bound_text, self.reference_text) if t]
 
 
 # --- which heuristics can be crowned, and which metric leads -----------------------------------------------------
@@ -815,15 +820,17 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     glosses = {v.what: metric.gloss}
     lead, detail = _fit(*_candidates(v, metric, total), names, glosses)
     plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names) if metric.gloss else (lead, detail)
+    gloss_text = ""
     if metric.gloss and (lead != plain_lead or _named_words(lead, names, glosses) > LEAD_WORDS):
-        # the gloss would push out of the lead what it says without it (the interval, a name): said below the lead
-        detail = " ".join(x for x in (f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}.", plain_detail) if x)
-        lead, glosses = plain_lead, {}
+        # the gloss would push out of the lead what it says without it (the interval, a name): said beside the lead
+        gloss_text = f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}."
+        lead, detail, glosses = plain_lead, plain_detail, {}
     said = _said([lead, detail, _reference_sentence(v, metric, total)], names, glosses)
     text, detail, reference_text = (shortened(line, shorts) for line in said)
     best_text = "" if v.best is None else _at(v.best_mean, metric)
     return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text, gloss=metric.gloss,
-                               connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()))
+                               connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()),
+                               gloss_text=gloss_text)
 
 
 def plain_name(title: str) -> str:
@@ -1082,6 +1089,7 @@ class Headline:
     lead: str  # the headline metric's lead sentence, at most LEAD_WORDS words where the names allow
     rest: tuple[str, ...]  # the rest of its sentence, the trade-off, the bound's and the references' sentences
     others: tuple[str, ...]  # the other metrics' lines
+    gloss: str = ""  # its metric's gloss as a sentence, where the lead had no room for it: shown beside the lead
 
 
 def headline(verdicts_: list[Verdict]) -> Headline:
@@ -1097,13 +1105,15 @@ def headline(verdicts_: list[Verdict]) -> Headline:
     Headline
         ``lead``: who wins on the headline metric, by how much and whether it is real, each heuristic in words where
         first named; ``rest``: what else is said of it (its interval or its benchmark where they do not fit, the
-        metrics another heuristic wins, the bound, the references); ``others``: the other metrics' lines.
+        metrics another heuristic wins, the bound, the references); ``others``: the other metrics' lines; ``gloss``:
+        the headline metric in plain words where the lead had no room for them, to show beside it.
     """
     if not verdicts_:
         return Headline("", (), ())
     v = verdicts_[0]
     rest = (v.detail, trade_off(verdicts_), v.bound_text, v.reference_text)
-    return Headline(v.text, tuple(t for t in rest if t), tuple(line for o in verdicts_[1:] for line in o.lines))
+    return Headline(v.text, tuple(t for t in rest if t), tuple(line for o in verdicts_[1:] for line in o.lines),
+                    v.gloss_text)
 
 
 def _plural(n: int, word: str) -> str:

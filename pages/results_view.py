@@ -354,8 +354,9 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     said_as = lambda line: plain(shown_text(scenario.model, line))  # noqa: E731  (the model's words, as plain text)
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{said_as(text)}**")
-        # never only folded away: another heuristic winning another metric for real, and the references
-        shown = [line for line in (trade_off(found), found[0].reference_text, to_come) if line]
+        # never only folded away: the metric in words where the lead had no room for them, another heuristic winning
+        # another metric for real, and the references
+        shown = [line for line in (said.gloss, trade_off(found), found[0].reference_text, to_come) if line]
         for line in shown:
             st.markdown(said_as(line))
         rest = [line for line in said.rest if line not in shown]

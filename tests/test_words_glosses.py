@@ -144,8 +144,9 @@ def _one_run(spec):
     return trial_runs(scenario, 0)["max-max"]
 
 
-def test_a_gloss_that_would_not_fit_the_lead_is_said_first_below_it():
-    """A lead stays within its 35 words: where the names leave no room for the gloss, it is the first sentence below."""
+def test_a_gloss_that_would_not_fit_the_lead_is_a_sentence_beside_it():
+    """A lead stays within its 35 words: where the names leave no room for the gloss, it is a sentence of its own that
+    a page shows beside the lead (``gloss_text``), never folded away with the rest."""
     from hcsched.verdict import verdict
 
     classes = get_model("classes")
@@ -153,23 +154,26 @@ def test_a_gloss_that_would_not_fit_the_lead_is_said_first_below_it():
     names = {"A": "LP-based affinity scheduling", "B": "K-percent best, only each class's fastest machine"}
     v = verdict(results, classes.metric("mean_response"), names=names)
     assert "(a task's time from arrival to finish, averaged)" not in v.text and word_count(v.text) <= LEAD_WORDS
-    assert v.detail.startswith("Mean response time: a task's time from arrival to finish, averaged.")
+    assert v.gloss_text == "Mean response time: a task's time from arrival to finish, averaged."
+    assert v.lines[:2] == [v.text, v.gloss_text] and v.gloss_text not in v.detail
+    assert headline([v]).gloss == v.gloss_text and v.gloss_text not in headline([v]).rest
     short = verdict(results, classes.metric("mean_response"))  # room for it: in the lead
     assert "has the lowest mean response time (a task's time from arrival to finish, averaged) at " in short.text
 
 
 def test_a_gloss_never_pushes_the_interval_or_a_name_out_of_the_lead():
     """The second tryout found the etc lead had lost its 95% interval once "makespan (when the last task ends)" took
-    its words: who wins, by how much and whether it is real come first; the gloss then opens the rest."""
+    its words: who wins, by how much and whether it is real come first; the gloss is then said beside the lead."""
     from hcsched.verdict import heuristic_words, verdict
     results = _results(makespan={"sufferage": [100.0, 101, 99, 100], "min-min": [110.0, 111, 108, 109]})
     names = {label: heuristic_words(label, "etc") for label in ("sufferage", "min-min")}  # as the page names them
     v = verdict(results, ETC.metric("makespan"), "min-min", names=names)
     assert "95% interval" in v.text and word_count(v.text) <= LEAD_WORDS
     assert "(when the last task ends)" not in v.text
-    assert v.detail.startswith("Makespan: when the last task ends.")
+    assert v.gloss_text == "Makespan: when the last task ends."
     short = verdict(results, ETC.metric("makespan"), "min-min")  # room for both: the gloss stays in the lead
     assert "95% interval" in short.text and "makespan (when the last task ends)" in short.text
+    assert short.gloss_text == ""
 
 
 def test_the_estimation_error_says_what_its_percent_is_of():
@@ -179,6 +183,6 @@ def test_the_estimation_error_says_what_its_percent_is_of():
     assert "as a share of the actual" in metric.gloss
     results = _results(estimation_error={"fa": [0.70, 0.72, 0.71, 0.73], "lz": [0.90, 0.92, 0.91, 0.93]})
     said = headline(verdicts(results, [metric]))
-    text = " ".join([said.lead, *said.rest])
+    text = " ".join([said.lead, said.gloss, *said.rest])
     assert text.count("(how far a task's run time estimate was from its actual time, as a share of the actual)") \
         + text.count("Estimation error: how far") == 1

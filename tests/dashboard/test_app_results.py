@@ -16,6 +16,7 @@ from hcsched import Scenario, get_model, preset, simulate, summarize, trial_sche
 from hcsched.charts import GANTT_HEIGHT, gantt_busy_start  # noqa: E402
 from hcsched.export import results_csv, scenario_digest  # noqa: E402
 from hcsched.formatting import time_window_text  # noqa: E402
+from hcsched.verdict import LEAD_WORDS, word_count  # noqa: E402
 from pages.widgets import file_name  # noqa: E402
 
 
@@ -123,6 +124,16 @@ def test_results_lead_with_one_sentence_and_fold_the_other_metrics():
     folded = _plain(other.markdown[0].value).splitlines()
     assert len(folded) == 2 and not any("tilisation" in line for line in folded)
     assert any("mean flow time" in line for line in folded) and not any("makespan" in line for line in folded)
+
+
+def test_a_gloss_the_lead_has_no_room_for_is_shown_beside_it_never_folded():
+    """The third tryout rated quickstart's Results 4: its 35-word lead never said what makespan is. The gloss is then
+    the line right under the lead, not in "More on this answer"."""
+    at = open_results(preset("quickstart"))
+    lead = _plain(at.markdown[0].value)
+    assert "makespan" in lead and "(when the last task ends)" not in lead and word_count(lead) <= LEAD_WORDS
+    assert _plain(at.markdown[1].value) == "Makespan: when the last task ends."
+    assert not any("when the last task ends" in m.value for e in at.expander for m in e.markdown)
 
 
 def test_time_shared_results_lead_with_makespan_alone():
