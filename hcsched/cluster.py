@@ -25,6 +25,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from distributed import Client, Future, WorkerPlugin
@@ -111,7 +112,8 @@ class ClusterPool(RunQueue):
         self._events: queue.SimpleQueue = queue.SimpleQueue()  # the scheduler's events, for the watching thread
         self._changed = threading.Event()  # a worker came or went
         self._ready = threading.Event()  # the warm-up is registered and the slots read
-        self._lost_tokens: set[str] = set()  # the runs that had a chunk on a worker since removed
+        # the runs that had a chunk on a worker since removed (their tokens, oldest first; the values are unused)
+        self._lost_tokens: OrderedDict[str, None] = OrderedDict()
         self.client.subscribe_topic("all", self._on_event)
         threading.Thread(target=self._watch, args=(models,), daemon=True, name="hcsched-cluster").start()
 
@@ -197,9 +199,9 @@ class ClusterPool(RunQueue):
         message = event[1] if isinstance(event, tuple) and len(event) == 2 else event
         if isinstance(message, dict) and message.get("action") in ("add-worker", "remove-worker"):
             if message.get("action") == "remove-worker":
-                if len(self._lost_tokens) > LOST_TOKENS_KEPT:
-                    self._lost_tokens.clear()
-                self._lost_tokens.update(_tokens(message))
+                self._lost_tokens.update(dict.fromkeys(_tokens(message)))
+                while len(self._lost_tokens) > LOST_TOKENS_KEPT:
+                    self._lost_tokens.popitem(last=False)  # the oldest forgotten first
             self._events.put(message)
             self._changed.set()
 

@@ -790,7 +790,7 @@ class RunComparison:
     def _best_parts(self, old: Change, short: list[str]) -> tuple[str, list[str]]:
         """(lead, rest) where the winner changes: the best value before against the best after, judged trial by
         trial (:attr:`best`; "twice the arrival rate: the best value moves from max-min 91.3% to slack-sufferage
-        90.8% of the upper bound (0.5 points lower: a real change, for the worse)"), then the old winner's own
+        90.8% of the upper bound (0.4 points lower: real, but under 1% of its value)"), then the old winner's own
         change ("max-min itself 11 points lower"), and the winner, each in the lead where it fits, else below it:
         a manager reads first how the best answer moved, not how the old winner fell."""
         metric, best = self.headline, self.best

@@ -386,7 +386,7 @@ class Job:
                 text += f"; {waiting_words(held, pool.size)}"
             bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
         quiet = self.stalled()
-        notes = getattr(pool, "notes", lambda owner: [])(self)  # none without a pool (or from a stand-in without notes)
+        notes = pool.notes(self) if pool is not None else []
         if quiet is None and notes:
             warning.info(notes[-1])
         elif quiet is None:

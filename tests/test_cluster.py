@@ -238,3 +238,18 @@ def test_the_scheduler_lost_fails_the_run_in_one_line(dask):
     assert not t.is_alive()
     assert errors == [f"the Dask scheduler at {c.address} was lost; this run's results are lost"]
     assert pool.broken
+
+
+def test_the_runs_told_of_a_lost_worker_are_bounded_and_the_oldest_forgotten_first(monkeypatch):
+    """A long-lived server remembers at most ``LOST_TOKENS_KEPT`` runs that had a chunk on a lost worker: past it,
+    the oldest is forgotten, never the one just told."""
+    import queue
+    import threading
+
+    monkeypatch.setattr(cluster, "LOST_TOKENS_KEPT", 3)
+    pool = ClusterPool.__new__(ClusterPool)  # its event handler alone: no scheduler needed
+    pool._lost_tokens, pool._events, pool._changed = cluster.OrderedDict(), queue.Queue(), threading.Event()
+    for token in "abcde":
+        pool._on_event(("", {"action": "remove-worker",
+                             "processing-tasks": [f"{cluster.KEY_PREFIX}-{token}-0"], "lost-computed-tasks": []}))
+    assert list(pool._lost_tokens) == ["c", "d", "e"] and pool._events.qsize() == 5

@@ -308,6 +308,9 @@ def test_a_run_whose_workers_another_run_holds_says_so(monkeypatch):
         def held_by_others(self, owner):
             return self.held
 
+        def notes(self, owner):
+            return []
+
     pool = Held()
     monkeypatch.setattr(jobs, "started_pool", lambda: pool)
     job = Job(preset("quickstart"), 3, estimate=2.0)
@@ -518,6 +521,9 @@ def test_the_bar_says_one_time_left_while_the_pools_forecast_jitters(monkeypatch
 
         def held_by_others(self, owner):
             return 0
+
+        def notes(self, owner):
+            return []
 
     monkeypatch.setattr(jobs, "started_pool", lambda: Jittery())
     job = Job(preset("quickstart"), 30, estimate=60.0)
