@@ -35,6 +35,7 @@ from hcsched.models.value.presets import PRESETS
 from hcsched.models.value.simulation import ValueRun, measure_run, run_dynamic
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.workload import ValueWorkload, make_workload
+from hcsched.models.value.worth import OUTCOME_LABELS, OUTCOME_MEANINGS, OUTCOMES
 from hcsched.scenario import Scenario
 
 # bytes of one trial, per task and machine: the ETC and ATC matrices, the machines' queues (machines x tasks), the
@@ -44,9 +45,6 @@ _MATRIX_BYTES, _TASK_BYTES, _MACHINE_BYTES = 8 * 8, 60 * 8, 40 * 8
 _TASKS_MARGIN = 1.5
 
 
-_OUTCOME_DOC = {"met_d100": "finished by its 100% deadline", "met_d50": "finished after D100, by D50",
-                "met_d25": "finished after D50, by D25", "late": "finished after D25",
-                "never_started": "never started during the evaluation period (still waiting at its end)"}
 _BETTER = {"met_d100": "higher", "late": "lower", "never_started": "lower"}  # the deadline outcomes' directions
 
 
@@ -61,12 +59,12 @@ def _metrics() -> tuple[Metric, ...]:
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
-    out += [Metric(o, f"Tasks: {o.replace('_', ' ').replace('met d', 'met D')}", "tasks", _BETTER.get(o, ""),
-                   doc=f"Tasks that {_OUTCOME_DOC[o]}.") for o in _OUTCOME_DOC]
-    out += [Metric(f"{o}_{p}", f"{p.capitalize()}-priority tasks: {o.replace('_', ' ').replace('met d', 'met D')}",
-                   "tasks", "", table=False, doc=f"{p.capitalize()}-priority tasks that {_OUTCOME_DOC[o]} (the "
-                   "stacked bar of tasks by priority and deadline outcome).")
-            for p in PRIORITIES for o in _OUTCOME_DOC]
+    out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
+                   doc=f"Tasks, each of which {OUTCOME_MEANINGS[o]}.") for o in OUTCOMES]
+    out += [Metric(f"{o}_{p}", f"{p.capitalize()}-priority tasks: {OUTCOME_LABELS[o]}", "tasks", "", table=False,
+                   doc=f"{p.capitalize()}-priority tasks, each of which {OUTCOME_MEANINGS[o]} (the stacked bar of "
+                   "tasks by priority and deadline outcome).")
+            for p in PRIORITIES for o in OUTCOMES]
     out += [
         Metric("tasks", "Tasks", "tasks", "", doc="Tasks that arrived in the trial."),
         Metric("max_waiting", "Largest number of waiting tasks", "tasks", "",

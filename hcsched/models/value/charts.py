@@ -23,27 +23,13 @@ from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbe
 from hcsched.formatting import minutes_beside
 from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
-from hcsched.models.value.worth import OUTCOMES
+from hcsched.models.value.worth import OUTCOME_EARNS, OUTCOME_LABELS, OUTCOME_MEANINGS, OUTCOMES
 
 #: One colour per deadline outcome, in the outcomes' order from best to worst: from the category palette (never a
 #: heuristic's colour), pear for by the first deadline, then pale blue, yellow, orange, and grey for never started.
 OUTCOME_COLORS = dict(zip(OUTCOMES, (CATEGORY_PALETTE[5], CATEGORY_PALETTE[4], CATEGORY_PALETTE[2], CATEGORY_PALETTE[1],
                                      CATEGORY_PALETTE[7]), strict=True))
 OUTCOME_LEGEND = "deadline outcome"
-OUTCOME_LABELS = {"met_d100": "by 1st deadline", "met_d50": "by 2nd deadline", "met_d25": "by 3rd deadline",
-                  "late": "after 3rd deadline", "never_started": "never started"}  # the paper's D100, D50, D25
-#: What each outcome earns of the task's value (Kim et al. 2007, section 2.2.2: each task has three soft deadlines;
-#: its value is multiplied by the deadline factor of the first one it meets: 1 by D100, 0.5 by D50, 0.25 by D25, 0.05
-#: later, 0 if it never starts during the evaluation period): the one place these words are written.
-OUTCOME_EARNS = {"met_d100": "full value", "met_d50": "half value", "met_d25": "a quarter of its value",
-                 "late": "5% of its value", "never_started": "no value"}
-#: What each outcome means in plain words.
-OUTCOME_MEANINGS = {
-    "met_d100": f"finished by its first deadline (D100): {OUTCOME_EARNS['met_d100']}",
-    "met_d50": f"finished after its first deadline, by its second (D50): {OUTCOME_EARNS['met_d50']}",
-    "met_d25": f"finished after its second deadline, by its last (D25): {OUTCOME_EARNS['met_d25']}",
-    "late": f"finished after its last deadline: {OUTCOME_EARNS['late']}",
-    "never_started": f"never started in the evaluation window: {OUTCOME_EARNS['never_started']}"}
 #: A table's column header per outcome: the legend's label with what the task earns ("by 2nd deadline (half value)").
 OUTCOME_HEADERS = {o: f"{OUTCOME_LABELS[o]} ({OUTCOME_EARNS[o]})" for o in OUTCOME_LABELS}
 #: The paper's symbols in the words a manager reads first (Kim et al. 2007: V in section 2.2.3, UB in section 2.3, the

@@ -30,6 +30,21 @@ DEADLINE_FACTORS = (1.0, 0.5, 0.25, 0.05)
 #: Deadline outcome codes, in the order of :data:`OUTCOMES`.
 MET_D100, MET_D50, MET_D25, LATE, NEVER_STARTED = 0, 1, 2, 3, 4
 OUTCOMES = ("met_d100", "met_d50", "met_d25", "late", "never_started")
+#: Each outcome in the words a manager reads first.
+OUTCOME_LABELS = {"met_d100": "by 1st deadline", "met_d50": "by 2nd deadline", "met_d25": "by 3rd deadline",
+                  "late": "after 3rd deadline", "never_started": "never started"}  # the paper's D100, D50, D25
+#: What each outcome earns of the task's value (Kim et al. 2007, section 2.2.2: each task has three soft deadlines;
+#: its value is multiplied by the deadline factor of the first one it meets: 1 by D100, 0.5 by D50, 0.25 by D25, 0.05
+#: later, 0 if it never starts during the evaluation period): the one place these words are written.
+OUTCOME_EARNS = {"met_d100": "full value", "met_d50": "half value", "met_d25": "a quarter of its value",
+                 "late": "5% of its value", "never_started": "no value"}
+#: What each outcome means in plain words.
+OUTCOME_MEANINGS = {
+    "met_d100": f"finished by its first deadline (D100): {OUTCOME_EARNS['met_d100']}",
+    "met_d50": f"finished after its first deadline, by its second (D50): {OUTCOME_EARNS['met_d50']}",
+    "met_d25": f"finished after its second deadline, by its last (D25): {OUTCOME_EARNS['met_d25']}",
+    "late": f"finished after its last deadline: {OUTCOME_EARNS['late']}",
+    "never_started": f"never started in the evaluation window: {OUTCOME_EARNS['never_started']}"}
 
 
 @njit(cache=True)
