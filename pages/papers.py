@@ -20,6 +20,7 @@ from hcsched.report import (
     chart_data,
     claim_figure,
     claims_text,
+    count_text,
     format_ours,
     in_words,
     quantity_figure,
@@ -164,6 +165,7 @@ def header(table: pd.DataFrame, meta: dict) -> None:
     others = int((table["reading"] != "literal").sum())
     st.caption(f"{made}: {table['id'].nunique()} claims as the papers write them, and {others_text(others)}. "
                "Rerun with `hcsched reproduce`.")
+    st.markdown(f"All papers: {count_text(table, bold=True)}")  # the verdict across papers, before each paper's
     if meta.get("registry") and meta["registry"] != registry_hash():
         st.warning("The claims registry has changed since this reproduction was made: some rows may no longer match "
                    "their claim. Rerun those papers (below, or `hcsched reproduce --out assets`).")
@@ -182,7 +184,8 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
     st.caption(f"{model.paper}. {model.summary}".strip())
     running = K + "job" in st.session_state
     c1, c2 = st.columns([1, 3])
-    trials = int(c1.number_input("Trials of a rerun (0: the paper's)", 0, 1000, 0, key=f"{K}trials_{name}")) or None
+    trials = int(c1.number_input("Trials of a rerun (0 = as many as the paper)", 0, 1000, 0,
+                                 key=f"{K}trials_{name}")) or None
     ids = [c.id for c in registry(name)]
     if c2.button(rerun_label(name), key=f"{K}rerun_{name}", disabled=running or not ids):
         start_rerun(ids, trials)

@@ -20,6 +20,7 @@ from hcsched.report import (  # noqa: E402
     BEGIN,
     END,
     claims_text,
+    count_text,
     format_ours,
     markdown_tables,
     read_claims,
@@ -246,12 +247,16 @@ SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 def test_the_page_opens_on_the_definitions_two_sentences_and_folds_the_rest():
     """The library's definition, word for word: its two first sentences (about 60 words) are the page's first text,
     the rest is inside an expander, as is what the page is about; nothing else is said before the papers but a
-    caption of what the reproduction shown was made with."""
+    caption of what the reproduction shown was made with, and the count of verdicts across all papers."""
     at = page()
     top = _top(at)
     first = next(i for i, n in enumerate(top) if type(n).__name__ == "Header")
     kinds = [type(n).__name__ for n in top[:first]]
-    assert kinds == ["Title", "Markdown", "Expander", "Caption"], kinds
+    assert kinds == ["Title", "Markdown", "Expander", "Caption", "Markdown"], kinds
+    # the verdict across all papers, before any paper's (a manager read each paper's, never the whole)
+    assert top[4].value == f"All papers: {count_text(read_claims(SHIPPED), bold=True)}"
+    assert top[4].value.startswith("All papers: **Of the ")
+    assert {n.label for n in at.number_input} == {"Trials of a rerun (0 = as many as the paper)"}
     lead = top[1].value
     assert lead == LEAD and len(SENTENCE_END.findall(lead)) <= 2 and len(lead.split()) <= 60
     folded = [m.value for m in top[2].markdown]
