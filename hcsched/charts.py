@@ -308,13 +308,51 @@ def round_step(span: float, steps: int) -> float:
     return next((m * power for m in ROUND_STEPS if m * power >= raw * (1 - 1e-9)), 10 * power)
 
 
+# The time slider's labels as plotly.js lays them out (its sliders' labelStride): a label every ``stride`` steps, the
+# least whose room (the slider's length over its steps) holds the widest label and 8 px of padding. The slider is
+# 0.86 of the figure's width (:func:`_controls`), about 860 px on the Results page of a 1440-px-wide window; a digit
+# of its 12-px font about 6.5 px wide, a comma or point about 3.3 (what gave the strides seen there: 3 for "9,792.3"
+# on 54 steps, 2 for "7,600" on 39, 1 for "920" on 32).
+SLIDER_PX = 860
+LABEL_PX = {"digit": 6.5, "mark": 3.3, "pad": 8.0}
+
+
+def label_stride(labels: Sequence[str], slider_px: float = SLIDER_PX) -> int:
+    """Every how many steps the time slider writes its ``labels`` (plotly.js draws a tick at every step, a label at
+    every ``stride``-th from the first): the widest label and its padding over the room of a step."""
+    if len(labels) < 2:
+        return 1
+    widest = max(sum(LABEL_PX["digit"] if c.isdigit() else LABEL_PX["mark"] for c in x) for x in labels)
+    return max(1, int(np.ceil((widest + LABEL_PX["pad"]) / (slider_px / (len(labels) - 1)) - 1e-9)))
+
+
+def is_round(x: float) -> bool:
+    """A round number: 1, 2, 2.5 or 5 times a power of ten (what :func:`round_step` gives)."""
+    return x > 0 and abs(round_step(x, 1) - x) <= 1e-9 * x
+
+
+def _multiples(t0: float, t1: float, step: float, every: int = 1) -> np.ndarray:
+    """The multiples of ``step`` from the last multiple of ``every`` steps at or before ``t0`` to the first at or
+    after ``t1``."""
+    first = np.floor(t0 / (step * every) + 1e-9) * every
+    last = np.ceil(t1 / step - 1e-9)
+    return np.arange(first, max(last, first + 1) + 1) * step
+
+
 def frame_times(t0: float, t1: float, frames: int) -> tuple[np.ndarray, float]:
     """The times of a Gantt's frames: at most ``frames`` multiples of a round step (:func:`round_step`) from the last
     at or before ``t0`` to the first at or after ``t1``, so that the time slider reads "0, 250, 500, 750" and the
-    figure opens on a frame where every bar of the window is drawn; and that step."""
+    figure opens on a frame where every bar of the window is drawn; and that step. The labels the slider writes (every
+    :func:`label_stride`-th) are round too, the first at a multiple of their own round step: "9,792, 9,792.5, 9,793",
+    never "9,792.3, 9,792.6, 9,792.9" (a 5-unit window late in a long run, its 0.1 steps labelled every third); the
+    step grows until they are."""
     step = round_step(t1 - t0, max(1, frames - 2))  # one more frame at each end at most
-    first, last = np.floor(t0 / step + 1e-9), np.ceil(t1 / step - 1e-9)
-    return np.arange(first, max(last, first + 1) + 1) * step, step
+    while True:
+        every = label_stride(_time_labels(_multiples(t0, t1, step), step))
+        times = _multiples(t0, t1, step, every)
+        if label_stride(_time_labels(times, step)) == every and (every == 1 or is_round(every * step)):
+            return times, step
+        step = round_step(step * (1 + 1e-6), 1)  # the next round step up
 
 
 def _decimals(step: float) -> int:
@@ -323,10 +361,12 @@ def _decimals(step: float) -> int:
 
 
 def _time_labels(times: np.ndarray, step: float) -> list[str]:
-    """The time slider's labels: the frames' round times (:func:`frame_times`) with the decimals their ``step`` needs
-    and thousands separators ("2,500", "9,792.3", "0.25"), never an SI prefix beside the unit."""
+    """The time slider's labels: the frames' round times (:func:`frame_times`), each with the decimals it needs (at
+    most those of ``step``) and thousands separators ("2,500", "9,792.5", "9,793", "0.25"), never an SI prefix beside
+    the unit."""
     decimals = _decimals(step)
-    return [f"{float(t):,.{decimals}f}" for t in times]
+    labels = [f"{float(t):,.{decimals}f}" for t in times]
+    return [x.rstrip("0").rstrip(".") if "." in x else x for x in labels]
 
 
 def tick_step(t0: float, t1: float, ticks: int) -> float:
@@ -410,6 +450,10 @@ GANTT_HEIGHT = 760  # px of the whole figure by default
 GANTT_TOP = 130  # px above the panels: Play, Pause, the time slider and the first panel's title
 GANTT_GAP = 40  # px between panels: the next panel's title
 GANTT_BOTTOM = 50  # px below the panels: the time axis' numbers and title
+# The overview (every row at once) opens under the page's Gantt controls: the view's choice, the time window (start,
+# length and the line saying it) and the marked task, about 290 px in all; with them it fits a 900-px window under the
+# page's header (60 px): 90 processors drew p63 at the window's bottom at GANTT_HEIGHT.
+OVERVIEW_HEIGHT = 540
 ROW_PX = (10.0, 22.0)  # a machine row's height, px: at least a bar a person reads, at most
 LANE_PX = (6.0, 22.0)  # a lane's height, px, where a row runs its tasks at once (each task a lane)
 HIGHLIGHT_COLOR = "#000000"  # the label of the task marked in every panel
@@ -502,7 +546,7 @@ def gantt_start(schedules: dict[str, Schedule], machines: Sequence[int] | None =
     return first if np.isfinite(first) else 0.0
 
 
-BUSY_CANDIDATES = 2000  # window starts compared by gantt_busy_start, evenly spread over the trial
+BUSY_CANDIDATES = 2000  # window starts compared by gantt_busy_start at most, on a round grid over the trial
 
 
 def _time_in_system(schedules: dict[str, Schedule], machines: Sequence[int] | None, end: float):
@@ -547,6 +591,33 @@ def _within_bars(schedules: dict[str, Schedule], lows: np.ndarray, length: float
     return ok
 
 
+def window_step(length: float) -> float:
+    """The round step a time window's ``length`` grows by: about a tenth of it (1 for 5.27, 100 for 600)."""
+    return round_step(length, 10)
+
+
+def start_step(length: float) -> float:
+    """The round step a time window of ``length`` moves by: about a twentieth of it (0.5 for 5, 50 for 600), fine
+    enough for the busiest stretch (:func:`gantt_busy_start`) to be found on it."""
+    return round_step(length, 20)
+
+
+def _round_starts(first: float, last: float, length: float) -> np.ndarray:
+    """The window starts :func:`gantt_busy_start` compares: the multiples of a round step from the last at or before
+    ``first`` to ``last``, that step the window's own (:func:`start_step`: 250, 300 ... for 600 s) or, where that
+    would give over BUSY_CANDIDATES starts, coarser."""
+    step = max(start_step(length), round_step(last - first, BUSY_CANDIDATES))
+    k = np.arange(np.floor(first / step + 1e-9), np.floor(last / step + 1e-9) + 1)
+    return np.round(k * step, _decimals(step))
+
+
+def round_length(length: float) -> float:
+    """A window length a person reads: ``length`` down to a multiple of its round step (:func:`window_step`: 5.27 ->
+    5, 600 -> 600, 1,234 -> 1,200, 0.0737 -> 0.07), the window's bars fewer, never more; that step at least."""
+    step = window_step(length)
+    return round(float(max(1.0, np.floor(length / step + 1e-9)) * step), _decimals(step))
+
+
 def gantt_busy_start(schedules: dict[str, Schedule], length: float, machines: Sequence[int] | None = None,
                      bars: int = GANTT_BARS, row_bars: int = ROW_BARS) -> float:
     """Where a window of ``length`` opens on the busiest stretch of the trial: the most time tasks spend in the
@@ -554,13 +625,13 @@ def gantt_busy_start(schedules: dict[str, Schedule], length: float, machines: Se
     from where tasks start to run (:func:`gantt_start`) to the trial's end less ``length``, among the windows that
     hold no more bars than :func:`gantt_default_window` allows from there (``bars`` in all, ``row_bars`` in a row:
     Play stays smooth and a row readable); the earliest of equals, so a batch that all arrives at once opens where it
-    starts."""
+    starts. The starts are round (:func:`_round_starts`): "Showing 300 s to 900 s", not "300.1 s to 900.1 s"."""
     first = gantt_start(schedules, machines)
     end = max((float(np.nanmax(np.r_[0.0, s.finish[np.isfinite(s.finish)], s.start[np.isfinite(s.start)]]))
                for s in schedules.values()), default=0.0)
     if end - length <= first or length <= 0:
         return first
-    starts = np.linspace(first, end - length, BUSY_CANDIDATES)
+    starts = _round_starts(first, end - length, length)
     upto = _time_in_system(schedules, machines, end)
     busy = np.where(_within_bars(schedules, starts, length, machines, bars, row_bars),
                     upto(starts + length) - upto(starts), -np.inf)
@@ -600,8 +671,9 @@ def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, o
                    ) -> tuple[list[int] | None, tuple[float, float] | None, int | None]:
     """What the Results page first shows of ``schedules`` (the heuristics chosen): the machines (as many as
     :func:`gantt_machines`, the busiest of them side by side, :func:`gantt_busiest`; None for all, and always with
-    ``overview``: :func:`gantt_overview`), the time window (:func:`gantt_default_window`, its length to 3 significant
-    digits as the page's box shows it; None for the whole trial) and the task marked in every panel."""
+    ``overview``: :func:`gantt_overview`), the time window (:func:`gantt_default_window`, its length round
+    (:func:`round_length`) as the page's box shows it, its start round: :func:`gantt_busy_start`; None for the whole
+    trial) and the task marked in every panel."""
     most = max((s.machines for s in schedules.values()), default=1)
     first, count = gantt_busiest(schedules, rows)
     machines = None if overview or most <= count else list(range(first, first + count))
@@ -609,7 +681,7 @@ def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, o
     window = None
     if sized is not None:
         end, length = sized
-        length = min(end, float(f"{length:.3g}"))
+        length = min(end, round_length(length))
         start = max(0.0, min(gantt_busy_start(schedules, length, machines), end - length))
         window = (start, start + length)
     return machines, window, gantt_highlight(schedules, window, machines)
@@ -864,9 +936,10 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
                    rows: GanttRows = MACHINES, highlight: int | None = None, name: Callable[[str], str] = str
                    ) -> go.Figure:
     """The whole system's work at a glance: the heuristics' panels side by side, every row (machine, processor,
-    server) a thin lane of its own, no text on a bar but the marked task's, hover kept, within :data:`GANTT_HEIGHT`
-    px with its controls; a row that runs its tasks at once (``rows.lanes``, time-shared servers) is one load strip,
-    its tasks translucent, darker where more run together. It plays as :func:`gantt` does (frames carry widths)."""
+    server) a thin lane of its own, no text on a bar but the marked task's, hover kept, within :data:`OVERVIEW_HEIGHT`
+    px with its controls (so that the page's controls above it fit a 900-px window too); a row that runs its tasks at
+    once (``rows.lanes``, time-shared servers) is one load strip, its tasks translucent, darker where more run
+    together. It plays as :func:`gantt` does (frames carry widths)."""
     labels = list(schedules)
     colors = colors or heuristic_colors(labels)
     picks = {label: _window(s, window) for label, s in schedules.items()}
@@ -877,7 +950,7 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
     times, step = frame_times(t0, t1, gantt_frames(sum(p.size for p in picks.values()), frames))
     names = [rows.name(j) for j in range(max(s.machines for s in schedules.values()))]
-    px = min(ROW_PX[1], gantt_rows_px(1) / len(names))
+    px = min(ROW_PX[1], gantt_rows_px(1, OVERVIEW_HEIGHT) / len(names))
     height = GANTT_TOP + GANTT_BOTTOM + px * len(names)
     fig = make_subplots(rows=1, cols=len(labels), shared_yaxes=True, subplot_titles=[name(x) for x in labels],
                         horizontal_spacing=0.015)

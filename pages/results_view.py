@@ -23,7 +23,10 @@ from hcsched.charts import (
     gantt_highlight_text,
     heuristic_colors,
     metric_bars,
+    round_length,
+    start_step,
     trial_distribution,
+    window_step,
 )
 from hcsched.experiment import schedule_table, schedules_of, split_so_far
 from hcsched.export import results_csv, schedule_csv, summary_csv
@@ -495,22 +498,24 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
     """The time window of the Gantt chart: the whole trial when it is small, else a start and a length that show, on
     the machines shown, at most GANTT_BARS tasks in all and a few tens in a row by default (``gantt_default_window``),
     opening on the trial's busiest stretch (``gantt_busy_start``; a start slider, so its handle is never stacked on
-    another), said under it with the trial's span."""
+    another), said under it with the trial's span. Both are round and move by round steps (``window_step``,
+    ``start_step``): "300 s to 900 s", not "300.1 s to 900.1 s"."""
     sized = gantt_default_window(schedules, machines=machines)
     if sized is None:
         return None
     end, default = sized
     c1, c2 = st.columns([3, 1])
+    default = max(end * 1e-6, min(end, round_length(default)))
     length = c2.number_input(f"Window length ({get_model(scenario.model).time_unit})", min_value=end * 1e-6,
-                             max_value=end,
-                             value=max(end * 1e-6, min(end, float(f"{default:.3g}"))), key=f"{key}_window_length",
+                             max_value=end, value=default, step=window_step(default), key=f"{key}_window_length",
                              format="%.4g",
                              help=f"At most about {GANTT_BARS} tasks in all and a few tens in a row by default; longer "
                                   "windows draw and play more slowly.")
     if end - length <= 0:
         return (0.0, end)
     first = min(gantt_busy_start(schedules, length, machines), end - length)  # the busiest stretch
-    low = c1.slider("Window start", 0.0, end - length, first, key=f"{key}_window", format="%.4g")
+    low = c1.slider("Window start", 0.0, end - length, first, step=start_step(length), key=f"{key}_window",
+                    format="%.4g")
     model = get_model(scenario.model)
     show = lambda x: readable_amount(x, model.time_unit)  # noqa: E731  ("15.1 thousand s": "15.1 k s" reads as ks)
     st.caption(f"Showing {show(low)} to {show(low + length)} of the {model.trial_word}'s "

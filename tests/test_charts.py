@@ -684,23 +684,60 @@ def test_the_overview_draws_every_row_side_by_side_within_a_900px_window_and_sti
     assert (over.data[0].marker.opacity or 1) < 1 if rows.lanes else over.data[0].marker.opacity is None  # a strip
 
 
-def test_the_time_sliders_labels_give_only_the_digits_needed():
-    """The task-class model's 5-unit window late in a run labelled its slider "9,792.31 ... 9,797.31"; now its frames
-    fall on round times, labelled with the decimals their step needs (one here), and whole numbers on a window of 10
-    units or more; steps go to their frames by name."""
-    from hcsched.charts import _time_labels, frame_times
+def _written(labels: list[str]) -> list[float]:
+    """The time slider's labels plotly.js writes (every label_stride-th from the first, on a 1440-px-wide page)."""
+    from hcsched.charts import label_stride
+
+    return [float(x.replace(",", "")) for x in labels[::label_stride(labels)]]
+
+
+def test_the_time_sliders_labels_give_only_the_digits_needed_and_the_ones_written_are_round():
+    """The task-class model's 5-unit window late in a run labelled its slider "9,792.31 ... 9,797.31", then "9,792.3,
+    9,792.6, 9,792.9": its 0.1 steps were too many for their 7-character labels, so plotly.js wrote every third. Now the
+    step grows until the labels written are round ("9,792, 9,792.5, 9,793"), each label with only the digits it needs;
+    whole numbers on a window of 10 units or more; steps go to their frames by name."""
+    from hcsched.charts import _time_labels, frame_times, is_round, label_stride
 
     times, step = frame_times(9792.31, 9797.58, 60)
     labels = _time_labels(times, step)
-    assert step == 0.1 and labels[0] == "9,792.3" and labels[-1] == "9,797.6"
-    assert all(len(x.split(".")[1]) == 1 for x in labels)
+    written = _written(labels)
+    assert written[:3] == [9792.0, 9792.5, 9793.0] and _on_round_steps(written), labels
+    assert labels[0] == "9,792" and "9,792.25" in labels and "9,792.50" not in labels  # only the digits needed
+    assert label_stride(["9,792.3"] * 54) == 3 and not is_round(0.3)  # what the manager saw, and why
+    for t0, t1 in ((0.0, 725_000.0), (0.0, 6_790.0), (300.1, 900.1), (87.1, 2057.1), (9792.0, 9797.0)):
+        written = _written(_time_labels(*frame_times(t0, t1, 60)))
+        assert _on_round_steps(written) and is_round(written[1] - written[0]), (t0, t1, written[:4])
     assert all("." not in x for x in _time_labels(*frame_times(9790.0, 9800.0, 12)))
     assert _time_labels(*frame_times(48.5, 6790.0, 20))[:3] == ["0", "500", "1,000"]
-    assert _time_labels(*frame_times(0.0, 2.0, 12)) == [f"{0.2 * k:.1f}" for k in range(11)]
+    assert _time_labels(*frame_times(0.0, 2.0, 12)) == ["0"] + [f"{0.2 * k:.1f}" for k in range(1, 5)] + ["1"] + [
+        f"{0.2 * k:.1f}" for k in range(6, 10)] + ["2"]
     s = Schedule(np.zeros(3), np.array([0, 1, 0]), np.array([9792.31, 9793.0, 9795.0]),
                  np.array([9793.0, 9797.58, 9797.0]), np.ones(3), np.ones(3), 2)
     fig = gantt({"a": s})
     assert [step.value for step in fig.layout.sliders[0].steps] == [f.name for f in fig.frames]
+
+
+def test_the_default_window_starts_and_ends_at_round_times():
+    """The task-class model's default window was 5.27 time units from 9,792.3 and estimation's ran from 300.1 s to
+    900.1 s: the length was the bars' limit to 3 digits and the start one of 2,000 evenly spread. Now the length is
+    rounded down to its round step (a tenth of it or so) and the start is a multiple of a round step (a twentieth or
+    so), as are the ends."""
+    from hcsched.charts import round_length, start_step, window_step
+
+    assert [round_length(x) for x in (5.27, 600.0, 1234.0, 0.0737, 1.0)] == [5.0, 600.0, 1200.0, 0.07, 1.0]
+    assert window_step(5.27) == 1.0 and window_step(600.0) == 100.0
+    from pages.models import ui
+
+    windows = []
+    for name in ("classes", "estimation"):  # alazzoni-B; page-system-a's overview of its 90 processors
+        shown = _page_gantt(name)[1]
+        rows = ui(name).gantt_rows(preset(get_model(name).default_preset))
+        windows += [gantt_defaults(shown, rows, overview=overview)[1] for overview in (False, True)]
+    assert sum(w is not None for w in windows) >= 3
+    for low, high in (w for w in windows if w is not None):
+        step = start_step(high - low)
+        assert round_length(high - low) == pytest.approx(high - low), (low, high)
+        assert np.allclose(np.array([low, high]) / step, np.round(np.array([low, high]) / step)), (low, high)
 
 
 def test_bars_spanning_over_30_times_share_a_log_axis_with_right_whiskers_and_printed_values():

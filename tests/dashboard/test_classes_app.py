@@ -220,14 +220,25 @@ def test_kpb_is_said_in_words_first_in_the_trade_off_and_on_the_results_charts(r
 
 def test_the_gantt_names_every_machine_and_labels_each_time_step_apart(results_page):
     """The Gantt of alazzoni-B opens on a window of about 5 time units late in the run: its time slider read "9,790"
-    at every step, and a panel's rows were ticked as Plotly saw fit (every other row, on thin rows)."""
+    at every step, and a panel's rows were ticked as Plotly saw fit (every other row, on thin rows). Then the window
+    was 5.27 long from 9,792.3 and the slider's labels read "9,792.3, 9,792.6, 9,792.9" (plotly.js wrote every third
+    of its 0.1 steps): now a window of 5 from a round time, its slider's written labels "x, x.5, x + 1"."""
+    from hcsched.charts import label_stride
+
     _, at = results_page
     gantt = next(f for f in plotly_charts(at) if "sliders" in f["layout"])
     steps = [s["label"] for s in gantt["layout"]["sliders"][0]["steps"]]
     assert len(set(steps)) > 2 and [s["value"] for s in gantt["layout"]["sliders"][0]["steps"]] == \
         [f["name"] for f in gantt["frames"]]  # steps go to their frames by name
+    length, low = at.number_input(key="results_window_length").value, at.slider(key="results_window").value
+    assert length == 5 and low == round(low)  # a round window
     start, end = gantt["layout"]["xaxis"]["range"]
-    assert steps[0] == f"{start:,.1f}" and steps[-1] == f"{end:,.1f}"  # 5 time units: 1 decimal, the digits needed
+    assert (start, end) == (low, low + 5)
+    written = steps[::label_stride(steps)]  # the labels plotly.js writes on a 1440-px-wide page
+    assert written[:3] == [f"{low:,.0f}", f"{low + 0.5:,.1f}", f"{low + 1:,.0f}"] and written[-1] == f"{end:,.0f}"
+    assert all(len(x.split(".")[-1]) <= 2 for x in steps if "." in x)  # the digits needed: "2,270.25" at most
+    shown = next(c.value for c in at.caption if c.value.startswith("Showing"))
+    assert shown.startswith(f"Showing {low:,.0f} time units to {low + 5:,.0f} time units"), shown
     rows = [v for k, v in gantt["layout"].items() if k.startswith("yaxis")]
     assert all(a["tickvals"] == ["m0", "m1"] and a["tickfont"]["size"] == 12 for a in rows)  # the rate table's names
     assert gantt["layout"]["xaxis3"]["title"]["text"] == "time (time units)"

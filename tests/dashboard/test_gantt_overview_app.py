@@ -7,7 +7,7 @@ pytest.importorskip("streamlit")
 from helpers import open_results, plotly_charts  # noqa: E402
 
 from hcsched import preset  # noqa: E402
-from hcsched.charts import GANTT_HEIGHT  # noqa: E402
+from hcsched.charts import GANTT_HEIGHT, OVERVIEW_HEIGHT, round_length, start_step  # noqa: E402
 
 
 def _gantt(at) -> dict:
@@ -41,6 +41,22 @@ def test_estimation_opens_on_every_processor_side_by_side_and_the_busiest_in_det
     assert fig["layout"]["yaxis"]["categoryarray"] == [f"p{j}" for j in range(lo, hi + 1)][::-1]
     assert fig["layout"]["title"]["text"].startswith(f"p{lo}-p{hi} of the 90 processors")
     assert "fz (β = 0.1)" in [a["text"] for a in fig["layout"]["annotations"]] and "beta=" not in _caption(at)
+
+
+def test_estimations_overview_opens_on_a_round_window_and_fits_a_900px_window_with_its_controls():
+    """page-system-a read "Window start 300.1" and "Showing 300.1 s to 900.1 s", and its 90 processors ran past a
+    900-px window under the view's choice, the window's controls and the marked task (p63 at the bottom). Now the
+    window starts and ends at round times and the overview leaves room for those controls (OVERVIEW_HEIGHT)."""
+    at = open_results(preset("page-system-a").replace(trials=2), timeout=120)
+    length, low = at.number_input(key="results_window_length").value, at.slider(key="results_window").value
+    assert length == round_length(length) and low == start_step(length) * round(low / start_step(length))
+    assert length == round(length) and low == round(low)  # whole seconds: "Showing 350 s to 950 s"
+    shown = next(c.value for c in at.caption if c.value.startswith("Showing"))
+    assert shown.startswith(f"Showing {low:,.0f} s to {low + length:,.0f} s"), shown
+    fig = _gantt(at)
+    assert list(fig["layout"]["xaxis"]["range"]) == [low, low + length]
+    assert len(fig["layout"]["yaxis"]["categoryarray"]) == 90 and fig["layout"]["height"] <= OVERVIEW_HEIGHT
+    assert OVERVIEW_HEIGHT + 290 <= 900 - 60  # the page's controls above it (about 290 px) and its header (60 px)
 
 
 def test_timeshared_opens_on_every_server_as_a_load_strip():
