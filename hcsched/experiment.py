@@ -274,6 +274,12 @@ def _cuts(costs: list[float], parts: int) -> list[tuple[int, int]]:
     return list(zip(bounds[:-1], bounds[1:], strict=True))
 
 
+def duration_words(seconds: float) -> str:
+    """A run's duration as every page and the progress say one, its estimate or its time left: whole seconds under
+    two minutes ("42 s", never "0.7 minutes" nor "27.0 s"; at least "1 s"), whole minutes from two minutes ("3 min")."""
+    return f"{max(1, round(seconds))} s" if round(seconds) < 120 else f"{seconds / 60:.0f} min"
+
+
 def progress_text(done: float, total: int, word: str, elapsed: float, estimate: float | None = None,
                   left: float | None = None, shown: int | None = None) -> str:
     """"3 of 50 replications done, about 40 s left": progress in the model's own word for a trial, in whole trials
@@ -281,34 +287,35 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
     a page shows the results of so far, said instead of those done ("9 of 50 trials shown below, about 40 s left"),
     so that the page says one count, its lead's; the time left is still the run's.
 
-    The time left blends two forecasts by the share done, f = done / total: the estimate made before the run
-    (``estimate`` seconds for the whole run, e.g. :func:`estimate_seconds`) scaled to the work left, (1 - f) x
-    estimate, weighs 1 - f; the pace so far, elapsed / done x (total - done), weighs f. So the first trials, whose pace
-    is the least sure (they paid for starting the workers; a trial's cheap heuristics may finish first), barely move
-    it, and the pace takes over as the run goes on. Without an estimate, the pace alone once something is done; with
-    one and nothing done yet, the estimate less the time elapsed. ``left``, a forecast of the seconds left made now
-    (a pool's :meth:`~hcsched.pool.Pool.time_left`, which counts the runs beside this one), takes the place of the
-    scaled estimate. Never negative; "N min" from two minutes on.
+    ``left``, the caller's forecast of the seconds left (a page's steady count down: :class:`pages.jobs.Countdown`),
+    is said as it is. Without it the time left blends two forecasts by the share done, f = done / total: the estimate
+    made before the run (``estimate`` seconds for the whole run, e.g. :func:`estimate_seconds`) scaled to the work
+    left, (1 - f) x estimate, weighs 1 - f; the pace so far, elapsed / done x (total - done), weighs f. So the first
+    trials, whose pace is the least sure (they paid for starting the workers; a trial's cheap heuristics may finish
+    first), barely move it, and the pace takes over as the run goes on. Without an estimate, the pace alone once
+    something is done; with one and nothing done yet, the estimate less the time elapsed. Never negative, said in
+    :func:`duration_words`; under half a second: "finishing".
     """
-    f = min(1.0, max(0.0, done / total)) if total else 1.0
-    pace = elapsed / done * (total - done) if done else None
-    known = estimate is not None and estimate > 0
-    if left is not None:
-        left = left if pace is None else (1 - f) * left + f * pace
-    elif pace is not None and known:
-        left = (1 - f) * (1 - f) * estimate + f * pace
-    elif pace is not None:
-        left = pace
-    elif known and elapsed < estimate:
-        left = estimate - elapsed
-    else:
-        left = None
+    if left is None:
+        left = _blended_left(done, total, elapsed, estimate)
     text = (f"{math.floor(done)} of {total} {word}s done" if shown is None  # whole trials: a half trial is no answer
             else f"{shown} of {total} {word}s shown below")
     if left is None:
         return text
-    left = max(0.0, left)
-    return text + (f", about {left:.0f} s left" if left < 120 else f", about {left / 60:.0f} min left")
+    return text + (", finishing" if left < 0.5 else f", about {duration_words(left)} left")
+
+
+def _blended_left(done: float, total: int, elapsed: float, estimate: float | None) -> float | None:
+    """The time left of :func:`progress_text` without a forecast of the caller's: the estimate and the pace so far,
+    blended by the share done."""
+    f = min(1.0, max(0.0, done / total)) if total else 1.0
+    pace = elapsed / done * (total - done) if done else None
+    known = estimate is not None and estimate > 0
+    if pace is not None and known:
+        return (1 - f) * (1 - f) * estimate + f * pace
+    if pace is not None:
+        return pace
+    return estimate - elapsed if known and elapsed < estimate else None
 
 
 def simulate(scenario: Scenario, trials: int | None = None, seed: int | None = None, jobs: int | None = None,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import atexit
 import html
-import math
 import os
 import queue
 import re
@@ -77,38 +76,38 @@ SCHEDULER_SETTING = "HCSCHED_DASK_SCHEDULER"  # the address of a Dask scheduler 
 RETRY_SECONDS = 30.0  # a scheduler that could not be reached is tried again after this long (runs fail meanwhile)
 
 
-STEADY_MARGIN = 0.25  # a new forecast of the time left replaces the one said when they differ by more than this share
+STEADY_MARGIN = 0.25  # a lower forecast of the time left replaces the count said when lower by more than this share
 
 
 @dataclass
 class Countdown:
-    """The time left a progress bar says, steady: the pool's forecast (:meth:`hcsched.pool.Pool.time_left`) moves
-    with every reading of the machine's load and every chunk that starts or ends beside the run, and a bar that said
-    each forecast jumped ("about 45 s left" between 41 and 77 s while nothing ended).
+    """The time left a progress bar says: one steady count down. The pool's forecast (:meth:`hcsched.pool.Pool.
+    time_left`) moves with every reading of the machine's load and every chunk that starts or ends beside the run, and
+    a bar that said each forecast jumped ("about 45 s left" between 41 and 77 s while nothing ended).
 
-    The rule: the forecast taken last counts down with the wall clock. A new forecast replaces it only when the two
-    differ by more than ``STEADY_MARGIN`` of the larger, and either a trial of the run has ended since (the pool has
-    measured its pace on it: news), or the new forecast is the lower (a run beside it ended), or the count has run
-    out (the run is late: said again rather than "about 0 s left"). So between two trials' ends it never rises but
-    after running out, and small changes of the forecast never move it."""
+    The rule: the count starts from the estimate said beside Run (:meth:`begin`; else the first forecast) and goes down
+    with the wall clock. A new forecast replaces it only when it is lower by more than ``STEADY_MARGIN`` (a run beside
+    it ended, or this one goes faster), or once the count has run out while the run goes on (it is late: said again,
+    rather than "about 0 s left"). So it never rises but when the run is late. A trial's end is no reason to rise:
+    the pool's pace measured on the first trials (their chunks paid for loading the workers' kernels: 15 s for a
+    trial of 0.4 s, under load) read the run as far longer than it was, and a count that took those forecasts said
+    "about 21 s left", then 36, 44, 86, 59 and 29 s, for a run that ended 22 s after the 21."""
 
-    seconds: float | None = None  # the forecast taken last
+    seconds: float | None = None  # the count when taken
     taken: float = 0.0  # when (time.monotonic)
-    trials: int = 0  # whole trials done then
 
-    def left(self, forecast: float, done: float, now: float) -> float:
-        """The seconds left to say at ``now``, given the pool's ``forecast`` and the trials ``done`` (fractional)."""
+    def begin(self, seconds: float, now: float) -> None:
+        """Start the count at ``seconds`` (the estimate said beside Run) at ``now``."""
+        self.seconds, self.taken = seconds, now
+
+    def left(self, forecast: float | None, now: float) -> float | None:
+        """The seconds left to say at ``now``, given the pool's ``forecast`` (None: it has none, e.g. every trial is
+        done); None when the count has run out and there is no forecast to say again."""
         count = None if self.seconds is None else max(0.0, self.seconds - (now - self.taken))
-        ended, self.trials = math.floor(done) > self.trials, max(self.trials, math.floor(done))
-        if count is None or self._replaced(count, forecast, ended):
-            self.seconds, self.taken = forecast, now
+        if forecast is not None and (count is None or count == 0.0 or forecast < (1 - STEADY_MARGIN) * count):
+            self.begin(forecast, now)
             return forecast
-        return count
-
-    @staticmethod
-    def _replaced(count: float, forecast: float, ended: bool) -> bool:
-        apart = abs(forecast - count) > STEADY_MARGIN * max(forecast, count)
-        return apart and (ended or forecast < count or count == 0.0)
+        return count or None  # run out, and nothing new to say: none from the count
 
 
 class Cancelled(Exception):
@@ -261,6 +260,7 @@ class Job:
     kept: tuple | None = None  # what :attr:`on_cancel` kept of it (decided once)
     so_far: tuple[int, str] | None = None  # (trials, references to come) the page shows of it: :func:`showing_so_far`
     countdown: Countdown = field(default_factory=Countdown)  # the time left its bar says, steady
+    after: float = 0.0  # seconds its page needs once its trials end (trial 0 again for the Gantt chart, the charts)
     news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
 
     def give_partial(self, value: Any) -> None:
@@ -312,6 +312,8 @@ class Job:
             self.news.set()
 
         self.started = self.moved = time.monotonic()
+        if self.estimate > 0:  # the count starts where the estimate said beside Run left it
+            self.countdown.begin(self.estimate, self.started)
         if pool is not None:
             with _server_lock:
                 _server["jobs"].append(self)
@@ -373,8 +375,7 @@ class Job:
                                    f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
         else:
             left = pool.time_left(self) if pool is not None and self.done < self.total else None
-            if left is not None:
-                left = self.countdown.left(left, self.done, time.monotonic())
+            left = self.countdown.left(None if left is None else left + self.after, time.monotonic())
             mine = shown[0] if shown is not None and not shown[1] else None  # one count on the page: the lead's
             text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left,
                                  shown=mine)
@@ -456,8 +457,10 @@ def showing_so_far(job: Job, trials: int, references: str = "") -> None:
     """The page shows the results of ``trials`` trials of ``job`` (``references``: the names of those still to come,
     which run after the others' trials): its progress bar says so while more are done (:meth:`Job.draw`), kept on the
     job so that the page's next drawing says it from the start, and said at once on the bar this page drew
-    (:func:`follow`), before the charts below are drawn: under load a page takes seconds to draw, and its bar said the
-    count of the drawing before ("the results below: 1 of them") beside a lead of 10."""
+    (:func:`follow`). So the page calls it once its lead and the lead's caption say the count, before the charts
+    below are drawn: under load a page takes seconds to draw, and a bar said at the page's end kept the count of the
+    drawing before ("the results below: 1 of them") beside a lead of 10, while one said before the lead's paired
+    intervals were worked out ran ahead of it ("7 of 30 trials shown below" beside "So far, 3 of 30")."""
     job.so_far = (trials, references)
     entry = getattr(_watched, "entry", None)
     if entry is not None and entry[3] is not None and st.session_state.get(entry[0]) is job:

@@ -5,6 +5,7 @@ the model's metric descriptions; the model's own charts from its dashboard modul
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -116,13 +117,13 @@ def show_results_so_far(key: str) -> bool:
         return False
     scenario, results, to_come = split_so_far(job.scenario, job.partial)
     so_far = int(results["trial"].nunique())
-    showing_so_far(job, so_far, " and ".join(to_come))
     if to_come and so_far == job.scenario.trials:  # the heuristics' answer whole: how it changed, the references' later
         found = online_against_baseline(scenario, results, to_come)
         if found is not None:
             _against(st, *found)
     show_results(RunResult(scenario, results, time.monotonic() - job.started), key, so_far=so_far,
-                 to_come=references_to_come(job.scenario, to_come, get_model(scenario.model).trial_word))
+                 to_come=references_to_come(job.scenario, to_come, get_model(scenario.model).trial_word),
+                 said=lambda: showing_so_far(job, so_far, " and ".join(to_come)))
     return True
 
 
@@ -233,11 +234,13 @@ def metric_help(model) -> pd.DataFrame:
                           "meaning": m.doc} for m in model.table_metrics()])
 
 
-def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: str = "") -> None:
+def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: str = "",
+                 said: Callable[[], None] | None = None) -> None:
     """Who wins, bars with 95% intervals, the table of means, per-trial distributions, the model's own charts, the
     animated Gantt chart of one trial, and downloads; with ``so_far`` (the trials ended of a run going on), who wins
     so far, its bars and means, marked as such; ``to_come``: the sentence on the references still running, not in
-    ``run`` yet (:func:`~hcsched.verdict.references_to_come`).
+    ``run`` yet (:func:`~hcsched.verdict.references_to_come`); ``said``: called once the lead and its caption are
+    drawn (a run's progress bar then says their count: :func:`pages.jobs.showing_so_far`).
 
     What is shown comes from the model's metric descriptions; its own charts come from its dashboard module. Each part
     that runs a model's code shows an error of that code as one line, and the rest of the page still draws."""
@@ -259,6 +262,8 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     with shown_as_error("Who wins could not be worked out"):
         show_verdict(results, scenario, key, so_far, to_come)
     st.caption(". ".join(sentences) + ". " + READING, help=INTERVALS)
+    if said is not None:  # the progress bar says the count once the lead and this caption say it, not before
+        said()
     if getattr(run, "of", None) is not None:  # a run whose references were cancelled: the others' whole answer
         left_out = [in_words(h.label, scenario.model) for h in run.of.heuristics if h not in scenario.heuristics]
         st.caption(f"The run was cancelled before its references ended: {plain(' and '.join(left_out))}. These are "

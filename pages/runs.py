@@ -15,7 +15,7 @@ from hcsched.experiment import split_so_far
 from pages.history import keep, reuse
 from pages.jobs import KNOWN_ROWS, Job, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
-from pages.widgets import link, refusal, run_estimate
+from pages.widgets import after_trials, link, refusal, run_estimate
 
 QUICK_SECONDS = 1.0  # a run that ends within this shows its results at once, without a progress bar
 
@@ -73,6 +73,7 @@ def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
     job.refused = refusal(scenario, jobs)
     if job.refused is None:
         job.estimate = run_estimate(scenario, jobs)
+        job.after = min(job.estimate, after_trials(scenario, jobs))  # counted in its time left, as in the estimate
     return job
 
 
@@ -110,20 +111,28 @@ def _keep(job: Job, results: pd.DataFrame) -> None:
 
 def _keep_without_references(job: Job) -> str:
     """A run cancelled while only its references (run after every trial of the others) were left: the others' whole
-    answer kept as the run's results, said in a sentence; "" when there is nothing whole to keep."""
+    answer kept as the run's results, said in a sentence. Cancelled before, its finished trials are not kept (the
+    session's runs, their reuse and their what-ifs are whole runs of a scenario's trials and seed): said so."""
     if job.partial is None:
-        return ""
+        return _not_kept(job)
     if job.kept is None:  # once: a settle done again keeps the same results, not a second run
         scenario, rows, pending = split_so_far(job.scenario, job.partial)
         whole = bool(pending) and rows["trial"].nunique() == job.scenario.trials
         job.kept = (RunResult(scenario, rows, time.monotonic() - job.started, of=job.scenario), list(pending)) \
             if whole else ()
     if not job.kept:
-        return ""
+        return _not_kept(job)
     run, pending = job.kept
     keep(run)
     return (f" The other heuristics' results of every {job.word} are kept; the references "
             f"{plain(' and '.join(pending))} had not ended.")
+
+
+def _not_kept(job: Job) -> str:
+    """Why a run cancelled with some trials done shows none of them, in a sentence ("" with none done)."""
+    if job.done < 1:
+        return ""
+    return f" Only a whole run's results are kept: fewer {job.word}s on Run give a quicker one."
 
 
 def run_status(results: bool = False) -> None:

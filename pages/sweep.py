@@ -11,7 +11,7 @@ import streamlit as st
 from hcsched import Scenario, get_model
 from hcsched.charts import heuristic_colors
 from hcsched.errors import describe_error
-from hcsched.experiment import estimate_seconds
+from hcsched.experiment import duration_words, estimate_seconds
 from hcsched.sweep import candidates, grid, parse_vary, sweep, sweep_summary
 from hcsched.sweep_charts import default_x_scale, sweep_heatmap, sweep_lines, x_scales
 from pages.compare_view import show_comparison
@@ -193,7 +193,7 @@ def _controls(scenario: Scenario) -> None:
                      f"minutes; the limit per run here is {LIMIT_SECONDS / 60:.0f} minutes. Use fewer points or "
                      f"{model.trial_word}s, or the command line (`hcsched sweep`), which has no limit.")
         else:
-            st.caption(f"{points} points x {trials} {model.trial_word}s: about {max(estimate, 0.1):.1f} s.")
+            st.caption(f"{points} points x {trials} {model.trial_word}s: about {duration_words(estimate)}.")
     allowed = (estimate is not None and estimate <= LIMIT_SECONDS and not too_large and K
                + "job" not in st.session_state
                and not problem)

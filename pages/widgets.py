@@ -15,7 +15,7 @@ from streamlit.errors import StreamlitAPIException
 
 from hcsched import Scenario, get_model
 from hcsched.errors import HcschedError, describe_error
-from hcsched.experiment import estimate_seconds, memory_refusal, work_seconds
+from hcsched.experiment import duration_words, estimate_seconds, memory_refusal, work_seconds
 from hcsched.export import export_stem
 from hcsched.metrics import Metric
 from hcsched.readers import check_upload, max_upload_cells
@@ -138,11 +138,18 @@ def run_estimate(scenario: Scenario, jobs: int | None = None, loaded: bool = Tru
     charts. ``loaded``: as the server's pool forecasts them now (its share beside the runs going on and in line, at
     the pace the pool measures: :meth:`hcsched.pool.Pool.forecast`); else on a quiet machine, as the limit checks
     it. Asked only of a scenario within the size cap and the memory limit."""
-    trials, work, again = quiet_estimate(scenario, jobs, KNOWN_ROWS.whole(scenario))
+    trials, work, _ = quiet_estimate(scenario, jobs, KNOWN_ROWS.whole(scenario))
     pool = started_pool() if loaded else None
-    if pool is None:
-        return trials + again + DRAW_SECONDS
-    return pool.forecast(trials, work, jobs, scenario.model) + pool.pace(scenario.model) * again + DRAW_SECONDS
+    trials = trials if pool is None else pool.forecast(trials, work, jobs, scenario.model)
+    return trials + after_trials(scenario, jobs, loaded)
+
+
+def after_trials(scenario: Scenario, jobs: int | None = None, loaded: bool = True) -> float:
+    """The part of :func:`run_estimate` after the run's trials: trial 0 again for the Gantt chart (at the pace of the
+    server's pool, when ``loaded``), then drawing the charts."""
+    again = quiet_estimate(scenario, jobs, KNOWN_ROWS.whole(scenario))[2]
+    pool = started_pool() if loaded else None
+    return (again if pool is None else pool.pace(scenario.model) * again) + DRAW_SECONDS
 
 
 def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:
@@ -210,11 +217,16 @@ def estimate_note(job: Job) -> None:
     elif shown is not None and getattr(shown, "scenario", None) == job.scenario:
         return  # the results shown are of this very run: Run would show them again
     elif job.estimate > WARN_SECONDS:
-        st.warning(f"This run may take about {job.estimate / 60:.1f} minutes. It runs in the background while this "
-                   "tab is open: you can move between pages, reload, and cancel it.")
+        st.warning(f"{estimate_words(job.estimate)}. It runs in the background while this tab is open: you can move "
+                   "between pages, reload, and cancel it.")
     else:
-        st.caption(f"Estimated time: about {max(job.estimate, 0.1):.1f} s (more on the first "
-                   "run, which compiles the kernels).")
+        st.caption(f"{estimate_words(job.estimate)} (more on the first run, which compiles the kernels).")
+
+
+def estimate_words(seconds: float) -> str:
+    """A planned run's estimate, in one wording for every run, short or long: "Estimated time: about 42 s", "... about
+    3 min" (:func:`hcsched.experiment.duration_words`, as its progress counts it down)."""
+    return f"Estimated time: about {duration_words(seconds)}"
 
 
 def run_button(label: str, key: str, job: Job | None = None) -> bool:

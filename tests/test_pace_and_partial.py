@@ -244,13 +244,18 @@ class _Owned(_Left):
         self.owner, self.costs, self.kind, self.busy = owner, [seconds], None, set()
 
 
-def test_progress_text_takes_a_forecast_of_the_time_left():
-    """Nothing done: the forecast as it is; a quarter done: 3/4 of the forecast and 1/4 of the pace so far."""
-    from hcsched.experiment import progress_text
+def test_progress_text_says_a_forecast_of_the_time_left_as_it_is():
+    """The caller's forecast (a page's steady count down) as it is, never blended with the pace so far: blended, 1
+    trial of 30 done after 15 s (most of it loading the workers' kernels) added those 15 s to the time left at once
+    ("about 21 s left", then 36 s); in whole seconds under two minutes, minutes from two minutes."""
+    from hcsched.experiment import duration_words, progress_text
 
     assert progress_text(0, 8, "trial", 1.0, estimate=5.0, left=30.0) == "0 of 8 trials done, about 30 s left"
-    assert progress_text(2, 8, "trial", 4.0, estimate=5.0, left=20.0).endswith(
-        f"about {0.75 * 20 + 0.25 * 12:.0f} s left")
+    assert progress_text(2, 8, "trial", 4.0, estimate=5.0, left=20.0) == "2 of 8 trials done, about 20 s left"
+    assert progress_text(1, 30, "trial", 15.0, estimate=42.0, left=21.0).endswith("about 21 s left")
+    assert progress_text(3, 8, "trial", 4.0, left=0.3) == "3 of 8 trials done, finishing"
+    assert [duration_words(s) for s in (0.2, 27.04, 42.0, 119.4, 119.6, 200.0)] == \
+        ["1 s", "27 s", "42 s", "119 s", "2 min", "3 min"]
 
 
 # --- rows kept by workload -----------------------------------------------------------------------------------------
