@@ -66,7 +66,6 @@ from hcsched.setting_words import RATE as _RATE
 from hcsched.setting_words import SETTINGS, Setting, setting_of  # noqa: F401 (SETTINGS: said from here too)
 from hcsched.stats import t_quantile
 from hcsched.verdict import (
-    LEAD_WORDS,
     difference_kind,
     headline_metric,
     headline_metrics,
@@ -88,9 +87,16 @@ if TYPE_CHECKING:
 CONFIDENCE = 0.95
 TIMES_FROM = 100.0  # a change whose interval lies above +100% is said as a factor ("3.3 times as long", ×2 or more)
 NORMAL_975 = 1.959963984540054  # the standard normal's 97.5% quantile
-#: A change line's lead is said after whom it is against ("Against run #12, the baseline you pinned:", 7 words): the
-#: two together within LEAD_WORDS.
-CHANGE_LEAD_WORDS = LEAD_WORDS - 7
+#: A what-if's whole line, whom it is against and its lead, at most this many words where the names allow: a manager
+#: reads it at a glance (longer lines were read as too long).
+LINE_WORDS = 28
+#: Whom a change line is against, said before it: "Against run #12:" (which run that is, the baseline or the run shown
+#: before, is said beside the line, not in it).
+AGAINST_WORDS = 3
+CHANGE_LEAD_WORDS = LINE_WORDS - AGAINST_WORDS
+#: A metric's plain words (:attr:`Metric.gloss`) of at most this many words read as its name in a lead ("the worst
+#: task's slowdown of sufferage"); longer ones are said beside its name, or below.
+GLOSS_AS_NAME = 4
 
 
 # --- what differs between two scenarios, in words ----------------------------------------------------------------
@@ -741,26 +747,56 @@ class RunComparison:
         short = lead_changes(self.before, self.after)
         piled = self._piles_up(c)
         if piled is not None:
-            return self._piled_up_parts(c, short, piled)
+            return self._piled_up_parts(self._followed(c, piled), short, piled)
         old = self._old_winner()
         if old is not None:
             return self._best_parts(old, short)
-        said = f"{metric_words(metric)} of {_lead_pair(c, metric)}{self._though(metric, c)}"
+        said, named, though = self._fitted(short, metric, c)
         lead, rest = self._opening(short, said)
+        if not though and self._though(metric, c).startswith(", with no real change"):  # said below, not lost
+            rest.append(f"No real change in {metric_words(self.headline)}.")
         easier = self._not_like_for_like(c)
         differs = f"the work itself differs ({listed(self.workload)})" if self.workload else ""
         if metric in easier:  # the lead's own change looks better than the schedule made it
-            caveat = "; not like for like: the work differs"
-            if word_count(f"{lead}{caveat}.") <= CHANGE_LEAD_WORDS:
-                lead += caveat
-            else:  # first below the lead
+            caveat = next((x for x in ("; not like for like: the work differs", "; not like for like")
+                           if word_count(f"{lead}{x}.") <= CHANGE_LEAD_WORDS), "")
+            lead += caveat
+            if caveat != "; not like for like: the work differs":  # why, first below the lead
                 rest.append(f"{differs[:1].upper()}{differs[1:]}, so its {metric_words(metric)} is not like for like.")
-        rest += [_detail(c, metric), *self._also_real(c, metric)]
+        glossed = metric.name != self.headline.name and named != f"{metric_words(metric)} ({metric.gloss})"
+        rest += [_detail(c, metric, glossed=glossed), *self._also_real(c, metric)]
         easier = [m for m in easier if m != metric]
         if easier:
             rest.append(f"{differs[:1].upper()}{differs[1:]}, so the better {listed(metric_words(m) for m in easier)} "
                         f"{'is' if len(easier) == 1 else 'are'} not like for like.")
         return self._with_winner(lead, rest, "" if metric.name == self.headline.name else metric_words(self.headline))
+
+    def _fitted(self, short: list[str], metric: Metric, c: Change) -> tuple[str, str, str]:
+        """(what the lead says after what differs, the metric as it names it, the headline metric's change said
+        after it): the metric as the Results leads say it where that fits within :data:`CHANGE_LEAD_WORDS`, its plain
+        words beside its name ("max stretch (the worst task's slowdown)"), else its plain words alone where they are
+        a short name (:data:`GLOSS_AS_NAME`: "the worst task's slowdown", never "a task's time from arrival to finish,
+        averaged of mct"), else its name alone (its words said below); each with the headline metric's change after
+        it (:meth:`_though`) where that still fits. The headline metric's name stands alone: the run's own lead
+        glosses it."""
+        name = metric_words(metric)
+        names = [name]
+        if metric.gloss and metric.name != self.headline.name:  # a gloss alone where it reads as a name
+            names = [f"{name} ({metric.gloss})", *([metric.gloss] if word_count(metric.gloss) <= GLOSS_AS_NAME else []),
+                     name]
+        pair, though = _lead_pair(c, metric), self._though(metric, c)
+        found = [(f"{n} of {pair}{t}", n, t) for n in names for t in dict.fromkeys((though, ""))]
+        fits = lambda said: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS  # noqa: E731
+        return next((x for x in found if fits(x[0])), found[-1])
+
+    def _followed(self, c: Change, run: int) -> Change:
+        """The change a line where one run's queues piled up follows: ``c`` (the baseline winner's), but the
+        what-if's winner's where no heuristic of the baseline kept up (``run`` 0): its ranking only compared how fast
+        the queues grew, and the reader follows the heuristic that wins now."""
+        won = self.winners[1].label
+        if run or not self._none_keep_up(0) or won is None or won == c.after_label:
+            return c
+        return next((o for o in self.changes if o.metric == c.metric and o.after_label == won and o.before_label), c)
 
     def _with_winner(self, lead: str, rest: list[str], on: str = "") -> tuple[str, list[str]]:
         """(lead, rest) with whether the winner stays (:meth:`winner_words`, ``on`` the metric said) at the lead's end
@@ -789,12 +825,15 @@ class RunComparison:
 
     def _best_parts(self, old: Change, short: list[str]) -> tuple[str, list[str]]:
         """(lead, rest) where the winner changes: the best value before against the best after, judged trial by
-        trial (:attr:`best`; "twice the arrival rate: the best value moves from max-min 91.3% to slack-sufferage
-        90.8% of the upper bound (0.4 points lower: real, but under 1% of its value)"), then the old winner's own
+        trial (:attr:`best`; "twice the arrival rate: the best value moves from max-min 91.28% to slack-sufferage
+        90.84% of the upper bound (0.4 points lower: real, but under 1% of its value)", its short form where that
+        does not fit, :func:`_best_words`), then the old winner's own
         change ("max-min itself 11 points lower"), and the winner, each in the lead where it fits, else below it:
         a manager reads first how the best answer moved, not how the old winner fell."""
         metric, best = self.headline, self.best
         said = _best_words(best, metric)
+        if word_count(f"{self._what(1, short)}: {said}.") > CHANGE_LEAD_WORDS:
+            said = _best_words(best, metric, short=True)
         lead, rest = self._opening(short, said)
         drop = f"{old.before_label} itself {size_words(old, metric)}"
         if math.isnan(old.change) or word_count(f"{lead}; {drop}.") > CHANGE_LEAD_WORDS:
@@ -835,6 +874,8 @@ class RunComparison:
         why = get_model(side.model).overload_words(side.spec) or f"{label} cannot keep up with these arrivals"
         if run:
             piled = f"{why}, so tasks pile up for the whole run"
+            if word_count(f"{self._what(1, short)}: {piled}.") > CHANGE_LEAD_WORDS:  # the rest says for how long
+                piled = f"{why}, so tasks pile up"
             length = "how long the run was, not how much worse the what-if is"
         else:  # the values say how far the queues had grown; the rest says why
             piled = "the machines now keep up" if self._none_keep_up(0) else f"{c.after_label} now keeps up"
@@ -851,6 +892,22 @@ class RunComparison:
     def change_lead(self) -> str:
         """The change line's lead sentence (:meth:`change_parts`)."""
         return self.change_parts()[0]
+
+    def change_summary(self) -> str:
+        """The lead, then whether the winner stays where the lead had no room to say it, short ("... (0.3 points
+        higher: real, but under 1% of its value). The winner stays max-min.", "No clear winner any more."): a
+        manager asks it of every what-if. Not
+        after a lead that says the best against the best, nor after one where a run's queues piled up: those say
+        the winner (or why there is none) themselves."""
+        lead, rest = self.change_parts()
+        found = self.leading()
+        if found is None or self._piles_up(found[1]) is not None or self._old_winner() is not None:
+            return lead
+        on = "" if found[0].name == self.headline.name else metric_words(self.headline)
+        if self.winner_words(on, short=True) in lead or self.winner_words(on) in lead:
+            return lead
+        winner = self.winner_words(on, short=True)  # the names in full below, in the rest
+        return f"{lead} {winner[:1].upper()}{winner[1:]}."
 
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:
@@ -995,6 +1052,33 @@ def _short_value(x: float, metric: Metric) -> str:
     return readable(x, metric)
 
 
+def _agreeing(c: Change, metric: Metric) -> tuple[str, str] | None:
+    """A change in points' two means (a percentage, or a fraction shown as one) with as many decimals as make the
+    difference of the two numbers shown read as the change said: "91.28%" and "90.84%" beside "0.4 points lower", where
+    "91.3%" and "90.8%" read as 0.5 apart; None where the values as a lead says them (:func:`_short_value`) already
+    agree, or for any other change. The change itself is the paired (or Welch) mean difference, said as it is."""
+    if c.kind != "points" or not (metric.unit == "%" or is_fraction(metric)) or math.isnan(c.change):
+        return None
+    scale = 100.0 if is_fraction(metric) else 1.0
+    x, y = c.before * scale, c.after * scale
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return None
+    said = amount_text(abs(c.change))
+    shown = max(len(_short_value(v, metric).rstrip("%").partition(".")[2]) for v in (c.before, c.after))
+    for places in range(shown, 4):
+        a, b = round(x, places), round(y, places)
+        if amount_text(abs(round(b - a, places))) == said:
+            return None if places == shown else (f"{a:,.{places}f}%", f"{b:,.{places}f}%")
+    return None
+
+
+def _values(c: Change, metric: Metric, say=None) -> tuple[str, str]:
+    """The two means of ``c``, each as ``say`` says one (by default :func:`_short_value`), a change in points with
+    the decimals that make them agree with it (:func:`_agreeing`)."""
+    say = say or _short_value
+    return _agreeing(c, metric) or (say(c.before, metric), say(c.after, metric))
+
+
 def _short_pair(before: float, after: float, metric: Metric) -> str:
     """Two values as a lead sentence says them, the unit said once: "6.2 → 4.0 days", "35 hours → 2.3 days",
     "523 → 610 s", "87.3% → 90.1%"."""
@@ -1006,22 +1090,34 @@ def _short_pair(before: float, after: float, metric: Metric) -> str:
 
 def _lead_pair(c: Change, metric: Metric) -> str:
     """"sufferage 6.2 → 4.0 days (35% shorter: a real change, for the better)", "min-min 6.8 days → max-min 20 days
-    (198% longer: a real change, for the worse)": the two means as a lead sentence says them, the change's size and
-    whether it is real (its interval said by :func:`_detail`)."""
-    if c.before_label != c.after_label:
-        a, b = (_short_value(x, metric) for x in (c.before, c.after))
+    (198% longer: a real change, for the worse)", "sufferage 8.8 → 88 times its run time alone (a real change, for
+    the worse)": the two means as a lead sentence says them (a value with words of its own as the Results leads say
+    it, :attr:`Metric.said`), the change's size and whether it is real (its interval said by :func:`_detail`). The
+    size of a change of many times is left to the values where they say "times" themselves ("8.8 → 88 times its run
+    time alone", not also "10 times as high")."""
+    if metric.said:
+        head = _rough_pair(c, metric)
+    elif c.before_label != c.after_label:
+        a, b = _values(c, metric)
         head = f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
     else:
-        head = f"{c.before_label} {_short_pair(c.before, c.after, metric)}{of_what(metric)}"
-    said = _judged(c, metric)
+        pair = " → ".join(_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric)
+        head = f"{c.before_label} {pair}{of_what(metric)}"
+    said = _judged(c, metric, sized=not (metric.said and _many_times(c)))
     return f"{head} ({said})" if said else head
 
 
-def _judged(c: Change, metric: Metric) -> str:
+def _many_times(c: Change) -> bool:
+    """Whether ``c`` is said as a factor ("10 times as high", :func:`size_words`)."""
+    return c.kind == "percent" and c.lower >= TIMES_FROM
+
+
+def _judged(c: Change, metric: Metric, sized: bool = True) -> str:
     """A change's size and whether it is real, as a lead says them: "35% shorter: a real change, for the better";
     a real change under 1% of the value before says it is small instead of which way ("0.3 points higher: real, but
-    under 1% of its value", :func:`~hcsched.verdict.small_words`); "" without a change."""
-    size, verdict = size_words(c, metric), real_words(c)
+    under 1% of its value", :func:`~hcsched.verdict.small_words`); "" without a change. ``sized``: False leaves the
+    size to the values said beside it."""
+    size, verdict = size_words(c, metric) if sized else "", real_words(c)
     if c.separated and verdict and is_small(c.change, c.kind, c.before * (100.0 if is_fraction(metric) else 1.0)):
         verdict = small_words()
     elif c.separated and verdict:
@@ -1031,11 +1127,15 @@ def _judged(c: Change, metric: Metric) -> str:
     return ": ".join(x for x in (size, verdict) if x)
 
 
-def _best_words(c: Change, metric: Metric) -> str:
+def _best_words(c: Change, metric: Metric, short: bool = False) -> str:
     """The best value before against the best after, where the winner changes: "the best value moves from max-min
-    91.3% to slack-sufferage 90.8% of the upper bound (0.5 points lower: a real change, for the worse)"."""
-    a, b = (_short_value(x, metric) for x in (c.before, c.after))
-    head = f"the best {metric_words(metric)} moves from {c.before_label} {a} to {c.after_label} {b}{of_what(metric)}"
+    91.28% to slack-sufferage 90.84% of the upper bound (0.4 points lower: real, but under 1% of its value)", the
+    values agreeing with the difference said (:func:`_values`); ``short``: without what the values are of ("the
+    best value moves from max-min 91.28% to slack-sufferage 90.84% (...)"; the Results lead of either run says it,
+    and so does the line's detail below it)."""
+    a, b = _values(c, metric)
+    head = f"the best {metric_words(metric)} moves from {c.before_label} {a} to {c.after_label} {b}"
+    head += "" if short else of_what(metric)
     said = _judged(c, metric)
     return f"{head} ({said})" if said else head
 
@@ -1045,8 +1145,7 @@ def _rough_pair(c: Change, metric: Metric) -> str:
     them (:func:`~hcsched.formatting.said_pair`, the unit said once); a time in seconds and a percentage as
     :func:`_short_pair` says them."""
     if metric.unit in ("s", "%") or is_fraction(metric):
-        a, b = (_short_value(x, metric) for x in (c.before, c.after))
-        pair = f"{a} → {b}"
+        pair = " → ".join(_values(c, metric))
     else:
         pair = said_pair(c.before, c.after, metric)
     if c.before_label == c.after_label:
@@ -1055,11 +1154,12 @@ def _rough_pair(c: Change, metric: Metric) -> str:
     return f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
 
 
-def _detail(c: Change, metric: Metric) -> str:
+def _detail(c: Change, metric: Metric, glossed: bool = False) -> str:
     """What the lead said short, in full: "Makespan of sufferage 535,000 → 348,000 s (6.2 → 4.0 days), -35%; 95%
-    interval: 32% to 38% shorter, compared trial by trial (paired)"."""
+    interval: 32% to 38% shorter, compared trial by trial (paired)"; ``glossed``: the metric's plain words beside its
+    name ("Max stretch (the worst task's slowdown) of ...")."""
     how = "compared trial by trial (paired)" if c.paired else "compared as independent samples (unpaired, Welch)"
-    what = metric_words(metric)
+    what = metric_words(metric) + (f" ({metric.gloss})" if glossed and metric.gloss else "")
     text = f"{what[:1].upper()}{what[1:]} of {_full_pair(c, metric)}"
     if c.change == c.lower == c.upper:
         text += f", {change_words(c)}"
@@ -1081,10 +1181,15 @@ def _also(c: Change, metric: Metric) -> str:
 
 def _full_pair(c: Change, metric: Metric) -> str:
     """"sufferage 535,000 → 348,000 s (6.2 → 4.0 days)", "min-min 585,000 s (6.8 days) → max-min 1,750,000 s (20
-    days)": the two means in full, with their units."""
+    days)": the two means in full, with their units; a value with words of its own as a lead says it ("8.8 → 88 times
+    its run time alone", :func:`_rough_pair`), a change in points with values that agree with it (:func:`_values`)."""
+    if metric.said:
+        return _rough_pair(c, metric)
+    agree = _agreeing(c, metric)
     if c.before_label == c.after_label:
-        return f"{c.before_label} {readable_pair(c.before, c.after, metric)}{of_what(metric)}"
-    a, b = (readable(x, metric) for x in (c.before, c.after))
+        pair = " → ".join(agree) if agree else readable_pair(c.before, c.after, metric)
+        return f"{c.before_label} {pair}{of_what(metric)}"
+    a, b = agree or tuple(readable(x, metric) for x in (c.before, c.after))
     return f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
 
 

@@ -229,10 +229,11 @@ def comparison(before: Side, after: Side) -> RunComparison:
 
 
 def change_line(before: Side, after: Side) -> str:
-    """The lead of the change line of ``after`` against ``before`` (at most 35 words where the labels allow), or why
-    there is none, in one line."""
+    """The lead of the change line of ``after`` against ``before`` (:data:`hcsched.compare.CHANGE_LEAD_WORDS` at most
+    where the labels allow), then whether the winner stays where the lead had no room for it
+    (:meth:`~hcsched.compare.RunComparison.change_summary`), or why there is none, in one line."""
     try:
-        return comparison(before, after).change_lead()
+        return comparison(before, after).change_summary()
     except Exception as exc:  # a model's failure, or runs of two models: said in one line
         return describe_error(exc)
 

@@ -183,7 +183,10 @@ def _against(where, base, line: str, before: bool = False) -> None:
     which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
     if before:
         which = "the run shown before"
-    where.info(f"Against run #{base.number}, {which}: {plain(shown_text(base.scenario.model, line))}")
+    # whom in 3 words (hcsched.compare.AGAINST_WORDS), the line within hcsched.compare.LINE_WORDS; which run that is,
+    # right under it
+    where.info(f"Against run #{base.number}: {plain(shown_text(base.scenario.model, line))}")
+    where.caption(f"Run #{base.number} is {which}.")
 
 
 def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:

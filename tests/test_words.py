@@ -201,7 +201,9 @@ def test_every_what_if_line_leads_in_35_words_without_a_raw_key(model, what_if):
         assert f"What differs: {'; '.join(cmp.differences)}." in below, below
     if metric.name != cmp.headline.name:  # another metric than the model's leads: the headline's said after it
         head = re.escape(metric_words(cmp.headline))
-        assert re.search(rf"\), (though {head} is|with no real change in {head})", lead), lead
+        # in the lead where it fits, else below it
+        assert re.search(rf"\), (though {head} is|with no real change in {head})", lead) or re.search(
+            rf"(Also a real change: {head} |No real change in {head}\.)", below), (lead, below)
     if cmp.workload and any(c.separated and (c.change > 0) == (m.better == "lower")
                             for m in cmp.charted().values() for c in cmp.changes
                             if c.metric == m.name and (c.before_label, c.after_label) ==
@@ -209,7 +211,7 @@ def test_every_what_if_line_leads_in_35_words_without_a_raw_key(model, what_if):
         # a harder workload: the line leads with what got worse for real; where the what-if's heuristic cannot keep
         # up, with that, in words (its queue's growth measures the run's length, no change's size)
         piled = change.after_label in cmp.overloaded[1] and change.before_label not in cmp.overloaded[0]
-        assert ("cannot keep up" in lead and "pile up for the whole run" in lead and "for the worse" not in lead) if \
+        assert ("cannot keep up" in lead and "pile up" in lead and "for the worse" not in lead) if \
             piled else "for the worse" in lead, lead
     elif cmp.workload and "for the better" in lead:  # in the lead where it fits, else first below it
         assert "not like for like" in lead or (any("is not like for like." in r for r in rest[:2]) and word_count(
@@ -224,8 +226,7 @@ def test_twice_the_arrival_rate_leads_with_the_mean_flow_time_that_got_worse():
     cmp = compare_runs(base, _run(base), after, _run(after))
     lead, rest = cmp.change_parts()
     assert re.match(r"twice the arrival rate: mean flow time of sufferage[^:]* [\d.]+ → [\d.]+ days \([\d.]+% "
-                    r"longer: a real change, for the worse\)(, though makespan is [\d.]+% shorter|, with no real "
-                    r"change in makespan)", lead), lead
+                    r"longer: a real change, for the worse\)", lead), lead  # makespan's change: after it, or below
     assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."
     makespan = cmp.subject()
     if makespan.separated and makespan.change < 0:

@@ -406,9 +406,9 @@ def test_a_what_ifs_change_line_comes_with_the_heuristics_whole_answer_before_th
     at.session_state["job"] = job
     try:
         at.run()
-        lines = [i.value for i in at.info if i.value.startswith("Against run #1, the baseline:")]
+        lines = [i.value for i in at.info if i.value.startswith("Against run #1:")]
         assert len(lines) == 1, [x.value for x in at.info]
-        assert lines[0].startswith("Against run #1, the baseline: twice the arrival rate: the best value moves from "
+        assert lines[0].startswith("Against run #1: twice the arrival rate: the best value moves from "
                                    "max-min "), lines  # a new winner: the best against the best first
         assert " ga" not in lines[0]  # the references' change comes with the whole run
         assert any(m.value.startswith("Still to come, for reference: ga") for m in at.markdown)

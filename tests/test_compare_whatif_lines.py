@@ -1,0 +1,90 @@
+"""The what-if lines a manager rated 3 and 4 (hcsched.compare): the worst task's slowdown said in words with the
+leads' rounding, lines short enough to read at a glance, values that agree with the difference said, the winner said
+again where the lead has no room, and the heuristic the reader follows where the baseline's queues all grew."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from hcsched import preset
+from hcsched.compare import (
+    AGAINST_WORDS,
+    CHANGE_LEAD_WORDS,
+    LINE_WORDS,
+    Change,
+    _best_words,
+    _lead_pair,
+    compare_runs,
+)
+from hcsched.metrics import Metric
+from hcsched.verdict import word_count
+
+VALUE = Metric("value", "Value, % of the upper bound", "%", "higher")
+
+
+def _stretched(scenario, makespan: float, stretch: float) -> pd.DataFrame:
+    """Hand-made etc results: each heuristic's makespan, mean flow time and max stretch by trial (a few percent apart
+    from trial to trial), the first heuristic the best."""
+    rows = [{"trial": t, "heuristic": h.label, "makespan": makespan * (1 + k / 10) * (1 + 0.01 * (t % 3)),
+             "normalized_makespan": 1 + k / 10, "mean_flow": 10.0 * (1 + k / 10),
+             "max_stretch": stretch * (1 + k / 10) * (1 + 0.02 * ((t % 4) - 1.5)), "utilization": 0.5}
+            for t in range(8) for k, h in enumerate(scenario.heuristics)]
+    return pd.DataFrame(rows)
+
+
+def _twice_the_rate_stretched():
+    base = preset("quickstart").replace(tasks=100, trials=8)
+    fast = base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=2 * base.arrivals.rate))
+    return compare_runs(base, _stretched(base, 535_000.0, 8.763), fast, _stretched(fast, 332_000.0, 88.38))
+
+
+def test_the_worst_tasks_slowdown_is_said_in_words_rounded_as_the_leads_round_it():
+    """The manager read "max stretch of sufferage 8.763 → 88.38 (10 times as high ...)": a name no line explained,
+    four significant digits and no unit. The line says it as the Results leads do."""
+    cmp = _twice_the_rate_stretched()
+    lead, rest = cmp.change_parts()
+    assert lead.startswith("twice the arrival rate: the worst task's slowdown of mct"), lead
+    assert "8.8 → 88 times its run time alone (a real change, for the worse)" in lead, lead
+    assert not re.search(r"\d\.\d{2,}", lead) and "10 times as high" not in lead, lead  # the values say the factor
+    assert word_count(lead) <= CHANGE_LEAD_WORDS
+    said = " ".join(rest)  # its name with its words below, in the same rounding
+    assert "Max stretch (the worst task's slowdown) of mct (Minimum completion time) 8.8 → 88 times its run time " \
+           "alone, 10 times; 95% interval: " in said, said
+    assert "Also a real change: makespan 38% shorter" in said  # the headline metric's change, not lost
+
+
+def test_a_what_ifs_line_with_whom_it_is_against_is_at_most_28_words():
+    """Lines of 30-34 words: "Against run #2, the run shown before:" alone cost 7. Whom a line is against is said in
+    3 words ("Against run #2:"), the lead within the rest."""
+    assert (LINE_WORDS, AGAINST_WORDS, CHANGE_LEAD_WORDS) == (28, 3, 25)
+    assert word_count("Against run #12:") == AGAINST_WORDS
+    lead = _twice_the_rate_stretched().change_lead()
+    assert word_count(lead) <= LINE_WORDS - AGAINST_WORDS, lead
+
+
+def test_the_winner_is_said_right_after_a_lead_with_no_room_for_it():
+    """The value swap no longer said whether the winner stays ("; the winner stays max-min"): where the lead has no
+    room, the line says it right after it, short."""
+    cmp = _twice_the_rate_stretched()
+    lead = cmp.change_lead()
+    assert "winner" not in lead
+    assert cmp.change_summary() == f"{lead} The winner on makespan stays mct."
+    assert cmp.change_line().endswith("The winner on makespan stays mct.")  # and in full below, as before
+
+
+def test_the_two_values_said_agree_with_the_difference_said():
+    """"from max-min 91.3% to slack-sufferage 90.8% ... (0.4 points lower ...)" reads as 0.5: the values are said to
+    the decimals that make them agree with the paired difference, said as it is."""
+    moved = Change("value", "max-min", "slack-sufferage", 91.28, 90.84, -0.44, -0.6, -0.3, "points", True, (50, 50))
+    said = _best_words(moved, VALUE)
+    assert said == ("the best value moves from max-min 91.28% to slack-sufferage 90.84% of the upper bound (0.4 points "
+                    "lower: real, but under 1% of its value)"), said
+    short = _best_words(moved, VALUE, short=True)
+    assert short.startswith("the best value moves from max-min 91.28% to slack-sufferage 90.84% (0.4 points lower")
+    same = Change("value", "max-min", "max-min", 91.28, 90.84, -0.44, -0.6, -0.3, "points", True, (50, 50))
+    assert _lead_pair(same, VALUE).startswith("max-min 91.28% → 90.84% of the upper bound (0.4 points lower")
+    agreeing = Change("value", "relative-cost", "switching", 89.47, 89.79, 0.32, 0.2, 0.4, "points", True, (50, 50))
+    assert _lead_pair(agreeing, VALUE).startswith("relative-cost 89.5% → switching 89.8% of the upper bound (0.3 "
+                                                  "points higher")  # they agree as they are: one decimal
