@@ -188,7 +188,8 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     assert at.radio(key="results_mode").value == "Compare two runs"  # the view is kept across pages
     at.radio(key="results_mode").set_value("One run").run()
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
-    assert any(c.value.startswith("Run #2 of this session (") for c in at.caption) and not at.toggle  # shown as it is, not folded
+    shown = [c.value for c in at.caption]  # shown as it is, not folded
+    assert any(c.startswith("Run #2 of this session (") for c in shown) and not at.toggle
     at.button(key="results_pin").click().run()
     assert at.session_state["history_baseline"] == 2
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][2].title).run()
