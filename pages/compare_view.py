@@ -22,6 +22,7 @@ from hcsched.compare import (
 )
 from hcsched.compare_charts import change_chart
 from hcsched.export import export_stem
+from hcsched.experiment import duration_words
 from hcsched.formatting import readable
 from hcsched.verdict import heuristic_words, named_once
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
@@ -120,11 +121,6 @@ def choose_pair(key: str) -> tuple[Entry, Entry] | None:
     return titled(before), titled(after)
 
 
-def _duration(seconds: float) -> str:
-    """A run's estimated wall time as the progress bar says one: "8 s", "3 min"."""
-    return f"{max(seconds, 1):.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-
-
 def what_if_row(key: str) -> None:
     """One-click what-ifs under the results of the current scenario (:func:`hcsched.compare.quick_what_ifs`): each
     makes the scenario changed the current one and runs it; its results then show with the change against the
@@ -148,10 +144,10 @@ def _what_if_button(where, words: str, current, changed, key: str) -> None:
     takes, or why the server refuses it (the button greyed)."""
     planned = plan_run(changed)
     said = "; ".join(what_changed(current, changed))
-    said += f". {planned.refused}" if planned.refused else f". About {_duration(planned.estimate)}."
+    said += f". {planned.refused}" if planned.refused else f". About {duration_words(planned.estimate)}."
     clicked = where.button(words, key=key, help=plain(said), disabled=bool(planned.refused))
     if not planned.refused:  # the estimate in view, not only on hover (a touch screen has none)
-        where.caption(f"About {_duration(planned.estimate)}")
+        where.caption(f"About {duration_words(planned.estimate)}")
     if clicked:
         job = plan_run(commit_scenario(changed))
         if job.refused is not None:
