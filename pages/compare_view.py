@@ -21,8 +21,8 @@ from hcsched.compare import (
     what_changed,
 )
 from hcsched.compare_charts import change_chart
-from hcsched.export import export_stem
 from hcsched.experiment import duration_words
+from hcsched.export import export_stem
 from hcsched.formatting import readable
 from hcsched.verdict import heuristic_words, named_once
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
