@@ -172,7 +172,18 @@ class Verdict:
     gloss_text : str
         The gloss as a sentence of its own ("Makespan: when the last task ends."), where the lead had no room for it;
         a page shows it beside the lead, never folded; "" when the lead glosses the metric itself.
+    gain_of : str
+        For a gain against the benchmark (Caniou and Jeannot section 6.1), the metric it is on in words ("total flow
+        time", :func:`gain_of`): its gloss is said beside those words; "" for any other metric.
+    bare : tuple of str
+        The labels the lead names without their words, for room (the clearly worse of a group); their words are
+        said below it, and the trade-off line names them in words.
     """
+
+    @property
+    def glossed(self) -> str:
+        """The words the gloss is said beside: the metric a gain is on, else the metric in a sentence."""
+        return self.gain_of or self.what
 
     metric: str
     title: str  # "Lowest makespan", "Highest utilisation", or the metric's title where neither is better
@@ -200,6 +211,8 @@ class Verdict:
     best_interval: tuple[float, float] = (math.nan, math.nan)  # the 95% interval of the best's mean
     shorts: tuple[tuple[str, str], ...] = ()  # label, its short form once named (:func:`short_words`)
     gloss_text: str = ""  # the gloss as a sentence, where the lead had no room for it
+    gain_of: str = ""  # the metric a gain against the benchmark is on, in words ("total flow time"), else ""
+    bare: tuple[str, ...] = ()  # labels the lead says without their words (said in words below it)
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -328,8 +341,8 @@ PLAIN_WORDS = {
     ("value", "queueing-table"): "queues ranked by priority and urgency",
     ("value", "relative-cost"): "most worth, then lowest relative cost",
     ("value", "slack-sufferage"): "task losing most deadline slack first",
-    ("value", "switching"): "switches between soonest finish and fastest machine by load",
-    ("etc", "sa"): "switches between soonest finish and fastest machine by load",
+    ("value", "switching"): "fastest or soonest-finishing machine, by load",
+    ("etc", "sa"): "fastest or soonest-finishing machine, by load",
 }
 
 
@@ -378,6 +391,17 @@ def _connector(metric: Metric) -> str:
     """", with" before a value that says what it is of (a gain: "the highest gain on total flow time, with 2.1% lower
     total flow time than the benchmark"), else " at"."""
     return ", with" if len(metric.said) > 1 else " at"
+
+
+_GAIN = re.compile(r"\{\} lower (.+) than the benchmark")  # a gain's value in a sentence (metrics.gain_said)
+
+
+def gain_of(metric: Metric) -> str:
+    """The metric a gain against the benchmark is on, in words ("total flow time" for the gain on total flow time,
+    Caniou and Jeannot section 6.1), read from how a sentence says its value (:attr:`Metric.said`); "" for a metric
+    that is no such gain."""
+    found = _GAIN.fullmatch(metric.said[0]) if metric.said else None
+    return found.group(1) if found else ""
 
 
 def glossed_once(lines: list[str], glosses: Mapping[str, str]) -> list[str]:
@@ -459,10 +483,34 @@ class _Part:
     below: str = ""
 
 
+_BARE = re.compile("\x00([^\x00]*)\x00")  # a label a line says without its words (:func:`bare`)
+
+
+def bare(label: str) -> str:
+    """``label`` marked to be said as it is where a line mentions it, never named in words there (for room: its words
+    are said where it is mentioned next, :func:`_said`)."""
+    return f"\x00{label}\x00"
+
+
+def _masked(text: str, labels) -> str:
+    """``text`` with each of ``labels`` marked :func:`bare` where mentioned (a lead that said them bare)."""
+    for label in labels:
+        text = re.sub(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", lambda _m, label=label: bare(label), text)
+    return text
+
+
 def _said(lines: list[str], names: Mapping[str, str], glosses: Mapping[str, str]) -> list[str]:
     """The lines as a page says them: each heuristic named in words (:func:`named_once`), each metric glossed
-    (:func:`glossed_once`), where first mentioned."""
-    return glossed_once(named_once(lines, names), glosses)
+    (:func:`glossed_once`), where first mentioned; a label marked :func:`bare` said as it is, its words where it is
+    mentioned next."""
+    found = [m.group(1) for line in lines for m in _BARE.finditer(line)]
+    holders = {f"\x01{k}\x01": label for k, label in enumerate(found)}
+    counter = iter(holders)
+    hidden = [_BARE.sub(lambda _m: next(counter), line) for line in lines]
+    out = glossed_once(named_once(hidden, names), glosses)
+    for holder, label in holders.items():
+        out = [line.replace(holder, label) for line in out]
+    return out
 
 
 def _named_words(text: str, names: Mapping[str, str], glosses: Mapping[str, str]) -> int:
@@ -644,13 +692,22 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
         at = _at(among.means[1], metric)
         tail.append(_Part(f", the benchmark {among.other} at {at} among them",
                           f"The benchmark {among.other}, at {at}, is among them."))
-    if v.behind:
-        worse = (f"only {listed(v.behind)} {'is' if len(v.behind) == 1 else 'are'} clearly worse"
-                 if len(v.behind) < GROUP_SHOWN else f"{len(v.behind)} are clearly worse")
-        tail.append(_Part(f"; {worse}", f"{worse[:1].upper()}{worse[1:]}."))
+    if v.behind:  # always in the lead: the few clearly worse named bare, their words below it
+        tail.append(_worse_part(v.behind))
     counted = [[_Part(f"No clear winner on {what}: {head}", below=below), *_mean_interval(v, metric, required),
                 *tail, *bench] for head, required in ((heads[0], True), (heads[1], True), (heads[0], False))]
     return counted if len(v.tied) >= GROUP_SHOWN else [named, *counted]
+
+
+def _worse_part(behind: tuple[str, ...]) -> _Part:
+    """The heuristics clearly worse than a group not told apart, a clause every lead of the group says: "; only lz
+    and le are clearly worse", few of them named bare (:func:`bare`), their words in the same sentence below the
+    lead; "; 5 are clearly worse" for more."""
+    if len(behind) >= GROUP_SHOWN:
+        return _Part(f"; {len(behind)} are clearly worse")
+    verb = "is" if len(behind) == 1 else "are"
+    return _Part(f"; only {listed([bare(h) for h in behind])} {verb} clearly worse",
+                 below=f"Only {listed(list(behind))} {verb} clearly worse.")
 
 
 def _pair_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
@@ -817,16 +874,18 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
                 text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric),
                 names=tuple(names.items()), **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
-    glosses = {v.what: metric.gloss}
+    v = dataclasses.replace(v, gain_of=gain_of(metric))
+    glosses = {v.glossed: metric.gloss}
     lead, detail = _fit(*_candidates(v, metric, total), names, glosses)
     plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names) if metric.gloss else (lead, detail)
     gloss_text = ""
     if metric.gloss and (lead != plain_lead or _named_words(lead, names, glosses) > LEAD_WORDS):
         # the gloss would push out of the lead what it says without it (the interval, a name): said beside the lead
-        gloss_text = f"{v.what[:1].upper()}{v.what[1:]}: {metric.gloss}."
+        gloss_text = f"{v.glossed[:1].upper()}{v.glossed[1:]}: {metric.gloss}."
         lead, detail, glosses = plain_lead, plain_detail, {}
     said = _said([lead, detail, _reference_sentence(v, metric, total)], names, glosses)
     text, detail, reference_text = (shortened(line, shorts) for line in said)
+    v = dataclasses.replace(v, bare=tuple(dict.fromkeys(m.group(1) for m in _BARE.finditer(lead))))
     best_text = "" if v.best is None else _at(v.best_mean, metric)
     return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text, gloss=metric.gloss,
                                connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()),
@@ -855,7 +914,7 @@ def heuristic_words(label: str, model: str | None = None) -> str:
     some (:func:`_chart_words`), else its registry title (:func:`plain_name`: "mct": Minimum completion
     time), or, where that only repeats its name, :data:`PLAIN_WORDS`' ("sufferage": task that would suffer most
     first), then the parameters the label names: in words where the heuristic has them (its ``label_words``: "kpb
-    (kbar=1)": K-percent best, only each class's fastest machine), else as the label writes them ("K-percent best;
+    (kbar=1)": K-percent best, each class's fastest machine), else as the label writes them ("K-percent best;
     kbar=1"); "" for a label of one's own."""
     name, params = label_parts(label)
     title = plain_name(heuristic_title(label, model))
@@ -879,9 +938,11 @@ def _chart_words(name: str, model: str | None) -> str:
 
 
 def _params_words(name: str, params: dict[str, str], model: str | None) -> str:
-    """The heuristic's own words for a label's parameters (its ``label_words``), "" where it has none."""
+    """The heuristic's own words for a label's parameters in a results line (its ``lead_words``, short and without a
+    symbol, where it has them, else its ``label_words``), "" where it has none."""
     try:
-        own = getattr(get_heuristic(name, model), "label_words", None)
+        found = get_heuristic(name, model)
+        own = getattr(found, "lead_words", None) or getattr(found, "label_words", None)
     except HcschedError:
         return ""
     return own(params) if own is not None and params else ""
@@ -1050,36 +1111,53 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
 def trade_off(verdicts_: list[Verdict]) -> str:
     """One line on what the lead verdict leaves out: the other metrics that another heuristic wins, told apart from
     its runner-up, each with its value ("But min-min has the lowest mean flow time at 12,300 s (3.4 hours) and the
-    lowest max stretch at 37.8."), each heuristic in words where the lead sentence does not name it already (the
-    lead's detail folds below the line, so a name said only there is said again); "" when none."""
+    lowest max stretch at 37.8."; a gain against the benchmark as what it cuts, :func:`_gain_clause`), each
+    heuristic in words where the lead sentence does not name it already (the lead's detail folds below the line, so a
+    name said only there, or said bare in the lead, is said again); "" when none."""
     if not verdicts_ or verdicts_[0].best is None:
         return ""
     lead = verdicts_[0]
     others = {}
     for v in verdicts_[1:]:
         if v.best is not None and v.best != lead.best and v.separated:
-            at = f"{v.connector} {v.best_text}{_real_against_benchmark(v)}" if v.best_text else ""
-            what = v.what or _lowered(v.title)
-            if what.startswith("tasks ") and at.endswith("%"):  # a percent of tasks: "the highest share of tasks ..."
-                what = f"share of {what}"
-            others.setdefault(v.best, []).append(f"the {_superlative(v)} {what}{at}")
-    line = " ".join(f"But {best} has {listed(titles)}." for best, titles in others.items())
-    glosses = {v.what: v.gloss for v in verdicts_}
-    return shortened(_said([lead.text, line], dict(lead.names), glosses)[1], dict(lead.shorts)) if line else ""
+            others.setdefault(v.best, []).append(v)
+    line = " ".join(f"But {best} {_clauses(found)}." for best, found in others.items())
+    glosses = {v.glossed: v.gloss for v in verdicts_}
+    said = _said([_masked(lead.text, lead.bare), line], dict(lead.names), glosses)[1]
+    return shortened(said, dict(lead.shorts)) if line else ""
 
 
-def _real_against_benchmark(v: Verdict) -> str:
-    """Where a value is said against the benchmark (a gain: "2.1% lower total flow time than the benchmark",
-    :func:`_connector`), whether it is real, trial by trial, with its 95% interval: ": a real difference (95%
-    interval: 1.9% to 2.2%)", ": not told apart from the benchmark"; "" otherwise."""
+def _clauses(found: list[Verdict]) -> str:
+    """What one heuristic wins: "has the lowest mean flow time at 12,300 s and the lowest max stretch at 37.8", then
+    the gains against the benchmark it wins (:func:`_gain_clause`)."""
+    has = [_has_clause(v) for v in found if not _gain_clause(v)]
+    return listed(([f"has {listed(has)}"] if has else []) + [_gain_clause(v) for v in found if _gain_clause(v)])
+
+
+def _has_clause(v: Verdict) -> str:
+    """"the lowest mean flow time at 12,300 s (3.4 hours)"; a percent of tasks as a share of them."""
+    at = f"{v.connector} {v.best_text}" if v.best_text else ""
+    what = v.what or _lowered(v.title)
+    if what.startswith("tasks ") and at.endswith("%"):  # a percent of tasks: "the highest share of tasks ..."
+        what = f"share of {what}"
+    return f"the {_superlative(v)} {what}{at}"
+
+
+def _gain_clause(v: Verdict) -> str:
+    """A gain against the benchmark (Caniou and Jeannot section 6.1) as what it does to its metric, said once, with
+    whether it is real, trial by trial, and its 95% interval on its side: "cuts total flow time by 2.1% against the
+    benchmark: a real difference (95% interval: 1.9% to 2.2% below)"; "" for a metric that is no gain."""
     c = next((c for c in v.comparisons if c.other == v.benchmark), None)
-    if v.connector != ", with" or c is None or c.trials < 2:
+    if not v.gain_of or not math.isfinite(v.best_mean):
         return ""
+    verb, side = ("cuts", "below") if v.best_mean >= 0 else ("raises", "above")
+    said = f"{verb} {v.gain_of} by {amount_text(abs(v.best_mean))}% against the benchmark"
+    if c is None or c.trials < 2:
+        return said
     if not c.told_apart:
-        return ": not told apart from the benchmark"
-    unit = "%" if v.kind == "points" else ""  # a gain in percent, compared in points: its own unit
+        return f"{said}: not told apart from the benchmark"
     low, high = sorted((abs(c.lower), abs(c.upper)))
-    return f": a real difference (95% interval: {amount_text(low)}{unit} to {amount_text(high)}{unit})"
+    return f"{said}: a real difference (95% interval: {amount_text(low)}% to {amount_text(high)}% {side})"
 
 
 @dataclass(frozen=True)
@@ -1167,7 +1245,7 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) ->
         lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
                  for at in (f"{v.connector} {v.best_text}", "")]
     shorts = dict(v.shorts)  # a label with parameters never said raw ("fz (β = 0.1)", not "fz (beta=0.1)")
-    said = [shortened(_said([line], dict(v.names), glosses)[0], shorts) for glosses in ({v.what: v.gloss}, {})
+    said = [shortened(_said([line], dict(v.names), glosses)[0], shorts) for glosses in ({v.glossed: v.gloss}, {})
             for line in lines]  # the names kept before the metric's gloss
     return next((line for line in said if word_count(line) <= LEAD_WORDS), shortened(lines[-1], shorts))
 

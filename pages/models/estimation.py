@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import HcschedError
 from hcsched.errors import describe_error
-from hcsched.models.estimation import CURVE_SAMPLES, MODEL
+from hcsched.models.estimation import CURVE_SAMPLES, EFFICIENCY_GLOSS, MODEL
 from hcsched.models.estimation.charts import error_over_time, mean_curves, median_ends, over_time, processor_rows
 from hcsched.models.estimation.heuristics import short_name  # noqa: F401 (the page's short names: pages.models)
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
@@ -46,7 +46,9 @@ SYMBOLS = {
                         "means off by as much as the task's own time. It spans decades, so its chart over time has a "
                         "log scale.",
     "Efficiency": "the share of the processors' time spent on the tasks (computing or moving data), in %: 100 x busy "
-                  "seconds / (makespan x processors), eq. 7.",
+                  "seconds / (makespan x processors), eq. 7; higher is better.",
+    "Most alike runs": "a task's run time is estimated from the past runs of its problem most like it on that "
+                       "processor: the k nearest neighbours (k-NN) of section 2.1.",
     "Predicted error": "the error the scheduler expected at dispatch (dashed lines).",
 }
 SHOWN = 3  # heuristics the curves over time show by default: the best two and the benchmark (each is two error lines)
@@ -86,6 +88,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
                     key=f"{key}_est_idle", width="stretch")
     st.plotly_chart(over_time(frame, "efficiency", METRICS["efficiency_at"], "efficiency so far (%)", colors, until),
                     key=f"{key}_est_eff", width="stretch")
+    st.caption(efficiency_caption())
     st.caption(f"Each run is sampled at {CURVE_SAMPLES} points of its own run; the curves are averaged over the "
                f"{results['trial'].nunique()} {MODEL.trial_word}s on one time grid up to the latest makespan shown (a "
                "run that has ended counts every processor idle and returns no task). Idle processors and efficiency "
@@ -94,6 +97,11 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
                "mean. The CSV holds every curve up to the latest makespan.")
     st.download_button("Curves over time (CSV)", frame.to_csv(index=False), "curves.csv", "text/csv",
                        key=f"{key}_est_curves", on_click="ignore")
+
+
+def efficiency_caption() -> str:
+    """The efficiency charts in one line: what it is and which way is better (eq. 7)."""
+    return f"Efficiency: {EFFICIENCY_GLOSS}; higher is better."
 
 
 def trial_charts(runs: dict, colors: dict, key: str) -> None:

@@ -188,7 +188,8 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     lead = next(m.value for m in at.markdown if m.value.startswith("**"))
     trade = next(m.value for m in at.markdown if m.value.startswith("But "))
     assert "has the lowest average tasks in system at " in lead and "number in system" not in lead
-    assert "has the highest share of machines not asked (higher is cheaper) at 50%" in trade
+    assert "has the highest share of machines not asked (never asked how busy they are, which saves messages) at " \
+           "50%" in trade  # what is not asked, and why it matters (tryout42d)
 
 
 KPB_WORDS = "kpb (each class's fastest machine)"  # "kpb (kbar=1)" as a manager reads it: words, no k̄ (section II-B)

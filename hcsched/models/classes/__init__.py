@@ -36,9 +36,9 @@ _TASK_BYTES, _CLASS_MACHINE_BYTES, _TASKS_MARGIN = 40 * 8, 8 * 8, 1.2
 #: The headline metric and the state-information discount in words (the paper's names in their docs).
 IN_SYSTEM = "Average tasks in system"
 NOT_ASKED = "Share of machines not asked (%)"
-#: Why the share of machines not asked matters, said beside it where a lead first says it (section IV: asking fewer
-#: machines how busy they are costs less messaging); short, for the lead's 35 words.
-NOT_ASKED_GLOSS = "higher is cheaper"
+#: What the share of machines not asked is and why it matters, said beside it where a line first says it (section IV,
+#: the state-information discount: asking fewer machines how busy they are costs less messaging).
+NOT_ASKED_GLOSS = "never asked how busy they are, which saves messages"
 
 
 class ClassModel(Model):

@@ -69,7 +69,7 @@ class ClassHeuristic(Heuristic):
         return spec.tasks * (TASK_SECONDS + spec.machines * MACHINE_SECONDS) * self.factor
 
     def label_words(self, params: dict[str, str]) -> str:
-        """What the parameters a label names mean, in words for a sentence: {"kbar": "1"} -> "only each class's fastest
+        """What the parameters a label names mean, in words for a sentence: {"kbar": "1"} -> "each class's fastest
         machine"; "" when one of them has no words here (a plug-in's own), so the label's own text is said.
 
         Parameters
@@ -119,7 +119,7 @@ class ClassHeuristic(Heuristic):
 
 
 def sentence_name(label: str) -> str:
-    """A label as a sentence names it where its parameters need words: "kpb (K-percent best, only each class's
+    """A label as a sentence names it where its parameters need words: "kpb (K-percent best, each class's
     fastest machine)" for "kpb (kbar=1)" (its title and :meth:`ClassHeuristic.label_words`); any other label as it
     is ("mct", a plug-in's)."""
     name, params = label_parts(label)
@@ -188,7 +188,7 @@ def _subset_words(kbar: str) -> str:
     n = _number(kbar)
     if n is None:
         return ""
-    return "only each class's fastest machine" if n == 1 else \
+    return "each class's fastest machine" if n == 1 else \
         f"earliest finish among each class's {kbar} fastest machines"
 
 

@@ -41,18 +41,22 @@ def curve_columns(run: EstimationRun, points: int = CURVE_SAMPLES) -> dict[str, 
 
 
 def _trimmed_words(L: float) -> str:
-    """The k nearest runs' method named once after its words, then L-smoothing in words alone (section 2.1, eq. 2:
-    "eliminate a fixed percentage L of the largest and smallest values" of their times): " (k-NN), the longest and
-    shortest 10% of those left out"; " (k-NN)" when none is left out. One symbol, never "(k-NN, L = 0.1)"."""
+    """L-smoothing of the most alike runs in words alone (section 2.1, eq. 2: "eliminate a fixed percentage L of the
+    largest and smallest values" of their times): ", the longest and shortest 10% of those left out"; "" when none is
+    left out. No symbol: the method's name (k-NN) is the Results page's table of names, folded."""
     if L <= 0:
-        return " (k-NN)"
-    return f" (k-NN), the longest and shortest {100 * L:g}% of those left out"
+        return ""
+    return f", the longest and shortest {100 * L:g}% of those left out"
 
 
 def _newest_words(nu: float, what: str) -> str:
     """The smoothing function's weight in words (section 2.3: nu sets the influence of the newest value, from none at
     0 to complete dominance at 1), the symbol after: "each new run counting 50% (ν = 0.5)"."""
     return f"each new {what} counting {100 * nu:g}% (ν = {nu:g})"
+
+
+#: Efficiency in plain words (eq. 7), said beside it where a line first says it and under its chart.
+EFFICIENCY_GLOSS = "the share of the processors' time spent on tasks, computing or moving data"
 
 
 class EstimationModel(Model):
@@ -67,7 +71,7 @@ class EstimationModel(Model):
     metrics = (
         Metric("makespan", "Makespan", "s", bar=True, gloss=MAKESPAN_GLOSS,
                doc="The last return, in seconds from the first release."),
-        Metric("efficiency", "Efficiency", "%", "higher", bar=True,
+        Metric("efficiency", "Efficiency", "%", "higher", bar=True, gloss=EFFICIENCY_GLOSS,
                doc="Eq. 7: 100 x the processors' busy seconds (communication and computation) / (makespan x M)."),
         Metric("estimation_error", "Estimation error", "", bar=True, fmt=".1%",
                gloss="how far a task's run time estimate was from its actual time, as a share of the actual",
@@ -116,7 +120,7 @@ class EstimationModel(Model):
     def headline(self, s: spec.EstimationSpec) -> str:
         """How run times are estimated and which error the schedulers weigh, in words first, the paper's symbols after
         (sections 2 and 3.1): "run times estimated from the most alike of each processor's last 100 runs of a
-        problem (k-NN), the longest and shortest 10% of those left out. The schedulers weigh the past errors of alike
+        problem, the longest and shortest 10% of those left out. The schedulers weigh the past errors of alike
         runs": two sentences, each at most 35 words where it is said after the tasks."""
         e = s.estimator
         runs = f"each processor's last {e.n} runs of a problem"

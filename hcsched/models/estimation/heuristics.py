@@ -82,14 +82,29 @@ def _share(value: float) -> str:
     return named.get(value, f"{value:g} times its usual weight")
 
 
-def _beta_words(text: str) -> str:
-    """β of eqs. 13, 14, 18, 19 in words (section 3.3: "β controls the proportion of the values of FA and EW"):
-    "beta=0.1" -> "error at a tenth of its usual weight, β = 0.1"; "" for a value that is no number."""
+def _of_number(text: str, said: Callable[[float], str]) -> str:
+    """``said`` of the number ``text`` writes; "" for a value that is no number."""
     try:
         value = float(text)
     except ValueError:
         return ""
-    return f"error at {_share(value)}, β = {value:g}"
+    return said(value)
+
+
+def _beta_words(text: str) -> str:
+    """β of eqs. 13, 14, 18, 19 in words (section 3.3: "β controls the proportion of the values of FA and EW"):
+    "beta=0.1" -> "error at a tenth of its usual weight, β = 0.1"; "" for a value that is no number."""
+    return _of_number(text, lambda value: f"error at {_share(value)}, β = {value:g}")
+
+
+#: β's value in a results line's few words: 0.1 -> "a tenth".
+LEAD_SHARES = {1.0: "in full", 0.5: "a half", 0.25: "a quarter", 0.1: "a tenth", 2.0: "double"}
+
+
+def _beta_lead_words(text: str) -> str:
+    """β in words alone, short enough for a results lead (its symbol is said on hover and in the names' table, folded):
+    "beta=0.1" -> "error weighted a tenth"; "" for a value that is no number."""
+    return _of_number(text, lambda value: f"error weighted {LEAD_SHARES.get(value, f'{value:g} times')}")
 
 
 def _count_words(template: str) -> Callable[[str], str]:
@@ -122,6 +137,10 @@ PARAM_WORDS: dict[str, Callable[[str], str]] = {
     "t0": _number_words("starting temperature {} of the estimated makespan"),
     "cooling": _number_words("temperature times {} per move"),
 }
+
+#: A parameter's words in a results line where they differ from :data:`PARAM_WORDS`: shorter, no symbol (tryout42d:
+#: "error at a tenth of its usual weight, β = 0.1" left a lead no room to name the heuristics clearly worse).
+LEAD_WORDS: dict[str, Callable[[str], str]] = {"beta": _beta_lead_words}
 
 
 def start_times(st: str, now: float, machines: int, procs: np.ndarray, started: np.ndarray,
@@ -239,6 +258,19 @@ class EstimationHeuristic(Heuristic):
         said = [PARAM_WORDS[k](v) or "" if k in PARAM_WORDS else "" for k, v in params.items()]
         return ", ".join(said) if said and all(said) else ""
 
+    def lead_words(self, params: dict[str, str]) -> str:
+        """The parameters a label names in words alone, short, as a results line says them (:data:`LEAD_WORDS`):
+        {"beta": "0.1"} -> "error weighted a tenth", no symbol; "" as :meth:`label_words`.
+
+        Parameters
+        ----------
+        params : dict of str to str
+            The parameters as the label writes them (:func:`hcsched.heuristics.label_parts`).
+        """
+        words = {**PARAM_WORDS, **LEAD_WORDS}
+        said = [words[k](v) or "" if k in words else "" for k, v in params.items()]
+        return ", ".join(said) if said and all(said) else ""
+
     def label_short(self, params: dict[str, str]) -> str:
         """A label's parameters as a line names it again once its words were said (:func:`short_name`'s): {"beta":
         "0.1"} -> "β = 0.1", never the raw "beta=0.1"; "" when it has none.
@@ -318,6 +350,10 @@ class PluginHeuristic(EstimationHeuristic):
         return ""
 
     def label_short(self, params: dict[str, str]) -> str:
+        """"": a plug-in's label is said as written (see :meth:`label_words`)."""
+        return ""
+
+    def lead_words(self, params: dict[str, str]) -> str:
         """"": a plug-in's label is said as written (see :meth:`label_words`)."""
         return ""
 

@@ -87,14 +87,18 @@ class TimesharedModel(Model):
                doc="Percent of tasks finishing as with the benchmark, within the 'same time' tolerance (scenario key "
                    "same_tolerance): a tie."),
         Metric("pct_later", "Tasks finishing later", "%", "lower", doc="Percent of tasks finishing later " + _VS + "."),
-        Metric("gain_makespan", "Gain on makespan", "%", "higher", bar=True, said=gain_said("makespan"),
+        Metric("gain_makespan", "Gain on makespan", "%", "higher", bar=True,
+               gloss=MAKESPAN_GLOSS, said=gain_said("makespan"),
                doc="How much sooner the last task finishes than with the benchmark, in % of the benchmark's makespan: "
                    "100 (M_ref - M) / M_ref on the same simulation; positive is better (section 6.1)."),
-        Metric("gain_sum_flow", "Gain on total flow time", "%", "higher", bar=True, said=gain_said("total flow time"),
+        Metric("gain_sum_flow", "Gain on total flow time", "%", "higher", bar=True,
+               gloss=SUM_FLOW_GLOSS, said=gain_said("total flow time"),
                doc="As the makespan gain, on the total time tasks spend in the system (the paper's sum-flow)."),
-        Metric("gain_max_flow", "Gain on max flow time", "%", "higher", bar=True, said=gain_said("max flow time"),
+        Metric("gain_max_flow", "Gain on max flow time", "%", "higher", bar=True,
+               gloss=MAX_FLOW_GLOSS, said=gain_said("max flow time"),
                doc="As the makespan gain, on the longest time a task spends in the system (the paper's max-flow)."),
-        Metric("gain_max_stretch", "Gain on max stretch", "%", "higher", bar=True, said=gain_said("max stretch"),
+        Metric("gain_max_stretch", "Gain on max stretch", "%", "higher", bar=True,
+               gloss=MAX_STRETCH_GLOSS, said=gain_said("max stretch"),
                doc="As the makespan gain, on the worst slowdown of a task (the paper's max-stretch)."),
     )
     benchmarks = ("netsolve-mct",)
