@@ -138,8 +138,15 @@ def test_out_that_is_a_file_is_refused(registry, capsys, tmp_path):
 
 
 def test_progress_bar_starts_at_zero_done(monkeypatch):
-    """reproduce reports (0, total) before its first chunk: the bar shows it rather than dividing by zero."""
+    """reproduce reports (0, total) before its first chunk: the bar shows it rather than dividing by zero; then the
+    pace so far gives the time left (a clock of 1 s, 4 s and 8 s after the start: 12 s and 8 s left)."""
+    from types import SimpleNamespace
+
+    from hcsched import cli
     from hcsched.cli import _progress_bar
+
+    clock = iter([0.0, 1.0, 4.0, 8.0])
+    monkeypatch.setattr(cli, "time", SimpleNamespace(monotonic=lambda: next(clock)))
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -152,8 +159,8 @@ def test_progress_bar_starts_at_zero_done(monkeypatch):
     show(2.5, 10)
     show(5, 10)
     said = tty.getvalue()
-    assert "0 of 10 replications done " in said and "2 of 10 replications done, about" in said
-    assert "5 of 10 replications done, about" in said
+    assert "0 of 10 replications done " in said and "2 of 10 replications done, about 12 s left" in said
+    assert "5 of 10 replications done, about 8 s left" in said
 
 
 # --- --resume after a kill ------------------------------------------------------------------------------------------
