@@ -202,11 +202,14 @@ SHARES = ((0.25, "a quarter"), (1 / 3, "a third"), (0.5, "half"), (2 / 3, "two t
 SHARE_NEAR = 0.02
 
 
-def share_words(x: float) -> str:
-    """A share under one in words: "about two thirds" (0.67), "about half" (0.49); "about 45%" where no simple
-    share is near."""
+def share_words(x: float, about: str = "about ") -> str:
+    """A share under one in words: "half" (0.5, a simple share exactly), "about two thirds" (0.67), "about half"
+    (0.49); "about 45%" where no simple share is near (``about``: what is said before a share not exact, "" for
+    "45%")."""
     near = min(SHARES, key=lambda s: abs(s[0] - x))
-    return f"about {near[1]}" if abs(near[0] - x) <= SHARE_NEAR else f"about {x:.0%}"
+    if math.isclose(near[0], x, abs_tol=1e-9):
+        return near[1]
+    return f"{about}{near[1]}" if abs(near[0] - x) <= SHARE_NEAR else f"{about}{x:.0%}"
 
 
 def listed(items: Iterable[str]) -> str:

@@ -131,6 +131,10 @@ class Metric:
     # how a sentence says a value, "{}" its number: a unit in words ("{} times its run time alone"); a second form for
     # a negative value, said with its size ("{} higher makespan than the benchmark" for a gain of -3%)
     said: tuple[str, ...] = ()
+    # how a line below a lead says that another heuristic wins this metric, as a verb phrase, "{}" the best value (a
+    # percent as a share where a simple one is near, :func:`hcsched.formatting.share_words`): "never asks {} of the
+    # machines how busy they are (fewer messages)" says "But kpb never asks half of the machines ..."
+    trade: str = ""
 
     @property
     def label(self) -> str:

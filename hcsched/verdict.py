@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -53,7 +54,7 @@ import pandas as pd
 
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
-from hcsched.formatting import amount_text, is_fraction, listed, readable, said_value
+from hcsched.formatting import amount_text, is_fraction, listed, readable, said_value, share_words
 from hcsched.heuristics import get_heuristic, heuristic_title, label_parts
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
@@ -213,6 +214,7 @@ class Verdict:
     gloss_text: str = ""  # the gloss as a sentence, where the lead had no room for it
     gain_of: str = ""  # the metric a gain against the benchmark is on, in words ("total flow time"), else ""
     bare: tuple[str, ...] = ()  # labels the lead says without their words (said in words below it)
+    trade: str = ""  # the best's win as a line below another metric's lead says it (:attr:`Metric.trade`), or ""
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -889,7 +891,16 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     best_text = "" if v.best is None else _at(v.best_mean, metric)
     return dataclasses.replace(v, text=text, detail=detail, reference_text=reference_text, gloss=metric.gloss,
                                connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()),
-                               gloss_text=gloss_text)
+                               gloss_text=gloss_text, trade=_trade(v, metric))
+
+
+def _trade(v: Verdict, metric: Metric) -> str:
+    """The best's win in its metric's own words for a line below another lead (:attr:`Metric.trade`: "never asks
+    half of the machines how busy they are (fewer messages)"), "" where the metric has none or nothing is best."""
+    if not metric.trade or v.best is None or not math.isfinite(v.best_mean):
+        return ""
+    value = share_words(v.best_mean / 100, "") if metric.unit == "%" else said_value(v.best_mean, metric)
+    return metric.trade.format(value)
 
 
 def plain_name(title: str) -> str:
@@ -913,8 +924,9 @@ def heuristic_words(label: str, model: str | None = None) -> str:
     """A heuristic's plain words for a sentence: the words its model's charts say under its name where they have
     some (:func:`_chart_words`), else its registry title (:func:`plain_name`: "mct": Minimum completion
     time), or, where that only repeats its name, :data:`PLAIN_WORDS`' ("sufferage": task that would suffer most
-    first), then the parameters the label names: in words where the heuristic has them (its ``label_words``: "kpb
-    (kbar=1)": K-percent best, each class's fastest machine), else as the label writes them ("K-percent best;
+    first), then the parameters the label names: in words where the heuristic has them (its ``label_words``: "mct
+    (ties=random)": Minimum completion time, ties broken at random; alone where they say its whole rule, "kpb
+    (kbar=1)": each class's fastest machine), else as the label writes them ("K-percent best;
     kbar=1"); "" for a label of one's own."""
     name, params = label_parts(label)
     title = plain_name(heuristic_title(label, model))
@@ -924,7 +936,18 @@ def heuristic_words(label: str, model: str | None = None) -> str:
     if not words or not written:
         return words
     said = _params_words(name, params, model)
+    if said and _params_say_rule(name, model):
+        return said
     return f"{words}, {said}" if said else f"{words}; {written}"
+
+
+def _params_say_rule(name: str, model: str | None) -> bool:
+    """Whether a heuristic's parameters' words say its whole rule, so they name it alone (its ``params_say_rule``:
+    KPB's "each class's fastest machine", never "each class's fastest machine")."""
+    try:
+        return bool(getattr(get_heuristic(name, model), "params_say_rule", False))
+    except HcschedError:
+        return False
 
 
 def _chart_words(name: str, model: str | None) -> str:
@@ -960,6 +983,20 @@ def short_words(label: str, model: str | None = None) -> str:
         return ""
     said = own(params) if own is not None else ""
     return f"{base} ({said})" if said else ""
+
+
+def again_names(labels: list[str], model: str | None = None) -> dict[str, str]:
+    """How a line says each label written with its parameters where it is mentioned again, after its words: its
+    short form (:func:`short_words`: "fz (β = 0.1)"), else its name alone where no other label of ``labels`` has that
+    name ("kpb" for "kpb (kbar=1)": "But kpb never asks ..."); a label that needs neither is left out."""
+    names = Counter(label_parts(label)[0] for label in labels)
+    out = {}
+    for label in labels:
+        name, params = label_parts(label)
+        again = short_words(label, model) or (name if params and names[name] == 1 else "")
+        if again:
+            out[label] = again
+    return out
 
 
 def shortened(text: str, shorts: Mapping[str, str]) -> str:
@@ -1097,7 +1134,7 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
     """
     model = get_model(scenario.model)
     names = {h.label: heuristic_words(h.label, scenario.model) for h in scenario.heuristics}
-    shorts = {h.label: short for h in scenario.heuristics if (short := short_words(h.label, scenario.model))}
+    shorts = again_names([h.label for h in scenario.heuristics], scenario.model)
     found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names,
                      shorts)
     by_name = {m.name: m for m in model.metrics}
@@ -1129,9 +1166,11 @@ def trade_off(verdicts_: list[Verdict]) -> str:
 
 def _clauses(found: list[Verdict]) -> str:
     """What one heuristic wins: "has the lowest mean flow time at 12,300 s and the lowest max stretch at 37.8", then
-    the gains against the benchmark it wins (:func:`_gain_clause`)."""
-    has = [_has_clause(v) for v in found if not _gain_clause(v)]
-    return listed(([f"has {listed(has)}"] if has else []) + [_gain_clause(v) for v in found if _gain_clause(v)])
+    the metrics it wins that say so in their own words (:attr:`Verdict.trade`), then the gains against the benchmark
+    it wins (:func:`_gain_clause`)."""
+    has = [_has_clause(v) for v in found if not _gain_clause(v) and not v.trade]
+    own = [v.trade for v in found if v.trade and not _gain_clause(v)]
+    return listed(([f"has {listed(has)}"] if has else []) + own + [_gain_clause(v) for v in found if _gain_clause(v)])
 
 
 def _has_clause(v: Verdict) -> str:

@@ -197,5 +197,5 @@ def swap_row(key: str, current) -> None:
 
 def _named(label: str, model: str) -> str:
     """A heuristic's label with its words, as a sentence names it: "min-min (soonest-finishing task first)",
-    "kpb (K-percent best, each class's fastest machine)"."""
+    "kpb (each class's fastest machine)"."""
     return named_once([label], {label: heuristic_words(label, model)})[0]

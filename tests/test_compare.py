@@ -475,7 +475,7 @@ def test_a_what_if_one_heuristic_cannot_keep_up_with_names_it_and_keeps_the_winn
     assert lead == ("half the arrival rate: lpas (LP-based affinity scheduling) cannot keep up with these arrivals, so "
                     "tasks pile up for the whole run.")  # the values with their unit do not fit: below, in full
     assert rest[1].startswith("Average tasks in system of lpas 5.158 → 86,600 tasks")
-    assert rest[-1] == "The winner changes from lpas to kpb (K-percent best, each class's fastest machine)."
+    assert rest[-1] == "The winner changes from lpas to kpb (each class's fastest machine)."
 
 
 def test_a_what_if_that_keeps_up_against_an_overloaded_baseline_says_so_first():

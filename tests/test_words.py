@@ -88,7 +88,7 @@ def test_every_built_in_heuristic_has_words_that_say_more_than_its_name():
             words = heuristic_words(h.name, model)
             assert words and not _same_name(words, h.name), (model, h.name, words)
     assert all(heuristic_words(name, model) == words for (model, name), words in PLAIN_WORDS.items())
-    assert heuristic_words("kpb (kbar=1)", "classes") == "K-percent best, each class's fastest machine"
+    assert heuristic_words("kpb (kbar=1)", "classes") == "each class's fastest machine"
     assert heuristic_words("kpb (k=10)", "etc") == "K-percent best; k=10"  # no words for it: as the label writes it
     assert heuristic_words("kpb", "classes") == "K-percent best" and heuristic_words("mine", "etc") == ""
 

@@ -376,15 +376,19 @@ def heuristic_title(label: str, model: str | None = None) -> str:
 
 def heuristic_hover(label: str, model: str | None = None) -> str:
     """A label with what it means, as a chart's hover text says it: "fa: earliest estimated finish", its parameters in
-    the heuristic's own words where it has them (its ``label_words``: "kpb (kbar=1): K-percent best, only each
+    the heuristic's own words where it has them (its ``label_words``: "mct (ties=random): Minimum completion time,
+    ties broken at random"; alone where they say its whole rule, its ``params_say_rule``: "kpb (kbar=1): each
     class's fastest machine"); the label alone where the registry does not know it."""
     title = heuristic_title(label, model)
     if not title:
         return str(label)
     name, params = label_parts(label)
-    own = getattr(get_heuristic(name, model), "label_words", None) if params else None
+    h = get_heuristic(name, model)
+    own = getattr(h, "label_words", None) if params else None
     words = own(params) if own is not None else ""
-    return f"{label}: {_plain_title(get_heuristic(name, model))}, {words}" if words else f"{label}: {title}"
+    if words and getattr(h, "params_say_rule", False):
+        return f"{label}: {words}"
+    return f"{label}: {_plain_title(h)}, {words}" if words else f"{label}: {title}"
 
 
 def heuristic_hovers(labels, model: str | None = None) -> dict[str, str]:

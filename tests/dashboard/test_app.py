@@ -222,7 +222,7 @@ def test_class_model_run_and_results():
     at.button(key="landing_run").click().run()
     run = wait_for_results(at)
     pd.testing.assert_frame_equal(run.results, simulate(run.scenario, jobs=1))
-    assert any("kpb (K-percent best, each class's fastest machine) cannot keep up in 2 of 2" in
+    assert any("kpb (each class's fastest machine) cannot keep up in 2 of 2" in
                re.sub(r"\\(.)", r"\1", w.value) for w in at.warning)
     curves = [c for c in charts(at) if "Tasks in the system over time" in c["layout"].get("title", {}).get("text", "")]
     assert len(curves) == 1

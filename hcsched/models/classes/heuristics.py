@@ -44,11 +44,15 @@ class ClassHeuristic(Heuristic):
     ----------
     factor : float
         Its cost per arrival relative to MCT's (the cost model of :meth:`trial_seconds`).
+    params_say_rule : bool
+        Whether its parameters' words say its whole rule, so that a sentence names it by them alone: KPB's "each
+        class's fastest machine" (its title, K-percent best, names only the family its parameters choose from).
     (the others) :
         As :class:`hcsched.heuristics.Heuristic`; ``kind`` selects the event loop's rule (:mod:`.kernels`).
     """
 
     factor: float = 1.0
+    params_say_rule: bool = False
 
     def trial_seconds(self, spec: Any, heuristic: HeuristicSpec) -> float:
         """Linear in the arrivals n (sum of alpha_i x horizon) and the machines m: n (TASK_SECONDS + m
@@ -119,13 +123,16 @@ class ClassHeuristic(Heuristic):
 
 
 def sentence_name(label: str) -> str:
-    """A label as a sentence names it where its parameters need words: "kpb (K-percent best, each class's
-    fastest machine)" for "kpb (kbar=1)" (its title and :meth:`ClassHeuristic.label_words`); any other label as it
-    is ("mct", a plug-in's)."""
+    """A label as a sentence names it where its parameters need words: "kpb (each class's fastest machine)" for
+    "kpb (kbar=1)" (:meth:`ClassHeuristic.label_words`, after its title unless they say its whole rule:
+    ``params_say_rule``), "mct (Minimum completion time, ties broken at random)"; any other label as it is ("mct", a
+    plug-in's)."""
     name, params = label_parts(label)
     h = next((h for h in HEURISTICS if h.name == name), None)
     said = h.label_words(params) if h is not None and params else ""
-    return f"{name} ({h.title}, {said})" if said else str(label)
+    if not said:
+        return str(label)
+    return f"{name} ({said})" if h.params_say_rule else f"{name} ({h.title}, {said})"
 
 
 def short_name(label: str) -> str:
@@ -304,7 +311,7 @@ HEURISTICS: tuple[Heuristic, ...] = (
               Param("kbar", None, float, 1.0, optional=True,
                     doc="how many of its class's fastest machines each task chooses among (k-bar, section II-B); "
                         "overrides k")),
-             checks=(whole_number("kbar", "machines"),), subset=kbar_of),
+             checks=(whole_number("kbar", "machines"),), subset=kbar_of, params_say_rule=True),
     _classes(LPBased, "lpas", kernels.EARLIEST, "III-A", "LP-based affinity scheduling",
              "Solves the allocation LP and maps a class-i arrival to the machine with the earliest expected "
              "completion time among S_i, the machines with delta*_ij > 0."),

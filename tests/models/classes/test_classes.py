@@ -421,7 +421,7 @@ def test_an_unstable_heuristic_is_said_in_words_first_and_the_papers_symbol_afte
     assert MODEL.warnings(results) == [
         "mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only 0.67 times the "
         "arrivals.",
-        "kpb (K-percent best, each class's fastest machine) cannot keep up in 1 of 2 replications: its number "
+        "kpb (each class's fastest machine) cannot keep up in 1 of 2 replications: its number "
         "in system kept growing, though the machines it uses could take 1.02 times the arrivals."]
     assert MODEL.overloaded(results) == ("mct",)  # unstable in every replication: kpb kept up in one
 
@@ -437,8 +437,8 @@ def test_whether_any_mapping_keeps_up_is_said_from_the_lp():
     assert MODEL.overload_words(doubled.spec) == ("the machines cannot keep up whatever the mapping (they can take "
                                                   "0.67 times these arrivals)")
     assert [sentence_name(x) for x in ("kpb (kbar=1)", "kpb (k=50)", "mct", "mine (x=1)")] == [
-        "kpb (K-percent best, each class's fastest machine)",
-        "kpb (K-percent best, earliest finish among each class's fastest 50% of machines)", "mct", "mine (x=1)"]
+        "kpb (each class's fastest machine)",
+        "kpb (earliest finish among each class's fastest 50% of machines)", "mct", "mine (x=1)"]
 
 
 def test_a_charts_short_names_have_their_words_one_hover_away():
@@ -451,11 +451,11 @@ def test_a_charts_short_names_have_their_words_one_hover_away():
 
     sc = MODEL.tiny()
     assert hover_names([h.label for h in sc.heuristics])["kpb (kbar=1)"] == (
-        "kpb (kbar=1): K-percent best, each class's fastest machine")
+        "kpb (kbar=1): each class's fastest machine")
     fig = gantt(trial_schedules(sc.replace(trials=1)))
     titles = {a.text: a.hovertext for a in fig.layout.annotations}
     assert titles == {"mct": "mct: Minimum completion time", "lpas": "lpas: LP-based affinity scheduling",
-                      "kpb (kbar=1)": "kpb (kbar=1): K-percent best, each class's fastest machine"}
+                      "kpb (kbar=1)": "kpb (kbar=1): each class's fastest machine"}
 
 
 def test_a_label_is_said_in_words_first_short_enough_for_a_tick():
