@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -94,6 +95,9 @@ LINE_WORDS = 28
 #: before, is said beside the line, not in it).
 AGAINST_WORDS = 3
 CHANGE_LEAD_WORDS = LINE_WORDS - AGAINST_WORDS
+#: Between a what-if's lead and whether the winner stays where the lead had no room for it: a paragraph break, so
+#: that a page shows the winner on the line below the lead (:meth:`RunComparison.change_summary`).
+WINNER_BELOW = "\n\n"
 #: A metric's plain words (:attr:`Metric.gloss`) of at most this many words read as its name in a lead ("the worst
 #: task's slowdown of sufferage"); longer ones are said beside its name, or below.
 GLOSS_AS_NAME = 4
@@ -776,18 +780,27 @@ class RunComparison:
         after it): the metric as the Results leads say it where that fits within :data:`CHANGE_LEAD_WORDS`, its plain
         words beside its name ("max stretch (the worst task's slowdown)"), else its plain words alone where they are
         a short name (:data:`GLOSS_AS_NAME`: "the worst task's slowdown", never "a task's time from arrival to finish,
-        averaged of mct"), else its name alone (its words said below); each with the headline metric's change after
-        it (:meth:`_though`) where that still fits. The headline metric's name stands alone: the run's own lead
-        glosses it."""
+        averaged of mct"), else its name alone (its words said below). The headline metric's change after it
+        (:meth:`_though`) comes first: where the lead says a change for the worse of a harder workload, the better
+        headline number is the other half of the point ("(clearly worse), though makespan is 38% shorter"); then
+        room for whether the winner stays (:meth:`_with_winner`), the values said without what they are of where that
+        makes the room. The headline metric's name stands alone: the run's own lead glosses it."""
         name = metric_words(metric)
         names = [name]
         if metric.gloss and metric.name != self.headline.name:  # a gloss alone where it reads as a name
             names = [f"{name} ({metric.gloss})", *([metric.gloss] if word_count(metric.gloss) <= GLOSS_AS_NAME else []),
                      name]
-        pair, though = _lead_pair(c, metric), self._though(metric, c)
-        found = [(f"{n} of {pair}{t}", n, t) for n in names for t in dict.fromkeys((though, ""))]
-        fits = lambda said: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS  # noqa: E731
-        return next((x for x in found if fits(x[0])), found[-1])
+        on = "" if metric.name == self.headline.name else metric_words(self.headline)
+        room = word_count(self.winner_words(on, short=True))
+        fits = lambda said, r: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS - r  # noqa: E731
+        for though in dict.fromkeys((self._though(metric, c), "")):
+            trade = though.startswith(", though")  # the other side of a trade-off: worth the verdict's words
+            forms = [(compact, bare) for bare in (False, True) for compact in (False, True)[: 2 if trade else 1]]
+            found = [(f"{n} of {_lead_pair(c, metric, *form)}{though}", n, though) for n in names for form in forms]
+            hit = next((x for r in (room, 0) for x in found if fits(x[0], r)), None)
+            if hit is not None:
+                return hit
+        return f"{names[-1]} of {_lead_pair(c, metric)}", names[-1], ""
 
     def _followed(self, c: Change, run: int) -> Change:
         """The change a line where one run's queues piled up follows: ``c`` (the baseline winner's), but the
@@ -825,8 +838,8 @@ class RunComparison:
 
     def _best_parts(self, old: Change, short: list[str]) -> tuple[str, list[str]]:
         """(lead, rest) where the winner changes: the best value before against the best after, judged trial by
-        trial (:attr:`best`; "twice the arrival rate: the best value moves from max-min 91.28% to slack-sufferage
-        90.84% of the upper bound (0.4 points lower: real, but under 1% of its value)", its short form where that
+        trial (:attr:`best`; "twice the arrival rate: the best value moves from max-min 91.3% to slack-sufferage
+        90.8% of the upper bound (about 0.5 points lower: real, but under 1% of its value)", its short form where that
         does not fit, :func:`_best_words`), then the old winner's own
         change ("max-min itself 11 points lower"), and the winner, each in the lead where it fits, else below it:
         a manager reads first how the best answer moved, not how the old winner fell."""
@@ -894,9 +907,10 @@ class RunComparison:
         return self.change_parts()[0]
 
     def change_summary(self) -> str:
-        """The lead, then whether the winner stays where the lead had no room to say it, short ("... (0.3 points
-        higher: real, but under 1% of its value). The winner stays max-min.", "No clear winner any more."): a
-        manager asks it of every what-if. Not
+        """The lead, then whether the winner stays where the lead had no room to say it, short, on the line below it
+        (:data:`WINNER_BELOW`: "... (clearly worse), though makespan is 38% shorter." then "The winner on makespan
+        stays sufferage.", "No clear winner any more."): a manager asks it of every what-if, and the lead stays within
+        :data:`LINE_WORDS` with whom it is against. Not
         after a lead that says the best against the best, nor after one where a run's queues piled up: those say
         the winner (or why there is none) themselves."""
         lead, rest = self.change_parts()
@@ -907,7 +921,7 @@ class RunComparison:
         if self.winner_words(on, short=True) in lead or self.winner_words(on) in lead:
             return lead
         winner = self.winner_words(on, short=True)  # the names in full below, in the rest
-        return f"{lead} {winner[:1].upper()}{winner[1:]}."
+        return f"{lead}{WINNER_BELOW}{winner[:1].upper()}{winner[1:]}."
 
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:
@@ -1055,8 +1069,9 @@ def _short_value(x: float, metric: Metric) -> str:
 def _agreeing(c: Change, metric: Metric) -> tuple[str, str] | None:
     """A change in points' two means (a percentage, or a fraction shown as one) with as many decimals as make the
     difference of the two numbers shown read as the change said: "91.28%" and "90.84%" beside "0.4 points lower", where
-    "91.3%" and "90.8%" read as 0.5 apart; None where the values as a lead says them (:func:`_short_value`) already
-    agree, or for any other change. The change itself is the paired (or Welch) mean difference, said as it is."""
+    "91.3%" and "90.8%" read as 0.5 apart (the detail below a lead; a lead says "about 0.5 points" beside one decimal
+    instead, :func:`_lead_size`); None where the values as a lead says them (:func:`_short_value`) already agree, or
+    for any other change. The change itself is the paired (or Welch) mean difference, said as it is."""
     if c.kind != "points" or not (metric.unit == "%" or is_fraction(metric)) or math.isnan(c.change):
         return None
     scale = 100.0 if is_fraction(metric) else 1.0
@@ -1072,11 +1087,49 @@ def _agreeing(c: Change, metric: Metric) -> tuple[str, str] | None:
     return None
 
 
+_LEADING_NUMBER = re.compile(r"-?[\d,]*\.?\d+")
+
+
+def _shown_difference(c: Change, metric: Metric) -> float | None:
+    """A change in points of a percentage (or a fraction shown as one) as the two values a lead shows
+    (:func:`_short_value`, one decimal) give it, where that reads otherwise than the change itself (91.3% and 90.8%,
+    0.5 apart, for a mean difference of 0.44, said "0.4"); None where they read alike, where the values shown are
+    equal or the change is said finer than they are (0.02 beside 91.3% and 91.2%: :func:`_agreeing` then shows
+    more decimals) or coarser (11 beside 91.3% and 79.8%, as near as a whole number reads), or for any other
+    change."""
+    if c.kind != "points" or not (metric.unit == "%" or is_fraction(metric)) or math.isnan(c.change):
+        return None
+    found = [_LEADING_NUMBER.match(_short_value(x, metric)) for x in (c.before, c.after)]
+    if None in found:
+        return None
+    x, y = (float(m.group(0).replace(",", "")) for m in found)
+    shown, said = round(y - x, 6), amount_text(abs(c.change))
+    # said as finely as the values: not 0.02 beside 91.3% and 91.2%, nor 11 (a whole number from 10) beside 79.8%
+    other = len(said.partition(".")[2]) != max(len(m.group(0).partition(".")[2]) for m in found)
+    return None if shown == 0 or other or amount_text(abs(shown)) == said else shown
+
+
+def _lead_size(c: Change, metric: Metric) -> str:
+    """A change's size as a lead says it beside the values it shows: :func:`size_words`, but "about 0.5 points lower"
+    where the values shown give another difference than the change's own (:func:`_shown_difference`): the reader
+    checks the two values against it, and the detail below gives the unrounded means and the change itself."""
+    shown = _shown_difference(c, metric)
+    if shown is None:
+        return size_words(c, metric)
+    return f"about {_amount(shown, c.kind)} {_moved(metric, shown > 0)}"
+
+
+def _lead_agreeing(c: Change, metric: Metric) -> tuple[str, str] | None:
+    """:func:`_agreeing` for a lead: None where the lead says the difference the values shown give
+    (:func:`_lead_size`), so that they keep the decimals of the rest of the page."""
+    return None if _shown_difference(c, metric) is not None else _agreeing(c, metric)
+
+
 def _values(c: Change, metric: Metric, say=None) -> tuple[str, str]:
-    """The two means of ``c``, each as ``say`` says one (by default :func:`_short_value`), a change in points with
-    the decimals that make them agree with it (:func:`_agreeing`)."""
+    """The two means of ``c`` as a lead says them, each as ``say`` says one (by default :func:`_short_value`), a
+    change in points with more decimals only where the values shown are equal (:func:`_lead_agreeing`)."""
     say = say or _short_value
-    return _agreeing(c, metric) or (say(c.before, metric), say(c.after, metric))
+    return _lead_agreeing(c, metric) or (say(c.before, metric), say(c.after, metric))
 
 
 def _short_pair(before: float, after: float, metric: Metric) -> str:
@@ -1088,22 +1141,25 @@ def _short_pair(before: float, after: float, metric: Metric) -> str:
     return readable_pair(before, after, metric)
 
 
-def _lead_pair(c: Change, metric: Metric) -> str:
+def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = False) -> str:
     """"sufferage 6.2 → 4.0 days (35% shorter: a real change, for the better)", "min-min 6.8 days → max-min 20 days
     (198% longer: a real change, for the worse)", "sufferage 8.8 → 88 times its run time alone (a real change, for
     the worse)": the two means as a lead sentence says them (a value with words of its own as the Results leads say
     it, :attr:`Metric.said`), the change's size and whether it is real (its interval said by :func:`_detail`). The
     size of a change of many times is left to the values where they say "times" themselves ("8.8 → 88 times its run
-    time alone", not also "10 times as high")."""
+    time alone", not also "10 times as high"). ``compact``: a real change said "clearly worse" (:func:`_judged`);
+    ``short``: without what the values are of ("89.5% → 89.8%", not "... of the upper bound": the Results lead of
+    either run says it)."""
+    of = "" if short else of_what(metric)
     if metric.said:
-        head = _rough_pair(c, metric)
+        head = _rough_pair(c, metric, short)
     elif c.before_label != c.after_label:
         a, b = _values(c, metric)
-        head = f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
+        head = f"{c.before_label} {a} → {c.after_label} {b}{of}"
     else:
-        pair = " → ".join(_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric)
-        head = f"{c.before_label} {pair}{of_what(metric)}"
-    said = _judged(c, metric, sized=not (metric.said and _many_times(c)))
+        pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric)
+        head = f"{c.before_label} {pair}{of}"
+    said = _judged(c, metric, sized=not (metric.said and _many_times(c)), compact=compact)
     return f"{head} ({said})" if said else head
 
 
@@ -1112,14 +1168,18 @@ def _many_times(c: Change) -> bool:
     return c.kind == "percent" and c.lower >= TIMES_FROM
 
 
-def _judged(c: Change, metric: Metric, sized: bool = True) -> str:
+def _judged(c: Change, metric: Metric, sized: bool = True, compact: bool = False) -> str:
     """A change's size and whether it is real, as a lead says them: "35% shorter: a real change, for the better";
     a real change under 1% of the value before says it is small instead of which way ("0.3 points higher: real, but
     under 1% of its value", :func:`~hcsched.verdict.small_words`); "" without a change. ``sized``: False leaves the
-    size to the values said beside it."""
-    size, verdict = size_words(c, metric) if sized else "", real_words(c)
+    size to the values said beside it; ``compact``: a real change in two words, "clearly worse" or "clearly better"
+    (as the Results leads call a heuristic told apart from the best), where a lead needs the room for the other side
+    of a trade-off."""
+    size, verdict = _lead_size(c, metric) if sized else "", real_words(c)
     if c.separated and verdict and is_small(c.change, c.kind, c.before * (100.0 if is_fraction(metric) else 1.0)):
         verdict = small_words()
+    elif c.separated and verdict and compact:
+        verdict = "clearly better" if _better(metric, c) else "clearly worse"
     elif c.separated and verdict:
         verdict += ", for the better" if _better(metric, c) else ", for the worse"
     if size and c.change == c.lower == c.upper:
@@ -1129,9 +1189,9 @@ def _judged(c: Change, metric: Metric, sized: bool = True) -> str:
 
 def _best_words(c: Change, metric: Metric, short: bool = False) -> str:
     """The best value before against the best after, where the winner changes: "the best value moves from max-min
-    91.28% to slack-sufferage 90.84% of the upper bound (0.4 points lower: real, but under 1% of its value)", the
-    values agreeing with the difference said (:func:`_values`); ``short``: without what the values are of ("the
-    best value moves from max-min 91.28% to slack-sufferage 90.84% (...)"; the Results lead of either run says it,
+    91.3% to slack-sufferage 90.8% of the upper bound (about 0.5 points lower: real, but under 1% of its value)", the
+    difference as the values shown give it (:func:`_lead_size`); ``short``: without what the values are of ("the
+    best value moves from max-min 91.3% to slack-sufferage 90.8% (...)"; the Results lead of either run says it,
     and so does the line's detail below it)."""
     a, b = _values(c, metric)
     head = f"the best {metric_words(metric)} moves from {c.before_label} {a} to {c.after_label} {b}"
@@ -1140,18 +1200,19 @@ def _best_words(c: Change, metric: Metric, short: bool = False) -> str:
     return f"{head} ({said})" if said else head
 
 
-def _rough_pair(c: Change, metric: Metric) -> str:
+def _rough_pair(c: Change, metric: Metric, short: bool = False) -> str:
     """"lpas 5.16 → 86,600 tasks", "mean response time of lpas 1.6 → 14,000 time units": the values as the leads say
     them (:func:`~hcsched.formatting.said_pair`, the unit said once); a time in seconds and a percentage as
-    :func:`_short_pair` says them."""
+    :func:`_short_pair` says them; ``short``: without what they are of (:func:`_lead_pair`)."""
     if metric.unit in ("s", "%") or is_fraction(metric):
         pair = " → ".join(_values(c, metric))
     else:
         pair = said_pair(c.before, c.after, metric)
+    of = "" if short else of_what(metric)
     if c.before_label == c.after_label:
-        return f"{c.before_label} {pair}{of_what(metric)}"
+        return f"{c.before_label} {pair}{of}"
     a, _, b = pair.partition(" → ")
-    return f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"
+    return f"{c.before_label} {a} → {c.after_label} {b}{of}"
 
 
 def _detail(c: Change, metric: Metric, glossed: bool = False) -> str:

@@ -244,6 +244,14 @@ class Verdict:
         """Whether the best is told apart from the runner-up (see :attr:`Comparison.told_apart`)."""
         return self._first("told_apart", False)
 
+    def gloss_beside(self, lead: str) -> str:
+        """The metric in plain words as a sentence to show beside ``lead`` ("Makespan: when the last task ends."), ""
+        where ``lead`` already glosses it ("rr leads on makespan (when the last task ends)"): one gloss, not two. For
+        a run's lead while it goes on (:func:`progress_lead`); the whole run's lead has :attr:`gloss_text`."""
+        if not self.gloss or f"({self.gloss})" in lead:
+            return ""
+        return f"{self.glossed[:1].upper()}{self.glossed[1:]}: {self.gloss}."
+
     @property
     def lines(self) -> list[str]:
         """The lead sentence, the gloss where the lead had no room for it, then the rest of it, the bound's and the
@@ -577,7 +585,8 @@ def _benchmark_parts(v: Verdict, total: int, named: set[str]) -> list[_Part]:
 def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """The best told apart from the runner-up (or too few trials to tell): who, by how much, and whether it is
     real, always with its 95% interval (where the names leave no room for it, the runner-up named without "the
-    runner-up", else named below the lead)."""
+    runner-up", else by its label alone, its words said below the lead (:func:`bare`: "0.6 points above the
+    runner-up relative-cost"), else named below the lead)."""
     c, best, what, sup = v.comparisons[0], v.best, metric_words(metric), _superlative(v)
     has = f"{best} has the {sup} {what}{_connector(metric)} {_at(v.best_mean, metric)}"
     if c.trials == 0:
@@ -588,13 +597,14 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
         return [[_Part(f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
                        f"{where}: too few trials to tell whether the difference is real")]]
     bench = c.other == v.benchmark
-    runner = f"the benchmark {c.other}, the runner-up" if bench else f"the runner-up {c.other}"
+    runner = (lambda x: f"the benchmark {x}, the runner-up" if bench else f"the runner-up {x}")  # noqa: E731
     named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
     interval = _Part(f" ({_ci(c, total)}: {_range(c, v.kind)})")  # a lead that says "real" says how sure
     gap = f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)}"
-    # "the runner-up" left out, then its name said below the lead, before the interval is
+    # "the runner-up" left out, then its words said below the lead, then its name, before the interval is
+    kind = "the benchmark " if bench else ""
     return [[_Part(f"{gap} {who}: a real difference", below=below), interval]
-            for who, below in ((runner, ""), (f"the benchmark {c.other}" if bench else c.other, ""),
+            for who, below in ((runner(c.other), ""), (f"{kind}{c.other}", ""), (runner(bare(c.other)), named),
                                ("the runner-up", named))]
 
 

@@ -37,6 +37,7 @@ class Entry:
     changes: tuple[str, ...]
     winner: str  # "sufferage at 535,000 s (6.2 days)", "no clear winner: ...", "–"
     edits: tuple[str, ...] | None = None  # what differs from its preset (None: not a preset or an edit of one)
+    since: tuple[str, ...] = ()  # what differs from the run before it, an edit of the same preset, the edits do not say
 
     @property
     def scenario(self) -> Scenario:
@@ -45,9 +46,12 @@ class Entry:
     @property
     def title(self) -> str:
         """"#3 quickstart (edited): machines 8 → 12" (what differs from its preset), "#1 quickstart", or for a scenario
-        of the user's own, what differs from the run before it."""
+        of the user's own, what differs from the run before it. What differs from the run before it is said too where
+        the edits leave it out: a heuristic swapped back in from the preset ("#2 kim-loose-high-heavy (edited):
+        relative-cost removed; tpsa removed; ga removed; from #1: switching instead of relative-cost")."""
         if self.edits is not None:
-            return f"#{self.number} {self.scenario.name}" + (f": {_shown(self.edits)}" if self.edits else "")
+            since = f"; from #{self.parent}: {_shown(self.since)}" if self.since else ""
+            return f"#{self.number} {self.scenario.name}" + (f": {_shown(self.edits)}" if self.edits else "") + since
         return f"#{self.number} {self.scenario.name}: {self.changes_text}"
 
     @property
@@ -66,6 +70,16 @@ def _edits(scenario: Scenario) -> tuple[str, ...] | None:
     """What differs from the scenario's preset, when it is one or an edit of one ("NAME (edited)")."""
     base = preset_of(scenario)
     return None if base is None else tuple(run_changes(base, scenario))
+
+
+def _since(parent: Entry | None, scenario: Scenario, changes: tuple[str, ...],
+           edits: tuple[str, ...] | None) -> tuple[str, ...]:
+    """What differs from the run before (``changes``) that the edits from the preset (``edits``) leave out, where both
+    runs are of one preset (or edits of it): a heuristic of the preset put back in its run ("switching instead of
+    relative-cost", where the edits from the preset say only "relative-cost removed"); none otherwise."""
+    if parent is None or edits is None or parent.edits is None or preset_of(parent.scenario) != preset_of(scenario):
+        return ()
+    return tuple(c for c in changes if c not in edits)
 
 
 def history() -> list[Entry]:
@@ -104,7 +118,9 @@ def keep(run) -> Entry:
         number = (runs[-1].number + 1) if runs else 1
         when = datetime.datetime.now().strftime("%H:%M:%S")
         changes = tuple(run_changes(parent.scenario, run.scenario)) if parent else ()
-        new = Entry(number, run, when, parent.number if parent else None, changes, _winner(run), _edits(run.scenario))
+        edits = _edits(run.scenario)
+        new = Entry(number, run, when, parent.number if parent else None, changes, _winner(run), edits,
+                    _since(parent, run.scenario, changes, edits))
         runs.append(new)
         del runs[:-HISTORY_CAP]
     st.session_state[Keys.RESULTS] = new.run
@@ -230,7 +246,7 @@ def comparison(before: Side, after: Side) -> RunComparison:
 
 def change_line(before: Side, after: Side) -> str:
     """The lead of the change line of ``after`` against ``before`` (:data:`hcsched.compare.CHANGE_LEAD_WORDS` at most
-    where the labels allow), then whether the winner stays where the lead had no room for it
+    where the labels allow), then whether the winner stays where the lead had no room for it, on the line below it
     (:meth:`~hcsched.compare.RunComparison.change_summary`), or why there is none, in one line."""
     try:
         return comparison(before, after).change_summary()

@@ -358,16 +358,18 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         return
     said = headline(found)
     model = get_model(scenario.model)
-    text = said.lead if so_far is None or so_far == scenario.trials else \
-        progress_lead(found, so_far, scenario.trials, model.trial_word)
+    text, gloss = said.lead, said.gloss
     if so_far is None or so_far == scenario.trials:
         text = _no_one_keeps_up(model, scenario, results) or text
+    else:  # one gloss: the lead's, else the line beside it
+        text = progress_lead(found, so_far, scenario.trials, model.trial_word)
+        gloss = found[0].gloss_beside(text)
     said_as = lambda line: plain(shown_text(scenario.model, line))  # noqa: E731  (the model's words, as plain text)
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{said_as(text)}**")
         # never only folded away: the metric in words where the lead had no room for them, another heuristic winning
         # another metric for real, and the references
-        shown = [line for line in (said.gloss, trade_off(found), found[0].reference_text, to_come) if line]
+        shown = [line for line in (gloss, trade_off(found), found[0].reference_text, to_come) if line]
         for line in shown:
             st.markdown(said_as(line))
         rest = [line for line in said.rest if line not in shown]

@@ -336,15 +336,20 @@ def test_a_references_real_but_small_difference_is_said_small_and_one_not_told_a
 def test_a_winners_lead_that_says_real_always_gives_its_interval_however_long_the_names():
     """The value what-if's run read "slack-sufferage (...) has the highest value at 90.8% of the upper bound, 0.7
     points above the runner-up relative-cost (...): a real difference." with no interval, where every preset's lead
-    gave one: the names pushed it out of 35 words. "the runner-up" goes first, then its name, said below the lead."""
+    gave one: the names pushed it out of 35 words. "the runner-up" goes first, then the runner-up's words (said below
+    the lead, its label kept in it: the what-if's run read "0.7 points above the runner-up: ..." naming no one), then
+    its name, said below the lead."""
     results = table("p", A=[91, 92, 90, 91, 92], B=[90.3, 91.2, 89.4, 90.2, 91.4])
     long = "a rule in plain words a manager reads"  # 8 words each: the lead cannot hold both
-    for names, runner in (({}, "the runner-up B: a real difference ("),
-                          ({"A": long}, "B: a real difference ("),
-                          ({"A": long, "B": long}, "the runner-up: a real difference (")):
+    for names, runner, bare in (({}, "the runner-up B: a real difference (", ()),
+                                ({"A": long}, "B: a real difference (", ()),
+                                ({"A": long, "B": long}, "the runner-up B: a real difference (", ("B",)),
+                                ({"A": f"{long} today", "B": long}, "the runner-up: a real difference (", ())):
         v = verdict(results, POINTS, names=names)
         assert runner in v.text and "(95% interval: " in v.text and word_count(v.text) <= 35, v.text
-    assert v.detail.startswith(f"The runner-up is B ({long}).")
+        assert v.bare == bare
+        if "B" in names:  # its words below the lead
+            assert v.detail.startswith(f"The runner-up is B ({long})."), v.detail
 
 
 def test_a_reference_equal_in_the_one_trial_so_far_is_said_the_same_not_zero_points_above():

@@ -295,3 +295,29 @@ def test_a_gantt_with_no_task_in_every_panel_says_why_none_is_marked():
     assert not at.exception, at.exception
     assert at.number_input[0].value is None and at.number_input[0].min == 0  # empty, "none": never "-1"
     assert any(c.value == "No task is marked: none is in every panel shown." for c in at.caption)
+
+
+def _said(at) -> list[str]:
+    """The page's Markdown as its reader sees it: escapes gone."""
+    return [re.sub(r"\\(.)", r"\1", m.value) for m in at.markdown]
+
+
+def test_a_lead_so_far_that_glosses_its_metric_has_no_gloss_line_beside_it():
+    """estimation_first.png: during a run the lead read "rr (Round robin) leads on makespan (when the last task ends)"
+    and the next line "Makespan: when the last task ends.": one gloss, during the run and after it."""
+    import threading
+
+    from pages.runs import plan_run
+
+    sc, release = preset("quickstart").replace(trials=4), threading.Event()
+    whole, at = simulate(sc, jobs=1), app(scenario=sc)
+    at.session_state["job"] = job = plan_run(sc).submit(lambda *_: release.wait(60) and whole)  # ends once released
+    job.give_partial(whole[whole["trial"] < 2])
+    lead = next(m for m in _said(at.run()) if m.startswith("**So far, 2 of 4 trials"))
+    assert "leads on makespan (when the last task ends)" in lead, lead
+    assert "Makespan: when the last task ends." not in _said(at)
+    assert sum("when the last task ends" in m for m in _said(at)) == 1
+    release.set()
+    job.future.result(timeout=60)
+    assert sum("when the last task ends" in m for m in _said(at.run())) == 1, _said(at)  # the whole run's: one too
+    assert not at.exception

@@ -126,7 +126,8 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
     assert plain(at.markdown[0].value).startswith("twice the arrival rate: ")
-    assert ": a real change, for the worse" in plain(at.markdown[0].value)  # what got worse leads
+    assert ": clearly worse), though makespan is " in plain(at.markdown[0].value)  # what got worse leads, then
+    # the better makespan of the harder workload
     at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
     assert (plain(at.markdown[0].value).startswith("The same scenario: ")
             and "no change in any trial" in at.markdown[0].value)
@@ -448,3 +449,24 @@ def test_a_swap_then_another_models_scenario_offers_that_models_own_heuristics()
     assert [h.label for h in at.session_state["scenario"].heuristics] == [*[h.label for h in other.heuristics][:-1],
                                                                            names[0]]
     assert not at.exception
+
+
+def test_the_run_picker_says_what_a_run_put_back_of_its_preset(monkeypatch):
+    """The run picker read "#2 kim-loose-high-heavy (edited): relative-cost removed; tpsa removed; ga removed" for a
+    swap relative-cost → switching: against the preset, switching is no change, and the title did not say it came in.
+    It says what differs from the run before it too, where the edits from the preset leave it out."""
+    from hcsched.compare import swapped
+
+    state = {}
+    monkeypatch.setattr(history.st, "session_state", state)
+    small = SMALL.replace(tasks=20, trials=2)
+    first = small.replace(heuristics=tuple(h for h in small.heuristics if h.label != "sufferage"),
+                          name="quickstart (edited)")
+    history.keep(run_result(first))
+    history.keep(run_result(swapped(first, "mct", "sufferage")))
+    titles = [e.title for e in history.history()]
+    assert titles == ["#1 quickstart (edited): tasks 200 → 20; sufferage removed; trials 20 → 2",
+                      "#2 quickstart (edited): tasks 200 → 20; mct removed; trials 20 → 2; from #1: sufferage instead "
+                      "of mct"], titles
+    history.keep(run_result(swapped(first, "mct", "sufferage").replace(machines=12)))  # said by the edits already
+    assert history.history()[-1].title == "#3 quickstart (edited): machines 8 → 12; tasks 200 → 20; and 2 more"
