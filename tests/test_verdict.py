@@ -305,7 +305,8 @@ def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
     (ref,) = v.references
     assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
     assert v.reference_text == ("For reference, not a contender: GA, a static benchmark, reaches 95% of the upper "
-                                "bound, 5.0 points above A (a real difference).")
+                                "bound, 5.0 points above A (95% interval: 5.0 points above, the "
+                                "same in every trial).")  # the interval of a reference's difference is said too
     assert verdict_lines([v]) == [v.text, v.reference_text]
     # without the mark, GA wins: the registry's mark, not the numbers, keeps it out
     assert verdict(results, POINTS).best == "GA"
@@ -318,8 +319,8 @@ def test_references_share_one_description_and_a_benchmark_that_is_one_is_not_com
     assert v.best == "A" and [c.role for c in v.comparisons] == ["runner-up"]  # TPSA is no contender, nor a benchmark
     assert [r.label for r in v.references] == ["GA", "TPSA"]  # the best reference first
     assert v.reference_text == (f"For reference, not contenders, each {STATIC_REFERENCE}: GA reaches 95% of the upper "
-                                "bound, 5.0 points above A (a real difference). TPSA reaches 90%, equal to A in every "
-                                "trial.")  # a sentence each, the unit said once
+                                "bound, 5.0 points above A (95% interval: 5.0 points above, the "
+                                "same in every trial). TPSA reaches 90%, equal to A in every trial.")  # the unit once
     assert all(word_count(sentence) <= 35 for sentence in v.reference_text.split(". "))
 
 
@@ -420,8 +421,7 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     assert "ga" not in lead.text.replace("slack-sufferage", "")
     assert lead.reference_text.startswith(f"For reference, not contenders, each {STATIC_REFERENCE}: ga (Genetic "
                                           "algorithm, static) reaches 91.8% of the upper bound, 2.0 points above "
-                                          "slack-sufferage (a real difference). tpsa (Two-phase simulated "
-                                          "annealing, static) reaches 91.2%, ")
+                                          "slack-sufferage (95% interval: ")  # how sure, said too
 
 
 @pytest.mark.parametrize("name, lead", [("quickstart", "makespan"), ("alazzoni-B", "mean_in_system"),
