@@ -331,28 +331,57 @@ def is_round(x: float) -> bool:
     return x > 0 and abs(round_step(x, 1) - x) <= 1e-9 * x
 
 
-def _multiples(t0: float, t1: float, step: float, every: int = 1) -> np.ndarray:
-    """The multiples of ``step`` from the last multiple of ``every`` steps at or before ``t0`` to the first at or
-    after ``t1``."""
-    first = np.floor(t0 / (step * every) + 1e-9) * every
-    last = np.ceil(t1 / step - 1e-9)
-    return np.arange(first, max(last, first + 1) + 1) * step
+SLIDER_LABELS = AXIS_TICKS  # labels on the time slider at most, as many as the time axis has ticks
+
+
+def _multiple(x: float, step: float) -> bool:
+    """``x`` is a multiple of ``step`` (to rounding)."""
+    return abs(x / step - round(x / step)) <= 1e-6
+
+
+def _round_below(step: float) -> float:
+    """The next round step below ``step`` (1, 2, 2.5 or 5 x 10^k: 100 -> 50 -> 25 -> 20 -> 10)."""
+    power = 10.0 ** np.floor(np.log10(step) + 1e-9)
+    lower = [m for m in ROUND_STEPS if m * power < step * (1 - 1e-9)]
+    return lower[-1] * power if lower else ROUND_STEPS[-1] * power / 10
+
+
+def label_step(t0: float, t1: float) -> tuple[float, float]:
+    """The time slider's labels from ``t0`` to ``t1``: their round step, at most :data:`SLIDER_LABELS` of them, and
+    the first. A window the page gives (a round start and length) is labelled from its own start to its own end,
+    "350, 450 ... 950" for 350 s to 950 s (every 100 s, as its axis is ticked), "2,270, 2,271 ... 2,275"; any other
+    span from the last multiple of that step at or before ``t0`` ("0, 100,000 ... 700,000")."""
+    coarse = round_step(t1 - t0, SLIDER_LABELS)
+    step = coarse
+    for _ in range(3):  # the step, then up to two finer ones (100, 50, 25), where the window is round for it
+        if _multiple(t0, step / 2) and _multiple(t1 - t0, step) and (t1 - t0) / step <= SLIDER_LABELS + 4:
+            return step, t0
+        step = _round_below(step)
+    return coarse, float(np.floor(t0 / coarse + 1e-9) * coarse)
 
 
 def frame_times(t0: float, t1: float, frames: int) -> tuple[np.ndarray, float]:
-    """The times of a Gantt's frames: at most ``frames`` multiples of a round step (:func:`round_step`) from the last
-    at or before ``t0`` to the first at or after ``t1``, so that the time slider reads "0, 250, 500, 750" and the
-    figure opens on a frame where every bar of the window is drawn; and that step. The labels the slider writes (every
-    :func:`label_stride`-th) are round too, the first at a multiple of their own round step: "9,792, 9,792.5, 9,793",
-    never "9,792.3, 9,792.6, 9,792.9" (a 5-unit window late in a long run, its 0.1 steps labelled every third); the
-    step grows until they are."""
-    step = round_step(t1 - t0, max(1, frames - 2))  # one more frame at each end at most
-    while True:
-        every = label_stride(_time_labels(_multiples(t0, t1, step), step))
-        times = _multiples(t0, t1, step, every)
-        if label_stride(_time_labels(times, step)) == every and (every == 1 or is_round(every * step)):
-            return times, step
-        step = round_step(step * (1 + 1e-6), 1)  # the next round step up
+    """The times of a Gantt's frames and the step of the time slider's labels (:func:`label_step`). The frames: at
+    most ``frames`` multiples of the finest round step that divides the labels' step and their first, from that first
+    label to the first frame at or after ``t1``, so the figure opens on a frame where every bar of the window is drawn
+    and Play runs within the window the page shows (350 s to 950 s, not 340 to 960). The slider steps on every
+    labelled frame (:func:`slider_times`): "350, 450 ... 950", each written, never 32 labels 20 s apart."""
+    every, first = label_step(t0, t1)
+    span = max(t1 - first, every)
+    step = best = every
+    while np.ceil(span / (step := _round_below(step)) - 1e-9) + 1 <= frames:
+        if _multiple(every, step) and _multiple(first, step):
+            best = step
+    count = int(np.ceil(span / best - 1e-9))
+    return np.round(first + np.arange(count + 1) * best, _decimals(best) + 1), every
+
+
+def slider_times(times: np.ndarray, every: float) -> np.ndarray:
+    """The frames the time slider steps on: every one ``every`` after the first (the labels of :func:`frame_times`),
+    and the last (the figure opens on it)."""
+    k = max(1, int(round(every / (times[1] - times[0])))) if times.size > 1 else 1
+    picked = times[::k]
+    return picked if picked[-1] == times[-1] else np.r_[picked, times[-1]]
 
 
 def _decimals(step: float) -> int:
@@ -454,6 +483,10 @@ GANTT_BOTTOM = 50  # px below the panels: the time axis' numbers and title
 # length and the line saying it) and the marked task, about 290 px in all; with them it fits a 900-px window under the
 # page's header (60 px): 90 processors drew p63 at the window's bottom at GANTT_HEIGHT.
 OVERVIEW_HEIGHT = 540
+# The busiest rows in detail, the overview's alternative (:func:`gantt_detail`): under the same controls (and the
+# line saying which rows it shows), so within the same px; its four panels of 11 rows at GANTT_HEIGHT put the fourth
+# below a 900-px window's fold.
+DETAIL_HEIGHT = OVERVIEW_HEIGHT
 ROW_PX = (10.0, 22.0)  # a machine row's height, px: at least a bar a person reads, at most
 LANE_PX = (6.0, 22.0)  # a lane's height, px, where a row runs its tasks at once (each task a lane)
 HIGHLIGHT_COLOR = "#000000"  # the label of the task marked in every panel
@@ -513,6 +546,19 @@ def gantt_busiest(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, he
     end = np.minimum(first + count, most)
     best = int(np.argmax(tasks[end] - tasks[first]))
     return best, int(end[best] - best)
+
+
+def detail_height(rows: GanttRows = MACHINES) -> float:
+    """The px of the detailed view, the overview's alternative: :data:`DETAIL_HEIGHT`, every panel on one screen with
+    the page's controls; :data:`GANTT_HEIGHT` where a row's tasks each take a lane (time-shared servers, about ten
+    lanes each: DETAIL_HEIGHT would hold one server)."""
+    return GANTT_HEIGHT if rows.lanes else DETAIL_HEIGHT
+
+
+def gantt_detail(schedules: dict[str, Schedule], rows: GanttRows = MACHINES) -> tuple[int, int]:
+    """(first, count): the busiest rows side by side (:func:`gantt_busiest`) that the detailed view shows by default,
+    within :func:`detail_height`."""
+    return gantt_busiest(schedules, rows, detail_height(rows))
 
 
 def _lanes_of(schedules: dict[str, Schedule], most: int) -> np.ndarray:
@@ -602,6 +648,21 @@ def start_step(length: float) -> float:
     return round_step(length, 20)
 
 
+def window_ends(low: float, high: float) -> tuple[str, str]:
+    """A time window's ends as the page says them, each in the digits it needs, at most two more than its round start
+    step's (:func:`start_step`): "2,270" and "2,275", "350" and "950", "15,125" and "15,175", "9,797.25" (never three
+    significant digits: "2,280")."""
+    most = _decimals(start_step(high - low)) + 2
+    digits = [next((d for d in range(most) if _multiple(x, 10.0 ** -d)), most) for x in (low, high)]
+    return tuple(_time_labels(np.array([x]), 10.0 ** -d)[0] for x, d in zip((low, high), digits, strict=True))
+
+
+def window_text(low: float, high: float, unit: str) -> str:
+    """A time window in words, its ends as :func:`window_ends` says them: "2,270 to 2,275 time units"."""
+    first, last = window_ends(low, high)
+    return f"{first} to {last} {unit}"
+
+
 def _round_starts(first: float, last: float, length: float) -> np.ndarray:
     """The window starts :func:`gantt_busy_start` compares: the multiples of a round step from the last at or before
     ``first`` to ``last``, that step the window's own (:func:`start_step`: 250, 300 ... for 600 s) or, where that
@@ -670,13 +731,16 @@ def gantt_default_window(schedules: dict[str, Schedule], bars: int = GANTT_BARS,
 def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, overview: bool = False
                    ) -> tuple[list[int] | None, tuple[float, float] | None, int | None]:
     """What the Results page first shows of ``schedules`` (the heuristics chosen): the machines (as many as
-    :func:`gantt_machines`, the busiest of them side by side, :func:`gantt_busiest`; None for all, and always with
+    :func:`gantt_machines`, the busiest of them side by side within :data:`DETAIL_HEIGHT`, :func:`gantt_detail`, where
+    not all fit :data:`GANTT_HEIGHT`; None for all, and always with
     ``overview``: :func:`gantt_overview`), the time window (:func:`gantt_default_window`, its length round
     (:func:`round_length`) as the page's box shows it, its start round: :func:`gantt_busy_start`; None for the whole
     trial) and the task marked in every panel."""
     most = max((s.machines for s in schedules.values()), default=1)
-    first, count = gantt_busiest(schedules, rows)
-    machines = None if overview or most <= count else list(range(first, first + count))
+    machines = None
+    if not overview and most > gantt_busiest(schedules, rows)[1]:  # not all fit: the busiest in detail
+        first, count = gantt_detail(schedules, rows)
+        machines = list(range(first, first + count))
     sized = gantt_default_window(schedules, machines=machines)
     window = None
     if sized is not None:
@@ -762,11 +826,11 @@ def _bands(s: Schedule, idx: np.ndarray, shown: list[int]) -> tuple[np.ndarray, 
     return base[at] + lane, lane, base[:-1] + (width - 1) / 2.0, base[1:-1] - 1.0, int(base[-1]) - 1
 
 
-def _panel_heights(height_rows: list[int], lanes: bool) -> tuple[float, list[float]]:
-    """The figure's height and each panel's (px): the rows (lanes) of all panels share what :data:`GANTT_HEIGHT`
-    leaves them, each at least the smallest readable (the figure is then taller) and at most the largest."""
+def _panel_heights(height_rows: list[int], lanes: bool, height: float = GANTT_HEIGHT) -> tuple[float, list[float]]:
+    """The figure's height and each panel's (px): the rows (lanes) of all panels share what ``height`` leaves them,
+    each at least the smallest readable (the figure is then taller) and at most the largest."""
     low, high = LANE_PX if lanes else ROW_PX
-    px = max(low, min(high, gantt_rows_px(len(height_rows)) / max(1, sum(height_rows))))
+    px = max(low, min(high, gantt_rows_px(len(height_rows), height) / max(1, sum(height_rows))))
     panels = [px * n for n in height_rows]
     return GANTT_TOP + GANTT_BOTTOM + sum(panels) + (len(panels) - 1) * GANTT_GAP, panels
 
@@ -814,12 +878,15 @@ def _marked(idx: np.ndarray, colors: list[str], highlight: int, at_edge: bool = 
 
 
 def _controls(times: np.ndarray, step: float, unit: str) -> dict:
-    """Play, Pause and the time slider above the panels (labelled at the frames' round times, ``step`` apart), the
-    slider at the last frame. Frames and steps change only the bars (no full redraw: axes, slider and titles stay),
-    so Play keeps its pace with many rows or panels."""
+    """Play, Pause and the time slider above the panels: Play runs every frame (``times``), the slider steps on the
+    frames ``step`` apart (:func:`slider_times`: few, each labelled; it follows Play there), at the last frame.
+    Frames and steps change only the bars (no full redraw: axes, slider and titles stay), so Play keeps its pace with
+    many rows or panels."""
+    shown = slider_times(times, step)
+    fine = times[1] - times[0] if times.size > 1 else step
     steps = [{"method": "animate", "label": label, "value": f"{t:.6g}", "args": [[f"{t:.6g}"], {
         "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]}
-        for t, label in zip(times, _time_labels(times, step), strict=True)]
+        for t, label in zip(shown, _time_labels(shown, fine), strict=True)]
     return {"updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left",
                              "yanchor": "bottom", "pad": {"b": 62}, "showactive": False, "buttons": [
                                  {"label": "Play", "method": "animate", "args": [None, {
@@ -827,7 +894,7 @@ def _controls(times: np.ndarray, step: float, unit: str) -> dict:
                                      "fromcurrent": False, "mode": "immediate"}]},
                                  {"label": "Pause", "method": "animate", "args": [[None], {
                                      "frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}]}],
-            "sliders": [{"active": len(times) - 1, "steps": steps, "x": 0.14, "y": 1, "xanchor": "left",
+            "sliders": [{"active": len(shown) - 1, "steps": steps, "x": 0.14, "y": 1, "xanchor": "left",
                          "yanchor": "bottom",
                          "len": 0.86, "currentvalue": {"prefix": "time ", "suffix": f" {unit}"},
                          "pad": {"t": 0, "b": 40}}]}
@@ -836,7 +903,7 @@ def _controls(times: np.ndarray, step: float, unit: str) -> dict:
 def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, frames: int = MAX_GANTT_FRAMES,
           window: tuple[float, float] | None = None, time_unit: str = "s", machines: Sequence[int] | None = None,
           rows: GanttRows = MACHINES, highlight: int | None = None, overview: bool = False,
-          name: Callable[[str], str] = str) -> go.Figure:
+          name: Callable[[str], str] = str, height: float = GANTT_HEIGHT) -> go.Figure:
     """Animated Gantt chart: one panel per heuristic on a shared time axis, machines as rows.
 
     Every task is a bar in every frame (zero width before it starts), so the traces never change and frames carry
@@ -848,8 +915,9 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     does (servers s0.., processors) and, where a row runs its tasks at once, gives each task a lane; ``highlight``: a
     task hatched in every panel that shows it and labelled from the frame its bar starts, so the heuristics'
     treatment of one task reads across panels. Play, Pause and the time slider sit above the panels; with the rows
-    the page shows by default (:func:`gantt_machines`) the whole figure is at most :data:`GANTT_HEIGHT` px tall; large
-    charts get fewer frames. ``overview``: every row at once (:func:`gantt_overview`), the panels side by side.
+    the page shows by default (:func:`gantt_machines`) the whole figure is at most ``height`` px tall
+    (:data:`GANTT_HEIGHT`; :data:`DETAIL_HEIGHT` for the busiest rows of :func:`gantt_detail`); large charts get fewer
+    frames. ``overview``: every row at once (:func:`gantt_overview`), the panels side by side.
     ``name(label)``: a heuristic as its panel's title and hover say it (a model's short name: "fz (β = 0.1)").
     """
     if overview:
@@ -870,7 +938,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     times, step = frame_times(t0, t1, gantt_frames(sum(p.size for p in picks.values()), frames))
     bands = {label: _bands(schedules[label], picks[label], rows_of[label]) for label in labels} if rows.lanes else {}
     height_rows = {label: bands[label][4] if rows.lanes else len(rows_of[label]) for label in labels}
-    height, panels = _panel_heights(list(height_rows.values()), rows.lanes)
+    height, panels = _panel_heights(list(height_rows.values()), rows.lanes, height)
     fig = make_subplots(rows=len(labels), cols=1, shared_xaxes=True, subplot_titles=[name(x) for x in labels],
                         row_heights=panels,
                         vertical_spacing=GANTT_GAP / (height - GANTT_TOP - GANTT_BOTTOM) if len(labels) > 1 else 0)

@@ -48,6 +48,7 @@ INTRO = ("Each paper's published claims (orderings, percentages, table cells) ar
          "checked under another reasonable reading of it (a reading), with its own verdict.")
 ALL_LINES = 8  # a rerun of up to this many checks: one line each; of more, a line for each change and a count
 RERUN_VALUE = "hcsched's number"  # the column of each reading's number as rerun here (the CSV's "ours")
+RERUN_SETTINGS = "Rerun settings"  # the fold beside a paper's Rerun that holds its trials
 RERUN = "this session's rerun"  # the column of a paper's table that says each rerun reading's verdict
 
 
@@ -183,11 +184,12 @@ def paper_section(name: str, rows: pd.DataFrame) -> None:
     st.header(model.paper_title or model.title)
     st.caption(f"{model.paper}. {model.summary}".strip())
     running = K + "job" in st.session_state
-    c1, c2 = st.columns([1, 3])
-    trials = int(c1.number_input("Trials of a rerun (0 = as many as the paper)", 0, 1000, 0,
-                                 key=f"{K}trials_{name}")) or None
+    c1, c2 = st.columns([3, 2])
+    with c2.expander(RERUN_SETTINGS):  # folded beside the Rerun: a reader of the verdicts never needs it
+        trials = int(st.number_input("Trials of a rerun (0 = as many as the paper)", 0, 1000, 0,
+                                     key=f"{K}trials_{name}")) or None
     ids = [c.id for c in registry(name)]
-    if c2.button(rerun_label(name), key=f"{K}rerun_{name}", disabled=running or not ids):
+    if c1.button(rerun_label(name), key=f"{K}rerun_{name}", disabled=running or not ids):
         start_rerun(ids, trials)
         st.rerun()
     if rows.empty:

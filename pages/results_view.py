@@ -14,12 +14,15 @@ import streamlit as st
 from hcsched import Scenario, get_model, summarize, trial_runs
 from hcsched.charts import (
     GANTT_BARS,
+    GANTT_HEIGHT,
     MACHINES,
     GanttRows,
+    detail_height,
     gantt,
     gantt_busiest,
     gantt_busy_start,
     gantt_default_window,
+    gantt_detail,
     gantt_highlight,
     gantt_highlight_text,
     heuristic_colors,
@@ -27,11 +30,13 @@ from hcsched.charts import (
     round_length,
     start_step,
     trial_distribution,
+    window_ends,
     window_step,
+    window_text,
 )
 from hcsched.experiment import schedule_table, schedules_of, split_so_far
 from hcsched.export import results_csv, schedule_csv, summary_csv
-from hcsched.formatting import interval_cell, readable_amount, time_window_text
+from hcsched.formatting import interval_cell, readable_amount
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
@@ -407,9 +412,10 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
         chosen = {label: schedules[label] for label in shown}
         window = gantt_window(scenario, chosen, key, machines)
         task = gantt_task(chosen, window, machines, key)
-        name = lambda label: short_label(scenario.model, label)  # noqa: E731  ("fz (β = 0.1)", as the charts say)
+        name = lambda label: short_label(scenario.model, label)  # noqa: E731  ("fz (error weighted a tenth)", as the charts say)
         fig = gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines, rows=rows,
-                    highlight=task, overview=overview, name=name)
+                    highlight=task, overview=overview, name=name,
+                    height=GANTT_HEIGHT if machines is None else detail_height(rows))  # in detail: more controls
         total = max(s.machines for s in chosen.values())
         said = rows_overview(rows, total) if overview else rows_shown(rows, machines, total) \
             if machines is not None and len(machines) < total else ""  # on the chart: its rows alone do not say it
@@ -427,7 +433,7 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     downloads = [(f"Gantt table, whole {model.trial_word} {trial} (CSV)", lambda: _gantt_csv(scenario, trial, runs),
                   file_name(scenario, f"gantt-{model.trial_word}{trial}", "csv", run=True), "text/csv")]
     if window is not None:
-        downloads.append((f"Gantt table, time window {time_window_text(*window, model.time_unit)} (CSV)",
+        downloads.append((f"Gantt table, time window {window_text(*window, model.time_unit)} (CSV)",
                           lambda: _gantt_csv(scenario, trial, runs, window),
                           file_name(scenario, f"gantt-{model.trial_word}{trial}-{window[0]:.6g}-{window[1]:.6g}", "csv",
                                     run=True), "text/csv"))
@@ -466,6 +472,17 @@ def rows_overview(rows: GanttRows, total: int) -> str:
     return f"All {total} {rows.word}s, {drawn}; hover for a task"
 
 
+def rows_detail(rows: GanttRows, lo: int, hi: int, total: int, busiest: bool) -> str:
+    """Which rows the detailed Gantt shows, said as they are: "Processors p0-p5 shown, 6 of the 90: the first 6, as
+    busy as any 6 side by side", "p40-p45 ... the 6 side by side that ran the most tasks" (``busiest``: the default
+    range, :func:`hcsched.charts.gantt_detail`), and how to see the others."""
+    n = hi - lo + 1
+    why = "" if not busiest else f": the first {n}, as busy as any {n} side by side" if lo == 0 else \
+        f": the {n} side by side that ran the most tasks"
+    return (f"{rows.word.capitalize()}s {rows.name(lo)}-{rows.name(hi)} shown, {n} of the {total}{why}. More would "
+            f"not fit one screen: move “{rows.word.capitalize()}s shown” to see others.")
+
+
 def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key: str,
                  rows: GanttRows = MACHINES) -> tuple[list[str], list[int] | None, bool]:
     """The heuristics and machines the Gantt chart shows, and whether as an overview: by default the best few by the
@@ -485,9 +502,10 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     if not shown:
         return [], None, False
     machines = max(schedules[label].machines for label in shown)
-    first, count = gantt_busiest({label: schedules[label] for label in shown}, rows)
-    if machines <= count:
+    chosen = {label: schedules[label] for label in shown}
+    if machines <= gantt_busiest(chosen, rows)[1]:
         return shown, None, False
+    first, count = gantt_detail(chosen, rows)  # fewer, so that every panel fits one screen with these controls
     word = rows.word.capitalize()
     views = (f"All {machines} {rows.word}s", f"Busiest {rows.word}s, in detail")
     if st.radio("Gantt view", views, horizontal=True, key=f"{key}_gantt_view",
@@ -497,9 +515,7 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     lo, hi = st.slider(f"{word}s shown", 0, machines - 1, (first, first + count - 1), key=f"{key}_gantt_machines",
                        help=f"A range of {rows.word}s; by default as many as keep the chart within a window, those "
                             "side by side that ran the most tasks.")
-    busiest = " (the busiest side by side)" if (lo, hi) == (first, first + count - 1) else ""
-    st.caption(f"{word}s {rows.name(lo)}-{rows.name(hi)} of {rows.name(0)}-{rows.name(machines - 1)} shown"
-               f"{busiest}; more would not fit a window: move the slider to see others.")
+    st.caption(rows_detail(rows, lo, hi, machines, (lo, hi) == (first, first + count - 1)))
     return shown, list(range(lo, hi + 1)), False
 
 
@@ -527,9 +543,10 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
     low = c1.slider("Window start", 0.0, end - length, first, step=start_step(length), key=f"{key}_window",
                     format="%.4g")
     model = get_model(scenario.model)
-    show = lambda x: readable_amount(x, model.time_unit)  # noqa: E731  ("15.1 thousand s": "15.1 k s" reads as ks)
-    st.caption(f"Showing {show(low)} to {show(low + length)} of the {model.trial_word}'s "
-               f"{show(end)}: move the window with Window start, or widen it with Window length.")
+    first, last = window_ends(low, low + length)  # as the download button says them: "2,270", "2,275"
+    st.caption(f"Showing {first} {model.time_unit} to {last} {model.time_unit} of the {model.trial_word}'s "
+               f"{readable_amount(end, model.time_unit)}: move the window with Window start, or widen it with Window "
+               "length.")
     return (low, low + length)
 
 

@@ -33,6 +33,8 @@ from hcsched.charts import (
     heuristic_colors,
     lanes,
     metric_bars,
+    slider_times,
+    window_text,
 )
 from hcsched.metrics import Schedule
 from hcsched.scenario import HeuristicSpec
@@ -354,7 +356,7 @@ def test_every_models_default_gantt_fits_a_900px_window_and_opens_on_its_busiest
     first = gantt_busy_start(shown, window[1] - window[0], machines) if window else gantt_start(shown, machines)
     start = window[0] if window else first
     assert start == pytest.approx(first) and fig.layout.xaxis.range[0] == pytest.approx(start)
-    assert fig.layout.sliders[0].active == len(fig.frames) - 1
+    assert fig.layout.sliders[0].active == len(fig.layout.sliders[0].steps) - 1  # at the last frame (below)
     first, second = float(fig.frames[0].name), float(fig.frames[1].name)  # Play from the round time at or before it
     assert first <= start < second
     assert list(fig.layout.sliders[0].steps[-1].args[0]) == [fig.frames[-1].name]
@@ -680,7 +682,8 @@ def test_the_overview_draws_every_row_side_by_side_within_a_900px_window_and_sti
         assert "task %{customdata[0]}" in bar.hovertemplate and "%{y}" in bar.hovertemplate  # hover kept
         assert not any(t for t in (bar.text or ()) if t != f"task {marked}")  # no per-bar text
     assert all(set(d.to_plotly_json()) <= {"type", "x", "text"} for f in over.frames for d in f.data)  # it plays
-    assert over.layout.sliders[0].active == len(over.frames) - 1
+    assert over.layout.sliders[0].active == len(over.layout.sliders[0].steps) - 1
+    assert over.layout.sliders[0].steps[-1].value == over.frames[-1].name  # the slider at the last frame
     assert (over.data[0].marker.opacity or 1) < 1 if rows.lanes else over.data[0].marker.opacity is None  # a strip
 
 
@@ -693,28 +696,33 @@ def _written(labels: list[str]) -> list[float]:
 
 def test_the_time_sliders_labels_give_only_the_digits_needed_and_the_ones_written_are_round():
     """The task-class model's 5-unit window late in a run labelled its slider "9,792.31 ... 9,797.31", then "9,792.3,
-    9,792.6, 9,792.9": its 0.1 steps were too many for their 7-character labels, so plotly.js wrote every third. Now the
-    step grows until the labels written are round ("9,792, 9,792.5, 9,793"), each label with only the digits it needs;
-    whole numbers on a window of 10 units or more; steps go to their frames by name."""
-    from hcsched.charts import _time_labels, frame_times, is_round, label_stride
+    9,792.6, 9,792.9"; then page-system-a's slider spanned "340 ... 960" for a window of 350 s to 950 s, 32 labels 20 s
+    apart (tryout42e). Now Play runs every frame, within a round window, and the slider steps on a few of them, a
+    round step apart, each labelled (plotly.js writes every one) with only the digits it needs."""
+    from hcsched.charts import SLIDER_LABELS, _time_labels, frame_times, label_stride, slider_times
 
-    times, step = frame_times(9792.31, 9797.58, 60)
-    labels = _time_labels(times, step)
-    written = _written(labels)
-    assert written[:3] == [9792.0, 9792.5, 9793.0] and _on_round_steps(written), labels
-    assert labels[0] == "9,792" and "9,792.25" in labels and "9,792.50" not in labels  # only the digits needed
-    assert label_stride(["9,792.3"] * 54) == 3 and not is_round(0.3)  # what the manager saw, and why
-    for t0, t1 in ((0.0, 725_000.0), (0.0, 6_790.0), (300.1, 900.1), (87.1, 2057.1), (9792.0, 9797.0)):
-        written = _written(_time_labels(*frame_times(t0, t1, 60)))
-        assert _on_round_steps(written) and is_round(written[1] - written[0]), (t0, t1, written[:4])
-    assert all("." not in x for x in _time_labels(*frame_times(9790.0, 9800.0, 12)))
-    assert _time_labels(*frame_times(48.5, 6790.0, 20))[:3] == ["0", "500", "1,000"]
-    assert _time_labels(*frame_times(0.0, 2.0, 12)) == ["0"] + [f"{0.2 * k:.1f}" for k in range(1, 5)] + ["1"] + [
-        f"{0.2 * k:.1f}" for k in range(6, 10)] + ["2"]
+    def said(t0: float, t1: float, frames: int = 60) -> tuple[np.ndarray, list[str]]:
+        times, every = frame_times(t0, t1, frames)
+        return times, _time_labels(slider_times(times, every), times[1] - times[0])
+
+    times, labels = said(350.0, 950.0, 32)
+    assert labels == ["350", "450", "550", "650", "750", "850", "950"] and (times[0], times[-1]) == (350.0, 950.0)
+    assert 12 <= len(times) <= 32 and _on_round_steps(list(times))  # Play: every frame, within the window
+    times, labels = said(2270.0, 2275.0)
+    assert labels == ["2,270", "2,271", "2,272", "2,273", "2,274", "2,275"] and times[-1] == 2275.0
+    for t0, t1 in ((0.0, 725_000.0), (0.0, 6_790.0), (300.1, 900.1), (87.1, 2057.1), (9792.31, 9797.58)):
+        times, labels = said(t0, t1)
+        written = [float(x.replace(",", "")) for x in labels]
+        assert label_stride(labels) == 1 and len(labels) <= SLIDER_LABELS + 2, (t0, t1, labels)
+        assert _on_round_steps(written[:-1]) and times[0] <= t0 < times[0] + float(np.diff(written[:2])[0])
+        assert times[-2] < t1 <= times[-1]  # the last frame draws every bar, one frame past the end at most
+    assert said(9792.31, 9797.58)[1][:3] == ["9,792", "9,793", "9,794"]
+    assert said(48.5, 6790.0, 20)[1][:3] == ["0", "1,000", "2,000"]
     s = Schedule(np.zeros(3), np.array([0, 1, 0]), np.array([9792.31, 9793.0, 9795.0]),
                  np.array([9793.0, 9797.58, 9797.0]), np.ones(3), np.ones(3), 2)
     fig = gantt({"a": s})
-    assert [step.value for step in fig.layout.sliders[0].steps] == [f.name for f in fig.frames]
+    steps = [step.value for step in fig.layout.sliders[0].steps]
+    assert set(steps) <= {f.name for f in fig.frames} and steps[-1] == fig.frames[-1].name  # to frames by name
 
 
 def test_the_default_window_starts_and_ends_at_round_times():
@@ -810,7 +818,31 @@ def test_every_gantt_view_ticks_its_time_at_round_numbers(name):
     for view in (fig, over):
         times = [float(f.name) for f in view.frames]
         assert _on_round_steps(times), times[:4]
-        assert [float(s.label.replace(",", "")) for s in view.layout.sliders[0].steps] == pytest.approx(times)
+        labels = [float(s.label.replace(",", "")) for s in view.layout.sliders[0].steps]
+        assert labels == pytest.approx(slider_times(np.array(times), float(np.diff(labels[:2])[0])))  # few, on frames
         axes = [view.layout[a] for a in view.layout if a.startswith("xaxis")]
         assert axes and all(_round(a.dtick) and a.tick0 == 0 for a in axes), [a.dtick for a in axes]
         assert times[0] <= axes[0].range[0] and times[-1] >= axes[0].range[1]  # every bar drawn on the last frame
+
+
+def test_a_windows_ends_are_said_as_the_page_shows_them_never_rounded_to_three_digits():
+    """tryout42e: the download button said "time window 2,270 to 2,280 time units" under a window of 2,270 to 2,275
+    (three significant digits): the ends in the digits of the window's own round step."""
+    assert window_text(2270.0, 2275.0, "time units") == "2,270 to 2,275 time units"
+    assert window_text(350.0, 950.0, "s") == "350 to 950 s"
+    assert window_text(15_125.0, 15_175.0, "s") == "15,125 to 15,175 s"
+    assert window_text(9792.0, 9797.25, "time units") == "9,792 to 9,797.25 time units"
+
+
+def test_the_busiest_rows_in_detail_fit_one_screen_with_the_pages_controls():
+    """tryout42e: four heuristics' panels of 11 processors each, the fourth below a 900-px window's fold. The detailed
+    view's default rows fit DETAIL_HEIGHT (the overview's px, under the same controls), and so does its figure."""
+    from hcsched.charts import DETAIL_HEIGHT, OVERVIEW_HEIGHT, gantt_detail
+
+    big = {f"h{i}": _serial(900, 90, 1.0) for i in range(4)}
+    first, count = gantt_detail(big)
+    assert DETAIL_HEIGHT == OVERVIEW_HEIGHT and count < gantt_busiest(big)[1] and count >= 1
+    fig = gantt(big, window=(0.0, 50.0), machines=list(range(first, first + count)), height=DETAIL_HEIGHT)
+    assert fig.layout.height <= DETAIL_HEIGHT
+    machines, _, _ = gantt_defaults(big)
+    assert machines == list(range(first, first + count))  # the page's detailed view

@@ -131,8 +131,8 @@ def test_lambda_star_is_said_in_words_first_the_symbol_once_after_without_its_di
 
     assert shown_text("lambda* = 1.3333 (stabilisable)") == ("the machines can handle 1.33 times these arrivals")
     assert shown_text("lambda* = 0.8000 (overloaded: no heuristic can stabilise it)") == (
-        "the machines cannot keep up with these arrivals, whatever the mapping: they can handle 0.80 times "
-        "them")
+        "the machines cannot keep up with these arrivals, whatever the mapping: they can take about 80% of "
+        "these arrivals")
 
 
 def test_the_value_models_times_agree_in_seconds_with_minutes_beside_and_no_section_in_its_lead():

@@ -94,8 +94,13 @@ def _capacity(match: re.Match) -> str:
     lam = float(match.group(1))
     if match.group(2) == "stabilisable":
         return f"the machines can handle {times(lam)} times these arrivals"
-    return (f"the machines cannot keep up with these arrivals, whatever the mapping: they can handle {times(lam)} "
-            "times them")
+    return f"the machines cannot keep up with these arrivals, whatever the mapping: {_take(lam)}"
+
+
+def _take(share: float, only: str = "") -> str:
+    """A share of the arrivals the machines can take, under one, in the words the what-if's lead says it: "they can
+    take about two thirds of these arrivals" (the LP's λ*, section III, Theorem 2), ``only`` before the share."""
+    return f"they can take {only}{share_words(share)} of these arrivals"
 
 
 #: A label that names its parameters ("kpb (kbar=1)", "kpb (k=20, ties=random)") where a text writes it.
@@ -106,17 +111,19 @@ def shown_text(text: str) -> str:
     """The library's text (the headline, the warnings, the verdict's lines) writes lambda* for the LP's optimum; the
     pages show λ*, and the headline's verdict in words alone ("lambda* = 1.3333 (stabilisable)": "the machines can
     handle 1.33 times these arrivals"; section III, Theorems 1 and 2; the Scenario page and the names' meanings say
-    the LP's λ*); the share of arrivals an overloaded system can take in plain words ("they can take 0.67 times these
-    arrivals": "about two thirds of these arrivals"). A heuristic's label written with its parameters is said in
-    words alone ("kpb (kbar=1)": "kpb (each class's fastest machine)", section II-B; the symbol is the Heuristics
-    page's)."""
+    the LP's λ*); the share of arrivals an overloaded system can take in plain words, one way in the lead, the caption
+    and the warnings ("they can take 0.67 times these arrivals", "they can take only 0.62 times the arrivals": "about
+    two thirds of these arrivals", "only about 62% of these arrivals"). A heuristic's label written with its
+    parameters is said in words alone ("kpb (kbar=1)": "kpb (each class's fastest machine)", section II-B; the symbol
+    is the Heuristics page's)."""
     text = LABEL.sub(lambda m: short_name(m.group(0)), text.replace("lambda*", "λ*"))
-    text = TAKE.sub(lambda m: f"they can take {share_words(float(m.group(1)))} of these arrivals", text)
+    text = TAKE.sub(lambda m: _take(float(m.group(2)), m.group(1) or ""), text)
     return re.sub(r"λ\* = ([0-9.]+) \((stabilisable|overloaded[^)]*)\)", _capacity, text)
 
 
-#: "they can take 0.67 times these arrivals" (``MODEL.overload_words``: a share under one, said in words).
-TAKE = re.compile(r"they can take (0\.[0-9]+) times these arrivals")
+#: "they can take 0.67 times these arrivals" (``MODEL.overload_words``), "they can take only 0.62 times the arrivals"
+#: (``MODEL.warnings``, a heuristic's machines): a share under one, said in words.
+TAKE = re.compile(r"they can take (only )?(0\.[0-9]+) times (?:these|the) arrivals")
 
 
 def heuristic_ticks(fig, labels):

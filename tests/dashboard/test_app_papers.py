@@ -257,6 +257,10 @@ def test_the_page_opens_on_the_definitions_two_sentences_and_folds_the_rest():
     assert top[4].value == f"All papers: {count_text(read_claims(SHIPPED), bold=True)}"
     assert top[4].value.startswith("All papers: **Of the ")
     assert {n.label for n in at.number_input} == {"Trials of a rerun (0 = as many as the paper)"}
+    # tryout42e: the trials sat on the first screen, unfolded; now folded beside each paper's Rerun
+    folds = [e for e in at.expander if e.label == "Rerun settings"]
+    assert folds and all([n.label for n in f.number_input] == ["Trials of a rerun (0 = as many as the paper)"]
+                         for f in folds) and len(folds) == len(at.number_input)
     lead = top[1].value
     assert lead == LEAD and len(SENTENCE_END.findall(lead)) <= 2 and len(lead.split()) <= 60
     folded = [m.value for m in top[2].markdown]
@@ -327,6 +331,9 @@ def test_the_claims_as_the_paper_writes_them_are_counted_first_and_the_other_rea
         assert f"{counts['holds']} hold" in lead and " readings" not in lead  # the claims as written only
         assert second.startswith(f"{rows.loc[rows['reading'] != 'literal', 'id'].nunique()} of them were also "
                                  "checked under ") and "reasonable reading" in second and "of an ambiguous" in second
+        # tryout42e: "87 do not" and "(87 readings in all)" read as one figure: the readings' count is said as such
+        assert "in all)" not in second and (others == rows.loc[rows["reading"] != "literal", "id"].nunique()
+                                            or f"of these {others} other readings, " in second), second
         assert f"[holds] {counts.get('holds', 0)} · " in badges[i]
         assert f"[does not hold] {counts.get('does not hold', 0)} of" in badges[i]
         label = next(b.label for b in at.button if b.key == f"pp_rerun_{name}")

@@ -13,9 +13,8 @@ pytest.importorskip("streamlit")
 from helpers import app, open_results, panel_titles, plotly_charts, run_result  # noqa: E402
 
 from hcsched import Scenario, get_model, preset, simulate, summarize, trial_schedules  # noqa: E402
-from hcsched.charts import GANTT_HEIGHT, gantt_busy_start  # noqa: E402
+from hcsched.charts import GANTT_HEIGHT, gantt_busy_start, window_ends, window_text  # noqa: E402
 from hcsched.export import results_csv, scenario_digest  # noqa: E402
-from hcsched.formatting import time_window_text  # noqa: E402
 from hcsched.verdict import LEAD_WORDS, word_count  # noqa: E402
 from pages.widgets import file_name  # noqa: E402
 
@@ -83,7 +82,11 @@ def test_whole_trial_and_window_gantt_tables():
     assert 0 < length < 500 and at.slider(key="results_window").value == pytest.approx(first)  # a readable window
     assert first > 1  # not the first few time units, where the system starts empty
     low = at.slider(key="results_window").value  # its ends as the Gantt's slider says a time
-    assert window == f"Gantt table, time window {time_window_text(low, low + length, 'time units')} (CSV)"
+    assert window == f"Gantt table, time window {window_text(low, low + length, 'time units')} (CSV)"
+    shown = next(c.value for c in at.caption if c.value.startswith("Showing"))
+    first, last = window_ends(low, low + length)  # the button names the window the caption says (2,270 to 2,275)
+    assert window == f"Gantt table, time window {first} to {last} time units (CSV)" and \
+        shown.startswith(f"Showing {first} time units to {last} time units")
     _, table = simulate(sc, jobs=1, schedules=True)
     assert isinstance(table, pd.DataFrame) and (table["trial"] == 0).sum() > 300  # the whole trial has every task
 

@@ -368,7 +368,9 @@ def test_a_run_of_every_heuristic_of_its_model_says_why_it_offers_no_swap():
 
 def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     """The manager read "16796 times as high: a real change" and a winner crowned while no mapping keeps up, said
-    only in a grey caption: the lead says it first, in words, and the warnings say the paper's symbol after."""
+    only in a grey caption: the lead says it first, in words, and the warnings say the paper's symbol after. Then the
+    lead said "about two thirds of these arrivals", the caption "they can handle 0.67 times them" and the warnings
+    "only 0.67 times the arrivals": one wording everywhere now."""
     from hcsched.compare import quick_what_ifs
 
     base, at = _short_alazzoni_b_run()
@@ -380,8 +382,11 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     info = plain(at.info[0].value)
     assert info == ("Against run #1: twice the arrival rate: the machines cannot keep up whatever the "
                     "mapping (they can take about two thirds of these arrivals), so tasks pile up.")  # how long: below
-    assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only 0.67 times the "
-            "arrivals.") in [plain(w.value) for w in at.warning]
+    assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only about two "
+            "thirds of these arrivals.") in [plain(w.value) for w in at.warning]  # the lead's words, not "0.67 times"
+    said = [plain(c.value) for c in at.caption] + [plain(w.value) for w in at.warning]
+    assert any("they can take about two thirds of these arrivals" in x for x in said)  # the headline's caption
+    assert not [x for x in said if "0.67" in x or "times them" in x or "can handle 0." in x]
     lead = next(plain(m.value) for m in at.markdown if m.value.startswith("**"))  # no heuristic crowned
     assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take about "
                     "two thirds of these arrivals). Tasks pile up for the whole run, so the means below only compare "

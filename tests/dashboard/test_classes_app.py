@@ -158,8 +158,8 @@ def test_capacity_is_said_in_words_first_and_lambda_star_after():
 
     assert shown_text("lambda* = 1.3333 (stabilisable)") == ("the machines can handle 1.33 times these arrivals")
     assert shown_text("lambda* = 0.8000 (overloaded: no heuristic can stabilise it)") == (
-        "the machines cannot keep up with these arrivals, whatever the mapping: they can handle 0.80 times "
-        "them")
+        "the machines cannot keep up with these arrivals, whatever the mapping: they can take about 80% of "
+        "these arrivals")
     assert [times(x) for x in (1.3333, 1.004, 0.9996, 1.0)] == ["1.33", "1.004", "0.9996", "1.00"]
     assert shown_text("lambda* restricted to its machines is 0.9000") == "λ* restricted to its machines is 0.9000"
 
@@ -225,23 +225,27 @@ def test_the_gantt_names_every_machine_and_labels_each_time_step_apart(results_p
     """The Gantt of alazzoni-B opens on a window of about 5 time units late in the run: its time slider read "9,790"
     at every step, and a panel's rows were ticked as Plotly saw fit (every other row, on thin rows). Then the window
     was 5.27 long from 9,792.3 and the slider's labels read "9,792.3, 9,792.6, 9,792.9" (plotly.js wrote every third
-    of its 0.1 steps): now a window of 5 from a round time, its slider's written labels "x, x.5, x + 1"."""
+    of its 0.1 steps); then "x, x.5, x + 1" and a download button naming "2,270 to 2,280" for a window of 2,270 to
+    2,275 (tryout42e). Now the slider labels each time unit of the window, and the button names the window shown."""
     from hcsched.charts import label_stride
 
     _, at = results_page
     gantt = next(f for f in plotly_charts(at) if "sliders" in f["layout"])
     steps = [s["label"] for s in gantt["layout"]["sliders"][0]["steps"]]
-    assert len(set(steps)) > 2 and [s["value"] for s in gantt["layout"]["sliders"][0]["steps"]] == \
-        [f["name"] for f in gantt["frames"]]  # steps go to their frames by name
+    frames = [f["name"] for f in gantt["frames"]]
+    assert len(set(steps)) > 2 and set(s["value"] for s in gantt["layout"]["sliders"][0]["steps"]) <= set(frames)
+    assert gantt["layout"]["sliders"][0]["steps"][-1]["value"] == frames[-1]  # steps go to their frames by name
     length, low = at.number_input(key="results_window_length").value, at.slider(key="results_window").value
     assert length == 5 and low == round(low)  # a round window
     start, end = gantt["layout"]["xaxis"]["range"]
     assert (start, end) == (low, low + 5)
     written = steps[::label_stride(steps)]  # the labels plotly.js writes on a 1440-px-wide page
-    assert written[:3] == [f"{low:,.0f}", f"{low + 0.5:,.1f}", f"{low + 1:,.0f}"] and written[-1] == f"{end:,.0f}"
-    assert all(len(x.split(".")[-1]) <= 2 for x in steps if "." in x)  # the digits needed: "2,270.25" at most
+    assert written == steps == [f"{low + k:,.0f}" for k in range(6)]  # each written, one a time unit, in the window
+    assert [float(f["name"]) for f in gantt["frames"]][::len(gantt["frames"]) - 1] == [low, end]
     shown = next(c.value for c in at.caption if c.value.startswith("Showing"))
     assert shown.startswith(f"Showing {low:,.0f} time units to {low + 5:,.0f} time units"), shown
+    button = next(b.label for b in at.get("download_button") if b.label.startswith("Gantt table, time window"))
+    assert button == f"Gantt table, time window {low:,.0f} to {low + 5:,.0f} time units (CSV)"  # not "to 2,280"
     rows = [v for k, v in gantt["layout"].items() if k.startswith("yaxis")]
     assert all(a["tickvals"] == ["m0", "m1"] and a["tickfont"]["size"] == 12 for a in rows)  # the rate table's names
     assert gantt["layout"]["xaxis3"]["title"]["text"] == "time (time units)"

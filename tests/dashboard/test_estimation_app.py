@@ -252,8 +252,8 @@ def test_results_page_bars_and_the_models_curves_averaged_over_trials(results_pa
     # the best two and the benchmark by default (the error chart drew 8 lines with overlapping bands)
     from hcsched.models.estimation.heuristics import short_name
 
-    assert shown.options == [short_name(h.label) for h in sc.heuristics]  # the chips: "fz (β = 0.1)", no "beta="
-    assert len(shown.value) == 3 and "fa" in shown.value and "fz (β = 0.1)" in shown.options
+    assert shown.options == [short_name(h.label) for h in sc.heuristics]  # the chips in the lead's words, no "beta="
+    assert len(shown.value) == 3 and "fa" in shown.value and "fz (error weighted a tenth)" in shown.options
     means = table.groupby("heuristic")["makespan"].mean()
     assert set(shown.value) == set(means.drop("fa").nsmallest(2).index) | {"fa"} or \
         set(shown.value) == set(means.nsmallest(3).index)

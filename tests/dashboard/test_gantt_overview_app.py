@@ -7,7 +7,16 @@ pytest.importorskip("streamlit")
 from helpers import open_results, plotly_charts  # noqa: E402
 
 from hcsched import preset  # noqa: E402
-from hcsched.charts import GANTT_HEIGHT, OVERVIEW_HEIGHT, round_length, start_step  # noqa: E402
+from hcsched.charts import (  # noqa: E402
+    DETAIL_HEIGHT,
+    GANTT_HEIGHT,
+    OVERVIEW_HEIGHT,
+    SLIDER_LABELS,
+    is_round,
+    label_stride,
+    round_length,
+    start_step,
+)
 
 
 def _gantt(at) -> dict:
@@ -22,13 +31,15 @@ def _caption(at) -> str:
 def test_estimation_opens_on_every_processor_side_by_side_and_the_busiest_in_detail_one_choice_away():
     """page-system-a opened on "p0-p10 of the 90 processors" with tiny labels, titled "fz (beta=0.1)". Now every
     processor of each heuristic, the heuristics side by side, within a 900-px window; panel titles and the caption
-    name a heuristic as the charts do ("fz (β = 0.1)"); "Busiest processors, in detail" gives the former view."""
+    name a heuristic as the charts do ("fz (error weighted a tenth)"); "Busiest processors, in detail" gives the
+    former view, said as it is, within one screen."""
     at = open_results(preset("page-system-a").replace(trials=2), timeout=120)
     view = at.radio(key="results_gantt_view")
     assert view.value == "All 90 processors" and view.options == ["All 90 processors", "Busiest processors, in detail"]
     fig = _gantt(at)
     titles = [a["text"] for a in fig["layout"]["annotations"]]
-    assert len(titles) == 4 and "fz (β = 0.1)" in titles and not any("beta" in t for t in titles)
+    assert len(titles) == 4 and "fz (error weighted a tenth)" in titles  # the lead's words (tryout42e)
+    assert not any("beta" in t or "β" in t for t in titles)
     assert len(fig["layout"]["yaxis"]["categoryarray"]) == 90 and fig["layout"]["height"] <= GANTT_HEIGHT
     assert fig["layout"]["title"]["text"].startswith("All 90 processors, a thin row each")
     assert fig["layout"]["xaxis2"]["domain"][0] > fig["layout"]["xaxis"]["domain"][1]  # side by side
@@ -40,13 +51,21 @@ def test_estimation_opens_on_every_processor_side_by_side_and_the_busiest_in_det
     fig = _gantt(at)
     assert fig["layout"]["yaxis"]["categoryarray"] == [f"p{j}" for j in range(lo, hi + 1)][::-1]
     assert fig["layout"]["title"]["text"].startswith(f"p{lo}-p{hi} of the 90 processors")
-    assert "fz (β = 0.1)" in [a["text"] for a in fig["layout"]["annotations"]] and "beta=" not in _caption(at)
+    assert "fz (error weighted a tenth)" in [a["text"] for a in fig["layout"]["annotations"]]
+    assert "beta=" not in _caption(at) and "β" not in _caption(at)
+    # tryout42e: "Processors p0-p10 of p0-p89 shown (the busiest side by side)", its fourth panel below the fold
+    said = next(c.value for c in at.caption if c.value.startswith("Processors p"))
+    n = hi - lo + 1
+    assert said.startswith(f"Processors p{lo}-p{hi} shown, {n} of the 90: the ") and "p89" not in said, said
+    assert ("the first" in said) == (lo == 0) and "move “Processors shown” to see others" in said
+    assert fig["layout"]["height"] <= DETAIL_HEIGHT == OVERVIEW_HEIGHT  # the four panels on one screen
 
 
 def test_estimations_overview_opens_on_a_round_window_and_fits_a_900px_window_with_its_controls():
     """page-system-a read "Window start 300.1" and "Showing 300.1 s to 900.1 s", and its 90 processors ran past a
     900-px window under the view's choice, the window's controls and the marked task (p63 at the bottom). Now the
-    window starts and ends at round times and the overview leaves room for those controls (OVERVIEW_HEIGHT)."""
+    window starts and ends at round times and the overview leaves room for those controls (OVERVIEW_HEIGHT); its
+    time slider plays and labels that window alone."""
     at = open_results(preset("page-system-a").replace(trials=2), timeout=120)
     length, low = at.number_input(key="results_window_length").value, at.slider(key="results_window").value
     assert length == round_length(length) and low == start_step(length) * round(low / start_step(length))
@@ -56,6 +75,15 @@ def test_estimations_overview_opens_on_a_round_window_and_fits_a_900px_window_wi
     fig = _gantt(at)
     assert list(fig["layout"]["xaxis"]["range"]) == [low, low + length]
     assert len(fig["layout"]["yaxis"]["categoryarray"]) == 90 and fig["layout"]["height"] <= OVERVIEW_HEIGHT
+    # tryout42e: the play slider read "340 ... 960" ("time 960 s"), 32 labels 20 s apart: now within the window, every
+    # label written (plotly.js's stride 1), a round step apart (100 s here), as few as a time axis has ticks
+    steps = [x["label"] for x in fig["layout"]["sliders"][0]["steps"]]
+    frames = [float(f["name"]) for f in fig["frames"]]
+    tick = float(steps[1].replace(",", "")) - float(steps[0])
+    assert is_round(tick) and steps == [f"{low + tick * k:,.0f}" for k in range(len(steps))], steps
+    assert len(steps) <= SLIDER_LABELS + 1 and tick == 100
+    assert label_stride(steps) == 1 and steps[-1] == f"{low + length:,.0f}"
+    assert frames[0] == low and frames[-1] == low + length
     assert OVERVIEW_HEIGHT + 290 <= 900 - 60  # the page's controls above it (about 290 px) and its header (60 px)
 
 

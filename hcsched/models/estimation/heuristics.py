@@ -491,13 +491,21 @@ SHORT_PARAMS = {"beta": lambda v: f"β = {v}", "case": lambda v: f"{v} case", "s
 
 
 def short_name(label: str) -> str:
-    """A label short enough for a chart tick or a chip, its parameters as a person reads them: "fz (beta=0.1)" ->
-    "fz (β = 0.1)", "fz (beta=0.1, case=worst)" -> "fz (β = 0.1, worst case)"; the tabu and annealing parameters as
-    "iterations = 50"; a label without parameters (or of one's own) as it is."""
+    """A label short enough for a chart tick or a chip, its parameters as a person reads them and as the Results lead
+    says them (:func:`_chart_params`): "fz (beta=0.1)" -> "fz (error weighted a tenth)", "fz (beta=0.1, case=worst)"
+    -> "fz (error weighted a tenth, worst case)", no symbol on a chart a manager reads (β of section 3.3 is the
+    Heuristics page's); the tabu and annealing parameters as "iterations = 50"; a label without parameters (or of
+    one's own) as it is."""
     name, params = label_parts(label)
     if not params or not str(label).startswith(f"{name} ("):
         return str(label)
-    return f"{name} ({_short_params(params)})"
+    return f"{name} ({_chart_params(params)})"
+
+
+def _chart_params(params: dict[str, str]) -> str:
+    """A label's parameters on a chart: in the lead's few words where it has them (:data:`LEAD_WORDS`: "error weighted
+    a tenth"), else as a person reads them (:func:`_short_params`: "worst case")."""
+    return ", ".join((LEAD_WORDS[k](v) if k in LEAD_WORDS else "") or _short_params({k: v}) for k, v in params.items())
 
 
 def _short_params(params: dict[str, str]) -> str:

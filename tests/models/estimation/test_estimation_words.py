@@ -33,6 +33,18 @@ def test_beta_is_said_in_words_alone_short_enough_for_a_lead():
         "fz (beta=0.1): most error first, error at a tenth of its usual weight, β = 0.1"
 
 
+def test_a_charts_short_name_says_beta_as_the_lead_does_with_no_symbol():
+    """tryout42e: the lead said "fz (most error first, error weighted a tenth)" and the charts and the Gantt's chips
+    "fz (β = 0.1)": the charts' names in the lead's words now (the symbol is the Heuristics page's)."""
+    from hcsched.models.estimation.heuristics import short_name
+
+    assert short_name("fz (beta=0.1)") == "fz (error weighted a tenth)"
+    assert short_name("fz (beta=0.1, case=worst)") == "fz (error weighted a tenth, worst case)"
+    assert short_name("fa") == "fa" and short_name("tabu (iterations=20)") == "tabu (iterations = 20)"
+    labels = {h.label for sc in [f() for f in PRESETS.values()] for h in sc.heuristics}
+    assert not [short_name(x) for x in labels if "β" in short_name(x) or "beta" in short_name(x)]
+
+
 def test_every_built_in_parameter_of_every_preset_and_the_tiny_scenario_has_words():
     scenarios = [f() for f in PRESETS.values()] + [MODEL.tiny()]
     labels = {h.label for sc in scenarios for h in sc.heuristics if "(" in h.label}
