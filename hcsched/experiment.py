@@ -298,11 +298,16 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
     """
     if left is None:
         left = _blended_left(done, total, elapsed, estimate)
-    text = (f"{math.floor(done)} of {total} {word}s done" if shown is None  # whole trials: a half trial is no answer
-            else f"{shown} of {total} {word}s shown below")
+    text = progress_count(done, total, word, shown)
     if left is None:
         return text
     return text + (", finishing" if left < 0.5 else f", about {duration_words(left)} left")
+
+
+def progress_count(done: float, total: int, word: str, shown: int | None = None) -> str:
+    """The count of :func:`progress_text` without its time left: "3 of 50 replications done" in whole trials (a half
+    trial is no answer), or "9 of 50 trials shown below" (``shown``)."""
+    return f"{math.floor(done)} of {total} {word}s done" if shown is None else f"{shown} of {total} {word}s shown below"
 
 
 def _blended_left(done: float, total: int, elapsed: float, estimate: float | None) -> float | None:

@@ -29,7 +29,7 @@ import streamlit as st
 
 from hcsched import Scenario
 from hcsched.errors import HcschedError, describe_error
-from hcsched.experiment import KnownRows, progress_text
+from hcsched.experiment import KnownRows, progress_count, progress_text
 from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
 from hcsched.pool import Pool, RunQueue
 from hcsched.report import no_auto_links
@@ -81,33 +81,61 @@ STEADY_MARGIN = 0.25  # a lower forecast of the time left replaces the count sai
 
 @dataclass
 class Countdown:
-    """The time left a progress bar says: one steady count down. The pool's forecast (:meth:`hcsched.pool.Pool.
-    time_left`) moves with every reading of the machine's load and every chunk that starts or ends beside the run, and
-    a bar that said each forecast jumped ("about 45 s left" between 41 and 77 s while nothing ended).
+    """The time left a progress bar says: one steady count down, that never rises. The pool's forecast
+    (:meth:`hcsched.pool.Pool.time_left`) moves with every reading of the machine's load and every chunk that starts
+    or ends beside the run, and a bar that said each forecast jumped ("about 45 s left" between 41 and 77 s while
+    nothing ended).
 
-    The rule: the count starts from the estimate said beside Run (:meth:`begin`; else the first forecast) and goes down
-    with the wall clock. A new forecast replaces it only when it is lower by more than ``STEADY_MARGIN`` (a run beside
-    it ended, or this one goes faster), or once the count has run out while the run goes on (it is late: said again,
-    rather than "about 0 s left"). So it never rises but when the run is late. A trial's end is no reason to rise:
-    the pool's pace measured on the first trials (their chunks paid for loading the workers' kernels: 15 s for a
-    trial of 0.4 s, under load) read the run as far longer than it was, and a count that took those forecasts said
-    "about 21 s left", then 36, 44, 86, 59 and 29 s, for a run that ended 22 s after the 21."""
+    The rule: the count starts from the estimate said beside Run once the run has a worker (:meth:`begin`; else the
+    first forecast) and goes down with the wall clock. A new forecast replaces it only when it is lower by more than
+    ``STEADY_MARGIN`` (a run beside it ended, or this one goes faster). A count that has run out while the run goes
+    on stays out: the run is late (:meth:`late`), said without a number, never a count that rises again ("about 1 s
+    left", "finishing", then "about 3 min left" on the value what-if). A trial's end is no reason to rise: the pool's
+    pace measured on the first trials (their chunks paid for loading the workers' kernels: 15 s for a trial of 0.4 s,
+    under load) read the run as far longer than it was, and a count that took those forecasts said "about 21 s left",
+    then 36, 44, 86, 59 and 29 s, for a run that ended 22 s after the 21.
+
+    The bar's length moves with the same clock (:meth:`share`): the time counted so far over it and the time left,
+    never shorter than it was."""
 
     seconds: float | None = None  # the count when taken
     taken: float = 0.0  # when (time.monotonic)
+    since: float | None = None  # when the count began: the run's first worker
+    said: float = 0.0  # the bar's share said last
 
     def begin(self, seconds: float, now: float) -> None:
         """Start the count at ``seconds`` (the estimate said beside Run) at ``now``."""
         self.seconds, self.taken = seconds, now
+        self.since = now if self.since is None else self.since
 
     def left(self, forecast: float | None, now: float) -> float | None:
         """The seconds left to say at ``now``, given the pool's ``forecast`` (None: it has none, e.g. every trial is
-        done); None when the count has run out and there is no forecast to say again."""
-        count = None if self.seconds is None else max(0.0, self.seconds - (now - self.taken))
-        if forecast is not None and (count is None or count == 0.0 or forecast < (1 - STEADY_MARGIN) * count):
+        done): 0 once the count has run out; None without a count or a forecast."""
+        if self.seconds is None:
+            if forecast is not None:
+                self.begin(forecast, now)
+            return forecast
+        count = max(0.0, self.seconds - (now - self.taken))
+        if forecast is not None and count > 0.0 and forecast < (1 - STEADY_MARGIN) * count:
             self.begin(forecast, now)
             return forecast
-        return count or None  # run out, and nothing new to say: none from the count
+        return count
+
+    @staticmethod
+    def late(left: float | None, forecast: float | None) -> bool:
+        """Whether the run is late: its count (``left``) has run out while the pool still has work of it to do."""
+        return left == 0.0 and forecast is not None
+
+    def share(self, left: float | None, now: float, done: float) -> float:
+        """The bar's length at ``now``: the time counted so far over that and the ``left`` said (``done``, the share
+        of trials done, without a count), at most 0.99 while the run goes on, and never shorter than it was."""
+        if left is None or self.since is None:
+            share = done
+        else:
+            gone = max(0.0, now - self.since)
+            share = gone / (gone + left) if gone + left > 0 else done
+        self.said = max(self.said, min(0.99, share) if done < 1.0 else 1.0)
+        return self.said
 
 
 class Cancelled(Exception):
@@ -261,6 +289,7 @@ class Job:
     so_far: tuple[int, str] | None = None  # (trials, references to come) the page shows of it: :func:`showing_so_far`
     countdown: Countdown = field(default_factory=Countdown)  # the time left its bar says, steady
     after: float = 0.0  # seconds its page needs once its trials end (trial 0 again for the Gantt chart, the charts)
+    waited: float = field(default_factory=time.monotonic)  # when it was last seen waiting for a worker (or started)
     news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
 
     def give_partial(self, value: Any) -> None:
@@ -311,9 +340,7 @@ class Job:
                 self.future.set_result(result)
             self.news.set()
 
-        self.started = self.moved = time.monotonic()
-        if self.estimate > 0:  # the count starts where the estimate said beside Run left it
-            self.countdown.begin(self.estimate, self.started)
+        self.started = self.moved = self.waited = time.monotonic()  # its count starts once it has a worker
         if pool is not None:
             with _server_lock:
                 _server["jobs"].append(self)
@@ -361,8 +388,8 @@ class Job:
         """The progress bar ("3 of 50 replications done, about 40 s left", after :attr:`what`), or its place in line
         while it waits; a warning when it has made no progress for far longer than its estimate. ``shown``: (trials,
         references) the page shows so far (:func:`showing_so_far`): the trials said are those (the lead's "So far, 9 of
-        50"), the bar's length those done (the page is drawn again at most every few seconds: "9 of 50 trials shown
-        below, about 40 s left" while 35 are done); with
+        50"; the page is drawn again at most every few seconds: "9 of 50 trials shown below, about 40 s left" while 35
+        are done), the bar's length the time counted (:meth:`Countdown.share`); with
         references run after the others (their names), the others' trials first, then the references' ("39 of 50
         trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done, about 9 min left").
         Below it, a warning when it has made no progress for far longer than its estimate, else the last thing its
@@ -370,22 +397,13 @@ class Job:
         :meth:`hcsched.pool.RunQueue.notes`), in one line."""
         pool = started_pool()
         if self.place:
+            self.waited = time.monotonic()
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
             bar.progress(0.0, text=f"{self.what}waiting for a free slot: {ahead} ahead (this server computes at most "
                                    f"{MAX_RUNS} runs at once, HCSCHED_MAX_RUNS)")
         else:
-            left = pool.time_left(self) if pool is not None and self.done < self.total else None
-            left = self.countdown.left(None if left is None else left + self.after, time.monotonic())
-            mine = shown[0] if shown is not None and not shown[1] else None  # one count on the page: the lead's
-            text = progress_text(self.done, self.total, self.word, time.monotonic() - self.started, self.estimate, left,
-                                 shown=mine)
-            if shown is not None and shown[1]:  # the trials done are the references': the others' come first
-                text = (f"{shown[0]} of {self.total} {self.word}s of the heuristics done; the references {shown[1]}: "
-                        f"{text}")
-            held = pool.held_by_others(self) if pool is not None and self.done < self.total else 0
-            if held:
-                text += f"; {waiting_words(held, pool.size)}"
-            bar.progress(min(1.0, self.done / max(1, self.total)), text=f"{self.what}{text}")
+            text, share = self._said(pool, shown)
+            bar.progress(share, text=f"{self.what}{text}")
         quiet = self.stalled()
         notes = pool.notes(self) if pool is not None else []
         if quiet is None and notes:
@@ -395,6 +413,34 @@ class Job:
         else:
             warning.warning(f"No progress for {quiet:.0f} s, while the whole run was estimated at {self.estimate:.0f} "
                             "s: it may be stuck. Cancel it and run it again.")
+
+    def _said(self, pool, shown: tuple[int, str] | None) -> tuple[str, float]:
+        """The bar's text and length while the run computes (:meth:`draw`): no count while it waits for a worker
+        (another run holds them all), then the count from the estimate said beside Run (:class:`Countdown`), the
+        bar's length moving with it."""
+        now, going = time.monotonic(), pool is not None and self.done < self.total
+        held = pool.held_by_others(self) if going else 0
+        forecast = pool.time_left(self) if going else None
+        forecast = None if forecast is None else forecast + self.after
+        if held and self.countdown.since is None:  # not computing yet: no count to say
+            self.waited, left = now, None
+        else:
+            if self.countdown.since is None and self.estimate > 0:  # it has had a worker since last seen waiting
+                self.countdown.begin(self.estimate, self.waited)
+            left = self.countdown.left(forecast, now)
+        late = Countdown.late(left, forecast)
+        mine = shown[0] if shown is not None and not shown[1] else None  # one count on the page: the lead's
+        if late or (held and left is None):  # no number: it would rise, or there is none yet
+            text = progress_count(self.done, self.total, self.word, mine)
+            text += ", taking longer than estimated" if late else ""
+        else:
+            text = progress_text(self.done, self.total, self.word, now - self.started, self.estimate, left, shown=mine)
+        if shown is not None and shown[1]:  # the trials done are the references': the others' come first
+            text = f"{shown[0]} of {self.total} {self.word}s of the heuristics done; the references {shown[1]}: {text}"
+        if held:
+            text += f"; {waiting_words(held, pool.size)}"
+        done = min(1.0, self.done / max(1, self.total))
+        return text, (done if held and left is None else self.countdown.share(left, now, done))
 
 
 def waiting_words(runs: int, workers: int) -> str:

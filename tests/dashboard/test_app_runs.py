@@ -8,6 +8,7 @@ import signal
 import threading
 import time
 
+import pytest
 from helpers import app, counting_runs, wait_for_results
 
 import pages.jobs as jobs
@@ -291,7 +292,7 @@ def test_the_bar_says_the_count_the_page_shows_as_soon_as_the_page_knows_it(monk
     jobs.showing_so_far(job, 1)
     assert bar.text.startswith("1 of 30 trials shown below")
     jobs.showing_so_far(job, 10)  # the next drawing: before its charts, the bar says 10
-    assert bar.text.startswith("10 of 30 trials shown below") and bar.fraction == 0.9  # the bar's length: 27 done
+    assert bar.text.startswith("10 of 30 trials shown below") and bar.fraction < 0.1  # its length: the time counted
     monkeypatch.setattr(jobs._watched, "entry", ("job", bar, warning, None), raising=False)  # a page without results
     jobs.showing_so_far(job, 12)
     assert bar.text.startswith("10 of 30 trials shown below") and job.so_far == (12, "")
@@ -495,12 +496,12 @@ def test_the_progress_and_cancel_go_in_the_rerun_that_shows_the_answer():
     assert all(_replaced(p, now) for p in progress), {p: now.get(p[:-1]) for p in progress}
 
 
-def test_the_time_left_counts_down_steadily_and_rises_only_once_it_has_run_out():
+def test_the_time_left_counts_down_steadily_and_never_rises():
     """Estimation under load said "0 of 30 trials done, about 45 s left" for 28 s, jumping between 41 and 77 s as
     the pool's forecast moved with each reading of the load. On a fake clock: the count counts down; a higher
     forecast is never taken while it runs, whatever ended (a trial's end too: the pace of the first trials is the
-    least sure), nor a lower one within 25%; a lower one by more is (a run beside it ended); a count run out takes
-    the forecast again (the run is late), and without one says nothing."""
+    least sure), nor a lower one within 25%; a lower one by more is (a run beside it ended). A count run out stays
+    out, the run late (the value what-if said "finishing", then "about 3 min left")."""
     countdown = jobs.Countdown()
     said = [countdown.left(forecast, now) for now, forecast in
             [(0, 45.0), (2, 77.0), (4, 41.0), (6, 60.0), (8, 52.0), (10, 70.0)]]
@@ -508,9 +509,11 @@ def test_the_time_left_counts_down_steadily_and_rises_only_once_it_has_run_out()
     assert countdown.left(20.0, 12) == 20.0  # lower by over 25%: taken
     assert countdown.left(240.0, 14) == 18.0  # far higher (a trial ended, its pace measured): not taken
     assert countdown.left(None, 15) == 17.0  # no forecast (every trial done): the count goes on
-    assert countdown.left(300.0, 40) == 300.0  # the count ran out: the run is late, said again
-    assert countdown.left(None, 400) is None  # run out, nothing to say again
+    assert countdown.left(300.0, 40) == 0.0 and jobs.Countdown.late(0.0, 300.0)  # run out: late, never a new count
+    assert countdown.left(1.0, 41) == 0.0  # not even a low one: it would rise from "finishing"
+    assert countdown.left(None, 400) == 0.0 and not jobs.Countdown.late(0.0, None)  # finishing
     assert jobs.Countdown().left(12.0, 0) == 12.0  # the first forecast is taken as it is
+    assert jobs.Countdown().left(None, 0) is None  # nothing to say
     started = jobs.Countdown()
     started.begin(42.0, 0.0)  # the estimate said beside Run
     assert started.left(34.0, 1.8) == 40.2  # within 25% of the count: the count goes on
@@ -580,6 +583,62 @@ def test_the_estimation_run_of_the_fourth_tryout_counts_down_from_its_estimate_a
     release.set()
 
 
+def test_the_timeshared_run_of_the_fifth_tryout_counts_down_and_then_says_it_is_late(monkeypatch):
+    """Timeshared (caniou-mu10, "about 6 s" beside Run): "about 3 s left" at 1.2 s (a lower forecast), then "about 4 s
+    left" at 4.6 s, still at 1 of 50 simulations: the count had run out and took the pool's forecast again. It only
+    goes down now, and once out while trials remain it says the run takes longer than estimated, without a number."""
+    job, pool, release = _started(monkeypatch, estimate=6.0, after=1.5, total=50)
+    bar, warning, said = _Slot(), _Slot(), []
+    for now, done, forecast in [(0.3, 0, 4.0), (1.2, 0, 1.5), (2.5, 1, 2.0), (4.6, 1, 2.5), (5.6, 30, 1.0),
+                                (6.5, 50, None)]:
+        _Clock.now, job.done, pool.forecast = now, done, forecast
+        job.draw(bar, warning)
+        said.append(bar.text)
+    assert said[1] == "0 of 50 trials done, about 3 s left", said  # lower by over 25%: taken
+    assert [_seconds_left(t) for t in said] == sorted((_seconds_left(t) for t in said), reverse=True), said
+    assert said[3] == said[4].replace("30 of", "1 of") == "1 of 50 trials done, taking longer than estimated"
+    assert said[-1] == "50 of 50 trials done, finishing"
+    release.set()
+
+
+def test_a_what_if_that_waits_for_a_worker_counts_down_only_once_it_runs(monkeypatch):
+    """The etc what-if "Twice the arrival rate" ("About 2 s") waited 2.5 s for a worker another run held, and its bar
+    said "about 2 s left", "about 1 s left", "finishing", then "about 2 s left" again. While it waits it says so,
+    without a count; once it has a worker, it counts down from its estimate."""
+    job, pool, release = _started(monkeypatch, estimate=2.0, after=1.5, total=50)
+    pool.held_by_others = lambda owner: pool.held
+    bar, warning, texts, shares = _Slot(), _Slot(), [], []
+    for now, held, done, forecast in [(0.3, 1, 0, 3.0), (1.5, 1, 0, 3.0), (2.5, 1, 0, 2.5), (2.8, 0, 0, 1.9),
+                                      (3.8, 0, 20, 1.6), (4.6, 0, 50, None)]:
+        _Clock.now, pool.held, job.done, pool.forecast = now, held, done, forecast
+        job.draw(bar, warning)
+        texts.append(bar.text)
+        shares.append(bar.fraction)
+    assert all(t.startswith("0 of 50 trials done; waiting for a worker: another run holds both workers")
+               for t in texts[:3]), texts  # no count while it waits
+    assert texts[3:] == ["0 of 50 trials done, about 2 s left", "20 of 50 trials done, about 1 s left",
+                         "50 of 50 trials done, finishing"], texts
+    assert shares[:3] == [0.0] * 3 and shares[3:] == sorted(shares[3:]) and shares[4] > 0.4, shares
+    release.set()
+
+
+def test_the_bar_moves_with_the_time_counted_while_the_text_keeps_the_trials(monkeypatch):
+    """Estimation (page-system-a, "about 27 s"): at 11 s the bar sat at about 6% ("1 of 30 trials shown below, about
+    16 s left"): it counted finished trials while the text counted time. Its length is now the time counted so far
+    over that and the time left (11 / 27), never shorter than it was; the text says the trials the page shows."""
+    job, pool, release = _started(monkeypatch, estimate=27.0, after=3.0, total=30)
+    bar, warning = _Slot(), _Slot()
+    _Clock.now, job.done, pool.forecast = 11.0, 1, 20.0
+    job.draw(bar, warning, (1, ""))
+    assert bar.text == "1 of 30 trials shown below, about 16 s left", bar.text
+    assert bar.fraction == pytest.approx(11 / 27), bar.fraction
+    _Clock.now, job.done, pool.forecast = 27.5, 29, 30.0  # late: the bar holds, nearly full
+    job.draw(bar, warning, (25, ""))
+    assert bar.fraction == pytest.approx(27.5 / 27.5, abs=0.011) and bar.fraction < 1.0
+    assert bar.text == "25 of 30 trials shown below, taking longer than estimated", bar.text
+    release.set()
+
+
 def test_the_bar_starts_from_the_estimate_said_beside_run(monkeypatch):
     """Classes: "about 3.6 s" beside Run, then the run opened at "about 1 s left" after 0.6 s (the pool's forecast
     of the trials alone, without trial 0 again for the Gantt chart and the charts) and took 4.0 s. Timeshared said
@@ -611,13 +670,13 @@ def test_the_bar_says_one_time_left_while_the_pools_forecast_jitters(monkeypatch
             return []
 
     monkeypatch.setattr(jobs, "started_pool", lambda: Jittery())
-    job = Job(preset("quickstart"), 30, estimate=60.0)
+    job = Job(preset("quickstart"), 30, estimate=50.0)
     bar, warning = _Slot(), _Slot()
     texts = []
     for _ in range(5):
         job.draw(bar, warning)
         texts.append(bar.text)
-    assert texts == ["0 of 30 trials done, about 45 s left"] * 5, texts
+    assert texts == ["0 of 30 trials done, about 50 s left"] * 5, texts  # the estimate's count
 
 
 def test_home_says_one_estimate_the_run_it_starts_keeps(monkeypatch):

@@ -9,9 +9,16 @@ task's fastest machine) and rho_h the load past which the heuristic's own waitin
 rho = 0.75, Min-Min only past 1.3; past it, tasks that can no longer earn anything leave the queues, so S stays under
 about PILE_SHARE n. The weights w and loads rho_h were fitted to the CPU seconds of each dynamic heuristic on two
 trials of the four kim-*-heavy presets with the arrival rate x1 to x3 (rho 0.35 to 3.1; 33 runs of each): a trial of
-the eight within 0.66-1.08 of its measured seconds, but at rho = 0.35, where each costs milliseconds. TPSA and GA:
-the schedules their parameters let them evaluate x n x their ``evaluation`` seconds (so that a run made far longer
-is refused before it starts), and their seed once per trial (:func:`.heuristics.trial_seconds`).
+the eight within 0.66-1.08 of its measured seconds, but at rho = 0.35, where each costs milliseconds. TPSA and GA
+(section 5): the schedules their parameters let them evaluate x their ``evaluation`` seconds per schedule at
+STATIC_TASKS tasks x (n / STATIC_TASKS)^g (:func:`static_seconds`; so that a run made far longer is refused before it
+starts), and their seed once per trial (:func:`.heuristics.trial_seconds`). Their stopping rules (a mapping unchanged
+for so many moves or generations) end the searches early, and the more so the more tasks a trial has: measured on
+three trials of kim-loose-high-heavy with the arrival rate x0.5, x1 and x2 (n = 664, 1329, 2657), TPSA's search took
+0.14, 0.16 and 0.19-0.28 CPU seconds (g = 0.5, not less: a move re-evaluates a machine's queue, which grows with n),
+GA's 0.24, 0.39 and 0.74 (g = 0.9). The evaluation seconds before them
+(8e-10 and 5e-9, g = 1) said 0.25 and 0.66 at n = 1329, and made the preset's estimate 1.6 times its run (bench/
+estimates.py), and its what-if "Twice the arrival rate", whose pace the pool measured on the preset's run, half of it.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ DYNAMIC_TASK = 2.75e-6  # a dynamic heuristic, per task: its mapping events at a
 REBUILD = 1e-8  # per task x (waiting tasks)^2 / machines: a rebuilding heuristic's queues under a backlog, at w = 1
 PILE_SHARE = 0.24  # the waiting tasks stay under about this share of a trial's tasks (the rest leave, worthless)
 PILE_STEEPNESS = 4.6  # how sharply the waiting tasks pile up as the load passes a heuristic's own rho_h
+STATIC_TASKS = 1329.0  # the tasks of a trial at which a static search's ``evaluation`` seconds were measured
 _SAMPLE_ROWS, _SAMPLE_MACHINES = 256, 256  # the load is estimated from 256 rows, drawn whole up to 256 machines
 
 
@@ -62,3 +70,9 @@ def dynamic_seconds(s: ValueSpec, queues: QueueCost, per_task: float = DYNAMIC_T
     """One trial of a dynamic heuristic whose queues are ``queues`` (see the module's text)."""
     n = s.expected_tasks
     return n * per_task + queues.weight * REBUILD * n * waiting(s, queues) ** 2 / s.machines
+
+
+def static_seconds(s: ValueSpec, evaluation: float, schedules: float, growth: float) -> float:
+    """One trial's search of a static benchmark (TPSA, GA; section 5) that may evaluate ``schedules`` schedules, each
+    ``evaluation`` seconds at STATIC_TASKS tasks, growing as (n / STATIC_TASKS)^``growth`` (see the module's text)."""
+    return evaluation * schedules * STATIC_TASKS * (s.expected_tasks / STATIC_TASKS) ** growth
