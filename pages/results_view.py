@@ -473,12 +473,11 @@ def rows_overview(rows: GanttRows, total: int) -> str:
 
 
 def rows_detail(rows: GanttRows, lo: int, hi: int, total: int, busiest: bool) -> str:
-    """Which rows the detailed Gantt shows, said as they are: "Processors p0-p5 shown, 6 of the 90: the first 6, as
-    busy as any 6 side by side", "p40-p45 ... the 6 side by side that ran the most tasks" (``busiest``: the default
-    range, :func:`hcsched.charts.gantt_detail`), and how to see the others."""
+    """Which rows the detailed Gantt shows, said as they are: "Processors p0-p5 shown, 6 of the 90: no 6 side by
+    side ran more tasks" (``busiest``: the default range, :func:`hcsched.charts.gantt_detail`, the lowest of those
+    tied), and how to see the others."""
     n = hi - lo + 1
-    why = "" if not busiest else f": the first {n}, as busy as any {n} side by side" if lo == 0 else \
-        f": the {n} side by side that ran the most tasks"
+    why = f": no {n} side by side ran more tasks" if busiest else ""
     return (f"{rows.word.capitalize()}s {rows.name(lo)}-{rows.name(hi)} shown, {n} of the {total}{why}. More would "
             f"not fit one screen: move “{rows.word.capitalize()}s shown” to see others.")
 

@@ -102,6 +102,7 @@ def test_quickstart_on_the_cluster_gives_the_local_runs_csv_byte_for_byte(served
 def test_a_papers_rerun_on_the_cluster_gives_the_local_reruns_numbers(served, cluster, browser):
     _, client = cluster
     page = _page(browser, f"{served}/papers", ready=("heading", "Papers"))
+    page.get_by_text("Rerun settings").first.click()  # the fold beside the first paper's Rerun holds its trials
     trials = page.get_by_label("Trials of a rerun (0 = as many as the paper)").first
     trials.fill(str(TRIALS))
     step(page, page.runs, lambda: trials.press("Enter"))
