@@ -7,7 +7,8 @@ with the benchmark, the model's rows and the machines shown by default, the defa
 panel), writes it as a standalone HTML page with plotly.js inline, plays it in Debian's headless chromium
 (Playwright) and prints: bars, traces, the figure's JSON size, frames, the time per frame when playing (median and
 max, from Plotly's ``plotly_animatingframe`` events), the page's main-thread busy time per frame (less sensitive to a
-loaded machine than the wall time) and the window shown against the trial's span. Play requests 80 ms a frame; the
+loaded machine than the wall time) and the window shown against the trial's span. Play requests 80 ms a frame at
+least, and the whole window in 4 s at least (``hcsched.charts.frame_ms``: a chart of few frames plays slower); the
 etc quickstart's pace (about 90 ms a frame, 60 frames in about 5.5 s) is the one to match.
 
     python bench/gantt_browser.py [--models etc,value] [--also maheswaran-fig9]
@@ -27,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hcsched import get_model, preset  # noqa: E402
-from hcsched.charts import MACHINES, gantt, gantt_busiest, gantt_defaults, heuristic_colors  # noqa: E402
+from hcsched.charts import FRAME_MS, MACHINES, PLAY_SECONDS, gantt, gantt_busiest, gantt_defaults, heuristic_colors  # noqa: E402
 from hcsched.experiment import run_trial, schedules_of, trial_seeds  # noqa: E402
 from hcsched.stats import best_few  # noqa: E402
 from hcsched.verdict import headline_metric  # noqa: E402
@@ -127,7 +128,7 @@ def main() -> None:
             rows.append((label, bars, len(fig.data), len(fig.to_json()), frames, float(np.median(ms)), max(ms),
                          sum(ms) / 1000, cpu, shown, span))
         browser.close()
-    print(f"load average {load} (2 cores); Play requests 80 ms a frame")
+    print(f"load average {load} (2 cores); Play asks for {FRAME_MS} ms a frame, {PLAY_SECONDS:g} s a window at least")
     print(f"{'model preset':32s} {'bars':>5s} {'traces':>6s} {'bytes':>9s} {'frames':>6s} {'median':>7s} {'max':>6s} "
           f"{'played':>7s} {'busy':>6s}  window / span")
     for label, bars, traces, size, frames, median, worst, played, cpu, shown, span in rows:

@@ -284,8 +284,8 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
                   left: float | None = None, shown: int | None = None) -> str:
     """"3 of 50 replications done, about 40 s left": progress in the model's own word for a trial, in whole trials
     (``done`` may be fractional while a trial's heuristics finish one by one; the pace uses it). ``shown``: the trials
-    a page shows the results of so far, said instead of those done ("9 of 50 trials shown below, about 40 s left"),
-    so that the page says one count, its lead's; the time left is still the run's.
+    a page shows the results of so far, said beside those done ("35 of 50 trials done, 9 shown below, about 40 s
+    left"), so that the page's lead and its bar agree (:func:`progress_count`); the time left is still the run's.
 
     ``left``, the caller's forecast of the seconds left (a page's steady count down: :class:`pages.jobs.Countdown`),
     is said as it is. Without it the time left blends two forecasts by the share done, f = done / total: the estimate
@@ -306,8 +306,13 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
 
 def progress_count(done: float, total: int, word: str, shown: int | None = None) -> str:
     """The count of :func:`progress_text` without its time left: "3 of 50 replications done" in whole trials (a half
-    trial is no answer), or "9 of 50 trials shown below" (``shown``)."""
-    return f"{math.floor(done)} of {total} {word}s done" if shown is None else f"{shown} of {total} {word}s shown below"
+    trial is no answer), and those a page shows (``shown``): "35 of 50 trials done, 9 shown below" (the count done
+    never steps back when the first results are shown), "9 of 50 trials done and shown below"."""
+    n = math.floor(done) if shown is None else max(math.floor(done), shown)
+    text = f"{n} of {total} {word}s done"
+    if shown is None:
+        return text
+    return f"{text}, {shown} shown below" if shown < n else f"{text} and shown below"
 
 
 def _blended_left(done: float, total: int, elapsed: float, estimate: float | None) -> float | None:

@@ -846,3 +846,14 @@ def test_the_busiest_rows_in_detail_fit_one_screen_with_the_pages_controls():
     assert fig.layout.height <= DETAIL_HEIGHT
     machines, _, _ = gantt_defaults(big)
     assert machines == list(range(first, first + count))  # the page's detailed view
+
+
+def test_play_crosses_a_window_slowly_enough_to_talk_over():
+    """Estimation's overview (many bars, few frames) played its 600-s window in 1.7 s: a frame lasts long enough that
+    Play takes PLAY_SECONDS at least, and never under FRAME_MS."""
+    from hcsched.charts import FRAME_MS, PLAY_SECONDS, frame_ms
+    assert frame_ms(13) * 13 >= PLAY_SECONDS * 1000 > frame_ms(13) * 12
+    assert frame_ms(200) == FRAME_MS
+    fig = gantt(trial_schedules(preset("quickstart")), time_unit="s")
+    play = fig.layout.updatemenus[0].buttons[0].args[1]["frame"]["duration"]
+    assert play == frame_ms(len(fig.frames)) and play * len(fig.frames) >= PLAY_SECONDS * 1000

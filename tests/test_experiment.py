@@ -209,3 +209,13 @@ def test_the_etc_estimate_follows_the_backlog_not_tasks_squared():
     one = {h.name: estimate_seconds(six.replace(heuristics=[h.to_json()], benchmark=None), trials=1, jobs=1)
            for h in six.heuristics}
     assert one["max-min"] > 3 * one["sufferage"] > 3 * one["min-min"] / 2
+
+
+def test_the_count_done_never_steps_back_when_the_first_results_are_shown():
+    """Estimation, classes and an etc swap: "2 of 30 trials done", then "1 of 30 trials shown below" once the first
+    results were drawn: the count stepped back. The count done stays, the lead's count beside it."""
+    from hcsched.experiment import progress_count
+    assert progress_count(2.5, 30, "trial") == "2 of 30 trials done"
+    assert progress_count(2.5, 30, "trial", shown=1) == "2 of 30 trials done, 1 shown below"
+    assert progress_count(2.0, 30, "trial", shown=2) == "2 of 30 trials done and shown below"
+    assert progress_count(1.0, 30, "trial", shown=2) == "2 of 30 trials done and shown below"  # never fewer than shown

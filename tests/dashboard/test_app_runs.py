@@ -267,10 +267,11 @@ def test_the_progress_says_how_many_trials_the_results_below_are_of():
     bar, warning = _Slot(), _Slot()
     jobs.showing_so_far(job, 9)
     job.draw(bar, warning, job.so_far)
-    assert re.fullmatch(r"9 of 50 trials shown below, about \d+ s left", bar.text), bar.text  # one count: the lead's
+    # the lead's count beside the trials done: the count done never steps back when the first results are shown
+    assert re.fullmatch(r"35 of 50 trials done, 9 shown below, about \d+ s left", bar.text), bar.text
     jobs.showing_so_far(job, 35)
     job.draw(bar, warning, job.so_far)  # said steadily, not on and off as the page catches up
-    assert bar.text.startswith("35 of 50 trials shown below")
+    assert bar.text.startswith("35 of 50 trials done and shown below")
     job.done = 0.0
     jobs.showing_so_far(job, 39, "tpsa and ga")  # the references run after every trial of the others
     job.draw(bar, warning, job.so_far)
@@ -290,12 +291,12 @@ def test_the_bar_says_the_count_the_page_shows_as_soon_as_the_page_knows_it(monk
     monkeypatch.setattr(jobs.st, "session_state", {"job": job})
     monkeypatch.setattr(jobs._watched, "entry", ("job", bar, warning, 3), raising=False)
     jobs.showing_so_far(job, 1)
-    assert bar.text.startswith("1 of 30 trials shown below")
+    assert bar.text.startswith("27 of 30 trials done, 1 shown below")
     jobs.showing_so_far(job, 10)  # the next drawing: before its charts, the bar says 10
-    assert bar.text.startswith("10 of 30 trials shown below") and bar.fraction < 0.1  # its length: the time counted
+    assert bar.text.startswith("27 of 30 trials done, 10 shown below") and bar.fraction < 0.1  # its length: the time
     monkeypatch.setattr(jobs._watched, "entry", ("job", bar, warning, None), raising=False)  # a page without results
     jobs.showing_so_far(job, 12)
-    assert bar.text.startswith("10 of 30 trials shown below") and job.so_far == (12, "")
+    assert bar.text.startswith("27 of 30 trials done, 10 shown below") and job.so_far == (12, "")
 
 
 def test_a_run_whose_workers_another_run_holds_says_so(monkeypatch):
@@ -630,12 +631,12 @@ def test_the_bar_moves_with_the_time_counted_while_the_text_keeps_the_trials(mon
     bar, warning = _Slot(), _Slot()
     _Clock.now, job.done, pool.forecast = 11.0, 1, 20.0
     job.draw(bar, warning, (1, ""))
-    assert bar.text == "1 of 30 trials shown below, about 16 s left", bar.text
+    assert bar.text == "1 of 30 trials done and shown below, about 16 s left", bar.text
     assert bar.fraction == pytest.approx(11 / 27), bar.fraction
     _Clock.now, job.done, pool.forecast = 27.5, 29, 30.0  # late: the bar holds, nearly full
     job.draw(bar, warning, (25, ""))
     assert bar.fraction == pytest.approx(27.5 / 27.5, abs=0.011) and bar.fraction < 1.0
-    assert bar.text == "25 of 30 trials shown below, taking longer than estimated", bar.text
+    assert bar.text == "29 of 30 trials done, 25 shown below, taking longer than estimated", bar.text
     release.set()
 
 
@@ -650,7 +651,7 @@ def test_the_bar_starts_from_the_estimate_said_beside_run(monkeypatch):
     assert bar.text == "0 of 30 trials done, about 3 s left", bar.text
     _Clock.now, job.done, pool.forecast = 4.0, 30, None  # every trial done, the answer on its way
     job.draw(bar, warning, (16, ""))
-    assert bar.text == "16 of 30 trials shown below, finishing", bar.text
+    assert bar.text == "30 of 30 trials done, 16 shown below, finishing", bar.text
     release.set()
 
 
