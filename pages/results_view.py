@@ -63,7 +63,7 @@ from pages.history import (
     titled,
 )
 from pages.jobs import showing_so_far
-from pages.models import heuristic_ticks, replace_scenario, short_label, shown_text, ui
+from pages.models import gantt_note, heuristic_ticks, replace_scenario, short_label, shown_text, ui
 from pages.runs import RunResult, running_run
 from pages.session import Keys, same_experiment
 from pages.store import SESSION_HOURS
@@ -426,6 +426,7 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
         where = gantt_highlight_text(chosen, task, model.time_unit, rows, window, machines,
                                      name) if task is not None else ""
         marked = f" {plain(shown_text(scenario.model, where))}" if where else ""
+        marked += f" {gantt_note(scenario.model)}" if where and gantt_note(scenario.model) else ""
         st.caption("Press Play to watch the tasks start and run; drag the slider to move in "
                    "time; hover a task for its times." + marked)
     else:

@@ -86,6 +86,12 @@ def short_label(model: str, label: str) -> str:
     return own(label) if own is not None else label
 
 
+def gantt_note(model: str) -> str:
+    """What a model's Gantt chart needs said beside a task marked in every panel (its module's ``GANTT_NOTE``: why
+    one task's run time differs from machine to machine beyond their speeds), "" if it says nothing."""
+    return getattr(ui(model), "GANTT_NOTE", "")
+
+
 def sweep_key_example(model: str) -> str | None:
     """An example of a key to type on the Sweep page, from the model's module (None if it gives none)."""
     return getattr(ui(model), "SWEEP_KEY_EXAMPLE", None)

@@ -29,6 +29,11 @@ PROBLEMS_BASE = "sc_est_problems"  # the problems table the data editor starts f
 PROBLEMS_LAST = "sc_est_problems_last"  # the table as last shown, edits included (valid or not)
 SOURCE = "sc_est_source"  # generated problems or a trace, as last chosen
 SWEEP_KEY_EXAMPLE = "network.latency or problems.1.release"
+#: Why a task marked in the Gantt chart can run far longer on one processor than on another of nearly the same speed
+#: (section 5: non-dedicated processors whose owners take some time slots; Fig. 3's outliers).
+GANTT_NOTE = ("A task's run time differs from processor to processor beyond their speeds: a processor runs at a "
+              "fraction of its speed in the time slots its owner uses it, and a few runs of a task (each problem's "
+              "outliers) take several times as long.")
 EXAMPLE_FILES = "a cluster's history (processors and tasks) to upload under *my cluster's history*"
 METRICS = {m.name: m for m in MODEL.metrics}
 #: The symbols of the model's Results page in plain words (Page, Keane and Naughton: the heuristics' families in
