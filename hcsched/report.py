@@ -179,7 +179,8 @@ def claims_text(rows: pd.DataFrame, bold: bool = False, writer: str = "the paper
     """The claims as the paper writes them counted first, then the other readings, in plain words (the Papers page):
     "Of the 26 claims as the paper writes them, 19 hold and 7 do not. 7 of them were also checked under another
     reasonable reading of an ambiguous sentence: 2 hold and 5 do not."; where a claim has several, "... some under more
-    than one: of these 87 other readings, 40 hold ...". With ``bold`` the first count in bold;
+    than one: of those readings, 40 hold ..." (their total unsaid: beside the claims' counts it read as one of them).
+    With ``bold`` the first count in bold;
     ``writer``: whose claims they are ("the papers": :func:`count_text`)."""
     literal, other = rows[rows["reading"] == "literal"], rows[rows["reading"] != "literal"]
     n = len(literal)
@@ -192,10 +193,9 @@ def claims_text(rows: pd.DataFrame, bold: bool = False, writer: str = "the paper
     some = f"{claims} of them {'were' if claims != 1 else 'was'}" if claims < n else "All of them were"
     if checks == claims:
         return f"{text} {some} also checked under {READING}: {plain_verdicts(other['verdict'])}."
-    # the readings' count said as readings, never beside the claims' verdicts alone ("87 do not. ... (87 readings in
-    # all)" read as one figure)
+    # the readings' verdicts without their total: "87 do not. ... of these 87 other readings" read as one figure
     return (f"{text} {some} also checked under other reasonable readings of an ambiguous sentence, some under more "
-            f"than one: of these {checks} other readings, {plain_verdicts(other['verdict'])}.")
+            f"than one: of those readings, {plain_verdicts(other['verdict'])}.")
 
 
 def plain_verdicts(verdicts: Sequence[str]) -> str:

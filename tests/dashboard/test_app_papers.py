@@ -333,7 +333,8 @@ def test_the_claims_as_the_paper_writes_them_are_counted_first_and_the_other_rea
                                  "checked under ") and "reasonable reading" in second and "of an ambiguous" in second
         # tryout42e: "87 do not" and "(87 readings in all)" read as one figure: the readings' count is said as such
         assert "in all)" not in second and (others == rows.loc[rows["reading"] != "literal", "id"].nunique()
-                                            or f"of these {others} other readings, " in second), second
+                                            or "of those readings, " in second), second
+        assert f"{others} other readings" not in second, second  # their total unsaid: "87 do not ... these 87"
         assert f"[holds] {counts.get('holds', 0)} · " in badges[i]
         assert f"[does not hold] {counts.get('does not hold', 0)} of" in badges[i]
         label = next(b.label for b in at.button if b.key == f"pp_rerun_{name}")
