@@ -169,7 +169,7 @@ class Verdict:
         The 95% interval of the best's mean (a "no clear winner" lead says it beside the best average).
     shorts : tuple of (str, str)
         Each label written with its parameters and its short form, said where it is mentioned again after its words
-        (:func:`short_words`: "fz (β = 0.1)", never the raw "fz (beta=0.1)").
+        (:func:`short_words`: "fz (error weighted a tenth)", never the raw "fz (beta=0.1)").
     gloss_text : str
         The gloss as a sentence of its own ("Makespan: when the last task ends."), where the lead had no room for it;
         a page shows it beside the lead, never folded; "" when the lead glosses the metric itself.
@@ -984,8 +984,9 @@ def _params_words(name: str, params: dict[str, str], model: str | None) -> str:
 
 def short_words(label: str, model: str | None = None) -> str:
     """A label written with its parameters as a line names it again once its words were said: its heuristic's short
-    form of them (its ``label_short``: "fz (beta=0.1)": "fz (β = 0.1)"), never the raw keys; "" where it has none (a
-    label without parameters, a plug-in's, a model whose page says its labels itself: the classes page's)."""
+    form of them (its ``label_short``: "fz (beta=0.1)": "fz (error weighted a tenth)"), never the raw keys; "" where
+    it has none (a label without parameters, a plug-in's, a model whose page says its labels itself: the classes
+    page's)."""
     name, params = label_parts(label)
     base = re.fullmatch(r"(.*?)(?: \((.*)\))?", str(label)).group(1)
     try:
@@ -998,8 +999,9 @@ def short_words(label: str, model: str | None = None) -> str:
 
 def again_names(labels: list[str], model: str | None = None) -> dict[str, str]:
     """How a line says each label written with its parameters where it is mentioned again, after its words: its
-    short form (:func:`short_words`: "fz (β = 0.1)"), else its name alone where no other label of ``labels`` has that
-    name ("kpb" for "kpb (kbar=1)": "But kpb never asks ..."); a label that needs neither is left out."""
+    short form (:func:`short_words`: "fz (error weighted a tenth)"), else its name alone where no other label of
+    ``labels`` has that name ("kpb" for "kpb (kbar=1)": "But kpb never asks ..."); a label that needs neither is left
+    out."""
     names = Counter(label_parts(label)[0] for label in labels)
     out = {}
     for label in labels:
@@ -1012,7 +1014,7 @@ def again_names(labels: list[str], model: str | None = None) -> dict[str, str]:
 
 def shortened(text: str, shorts: Mapping[str, str]) -> str:
     """``text`` with each label written with its parameters, where it is mentioned again, in its short form
-    (:func:`short_words`; ``shorts``: label -> short form): "fz (β = 0.1)" for "fz (beta=0.1)"."""
+    (:func:`short_words`; ``shorts``: label -> short form): "fz (error weighted a tenth)" for "fz (beta=0.1)"."""
     for label, short in shorts.items():
         text = re.sub(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", lambda _m, short=short: short, text)
     return text
@@ -1294,7 +1296,7 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) ->
     else:  # the best average, which the trials do not tell apart yet
         lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
                  for at in (f"{v.connector} {v.best_text}", "")]
-    shorts = dict(v.shorts)  # a label with parameters never said raw ("fz (β = 0.1)", not "fz (beta=0.1)")
+    shorts = dict(v.shorts)  # a label with parameters never said raw ("fz (error weighted a tenth)", not "beta=0.1")
     said = [shortened(_said([line], dict(v.names), glosses)[0], shorts) for glosses in ({v.glossed: v.gloss}, {})
             for line in lines]  # the names kept before the metric's gloss
     return next((line for line in said if word_count(line) <= LEAD_WORDS), shortened(lines[-1], shorts))

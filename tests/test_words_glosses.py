@@ -113,7 +113,7 @@ def test_a_label_with_parameters_is_said_again_by_its_name_where_no_other_has_it
     assert again_names(["lpas", "kpb (kbar=1)", "mct (ties=random)"], "classes") == {"kpb (kbar=1)": "kpb",
                                                                                       "mct (ties=random)": "mct"}
     assert again_names(["kpb (kbar=1)", "kpb (kbar=3)"], "classes") == {}  # two kpb: each said as written
-    assert again_names(["fz (beta=0.1)", "fz"], "estimation") == {"fz (beta=0.1)": "fz (β = 0.1)"}
+    assert again_names(["fz (beta=0.1)", "fz"], "estimation") == {"fz (beta=0.1)": "fz (error weighted a tenth)"}
 
 
 def test_lambda_star_is_said_in_words_first_the_symbol_once_after_without_its_digits():

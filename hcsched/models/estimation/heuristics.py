@@ -272,15 +272,16 @@ class EstimationHeuristic(Heuristic):
         return ", ".join(said) if said and all(said) else ""
 
     def label_short(self, params: dict[str, str]) -> str:
-        """A label's parameters as a line names it again once its words were said (:func:`short_name`'s): {"beta":
-        "0.1"} -> "β = 0.1", never the raw "beta=0.1"; "" when it has none.
+        """A label's parameters as a line names it again once its words were said, as the charts name it
+        (:func:`short_name`'s): {"beta": "0.1"} -> "error weighted a tenth", never the raw "beta=0.1"; "" when it has
+        none.
 
         Parameters
         ----------
         params : dict of str to str
             The parameters as the label writes them (:func:`hcsched.heuristics.label_parts`).
         """
-        return _short_params(params)
+        return _chart_params(params)
 
     def order(self, event: MappingEvent) -> np.ndarray:
         """Its mapping of the event's tasks.
