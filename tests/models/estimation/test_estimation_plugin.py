@@ -113,9 +113,9 @@ def test_the_rules_inputs_are_read_only():
 def test_the_cost_model_lives_on_the_objects():
     sc = _tiny(["fa", {"name": "tabu", "iterations": 200}, "anneal"])
     fa, tabu, anneal = sc.heuristics
-    assert fa.heuristic.trial_seconds(sc.spec, fa) == pytest.approx(0.030 * (sc.spec.tasks / 450) ** 1.75)
+    assert fa.heuristic.trial_seconds(sc.spec, fa) == pytest.approx(0.0187 * (sc.spec.tasks / 450) ** 2.12)
     # tabu: 0.3 + 0.7 x (200 / 100) x (20 / 20) of its default cost
-    assert tabu.heuristic.trial_seconds(sc.spec, tabu) == pytest.approx(0.09 * 1.7 * (sc.spec.tasks / 450) ** 1.4)
+    assert tabu.heuristic.trial_seconds(sc.spec, tabu) == pytest.approx(0.0525 * 1.7 * (sc.spec.tasks / 450) ** 1.57)
     assert MODEL.trial_seconds(sc.spec, sc.heuristics) == pytest.approx(
         sum(h.heuristic.trial_seconds(sc.spec, h) for h in sc.heuristics))
     python = hcsched.heuristic("estimation", name="cost-python")(ef_rule)
