@@ -272,7 +272,8 @@ class Job:
     what: str = ""  # what its progress bar says first, e.g. "Sweep of quickstart: "
     notice_key: str = ""  # where it leaves its notice once cancelled or failed (with its scenario)
     on_result: Callable[[Job, Any], None] | None = None  # what its page does with its result (idempotent: see settle)
-    on_cancel: Callable[[Job], str] | None = None  # what its page keeps of it once cancelled, said after the notice
+    on_cancel: Callable[[Job], str] | None = None  # what its page keeps of it once cancelled, said after "The run was
+    # cancelled." in place of how far it went (:func:`done_words`), which it says as it keeps it
     noun: str = "run"  # "The run was cancelled."
     future: Future = field(default_factory=Future)
     done: float = 0.0
@@ -570,9 +571,8 @@ def settle(key: str) -> None:
         st.session_state.pop(job.notice_key, None)  # an older run's notice; on_result may leave its own
         job.on_result(job, value)
     elif kind == "cancelled":
-        done = f" It had done {int(job.done)} of {job.total} {job.word}s." if job.total > 1 else ""
-        kept = job.on_cancel(job) if job.on_cancel is not None else ""
-        st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.{done}{kept}", job.scenario)
+        said = job.on_cancel(job) if job.on_cancel is not None else done_words(job)
+        st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.{said}", job.scenario)
         if job.cancel.is_set():  # said wherever the person is now, even on a page of another scenario
             of = f" of {plain(job.scenario.name)}" if job.scenario is not None else ""
             st.toast(f"The {job.noun}{of} was cancelled after {int(job.done)} of {job.total} {job.word}s.",
@@ -580,6 +580,12 @@ def settle(key: str) -> None:
     else:
         st.session_state[job.notice_key] = ("error", f"The {job.noun} stopped: {plain(value)}", job.scenario)
     st.session_state.pop(key, None)
+
+
+def done_words(job: Job) -> str:
+    """How far a cancelled job went, a sentence after its notice: " It had done 17 of 50 trials." ("" for a job of
+    one step)."""
+    return f" It had done {int(job.done)} of {job.total} {job.word}s." if job.total > 1 else ""
 
 
 def _settle_ended() -> None:

@@ -13,7 +13,7 @@ import streamlit as st
 from hcsched import Scenario, get_model, simulate
 from hcsched.experiment import split_so_far
 from pages.history import keep, reuse
-from pages.jobs import KNOWN_ROWS, Job, follow, following, plain, settle, warm_kernels
+from pages.jobs import KNOWN_ROWS, Job, done_words, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
 from pages.widgets import after_trials, link, refusal, run_estimate
 
@@ -110,29 +110,38 @@ def _keep(job: Job, results: pd.DataFrame) -> None:
 
 
 def _keep_without_references(job: Job) -> str:
-    """A run cancelled while only its references (run after every trial of the others) were left: the others' whole
-    answer kept as the run's results, said in a sentence. Cancelled before, its finished trials are not kept (the
-    session's runs, their reuse and their what-ifs are whole runs of a scenario's trials and seed): said so."""
+    """What a cancelled run keeps, said after "The run was cancelled.": cancelled while only its references (run after
+    every trial of the others) were left, the others' whole answer kept as the run's results, with how far each part
+    went (" The other heuristics had done all 50 trials: their results are kept. The references tpsa and ga had done
+    17 of 50 and are left out."). Cancelled before, its finished trials are not kept (the session's runs, their reuse
+    and their what-ifs are whole runs of a scenario's trials and seed): said so."""
     if job.partial is None:
         return _not_kept(job)
     if job.kept is None:  # once: a settle done again keeps the same results, not a second run
         scenario, rows, pending = split_so_far(job.scenario, job.partial)
         whole = bool(pending) and rows["trial"].nunique() == job.scenario.trials
-        job.kept = (RunResult(scenario, rows, time.monotonic() - job.started, of=job.scenario), list(pending)) \
+        job.kept = (RunResult(scenario, rows, time.monotonic() - job.started, of=job.scenario), dict(pending)) \
             if whole else ()
     if not job.kept:
         return _not_kept(job)
     run, pending = job.kept
     keep(run)
-    return (f" The other heuristics' results of every {job.word} are kept; the references "
-            f"{plain(' and '.join(pending))} had not ended.")
+    total, word = job.scenario.trials, job.word
+    counts = sorted(set(pending.values()))
+    each = " each" if len(pending) > 1 and len(counts) == 1 else ""
+    ran = " and ".join(str(n) for n in counts)
+    them, are = ("The reference", "is") if len(pending) == 1 else ("The references", "are")
+    return (f" The other heuristics had done all {total} {word}s: their results are kept. {them} "
+            f"{plain(' and '.join(pending))} had done {ran} of {total}{each} and {are} left out.")
 
 
 def _not_kept(job: Job) -> str:
-    """Why a run cancelled with some trials done shows none of them, in a sentence ("" with none done)."""
+    """How far a cancelled run went and why none of its trials are shown, in sentences ("" with none done and one
+    trial)."""
+    done = done_words(job)
     if job.done < 1:
-        return ""
-    return f" Only a whole run's results are kept: fewer {job.word}s on Run give a quicker one."
+        return done
+    return f"{done} Only a whole run's results are kept: fewer {job.word}s on Run give a quicker one."
 
 
 def run_status(results: bool = False) -> None:

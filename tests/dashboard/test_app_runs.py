@@ -439,8 +439,8 @@ def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_a
         release.set()
     assert "job" not in at.session_state
     said = [w.value for w in at.warning]
-    assert "The run was cancelled. It had done 0 of 3 trials. The other heuristics' results of every trial are " \
-           f"kept; the references {ga.label} had not ended." in said, said
+    assert "The run was cancelled. The other heuristics had done all 3 trials: their results are kept. The " \
+           f"reference {ga.label} had done 0 of 3 and is left out." in said, said
     kept = at.session_state["results"]
     assert kept.of == sc and [h.label for h in kept.scenario.heuristics] == ["max-min", "min-min"]
     assert kept.results.equals(whole[whole["heuristic"] != ga.label].reset_index(drop=True))
@@ -753,7 +753,7 @@ def test_a_run_cancelled_part_way_says_why_its_finished_trials_are_not_shown():
     sc = preset("quickstart").replace(trials=6)
     whole = simulate(sc, jobs=1)
     job = plan_run(sc)
-    assert _keep_without_references(job) == ""  # nothing done: nothing to say
+    assert _keep_without_references(job) == " It had done 0 of 6 trials."  # nothing done: nothing more to say
     job.done, job.partial = 2.0, whole[whole["trial"] < 2]
-    assert _keep_without_references(job) == " Only a whole run's results are kept: fewer trials on Run give a " \
-                                            "quicker one."
+    assert _keep_without_references(job) == " It had done 2 of 6 trials. Only a whole run's results are kept: " \
+                                            "fewer trials on Run give a quicker one."
