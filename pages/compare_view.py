@@ -141,13 +141,13 @@ def what_if_row(key: str) -> None:
 
 def _what_if_button(where, words: str, current, changed, key: str) -> None:
     """A button that makes ``changed`` the current scenario and runs it; its help says what changes and how long it
-    takes, or why the server refuses it (the button greyed)."""
+    takes, or why the server refuses it (the button greyed); a caption under it says the time or the refusal."""
     planned = plan_run(changed)
     said = "; ".join(what_changed(current, changed))
     said += f". {planned.refused}" if planned.refused else f". About {duration_words(planned.estimate)}."
     clicked = where.button(words, key=key, help=plain(said), disabled=bool(planned.refused))
-    if not planned.refused:  # the estimate in view, not only on hover (a touch screen has none)
-        where.caption(f"About {duration_words(planned.estimate)}")
+    # the estimate, or why the button is greyed, in view, not only on hover (a touch screen has none)
+    where.caption(plain(planned.refused) if planned.refused else f"About {duration_words(planned.estimate)}")
     if clicked:
         job = plan_run(commit_scenario(changed))
         if job.refused is not None:

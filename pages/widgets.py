@@ -167,7 +167,7 @@ def refusal(scenario: Scenario, jobs: int | None = None) -> str | None:
         return None
     return (f"This run would take about {estimate / 60:.0f} minutes; the limit per run here is "
             f"{LIMIT_SECONDS / 60:.0f} "
-            "minutes (HCSCHED_RUN_LIMIT_SECONDS). Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
+            "minutes. Use fewer trials, tasks or heuristics, or run it with `hcsched run`.")
 
 
 def capacity_refusal(scenario: Scenario, jobs: int | None = None, points: int = 1) -> str | None:

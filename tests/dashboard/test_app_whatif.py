@@ -475,3 +475,21 @@ def test_the_run_picker_says_what_a_run_put_back_of_its_preset(monkeypatch):
                       "of mct"], titles
     history.keep(run_result(swapped(first, "mct", "sufferage").replace(machines=12)))  # said by the edits already
     assert history.history()[-1].title == "#3 quickstart (edited): machines 8 → 12; tasks 200 → 20; and 2 more"
+
+
+def test_a_refused_what_if_says_why_under_its_greyed_button(monkeypatch):
+    """A what-if over the per-run limit: its button greyed, and the reason in view under it (a touch screen has no
+    hover), in a person's words (no setting's name)."""
+    import pages.widgets as widgets
+
+    monkeypatch.setattr(widgets, "LIMIT_SECONDS", 1e-9)  # every run is over the limit
+    from helpers import open_results
+
+    at = open_results(SMALL)
+    assert not at.exception, at.exception
+    button = at.button(key="results_whatif_0")
+    assert button.disabled
+    said = [c.value for c in at.caption if "the limit per run here is" in c.value]
+    assert said and all("HCSCHED" not in c for c in said), [c.value for c in at.caption]
+    assert re.search(r"This run would take about \d+ minutes; the limit per run here is 0 minutes\. Use fewer trials",
+                     plain(said[0])), said
