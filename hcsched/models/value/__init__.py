@@ -106,7 +106,7 @@ class ValueModel(Model):
         return spec.spec_to_dict(s)
 
     def describe(self, s: spec.ValueSpec) -> str:
-        return (f"{s.machines} machines, about {s.expected_tasks:.0f} tasks over {minutes_beside(s.duration)}, "
+        return (f"{s.machines} machines, about {s.expected_tasks:,.0f} tasks over {minutes_beside(s.duration)}, "
                 f"{s.heterogeneity} heterogeneity, {s.deadlines} deadlines, {s.weighting} weighting")
 
     def scale(self, s: spec.ValueSpec) -> tuple[int, int]:
