@@ -79,6 +79,7 @@ class Comparison:
     upper: float
     trials: int  # trials where both have a finite value
     means: tuple[float, float] = (math.nan, math.nan)  # (the first's mean, the other's mean) over all their trials
+    scale: float = 1.0  # a mean times this is in the difference's unit (100 for a fraction's points)
 
     @property
     def separated(self) -> bool:
@@ -296,7 +297,7 @@ def _compare(table: pd.DataFrame, first: str, other: str, role: str, metric: Met
         mean, lo, hi = (x - 100.0 for x in mean_ci(d + 100.0, method="auto"))
     else:
         mean, lo, hi = mean_ci(d, method="t")
-    return Comparison(other, role, mean, lo, hi, int(d.size), (means[first], means[other]))
+    return Comparison(other, role, mean, lo, hi, int(d.size), (means[first], means[other]), scale)
 
 
 def _means(table: pd.DataFrame) -> dict[str, float]:
@@ -433,9 +434,14 @@ def glossed_once(lines: list[str], glosses: Mapping[str, str]) -> list[str]:
     return out
 
 
-def _size(x: float, kind: str) -> str:
-    """A difference's size with its unit: "6.1%", "2.3 points"."""
-    return f"{amount_text(abs(x))}%" if kind == "percent" else f"{amount_text(abs(x))} points"
+def _amount(x: float, digits: int | None = None) -> str:
+    """A difference's amount: :func:`~hcsched.formatting.amount_text`'s, or with ``digits`` decimals."""
+    return amount_text(x) if digits is None else f"{x:.{digits}f}"
+
+
+def _size(x: float, kind: str, digits: int | None = None) -> str:
+    """A difference's size with its unit: "6.1%", "2.3 points" (``digits``: its decimals, :func:`_digits`)."""
+    return f"{_amount(abs(x), digits)}%" if kind == "percent" else f"{_amount(abs(x), digits)} points"
 
 
 ABOUT_SAME = 0.05  # differences within this share of the largest are said as one size: "about 8.9%"
@@ -457,20 +463,22 @@ def _side(x: float) -> str:
     return "below" if x < 0 else "above"
 
 
-def _range(c: Comparison, kind: str) -> str:
+def _range(c: Comparison, kind: str, digits: int | None = None, short: bool = False) -> str:
     """The 95% interval in words: "4.8% to 7.3% below", "0.9 to 3.8 points above", "between 1.2% below and 17%
-    above"."""
-    pct = "%" if kind == "percent" else ""
+    above" (``digits``: the decimals of both ends, :func:`_digits`; ``short``: "0.02–0.06 points above", a word
+    less, where a lead has no room for more)."""
+    join = "–" if short else " to "
+    pct = "%" if kind == "percent" and not short else ""
     unit = "%" if kind == "percent" else " points"
-    if c.separated and _size(c.lower, kind) == _size(c.upper, kind):  # (about) the same difference in every trial
+    if c.separated and _size(c.lower, kind, digits) == _size(c.upper, kind, digits):  # about one size every trial
         if c.lower == c.upper:
-            return f"{_size(c.lower, kind)} {_side(c.lower)}, the same in every trial"
-        return f"about {_size(c.lower, kind)} {_side(c.lower)}"
+            return f"{_size(c.lower, kind, digits)} {_side(c.lower)}, the same in every trial"
+        return f"about {_size(c.lower, kind, digits)} {_side(c.lower)}"
     if c.upper < 0:
-        return f"{amount_text(-c.upper)}{pct} to {amount_text(-c.lower)}{unit} below"
+        return f"{_amount(-c.upper, digits)}{pct}{join}{_amount(-c.lower, digits)}{unit} below"
     if c.lower > 0:
-        return f"{amount_text(c.lower)}{pct} to {amount_text(c.upper)}{unit} above"
-    return f"between {_size(c.lower, kind)} below and {_size(c.upper, kind)} above"
+        return f"{_amount(c.lower, digits)}{pct}{join}{_amount(c.upper, digits)}{unit} above"
+    return f"between {_size(c.lower, kind, digits)} below and {_size(c.upper, kind, digits)} above"
 
 
 def _ci(c: Comparison, total: int) -> str:
@@ -552,8 +560,8 @@ def _fit(candidates: list[list[_Part]], after: list[str], names: Mapping[str, st
 
 
 def _told(c: Comparison, total: int, kind: str) -> str:
-    """"a real difference (95% interval: 4.8% to 7.3% below)"."""
-    return f"a real difference ({_ci(c, total)}: {_range(c, kind)})"
+    """"a real difference (95% interval: 4.8% to 7.3% below)"; a tiny one says so (:func:`_real`)."""
+    return f"{_real(c, kind)} ({_ci(c, total)}: {_range(c, kind, _digits(c, kind))})"
 
 
 def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str:
@@ -567,7 +575,7 @@ def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str
     if _equal(c):
         return f"equal to {name} in every trial"
     if c.told_apart:
-        return f"{_size(c.difference, kind)} {_side(c.difference)} {name}: {_told(c, total, kind)}"
+        return f"{_size(c.difference, kind, _digits(c, kind))} {_side(c.difference)} {name}: {_told(c, total, kind)}"
     return f"not told apart from {name}: the {_ci(c, total)} puts {first} {_range(c, kind)} {c.other} per trial"
 
 
@@ -584,9 +592,10 @@ def _benchmark_parts(v: Verdict, total: int, named: set[str]) -> list[_Part]:
 
 def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """The best told apart from the runner-up (or too few trials to tell): who, by how much, and whether it is
-    real, always with its 95% interval (where the names leave no room for it, the runner-up named without "the
-    runner-up", else by its label alone, its words said below the lead (:func:`bare`: "0.6 points above the
-    runner-up relative-cost"), else named below the lead)."""
+    real (a tiny difference says so, :func:`_real`), always with its 95% interval (where the names leave no room for
+    it, the runner-up named without "the runner-up", else by its label alone, its words said below the lead
+    (:func:`bare`: "0.6 points above the runner-up relative-cost", then "0.6 points above relative-cost"), else named
+    below the lead)."""
     c, best, what, sup = v.comparisons[0], v.best, metric_words(metric), _superlative(v)
     has = f"{best} has the {sup} {what}{_connector(metric)} {_at(v.best_mean, metric)}"
     if c.trials == 0:
@@ -599,13 +608,16 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
     bench = c.other == v.benchmark
     runner = (lambda x: f"the benchmark {x}, the runner-up" if bench else f"the runner-up {x}")  # noqa: E731
     named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
-    interval = _Part(f" ({_ci(c, total)}: {_range(c, v.kind)})")  # a lead that says "real" says how sure
-    gap = f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)}"
-    # "the runner-up" left out, then its words said below the lead, then its name, before the interval is
+    digits = _digits(c, v.kind)  # a tiny difference: real, but under 1% of its value, one precision throughout
+    gap = f"{has}, {_size(c.difference, v.kind, digits)} {_side(c.difference)}"
+    # "the runner-up" left out, then its words said below the lead, then the interval short, then its name, before
+    # the interval is ("real" says how sure)
     kind = "the benchmark " if bench else ""
-    return [[_Part(f"{gap} {who}: a real difference", below=below), interval]
-            for who, below in ((runner(c.other), ""), (f"{kind}{c.other}", ""), (runner(bare(c.other)), named),
-                               ("the runner-up", named))]
+    return [[_Part(f"{gap} {who}: {_real(c, v.kind)}", below=below),
+             _Part(f" ({_ci(c, total)}: {_range(c, v.kind, digits, short)})")]
+            for who, below, short in ((runner(c.other), "", False), (f"{kind}{c.other}", "", False),
+                                      (runner(bare(c.other)), named, False), (f"{kind}{bare(c.other)}", named, False),
+                                      (f"{kind}{bare(c.other)}", named, True), ("the runner-up", named, False))]
 
 
 def _superlative(v: Verdict) -> str:
@@ -707,7 +719,8 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
     if v.behind:  # always in the lead: the few clearly worse named bare, their words below it
         tail.append(_worse_part(v.behind))
     counted = [[_Part(f"No clear winner on {what}: {head}", below=below), *_mean_interval(v, metric, required),
-                *tail, *bench] for head, required in ((heads[0], True), (heads[1], True), (heads[0], False))]
+                *tail, *bench] for head, required in ((heads[0], True), (heads[1], True), (heads[0], False),
+                                                      (heads[1], False))]  # the last: the interval below, the tie short
     return counted if len(v.tied) >= GROUP_SHOWN else [named, *counted]
 
 
@@ -786,6 +799,25 @@ def small_words() -> str:
     return f"real, but under {SMALL:.0%} of its value"
 
 
+def _tiny(c: Comparison, kind: str) -> bool:
+    """Whether ``c`` is told apart but under :data:`SMALL` of the other's value (:func:`is_small`)."""
+    other = c.means[1] * c.scale
+    return c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other)
+
+
+def _digits(c: Comparison, kind: str) -> int | None:
+    """The decimals a tiny difference (:func:`_tiny`) and its interval are all said with, its first significant digit
+    the last ("0.04 points ... 0.02 to 0.10 points above", never "0.037 ... 0.016 to 0.1"); None for any other."""
+    if not _tiny(c, kind) or c.difference == 0:
+        return None
+    return max(-math.floor(math.log10(abs(c.difference))), 0 if abs(c.difference) >= 10 else 1)
+
+
+def _real(c: Comparison, kind: str) -> str:
+    """"a real difference", or, under :data:`SMALL` of the other's value, "real, but under 1% of its value"."""
+    return small_words() if _tiny(c, kind) else "a real difference"
+
+
 def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
     """How a reference compares with ``name``, short: "5.0 points above A (95% interval: 4.7 to 5.3 points above)"
     (told apart, so its interval says how sure), "about the same as A" (a real difference under 1% of A's value: a
@@ -794,31 +826,35 @@ def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
         return _against(c, "", name, kind, total)
     if not c.told_apart:
         return f"not told apart from {name}"
-    if is_small(c.difference, kind, c.means[1]):
+    if _tiny(c, kind):
         return f"about the same as {name}"
     return f"{_size(c.difference, kind)} {_side(c.difference)} {name} ({_ci(c, total)}: {_range(c, kind)})"
 
 
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
-    """A sentence per reference, against the best heuristic that can run online (the lead's): "For reference, not
-    contenders, each a search computed after the fact, knowing every task: ga reaches 95.7% of the upper bound, 4.3
-    points above slack-sufferage (95% interval: 4.0 to 4.6 points above). tpsa reaches 91.3%, about the same as
+    """What the references are, then a sentence per reference against the best heuristic that can run online (the
+    lead's), each at most :data:`LEAD_WORDS` words where the names allow: "For reference, not contenders: ga and tpsa,
+    each a search computed after the fact, knowing every task. ga reaches 95.7% of the upper bound, 4.3 points above
+    slack-sufferage (95% interval: 4.0 to 4.6 points above). tpsa reaches 91.3%, about the same as
     slack-sufferage."."""
     if not v.references:
         return ""
-    whats = {r.what for r in v.references}
-    shared = len(whats) == 1 and len(v.references) > 1
-    sentences = []
+    whats = list(dict.fromkeys(r.what for r in v.references))
+    labels = [r.label for r in v.references]
+    if len(labels) == 1:
+        head = f"For reference, not a contender: {labels[0]}, {whats[0]}."
+    elif len(whats) == 1:
+        head = f"For reference, not contenders: {listed(labels)}, each {whats[0]}."
+    else:
+        head = f"For reference, not contenders: {'; '.join(f'{r.label}, {r.what}' for r in v.references)}."
+    sentences = [head]
     for r in v.references:
-        value = _at(r.mean, metric) if not sentences else readable(r.mean, metric)  # the unit said once
-        said = f"{r.label}" + ("" if shared else f", {r.what},") + f" reaches {value}"
+        value = _at(r.mean, metric) if len(sentences) == 1 else readable(r.mean, metric)  # the unit said once
+        said = f"{'It' if len(labels) == 1 else r.label} reaches {value}"
         if r.versus is not None:
             said += ", " + _reference_against(r.versus, r.versus.other, v.kind, total)
-        sentences.append(said)
-    head = "For reference, not a contender" if len(sentences) == 1 else "For reference, not contenders"
-    if shared:
-        head += f", each {whats.pop()}"
-    return f"{head}: " + ". ".join(sentences) + "."
+        sentences.append(f"{said}.")
+    return " ".join(sentences)
 
 
 # --- the verdicts ------------------------------------------------------------------------------------------------
@@ -1171,19 +1207,38 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     for v in verdicts_[1:]:
         if v.best is not None and v.best != lead.best and v.separated:
             others.setdefault(v.best, []).append(v)
-    line = " ".join(f"But {best} {_clauses(found)}." for best, found in others.items())
     glosses = {v.glossed: v.gloss for v in verdicts_}
-    said = _said([_masked(lead.text, lead.bare), line], dict(lead.names), glosses)[1]
-    return shortened(said, dict(lead.shorts)) if line else ""
+    said = lambda line: shortened(_said([_masked(lead.text, lead.bare), line], dict(lead.names), glosses)[1],  # noqa: E731
+                                  dict(lead.shorts))
+    chosen = []
+    for best, found in others.items():  # one sentence each, else a sentence a metric where it would be too long
+        joined = f"But {best} {_clauses(found)}."
+        if word_count(sentences(said(" ".join([*chosen, joined])))[-1]) > LEAD_WORDS:
+            clauses = _clause_list(found)
+            joined = " ".join([f"But {best} {clauses[0]}."] + [f"It also {c}." for c in clauses[1:]])
+        chosen.append(joined)
+    return said(" ".join(chosen)) if chosen else ""
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``: split after a full stop, a question or an exclamation mark and a space."""
+    return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+
+
+def _clause_list(found: list[Verdict]) -> list[str]:
+    """What one heuristic wins, a clause each: "has the lowest mean flow time at 12,300 s", then the metrics it wins
+    that say so in their own words (:attr:`Verdict.trade`), then the gains against the benchmark it wins
+    (:func:`_gain_clause`)."""
+    has = [f"has {_has_clause(v)}" for v in found if not _gain_clause(v) and not v.trade]
+    own = [v.trade for v in found if v.trade and not _gain_clause(v)]
+    return has + own + [_gain_clause(v) for v in found if _gain_clause(v)]
 
 
 def _clauses(found: list[Verdict]) -> str:
-    """What one heuristic wins: "has the lowest mean flow time at 12,300 s and the lowest max stretch at 37.8", then
-    the metrics it wins that say so in their own words (:attr:`Verdict.trade`), then the gains against the benchmark
-    it wins (:func:`_gain_clause`)."""
+    """What one heuristic wins in one clause: "has the lowest mean flow time at 12,300 s and the lowest max stretch at
+    37.8", then its other clauses (:func:`_clause_list`)."""
     has = [_has_clause(v) for v in found if not _gain_clause(v) and not v.trade]
-    own = [v.trade for v in found if v.trade and not _gain_clause(v)]
-    return listed(([f"has {listed(has)}"] if has else []) + own + [_gain_clause(v) for v in found if _gain_clause(v)])
+    return listed(([f"has {listed(has)}"] if has else []) + _clause_list(found)[len(has):])
 
 
 def _has_clause(v: Verdict) -> str:

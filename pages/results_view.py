@@ -70,12 +70,18 @@ from pages.store import SESSION_HOURS
 from pages.widgets import PAGES, file_name, headline_metric, plain, plain_html, shown_as_error
 
 READING = ("How to read the intervals: a whisker on a bar, or [a, b] after a number, is the 95% interval of the mean: "
-           "with many more trials the mean would very likely lie inside it. Overlapping intervals alone do not make a "
-           "tie: the line above compares the heuristics trial by trial, on the same tasks.")
+           "with many more {word}s the mean would very likely lie inside it. Overlapping intervals alone do not make a "
+           "tie: the line above compares the heuristics {word} by {word}, on the same tasks.")
 INTERVALS = ("95% intervals of the mean: Student-t (as the papers), or the percentile bootstrap (4,000 resamples, "
              "fixed seed) for stretch and wherever Student-t would reach below zero for a non-negative metric or "
              "above 100% for a utilisation or a share of an upper bound.")
 GANTT_HEURISTICS = 4  # heuristics in the Gantt chart by default: the best few and the benchmark
+
+
+def reading(word: str) -> str:
+    """How to read the intervals, in the model's word for a trial ("replication", "simulation"): one caption, one
+    word."""
+    return READING.format(word=word)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)  # the whole server's: one trial's runs of a large preset are
@@ -269,7 +275,7 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
         sentences.append(f"{normalised[:1].upper()}{normalised[1:]} normalised to {plain(scenario.benchmark_label)}")
     with shown_as_error("Who wins could not be worked out"):
         show_verdict(results, scenario, key, so_far, to_come)
-    st.caption(". ".join(sentences) + ". " + READING, help=INTERVALS)
+    st.caption(". ".join(sentences) + ". " + reading(model.trial_word), help=INTERVALS)
     if said is not None:  # the progress bar says the count once the lead and this caption say it, not before
         said()
     if getattr(run, "of", None) is not None:  # a run whose references were cancelled: the others' whole answer
@@ -361,6 +367,31 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     found = scenario_verdicts(scenario, results)
     if not found:
         return
+    lead, *shown = lead_block(scenario, results, found, so_far, to_come)
+    said_as = lambda line: plain(shown_text(scenario.model, line))  # noqa: E731  (the model's words, as plain text)
+    with st.container(key=f"{key}_verdict"):
+        st.markdown(f"**{said_as(lead)}**")
+        for line in shown:
+            st.markdown(said_as(line))
+        rest = [line for line in headline(found).rest if line not in shown]
+        if rest:  # the lead's interval or benchmark where they did not fit, the bound
+            with st.expander("More on this answer", expanded=False):
+                st.markdown("\n\n".join(said_as(line) for line in rest))
+        if len(found) > 1:
+            with st.expander(f"Other metrics ({len(found) - 1})", expanded=False):
+                st.markdown("\n".join(f"- {said_as(' '.join(v.lines))}" for v in found[1:]))
+
+
+def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = None, so_far: int | None = None,
+               to_come: str = "") -> list[str]:
+    """The Results lead block, each sentence at most :data:`~hcsched.verdict.LEAD_WORDS` words: the lead, then the
+    lines right under it, never only folded away (the metric in words where the lead had no room for them, another
+    heuristic winning another metric for real, the references, those still to come). ``found``: the verdicts
+    (:func:`~hcsched.verdict.scenario_verdicts`), worked out when not given; ``so_far``, ``to_come``: as
+    :func:`show_verdict`'s. Empty without a verdict."""
+    found = scenario_verdicts(scenario, results) if found is None else found
+    if not found:
+        return []
     said = headline(found)
     model = get_model(scenario.model)
     text, gloss = said.lead, said.gloss
@@ -369,21 +400,8 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     else:  # one gloss: the lead's, else the line beside it
         text = progress_lead(found, so_far, scenario.trials, model.trial_word)
         gloss = found[0].gloss_beside(text)
-    said_as = lambda line: plain(shown_text(scenario.model, line))  # noqa: E731  (the model's words, as plain text)
-    with st.container(key=f"{key}_verdict"):
-        st.markdown(f"**{said_as(text)}**")
-        # never only folded away: the metric in words where the lead had no room for them, another heuristic winning
-        # another metric for real, and the references
-        shown = [line for line in (gloss, trade_off(found), found[0].reference_text, to_come) if line]
-        for line in shown:
-            st.markdown(said_as(line))
-        rest = [line for line in said.rest if line not in shown]
-        if rest:  # the lead's interval or benchmark where they did not fit, the bound
-            with st.expander("More on this answer", expanded=False):
-                st.markdown("\n\n".join(said_as(line) for line in rest))
-        if len(found) > 1:
-            with st.expander(f"Other metrics ({len(found) - 1})", expanded=False):
-                st.markdown("\n".join(f"- {said_as(' '.join(v.lines))}" for v in found[1:]))
+    return [text] + [line for line in (gloss, trade_off(found), found[0].reference_text, to_come) if line]
+
 
 def _no_one_keeps_up(model, scenario: Scenario, results: pd.DataFrame) -> str:
     """The lead when no heuristic that can run online kept up in any trial (:meth:`Model.overloaded`): its queues grow
@@ -392,8 +410,8 @@ def _no_one_keeps_up(model, scenario: Scenario, results: pd.DataFrame) -> str:
     if not online or not online <= set(model.overloaded(results)):
         return ""
     why = model.overload_words(scenario.spec)
-    return (f"No heuristic keeps up{': ' + why if why else ' with these arrivals'}. Tasks pile up for the whole run, "
-            "so the means below only compare how fast their queues grow.")
+    return (f"No heuristic keeps up{': ' + why if why else ' with these arrivals'}. Queues grow all run; the means "
+            "below only compare how fast.")
 
 
 def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str) -> list[tuple]:

@@ -118,10 +118,11 @@ def test_results_lead_with_one_sentence_and_fold_the_other_metrics():
     leads = [_plain(m.value) for m in at.markdown if m.value.startswith("**")]
     assert len(leads) == 1 and "makespan" in leads[0] and any(h.label in leads[0] for h in sc.heuristics)
     assert leads[0] == _plain(at.markdown[0].value)  # first, above the charts
-    # the winner on makespan loses two other metrics for real: said under the lead, not only folded away
+    # the winner on makespan loses two other metrics for real: said under the lead, not only folded away, in two
+    # sentences (one would be 37 words)
     assert _plain(at.markdown[1].value) == ("But min-min has the lowest mean flow time (a task's time from arrival to "
-                                            "finish, averaged) at 58,600 s (16 hours) and the lowest max stretch (the "
-                                            "worst task's slowdown) at 27.1 times its run time alone.")
+                                            "finish, averaged) at 58,600 s (16 hours). It also has the lowest max "
+                                            "stretch (the worst task's slowdown) at 27.1 times its run time alone.")
     other = next(e for e in at.expander if e.label.startswith("Other metrics"))
     assert other.label == "Other metrics (2)" and not other.proto.expanded  # not utilisation, which is no goal
     folded = _plain(other.markdown[0].value).splitlines()

@@ -389,8 +389,7 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     assert not [x for x in said if "0.67" in x or "times them" in x or "can handle 0." in x]
     lead = next(plain(m.value) for m in at.markdown if m.value.startswith("**"))  # no heuristic crowned
     assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take about "
-                    "two thirds of these arrivals). Tasks pile up for the whole run, so the means below only compare "
-                    "how fast their queues grow."), lead
+                    "two thirds of these arrivals). Queues grow all run; the means below only compare how fast."), lead
     at.button(key="results_compare").click().run()
     folded = plain(next(e for e in at.expander if e.label == "The other changes, and the winner").markdown[0].value)
     assert folded.startswith("What differs: arrival rates per class [5, 8] → [10, 16] tasks per time unit. Average "
