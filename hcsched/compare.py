@@ -596,6 +596,10 @@ class RunComparison:
     overloaded: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     #: the baseline's winner against the what-if's on the headline metric, where the winner changes (else None)
     best: Change | None = None
+    #: (metric, numerator, yardstick) of each metric that is a share of a per-trial yardstick (:func:`share_of`)
+    shares: tuple[tuple[str, str, str], ...] = ()
+    #: the changes of those numerators and yardsticks, per pair of heuristics (:func:`_share_parts`)
+    parts: tuple[Change, ...] = ()
 
     @property
     def left_out_text(self) -> str:
@@ -722,6 +726,56 @@ class RunComparison:
             return f", though {words} is {size_words(h, self.headline)}"
         return f", with no real change in {words}"
 
+    def _headline_change(self, c: Change) -> Change | None:
+        """The headline metric's change of the heuristics of ``c``."""
+        return next((o for o in self.changes if o.metric == self.headline.name
+                     and (o.before_label, o.after_label) == (c.before_label, c.after_label)), None)
+
+    def arrival_factor(self) -> float | None:
+        """How many times more often tasks arrive in the what-if than in the baseline, where only settings of
+        :data:`RATE_FACTORS` set it (one, or several by one factor); None otherwise."""
+        changed = [x for x in changed_settings(self.before, self.after) if x[0] in RATE_FACTORS]
+        if len(changed) == 1:
+            return _rate_factor(*changed[0])
+        return _common_rate_factor(changed)
+
+    def _sooner(self, metric: Metric, c: Change) -> list[str]:
+        """Where the lead says a change for the worse and tasks arrive faster, the headline metric's change for the
+        better said with its cause after it (a harder workload made the number look better): ", though makespan is 38%
+        shorter only because the tasks arrive in half the time", then shorter forms ("; makespan shorter only because
+        arrivals take half the time"); none otherwise."""
+        h = self._headline_change(c)
+        factor = self.arrival_factor()
+        if (metric.name == self.headline.name or h is None or not h.separated or factor is None or factor <= 1
+                or not _better(self.headline, h) or _better(metric, c)):
+            return []
+        words, span = metric_words(self.headline), _time_share(1.0 / factor)
+        size, moved = size_words(h, self.headline), _moved(self.headline, h.change > 0)
+        return [f", though {words} is {size} only because the tasks arrive in {span}",
+                f"; {words} {size} only because tasks arrive in {span}",
+                f"; {words} {size} only because arrivals take {span}",
+                f"; {words} {moved} only because arrivals take {span}"]
+
+    def share_why(self, metric: Metric, c: Change) -> str:
+        """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and
+        ``c`` a real change of it, which of the two moved it, the bigger first: ": the value itself falls 3.9%, the
+        upper bound stays" (the work done fell), ": the upper bound rises 40%, the value itself rises 20%" (a bigger
+        yardstick, not less work done); "" otherwise."""
+        share = next((x for x in self.shares if x[0] == metric.name), None)
+        if share is None or not c.separated:
+            return ""
+        found = [next((p for p in self.parts if p.metric == name
+                       and (p.before_label, p.after_label) == (c.before_label, c.after_label)), None)
+                 for name in share[1:]]
+        if None in found or any(math.isnan(p.change) for p in found) or found[1].change == found[1].lower \
+                == found[1].upper == 0:  # the same yardstick in every trial: the share moves as the work done
+            return ""
+        model = get_model(self.before.model)
+        yardstick = of_what(metric).removeprefix(" of ") or f"the {metric_words(model.metric(share[2]))}"
+        named = (f"the {metric_words(metric if of_what(metric) else model.metric(share[1]))} itself", yardstick)
+        said = sorted(zip(found, named, strict=True), key=lambda x: (x[0].separated, abs(x[0].change)), reverse=True)
+        return ": " + ", ".join(f"{words} {_moves(p)}" for p, words in said)
+
     def _not_like_for_like(self, c: Change) -> list[Metric]:
         """The headline metrics of ``c``'s heuristics that got better for real while the work itself differs."""
         if not self.workload:
@@ -768,7 +822,7 @@ class RunComparison:
             if caveat != "; not like for like: the work differs":  # why, first below the lead
                 rest.append(f"{differs[:1].upper()}{differs[1:]}, so its {metric_words(metric)} is not like for like.")
         glossed = metric.name != self.headline.name and named != f"{metric_words(metric)} ({metric.gloss})"
-        rest += [_detail(c, metric, glossed=glossed), *self._also_real(c, metric)]
+        rest += [_detail(c, metric, glossed=glossed), *self._share_details(metric, c), *self._also_real(c, metric)]
         easier = [m for m in easier if m != metric]
         if easier:
             rest.append(f"{differs[:1].upper()}{differs[1:]}, so the better {listed(metric_words(m) for m in easier)} "
@@ -793,14 +847,30 @@ class RunComparison:
         on = "" if metric.name == self.headline.name else metric_words(self.headline)
         room = word_count(self.winner_words(on, short=True))
         fits = lambda said, r: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS - r  # noqa: E731
-        for though in dict.fromkeys((self._though(metric, c), "")):
-            trade = though.startswith(", though")  # the other side of a trade-off: worth the verdict's words
-            forms = [(compact, bare) for bare in (False, True) for compact in (False, True)[: 2 if trade else 1]]
-            found = [(f"{n} of {_lead_pair(c, metric, *form)}{though}", n, though) for n in names for form in forms]
+        for tails, why in self._tails(metric, c):
+            found = [(f"{n} of {_lead_pair(c, metric, *form)}{tail}", n, tail)
+                     for n in names for tail in tails for form in _forms(tail, why)]
             hit = next((x for r in (room, 0) for x in found if fits(x[0], r)), None)
             if hit is not None:
                 return hit
         return f"{names[-1]} of {_lead_pair(c, metric)}", names[-1], ""
+
+    def _tails(self, metric: Metric, c: Change) -> list[tuple[list[str], bool]]:
+        """What a lead may say after its change, each group of forms tried in turn, with whether it says why a
+        number moved (:func:`_forms`): why a share moved (:meth:`share_why`), why the headline number looks better
+        (:meth:`_sooner`), then the headline metric's change alone (:meth:`_though`), then nothing. A share that
+        looks better where the work itself differs leaves its lead's room to saying so (:meth:`_not_like_for_like`)."""
+        though = self._though(metric, c)
+        why = "" if metric in self._not_like_for_like(c) else self.share_why(metric, c)
+        groups = [([why + though], True)] if why else []
+        groups += [(self._sooner(metric, c), True), ([though], False), ([""], False)]
+        seen: set[str] = set()
+        out = []
+        for tails, said in groups:
+            tails = [t for t in tails if t not in seen]
+            seen.update(tails)
+            out += [(tails, said)] if tails else []
+        return out
 
     def _followed(self, c: Change, run: int) -> Change:
         """The change a line where one run's queues piled up follows: ``c`` (the baseline winner's), but the
@@ -842,19 +912,37 @@ class RunComparison:
         90.8% of the upper bound (about 0.5 points lower: real, but under 1% of its value)", its short form where that
         does not fit, :func:`_best_words`), then the old winner's own
         change ("max-min itself 11 points lower"), and the winner, each in the lead where it fits, else below it:
-        a manager reads first how the best answer moved, not how the old winner fell."""
+        a manager reads first how the best answer moved, not how the old winner fell. Where the value is a share of
+        a yardstick the what-if changed, why it moved comes first, the change said short where that makes room
+        (:meth:`share_why`: "(clearly worse): the value itself falls 4.1%, the upper bound stays")."""
         metric, best = self.headline, self.best
-        said = _best_words(best, metric)
-        if word_count(f"{self._what(1, short)}: {said}.") > CHANGE_LEAD_WORDS:
-            said = _best_words(best, metric, short=True)
+        why = self.share_why(metric, best)
+        forms = [{}, {"short": True}, {"short": True, "compact": True},
+                 {"short": True, "compact": True, "sized": False}]
+        fits = lambda said: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS  # noqa: E731
+        said = next((x for x in (_best_words(best, metric, **form) + why for form in forms) if why and fits(x)),
+                    None)
+        if said is None:
+            said = _best_words(best, metric)
+            said = said if fits(said) else _best_words(best, metric, short=True)
         lead, rest = self._opening(short, said)
         drop = f"{old.before_label} itself {size_words(old, metric)}"
         if math.isnan(old.change) or word_count(f"{lead}; {drop}.") > CHANGE_LEAD_WORDS:
             rest.append(f"The old winner: {metric_words(metric)} of {_lead_pair(old, metric)}.")
         else:
             lead += f"; {drop}"
-        return self._with_winner(lead, [*rest, _detail(best, metric), _detail(old, metric),
-                                        *self._also_real(old, metric)])
+        return self._with_winner(lead, [*rest, _detail(best, metric), *self._share_details(metric, best),
+                                        _detail(old, metric), *self._also_real(old, metric)])
+
+    def _share_details(self, metric: Metric, c: Change) -> list[str]:
+        """Where :meth:`share_why` says why a share moved, the changes of its numerator and yardstick in full, for
+        the line's detail ("Value V of max-min 8,423 → max-max 8,095, -3.9%; 95% interval: ...")."""
+        if not self.share_why(metric, c):
+            return []
+        model = get_model(self.before.model)
+        parts = [p for p in self.parts if (p.before_label, p.after_label) == (c.before_label, c.after_label)]
+        return [_detail(p, model.metric(p.metric)) for name in next(x for x in self.shares if x[0] == metric.name)[1:]
+                for p in parts if p.metric == name]
 
     def _also_real(self, c: Change, metric: Metric) -> list[str]:
         """"Also a real change: ..." of the other headline metrics of ``c``'s heuristics than ``metric``; none
@@ -915,8 +1003,14 @@ class RunComparison:
         the winner (or why there is none) themselves."""
         lead, rest = self.change_parts()
         found = self.leading()
-        if found is None or self._piles_up(found[1]) is not None or self._old_winner() is not None:
+        if found is None or self._piles_up(found[1]) is not None:
             return lead
+        if self._old_winner() is not None:  # the winner is said in its lead, or left out for why the share moved
+            winner = self.winner_words(short=True)
+            why = self.share_why(self.headline, self.best)
+            if not why or why not in lead or winner in lead:
+                return lead
+            return f"{lead}{WINNER_BELOW}{winner[:1].upper()}{winner[1:]}."
         on = "" if found[0].name == self.headline.name else metric_words(self.headline)
         if self.winner_words(on, short=True) in lead or self.winner_words(on) in lead:
             return lead
@@ -1141,7 +1235,7 @@ def _short_pair(before: float, after: float, metric: Metric) -> str:
     return readable_pair(before, after, metric)
 
 
-def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = False) -> str:
+def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = False, terse: bool = False) -> str:
     """"sufferage 6.2 → 4.0 days (35% shorter: a real change, for the better)", "min-min 6.8 days → max-min 20 days
     (198% longer: a real change, for the worse)", "sufferage 8.8 → 88 times its run time alone (a real change, for
     the worse)": the two means as a lead sentence says them (a value with words of its own as the Results leads say
@@ -1149,18 +1243,58 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
     size of a change of many times is left to the values where they say "times" themselves ("8.8 → 88 times its run
     time alone", not also "10 times as high"). ``compact``: a real change said "clearly worse" (:func:`_judged`);
     ``short``: without what the values are of ("89.5% → 89.8%", not "... of the upper bound": the Results lead of
-    either run says it)."""
+    either run says it); ``terse``: the size left to the values, and a value in words of its own with their first
+    word only (:func:`_terse`: "8.8 → 88 times (clearly worse)")."""
     of = "" if short else of_what(metric)
     if metric.said:
-        head = _rough_pair(c, metric, short)
+        head = _rough_pair(c, metric, short, terse)
     elif c.before_label != c.after_label:
         a, b = _values(c, metric)
         head = f"{c.before_label} {a} → {c.after_label} {b}{of}"
     else:
         pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric)
         head = f"{c.before_label} {pair}{of}"
-    said = _judged(c, metric, sized=not (metric.said and _many_times(c)), compact=compact)
+    said = _judged(c, metric, sized=not (terse or metric.said and _many_times(c)), compact=compact)
     return f"{head} ({said})" if said else head
+
+
+def _forms(tail: str, why: bool) -> list[tuple[bool, ...]]:
+    """How :func:`_lead_pair` may say a lead's values before ``tail``, the first that fits taken: in full, then
+    without what they are of; a real change said "clearly worse" (compact) where ``tail`` is the other side of a
+    trade-off or says why the number moved (``why``); then, for such a tail, the size left to the values and a value
+    in words of its own said short ("the worst task's slowdown of mct 8.8 → 88 times (clearly worse)")."""
+    trade = tail.startswith(", though") or why
+    forms = [(compact, bare) for bare in (False, True) for compact in (False, True)[: 2 if trade else 1]]
+    return forms + ([(True, True, True)] if why else [])
+
+
+def _time_share(share: float) -> str:
+    """"half the time", "a third of the time", "40% of the time": how long arrivals take after a change of their
+    rate, ``share`` of the time they took."""
+    for part, words in ((1 / 2, "half the time"), (1 / 3, "a third of the time"), (1 / 4, "a quarter of the time")):
+        if math.isclose(share, part, rel_tol=1e-6):
+            return words
+    return f"{amount_text(100 * share)}% of the time"
+
+
+def _moves(c: Change) -> str:
+    """How an amount moved, in a verb: "rises 20%", "falls 3.9%", "is 3.3 times as high"; "stays" without a real
+    change, "barely moves" for a real one under 1% of its value (:func:`~hcsched.verdict.is_small`)."""
+    if not c.separated:
+        return "stays"
+    if is_small(c.change, c.kind, c.before):
+        return "barely moves"
+    if c.kind == "percent" and c.lower >= TIMES_FROM:
+        return f"is {_times(c.change)} as high"
+    return f"{'rises' if c.change > 0 else 'falls'} {_amount(c.change, c.kind)}"
+
+
+def _terse(pair: str, metric: Metric) -> str:
+    """Values said in words of their own (:attr:`Metric.said`) with their first word only: "8.8 → 88 times" for
+    "8.8 → 88 times its run time alone", where the metric's plain words beside them say the rest."""
+    tail = metric.said[0].partition("{}")[2] if metric.said else ""
+    words = tail.split()
+    return f"{pair[: -len(tail)]} {words[0]}" if len(words) > 1 and pair.endswith(tail) else pair
 
 
 def _many_times(c: Change) -> bool:
@@ -1187,27 +1321,29 @@ def _judged(c: Change, metric: Metric, sized: bool = True, compact: bool = False
     return ": ".join(x for x in (size, verdict) if x)
 
 
-def _best_words(c: Change, metric: Metric, short: bool = False) -> str:
+def _best_words(c: Change, metric: Metric, short: bool = False, compact: bool = False, sized: bool = True) -> str:
     """The best value before against the best after, where the winner changes: "the best value moves from max-min
     91.3% to slack-sufferage 90.8% of the upper bound (about 0.5 points lower: real, but under 1% of its value)", the
     difference as the values shown give it (:func:`_lead_size`); ``short``: without what the values are of ("the
     best value moves from max-min 91.3% to slack-sufferage 90.8% (...)"; the Results lead of either run says it,
-    and so does the line's detail below it)."""
+    and so does the line's detail below it); ``compact``, ``sized``: the change said as :func:`_judged` says it."""
     a, b = _values(c, metric)
     head = f"the best {metric_words(metric)} moves from {c.before_label} {a} to {c.after_label} {b}"
     head += "" if short else of_what(metric)
-    said = _judged(c, metric)
+    said = _judged(c, metric, sized=sized, compact=compact)
     return f"{head} ({said})" if said else head
 
 
-def _rough_pair(c: Change, metric: Metric, short: bool = False) -> str:
+def _rough_pair(c: Change, metric: Metric, short: bool = False, terse: bool = False) -> str:
     """"lpas 5.16 → 86,600 tasks", "mean response time of lpas 1.6 → 14,000 time units": the values as the leads say
     them (:func:`~hcsched.formatting.said_pair`, the unit said once); a time in seconds and a percentage as
-    :func:`_short_pair` says them; ``short``: without what they are of (:func:`_lead_pair`)."""
+    :func:`_short_pair` says them; ``short``: without what they are of, ``terse``: their own words short
+    (:func:`_lead_pair`)."""
     if metric.unit in ("s", "%") or is_fraction(metric):
         pair = " → ".join(_values(c, metric))
     else:
         pair = said_pair(c.before, c.after, metric)
+        pair = _terse(pair, metric) if terse else pair
     of = "" if short else of_what(metric)
     if c.before_label == c.after_label:
         return f"{c.before_label} {pair}{of}"
@@ -1279,9 +1415,60 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),
                                      (x, y)))
     winners = winner_of(before, before_results), winner_of(after, after_results)
+    best = _best_change(lead, winners, before_results, after_results, paired)
+    shares = tuple(found for m in metrics if (found := share_of(m, metrics, before_results, after_results)))
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),
                          winners, left_out, (model.overloaded(before_results), model.overloaded(after_results)),
-                         _best_change(lead, winners, before_results, after_results, paired))
+                         best, shares, _share_parts(shares, metrics, pairs, best, before_results, after_results,
+                                                    paired))
+
+
+def _per_trial(results: pd.DataFrame, column: str) -> bool:
+    """Whether ``column`` is one positive value per trial, the same for every heuristic of the trial (a yardstick
+    such as a trial's upper bound)."""
+    values = results[column]
+    if not pd.api.types.is_numeric_dtype(values) or not (values > 0).all():
+        return False
+    return bool((results.groupby("trial")[column].nunique() == 1).all())
+
+
+def share_of(metric: Metric, metrics: list[Metric], before_results: pd.DataFrame,
+             after_results: pd.DataFrame) -> tuple[str, str, str] | None:
+    """(metric, numerator, yardstick) where ``metric`` is, in every row of both runs, another metric's column
+    divided by a per-trial yardstick (:func:`_per_trial`), times 100 for a percentage: "value, % of the upper bound"
+    is 100 V / UB (Kim et al. section 5). A what-if that changes the yardstick moves the share with the work done
+    unchanged, so the line says which of the two moved (:meth:`RunComparison.share_why`). None for any other
+    metric."""
+    if not metric.better or metric.name not in before_results or metric.name not in after_results:
+        return None
+    scale = 100.0 if metric.unit == "%" else 1.0
+    both = pd.concat([before_results, after_results], ignore_index=True)
+    names = [m.name for m in metrics if m.name != metric.name and m.name in both]
+    yardsticks = [n for n in names if _per_trial(before_results, n) and _per_trial(after_results, n)]
+    target = both[metric.name].to_numpy(float)
+    for y in yardsticks:
+        for x in names:
+            if x == y or not pd.api.types.is_numeric_dtype(both[x]):
+                continue
+            said = scale * both[x].to_numpy(float) / both[y].to_numpy(float)
+            if np.allclose(target, said, rtol=1e-9, atol=0.0, equal_nan=True):
+                return metric.name, x, y
+    return None
+
+
+def _share_parts(shares: tuple[tuple[str, str, str], ...], metrics: list[Metric],
+                 pairs: list[tuple[str | None, str | None]], best: Change | None, before_results: pd.DataFrame,
+                 after_results: pd.DataFrame, paired: bool) -> tuple[Change, ...]:
+    """The changes of each share's numerator and yardstick (:func:`share_of`), for every matched pair of
+    heuristics and for the best against the best (:attr:`RunComparison.best`)."""
+    by_name = {m.name: m for m in metrics}
+    labels = [(x, y) for x, y in pairs if x and y] + ([(best.before_label, best.after_label)] if best else [])
+    out = []
+    for _, *parts in shares:
+        for name in parts:
+            a, b = wide(before_results, name), wide(after_results, name)
+            out += [change_of(by_name[name], a[x], b[y], paired, (x, y)) for x, y in dict.fromkeys(labels)]
+    return tuple(out)
 
 
 def _best_change(metric: Metric, winners: tuple[Winner, Winner], before_results: pd.DataFrame,

@@ -1,0 +1,121 @@
+"""What-if lines that say why a headline number moved (hcsched.compare): a share of a yardstick the what-if changed
+says which of the two moved it (Kim et al. section 5: value as a percentage of the upper bound), and a makespan made
+shorter by faster arrivals says so; the lines of other what-ifs stay as they were."""
+
+from __future__ import annotations
+
+import pandas as pd
+from test_compare_whatif_lines import _stretched, _valued
+
+from hcsched import preset
+from hcsched.compare import LINE_WORDS, compare_runs, quick_what_ifs, share_of, swapped
+from hcsched.registry import get_model
+from hcsched.verdict import word_count
+
+
+def _earned(scenario, means: dict, bound: float, spread: float = 0.0, wobble: float = 0.0) -> pd.DataFrame:
+    """Hand-made value results whose value in % of the upper bound is 100 V / UB in every row: each heuristic's
+    share by trial (max-max's a little apart from trial to trial; ``wobble``: every one's), the upper bound
+    ``bound`` growing by trial (``spread``: moved a little either way, as another draw of the same tasks moves it)."""
+    rows = []
+    for t in range(8):
+        ub = bound + 40.0 * t + spread * ((t % 3) - 1)
+        for h in scenario.heuristics:
+            pct = means[h.label] + 0.1 * (t % 3) + 0.05 * (t % 2) * (h.label == "max-max") + wobble * ((3 * t) % 5)
+            rows.append({"trial": t, "heuristic": h.label, "value": pct * ub / 100, "upper_bound": ub,
+                         "value_pct_ub": pct})
+    return pd.DataFrame(rows)
+
+
+def _kim(machines_means: dict, bound_after: float, spread: float = 0.5, wobble: float = 0.0):
+    kim = preset("kim-loose-high-heavy")
+    before = kim.replace(heuristics=tuple(h for h in kim.heuristics if h.label in ("max-max", "max-min", "min-min")),
+                         trials=8)
+    words, after = quick_what_ifs(before)[0]
+    assert words == "Twice the machines"
+    return compare_runs(before, _earned(before, {"max-min": 91.3, "max-max": 89.0, "min-min": 88.0}, 9270.0),
+                        after, _earned(after, machines_means, bound_after, spread, wobble))
+
+
+def test_a_share_that_falls_with_twice_the_machines_says_the_value_itself_fell_and_the_bound_stayed():
+    """"twice the machines: the best value moves from max-min 91.3% to max-max 87.5% (about 3.8 points lower: a real
+    change, for the worse)" read as twice the machines making things worse, with no why. The value is a share of
+    the upper bound, which the machines enter: the line says which of the two moved it (here the value earned
+    itself: every task meets its deadline either way, and the start-up tasks, run at once, finish before the
+    window that counts opens), and the winner below."""
+    cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0)
+    assert cmp.shares == (("value_pct_ub", "value", "upper_bound"),)
+    line = cmp.change_summary()
+    assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse): "
+                    "the value itself falls 4.1%, the upper bound stays.\n\nMax-max now wins."), line
+    assert word_count(f"Against run #1: {cmp.change_lead()}") <= LINE_WORDS
+    said = cmp.change_line()  # both in full below
+    assert "Value V of max-min 8,600 → max-max 8,244, -4.1%; 95% interval: 4.1% to 4.2% lower" in said, said
+    assert "Upper bound UB of max-min 9,410 → max-max 9,410, -0.00066%; 95% interval: 0.0044% lower to 0.003% " \
+           "higher" in said, said
+
+
+def test_a_share_that_falls_because_its_yardstick_grew_says_so_first():
+    """Where the yardstick grows more than the value earned, the line says the bound grew first: the share falls
+    with more value earned."""
+    cmp = _kim({"max-min": 80.0, "max-max": 79.0, "min-min": 78.0}, 11_124.0, spread=0.0, wobble=0.1)
+    lead = cmp.change_lead()
+    assert lead == ("twice the machines: value of max-min 91.4% → 80.3% (clearly worse): the upper bound rises 20%, "
+                    "the value itself rises 5.1%; the winner stays max-min."), lead
+    assert word_count(f"Against run #1: {lead}") <= LINE_WORDS
+
+
+def test_a_share_of_the_same_yardstick_says_no_why():
+    """A swap runs the very same tasks: the upper bound is the same in every trial, so the share moves as the value
+    does and the line stays as it was."""
+    kim = preset("kim-loose-high-heavy")
+    before = kim.replace(heuristics=tuple(h for h in kim.heuristics if h.label in ("max-min", "min-min",
+                                                                                   "relative-cost")))
+    after = swapped(before, "relative-cost", "switching")
+    means = {"max-min": 91.3, "min-min": 88.0, "relative-cost": 89.47, "switching": 89.79}
+    cmp = compare_runs(before, _valued(before, means), after, _valued(after, means))
+    assert cmp.shares and cmp.share_why(cmp.headline, cmp.subject()) == ""
+    assert "itself" not in cmp.change_line() and "Upper bound UB" not in cmp.change_line()
+
+
+def test_only_a_column_over_a_per_trial_yardstick_is_a_share():
+    """The etc model's headline metrics are no share of a per-trial yardstick: its lines say no why of one."""
+    base = preset("quickstart").replace(tasks=100, trials=8)
+    results = _stretched(base, 535_000.0, 8.763)
+    metrics = list(get_model("etc").table_metrics())
+    assert [m.name for m in metrics if share_of(m, metrics, results, results)] == []
+
+
+def _twice_the_rate(base):
+    return base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=2 * base.arrivals.rate))
+
+
+def test_a_makespan_shorter_from_faster_arrivals_says_why():
+    """"twice the arrival rate: the worst task's slowdown of sufferage 8.8 → 88 times its run time alone (clearly
+    worse), though makespan is 38% shorter." read as if the schedule had shortened the makespan: the same tasks
+    arrive in half the time. The line says so, within 28 words with whom it is against."""
+    base = preset("quickstart").replace(tasks=100, trials=8)
+    machines = base.replace(machines=2 * base.machines)
+    fast = _twice_the_rate(machines)
+    cmp = compare_runs(machines, _stretched(machines, 535_000.0, 8.763), fast, _stretched(fast, 332_000.0, 88.38))
+    assert cmp.arrival_factor() == 2.0
+    line = cmp.change_summary()
+    assert line == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
+                    "makespan shorter only because arrivals take half the time.\n\nThe winner on makespan stays "
+                    "mct."), line
+    assert word_count(f"Against run #2: {cmp.change_lead()}") <= LINE_WORDS
+    assert "Also a real change: makespan 38% shorter" in cmp.change_line()  # its size below
+
+
+def test_other_what_if_lines_are_unchanged():
+    """Twice the machines (a makespan shorter, like for like), half the arrival rate (a makespan longer, the change
+    for the worse itself) and a value swap say what they said before."""
+    base = preset("quickstart").replace(tasks=100, trials=8)
+    more = base.replace(machines=2 * base.machines)
+    cmp = compare_runs(base, _stretched(base, 535_000.0, 8.763), more, _stretched(more, 350_000.0, 6.0))
+    assert cmp.change_summary() == ("twice the machines: makespan of mct (Minimum completion time) 6.2 → 4.1 days "
+                                    "(35% shorter in every trial); the winner stays mct."), cmp.change_summary()
+    slow = base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=base.arrivals.rate / 2))
+    cmp = compare_runs(base, _stretched(base, 535_000.0, 8.763), slow, _stretched(slow, 800_000.0, 4.0))
+    assert cmp.change_summary() == ("half the arrival rate: makespan of mct (Minimum completion time) 6.2 → 9.3 "
+                                    "days (50% longer in every trial); the winner stays mct."), cmp.change_summary()
