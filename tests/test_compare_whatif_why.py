@@ -5,10 +5,10 @@ shorter by faster arrivals says so; the lines of other what-ifs stay as they wer
 from __future__ import annotations
 
 import pandas as pd
-from test_compare_whatif_lines import _stretched, _valued
+from test_compare_whatif_lines import _stretched, value_swap
 
 from hcsched import preset
-from hcsched.compare import LINE_WORDS, compare_runs, quick_what_ifs, share_of, swapped
+from hcsched.compare import LINE_WORDS, compare_runs, quick_what_ifs, share_of
 from hcsched.registry import get_model
 from hcsched.verdict import word_count
 
@@ -68,12 +68,7 @@ def test_a_share_that_falls_because_its_yardstick_grew_says_so_first():
 def test_a_share_of_the_same_yardstick_says_no_why():
     """A swap runs the very same tasks: the upper bound is the same in every trial, so the share moves as the value
     does and the line stays as it was."""
-    kim = preset("kim-loose-high-heavy")
-    before = kim.replace(heuristics=tuple(h for h in kim.heuristics if h.label in ("max-min", "min-min",
-                                                                                   "relative-cost")))
-    after = swapped(before, "relative-cost", "switching")
-    means = {"max-min": 91.3, "min-min": 88.0, "relative-cost": 89.47, "switching": 89.79}
-    cmp = compare_runs(before, _valued(before, means), after, _valued(after, means))
+    cmp = value_swap()
     assert cmp.shares and cmp.share_why(cmp.headline, cmp.subject()) == ""
     assert "itself" not in cmp.change_line() and "Upper bound UB" not in cmp.change_line()
 
