@@ -349,12 +349,19 @@ def _round_below(step: float) -> float:
 def label_step(t0: float, t1: float) -> tuple[float, float]:
     """The time slider's labels from ``t0`` to ``t1``: their round step, at most :data:`SLIDER_LABELS` of them, and
     the first. A window the page gives (a round start and length) is labelled from its own start to its own end,
-    "350, 450 ... 950" for 350 s to 950 s (every 100 s, as its axis is ticked), "2,270, 2,271 ... 2,275"; any other
-    span from the last multiple of that step at or before ``t0`` ("0, 100,000 ... 700,000")."""
+    "350, 450 ... 950" for 350 s to 950 s (every 100 s, as its axis is ticked), "2,270, 2,271 ... 2,275"; a round
+    start with a length that is not from that start ("200, 400 ... 2,400" for 200 s to 2,450 s, so that Play runs
+    within the window); any other span from the last multiple of that step at or before ``t0`` ("0, 100,000 ...
+    700,000")."""
     coarse = round_step(t1 - t0, SLIDER_LABELS)
     step = coarse
     for _ in range(3):  # the step, then up to two finer ones (100, 50, 25), where the window is round for it
         if _multiple(t0, step / 2) and _multiple(t1 - t0, step) and (t1 - t0) / step <= SLIDER_LABELS + 4:
+            return step, t0
+        step = _round_below(step)
+    step = coarse
+    for _ in range(3):  # a round start whose length is not: from the start, at a step it is a multiple of
+        if _multiple(t0, step) and (t1 - t0) / step <= SLIDER_LABELS + 4:
             return step, t0
         step = _round_below(step)
     return coarse, float(np.floor(t0 / coarse + 1e-9) * coarse)
@@ -474,18 +481,23 @@ MAX_GANTT_FRAMES = 60
 GANTT_BARS = 1000
 ROW_BARS = 40  # bars of one machine row in the default window at most: a row a person reads, not a barcode
 FRAME_BARS = 1500  # bars x frames a browser redraws smoothly at ~80-150 ms a frame (browser test)
-# The default chart, its controls with it, fits a 900-px-tall browser window under the page's header (browser test):
-GANTT_HEIGHT = 760  # px of the whole figure by default
+# The Gantt opens fitting a 900-px-tall browser window with the page's Gantt controls above it, under the page's
+# header (60 px; browser test): px of that screen and of each control (measured in chromium at 1440 x 900).
+GANTT_SCREEN = 900 - 60
+PICKER_PX = 84  # the heuristics picker, the first Gantt control
+VIEW_PX = 84  # the view's choice (every row at once, or the busiest in detail), where not every row fits
+WINDOW_PX = 123  # the time window of a large trial: start, length and the line saying it
+TASK_PX = 112  # the marked task
 GANTT_TOP = 130  # px above the panels: Play, Pause, the time slider and the first panel's title
 GANTT_GAP = 40  # px between panels: the next panel's title
 GANTT_BOTTOM = 50  # px below the panels: the time axis' numbers and title
-# The overview (every row at once) opens under the page's Gantt controls: the view's choice, the time window (start,
-# length and the line saying it) and the marked task, about 290 px in all; with them it fits a 900-px window under the
-# page's header (60 px): 90 processors drew p63 at the window's bottom at GANTT_HEIGHT.
-OVERVIEW_HEIGHT = 540
-# The busiest rows in detail, the overview's alternative (:func:`gantt_detail`): under the same controls (and the
-# line saying which rows it shows), so within the same px; its four panels of 11 rows at GANTT_HEIGHT put the fourth
-# below a 900-px window's fold.
+# px of the whole figure by default, under the picker, a time window and the marked task (a small trial, shown whole,
+# has no window: :func:`gantt_height`)
+GANTT_HEIGHT = GANTT_SCREEN - PICKER_PX - WINDOW_PX - TASK_PX
+# The overview (every row at once) opens under the picker, the view's choice, the time window and the marked task.
+OVERVIEW_HEIGHT = GANTT_SCREEN - PICKER_PX - VIEW_PX - WINDOW_PX - TASK_PX
+# The busiest rows in detail, the overview's alternative (:func:`gantt_detail`): under the same controls and the
+# rows' range, so within the same px at most; its panels then shrink to their smallest readable rows.
 DETAIL_HEIGHT = OVERVIEW_HEIGHT
 ROW_PX = (10.0, 22.0)  # a machine row's height, px: at least a bar a person reads, at most
 LANE_PX = (6.0, 22.0)  # a lane's height, px, where a row runs its tasks at once (each task a lane)
@@ -504,18 +516,28 @@ def gantt_rows_px(panels: int, height: float = GANTT_HEIGHT) -> float:
     return height - GANTT_TOP - GANTT_BOTTOM - max(0, panels - 1) * GANTT_GAP
 
 
+def gantt_height(schedules: dict[str, Schedule], machines: Sequence[int] | None = None) -> float:
+    """The px of the Gantt chart of ``schedules`` (on ``machines``, all by default) that fit :data:`GANTT_SCREEN` with
+    the page's controls above it: :data:`GANTT_HEIGHT` under a time window, more where the trial is shown whole
+    (:func:`gantt_default_window`: no window's controls)."""
+    if gantt_default_window(schedules, machines=machines) is not None:
+        return GANTT_HEIGHT
+    return GANTT_SCREEN - PICKER_PX - TASK_PX
+
+
 def _shown(s: Schedule, machines: Sequence[int] | None) -> np.ndarray:
     """The tasks that ran on the machines shown (all by default)."""
     ok = np.isfinite(s.start)
     return np.flatnonzero(ok if machines is None else ok & np.isin(s.machine, list(machines)))
 
 
-def gantt_machines(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, height: float = GANTT_HEIGHT) -> int:
-    """How many machine rows (from the first) each panel shows by default, so that the chart fits ``height`` px with
-    its controls: as many rows over the panels as fit at the smallest readable row (``ROW_PX``); where tasks share a
-    row (``rows.lanes``), as many machines as keep the lanes of all panels (the most tasks each machine runs at once,
-    in each panel, and a gap) at the smallest readable lane (``LANE_PX``)."""
-    room = gantt_rows_px(len(schedules), height)
+def gantt_machines(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, height: float | None = None) -> int:
+    """How many machine rows (from the first) each panel shows by default, so that the chart fits ``height`` px
+    (:func:`gantt_height` by default) with its controls: as many rows over the panels as fit at the smallest
+    readable row (``ROW_PX``); where tasks share a row (``rows.lanes``), as many machines as keep the lanes of all
+    panels (the most tasks each machine runs at once, in each panel, and a gap) at the smallest readable lane
+    (``LANE_PX``)."""
+    room = gantt_rows_px(len(schedules), gantt_height(schedules) if height is None else height)
     if not rows.lanes:
         return max(1, int(room // ROW_PX[0]) // max(1, len(schedules)))
     lanes_of = _lanes_of(schedules, max((s.machines for s in schedules.values()), default=1))
@@ -524,7 +546,7 @@ def gantt_machines(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, h
     return max(1, int(fit.sum()))
 
 
-def gantt_busiest(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, height: float = GANTT_HEIGHT
+def gantt_busiest(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, height: float | None = None
                   ) -> tuple[int, int]:
     """(first, count): the machines side by side where the Gantt chart opens when it cannot show every machine, those
     that ran the most tasks in all the panels together (a tie to the lowest first) among the runs of machines that
@@ -536,6 +558,7 @@ def gantt_busiest(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, he
         ran += np.bincount(s.machine[np.isfinite(s.start)].astype(np.int64), minlength=most)[:most]
     tasks = np.r_[0, np.cumsum(ran)]  # tasks of machines [j, e): tasks[e] - tasks[j]
     first = np.arange(most)
+    height = gantt_height(schedules) if height is None else height
     if rows.lanes:
         lanes = np.r_[0, np.cumsum(_lanes_of(schedules, most))]
         room = gantt_rows_px(len(schedules), height) // LANE_PX[0] + len(schedules)
@@ -550,9 +573,9 @@ def gantt_busiest(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, he
 
 def detail_height(rows: GanttRows = MACHINES) -> float:
     """The px of the detailed view, the overview's alternative: :data:`DETAIL_HEIGHT`, every panel on one screen with
-    the page's controls; :data:`GANTT_HEIGHT` where a row's tasks each take a lane (time-shared servers, about ten
-    lanes each: DETAIL_HEIGHT would hold one server)."""
-    return GANTT_HEIGHT if rows.lanes else DETAIL_HEIGHT
+    the page's controls; where a row's tasks each take a lane (time-shared servers, about ten lanes each: one server's
+    lanes in four panels need about 600 px), the px of a trial shown whole under the picker and the marked task."""
+    return GANTT_SCREEN - PICKER_PX - TASK_PX if rows.lanes else DETAIL_HEIGHT
 
 
 def gantt_detail(schedules: dict[str, Schedule], rows: GanttRows = MACHINES) -> tuple[int, int]:
@@ -732,7 +755,7 @@ def gantt_defaults(schedules: dict[str, Schedule], rows: GanttRows = MACHINES, o
                    ) -> tuple[list[int] | None, tuple[float, float] | None, int | None]:
     """What the Results page first shows of ``schedules`` (the heuristics chosen): the machines (as many as
     :func:`gantt_machines`, the busiest of them side by side within :data:`DETAIL_HEIGHT`, :func:`gantt_detail`, where
-    not all fit :data:`GANTT_HEIGHT`; None for all, and always with
+    not all fit :func:`gantt_height`; None for all, and always with
     ``overview``: :func:`gantt_overview`), the time window (:func:`gantt_default_window`, its length round
     (:func:`round_length`) as the page's box shows it, its start round: :func:`gantt_busy_start`; None for the whole
     trial) and the task marked in every panel."""
@@ -927,8 +950,9 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     does (servers s0.., processors) and, where a row runs its tasks at once, gives each task a lane; ``highlight``: a
     task hatched in every panel that shows it and labelled from the frame its bar starts, so the heuristics'
     treatment of one task reads across panels. Play, Pause and the time slider sit above the panels; with the rows
-    the page shows by default (:func:`gantt_machines`) the whole figure is at most ``height`` px tall
-    (:data:`GANTT_HEIGHT`; :data:`DETAIL_HEIGHT` for the busiest rows of :func:`gantt_detail`); large charts get fewer
+    the page shows by default (:func:`gantt_machines`) the whole figure is at most ``height`` px tall, or where its
+    rows are at their smallest readable at most :func:`gantt_height` (:data:`DETAIL_HEIGHT` for the busiest rows of
+    :func:`gantt_detail`); large charts get fewer
     frames. ``overview``: every row at once (:func:`gantt_overview`), the panels side by side.
     ``name(label)``: a heuristic as its panel's title and hover say it (a model's short name: "fz (β = 0.1)").
     """

@@ -14,20 +14,25 @@ from hcsched.charts import (
     GANTT_TOP,
     LANE_PX,
     MACHINES,
+    OVERVIEW_HEIGHT,
+    OVERVIEW_LABEL_PX,
     PALETTE,
     ROW_BARS,
     ROW_PX,
     GanttRows,
     band_widths,
+    detail_height,
     gantt,
     gantt_busiest,
     gantt_busy_start,
     gantt_default_window,
     gantt_defaults,
     gantt_frames,
+    gantt_height,
     gantt_highlight,
     gantt_highlight_text,
     gantt_machines,
+    gantt_rows_px,
     gantt_start,
     grid_columns,
     heuristic_colors,
@@ -217,21 +222,22 @@ SERVERS_LIKE = GanttRows("server", "s", lanes=True)
 
 
 def test_machines_shown_by_default_are_as_many_as_fit_the_charts_height():
-    """The default rows are the most that keep the chart within GANTT_HEIGHT at the smallest readable row; one more
+    """The default rows are the most that keep the chart within gantt_height at the smallest readable row; one more
     would make it taller. Where tasks share a row, each machine takes its lanes (and a gap) in every panel."""
     s = {h: _serial(400, 40, 1.0) for h in "abcd"}
     cap = gantt_machines(s)
     assert 0 < cap < 40
-    assert gantt(s, machines=range(cap)).layout.height <= GANTT_HEIGHT < gantt(s, machines=range(cap + 1)).layout.height
+    assert gantt(s, machines=range(cap)).layout.height <= gantt_height(s) < \
+        gantt(s, machines=range(cap + 1)).layout.height
     busy = {}
     for h in "ab":  # three tasks at once on every server: bands of 3 lanes
         b = _serial(400, 40, 1.0)
         busy[h] = Schedule(b.arrival, b.machine, b.start, b.start + 3.0, b.expected, b.actual, 40)
     cap = gantt_machines(busy, SERVERS_LIKE)
     assert 0 < cap < 40 and (band_widths(busy["a"])[:cap] == 3).all()
-    assert gantt(busy, machines=range(cap), rows=SERVERS_LIKE).layout.height <= GANTT_HEIGHT < \
+    assert gantt(busy, machines=range(cap), rows=SERVERS_LIKE).layout.height <= gantt_height(busy) < \
         gantt(busy, machines=range(cap + 1), rows=SERVERS_LIKE).layout.height
-    assert gantt_machines(busy, SERVERS_LIKE, height=GANTT_HEIGHT + 400) > cap
+    assert gantt_machines(busy, SERVERS_LIKE, height=gantt_height(busy) + 400) > cap
 
 
 def test_one_task_is_marked_in_every_panel_by_default_where_the_heuristics_differ_most():
@@ -318,6 +324,14 @@ def test_play_redraws_only_the_bars_and_the_figure_is_byte_stable():
 GANTT_HEURISTICS = 4  # the Results page's default: the best few by the headline metric, with the benchmark
 
 
+def _model_rows(name: str) -> GanttRows:
+    """A model's Gantt rows on the Results page, for its default preset."""
+    from pages.models import ui
+
+    hook = getattr(ui(name), "gantt_rows", None)
+    return hook(preset(get_model(name).default_preset)) if hook is not None else MACHINES
+
+
 def _page_gantt(name: str):
     """A model's default preset's Gantt of trial 0 as the Results page first draws it: the best few heuristics of
     that trial by the headline metric with the benchmark, the model's rows, the machines, window and marked task of
@@ -326,7 +340,6 @@ def _page_gantt(name: str):
     from hcsched.experiment import run_trial, schedules_of, trial_seeds
     from hcsched.stats import best_few
     from hcsched.verdict import headline_metric
-    from pages.models import ui
 
     model = get_model(name)
     sc = preset(model.default_preset).replace(trials=2)
@@ -335,10 +348,10 @@ def _page_gantt(name: str):
     summary = pd.DataFrame(table).groupby("heuristic", sort=False)[[lead.name]].mean().reset_index()
     schedules = schedules_of(sc, runs)
     shown = {h: schedules[h] for h in best_few(summary, lead.name, lead.better, sc.benchmark_label, GANTT_HEURISTICS)}
-    hook = getattr(ui(name), "gantt_rows", None)
-    rows = hook(sc) if hook is not None else MACHINES
+    rows = _model_rows(name)
     machines, window, marked = gantt_defaults(shown, rows)
-    fig = gantt(shown, window=window, time_unit=model.time_unit, machines=machines, rows=rows, highlight=marked)
+    fig = gantt(shown, window=window, time_unit=model.time_unit, machines=machines, rows=rows, highlight=marked,
+                height=GANTT_HEIGHT if machines is None else detail_height(rows))  # as the page draws it
     return fig, shown, machines, window, marked
 
 
@@ -352,7 +365,7 @@ def test_every_models_default_gantt_fits_a_900px_window_and_opens_on_its_busiest
     frame, its bars drawn; Play starts from the window's start; the marked task's label is in the frames where its bar
     has a width."""
     fig, shown, machines, window, marked = _page_gantt(name)
-    assert fig.layout.height <= GANTT_HEIGHT
+    assert fig.layout.height <= (gantt_height(shown) if machines is None else detail_height(_model_rows(name)))
     first = gantt_busy_start(shown, window[1] - window[0], machines) if window else gantt_start(shown, machines)
     start = window[0] if window else first
     assert start == pytest.approx(first) and fig.layout.xaxis.range[0] == pytest.approx(start)
@@ -676,8 +689,9 @@ def test_the_overview_draws_every_row_side_by_side_within_a_900px_window_and_sti
     domains = [over.layout[f"xaxis{k if k > 1 else ''}"].domain for k in range(1, len(shown) + 1)]
     assert all(a[1] < b[0] for a, b in zip(domains, domains[1:], strict=False))  # side by side
     assert over.layout.yaxis2.matches == "y"  # one row of panels, their rows aligned
-    # 90 thin rows: every few named (names on each would overlap); 25 rows: each named
-    assert (len(over.layout.yaxis.tickvals) < total) == (name == "estimation")
+    # thin rows: every few named (names on each would overlap), each named where a row has room for its name
+    crowded = gantt_rows_px(1, OVERVIEW_HEIGHT) / total < OVERVIEW_LABEL_PX
+    assert (len(over.layout.yaxis.tickvals) < total) == crowded
     for bar in over.data:
         assert "task %{customdata[0]}" in bar.hovertemplate and "%{y}" in bar.hovertemplate  # hover kept
         assert not any(t for t in (bar.text or ()) if t != f"task {marked}")  # no per-bar text
@@ -857,3 +871,14 @@ def test_play_crosses_a_window_slowly_enough_to_talk_over():
     fig = gantt(trial_schedules(preset("quickstart")), time_unit="s")
     play = fig.layout.updatemenus[0].buttons[0].args[1]["frame"]["duration"]
     assert play == frame_ms(len(fig.frames)) and play * len(fig.frames) >= PLAY_SECONDS * 1000
+
+
+def test_a_round_window_start_with_a_length_that_is_not_plays_from_its_start():
+    """The value model's busiest machines in detail opened on 200 s to 2,450 s: its frames started at 0 s (the last
+    multiple of the labels' step of 500 s), so Play ran outside the window. Now from 200 s, labelled every 200 s."""
+    from hcsched.charts import frame_times, label_step
+
+    assert label_step(200.0, 2450.0) == (200.0, 200.0)
+    times, every = frame_times(200.0, 2450.0, 60)
+    assert times[0] == 200.0 and times[-1] == 2450.0 and every == 200.0
+    assert label_step(1.797, 740_000.0) == (100_000.0, 0.0)  # a whole trial: from 0, as before

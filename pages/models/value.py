@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError, summarize
-from hcsched.formatting import minutes_beside
+from hcsched.formatting import minutes_beside, readable_number
 from hcsched.heuristics import get_heuristic, heuristic_names, heuristic_title
 from hcsched.models.value import MODEL
 from hcsched.models.value.charts import (
@@ -91,16 +91,22 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
                           key=f"{key}_v_gantt_from", format="%.4g")
     s = run.workload
     name = heuristic_title(label, "value")
-    title = f"{label}{f' ({name})' if name else ''}: tasks by deadline outcome (trial of {s.tasks} tasks)"
+    title = f"{label}{f' ({name})' if name else ''}: tasks by deadline outcome (trial of {s.tasks:,} tasks)"
     marks = _window_marks(run)
     st.plotly_chart(gantt(frame, run.schedule.machines, plain_html(title), window=(low, low + length),
                           marks=marks), key=f"{key}_v_gantt", width="stretch")
     if marks is not None:
         st.caption(window_note(frame, marks))
-    st.caption(f"{plain(label)}, this trial: the {VALUE_WORDS} is {run.value:.4g}, "
-               f"{100 * run.value / run.upper_bound if run.upper_bound > 0 else float('nan'):.1f}% of the {UB_WORDS} "
-               f"of {run.upper_bound:.4g}. Tasks by priority and outcome. {DEADLINES_TEXT}")
+    st.caption(value_text(label, run.value, run.upper_bound))
     st.dataframe(outcome_table(frame), key=f"{key}_v_counts")
+
+
+def value_text(label: str, value: float, upper_bound: float) -> str:
+    """The caption under a run's deadline-outcome Gantt: its V and V as % of UB (sections 2.2.3 and 2.3), the numbers
+    as the Results page prints them (:func:`~hcsched.formatting.readable_number`: "8,194", not "8194")."""
+    share = 100 * value / upper_bound if upper_bound > 0 else float("nan")
+    return (f"{plain(label)}, this trial: the {VALUE_WORDS} is {readable_number(value)}, {share:.1f}% of the "
+            f"{UB_WORDS} of {readable_number(upper_bound)}. Tasks by priority and outcome. {DEADLINES_TEXT}")
 
 
 def _window_marks(run) -> tuple[float, float] | None:

@@ -233,7 +233,7 @@ def test_gantt_shows_the_best_few_and_the_benchmark_and_a_range_of_machines():
     assert len(shown) == 4 and sc.benchmark_label in shown
     at.radio(key="results_gantt_view").set_value("Busiest processors, in detail").run()  # the overview by default
     machines = at.slider(key="results_gantt_machines").value
-    assert machines[0] == 0 and (machines[1] + 1) * len(shown) <= 96
+    assert (machines[1] - machines[0] + 1) * len(shown) <= 96  # the busiest run of rows that fits
     gantt = [c for c in plotly_charts(at) if c["layout"].get("updatemenus")][0]
     from pages.models import short_label  # the panels name a heuristic as the charts do: "fz (β = 0.1)"
     assert [a["text"] for a in gantt["layout"]["annotations"]] == [short_label(sc.model, x) for x in shown]

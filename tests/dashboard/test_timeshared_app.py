@@ -173,7 +173,8 @@ def test_the_animated_gantt_says_on_the_chart_which_servers_it_shows_and_where_t
     nothing on the chart said so. Each task takes a lane of its own and a server runs about ten at once, so the lanes
     of all 25 servers in four panels cannot fit a 900-px window; the chart's title names the servers shown, out of how
     many, and the slider that shows the others."""
-    from hcsched.charts import GANTT_HEIGHT
+    from hcsched.charts import detail_height
+    from hcsched.models.timeshared.charts import SERVERS as SERVER_ROWS
 
     sc = preset("caniou-mu10").replace(trials=1)
     at = open_results(sc, timeout=180)
@@ -185,7 +186,7 @@ def test_the_animated_gantt_says_on_the_chart_which_servers_it_shows_and_where_t
     at.radio(key="results_gantt_view").set_value("Busiest servers, in detail").run()  # the overview by default
     fig = animated()
     lo, hi = at.slider(key="results_gantt_machines").value
-    assert hi - lo + 1 < 25 and fig["layout"]["height"] <= GANTT_HEIGHT  # fits a 900-px window with its controls
+    assert hi - lo + 1 < 25 and fig["layout"]["height"] <= detail_height(SERVER_ROWS)  # fits 900 px with its controls
     shown = [f"s{j}" for j in range(lo, hi + 1)]
     assert fig["layout"]["yaxis"]["ticktext"] == shown
     title = fig["layout"]["title"]["text"]

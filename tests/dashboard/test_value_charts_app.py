@@ -69,6 +69,23 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
     at.selectbox(key="results_v_gantt_h").set_value("max-max").run()  # a dynamic heuristic starts at once
     notes = [c.value for c in at.caption if "counts only the work done inside" in c.value]
     assert len(notes) == 1 and "first tasks between" not in notes[0]
+    # numbers from a thousand with their separators, as the rest of the page prints them
+    [gantt] = [f for f in plotly_charts(at) if f["layout"].get("legend", {}).get("title", {}).get("text")
+               == "deadline outcome" and f["layout"].get("barmode") == "overlay"]
+    tasks = re.search(r"\(trial of ([\d,]+) tasks\)", gantt["layout"]["title"]["text"])[1]
+    assert int(tasks.replace(",", "")) >= 1000 and re.fullmatch(r"\d{1,3}(,\d{3})+", tasks), tasks
+    said = next(c.value for c in at.caption if c.value.startswith("max-max, this trial: the total value earned is"))
+    v, ub = re.search(r"earned is (\S+), [\d.]+% of the upper bound on value of (\S+)\.", said).groups()
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})+", x) for x in (v, ub)), said
+
+
+def test_the_value_caption_separates_thousands():
+    """"the total value earned is 8194, 87.5% of the upper bound on value of 9364": now "8,194" and "9,364"."""
+    from pages.models.value import value_text
+
+    said = value_text("max-max", 8194.2, 9364.4)
+    assert said.startswith("max-max, this trial: the total value earned is 8,194, 87.5% of the upper bound on value "
+                           "of 9,364. Tasks by priority and outcome.")
 
 
 #: The paper's symbols and the words a manager must read before each (Kim et al. 2007, sections 2.2.3 and 2.3).
