@@ -575,8 +575,9 @@ def settle(key: str) -> None:
         st.session_state[job.notice_key] = ("warning", f"The {job.noun} was cancelled.{said}", job.scenario)
         if job.cancel.is_set():  # said wherever the person is now, even on a page of another scenario
             of = f" of {plain(job.scenario.name)}" if job.scenario is not None else ""
-            st.toast(f"The {job.noun}{of} was cancelled after {int(job.done)} of {job.total} {job.word}s.",
-                     icon=":material/cancel:")
+            # its count of trials done, unless the page kept a whole part of them (the notice says which)
+            count = "" if job.kept else f" after {int(job.done)} of {job.total} {job.word}s"
+            st.toast(f"The {job.noun}{of} was cancelled{count}.", icon=":material/cancel:")
     else:
         st.session_state[job.notice_key] = ("error", f"The {job.noun} stopped: {plain(value)}", job.scenario)
     st.session_state.pop(key, None)

@@ -68,7 +68,7 @@ def overview(scenario, container) -> None:
     s = scenario.spec
     w = ", ".join(f"{x:g}" for x in s.weight_values)
     m = ", ".join(f"{x:g}" for x in s.multiplier_values)
-    container.metric("Tasks per trial (expected)", f"{s.expected_tasks:.0f}",
+    container.metric("Tasks per trial (expected)", f"{s.expected_tasks:,.0f}",
                      help=f"weights high, medium, low: {w}; deadline multipliers {m}")
 
 

@@ -441,6 +441,8 @@ def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_a
     said = [w.value for w in at.warning]
     assert "The run was cancelled. The other heuristics had done all 3 trials: their results are kept. The " \
            f"reference {ga.label} had done 0 of 3 and is left out." in said, said
+    # the toast does not count the trials of the references alone beside "done all 3 trials"
+    assert [t.value for t in at.toast] == [f"The run of {sc.name} was cancelled."], [t.value for t in at.toast]
     kept = at.session_state["results"]
     assert kept.of == sc and [h.label for h in kept.scenario.heuristics] == ["max-min", "min-min"]
     assert kept.results.equals(whole[whole["heuristic"] != ga.label].reset_index(drop=True))

@@ -171,3 +171,12 @@ def test_every_editor_widget_twice_then_after_switching_preset_and_model():
     assert not at.exception and at.session_state["scenario"] == preset("kim-loose-high-heavy")
     assert at.selectbox(key="sc_w_v_deadlines").value == "loose"  # no widget keeps the other scenario's value
     _press_every_widget_twice(at)
+
+
+def test_home_tile_writes_the_expected_tasks_with_a_thousands_separator():
+    """Home's tile said "1329" under a caption saying "about 1,329 tasks"."""
+    from helpers import app
+
+    at = app("app.py", scenario=preset("kim-loose-high-heavy"))
+    assert not at.exception, at.exception
+    assert [m.value for m in at.metric if m.label == "Tasks per trial (expected)"] == ["1,329"]
