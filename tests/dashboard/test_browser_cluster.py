@@ -79,6 +79,14 @@ def _page(browser, url: str, ready: tuple[str, str] = ("button", "Run")):
     return page
 
 
+def _drawn(page, timeout: float = 120) -> None:
+    """Wait until the page's first script run has finished and none is going on."""
+    end = time.monotonic() + timeout
+    while page.runs.finished == 0 or page.runs.running:
+        assert time.monotonic() < end, f"the page was not drawn within {timeout:.0f} s"
+        page.wait_for_timeout(50)
+
+
 def test_quickstart_on_the_cluster_gives_the_local_runs_csv_byte_for_byte(served, cluster, browser):
     _, client = cluster
     page = _page(browser, served)
@@ -102,8 +110,10 @@ def test_quickstart_on_the_cluster_gives_the_local_runs_csv_byte_for_byte(served
 def test_a_papers_rerun_on_the_cluster_gives_the_local_reruns_numbers(served, cluster, browser):
     _, client = cluster
     page = _page(browser, f"{served}/papers", ready=("heading", "Papers"))
+    _drawn(page)  # a fold opened while the page is still drawn can be drawn closed again
     page.get_by_text("Rerun settings").first.click()  # the fold beside the first paper's Rerun holds its trials
     trials = page.get_by_label("Trials of a rerun (0 = as many as the paper)").first
+    trials.wait_for(state="visible", timeout=30_000)
     trials.fill(str(TRIALS))
     step(page, page.runs, lambda: trials.press("Enter"))
     before = _chunks_done(client)
