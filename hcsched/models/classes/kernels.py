@@ -465,4 +465,7 @@ def warm_up() -> None:
         for ties in (LOWEST, RANDOM):
             rule = (kind, cands, np.array([2, 1]), mu, 1.0, np.array([[1.0, 0.5], [np.inf, 1.0]]), ties)
             run_classes(tasks, rule, (1.0 / mu, 2.0, np.linspace(0.0, 2.0, 3)))
+    times = np.array([0.0, 0.5, 1.0])  # a schedule as the metrics read it: arrival, start, finish, actual, machine
+    window_terms((times, times, times + 1.0, np.ones(3), np.array([0, 1, 0])), np.array([0, 1, 0]), (2, 2),
+                 (0.0, 2.0))
     _WARM = True

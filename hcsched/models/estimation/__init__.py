@@ -195,6 +195,7 @@ class EstimationModel(Model):
         heuristics.warm_up()
         kernels.warm_up()
         estimators.knn_estimate([[0.0]], [[1.0], [2.0]], [1.0, 2.0], 0.1)
+        estimators.warm_up()
 
 
 MODEL = EstimationModel()

@@ -614,8 +614,9 @@ def warm_up() -> None:
     knn_pair_estimates(np.ones((3, 2, 2)), np.arange(2), np.arange(2), np.zeros(2, np.int64),
                        np.ones((1, 2), np.int64), np.ones(1), np.ones(2), np.ones(1), np.ones(2))
     error_weights(e, e, e, 1e-6)
-    queue_heads(np.arange(2), np.zeros((2, 2), np.int64)[:, 1], np.full(2, -1, np.int64), np.full(2, -1, np.int64),
-                np.zeros(0, np.int64))  # the processors as the engine passes them: a column of the pairs
+    for to in (np.zeros((2, 2), np.int64)[:, 1], np.zeros(2, np.int64)):  # the processors as the engine passes
+        # them: a column of the batch's pairs, or a list of its own
+        queue_heads(np.arange(2), to, np.full(2, -1, np.int64), np.full(2, -1, np.int64), np.zeros(0, np.int64))
     relative_loads(np.full(2, np.nan), np.arange(2), np.arange(2), np.zeros(2, np.int64), np.ones(1, np.int64),
                    np.ones((3, 2, 2)), np.array([[1, 0]]), np.ones(1), np.ones(2), np.ones(1))
     running_plans(np.full(2, np.nan), np.arange(2), np.arange(2), np.zeros(2, np.int64), np.ones(1, np.int64),
