@@ -776,6 +776,33 @@ class RunComparison:
         said = sorted(zip(found, named, strict=True), key=lambda x: (x[0].separated, abs(x[0].change)), reverse=True)
         return ": " + ", ".join(f"{words} {_moves(p)}" for p, words in said)
 
+    def part_why(self, metric: Metric, c: Change) -> str:
+        """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
+        ``part_of`` names it) carries most of the move for real, that part and why it can move alone, its
+        :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before the window opens: max-min 338 →
+        max-max 38 a trial (what they run before the window opens earns nothing)." (twice the machines finish the
+        start-up tasks before Kim et al.'s window opens); "" otherwise."""
+        share = next((x for x in self.shares if x[0] == metric.name), None)
+        if share is None or not self.share_why(metric, c):
+            return ""
+        model, pair = get_model(self.before.model), (c.before_label, c.after_label)
+        mine = {p.metric: p for p in self.parts if (p.before_label, p.after_label) == pair}
+        whole = mine.get(share[1])
+        if whole is None or not whole.separated:
+            return ""
+        moved = whole.after - whole.before
+        for name, part in mine.items():
+            m = model.metric(name)
+            if m.part_of != share[1] or not part.separated:
+                continue
+            share_of_move = (part.after - part.before) / moved if moved else 0.0
+            if share_of_move >= 0.75:
+                how = "The" if share_of_move >= 0.9 else "Most of the"
+                title = f"{m.title[:1].lower()}{m.title[1:]}"
+                why = f" ({m.gloss})" if m.gloss else ""
+                return f"{how} {'fall' if moved < 0 else 'rise'} is in the {title}: {_full_pair(part, m)} a trial{why}."
+        return ""
+
     def _not_like_for_like(self, c: Change) -> list[Metric]:
         """The headline metrics of ``c``'s heuristics that got better for real while the work itself differs."""
         if not self.workload:
@@ -941,8 +968,10 @@ class RunComparison:
             return []
         model = get_model(self.before.model)
         parts = [p for p in self.parts if (p.before_label, p.after_label) == (c.before_label, c.after_label)]
-        return [_detail(p, model.metric(p.metric)) for name in next(x for x in self.shares if x[0] == metric.name)[1:]
-                for p in parts if p.metric == name]
+        names = list(next(x for x in self.shares if x[0] == metric.name)[1:])
+        if self.part_why(metric, c):  # the part that carries the move, in full too
+            names += [p.metric for p in parts if model.metric(p.metric).part_of == names[0]]
+        return [_detail(p, model.metric(p.metric)) for name in names for p in parts if p.metric == name]
 
     def _also_real(self, c: Change, metric: Metric) -> list[str]:
         """"Also a real change: ..." of the other headline metrics of ``c``'s heuristics than ``metric``; none
@@ -995,27 +1024,34 @@ class RunComparison:
         return self.change_parts()[0]
 
     def change_summary(self) -> str:
-        """The lead, then whether the winner stays where the lead had no room to say it, short, on the line below it
-        (:data:`WINNER_BELOW`: "... (clearly worse), though makespan is 38% shorter." then "The winner on makespan
-        stays sufferage.", "No clear winner any more."): a manager asks it of every what-if, and the lead stays within
-        :data:`LINE_WORDS` with whom it is against. Not
-        after a lead that says the best against the best, nor after one where a run's queues piled up: those say
-        the winner (or why there is none) themselves."""
+        """The lead, then on the line below it (:data:`WINNER_BELOW`) where the lead had no room for them: which part
+        of a share's numerator moved it (:meth:`part_why`), and whether the winner stays, short ("... (clearly worse),
+        though makespan is 38% shorter." then "The winner on makespan stays sufferage.", "No clear winner any more."):
+        a manager asks it of every what-if, and the lead stays within :data:`LINE_WORDS` with whom it is against. No
+        winner after a lead that says the best against the best, nor after one where a run's queues piled up: those
+        say the winner (or why there is none) themselves."""
         lead, rest = self.change_parts()
         found = self.leading()
         if found is None or self._piles_up(found[1]) is not None:
             return lead
+        below = []
         if self._old_winner() is not None:  # the winner is said in its lead, or left out for why the share moved
             winner = self.winner_words(short=True)
             why = self.share_why(self.headline, self.best)
-            if not why or why not in lead or winner in lead:
-                return lead
-            return f"{lead}{WINNER_BELOW}{winner[:1].upper()}{winner[1:]}."
-        on = "" if found[0].name == self.headline.name else metric_words(self.headline)
-        if self.winner_words(on, short=True) in lead or self.winner_words(on) in lead:
-            return lead
-        winner = self.winner_words(on, short=True)  # the names in full below, in the rest
-        return f"{lead}{WINNER_BELOW}{winner[:1].upper()}{winner[1:]}."
+            if why and why in lead:
+                below.append(self.part_why(self.headline, self.best))
+                if winner not in lead:
+                    below.append(f"{winner[:1].upper()}{winner[1:]}.")
+        else:
+            why = self.share_why(*found)
+            if why and why in lead:
+                below.append(self.part_why(*found))
+            on = "" if found[0].name == self.headline.name else metric_words(self.headline)
+            if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
+                winner = self.winner_words(on, short=True)  # the names in full below, in the rest
+                below.append(f"{winner[:1].upper()}{winner[1:]}.")
+        below = [x for x in below if x]
+        return f"{lead}{WINNER_BELOW}{' '.join(below)}" if below else lead
 
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:
@@ -1465,7 +1501,7 @@ def _share_parts(shares: tuple[tuple[str, str, str], ...], metrics: list[Metric]
     labels = [(x, y) for x, y in pairs if x and y] + ([(best.before_label, best.after_label)] if best else [])
     out = []
     for _, *parts in shares:
-        for name in parts:
+        for name in parts + [m.name for m in metrics if m.part_of and m.part_of == parts[0]]:
             a, b = wide(before_results, name), wide(after_results, name)
             out += [change_of(by_name[name], a[x], b[y], paired, (x, y)) for x, y in dict.fromkeys(labels)]
     return tuple(out)

@@ -135,6 +135,9 @@ class Metric:
     # percent as a share where a simple one is near, :func:`hcsched.formatting.share_words`): "never asks {} of the
     # machines how busy they are (fewer messages)" says "But kpb never asks half of the machines ..."
     trade: str = ""
+    # the metric this one is a part of (the same sum over some of the tasks), and why that part can move alone, said
+    # where it carries most of a real change of the whole (:meth:`hcsched.compare.RunComparison.part_why`)
+    part_of: str = ""
 
     @property
     def label(self) -> str:

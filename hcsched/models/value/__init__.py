@@ -60,6 +60,10 @@ def _metrics() -> tuple[Metric, ...]:
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
+    out.append(Metric("value_early", "Value of tasks that arrive before the window opens", "", "higher",
+                      part_of="value", fmt=",.0f", gloss="their work before it opens earns nothing",
+                      doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
+                          "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
                    doc=f"Tasks, each of which {OUTCOME_MEANINGS[o]}.") for o in OUTCOMES]
     out += [Metric(f"{o}_{p}", f"{p.capitalize()}-priority tasks: {OUTCOME_LABELS[o]}", "tasks", "", table=False,

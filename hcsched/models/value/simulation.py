@@ -168,6 +168,7 @@ def measure_run(spec: ValueSpec, run: ValueRun) -> dict:
     row = {"value": run.value, "upper_bound": ub, "value_pct_ub": 100.0 * run.value / ub if ub > 0 else np.nan}
     for level, name in enumerate(PRIORITIES):
         row[f"value_{name}"] = float(run.task_value[w.priority == level].sum())
+    row["value_early"] = float(run.task_value[w.arrival < spec.window[0]].sum())
     counts = np.bincount(run.outcome, minlength=len(worth.OUTCOMES))
     for code, name in enumerate(worth.OUTCOMES):
         row[name] = int(counts[code])
