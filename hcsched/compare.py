@@ -70,11 +70,11 @@ from hcsched.verdict import (
     difference_kind,
     headline_metric,
     headline_metrics,
-    heuristic_words,
     is_small,
     metric_words,
     named_once,
     of_what,
+    run_words,
     scenario_verdicts,
     small_words,
     word_count,
@@ -817,7 +817,8 @@ class RunComparison:
         values in full, the change's 95% interval and how it was computed. Each heuristic is named in words at its
         first mention (:func:`~hcsched.verdict.named_once`), in the lead where that still fits, else in the rest."""
         lead, rest = self._bare_parts()
-        names = {h.label: heuristic_words(h.label, s.model) for s in (self.before, self.after) for h in s.heuristics}
+        names = {k: v for s in (self.before, self.after) for k, v in run_words([h.label for h in s.heuristics],
+                                                                                 s.model).items()}
         named = named_once([lead, *rest], names)
         if word_count(named[0]) <= CHANGE_LEAD_WORDS:
             return named[0], named[1:]
@@ -1297,11 +1298,13 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
 def _forms(tail: str, why: bool) -> list[tuple[bool, ...]]:
     """How :func:`_lead_pair` may say a lead's values before ``tail``, the first that fits taken: in full, then
     without what they are of; a real change said "clearly worse" (compact) where ``tail`` is the other side of a
-    trade-off or says why the number moved (``why``); then, for such a tail, the size left to the values and a value
-    in words of its own said short ("the worst task's slowdown of mct 8.8 → 88 times (clearly worse)")."""
-    trade = tail.startswith(", though") or why
+    trade-off, says the headline metric did not move, or says why the number moved (``why``); then, for such a tail,
+    the size left to the values and a value in words of its own said short ("max stretch (the worst task's
+    slowdown) of mct 1,588 → met 3,500 times (clearly worse), with no real change in makespan")."""
+    unmoved = tail.startswith(", with no real change")
+    trade = tail.startswith(", though") or unmoved or why
     forms = [(compact, bare) for bare in (False, True) for compact in (False, True)[: 2 if trade else 1]]
-    return forms + ([(True, True, True)] if why else [])
+    return forms + ([(True, True, True)] if why or unmoved else [])
 
 
 def _time_share(share: float) -> str:

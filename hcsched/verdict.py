@@ -55,7 +55,7 @@ import pandas as pd
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
 from hcsched.formatting import amount_text, is_fraction, listed, readable, said_value, share_words
-from hcsched.heuristics import get_heuristic, heuristic_title, label_parts
+from hcsched.heuristics import get_heuristic, heuristic_title, label_parts, told_apart
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
 from hcsched.stats import mean_ci, ranked
@@ -531,16 +531,22 @@ def _said(lines: list[str], names: Mapping[str, str], glosses: Mapping[str, str]
     return out
 
 
-def _named_words(text: str, names: Mapping[str, str], glosses: Mapping[str, str]) -> int:
-    return word_count(_said([text], names, glosses)[0])
+def _named_words(text: str, names: Mapping[str, str], glosses: Mapping[str, str],
+                 shorts: Mapping[str, str] | None = None) -> int:
+    """The words of ``text`` as it is shown: its labels named (:func:`_said`) and said short again (:func:`shortened`:
+    "fz (error weighted a tenth)" is two words longer than "fz (beta=0.1)")."""
+    return word_count(shortened(_said([text], names, glosses)[0], shorts or {}))
 
 
 def _joined(parts: list[_Part], chosen: list[bool]) -> str:
-    return "".join(p.text for p, c in zip(parts, chosen, strict=True) if c) + "."
+    """The chosen parts in one sentence, an interval after a value's own brackets said inside them: "at 348,000 s
+    (4.0 days; 95% interval: 3.9–4.2 days)", never ") (" ."""
+    text = "".join(p.text for p, c in zip(parts, chosen, strict=True) if c) + "."
+    return text.replace(") (95% interval: ", "; 95% interval: ")
 
 
 def _fit(candidates: list[list[_Part]], after: list[str], names: Mapping[str, str],
-         glosses: Mapping[str, str] | None = None) -> tuple[str, str]:
+         glosses: Mapping[str, str] | None = None, shorts: Mapping[str, str] | None = None) -> tuple[str, str]:
     """(lead, rest) of a sentence: the first of ``candidates`` (each its parts in reading order) whose parts that must
     be in the lead fit in :data:`LEAD_WORDS` words once the heuristics are named and the metric glossed (:func:`_said`;
     the last whatever its length), with
@@ -548,12 +554,13 @@ def _fit(candidates: list[list[_Part]], after: list[str], names: Mapping[str, st
     then ``after``, make the rest."""
     for k, parts in enumerate(candidates):
         chosen = [p.apart is None for p in parts]
-        if k < len(candidates) - 1 and _named_words(_joined(parts, chosen), names, glosses or {}) > LEAD_WORDS:
+        if k < len(candidates) - 1 and _named_words(_joined(parts, chosen), names, glosses or {}, shorts) \
+                > LEAD_WORDS:
             continue
         for i in range(len(parts)):
             if not chosen[i]:
                 chosen[i] = True
-                chosen[i] = _named_words(_joined(parts, chosen), names, glosses or {}) <= LEAD_WORDS
+                chosen[i] = _named_words(_joined(parts, chosen), names, glosses or {}, shorts) <= LEAD_WORDS
         rest = [p.apart for p, c in zip(parts, chosen, strict=True) if not c] + [p.below for p in parts] + after
         return _joined(parts, chosen), " ".join(r for r in rest if r)
     raise ValueError("no candidate sentence")
@@ -693,23 +700,26 @@ def _mean_interval(v: Verdict, metric: Metric, required: bool) -> list[_Part]:
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return []
     low, high = _at(lo, metric), _at(hi, metric)
-    unit = f" {metric.unit}" if metric.unit and low.endswith(f" {metric.unit}") and high.endswith(f" {metric.unit}") \
-        else ""
-    said = f"{low[: len(low) - len(unit)]}–{high}" if unit else f"{low} to {high}"  # one unit: "2,096–2,761 s"
+    asides = [re.fullmatch(r".* \((.*)\)", x) for x in (low, high)]
+    if all(asides):  # "334,000 s (3.9 days)": the interval in the words a person reads, "3.9–4.2 days"
+        low, high = (a.group(1) for a in asides)
+    ends = [x.rsplit(" ", 1) for x in (low, high)]
+    one_unit = all(len(e) == 2 and re.fullmatch(r"[\d.,]+", e[0]) for e in ends) and ends[0][1] == ends[1][1]
+    said = f"{ends[0][0]}–{high}" if one_unit else f"{low} to {high}"  # one unit: "2,096–2,761 s"
     return [_Part(f" (95% interval: {said})", None if required else f"The 95% interval of {v.best}'s average: {said}.")]
 
 
 def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """A group of three or more not told apart: named where they fit, else counted with the best average and its 95%
-    interval (said as a tie with the best where "not told apart from the best average" leaves it no room), the
+    interval ("9 others tie with the best, ll, at 2,355 s", one wording whatever the lengths), the
     benchmark among them, and the ones clearly worse."""
     what, value, explained = metric_words(metric), _at(v.best_mean, metric), _group_explained(v, total)
     bench = _benchmark_parts(v, total, {t.other for t in v.tied})
     named = [_Part(f"No clear winner on {what}: {_group_listing(v, metric)} are not told apart",
                    below=f"{explained[:1].upper()}{explained[1:]}."), *bench]
     n, below = len(v.tied) + 1 + len(v.behind), _group_lines(v, metric, total)[0]
-    heads = [f"{len(v.tied) + 1} of {n} heuristics are not told apart from the best average, {v.best} at {value}",
-             f"{len(v.tied) + 1} of {n} tie with the best, {v.best}, at {value}"]
+    others = f"all {n - 1} others" if len(v.tied) == n - 1 else f"{len(v.tied)} others"
+    head = f"{others} tie with the best, {v.best}, at {value}"  # one wording, whatever the names' lengths
     tail = []
     among = next((t for t in v.tied if t.role == "benchmark"), None)
     if among is not None:
@@ -719,8 +729,7 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
     if v.behind:  # always in the lead: the few clearly worse named bare, their words below it
         tail.append(_worse_part(v.behind))
     counted = [[_Part(f"No clear winner on {what}: {head}", below=below), *_mean_interval(v, metric, required),
-                *tail, *bench] for head, required in ((heads[0], True), (heads[1], True), (heads[0], False),
-                                                      (heads[1], False))]  # the last: the interval below, the tie short
+                *tail, *bench] for required in (True, False)]  # the last: the interval below
     return counted if len(v.tied) >= GROUP_SHOWN else [named, *counted]
 
 
@@ -925,10 +934,11 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     total = int(results["trial"].nunique()) if "trial" in results else 0
     v = dataclasses.replace(v, gain_of=gain_of(metric))
     glosses = {v.glossed: metric.gloss}
-    lead, detail = _fit(*_candidates(v, metric, total), names, glosses)
-    plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names) if metric.gloss else (lead, detail)
+    lead, detail = _fit(*_candidates(v, metric, total), names, glosses, shorts)
+    plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names, {}, shorts) if metric.gloss else \
+        (lead, detail)
     gloss_text = ""
-    if metric.gloss and (lead != plain_lead or _named_words(lead, names, glosses) > LEAD_WORDS):
+    if metric.gloss and (lead != plain_lead or _named_words(lead, names, glosses, shorts) > LEAD_WORDS):
         # the gloss would push out of the lead what it says without it (the interval, a name): said beside the lead
         gloss_text = f"{v.glossed[:1].upper()}{v.glossed[1:]}: {metric.gloss}."
         lead, detail, glosses = plain_lead, plain_detail, {}
@@ -1016,6 +1026,12 @@ def _params_words(name: str, params: dict[str, str], model: str | None) -> str:
     except HcschedError:
         return ""
     return own(params) if own is not None and params else ""
+
+
+def run_words(labels: list[str], model: str | None = None) -> dict[str, str]:
+    """Each label's plain words in a run's lines (:func:`heuristic_words`), told apart from its namesakes
+    (:func:`told_apart`): "most error first, error weighted in full" for "fz" beside "fz (beta=0.1)"."""
+    return {label: heuristic_words(shown, model) for label, shown in told_apart(labels, model).items()}
 
 
 def short_words(label: str, model: str | None = None) -> str:
@@ -1182,7 +1198,7 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
         The headline metric's first; :func:`verdict_lines` gives the lines to show.
     """
     model = get_model(scenario.model)
-    names = {h.label: heuristic_words(h.label, scenario.model) for h in scenario.heuristics}
+    names = run_words([h.label for h in scenario.heuristics], scenario.model)
     shorts = again_names([h.label for h in scenario.heuristics], scenario.model)
     found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names,
                      shorts)

@@ -430,7 +430,7 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
         chosen = {label: schedules[label] for label in shown}
         window = gantt_window(scenario, chosen, key, machines)
         task = gantt_task(chosen, window, machines, key)
-        name = lambda label: short_label(scenario.model, label)  # noqa: E731  ("fz (error weighted a tenth)", as the charts say)
+        name = lambda label: short_label(scenario.model, label, list(schedules))  # noqa: E731  (as the charts say)
         fig = gantt(chosen, colors, window=window, time_unit=model.time_unit, machines=machines, rows=rows,
                     highlight=task, overview=overview, name=name,
                     height=GANTT_HEIGHT if machines is None else detail_height(rows))  # in detail: more controls
@@ -514,7 +514,7 @@ def gantt_choice(scenario: Scenario, summary: pd.DataFrame, schedules: dict, key
     default = [label for label in default if label in labels]
     names = heuristic_hovers(labels, scenario.model)
     shown = st.multiselect("Heuristics in the Gantt chart", labels, default=default, key=f"{key}_gantt_heuristics",
-                           format_func=lambda label: short_label(scenario.model, label),
+                           format_func=lambda label: short_label(scenario.model, label, labels),
                            help=f"By default the {GANTT_HEURISTICS} best by {lead.title.lower()}, "
                                 "with the benchmark. The names: " + "; ".join(plain(names[x]) for x in labels) + ".")
     if not shown:

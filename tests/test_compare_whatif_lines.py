@@ -140,3 +140,20 @@ def test_the_value_swap_says_whether_the_winner_stays_within_28_words():
                     "higher: real, but under 1% of its value); the winner stays max-min."), line
     assert word_count(f"Against run #1: {line}") <= LINE_WORDS
     assert "89.9% of the upper bound, +0.3 points; 95% interval: " in cmp.change_line()  # in full below
+
+
+def test_a_swap_led_by_another_metric_says_the_headline_metric_in_the_lead():
+    """"met instead of mct: max stretch of mct 1,588 → met 3,500 times its run time alone (120% higher: a real change,
+    for the worse)" never said makespan, the run's headline metric, whose change was not real: the lead says so,
+    "clearly worse" and the values said short making room, within the line's words."""
+    from hcsched import simulate
+    from hcsched.scenario import HeuristicSpec
+
+    base = preset("quickstart")
+    swap = base.replace(heuristics=tuple(HeuristicSpec.make("met", model="etc") if h.label == "mct" else h
+                                         for h in base.heuristics))
+    cmp = compare_runs(base, simulate(base), swap, simulate(swap))
+    lead = cmp.change_lead()
+    assert lead == ("met instead of mct: max stretch (the worst task's slowdown) of mct 1,588 → met 3,500 times "
+                    "(clearly worse), with no real change in makespan."), lead
+    assert word_count(f"Against run #1: {lead}") <= LINE_WORDS

@@ -2,16 +2,21 @@
 and the 95% interval in at most 35 words; a label written with parameters is never said raw ("fz (beta=0.1)") after
 its words; a count is said in three significant digits ("5.16 tasks", not "5.158 tasks")."""
 
+import dataclasses
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from hcsched import get_model, preset
+from hcsched import get_model, preset, simulate
 from hcsched.formatting import said_value
+from hcsched.heuristics import told_apart
 from hcsched.verdict import (
     LEAD_WORDS,
     headline,
     progress_lead,
+    run_words,
     scenario_verdicts,
     verdict,
     word_count,
@@ -76,7 +81,7 @@ def test_an_estimation_lead_with_no_clear_winner_gives_the_interval_and_no_raw_k
     (beta=0.1)": the lead gives the 95% interval of the best average, and no line says a raw parameter key."""
     found = scenario_verdicts(preset("page-system-a"), estimation_results)
     lead = headline(found).lead
-    assert lead.startswith("No clear winner on makespan: ") and "(95% interval: " in lead, lead
+    assert lead.startswith("No clear winner on makespan") and "(95% interval: " in lead, lead
     assert "fz (most error first, error weighted a tenth)" in lead
     assert word_count(lead) <= LEAD_WORDS
     said = _said(found)
@@ -198,3 +203,28 @@ def test_an_estimation_lead_names_the_two_clearly_worse_and_says_no_symbol():
     assert "β" not in h.lead and "fz (most error first, error weighted a tenth)" in h.lead, h.lead
     assert "(95% interval: " in h.lead and word_count(h.lead) <= LEAD_WORDS
     assert any("lz (load balance, most error first)" in line for line in h.rest)
+
+
+def test_a_bare_label_beside_its_namesake_with_parameters_is_told_apart():
+    """Two bars and two names both read "fz" (fz and fz (beta=0.1) in page-system-a): the bare one is said with the
+    parameter its namesake sets, at its default, in every line and chart of the run; a label without a namesake
+    stays as it is."""
+    labels = ["fa", "fz", "fz (beta=0.1)", "la"]
+    assert told_apart(labels, "estimation") == {"fa": "fa", "fz": "fz (beta=1)", "fz (beta=0.1)": "fz (beta=0.1)",
+                                                "la": "la"}
+    words = run_words(labels, "estimation")
+    assert words["fz"] == "most error first, error weighted in full"
+    assert words["fz (beta=0.1)"] == "most error first, error weighted a tenth"
+    assert told_apart(["fa", "fz"], "estimation") == {"fa": "fa", "fz": "fz"}
+
+
+def test_a_group_lead_says_its_interval_inside_the_values_own_brackets():
+    """"at 348,000 s (4.0 days) (95% interval: 334,000 s (3.9 days) to 363,000 s (4.2 days))" had brackets in a row
+    and inside each other: the interval is said in the words a person reads, inside the value's brackets; when every
+    other heuristic ties, "all 3 others"."""
+    sc = preset("quickstart")
+    sc = sc.replace(spec=dataclasses.replace(sc.spec, machines=16))
+    lead = headline(scenario_verdicts(sc, simulate(sc))).lead
+    assert ") (" not in lead and "((" not in lead and "))" not in lead, lead
+    assert re.search(r"at [\d,]+ s \([\d.]+ days; 95% interval: [\d.]+–[\d.]+ days\)", lead), lead
+    assert "all 3 others tie with the best" in lead, lead

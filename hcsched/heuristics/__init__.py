@@ -340,6 +340,31 @@ def label_parts(label: str) -> tuple[str, dict[str, str]]:
     return _key(base), params
 
 
+def told_apart(labels: list[str], model: str | None = None) -> dict[str, str]:
+    """Each label as a reader tells it from the others of a run: a bare label beside labels of the same name with
+    parameters is written with those parameters at its defaults ("fz" beside "fz (beta=0.1)" as "fz (beta=1)",
+    said "fz (error weighted in full)"), so that the two are never both just "fz"; every other label as it is."""
+    given: dict[str, set[str]] = {}
+    for label in labels:
+        name, params = label_parts(label)
+        given.setdefault(name, set()).update(params)
+    out = {}
+    for label in labels:
+        name, params = label_parts(label)
+        out[label] = label
+        if params or label != name or not given.get(name):
+            continue
+        try:
+            defaults = get_heuristic(name, model).defaults()
+        except HcschedError:
+            continue
+        keys = sorted(k for k in given[name] if k in defaults)
+        if keys:
+            written = [f"{k}={defaults[k]:g}" if isinstance(defaults[k], float) else f"{k}={defaults[k]}" for k in keys]
+            out[label] = f"{name} ({', '.join(written)})"
+    return out
+
+
 def labels_model(labels) -> str | None:
     """The model whose heuristics the ``labels`` name: the first registered model that has all of them (names are
     scoped by model: value's min-min is not ETC's), else None; labels of one's own, which name no registered heuristic,

@@ -38,7 +38,7 @@ import streamlit as st
 
 from hcsched import Scenario, model_names
 from hcsched.charts import with_names, with_words
-from hcsched.heuristics import label_parts
+from hcsched.heuristics import label_parts, told_apart
 from hcsched.verdict import heuristic_words
 from pages.session import Keys, W
 
@@ -67,7 +67,7 @@ def heuristic_ticks(model: str, fig, labels):
     if own is not None:
         return own(fig, list(labels))
     if getattr(ui(model), "short_name", None) is not None:
-        return with_names(fig, list(labels), lambda label: short_label(model, label))
+        return with_names(fig, list(labels), lambda label: short_label(model, label, labels))
     return fig
 
 
@@ -75,15 +75,19 @@ def named_in_words(model: str, fig, labels):
     """A chart's heuristic axis by the short names (:func:`short_label`) over each heuristic's rule in a few words
     (:func:`hcsched.verdict.heuristic_words` of its name: "fa" over "earliest estimated finish"): a model whose
     names are codes (the estimation model's fa, fe, fz, ...) ticks its charts so (its ``heuristic_ticks``)."""
-    fig = with_names(fig, list(labels), lambda label: short_label(model, label))
+    fig = with_names(fig, list(labels), lambda label: short_label(model, label, labels))
     return with_words(fig, list(labels), lambda label: heuristic_words(label_parts(str(label))[0], model))
 
 
-def short_label(model: str, label: str) -> str:
+def short_label(model: str, label: str, among=()) -> str:
     """A heuristic's label as a chart tick or a chip says it, its parameters as a person reads them (the model's
-    module's ``short_name``: "fz (beta=0.1)" as "fz (β = 0.1)"), else the label."""
+    module's ``short_name``: "fz (beta=0.1)" as "fz (error weighted a tenth)"), else the label; told apart from its
+    namesakes ``among`` the run's labels (:func:`hcsched.verdict.told_apart`: "fz" beside it as "fz (error weighted
+    in full)")."""
     own = getattr(ui(model), "short_name", None)
-    return own(label) if own is not None else label
+    if own is None:
+        return label
+    return own(told_apart(list(among), model).get(label, label) if label in among else label)
 
 
 def gantt_note(model: str) -> str:

@@ -21,7 +21,7 @@ def shown_heuristics(results: pd.DataFrame, scenario, key: str, count: int = SHO
     chosen = st.multiselect("Heuristics shown over time", labels, default=default_shown(results, headline,
                                                                                          scenario.benchmark_label,
                                                                                          count),
-                            key=f"{key}_shown", format_func=lambda label: short_label(scenario.model, label),
+                            key=f"{key}_shown", format_func=lambda label: short_label(scenario.model, label, labels),
                             help=f"By default {count} in all: the best by {headline.title.lower()}, and the benchmark; "
                                  "add or remove any. What each short name means: hover a line, or see *What the short "
                                  "names on this page mean* above.")

@@ -23,7 +23,7 @@ from hcsched.verdict import (  # noqa: E402
     verdict,
     word_count,
 )
-from pages.models import shown_text  # noqa: E402
+from pages.models import heuristic_ticks, shown_text  # noqa: E402
 from pages.results_view import lead_block  # noqa: E402
 
 
@@ -141,3 +141,17 @@ def test_the_caption_on_reading_intervals_says_the_models_word_for_a_trial(name,
     assert f"compares the heuristics {word} by {word}, on the same tasks" in caption, caption
     if word != "trial":
         assert not re.search(r"\btrials?\b", caption), caption
+
+
+def test_the_estimation_bars_tell_the_two_fz_apart():
+    """Two bars read "fz / most error first" and "fz (error weighted a tenth) / most error first": the bare one says
+    its weight too, "fz (error weighted in full)", on the charts' ticks."""
+    import plotly.graph_objects as go
+
+    labels = [h.label for h in preset("page-system-a").heuristics]
+    fig = go.Figure(go.Bar(x=[1.0] * len(labels), y=labels, orientation="h"))
+    ticks = heuristic_ticks("estimation", fig, labels).layout.yaxis.ticktext
+    shown = [t.split("<br>")[0] for t in ticks]
+    assert shown[labels.index("fz")] == "fz (error weighted in full)", shown
+    assert shown[labels.index("fz (beta=0.1)")] == "fz (error weighted a tenth)", shown
+    assert len(set(shown)) == len(shown)

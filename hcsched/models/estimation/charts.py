@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 
 from hcsched.charts import GanttRows
 from hcsched.curve_charts import Curve, band_chart, better_title, mean_band
+from hcsched.heuristics import told_apart
 from hcsched.metrics import Metric
 from hcsched.models.estimation import CURVE_FAMILIES as FAMILIES
 from hcsched.models.estimation import CURVE_SAMPLES
@@ -98,7 +99,9 @@ def over_time(frame: pd.DataFrame, curve: str, metric: Metric, yaxis_title: str,
     the time its line stops (:func:`median_ends`: the median run's end, said in the title)."""
     labels = list(dict.fromkeys(frame["heuristic"]))
     cut = f" {UNTIL_MEDIAN}" if until is not None else ""
-    return band_chart([_curve(frame, label, curve, until=(until or {}).get(label)) for label in labels],
+    shown = told_apart(labels, "estimation")
+    return band_chart([_curve(frame, label, curve, short_name(shown[label]), until=(until or {}).get(label))
+                       for label in labels],
                       better_title(f"{metric.title}{cut} (mean, 95% band)", metric),
                       yaxis_title, colors)
 
@@ -108,7 +111,8 @@ def error_over_time(frame: pd.DataFrame, metric: Metric, colors: dict | None = N
     on a log axis, said in its title (Figs. 4, 7): the error |ETC - t| / t of eq. 8 (Page et al., section 3) spans
     decades, from well under 1% for a problem the estimator knows to several hundred % for its first tasks."""
     labels = list(dict.fromkeys(frame["heuristic"]))
-    curves = [_curve(frame, label, curve, f"{short_name(label)}: {word}", dash) for label in labels
+    shown = told_apart(labels, "estimation")  # "fz" beside "fz (beta=0.1)" as "fz (error weighted in full)"
+    curves = [_curve(frame, label, curve, f"{short_name(shown[label])}: {word}", dash) for label in labels
               for curve, word, dash in (("actual_error", "actual", "solid"), ("predicted_error", "predicted", "dash"))]
     return band_chart(curves,
                       better_title("Estimation error over time: actual (solid) against predicted (dashed)", metric),
