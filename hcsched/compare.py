@@ -76,6 +76,7 @@ from hcsched.verdict import (
     of_what,
     run_words,
     scenario_verdicts,
+    size_text,
     small_words,
     word_count,
 )
@@ -1158,11 +1159,6 @@ def _moved(metric: Metric, up: bool) -> str:
     return "higher" if up else "lower"
 
 
-def _amount(x: float, kind: str) -> str:
-    """"35%", "2.5 points": a change's size without its sign."""
-    return amount_text(abs(x)) + ("%" if kind == "percent" else " points")
-
-
 def size_words(c: Change, metric: Metric) -> str:
     """A change's size in words: "35% shorter", "2.5 points higher", "17 times as long", "no change"; "" without a
     change."""
@@ -1172,7 +1168,7 @@ def size_words(c: Change, metric: Metric) -> str:
         return "no change"
     if c.kind == "percent" and c.lower >= TIMES_FROM:  # as :func:`change_words` says it
         return f"{_times(c.change)} as {'long' if _moved(metric, True) == 'longer' else 'high'}"
-    return f"{_amount(c.change, c.kind)} {_moved(metric, c.change > 0)}"
+    return f"{size_text(c.change, c.kind)} {_moved(metric, c.change > 0)}"
 
 
 def interval_words(c: Change, metric: Metric) -> str:
@@ -1185,8 +1181,8 @@ def interval_words(c: Change, metric: Metric) -> str:
     unit = "%" if c.kind == "percent" else ""
     if c.lower >= 0 or c.upper <= 0:
         near, far = sorted((c.lower, c.upper), key=abs)
-        return f"95% interval: {amount_text(abs(near))}{unit} to {_amount(far, c.kind)} {_moved(metric, far > 0)}"
-    return (f"95% interval: {_amount(c.lower, c.kind)} {_moved(metric, False)} to {_amount(c.upper, c.kind)} "
+        return f"95% interval: {amount_text(abs(near))}{unit} to {size_text(far, c.kind)} {_moved(metric, far > 0)}"
+    return (f"95% interval: {size_text(c.lower, c.kind)} {_moved(metric, False)} to {size_text(c.upper, c.kind)} "
             f"{_moved(metric, True)}")
 
 
@@ -1247,7 +1243,7 @@ def _lead_size(c: Change, metric: Metric) -> str:
     shown = _shown_difference(c, metric)
     if shown is None:
         return size_words(c, metric)
-    return f"about {_amount(shown, c.kind)} {_moved(metric, shown > 0)}"
+    return f"about {size_text(shown, c.kind)} {_moved(metric, shown > 0)}"
 
 
 def _lead_agreeing(c: Change, metric: Metric) -> tuple[str, str] | None:
@@ -1325,7 +1321,7 @@ def _moves(c: Change) -> str:
         return "barely moves"
     if c.kind == "percent" and c.lower >= TIMES_FROM:
         return f"is {_times(c.change)} as high"
-    return f"{'rises' if c.change > 0 else 'falls'} {_amount(c.change, c.kind)}"
+    return f"{'rises' if c.change > 0 else 'falls'} {size_text(c.change, c.kind)}"
 
 
 def _terse(pair: str, metric: Metric) -> str:

@@ -343,7 +343,7 @@ PLAIN_WORDS = {
     ("classes", "lp-static"): "LP shares, no machine state",
     ("classes", "guided-lpas"): "LPAS held to its LP shares",
     ("classes", "guided-lpas-2k"): "Guided-LPAS asking two machines",
-    ("timeshared", "netsolve-mct"): "NetSolve's earliest completion",
+    ("timeshared", "netsolve-mct"): "earliest completion by reports",
     ("timeshared", "min-length"): "least remaining time in all",
     ("value", "max-max"): "most worth per second of work first",
     ("value", "max-min"): "latest-finishing task first",
@@ -439,8 +439,9 @@ def _amount(x: float, digits: int | None = None) -> str:
     return amount_text(x) if digits is None else f"{x:.{digits}f}"
 
 
-def _size(x: float, kind: str, digits: int | None = None) -> str:
-    """A difference's size with its unit: "6.1%", "2.3 points" (``digits``: its decimals, :func:`_digits`)."""
+def size_text(x: float, kind: str, digits: int | None = None) -> str:
+    """A difference's size with its unit, without its sign: "6.1%", "2.3 points" (``digits``: its decimals,
+    :func:`_digits`)."""
     return f"{_amount(abs(x), digits)}%" if kind == "percent" else f"{_amount(abs(x), digits)} points"
 
 
@@ -452,11 +453,11 @@ def _sizes(xs: list[float], kind: str) -> str:
     "5.3% and 8.8%" for two, "between 5.3 and 8.8 points" for more (never "8.8% to 8.9%", which reads as an
     interval)."""
     low, high = min(xs, key=abs), max(xs, key=abs)
-    if _size(low, kind) == _size(high, kind) or abs(high - low) <= ABOUT_SAME * abs(high):
-        return f"about {_size(sum(xs) / len(xs), kind)}"
+    if size_text(low, kind) == size_text(high, kind) or abs(high - low) <= ABOUT_SAME * abs(high):
+        return f"about {size_text(sum(xs) / len(xs), kind)}"
     if len(xs) == 2:
-        return f"{_size(low, kind)} and {_size(high, kind)}"
-    return f"between {amount_text(abs(low))}{'%' if kind == 'percent' else ''} and {_size(high, kind)}"
+        return f"{size_text(low, kind)} and {size_text(high, kind)}"
+    return f"between {amount_text(abs(low))}{'%' if kind == 'percent' else ''} and {size_text(high, kind)}"
 
 
 def _side(x: float) -> str:
@@ -470,15 +471,15 @@ def _range(c: Comparison, kind: str, digits: int | None = None, short: bool = Fa
     join = "–" if short else " to "
     pct = "%" if kind == "percent" and not short else ""
     unit = "%" if kind == "percent" else " points"
-    if c.separated and _size(c.lower, kind, digits) == _size(c.upper, kind, digits):  # about one size every trial
+    if c.separated and size_text(c.lower, kind, digits) == size_text(c.upper, kind, digits):  # one size every trial
         if c.lower == c.upper:
-            return f"{_size(c.lower, kind, digits)} {_side(c.lower)}, the same in every trial"
-        return f"about {_size(c.lower, kind, digits)} {_side(c.lower)}"
+            return f"{size_text(c.lower, kind, digits)} {_side(c.lower)}, the same in every trial"
+        return f"about {size_text(c.lower, kind, digits)} {_side(c.lower)}"
     if c.upper < 0:
         return f"{_amount(-c.upper, digits)}{pct}{join}{_amount(-c.lower, digits)}{unit} below"
     if c.lower > 0:
         return f"{_amount(c.lower, digits)}{pct}{join}{_amount(c.upper, digits)}{unit} above"
-    return f"between {_size(c.lower, kind, digits)} below and {_size(c.upper, kind, digits)} above"
+    return f"between {size_text(c.lower, kind, digits)} below and {size_text(c.upper, kind, digits)} above"
 
 
 def _ci(c: Comparison, total: int) -> str:
@@ -577,12 +578,14 @@ def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str
     if c.trials == 0:
         return f"not comparable with {name}: no trial has a value of both"
     if c.trials == 1:
-        said = f"{_size(c.difference, kind)} {_side(c.difference)} {name}" if c.difference else f"the same as {name}"
+        said = f"{size_text(c.difference, kind)} {_side(c.difference)} {name}" if c.difference else \
+            f"the same as {name}"
         return f"{said} in the one trial where both have a value"
     if _equal(c):
         return f"equal to {name} in every trial"
     if c.told_apart:
-        return f"{_size(c.difference, kind, _digits(c, kind))} {_side(c.difference)} {name}: {_told(c, total, kind)}"
+        size = size_text(c.difference, kind, _digits(c, kind))
+        return f"{size} {_side(c.difference)} {name}: {_told(c, total, kind)}"
     return f"not told apart from {name}: the {_ci(c, total)} puts {first} {_range(c, kind)} {c.other} per trial"
 
 
@@ -610,13 +613,13 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
                        "compared")]]
     if c.trials == 1:
         where = "the only trial" if total == 1 else "the one trial where both have a value"
-        return [[_Part(f"{has}, {_size(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
+        return [[_Part(f"{has}, {size_text(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
                        f"{where}: too few trials to tell whether the difference is real")]]
     bench = c.other == v.benchmark
     runner = (lambda x: f"the benchmark {x}, the runner-up" if bench else f"the runner-up {x}")  # noqa: E731
     named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
     digits = _digits(c, v.kind)  # a tiny difference: real, but under 1% of its value, one precision throughout
-    gap = f"{has}, {_size(c.difference, v.kind, digits)} {_side(c.difference)}"
+    gap = f"{has}, {size_text(c.difference, v.kind, digits)} {_side(c.difference)}"
     # "the runner-up" left out, then its words said below the lead, then the interval short, then its name, before
     # the interval is ("real" says how sure)
     kind = "the benchmark " if bench else ""
@@ -837,7 +840,7 @@ def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
         return f"not told apart from {name}"
     if _tiny(c, kind):
         return f"about the same as {name}"
-    return f"{_size(c.difference, kind)} {_side(c.difference)} {name} ({_ci(c, total)}: {_range(c, kind)})"
+    return f"{size_text(c.difference, kind)} {_side(c.difference)} {name} ({_ci(c, total)}: {_range(c, kind)})"
 
 
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
@@ -1361,7 +1364,7 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) ->
         return f"{head}. {v.text}"
     c = v.comparisons[0]
     if v.separated:
-        gap = f"{_size(c.difference, v.kind)} {_side(c.difference)} {c.other}"
+        gap = f"{size_text(c.difference, v.kind)} {_side(c.difference)} {c.other}"
         lines = [f"{head}: {v.best} has the {_superlative(v)} {v.what}, {gap}; already clear after "
                  f"{_plural(done, word)}."]
     else:  # the best average, which the trials do not tell apart yet

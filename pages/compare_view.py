@@ -29,7 +29,7 @@ from pages.history import Entry, Side, baseline_for, comparison, entry, history,
 from pages.models import heuristic_ticks, shown_text
 from pages.results_view import text_width
 from pages.runs import plan_run, running_run, start_run
-from pages.session import Keys, commit_scenario, same_experiment
+from pages.session import Keys, as_committed, commit_scenario, same_experiment
 from pages.widgets import plain, shown_as_error
 
 
@@ -143,11 +143,15 @@ def _what_if_button(where, words: str, current, changed, key: str) -> None:
     """A button that makes ``changed`` the current scenario and runs it; its help says what changes and how long it
     takes, or why the server refuses it (the button greyed); a caption under it says the time or the refusal."""
     planned = plan_run(changed)
+    committed = as_committed(changed)
+    done = next((e for e in reversed(history()) if e.scenario == committed), None)  # shown again, not run twice
+    time_words = f"Already run (#{done.number}): shown at once" if done else \
+        f"About {duration_words(planned.estimate)}"
     said = "; ".join(what_changed(current, changed))
-    said += f". {planned.refused}" if planned.refused else f". About {duration_words(planned.estimate)}."
-    clicked = where.button(words, key=key, help=plain(said), disabled=bool(planned.refused))
+    said += f". {planned.refused}" if planned.refused and not done else f". {time_words}."
+    clicked = where.button(words, key=key, help=plain(said), disabled=bool(planned.refused) and not done)
     # the estimate, or why the button is greyed, in view, not only on hover (a touch screen has none)
-    where.caption(plain(planned.refused) if planned.refused else f"About {duration_words(planned.estimate)}")
+    where.caption(plain(planned.refused) if planned.refused and not done else time_words)
     if clicked:
         job = plan_run(commit_scenario(changed))
         if job.refused is not None:

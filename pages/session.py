@@ -89,17 +89,26 @@ def commit_scenario(new: Scenario) -> Scenario:
     that brings it back to what it was edited from gives that scenario again."""
     old = st.session_state[Keys.SCENARIO]
     if new != old:
-        origin = _origin(old)
-        if new.name in (old.name, origin.name) and new.description == old.description:  # not named by the editor
-            original = origin.replace(trials=new.trials, seed=new.seed)
-            if new.replace(name=original.name, description=original.description) == original:
-                new = original
-            else:
-                name = f"{origin.name}{EDITED}" if origin.name in preset_names() else new.name
-                new = new.replace(name=name, description=edit_description(original, new))
+        new = as_committed(new)
         st.session_state[Keys.SCENARIO] = new
-        st.session_state[ORIGIN] = (origin, new)
+        st.session_state[ORIGIN] = (_origin(old), new)
     return st.session_state[Keys.SCENARIO]
+
+
+def as_committed(new: Scenario) -> Scenario:
+    """``new`` as :func:`commit_scenario` would make it the current scenario (renamed, described), changing
+    nothing: what a button about to commit it can look up among the runs already made."""
+    old = st.session_state[Keys.SCENARIO]
+    if new == old:
+        return old
+    origin = _origin(old)
+    if new.name in (old.name, origin.name) and new.description == old.description:  # not named by the editor
+        original = origin.replace(trials=new.trials, seed=new.seed)
+        if new.replace(name=original.name, description=original.description) == original:
+            return original
+        name = f"{origin.name}{EDITED}" if origin.name in preset_names() else new.name
+        return new.replace(name=name, description=edit_description(original, new))
+    return new
 
 
 def _described_preset(description: str) -> str | None:

@@ -45,7 +45,8 @@ def test_a_time_shared_close_race_names_both_in_words_with_one_size_and_the_inte
     sc = preset("caniou-mu10").replace(heuristics=list(values))
     lead = headline(scenario_verdicts(sc, results_of(values))).lead
     assert lead.startswith("hmct (earliest predicted finish) and mmc (earliest last finish on a server) both beat "
-                           "the benchmark netsolve-mct (NetSolve's earliest completion) on makespan by about 8."), lead
+                           "the benchmark netsolve-mct (earliest completion by reports) on makespan by about "
+                           "8."), lead
     # the charts' words under each name, not the paper's titles ("Min max completion"): one set of words
     assert "a real difference (95% interval: " in lead and lead.endswith("below).")
     assert "1 other" not in lead and word_count(lead) <= LEAD_WORDS

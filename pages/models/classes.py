@@ -13,7 +13,6 @@ import streamlit as st
 from hcsched import HcschedError
 from hcsched.charts import GanttRows, with_names
 from hcsched.experiment import trial_seeds
-from hcsched.formatting import share_words
 from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.heuristics import said_name as short_name  # the page's short names: pages.models
@@ -99,8 +98,9 @@ def _capacity(match: re.Match) -> str:
 
 def _take(share: float, only: str = "") -> str:
     """A share of the arrivals the machines can take, under one, in the words the what-if's lead says it: "they can
-    take about two thirds of these arrivals" (the LP's λ*, section III, Theorem 2), ``only`` before the share."""
-    return f"they can take {only}{share_words(share)} of these arrivals"
+    take about 67% of these arrivals" (the LP's λ*, section III, Theorem 2), ``only`` before the share; always a
+    percentage, so that the boxes of several heuristics side by side (67%, 62%) say their shares one way."""
+    return f"they can take {only}about {share:.0%} of these arrivals"
 
 
 #: A label that names its parameters ("kpb (kbar=1)", "kpb (k=20, ties=random)") where a text writes it.
@@ -128,9 +128,9 @@ TAKE = re.compile(r"they can take (only )?(0\.[0-9]+) times (?:these|the) arriva
 
 def heuristic_ticks(fig, labels):
     """The shared charts' heuristic axes (bars, per-replication boxes, the Compare chart), panels side by side: each
-    heuristic's parameters in a word or two, "kpb (fastest)" (section II-B; the words in full on hover, in the lines
-    and in the other charts; a tick of 40 characters cut the panels' titles at 1000 px); the marks a tick had
-    ("(benchmark)") kept."""
+    heuristic's parameters in a few words, "kpb (each class's fastest)" (section II-B; the words in full on hover, in
+    the lines and in the other charts; a tick of 40 characters cut the panels' titles at 1000 px); the marks a tick
+    had ("(benchmark)") kept."""
     return with_names(fig, labels, tick_name)
 
 

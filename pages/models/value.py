@@ -45,7 +45,8 @@ GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
 #: the deadlines in section 2.2.2, the static benchmarks in section 5).
 SYMBOLS = {
     "Total value earned (V)": "what the run earned: the sum over tasks of priority weight x deadline factor x the "
-                              "share of the task run inside the steady-state window (section 2.2.3).",
+                              "share of the task run inside the window that counts, after the start-up "
+                              "(section 2.2.3).",
     "Upper bound on value (UB)": f"{UB_MEANS}: the most any schedule could earn, by a relaxed problem (section 2.3); "
                                  "no schedule reaches 100% of it. The bars against it are as in the paper's Figs. 2 "
                                  "and 3.",

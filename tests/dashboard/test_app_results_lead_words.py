@@ -59,9 +59,9 @@ def test_the_lead_where_no_mapping_keeps_up_is_shorter_and_says_the_same():
     grow." The same facts, shorter."""
     sc = dict(quick_what_ifs(_quick("classes")))["Twice the arrival rate"]
     lead = shown_text(sc.model, lead_block(sc, simulate(sc))[0])
-    assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take about two "
-                    "thirds of these arrivals). Queues grow all run; the means below only compare how fast."), lead
-    assert word_count(lead) == 32
+    assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take about 67% "
+                    "of these arrivals). Queues grow all run; the means below only compare how fast."), lead
+    assert word_count(lead) == 31
 
 
 def test_the_references_say_what_they_are_once_then_each_value_and_interval_in_a_sentence():

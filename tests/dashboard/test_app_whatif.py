@@ -305,6 +305,22 @@ def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run
     assert not at.exception
 
 
+def test_a_what_if_already_run_says_so_under_its_button_not_a_time_to_wait():
+    """Half the arrival rate after twice the rate is run #1's scenario again, shown at once from the session's runs;
+    its button's caption said "About 2 s" and the answer came without a run: it says it was run."""
+    at = app("app.py", scenario=preset("quickstart"))  # a preset as Home loads it: its what-ifs commit as the page does
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    labels = [x.label for x in at.button if x.key and x.key.startswith("results_whatif_")]
+    at.button(key=f"results_whatif_{labels.index('Twice the arrival rate')}").click().run()
+    until_ended(at)
+    labels = [x.label for x in at.button if x.key and x.key.startswith("results_whatif_")]
+    captions = [plain(c.value) for c in at.caption]
+    assert "Half the arrival rate" in labels and "Already run (#1): shown at once" in captions, captions
+    assert not at.exception
+
+
 def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
     """A run of the baseline's exact scenario is not run twice: the baseline's results show again, and the line says
     them against the run shown before (it said nothing: a baseline is not compared with itself)."""
@@ -370,7 +386,8 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     """The manager read "16796 times as high: a real change" and a winner crowned while no mapping keeps up, said
     only in a grey caption: the lead says it first, in words, and the warnings say the paper's symbol after. Then the
     lead said "about two thirds of these arrivals", the caption "they can handle 0.67 times them" and the warnings
-    "only 0.67 times the arrivals": one wording everywhere now."""
+    "only 0.67 times the arrivals": one wording everywhere now, a percentage (boxes side by side said 62% and "two
+    thirds")."""
     from hcsched.compare import quick_what_ifs
 
     base, at = _short_alazzoni_b_run()
@@ -381,15 +398,15 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     assert after.spec == dict(quick_what_ifs(base))["Twice the arrival rate"].spec
     info = plain(at.info[0].value)
     assert info == ("Against run #1: twice the arrival rate: the machines cannot keep up whatever the "
-                    "mapping (they can take about two thirds of these arrivals), so tasks pile up.")  # how long: below
-    assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only about two "
-            "thirds of these arrivals.") in [plain(w.value) for w in at.warning]  # the lead's words, not "0.67 times"
+                    "mapping (they can take about 67% of these arrivals), so tasks pile up.")  # how long: below
+    assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only about 67% "
+            "of these arrivals.") in [plain(w.value) for w in at.warning]  # the lead's words, not "0.67 times"
     said = [plain(c.value) for c in at.caption] + [plain(w.value) for w in at.warning]
-    assert any("they can take about two thirds of these arrivals" in x for x in said)  # the headline's caption
+    assert any("they can take about 67% of these arrivals" in x for x in said)  # the headline's caption
     assert not [x for x in said if "0.67" in x or "times them" in x or "can handle 0." in x]
     lead = next(plain(m.value) for m in at.markdown if m.value.startswith("**"))  # no heuristic crowned
     assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take about "
-                    "two thirds of these arrivals). Queues grow all run; the means below only compare how fast."), lead
+                    "67% of these arrivals). Queues grow all run; the means below only compare how fast."), lead
     at.button(key="results_compare").click().run()
     folded = plain(next(e for e in at.expander if e.label == "The other changes, and the winner").markdown[0].value)
     assert folded.startswith("What differs: arrival rates per class [5, 8] → [10, 16] tasks per time unit. Average "

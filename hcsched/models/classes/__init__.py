@@ -55,7 +55,7 @@ class ClassModel(Model):
     spec_type = spec.ClassModelSpec
     spec_keys = frozenset(spec.CLASS_KEYS)
     metrics = (
-        Metric("mean_in_system", IN_SYSTEM, "tasks", bar=True,
+        Metric("mean_in_system", IN_SYSTEM, "tasks", bar=True, gloss="tasks waiting or running, over time",
                doc="Tasks waiting or running, all machines together, averaged over time over [warmup, horizon]: the "
                    "paper's mean number in system (section III-B)."),
         Metric("mean_response", "Mean response time", "time units", bar=True, gloss=MEAN_FLOW_GLOSS,

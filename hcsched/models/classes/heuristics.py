@@ -157,17 +157,19 @@ def said_name(label: str) -> str:
     return f"{name} ({', '.join(w for w, _ in said)})"
 
 
-#: A parameter's words on a narrow tick, a panel beside others (:func:`tick_name`): "fastest", "3 fastest".
+#: A parameter's words on a narrow tick, a panel beside others (:func:`tick_name`): "each class's fastest", "3
+#: fastest a class" (the lines' "each class's fastest machine", short).
 TICK_WORDS: dict[str, Callable[[str], str | None]] = {
-    "kbar": lambda v: None if _number(v) is None else "fastest" if _number(v) == 1 else f"{v} fastest",
+    "kbar": lambda v: None if _number(v) is None else "each class's fastest" if _number(v) == 1
+    else f"{v} fastest a class",
     "k": lambda v: None if _number(v) is None else f"fastest {v}%",
 }
 
 
 def tick_name(label: str) -> str:
-    """A label on a narrow chart's tick, a panel beside others: its parameters in a word or two, no symbol ("kpb
-    (fastest)" for "kpb (kbar=1)", "kpb (3 fastest)"; the full words are on hover and in :func:`said_name`
-    elsewhere); a label with another parameter as :func:`said_name` says it."""
+    """A label on a narrow chart's tick, a panel beside others: its parameters in a few words, no symbol ("kpb
+    (each class's fastest)" for "kpb (kbar=1)", "kpb (3 fastest a class)"; the full words are on hover and in
+    :func:`said_name` elsewhere); a label with another parameter as :func:`said_name` says it."""
     name, params = label_parts(label)
     said = [TICK_WORDS[k](v) if k in TICK_WORDS else None for k, v in params.items()]
     if not params or not all(said) or not any(h.name == name for h in HEURISTICS):

@@ -53,8 +53,8 @@ def size_limit(s: spec.TimesharedSpec) -> str:
             f"fastest server's {s.fastest_bandwidth:g} Mbit/s card fits under max_compute_s (section 3.3)")
 
 
-_VS = ("than with the benchmark (NetSolve's earliest completion by default; scenario key reference) on the "
-       "same simulation")
+_VS = ("than with the benchmark (earliest completion by the servers' reported load, NetSolve's rule, by default; "
+       "scenario key reference) on the same simulation")
 
 
 class TimesharedModel(Model):

@@ -183,7 +183,7 @@ def _h(name: str, title: str, short_words: str, kind: int, section: str, descrip
 
 
 HEURISTICS: tuple[TimesharedHeuristic, ...] = (
-    _h("netsolve-mct", "NetSolve MCT", "NetSolve's earliest completion", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
+    _h("netsolve-mct", "NetSolve MCT", "earliest completion by reports", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
        "NetSolve's MCT as the paper simulated it: the server minimising D1 + D2, with D1 = (input + output) / "
        "bandwidth and D2 = (cost / speed) x (1 + load), load the number of tasks mapped to the server and not "
        "finished (section 6.1: 'NetSolve knows perfectly the system states'; the formula of D2 mirrors "

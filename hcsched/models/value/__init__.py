@@ -120,7 +120,7 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return (f"score: the total value earned in the steady-state window, from {minutes_beside(B)} to "
+        return (f"score: the total value earned in the window that counts, from {minutes_beside(B)} to "
                 f"{minutes_beside(E)}, as % of the upper bound on value")
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:

@@ -37,7 +37,7 @@ OUTCOME_HEADERS = {o: f"{OUTCOME_LABELS[o]} ({OUTCOME_EARNS[o]})" for o in OUTCO
 VALUE_WORDS = "total value earned"
 UB_WORDS = "upper bound on value"
 UB_MEANS = "what every task would earn finishing at once"
-WINDOW_WORDS = "the steady-state window of simulated time"
+WINDOW_WORDS = "the window of simulated time that counts, after the start-up"
 #: What the three soft deadlines earn (section 2.2.2), in words; the caption says them in words alone (the paper's
 #: D100, D50 and D25 are named in the folded "What the short names on this page mean").
 DEADLINES_WORDS = ("finishing by the first earns its full value, by the second half, by the third a quarter, later 5%, "

@@ -28,9 +28,10 @@ def kim(deadlines: str, heterogeneity: str, weighting: str, trials: int = TRIALS
         "description": f"Tasks of three priorities arrive in three bursts over 15,000 s (250 min) at 8 machines of "
                        f"{SPEEDS[heterogeneity]} speeds; a task is worth less the later it ends after its "
                        f"{deadlines} deadlines. Score: the value earned, as % of the most possible. "
-                       f"Kim et al. 2007, Fig. {figure}: deadline multipliers {MULTIPLIERS[deadlines]} x 2.4 min, "
+                       f"Kim et al. 2007, Fig. {figure}: deadlines {MULTIPLIERS[deadlines]} times 2.4 min beyond a "
+                       f"typical run, "
                        f"{heterogeneity} heterogeneity, {weighting} priority weighting ({WEIGHTS[weighting]}), value "
-                       f"counted from minute 10 to 250 (the steady-state window); {trials} trials; two full-knowledge "
+                       f"counted from minute 10 to 250 (after the start-up); {trials} trials; two full-knowledge "
                        "searches (TPSA, GA) for reference.",
         "deadlines": deadlines, "heterogeneity": heterogeneity, "weighting": weighting,
         "heuristics": list(PAPER_HEURISTICS), "trials": trials, "seed": SEED})
