@@ -616,7 +616,7 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
         return [[_Part(f"{has}, {size_text(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
                        f"{where}: too few trials to tell whether the difference is real")]]
     bench = c.other == v.benchmark
-    runner = (lambda x: f"the benchmark {x}, the runner-up" if bench else f"the runner-up {x}")  # noqa: E731
+    runner = (lambda x: f"{x}, the benchmark and runner-up" if bench else f"the runner-up {x}")  # noqa: E731
     named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
     digits = _digits(c, v.kind)  # a tiny difference: real, but under 1% of its value, one precision throughout
     gap = f"{has}, {size_text(c.difference, v.kind, digits)} {_side(c.difference)}"

@@ -488,7 +488,7 @@ def test_the_presets_lead_sentence_names_its_heuristics_in_words():
 
 def test_a_runner_up_that_is_the_benchmark_is_said_to_be():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 220, 330, 330])
-    assert "7.5% below the benchmark B, the runner-up: a real difference" in verdict(results, LOWER, benchmark="B").text
+    assert "7.5% below B, the benchmark and runner-up: a real difference" in verdict(results, LOWER, benchmark="B").text
     assert "benchmark" not in verdict(results, LOWER, benchmark="C").text  # C is said below the lead
     assert "the benchmark C" in verdict(results, LOWER, benchmark="C").detail
 
