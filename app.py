@@ -46,10 +46,16 @@ def landing() -> None:
              "and step through single decisions on **Explain**.")
 
 
+#: Streamlit's own Stop, beside its running indicator at the top right while a page's script runs, hidden (the
+#: indicator kept): it stops only the page's drawing, never the run in the background, beside the run's Cancel.
+STOP_HIDDEN = ('[data-testid="stStatusWidget"]:has([data-testid="stStatusWidgetRunningIcon"]) span:has(button) '
+               "{ display: none; }")
+
+
 def main() -> None:
     """The dashboard: its pages, as Streamlit runs this file for each session."""
     st.set_page_config(page_title="hcsched", page_icon=str(ASSETS / "icon.png"), layout="wide")
-    st.html(f"<style>{(ASSETS / 'style.css').read_text()}</style>")
+    st.html(f"<style>{(ASSETS / 'style.css').read_text()}\n{STOP_HIDDEN}</style>")
     # Back goes to the previous page, not to the same page with the address before an edit (assets/history.js)
     st.html(f"<script>{(ASSETS / 'history.js').read_text()}</script>", unsafe_allow_javascript=True)
     # Material icons ship with Streamlit; emoji need a font that a bare machine (e.g. Debian's chromium) may lack.

@@ -510,6 +510,13 @@ HIGHLIGHT_HALO = ", ".join([f"{x}px {y}px 0 #fff" for x in (-1, 0, 1) for y in (
 LABEL_EDGE = 0.9  # a marked bar ending past this share of the time window has its label inside its end, not after it
 
 
+def _at_edge(finish: float, t0: float, t1: float, panels: int = 1) -> bool:
+    """Whether a marked bar ending at ``finish`` ends at the right edge of the window ``t0``..``t1`` for its label: past
+    :data:`LABEL_EDGE` of a chart's width, where ``panels`` side by side (the overview) each take a share of it, so
+    the label after the bar would run past its panel's edge from further left (a tenth of the chart, each panel's)."""
+    return finish > t0 + max(0.0, 1 - (1 - LABEL_EDGE) * panels) * (t1 - t0)
+
+
 def gantt_rows_px(panels: int, height: float = GANTT_HEIGHT) -> float:
     """The px that the rows (or lanes) of ``panels`` panels share in a Gantt chart ``height`` px tall, the rest
     being its controls, panel titles and time axis."""
@@ -888,14 +895,16 @@ def _marked(idx: np.ndarray, colors: list[str], highlight: int, at_edge: bool = 
     """The marker pattern and text settings that mark task ``highlight`` among the bars of ``idx`` (of ``colors``):
     hatched in black or white, whichever shows on its colour, and labelled (the label's text each frame sets:
     :func:`_frame_bars`) beside its bar: after its end, or inside it at its end where the bar ends ``at_edge`` of the
-    window (after it, the chart's edge would cut the label); black in a white outline (:data:`HIGHLIGHT_HALO`), read
-    on any bar. No outline on the bar: a bar's outline is drawn even at zero width, before its task starts, and a
-    frame that does not redraw the whole chart cannot change it."""
+    window (after it, the chart's edge would cut the label), always level: a bar too short for it lets it run left
+    from the bar's end, over the bars before it, never turned on its side to fit the bar (Plotly's "auto" angle);
+    black in a white outline (:data:`HIGHLIGHT_HALO`), read on any bar. No outline on the bar: a bar's outline is
+    drawn even at zero width, before its task starts, and a frame that does not redraw the whole chart cannot change
+    it."""
     hit = idx == highlight
     pattern = {"shape": np.where(hit, "x", "").tolist(), "fillmode": "overlay", "bgcolor": "rgba(0,0,0,0)",
                "fgcolor": _ink(colors[int(np.flatnonzero(hit)[0])]), "fgopacity": 1, "size": 6, "solidity": 0.4}
     text = {"textposition": "inside" if at_edge else "outside", "insidetextanchor": "end", "cliponaxis": False,
-            "constraintext": "none",
+            "constraintext": "none", "textangle": 0,
             "textfont": {"size": 12, "color": HIGHLIGHT_COLOR, "weight": "bold", "shadow": HIGHLIGHT_HALO}}
     return {"pattern": pattern}, text
 
@@ -992,8 +1001,7 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
                   "line": {"width": 0}}
         extra = {}
         if highlight is not None and (idx == highlight).any():
-            shown, extra = _marked(idx, marker["color"], highlight,
-                                   s.finish[highlight] > t0 + LABEL_EDGE * (t1 - t0))
+            shown, extra = _marked(idx, marker["color"], highlight, _at_edge(s.finish[highlight], t0, t1))
             marker |= shown
             extra["text"] = opened[row - 1].text
         if rows.lanes:
@@ -1071,7 +1079,8 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
         marker |= {"opacity": OVERVIEW_OPACITY} if rows.lanes else {}  # each bar's own: overlaps add up
         extra = {}
         if highlight is not None and (idx == highlight).any():
-            shown, text = _marked(idx, marker["color"], highlight, s.finish[highlight] > t0 + LABEL_EDGE * (t1 - t0))
+            shown, text = _marked(idx, marker["color"], highlight,
+                                  _at_edge(s.finish[highlight], t0, t1, len(labels)))
             marker |= shown
             extra |= text | {"text": opened[col - 1].text}
         fig.add_trace(go.Bar(

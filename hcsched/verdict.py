@@ -1336,11 +1336,14 @@ def _still_open(v: Verdict, word: str) -> str:
     return f"{v.best} is not told apart from {c.other} yet"
 
 
-def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) -> str:
+def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, overloaded: str = "") -> str:
     """The lead of a run in progress: "So far, 8 of 50 trials: sufferage (...) has the lowest makespan, 8.4% below
     min-min (...); already clear after 8 trials." when the best is told apart from the runner-up (the paired 95%
     interval excludes no difference, :attr:`Verdict.separated`), else "...; still open: min-min and sufferage are
-    within each other's 95% interval.". At most :data:`LEAD_WORDS` words where the names allow.
+    within each other's 95% interval.". At most :data:`LEAD_WORDS` words where the names allow. Where no heuristic
+    keeps up with the arrivals in the trials so far, the whole run's lead that says so (``overloaded``) follows the
+    count in place of a leader: "So far, 1 of 30 replications, no heuristic keeps up: the machines cannot keep up
+    whatever the mapping (...). Queues grow all run; ...": the heuristic whose queue grew slowest is never crowned.
 
     Parameters
     ----------
@@ -1350,13 +1353,18 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str) ->
         Whole trials ended, and the run's trials.
     word : str
         The model's word for a trial ("trial", "replication", "simulation").
+    overloaded : str
+        The whole run's lead where no heuristic that can run online keeps up in any trial so far
+        (``Model.overloaded``: "No heuristic keeps up: ..."), else "".
 
     Returns
     -------
     str
-        One sentence.
+        One sentence (two where ``overloaded`` has two).
     """
     head = f"So far, {done} of {_plural(total, word)}"
+    if overloaded:
+        return f"{head}, {overloaded[:1].lower()}{overloaded[1:]}"
     if not verdicts_:
         return f"{head}: nothing to rank yet."
     v = verdicts_[0]

@@ -1,8 +1,8 @@
 """The session's runs, kept with the session on the server (pages.store: a reload finds them; up to HISTORY_CAP, the
-oldest dropped): each with its scenario, what differs from its preset (else from the run before it), when it ended,
-how long it took and its headline winner; a run of a scenario already in the history (the same settings, trials and
-seed) reuses its results rather than run again. The baseline what-ifs are compared with: a run the user pins, else
-the session's first run of the same model."""
+oldest dropped): each with its scenario, what differs from its preset (else from the run it was made from), when it
+ended, how long it took and its headline winner; a run of a scenario already in the history (the same settings,
+trials and seed) reuses its results rather than run again. The baseline what-ifs are compared with: a run the user
+pins, else the session's first run of the same model."""
 
 from __future__ import annotations
 
@@ -33,11 +33,11 @@ class Entry:
     number: int  # the session's n-th run, from 1
     run: object
     when: str  # "14:02:31", when it ended
-    parent: int | None  # the run before it, which ``changes`` are against
+    parent: int | None  # the run it was made from (:func:`_parent`), which ``changes`` are against
     changes: tuple[str, ...]
     winner: str  # "sufferage at 535,000 s (6.2 days)", "no clear winner: ...", "–"
     edits: tuple[str, ...] | None = None  # what differs from its preset (None: not a preset or an edit of one)
-    since: tuple[str, ...] = ()  # what differs from the run before it, an edit of the same preset, the edits do not say
+    since: tuple[str, ...] = ()  # what differs from its parent, an edit of the same preset, that the edits do not say
 
     @property
     def scenario(self) -> Scenario:
@@ -46,9 +46,10 @@ class Entry:
     @property
     def title(self) -> str:
         """"#3 quickstart (edited): machines 8 → 12" (what differs from its preset), "#1 quickstart", or for a scenario
-        of the user's own, what differs from the run before it. What differs from the run before it is said too where
-        the edits leave it out: a heuristic swapped back in from the preset ("#2 kim-loose-high-heavy (edited):
-        relative-cost removed; tpsa removed; ga removed; from #1: switching instead of relative-cost")."""
+        of the user's own, what differs from the run it was made from (:attr:`changes_text`). What differs from that
+        run is said too where the edits leave it out: a heuristic swapped back in from the preset ("#2
+        kim-loose-high-heavy (edited): relative-cost removed; tpsa removed; ga removed; from #1: switching instead of
+        relative-cost")."""
         if self.edits is not None:
             since = f"; from #{self.parent}: {_shown(self.since)}" if self.since else ""
             return f"#{self.number} {self.scenario.name}" + (f": {_shown(self.edits)}" if self.edits else "") + since
@@ -56,10 +57,13 @@ class Entry:
 
     @property
     def changes_text(self) -> str:
-        """What differs from the run before it, in a few words."""
+        """What differs from the run it was made from, in a few words, that run named where it is not the run before
+        it ("from #1: machines 16 → 8")."""
         if self.parent is None:
             return "the first run"
-        return _shown(self.changes) if self.changes else f"the same as #{self.parent}"
+        if not self.changes:
+            return f"the same as #{self.parent}"
+        return ("" if self.parent == self.number - 1 else f"from #{self.parent}: ") + _shown(self.changes)
 
 
 def _shown(changes) -> str:
@@ -80,6 +84,17 @@ def _since(parent: Entry | None, scenario: Scenario, changes: tuple[str, ...],
     if parent is None or edits is None or parent.edits is None or preset_of(parent.scenario) != preset_of(scenario):
         return ()
     return tuple(c for c in changes if c not in edits)
+
+
+def _parent(runs: list[Entry], scenario: Scenario) -> Entry | None:
+    """The run ``scenario`` was made from (a what-if of a run, a run's scenario loaded again and changed): of the runs
+    of its model, the one it differs least from (:func:`hcsched.compare.run_changes`), on a tie the run shown, then
+    the latest; without a run of its model, the run before it."""
+    same = [e for e in runs if e.scenario.model == scenario.model]
+    if not same:
+        return runs[-1] if runs else None
+    shown = shown_entry()
+    return min(reversed(same), key=lambda e: (len(run_changes(e.scenario, scenario)), e is not shown))
 
 
 def history() -> list[Entry]:
@@ -114,7 +129,7 @@ def keep(run) -> Entry:
     runs = history()
     new = next((e for e in runs if e.run.results is run.results), None)
     if new is None:
-        parent = runs[-1] if runs else None
+        parent = _parent(runs, run.scenario)
         number = (runs[-1].number + 1) if runs else 1
         when = datetime.datetime.now().strftime("%H:%M:%S")
         changes = tuple(run_changes(parent.scenario, run.scenario)) if parent else ()
@@ -143,9 +158,10 @@ def reuse(scenario: Scenario) -> Entry | None:
 def came_from(e: Entry) -> Entry | None:
     """The run shown before ``e``, of the same model: the one a what-if went back from to ``e``, an earlier run of
     the same settings shown again rather than run twice (half the arrival rate from a run at twice the rate), else
-    the run before it in the session."""
+    the run before it in the session (not its parent, :func:`_parent`: back to the baseline's settings from a what-if,
+    the run is made from the baseline, while the reader came from the what-if)."""
     numbers = st.session_state.get(CAME_FROM)
-    number = numbers[1] if numbers and numbers[0] == e.number else e.parent
+    number = numbers[1] if numbers and numbers[0] == e.number else e.number - 1
     return next((x for x in history() if x.number == number and x is not e
                  and x.scenario.model == e.scenario.model), None)
 

@@ -29,7 +29,7 @@ import streamlit as st
 
 from hcsched import Scenario
 from hcsched.errors import HcschedError, describe_error
-from hcsched.experiment import KnownRows, progress_count, progress_text
+from hcsched.experiment import KnownRows, progress_count, progress_text, split_so_far
 from hcsched.models import DEFAULT_MODEL, get_model, model_names, warm_up
 from hcsched.pool import Pool, RunQueue
 from hcsched.report import no_auto_links
@@ -292,6 +292,7 @@ class Job:
     after: float = 0.0  # seconds its page needs once its trials end (trial 0 again for the Gantt chart, the charts)
     waited: float = field(default_factory=time.monotonic)  # when it was last seen waiting for a worker (or started)
     news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
+    _staged: tuple[int, tuple[int, str] | None] | None = None  # (partials, :meth:`staged`) worked out last
 
     def give_partial(self, value: Any) -> None:
         """The ``partial(results)`` callback of :func:`hcsched.simulate`: kept for the pages to show."""
@@ -393,10 +394,13 @@ class Job:
         are done), the bar's length the time counted (:meth:`Countdown.share`); with
         references run after the others (their names), the others' trials first, then the references' ("39 of 50
         trials of the heuristics done; the references tpsa and ga: 0 of 50 trials done, about 9 min left").
+        A page that does not show its results (Run, the sidebar) says the same of references run after the others,
+        from its results so far (:meth:`staged`), so that every page counts the run alike.
         Below it, a warning when it has made no progress for far longer than its estimate, else the last thing its
         pool said of its runs that it went on through (a lost worker of a Dask cluster:
         :meth:`hcsched.pool.RunQueue.notes`), in one line."""
         pool = started_pool()
+        shown = self.staged() if shown is None else shown
         if self.place:
             self.waited = time.monotonic()
             ahead = "1 run" if self.place == 1 else f"{self.place} runs"
@@ -414,6 +418,18 @@ class Job:
         else:
             warning.warning(f"No progress for {quiet:.0f} s, while the whole run was estimated at {self.estimate:.0f} "
                             "s: it may be stuck. Cancel it and run it again.")
+
+    def staged(self) -> tuple[int, str] | None:
+        """(trials, references) of its results so far where references run after every trial of the others
+        (:func:`hcsched.experiment.split_so_far`): the others' trials ended and the references' names, as a page
+        showing those results says them (:func:`showing_so_far`); None without such references."""
+        if self.partial is None or self.scenario is None:
+            return None
+        if self._staged is None or self._staged[0] != self.partials:  # worked out once for each results so far
+            scenario, results, to_come = split_so_far(self.scenario, self.partial)
+            self._staged = (self.partials, (int(results["trial"].nunique()), " and ".join(to_come)) if to_come
+                            else None)
+        return self._staged[1]
 
     def _said(self, pool, shown: tuple[int, str] | None) -> tuple[str, float]:
         """The bar's text and length while the run computes (:meth:`draw`): no count while it waits for a worker

@@ -266,7 +266,8 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     summary = summarize(results, [m.name for m in tables], methods=model.interval_methods())
     trials = f"{scenario.trials} {model.trial_word}s" if so_far is None or so_far == scenario.trials else \
         f"so far {so_far} of {scenario.trials} {model.trial_word}s"
-    sentences = [", ".join([f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}", run.took])]
+    took = run.took if run.cached else f"computed in {run.took}"  # the page's drawing comes after: wall time is longer
+    sentences = [", ".join([f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}", took])]
     headline = shown_text(scenario.model, model.headline(scenario.spec))  # a sentence of its own: short sentences
     if headline:
         sentences.append(headline[:1].upper() + headline[1:])
@@ -398,7 +399,8 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
     if so_far is None or so_far == scenario.trials:
         text = _no_one_keeps_up(model, scenario, results) or text
     else:  # one gloss: the lead's, else the line beside it
-        text = progress_lead(found, so_far, scenario.trials, model.trial_word)
+        text = progress_lead(found, so_far, scenario.trials, model.trial_word,
+                             _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
     return [text] + [line for line in (gloss, trade_off(found), found[0].reference_text, to_come) if line]
 
@@ -419,7 +421,10 @@ def one_trial(scenario: Scenario, summary: pd.DataFrame, colors: dict, key: str)
     large trials); returns the Gantt tables' downloads, built only when one is asked for."""
     model = get_model(scenario.model)
     st.subheader(f"One {model.trial_word}")
-    trial = int(st.number_input(model.trial_word.capitalize(), 0, scenario.trials - 1, 0, key=f"{key}_trial"))
+    word = model.trial_word  # numbered from 0, as the CSV's ``trial`` column, while the page counts "50 trials"
+    trial = int(st.number_input(f"{word.capitalize()} (from 0, as in the CSV)", 0, scenario.trials - 1, 0,
+                                key=f"{key}_trial", help=f"{word.capitalize()}s are numbered from 0 to "
+                                f"{scenario.trials - 1}, as the results CSV's trial column numbers them."))
     runs = cached_runs(scenario, trial)
     schedules = schedules_of(scenario, runs)
     ui(scenario.model).trial_charts(runs, colors, key)
@@ -558,9 +563,9 @@ def gantt_window(scenario: Scenario, schedules: dict, key: str,
     if end - length <= 0:
         return (0.0, end)
     first = min(gantt_busy_start(schedules, length, machines), end - length)  # the busiest stretch
-    low = c1.slider("Window start", 0.0, end - length, first, step=start_step(length), key=f"{key}_window",
-                    format="%.4g")
     model = get_model(scenario.model)
+    low = c1.slider(f"Window start ({model.time_unit})", 0.0, end - length, first, step=start_step(length),
+                    key=f"{key}_window", format="%.4g")
     first, last = window_ends(low, low + length)  # as the download button says them: "2,270", "2,275"
     st.caption(f"Showing {first} {model.time_unit} to {last} {model.time_unit} of the {model.trial_word}'s "
                f"{readable_amount(end, model.time_unit)}: move the window with Window start, or widen it with Window "
