@@ -11,16 +11,22 @@ from test_app_whatif import SMALL, run, until_ended  # noqa: E402
 from hcsched import preset  # noqa: E402
 
 
-def test_a_what_if_of_a_run_loaded_again_is_titled_by_its_change_from_that_run():
-    """#1 quickstart, #2 at 16 machines, then #1 picked, its scenario loaded and "Twice the arrival rate" run: #3 was
-    titled "...: arrival rate 2.3 → 4.6 tasks an hour (x2); from #2: machines 16 → 8", a halving the user never made.
-    It says its change from #1, whose scenario it was run from."""
+def _two_runs():
+    """The Run page after #1 (SMALL) and #2 (SMALL at 16 machines)."""
     at = app("app.py", scenario=SMALL)
     at.switch_page("pages/run.py").run()
     run(at)
     at.session_state["scenario"] = SMALL.replace(machines=16)
     at.run()
     run(at)
+    return at
+
+
+def test_a_what_if_of_a_run_loaded_again_is_titled_by_its_change_from_that_run():
+    """#1 quickstart, #2 at 16 machines, then #1 picked, its scenario loaded and "Twice the arrival rate" run: #3 was
+    titled "...: arrival rate 2.3 → 4.6 tasks an hour (x2); from #2: machines 16 → 8", a halving the user never made.
+    It says its change from #1, whose scenario it was run from."""
+    at = _two_runs()
     at.switch_page("pages/results.py").run()
     first = at.session_state["history"][0]
     at.selectbox(key="results_pick_run").set_value(first.title).run()
@@ -38,12 +44,7 @@ def test_a_what_if_of_a_run_loaded_again_is_titled_by_its_change_from_that_run()
 
 
 def test_a_run_made_from_the_run_before_it_is_titled_as_before():
-    at = app("app.py", scenario=SMALL)
-    at.switch_page("pages/run.py").run()
-    run(at)
-    at.session_state["scenario"] = SMALL.replace(machines=16)
-    at.run()
-    run(at)
+    at = _two_runs()
     at.number_input(key="run_seed").set_value(1).run()
     run(at)
     runs = at.session_state["history"]
