@@ -744,7 +744,7 @@ class RunComparison:
         """Where the lead says a change for the worse and tasks arrive faster, the headline metric's change for the
         better said with its cause after it (a harder workload made the number look better): ", though makespan is 38%
         shorter only because the tasks arrive in half the time", then shorter forms ("; makespan shorter only because
-        arrivals take half the time"); none otherwise."""
+        arrivals span half the time"); none otherwise."""
         h = self._headline_change(c)
         factor = self.arrival_factor()
         if (metric.name == self.headline.name or h is None or not h.separated or factor is None or factor <= 1
@@ -754,8 +754,8 @@ class RunComparison:
         size, moved = size_words(h, self.headline), _moved(self.headline, h.change > 0)
         return [f", though {words} is {size} only because the tasks arrive in {span}",
                 f"; {words} {size} only because tasks arrive in {span}",
-                f"; {words} {size} only because arrivals take {span}",
-                f"; {words} {moved} only because arrivals take {span}"]
+                f"; {words} {size} only because arrivals span {span}",
+                f"; {words} {moved} only because arrivals span {span}"]
 
     def share_why(self, metric: Metric, c: Change) -> str:
         """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and
@@ -780,9 +780,9 @@ class RunComparison:
     def part_why(self, metric: Metric, c: Change) -> str:
         """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
         ``part_of`` names it) carries most of the move for real, that part and why it can move alone, its
-        :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before the window opens: max-min 338 →
-        max-max 38 a trial (what they run before the window opens earns nothing)." (twice the machines finish the
-        start-up tasks before Kim et al.'s window opens); "" otherwise."""
+        :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before the window that counts: max-min
+        338 → max-max 38 a trial (work done before it opens earns nothing, so finishing them sooner earns less)."
+        (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         if share is None or not self.share_why(metric, c):
             return ""

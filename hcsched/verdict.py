@@ -714,7 +714,7 @@ def _mean_interval(v: Verdict, metric: Metric, required: bool) -> list[_Part]:
 
 def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """A group of three or more not told apart: named where they fit, else counted with the best average and its 95%
-    interval ("9 others tie with the best, ll, at 2,355 s", one wording whatever the lengths), the
+    interval ("9 others tie with the lowest average, ll, at 2,355 s", one wording whatever the lengths), the
     benchmark among them, and the ones clearly worse."""
     what, value, explained = metric_words(metric), _at(v.best_mean, metric), _group_explained(v, total)
     bench = _benchmark_parts(v, total, {t.other for t in v.tied})
@@ -722,7 +722,8 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
                    below=f"{explained[:1].upper()}{explained[1:]}."), *bench]
     n, below = len(v.tied) + 1 + len(v.behind), _group_lines(v, metric, total)[0]
     others = f"all {n - 1} others" if len(v.tied) == n - 1 else f"{len(v.tied)} others"
-    head = f"{others} tie with the best, {v.best}, at {value}"  # one wording, whatever the names' lengths
+    head = f"{others} tie with the {_superlative(v)} average, {v.best}, at {value}"  # one wording; never "the best"
+    # beside "No clear winner": the average is the lowest, no heuristic is told apart from it
     tail = []
     among = next((t for t in v.tied if t.role == "benchmark"), None)
     if among is not None:
@@ -960,7 +961,7 @@ def _trade(v: Verdict, metric: Metric) -> str:
     if not metric.trade or v.best is None or not math.isfinite(v.best_mean):
         return ""
     value = share_words(v.best_mean / 100, "") if metric.unit == "%" else said_value(v.best_mean, metric)
-    return metric.trade.format(value)
+    return metric.trade.format(re.sub(r"\.0(?=%)", "", value))  # "off by 73%", never "73.0%" in words
 
 
 def plain_name(title: str) -> str:

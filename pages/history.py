@@ -292,6 +292,15 @@ def against_baseline(e: Entry) -> tuple[Entry, str, bool] | None:
         base, before = came_from(e), True
     elif not is_pinned(base) and _one_step(came_from(e), base, e):
         base, before = came_from(e), True
-    if base is None or _same_settings(base.scenario, e.scenario):
+    if base is None or _same_settings(base.scenario, e.run.asked):
         return None
-    return base, change_line(side_of(base), side_of(e)), before
+    return base, change_line(_without_cancelled(base, e), side_of(e)), before
+
+
+def _without_cancelled(base: Entry, e: Entry) -> Side:
+    """``base`` as ``e`` is compared with it: without the references ``e``'s run was cancelled before they ended (its
+    results are the others' alone), so that a cancel is never said as "tpsa removed; ga removed"."""
+    if e.run.of is None:
+        return side_of(base)
+    cancelled = {h.label for h in e.run.of.heuristics} - {h.label for h in e.scenario.heuristics}
+    return Side(base.title, *without(base.scenario, base.run.results, cancelled))

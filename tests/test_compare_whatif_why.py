@@ -69,10 +69,10 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     line = cmp.change_summary()
     assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse): "
                     "the value itself falls 4.1%, the upper bound stays.\n\nThe fall is in the value of tasks that "
-                    "arrive before the window opens: max-min 403 → max-max 33 a trial (their work before it opens "
-                    "earns nothing). Max-max now wins."), line
+                    "arrive before the window that counts: max-min 403 → max-max 33 a trial (work done before it "
+                    "opens earns nothing, so finishing them sooner earns less). Max-max now wins."), line
     assert word_count(line.split("\n\n")[1].split(". ")[0]) <= 35
-    assert "Value of tasks that arrive before the window opens of max-min 403 → max-max 33, -92%" in \
+    assert "Value of tasks that arrive before the window that counts of max-min 403 → max-max 33, -92%" in \
         cmp.change_line()
 
 
@@ -125,7 +125,7 @@ def test_a_makespan_shorter_from_faster_arrivals_says_why():
     assert cmp.arrival_factor() == 2.0
     line = cmp.change_summary()
     assert line == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
-                    "makespan shorter only because arrivals take half the time.\n\nThe winner on makespan stays "
+                    "makespan shorter only because arrivals span half the time.\n\nThe winner on makespan stays "
                     "mct."), line
     assert word_count(f"Against run #2: {cmp.change_lead()}") <= LINE_WORDS
     assert "Also a real change: makespan 38% shorter" in cmp.change_line()  # its size below

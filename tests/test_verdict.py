@@ -459,7 +459,7 @@ def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_on
     values = {name: [x + 0.1 * k for x in base[k % 4:] + base[:k % 4]] for k, name in enumerate("ABCDEFG")}
     v = verdict(table("x", **values), LOWER, benchmark="G")
     assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
-    assert v.text == ("No clear winner on makespan: 5 others tie with the best, A, at 100 s (95% interval: "
+    assert v.text == ("No clear winner on makespan: 5 others tie with the lowest average, A, at 100 s (95% interval: "
                       "94.8–105.2 s), the benchmark G at 100.6 s among them; only E is clearly worse.")  # one wording
     lo, hi = mean_ci(np.array(values["A"]))[1:]
     assert f"{lo:.1f}–{hi:.1f} s" == "94.8–105.2 s"  # the 95% interval of A's mean, in every lead of a group

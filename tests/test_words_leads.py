@@ -228,4 +228,4 @@ def test_a_group_lead_says_its_interval_inside_the_values_own_brackets():
     lead = headline(scenario_verdicts(sc, simulate(sc))).lead
     assert ") (" not in lead and "((" not in lead and "))" not in lead, lead
     assert re.search(r"at [\d,]+ s \([\d.]+ days; 95% interval: [\d.]+–[\d.]+ days\)", lead), lead
-    assert "all 3 others tie with the best" in lead, lead
+    assert "all 3 others tie with the lowest average" in lead, lead

@@ -452,6 +452,38 @@ def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_a
     assert any(m.value.startswith("**") and "max-min" in m.value for m in at.markdown)  # who wins, of the two
 
 
+def test_a_run_cancelled_before_its_references_is_compared_without_them_not_as_their_removal():
+    """A run cancelled while its references ran, against the session's first (whole) run: the line said "tpsa
+    removed; ga removed and 1 more change: ..." for a cancel. The baseline is compared without those references too,
+    so that only what the user changed (the seed) is said."""
+    from test_app_whatif import run
+
+    from hcsched.scenario import HeuristicSpec
+    from pages.runs import plan_run
+
+    ga = HeuristicSpec.make("ga", model="value", generations=20)
+    sc = preset("kim-loose-high-heavy").replace(trials=3, heuristics=["max-min", "min-min", ga])
+    at = app("app.py", scenario=sc)
+    at.switch_page("pages/run.py").run()
+    run(at)  # run #1, whole
+    again = sc.replace(seed=11)
+    at.session_state["scenario"] = again
+    whole = simulate(again, jobs=1)
+    release = threading.Event()
+    job = plan_run(again).submit(lambda *_: release.wait(60) and None)
+    job.give_partial(whole[whole["heuristic"] != ga.label])  # the others' trials all ended, the reference's not
+    at.session_state["job"] = job
+    try:
+        at.run()
+        at.button(key="cancel_run").click().run()
+    finally:
+        release.set()
+    at.switch_page("pages/results.py").run()
+    infos = [i.value for i in at.info if i.value.startswith("Against run #1")]
+    assert infos and "removed" not in infos[0] and f"seed {sc.seed} → 11" in infos[0], infos
+    assert not at.exception
+
+
 def _paths(at) -> dict[tuple, object]:
     """Every node of an AppTest page's main area by its place (Streamlit's delta path, less the root)."""
     from streamlit.testing.v1.element_tree import Block

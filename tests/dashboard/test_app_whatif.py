@@ -126,7 +126,7 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
     assert plain(at.markdown[0].value).startswith("twice the arrival rate: ")
-    assert "(clearly worse); makespan 13% shorter only because arrivals take half the time." in \
+    assert "(clearly worse); makespan 13% shorter only because arrivals span half the time." in \
         plain(at.markdown[0].value)  # what got worse leads, then the better makespan of the harder workload and why
     at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
     assert (plain(at.markdown[0].value).startswith("The same scenario: ")

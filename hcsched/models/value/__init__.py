@@ -60,8 +60,9 @@ def _metrics() -> tuple[Metric, ...]:
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
-    out.append(Metric("value_early", "Value of tasks that arrive before the window opens", "", "higher",
-                      part_of="value", fmt=",.0f", gloss="their work before it opens earns nothing",
+    out.append(Metric("value_early", "Value of tasks that arrive before the window that counts", "", "higher",
+                      part_of="value", fmt=",.0f",
+                      gloss="work done before it opens earns nothing, so finishing them sooner earns less",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
