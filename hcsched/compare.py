@@ -67,6 +67,7 @@ from hcsched.setting_words import RATE as _RATE
 from hcsched.setting_words import SETTINGS, Setting, setting_of  # noqa: F401 (SETTINGS: said from here too)
 from hcsched.stats import t_quantile
 from hcsched.verdict import (
+    by_a_hair,
     difference_kind,
     headline_metric,
     headline_metrics,
@@ -570,6 +571,7 @@ class Winner:
     mean: float
     clear: bool
     runner_up: str | None
+    tiny: bool = False  # told apart from the runner-up by a real difference under 1% of its value (by_a_hair)
 
 
 def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
@@ -578,7 +580,7 @@ def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
     v = found[0] if found else None
     if v is None or v.best is None:
         return Winner(None, math.nan, False, None)
-    return Winner(v.best, v.best_mean, v.separated, v.other)
+    return Winner(v.best, v.best_mean, v.separated, v.other, by_a_hair(v))
 
 
 @dataclass(frozen=True)
@@ -1085,7 +1087,7 @@ class RunComparison:
         if short and not b.clear:
             return f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more"
         if short and a.label != b.label:  # a new winner: never left out of a lead for want of words
-            return f"{b.label} now wins{where}"
+            return f"{b.label} now wins{where}" + (f": {small_words()}" if b.tiny else "")  # as its lead says it
         if a.label == b.label:
             if b.clear:
                 return f"the winner{where} stays {b.label}"

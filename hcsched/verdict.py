@@ -818,6 +818,12 @@ def _tiny(c: Comparison, kind: str) -> bool:
     return c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other)
 
 
+def by_a_hair(v: Verdict) -> bool:
+    """Whether the best is told apart from its runner-up by a real difference under :data:`SMALL` of its value
+    (:func:`_tiny`: "0.04 points above slack-sufferage: real, but under 1% of its value")."""
+    return v.separated and bool(v.comparisons) and _tiny(v.comparisons[0], v.kind)
+
+
 def _digits(c: Comparison, kind: str) -> int | None:
     """The decimals a tiny difference (:func:`_tiny`) and its interval are all said with, its first significant digit
     the last ("0.04 points ... 0.02 to 0.10 points above", never "0.037 ... 0.016 to 0.1"); None for any other."""
@@ -957,7 +963,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
 
 def _trade(v: Verdict, metric: Metric) -> str:
     """The best's win in its metric's own words for a line below another lead (:attr:`Metric.trade`: "never asks
-    half of the machines how busy they are (fewer messages)"), "" where the metric has none or nothing is best."""
+    half of the machines how busy they are when a task arrives (fewer messages)"), "" where the metric has none or
+    nothing is best."""
     if not metric.trade or v.best is None or not math.isfinite(v.best_mean):
         return ""
     value = share_words(v.best_mean / 100, "") if metric.unit == "%" else said_value(v.best_mean, metric)

@@ -143,3 +143,12 @@ def test_other_what_if_lines_are_unchanged():
     cmp = compare_runs(base, _stretched(base, 535_000.0, 8.763), slow, _stretched(slow, 800_000.0, 4.0))
     assert cmp.change_summary() == ("half the arrival rate: makespan of mct (Minimum completion time) 6.2 → 9.3 "
                                     "days (50% longer in every trial); the winner stays mct."), cmp.change_summary()
+
+
+def test_a_new_winner_by_under_one_percent_is_said_so_below_the_lead():
+    """"Max-max now wins." stood above a lead that said "0.04 points above slack-sufferage: real, but under 1% of its
+    value": a new winner by a hair is said so where the line names it."""
+    cmp = _kim({"max-min": 87.45, "max-max": 87.5, "min-min": 85.0}, 9270.0)
+    assert cmp.winners[1].label == "max-max" and cmp.winners[1].tiny
+    assert cmp.winner_words(short=True) == "max-max now wins: real, but under 1% of its value"
+    assert not _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0).winners[1].tiny

@@ -189,7 +189,8 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     trade = next(m.value for m in at.markdown if m.value.startswith("But "))
     assert "has the lowest average tasks in system at " in lead and "number in system" not in lead
     # what kpb does not ask, and why it matters, said as what it does (the chart's term explained read as a definition)
-    assert trade == "But kpb never asks half of the machines how busy they are (fewer messages)."
+    assert trade == ("But kpb never asks half of the machines how busy they are when a task arrives (fewer "
+                     "messages).")
 
 
 KPB_WORDS = "kpb (each class's fastest machine)"  # "kpb (kbar=1)" as a manager reads it: words, no k̄ (section II-B)

@@ -41,7 +41,7 @@ NOT_ASKED = "Share of machines not asked (%)"
 NOT_ASKED_GLOSS = "never asked how busy they are, which saves messages"
 #: A heuristic's win on it as a line below another lead says it: "But kpb never asks half of the machines how busy
 #: they are (fewer messages)."
-NOT_ASKED_TRADE = "never asks {} of the machines how busy they are (fewer messages)"
+NOT_ASKED_TRADE = "never asks {} of the machines how busy they are when a task arrives (fewer messages)"
 
 
 class ClassModel(Model):
