@@ -418,6 +418,20 @@ def test_a_what_ifs_change_line_comes_with_the_heuristics_whole_answer_before_th
         release.set()
 
 
+def _cancel_while_references_run(at, job, others) -> None:
+    """Cancel ``job`` from the page ``at`` while only its references run: every trial of the other heuristics
+    (``others``, their rows) ended, the references' not."""
+    release = threading.Event()
+    job = job.submit(lambda *_: release.wait(60) and None)
+    job.give_partial(others)
+    at.session_state["job"] = job
+    try:
+        at.run()
+        at.button(key="cancel_run").click().run()
+    finally:
+        release.set()
+
+
 def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_answer():
     """"…the results below: 50 of them, the references to come", then Cancel: Results said "No results yet". The
     eight heuristics' answer of every trial is kept now, said to be without the references."""
@@ -428,15 +442,7 @@ def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_a
     sc = preset("kim-loose-high-heavy").replace(trials=3, heuristics=["max-min", "min-min", ga])
     whole = simulate(sc, jobs=1)
     at = app(scenario=sc)
-    release = threading.Event()
-    job = plan_run(sc).submit(lambda *_: release.wait(60) and None)
-    job.give_partial(whole[whole["heuristic"] != ga.label])  # every trial of the others ended, the references' not
-    at.session_state["job"] = job
-    try:
-        at.run()
-        at.button(key="cancel_run").click().run()
-    finally:
-        release.set()
+    _cancel_while_references_run(at, plan_run(sc), whole[whole["heuristic"] != ga.label])
     assert "job" not in at.session_state
     said = [w.value for w in at.warning]
     assert "The run was cancelled. The other heuristics had done all 3 trials: their results are kept. The " \
@@ -469,15 +475,7 @@ def test_a_run_cancelled_before_its_references_is_compared_without_them_not_as_t
     again = sc.replace(seed=11)
     at.session_state["scenario"] = again
     whole = simulate(again, jobs=1)
-    release = threading.Event()
-    job = plan_run(again).submit(lambda *_: release.wait(60) and None)
-    job.give_partial(whole[whole["heuristic"] != ga.label])  # the others' trials all ended, the reference's not
-    at.session_state["job"] = job
-    try:
-        at.run()
-        at.button(key="cancel_run").click().run()
-    finally:
-        release.set()
+    _cancel_while_references_run(at, plan_run(again), whole[whole["heuristic"] != ga.label])
     at.switch_page("pages/results.py").run()
     infos = [i.value for i in at.info if i.value.startswith("Against run #1")]
     assert infos and "removed" not in infos[0] and f"seed {sc.seed} → 11" in infos[0], infos
