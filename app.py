@@ -4,7 +4,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from hcsched import get_model
-from hcsched.verdict import in_words
+from hcsched.verdict import each_in_words
 from pages.jobs import said_once, watch
 from pages.link import copy_link, keep_link, open_link
 from pages.models import ui
@@ -28,7 +28,7 @@ def landing() -> None:
     c1, c2 = st.columns([2, 1])
     model = get_model(scenario.model)
     c1.caption(f"{model.describe(scenario.spec)}, {scenario.trials} {model.trial_word}s; heuristics: "
-               + ", ".join(plain(in_words(h.label, scenario.model)) for h in scenario.heuristics))
+               + ", ".join(plain(x) for x in each_in_words([h.label for h in scenario.heuristics], scenario.model)))
     with c1:
         copy_link("home")
     # first: a scenario too large for this server is refused before anything is drawn; one estimate, said once

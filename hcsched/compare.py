@@ -77,6 +77,8 @@ from hcsched.verdict import (
     of_what,
     run_words,
     scenario_verdicts,
+    share_of_value,
+    share_words_small,
     size_text,
     small_words,
     word_count,
@@ -93,7 +95,7 @@ NORMAL_975 = 1.959963984540054  # the standard normal's 97.5% quantile
 #: A what-if's whole line, whom it is against and its lead, at most this many words where the names allow: a manager
 #: reads it at a glance (longer lines were read as too long).
 LINE_WORDS = 28
-#: Whom a change line is against, said before it: "Against run #12:" (which run that is, the baseline or the run shown
+#: Whom a change line is against, said before it: "Against run #12," (which run that is, the baseline or the run shown
 #: before, is said beside the line, not in it).
 AGAINST_WORDS = 3
 CHANGE_LEAD_WORDS = LINE_WORDS - AGAINST_WORDS
@@ -571,7 +573,7 @@ class Winner:
     mean: float
     clear: bool
     runner_up: str | None
-    tiny: bool = False  # told apart from the runner-up by a real difference under 1% of its value (by_a_hair)
+    tiny: float | None = None  # a real difference from the runner-up under 1% of its value: its share (by_a_hair)
 
 
 def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
@@ -761,9 +763,9 @@ class RunComparison:
 
     def share_why(self, metric: Metric, c: Change) -> str:
         """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and
-        ``c`` a real change of it, which of the two moved it, the bigger first: ": the value itself falls 3.9%, the
-        upper bound stays" (the work done fell), ": the upper bound rises 40%, the value itself rises 20%" (a bigger
-        yardstick, not less work done); "" otherwise."""
+        ``c`` a real change of it, which of the two moved it, the bigger first: ", as the value itself falls while the
+        upper bound stays" (the work done fell; its size is the share's, said before), ", as the upper bound rises 40%
+        and the value itself rises 20%" (a bigger yardstick, not less work done); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         if share is None or not c.separated:
             return ""
@@ -777,13 +779,17 @@ class RunComparison:
         yardstick = of_what(metric).removeprefix(" of ") or f"the {metric_words(model.metric(share[2]))}"
         named = (f"the {metric_words(metric if of_what(metric) else model.metric(share[1]))} itself", yardstick)
         said = sorted(zip(found, named, strict=True), key=lambda x: (x[0].separated, abs(x[0].change)), reverse=True)
-        return ": " + ", ".join(f"{words} {_moves(p)}" for p, words in said)
+        (first, a), (second, b) = said
+        if not second.separated:  # one moved: which, without a second number beside the share's own
+            moved = _moves(first)
+            return f", as {a} {moved.split(' ')[0] if moved.startswith(('rises', 'falls')) else moved} while {b} stays"
+        return f", as {a} {_moves(first)} and {b} {_moves(second)}"
 
     def part_why(self, metric: Metric, c: Change) -> str:
         """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
         ``part_of`` names it) carries most of the move for real, that part and why it can move alone, its
         :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before the window that counts: max-min
-        338 → max-max 38 a trial (work done before it opens earns nothing, so finishing them sooner earns less)."
+        4.2% → max-max 0.38% of the upper bound (their run before it opens earns nothing)."
         (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         if share is None or not self.share_why(metric, c):
@@ -803,8 +809,21 @@ class RunComparison:
                 how = "The" if share_of_move >= 0.9 else "Most of the"
                 title = f"{m.title[:1].lower()}{m.title[1:]}"
                 why = f" ({m.gloss})" if m.gloss else ""
-                return f"{how} {'fall' if moved < 0 else 'rise'} is in the {title}: {_full_pair(part, m)} a trial{why}."
+                pair = self._of_yardstick(part, m, metric, share[2])
+                return f"{how} {'fall' if moved < 0 else 'rise'} is in the {title}: {pair}{why}."
         return ""
+
+    def _of_yardstick(self, part: Change, m: Metric, share: Metric, yardstick: str) -> str:
+        """A part's two means as shares of the yardstick the share metric is of, in its unit, so that they read beside
+        it ("max-min 4.2% → max-max 0.4% of the upper bound"); its own two means a trial where the yardstick has no
+        value ("max-min 389 → max-max 35 a trial")."""
+        whole = next((p for p in self.parts if p.metric == yardstick
+                      and (p.before_label, p.after_label) == (part.before_label, part.after_label)), None)
+        if whole is None or not whole.before > 0 or not whole.after > 0:
+            return f"{_full_pair(part, m)} a trial"
+        scale = 1.0 if is_fraction(share) else 100.0
+        return _full_pair(replace(part, before=scale * part.before / whole.before,
+                                  after=scale * part.after / whole.after), share)
 
     def _not_like_for_like(self, c: Change) -> list[Metric]:
         """The headline metrics of ``c``'s heuristics that got better for real while the work itself differs."""
@@ -1060,7 +1079,7 @@ class RunComparison:
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:
         a real change, for the better); still no clear winner. What differs: machines 8 → 16. Makespan of sufferage
-        535,000 → 348,000 s (6.2 → 4.0 days), -35%; 95% interval: 32% to 38% shorter, compared trial by trial
+        535,000 → 348,000 s (6.2 → 4.0 days), -35%; 95% interval: 32–38% shorter, compared trial by trial
         (paired). ..." Where the work itself differs, the lead is the change for the worse and a better number is
         said not to be like for like."""
         lead, rest = self.change_parts()
@@ -1087,7 +1106,8 @@ class RunComparison:
         if short and not b.clear:
             return f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more"
         if short and a.label != b.label:  # a new winner: never left out of a lead for want of words
-            return f"{b.label} now wins{where}" + (f": {small_words()}" if b.tiny else "")  # as its lead says it
+            return f"{b.label} now wins{where}" + ("" if b.tiny is None else  # how small, as its lead says it
+                                                   f", but by only {share_words_small(b.tiny)} of its value")
         if a.label == b.label:
             if b.clear:
                 return f"the winner{where} stays {b.label}"
@@ -1174,16 +1194,16 @@ def size_words(c: Change, metric: Metric) -> str:
 
 
 def interval_words(c: Change, metric: Metric) -> str:
-    """A change's 95% interval in words: "95% interval: 32% to 38% shorter", "95% interval: 1.2% shorter to 3.5%
-    longer", "95% interval: 16 to 17 times as long"; "" without one."""
+    """A change's 95% interval in words: "95% interval: 32–38% shorter", "95% interval: 1.2% shorter to 3.5%
+    longer", "95% interval: 16–17 times as long" (one side: the two ends and one unit, as every interval a page
+    shows is said); "" without one."""
     if math.isnan(c.lower) or c.change == c.lower == c.upper:
         return ""
     if c.kind == "percent" and c.lower >= TIMES_FROM:
-        return f"95% interval: {_times(c.lower, bare=True)} to {size_words(replace(c, change=c.upper), metric)}"
-    unit = "%" if c.kind == "percent" else ""
+        return f"95% interval: {_times(c.lower, bare=True)}–{size_words(replace(c, change=c.upper), metric)}"
     if c.lower >= 0 or c.upper <= 0:
         near, far = sorted((c.lower, c.upper), key=abs)
-        return f"95% interval: {amount_text(abs(near))}{unit} to {size_text(far, c.kind)} {_moved(metric, far > 0)}"
+        return f"95% interval: {amount_text(abs(near))}–{size_text(far, c.kind)} {_moved(metric, far > 0)}"
     return (f"95% interval: {size_text(c.lower, c.kind)} {_moved(metric, False)} to {size_text(c.upper, c.kind)} "
             f"{_moved(metric, True)}")
 
@@ -1347,8 +1367,9 @@ def _judged(c: Change, metric: Metric, sized: bool = True, compact: bool = False
     (as the Results leads call a heuristic told apart from the best), where a lead needs the room for the other side
     of a trade-off."""
     size, verdict = _lead_size(c, metric) if sized else "", real_words(c)
-    if c.separated and verdict and is_small(c.change, c.kind, c.before * (100.0 if is_fraction(metric) else 1.0)):
-        verdict = small_words()
+    before = c.before * (100.0 if is_fraction(metric) else 1.0)
+    if c.separated and verdict and is_small(c.change, c.kind, before):
+        verdict = small_words(None if c.kind == "percent" else share_of_value(c.change, c.kind, before))
     elif c.separated and verdict and compact:
         verdict = "clearly better" if _better(metric, c) else "clearly worse"
     elif c.separated and verdict:

@@ -180,6 +180,9 @@ class Verdict:
     bare : tuple of str
         The labels the lead names without their words, for room (the clearly worse of a group); their words are
         said below it, and the trade-off line names them in words.
+    versus_benchmark : tuple of (str, Comparison)
+        For a gain against the benchmark, each heuristic that can run online against it (the benchmark left out), so
+        that a line can say what the lead's winners cost on it; () for any other metric.
     """
 
     @property
@@ -216,6 +219,7 @@ class Verdict:
     gain_of: str = ""  # the metric a gain against the benchmark is on, in words ("total flow time"), else ""
     bare: tuple[str, ...] = ()  # labels the lead says without their words (said in words below it)
     trade: str = ""  # the best's win as a line below another metric's lead says it (:attr:`Metric.trade`), or ""
+    versus_benchmark: tuple[tuple[str, Comparison], ...] = ()  # a gain's every other heuristic against the benchmark
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -464,21 +468,19 @@ def _side(x: float) -> str:
     return "below" if x < 0 else "above"
 
 
-def _range(c: Comparison, kind: str, digits: int | None = None, short: bool = False) -> str:
-    """The 95% interval in words: "4.8% to 7.3% below", "0.9 to 3.8 points above", "between 1.2% below and 17%
-    above" (``digits``: the decimals of both ends, :func:`_digits`; ``short``: "0.02–0.06 points above", a word
-    less, where a lead has no room for more)."""
-    join = "–" if short else " to "
-    pct = "%" if kind == "percent" and not short else ""
+def _range(c: Comparison, kind: str, digits: int | None = None) -> str:
+    """The 95% interval in words: "4.8–7.3% below", "0.9–3.8 points above" (one side: the two ends and one unit, as
+    every interval a page shows is said), "between 1.2% below and 17% above" (``digits``: the decimals of both ends,
+    :func:`_digits`)."""
     unit = "%" if kind == "percent" else " points"
     if c.separated and size_text(c.lower, kind, digits) == size_text(c.upper, kind, digits):  # one size every trial
         if c.lower == c.upper:
             return f"{size_text(c.lower, kind, digits)} {_side(c.lower)}, the same in every trial"
         return f"about {size_text(c.lower, kind, digits)} {_side(c.lower)}"
     if c.upper < 0:
-        return f"{_amount(-c.upper, digits)}{pct}{join}{_amount(-c.lower, digits)}{unit} below"
+        return f"{_amount(-c.upper, digits)}–{_amount(-c.lower, digits)}{unit} below"
     if c.lower > 0:
-        return f"{_amount(c.lower, digits)}{pct}{join}{_amount(c.upper, digits)}{unit} above"
+        return f"{_amount(c.lower, digits)}–{_amount(c.upper, digits)}{unit} above"
     return f"between {size_text(c.lower, kind, digits)} below and {size_text(c.upper, kind, digits)} above"
 
 
@@ -568,13 +570,13 @@ def _fit(candidates: list[list[_Part]], after: list[str], names: Mapping[str, st
 
 
 def _told(c: Comparison, total: int, kind: str) -> str:
-    """"a real difference (95% interval: 4.8% to 7.3% below)"; a tiny one says so (:func:`_real`)."""
+    """"a real difference (95% interval: 4.8–7.3% below)"; a tiny one says so (:func:`_real`)."""
     return f"{_real(c, kind)} ({_ci(c, total)}: {_range(c, kind, _digits(c, kind))})"
 
 
 def _against(c: Comparison, first: str, name: str, kind: str, total: int) -> str:
     """How ``first`` compares with ``name`` (the benchmark, or the best heuristic that can run online), to follow "A
-    is" or "GA reaches 95%,": "23% below the benchmark C: a real difference (95% interval: 19% to 27% below)"."""
+    is" or "GA reaches 95%,": "23% below the benchmark C: a real difference (95% interval: 19–27% below)"."""
     if c.trials == 0:
         return f"not comparable with {name}: no trial has a value of both"
     if c.trials == 1:
@@ -620,14 +622,13 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
     named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
     digits = _digits(c, v.kind)  # a tiny difference: real, but under 1% of its value, one precision throughout
     gap = f"{has}, {size_text(c.difference, v.kind, digits)} {_side(c.difference)}"
-    # "the runner-up" left out, then its words said below the lead, then the interval short, then its name, before
-    # the interval is ("real" says how sure)
+    # "the runner-up" left out, then its words said below the lead, then its name, before the interval is ("real"
+    # says how sure)
     kind = "the benchmark " if bench else ""
     return [[_Part(f"{gap} {who}: {_real(c, v.kind)}", below=below),
-             _Part(f" ({_ci(c, total)}: {_range(c, v.kind, digits, short)})")]
-            for who, below, short in ((runner(c.other), "", False), (f"{kind}{c.other}", "", False),
-                                      (runner(bare(c.other)), named, False), (f"{kind}{bare(c.other)}", named, False),
-                                      (f"{kind}{bare(c.other)}", named, True), ("the runner-up", named, False))]
+             _Part(f" ({_ci(c, total)}: {_range(c, v.kind, digits)})")]
+            for who, below in ((runner(c.other), ""), (f"{kind}{c.other}", ""), (runner(bare(c.other)), named),
+                               (f"{kind}{bare(c.other)}", named), ("the runner-up", named))]
 
 
 def _superlative(v: Verdict) -> str:
@@ -642,21 +643,35 @@ def _group_span(v: Verdict) -> Comparison:
                                lower=min(c.lower for c in found), upper=max(c.upper for c in found))
 
 
+def _ranges(found: list[Comparison], kind: str) -> str:
+    """Several 95% intervals in one clause, their common unit and side said once: "8.0–9.9% and 7.9–9.7% below"; ""
+    where they are not all two ends on one side ("about 10% below", "between ...")."""
+    said = [_range(c, kind).split(" ", 1) for c in found]
+    if any("–" not in head for head, _ in said) or len({tail for _, tail in said}) > 1:
+        return ""
+    return f"{listed([head for head, _ in said])} {said[0][1]}"
+
+
 def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """A group not told apart whose every member beats the benchmark for real: said first (the useful point of a close
-    race: both beat the benchmark by about 9%, for real), with the 95% interval that holds each of their differences
-    (:func:`_group_span`), every member named where the names fit, else the group counted."""
+    race: both beat the benchmark by about 9%, for real), with each member's 95% interval against it where the words
+    fit ("95% intervals: 8.0–9.9% and 7.9–9.7% below"), else the span that holds each of them (:func:`_group_span`),
+    every member named where the names fit, else the group counted."""
     group = [v.best] + [t.other for t in v.tied]
     two = len(group) == 2
     by = f"on {metric_words(metric)} by {_sizes([c.difference for _, c in v.group_benchmark], v.kind)}"
     beat = f"beat the benchmark {v.benchmark} {by}"
     span = _group_span(v)
-    interval = f" ({_ci(span, total)}{'' if two else 's'}: {_range(span, v.kind)})"
+    ci = f"{_ci(span, total)}s"
+    ranges = _ranges([c for _, c in v.group_benchmark], v.kind)
+    interval = f" ({ci}: each within {_range(span, v.kind)})"
     apart = "the two are not told apart" if two else "no two are told apart"
     each = "both" if two else "each"
     others = f"{len(group) - 1} other{'' if two else 's'} tied with it"  # not told apart from it, said short
-    said = "a real difference" if two else "real differences"
-    return [[_Part(f"{listed(group)} {each} {beat}: {said}{interval}"),
+    said = "real differences"
+    return [*([[_Part(f"{listed(group)} {each} {beat}: {said} ({ci}: {ranges})"),
+                _Part(f"; {apart}", f"{apart[:1].upper()}{apart[1:]}.")]] if ranges and len(group) <= 3 else []),
+            [_Part(f"{listed(group)} {each} {beat}: {said}{interval}"),
              _Part(f"; {apart}", f"{apart[:1].upper()}{apart[1:]}.")],
             [_Part(f"{v.best} and {others} {each} {beat}: {said}{interval}")],
             [_Part(f"{v.best} and {others} {each} beat the benchmark {by}: {said}{interval}",  # "real": how sure
@@ -706,9 +721,9 @@ def _mean_interval(v: Verdict, metric: Metric, required: bool) -> list[_Part]:
     asides = [re.fullmatch(r".* \((.*)\)", x) for x in (low, high)]
     if all(asides):  # "334,000 s (3.9 days)": the interval in the words a person reads, "3.9–4.2 days"
         low, high = (a.group(1) for a in asides)
-    ends = [x.rsplit(" ", 1) for x in (low, high)]
-    one_unit = all(len(e) == 2 and re.fullmatch(r"[\d.,]+", e[0]) for e in ends) and ends[0][1] == ends[1][1]
-    said = f"{ends[0][0]}–{high}" if one_unit else f"{low} to {high}"  # one unit: "2,096–2,761 s"
+    ends = [re.fullmatch(r"([\d.,]+)(%| \S+)?", x) for x in (low, high)]
+    one_unit = all(ends) and ends[0].group(2) == ends[1].group(2)
+    said = f"{ends[0].group(1)}–{high}" if one_unit else f"{low} to {high}"  # one unit: "2,096–2,761 s", "19.7–25.3%"
     return [_Part(f" (95% interval: {said})", None if required else f"The 95% interval of {v.best}'s average: {said}.")]
 
 
@@ -730,22 +745,33 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
         at = _at(among.means[1], metric)
         tail.append(_Part(f", the benchmark {among.other} at {at} among them",
                           f"The benchmark {among.other}, at {at}, is among them."))
-    if v.behind:  # always in the lead: the few clearly worse named bare, their words below it
-        tail.append(_worse_part(v.behind))
     counted = [[_Part(f"No clear winner on {what}: {head}", below=below), *_mean_interval(v, metric, required),
-                *tail, *bench] for required in (True, False)]  # the last: the interval below
+                *tail, *worse, *bench] for required in (True, False) for worse in _worse_parts(v.behind)]
+    # the interval before the names: the clearly worse counted where their words leave it no room
     return counted if len(v.tied) >= GROUP_SHOWN else [named, *counted]
 
 
-def _worse_part(behind: tuple[str, ...]) -> _Part:
-    """The heuristics clearly worse than a group not told apart, a clause every lead of the group says: "; only lz
-    and le are clearly worse", few of them named bare (:func:`bare`), their words in the same sentence below the
-    lead; "; 5 are clearly worse" for more."""
+def _worse_parts(behind: tuple[str, ...]) -> list[list[_Part]]:
+    """The heuristics clearly worse than a group not told apart, a clause every lead of the group says, each form a
+    choice: "; only lz (load balance, most error first) and le (...) are clearly worse" (named in words), else
+    "; only two are clearly worse" (the line below the lead names them, :func:`trade_off`); "; 5 are clearly worse"
+    for more; none when none is."""
+    if not behind:
+        return [[]]
     if len(behind) >= GROUP_SHOWN:
-        return _Part(f"; {len(behind)} are clearly worse")
+        return [[_Part(f"; {len(behind)} are clearly worse")]]
     verb = "is" if len(behind) == 1 else "are"
-    return _Part(f"; only {listed([bare(h) for h in behind])} {verb} clearly worse",
-                 below=f"Only {listed(list(behind))} {verb} clearly worse.")
+    return [[_Part(f"; only {listed(list(behind))} {verb} clearly worse")],
+            [_Part(f"; {worse_counted(len(behind))}", below=f"Only {listed(list(behind))} {verb} clearly worse.")]]
+
+
+_FEW = ("none", "one", "two", "three")  # the clearly worse of a group, counted in a lead (fewer than GROUP_SHOWN)
+
+
+def worse_counted(n: int) -> str:
+    """The few clearly worse of a group counted, as a lead says them where their names leave no room: "only two are
+    clearly worse"."""
+    return f"only {_FEW[n]} {'is' if n == 1 else 'are'} clearly worse"
 
 
 def _pair_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
@@ -800,16 +826,36 @@ def _unranked_note(v: Verdict, metric: Metric) -> list[str]:
 SMALL = 0.01  # a real difference under this share of the other's mean is said to be small
 
 
+def share_of_value(difference: float, kind: str, other: float) -> float:
+    """A difference (percent or points, ``kind``) as a share of the value ``other`` it is against: a percent
+    difference is one already; points, of ``other`` in points too."""
+    return abs(difference) / 100 if kind == "percent" else abs(difference) / abs(other)
+
+
 def is_small(difference: float, kind: str, other: float) -> bool:
     """Whether a difference (percent or points, ``kind``) is under :data:`SMALL` of the value ``other`` it is
-    against (a percent difference: under 1%; points: under 1% of ``other``, in points too)."""
-    share = abs(difference) / 100 if kind == "percent" else abs(difference) / abs(other)
-    return share < SMALL
+    against (:func:`share_of_value`)."""
+    return share_of_value(difference, kind, other) < SMALL
 
 
-def small_words() -> str:
-    """How a real difference under :data:`SMALL` of its value is said: real, and small."""
-    return f"real, but under {SMALL:.0%} of its value"
+def small_words(share: float | None = None) -> str:
+    """How a real difference under :data:`SMALL` of its value is said: real, and how small where its ``share`` of
+    the value is not said beside it already (points: "real, but only 0.05% of its value"), else "real, but under
+    1%"."""
+    if share is None:
+        return f"real, but under {SMALL:.0%}"
+    return f"real, but only {share_words_small(share)} of its value"
+
+
+def share_words_small(share: float) -> str:
+    """A share under :data:`SMALL` as a percent, its first significant digit the last: "0.05%", "0.4%"."""
+    return f"{100 * share:.1g}%" if share > 0 else "0%"
+
+
+def _tiny_share(c: Comparison, kind: str) -> float | None:
+    """How small a tiny difference (:func:`_tiny`) is, as a share of the other's value, where its size does not say
+    it already (points); None for a percent difference (its size is that share)."""
+    return None if kind == "percent" else share_of_value(c.difference, kind, c.means[1] * c.scale)
 
 
 def _tiny(c: Comparison, kind: str) -> bool:
@@ -818,15 +864,19 @@ def _tiny(c: Comparison, kind: str) -> bool:
     return c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other)
 
 
-def by_a_hair(v: Verdict) -> bool:
-    """Whether the best is told apart from its runner-up by a real difference under :data:`SMALL` of its value
-    (:func:`_tiny`: "0.04 points above slack-sufferage: real, but under 1% of its value")."""
-    return v.separated and bool(v.comparisons) and _tiny(v.comparisons[0], v.kind)
+def by_a_hair(v: Verdict) -> float | None:
+    """How small a real difference between the best and its runner-up is, as a share of the runner-up's value, where
+    it is under :data:`SMALL` of it (:func:`_tiny`: "0.04 points above slack-sufferage: real, but only 0.05% of its
+    value"); None where it is not that small."""
+    if not (v.separated and v.comparisons and _tiny(v.comparisons[0], v.kind)):
+        return None
+    c = v.comparisons[0]
+    return share_of_value(c.difference, v.kind, c.means[1] * c.scale)
 
 
 def _digits(c: Comparison, kind: str) -> int | None:
     """The decimals a tiny difference (:func:`_tiny`) and its interval are all said with, its first significant digit
-    the last ("0.04 points ... 0.02 to 0.10 points above", never "0.037 ... 0.016 to 0.1"); None for any other."""
+    the last ("0.04 points ... 0.02–0.10 points above", never "0.037 ... 0.016 to 0.1"); None for any other."""
     if not _tiny(c, kind) or c.difference == 0:
         return None
     return max(-math.floor(math.log10(abs(c.difference))), 0 if abs(c.difference) >= 10 else 1)
@@ -834,11 +884,11 @@ def _digits(c: Comparison, kind: str) -> int | None:
 
 def _real(c: Comparison, kind: str) -> str:
     """"a real difference", or, under :data:`SMALL` of the other's value, "real, but under 1% of its value"."""
-    return small_words() if _tiny(c, kind) else "a real difference"
+    return small_words(_tiny_share(c, kind)) if _tiny(c, kind) else "a real difference"
 
 
 def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
-    """How a reference compares with ``name``, short: "5.0 points above A (95% interval: 4.7 to 5.3 points above)"
+    """How a reference compares with ``name``, short: "5.0 points above A (95% interval: 4.7–5.3 points above)"
     (told apart, so its interval says how sure), "about the same as A" (a real difference under 1% of A's value: a
     manager reads "about the same", and the size is on the chart), "not told apart from A"."""
     if c.trials < 2 or _equal(c):
@@ -854,7 +904,7 @@ def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     """What the references are, then a sentence per reference against the best heuristic that can run online (the
     lead's), each at most :data:`LEAD_WORDS` words where the names allow: "For reference, not contenders: ga and tpsa,
     each a search computed after the fact, knowing every task. ga reaches 95.7% of the upper bound, 4.3 points above
-    slack-sufferage (95% interval: 4.0 to 4.6 points above). tpsa reaches 91.3%, about the same as
+    slack-sufferage (95% interval: 4.0–4.6 points above). tpsa reaches 91.3%, about the same as
     slack-sufferage."."""
     if not v.references:
         return ""
@@ -918,8 +968,10 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
     group = [best] + [c.other for c in tied]
     versus = () if not tied or benchmark not in rest or benchmark in group else \
         tuple((h, _compare(table, h, benchmark, "benchmark", metric, means)) for h in group)
+    each = () if not gain_of(metric) or benchmark not in rest else \
+        tuple((h, _compare(table, h, benchmark, "benchmark", metric, means)) for h, _ in ranking if h != benchmark)
     return {**out, "comparisons": tuple(comps), "tied": tied, "behind": tuple(c.other for c in against if c.told_apart),
-            "group_benchmark": versus}
+            "group_benchmark": versus, "versus_benchmark": each}
 
 
 def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
@@ -997,7 +1049,7 @@ def heuristic_words(label: str, model: str | None = None) -> str:
     (kbar=1)": each class's fastest machine), else as the label writes them ("K-percent best;
     kbar=1"); "" for a label of one's own."""
     name, params = label_parts(label)
-    title = plain_name(heuristic_title(label, model))
+    title = _in_sentence(plain_name(heuristic_title(label, model)))
     words = PLAIN_WORDS.get((model, name), title) if title and _same_name(title, name) else title
     words = _chart_words(name, model) or words
     written = re.fullmatch(r"(.*?)(?: \((.*)\))?", str(label)).group(2)
@@ -1007,6 +1059,13 @@ def heuristic_words(label: str, model: str | None = None) -> str:
     if said and _params_say_rule(name, model):
         return said
     return f"{words}, {said}" if said else f"{words}; {written}"
+
+
+def _in_sentence(title: str) -> str:
+    """A title as words inside a sentence: its first word in lower case where only its capital makes it a title
+    ("Round robin": round robin, "Two-phase simulated annealing": two-phase ...); a name or an acronym kept ("K-percent
+    best", "LP rounding", "Guided-LPAS ...", "NetSolve MCT", "Kim's ...")."""
+    return re.sub(r"^[A-Z][a-z]+(?=-[a-z]|[\s,;]|$)", lambda m: m.group(0).lower(), title)
 
 
 def _params_say_rule(name: str, model: str | None) -> bool:
@@ -1091,9 +1150,17 @@ def _named_form(label: str, name: str) -> str:
 
 
 def in_words(label: str, model: str | None = None) -> str:
-    """A heuristic's label with its plain words beside it, as a headline first names it: "mct (Minimum completion
+    """A heuristic's label with its plain words beside it, as a headline first names it: "mct (minimum completion
     time)", "kpb (K-percent best; kbar=1)"; the label alone where its words only repeat it."""
     return named_once([label], {label: heuristic_words(label, model)})[0]
+
+
+def each_in_words(labels: list[str], model: str | None = None) -> list[str]:
+    """A run's heuristics, each with its plain words beside it and told apart from its namesakes (:func:`run_words`):
+    "fz (most error first, error weighted in full)" beside "fz (most error first, error weighted a tenth)", never
+    "fz (most error first)" for both."""
+    words = run_words(labels, model)
+    return [named_once([label], {label: words[label]})[0] for label in labels]
 
 
 def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
@@ -1176,14 +1243,14 @@ def scenario_benchmark(scenario: Scenario) -> str | None:
 
 
 def bound_sentence(results: pd.DataFrame, metric: Metric, best: str, bound: str) -> str:
-    """"min-min is 13.7% above the lower bound on average (95% interval: 12.1% to 15.3%): its makespan is at most that
+    """"min-min is 13.7% above the lower bound on average (95% interval: 12.1–15.3%): its makespan is at most that
     far from the best possible." ``bound``: the column of each trial's bound on ``metric`` (``Model.bound_columns``,
     a value no mapping beats); "" when it has no value."""
     rows = results[results["heuristic"] == best]
     if bound not in rows or not (rows[bound] > 0).any():
         return ""
     mean, lo, hi = (100 * (x - 1) for x in mean_ci((rows[metric.name] / rows[bound]).to_numpy(float)))
-    interval = f" (95% interval: {lo:.1f}% to {hi:.1f}%)" if np.isfinite(lo) else ""
+    interval = f" (95% interval: {lo:.1f}–{hi:.1f}%)" if np.isfinite(lo) else ""
     words = _lowered(metric.title)
     return (f"{best} is {mean:.1f}% above the lower bound on average{interval}: its {words} is at most "
             "that far from the best possible.")
@@ -1237,13 +1304,29 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     glosses = {v.glossed: v.gloss for v in verdicts_}
     said = lambda line: shortened(_said([_masked(lead.text, lead.bare), line], dict(lead.names), glosses)[1],  # noqa: E731
                                   dict(lead.shorts))
+    n = len(lead.behind)
+    worse = f"The {_FEW[n]} clearly worse {'is' if n == 1 else 'are'} {listed(list(lead.behind))}" \
+        if 0 < n < GROUP_SHOWN and worse_counted(n) in lead.text else ""  # a lead that only counted them
+    among = [h for h in others if h in lead.behind] if "clearly worse" in lead.text and not lead.separated else []
+    # no "But" for one the lead calls clearly worse
     chosen = []
+    for best in among:
+        line = f"{worse}; {best} {_clauses(others[best])}." if worse else \
+            f"Of the clearly worse, {best} {_clauses(others[best])}."
+        if worse and word_count(said(line)) > LEAD_WORDS:
+            line = f"{worse}. Of them, {best} {_clauses(others[best])}."
+        chosen.append(line)
+        worse = ""
+    chosen += [f"{worse}."] if worse else []
     for best, found in others.items():  # one sentence each, else a sentence a metric where it would be too long
+        if best in among:
+            continue
         joined = f"But {best} {_clauses(found)}."
         if word_count(sentences(said(" ".join([*chosen, joined])))[-1]) > LEAD_WORDS:
             clauses = _clause_list(found)
             joined = " ".join([f"But {best} {clauses[0]}."] + [f"It also {c}." for c in clauses[1:]])
         chosen.append(joined)
+    chosen += _costs(lead, verdicts_[1:])
     return said(" ".join(chosen)) if chosen else ""
 
 
@@ -1280,18 +1363,39 @@ def _has_clause(v: Verdict) -> str:
 def _gain_clause(v: Verdict) -> str:
     """A gain against the benchmark (Caniou and Jeannot section 6.1) as what it does to its metric, said once, with
     whether it is real, trial by trial, and its 95% interval on its side: "cuts total flow time by 2.1% against the
-    benchmark: a real difference (95% interval: 1.9% to 2.2% below)"; "" for a metric that is no gain."""
+    benchmark: a real difference (95% interval: 1.9–2.2% below)"; "" for a metric that is no gain."""
     c = next((c for c in v.comparisons if c.other == v.benchmark), None)
     if not v.gain_of or not math.isfinite(v.best_mean):
         return ""
-    verb, side = ("cuts", "below") if v.best_mean >= 0 else ("raises", "above")
-    said = f"{verb} {v.gain_of} by {amount_text(abs(v.best_mean))}% against the benchmark"
+    return _gain_words(v.gain_of, v.best_mean, c)
+
+
+def _gain_words(of: str, gain: float, c: Comparison | None) -> str:
+    """What a mean ``gain`` against the benchmark does to the metric ``of``, and ``c``, its comparison with the
+    benchmark trial by trial: "cuts total flow time by 2.1% against the benchmark: a real difference (95% interval:
+    1.9–2.2% below)", "raises total flow time by 2.4% ..."."""
+    verb, side = ("cuts", "below") if gain >= 0 else ("raises", "above")
+    said = f"{verb} {of} by {amount_text(abs(gain))}% against the benchmark"
     if c is None or c.trials < 2:
         return said
     if not c.told_apart:
         return f"{said}: not told apart from the benchmark"
     low, high = sorted((abs(c.lower), abs(c.upper)))
-    return f"{said}: a real difference (95% interval: {amount_text(low)}% to {amount_text(high)}% {side})"
+    return f"{said}: a real difference (95% interval: {amount_text(low)}–{amount_text(high)}% {side})"
+
+
+def _costs(lead: Verdict, others: list[Verdict]) -> list[str]:
+    """What the lead's winners (its best, and those not told apart from it where they are few) lose against the
+    benchmark on a gain another metric's verdict has, for real: "mmc, though, raises total flow time by 2.4% against
+    the benchmark: a real difference (95% interval: 2.2–2.6% above)." (Caniou and Jeannot section 6.1: a gain is
+    against the benchmark, so a winner below it on another gain is a trade-off a reader should see)."""
+    winners = [lead.best] + ([t.other for t in lead.tied] if len(lead.tied) < GROUP_SHOWN else [])
+    out = []
+    for v in others:
+        worse = {h: c for h, c in v.versus_benchmark if c.told_apart and c.difference < 0}
+        out += [f"{h}, though, {_gain_words(v.gain_of, worse[h].difference, worse[h])}." for h in winners
+                if h in worse]
+    return out
 
 
 @dataclass(frozen=True)
@@ -1387,8 +1491,9 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
         lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
                  for at in (f"{v.connector} {v.best_text}", "")]
     shorts = dict(v.shorts)  # a label with parameters never said raw ("fz (error weighted a tenth)", not "beta=0.1")
-    said = [shortened(_said([line], dict(v.names), glosses)[0], shorts) for glosses in ({v.glossed: v.gloss}, {})
-            for line in lines]  # the names kept before the metric's gloss
+    said = [shortened(_said([line], dict(v.names), glosses)[0], shorts) for line in lines
+            for glosses in ({v.glossed: v.gloss}, {})]  # the names, then the value ("at 89% of the upper bound") kept
+    # before the metric's gloss (said beside the lead where it has no room, Verdict.gloss_beside)
     return next((line for line in said if word_count(line) <= LEAD_WORDS), shortened(lines[-1], shorts))
 
 

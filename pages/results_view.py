@@ -196,7 +196,7 @@ def _against(where, base, line: str, before: bool = False) -> None:
         which = "the run shown before"
     # whom in 3 words (hcsched.compare.AGAINST_WORDS), the line within hcsched.compare.LINE_WORDS; which run that is,
     # right under it
-    where.info(f"Against run #{base.number}: {plain(shown_text(base.scenario.model, line))}")
+    where.info(f"Against run #{base.number}, {plain(shown_text(base.scenario.model, line))}")
     where.caption(f"Run #{base.number} is {which}.")
 
 

@@ -134,7 +134,7 @@ def test_big_changes_are_said_as_a_factor():
     c = change_of(SECONDS, series([1.0, 1.1, 0.9]), series([50.0, 60.0, 55.0]), paired=True, labels=("a", "a"))
     assert re.fullmatch(r"55 times \[\d+, \d+\]", change_words(c))
     assert size_words(c, SECONDS) == "55 times as long" and size_words(c, STRETCH) == "55 times as high"
-    assert re.fullmatch(r"95% interval: \d+ to \d+ times as long", interval_words(c, SECONDS))
+    assert re.fullmatch(r"95% interval: \d+–\d+ times as long", interval_words(c, SECONDS))
 
 
 def _change(change, lower, upper, kind="percent"):
@@ -143,11 +143,11 @@ def _change(change, lower, upper, kind="percent"):
 
 
 @pytest.mark.parametrize("change, metric, size, interval", [
-    (_change(-35.2, -38.1, -32.4), SECONDS, "35% shorter", "95% interval: 32% to 38% shorter"),
-    (_change(60.0, 51.0, 69.0), SECONDS, "60% longer", "95% interval: 51% to 69% longer"),
+    (_change(-35.2, -38.1, -32.4), SECONDS, "35% shorter", "95% interval: 32–38% shorter"),
+    (_change(60.0, 51.0, 69.0), SECONDS, "60% longer", "95% interval: 51–69% longer"),
     (_change(-1.2, -3.5, 1.2), SECONDS, "1.2% shorter", "95% interval: 3.5% shorter to 1.2% longer"),
     (_change(-1.2, -3.5, 1.2), STRETCH, "1.2% lower", "95% interval: 3.5% lower to 1.2% higher"),
-    (_change(2.5, 0.4, 4.0, "points"), SHARE, "2.5 points higher", "95% interval: 0.4 to 4.0 points higher"),
+    (_change(2.5, 0.4, 4.0, "points"), SHARE, "2.5 points higher", "95% interval: 0.4–4.0 points higher"),
     (_change(0.0, 0.0, 0.0), SECONDS, "no change", ""),
     (_change(-5.0, math.nan, math.nan), SECONDS, "5.0% shorter", ""),
 ])
@@ -267,20 +267,20 @@ FASTER = [90, 99, 81, 90, 94, 86, 90, 90]  # every makespan 10% shorter
 
 @pytest.mark.parametrize("makespan, flow, said, unsaid", [
     ([101, 108, 91, 101, 104, 96, 99, 100], [15, 16, 14, 15, 16, 15, 17, 12],  # makespan unmoved, flow worse: why
-     ["The same scenario: mean flow time of mct (Minimum completion time) 10 → 15 s (50% longer: clearly worse), "
+     ["The same scenario: mean flow time of mct (minimum completion time) 10 → 15 s (50% longer: clearly worse), "
       "with no real change in makespan.",  # the headline metric's clause: in the lead, "clearly worse" making room
       "Mean flow time (a task's time from arrival to finish, averaged) of mct 10 → 15 s",  # its words: below
-      "95% interval: 45% to 55% longer", "The winner on makespan stays mct."],
+      "95% interval: 45–55% longer", "The winner on makespan stays mct."],
      ["Also a real change", "makespan -", "makespan +"]),
     (FASTER, [15, 16, 14, 15, 16, 15, 17, 12],  # makespan better, flow worse: the bigger change leads, the other named
      ["The same scenario: mean flow time of mct 10 → 15 s (50% longer: a real change, for the worse), though "
-      "makespan is 10% shorter.", "Mean flow time (a task's time from arrival to finish, averaged) of mct (Minimum "
+      "makespan is 10% shorter.", "Mean flow time (a task's time from arrival to finish, averaged) of mct (minimum "
       "completion time) 10 → 15 s",
       "Also a real change: makespan 10% shorter, for the better (95% interval: "], []),
     (FASTER, [5, 6, 4, 5, 5, 5, 6, 4],  # both better: the headline metric leads, the bigger change named after it
-     ["The same scenario: makespan of mct (Minimum completion time) 100 → 90 s (10% shorter: a real change, for "
+     ["The same scenario: makespan of mct (minimum completion time) 100 → 90 s (10% shorter: a real change, for "
       "the better); the winner stays mct.",
-      "Also a real change: mean flow time 50% shorter, for the better (95% interval: 48% to 52% shorter)."],
+      "Also a real change: mean flow time 50% shorter, for the better (95% interval: 48–52% shorter)."],
      ["for the worse", "not like for like", " but "]),
 ])
 def test_the_change_line_leads_with_the_headline_metric_or_a_bigger_change_the_other_way(makespan, flow, said,
@@ -355,7 +355,7 @@ def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_tr
     assert lead.startswith(f"max-min instead of min-min: {metric_words(metric)} of min-min ")
     assert " → max-min " in lead and ": a real change, for the " in lead and "paired" not in lead
     assert rest[0] == ("What differs: max-min (latest-finishing task first) instead of min-min (soonest-finishing "
-                       "task first); benchmark min-min → mct (Minimum completion time).")  # below the lead, in words
+                       "task first); benchmark min-min → mct (minimum completion time).")  # below the lead, in words
 
 
 def test_a_comparison_of_two_models_is_refused_in_words():
@@ -461,7 +461,7 @@ def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner()
     assert lead == ("twice the arrival rate: the machines cannot keep up whatever the mapping (they can take 0.67 "
                     "times these arrivals), so tasks pile up.")  # "for the whole run": below, where it does not fit
     assert word_count(lead) <= CHANGE_LEAD_WORDS
-    assert rest[1].startswith("Average tasks in system of lpas (LP-based affinity scheduling) 5.158 → 86,600 "
+    assert rest[1].startswith("Average tasks in system of lpas (earliest finish on planned machines) 5.158 → 86,600 "
                               "tasks, 16,789 times; 95% ")
     assert rest[-1] == "No heuristic keeps up, so a ranking would only compare how fast their queues grow."
     said = " ".join(rest)
@@ -472,8 +472,8 @@ def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner()
 def test_a_what_if_one_heuristic_cannot_keep_up_with_names_it_and_keeps_the_winner():
     cmp = _overloaded_pair("Half the arrival rate", {"lpas"})  # the LP could keep up: only lpas did not
     lead, rest = cmp.change_parts()
-    assert lead == ("half the arrival rate: lpas (LP-based affinity scheduling) cannot keep up with these arrivals, so "
-                    "tasks pile up for the whole run.")  # the values with their unit do not fit: below, in full
+    assert lead == ("half the arrival rate: lpas (earliest finish on planned machines) cannot keep up with these "
+                    "arrivals, so tasks pile up for the whole run.")  # the values with their unit: below, in full
     assert rest[1].startswith("Average tasks in system of lpas 5.158 → 86,600 tasks")
     assert rest[-1] == "The winner changes from lpas to kpb (each class's fastest machine)."
 
@@ -492,8 +492,8 @@ def test_a_what_if_that_keeps_up_against_an_overloaded_baseline_says_so_first():
     kept = _in_system(light, {"mct": 6.0, "kpb (kbar=1)": 5.5, "lpas": 5.158}, set())
     lead, rest = compare_runs(heavy, grown, light, kept).change_parts()
     # the heuristic the reader follows: the winner now (lpas), not the baseline's (kpb) of queues that all grew
-    assert lead == ("half the arrival rate: the machines now keep up; average tasks in system of lpas (LP-based "
-                    "affinity scheduling) 86,600 → 5.16 tasks."), lead  # its unit, as the leads say it
+    assert lead == ("half the arrival rate: the machines now keep up; average tasks in system of lpas (earliest "
+                    "finish on planned machines) 86,600 → 5.16 tasks."), lead  # its unit, as the leads say it
     assert word_count(lead) <= CHANGE_LEAD_WORDS
     said = " ".join(rest)
     assert "In the baseline, the machines cannot keep up whatever the mapping (they can take 0.67 times" in said
@@ -568,7 +568,7 @@ def test_a_new_winner_is_judged_against_the_old_one_trial_by_trial_and_the_old_w
     assert cmp.best == change_of(metric, by(before, "mct"), by(after, "kpb"), True, ("mct", "kpb"))
     lead, rest = cmp.change_parts()
     assert lead.startswith("twice the arrival rate: the best makespan moves from mct 100 s to kpb 143 s")
-    assert "The old winner: makespan of mct (Minimum completion time) 100 → 195 s (95% longer in every trial)." in rest
+    assert "The old winner: makespan of mct (minimum completion time) 100 → 195 s (95% longer in every trial)." in rest
     assert "Makespan of mct 100 → 195 s, +95% in every trial, compared trial by trial (paired)." in " ".join(rest)
     kept = compare_runs(base, before, base, before)  # the winner stays: no best-against-best line
     assert kept.best is None and kept.change_lead().startswith("The same scenario: makespan of mct ")
@@ -580,5 +580,5 @@ def test_a_small_real_change_says_it_is_small_as_the_leads_do():
     nudged = [m * (0.995 + 0.0001 * (t % 2)) for t, m in enumerate(BEFORE[0])]  # 0.5% shorter, trial by trial
     cmp = compare_runs(base, _results(base, *BEFORE), base, _results(base, nudged, BEFORE[1]))
     lead = cmp.change_lead()
-    assert "(0.5% shorter: real, but under 1% of its value)" in lead, lead
+    assert "(0.5% shorter: real, but under 1%)" in lead, lead  # its size is its share: said once
     assert "for the better" not in lead and word_count(lead) <= CHANGE_LEAD_WORDS

@@ -52,16 +52,16 @@ def test_the_worst_tasks_slowdown_is_said_in_words_rounded_as_the_leads_round_it
     assert not re.search(r"\d\.\d{2,}", lead) and "10 times as high" not in lead, lead  # the values say the factor
     assert word_count(lead) <= CHANGE_LEAD_WORDS
     said = " ".join(rest)  # its name with its words below, in the same rounding
-    assert "Max stretch (the worst task's slowdown) of mct (Minimum completion time) 8.8 → 88 times its run time " \
+    assert "Max stretch (the worst task's slowdown) of mct (minimum completion time) 8.8 → 88 times its run time " \
            "alone, 10 times; 95% interval: " in said, said
     assert "Also a real change: makespan 38% shorter" in said  # the headline metric's change, not lost
 
 
 def test_a_what_ifs_line_with_whom_it_is_against_is_at_most_28_words():
     """Lines of 30-34 words: "Against run #2, the run shown before:" alone cost 7. Whom a line is against is said in
-    3 words ("Against run #2:"), the lead within the rest."""
+    3 words ("Against run #2,"), the lead within the rest."""
     assert (LINE_WORDS, AGAINST_WORDS, CHANGE_LEAD_WORDS) == (28, 3, 25)
-    assert word_count("Against run #12:") == AGAINST_WORDS
+    assert word_count("Against run #12,") == AGAINST_WORDS
     lead = _twice_the_rate_stretched().change_lead()
     assert word_count(lead) <= LINE_WORDS - AGAINST_WORDS, lead
 
@@ -70,12 +70,12 @@ def test_a_worse_change_of_a_harder_workload_says_the_better_headline_number_too
     """"twice the arrival rate: the worst task's slowdown of sufferage 8.8 → 88 ... (a real change, for the worse).
     The winner on makespan stays sufferage." (33 words with whom it is against) no longer said that makespan fell
     38%: a better-looking headline number from a harder workload is the point. The lead says both, within 28 words
-    with "Against run #2:", the change for the worse first, and why the makespan is shorter (the same tasks arrive
+    with "Against run #2,", the change for the worse first, and why the makespan is shorter (the same tasks arrive
     in half the time), its size below."""
     lead = _twice_the_rate_stretched().change_lead()
     assert lead == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
                     "makespan shorter only because arrivals span half the time."), lead
-    assert word_count(f"Against run #2: {lead}") <= LINE_WORDS
+    assert word_count(f"Against run #2, {lead}") <= LINE_WORDS
 
 
 def test_the_winner_is_said_on_the_line_below_a_lead_with_no_room_for_it():
@@ -96,11 +96,11 @@ def test_the_two_values_said_agree_with_the_difference_said():
     moved = Change("value", "max-min", "slack-sufferage", 91.28, 90.84, -0.44, -0.6, -0.3, "points", True, (50, 50))
     said = _best_words(moved, VALUE)
     assert said == ("the best value moves from max-min 91.3% to slack-sufferage 90.8% of the upper bound (about 0.5 "
-                    "points lower: real, but under 1% of its value)"), said
+                    "points lower: real, but only 0.5% of its value)"), said
     short = _best_words(moved, VALUE, short=True)
     assert short.startswith("the best value moves from max-min 91.3% to slack-sufferage 90.8% (about 0.5 points lower")
     assert _detail(moved, VALUE).startswith("Value of max-min 91.28% → slack-sufferage 90.84% of the upper bound, "
-                                            "-0.4 points; 95% interval: 0.3 to 0.6 points lower")
+                                            "-0.4 points; 95% interval: 0.3–0.6 points lower")
     same = Change("value", "max-min", "max-min", 91.28, 90.84, -0.44, -0.6, -0.3, "points", True, (50, 50))
     assert _lead_pair(same, VALUE).startswith("max-min 91.3% → 90.8% of the upper bound (about 0.5 points lower")
     tiny = Change("value", "max-min", "max-min", 91.26, 91.24, -0.02, -0.03, -0.01, "points", True, (50, 50))
@@ -131,14 +131,14 @@ def value_swap():
 
 
 def test_the_value_swap_says_whether_the_winner_stays_within_28_words():
-    """"Against run #1: switching instead of relative-cost: value of relative-cost 89.5% → switching 89.8% of the
+    """"Against run #1, switching instead of relative-cost: value of relative-cost 89.5% → switching 89.8% of the
     upper bound (0.3 points higher: real, but under 1% of its value). The winner stays max-min." was 32 words. The
     values leave out what they are of (the Results lead and the detail say it) where that makes room for the winner."""
     cmp = value_swap()
     line = cmp.change_summary()
     assert line == ("switching instead of relative-cost: value of relative-cost 89.6% → switching 89.9% (0.3 points "
-                    "higher: real, but under 1% of its value); the winner stays max-min."), line
-    assert word_count(f"Against run #1: {line}") <= LINE_WORDS
+                    "higher: real, but only 0.4% of its value); the winner stays max-min."), line
+    assert word_count(f"Against run #1, {line}") <= LINE_WORDS
     assert "89.9% of the upper bound, +0.3 points; 95% interval: " in cmp.change_line()  # in full below
 
 
@@ -156,4 +156,4 @@ def test_a_swap_led_by_another_metric_says_the_headline_metric_in_the_lead():
     lead = cmp.change_lead()
     assert lead == ("met instead of mct: max stretch (the worst task's slowdown) of mct 1,588 → met 3,500 times "
                     "(clearly worse), with no real change in makespan."), lead
-    assert word_count(f"Against run #1: {lead}") <= LINE_WORDS
+    assert word_count(f"Against run #1, {lead}") <= LINE_WORDS

@@ -51,11 +51,12 @@ def test_a_share_that_falls_with_twice_the_machines_says_the_value_itself_fell_a
     cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0)
     assert cmp.shares == (("value_pct_ub", "value", "upper_bound"),)
     line = cmp.change_summary()
-    assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse): "
-                    "the value itself falls 4.1%, the upper bound stays.\n\nMax-max now wins."), line
-    assert word_count(f"Against run #1: {cmp.change_lead()}") <= LINE_WORDS
+    assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse), "
+                    "as the value itself falls while the upper bound stays.\n\nMax-max now wins."), line
+    # one colon, and no second number beside the share's own ("falls 4.1%" beside a 3.8-point fall read as a clash)
+    assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     said = cmp.change_line()  # both in full below
-    assert "Value V of max-min 8,600 → max-max 8,244, -4.1%; 95% interval: 4.1% to 4.2% lower" in said, said
+    assert "Value V of max-min 8,600 → max-max 8,244, -4.1%; 95% interval: 4.1–4.2% lower" in said, said
     assert "Upper bound UB of max-min 9,410 → max-max 9,410, -0.00066%; 95% interval: 0.0044% lower to 0.003% " \
            "higher" in said, said
 
@@ -67,10 +68,11 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     says it, in the metric's own words, before the winner."""
     cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0, early=(400.0, 30.0))
     line = cmp.change_summary()
-    assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse): "
-                    "the value itself falls 4.1%, the upper bound stays.\n\nThe fall is in the value of tasks that "
-                    "arrive before the window that counts: max-min 403 → max-max 33 a trial (work done before it "
-                    "opens earns nothing, so finishing them sooner earns less). Max-max now wins."), line
+    assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse), "
+                    "as the value itself falls while the upper bound stays.\n\nThe fall is in the value of tasks that "
+                    "arrive before the window that counts: max-min 4.3% → max-max 0.35% of the upper bound (their run "
+                    "before it opens earns nothing). Max-max now wins."), line
+    # the part in the share's own unit, of the same yardstick: "403 → 33 a trial" said no scale
     assert word_count(line.split("\n\n")[1].split(". ")[0]) <= 35
     assert "Value of tasks that arrive before the window that counts of max-min 403 → max-max 33, -92%" in \
         cmp.change_line()
@@ -89,9 +91,10 @@ def test_a_share_that_falls_because_its_yardstick_grew_says_so_first():
     with more value earned."""
     cmp = _kim({"max-min": 80.0, "max-max": 79.0, "min-min": 78.0}, 11_124.0, spread=0.0, wobble=0.1)
     lead = cmp.change_lead()
-    assert lead == ("twice the machines: value of max-min 91.4% → 80.3% (clearly worse): the upper bound rises 20%, "
-                    "the value itself rises 5.1%; the winner stays max-min."), lead
-    assert word_count(f"Against run #1: {lead}") <= LINE_WORDS
+    assert lead == ("twice the machines: value of max-min 91.4% → 80.3% (clearly worse), as the upper bound rises 20% "
+                    "and the value itself rises 5.1%."), lead
+    assert word_count(f"Against run #1, {lead}") <= LINE_WORDS
+    assert cmp.change_summary().endswith("\n\nThe winner stays max-min."), cmp.change_summary()  # below, for room
 
 
 def test_a_share_of_the_same_yardstick_says_no_why():
@@ -127,7 +130,7 @@ def test_a_makespan_shorter_from_faster_arrivals_says_why():
     assert line == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
                     "makespan shorter only because arrivals span half the time.\n\nThe winner on makespan stays "
                     "mct."), line
-    assert word_count(f"Against run #2: {cmp.change_lead()}") <= LINE_WORDS
+    assert word_count(f"Against run #2, {cmp.change_lead()}") <= LINE_WORDS
     assert "Also a real change: makespan 38% shorter" in cmp.change_line()  # its size below
 
 
@@ -137,11 +140,11 @@ def test_other_what_if_lines_are_unchanged():
     base = preset("quickstart").replace(tasks=100, trials=8)
     more = base.replace(machines=2 * base.machines)
     cmp = compare_runs(base, _stretched(base, 535_000.0, 8.763), more, _stretched(more, 350_000.0, 6.0))
-    assert cmp.change_summary() == ("twice the machines: makespan of mct (Minimum completion time) 6.2 → 4.1 days "
+    assert cmp.change_summary() == ("twice the machines: makespan of mct (minimum completion time) 6.2 → 4.1 days "
                                     "(35% shorter in every trial); the winner stays mct."), cmp.change_summary()
     slow = base.replace(arrivals=type(base.arrivals)(process=base.arrivals.process, rate=base.arrivals.rate / 2))
     cmp = compare_runs(base, _stretched(base, 535_000.0, 8.763), slow, _stretched(slow, 800_000.0, 4.0))
-    assert cmp.change_summary() == ("half the arrival rate: makespan of mct (Minimum completion time) 6.2 → 9.3 "
+    assert cmp.change_summary() == ("half the arrival rate: makespan of mct (minimum completion time) 6.2 → 9.3 "
                                     "days (50% longer in every trial); the winner stays mct."), cmp.change_summary()
 
 
@@ -150,5 +153,6 @@ def test_a_new_winner_by_under_one_percent_is_said_so_below_the_lead():
     value": a new winner by a hair is said so where the line names it."""
     cmp = _kim({"max-min": 87.45, "max-max": 87.5, "min-min": 85.0}, 9270.0)
     assert cmp.winners[1].label == "max-max" and cmp.winners[1].tiny
-    assert cmp.winner_words(short=True) == "max-max now wins: real, but under 1% of its value"
+    assert cmp.winner_words(short=True) == "max-max now wins, but by only 0.09% of its value"  # how small: "under 1%"
+    # read as close to 1% for a gap twenty times smaller
     assert not _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0).winners[1].tiny

@@ -68,7 +68,7 @@ def test_a_beats_b_on_every_trial():
     assert (v.lower, v.upper) == pytest.approx((-7.5 - half, -7.5 + half))
     assert v.separated and v.title == "Lowest makespan" and v.better == "lower"
     assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below the runner-up B: a real difference (95% "
-                      "interval: 2.9% to 12% below).") and v.detail == ""
+                      "interval: 2.9–12% below).") and v.detail == ""
 
 
 def test_reversed_table_the_other_wins():
@@ -107,7 +107,7 @@ def test_points_for_percent_and_fraction_metrics(metric, scale, shown):
     assert v.kind == "points" and v.best == "A" and v.separated
     assert (v.difference, v.lower, v.upper) == pytest.approx((7 / 3, 7 / 3 - half, 7 / 3 + half))
     assert v.text == (f"A has the highest {shown}, 2.3 points above the "
-                      "runner-up B: a real difference (95% interval: 0.9 to 3.8 points above).")
+                      "runner-up B: a real difference (95% interval: 0.9–3.8 points above).")
 
 
 def test_one_trial_has_no_interval():
@@ -125,7 +125,7 @@ def test_nan_and_infinite_trials_are_dropped_and_counted():
     assert v.best == "A" and v.trials == 3
     assert (v.difference, v.lower, v.upper) == pytest.approx((-25 / 3, -25 / 3 - half, -25 / 3 + half))
     assert v.text.endswith("8.3% below the runner-up B: a real difference (95% interval over 3 "
-                           "of 5 trials: 1.2% to 16% below).")
+                           "of 5 trials: 1.2–16% below).")
 
 
 def test_a_percent_of_zero_is_dropped():
@@ -164,7 +164,7 @@ def test_means_and_trials_told_apart_the_other_way_is_no_winner():
     # would pass the lead's 35 words)
     assert v.text == ("No clear winner on makespan: B averages 53.33 s and A 57.14 s, but the trials disagree with "
                       "the averages.")
-    assert v.detail == ("Per trial, the 95% interval puts B 7.1% to 11% above A: the averages and the trials disagree, "
+    assert v.detail == ("Per trial, the 95% interval puts B 7.1–11% above A: the averages and the trials disagree, "
                         "so they are not told apart.")
 
 
@@ -191,9 +191,9 @@ def test_benchmark_neither_best_nor_runner_up_is_compared_too():
     bench = v.comparisons[1]  # (A - C) / C: -25, -20.83, -20.83, -25 %
     assert bench.difference == pytest.approx(-22.916666, abs=1e-5) and bench.separated
     assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below the runner-up B: a real difference (95% "
-                      "interval: 2.9% to 12% below).")  # the benchmark's clause would pass 35 words: said below
-    assert v.detail == "A is 23% below the benchmark C: a real difference (95% interval: 19% to 27% below)."
-    assert v.lines == [v.text, v.detail]
+                      "interval: 2.9–12% below); A is 23% below the benchmark C: a real difference (95% interval: "
+                      "19–27% below).")  # 34 words: the benchmark's clause fits
+    assert v.detail == "" and v.lines == [v.text]
     # the benchmark as runner-up or best: no second comparison
     assert len(verdict(results, LOWER, benchmark="B").comparisons) == 1
     assert len(verdict(results, LOWER, benchmark="A").comparisons) == 1
@@ -301,7 +301,7 @@ def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
     half = T3_4 * math.sqrt(2 / 3) / 2
     assert (v.best, v.other) == ("A", "B") and (v.lower, v.upper) == pytest.approx((2 - half, 2 + half))
     assert v.text == ("A has the highest value at 90% of the upper bound, 2.0 points above the runner-up B: a real "
-                      "difference (95% interval: 0.7 to 3.3 points above).")
+                      "difference (95% interval: 0.7–3.3 points above).")
     (ref,) = v.references
     assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
     assert v.reference_text == ("For reference, not a contender: GA, a static benchmark. It reaches 95% of the upper "
@@ -346,7 +346,7 @@ def test_a_winners_lead_that_says_real_always_gives_its_interval_however_long_th
     for names, runner, bare in (({}, "the runner-up B: a real difference (", ()),
                                 ({"A": long}, "B: a real difference (", ()),
                                 ({"A": long, "B": long}, "the runner-up B: a real difference (", ("B",)),
-                                ({"A": f"{long} today", "B": long}, "above B: a real difference (", ("B",))):
+                                ({"A": f"{long} today and then", "B": long}, "above B: a real difference (", ("B",))):
         v = verdict(results, POINTS, names=names)
         assert runner in v.text and "(95% interval: " in v.text and word_count(v.text) <= 35, v.text
         assert v.bare == bare
@@ -420,8 +420,8 @@ def test_the_value_preset_crowns_a_heuristic_that_can_run_online():
     assert lead.text.startswith("slack-sufferage (task losing most deadline slack first) has the highest value at "
                                 "89.8% of the upper bound, ")  # a percent in three significant digits
     assert "ga" not in lead.text.replace("slack-sufferage", "")
-    assert lead.reference_text.startswith("For reference, not contenders: ga (Genetic algorithm, static) and tpsa "
-                                          f"(Two-phase simulated annealing, static), each {STATIC_REFERENCE}. ga "
+    assert lead.reference_text.startswith("For reference, not contenders: ga (genetic algorithm, static) and tpsa "
+                                          f"(two-phase simulated annealing, static), each {STATIC_REFERENCE}. ga "
                                           "reaches 91.8% of the upper bound, 2.0 points above slack-sufferage (95% "
                                           "interval: ")  # how sure, said too
 
@@ -482,15 +482,16 @@ def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_t
 def test_the_presets_lead_sentence_names_its_heuristics_in_words():
     scenario = hcsched.preset("alazzoni-B")
     lead = scenario_verdicts(scenario, hcsched.simulate(scenario, trials=3, jobs=1))[0]
-    assert ("lpas (LP-based affinity scheduling)" in lead.text
+    assert ("lpas (earliest finish on planned machines)" in lead.text
             and "kpb (each class's fastest machine)" in lead.text)  # its kbar=1 in words
 
 
 def test_a_runner_up_that_is_the_benchmark_is_said_to_be():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 220, 330, 330])
     assert "7.5% below B, the benchmark and runner-up: a real difference" in verdict(results, LOWER, benchmark="B").text
-    assert "benchmark" not in verdict(results, LOWER, benchmark="C").text  # C is said below the lead
-    assert "the benchmark C" in verdict(results, LOWER, benchmark="C").detail
+    assert "A is 18% below the benchmark C" in verdict(results, LOWER, benchmark="C").text  # where it fits
+    long = verdict(results, LOWER, benchmark="C", names={"A": "a heuristic with a long name in words"})
+    assert "benchmark" not in long.text and "the benchmark C" in long.detail  # else below the lead
 
 
 def test_a_trade_off_is_said_under_the_lead_not_only_folded():
@@ -511,12 +512,13 @@ def test_a_lead_too_long_for_35_words_says_the_rest_below_it():
     """Long names in words: the benchmark's clause, then "the runner-up", move below the lead; never the interval of a
     lead that says "real"."""
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 240, 360, 360])
-    names = {"A": "the first heuristic with a long name", "B": "the second heuristic with a long name",
+    names = {"A": "the first heuristic with a long name of words", "B": "the second heuristic with a long name",
              "C": "a benchmark"}
     v = verdict(results, LOWER, benchmark="C", names=names)
-    assert v.text == ("A (the first heuristic with a long name) has the lowest makespan at 208.8 s, 7.5% below B (the "
-                      "second heuristic with a long name): a real difference (95% interval: 2.9% to 12% below).")
-    assert v.detail == ("A is 23% below the benchmark C (a benchmark): a real difference (95% interval: 19% to 27% "
+    assert v.text == ("A (the first heuristic with a long name of words) has the lowest makespan at 208.8 s, 7.5% "
+                      "below B (the second heuristic with a long name): a real difference (95% interval: 2.9–12% "
+                      "below).")
+    assert v.detail == ("A is 23% below the benchmark C (a benchmark): a real difference (95% interval: 19–27% "
                         "below).")
     assert v.lines == [v.text, v.detail] and word_count(v.text) <= LEAD_WORDS
 
@@ -527,13 +529,13 @@ def test_a_close_race_that_beats_the_benchmark_says_so_first():
     results = table("x", A=[90, 99, 81, 90], B=[91, 98, 82, 89.5], C=[100, 110, 90, 100])
     v = verdict(results, LOWER, benchmark="C")
     assert [h for h, _ in v.group_benchmark] == ["A", "B"] and all(c.told_apart for _, c in v.group_benchmark)
-    assert v.text == ("A and B both beat the benchmark C on makespan by about 9.9%: a real difference (95% interval: "
-                      "8.2% to 11% below); the two are not told apart.")  # one size for two within 5% of each other;
-    # "9.8% to 10%" read as an interval; the interval holds both of theirs (A: 10% below in every trial, B: 8.2% to 11%)
+    assert v.text == ("A and B both beat the benchmark C on makespan by about 9.9%: real differences (95% intervals: "
+                      "each within 8.2–11% below); the two are not told apart.")  # one size for two within 5% of each
+    # other; "9.8% to 10%" read as an interval; the span holds both of theirs (A: 10% below in every trial, B: 8.2-11%)
     assert _sizes([-5.3, -8.8, -7.0], "percent") == "between 5.3% and 8.8%"
     assert v.detail == ("A averages 90 s and B 90.12 s; per trial, the 95% interval puts A between 2.0% below and 1.6% "
-                        "above B. Against the benchmark C, 95% intervals: A 10% below, the same in every trial; B 8.2% "
-                        "to 11% below.")
+                        "above B. Against the benchmark C, 95% intervals: A 10% below, the same in every trial; B "
+                        "8.2–11% below.")
     # the benchmark in the close race itself: no such lead
     assert not verdict(results, LOWER, benchmark="B").group_benchmark
 

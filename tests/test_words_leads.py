@@ -10,14 +10,16 @@ import pandas as pd
 import pytest
 
 from hcsched import get_model, preset, simulate
-from hcsched.formatting import said_value
+from hcsched.formatting import amount_text, said_value
 from hcsched.heuristics import told_apart
 from hcsched.verdict import (
     LEAD_WORDS,
+    each_in_words,
     headline,
     progress_lead,
     run_words,
     scenario_verdicts,
+    trade_off,
     verdict,
     word_count,
 )
@@ -48,7 +50,10 @@ def test_a_time_shared_close_race_names_both_in_words_with_one_size_and_the_inte
                            "the benchmark netsolve-mct (earliest completion by reports) on makespan by about "
                            "8."), lead
     # the charts' words under each name, not the paper's titles ("Min max completion"): one set of words
-    assert "a real difference (95% interval: " in lead and lead.endswith("below).")
+    assert "real differences (95% intervals: " in lead and lead.endswith("below).")
+    hmct, mmc = (c for _, c in scenario_verdicts(sc, results_of(values))[0].group_benchmark)
+    ends = [f"{amount_text(-c.upper)}–{amount_text(-c.lower)}%" for c in (hmct, mmc)]  # each its own, never one span
+    assert f"(95% intervals: {ends[0]} and {ends[1]} below)" in lead, lead
     assert "1 other" not in lead and word_count(lead) <= LEAD_WORDS
 
 
@@ -61,7 +66,8 @@ def test_a_group_whose_names_do_not_fit_is_counted_in_plain_english():
                                                                                 bar=True), "C", names=names)
     assert "and 1 other tied with it both beat the benchmark on makespan" in v.text, v.text
     assert "not told apart from it both" not in v.text
-    assert "(95% interval: " in v.text and v.detail.startswith("The benchmark is C (the benchmark heuristic")
+    assert "(95% intervals: each within " in v.text
+    assert v.detail.startswith("The benchmark is C (the benchmark heuristic")
 
 
 @pytest.fixture(scope="module")
@@ -131,8 +137,9 @@ def test_a_name_whose_title_only_adds_algorithm_is_said_in_words():
 
     assert heuristic_words("switching", "value") == "fastest or soonest-finishing machine, by load"
     assert heuristic_words("sa", "etc") == heuristic_words("switching", "value")
-    assert heuristic_words("ga", "value") == "Genetic algorithm, static"  # a title that says more stays
-    assert heuristic_words("mct", "etc") == "Minimum completion time"
+    assert heuristic_words("ga", "value") == "genetic algorithm, static"  # a title that says more stays, in a
+    assert heuristic_words("mct", "etc") == "minimum completion time"  # sentence's lower case ("rr (round robin)")
+    assert heuristic_words("kpb", "etc") == "K-percent best" and heuristic_words("lp-search", "etc").startswith("LP")
 
 
 # --- the fourth tryout (tryout42d): the leads a manager still rated 4 -------------------------------------------
@@ -149,15 +156,15 @@ def test_a_value_lead_names_the_runner_up_and_says_what_value_is():
     values["max-min"] = list(np.array(values["switching"]) + 1.5 + rng.normal(0, 0.3, 20))
     h = headline(scenario_verdicts(sc.replace(heuristics=list(values)), results_of(values, "value_pct_ub")))
     assert h.lead.startswith("max-min (latest-finishing task first) has the highest value at "), h.lead
-    assert "points above switching (fastest or soonest-finishing machine, by load): a real difference (95% interval: " \
-        in h.lead, h.lead
+    assert "points above the runner-up switching (fastest or soonest-finishing machine, by load): a real difference " \
+        "(95% interval: " in h.lead, h.lead
     assert word_count(h.lead) <= LEAD_WORDS
     assert h.gloss == "Value: what finished tasks earn, by priority and deadline."
 
 
 def test_a_time_shared_gain_is_said_once_glossed_with_the_side_of_its_interval():
     """"mp ... has the highest gain on total flow time, with 2.1% lower total flow time than the benchmark: a real
-    difference (95% interval: 1.9% to 2.2%)": total flow time twice, unexplained, and an interval with no side."""
+    difference (95% interval: 1.9–2.2%)": total flow time twice, unexplained, and an interval with no side."""
     rng = np.random.default_rng(5)
     sc = preset("caniou-mu10")
     names = ["netsolve-mct", "hmct", "mp"]
@@ -200,11 +207,12 @@ def test_an_estimation_lead_names_the_two_clearly_worse_and_says_no_symbol():
     values = {h.label: list(base + (900 if h.label in ("lz", "le") else 0) - (100 if h.label == "fz (beta=0.1)" else 0)
                             + rng.normal(0, 200, 30)) for h in sc.heuristics}
     h = headline(scenario_verdicts(sc, results_of(values)))
-    assert h.lead.endswith("; only lz and le are clearly worse.") or h.lead.endswith("; only le and lz are clearly "
-                                                                                     "worse."), h.lead
+    assert h.lead.endswith("; only two are clearly worse."), h.lead  # counted: their words leave no room
     assert "β" not in h.lead and "fz (most error first, error weighted a tenth)" in h.lead, h.lead
     assert "(95% interval: " in h.lead and word_count(h.lead) <= LEAD_WORDS
-    assert any("lz (load balance, most error first)" in line for line in h.rest)
+    said = trade_off(scenario_verdicts(sc, results_of(values)))  # the line under the lead, never folded, names them
+    assert re.match(r"The two clearly worse are (lz|le) \(load balance, (most|least) error first\) and (le|lz) "
+                    r"\(load balance, (least|most) error first\)\.", said), said
 
 
 def test_a_bare_label_beside_its_namesake_with_parameters_is_told_apart():
@@ -218,6 +226,24 @@ def test_a_bare_label_beside_its_namesake_with_parameters_is_told_apart():
     assert words["fz"] == "most error first, error weighted in full"
     assert words["fz (beta=0.1)"] == "most error first, error weighted a tenth"
     assert told_apart(["fa", "fz"], "estimation") == {"fa": "fa", "fz": "fz"}
+    # Home lists the run's heuristics the same way: "fz (most error first)" twice read as one heuristic named twice
+    assert each_in_words(labels, "estimation") == [
+        "fa (earliest estimated finish)", "fz (most error first, error weighted in full)",
+        "fz (most error first, error weighted a tenth)", "la (load balance)"]
+
+
+def test_a_lead_so_far_keeps_the_value_before_the_metrics_gloss():
+    """A what-if's "So far, 1 of 50 trials: max-max (...) leads on value (what finished tasks earn, ...); still
+    open: ..." said no value where the whole run's said "at 89% of the upper bound": the value stays in the lead,
+    the gloss goes beside it (Verdict.gloss_beside)."""
+    rng = np.random.default_rng(2)
+    sc = preset("kim-loose-high-heavy")
+    labels = [h.label for h in sc.heuristics if h.label not in ("tpsa", "ga")]
+    values = {h: list(85 + rng.normal(0, 0.5, 1)) for h in labels}
+    found = scenario_verdicts(sc.replace(heuristics=list(values)), results_of(values, "value_pct_ub"))
+    lead = progress_lead(found, 1, 50, "trial")
+    assert "% of the upper bound" in lead and word_count(lead) <= LEAD_WORDS, lead
+    assert found[0].gloss_beside(lead) == "Value: what finished tasks earn, by priority and deadline."
 
 
 def test_a_group_lead_says_its_interval_inside_the_values_own_brackets():

@@ -161,7 +161,7 @@ def test_value_results_crown_a_heuristic_that_can_run_online_and_show_the_static
     assert not any(label in lead for label in static)
     said = [_plain(m.value) for m in at.markdown]
     reference = next(line for line in said if line.startswith("For reference, not contenders"))
-    # each named where first mentioned: "ga (Genetic algorithm, static; population=10, generations=10)"
+    # each named where first mentioned: "ga (genetic algorithm, static; population=10, generations=10)"
     assert all(label.split(" (")[0] + " (" in reference for label in static) and "computed after the fact" in reference
     assert not any(e.label.startswith("Other metrics") for e in at.expander)  # one bar metric: nothing to fold
 
@@ -307,7 +307,7 @@ def _said(at) -> list[str]:
 
 
 def test_a_lead_so_far_that_glosses_its_metric_has_no_gloss_line_beside_it():
-    """estimation_first.png: during a run the lead read "rr (Round robin) leads on makespan (when the last task ends)"
+    """estimation_first.png: during a run the lead read "rr (round robin) leads on makespan (when the last task ends)"
     and the next line "Makespan: when the last task ends.": one gloss, during the run and after it."""
     import threading
 

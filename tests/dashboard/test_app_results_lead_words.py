@@ -66,7 +66,7 @@ def test_the_lead_where_no_mapping_keeps_up_is_shorter_and_says_the_same():
 
 def test_the_references_say_what_they_are_once_then_each_value_and_interval_in_a_sentence():
     """"For reference, not contenders, each a search computed after the fact, knowing every task: ga (...) reaches
-    96.4% of the upper bound, 5.1 points above max-min (95% interval: 4.8 to 5.5 points above). tpsa (...) reaches
+    96.4% of the upper bound, 5.1 points above max-min (95% interval: 4.8–5.5 points above). tpsa (...) reaches
     91.3%, about the same as max-min." was one sentence of 47 words."""
     sc = preset("kim-loose-high-heavy").replace(heuristics=["max-min", "switching", "tpsa", "ga"])
     rng = np.random.default_rng(1)
@@ -76,9 +76,9 @@ def test_the_references_say_what_they_are_once_then_each_value_and_interval_in_a
     rows = [{"trial": t, "heuristic": h, "value_pct_ub": v[t]} for t in range(10) for h, v in values.items()]
     line = scenario_verdicts(sc, pd.DataFrame(rows))[0].reference_text
     said = sentences(line)
-    assert said[0] == ("For reference, not contenders: ga (Genetic algorithm, static) and tpsa (Two-phase simulated "
+    assert said[0] == ("For reference, not contenders: ga (genetic algorithm, static) and tpsa (two-phase simulated "
                        "annealing, static), each a search computed after the fact, knowing every task."), line
-    assert said[1:] == ["ga reaches 96.1% of the upper bound, 5.0 points above max-min (95% interval: 4.8 to 5.3 "
+    assert said[1:] == ["ga reaches 96.1% of the upper bound, 5.0 points above max-min (95% interval: 4.8–5.3 "
                         "points above).", "tpsa reaches 91.2%, about the same as max-min."], line
     assert len(said) == 3 and all(word_count(s) <= LEAD_WORDS for s in said)
 
@@ -107,7 +107,7 @@ def test_a_trade_off_too_long_for_one_sentence_is_said_in_two():
 
 def test_a_tiny_real_difference_in_a_lead_is_said_tiny_with_one_precision():
     """The value what-if "twice the machines" read "max-max ... 87.5% of the upper bound, 0.037 points above the
-    runner-up slack-sufferage: a real difference (95% interval: 0.016 to 0.1 points above)"."""
+    runner-up slack-sufferage: a real difference (95% interval: 0.016–0.1 points above)"."""
     sc = preset("kim-loose-high-heavy").replace(heuristics=["max-max", "slack-sufferage"])
     base = 87.5 + np.array([0.3, -0.2, 0.1, -0.4, 0.2, 0.0, -0.1, 0.3])
     gaps = np.array([0.02, 0.06, 0.01, 0.05, 0.03, 0.07, 0.02, 0.04])  # mean 0.0375: under 1% of 87.5
@@ -116,7 +116,7 @@ def test_a_tiny_real_difference_in_a_lead_is_said_tiny_with_one_precision():
     results = pd.DataFrame(rows)
     said = headline(scenario_verdicts(sc, results))
     assert said.lead == ("max-max (most worth per second of work first) has the highest value at 87.5% of the upper "
-                         "bound, 0.04 points above slack-sufferage: real, but under 1% of its value (95% interval: "
+                         "bound, 0.04 points above slack-sufferage: real, but only 0.04% of its value (95% interval: "
                          "0.02–0.06 points above)."), said.lead  # the names leave room for the interval short
     assert "a real difference" not in said.lead and word_count(said.lead) <= LEAD_WORDS
     assert said.rest[0].startswith("The runner-up is slack-sufferage (task losing most deadline slack first)."), \
@@ -124,7 +124,7 @@ def test_a_tiny_real_difference_in_a_lead_is_said_tiny_with_one_precision():
     metric = next(m for m in get_model("value").metrics if m.name == "value_pct_ub")
     assert verdict(results, metric).text == (
         "max-max has the highest value at 87.5% of the upper bound, 0.04 points above the runner-up slack-sufferage: "
-        "real, but under 1% of its value (95% interval: 0.02 to 0.06 points above).")
+        "real, but only 0.04% of its value (95% interval: 0.02–0.06 points above).")
 
 
 @pytest.mark.parametrize(("name", "word"), [("alazzoni-B", "replication"), ("caniou-mu10", "simulation"),

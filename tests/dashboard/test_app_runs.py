@@ -160,7 +160,7 @@ def test_the_online_heuristics_answer_comes_whole_while_the_references_still_run
         lead = next((m.value for m in at.markdown if m.value.startswith("**")), "")
     assert "job" in at.session_state, "the run ended before its online heuristics' whole answer showed alone"
     assert re.fullmatch(r"\*\*max-min \(latest-finishing task first\) has the highest value.*", lead), lead
-    assert "Still to come, for reference: tpsa (Two-phase simulated annealing, static) and ga (Genetic algorithm, " \
+    assert "Still to come, for reference: tpsa (two-phase simulated annealing, static) and ga (genetic algorithm, " \
            "static), each a search computed after the fact, knowing every task;" in said, said[:3000]
     assert re.search(r"knowing every task; \d+ of 120 trials so far\.", said)
     at.button(key="cancel_run").click().run()
@@ -408,9 +408,9 @@ def test_a_what_ifs_change_line_comes_with_the_heuristics_whole_answer_before_th
     at.session_state["job"] = job
     try:
         at.run()
-        lines = [i.value for i in at.info if i.value.startswith("Against run #1:")]
+        lines = [i.value for i in at.info if i.value.startswith("Against run #1,")]
         assert len(lines) == 1, [x.value for x in at.info]
-        assert lines[0].startswith("Against run #1: twice the arrival rate: the best value moves from "
+        assert lines[0].startswith("Against run #1, twice the arrival rate: the best value moves from "
                                    "max-min "), lines  # a new winner: the best against the best first
         assert " ga" not in lines[0]  # the references' change comes with the whole run
         assert any(m.value.startswith("Still to come, for reference: ga") for m in at.markdown)
@@ -453,7 +453,7 @@ def test_cancel_while_only_the_references_run_keeps_the_other_heuristics_whole_a
     assert kept.of == sc and [h.label for h in kept.scenario.heuristics] == ["max-min", "min-min"]
     assert kept.results.equals(whole[whole["heuristic"] != ga.label].reset_index(drop=True))
     assert not any("Run to see" in w for w in said)
-    assert any(c.value.startswith("The run was cancelled before its references ended: ga (Genetic algorithm")
+    assert any(c.value.startswith("The run was cancelled before its references ended: ga (genetic algorithm")
                for c in at.caption), [c.value for c in at.caption]
     assert any(m.value.startswith("**") and "max-min" in m.value for m in at.markdown)  # who wins, of the two
 

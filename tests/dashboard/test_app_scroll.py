@@ -31,7 +31,7 @@ def test_a_what_if_scrolls_the_page_up_once_and_never_again_on_later_reruns(clic
     at.run()  # the next rerun (a click, the progress ticking): the reader's scrolling is left alone
     assert scrolls(at) == []
     until_ended(at)
-    assert scrolls(at) == [] and at.info[0].value.startswith("Against run #1: ")
+    assert scrolls(at) == [] and at.info[0].value.startswith("Against run #1, ")
     at.button(key="results_whatif_0").click().run()  # the next what-if scrolls up once again, with a script of its own
     [again] = scrolls(at)
     assert again != script

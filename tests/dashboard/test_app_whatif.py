@@ -81,7 +81,7 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     at.switch_page("pages/results.py").run()
     expected = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1))
     lead, rest = expected.change_parts()
-    assert plain(at.info[0].value) == (f"Against run #1: "
+    assert plain(at.info[0].value) == (f"Against run #1, "
                                        f"{lead}")
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
@@ -110,7 +110,7 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     assert "→ max-min " in line and "paired" not in line
     folded = next(e for e in at.expander if e.label == "The other changes, and the winner")
     assert ("What differs: max-min (latest-finishing task first) instead of min-min (soonest-finishing task first); "
-            "benchmark min-min → mct (Minimum completion time).") in plain(folded.markdown[0].value)
+            "benchmark min-min → mct (minimum completion time).") in plain(folded.markdown[0].value)
     assert "Both runs ran the very same tasks (the same seed)" in at.caption[0].value
     assert at.caption[0].proto.help.startswith("Paired: both runs have the same system and seed, so every trial ran")
     table = at.dataframe[0].value
@@ -176,7 +176,7 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.number_input(key="run_seed").set_value(5).run()
     run(at)
     at.switch_page("pages/results.py").run()
-    assert plain(at.info[0].value).startswith("Against run #1: "
+    assert plain(at.info[0].value).startswith("Against run #1, "
                                               "seed 1999 → 5: ")
     assert "Run #1 is the baseline." in [c.value for c in at.caption]  # which run that is, right under it
     at.radio(key="results_mode").set_value("Compare two runs").run()
@@ -194,7 +194,7 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.button(key="results_pin").click().run()
     assert at.session_state["history_baseline"] == 2
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][2].title).run()
-    assert plain(at.info[0].value).startswith("Against run #2: "
+    assert plain(at.info[0].value).startswith("Against run #2, "
                                               "machines 12 → 8; seed 1999 → 5")
     assert "Run #2 is the baseline you pinned." in [c.value for c in at.caption]
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
@@ -237,7 +237,7 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     assert after.machines == 16 and (after.trials, after.seed, after.tasks) == (SMALL.trials, SMALL.seed, 60)
     assert [e.changes_text for e in at.session_state["history"]] == ["the first run", "machines 8 → 16"]
     lead, _ = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_parts()
-    assert plain(at.info[0].value) == f"Against run #1: {lead}"
+    assert plain(at.info[0].value) == f"Against run #1, {lead}"
     at.button(key="results_whatif_0").click().run()  # again, from the what-if: twice its machines
     until_ended(at)
     assert at.session_state["scenario"].machines == 32 and len(at.session_state["history"]) == 3
@@ -265,7 +265,7 @@ def test_a_what_if_made_from_another_says_what_it_did_against_the_run_shown_befo
     kept = at.session_state["history"]
     assert len(kept) == 3 and kept[2].scenario.machines == 16
     info = plain(at.info[0].value)
-    assert info.startswith("Against run #2: twice the arrival rate: "), info
+    assert info.startswith("Against run #2, twice the arrival rate: "), info
     assert "Run #2 is the run shown before." in [c.value for c in at.caption]
     assert "machines" not in info.split(":")[1] and "more change" not in info
     assert not at.exception
@@ -300,7 +300,7 @@ def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run
     assert dict(quick_what_ifs(base))["Twice the arrival rate"].spec == kept[1].scenario.spec
     info = plain(at.info[0].value)
     # the heuristic the reader follows: the winner now, lpas (run #2's winner kpb only grew its queues slowest)
-    assert info.startswith("Against run #2: half the arrival rate: the machines now keep up; "
+    assert info.startswith("Against run #2, half the arrival rate: the machines now keep up; "
                            "average tasks in system of lpas"), info
     assert not at.exception
 
@@ -337,7 +337,7 @@ def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
     assert len(at.session_state["history"]) == 2 and at.session_state["results"] is at.session_state["history"][0].run
     infos = [plain(i.value) for i in at.info]
     assert infos[0].startswith("The same scenario, trials and seed as run #1 ") and "shown again" in infos[0]
-    assert infos[1].startswith("Against run #2: half the machines: "), infos
+    assert infos[1].startswith("Against run #2, half the machines: "), infos
     assert not at.exception
 
 
@@ -349,7 +349,7 @@ def test_one_heuristic_swapped_for_another_is_a_what_if_of_its_own():
     run(at)
     at.switch_page("pages/results.py").run()
     out, new = at.selectbox(key="results_swap_out"), at.selectbox(key="results_swap_in")
-    assert out.options == ["mct (Minimum completion time)", "kpb (K-percent best)",
+    assert out.options == ["mct (minimum completion time)", "kpb (K-percent best)",
                            "sufferage (task that would suffer most first)"]  # min-min, the benchmark, stays
     assert not any(o.split()[0] in {h.name for h in SMALL.heuristics} for o in new.options)
     assert "max-min (Max-min)" not in new.options  # in words, as the chips name them, never the name twice
@@ -363,7 +363,7 @@ def test_one_heuristic_swapped_for_another_is_a_what_if_of_its_own():
     assert [h.label for h in after.heuristics] == [("max-min" if x == "sufferage" else x) for x in labels]
     assert (after.trials, after.seed, after.spec) == (SMALL.trials, SMALL.seed, SMALL.spec)
     assert at.session_state["history"][-1].changes_text == "max-min instead of sufferage"
-    assert plain(at.info[0].value).startswith("Against run #1: max-min instead of sufferage")
+    assert plain(at.info[0].value).startswith("Against run #1, max-min instead of sufferage")
     assert not at.exception
 
 
@@ -397,7 +397,7 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     after = at.session_state["scenario"]
     assert after.spec == dict(quick_what_ifs(base))["Twice the arrival rate"].spec
     info = plain(at.info[0].value)
-    assert info == ("Against run #1: twice the arrival rate: the machines cannot keep up whatever the "
+    assert info == ("Against run #1, twice the arrival rate: the machines cannot keep up whatever the "
                     "mapping (they can take about 67% of these arrivals), so tasks pile up.")  # how long: below
     assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only about 67% "
             "of these arrivals.") in [plain(w.value) for w in at.warning]  # the lead's words, not "0.67 times"
@@ -432,7 +432,7 @@ def test_two_swaps_in_a_row_offer_the_new_runs_heuristics():
     at.switch_page("pages/results.py").run()
     _swap(at, "sufferage", "max-min")
     out, new = at.selectbox(key="results_swap_out"), at.selectbox(key="results_swap_in")
-    assert out.options == ["mct (Minimum completion time)", "kpb (K-percent best)",
+    assert out.options == ["mct (minimum completion time)", "kpb (K-percent best)",
                            "max-min (latest-finishing task first)"]
     assert out.value in ("mct", "kpb", "max-min")
     names = [o.split()[0] for o in new.options]
@@ -442,7 +442,7 @@ def test_two_swaps_in_a_row_offer_the_new_runs_heuristics():
     assert [h.label for h in after.heuristics] == ["mct", "kpb", "min-min", "olb"]
     assert [e.changes_text for e in at.session_state["history"]] == [
         "the first run", "max-min instead of sufferage", "olb instead of max-min"]
-    assert plain(at.info[0].value).startswith("Against run #1: olb instead of sufferage")
+    assert plain(at.info[0].value).startswith("Against run #1, olb instead of sufferage")
     assert at.selectbox(key="results_swap_out").options[-1].startswith("olb ") and not at.exception
 
 

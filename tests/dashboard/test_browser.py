@@ -196,7 +196,7 @@ def test_a_what_if_is_compared_and_its_link_reopens_it_elsewhere_with_the_same_n
         step(a, runs, a.get_by_role("link", name="Run").first.click)
         step(a, runs, a.get_by_role("button", name="Run", exact=True).click)
         step(a, runs, a.get_by_text("See the results").click)
-        a.get_by_text("Against run #1: machines 8 → 12: ").wait_for(timeout=30_000)
+        a.get_by_text("Against run #1, machines 8 → 12: ").wait_for(timeout=30_000)
         mine = _download(a, "Per-trial results (CSV)")
         step(a, runs, a.get_by_role("button", name="Compare in detail").click)
         line = a.get_by_text(re.compile(r"^machines 8 → 12: [a-z ]+ of sufferage .* shorter: "

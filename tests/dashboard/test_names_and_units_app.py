@@ -89,6 +89,6 @@ def test_home_names_each_heuristic_in_words():
     at = app("app.py", scenario=preset("quickstart"))
     assert not at.exception, at.exception
     line = next(c.value for c in at.caption if "; heuristics: " in c.value)
-    assert line.endswith("heuristics: mct (Minimum completion time), kpb (K-percent best), min-min (soonest-finishing "
+    assert line.endswith("heuristics: mct (minimum completion time), kpb (K-percent best), min-min (soonest-finishing "
                          "task first), sufferage (task that would suffer most first)"), line
     assert not any(c.value.endswith("heuristics: mct, kpb, min-min, sufferage") for c in at.caption)

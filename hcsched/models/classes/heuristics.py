@@ -47,12 +47,16 @@ class ClassHeuristic(Heuristic):
     params_say_rule : bool
         Whether its parameters' words say its whole rule, so that a sentence names it by them alone: KPB's "each
         class's fastest machine" (its title, K-percent best, names only the family its parameters choose from).
+    short_words : str
+        Its rule in a few plain words where its title is a term of the paper (LPAS: "earliest finish on planned
+        machines", the machines the allocation LP of section III-A gives its class), else "".
     (the others) :
         As :class:`hcsched.heuristics.Heuristic`; ``kind`` selects the event loop's rule (:mod:`.kernels`).
     """
 
     factor: float = 1.0
     params_say_rule: bool = False
+    short_words: str = ""  # its rule in a few plain words, said beside its name in a line and under it on a chart
 
     def trial_seconds(self, spec: Any, heuristic: HeuristicSpec) -> float:
         """Linear in the arrivals n (sum of alpha_i x horizon) and the machines m: n (TASK_SECONDS + m
@@ -316,7 +320,8 @@ HEURISTICS: tuple[Heuristic, ...] = (
              checks=(whole_number("kbar", "machines"),), subset=kbar_of, params_say_rule=True),
     _classes(LPBased, "lpas", kernels.EARLIEST, "III-A", "LP-based affinity scheduling",
              "Solves the allocation LP and maps a class-i arrival to the machine with the earliest expected "
-             "completion time among S_i, the machines with delta*_ij > 0."),
+             "completion time among S_i, the machines with delta*_ij > 0.",
+             short_words="earliest finish on planned machines"),
     _classes(LPBased, "lpas-2k", kernels.TWO_CHOICES, "IV-A.1", "LPAS-2/k",
              "Like LPAS, but compares only two machines of S_i, drawn with probabilities proportional to "
              "delta*_ij mu_ij (the second from the rest); fewer machines are asked for their state.", factor=2.0),

@@ -62,7 +62,7 @@ def _metrics() -> tuple[Metric, ...]:
             for p in PRIORITIES]
     out.append(Metric("value_early", "Value of tasks that arrive before the window that counts", "", "higher",
                       part_of="value", fmt=",.0f",
-                      gloss="work done before it opens earns nothing, so finishing them sooner earns less",
+                      gloss="their run before it opens earns nothing",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
