@@ -89,7 +89,8 @@ def test_the_gantt_and_its_controls_fit_a_900px_window_and_open_with_their_bars_
 PICKER = "Heuristics in the Gantt chart"
 
 
-@pytest.mark.parametrize("query", ["preset=quickstart&trials=3", "preset=kim-loose-high-heavy&trials=2"])
+@pytest.mark.parametrize("query", ["preset=quickstart&trials=3", "preset=kim-loose-high-heavy&trials=2",
+                                   "preset=caniou-mu10&trials=2"])
 def test_the_gantt_with_every_control_above_it_fits_a_900px_window_under_the_header(served, query):
     """From the heuristics picker (the first Gantt control) to the chart's bottom was 956 px on the ETC quickstart and
     1,079 px on the value model's default, more than the window under its header: now within it."""
