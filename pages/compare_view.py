@@ -25,7 +25,7 @@ from hcsched.experiment import duration_words
 from hcsched.export import export_stem
 from hcsched.formatting import readable
 from hcsched.verdict import heuristic_words, named_once
-from pages.history import Entry, Side, baseline_for, comparison, entry, history, titled
+from pages.history import Entry, Side, baseline_for, comparison, entry, history, ran_before, titled
 from pages.models import heuristic_ticks, shown_text
 from pages.results_view import text_width
 from pages.runs import plan_run, running_run, start_run
@@ -144,7 +144,7 @@ def _what_if_button(where, words: str, current, changed, key: str) -> None:
     takes, or why the server refuses it (the button greyed); a caption under it says the time or the refusal."""
     planned = plan_run(changed)
     committed = as_committed(changed)
-    done = next((e for e in reversed(history()) if e.scenario == committed), None)  # shown again, not run twice
+    done = ran_before(committed)  # shown again, not run twice
     time_words = f"Already run (#{done.number}): shown at once" if done else \
         f"About {duration_words(planned.estimate)}"
     said = "; ".join(what_changed(current, changed))

@@ -143,10 +143,15 @@ def keep(run) -> Entry:
     return new
 
 
+def ran_before(scenario: Scenario) -> Entry | None:
+    """The latest run of exactly this scenario (settings, trials and seed) in the history, else None."""
+    return next((e for e in reversed(history()) if e.scenario == scenario), None)
+
+
 def reuse(scenario: Scenario) -> Entry | None:
-    """The run of exactly this scenario (settings, trials and seed) if the history has it: made the results shown,
+    """The run of exactly this scenario (:func:`ran_before`) if the history has it: made the results shown,
     remembering the run shown before it (:func:`came_from`)."""
-    found = next((e for e in reversed(history()) if e.scenario == scenario), None)
+    found = ran_before(scenario)
     if found is not None:
         before = shown_entry()
         st.session_state[Keys.RESULTS] = found.run
