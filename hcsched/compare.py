@@ -50,6 +50,7 @@ from hcsched.errors import HcschedError
 from hcsched.export import READ_BACK, commented_csv, scenario_digest
 from hcsched.formatting import (
     amount_text,
+    ends_text,
     is_fraction,
     listed,
     readable,
@@ -77,8 +78,6 @@ from hcsched.verdict import (
     of_what,
     run_words,
     scenario_verdicts,
-    share_of_value,
-    share_words_small,
     size_text,
     small_words,
     word_count,
@@ -573,7 +572,7 @@ class Winner:
     mean: float
     clear: bool
     runner_up: str | None
-    tiny: float | None = None  # a real difference from the runner-up under 1% of its value: its share (by_a_hair)
+    tiny: str | None = None  # a real difference from the runner-up under 1% of its value: its size (by_a_hair)
 
 
 def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
@@ -789,7 +788,7 @@ class RunComparison:
         """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
         ``part_of`` names it) carries most of the move for real, that part and why it can move alone, its
         :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before the window that counts: max-min
-        4.2% → max-max 0.38% of the upper bound (their run before it opens earns nothing)."
+        4.2% → max-max 0.38% of the upper bound (work done before the window opens earns nothing)."
         (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         if share is None or not self.share_why(metric, c):
@@ -810,7 +809,10 @@ class RunComparison:
                 title = f"{m.title[:1].lower()}{m.title[1:]}"
                 why = f" ({m.gloss})" if m.gloss else ""
                 pair = self._of_yardstick(part, m, metric, share[2])
-                return f"{how} {'fall' if moved < 0 else 'rise'} is in the {title}: {pair}{why}."
+                whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
+                rest = f" The rest of the {whole_words} barely moves." \
+                    if share_of_move >= 0.9 else ""  # under a tenth of the move: what the what-if leaves as it was
+                return f"{how} {'fall' if moved < 0 else 'rise'} is in the {title}: {pair}{why}.{rest}"
         return ""
 
     def _of_yardstick(self, part: Change, m: Metric, share: Metric, yardstick: str) -> str:
@@ -1106,8 +1108,7 @@ class RunComparison:
         if short and not b.clear:
             return f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more"
         if short and a.label != b.label:  # a new winner: never left out of a lead for want of words
-            return f"{b.label} now wins{where}" + ("" if b.tiny is None else  # how small, as its lead says it
-                                                   f", but by only {share_words_small(b.tiny)} of its value")
+            return f"{b.label} now wins{where}" + ("" if b.tiny is None else f", but by only {b.tiny}")  # as its lead
         if a.label == b.label:
             if b.clear:
                 return f"the winner{where} stays {b.label}"
@@ -1203,7 +1204,8 @@ def interval_words(c: Change, metric: Metric) -> str:
         return f"95% interval: {_times(c.lower, bare=True)}–{size_words(replace(c, change=c.upper), metric)}"
     if c.lower >= 0 or c.upper <= 0:
         near, far = sorted((c.lower, c.upper), key=abs)
-        return f"95% interval: {amount_text(abs(near))}–{size_text(far, c.kind)} {_moved(metric, far > 0)}"
+        a, b = ends_text(abs(near), abs(far))
+        return f"95% interval: {a}–{b}{'%' if c.kind == 'percent' else ' points'} {_moved(metric, far > 0)}"
     return (f"95% interval: {size_text(c.lower, c.kind)} {_moved(metric, False)} to {size_text(c.upper, c.kind)} "
             f"{_moved(metric, True)}")
 
@@ -1367,9 +1369,8 @@ def _judged(c: Change, metric: Metric, sized: bool = True, compact: bool = False
     (as the Results leads call a heuristic told apart from the best), where a lead needs the room for the other side
     of a trade-off."""
     size, verdict = _lead_size(c, metric) if sized else "", real_words(c)
-    before = c.before * (100.0 if is_fraction(metric) else 1.0)
-    if c.separated and verdict and is_small(c.change, c.kind, before):
-        verdict = small_words(None if c.kind == "percent" else share_of_value(c.change, c.kind, before))
+    if c.separated and verdict and is_small(c.change, c.kind, c.before * (100.0 if is_fraction(metric) else 1.0)):
+        verdict = small_words()
     elif c.separated and verdict and compact:
         verdict = "clearly better" if _better(metric, c) else "clearly worse"
     elif c.separated and verdict:

@@ -175,9 +175,11 @@ def seconds_number(value: float) -> str:
 
 
 def minutes_beside(seconds: float) -> str:
-    """Seconds with minutes beside them from a minute, so that a page saying minutes and a chart in seconds agree:
-    "15,000 s (250 min)", "600 s (10 min)", "45 s"."""
+    """Seconds with minutes beside them from a minute, hours from an hour (:func:`time_span`), so that a page saying
+    minutes and a chart in seconds agree: "15,000 s (4.2 hours)", "600 s (10 min)", "45 s"."""
     text = f"{seconds_number(seconds)} s"
+    if abs(seconds) >= 3600.0:
+        return f"{text} ({time_span(seconds)})"
     return f"{text} ({seconds / 60:,.3g} min)" if abs(seconds) >= 60 else text
 
 
@@ -195,6 +197,15 @@ def amount_text(x: float) -> str:
     if x != 0 and abs(x) < 0.05:
         return f"{x:.2g}"
     return f"{x:.1f}" if round(abs(x), 1) < 10 else f"{x:.0f}"
+
+
+def ends_text(low: float, high: float) -> tuple[str, str]:
+    """An interval's two ends in one precision (:func:`amount_text`'s, one decimal for both where one end has one and
+    the other would have none: "5.8–10.9", never "5.8–11")."""
+    a, b = amount_text(low), amount_text(high)
+    if ("." in a) != ("." in b) and max(abs(low), abs(high)) < 100 and "e" not in a + b:
+        return f"{low:.1f}", f"{high:.1f}"
+    return a, b
 
 
 #: Shares said in words: the nearest within :data:`SHARE_NEAR` is said "about ..."; others as a percent.

@@ -54,7 +54,7 @@ import pandas as pd
 
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
-from hcsched.formatting import amount_text, is_fraction, listed, readable, said_value, share_words
+from hcsched.formatting import amount_text, ends_text, is_fraction, listed, readable, said_value, share_words
 from hcsched.heuristics import get_heuristic, heuristic_title, label_parts, told_apart
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
@@ -347,7 +347,7 @@ PLAIN_WORDS = {
     ("classes", "lp-static"): "LP shares, no machine state",
     ("classes", "guided-lpas"): "LPAS held to its LP shares",
     ("classes", "guided-lpas-2k"): "Guided-LPAS asking two machines",
-    ("timeshared", "netsolve-mct"): "earliest completion by reports",
+    ("timeshared", "netsolve-mct"): "earliest finish by server load",
     ("timeshared", "min-length"): "least remaining time in all",
     ("value", "max-max"): "most worth per second of work first",
     ("value", "max-min"): "latest-finishing task first",
@@ -477,10 +477,10 @@ def _range(c: Comparison, kind: str, digits: int | None = None) -> str:
         if c.lower == c.upper:
             return f"{size_text(c.lower, kind, digits)} {_side(c.lower)}, the same in every trial"
         return f"about {size_text(c.lower, kind, digits)} {_side(c.lower)}"
-    if c.upper < 0:
-        return f"{_amount(-c.upper, digits)}–{_amount(-c.lower, digits)}{unit} below"
-    if c.lower > 0:
-        return f"{_amount(c.lower, digits)}–{_amount(c.upper, digits)}{unit} above"
+    if c.upper < 0 or c.lower > 0:
+        near, far = sorted((abs(c.lower), abs(c.upper)))
+        a, b = ends_text(near, far) if digits is None else (_amount(near, digits), _amount(far, digits))
+        return f"{a}–{b}{unit} {_side(c.upper)}"
     return f"between {size_text(c.lower, kind, digits)} below and {size_text(c.upper, kind, digits)} above"
 
 
@@ -618,7 +618,8 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
         return [[_Part(f"{has}, {size_text(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
                        f"{where}: too few trials to tell whether the difference is real")]]
     bench = c.other == v.benchmark
-    runner = (lambda x: f"{x}, the benchmark and runner-up" if bench else f"the runner-up {x}")  # noqa: E731
+    runner = (lambda x: f"{x}, the benchmark and runner-up" if bench else f"{x}, the runner-up")  # noqa: E731
+    # the role after the name: "the runner-up switching (...)" read "switching" as a verb
     named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
     digits = _digits(c, v.kind)  # a tiny difference: real, but under 1% of its value, one precision throughout
     gap = f"{has}, {size_text(c.difference, v.kind, digits)} {_side(c.difference)}"
@@ -665,7 +666,7 @@ def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]
     ci = f"{_ci(span, total)}s"
     ranges = _ranges([c for _, c in v.group_benchmark], v.kind)
     interval = f" ({ci}: each within {_range(span, v.kind)})"
-    apart = "the two are not told apart" if two else "no two are told apart"
+    apart = "the two tie" if two else "no two are told apart"
     each = "both" if two else "each"
     others = f"{len(group) - 1} other{'' if two else 's'} tied with it"  # not told apart from it, said short
     said = "real differences"
@@ -737,8 +738,8 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
                    below=f"{explained[:1].upper()}{explained[1:]}."), *bench]
     n, below = len(v.tied) + 1 + len(v.behind), _group_lines(v, metric, total)[0]
     others = f"all {n - 1} others" if len(v.tied) == n - 1 else f"{len(v.tied)} others"
-    head = f"{others} tie with the {_superlative(v)} average, {v.best}, at {value}"  # one wording; never "the best"
-    # beside "No clear winner": the average is the lowest, no heuristic is told apart from it
+    head = f"{v.best} has the {_superlative(v)} average, {value}"  # never "the best" beside "No clear winner"
+    ties = _Part(f", and {others} tie with it")  # "9 others tie with the lowest average, fz" read as tied with a mean
     tail = []
     among = next((t for t in v.tied if t.role == "benchmark"), None)
     if among is not None:
@@ -746,7 +747,7 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
         tail.append(_Part(f", the benchmark {among.other} at {at} among them",
                           f"The benchmark {among.other}, at {at}, is among them."))
     counted = [[_Part(f"No clear winner on {what}: {head}", below=below), *_mean_interval(v, metric, required),
-                *tail, *worse, *bench] for required in (True, False) for worse in _worse_parts(v.behind)]
+                ties, *tail, *worse, *bench] for required in (True, False) for worse in _worse_parts(v.behind)]
     # the interval before the names: the clearly worse counted where their words leave it no room
     return counted if len(v.tied) >= GROUP_SHOWN else [named, *counted]
 
@@ -838,24 +839,10 @@ def is_small(difference: float, kind: str, other: float) -> bool:
     return share_of_value(difference, kind, other) < SMALL
 
 
-def small_words(share: float | None = None) -> str:
-    """How a real difference under :data:`SMALL` of its value is said: real, and how small where its ``share`` of
-    the value is not said beside it already (points: "real, but only 0.05% of its value"), else "real, but under
-    1%"."""
-    if share is None:
-        return f"real, but under {SMALL:.0%}"
-    return f"real, but only {share_words_small(share)} of its value"
-
-
-def share_words_small(share: float) -> str:
-    """A share under :data:`SMALL` as a percent, its first significant digit the last: "0.05%", "0.4%"."""
-    return f"{100 * share:.1g}%" if share > 0 else "0%"
-
-
-def _tiny_share(c: Comparison, kind: str) -> float | None:
-    """How small a tiny difference (:func:`_tiny`) is, as a share of the other's value, where its size does not say
-    it already (points); None for a percent difference (its size is that share)."""
-    return None if kind == "percent" else share_of_value(c.difference, kind, c.means[1] * c.scale)
+def small_words() -> str:
+    """How a real difference under :data:`SMALL` of its value is said: real, and tiny (its size is said beside it;
+    "under 1% of its value" read as close to 1% for a gap twenty times smaller)."""
+    return "real, but tiny"
 
 
 def _tiny(c: Comparison, kind: str) -> bool:
@@ -864,14 +851,14 @@ def _tiny(c: Comparison, kind: str) -> bool:
     return c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other)
 
 
-def by_a_hair(v: Verdict) -> float | None:
-    """How small a real difference between the best and its runner-up is, as a share of the runner-up's value, where
-    it is under :data:`SMALL` of it (:func:`_tiny`: "0.04 points above slack-sufferage: real, but only 0.05% of its
-    value"); None where it is not that small."""
+def by_a_hair(v: Verdict) -> str | None:
+    """The size of a real difference between the best and its runner-up under :data:`SMALL` of its value, as the
+    lead says it (:func:`_tiny`: "0.04 points" in "0.04 points above slack-sufferage: real, but tiny"); None where it
+    is not that small."""
     if not (v.separated and v.comparisons and _tiny(v.comparisons[0], v.kind)):
         return None
     c = v.comparisons[0]
-    return share_of_value(c.difference, v.kind, c.means[1] * c.scale)
+    return size_text(c.difference, v.kind, _digits(c, v.kind))
 
 
 def _digits(c: Comparison, kind: str) -> int | None:
@@ -884,7 +871,7 @@ def _digits(c: Comparison, kind: str) -> int | None:
 
 def _real(c: Comparison, kind: str) -> str:
     """"a real difference", or, under :data:`SMALL` of the other's value, "real, but under 1% of its value"."""
-    return small_words(_tiny_share(c, kind)) if _tiny(c, kind) else "a real difference"
+    return small_words() if _tiny(c, kind) else "a real difference"
 
 
 def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
@@ -1311,10 +1298,10 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     # no "But" for one the lead calls clearly worse
     chosen = []
     for best in among:
-        line = f"{worse}; {best} {_clauses(others[best])}." if worse else \
-            f"Of the clearly worse, {best} {_clauses(others[best])}."
+        line = f"{worse}; yet {best} {_clauses(others[best])}." if worse else \
+            f"Yet {best}, clearly worse on {lead.what}, {_clauses(others[best])}."
         if worse and word_count(said(line)) > LEAD_WORDS:
-            line = f"{worse}. Of them, {best} {_clauses(others[best])}."
+            line = f"{worse}. Yet {best} {_clauses(others[best])}."
         chosen.append(line)
         worse = ""
     chosen += [f"{worse}."] if worse else []
@@ -1380,8 +1367,8 @@ def _gain_words(of: str, gain: float, c: Comparison | None) -> str:
         return said
     if not c.told_apart:
         return f"{said}: not told apart from the benchmark"
-    low, high = sorted((abs(c.lower), abs(c.upper)))
-    return f"{said}: a real difference (95% interval: {amount_text(low)}–{amount_text(high)}% {side})"
+    low, high = ends_text(*sorted((abs(c.lower), abs(c.upper))))
+    return f"{said}: a real difference (95% interval: {low}–{high}% {side})"
 
 
 def _costs(lead: Verdict, others: list[Verdict]) -> list[str]:

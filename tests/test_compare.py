@@ -580,5 +580,5 @@ def test_a_small_real_change_says_it_is_small_as_the_leads_do():
     nudged = [m * (0.995 + 0.0001 * (t % 2)) for t, m in enumerate(BEFORE[0])]  # 0.5% shorter, trial by trial
     cmp = compare_runs(base, _results(base, *BEFORE), base, _results(base, nudged, BEFORE[1]))
     lead = cmp.change_lead()
-    assert "(0.5% shorter: real, but under 1%)" in lead, lead  # its size is its share: said once
+    assert "(0.5% shorter: real, but tiny)" in lead, lead
     assert "for the better" not in lead and word_count(lead) <= CHANGE_LEAD_WORDS

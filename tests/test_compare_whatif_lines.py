@@ -96,7 +96,7 @@ def test_the_two_values_said_agree_with_the_difference_said():
     moved = Change("value", "max-min", "slack-sufferage", 91.28, 90.84, -0.44, -0.6, -0.3, "points", True, (50, 50))
     said = _best_words(moved, VALUE)
     assert said == ("the best value moves from max-min 91.3% to slack-sufferage 90.8% of the upper bound (about 0.5 "
-                    "points lower: real, but only 0.5% of its value)"), said
+                    "points lower: real, but tiny)"), said
     short = _best_words(moved, VALUE, short=True)
     assert short.startswith("the best value moves from max-min 91.3% to slack-sufferage 90.8% (about 0.5 points lower")
     assert _detail(moved, VALUE).startswith("Value of max-min 91.28% → slack-sufferage 90.84% of the upper bound, "
@@ -136,8 +136,8 @@ def test_the_value_swap_says_whether_the_winner_stays_within_28_words():
     values leave out what they are of (the Results lead and the detail say it) where that makes room for the winner."""
     cmp = value_swap()
     line = cmp.change_summary()
-    assert line == ("switching instead of relative-cost: value of relative-cost 89.6% → switching 89.9% (0.3 points "
-                    "higher: real, but only 0.4% of its value); the winner stays max-min."), line
+    assert line == ("switching instead of relative-cost: value of relative-cost 89.6% → switching 89.9% of the upper "
+                    "bound (0.3 points higher: real, but tiny); the winner stays max-min."), line
     assert word_count(f"Against run #1, {line}") <= LINE_WORDS
     assert "89.9% of the upper bound, +0.3 points; 95% interval: " in cmp.change_line()  # in full below
 

@@ -70,8 +70,10 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     line = cmp.change_summary()
     assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse), "
                     "as the value itself falls while the upper bound stays.\n\nThe fall is in the value of tasks that "
-                    "arrive before the window that counts: max-min 4.3% → max-max 0.35% of the upper bound (their run "
-                    "before it opens earns nothing). Max-max now wins."), line
+                    "arrive before the window that counts: max-min 4.3% → max-max 0.35% of the upper bound (work done "
+                    "before the window opens earns nothing). The rest of the value barely moves. Max-max now "
+                    "wins."), line
+    # the rest said too: more machines leave the value that counts as it was
     # the part in the share's own unit, of the same yardstick: "403 → 33 a trial" said no scale
     assert word_count(line.split("\n\n")[1].split(". ")[0]) <= 35
     assert "Value of tasks that arrive before the window that counts of max-min 403 → max-max 33, -92%" in \
@@ -153,6 +155,6 @@ def test_a_new_winner_by_under_one_percent_is_said_so_below_the_lead():
     value": a new winner by a hair is said so where the line names it."""
     cmp = _kim({"max-min": 87.45, "max-max": 87.5, "min-min": 85.0}, 9270.0)
     assert cmp.winners[1].label == "max-max" and cmp.winners[1].tiny
-    assert cmp.winner_words(short=True) == "max-max now wins, but by only 0.09% of its value"  # how small: "under 1%"
-    # read as close to 1% for a gap twenty times smaller
+    assert cmp.winner_words(short=True) == "max-max now wins, but by only 0.07 points"  # its size, as its lead says
+    # it: "under 1% of its value" read as close to 1% for a gap twenty times smaller
     assert not _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0).winners[1].tiny

@@ -67,15 +67,15 @@ def test_a_beats_b_on_every_trial():
     assert v.difference == pytest.approx(-7.5)
     assert (v.lower, v.upper) == pytest.approx((-7.5 - half, -7.5 + half))
     assert v.separated and v.title == "Lowest makespan" and v.better == "lower"
-    assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below the runner-up B: a real difference (95% "
-                      "interval: 2.9–12% below).") and v.detail == ""
+    assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below B, the runner-up: a real difference (95% "
+                      "interval: 2.9–12.1% below).") and v.detail == ""
 
 
 def test_reversed_table_the_other_wins():
     v = verdict(table("x", A=[100, 200, 300, 300], B=[90, 190, 285, 270]), LOWER)
     assert (v.best, v.other) == ("B", "A")
     assert v.difference == pytest.approx(-7.5) and v.separated
-    assert v.text.startswith("B has the lowest makespan at 208.8 s, 7.5% below the runner-up A: a real difference ")
+    assert v.text.startswith("B has the lowest makespan at 208.8 s, 7.5% below A, the runner-up: a real difference ")
 
 
 def test_noisy_table_is_not_told_apart():
@@ -93,7 +93,7 @@ def test_higher_is_better():
     v = verdict(table("y", A=[10, 20, 30, 40], B=[11, 22, 33, 44]), HIGHER)
     assert (v.best, v.other, v.title) == ("B", "A", "Highest throughput")
     assert (v.difference, v.lower, v.upper) == pytest.approx((10.0, 10.0, 10.0))  # +10% in every trial
-    assert v.separated and v.text == ("B has the highest throughput at 27.5, 10% above the runner-up A: a real "
+    assert v.separated and v.text == ("B has the highest throughput at 27.5, 10% above A, the runner-up: a real "
                                       "difference (95% interval: 10% above, the same in every trial).")
 
 
@@ -106,8 +106,8 @@ def test_points_for_percent_and_fraction_metrics(metric, scale, shown):
     half = T3_2 * math.sqrt(1 / 3) / math.sqrt(3)
     assert v.kind == "points" and v.best == "A" and v.separated
     assert (v.difference, v.lower, v.upper) == pytest.approx((7 / 3, 7 / 3 - half, 7 / 3 + half))
-    assert v.text == (f"A has the highest {shown}, 2.3 points above the "
-                      "runner-up B: a real difference (95% interval: 0.9–3.8 points above).")
+    assert v.text == (f"A has the highest {shown}, 2.3 points above B, the "
+                      "runner-up: a real difference (95% interval: 0.9–3.8 points above).")
 
 
 def test_one_trial_has_no_interval():
@@ -124,8 +124,8 @@ def test_nan_and_infinite_trials_are_dropped_and_counted():
     half = T3_2 * math.sqrt(25 / 3) / math.sqrt(3)
     assert v.best == "A" and v.trials == 3
     assert (v.difference, v.lower, v.upper) == pytest.approx((-25 / 3, -25 / 3 - half, -25 / 3 + half))
-    assert v.text.endswith("8.3% below the runner-up B: a real difference (95% interval over 3 "
-                           "of 5 trials: 1.2–16% below).")
+    assert v.text.endswith("8.3% below B, the runner-up: a real difference (95% interval over 3 "
+                           "of 5 trials: 1.2–15.5% below).")  # both ends in one precision
 
 
 def test_a_percent_of_zero_is_dropped():
@@ -164,7 +164,7 @@ def test_means_and_trials_told_apart_the_other_way_is_no_winner():
     # would pass the lead's 35 words)
     assert v.text == ("No clear winner on makespan: B averages 53.33 s and A 57.14 s, but the trials disagree with "
                       "the averages.")
-    assert v.detail == ("Per trial, the 95% interval puts B 7.1–11% above A: the averages and the trials disagree, "
+    assert v.detail == ("Per trial, the 95% interval puts B 7.1–11.0% above A: the averages and the trials disagree, "
                         "so they are not told apart.")
 
 
@@ -190,8 +190,8 @@ def test_benchmark_neither_best_nor_runner_up_is_compared_too():
     assert [(c.other, c.role) for c in v.comparisons] == [("B", "runner-up"), ("C", "benchmark")]
     bench = v.comparisons[1]  # (A - C) / C: -25, -20.83, -20.83, -25 %
     assert bench.difference == pytest.approx(-22.916666, abs=1e-5) and bench.separated
-    assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below the runner-up B: a real difference (95% "
-                      "interval: 2.9–12% below); A is 23% below the benchmark C: a real difference (95% interval: "
+    assert v.text == ("A has the lowest makespan at 208.8 s, 7.5% below B, the runner-up: a real difference (95% "
+                      "interval: 2.9–12.1% below); A is 23% below the benchmark C: a real difference (95% interval: "
                       "19–27% below).")  # 34 words: the benchmark's clause fits
     assert v.detail == "" and v.lines == [v.text]
     # the benchmark as runner-up or best: no second comparison
@@ -300,7 +300,7 @@ def test_a_static_benchmark_on_top_is_a_reference_not_the_winner():
     v = verdict(results, POINTS, references={"GA": "a static benchmark"})
     half = T3_4 * math.sqrt(2 / 3) / 2
     assert (v.best, v.other) == ("A", "B") and (v.lower, v.upper) == pytest.approx((2 - half, 2 + half))
-    assert v.text == ("A has the highest value at 90% of the upper bound, 2.0 points above the runner-up B: a real "
+    assert v.text == ("A has the highest value at 90% of the upper bound, 2.0 points above B, the runner-up: a real "
                       "difference (95% interval: 0.7–3.3 points above).")
     (ref,) = v.references
     assert (ref.label, ref.mean, ref.versus.other, ref.versus.difference) == ("GA", 95.0, "A", 5.0)
@@ -343,9 +343,9 @@ def test_a_winners_lead_that_says_real_always_gives_its_interval_however_long_th
     "the runner-up" left out, its label kept."""
     results = table("p", A=[91, 92, 90, 91, 92], B=[89.5, 90.4, 88.6, 89.4, 90.6])  # 1.5 points: over 1% of B's
     long = "a rule in plain words a manager reads"  # 8 words each: the lead cannot hold both
-    for names, runner, bare in (({}, "the runner-up B: a real difference (", ()),
-                                ({"A": long}, "B: a real difference (", ()),
-                                ({"A": long, "B": long}, "the runner-up B: a real difference (", ("B",)),
+    for names, runner, bare in (({}, "B, the runner-up: a real difference (", ()),
+                                ({"A": f"{long} today and"}, "B, the runner-up: a real difference (", ()),
+                                ({"A": long, "B": long}, "B, the runner-up: a real difference (", ("B",)),
                                 ({"A": f"{long} today and then", "B": long}, "above B: a real difference (", ("B",))):
         v = verdict(results, POINTS, names=names)
         assert runner in v.text and "(95% interval: " in v.text and word_count(v.text) <= 35, v.text
@@ -459,8 +459,9 @@ def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_on
     values = {name: [x + 0.1 * k for x in base[k % 4:] + base[:k % 4]] for k, name in enumerate("ABCDEFG")}
     v = verdict(table("x", **values), LOWER, benchmark="G")
     assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
-    assert v.text == ("No clear winner on makespan: 5 others tie with the lowest average, A, at 100 s (95% interval: "
-                      "94.8–105.2 s), the benchmark G at 100.6 s among them; only E is clearly worse.")  # one wording
+    assert v.text == ("No clear winner on makespan: A has the lowest average, 100 s (95% interval: 94.8–105.2 s), "
+                      "and 5 others tie with it, the benchmark G at 100.6 s among them; only E is clearly worse.")
+    # one wording; "5 others tie with the lowest average, A" read as tied with a mean
     lo, hi = mean_ci(np.array(values["A"]))[1:]
     assert f"{lo:.1f}–{hi:.1f} s" == "94.8–105.2 s"  # the 95% interval of A's mean, in every lead of a group
     assert "The benchmark G" not in v.detail  # said in the lead, where it fits
@@ -516,7 +517,7 @@ def test_a_lead_too_long_for_35_words_says_the_rest_below_it():
              "C": "a benchmark"}
     v = verdict(results, LOWER, benchmark="C", names=names)
     assert v.text == ("A (the first heuristic with a long name of words) has the lowest makespan at 208.8 s, 7.5% "
-                      "below B (the second heuristic with a long name): a real difference (95% interval: 2.9–12% "
+                      "below B (the second heuristic with a long name): a real difference (95% interval: 2.9–12.1% "
                       "below).")
     assert v.detail == ("A is 23% below the benchmark C (a benchmark): a real difference (95% interval: 19–27% "
                         "below).")
@@ -530,12 +531,12 @@ def test_a_close_race_that_beats_the_benchmark_says_so_first():
     v = verdict(results, LOWER, benchmark="C")
     assert [h for h, _ in v.group_benchmark] == ["A", "B"] and all(c.told_apart for _, c in v.group_benchmark)
     assert v.text == ("A and B both beat the benchmark C on makespan by about 9.9%: real differences (95% intervals: "
-                      "each within 8.2–11% below); the two are not told apart.")  # one size for two within 5% of each
+                      "each within 8.2–11.5% below); the two tie.")  # one size for two within 5% of each
     # other; "9.8% to 10%" read as an interval; the span holds both of theirs (A: 10% below in every trial, B: 8.2-11%)
     assert _sizes([-5.3, -8.8, -7.0], "percent") == "between 5.3% and 8.8%"
     assert v.detail == ("A averages 90 s and B 90.12 s; per trial, the 95% interval puts A between 2.0% below and 1.6% "
                         "above B. Against the benchmark C, 95% intervals: A 10% below, the same in every trial; B "
-                        "8.2–11% below.")
+                        "8.2–11.5% below.")
     # the benchmark in the close race itself: no such lead
     assert not verdict(results, LOWER, benchmark="B").group_benchmark
 

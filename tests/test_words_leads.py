@@ -24,6 +24,9 @@ from hcsched.verdict import (
     word_count,
 )
 
+VALUE_GLOSS = ("Value: what finished tasks earn, by priority and deadline, out of the most they could earn, the upper "
+               "bound.")
+
 
 def results_of(values: dict[str, list[float]], metric: str = "makespan") -> pd.DataFrame:
     """One row per trial and heuristic, heuristics in the order given."""
@@ -46,11 +49,11 @@ def test_a_time_shared_close_race_names_both_in_words_with_one_size_and_the_inte
               "mmc": list(base * 0.912 + rng.normal(0, 40, 20))}
     sc = preset("caniou-mu10").replace(heuristics=list(values))
     lead = headline(scenario_verdicts(sc, results_of(values))).lead
-    assert lead.startswith("hmct (earliest predicted finish) and mmc (earliest last finish on a server) both beat "
-                           "the benchmark netsolve-mct (earliest completion by reports) on makespan by about "
+    assert lead.startswith("hmct (earliest predicted finish) and mmc (soonest-emptying server) both beat "
+                           "the benchmark netsolve-mct (earliest finish by server load) on makespan by about "
                            "8."), lead
     # the charts' words under each name, not the paper's titles ("Min max completion"): one set of words
-    assert "real differences (95% intervals: " in lead and lead.endswith("below).")
+    assert "real differences (95% intervals: " in lead and lead.endswith("below); the two tie."), lead
     hmct, mmc = (c for _, c in scenario_verdicts(sc, results_of(values))[0].group_benchmark)
     ends = [f"{amount_text(-c.upper)}–{amount_text(-c.lower)}%" for c in (hmct, mmc)]  # each its own, never one span
     assert f"(95% intervals: {ends[0]} and {ends[1]} below)" in lead, lead
@@ -156,10 +159,10 @@ def test_a_value_lead_names_the_runner_up_and_says_what_value_is():
     values["max-min"] = list(np.array(values["switching"]) + 1.5 + rng.normal(0, 0.3, 20))
     h = headline(scenario_verdicts(sc.replace(heuristics=list(values)), results_of(values, "value_pct_ub")))
     assert h.lead.startswith("max-min (latest-finishing task first) has the highest value at "), h.lead
-    assert "points above the runner-up switching (fastest or soonest-finishing machine, by load): a real difference " \
-        "(95% interval: " in h.lead, h.lead
+    assert "points above switching (fastest or soonest-finishing machine, by load), the runner-up: a real " \
+        "difference (95% interval: " in h.lead, h.lead  # the role after the name: "the runner-up switching" a verb
     assert word_count(h.lead) <= LEAD_WORDS
-    assert h.gloss == "Value: what finished tasks earn, by priority and deadline."
+    assert h.gloss == VALUE_GLOSS
 
 
 def test_a_time_shared_gain_is_said_once_glossed_with_the_side_of_its_interval():
@@ -243,7 +246,7 @@ def test_a_lead_so_far_keeps_the_value_before_the_metrics_gloss():
     found = scenario_verdicts(sc.replace(heuristics=list(values)), results_of(values, "value_pct_ub"))
     lead = progress_lead(found, 1, 50, "trial")
     assert "% of the upper bound" in lead and word_count(lead) <= LEAD_WORDS, lead
-    assert found[0].gloss_beside(lead) == "Value: what finished tasks earn, by priority and deadline."
+    assert found[0].gloss_beside(lead) == VALUE_GLOSS
 
 
 def test_a_group_lead_says_its_interval_inside_the_values_own_brackets():
@@ -254,5 +257,5 @@ def test_a_group_lead_says_its_interval_inside_the_values_own_brackets():
     sc = sc.replace(spec=dataclasses.replace(sc.spec, machines=16))
     lead = headline(scenario_verdicts(sc, simulate(sc))).lead
     assert ") (" not in lead and "((" not in lead and "))" not in lead, lead
-    assert re.search(r"at [\d,]+ s \([\d.]+ days; 95% interval: [\d.]+–[\d.]+ days\)", lead), lead
-    assert "all 3 others tie with the lowest average" in lead, lead
+    assert re.search(r"average, [\d,]+ s \([\d.]+ days; 95% interval: [\d.]+–[\d.]+ days\)", lead), lead
+    assert "and all 3 others tie with it" in lead, lead

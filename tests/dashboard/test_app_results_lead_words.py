@@ -116,15 +116,15 @@ def test_a_tiny_real_difference_in_a_lead_is_said_tiny_with_one_precision():
     results = pd.DataFrame(rows)
     said = headline(scenario_verdicts(sc, results))
     assert said.lead == ("max-max (most worth per second of work first) has the highest value at 87.5% of the upper "
-                         "bound, 0.04 points above slack-sufferage: real, but only 0.04% of its value (95% interval: "
+                         "bound, 0.04 points above slack-sufferage, the runner-up: real, but tiny (95% interval: "
                          "0.02–0.06 points above)."), said.lead  # the names leave room for the interval short
     assert "a real difference" not in said.lead and word_count(said.lead) <= LEAD_WORDS
     assert said.rest[0].startswith("The runner-up is slack-sufferage (task losing most deadline slack first)."), \
         said.rest
     metric = next(m for m in get_model("value").metrics if m.name == "value_pct_ub")
     assert verdict(results, metric).text == (
-        "max-max has the highest value at 87.5% of the upper bound, 0.04 points above the runner-up slack-sufferage: "
-        "real, but only 0.04% of its value (95% interval: 0.02–0.06 points above).")
+        "max-max has the highest value at 87.5% of the upper bound, 0.04 points above slack-sufferage, the runner-up: "
+        "real, but tiny (95% interval: 0.02–0.06 points above).")
 
 
 @pytest.mark.parametrize(("name", "word"), [("alazzoni-B", "replication"), ("caniou-mu10", "simulation"),

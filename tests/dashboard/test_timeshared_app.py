@@ -487,5 +487,5 @@ def test_the_default_presets_results_say_the_gains_in_words_and_name_each_rule_o
         ticks = dict(zip(axis["tickvals"], axis["ticktext"], strict=True))
         assert ticks["mp-masse-cres"] == "mp-masse-cres<br><span style='font-size:10px;color:#555'>least delay, " \
                                          "newest weigh most</span>"
-        assert ticks["netsolve-mct"].startswith("netsolve-mct") and "earliest completion by reports" in \
+        assert ticks["netsolve-mct"].startswith("netsolve-mct") and "earliest finish by server load" in \
             ticks["netsolve-mct"]

@@ -183,7 +183,7 @@ def _h(name: str, title: str, short_words: str, kind: int, section: str, descrip
 
 
 HEURISTICS: tuple[TimesharedHeuristic, ...] = (
-    _h("netsolve-mct", "NetSolve MCT", "earliest completion by reports", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
+    _h("netsolve-mct", "NetSolve MCT", "earliest finish by server load", e.NETSOLVE_MCT, "2.2-2.3, Fig. 1, 6.1",
        "NetSolve's MCT as the paper simulated it: the server minimising D1 + D2, with D1 = (input + output) / "
        "bandwidth and D2 = (cost / speed) x (1 + load), load the number of tasks mapped to the server and not "
        "finished (section 6.1: 'NetSolve knows perfectly the system states'; the formula of D2 mirrors "
@@ -196,7 +196,7 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
     _h("hmct", "Historical minimum completion time", "earliest predicted finish", e.HMCT, "6.2, Fig. 18",
        "MCT with the historical trace: the server where the HTM predicts the new task finishes first, argmin_j "
        "T_{n+1,j}. Ties: lowest index.", predicts="new"),
-    _h("mmc", "Min max completion", "earliest last finish on a server", e.MMC, "6.3",
+    _h("mmc", "Min max completion", "soonest-emptying server", e.MMC, "6.3",
        "The server minimising the latest predicted finish among its tasks with the new one, argmin_j max_{i<=n+1} "
        "T_{i,j} (per server; a global makespan would tie all but one server). Ties: lowest index."),
     _h("mp", "Min perturbation", "least delay to tasks already there", e.MP, "6.4.1, Fig. 19",

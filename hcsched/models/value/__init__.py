@@ -51,7 +51,8 @@ _BETTER = {"met_d100": "higher", "late": "lower", "never_started": "lower"}  # t
 def _metrics() -> tuple[Metric, ...]:
     out = [
         Metric("value_pct_ub", "Value, % of the upper bound", "%", "higher", bar=True, fmt=".2f", ci="auto-percent",
-               gloss="what finished tasks earn, by priority and deadline",
+               gloss="what finished tasks earn, by priority and deadline, out of the most they could earn, the upper "
+                     "bound",
                doc="V / UB x 100 on the same trial: UB (section 2.3) is 100%."),
         Metric("value", "Value V", "", "higher", doc="Sum of p d b over the tasks (section 2.2.3): priority weight x "
                "deadline factor x the share of its execution inside the evaluation window."),
@@ -62,7 +63,7 @@ def _metrics() -> tuple[Metric, ...]:
             for p in PRIORITIES]
     out.append(Metric("value_early", "Value of tasks that arrive before the window that counts", "", "higher",
                       part_of="value", fmt=",.0f",
-                      gloss="their run before it opens earns nothing",
+                      gloss="work done before the window opens earns nothing",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
