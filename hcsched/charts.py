@@ -63,7 +63,7 @@ def _hover_format(metric: Metric) -> str:
     return metric.fmt or ",.4~r"
 
 
-BETTER = {"lower": "lower is better", "higher": "higher is better", "": "for context: neither way is better"}
+BETTER = {"lower": "lower is better", "higher": "higher is better", "": "for context only"}
 
 #: The words an axis gives a metric without a unit (a ratio, a count), by the metric's name: what its numbers are.
 UNITLESS = (("normalized_", "ratio to the benchmark (1 = as good)"), ("stretch", "ratio: flow time / run time"),

@@ -66,7 +66,7 @@ def test_bars_have_units_formats_and_say_why_a_panel_is_empty():
     texts = [a.text for a in fig.layout.annotations]
     assert "Makespan (s)<br>" in texts[0] and "↓ lower is better" in texts[0] and "Mean flow time (s)<br>" in texts[2]
     assert "Makespan / lower bound<br>" in texts[5] and "↓ lower is better" in texts[5]
-    assert "for context: neither way is better" in next(t for t in texts if t.startswith("Utilisation"))
+    assert "for context only" in next(t for t in texts if t.startswith("Utilisation"))
     assert any("no value in this run" in t for t in texts)
     assert fig.layout.xaxis5.tickformat == ".1~%"  # utilisation as a percentage, zeros trimmed
 

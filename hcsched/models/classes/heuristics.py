@@ -161,10 +161,11 @@ def said_name(label: str) -> str:
     return f"{name} ({', '.join(w for w, _ in said)})"
 
 
-#: A parameter's words on a narrow tick, a panel beside others (:func:`tick_name`): "each class's fastest machine"
-#: (as the lines say it), "3 fastest a class".
+#: A parameter's words on a narrow tick, a panel beside others (:func:`tick_name`): "each class's fastest", "3
+#: fastest a class" (the lines' "each class's fastest machine", short: the full words push a 1000-px page's panel
+#: titles into each other).
 TICK_WORDS: dict[str, Callable[[str], str | None]] = {
-    "kbar": lambda v: None if _number(v) is None else "each class's fastest machine" if _number(v) == 1
+    "kbar": lambda v: None if _number(v) is None else "each class's fastest" if _number(v) == 1
     else f"{v} fastest a class",
     "k": lambda v: None if _number(v) is None else f"fastest {v}%",
 }
