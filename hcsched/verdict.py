@@ -827,16 +827,11 @@ def _unranked_note(v: Verdict, metric: Metric) -> list[str]:
 SMALL = 0.01  # a real difference under this share of the other's mean is said to be small
 
 
-def share_of_value(difference: float, kind: str, other: float) -> float:
-    """A difference (percent or points, ``kind``) as a share of the value ``other`` it is against: a percent
-    difference is one already; points, of ``other`` in points too."""
-    return abs(difference) / 100 if kind == "percent" else abs(difference) / abs(other)
-
-
 def is_small(difference: float, kind: str, other: float) -> bool:
     """Whether a difference (percent or points, ``kind``) is under :data:`SMALL` of the value ``other`` it is
-    against (:func:`share_of_value`)."""
-    return share_of_value(difference, kind, other) < SMALL
+    against (a percent difference: under 1%; points: under 1% of ``other``, in points too)."""
+    share = abs(difference) / 100 if kind == "percent" else abs(difference) / abs(other)
+    return share < SMALL
 
 
 def small_words() -> str:
