@@ -398,8 +398,14 @@ def of_what(metric: Metric) -> str:
 
 def _at(x: float, metric: Metric) -> str:
     """A value in a sentence: "535,000 s (6.2 days)", "90.9% of the upper bound", "27.1 times its run time alone"
-    (:func:`hcsched.formatting.said_value`)."""
-    return said_value(x, metric) + of_what(metric)
+    (:func:`hcsched.formatting.said_value`); a unit word the metric's name already says is not said twice ("the
+    lowest average tasks in system at 5.16", not "at 5.16 tasks"; a symbol such as "s" always stays)."""
+    text = said_value(x, metric)
+    unit = f" {metric.unit}"
+    if len(metric.unit) > 1 and re.search(rf"\b{re.escape(metric.unit)}\b", metric.title, re.IGNORECASE) \
+            and text.endswith(unit):
+        text = text[:-len(unit)]
+    return text + of_what(metric)
 
 
 def _connector(metric: Metric) -> str:

@@ -59,6 +59,7 @@ from pages.history import (
     is_pinned,
     online_against_baseline,
     pin_baseline,
+    reuse,
     shown_entry,
     titled,
 )
@@ -100,6 +101,7 @@ def show_current_results(key: str) -> None:
         word = get_model(job.scenario.model).trial_word  # no "Run to see this one's" while this one's run goes on
         st.caption(f"The run of {plain(job.scenario.name)} is going on: its results show here as its {word}s end.")
         return
+    _kept_run_of_current()
     shown = pick_run(key)
     run = st.session_state.get(Keys.RESULTS)
     if run is None:
@@ -116,6 +118,15 @@ def show_current_results(key: str) -> None:
         show_results(run, key)
         return
     show_if_current(run.asked, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+
+
+def _kept_run_of_current() -> None:
+    """The session's kept run of the scenario loaded now made the results shown, when those shown are of another
+    scenario and no run was picked: a run's link opened again after a what-if shows that run, not "Run to see"."""
+    run = st.session_state.get(Keys.RESULTS)
+    current = st.session_state[Keys.SCENARIO]
+    if st.session_state.get(PICKED) is None and (run is None or not same_experiment(run.asked, current)):
+        reuse(current)
 
 
 def show_results_so_far(key: str) -> bool:

@@ -123,6 +123,19 @@ def test_a_count_in_a_sentence_has_three_significant_digits():
     assert said_value(79_100.0, metrics["mean_in_system"]) == "79,100 tasks"
 
 
+def test_a_unit_the_metric_names_is_not_said_twice_in_a_lead():
+    """"the lowest average tasks in system at 5.16 tasks" said tasks twice; a unit the name lacks stays ("at 0.397
+    time units")."""
+    values = {"kpb": [5.6, 5.7, 5.5, 5.6], "lpas": [5.158, 5.2, 5.1, 5.15]}
+    sc = preset("alazzoni-B").replace(heuristics=list(values))
+    lead = headline(scenario_verdicts(sc, results_of(values, "mean_in_system"))).lead
+    assert "has the lowest average tasks in system (" in lead and " at 5.15, 8" in lead and " tasks," not in lead, lead
+    metrics = {m.name: m for m in get_model("classes").metrics}
+    v = verdict(results_of({"kpb": [0.43, 0.44, 0.42], "lpas": [0.397, 0.4, 0.39]}, "mean_response"),
+                metrics["mean_response"])
+    assert " at 0.396 time units, " in " ".join(v.lines), v.lines
+
+
 def test_the_time_shared_results_page_leads_with_both_names_and_the_interval():
     """caniou-mu10 on the Results page (AppTest), five simulations."""
     pytest.importorskip("streamlit")

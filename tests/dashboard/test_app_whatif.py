@@ -341,6 +341,23 @@ def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
     assert not at.exception
 
 
+def test_a_runs_scenario_loaded_again_after_a_what_if_shows_that_run_not_run_to_see():
+    """A run's link opened again after a what-if (its scenario loaded, no Run pressed) showed the what-if's results
+    under "The last results are of ...: Run to see this one's"; the session keeps that run, so it shows."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    at.button(key="results_whatif_0").click().run()  # twice the machines: run #2
+    until_ended(at)
+    at.session_state["scenario"] = at.session_state["history"][0].scenario  # as the link of run #1 loads it
+    at.switch_page("pages/results.py").run()
+    assert at.session_state["results"] is at.session_state["history"][0].run
+    assert not any("Run to see" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert any(plain(i.value).startswith("Against run #2, half the machines: ") for i in at.info), at.info
+    assert len(at.session_state["history"]) == 2 and not at.exception
+
+
 def test_one_heuristic_swapped_for_another_is_a_what_if_of_its_own():
     """The manager could not try "Max-min for Sufferage" without the Heuristics page: under the what-ifs, a heuristic
     of the run (the benchmark stays) swapped for another of the model runs in one click and compares as one."""
