@@ -282,6 +282,9 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     headline = shown_text(scenario.model, model.headline(scenario.spec))  # a sentence of its own: short sentences
     if headline:
         sentences.append(headline[:1].upper() + headline[1:])
+    units = getattr(ui(scenario.model), "TIME_UNITS", "")  # abstract time units, said before the first number in them
+    if units:
+        sentences.append(units.rstrip("."))
     if model.normalizes():
         normalised = ", ".join(m.title.lower() for m in model.metrics if m.normalize)
         sentences.append(f"{normalised[:1].upper()}{normalised[1:]} normalised to {plain(scenario.benchmark_label)}")

@@ -84,7 +84,7 @@ SYMBOLS = {
     IN_SYSTEM: "tasks waiting or running, all machines together, averaged over time: the paper's mean number in "
                "system (section III-B).",
 }
-#: Said once, above the model's own charts: what a time unit is.
+#: Said once, in the run's caption right under the lead (pages.results_view): what a time unit is.
 TIME_UNITS = ("Times are in abstract *time units*: the paper gives no real-world unit (rates are tasks per time unit, "
               "response times and the horizon are in time units).")
 
@@ -162,7 +162,6 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     CURVE_SECONDS, the mean is over the first replications that fit, said under the chart, until the user asks for
     all of them."""
     what_the_names_mean(scenario, key, SYMBOLS)
-    st.caption(TIME_UNITS)
     st.subheader("Tasks in the system over time, waiting or running: mean over replications")
     shown = shown_heuristics(results, scenario, key)
     if not shown:
