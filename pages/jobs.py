@@ -576,7 +576,18 @@ def settle(key: str) -> None:
     Streamlit may stop a script at any read or write of the session state, to rerun it for a click (Cancel pressed
     as the run ends, say). So the outcome is fixed on the job the first time, the job leaves the session state last,
     and what comes before is idempotent (``on_result`` too): a settle stopped half-way is done again, whole, by the
-    next script run, and a result or notice is never lost between the two."""
+    next script run, and a result or notice is never lost between the two.
+
+    Two sessions may hold the same job and history (a tab and its reload, :mod:`pages.store`) and settle it at once:
+    one at a time (:data:`_SETTLING`), so that the second finds the run kept and does not keep it again."""
+    with _SETTLING:
+        _settle(key)
+
+
+_SETTLING = threading.RLock()  # settles one job at a time, whatever the session
+
+
+def _settle(key: str) -> None:
     job = st.session_state.get(key)
     if job is None:
         return

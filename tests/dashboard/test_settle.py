@@ -153,3 +153,54 @@ def test_a_notice_that_the_result_leaves_stays_whichever_access_the_click_stops(
         state = settle_stopped_at(monkeypatch, job, stop_at)
         assert state.data[Keys.NOTICE] == ("success", "done", None), stop_at
         assert Keys.JOB not in state.data, stop_at
+
+
+class PerThread(MutableMapping):
+    """Each thread's own session state: two sessions of one person (a tab and its reload) run their scripts at once."""
+
+    def __init__(self):
+        import threading
+
+        self.local = threading.local()
+
+    def __getattr__(self, name):
+        return getattr(self.local.state, name)
+
+    def __getitem__(self, key):
+        return self.local.state[key]
+
+    def __setitem__(self, key, value):
+        self.local.state[key] = value
+
+    def __delitem__(self, key):
+        del self.local.state[key]
+
+    def __iter__(self):
+        return iter(self.local.state)
+
+    def __len__(self):
+        return len(self.local.state)
+
+
+def test_a_run_settled_by_two_sessions_at_once_is_kept_once(monkeypatch, results):
+    """A reload during a run restores the same job and history list in a second session while the first still draws
+    its page; both settled the ended job at once and the run was kept twice ("#1 quickstart" in two rows)."""
+    import threading
+    import time
+
+    job, runs = ended_job(results), []
+    winner = history._winner
+    monkeypatch.setattr(history, "_winner", lambda run: (time.sleep(0.2), winner(run))[1])  # both inside keep at once
+    monkeypatch.setattr(st, "session_state", PerThread())
+    monkeypatch.setattr(st, "toast", lambda *a, **k: None)
+
+    def session() -> None:
+        st.session_state.local.state = {Keys.JOB: job, Keys.HISTORY: runs}  # as the store restores them
+        settle(Keys.JOB)
+
+    threads = [threading.Thread(target=session) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [e.number for e in runs] == [1]
