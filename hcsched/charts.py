@@ -42,8 +42,13 @@ def _label(item) -> str:
 def heuristic_colors(heuristics) -> dict[str, str]:
     """One colour per heuristic label that follows the heuristic, not its position: the first copy of a heuristic
     gets its registry name's own colour (Min-min is always the same colour); further copies, and labels that name no
-    registered heuristic, get the first colours no one else of the set claims. ``heuristics``: specs or labels."""
+    registered heuristic, get the first colours no one else of the set claims. ``heuristics``: specs or labels; a label
+    given twice (two runs' heuristics together) counts once, so that it keeps the colour it has in either run."""
     names = heuristic_names()
+    first: dict[str, object] = {}
+    for item in heuristics:
+        first.setdefault(_label(item), item)
+    heuristics = list(first.values())
     wanted = {}
     for item in heuristics:
         base = _base_name(item)

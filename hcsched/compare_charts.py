@@ -4,12 +4,20 @@ by side, and the change with its 95% interval."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import axis_title, direction, heuristic_colors, hover_names, plain_numbers, tick_format
+from hcsched.charts import (
+    axis_title,
+    direction,
+    heuristic_colors,
+    plain_numbers,
+    reference_marks,
+    tick_format,
+)
 from hcsched.compare import TIMES_FROM, Change, RunComparison, change_words
 from hcsched.formatting import readable
 from hcsched.metrics import Metric
@@ -44,18 +52,21 @@ def _short(c: Change) -> str:
     return "" if words == "no change in any trial" else words.split(" [")[0].replace(" in every trial", "")
 
 
-def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | None = None) -> go.Figure:
+def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | None = None,
+                 references: Mapping[str, str] | None = None) -> go.Figure:
     """Two panels sharing the heuristics' rows: the means before (hatched) and after (solid), and the change with its
     95% interval (paired or Welch, as the comparison says), a line at no change. A heuristic in one run only has one
     bar and no change. Changes of many times the baseline (a queue that grows for the whole run) are drawn as factors
-    on a log axis (:func:`_as_factors`)."""
+    on a log axis (:func:`_as_factors`). ``colors``: each heuristic's, as its Results page has them; ``references``
+    (label -> what it is: heuristics that cannot run online) said "(reference)" beside the name and on hover, as the
+    Results page's bars say them (hatching here marks the baseline)."""
     rows: list[Change] = [c for c in cmp.changes if c.metric == metric.name]
     labels = [c.heuristic for c in rows]
     colors = colors or {}
     fallback = heuristic_colors([c.after_label or c.before_label for c in rows])
     color = [colors.get(c.after_label or c.before_label) or fallback[c.after_label or c.before_label] for c in rows]
-    names = hover_names([c.after_label or c.before_label for c in rows])
-    hover = [names[c.after_label or c.before_label] for c in rows]
+    marks = reference_marks([c.after_label or c.before_label for c in rows], references)
+    hover = marks.hover
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.08, column_widths=[0.5, 0.5],
                         subplot_titles=["Before (hatched) and after",
                                         f"Change, 95% interval ({'paired' if cmp.paired else 'Welch'})"])
@@ -87,6 +98,10 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
                      ticksuffix={"percent": "%", "times": "×"}.get(kind, ""), type="log" if factors else "-", row=1,
                      col=2)
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
+    if marks.references:  # the reference's row ticked "ga (reference)": its category stays its label
+        ticks = [label + tick[len(c.after_label or c.before_label):] for label, tick, c
+                 in zip(labels, marks.ticktext, rows, strict=True)]
+        fig.update_yaxes(tickvals=labels, ticktext=ticks)
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=6, automargin=True)
     height = 140 + 44 * max(2, len(labels))

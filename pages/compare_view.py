@@ -24,7 +24,7 @@ from hcsched.compare_charts import change_chart
 from hcsched.experiment import duration_words
 from hcsched.export import export_stem
 from hcsched.formatting import readable
-from hcsched.verdict import heuristic_words, named_once
+from hcsched.verdict import heuristic_words, named_once, scenario_references
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, ran_before, titled
 from pages.models import heuristic_ticks, shown_text
 from pages.results_view import text_width
@@ -53,7 +53,8 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
         _differences(cmp)
         metric = _metric_choice(cmp, key)
         colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])
-        chart = change_chart(cmp, metric, colors)
+        references = {**scenario_references(before.scenario), **scenario_references(after.scenario)}
+        chart = change_chart(cmp, metric, colors, references)
         chart = heuristic_ticks(after.scenario.model, chart, chart.data[0].y)  # its rows: the heuristics compared
         st.plotly_chart(chart, key=f"{key}_chart", width="stretch")
         with st.expander("Every metric: before, after and the change [95% interval]", expanded=False):

@@ -55,6 +55,15 @@ def test_a_heuristic_keeps_its_colour_across_runs():
     assert len(set(c.values())) == 3 and set(c.values()) <= set(PALETTE)  # copies get distinct colours
 
 
+def test_two_runs_heuristics_together_keep_each_ones_colour_of_its_results_page():
+    """A comparison colours the two runs' heuristics together; given twice, max-min was orange there and blue on both
+    Results pages."""
+    labels = ["max-max", "max-min", "min-min", "percent-best", "queueing-table", "relative-cost", "slack-sufferage",
+              "switching", "tpsa", "ga"]
+    assert heuristic_colors([*labels, *labels]) == heuristic_colors(labels)
+    assert heuristic_colors(["a-custom", "max-min", "a-custom"]) == heuristic_colors(["a-custom", "max-min"])
+
+
 def test_bars_have_units_formats_and_say_why_a_panel_is_empty():
     model = get_model("etc")
     bars = model.bar_metrics()

@@ -515,6 +515,20 @@ def test_a_change_of_many_times_is_charted_as_a_factor_on_a_log_axis():
     assert usual.layout.xaxis2.ticksuffix == "%" and usual.layout.xaxis2.type in (None, "-")
 
 
+def test_a_reference_is_said_so_beside_its_row_of_the_comparison_chart():
+    """The value what-if's chart named ga and tpsa as contenders while both Results pages said "(reference)"."""
+    from hcsched.compare_charts import change_chart
+
+    cmp = _compare(small(), small(machines=12))
+    fig = change_chart(cmp, headline_metric(get_model("etc")), references={"mct": "a search knowing every task"})
+    rows = list(fig.data[0].y)
+    ticks = dict(zip(fig.layout.yaxis.tickvals, fig.layout.yaxis.ticktext, strict=True))
+    assert ticks["mct"] == "mct (reference)" and all(ticks[x] == x for x in rows if x != "mct")
+    hover = dict(zip(rows, fig.data[0].hovertext, strict=True))
+    assert "a reference, not a contender: a search knowing every task" in hover["mct"]
+    assert change_chart(cmp, headline_metric(get_model("etc"))).layout.yaxis.ticktext is None
+
+
 def test_a_swap_keeps_the_place_trials_seed_and_workload_and_never_the_benchmark():
     from hcsched.compare import swap_choices, swapped
 
