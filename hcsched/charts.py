@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -1140,28 +1141,43 @@ WORDS_STYLE = "font-size:10px;color:#555"  # a tick's second line: the heuristic
 WORDS_PX = 12  # what that second line adds to each heuristic's row
 
 
-def tick_words(labels: Sequence[str], words: Callable[[str], str], shown: Sequence[str] | None = None) -> list[str]:
+def tick_words(labels: Sequence[str], words: Callable[[str], str], shown: Sequence[str] | None = None,
+               wrap: int = 0) -> list[str]:
     """Each heuristic's tick on a chart's axis: as ``shown`` ("mct (benchmark)"; the label by default) over
-    ``words(label)``, its rule in a few words (smaller and grey); alone where it has none ("")."""
+    ``words(label)``, its rule in a few words (smaller and grey), on lines of at most ``wrap`` characters where given
+    (panels side by side leave a tick little width); alone where it has none ("")."""
     out = []
     for label, text in zip(labels, shown or labels, strict=True):
-        said = words(label)
-        out.append(f"{text}<br><span style='{WORDS_STYLE}'>{said}</span>" if said else str(text))
+        lines = _wrapped(words(label), wrap)
+        out.append("<br>".join([str(text), *(f"<span style='{WORDS_STYLE}'>{x}</span>" for x in lines)]))
     return out
 
 
-def with_words(fig: go.Figure, labels: Sequence[str], words: Callable[[str], str], rows: int | None = None
-               ) -> go.Figure:
-    """``fig``'s heuristic axes (its y axes, a category per label) ticked by :func:`tick_words`, keeping what a tick
-    already said ("(benchmark)", a short name); each of its ``rows`` of panels (by default, as many as its y axes have
-    places) made taller for the second line."""
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text`` on as few lines of at most ``width`` characters as it needs, broken between words and of about one
+    length ("earliest finish among" over "machines planned for its class", never a last line of one word); one line
+    without a width."""
+    if not text or not width:
+        return [text] if text else []
+    need = len(textwrap.wrap(text, width, break_long_words=False))
+    even = -(-len(text) // need)  # the length of each of ``need`` equal lines
+    return next(lines for w in range(even, width + 1)
+                if len(lines := textwrap.wrap(text, w, break_long_words=False)) <= need)
+
+
+def with_words(fig: go.Figure, labels: Sequence[str], words: Callable[[str], str], rows: int | None = None,
+               wrap: int = 0) -> go.Figure:
+    """``fig``'s heuristic axes (its y axes, a category per label) ticked by :func:`tick_words` (``wrap``: as there),
+    keeping what a tick already said ("(benchmark)", a short name); each of its ``rows`` of panels (by default, as
+    many as its y axes have places) made taller for the lines of words under the names."""
     labels = list(labels)
     if rows is None:
         rows = len({tuple(axis.domain or (0, 1)) for axis in fig.select_yaxes()}) or 1
     shown = fig.layout.yaxis.ticktext
-    fig.update_yaxes(tickvals=labels, ticktext=tick_words(labels, words, list(shown) if shown else None))
+    fig.update_yaxes(tickvals=labels, ticktext=tick_words(labels, words, list(shown) if shown else None, wrap))
+    lines = max((len(_wrapped(words(x), wrap)) for x in labels), default=0)
     height = fig.layout.height or 450
-    return fig.update_layout(height=height + WORDS_PX * len(labels) * rows)
+    return fig.update_layout(height=height + WORDS_PX * len(labels) * rows * max(1, lines))
 
 
 def with_names(fig: go.Figure, labels: Sequence[str], name: Callable[[str], str]) -> go.Figure:

@@ -258,3 +258,10 @@ def docs_in_words(text: str) -> str:
             return f"the {m.group(2)} model's page of the documentation"
         return f"the documentation's page '{m.group(2).replace('-', ' ').capitalize()}'"
     return _DOCS_PAGE.sub(named, text)
+
+
+def sentence_start(text: str) -> str:
+    """``text`` begun with a capital, as a sentence is, even where it opens with a heuristic's label ("sufferage (task
+    that ...) has the lowest makespan" reads "Sufferage (...) has ..."); the label keeps its case elsewhere."""
+    return text[:1].upper() + text[1:]
+

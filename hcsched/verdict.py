@@ -341,7 +341,7 @@ LEAD_WORDS = 35  # a lead sentence's most words: what does not fit is said below
 PLAIN_WORDS = {
     ("etc", "min-min"): "soonest-finishing task first",
     ("etc", "max-min"): "latest-finishing task first",
-    ("etc", "sufferage"): "task that would suffer most first",
+    ("etc", "sufferage"): "task that would lose most without its best machine",
     ("etc", "duplex"): "better of Min-min and Max-min",
     ("classes", "lpas-2k"): "LPAS asking two machines",
     ("classes", "lp-static"): "LP shares, no machine state",
@@ -356,8 +356,8 @@ PLAIN_WORDS = {
     ("value", "queueing-table"): "queues ranked by priority and urgency",
     ("value", "relative-cost"): "most worth, then lowest relative cost",
     ("value", "slack-sufferage"): "task losing most deadline slack first",
-    ("value", "switching"): "fastest or soonest-finishing machine, by load",
-    ("etc", "sa"): "fastest or soonest-finishing machine, by load",
+    ("value", "switching"): "fastest machine while loads are even, else soonest-finishing",
+    ("etc", "sa"): "fastest machine while loads are even, else soonest-finishing",
 }
 
 

@@ -36,7 +36,7 @@ from hcsched.charts import (
 )
 from hcsched.experiment import schedule_table, schedules_of, split_so_far
 from hcsched.export import results_csv, schedule_csv, summary_csv
-from hcsched.formatting import interval_cell, readable_amount
+from hcsched.formatting import interval_cell, readable_amount, sentence_start
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
@@ -383,7 +383,8 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     if not found:
         return
     lead, *shown = lead_block(scenario, results, found, so_far, to_come)
-    said_as = lambda line: plain(shown_text(scenario.model, line))  # noqa: E731  (the model's words, as plain text)
+    said_as = lambda line: plain(sentence_start(shown_text(scenario.model, line)))  # noqa: E731  (the model's words,
+    # as plain text, a sentence begun with a capital even where it opens with a heuristic's label: "Sufferage (...)")
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{said_as(lead)}**")
         for line in shown:

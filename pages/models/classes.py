@@ -5,14 +5,16 @@ the heuristics chosen, averaged over replications."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from hcsched import HcschedError
-from hcsched.charts import GanttRows, with_names
+from hcsched.charts import GanttRows, with_names, with_words
 from hcsched.experiment import trial_seeds
+from hcsched.heuristics import label_parts
 from hcsched.models.classes import IN_SYSTEM, MODEL, NOT_ASKED
 from hcsched.models.classes.charts import allocation_heatmap, in_system
 from hcsched.models.classes.heuristics import said_name as short_name  # the page's short names: pages.models
@@ -20,6 +22,7 @@ from hcsched.models.classes.heuristics import tick_name
 from hcsched.models.classes.lp import times
 from hcsched.models.classes.simulation import SAMPLES, in_system_trials
 from hcsched.models.classes.spec import EXEC_AS, LONG_BRANCH_MAX, SERVICES, ClassSpec
+from hcsched.verdict import run_words
 from pages.models._curves import shown_heuristics, what_the_names_mean
 from pages.session import W, commit_scenario, default, refuse_runs
 from pages.widgets import number
@@ -127,11 +130,18 @@ TAKE = re.compile(r"they can take (only )?(0\.[0-9]+) times (?:these|the) arriva
 
 
 def heuristic_ticks(fig, labels):
-    """The shared charts' heuristic axes (bars, per-replication boxes, the Compare chart), panels side by side: each
-    heuristic's parameters in a few words, "kpb (each class's fastest)" (section II-B; the words in full on hover, in
-    the lines and in the other charts; a tick of 40 characters cut the panels' titles at 1000 px); the marks a tick
-    had ("(benchmark)") kept."""
-    return with_names(fig, labels, tick_name)
+    """The shared charts' heuristic axes (bars, per-replication boxes, the Compare chart): each heuristic's name over
+    the words the lines say of it, smaller ("kpb" over "each class's fastest machine", section II-B; "lpas" over its
+    rule), one set of words on the page; a name other labels of the run share keeps its parameters in a few words
+    ("kpb (each class's fastest)"); the marks a tick had ("(benchmark)") kept."""
+    labels = [str(x) for x in labels]
+    names = Counter(label_parts(x)[0] for x in labels)
+    fig = with_names(fig, labels, lambda x: label_parts(x)[0] if names[label_parts(x)[0]] == 1 else tick_name(x))
+    words = run_words(labels, MODEL.name)
+    return with_words(fig, labels, lambda x: words.get(x, ""), wrap=TICK_WRAP)
+
+
+TICK_WRAP = 30  # characters of a tick's line of words: the bars' three panels side by side fit 1000 px
 
 
 def overview(scenario, container) -> None:

@@ -433,10 +433,10 @@ HEURISTICS = (
           "Alg. 2 with FA = ETC + C + ST: repeatedly maps the task-processor pair that finishes earliest (Min-min "
           "with communication; the paper's 'based on Max-Min' is a slip). Ignores the estimation error.",
           (ST, CASE, TIES), carried=True),
-    _alg2("fe", A.FE, True, (0.0248, 2.2), "FE: least error first", "3.3, eq. 13",
+    _alg2("fe", A.FE, True, (0.0248, 2.2), "FE: smallest estimate error first", "3.3, eq. 13",
           "Alg. 2 with FE = FA x EW^beta: pairs with little estimation error and a large CCR go first; error-prone "
           "tasks wait for better estimates.", (BETA, ST, CASE, TIES)),
-    _alg2("fz", A.FZ, True, (0.0279, 2.44), "FZ: most error first", "3.3, eq. 14",
+    _alg2("fz", A.FZ, True, (0.0279, 2.44), "FZ: largest estimate error first", "3.3, eq. 14",
           "Alg. 2 with FZ = FA / EW^beta: the most error-prone tasks go first, so that the well-estimated ones fill "
           "the end of the schedule. The paper's best (beta = 0.1, best case: 20% below FA; not "
           "reproduced on the analogue presets, see docs/models/estimation.md).", (BETA, ST, CASE, TIES)),
@@ -451,9 +451,9 @@ HEURISTICS = (
           "Alg. 2 with LA: the idle processor time left after the mapping relative to now; low is well balanced. "
           "Its denominator is the same for every pair of an iteration and is left out (it is 0 when all loads are "
           "equal).", (READING, ST, CASE, TIES)),
-    _alg2("le", A.LE, True, (0.0596, 3.64), "LE: load balance, least error first", "3.4, eq. 18",
+    _alg2("le", A.LE, True, (0.0596, 3.64), "LE: load balance, smallest estimate error first", "3.4, eq. 18",
           "Alg. 2 with LE = LA x EW^beta.", (BETA, READING, ST, CASE, TIES)),
-    _alg2("lz", A.LZ, True, (0.055, 3.59), "LZ: load balance, most error first", "3.4, eq. 19",
+    _alg2("lz", A.LZ, True, (0.055, 3.59), "LZ: load balance, largest estimate error first", "3.4, eq. 19",
           "Alg. 2 with LZ = LA / EW^beta.", (BETA, READING, ST, CASE, TIES)),
     EstimationHeuristic(
         "rr", "Round robin", "immediate", -1, "2.2, 5.4",

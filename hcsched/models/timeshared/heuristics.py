@@ -199,7 +199,7 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
     _h("mmc", "Min max completion", "soonest-emptying server", e.MMC, "6.3",
        "The server minimising the latest predicted finish among its tasks with the new one, argmin_j max_{i<=n+1} "
        "T_{i,j} (per server; a global makespan would tie all but one server). Ties: lowest index."),
-    _h("mp", "Min perturbation", "least delay to tasks already there", e.MP, "6.4.1, Fig. 19",
+    _h("mp", "Min perturbation", "least delay to the running tasks", e.MP, "6.4.1, Fig. 19",
        "The server minimising the sum of perturbations the new task causes, P_j = sum_i delta_{i,j}. " + _MP_TIES,
        (TIES,)),
     _h("mp-load", "Min perturbation, load", "least delay, then least load", e.MP_LOAD, "6.4.2, Fig. 20",
