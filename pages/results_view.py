@@ -417,7 +417,8 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
         text = progress_lead(found, so_far, scenario.trials, model.trial_word,
                              _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
-    return [text] + [line for line in (gloss, trade_off(found), found[0].reference_text, to_come) if line]
+    return [text] + [line for line in (gloss, found[0].next_text, trade_off(found), found[0].reference_text, to_come)
+                     if line]
 
 
 def _no_one_keeps_up(model, scenario: Scenario, results: pd.DataFrame) -> str:

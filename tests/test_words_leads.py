@@ -108,6 +108,22 @@ def test_the_partial_lead_while_running_names_the_leader_in_words(estimation_res
     assert word_count(said) <= LEAD_WORDS
 
 
+def test_the_next_after_a_tie_that_beats_the_benchmark_too_is_named_in_words():
+    """msf's bar looked as long as hmct's and mmc's and the page never named it: the best after the two, when it beats
+    the benchmark for real too, is said in the line under the lead; one clearly worse than the benchmark is not."""
+    rng = np.random.default_rng(4)
+    base = 7000 + rng.normal(0, 300, 20)
+    values = {"netsolve-mct": list(base), "hmct": list(base * 0.911 + rng.normal(0, 40, 20)),
+              "mmc": list(base * 0.912 + rng.normal(0, 40, 20)), "msf": list(base * 0.92 + rng.normal(0, 10, 20))}
+    sc = preset("caniou-mu10").replace(heuristics=list(values))
+    found = scenario_verdicts(sc, results_of(values))
+    said = found[0].next_text
+    assert said.startswith("Next, msf (least total flow time) also beats the benchmark, by 8."), said
+    assert "% (95% interval: " in said and said.endswith("% below), but less than the two."), said
+    values["msf"] = list(base * 1.05)  # worse than the benchmark: not a contender to name here
+    assert scenario_verdicts(sc, results_of(values))[0].next_text == ""
+
+
 def test_a_label_with_parameters_is_said_again_short_and_in_words():
     from hcsched.verdict import short_words
 

@@ -202,7 +202,6 @@ def ticks(rows: list[str]) -> list[str]:
     """The ticks of the shared charts: each name over the words the lines say of it, smaller, one set of words."""
     from hcsched.charts import tick_words
     from hcsched.verdict import run_words
-
     from pages.models.classes import TICK_WRAP
 
     words = run_words(rows, "classes")
