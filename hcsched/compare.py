@@ -787,8 +787,8 @@ class RunComparison:
     def part_why(self, metric: Metric, c: Change) -> str:
         """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
         ``part_of`` names it) carries most of the move for real, that part and why it can move alone, its
-        :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before the window that counts: max-min
-        4.2% → max-max 0.38% of the upper bound (work done before the window opens earns nothing)."
+        :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before scoring starts: max-min 4.2% →
+        max-max 0.38% of the upper bound (work done before scoring starts earns nothing)."
         (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         if share is None or not self.share_why(metric, c):

@@ -1511,18 +1511,18 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
     return next((line for line in said if word_count(line) <= LEAD_WORDS), shortened(lines[-1], shorts))
 
 
-def references_to_come(scenario: Scenario, pending: Mapping[str, int], word: str) -> str:
+def references_to_come(scenario: Scenario, pending: Mapping[str, int]) -> str:
     """The references still running while the others' answer shows (they run after every trial of the others): "Still
     to come, for reference: tpsa (Two-phase simulated annealing, static) and ga (Genetic algorithm, static), each a
-    search computed after the fact, knowing every task; 12 of 50 trials so far." "" when none."""
+    search computed after the fact, knowing every task." "" when none. How far they are is the progress bar's to say,
+    one count on the page (it counted 15 of 50 while a count here, the slower one's, said 7)."""
     if not pending:
         return ""
     whats = scenario_references(scenario)
     names = [in_words(label, scenario.model) for label in pending]
     kinds = {whats.get(label, "") for label in pending}
     what = f", {'each ' if len(names) > 1 else ''}{kinds.pop()}" if len(kinds) == 1 and "" not in kinds else ""
-    done = min(pending.values())
-    return f"Still to come, for reference: {listed(names)}{what}; {done} of {_plural(scenario.trials, word)} so far."
+    return f"Still to come, for reference: {listed(names)}{what}."
 
 
 def verdict_lines(verdicts_: list[Verdict]) -> list[str]:

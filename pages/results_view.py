@@ -144,7 +144,7 @@ def show_results_so_far(key: str) -> bool:
         if found is not None:
             _against(st, *found)
     show_results(RunResult(scenario, results, time.monotonic() - job.started), key, so_far=so_far,
-                 to_come=references_to_come(job.scenario, to_come, get_model(scenario.model).trial_word),
+                 to_come=references_to_come(job.scenario, to_come),
                  said=lambda: showing_so_far(job, so_far, " and ".join(to_come)))
     return True
 
@@ -278,7 +278,9 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     trials = f"{scenario.trials} {model.trial_word}s" if so_far is None or so_far == scenario.trials else \
         f"so far {so_far} of {scenario.trials} {model.trial_word}s"
     took = run.took if run.cached else f"computed in {run.took}"  # the page's drawing comes after: wall time is longer
-    sentences = [", ".join([f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}", took])]
+    if so_far is not None:  # the run goes on: no time it was "computed in" yet
+        took = "the references still running" if to_come else ""
+    sentences = [", ".join(x for x in (f"**{plain(scenario.name)}**: {trials}", f"seed {scenario.seed}", took) if x)]
     headline = shown_text(scenario.model, model.headline(scenario.spec))  # a sentence of its own: short sentences
     if headline:
         sentences.append(headline[:1].upper() + headline[1:])

@@ -70,13 +70,13 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     line = cmp.change_summary()
     assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse), "
                     "as the value itself falls while the upper bound stays.\n\nThe fall is in the value of tasks that "
-                    "arrive before the window that counts: max-min 4.3% → max-max 0.35% of the upper bound (work done "
-                    "before the window opens earns nothing). The rest of the value barely moves. Max-max now "
+                    "arrive before scoring starts: max-min 4.3% → max-max 0.35% of the upper bound (work done "
+                    "before scoring starts earns nothing). The rest of the value barely moves. Max-max now "
                     "wins."), line
     # the rest said too: more machines leave the value that counts as it was
     # the part in the share's own unit, of the same yardstick: "403 → 33 a trial" said no scale
     assert word_count(line.split("\n\n")[1].split(". ")[0]) <= 35
-    assert "Value of tasks that arrive before the window that counts of max-min 403 → max-max 33, -92%" in \
+    assert "Value of tasks that arrive before scoring starts of max-min 403 → max-max 33, -92%" in \
         cmp.change_line()
 
 

@@ -146,7 +146,7 @@ def test_the_value_models_times_agree_in_seconds_with_minutes_beside_and_no_sect
     value = get_model("value")
     spec = preset("kim-loose-high-heavy").spec
     assert minutes_beside(15_000) == "15,000 s (4.2 hours)" and minutes_beside(45) == "45 s"
-    assert value.headline(spec) == ("score: the total value earned in the window that counts, from 600 s (10 min) "
+    assert value.headline(spec) == ("score: the total value earned from 600 s (10 min) "
                                     "to 15,000 s (4.2 hours), as % of the upper bound on value")
     assert "about 1,329 tasks over 15,000 s (4.2 hours)" in value.describe(spec)  # thousands as in the times
     assert DEADLINES_TEXT.startswith("Each task has three soft deadlines: finishing by the first")  # no D100

@@ -45,8 +45,8 @@ GANTT_TASKS = 400  # tasks in the default Gantt window of a large trial
 #: the deadlines in section 2.2.2, the static benchmarks in section 5).
 SYMBOLS = {
     "Total value earned (V)": "what the run earned: the sum over tasks of priority weight x deadline factor x the "
-                              "share of the task run inside the window that counts, after the start-up "
-                              "(section 2.2.3).",
+                              "share of the task run while scoring is on, after the start-up (section "
+                              "2.2.3).",
     "Upper bound on value (UB)": f"{UB_MEANS}: the most any schedule could earn, by a relaxed problem (section 2.3); "
                                  "no schedule reaches 100% of it. The bars against it are as in the paper's Figs. 2 "
                                  "and 3.",
@@ -146,8 +146,7 @@ def shared_bars(metrics):
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
     """V as % of UB with 95% intervals and UB as the 100% line; tasks by priority and deadline outcome."""
     labels = [h.label for h in scenario.heuristics]
-    what_the_names_mean(scenario, key, SYMBOLS)
-    st.subheader("Value as % of the upper bound")
+    what_the_names_mean(scenario, key, SYMBOLS)  # the chart's own title names it: no heading saying it again
     summary = summarize(results, ["value_pct_ub"], methods=MODEL.interval_methods())
     references = scenario_references(scenario)
     st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references), key=f"{key}_v_pct",

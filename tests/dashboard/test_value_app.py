@@ -92,7 +92,9 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
                                                       "after 3rd deadline"}
     # titles in plain words; the paper's figures named in the caption (the manager's review)
     subheaders = [h.value for h in at.subheader]
-    assert "Value as % of the upper bound" in subheaders and not any("Fig" in h for h in subheaders)
+    assert "Value as % of the upper bound" not in subheaders  # the chart's own title says it, once
+    assert pct[0]["layout"]["title"]["text"].startswith("Value as % of the upper bound")
+    assert not any("Fig" in h for h in subheaders)
     assert any(c.value.startswith("The upper bound on value is") for c in at.caption)
     assert not any("Fig" in c.value or "(D100" in c.value for c in at.caption)  # the paper's figures: folded, below
     assert not any("section" in (a.get("text") or "") for a in pct[0]["layout"].get("annotations", []))

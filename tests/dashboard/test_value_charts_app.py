@@ -117,7 +117,7 @@ def test_the_symbols_v_ub_b_e_come_after_their_words_on_results_and_home():
         assert sum("total value earned" in x for x in texts) >= 3, page  # the headline, the glossary, one trial
         assert any("upper bound on value" in x and "finishing at once" in x for x in texts), page
         assert not any("(V)" in x or "(UB)" in x for x in texts if "\n" not in x), page  # words alone in the lines
-        assert any("the window that counts" in x and "600 s (10 min) to 15,000 s (4.2 hours)" in x for x in texts), page
+        assert any("value earned from 600 s (10 min) to 15,000 s (4.2 hours)" in x for x in texts), page
         assert not [w for x in texts for w in _symbols_after_words(x)], (page, [w for x in texts
                                                                                for w in _symbols_after_words(x)])
     figs = plotly_charts(at)  # and on the charts: the bound's line, the window's dotted lines

@@ -61,9 +61,9 @@ def _metrics() -> tuple[Metric, ...]:
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
-    out.append(Metric("value_early", "Value of tasks that arrive before the window that counts", "", "higher",
+    out.append(Metric("value_early", "Value of tasks that arrive before scoring starts", "", "higher",
                       part_of="value", fmt=",.0f",
-                      gloss="work done before the window opens earns nothing",
+                      gloss="work done before scoring starts earns nothing",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
@@ -122,7 +122,7 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return (f"score: the total value earned in the window that counts, from {minutes_beside(B)} to "
+        return (f"score: the total value earned from {minutes_beside(B)} to "
                 f"{minutes_beside(E)}, as % of the upper bound on value")
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
