@@ -1033,8 +1033,13 @@ def _trade(v: Verdict, metric: Metric) -> str:
     nothing is best."""
     if not metric.trade or v.best is None or not math.isfinite(v.best_mean):
         return ""
-    value = share_words(v.best_mean / 100, "") if metric.unit == "%" else said_value(v.best_mean, metric)
-    return metric.trade.format(re.sub(r"\.0(?=%)", "", value))  # "off by 73%", never "73.0%" in words
+    if metric.unit == "%":
+        value = share_words(v.best_mean / 100, "")
+    elif is_fraction(metric) and abs(v.best_mean) >= 0.1:  # "off by 73%" in a line, whole: never 73.1% as a run
+        value = f"{v.best_mean:.0%}"  # goes on and 73% once it ends
+    else:
+        value = said_value(v.best_mean, metric)
+    return metric.trade.format(re.sub(r"\.0(?=%)", "", value))  # never "73.0%" in words
 
 
 def plain_name(title: str) -> str:
