@@ -745,9 +745,9 @@ class RunComparison:
 
     def _sooner(self, metric: Metric, c: Change) -> list[str]:
         """Where the lead says a change for the worse and tasks arrive faster, the headline metric's change for the
-        better said with its cause after it (a harder workload made the number look better): ", though makespan is 38%
-        shorter only because the tasks arrive in half the time", then shorter forms ("; makespan shorter only because
-        arrivals span half the time"); none otherwise."""
+        better said with its cause after it (a harder workload made the number look better): ", though its makespan is
+        38% shorter only because the tasks arrive in half the time", then shorter forms ("; its makespan 3.5% shorter,
+        but arrivals span half the time"), the heuristic's own ("its": whose makespan, said); none otherwise."""
         h = self._headline_change(c)
         factor = self.arrival_factor()
         if (metric.name == self.headline.name or h is None or not h.separated or factor is None or factor <= 1
@@ -755,10 +755,11 @@ class RunComparison:
             return []
         words, span = metric_words(self.headline), _time_share(1.0 / factor)
         size, moved = size_words(h, self.headline), _moved(self.headline, h.change > 0)
-        return [f", though {words} is {size} only because the tasks arrive in {span}",
-                f"; {words} {size} only because tasks arrive in {span}",
-                f"; {words} {size} only because arrivals span {span}",
-                f"; {words} {moved} only because arrivals span {span}"]
+        return [f", though its {words} is {size} only because the tasks arrive in {span}",
+                f"; its {words} {size} only because tasks arrive in {span}",
+                f"; its {words} {size} only because arrivals span {span}",
+                f"; its {words} {size}, but arrivals span {span}",
+                f"; its {words} {moved} only because arrivals span {span}"]
 
     def share_why(self, metric: Metric, c: Change) -> str:
         """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and
@@ -1381,16 +1382,16 @@ def _judged(c: Change, metric: Metric, sized: bool = True, compact: bool = False
 
 
 def _best_words(c: Change, metric: Metric, short: bool = False, compact: bool = False, sized: bool = True) -> str:
-    """The best value before against the best after, where the winner changes: "the best value moves from max-min
-    91.3% to slack-sufferage 90.8% of the upper bound (about 0.5 points lower: real, but under 1% of its value)", the
+    """The best value before against the best after, where the winner changes: "the best value moves from 91.3%
+    (max-min) to 90.8% of the upper bound (slack-sufferage), about 0.5 points lower: real, but tiny", the
     difference as the values shown give it (:func:`_lead_size`); ``short``: without what the values are of ("the
-    best value moves from max-min 91.3% to slack-sufferage 90.8% (...)"; the Results lead of either run says it,
+    best value moves from 91.3% (max-min) to 90.8% (slack-sufferage), ..."; the Results lead of either run says it,
     and so does the line's detail below it); ``compact``, ``sized``: the change said as :func:`_judged` says it."""
     a, b = _values(c, metric)
-    head = f"the best {metric_words(metric)} moves from {c.before_label} {a} to {c.after_label} {b}"
-    head += "" if short else of_what(metric)
-    said = _judged(c, metric, sized=sized, compact=compact)
-    return f"{head} ({said})" if said else head
+    of = "" if short else of_what(metric)
+    head = f"the best {metric_words(metric)} moves from {a} ({c.before_label}) to {b}{of} ({c.after_label})"
+    said = _judged(c, metric, sized=sized, compact=compact)  # after a comma: "(clearly worse)" beside a name read as
+    return f"{head}, {said}" if said else head  # that heuristic's, where it is the value's
 
 
 def _rough_pair(c: Change, metric: Metric, short: bool = False, terse: bool = False) -> str:
