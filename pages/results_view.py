@@ -48,6 +48,7 @@ from hcsched.verdict import (
     scenario_benchmark,
     scenario_references,
     scenario_verdicts,
+    sentences,
     trade_off,
 )
 from pages.history import (
@@ -391,7 +392,9 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         st.markdown(f"**{said_as(lead)}**")
         for line in shown:
             st.markdown(said_as(line))
-        rest = [line for line in headline(found).rest if line not in shown]
+        seen = {x for line in shown for x in sentences(line)}  # a sentence shown is not folded below again
+        rest = [" ".join(x for x in sentences(line) if x not in seen) for line in headline(found).rest]
+        rest = [line for line in rest if line]
         if rest:  # the lead's interval or benchmark where they did not fit, the bound
             with st.expander("More on this answer", expanded=False):
                 st.markdown("\n\n".join(said_as(line) for line in rest))
@@ -419,8 +422,17 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
         text = progress_lead(found, so_far, scenario.trials, model.trial_word,
                              _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
-    return [text] + [line for line in (gloss, found[0].next_text, trade_off(found), found[0].reference_text, to_come)
-                     if line]
+    trade = trade_off(found)
+    return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade,
+                                       found[0].reference_text, to_come) if line]
+
+
+def _bare_named(v, trade: str) -> str:
+    """The sentences of what folds below the lead that name in words a label the lead said bare, for room ("The
+    runner-up is slack-sufferage (task losing most deadline slack first)."), where the trade-off line does not: every
+    heuristic is named in words on a line one sees."""
+    bare = [b for b in v.bare if f"{b} (" not in trade]
+    return " ".join(s for s in sentences(v.detail) if any(f"{b} (" in s for b in bare))
 
 
 def _no_one_keeps_up(model, scenario: Scenario, results: pd.DataFrame) -> str:
