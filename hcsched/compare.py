@@ -759,7 +759,7 @@ class RunComparison:
                 f"; its {words} {size} only because tasks arrive in {span}",
                 f"; its {words} {size} only because arrivals span {span}",
                 f"; its {words} {size}, but arrivals span {span}",
-                f"; its {words} {moved} only because arrivals span {span}"]
+                f"; its {words} {moved}, but arrivals span {span}"]
 
     def share_why(self, metric: Metric, c: Change) -> str:
         """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and

@@ -364,8 +364,8 @@ PLAIN_WORDS = {
     ("value", "queueing-table"): "queues ranked by priority and urgency",
     ("value", "relative-cost"): "most worth, then lowest relative cost",
     ("value", "slack-sufferage"): "task losing most deadline slack first",
-    ("value", "switching"): "fastest machine while loads are even, else soonest-finishing",
-    ("etc", "sa"): "fastest machine while loads are even, else soonest-finishing",
+    ("value", "switching"): "fastest machine, soonest-finishing when loads are uneven",
+    ("etc", "sa"): "fastest machine, soonest-finishing when loads are uneven",
 }
 
 
@@ -783,8 +783,8 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
 
 def _worse_parts(behind: tuple[str, ...]) -> list[list[_Part]]:
     """The heuristics clearly worse than a group not told apart, a clause every lead of the group says, each form a
-    choice: "; only lz (load balance, most error first) and le (...) are clearly worse" (named in words), else
-    "; only two are clearly worse" (the line below the lead names them, :func:`trade_off`); "; 5 are clearly worse"
+    choice: "; only lz (load balance, largest estimate error first) and le (...) are clearly worse" (named in words),
+    else "; only two are clearly worse" (the line below the lead names them, :func:`trade_off`); "; 5 are clearly worse"
     for more; none when none is."""
     if not behind:
         return [[]]
@@ -1119,7 +1119,7 @@ def _params_words(name: str, params: dict[str, str], model: str | None) -> str:
 
 def run_words(labels: list[str], model: str | None = None) -> dict[str, str]:
     """Each label's plain words in a run's lines (:func:`heuristic_words`), told apart from its namesakes
-    (:func:`told_apart`): "most error first, error weighted in full" for "fz" beside "fz (beta=0.1)"."""
+    (:func:`told_apart`): "largest estimate error first, error weighted in full" for "fz" beside "fz (beta=0.1)"."""
     return {label: heuristic_words(shown, model) for label, shown in told_apart(labels, model).items()}
 
 
@@ -1176,8 +1176,8 @@ def in_words(label: str, model: str | None = None) -> str:
 
 def each_in_words(labels: list[str], model: str | None = None) -> list[str]:
     """A run's heuristics, each with its plain words beside it and told apart from its namesakes (:func:`run_words`):
-    "fz (most error first, error weighted in full)" beside "fz (most error first, error weighted a tenth)", never
-    "fz (most error first)" for both."""
+    "fz (largest estimate error first, error weighted in full)" beside "fz (largest estimate error first, error
+    weighted a tenth)", never "fz (largest estimate error first)" for both."""
     words = run_words(labels, model)
     return [named_once([label], {label: words[label]})[0] for label in labels]
 

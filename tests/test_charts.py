@@ -469,8 +469,8 @@ def test_bars_and_distributions_name_each_heuristic_in_plain_words_on_hover_and_
     fig = metric_bars(_summary(labels, bars), bars)
     for trace in fig.data:
         assert list(trace.hovertext) == ["fa: earliest estimated finish",
-                                         "fz (beta=0.1): most error first, error at a tenth of its usual weight, "
-                                         "β = 0.1", "lz: load balance, most error first"]
+                                         "fz (beta=0.1): largest estimate error first, error at a tenth of its usual "
+                                         "weight, β = 0.1", "lz: load balance, largest estimate error first"]
         assert "%{hovertext}" in trace.hovertemplate and "interval [" not in trace.hovertemplate  # words, no brackets
     units = [fig.layout[f"xaxis{k if k > 1 else ''}"].title.text for k in range(1, len(bars) + 1)]
     assert units == ["seconds", "%", "%"]  # efficiency has its unit; the error, a fraction, is shown in %
@@ -483,7 +483,7 @@ def test_bars_and_distributions_name_each_heuristic_in_plain_words_on_hover_and_
     results = pd.DataFrame({"heuristic": labels * 2, "trial": [0, 0, 0, 1, 1, 1], "efficiency": [50.0] * 6})
     box = trial_distribution(results, efficiency)
     assert box.layout.xaxis.title.text == "Efficiency (%), higher is better" and box.layout.yaxis.title.text
-    assert box.data[2].hovertemplate.startswith("lz: load balance, most error first<br>")
+    assert box.data[2].hovertemplate.startswith("lz: load balance, largest estimate error first<br>")
 
 
 def test_no_axis_writes_an_si_prefix_beside_its_unit():
@@ -510,7 +510,7 @@ def test_curves_over_time_name_the_heuristic_on_hover_and_a_log_axis_says_so():
     curve = Curve("lz", t, t / 10, t / 20, t / 5)
     fig = band_chart([curve], "Error", "estimation error (%)", log=True, percent=True)
     line = next(d for d in fig.data if d.mode == "lines" and d.showlegend is not False and d.fill != "toself")
-    assert line.hovertemplate.startswith("lz: load balance, most error first<br>")
+    assert line.hovertemplate.startswith("lz: load balance, largest estimate error first<br>")
     assert fig.layout.yaxis.title.text == "estimation error (%), log scale"
     assert fig.layout.xaxis.title.text == "time (s)"
     assert fig.layout.xaxis.exponentformat == "none"

@@ -303,8 +303,8 @@ def test_a_harder_workload_leads_with_what_got_worse_and_says_a_better_number_is
     fast = _twice_the_rate(base)
     cmp = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, [15, 16, 14, 15, 16, 15, 17, 12]))
     lead, rest = cmp.change_parts()
-    assert lead == ("twice the arrival rate: mean flow time of mct 10 → 15 s (clearly worse); makespan 10% shorter "
-                    "only because arrivals span half the time.")  # the worse change first, then why the better one
+    assert lead == ("twice the arrival rate: mean flow time of mct 10 → 15 s (clearly worse); its makespan 10% "
+                    "shorter, but arrivals span half the time.")  # the worse change first, then why the better one
     assert "Also a real change: makespan 10% shorter, for the better" in " ".join(rest)
     assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."  # said short in the lead
     assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest
@@ -461,8 +461,8 @@ def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner()
     assert lead == ("twice the arrival rate: the machines cannot keep up whatever the mapping (they can take 0.67 "
                     "times these arrivals), so tasks pile up.")  # "for the whole run": below, where it does not fit
     assert word_count(lead) <= CHANGE_LEAD_WORDS
-    assert rest[1].startswith("Average tasks in system of lpas (earliest finish on planned machines) 5.158 → 86,600 "
-                              "tasks, 16,789 times; 95% ")
+    assert rest[1].startswith("Average tasks in system of lpas (earliest finish among its class's machines) 5.158 → "
+                              "86,600 tasks, 16,789 times; 95% ")
     assert rest[-1] == "No heuristic keeps up, so a ranking would only compare how fast their queues grow."
     said = " ".join(rest)
     assert "16,789 times;" in said and "%" not in said.replace("95% interval", "") and "how long the run was" in said
@@ -472,8 +472,8 @@ def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner()
 def test_a_what_if_one_heuristic_cannot_keep_up_with_names_it_and_keeps_the_winner():
     cmp = _overloaded_pair("Half the arrival rate", {"lpas"})  # the LP could keep up: only lpas did not
     lead, rest = cmp.change_parts()
-    assert lead == ("half the arrival rate: lpas (earliest finish on planned machines) cannot keep up with these "
-                    "arrivals, so tasks pile up for the whole run.")  # the values with their unit: below, in full
+    assert lead == ("half the arrival rate: lpas (earliest finish among its class's machines) cannot keep up with "
+                    "these arrivals, so tasks pile up for the whole run.")  # the values with their unit: below, in full
     assert rest[1].startswith("Average tasks in system of lpas 5.158 → 86,600 tasks")
     assert rest[-1] == "The winner changes from lpas to kpb (each class's fastest machine)."
 
@@ -493,7 +493,7 @@ def test_a_what_if_that_keeps_up_against_an_overloaded_baseline_says_so_first():
     lead, rest = compare_runs(heavy, grown, light, kept).change_parts()
     # the heuristic the reader follows: the winner now (lpas), not the baseline's (kpb) of queues that all grew
     assert lead == ("half the arrival rate: the machines now keep up; average tasks in system of lpas (earliest "
-                    "finish on planned machines) 86,600 → 5.16 tasks."), lead  # its unit, as the leads say it
+                    "finish among its class's machines) 86,600 → 5.16 tasks."), lead  # its unit, as the leads say it
     assert word_count(lead) <= CHANGE_LEAD_WORDS
     said = " ".join(rest)
     assert "In the baseline, the machines cannot keep up whatever the mapping (they can take 0.67 times" in said
@@ -553,8 +553,8 @@ def test_a_new_winner_is_said_in_three_words_where_the_whole_clause_would_not_fi
     assert cmp.winner_words() == "the winner changes from mct to kpb"
     assert cmp.winner_words(short=True) == "kpb now wins"
     lead, rest = cmp.change_parts()  # the new winner is in the lead's first words: the best against the best
-    assert lead == ("twice the arrival rate: the best makespan moves from mct 100 s to kpb 143 s (43% longer: a real "
-                    "change, for the worse).")  # the old winner's own change: below
+    assert lead == ("twice the arrival rate: the best makespan moves from 100 s (mct) to 143 s (kpb), 43% longer: a "
+                    "real change, for the worse.")  # the old winner's own change: below
     assert word_count(lead) <= CHANGE_LEAD_WORDS and rest[-1] == "The winner changes from mct to kpb."
 
 
@@ -581,7 +581,7 @@ def test_a_new_winner_is_judged_against_the_old_one_trial_by_trial_and_the_old_w
     by = lambda t, h: t[t["heuristic"] == h].set_index("trial")[metric.name]  # noqa: E731
     assert cmp.best == change_of(metric, by(before, "mct"), by(after, "kpb"), True, ("mct", "kpb"))
     lead, rest = cmp.change_parts()
-    assert lead.startswith("twice the arrival rate: the best makespan moves from mct 100 s to kpb 143 s")
+    assert lead.startswith("twice the arrival rate: the best makespan moves from 100 s (mct) to 143 s (kpb)")
     assert "The old winner: makespan of mct (minimum completion time) 100 → 195 s (95% longer in every trial)." in rest
     assert "Makespan of mct 100 → 195 s, +95% in every trial, compared trial by trial (paired)." in " ".join(rest)
     kept = compare_runs(base, before, base, before)  # the winner stays: no best-against-best line

@@ -74,7 +74,7 @@ def test_a_worse_change_of_a_harder_workload_says_the_better_headline_number_too
     in half the time), its size below."""
     lead = _twice_the_rate_stretched().change_lead()
     assert lead == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
-                    "makespan shorter only because arrivals span half the time."), lead
+                    "its makespan shorter, but arrivals span half the time."), lead
     assert word_count(f"Against run #2, {lead}") <= LINE_WORDS
 
 
@@ -95,10 +95,11 @@ def test_the_two_values_said_agree_with_the_difference_said():
     difference as they give it, "about" (the detail below gives the unrounded means and the paired difference)."""
     moved = Change("value", "max-min", "slack-sufferage", 91.28, 90.84, -0.44, -0.6, -0.3, "points", True, (50, 50))
     said = _best_words(moved, VALUE)
-    assert said == ("the best value moves from max-min 91.3% to slack-sufferage 90.8% of the upper bound (about 0.5 "
-                    "points lower: real, but tiny)"), said
+    assert said == ("the best value moves from 91.3% (max-min) to 90.8% of the upper bound (slack-sufferage), about "
+                    "0.5 points lower: real, but tiny"), said
     short = _best_words(moved, VALUE, short=True)
-    assert short.startswith("the best value moves from max-min 91.3% to slack-sufferage 90.8% (about 0.5 points lower")
+    assert short.startswith("the best value moves from 91.3% (max-min) to 90.8% (slack-sufferage), about 0.5 points "
+                            "lower")
     assert _detail(moved, VALUE).startswith("Value of max-min 91.28% → slack-sufferage 90.84% of the upper bound, "
                                             "-0.4 points; 95% interval: 0.3–0.6 points lower")
     same = Change("value", "max-min", "max-min", 91.28, 90.84, -0.44, -0.6, -0.3, "points", True, (50, 50))

@@ -51,7 +51,7 @@ def test_a_share_that_falls_with_twice_the_machines_says_the_value_itself_fell_a
     cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0)
     assert cmp.shares == (("value_pct_ub", "value", "upper_bound"),)
     line = cmp.change_summary()
-    assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse), "
+    assert line == ("twice the machines: the best value moves from 91.4% (max-min) to 87.6% (max-max), clearly worse, "
                     "as the value itself falls while the upper bound stays.\n\nMax-max now wins."), line
     # one colon, and no second number beside the share's own ("falls 4.1%" beside a 3.8-point fall read as a clash)
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
@@ -68,7 +68,7 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     says it, in the metric's own words, before the winner."""
     cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0, early=(400.0, 30.0))
     line = cmp.change_summary()
-    assert line == ("twice the machines: the best value moves from max-min 91.4% to max-max 87.6% (clearly worse), "
+    assert line == ("twice the machines: the best value moves from 91.4% (max-min) to 87.6% (max-max), clearly worse, "
                     "as the value itself falls while the upper bound stays.\n\nThe fall is in the value of tasks that "
                     "arrive before scoring starts: max-min 4.3% → max-max 0.35% of the upper bound (work done "
                     "before scoring starts earns nothing). The rest of the value barely moves. Max-max now "
@@ -130,7 +130,7 @@ def test_a_makespan_shorter_from_faster_arrivals_says_why():
     assert cmp.arrival_factor() == 2.0
     line = cmp.change_summary()
     assert line == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
-                    "makespan shorter only because arrivals span half the time.\n\nThe winner on makespan stays "
+                    "its makespan shorter, but arrivals span half the time.\n\nThe winner on makespan stays "
                     "mct."), line
     assert word_count(f"Against run #2, {cmp.change_lead()}") <= LINE_WORDS
     assert "Also a real change: makespan 38% shorter" in cmp.change_line()  # its size below

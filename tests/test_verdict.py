@@ -278,7 +278,7 @@ def test_quickstart_lines_name_its_heuristics():
     bars = [m.name for m in hcsched.get_model(scenario.model).bar_metrics()
             if not m.name.startswith("normalized_") and m.better and not m.of]  # utilisation: neither is better
     assert [v.metric for v in found] == bars  # makespan, the headline, is first already; its ratio to the bound is not
-    said = [found[0].text] + ([found[0].detail] if found[0].detail else [])
+    said = [x for x in (found[0].text, found[0].gloss_text, found[0].detail) if x]
     assert verdict_lines(found)[len(said)] == found[0].bound_text  # how far the winner is from the lower bound: next
     assert re.fullmatch(rf"{found[0].best} is \d+\.\d% above the lower bound on average \(95% interval: .*\): its "
                         r"makespan is at most that far from the best possible\.", found[0].bound_text)
@@ -483,7 +483,7 @@ def test_each_heuristic_is_named_in_plain_words_where_first_mentioned_and_only_t
 def test_the_presets_lead_sentence_names_its_heuristics_in_words():
     scenario = hcsched.preset("alazzoni-B")
     lead = scenario_verdicts(scenario, hcsched.simulate(scenario, trials=3, jobs=1))[0]
-    assert ("lpas (earliest finish on planned machines)" in lead.text
+    assert ("lpas (earliest finish among its class's machines)" in lead.text
             and "kpb (each class's fastest machine)" in lead.text)  # its kbar=1 in words
 
 

@@ -92,7 +92,7 @@ def test_an_estimation_lead_with_no_clear_winner_gives_the_interval_and_no_raw_k
     found = scenario_verdicts(preset("page-system-a"), estimation_results)
     lead = headline(found).lead
     assert lead.startswith("No clear winner on makespan") and "(95% interval: " in lead, lead
-    assert "fz (most error first, error weighted a tenth)" in lead
+    assert "fz (largest estimate error first, error weighted a tenth)" in lead
     assert word_count(lead) <= LEAD_WORDS
     said = _said(found)
     assert "beta=" not in said and "fz (error weighted a tenth)" in said, said  # as the charts say it
@@ -104,7 +104,7 @@ def test_the_partial_lead_while_running_names_the_leader_in_words(estimation_res
     so_far = estimation_results[estimation_results["trial"] < 21]
     said = progress_lead(scenario_verdicts(sc, so_far), 21, 30, "trial")
     assert "beta=" not in said and said.startswith("So far, 21 of 30 trials: "), said
-    assert "fz (most error first, error weighted a tenth)" in said
+    assert "fz (largest estimate error first, error weighted a tenth)" in said
     assert word_count(said) <= LEAD_WORDS
 
 
@@ -145,7 +145,7 @@ def test_a_unit_the_metric_names_is_not_said_twice_in_a_lead():
     values = {"kpb": [5.6, 5.7, 5.5, 5.6], "lpas": [5.158, 5.2, 5.1, 5.15]}
     sc = preset("alazzoni-B").replace(heuristics=list(values))
     lead = headline(scenario_verdicts(sc, results_of(values, "mean_in_system"))).lead
-    assert "has the lowest average tasks in system (" in lead and " at 5.15, 8" in lead and " tasks," not in lead, lead
+    assert "has the lowest average tasks in system" in lead and " at 5.15, 8" in lead and " tasks," not in lead, lead
     metrics = {m.name: m for m in get_model("classes").metrics}
     v = verdict(results_of({"kpb": [0.43, 0.44, 0.42], "lpas": [0.397, 0.4, 0.39]}, "mean_response"),
                 metrics["mean_response"])
@@ -167,7 +167,7 @@ def test_a_name_whose_title_only_adds_algorithm_is_said_in_words():
     """A manager read "switching (Switching Algorithm)" and "sa (Switching algorithm)": the name said twice."""
     from hcsched.verdict import heuristic_words
 
-    assert heuristic_words("switching", "value") == "fastest or soonest-finishing machine, by load"
+    assert heuristic_words("switching", "value") == "fastest machine, soonest-finishing when loads are uneven"
     assert heuristic_words("sa", "etc") == heuristic_words("switching", "value")
     assert heuristic_words("ga", "value") == "genetic algorithm, static"  # a title that says more stays, in a
     assert heuristic_words("mct", "etc") == "minimum completion time"  # sentence's lower case ("rr (round robin)")
@@ -188,8 +188,8 @@ def test_a_value_lead_names_the_runner_up_and_says_what_value_is():
     values["max-min"] = list(np.array(values["switching"]) + 1.5 + rng.normal(0, 0.3, 20))
     h = headline(scenario_verdicts(sc.replace(heuristics=list(values)), results_of(values, "value_pct_ub")))
     assert h.lead.startswith("max-min (latest-finishing task first) has the highest value at "), h.lead
-    assert "points above switching (fastest or soonest-finishing machine, by load), the runner-up: a real " \
-        "difference (95% interval: " in h.lead, h.lead  # the role after the name: "the runner-up switching" a verb
+    assert "points above switching (fastest machine, soonest-finishing when loads are uneven), the runner-up: a " \
+        "real difference (95% interval: " in h.lead, h.lead  # the role after the name: "the runner-up switching" a verb
     assert word_count(h.lead) <= LEAD_WORDS
     assert h.gloss == VALUE_GLOSS
 
@@ -240,11 +240,11 @@ def test_an_estimation_lead_names_the_two_clearly_worse_and_says_no_symbol():
                             + rng.normal(0, 200, 30)) for h in sc.heuristics}
     h = headline(scenario_verdicts(sc, results_of(values)))
     assert h.lead.endswith("; only two are clearly worse."), h.lead  # counted: their words leave no room
-    assert "β" not in h.lead and "fz (most error first, error weighted a tenth)" in h.lead, h.lead
+    assert "β" not in h.lead and "fz (largest estimate error first, error weighted a tenth)" in h.lead, h.lead
     assert "(95% interval: " in h.lead and word_count(h.lead) <= LEAD_WORDS
     said = trade_off(scenario_verdicts(sc, results_of(values)))  # the line under the lead, never folded, names them
-    assert re.match(r"The two clearly worse are (lz|le) \(load balance, (most|least) error first\) and (le|lz) "
-                    r"\(load balance, (least|most) error first\)\.", said), said
+    assert re.match(r"The two clearly worse are (lz|le) \(load balance, (largest|smallest) estimate error first\) and "
+                    r"(le|lz) \(load balance, (smallest|largest) estimate error first\)\.", said), said
 
 
 def test_a_bare_label_beside_its_namesake_with_parameters_is_told_apart():
@@ -255,13 +255,14 @@ def test_a_bare_label_beside_its_namesake_with_parameters_is_told_apart():
     assert told_apart(labels, "estimation") == {"fa": "fa", "fz": "fz (beta=1)", "fz (beta=0.1)": "fz (beta=0.1)",
                                                 "la": "la"}
     words = run_words(labels, "estimation")
-    assert words["fz"] == "most error first, error weighted in full"
-    assert words["fz (beta=0.1)"] == "most error first, error weighted a tenth"
+    assert words["fz"] == "largest estimate error first, error weighted in full"
+    assert words["fz (beta=0.1)"] == "largest estimate error first, error weighted a tenth"
     assert told_apart(["fa", "fz"], "estimation") == {"fa": "fa", "fz": "fz"}
-    # Home lists the run's heuristics the same way: "fz (most error first)" twice read as one heuristic named twice
+    # Home lists the run's heuristics the same way: "fz (largest estimate error first)" twice read as one heuristic
+    # named twice
     assert each_in_words(labels, "estimation") == [
-        "fa (earliest estimated finish)", "fz (most error first, error weighted in full)",
-        "fz (most error first, error weighted a tenth)", "la (load balance)"]
+        "fa (earliest estimated finish)", "fz (largest estimate error first, error weighted in full)",
+        "fz (largest estimate error first, error weighted a tenth)", "la (load balance)"]
 
 
 def test_a_lead_so_far_keeps_the_value_before_the_metrics_gloss():

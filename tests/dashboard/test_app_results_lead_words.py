@@ -144,8 +144,8 @@ def test_the_caption_on_reading_intervals_says_the_models_word_for_a_trial(name,
 
 
 def test_the_estimation_bars_tell_the_two_fz_apart():
-    """Two bars read "fz / most error first" and "fz (error weighted a tenth) / most error first": the bare one says
-    its weight too, "fz (error weighted in full)", on the charts' ticks."""
+    """Two bars read "fz / largest estimate error first" and "fz (error weighted a tenth) / largest estimate error
+    first": the bare one says its weight too, "fz (error weighted in full)", on the charts' ticks."""
     import plotly.graph_objects as go
 
     labels = [h.label for h in preset("page-system-a").heuristics]

@@ -311,8 +311,8 @@ def test_the_texts_and_the_gantt_rows_of_a_system_with_groups_say_what_the_rate_
         assert axis.tickfont.size == 8  # rows of about 10 px
     assert shown_text("But kpb (kbar=14) has the highest share") == ("But kpb (each class's 14 fastest machines) "
                                                                      "has the highest share")
-    assert shown_text("lpas (earliest finish on planned machines) and mine (x=1)") == (
-        "lpas (earliest finish on planned machines) and mine (x=1)")
+    assert shown_text("lpas (earliest finish among its class's machines) and mine (x=1)") == (
+        "lpas (earliest finish among its class's machines) and mine (x=1)")
 
 
 def test_a_manager_reads_kpb_and_the_share_of_arrivals_in_words_with_no_symbol():

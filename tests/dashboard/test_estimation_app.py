@@ -398,7 +398,7 @@ def test_home_of_page_system_a_says_its_heuristics_and_estimator_in_words():
     assert not re.search(r"\b(FA|FE|FZ|LA|LE|LZ|RR|LL|EF)\b", text), text  # no bare code of the paper
     assert "the paper's heuristics, which map tasks by these estimates and weigh their errors, are compared with " \
            "five common schedulers as baselines: round robin" in text.lower()
-    assert "fz (most error first, error weighted a tenth)" in text
+    assert "fz (largest estimate error first, error weighted a tenth)" in text
     assert "450 tasks; run times estimated from the most alike of each processor's last 100 runs of a problem, " \
            "the longest and shortest 10% of those left out" in text and "L = 0.1" not in text and "k-NN" not in text
     assert "The slowest runs at 0.90 of the fastest's speed." in text
@@ -410,8 +410,9 @@ def test_results_of_page_system_a_say_the_parameters_and_the_estimator_in_words(
     sc = preset("page-system-a").replace(trials=2, heuristics=["fa", "fz", {"name": "fz", "beta": 0.1}, "ef"])
     at = open_results(sc, timeout=180)
     text = words_read(at)
-    assert "most error first; beta=0.1" not in text and "error^beta" not in text and "nearest of them" not in text
-    assert "fz (most error first, error weighted a tenth)" in text, text
+    assert "largest estimate error first; beta=0.1" not in text and "error^beta" not in text
+    assert "nearest of them" not in text
+    assert "fz (largest estimate error first, error weighted a tenth)" in text, text
     assert "of a problem, the longest and shortest 10% of those left out. The schedulers weigh the past errors of " \
            "alike runs" in text
     assert "Efficiency: the share of the processors' time spent on tasks, computing or moving data; higher is " \
@@ -421,4 +422,4 @@ def test_results_of_page_system_a_say_the_parameters_and_the_estimator_in_words(
     assert ". Run times estimated from the most alike of each processor's" in facts
     assert "k-NN" not in facts and "(k-NN) of section 2.1" in text  # the symbol once, in the names' table (folded)
     gantt = at.multiselect(key="results_gantt_heuristics")
-    assert "fz (beta=0.1): most error first, error at a tenth of its usual weight, β = 0.1;" in gantt.help
+    assert "fz (beta=0.1): largest estimate error first, error at a tenth of its usual weight, β = 0.1;" in gantt.help

@@ -90,5 +90,5 @@ def test_home_names_each_heuristic_in_words():
     assert not at.exception, at.exception
     line = next(c.value for c in at.caption if "; heuristics: " in c.value)
     assert line.endswith("heuristics: mct (minimum completion time), kpb (K-percent best), min-min (soonest-finishing "
-                         "task first), sufferage (task that would suffer most first)"), line
+                         "task first), sufferage (task that would lose most without its best machine)"), line
     assert not any(c.value.endswith("heuristics: mct, kpb, min-min, sufferage") for c in at.caption)

@@ -22,7 +22,7 @@ def test_the_estimation_bars_say_each_heuristic_in_words_under_its_short_name():
     fig = heuristic_ticks("estimation", _bars(labels), labels)
     ticks = list(fig.layout.yaxis.ticktext)
     assert ticks[0].startswith("fa<br>") and "earliest estimated finish" in ticks[0]
-    assert ticks[1].startswith("fz (error weighted a tenth)<br>") and "most error first" in ticks[1]
+    assert ticks[1].startswith("fz (error weighted a tenth)<br>") and "largest estimate error first" in ticks[1]
     assert "beta=" not in ticks[1] and "β" not in ticks[1]  # the lead's words, no symbol (tryout42e, defect 12)
     assert "round robin" in ticks[2]  # in a sentence's case, as the lines say it
     assert fig.layout.height == 300 + WORDS_PX * 3

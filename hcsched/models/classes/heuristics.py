@@ -322,7 +322,7 @@ HEURISTICS: tuple[Heuristic, ...] = (
     _classes(LPBased, "lpas", kernels.EARLIEST, "III-A", "LP-based affinity scheduling",
              "Solves the allocation LP and maps a class-i arrival to the machine with the earliest expected "
              "completion time among S_i, the machines with delta*_ij > 0.",
-             short_words="earliest finish among machines planned for its class"),
+             short_words="earliest finish among its class's machines"),
     _classes(LPBased, "lpas-2k", kernels.TWO_CHOICES, "IV-A.1", "LPAS-2/k",
              "Like LPAS, but compares only two machines of S_i, drawn with probabilities proportional to "
              "delta*_ij mu_ij (the second from the rest); fewer machines are asked for their state.", factor=2.0),

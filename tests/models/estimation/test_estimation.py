@@ -713,10 +713,11 @@ def test_direction_le_far_above_la(small_b_results):
 
 
 def test_direction_fe_above_fa(small_b_results):
-    """Section 5.5, Figs. 10-11: FE (least error first) has the largest makespans of FA, FE and FZ. Here FE is above
-    FA on every seed tried (1.07, 1.32, 1.07 x over seeds 2008, 1, 2), but against FZ it depends on the seed (0.95,
-    1.19, 0.89 x): on this reduced System B only the half of the claim against FA is robust. (Earlier installations
-    gave FE 1.2-1.9 x the next worst: this model's results are not identical across machines and library versions.)"""
+    """Section 5.5, Figs. 10-11: FE (smallest estimate error first) has the largest makespans of FA, FE and FZ. Here FE
+    is above FA on every seed tried (1.07, 1.32, 1.07 x over seeds 2008, 1, 2), but against FZ it depends on the seed
+    (0.95, 1.19, 0.89 x): on this reduced System B only the half of the claim against FA is robust. (Earlier
+    installations gave FE 1.2-1.9 x the next worst: this model's results are not identical across machines and
+    library versions.)"""
     mean = small_b_results.groupby("heuristic")["makespan"].mean()
     assert mean["fe"] > 1.03 * mean["fa"]
 

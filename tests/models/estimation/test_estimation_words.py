@@ -22,20 +22,21 @@ def sentences(text: str) -> list[str]:
 
 
 def test_beta_is_said_in_words_alone_short_enough_for_a_lead():
-    """tryout42d: "fz (most error first, error at a tenth of its usual weight, β = 0.1)" left a lead no room to name
-    the heuristics clearly worse, and a manager does not read β: words alone (the symbol is the names' table's)."""
-    assert heuristic_words("fz (beta=0.1)", "estimation") == "most error first, error weighted a tenth"
-    assert in_words("fz (beta=0.1)", "estimation") == "fz (most error first, error weighted a tenth)"
-    assert in_words("fe (beta=0.5)", "estimation") == "fe (least error first, error weighted a half)"
+    """tryout42d: "fz (largest estimate error first, error at a tenth of its usual weight, β = 0.1)" left a lead no room
+    to name the heuristics clearly worse, and a manager does not read β: words alone (the symbol is the names'
+    table's)."""
+    assert heuristic_words("fz (beta=0.1)", "estimation") == "largest estimate error first, error weighted a tenth"
+    assert in_words("fz (beta=0.1)", "estimation") == "fz (largest estimate error first, error weighted a tenth)"
+    assert in_words("fe (beta=0.5)", "estimation") == "fe (smallest estimate error first, error weighted a half)"
     assert heuristic_words("lz (beta=0.3)", "estimation").endswith("error weighted 0.3 times")
     # on hover (folded), the words in full and the paper's symbol once after them
     assert heuristic_hover("fz (beta=0.1)", "estimation") == \
-        "fz (beta=0.1): most error first, error at a tenth of its usual weight, β = 0.1"
+        "fz (beta=0.1): largest estimate error first, error at a tenth of its usual weight, β = 0.1"
 
 
 def test_a_charts_short_name_says_beta_as_the_lead_does_with_no_symbol():
-    """tryout42e: the lead said "fz (most error first, error weighted a tenth)" and the charts and the Gantt's chips
-    "fz (β = 0.1)": the charts' names in the lead's words now (the symbol is the Heuristics page's)."""
+    """tryout42e: the lead said "fz (largest estimate error first, error weighted a tenth)" and the charts and the
+    Gantt's chips "fz (β = 0.1)": the charts' names in the lead's words now (the symbol is the Heuristics page's)."""
     from hcsched.models.estimation.heuristics import short_name
 
     assert short_name("fz (beta=0.1)") == "fz (error weighted a tenth)"
@@ -58,7 +59,7 @@ def test_every_built_in_parameter_of_every_preset_and_the_tiny_scenario_has_word
 
 
 def test_a_parameter_without_words_leaves_the_label_as_written():
-    assert heuristic_words("fz (beta=x)", "estimation") == "most error first; beta=x"
+    assert heuristic_words("fz (beta=x)", "estimation") == "largest estimate error first; beta=x"
 
 
 def test_a_plug_ins_parameter_of_a_built_in_name_keeps_its_authors_meaning():
