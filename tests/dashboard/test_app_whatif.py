@@ -321,9 +321,8 @@ def test_a_what_if_already_run_says_so_under_its_button_not_a_time_to_wait():
     assert not at.exception
 
 
-def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
-    """A run of the baseline's exact scenario is not run twice: the baseline's results show again, and the line says
-    them against the run shown before (it said nothing: a baseline is not compared with itself)."""
+def back_to_the_first_run():
+    """app.py after a run of SMALL and its what-if of twice the machines (run #2), run #1's scenario loaded again."""
     at = app("app.py", scenario=SMALL)
     at.switch_page("pages/run.py").run()
     run(at)
@@ -331,6 +330,13 @@ def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
     at.button(key="results_whatif_0").click().run()  # twice the machines: run #2
     until_ended(at)
     at.session_state["scenario"] = at.session_state["history"][0].scenario  # back to run #1's, exactly
+    return at
+
+
+def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
+    """A run of the baseline's exact scenario is not run twice: the baseline's results show again, and the line says
+    them against the run shown before (it said nothing: a baseline is not compared with itself)."""
+    at = back_to_the_first_run()
     at.switch_page("pages/run.py").run()
     at.button(key="run_start").click().run()
     at.switch_page("pages/results.py").run()
@@ -344,13 +350,7 @@ def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
 def test_a_runs_scenario_loaded_again_after_a_what_if_shows_that_run_not_run_to_see():
     """A run's link opened again after a what-if (its scenario loaded, no Run pressed) showed the what-if's results
     under "The last results are of ...: Run to see this one's"; the session keeps that run, so it shows."""
-    at = app("app.py", scenario=SMALL)
-    at.switch_page("pages/run.py").run()
-    run(at)
-    at.switch_page("pages/results.py").run()
-    at.button(key="results_whatif_0").click().run()  # twice the machines: run #2
-    until_ended(at)
-    at.session_state["scenario"] = at.session_state["history"][0].scenario  # as the link of run #1 loads it
+    at = back_to_the_first_run()  # as the link of run #1 loads it
     at.switch_page("pages/results.py").run()
     assert at.session_state["results"] is at.session_state["history"][0].run
     assert not any("Run to see" in w.value for w in at.warning), [w.value for w in at.warning]
