@@ -57,6 +57,7 @@ from hcsched.formatting import (
     readable_pair,
     said_pair,
     seconds_number,
+    sentence_start,
     span_pair,
     time_span,
 )
@@ -68,16 +69,20 @@ from hcsched.setting_words import RATE as _RATE
 from hcsched.setting_words import SETTINGS, Setting, setting_of  # noqa: F401 (SETTINGS: said from here too)
 from hcsched.stats import t_quantile
 from hcsched.verdict import (
+    LEAD_WORDS,
     by_a_hair,
     difference_kind,
     headline_metric,
     headline_metrics,
     is_small,
     metric_words,
+    named_in,
     named_once,
     of_what,
     run_words,
+    said_bare,
     scenario_verdicts,
+    sentences,
     size_text,
     small_words,
     word_count,
@@ -842,12 +847,35 @@ class RunComparison:
         values in full, the change's 95% interval and how it was computed. Each heuristic is named in words at its
         first mention (:func:`~hcsched.verdict.named_once`), in the lead where that still fits, else in the rest."""
         lead, rest = self._bare_parts()
-        names = {k: v for s in (self.before, self.after) for k, v in run_words([h.label for h in s.heuristics],
-                                                                                 s.model).items()}
+        names = self._names()
         named = named_once([lead, *rest], names)
         if word_count(named[0]) <= CHANGE_LEAD_WORDS:
             return named[0], named[1:]
         return lead, named_once(rest, names)
+
+    def _names(self) -> dict[str, str]:
+        """Both runs' heuristics' labels -> their plain words (:func:`~hcsched.verdict.run_words`)."""
+        return {k: v for s in (self.before, self.after)
+                for k, v in run_words([h.label for h in s.heuristics], s.model).items()}
+
+    def _named_below(self, lead: str, below: list[str]) -> list[str]:
+        """The sentences under the lead with each heuristic named in words at its first mention where the lead did
+        not name it (said bare there for room), and, for one said bare that no line names (the lead, or a sentence
+        naming it would take past :data:`~hcsched.verdict.LEAD_WORDS`), its words in one legend sentence ("max-min:
+        latest-finishing task first; switching: fastest machine, ..."): a manager reads every heuristic in words on
+        the lines in view."""
+        names = self._names()
+        done, named = set(named_in(lead, names)), []
+        for line in below:
+            said = named_once([line], names, skip=done)[0]
+            if max(map(word_count, sentences(said))) > LEAD_WORDS:
+                said = line
+            done |= set(named_in(said, names))
+            named.append(said)
+        unsaid = said_bare(" ".join([lead, *named]), {k: v for k, v in names.items() if k not in done})
+        if unsaid:  # a legend, one sentence
+            named.append("; ".join(f"{label}: {names[label]}" for label in unsaid) + ".")
+        return [sentence_start(x) for x in named]
 
     def _bare_parts(self) -> tuple[str, list[str]]:
         """:meth:`change_parts` with the heuristics' labels alone."""
@@ -1055,29 +1083,33 @@ class RunComparison:
         though makespan is 38% shorter." then "The winner on makespan stays sufferage.", "No clear winner any more."):
         a manager asks it of every what-if, and the lead stays within :data:`LINE_WORDS` with whom it is against. No
         winner after a lead that says the best against the best, nor after one where a run's queues piled up: those
-        say the winner (or why there is none) themselves."""
-        lead, rest = self.change_parts()
+        say the winner (or why there is none) themselves, and every heuristic in words (:meth:`summary_parts`)."""
+        lead, below = self.summary_parts()
+        return f"{lead}{WINNER_BELOW}{' '.join(below)}" if below else lead
+
+    def summary_parts(self) -> tuple[str, list[str]]:
+        """(lead, the sentences under it) of :meth:`change_summary`: the view of two runs shows both, the figures
+        folded below them."""
+        lead, _ = self.change_parts()
+        return lead, self._named_below(lead, [x for x in self._winner_below(lead) if x])
+
+    def _winner_below(self, lead: str) -> list[str]:
+        """What :meth:`change_summary` says under ``lead``, its heuristics' labels bare."""
         found = self.leading()
         if found is None or self._piles_up(found[1]) is not None:
-            return lead
-        below = []
+            return []
         if self._old_winner() is not None:  # the winner is said in its lead, or left out for why the share moved
             winner = self.winner_words(short=True)
             why = self.share_why(self.headline, self.best)
-            if why and why in lead:
-                below.append(self.part_why(self.headline, self.best))
-                if winner not in lead:
-                    below.append(f"{winner[:1].upper()}{winner[1:]}.")
-        else:
-            why = self.share_why(*found)
-            if why and why in lead:
-                below.append(self.part_why(*found))
-            on = "" if found[0].name == self.headline.name else metric_words(self.headline)
-            if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
-                winner = self.winner_words(on, short=True)  # the names in full below, in the rest
-                below.append(f"{winner[:1].upper()}{winner[1:]}.")
-        below = [x for x in below if x]
-        return f"{lead}{WINNER_BELOW}{' '.join(below)}" if below else lead
+            if not why or why not in lead:
+                return []
+            return [self.part_why(self.headline, self.best), *([f"{winner}."] if winner not in lead else [])]
+        why = self.share_why(*found)
+        below = [self.part_why(*found)] if why and why in lead else []
+        on = "" if found[0].name == self.headline.name else metric_words(self.headline)
+        if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
+            below.append(f"{self.winner_words(on, short=True)}.")
+        return below
 
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:

@@ -45,7 +45,7 @@ import dataclasses
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -1182,13 +1182,14 @@ def each_in_words(labels: list[str], model: str | None = None) -> list[str]:
     return [named_once([label], {label: words[label]})[0] for label in labels]
 
 
-def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
+def named_once(lines: list[str], names: Mapping[str, str], skip: Collection[str] = ()) -> list[str]:
     """Each heuristic's plain words beside its label where the lines first mention it (:func:`_named_form`); a label
     already named there, or whose name only repeats it (a plug-in's "Mine" for mine), stays as it is. ``names``: label
-    -> plain words. A label is matched whole, never inside another ("mp" within "mp-load", "kpb" within "kpb
-    (k=10)")."""
+    -> plain words; ``skip``: labels left as they are (named in a line before these). A label is matched whole, never
+    inside another ("mp" within "mp-load", "kpb" within "kpb (k=10)")."""
     forms = {label: _named_form(label, name) for label, name in names.items()
-             if name and not _same_name(name, label_parts(label)[0]) and not _same_name(name, label)}
+             if name and label not in skip and not _same_name(name, label_parts(label)[0])
+             and not _same_name(name, label)}
     found = {}
     for label, form in forms.items():
         pattern = re.compile(r"(?<![\w-])(?:" + re.escape(form) + "|" + re.escape(label) + r")(?![\w-])")
@@ -1204,6 +1205,19 @@ def named_once(lines: list[str], names: Mapping[str, str]) -> list[str]:
     for k, start, end, form in sorted(found.values(), key=lambda x: (x[0], -x[1])):
         out[k] = out[k][:start] + form + out[k][end:]
     return out
+
+
+def said_bare(line: str, names: Mapping[str, str]) -> list[str]:
+    """The labels of ``names`` that ``line`` first mentions without their words (where :func:`named_once` would name
+    them)."""
+    named = named_once([line], names)[0]
+    forms = {label: _named_form(label, name) for label, name in names.items()}
+    return [label for label, form in forms.items() if form in named and form not in line]
+
+
+def named_in(line: str, names: Mapping[str, str]) -> list[str]:
+    """The labels of ``names`` that ``line`` says with their words."""
+    return [label for label, name in names.items() if _named_form(label, name) in line]
 
 
 def headline_metrics(metrics, columns) -> list[Metric]:

@@ -85,7 +85,7 @@ def test_the_winner_is_said_on_the_line_below_a_lead_with_no_room_for_it():
     cmp = _twice_the_rate_stretched()
     lead = cmp.change_lead()
     assert "winner" not in lead
-    assert cmp.change_summary() == f"{lead}\n\nThe winner on makespan stays mct."
+    assert cmp.change_summary() == f"{lead}\n\nThe winner on makespan stays mct (minimum completion time)."
     assert cmp.change_line().endswith("The winner on makespan stays mct.")  # and in full below, as before
 
 
@@ -138,8 +138,10 @@ def test_the_value_swap_says_whether_the_winner_stays_within_28_words():
     cmp = value_swap()
     line = cmp.change_summary()
     assert line == ("switching instead of relative-cost: value of relative-cost 89.6% → switching 89.9% of the upper "
-                    "bound (0.3 points higher: real, but tiny); the winner stays max-min."), line
-    assert word_count(f"Against run #1, {line}") <= LINE_WORDS
+                    "bound (0.3 points higher: real, but tiny); the winner stays max-min.\n\nMax-min: latest-finishing "
+                    "task first; relative-cost: most worth, then lowest relative cost; switching: fastest machine, "
+                    "soonest-finishing when loads are uneven."), line  # the lead's labels in words below it, for room
+    assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     assert "89.9% of the upper bound, +0.3 points; 95% interval: " in cmp.change_line()  # in full below
 
 

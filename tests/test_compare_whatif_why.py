@@ -4,6 +4,8 @@ shorter by faster arrivals says so; the lines of other what-ifs stay as they wer
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 from test_compare_whatif_lines import _stretched, value_swap
 
@@ -52,7 +54,8 @@ def test_a_share_that_falls_with_twice_the_machines_says_the_value_itself_fell_a
     assert cmp.shares == (("value_pct_ub", "value", "upper_bound"),)
     line = cmp.change_summary()
     assert line == ("twice the machines: the best value moves from 91.4% (max-min) to 87.6% (max-max), clearly worse, "
-                    "as the value itself falls while the upper bound stays.\n\nMax-max now wins."), line
+                    "as the value itself falls while the upper bound stays.\n\nMax-max (most worth per second "
+                    "of work first) now wins. Max-min: latest-finishing task first."), line
     # one colon, and no second number beside the share's own ("falls 4.1%" beside a 3.8-point fall read as a clash)
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     said = cmp.change_line()  # both in full below
@@ -71,8 +74,9 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     assert line == ("twice the machines: the best value moves from 91.4% (max-min) to 87.6% (max-max), clearly worse, "
                     "as the value itself falls while the upper bound stays.\n\nThe fall is in the value of tasks that "
                     "arrive before scoring starts: max-min 4.3% → max-max 0.35% of the upper bound (work done "
-                    "before scoring starts earns nothing). The rest of the value barely moves. Max-max now "
-                    "wins."), line
+                    "before scoring starts earns nothing). The rest of the value barely moves. Max-max (most worth "
+                    "per second of work first) now wins. Max-min: latest-finishing task first."), line
+    # the part's sentence would pass 35 words with both named in it: they are named after it instead
     # the rest said too: more machines leave the value that counts as it was
     # the part in the share's own unit, of the same yardstick: "403 → 33 a trial" said no scale
     assert word_count(line.split("\n\n")[1].split(". ")[0]) <= 35
@@ -84,7 +88,8 @@ def test_a_part_that_carries_little_of_the_fall_is_not_said():
     """A part that moved for real but carries under three quarters of the whole's move is no why."""
     cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0, early=(400.0, 250.0))
     line = cmp.change_summary()
-    assert line.endswith("the upper bound stays.\n\nMax-max now wins."), line
+    assert line.endswith("the upper bound stays.\n\nMax-max (most worth per second of work first) now wins. "
+                         "Max-min: latest-finishing task first."), line
     assert "arrive before the window" not in cmp.change_line()
 
 
@@ -96,7 +101,8 @@ def test_a_share_that_falls_because_its_yardstick_grew_says_so_first():
     assert lead == ("twice the machines: value of max-min 91.4% → 80.3% (clearly worse), as the upper bound rises 20% "
                     "and the value itself rises 5.1%."), lead
     assert word_count(f"Against run #1, {lead}") <= LINE_WORDS
-    assert cmp.change_summary().endswith("\n\nThe winner stays max-min."), cmp.change_summary()  # below, for room
+    assert cmp.change_summary().endswith("\n\nThe winner stays max-min (latest-finishing task "
+                                          "first)."), cmp.change_summary()  # below, for room
 
 
 def test_a_share_of_the_same_yardstick_says_no_why():
@@ -131,7 +137,7 @@ def test_a_makespan_shorter_from_faster_arrivals_says_why():
     line = cmp.change_summary()
     assert line == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
                     "its makespan shorter, but arrivals span half the time.\n\nThe winner on makespan stays "
-                    "mct."), line
+                    "mct (minimum completion time)."), line
     assert word_count(f"Against run #2, {cmp.change_lead()}") <= LINE_WORDS
     assert "Also a real change: makespan 38% shorter" in cmp.change_line()  # its size below
 
@@ -158,3 +164,25 @@ def test_a_new_winner_by_under_one_percent_is_said_so_below_the_lead():
     assert cmp.winner_words(short=True) == "max-max now wins, but by only 0.07 points"  # its size, as its lead says
     # it: "under 1% of its value" read as close to 1% for a gap twenty times smaller
     assert not _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0).winners[1].tiny
+
+
+def test_every_heuristic_the_box_mentions_is_named_in_words_once():
+    """A lead with no room says labels bare ("from 91.4% (max-min) to 87.6% (max-max)"): the box names each in words
+    on a line in view, once, never twice, and a lead sentence stays within 35 words."""
+    from test_compare_whatif_lines import _twice_the_rate_stretched
+
+    from hcsched.verdict import LEAD_WORDS, named_in, sentences
+
+    cases = [value_swap(), _twice_the_rate_stretched(),
+             _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0),
+             _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0, early=(400.0, 30.0)),
+             _kim({"max-min": 80.0, "max-max": 79.0, "min-min": 78.0}, 11_124.0, spread=0.0, wobble=0.1)]
+    for cmp in cases:
+        box, names = cmp.change_summary(), cmp._names()
+        mentioned = [label for label in names if re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", box, re.I)]
+        assert mentioned, box
+        for label in mentioned:
+            words = names[label]
+            assert label in named_in(box.lower(), names) or f"{label}: {words}" in box.lower(), (label, box)
+            assert box.lower().count(words.lower()) == 1, (label, box)
+        assert max(word_count(s) for s in sentences(box)) <= LEAD_WORDS, box
