@@ -42,16 +42,19 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
         return
     with shown_as_error("The two runs could not be compared"):
         cmp = comparison(before, after)
-        lead, rest = cmp.change_parts()
+        lead, below = cmp.summary_parts()
         model = after.scenario.model
         st.markdown(f"**{plain(shown_text(model, lead))}**")
-        if rest:
-            with st.expander("The other changes, and the winner", expanded=False):
+        if below:  # the winner and the why in view, as the one-run view says them
+            st.markdown(plain(shown_text(model, " ".join(below))))
+        _, rest = cmp.change_parts()
+        if rest:  # what differs and every change in full: the lead says the change once, the selectboxes the runs
+            with st.expander(IN_FULL, expanded=False):
                 st.markdown(plain(shown_text(model, " ".join(rest))))
-        st.caption(plain(f"Baseline: {before.title}. What-if: {after.title}. "
-                         f"{cmp.pairing_words} {cmp.left_out_text}".rstrip()), help=plain(cmp.pairing))
-        _differences(cmp)
-        metric = _metric_choice(cmp, key)
+        if not cmp.differences:
+            st.write("The two runs are of the same scenario, trials and seed: the same numbers.")
+        st.caption(plain(f"{cmp.pairing_words} {cmp.left_out_text}".rstrip()), help=plain(cmp.pairing))
+        metric = _metric_choice(cmp, key, (before.title, after.title))
         colors = heuristic_colors([*after.scenario.heuristics, *before.scenario.heuristics])
         references = {**scenario_references(before.scenario), **scenario_references(after.scenario)}
         chart = change_chart(cmp, metric, colors, references)
@@ -66,16 +69,19 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
                            on_click="ignore")
 
 
-def _differences(cmp: RunComparison) -> None:
-    if not cmp.differences:
-        st.write("The two runs are of the same scenario, trials and seed: the same numbers.")
-        return
-    st.markdown("What the what-if changes: " + "; ".join(f"**{plain(d)}**" for d in cmp.differences) + ".")
+IN_FULL = "What differs, and every change in figures"
 
 
-def _metric_choice(cmp: RunComparison, key: str):
+def _metric_choice(cmp: RunComparison, key: str, pair: tuple[str, str]):
+    """The metric charted: the one the lead says (:meth:`~hcsched.compare.RunComparison.leading`) for each new pair
+    of runs, then the user's pick while the pair stays."""
     bars = {m.name for m in get_model(cmp.before.model).bar_metrics()}
     shown = {m.name: m for m in cmp.metrics if m.name in bars} or {m.name: m for m in cmp.metrics}
+    found = cmp.leading()
+    state = st.session_state
+    if state.get(f"{key}_metric_pair") != pair or state.get(f"{key}_metric") not in shown:
+        state[f"{key}_metric_pair"] = pair
+        state[f"{key}_metric"] = found[0].name if found and found[0].name in shown else next(iter(shown))
     return shown[st.selectbox("Metric in the chart", list(shown), format_func=lambda n: shown[n].label,
                               key=f"{key}_metric")]
 

@@ -13,6 +13,7 @@ from helpers import app, run_result  # noqa: E402
 import pages.history as history  # noqa: E402
 from hcsched import preset, simulate  # noqa: E402
 from hcsched.compare import compare_runs  # noqa: E402
+from pages.compare_view import IN_FULL  # noqa: E402
 
 SMALL = preset("quickstart").replace(tasks=60, trials=4)
 
@@ -81,18 +82,23 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     at.switch_page("pages/results.py").run()
     expected = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1))
     lead, rest = expected.change_parts()
-    assert plain(at.info[0].value) == (f"Against run #1, "
-                                       f"{lead}")
+    assert plain(at.info[0].value) == f"Against run #1, {expected.change_summary()}"
+    # the lead says sufferage bare, for room: its words on the line below it
+    assert plain(at.info[0].value).endswith(f"{lead}\n\nSufferage: task that would lose most without its best machine.")
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
-    assert plain(at.markdown[0].value) == lead  # the lead, the rest folded below it
-    folded = next(e for e in at.expander if e.label == "The other changes, and the winner")
+    assert plain(at.markdown[0].value) == lead  # the lead, the winner in words under it, the figures folded
+    assert plain(at.markdown[1].value) == " ".join(expected.summary_parts()[1]) == \
+        "Sufferage: task that would lose most without its best machine."
+    folded = next(e for e in at.expander if e.label == IN_FULL)
     assert plain(folded.markdown[0].value) == " ".join(rest) and not folded.proto.expanded
     assert lead.startswith("machines 8 → 12: ") and ": a real change" in lead and "paired" not in lead
     caption = at.caption[0]  # what the runs share in plain words, the method in its help
     assert "Both runs used the same random tasks (the same seed), so the differences come from the change." in \
         caption.value
     assert caption.proto.help.startswith("Paired (common random numbers): both runs have the same seed")
+    assert "Baseline:" not in caption.value and "What-if:" not in caption.value  # the runs: in the selectboxes
+    assert not [m for m in at.markdown if "What the what-if changes" in m.value]  # the change: in the lead, once
     assert "Comparison (CSV)" in [b.label for b in at.get("download_button")]
     table = at.dataframe[0].value
     changed = table[table["change [95% interval]"] != "no change in any trial"]  # e.g. the benchmark's own ratio, 1
@@ -108,7 +114,7 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     line = plain(at.markdown[0].value)
     assert line.startswith("max-min instead of min-min: ") and " of min-min " in line
     assert "→ max-min " in line and "paired" not in line
-    folded = next(e for e in at.expander if e.label == "The other changes, and the winner")
+    folded = next(e for e in at.expander if e.label == IN_FULL)
     assert ("What differs: max-min (latest-finishing task first) instead of min-min (soonest-finishing task first); "
             "benchmark min-min → mct (minimum completion time).") in plain(folded.markdown[0].value)
     assert "Both runs ran the very same tasks (the same seed)" in at.caption[0].value
@@ -128,6 +134,8 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     assert plain(at.markdown[0].value).startswith("twice the arrival rate: ")
     assert "(clearly worse); its makespan 13% shorter, but arrivals span half the time." in \
         plain(at.markdown[0].value)  # what got worse leads, then the better makespan of the harder workload and why
+    led = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).leading()[0].name
+    assert at.selectbox(key="cmp_metric").value == led != "makespan"  # the chart shows what the lead says
     at.selectbox(key="cmp_before").set_value(at.selectbox(key="cmp_after").value).run()  # a run against itself
     assert (plain(at.markdown[0].value).startswith("The same scenario: ")
             and "no change in any trial" in at.markdown[0].value)
@@ -236,8 +244,8 @@ def test_a_what_if_is_one_click_on_results_and_shows_against_the_baseline():
     after = at.session_state["scenario"]
     assert after.machines == 16 and (after.trials, after.seed, after.tasks) == (SMALL.trials, SMALL.seed, 60)
     assert [e.changes_text for e in at.session_state["history"]] == ["the first run", "machines 8 → 16"]
-    lead, _ = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_parts()
-    assert plain(at.info[0].value) == f"Against run #1, {lead}"
+    said = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_summary()
+    assert plain(at.info[0].value) == f"Against run #1, {said}"
     at.button(key="results_whatif_0").click().run()  # again, from the what-if: twice its machines
     until_ended(at)
     assert at.session_state["scenario"].machines == 32 and len(at.session_state["history"]) == 3
@@ -416,7 +424,7 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     info = plain(at.info[0].value)
     assert info == ("Against run #1, twice the arrival rate: the machines cannot keep up whatever the "
                     "mapping (they can take about 67% of these arrivals), so tasks pile up.")  # how long: below
-    assert ("mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only about 67% "
+    assert ("mct cannot keep up in 2 of 2 trials: on the machines it uses, they can take only about 67% "
             "of these arrivals.") in [plain(w.value) for w in at.warning]  # the lead's words, not "0.67 times"
     said = [plain(c.value) for c in at.caption] + [plain(w.value) for w in at.warning]
     assert any("they can take about 67% of these arrivals" in x for x in said)  # the headline's caption
@@ -425,7 +433,7 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     assert lead == ("No heuristic keeps up: the machines cannot keep up whatever the mapping (they can take about "
                     "67% of these arrivals). Queues grow all run; the means below only compare how fast."), lead
     at.button(key="results_compare").click().run()
-    folded = plain(next(e for e in at.expander if e.label == "The other changes, and the winner").markdown[0].value)
+    folded = plain(next(e for e in at.expander if e.label == IN_FULL).markdown[0].value)
     assert folded.startswith("What differs: arrival rates per class [5, 8] → [10, 16] tasks per time unit. Average "
                              "tasks in system of lpas ") and "times as high" in folded
     assert folded.endswith("No heuristic keeps up, so a ranking would only compare how fast their queues grow.")
