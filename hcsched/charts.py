@@ -245,10 +245,7 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
                                x=0.5, y=0.5, font={"color": "#666"})
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
     if benchmark in labels or references:
-        ticks = [f"{x} (benchmark)" if x == benchmark and x not in references else t
-                 for x, t in zip(labels, marks.ticktext,
-                                                                                                  strict=True)]
-        fig.update_yaxes(tickvals=labels, ticktext=ticks)
+        fig.update_yaxes(tickvals=labels, ticktext=marked_ticks(labels, marks.ticktext, benchmark, references))
     fig.update_yaxes(title_text="heuristic", col=1)
     fig.update_xaxes(nticks=5, automargin=True)
     fig.update_annotations(yshift=6)
@@ -256,12 +253,20 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     return plain_numbers(fig)
 
 
+def marked_ticks(labels: Sequence[str], ticks: Sequence[str], benchmark: str | None,
+                 references: Mapping[str, str] | None) -> list[str]:
+    """Each row's tick, the benchmark's with "(benchmark)" beside its label (a reference keeps its own mark)."""
+    return [f"{x} (benchmark)" if x == benchmark and x not in (references or {}) else t
+            for x, t in zip(labels, ticks, strict=True)]
+
+
 def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, str] | None = None,
-                       references: Mapping[str, str] | None = None) -> go.Figure:
+                       references: Mapping[str, str] | None = None, benchmark: str | None = None) -> go.Figure:
     """Per-trial values of one metric as a box per heuristic with every trial shown as a point, a row each named at
     its left as :func:`metric_bars` names them (readable with 12 or more, never rotated; a box's row is its label,
     ticked with what the row shows, as a bar's); ``references`` (label -> what it is: heuristics that cannot run
-    online) named "(reference)" beside their box, as in :func:`metric_bars`."""
+    online) named "(reference)" beside their box, and ``benchmark`` "(benchmark)" beside its, as in
+    :func:`metric_bars`."""
     labels = list(dict.fromkeys(results["heuristic"]))
     colors = colors or heuristic_colors(labels)
     marks = reference_marks(labels, references)
@@ -278,7 +283,7 @@ def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, 
                       xaxis_title=f"{axis_title(metric)}, {direction(metric)}",
                       yaxis={"title": {"text": "heuristic"}, "autorange": "reversed", "automargin": True,
                              "categoryorder": "array", "categoryarray": labels, "tickvals": labels,
-                             "ticktext": marks.ticktext},
+                             "ticktext": marked_ticks(labels, marks.ticktext, benchmark, references)},
                       margin={"t": 20, "b": 10, "l": 10, "r": 10})
     if metric.fmt:
         fig.update_xaxes(tickformat=tick_format(metric.fmt))

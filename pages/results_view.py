@@ -329,7 +329,7 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     by_name = {m.name: m for m in bars}
     metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
                           key=f"{key}_dist_metric")
-    distribution = trial_distribution(results, by_name[metric], colors, references)
+    distribution = trial_distribution(results, by_name[metric], colors, references, scenario_benchmark(scenario))
     distribution = heuristic_ticks(scenario.model, distribution, dict.fromkeys(results["heuristic"]))
     st.plotly_chart(distribution, key=f"{key}_dist", width="stretch")
     if whole_run is not None:

@@ -580,6 +580,18 @@ def test_the_per_trial_boxes_name_references_as_such():
     assert "a reference, not a contender" in fig.data[1].hovertemplate and "reference" not in fig.data[0].hovertemplate
 
 
+def test_the_per_trial_boxes_mark_the_benchmark_as_the_bars_do():
+    """The bars said "mct (benchmark)" and the boxes under them "mct": the boxes mark it too, a reference its own."""
+    from hcsched.charts import trial_distribution
+
+    metric = get_model("etc").metric("makespan")
+    results = pd.DataFrame({"heuristic": ["min-min", "mct", "ga"] * 2, "trial": [0, 0, 0, 1, 1, 1],
+                            "makespan": [1.0, 2, 3, 4, 5, 6]})
+    fig = trial_distribution(results, metric, references={"ga": "a static benchmark"}, benchmark="mct")
+    assert list(fig.layout.yaxis.ticktext) == ["min-min", "mct (benchmark)", "ga (reference)"]
+    assert list(trial_distribution(results, metric).layout.yaxis.ticktext) == ["min-min", "mct", "ga"]
+
+
 def test_the_per_trial_boxes_are_rows_named_at_their_left_never_rotated_labels():
     """With 12 heuristics the boxes' names were rotated under the plot ("mp-masse-decres-incr"), with "hover a box
     for its name": each box is now a row named at its left, as the bars are."""
