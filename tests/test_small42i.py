@@ -73,7 +73,7 @@ def test_a_lead_so_far_where_no_heuristic_keeps_up_says_so_rather_than_crown_a_l
     final = _no_one_keeps_up(model, sc, so_far)
     assert final.startswith("No heuristic keeps up: ")  # the model says the results so far are overloaded
     lead = progress_lead(scenario_verdicts(sc, so_far), 1, 3, model.trial_word, final)
-    assert lead == "So far, 1 of 3 replications, no heuristic keeps up: " + final[len("No heuristic keeps up: "):]
+    assert lead == "So far, 1 of 3 trials, no heuristic keeps up: " + final[len("No heuristic keeps up: "):]
     assert " leads on " not in lead and all(word_count(s) <= LEAD_WORDS for s in sentences(lead))
     assert progress_lead(scenario_verdicts(sc, so_far), 1, 3, model.trial_word) != lead  # without it: as before
 

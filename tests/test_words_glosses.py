@@ -126,7 +126,7 @@ def test_lambda_star_is_said_in_words_first_the_symbol_once_after_without_its_di
     results = pd.DataFrame([{"trial": t, "heuristic": h, "unstable": u, "lambda_restricted": lam}
                             for t, (h, u, lam) in enumerate([("mct", True, 2 / 3), ("lpas", False, 4 / 3)])])
     assert MODEL.warnings(results) == [
-        "mct cannot keep up in 1 of 1 replications: on the machines it uses, they can take only 0.67 times the "
+        "mct cannot keep up in 1 of 1 trials: on the machines it uses, they can take only 0.67 times the "
         "arrivals."]
     pytest.importorskip("streamlit")
     from pages.models.classes import shown_text

@@ -94,7 +94,7 @@ class Model(abc.ABC):
     # metric -> the results column of a bound on it that no mapping beats; with any, the benchmark LOWER_BOUND
     # (hcsched.metrics) is offered: the metric normalised to its bound instead of a heuristic's value
     bound_columns: Mapping[str, str] = MappingProxyType({})
-    trial_word: str = "trial"  # "replication" where the paper says so
+    trial_word: str = "trial"  # one run of the workload; one word in every model (a paper's "replication" in its docs)
     time_unit: str = "s"  # the unit of arrival, start and finish times
     compile_seconds: float = 10.0  # about how long its kernels take to compile into an empty numba cache (one core)
     default_preset: str = ""  # the preset the dashboard loads when a user switches to this model

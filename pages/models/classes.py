@@ -172,7 +172,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     CURVE_SECONDS, the mean is over the first replications that fit, said under the chart, until the user asks for
     all of them."""
     what_the_names_mean(scenario, key, SYMBOLS)
-    st.subheader("Tasks in the system over time, waiting or running: mean over replications")
+    st.subheader("Tasks in the system over time, waiting or running: mean over trials")
     shown = shown_heuristics(results, scenario, key)
     if not shown:
         st.info("Choose at least one heuristic to draw the tasks in the system over time.")
@@ -181,16 +181,16 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     per_trial = MODEL.trial_seconds(scenario.spec, [h for h in scenario.heuristics if h.label in shown])
     fits = max(2, int(CURVE_SECONDS // max(per_trial, 1e-9)))
     trials = total
-    if fits < total and not st.toggle(f"Average over all {total} replications (about {per_trial * total:.0f} s once)",
+    if fits < total and not st.toggle(f"Average over all {total} trials (about {per_trial * total:.0f} s once)",
                                       key=f"{key}_in_system_all"):
         trials = fits
-    with st.spinner(f"Simulating {trials} replications of {', '.join(shown)} for the curves..."):
+    with st.spinner(f"Simulating {trials} trials of {', '.join(shown)} for the curves..."):
         curves = {label: _in_system(scenario, label, min(trials, total)) for label in shown}
     metric = MODEL.metric("mean_in_system")
     fig = in_system(curves, metric, colors, MODEL.time_unit, short_name)
     st.plotly_chart(fig, key=f"{key}_in_system", width="stretch")
     used = f"the first {trials} of the {total}" if trials < total else f"all {total}"
-    st.caption(f"Sampled at {SAMPLES} times; the mean over {used} replications (the run's workloads), with the 95% "
+    st.caption(f"Sampled at {SAMPLES} times; the mean over {used} trials (the run's workloads), with the 95% "
                "interval of the mean as a band.")
 
 

@@ -145,7 +145,7 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
                                scenario_benchmark(scenario)), key=f"{key}_ts_makespan", width="stretch")
     summary = summarize(results, [GAIN_FIRST, *GAINS_FOLDED], methods=MODEL.interval_methods())
     st.subheader(f"Against the benchmark {ref}: the paper's measures")
-    st.caption("Each heuristic against the benchmark on the same simulations: the gain on makespan, on the other "
+    st.caption("Each heuristic against the benchmark on the same trials: the gain on makespan, on the other "
                "metrics, and the tasks finishing sooner. They need not agree with the makespan or with each other: a "
                "heuristic can finish the last task sooner and still keep some tasks waiting longer.")
     with st.expander(f"Gain on makespan against {ref}", expanded=False):

@@ -229,7 +229,7 @@ def test_class_model_run_and_results():
     legend = [d["name"] for d in curves[0]["data"] if d.get("showlegend") is not False]
     assert legend == ["mct", "kpb (each class's fastest machine)", "lpas"]  # in words, as the bars
     labels = [b.label for b in at.get("download_button")]  # a large trial: the whole trial and the window shown
-    assert len(labels) == 5 and "Gantt table, whole replication 0 (CSV)" in labels
+    assert len(labels) == 5 and "Gantt table, whole trial 0 (CSV)" in labels
     assert any(label.startswith("Gantt table, time window") for label in labels)
 
 

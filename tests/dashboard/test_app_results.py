@@ -178,12 +178,12 @@ def test_csv_downloads_say_whose_they_are_with_units_and_read_back(monkeypatch):
     files = {label: (data, name) for label, data, name in seen}
     digest = scenario_digest(sc)
     csvs = {label: f for label, f in files.items() if label.endswith("(CSV)")}
-    assert len(csvs) == 4  # per-trial results, summary, the whole replication's Gantt table and its time window's
+    assert len(csvs) == 4  # per-trial results, summary, the whole trial's Gantt table and its time window's
     for label, (data, name) in csvs.items():
         assert name.startswith(f"alazzoni-B-edited-s7-{digest}-") and name.endswith(".csv"), name
         lines = data.splitlines()
         assert lines[0].startswith('# hcsched ') and 'of the scenario "alazzoni-B (edited)" (model classes), seed 7, ' \
-            "2 replications" in lines[0]
+            "2 trials" in lines[0]
         assert any(line.startswith("# units: ") for line in lines[:6]), label
         assert 'pandas.read_csv(path, comment="#")' in data
         table = pd.read_csv(io.StringIO(data), comment="#")

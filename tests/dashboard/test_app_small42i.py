@@ -61,8 +61,8 @@ def test_the_gantts_trial_picker_says_it_counts_from_0_and_the_classes_window_sa
     sc = sc.replace(classes=dataclasses.replace(sc.classes, horizon=2000.0))
     at = open_results(sc)
     picker = at.number_input(key="results_trial")
-    assert picker.label == "Replication (from 0, as in the CSV)" and (picker.min, picker.max) == (0, 1)
-    assert picker.help == "Replications are numbered from 0 to 1, as the results CSV's trial column numbers them."
+    assert picker.label == "Trial (from 0, as in the CSV)" and (picker.min, picker.max) == (0, 1)
+    assert picker.help == "Trials are numbered from 0 to 1, as the results CSV's trial column numbers them."
     assert at.slider(key="results_window").label == "Window start (time units)"
     assert at.number_input(key="results_window_length").label == "Window length (time units)"
 

@@ -181,7 +181,7 @@ def test_progress_counts_in_the_models_own_word(monkeypatch):
         assert started.wait(30)
         at.run()
         text = at.get("progress")[0].proto.text
-        assert text.startswith("Sweep of classes-tiny: 1 of ") and "replications done" in text
+        assert text.startswith("Sweep of classes-tiny: 1 of ") and "trials done" in text
         at.button(key="sw_cancel").click().run()
     finally:
         release.set()

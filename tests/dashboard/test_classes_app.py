@@ -78,7 +78,7 @@ def test_results_page_draws_the_mean_number_in_system_over_replications_of_the_h
         np.testing.assert_allclose(plotly_array(d["y"]), mean)
         np.testing.assert_allclose(plotly_array(d["x"]), runs[0][label].sample_times)
         np.testing.assert_allclose(plotly_array(d["customdata"]).reshape(-1, 2), np.column_stack([lower, upper]))
-    assert any("mean over all 3 replications" in c.value for c in at.caption)
+    assert any("mean over all 3 trials" in c.value for c in at.caption)
 
 
 def test_results_page_heuristics_chosen_and_a_budget_said_under_the_chart(results_page, monkeypatch):
@@ -89,9 +89,9 @@ def test_results_page_heuristics_chosen_and_a_budget_said_under_the_chart(result
 
     monkeypatch.setattr(pages.models.classes, "CURVE_SECONDS", 1e-9)  # too slow for every replication: the first 2 of 3
     at.run()
-    assert any("the first 2 of the 3 replications" in c.value for c in at.caption)
+    assert any("the first 2 of the 3 trials" in c.value for c in at.caption)
     at.toggle(key="results_in_system_all").set_value(True).run()
-    assert any("all 3 replications" in c.value for c in at.caption)
+    assert any("all 3 trials" in c.value for c in at.caption)
     at.multiselect(key="results_shown").set_value([]).run()
     assert not at.exception and any("Choose at least one heuristic" in i.value for i in at.info)
 

@@ -98,7 +98,6 @@ class ClassModel(Model):
         Metric("utilization_machine", "Utilisation", "", "", table=False, per="machine", fmt=".1%",
                ci="auto-fraction"),
     )
-    trial_word = "replication"
     time_unit = "time units"
     compile_seconds = 5.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py)
     default_preset = "alazzoni-B"
@@ -143,10 +142,10 @@ class ClassModel(Model):
         return {"class": run.cls}
 
     def warnings(self, results: pd.DataFrame) -> list[str]:
-        """A line per heuristic unstable in some replication: why, in words ("mct cannot keep up in 30 of 30
-        replications: on the machines it uses, they can take only 0.67 times the arrivals."; else its number in
-        system kept growing; the LP's lambda* restricted to them, Theorem 2, which the model's page explains). Plain
-        text: the pages show it as such."""
+        """A line per heuristic unstable in some trial: why, in words ("mct cannot keep up in 30 of 30 trials: on
+        the machines it uses, they can take only 0.67 times the arrivals."; else its number in system kept growing;
+        the LP's lambda* restricted to them, Theorem 2, which the model's page explains). Plain text: the pages show it
+        as such."""
         out = []
         for label, group in results.groupby("heuristic", sort=False):
             if group["unstable"].any():
@@ -156,11 +155,11 @@ class ClassModel(Model):
                        f"its number in system kept growing, though the machines it uses could take "
                        f"{times(restricted)} times the arrivals")
                 out.append(f"{sentence_name(label)} cannot keep up in {int(group['unstable'].sum())} of {len(group)} "
-                           f"replications: {why}.")
+                           f"{self.trial_word}s: {why}.")
         return out
 
     def overloaded(self, results: pd.DataFrame) -> tuple[str, ...]:
-        """The heuristics unstable in every replication (its ``unstable`` column: restricted lambda* below 1, or a
+        """The heuristics unstable in every trial (its ``unstable`` column: restricted lambda* below 1, or a
         number in system that kept growing)."""
         every = results.groupby("heuristic", sort=False)["unstable"].all()
         return tuple(str(label) for label, growing in every.items() if growing)

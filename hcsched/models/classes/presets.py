@@ -84,7 +84,7 @@ def sharifnia_scale() -> float:
 for _name, (_section, _rates, _kbars, _text) in SYSTEMS.items():
     PRESETS[f"alazzoni-{_name}"] = functools.partial(
         _classes, f"alazzoni-{_name}", f"Al-Azzoni and Down, System {_name} (section {_section}): {_text}. "
-        "Table 1: MCT, KPB, LPAS; 30 replications of 20,000 time units.", _rates,
+        "Table 1: MCT, KPB, LPAS; 30 trials (the paper's replications) of 20,000 time units.", _rates,
         ["mct", *({"name": "kpb", "kbar": k} for k in _kbars), "lpas"])
 PRESETS["alazzoni-C2"] = functools.partial(
     _classes, "alazzoni-C2", "Al-Azzoni and Down, System C2 (section IV-B), a real cluster: 30 machines in 6 groups, "
@@ -123,7 +123,8 @@ def sweeps() -> dict:
     loads = [[round(a * load * lam, 10) for a in rates["arrival_rates"]] for load in LOADS]
     return {"alazzoni-B-load": SweepPreset(
         "alazzoni-B-load", f"System B as its load grows towards lambda* ({', '.join(f'{x:g}' for x in LOADS)} of "
-        f"lambda* = {lam:.4g}): MCT, KPB (kbar = 1), LPAS; 30 replications of 20,000 time units a point.",
+        f"lambda* = {lam:.4g}): MCT, KPB (kbar = 1), LPAS; 30 trials (the paper's replications) of 20,000 time "
+        "units a point.",
         PRESETS["alazzoni-B"], {"arrival_rates": loads},
         "LPAS keeps the mean number in system lowest as the load grows; MCT's lack of foresight costs more near "
         "lambda*.")}

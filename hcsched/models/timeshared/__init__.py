@@ -102,7 +102,6 @@ class TimesharedModel(Model):
                doc="As the makespan gain, on the worst slowdown of a task (the paper's max-stretch)."),
     )
     benchmarks = ("netsolve-mct",)
-    trial_word = "simulation"
     time_unit = "s"
     compile_seconds = 16.0  # CPU seconds into an empty cache on the 2-core machine (bench/first_run.py)
     default_preset = "caniou-mu10"

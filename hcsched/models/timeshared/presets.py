@@ -52,7 +52,7 @@ def _section6(mu: float, tasks: int = 250, trials: int = 50) -> Scenario:
         "name": f"caniou-mu{mu:g}", "model": "timeshared",
         "description": f"Caniou and Jeannot, section 6: 25 servers (100 Mbit/s, 150-500 Mflop/s), {tasks} tasks "
                        f"arriving {_every(mu)}; every heuristic against the benchmark netsolve-mct on the "
-                       f"same servers and tasks; {trials} simulations (the paper ran 1000).",
+                       f"same servers and tasks; {trials} trials (the paper ran 1000 simulations).",
         "servers": 25, "tasks": tasks, "mean_interarrival": float(mu), "heuristics": list(SECTION6),
         "benchmark": "netsolve-mct", "trials": trials, "seed": 2002})
 
@@ -73,9 +73,9 @@ def sweeps() -> dict:
             name="caniou-grid",
             description=f"Caniou and Jeannot, section 6.1, Figs. 4-14: every heuristic against the benchmark "
                         f"netsolve-mct over mu in {SWEEP_MU} and the number of tasks in {SWEEP_TASKS}; {SWEEP_TRIALS} "
-                        "simulations a point (the paper: 1000 over a 8 x 25 grid), so a cell's 95% half-width is about "
-                        "1 percentage point on the makespan gain (median cell; up to 6.5), 3 on max flow time, 5 on "
-                        "max stretch and 2 on the % of tasks sooner.")
+                        "trials a point (the paper: 1000 simulations over a 8 x 25 grid), so a cell's 95% half-width "
+                        "is about 1 percentage point on the makespan gain (median cell; up to 6.5), 3 on max flow "
+                        "time, 5 on max stretch and 2 on the % of tasks sooner.")
 
     return {"caniou-grid": SweepPreset(
         "caniou-grid", scenario().description, scenario,

@@ -419,9 +419,9 @@ def test_an_unstable_heuristic_is_said_in_words_first_and_the_papers_symbol_afte
     results = _flagged([("mct", True, 2 / 3), ("mct", True, 2 / 3), ("kpb (kbar=1)", False, 1.02),
                         ("kpb (kbar=1)", True, 1.02), ("lpas", False, 4 / 3), ("lpas", False, 4 / 3)])
     assert MODEL.warnings(results) == [
-        "mct cannot keep up in 2 of 2 replications: on the machines it uses, they can take only 0.67 times the "
+        "mct cannot keep up in 2 of 2 trials: on the machines it uses, they can take only 0.67 times the "
         "arrivals.",
-        "kpb (each class's fastest machine) cannot keep up in 1 of 2 replications: its number "
+        "kpb (each class's fastest machine) cannot keep up in 1 of 2 trials: its number "
         "in system kept growing, though the machines it uses could take 1.02 times the arrivals."]
     assert MODEL.overloaded(results) == ("mct",)  # unstable in every replication: kpb kept up in one
 
