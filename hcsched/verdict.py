@@ -1028,8 +1028,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
 
 
 def _trade(v: Verdict, metric: Metric) -> str:
-    """The best's win in its metric's own words for a line below another lead (:attr:`Metric.trade`: "never asks
-    half of the machines how busy they are when a task arrives (fewer messages)"), "" where the metric has none or
+    """The best's win in its metric's own words for a line below another lead (:attr:`Metric.trade`: "sends fewer
+    messages: it never checks how busy half of the machines are when a task arrives"), "" where the metric has none or
     nothing is best."""
     if not metric.trade or v.best is None or not math.isfinite(v.best_mean):
         return ""
@@ -1330,10 +1330,7 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     if not verdicts_ or verdicts_[0].best is None:
         return ""
     lead = verdicts_[0]
-    others = {}
-    for v in verdicts_[1:]:
-        if v.best is not None and v.best != lead.best and v.separated:
-            others.setdefault(v.best, []).append(v)
+    others = _other_wins(verdicts_)
     glosses = {v.glossed: v.gloss for v in verdicts_}
     said = lambda line: shortened(_said([_masked(lead.text, lead.bare), line], dict(lead.names), glosses)[1],  # noqa: E731
                                   dict(lead.shorts))
@@ -1361,6 +1358,54 @@ def trade_off(verdicts_: list[Verdict]) -> str:
         chosen.append(joined)
     chosen += _costs(lead, verdicts_[1:])
     return said(" ".join(chosen)) if chosen else ""
+
+
+def _other_wins(verdicts_: list[Verdict]) -> dict[str, list[Verdict]]:
+    """Another heuristic than the lead's best -> the other metrics it wins, told apart from its runner-up."""
+    others = {}
+    for v in verdicts_[1:]:
+        if v.best is not None and v.best != verdicts_[0].best and v.separated:
+            others.setdefault(v.best, []).append(v)
+    return others
+
+
+def pick_line(verdicts_: list[Verdict]) -> str:
+    """The answer in one sentence where the lead alone is none, each heuristic by its label (named in words above
+    it): a trade-off, "In short: sufferage for makespan; min-min for mean flow time and max stretch."; winners tied,
+    one of them losing on a gain against the benchmark (Caniou and Jeannot section 6.1), "In short: hmct for makespan
+    (mmc ties with it but raises total flow time); mp for total flow time."; no clear winner, its margin against the
+    benchmark, "In short: no clear pick on makespan: fz averages 13% below the benchmark fa, but these trials do not
+    tell the two apart."; "" where the lead is the whole answer (one winner, nothing traded)."""
+    if not verdicts_ or verdicts_[0].best is None:
+        return ""
+    lead = verdicts_[0]
+    costs = _cost_pairs(lead, verdicts_[1:])
+    if len(lead.tied) >= GROUP_SHOWN:
+        c = next((c for c in lead.comparisons if c.other == lead.benchmark), None)
+        if c is None or c.told_apart or not all(map(math.isfinite, c.means)) or c.means[1] == 0:
+            return ""
+        gap = c.means[0] - c.means[1]  # of the averages the lines say, not the mean paired difference
+        gap = 100 * gap / abs(c.means[1]) if lead.kind == "percent" else gap * c.scale
+        side = f"{size_text(gap, lead.kind)} {'below' if gap < 0 else 'above'}"
+        return _short_labels(verdicts_, f"In short: no clear pick on {lead.what}: {lead.best} averages {side} the "
+                                        f"benchmark {lead.benchmark}, but these trials do not tell the two apart.")
+    others = {h: found for h, v in _other_wins(verdicts_).items() if (found := [x for x in v if not x.trade])}
+    winners = [lead.best, *(t.other for t in lead.tied)]
+    clean = [h for h in winners if h not in {h for h, _, _ in costs}]
+    if not others and (len(winners) == 1 or not costs or not clean):
+        return ""
+    pick = clean[0] if clean else lead.best
+    why = [f"{h} ties with it but {_gain_words(v.gain_of, c.difference, None).removesuffix(' against the benchmark')}"
+           for h, v, c in costs if h != pick] if pick != lead.best or lead.tied else []
+    said = f"{pick} for {lead.glossed}" + (f" ({'; '.join(why)})" if why else "")
+    said += "".join(f"; {best} for {listed([v.glossed for v in found])}" for best, found in others.items())
+    return _short_labels(verdicts_, f"In short: {said}.")
+
+
+def _short_labels(verdicts_: list[Verdict], line: str) -> str:
+    """``line`` with each label written with its parameters in its short form ("fz (error weighted a tenth)", never
+    "fz (beta=0.1)", :func:`short_words`)."""
+    return shortened(line, {k: v for x in verdicts_ for k, v in x.shorts})
 
 
 def sentences(text: str) -> list[str]:
@@ -1422,12 +1467,16 @@ def _costs(lead: Verdict, others: list[Verdict]) -> list[str]:
     benchmark on a gain another metric's verdict has, for real: "mmc, though, raises total flow time by 2.4% against
     the benchmark: a real difference (95% interval: 2.2–2.6% above)." (Caniou and Jeannot section 6.1: a gain is
     against the benchmark, so a winner below it on another gain is a trade-off a reader should see)."""
+    return [f"{h}, though, {_gain_words(v.gain_of, c.difference, c)}." for h, v, c in _cost_pairs(lead, others)]
+
+
+def _cost_pairs(lead: Verdict, others: list[Verdict]) -> list[tuple[str, Verdict, Comparison]]:
+    """(winner, the gain's verdict, its comparison with the benchmark) for each of :func:`_costs`' lines."""
     winners = [lead.best] + ([t.other for t in lead.tied] if len(lead.tied) < GROUP_SHOWN else [])
     out = []
     for v in others:
         worse = {h: c for h, c in v.versus_benchmark if c.told_apart and c.difference < 0}
-        out += [f"{h}, though, {_gain_words(v.gain_of, worse[h].difference, worse[h])}." for h in winners
-                if h in worse]
+        out += [(h, v, worse[h]) for h in winners if h in worse]
     return out
 
 

@@ -43,6 +43,7 @@ from hcsched.stats import best_few
 from hcsched.verdict import (
     headline,
     in_words,
+    pick_line,
     progress_lead,
     references_to_come,
     scenario_benchmark,
@@ -415,15 +416,16 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
         return []
     said = headline(found)
     model = get_model(scenario.model)
-    text, gloss = said.lead, said.gloss
+    text, gloss, pick = said.lead, said.gloss, ""
     if so_far is None or so_far == scenario.trials:
-        text = _no_one_keeps_up(model, scenario, results) or text
+        overloaded = _no_one_keeps_up(model, scenario, results)
+        text, pick = overloaded or text, "" if overloaded else pick_line(found)  # the answer in a line, once all in
     else:  # one gloss: the lead's, else the line beside it
         text = progress_lead(found, so_far, scenario.trials, model.trial_word,
                              _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
     trade = trade_off(found)
-    return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade,
+    return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade, pick,
                                        found[0].reference_text, to_come) if line]
 
 

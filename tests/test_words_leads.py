@@ -225,8 +225,8 @@ def test_the_share_of_machines_not_asked_is_said_in_plain_words():
             for t in range(10) for k, h in enumerate(labels)]
     line = headline(scenario_verdicts(sc, pd.DataFrame(rows))).rest[-1]
     # what kpb does, in the metric's own words for a line below another lead (c3daea7), never the chart's term
-    assert line == ("But kpb never asks half of the machines how busy they are when a task arrives (fewer "
-                    "messages)."), line
+    assert line == ("But kpb sends fewer messages: it never checks how busy half of the machines are when a "
+                    "task arrives."), line
     assert "higher is cheaper" not in line
 
 

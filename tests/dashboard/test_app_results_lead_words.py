@@ -155,3 +155,13 @@ def test_the_estimation_bars_tell_the_two_fz_apart():
     assert shown[labels.index("fz")] == "fz (error weighted in full)", shown
     assert shown[labels.index("fz (beta=0.1)")] == "fz (error weighted a tenth)", shown
     assert len(set(shown)) == len(shown)
+
+
+def test_the_lead_block_ends_a_trade_off_with_the_pick_in_one_line():
+    """"But min-min has the lowest mean flow time ... It also has the lowest max stretch" gave a manager no pick: the
+    block says it in a line of its own once every trial is in, and not while the run goes on (still open)."""
+    sc = preset("quickstart")
+    results = simulate(sc)
+    lines = lead_block(sc, results)
+    assert lines[-1] == "In short: sufferage for makespan; min-min for mean flow time and max stretch.", lines
+    assert not [x for x in lead_block(sc, results[results["trial"] < 3], so_far=3) if x.startswith("In short")]

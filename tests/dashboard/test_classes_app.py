@@ -190,8 +190,8 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     trade = next(m.value for m in at.markdown if m.value.startswith("But "))
     assert "has the lowest average tasks in system at " in lead and "number in system" not in lead
     # what kpb does not ask, and why it matters, said as what it does (the chart's term explained read as a definition)
-    assert trade == ("But kpb never asks half of the machines how busy they are when a task arrives (fewer "
-                     "messages).")
+    assert trade == ("But kpb sends fewer messages: it never checks how busy half of the machines are when a "
+                     "task arrives.")
 
 
 KPB_WORDS = "kpb (each class's fastest machine)"  # "kpb (kbar=1)" as a manager reads it: words, no k̄ (section II-B)
@@ -224,7 +224,7 @@ def test_kpb_is_said_in_words_first_in_the_trade_off_and_on_the_results_charts(r
     lead = shown(next(m.value for m in at.markdown if m.value.startswith("**")))
     # one description of kpb: its words where the lead first names it, its name alone in the line under it
     assert f"{KPB_WORDS}, the runner-up:" in lead and "K-percent best" not in lead
-    assert trade.startswith("But kpb never asks")
+    assert trade.startswith("But kpb sends fewer messages")
     assert not [m.value for m in at.markdown if "kbar=1" in shown(m.value)]  # nowhere in a sentence
     bars, boxes = plotly_charts(at)[:2]
     for fig in (bars, boxes):

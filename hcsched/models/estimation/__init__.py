@@ -75,7 +75,8 @@ class EstimationModel(Model):
                doc="Eq. 7: 100 x the processors' busy seconds (communication and computation) / (makespan x M)."),
         Metric("estimation_error", "Estimation error", "", bar=True, fmt=".1%",
                gloss="how far a task's run time estimate was from its actual time, as a share of the actual",
-               trade="has the closest run time estimates of all, though still off by {} of the actual time on average",
+               trade="has the closest run time estimates, off by {} of the actual time on average (the others' are "
+                     "further off)",
                doc="Mean over tasks of |ETC - t| / t (eq. 8) for the estimate each task was dispatched with."),
         Metric("predicted_error", "Predicted error", "", "", fmt=".1%",
                doc="Mean over tasks of the estimation error the scheduler predicted at dispatch (estimator.error)."),

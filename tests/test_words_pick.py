@@ -1,0 +1,70 @@
+"""The answer in one line under a Results lead that alone is none (hcsched.verdict.pick_line): a trade-off says
+which heuristic for which metric, winners tied on the headline one that costs nothing elsewhere, and no clear winner
+its margin against the benchmark, said as not told apart (a manager's tryout: "gives no pick")."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from hcsched import get_model, preset, simulate
+from hcsched.verdict import LEAD_WORDS, pick_line, scenario_verdicts, verdicts, word_count
+
+ETC = get_model("etc")
+
+
+def _results(**columns) -> pd.DataFrame:
+    """Hand-made results, one row per trial and heuristic: ``columns`` metric -> {heuristic: values per trial}."""
+    first = next(iter(columns.values()))
+    rows = [{"trial": t, "heuristic": h} for h in first for t in range(len(first[h]))]
+    frame = pd.DataFrame(rows)
+    for metric, values in columns.items():
+        frame[metric] = [values[row["heuristic"]][row["trial"]] for row in rows]
+    return frame
+
+
+def _etc(results: pd.DataFrame, benchmark: str | None = None):
+    return verdicts(results, [ETC.metric(m) for m in ("makespan", "mean_flow", "max_stretch") if m in results],
+                    benchmark)
+
+
+def test_a_trade_off_says_which_heuristic_for_which_metric():
+    results = _results(makespan={"A": [100.0, 101, 99, 100], "B": [120.0, 121, 119, 122]},
+                       mean_flow={"A": [50.0, 52, 51, 50], "B": [40.0, 41, 40, 42]},
+                       max_stretch={"A": [60.0, 61, 59, 62], "B": [37.8, 37.9, 37.7, 37.8]})
+    assert pick_line(_etc(results)) == "In short: A for makespan; B for mean flow time and max stretch."
+
+
+def test_one_winner_of_everything_needs_no_pick():
+    results = _results(makespan={"A": [100.0, 101, 99, 100], "B": [120.0, 121, 119, 122]},
+                       mean_flow={"A": [40.0, 41, 40, 42], "B": [50.0, 52, 51, 50]})
+    assert pick_line(_etc(results)) == ""
+
+
+def test_no_clear_winner_says_its_margin_against_the_benchmark_as_not_told_apart():
+    wobble = [0.0, 30.0, -25.0, 10.0, -20.0, 5.0]
+    results = _results(makespan={h: [base + w * (k + 1) for w in wobble]
+                                 for k, (h, base) in enumerate({"A": 90.0, "B": 95.0, "C": 97.0, "D": 99.0,
+                                                                "E": 100.0, "F": 300.0}.items())})
+    found = _etc(results, benchmark="E")
+    assert len(found[0].tied) >= 4 and found[0].best == "A"
+    line = pick_line(found)
+    assert line == ("In short: no clear pick on makespan: A averages 10% below the benchmark E, but these trials do "
+                    "not tell the two apart."), line  # the averages' gap, as the lines say them (90 and 100)
+
+
+def test_tied_winners_pick_the_one_that_costs_nothing_on_another_gain():
+    """Caniou and Jeannot section 6.1: hmct and mmc tie on the makespan gain, and mmc raises total flow time against
+    the benchmark for real: the pick is hmct, said with why."""
+    sc = preset("caniou-mu10")
+    found = scenario_verdicts(sc, simulate(sc, jobs=1))
+    assert {found[0].best, *(t.other for t in found[0].tied)} == {"hmct", "mmc"}
+    line = pick_line(found)
+    assert line == ("In short: hmct for makespan (mmc ties with it but raises total flow time by 2.4%); mp for total "
+                    "flow time."), line
+    assert word_count(line) <= LEAD_WORDS
+
+
+def test_the_pick_says_labels_with_their_parameters_in_words():
+    sc = preset("page-system-a").replace(trials=6)
+    line = pick_line(scenario_verdicts(sc, simulate(sc, jobs=2)))
+    assert "beta=" not in line and "kbar=" not in line, line
