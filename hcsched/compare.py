@@ -57,6 +57,7 @@ from hcsched.formatting import (
     readable_pair,
     said_pair,
     seconds_number,
+    seconds_pair,
     sentence_start,
     span_pair,
     time_span,
@@ -172,7 +173,8 @@ def _factor(old, new) -> str:
 
 
 def _amounts(old: float, new: float, unit: str) -> tuple[str, list[str]]:
-    """"2.3 → 4.6 tasks an hour", "15,000 → 30,000 s" with its asides ("4.2 → 8.3 hours")."""
+    """"2.3 → 4.6 tasks an hour", "4.2 → 8.3 hours" with its asides ("15,000 → 30,000 s", as the charts say them,
+    :func:`~hcsched.formatting.seconds_pair`)."""
     if unit == _RATE:
         low = min((abs(x) for x in (old, new) if x), default=1.0)
         scale, per = next(((s, p) for s, p in _PER if low * s >= 1), _PER[-1])
@@ -180,13 +182,14 @@ def _amounts(old: float, new: float, unit: str) -> tuple[str, list[str]]:
         return f"{a} → {b} tasks {per}", []
     a, b = _numbers(old, new)
     if unit == "s" and max(abs(old), abs(new)) >= 3600:
-        return f"{seconds_number(old)} → {seconds_number(new)} s", [span_pair(old, new)]
+        said, beside = seconds_pair(old, new)
+        return said, [beside.strip("()")]
     return f"{a} → {b}" + (f" {unit}" if unit else ""), []
 
 
 def setting_change(key: str, old, new) -> str:
     """A setting's change in words and the unit a person reads: "arrival rate 2.3 → 4.6 tasks an hour (×2)",
-    "duration 15,000 → 30,000 s (4.2 → 8.3 hours)", "machines 8 → 12", "deadlines loose → tight", "problems
+    "duration 4.2 → 8.3 hours (15,000 → 30,000 s)", "machines 8 → 12", "deadlines loose → tight", "problems
     changed" (a value too long to show)."""
     s = setting_of(key)
     if _is_number(old) and _is_number(new):
@@ -1114,7 +1117,7 @@ class RunComparison:
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:
         a real change, for the better); still no clear winner. What differs: machines 8 → 16. Makespan of sufferage
-        535,000 → 348,000 s (6.2 → 4.0 days), -35%; 95% interval: 32–38% shorter, compared trial by trial
+        6.2 → 4.0 days (535,000 → 348,000 s), -35%; 95% interval: 32–38% shorter, compared trial by trial
         (paired). ..." Where the work itself differs, the lead is the change for the worse and a better number is
         said not to be like for like."""
         lead, rest = self.change_parts()
@@ -1444,7 +1447,7 @@ def _rough_pair(c: Change, metric: Metric, short: bool = False, terse: bool = Fa
 
 
 def _detail(c: Change, metric: Metric, glossed: bool = False) -> str:
-    """What the lead said short, in full: "Makespan of sufferage 535,000 → 348,000 s (6.2 → 4.0 days), -35%; 95%
+    """What the lead said short, in full: "Makespan of sufferage 6.2 → 4.0 days (535,000 → 348,000 s), -35%; 95%
     interval: 32% to 38% shorter, compared trial by trial (paired)"; ``glossed``: the metric's plain words beside its
     name ("Max stretch (the worst task's slowdown) of ...")."""
     how = "compared trial by trial (paired)" if c.paired else "compared as independent samples (unpaired, Welch)"
@@ -1469,9 +1472,9 @@ def _also(c: Change, metric: Metric) -> str:
 
 
 def _full_pair(c: Change, metric: Metric) -> str:
-    """"sufferage 535,000 → 348,000 s (6.2 → 4.0 days)", "min-min 585,000 s (6.8 days) → max-min 1,750,000 s (20
-    days)": the two means in full, with their units; a value with words of its own as a lead says it ("8.8 → 88 times
-    its run time alone", :func:`_rough_pair`), a change in points with values that agree with it (:func:`_values`)."""
+    """"sufferage 6.2 → 4.0 days (535,000 → 348,000 s)", "min-min 6.8 days (585,000 s) → max-min 20 days (1,750,000
+    s)": the two means in full, with their units; a value with words of its own as a lead says it ("8.8 → 88 times its
+    run time alone", :func:`_rough_pair`), a change in points with values that agree with it (:func:`_values`)."""
     if metric.said:
         return _rough_pair(c, metric)
     agree = _agreeing(c, metric)

@@ -55,7 +55,7 @@ _SPANS = ((730 * 86400.0, 365.25 * 86400.0, "years"), (48 * 3600.0, 86400.0, "da
 
 
 def readable(value: float, metric: Metric) -> str:
-    """A metric's value as people read it, with its unit: "535,000 s (6.2 days)", "87.3%", "93.41%", "12 tasks"; NaN
+    """A metric's value as people read it, with its unit: "6.2 days (535,000 s)", "87.3%", "93.41%", "12 tasks"; NaN
     "n/a". Beside a unit the scale is a word ("1.20 million time units": "544 k s" would read as kiloseconds)."""
     number = readable_number(value, metric.fmt)
     if not math.isfinite(value) or is_fraction(metric) or not metric.unit:
@@ -66,11 +66,11 @@ def readable(value: float, metric: Metric) -> str:
 def readable_amount(value: float, unit: str) -> str:
     """A number with its unit, one format on a page: full digits with separators below a million ("20,000 time units",
     "79,100 tasks", three significant digits from ten thousand), the scale in words from there ("1.20 million time
-    units"); seconds from an hour with hours or days beside them ("535,000 s (6.2 days)", "7,004 s (1.9 hours)"); a
-    percent in two or three significant digits (:func:`percent_text`: "2.1%", "90.9%")."""
+    units"); seconds from an hour as hours or days, the seconds the charts show beside them ("6.2 days (535,000 s)",
+    "1.9 hours (7,004 s)"); a percent in two or three significant digits (:func:`percent_text`: "2.1%", "90.9%")."""
     if unit == "s" and math.isfinite(value) and abs(value) < SECONDS_IN_FULL:
         span = time_span(value)
-        return f"{seconds_number(value)} s" + (f" ({span})" if span else "")
+        return f"{span} ({seconds_number(value)} s)" if span else f"{seconds_number(value)} s"
     if unit == "%" and math.isfinite(value):
         return f"{percent_text(value)}%"
     if math.isfinite(value) and abs(value) < 1e6 * 0.9995:
@@ -116,12 +116,11 @@ def _short(value: float, metric: Metric) -> str:
 
 
 def readable_pair(before: float, after: float, metric: Metric) -> str:
-    """Two values of a metric, the unit said once: "535,000 → 372,000 s (6.2 → 4.3 days)", "87.3% → 90.1%", "5.2 →
+    """Two values of a metric, the unit said once: "6.2 → 4.3 days (535,000 → 372,000 s)", "87.3% → 90.1%", "5.2 →
     4.8 tasks"."""
     finite = math.isfinite(before) and math.isfinite(after)
     if metric.unit == "s" and finite and max(abs(before), abs(after)) < SECONDS_IN_FULL:
-        aside = span_pair(before, after)
-        return f"{seconds_number(before)} → {seconds_number(after)} s" + (f" ({aside})" if aside else "")
+        return " ".join(seconds_pair(before, after))
     if finite and metric.unit and metric.unit != "%" and not is_fraction(metric):
         return _unit_once(readable(before, metric), readable(after, metric), metric.unit)
     return f"{readable(before, metric)} → {readable(after, metric)}"
@@ -165,6 +164,16 @@ def span_pair(before: float, after: float) -> str:
     return f"{amount_text(before / scale)} → {amount_text(after / scale)} {word}"
 
 
+def seconds_pair(before: float, after: float) -> tuple[str, str]:
+    """Two times as said first and beside them: hours or days with the seconds the charts show, ("6.2 → 4.3 days",
+    "(535,000 → 372,000 s)"); the seconds first where one is under an hour ("3,000 → 7,004 s", "(under an hour →
+    1.9 hours)"); the seconds alone under an hour (second part "")."""
+    seconds, aside = f"{seconds_number(before)} → {seconds_number(after)} s", span_pair(before, after)
+    if not aside:
+        return seconds, ""
+    return (seconds, f"({aside})") if min(abs(before), abs(after)) < 3600.0 else (aside, f"({seconds})")
+
+
 def seconds_number(value: float) -> str:
     """A number (seconds, time units, tasks) in full digits, three significant ones from ten thousand: "535,000",
     "7,004", "523.4"."""
@@ -175,12 +184,12 @@ def seconds_number(value: float) -> str:
 
 
 def minutes_beside(seconds: float) -> str:
-    """Seconds with minutes beside them from a minute, hours from an hour (:func:`time_span`), so that a page saying
-    minutes and a chart in seconds agree: "15,000 s (4.2 hours)", "600 s (10 min)", "45 s"."""
+    """Seconds as minutes from a minute, hours from an hour (:func:`time_span`), the seconds beside them so that a
+    page saying minutes and a chart in seconds agree: "4.2 hours (15,000 s)", "10 min (600 s)", "45 s"."""
     text = f"{seconds_number(seconds)} s"
     if abs(seconds) >= 3600.0:
-        return f"{text} ({time_span(seconds)})"
-    return f"{text} ({seconds / 60:,.3g} min)" if abs(seconds) >= 60 else text
+        return f"{time_span(seconds)} ({text})"
+    return f"{seconds / 60:,.3g} min ({text})" if abs(seconds) >= 60 else text
 
 
 def time_span(seconds: float) -> str:

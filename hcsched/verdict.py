@@ -158,7 +158,7 @@ class Verdict:
     what : str
         The metric in a sentence (:func:`metric_words`).
     best_text : str
-        The best's mean as a sentence says it ("535,000 s (6.2 days)"), "" without a best.
+        The best's mean as a sentence says it ("6.2 days (535,000 s)"), "" without a best.
     names : tuple of (str, str)
         Each label with its plain words (:func:`named_once`).
     gloss : str
@@ -405,7 +405,7 @@ def of_what(metric: Metric) -> str:
 
 
 def _at(x: float, metric: Metric) -> str:
-    """A value in a sentence: "535,000 s (6.2 days)", "90.9% of the upper bound", "27.1 times its run time alone"
+    """A value in a sentence: "6.2 days (535,000 s)", "90.9% of the upper bound", "27.1 times its run time alone"
     (:func:`hcsched.formatting.said_value`); a unit word the metric's name already says is not said twice ("the
     lowest average tasks in system at 5.16", not "at 5.16 tasks"; a symbol such as "s" always stays)."""
     text = said_value(x, metric)
@@ -748,8 +748,8 @@ def _mean_interval(v: Verdict, metric: Metric, required: bool) -> list[_Part]:
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return []
     low, high = _at(lo, metric), _at(hi, metric)
-    asides = [re.fullmatch(r".* \((.*)\)", x) for x in (low, high)]
-    if all(asides):  # "334,000 s (3.9 days)": the interval in the words a person reads, "3.9–4.2 days"
+    asides = [re.fullmatch(r"(.*) \(.*\)", x) for x in (low, high)]
+    if all(asides):  # "3.9 days (334,000 s)": the interval in the words a person reads, "3.9–4.2 days"
         low, high = (a.group(1) for a in asides)
     ends = [re.fullmatch(r"([\d.,]+)(%| \S+)?", x) for x in (low, high)]
     one_unit = all(ends) and ends[0].group(2) == ends[1].group(2)
@@ -1323,7 +1323,7 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
 
 def trade_off(verdicts_: list[Verdict]) -> str:
     """One line on what the lead verdict leaves out: the other metrics that another heuristic wins, told apart from
-    its runner-up, each with its value ("But min-min has the lowest mean flow time at 12,300 s (3.4 hours) and the
+    its runner-up, each with its value ("But min-min has the lowest mean flow time at 3.4 hours (12,300 s) and the
     lowest max stretch at 37.8."; a gain against the benchmark as what it cuts, :func:`_gain_clause`), each
     heuristic in words where the lead sentence does not name it already (the lead's detail folds below the line, so a
     name said only there, or said bare in the lead, is said again); "" when none."""
@@ -1430,7 +1430,7 @@ def _clauses(found: list[Verdict]) -> str:
 
 
 def _has_clause(v: Verdict) -> str:
-    """"the lowest mean flow time at 12,300 s (3.4 hours)"; a percent of tasks as a share of them."""
+    """"the lowest mean flow time at 3.4 hours (12,300 s)"; a percent of tasks as a share of them."""
     at = f"{v.connector} {v.best_text}" if v.best_text else ""
     what = v.what or _lowered(v.title)
     if what.startswith("tasks ") and at.endswith("%"):  # a percent of tasks: "the highest share of tasks ..."

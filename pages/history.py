@@ -35,7 +35,7 @@ class Entry:
     when: str  # "14:02:31", when it ended
     parent: int | None  # the run it was made from (:func:`_parent`), which ``changes`` are against
     changes: tuple[str, ...]
-    winner: str  # "sufferage at 535,000 s (6.2 days)", "no clear winner: ...", "–"
+    winner: str  # "sufferage at 6.2 days (535,000 s)", "no clear winner: ...", "–"
     edits: tuple[str, ...] | None = None  # what differs from its preset (None: not a preset or an edit of one)
     since: tuple[str, ...] = ()  # what differs from its parent, an edit of the same preset, that the edits do not say
 

@@ -247,7 +247,7 @@ def test_numbers_as_people_read_them():
     assert readable_number(9876) == "9,876" and readable_number(0.0123) == "0.0123"
     assert readable_number(2e16) == "2e+16" and readable_number(math.inf) == "inf"
     assert readable_number(math.nan) == "n/a"
-    assert readable(1_196_000, LOWER) == "1,200,000 s (14 days)" and readable(0.873, FRACTION) == "87.3%"
+    assert readable(1_196_000, LOWER) == "14 days (1,200,000 s)" and readable(0.873, FRACTION) == "87.3%"
     # one number format on a page: full digits with separators below a million, the scale in words from there
     assert readable_amount(15_100, "time units") == "15,100 time units"
     assert readable_amount(20_000, "time units") == "20,000 time units" and readable_amount(79_083, "tasks") == \
@@ -255,13 +255,13 @@ def test_numbers_as_people_read_them():
     assert readable_amount(1_196_000, "tasks") == "1.20 million tasks" and readable_amount(5.158, "tasks") == \
         "5.158 tasks"
     # seconds in full digits, hours or days beside them from an hour: never "535 thousand s"
-    assert readable_amount(535_197, "s") == "535,000 s (6.2 days)"
-    assert readable_amount(7004, "s") == "7,004 s (1.9 hours)"
-    assert readable_amount(523.4, "s") == "523.4 s" and readable_amount(9999.7, "s") == "10,000 s (2.8 hours)"
-    assert readable_amount(3.2e8, "s") == "320,000,000 s (10 years)"
-    assert readable_pair(535_197, 372_000, LOWER) == "535,000 → 372,000 s (6.2 → 4.3 days)"
+    assert readable_amount(535_197, "s") == "6.2 days (535,000 s)"
+    assert readable_amount(7004, "s") == "1.9 hours (7,004 s)"
+    assert readable_amount(523.4, "s") == "523.4 s" and readable_amount(9999.7, "s") == "2.8 hours (10,000 s)"
+    assert readable_amount(3.2e8, "s") == "10 years (320,000,000 s)"
+    assert readable_pair(535_197, 372_000, LOWER) == "6.2 → 4.3 days (535,000 → 372,000 s)"
     assert readable_pair(3000, 7004, LOWER) == "3,000 → 7,004 s (under an hour → 1.9 hours)"
-    assert readable_pair(125_000, 199_000, LOWER) == "125,000 → 199,000 s (1.4 → 2.3 days)"  # one unit
+    assert readable_pair(125_000, 199_000, LOWER) == "1.4 → 2.3 days (125,000 → 199,000 s)"  # one unit
     assert readable_pair(5.2, 4.8, Metric("n", "Number in system", "tasks")) == "5.2 → 4.8 tasks"
     assert readable_pair(0.873, 0.9, FRACTION) == "87.3% → 90.0%"
     assert readable(93.4, POINTS) == "93.4%" and readable(12, Metric("n", "Late", "tasks")) == "12 tasks"

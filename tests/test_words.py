@@ -59,7 +59,7 @@ def test_every_setting_of_every_preset_sweep_and_model_has_words():
     ("arrivals.rate", 0.02, 0.05, "arrival rate 1.2 → 3.0 tasks a minute (×2.5)"),
     ("arrivals.rate", 2.0, 3.0, "arrival rate 2 → 3 tasks a second (×1.5)"),  # a rate says its factor
     ("arrivals.rate", 0.000645197, 0.000650000, "arrival rate 2.32 → 2.34 tasks an hour (×1.01)"),  # told apart
-    ("duration", 15000.0, 30000.0, "arrival period 15,000 → 30,000 s (4.2 → 8.3 hours)"),
+    ("duration", 15000.0, 30000.0, "arrival period 4.2 → 8.3 hours (15,000 → 30,000 s)"),
     ("mean_interarrival", 10.0, 5.0, "mean time between arrivals 10 → 5 s"),
     ("max_compute_s", 600.0, 172800.0, "longest compute time 600 → 173,000 s (under an hour → 2.0 days)"),
     ("machines", 8, 12, "machines 8 → 12"),
@@ -254,7 +254,8 @@ def test_the_runs_table_says_each_run_in_words_and_wraps_its_text(monkeypatch):
     assert table["from the run before"].tolist() == ["arrival rate 2.3 → 4.6 tasks an hour (×2)", "the first run"]
     assert history.history()[1].title == "#2 my *lab*: arrival rate 2.3 → 4.6 tasks an hour (×2)"
     for winner in table["winner"]:
-        assert re.fullmatch(r"(no clear winner: best average )?[\w-]+ at [\d,.]+ s( \(.*\))?", winner), winner
+        assert re.fullmatch(r"(no clear winner: best average )?[\w-]+ at ([\d,.]+ s|[\d.]+ (hours|days) \([\d,.]+ s\))",
+                            winner), winner
     for cell in table.astype(str).to_numpy().ravel():
         _no_doubled_parentheses(cell)
         assert not RAW_KEY.search(cell), cell
