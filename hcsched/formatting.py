@@ -120,7 +120,7 @@ def readable_pair(before: float, after: float, metric: Metric) -> str:
     4.8 tasks"."""
     finite = math.isfinite(before) and math.isfinite(after)
     if metric.unit == "s" and finite and max(abs(before), abs(after)) < SECONDS_IN_FULL:
-        return " ".join(seconds_pair(before, after))
+        return " ".join(x for x in seconds_pair(before, after) if x)
     if finite and metric.unit and metric.unit != "%" and not is_fraction(metric):
         return _unit_once(readable(before, metric), readable(after, metric), metric.unit)
     return f"{readable(before, metric)} → {readable(after, metric)}"
