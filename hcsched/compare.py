@@ -1052,7 +1052,7 @@ class RunComparison:
         """(lead, rest) where the heuristic of ``c`` in one run (``run`` 1: the what-if, 0: the baseline) cannot keep
         up and the other can: why, in words, first ("twice the arrival rate: the machines cannot keep up whatever the
         mapping (...), so tasks pile up for the whole run"; "half the arrival rate: the machines now keep up, where
-        before, tasks piled up for the whole run"), then the values ("average tasks in system of lpas 5.2 →
+        before, tasks piled up for the whole run"), then the values ("average backlog of lpas 5.2 →
         86,600") where they fit within :data:`CHANGE_LEAD_WORDS`; no size nor verdict of a change that only
         measures how long the overloaded run lasted; the values in full below, with the winner."""
         h = next((o for o in self._of_pair(c) if o.metric == self.headline.name), c)

@@ -407,7 +407,7 @@ def of_what(metric: Metric) -> str:
 def _at(x: float, metric: Metric) -> str:
     """A value in a sentence: "6.2 days (535,000 s)", "90.9% of the upper bound", "27.1 times its run time alone"
     (:func:`hcsched.formatting.said_value`); a unit word the metric's name already says is not said twice ("the
-    lowest average tasks in system at 5.16", not "at 5.16 tasks"; a symbol such as "s" always stays)."""
+    lowest average backlog at 5.16", not "at 5.16 tasks"; a symbol such as "s" always stays)."""
     text = said_value(x, metric)
     unit = f" {metric.unit}"
     if len(metric.unit) > 1 and re.search(rf"\b{re.escape(metric.unit)}\b", metric.title, re.IGNORECASE) \

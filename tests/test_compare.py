@@ -436,7 +436,7 @@ def test_every_model_compares_paired_on_its_seed_and_unpaired_across_seeds(name)
 # --- a what-if whose queues grow for the whole run ---------------------------------------------------------------
 
 def _in_system(scenario, means: dict, unstable: set[str], turn: int = 0) -> pd.DataFrame:
-    """Hand-made results of a task-class scenario: each heuristic's average tasks in system over 4 replications
+    """Hand-made results of a task-class scenario: each heuristic's average backlog over 4 replications
     (its mean; ±1% by turns with ``turn`` 1), flagged unstable in every one when in ``unstable``."""
     rows = [{"trial": t, "heuristic": h.label, "mean_in_system": means[h.label] * (1 + 0.01 * turn * (-1) ** t),
              "unstable": h.label in unstable} for t in range(4) for h in scenario.heuristics]
@@ -454,14 +454,14 @@ def _overloaded_pair(what_if: str, unstable: set[str]):
 
 
 def test_a_what_if_no_mapping_keeps_up_with_says_so_first_and_crowns_no_winner():
-    """The manager read "average tasks in system of lpas 5.158 -> 86.6 thousand tasks (16796 times as high: a real
+    """The manager read "average backlog of lpas 5.158 -> 86.6 thousand tasks (16796 times as high: a real
     change, for the worse)" and a winner crowned among mappings that all fail: the size only measures the run."""
     cmp = _overloaded_pair("Twice the arrival rate", {"mct", "kpb (kbar=1)", "lpas"})
     lead, rest = cmp.change_parts()
     assert lead == ("twice the arrival rate: the machines cannot keep up whatever the mapping (they can take 0.67 "
                     "times these arrivals), so tasks pile up.")  # "for the whole run": below, where it does not fit
     assert word_count(lead) <= CHANGE_LEAD_WORDS
-    assert rest[1].startswith("Average tasks in system of lpas (earliest finish among its class's machines) 5.158 → "
+    assert rest[1].startswith("Average backlog of lpas (earliest finish among its class's machines) 5.158 → "
                               "86,600 tasks, 16,789 times; 95% ")
     assert rest[-1] == "No heuristic keeps up, so a ranking would only compare how fast their queues grow."
     said = " ".join(rest)
@@ -474,7 +474,7 @@ def test_a_what_if_one_heuristic_cannot_keep_up_with_names_it_and_keeps_the_winn
     lead, rest = cmp.change_parts()
     assert lead == ("half the arrival rate: lpas (earliest finish among its class's machines) cannot keep up with "
                     "these arrivals, so tasks pile up for the whole run.")  # the values with their unit: below, in full
-    assert rest[1].startswith("Average tasks in system of lpas 5.158 → 86,600 tasks")
+    assert rest[1].startswith("Average backlog of lpas 5.158 → 86,600 tasks")
     assert rest[-1] == "The winner changes from lpas to kpb (each class's fastest machine)."
 
 
@@ -492,7 +492,7 @@ def test_a_what_if_that_keeps_up_against_an_overloaded_baseline_says_so_first():
     kept = _in_system(light, {"mct": 6.0, "kpb (kbar=1)": 5.5, "lpas": 5.158}, set())
     lead, rest = compare_runs(heavy, grown, light, kept).change_parts()
     # the heuristic the reader follows: the winner now (lpas), not the baseline's (kpb) of queues that all grew
-    assert lead == ("half the arrival rate: the machines now keep up; average tasks in system of lpas (earliest "
+    assert lead == ("half the arrival rate: the machines now keep up; average backlog of lpas (earliest "
                     "finish among its class's machines) 86,600 → 5.16 tasks."), lead  # its unit, as the leads say it
     assert word_count(lead) <= CHANGE_LEAD_WORDS
     said = " ".join(rest)

@@ -55,7 +55,7 @@ def test_a_run_without_references_to_come_is_counted_as_before():
 
 
 def test_a_lead_so_far_where_no_heuristic_keeps_up_says_so_rather_than_crown_a_leader():
-    """alazzoni-B at twice the arrival rate: "So far, 1 of 30 replications: kpb (...) leads on average tasks in system
+    """alazzoni-B at twice the arrival rate: "So far, 1 of 30 replications: kpb (...) leads on average backlog
     at 79,100 tasks; still open: too few replications to tell." while the whole run's lead was "No heuristic keeps
     up: ...". The lead so far says what the final lead will, in its words, after the count."""
     import dataclasses

@@ -309,7 +309,7 @@ def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run
     info = plain(at.info[0].value)
     # the heuristic the reader follows: the winner now, lpas (run #2's winner kpb only grew its queues slowest)
     assert info.startswith("Against run #2, half the arrival rate: the machines now keep up; "
-                           "average tasks in system of lpas"), info
+                           "average backlog of lpas"), info
     assert not at.exception
 
 
@@ -435,7 +435,7 @@ def test_the_classes_what_if_no_mapping_keeps_up_with_says_so_first_in_words():
     at.button(key="results_compare").click().run()
     folded = plain(next(e for e in at.expander if e.label == IN_FULL).markdown[0].value)
     assert folded.startswith("What differs: arrival rates per class [5, 8] → [10, 16] tasks per time unit. Average "
-                             "tasks in system of lpas ") and "times as high" in folded
+                             "backlog of lpas ") and "times as high" in folded
     assert folded.endswith("No heuristic keeps up, so a ranking would only compare how fast their queues grow.")
     assert not at.exception
 

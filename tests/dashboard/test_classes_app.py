@@ -188,7 +188,7 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     assert "stabilisable" not in caption
     lead = next(m.value for m in at.markdown if m.value.startswith("**"))
     trade = next(m.value for m in at.markdown if m.value.startswith("But "))
-    assert "has the lowest average tasks in system at " in lead and "number in system" not in lead
+    assert "has the lowest average backlog at " in lead and "number in system" not in lead
     # what kpb does not ask, and why it matters, said as what it does (the chart's term explained read as a definition)
     assert trade == ("But kpb sends fewer messages: it never checks how busy half of the machines are when a "
                      "task arrives.")

@@ -34,7 +34,7 @@ _DRAW = 3.7e-8
 # rates, the policy and the counts; the allocation LP's constraint matrix, (classes + columns) x classes x columns
 _TASK_BYTES, _CLASS_MACHINE_BYTES, _TASKS_MARGIN = 40 * 8, 8 * 8, 1.2
 #: The headline metric and the state-information discount in words (the paper's names in their docs).
-IN_SYSTEM = "Average tasks in system"
+IN_SYSTEM = "Average backlog"
 NOT_ASKED = "Share of machines not asked (%)"
 #: What the share of machines not asked is and why it matters, said beside it where a line first says it (section IV,
 #: the state-information discount: asking fewer machines how busy they are costs less messaging).
