@@ -25,7 +25,7 @@ from hcsched.verdict import (
 )
 
 VALUE_GLOSS = ("Value: what finished tasks earn, by priority and deadline, out of the most they could earn, the upper "
-               "bound.")
+               "bound (100%); a point is 1% of that bound.")  # "points" defined where the lead says them
 
 
 def results_of(values: dict[str, list[float]], metric: str = "makespan") -> pd.DataFrame:

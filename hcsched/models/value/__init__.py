@@ -52,7 +52,7 @@ def _metrics() -> tuple[Metric, ...]:
     out = [
         Metric("value_pct_ub", "Value, % of the upper bound", "%", "higher", bar=True, fmt=".2f", ci="auto-percent",
                gloss="what finished tasks earn, by priority and deadline, out of the most they could earn, the upper "
-                     "bound",
+                     "bound (100%); a point is 1% of that bound",
                doc="V / UB x 100 on the same trial: UB (section 2.3) is 100%."),
         Metric("value", "Value V", "", "higher", doc="Sum of p d b over the tasks (section 2.2.3): priority weight x "
                "deadline factor x the share of its execution inside the evaluation window."),
