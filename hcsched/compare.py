@@ -754,8 +754,8 @@ class RunComparison:
     def _sooner(self, metric: Metric, c: Change) -> list[str]:
         """Where the lead says a change for the worse and tasks arrive faster, the headline metric's change for the
         better said with its cause after it (a harder workload made the number look better): ", though its makespan is
-        38% shorter only because the tasks arrive in half the time", then shorter forms ("; its makespan 3.5% shorter,
-        but arrivals span half the time"), the heuristic's own ("its": whose makespan, said); none otherwise."""
+        38% shorter only because the tasks arrive in half the time", then shorter forms ("; its makespan 3.5% shorter
+        only as tasks arrive faster"), the heuristic's own ("its": whose makespan, said); none otherwise."""
         h = self._headline_change(c)
         factor = self.arrival_factor()
         if (metric.name == self.headline.name or h is None or not h.separated or factor is None or factor <= 1
@@ -766,8 +766,8 @@ class RunComparison:
         return [f", though its {words} is {size} only because the tasks arrive in {span}",
                 f"; its {words} {size} only because tasks arrive in {span}",
                 f"; its {words} {size} only because arrivals span {span}",
-                f"; its {words} {size}, but arrivals span {span}",
-                f"; its {words} {moved}, but arrivals span {span}"]
+                f"; its {words} {size} only as tasks arrive faster",
+                f"; its {words} {moved} only as tasks arrive faster"]
 
     def share_why(self, metric: Metric, c: Change) -> str:
         """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and
