@@ -58,7 +58,6 @@ from hcsched.formatting import (
     said_pair,
     seconds_number,
     seconds_pair,
-    sentence_start,
     span_pair,
     time_span,
 )
@@ -83,6 +82,7 @@ from hcsched.verdict import (
     run_words,
     said_bare,
     scenario_verdicts,
+    sentence_opening,
     sentences,
     size_text,
     small_words,
@@ -878,7 +878,7 @@ class RunComparison:
         unsaid = said_bare(" ".join([lead, *named]), {k: v for k, v in names.items() if k not in done})
         if unsaid:  # a legend, one sentence
             named.append("; ".join(f"{label}: {names[label]}" for label in unsaid) + ".")
-        return [sentence_start(x) for x in named]
+        return [sentence_opening(x, self.after.model) for x in named]
 
     def _bare_parts(self) -> tuple[str, list[str]]:
         """:meth:`change_parts` with the heuristics' labels alone."""

@@ -54,7 +54,16 @@ import pandas as pd
 
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
-from hcsched.formatting import amount_text, ends_text, is_fraction, listed, readable, said_value, share_words
+from hcsched.formatting import (
+    amount_text,
+    ends_text,
+    is_fraction,
+    listed,
+    readable,
+    said_value,
+    sentence_start,
+    share_words,
+)
 from hcsched.heuristics import get_heuristic, heuristic_title, label_parts, told_apart
 from hcsched.metrics import Metric
 from hcsched.registry import get_model
@@ -1207,6 +1216,24 @@ def named_once(lines: list[str], names: Mapping[str, str], skip: Collection[str]
     return out
 
 
+def sentence_opening(text: str, model: str | None = None) -> str:
+    """``text`` begun as a sentence is (:func:`~hcsched.formatting.sentence_start`: "Sufferage (...) has ..."), but a
+    heuristic's label whose name the papers write in capitals, at its start, in capitals as they write it ("LPAS
+    (earliest finish ...) has ...", "MP-load", "HMCT"; never "Lpas", which reads as a word misspelt): a name whose
+    registry title does not begin with it as a word ("LP-based affinity scheduling", "FA: earliest ...")."""
+    head = re.match(r"[a-z][a-z0-9-]*", text)
+    if head is None:
+        return sentence_start(text)
+    first = head.group(0).split("-")[0]
+    try:
+        title = get_heuristic(head.group(0), model).title
+    except HcschedError:
+        return sentence_start(text)
+    if title.startswith(first.upper()) or not title.lower().startswith(first):
+        return first.upper() + text[len(first):]
+    return sentence_start(text)
+
+
 def said_bare(line: str, names: Mapping[str, str]) -> list[str]:
     """The labels of ``names`` that ``line`` first mentions without their words (where :func:`named_once` would name
     them)."""
@@ -1373,9 +1400,9 @@ def pick_line(verdicts_: list[Verdict]) -> str:
     """The answer in one sentence where the lead alone is none, each heuristic by its label (named in words above
     it): a trade-off, "In short: sufferage for makespan; min-min for mean flow time and max stretch."; winners tied,
     one of them losing on a gain against the benchmark (Caniou and Jeannot section 6.1), "In short: hmct for makespan
-    (mmc ties with it but raises total flow time); mp for total flow time."; no clear winner, its margin against the
-    benchmark, "In short: no clear pick on makespan: fz averages 13% below the benchmark fa, but these trials do not
-    tell the two apart."; "" where the lead is the whole answer (one winner, nothing traded)."""
+    (mmc is as good on it but raises total flow time by 2.4%); mp for total flow time."; no clear winner, its margin
+    against the benchmark, "In short: none is clearly better than the benchmark fa on makespan; the 13% lower average of
+    fz could be chance."; "" where the lead is the whole answer (one winner, nothing traded)."""
     if not verdicts_ or verdicts_[0].best is None:
         return ""
     lead = verdicts_[0]
@@ -1386,17 +1413,18 @@ def pick_line(verdicts_: list[Verdict]) -> str:
             return ""
         gap = c.means[0] - c.means[1]  # of the averages the lines say, not the mean paired difference
         gap = 100 * gap / abs(c.means[1]) if lead.kind == "percent" else gap * c.scale
-        side = f"{size_text(gap, lead.kind)} {'below' if gap < 0 else 'above'}"
-        return _short_labels(verdicts_, f"In short: no clear pick on {lead.what}: {lead.best} averages {side} the "
-                                        f"benchmark {lead.benchmark}, but these trials do not tell the two apart.")
+        side = f"{size_text(gap, lead.kind)} {'lower' if gap < 0 else 'higher'}"
+        return _short_labels(verdicts_, f"In short: none is clearly better than the benchmark {lead.benchmark} on "
+                                        f"{lead.what}; the {side} average of {lead.best} could be chance.")
     others = {h: found for h, v in _other_wins(verdicts_).items() if (found := [x for x in v if not x.trade])}
     winners = [lead.best, *(t.other for t in lead.tied)]
     clean = [h for h in winners if h not in {h for h, _, _ in costs}]
     if not others and (len(winners) == 1 or not costs or not clean):
         return ""
     pick = clean[0] if clean else lead.best
-    why = [f"{h} ties with it but {_gain_words(v.gain_of, c.difference, None).removesuffix(' against the benchmark')}"
-           for h, v, c in costs if h != pick] if pick != lead.best or lead.tied else []
+    cost = lambda v, c: _gain_words(v.gain_of, c.difference, None).removesuffix(" against the benchmark")  # noqa: E731
+    why = [f"{h} is as good on it but {cost(v, c)}" for h, v, c in costs if h != pick] \
+        if pick != lead.best or lead.tied else []
     said = f"{pick} for {lead.glossed}" + (f" ({'; '.join(why)})" if why else "")
     said += "".join(f"; {best} for {listed([v.glossed for v in found])}" for best, found in others.items())
     return _short_labels(verdicts_, f"In short: {said}.")

@@ -36,7 +36,7 @@ from hcsched.charts import (
 )
 from hcsched.experiment import schedule_table, schedules_of, split_so_far
 from hcsched.export import results_csv, schedule_csv, summary_csv
-from hcsched.formatting import interval_cell, readable_amount, sentence_start
+from hcsched.formatting import interval_cell, readable_amount
 from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
@@ -49,6 +49,7 @@ from hcsched.verdict import (
     scenario_benchmark,
     scenario_references,
     scenario_verdicts,
+    sentence_opening,
     sentences,
     trade_off,
 )
@@ -387,7 +388,7 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     if not found:
         return
     lead, *shown = lead_block(scenario, results, found, so_far, to_come)
-    said_as = lambda line: plain(sentence_start(shown_text(scenario.model, line)))  # noqa: E731  (the model's words,
+    said_as = lambda line: plain(sentence_opening(shown_text(scenario.model, line), scenario.model))  # noqa: E731  (the model's words,
     # as plain text, a sentence begun with a capital even where it opens with a heuristic's label: "Sufferage (...)")
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{said_as(lead)}**")
@@ -425,8 +426,8 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
                              _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
     trade = trade_off(found)
-    return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade, pick,
-                                       found[0].reference_text, to_come) if line]
+    return [text] + [line for line in (gloss, pick, _bare_named(found[0], trade), found[0].next_text, trade,
+                                       found[0].reference_text, to_come) if line]  # the answer in a line, early
 
 
 def _bare_named(v, trade: str) -> str:

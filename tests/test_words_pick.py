@@ -48,8 +48,8 @@ def test_no_clear_winner_says_its_margin_against_the_benchmark_as_not_told_apart
     found = _etc(results, benchmark="E")
     assert len(found[0].tied) >= 4 and found[0].best == "A"
     line = pick_line(found)
-    assert line == ("In short: no clear pick on makespan: A averages 10% below the benchmark E, but these trials do "
-                    "not tell the two apart."), line  # the averages' gap, as the lines say them (90 and 100)
+    assert line == ("In short: none is clearly better than the benchmark E on makespan; the 10% lower average of A "
+                    "could be chance."), line  # the averages' gap, as the lines say them (90 and 100)
 
 
 def test_tied_winners_pick_the_one_that_costs_nothing_on_another_gain():
@@ -59,8 +59,8 @@ def test_tied_winners_pick_the_one_that_costs_nothing_on_another_gain():
     found = scenario_verdicts(sc, simulate(sc, jobs=1))
     assert {found[0].best, *(t.other for t in found[0].tied)} == {"hmct", "mmc"}
     line = pick_line(found)
-    assert line == ("In short: hmct for makespan (mmc ties with it but raises total flow time by 2.4%); mp for total "
-                    "flow time."), line
+    assert line == ("In short: hmct for makespan (mmc is as good on it but raises total flow time by 2.4%); mp for "
+                    "total flow time."), line
     assert word_count(line) <= LEAD_WORDS
 
 
@@ -68,3 +68,19 @@ def test_the_pick_says_labels_with_their_parameters_in_words():
     sc = preset("page-system-a").replace(trials=6)
     line = pick_line(scenario_verdicts(sc, simulate(sc, jobs=2)))
     assert "beta=" not in line and "kbar=" not in line, line
+
+
+def test_a_sentence_that_opens_with_a_label_the_papers_write_in_capitals_opens_in_capitals():
+    """"Lpas (earliest finish ...) has ..." and "Hmct" read as words misspelt: the names the papers write in capitals
+    open a sentence so; a word-like name is capitalised as a word; one's own label as a sentence's first letter."""
+    from hcsched.verdict import sentence_opening
+
+    assert sentence_opening("lpas (earliest finish) has", "classes") == "LPAS (earliest finish) has"
+    assert sentence_opening("hmct and mmc both beat", "timeshared") == "HMCT and mmc both beat"
+    assert sentence_opening("mp-load (least delay)", "timeshared") == "MP-load (least delay)"
+    assert sentence_opening("fz (error weighted a tenth)", "estimation") == "FZ (error weighted a tenth)"
+    assert sentence_opening("sufferage (task ...)", "etc") == "Sufferage (task ...)"
+    assert sentence_opening("max-min: latest-finishing task first.", "value") == "Max-min: latest-finishing task first."
+    assert sentence_opening("tabu (tabu search, ours)", "estimation") == "Tabu (tabu search, ours)"
+    assert sentence_opening("mine (my rule) wins", "etc") == "Mine (my rule) wins"
+    assert sentence_opening("the winner stays", "etc") == "The winner stays"

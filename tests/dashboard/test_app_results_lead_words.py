@@ -159,9 +159,11 @@ def test_the_estimation_bars_tell_the_two_fz_apart():
 
 def test_the_lead_block_ends_a_trade_off_with_the_pick_in_one_line():
     """"But min-min has the lowest mean flow time ... It also has the lowest max stretch" gave a manager no pick: the
-    block says it in a line of its own once every trial is in, and not while the run goes on (still open)."""
+    block says it in a line of its own right under the lead and its term once every trial is in (a manager's best
+    sentence, read early), and not while the run goes on (still open)."""
     sc = preset("quickstart")
     results = simulate(sc)
     lines = lead_block(sc, results)
-    assert lines[-1] == "In short: sufferage for makespan; min-min for mean flow time and max stretch.", lines
+    assert lines[1:3] == ["Makespan: when the last task ends.",  # the lead's term, then the answer
+                          "In short: sufferage for makespan; min-min for mean flow time and max stretch."], lines
     assert not [x for x in lead_block(sc, results[results["trial"] < 3], so_far=3) if x.startswith("In short")]

@@ -475,7 +475,7 @@ def test_the_default_presets_results_say_the_gains_in_words_and_name_each_rule_o
             "below). mmc, though, raises total flow time by 2.4% against the benchmark: a real difference (95% "
             "interval: 2.2–2.6% above).") in said  # the co-winner's cost on it, said too (tryout42k)
     verdict = " ".join(m for m in said if not m.startswith("- **"))  # not the short names' list: the paper's there
-    assert "Hmct (earliest predicted finish)" in said[0] and "Min max completion" not in said[0]  # the charts' words
+    assert "HMCT (earliest predicted finish)" in said[0] and "Min max completion" not in said[0]  # the charts' words
     for jargon in ("sum-flow", "max-flow", "max-stretch", "MCT)"):
         assert jargon not in verdict, jargon
     assert any("The same gain on the total flow time (the total time tasks spend in the system)" in c.value
