@@ -772,8 +772,10 @@ class RunComparison:
     def share_why(self, metric: Metric, c: Change) -> str:
         """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and
         ``c`` a real change of it, which of the two moved it, the bigger first: ", as the value itself falls while the
-        upper bound stays" (the work done fell; its size is the share's, said before), ", as the upper bound rises 40%
-        and the value itself rises 20%" (a bigger yardstick, not less work done); "" otherwise."""
+        upper bound stays" (the work done fell; its size is the share's, said before), ", all in tasks that arrive
+        before scoring starts" where one part of the work done carries nine tenths of that move or more
+        (:meth:`part_why` says why below), ", as the upper bound rises 40% and the value itself rises 20%" (a bigger
+        yardstick, not less work done); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         if share is None or not c.separated:
             return ""
@@ -789,9 +791,29 @@ class RunComparison:
         said = sorted(zip(found, named, strict=True), key=lambda x: (x[0].separated, abs(x[0].change)), reverse=True)
         (first, a), (second, b) = said
         if not second.separated:  # one moved: which, without a second number beside the share's own
+            part = self._carrying(metric, c, share) if first is found[0] else None
+            whole = metric_words(metric if of_what(metric) else model.metric(share[1]))
+            if part is not None and part[2] >= 0.9 and part[0].title.lower().startswith(f"{whole} of "):
+                return f", all in {part[0].title[len(whole) + 4:]}"  # "..., all in tasks that arrive before ..."
             moved = _moves(first)
             return f", as {a} {moved.split(' ')[0] if moved.startswith(('rises', 'falls')) else moved} while {b} stays"
         return f", as {a} {_moves(first)} and {b} {_moves(second)}"
+
+    def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
+        """The part of the share's numerator (a metric whose ``part_of`` names it) that moved for real with three
+        quarters or more of the numerator's real move, with that fraction; None otherwise."""
+        model, pair = get_model(self.before.model), (c.before_label, c.after_label)
+        mine = {p.metric: p for p in self.parts if (p.before_label, p.after_label) == pair}
+        whole = mine.get(share[1])
+        if whole is None or not whole.separated:
+            return None
+        moved = whole.after - whole.before
+        for name, part in mine.items():
+            m = model.metric(name)
+            fraction = (part.after - part.before) / moved if moved else 0.0
+            if m.part_of == share[1] and part.separated and fraction >= 0.75:
+                return m, part, fraction
+        return None
 
     def part_why(self, metric: Metric, c: Change) -> str:
         """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
@@ -802,27 +824,21 @@ class RunComparison:
         share = next((x for x in self.shares if x[0] == metric.name), None)
         if share is None or not self.share_why(metric, c):
             return ""
-        model, pair = get_model(self.before.model), (c.before_label, c.after_label)
-        mine = {p.metric: p for p in self.parts if (p.before_label, p.after_label) == pair}
-        whole = mine.get(share[1])
-        if whole is None or not whole.separated:
+        found = self._carrying(metric, c, share)
+        if found is None:
             return ""
-        moved = whole.after - whole.before
-        for name, part in mine.items():
-            m = model.metric(name)
-            if m.part_of != share[1] or not part.separated:
-                continue
-            share_of_move = (part.after - part.before) / moved if moved else 0.0
-            if share_of_move >= 0.75:
-                how = "The" if share_of_move >= 0.9 else "Most of the"
-                title = f"{m.title[:1].lower()}{m.title[1:]}"
-                why = f" ({m.gloss})" if m.gloss else ""
-                pair = self._of_yardstick(part, m, metric, share[2])
-                whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
-                rest = f" The rest of the {whole_words} barely moves." \
-                    if share_of_move >= 0.9 else ""  # under a tenth of the move: what the what-if leaves as it was
-                return f"{how} {'fall' if moved < 0 else 'rise'} is in the {title}: {pair}{why}.{rest}"
-        return ""
+        m, part, share_of_move = found
+        model = get_model(self.before.model)
+        how = "The" if share_of_move >= 0.9 else "Most of the"
+        title = f"{m.title[:1].lower()}{m.title[1:]}"
+        why = f" ({m.gloss})" if m.gloss else ""
+        pair = self._of_yardstick(part, m, metric, share[2])
+        whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
+        rest = f" The rest of the {whole_words} barely moves." \
+            if share_of_move >= 0.9 else ""  # under a tenth of the move: what the what-if leaves as it was
+        if self.share_why(metric, c).startswith(", all in "):  # the lead said where: the part's figures, and why
+            return f"{m.title}: {pair}{why}.{rest}"
+        return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _of_yardstick(self, part: Change, m: Metric, share: Metric, yardstick: str) -> str:
         """A part's two means as shares of the yardstick the share metric is of, in its unit, so that they read beside
