@@ -58,6 +58,7 @@ from pages.history import (
     HISTORY_CAP,
     PICKED,
     against_baseline,
+    baseline_for,
     history,
     is_pinned,
     online_against_baseline,
@@ -187,7 +188,8 @@ def pick_run(key: str):
                       "after your last visit: a reload of this address finds them.")
     found = against_baseline(shown)
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
-    if is_pinned(shown):
+    baseline = is_pinned(shown) or baseline_for(shown) is None  # pinned, or its model's first run, nothing pinned
+    if baseline:
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
         _against(c1, *found)
@@ -196,7 +198,7 @@ def pick_run(key: str):
                 st.switch_page(PAGES["results"])
             except Exception:  # the page runs on its own (tests): the Results page opens in compare mode
                 pass
-    if not is_pinned(shown):
+    if not baseline:
         c2.button("Make it the baseline", key=f"{key}_pin", on_click=pin_baseline, args=(shown.number,),
                   help="Compare every other run with this one (by default, the session's first run of the model)")
     return shown

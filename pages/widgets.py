@@ -20,7 +20,7 @@ from hcsched.export import export_stem
 from hcsched.metrics import Metric
 from hcsched.readers import check_upload, max_upload_cells
 from hcsched.verdict import headline_metric as lead_metric
-from pages.jobs import KNOWN_ROWS, Job, plain, plain_html, started_pool  # noqa: F401  (plain, plain_html: pages')
+from pages.jobs import KNOWN_ROWS, Job, plain, plain_html, started_pool, warm_kernels  # noqa: F401  (plain, plain_html: pages')
 from pages.session import Keys, scenario_problem
 
 # longer runs and sweeps are refused (per session)
@@ -220,7 +220,9 @@ def estimate_note(job: Job) -> None:
         st.warning(f"{estimate_words(job.estimate)}. It runs in the background while this tab is open: you can move "
                    "between pages, reload, and cancel it.")
     else:
-        st.caption(f"{estimate_words(job.estimate)} (more on the first run, which compiles the kernels).")
+        compiles = not warm_kernels().ready[job.scenario.model].is_set()  # said only while they may still compile
+        st.caption(estimate_words(job.estimate) + (" (more on the first run, which compiles the kernels)" if compiles
+                                                   else "") + ".")
 
 
 def estimate_words(seconds: float) -> str:

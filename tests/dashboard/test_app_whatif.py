@@ -196,6 +196,10 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.switch_page("pages/results.py").run()
     assert at.radio(key="results_mode").value == "Compare two runs"  # the view is kept across pages
     at.radio(key="results_mode").set_value("One run").run()
+    at.selectbox(key="results_pick_run").set_value(at.session_state["history"][0].title).run()
+    # the model's first run is the baseline already: said so, no button to make it one
+    assert "Run #1 is the baseline: the other runs are compared with it." in [c.value for c in at.caption]
+    assert not [b for b in at.button if b.key == "results_pin"]
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
     shown = [c.value for c in at.caption]  # shown as it is, not folded
     assert any(c.startswith("Run #2 of this session (") for c in shown) and not at.toggle
