@@ -1608,8 +1608,9 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
 
 
 def references_to_come(scenario: Scenario, pending: Mapping[str, int]) -> str:
-    """The references still running while the others' answer shows (they run after every trial of the others): "Still
-    to come, for reference: tpsa (Two-phase simulated annealing, static) and ga (Genetic algorithm, static), each a
+    """The references still running while the others' answer shows (they run after every trial of the others, and
+    are never crowned, so the answer above will not change): "This answer is final. Still to come, for reference only:
+    tpsa (Two-phase simulated annealing, static) and ga (Genetic algorithm, static), each a
     search computed after the fact, knowing every task." "" when none. How far they are is the progress bar's to say,
     one count on the page (it counted 15 of 50 while a count here, the slower one's, said 7)."""
     if not pending:
@@ -1618,7 +1619,7 @@ def references_to_come(scenario: Scenario, pending: Mapping[str, int]) -> str:
     names = [in_words(label, scenario.model) for label in pending]
     kinds = {whats.get(label, "") for label in pending}
     what = f", {'each ' if len(names) > 1 else ''}{kinds.pop()}" if len(kinds) == 1 and "" not in kinds else ""
-    return f"Still to come, for reference: {listed(names)}{what}."
+    return f"This answer is final. Still to come, for reference only: {listed(names)}{what}."
 
 
 def verdict_lines(verdicts_: list[Verdict]) -> list[str]:

@@ -160,8 +160,9 @@ def test_the_online_heuristics_answer_comes_whole_while_the_references_still_run
         lead = next((m.value for m in at.markdown if m.value.startswith("**")), "")
     assert "job" in at.session_state, "the run ended before its online heuristics' whole answer showed alone"
     assert re.fullmatch(r"\*\*Max-min \(latest-finishing task first\) has the highest value.*", lead), lead
-    assert "Still to come, for reference: tpsa (two-phase simulated annealing, static) and ga (genetic algorithm, " \
-           "static), each a search computed after the fact, knowing every task." in said, said[:3000]
+    assert ("This answer is final. Still to come, for reference only: tpsa (two-phase simulated annealing, static) "
+            "and ga (genetic algorithm, static), each a search computed after the fact, knowing every task.") in said, \
+        said[:3000]
     assert not re.search(r"\d+ of 120 trials so far", said)  # the bar's count is the page's one count
     at.button(key="cancel_run").click().run()
 
@@ -413,7 +414,8 @@ def test_a_what_ifs_change_line_comes_with_the_heuristics_whole_answer_before_th
         assert lines[0].startswith("Against run #1, twice the arrival rate: the best value moves from "), lines
         assert "% (max-min) to " in lines[0], lines  # a new winner: the best against the best first
         assert " ga" not in lines[0]  # the references' change comes with the whole run
-        assert any(m.value.startswith("Still to come, for reference: ga") for m in at.markdown)
+        final = "This answer is final. Still to come, for reference only: ga"
+        assert any(m.value.startswith(final) for m in at.markdown)
     finally:
         release.set()
 

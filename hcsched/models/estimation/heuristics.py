@@ -467,7 +467,7 @@ HEURISTICS = (
           "Each unstarted task in release order goes to the processor that finishes it earliest (FA): MCT with the "
           "same estimates as the others.", (CASE,)),
     LocalSearch(
-        "tabu", "Tabu search, ours", "batch", -1, "5.4",
+        "tabu", "Tabu search, not from the paper", "batch", -1, "5.4",
         "Ours: the paper's OpenTS scheduler is unpublished. Starts from EF's mapping of the unstarted tasks and "
         "moves single tasks between processors to lower the estimated makespan; a moved task is tabu for a while.",
         (Param("iterations", 100, int, 1, 100000, doc="moves per mapping event"),
@@ -475,7 +475,7 @@ HEURISTICS = (
          Param("tenure", 10, int, 0, 10000, doc="iterations a moved task stays tabu"), CASE),
         models=(EST,), paper=PAGE, run_450=(0.0525, 1.57), moves=("iterations", "candidates")),
     LocalSearch(
-        "anneal", "Simulated annealing, ours", "batch", -1, "5.4",
+        "anneal", "Simulated annealing, not from the paper", "batch", -1, "5.4",
         "Ours: the paper's Jannealer scheduler is unpublished. Starts from EF's mapping and accepts random "
         "single-task moves with probability exp(-delta/T) on the estimated makespan.",
         (Param("iterations", 1000, int, 1, 1000000, doc="moves tried per mapping event"),
