@@ -5,21 +5,12 @@ its margin against the benchmark, said as not told apart (a manager's tryout: "g
 from __future__ import annotations
 
 import pandas as pd
+from test_words_glosses import _results
 
 from hcsched import get_model, preset, simulate
 from hcsched.verdict import LEAD_WORDS, pick_line, scenario_verdicts, verdicts, word_count
 
 ETC = get_model("etc")
-
-
-def _results(**columns) -> pd.DataFrame:
-    """Hand-made results, one row per trial and heuristic: ``columns`` metric -> {heuristic: values per trial}."""
-    first = next(iter(columns.values()))
-    rows = [{"trial": t, "heuristic": h} for h in first for t in range(len(first[h]))]
-    frame = pd.DataFrame(rows)
-    for metric, values in columns.items():
-        frame[metric] = [values[row["heuristic"]][row["trial"]] for row in rows]
-    return frame
 
 
 def _etc(results: pd.DataFrame, benchmark: str | None = None):
