@@ -799,6 +799,19 @@ class RunComparison:
             return f", as {a} {moved.split(' ')[0] if moved.startswith(('rises', 'falls')) else moved} while {b} stays"
         return f", as {a} {_moves(first)} and {b} {_moves(second)}"
 
+    def _carried_words(self, metric: Metric, c: Change) -> str:
+        """Where one part of a share's numerator carries nine tenths of its move or more (:meth:`share_why`'s ", all
+        in ..."), the best's move, where it is and why it moves alone, its part's :attr:`Metric.gloss`: "the best value
+        falls 3.8 points, all in tasks that arrive before scoring starts: work done before scoring starts earns
+        nothing" (a manager read "twice the machines ... clearly worse" as more machines hurting); "" otherwise."""
+        why = self.share_why(metric, c)
+        share = next((x for x in self.shares if x[0] == metric.name), None)
+        part = self._carrying(metric, c, share) if why.startswith(", all in ") and share else None
+        if part is None or not part[0].gloss or math.isnan(c.change):
+            return ""
+        moved = f"{'falls' if c.change < 0 else 'rises'} {size_text(c.change, c.kind)}"
+        return f"the best {metric_words(metric)} {moved}{why}: {part[0].gloss}"
+
     def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
         """The part of the share's numerator (a metric whose ``part_of`` names it) that moved for real with three
         quarters or more of the numerator's real move, with that fraction; None otherwise."""
@@ -836,8 +849,10 @@ class RunComparison:
         whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
         rest = f" The rest of the {whole_words} barely moves." \
             if share_of_move >= 0.9 else ""  # under a tenth of the move: what the what-if leaves as it was
-        if self.share_why(metric, c).startswith(", all in "):  # the lead said where: the part's figures, and why
-            return f"{m.title}: {pair}{why}.{rest}"
+        if self.share_why(metric, c).startswith(", all in "):  # the lead said where: the figures, and why
+            a, b = _values(c, metric)
+            best = f"The best {metric_words(metric)}: {c.before_label} {a} → {c.after_label} {b}."
+            return f"{best} {m.title}: {pair}{'' if self._carried_words(metric, c) else why}.{rest}"
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _of_yardstick(self, part: Change, m: Metric, share: Metric, yardstick: str) -> str:
@@ -1022,6 +1037,9 @@ class RunComparison:
         fits = lambda said: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS  # noqa: E731
         said = next((x for x in (_best_words(best, metric, **form) + why for form in forms) if why and fits(x)),
                     None)
+        carried = self._carried_words(metric, best)
+        if carried and fits(carried):  # one part carries the move: where, and why it moves alone, first
+            said = carried
         if said is None:
             said = _best_words(best, metric)
             said = said if fits(said) else _best_words(best, metric, short=True)

@@ -113,7 +113,7 @@ class Reference:
     how it compares with the best heuristic that can run online (``versus.difference`` is reference - best)."""
 
     label: str
-    what: str  # "a search computed after the fact, knowing every task"
+    what: str  # "an offline search that knows every task in advance, as no live scheduler can"
     mean: float
     versus: Comparison | None  # None when no heuristic that can run online has a value
 
@@ -923,8 +923,8 @@ def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
 def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     """What the references are, then a sentence per reference against the best heuristic that can run online (the
     lead's), each at most :data:`LEAD_WORDS` words where the names allow: "For reference, not contenders: ga and tpsa,
-    each a search computed after the fact, knowing every task. ga reaches 95.7% of the upper bound, 4.3 points above
-    slack-sufferage (95% interval: 4.0–4.6 points above). tpsa reaches 91.3%, about the same as
+    each an offline search that knows every task in advance, as no live scheduler can. ga reaches 95.7% of the upper
+    bound, 4.3 points above slack-sufferage (95% interval: 4.0–4.6 points above). tpsa reaches 91.3%, about the same as
     slack-sufferage."."""
     if not v.references:
         return ""

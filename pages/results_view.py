@@ -189,7 +189,8 @@ def pick_run(key: str):
     found = against_baseline(shown)
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
     baseline = is_pinned(shown) or baseline_for(shown) is None  # pinned, or its model's first run, nothing pinned
-    if baseline:
+    compared = any(e.scenario.model == shown.scenario.model and e is not shown for e in runs)
+    if baseline and compared:  # said where another run of its model is compared with it, never of a run alone
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
         _against(c1, *found)

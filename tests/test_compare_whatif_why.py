@@ -68,15 +68,15 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     """Why twice the machines earn less in Kim et al.'s system: the start-up tasks, run at once, finish before the
     window [B, E] opens, and work before B earns nothing (section 2.2.3); the later tasks earn about the same. The
     value model's part metric (value of the tasks that arrive before B) carries the fall: the lead says where the
-    fall is (a manager read "twice the machines ... clearly worse" as more machines hurting, the cause a paragraph
-    below), and the line below it the part's figures and why, in the metric's own words, before the winner."""
+    fall is and why it can fall alone, in the metric's own words (a manager read "twice the machines ... clearly
+    worse" as more machines hurting, the cause a paragraph below), the line below it the figures, then the winner."""
     cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0, early=(400.0, 30.0))
     line = cmp.change_summary()
-    assert line == ("twice the machines: the best value moves from 91.4% (max-min) to 87.6% (max-max), clearly worse, "
-                    "all in tasks that arrive before scoring starts.\n\nValue of tasks that arrive before scoring "
-                    "starts: max-min (latest-finishing task first) 4.3% → max-max (most worth per second of work "
-                    "first) 0.35% of the upper bound (work done before scoring starts earns nothing). The rest of the "
-                    "value barely moves. Max-max now wins."), line
+    assert line == ("twice the machines: the best value falls 3.8 points, all in tasks that arrive before scoring "
+                    "starts: work done before scoring starts earns nothing.\n\nThe best value: max-min "
+                    "(latest-finishing task first) 91.4% → max-max (most worth per second of work first) 87.6%. Value "
+                    "of tasks that arrive before scoring starts: max-min 4.3% → max-max 0.35% of the upper bound. The "
+                    "rest of the value barely moves. Max-max now wins."), line
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     # the rest said too: more machines leave the value that counts as it was
     # the part in the share's own unit, of the same yardstick: "403 → 33 a trial" said no scale

@@ -357,8 +357,9 @@ def test_a_winners_lead_that_says_real_always_gives_its_interval_however_long_th
 def test_a_reference_equal_in_the_one_trial_so_far_is_said_the_same_not_zero_points_above():
     """"0.0 points above slack-sufferage in the one trial" read as a contradiction."""
     v = verdict(table("p", A=[90.27], B=[89.0], TPSA=[90.27]), POINTS, references={"TPSA": STATIC_REFERENCE})
-    assert v.reference_text.endswith("TPSA, a search computed after the fact, knowing every task. It reaches 90.3% of "
-                                     "the upper bound, the same as A in the one trial where both have a value."), \
+    assert v.reference_text.endswith("TPSA, an offline search that knows every task in advance, as no live scheduler "
+                                     "can. It reaches 90.3% of the upper bound, the same as A in the one trial where "
+                                     "both have a value."), \
         v.reference_text
     w = verdict(table("p", A=[90.27], B=[89.0], TPSA=[91.27]), POINTS, references={"TPSA": STATIC_REFERENCE})
     assert "1.0 points above A in the one trial" in w.reference_text

@@ -77,7 +77,8 @@ def test_the_references_say_what_they_are_once_then_each_value_and_interval_in_a
     line = scenario_verdicts(sc, pd.DataFrame(rows))[0].reference_text
     said = sentences(line)
     assert said[0] == ("For reference, not contenders: ga (genetic algorithm, static) and tpsa (two-phase simulated "
-                       "annealing, static), each a search computed after the fact, knowing every task."), line
+                       "annealing, static), each an offline search that knows every task in advance, as no live "
+                       "scheduler can."), line
     assert said[1:] == ["ga reaches 96.1% of the upper bound, 5.0 points above max-min (95% interval: 4.8–5.3 "
                         "points above).", "tpsa reaches 91.2%, about the same as max-min."], line
     assert len(said) == 3 and all(word_count(s) <= LEAD_WORDS for s in said)

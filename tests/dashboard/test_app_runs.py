@@ -161,7 +161,8 @@ def test_the_online_heuristics_answer_comes_whole_while_the_references_still_run
     assert "job" in at.session_state, "the run ended before its online heuristics' whole answer showed alone"
     assert re.fullmatch(r"\*\*Max-min \(latest-finishing task first\) has the highest value.*", lead), lead
     assert ("This answer is final. Still to come, for reference only: tpsa (two-phase simulated annealing, static) "
-            "and ga (genetic algorithm, static), each a search computed after the fact, knowing every task.") in said, \
+            "and ga (genetic algorithm, static), each an offline search that knows every task in advance, as no live "
+            "scheduler can.") in said, \
         said[:3000]
     assert not re.search(r"\d+ of 120 trials so far", said)  # the bar's count is the page's one count
     at.button(key="cancel_run").click().run()

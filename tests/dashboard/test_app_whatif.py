@@ -538,3 +538,16 @@ def test_a_refused_what_if_says_why_under_its_greyed_button(monkeypatch):
     assert said and all("HCSCHED" not in c for c in said), [c.value for c in at.caption]
     assert re.search(r"This run would take about \d+ minutes; the limit per run here is 0 minutes\. Use fewer trials",
                      plain(said[0])), said
+
+
+def test_the_first_run_of_another_model_says_no_baseline_and_offers_none():
+    """"Run #2 is the baseline: the other runs are compared with it." showed on a model's first run, with nothing to
+    compare it with: said only once another run of its model is there, and no button to make it what it is."""
+    import dataclasses
+
+    classes = preset("alazzoni-B").replace(trials=2)
+    at = two_runs(classes.replace(classes=dataclasses.replace(classes.classes, horizon=300.0)))
+    at.switch_page("pages/results.py").run()
+    assert not [c for c in at.caption if "is the baseline" in c.value]
+    assert not [b for b in at.button if b.key == "results_pin"]
+    assert not at.exception

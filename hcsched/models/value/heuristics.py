@@ -209,7 +209,8 @@ DYNAMIC: tuple[Heuristic, ...] = (
 )
 
 
-STATIC_REFERENCE = "a search computed after the fact, knowing every task"  # section 5: static benchmarks
+#: What a static benchmark is (section 5), said so that nobody takes it for a scheduler to use
+STATIC_REFERENCE = "an offline search that knows every task in advance, as no live scheduler can"
 
 
 @dataclass(frozen=True)
