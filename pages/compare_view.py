@@ -24,7 +24,7 @@ from hcsched.compare_charts import change_chart
 from hcsched.experiment import duration_words
 from hcsched.export import export_stem
 from hcsched.formatting import readable
-from hcsched.verdict import heuristic_words, named_once, scenario_references
+from hcsched.verdict import heuristic_words, named_once, scenario_references, sentence_opening
 from pages.history import Entry, Side, baseline_for, comparison, entry, history, ran_before, titled
 from pages.models import heuristic_ticks, shown_text
 from pages.results_view import text_width
@@ -44,7 +44,7 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
         cmp = comparison(before, after)
         lead, below = cmp.summary_parts()
         model = after.scenario.model
-        st.markdown(f"**{plain(shown_text(model, lead))}**")
+        st.markdown(f"**{plain(sentence_opening(shown_text(model, lead), model))}**")  # "Twice the machines: ..."
         if below:  # the winner and the why in view, as the one-run view says them
             st.markdown(plain(shown_text(model, " ".join(below))))
         _, rest = cmp.change_parts()

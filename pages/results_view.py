@@ -398,7 +398,8 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
         for line in shown:
             st.markdown(said_as(line))
         seen = {x for line in shown for x in sentences(line)}  # a sentence shown is not folded below again
-        rest = [" ".join(x for x in sentences(line) if x not in seen) for line in headline(found).rest]
+        rest = [" ".join(x for x in sentences(line) if x not in seen)
+                for line in (*headline(found).rest, found[0].next_text)]  # what the "In short" line folded too
         rest = [line for line in rest if line]
         if rest:  # the lead's interval or benchmark where they did not fit, the bound
             with st.expander("More on this answer", expanded=False):
@@ -429,8 +430,11 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
                              _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
     trade = trade_off(found)
-    return [text] + [line for line in (gloss, pick, _bare_named(found[0], trade), found[0].next_text, trade,
-                                       found[0].reference_text, to_come) if line]  # the answer in a line, early
+    if pick:  # the answer in a line, early: what it sums up (the next one, the other metrics' winners) folds below
+        return [text] + [line for line in (gloss, pick, _bare_named(found[0], trade), found[0].reference_text,
+                                           to_come) if line]
+    return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade,
+                                       found[0].reference_text, to_come) if line]
 
 
 def _bare_named(v, trade: str) -> str:

@@ -87,7 +87,8 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     assert plain(at.info[0].value).endswith(f"{lead}\n\nSufferage: task that would lose most without its best machine.")
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
-    assert plain(at.markdown[0].value) == lead  # the lead, the winner in words under it, the figures folded
+    assert plain(at.markdown[0].value) == lead[:1].upper() + lead[1:]  # the lead as a sentence, the winner in words
+    # under it, the figures folded
     assert plain(at.markdown[1].value) == " ".join(expected.summary_parts()[1]) == \
         "Sufferage: task that would lose most without its best machine."
     folded = next(e for e in at.expander if e.label == IN_FULL)
@@ -112,7 +113,7 @@ def test_another_heuristic_compares_paired_on_the_same_tasks():
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
     line = plain(at.markdown[0].value)
-    assert line.startswith("max-min instead of min-min: ") and " of min-min " in line
+    assert line.startswith("Max-min instead of min-min: ") and " of min-min " in line
     assert "→ max-min " in line and "paired" not in line
     folded = next(e for e in at.expander if e.label == IN_FULL)
     assert ("What differs: max-min (latest-finishing task first) instead of min-min (soonest-finishing task first); "
@@ -131,7 +132,7 @@ def test_twice_the_arrival_rate_and_the_runs_compared_can_be_picked():
     at = two_runs(after)
     at.switch_page("pages/results.py").run()
     at.radio(key="results_mode").set_value("Compare two runs").run()
-    assert plain(at.markdown[0].value).startswith("twice the arrival rate: ")
+    assert plain(at.markdown[0].value).startswith("Twice the arrival rate: ")
     assert "(clearly worse); its makespan 13% shorter only as tasks arrive faster." in \
         plain(at.markdown[0].value)  # what got worse leads, then the better makespan of the harder workload and why
     led = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).leading()[0].name
@@ -168,12 +169,13 @@ def test_a_sweep_point_compares_with_a_run_of_the_session():
     at.toggle(key=f"sw_cmp{number}").set_value(True).run()
     assert at.selectbox(key=f"sw_cmp{number}_before").value == "sweep point 0: machines=8"
     assert at.selectbox(key=f"sw_cmp{number}_after").value == "sweep point 1: machines=12"
-    line = plain(next(m.value for m in at.markdown if "machines 8 → 12: " in m.value))
+    line = plain(next(m.value for m in at.markdown if "Machines 8 → 12: " in m.value))
     after = SMALL.replace(machines=12)
-    assert line == compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_lead()
+    lead = compare_runs(SMALL, simulate(SMALL, jobs=1), after, simulate(after, jobs=1)).change_lead()
+    assert line == lead[:1].upper() + lead[1:]  # begun as a sentence
     run_title = at.session_state["history"][0].title  # the run of SMALL: point 0's own numbers
     at.selectbox(key=f"sw_cmp{number}_before").set_value(run_title).run()
-    assert plain(next(m.value for m in at.markdown if "machines 8 → 12: " in m.value)) == line
+    assert plain(next(m.value for m in at.markdown if "Machines 8 → 12: " in m.value)) == line
 
 
 def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_made_the_baseline():
@@ -224,7 +226,7 @@ def test_every_models_runs_compare_on_the_results_page(name):
             history.Entry(2, runs[1], "10:01:00", 1, (f"seed {base.seed} → {base.seed + 1}",), "–")]
     at = app("pages/results.py", scenario=runs[1].scenario, results=runs[1], history=kept,
              results_mode_kept="Compare two runs")
-    assert plain(at.markdown[0].value).startswith(f"seed {base.seed} → {base.seed + 1}: ")
+    assert plain(at.markdown[0].value).startswith(f"Seed {base.seed} → {base.seed + 1}: ")
     assert "different seeds" in at.caption[0].value and at.caption[0].proto.help.startswith("Unpaired (Welch)")
     assert len(at.get("plotly_chart")) == 1 and not at.exception
 

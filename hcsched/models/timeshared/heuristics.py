@@ -227,7 +227,7 @@ HEURISTICS: tuple[TimesharedHeuristic, ...] = (
        "The server minimising the sum of remaining lengths D_i = T_i - a over the tasks still running and the new "
        "one (the literal sum over i = 1..n+1 would count tasks already finished with negative lengths). "
        "Ties: lowest index."),
-    _h("msf", "Min total flow time", "least total flow time", e.MSF, "6.6, Fig. 23",
+    _h("msf", "Min total flow time", "least predicted total flow time", e.MSF, "6.6, Fig. 23",
        "The server minimising the system's sum-flow: sum_i delta_{i,j} + T_{n+1,j} - a (the text's 'perturbation "
        "of the last task' read as the sum of perturbations). Ties: lowest index."),
 )
