@@ -13,8 +13,7 @@ Each module provides:
 - optionally ``shared_bars(metrics)``: which of its bar metrics the Results page's shared bar chart draws (the
   others it charts in its own section; the verdicts still read them all);
 - optionally ``heuristic_ticks(fig, labels)``: the shared charts' heuristic axes (the bars, the per-trial boxes, the
-  Compare chart) ticked in the model's words, as its own charts tick it (by default each heuristic's rule under its
-  name);
+  Compare chart) ticked in the model's words (each heuristic's rule under its name, say), as its own charts tick it;
 - optionally ``gantt_rows(scenario)``: what the Results page's Gantt rows are in the model's words, a
   ``hcsched.charts.GanttRows`` (servers s0.. with a lane per task, processors p0..); machines m0.. by default;
 - optionally ``explain(scenario)``: the Explain page for this model, given a scenario of the model (the loaded one,
@@ -63,12 +62,15 @@ def shown_text(model: str, text: str) -> str:
 
 def heuristic_ticks(model: str, fig, labels):
     """A shared chart's heuristic axis (a category per label) as the model's module ticks it (its
-    ``heuristic_ticks``), else each short name (:func:`short_label`) over its rule in words (:func:`named_in_words`):
-    a manager reads every heuristic in words on the bars, as in the lines."""
+    ``heuristic_ticks``: the value and estimation models' each name over its rule in words, :func:`named_in_words`),
+    else by its short names (:func:`short_label`), else as it is (the ETC model's five panels of bars leave no room
+    for words beside them at 1000 px)."""
     own = getattr(ui(model), "heuristic_ticks", None)
     if own is not None:
         return own(fig, list(labels))
-    return named_in_words(model, fig, labels)
+    if getattr(ui(model), "short_name", None) is not None:
+        return with_names(fig, list(labels), lambda label: short_label(model, label, labels))
+    return fig
 
 
 def named_in_words(model: str, fig, labels):

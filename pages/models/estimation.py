@@ -17,6 +17,7 @@ from hcsched.models.estimation.charts import error_over_time, mean_curves, media
 from hcsched.models.estimation.heuristics import short_name  # noqa: F401 (the page's short names: pages.models)
 from hcsched.models.estimation.spec import ERRORS, MAPPINGS, METHODS, WEIGHTS, Estimator, Network, Problem, Processors
 from hcsched.models.estimation.traces import parse_processors, parse_tasks, tasks_csv
+from pages.models import named_in_words
 from pages.models._curves import shown_heuristics, what_the_names_mean
 from pages.session import Keys, W, commit_scenario, default
 from pages.widgets import number, plain, upload_limits, uploaded_text
@@ -318,3 +319,9 @@ def editor(sc) -> None:
     except (HcschedError, TypeError, ValueError) as exc:
         st.error(plain(exc))
         st.session_state[Keys.PROBLEM] = str(exc)  # Run refuses rather than run the last valid scenario
+
+
+def heuristic_ticks(fig, labels):
+    """The shared charts' heuristics: each label over its rule in words (:func:`pages.models.named_in_words`), as the
+    lines name them."""
+    return named_in_words("estimation", fig, labels)

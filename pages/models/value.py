@@ -35,6 +35,7 @@ from hcsched.models.value.explain import EXAMPLES, explain_event
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
 from hcsched.verdict import scenario_references
+from pages.models import named_in_words
 from pages.models._curves import what_the_names_mean
 from pages.session import commit_scenario, default, refuse_runs
 from pages.widgets import number, plain, plain_html
@@ -285,3 +286,9 @@ def explain(scenario) -> None:
                "4.8), and Percent Best handles one priority group at a time: the examples' single event with equal "
                "priorities does not show them. A plug-in heuristic (your own rule) shows only the assignment its "
                "rule returned.")
+
+
+def heuristic_ticks(fig, labels):
+    """The shared charts' heuristics: each label over its rule in words (:func:`pages.models.named_in_words`), as the
+    lines name them."""
+    return named_in_words("value", fig, labels)

@@ -40,14 +40,12 @@ def test_a_heuristic_of_ones_own_keeps_its_name_alone():
     assert list(fig.layout.yaxis.ticktext) == ["my-rule"]
 
 
-def test_the_value_and_etc_bars_say_each_heuristic_in_words_the_reference_marked():
+def test_the_value_bars_say_each_heuristic_in_words_the_reference_marked():
     """A manager read bare names on the value model's bars ("max-min", "ga"): each in words under its name, as the
-    lines say them, the reference's mark kept; every model's by default (the etc model's too)."""
+    lines say them, the reference's mark kept."""
     labels = ["max-min", "slack-sufferage", "ga"]
     fig = _bars(labels).update_yaxes(tickvals=labels, ticktext=["max-min", "slack-sufferage", "ga (reference)"])
     ticks = list(heuristic_ticks("value", fig, labels).layout.yaxis.ticktext)
     assert ticks[0].startswith("max-min<br>") and "latest-finishing task first" in ticks[0]
     assert ticks[1].startswith("slack-sufferage<br>") and "deadline slack" in ticks[1]
     assert ticks[2].startswith("ga (reference)<br>") and "genetic algorithm" in ticks[2]
-    etc = list(heuristic_ticks("etc", _bars(["sufferage"]), ["sufferage"]).layout.yaxis.ticktext)
-    assert etc[0].startswith("sufferage<br>") and "lose most without its best machine" in etc[0]
