@@ -835,7 +835,8 @@ class RunComparison:
         max-max 0.38% of the upper bound (work done before scoring starts earns nothing)."
         (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
-        if share is None or not self.share_why(metric, c):
+        said = self.share_why(metric, c)
+        if share is None or not said:
             return ""
         found = self._carrying(metric, c, share)
         if found is None:
@@ -849,10 +850,10 @@ class RunComparison:
         whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
         rest = f" The rest of the {whole_words} barely moves." \
             if share_of_move >= 0.9 else ""  # under a tenth of the move: what the what-if leaves as it was
-        if self.share_why(metric, c).startswith(", all in "):  # the lead said where: the figures, and why
+        if said.startswith(", all in "):  # the lead said where and why (its gloss): the figures
             a, b = _values(c, metric)
             best = f"The best {metric_words(metric)}: {c.before_label} {a} → {c.after_label} {b}."
-            return f"{best} {m.title}: {pair}{'' if self._carried_words(metric, c) else why}.{rest}"
+            return f"{best} {m.title}: {pair}.{rest}"
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _of_yardstick(self, part: Change, m: Metric, share: Metric, yardstick: str) -> str:
