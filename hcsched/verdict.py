@@ -1551,18 +1551,33 @@ def _still_open(v: Verdict, word: str) -> str:
     c = v.comparisons[0]
     if c.trials < 2:
         return f"too few {word}s to tell"
-    if len(v.tied) > 1:
-        return f"{len(v.tied) + 1} heuristics are not told apart yet"
     if c.disagrees:
         return f"the averages and the {word}s disagree"
     return f"{v.best} is not told apart from {c.other} yet"
 
 
+_COUNTED = {2: "two", 3: "three"}  # a group this small is named; a larger one counted
+
+
+def _open_group(v: Verdict) -> list[str]:
+    """The heuristics a run in progress cannot tell apart yet, the best among them (more than one trial, neither
+    separated, nor a pair whose averages and trials disagree), in the order of their labels: a leader among them is
+    never crowned, so the order does not change as the trials do (a tryout saw the leader go mmc, then hmct); []
+    otherwise."""
+    c = v.comparisons[0]
+    if c.trials < 2 or (c.disagrees and len(v.tied) < 2):  # a pair whose averages and trials disagree: said so
+        return []
+    return sorted({v.best, c.other, *(t.other for t in v.tied)})
+
+
 def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, overloaded: str = "") -> str:
     """The lead of a run in progress: "So far, 8 of 50 trials: sufferage (...) has the lowest makespan, 8.4% below
     min-min (...); already clear after 8 trials." when the best is told apart from the runner-up (the paired 95%
-    interval excludes no difference, :attr:`Verdict.separated`), else "...; still open: min-min and sufferage are
-    within each other's 95% interval.". At most :data:`LEAD_WORDS` words where the names allow. Where no heuristic
+    interval excludes no difference, :attr:`Verdict.separated`), else, none crowned while the trials cannot tell:
+    "So far, 4 of 30 trials: hmct and mmc lead on makespan; still open: the two are not told apart yet." (named in
+    the order of their labels, up to three), "So far, 8 of 30 trials: no leader yet on makespan; still open: 10
+    heuristics are not told apart."; a leader only after one trial or where the averages and the trials disagree. At
+    most :data:`LEAD_WORDS` words where the names allow. Where no heuristic
     keeps up with the arrivals in the trials so far, the whole run's lead that says so (``overloaded``) follows the
     count in place of a leader: "So far, 1 of 30 replications, no heuristic keeps up: the machines cannot keep up
     whatever the mapping (...). Queues grow all run; ...": the heuristic whose queue grew slowest is never crowned.
@@ -1597,7 +1612,11 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
         gap = f"{size_text(c.difference, v.kind)} {_side(c.difference)} {c.other}"
         lines = [f"{head}: {v.best} has the {_superlative(v)} {v.what}, {gap}; already clear after "
                  f"{_plural(done, word)}."]
-    else:  # the best average, which the trials do not tell apart yet
+    elif group := _open_group(v):  # not told apart yet: none of them crowned, not even for a while
+        lines = [f"{head}: {listed(group)} lead on {v.what}; still open: the {_COUNTED[len(group)]} are not told "
+                 "apart yet."] if len(group) in _COUNTED else \
+            [f"{head}: no leader yet on {v.what}; still open: {len(group)} heuristics are not told apart."]
+    else:  # the best average, one trial or the averages and the trials disagreeing
         lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
                  for at in (f"{v.connector} {v.best_text}", "")]
     shorts = dict(v.shorts)  # a label with parameters never said raw ("fz (error weighted a tenth)", not "beta=0.1")

@@ -30,8 +30,7 @@ else:
         if pair is not None:
             show_comparison(side_of(pair[0]), side_of(pair[1]), "cmp")
     else:
-        show_current_results("results")
-        what_if_row("results")
+        show_current_results("results", what_ifs=lambda: what_if_row("results"))  # under the answer's bars
     if runs:
         with st.expander(f"Runs of this session ({len(runs)}; the last {HISTORY_CAP} are kept)", expanded=False):
             show_history_table()

@@ -94,10 +94,11 @@ def cached_runs(scenario: Scenario, trial: int) -> dict:  # tens of MB (alazzoni
     return trial_runs(scenario, trial)
 
 
-def show_current_results(key: str) -> None:
+def show_current_results(key: str, what_ifs: Callable[[], None] | None = None) -> None:
     """The results shown (the last run, or one picked from the session's runs), said to belong to their scenario
     (the last results of another scenario marked and folded away; a run picked from the history shown as it is, with a
-    way to load its scenario), with the change line against the baseline."""
+    way to load its scenario), with the change line against the baseline; ``what_ifs`` draws the one-click what-ifs
+    right under the current scenario's answer and its bars (see :func:`show_results`)."""
     if show_results_so_far(key):
         return
     job = running_run()
@@ -121,7 +122,8 @@ def show_current_results(key: str) -> None:
             st.rerun()
         show_results(run, key)
         return
-    show_if_current(run.asked, lambda: show_results(run, key), "results", "Run", f"{key}_show_other")
+    show_if_current(run.asked, lambda: show_results(run, key, what_ifs=what_ifs), "results", "Run",
+                    f"{key}_show_other")
 
 
 def _kept_run_of_current() -> None:
@@ -266,12 +268,14 @@ def metric_help(model) -> pd.DataFrame:
 
 
 def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: str = "",
-                 said: Callable[[], None] | None = None) -> None:
+                 said: Callable[[], None] | None = None, what_ifs: Callable[[], None] | None = None) -> None:
     """Who wins, bars with 95% intervals, the table of means, per-trial distributions, the model's own charts, the
     animated Gantt chart of one trial, and downloads; with ``so_far`` (the trials ended of a run going on), who wins
     so far, its bars and means, marked as such; ``to_come``: the sentence on the references still running, not in
     ``run`` yet (:func:`~hcsched.verdict.references_to_come`); ``said``: called once the lead and its caption are
-    drawn (a run's progress bar then says their count: :func:`pages.jobs.showing_so_far`).
+    drawn (a run's progress bar then says their count: :func:`pages.jobs.showing_so_far`); ``what_ifs``: draws the
+    next questions right under the answer and its bars, once the run is whole (a tryout found them at the foot of a
+    3,400-px page, under the distributions and the Gantt chart).
 
     What is shown comes from the model's metric descriptions; its own charts come from its dashboard module. Each part
     that runs a model's code shows an error of that code as one line, and the rest of the page still draws."""
@@ -318,6 +322,8 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     elif whole_run is not None:  # the model charts its headline itself: its charts lead, under the verdict
         _model_charts(whole_run, results, scenario, colors, key)
         whole_run = None
+    if what_ifs is not None and so_far is None:
+        what_ifs()
     with st.expander("Means and 95% intervals", expanded=False):
         means = summary_table(summary, tables)
         st.dataframe(means, key=f"{key}_summary", hide_index=True,

@@ -566,10 +566,17 @@ def test_a_run_in_progress_says_so_far_and_whether_it_is_settled():
         "So far, 4 of 50 trials: A (first) has the lowest makespan, 7.5% below B; already clear after 4 trials.")
     open_ = table("x", A=[90, 110, 95, 100], B=[100, 100, 100, 100])
     assert progress_lead([verdict(open_, LOWER)], 4, 30, "replication") == (
-        "So far, 4 of 30 replications: A leads on makespan at 98.75 s; still open: A is not told apart from B yet.")
-    group = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99])
-    assert progress_lead([verdict(group, LOWER)], 4, 8, "trial").endswith(
-        "still open: 3 heuristics are not told apart yet.")
+        "So far, 4 of 30 replications: A and B lead on makespan; still open: the two are not told apart yet.")
+    # none crowned while the trials cannot tell: named in the order of their labels, whichever averages less
+    flipped = table("x", A=[100, 100, 100, 100], B=[90, 110, 95, 100])
+    assert progress_lead([verdict(flipped, LOWER)], 4, 30, "trial") == progress_lead([verdict(open_, LOWER)], 4, 30,
+                                                                                     "trial")
+    three = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99])
+    assert progress_lead([verdict(three, LOWER)], 4, 8, "trial") == (
+        "So far, 4 of 8 trials: A, B and C lead on makespan; still open: the three are not told apart yet.")
+    four = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99], D=[95, 105, 98, 101])
+    assert progress_lead([verdict(four, LOWER)], 4, 8, "trial") == (
+        "So far, 4 of 8 trials: no leader yet on makespan; still open: 4 heuristics are not told apart.")
     assert progress_lead([verdict(table("x", A=[90], B=[100]), LOWER)], 1, 8, "trial") == (
         "So far, 1 of 8 trials: A leads on makespan at 90 s; still open: too few trials to tell.")
     disagree = table("x", A=[10] * 20 + [1000], B=[11] * 20 + [900])
@@ -578,14 +585,14 @@ def test_a_run_in_progress_says_so_far_and_whether_it_is_settled():
     assert progress_lead([verdict(table("x", A=[np.nan], B=[np.nan]), LOWER)], 1, 8, "trial") == (
         "So far, 1 of 8 trials. Lowest makespan: no values (every trial is NaN).")
     assert progress_lead([], 0, 8, "trial") == "So far, 0 of 8 trials: nothing to rank yet."
-    # long names: the mean goes, then (names of a plug-in's length) the names' words, so that it stays in 35 words
+    # long names: (names of a plug-in's length) the names' words go, so that it stays in 35 words
     long = {"A": "a heuristic with a long name of words", "B": "another heuristic with a long name"}
     said = progress_lead([verdict(open_, LOWER, names=long)], 4, 30, "trial")
-    assert said == ("So far, 4 of 30 trials: A (a heuristic with a long name of words) leads on makespan; still open: "
-                    "A is not told apart from B (another heuristic with a long name) yet.")
-    longer = {label: f"{name} and more" for label, name in long.items()}
+    assert said == ("So far, 4 of 30 trials: A (a heuristic with a long name of words) and B (another heuristic with a "
+                    "long name) lead on makespan; still open: the two are not told apart yet.")
+    longer = {label: f"{name} and more words" for label, name in long.items()}
     assert progress_lead([verdict(open_, LOWER, names=longer)], 4, 30, "trial") == (
-        "So far, 4 of 30 trials: A leads on makespan; still open: A is not told apart from B yet.")
+        "So far, 4 of 30 trials: A and B lead on makespan; still open: the two are not told apart yet.")
 
 
 def test_a_label_named_once_is_found_in_its_named_form_and_not_named_again():

@@ -99,13 +99,19 @@ def test_an_estimation_lead_with_no_clear_winner_gives_the_interval_and_no_raw_k
 
 
 def test_the_partial_lead_while_running_names_the_leader_in_words(estimation_results):
-    """Home while running said "So far, 21 of 30 trials: fz (beta=0.1) leads on makespan": a raw key."""
+    """Home while running said "So far, 21 of 30 trials: fz (beta=0.1) leads on makespan": a raw key. Whatever the
+    trials so far, a heuristic named is named in words, never by its parameters."""
     sc = preset("page-system-a")
-    so_far = estimation_results[estimation_results["trial"] < 21]
-    said = progress_lead(scenario_verdicts(sc, so_far), 21, 30, "trial")
-    assert "beta=" not in said and said.startswith("So far, 21 of 30 trials: "), said
-    assert "fz (largest estimate error first, error weighted a tenth)" in said
-    assert word_count(said) <= LEAD_WORDS
+    seen = set()
+    for done in range(2, 30):
+        said = progress_lead(scenario_verdicts(sc, estimation_results[estimation_results["trial"] < done]), done, 30,
+                             "trial")
+        assert "beta=" not in said and said.startswith(f"So far, {done} of 30 trials: "), said
+        assert word_count(said) <= LEAD_WORDS, said
+        if "fz" in said:
+            assert "fz (largest estimate error first, error weighted " in said, said
+        seen.add("fz" in said)
+    assert True in seen  # the leader, or the heuristics not yet told apart, named in some of them
 
 
 def test_the_next_after_a_tie_that_beats_the_benchmark_too_is_named_in_words():

@@ -322,7 +322,7 @@ def test_a_lead_so_far_that_glosses_its_metric_has_no_gloss_line_beside_it():
     at.session_state["job"] = job = plan_run(sc).submit(lambda *_: release.wait(60) and whole)  # ends once released
     job.give_partial(whole[whole["trial"] < 2])
     lead = next(m for m in _said(at.run()) if m.startswith("**So far, 2 of 4 trials"))
-    glossed = "leads on makespan (when the last task ends)" in lead  # where the lead has room for it
+    glossed = "on makespan (when the last task ends)" in lead  # where the lead has room for it
     assert ("Makespan: when the last task ends." in _said(at)) != glossed, lead
     assert sum("when the last task ends" in m for m in _said(at)) == 1
     release.set()

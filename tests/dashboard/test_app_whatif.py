@@ -553,3 +553,30 @@ def test_the_first_run_of_another_model_says_no_baseline_and_offers_none():
     assert not [c for c in at.caption if "is the baseline" in c.value]
     assert not [b for b in at.button if b.key == "results_pin"]
     assert not at.exception
+
+
+def _place(at, kind: str, has) -> int | None:
+    """The place among the page's top-level elements of the first that holds an element of ``kind`` for which
+    ``has`` holds."""
+    from streamlit.testing.v1.element_tree import Block
+
+    for place, node in at.main.children.items():
+        found = [node] if node.type == kind else list(node.get(kind)) if isinstance(node, Block) else []
+        if any(has(x) for x in found):
+            return place
+    return None
+
+
+def test_the_what_ifs_sit_under_the_answer_and_its_bars_not_at_the_foot_of_the_page():
+    """A tryout found the what-if buttons at the foot of a 3,400-px page, under the distributions and the Gantt
+    chart: they follow the answer's bars now, above the means, the distributions and one trial's charts."""
+    at = app("app.py", scenario=SMALL)
+    at.switch_page("pages/run.py").run()
+    run(at)
+    at.switch_page("pages/results.py").run()
+    what_ifs = _place(at, "caption", lambda c: c.value.startswith("Try a what-if"))
+    bars = _place(at, "plotly_chart", lambda c: True)
+    distribution = _place(at, "selectbox", lambda s: s.label == "Per-trial distribution of")
+    assert None not in (what_ifs, bars, distribution), (what_ifs, bars, distribution)
+    assert bars < what_ifs < distribution
+    assert _place(at, "expander", lambda e: e.label == "Means and 95% intervals") > what_ifs
