@@ -39,6 +39,7 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -585,11 +586,15 @@ class Winner:
 
 def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
     """The winner of a run on its model's headline metric (:func:`hcsched.verdict.scenario_verdicts`' first)."""
-    found = scenario_verdicts(scenario, results)
-    v = found[0] if found else None
-    if v is None or v.best is None:
-        return Winner(None, math.nan, False, None)
-    return Winner(v.best, v.best_mean, v.separated, v.other, by_a_hair(v))
+    found = winners_of(scenario, results)
+    return next(iter(found.values()), Winner(None, math.nan, False, None))
+
+
+def winners_of(scenario: Scenario, results: pd.DataFrame) -> dict[str, Winner]:
+    """The winner of a run on each of its model's headline metrics (:func:`hcsched.verdict.scenario_verdicts`, the
+    headline metric first), by metric name."""
+    return {v.metric: Winner(v.best, v.best_mean, v.separated, v.other, by_a_hair(v)) if v.best is not None else
+            Winner(None, math.nan, False, None) for v in scenario_verdicts(scenario, results)}
 
 
 @dataclass(frozen=True)
@@ -612,6 +617,9 @@ class RunComparison:
     shares: tuple[tuple[str, str, str], ...] = ()
     #: the changes of those numerators and yardsticks, per pair of heuristics (:func:`_share_parts`)
     parts: tuple[Change, ...] = ()
+    #: each headline metric's winner (:func:`winners_of`), before and after: a line that leads with another metric
+    #: than the headline says who wins on it after the change too
+    metric_winners: tuple[Mapping[str, Winner], Mapping[str, Winner]] = ({}, {})
 
     @property
     def left_out_text(self) -> str:
@@ -1145,6 +1153,12 @@ class RunComparison:
         why = self.share_why(*found)
         below = [self.part_why(*found)] if why and why in lead else []
         on = "" if found[0].name == self.headline.name else metric_words(self.headline)
+        if on:  # the line leads with another metric: who wins on it after the change, first, and on both where the
+            led = self.winner_words(metric_words(found[0]), metric=found[0].name)  # same words say both
+            if led.replace(metric_words(found[0]), on) == self.winner_words(on):
+                on = f"{metric_words(found[0])} and {on}"
+            elif led not in lead:
+                below.append(f"{led[:1].upper()}{led[1:]}.")
         if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
             below.append(f"{self.winner_words(on, short=True)}.")
         return below
@@ -1158,14 +1172,16 @@ class RunComparison:
         lead, rest = self.change_parts()
         return " ".join([lead, *rest])
 
-    def winner_words(self, on: str = "", short: bool = False) -> str:
+    def winner_words(self, on: str = "", short: bool = False, metric: str = "") -> str:
         """Whether the winner on the headline metric stays: "the winner stays sufferage"; ``on``: the metric said
         ("the winner on makespan stays sufferage"), where the line leads with another one; ``short``: a close race
         said without its names ("still no clear winner", "no clear winner any more"), a new winner in three words
-        ("slack-sufferage now wins"). Where no heuristic of the
-        what-if keeps up with its arrivals, none is crowned ("no heuristic keeps up, so a ranking would only compare
-        how fast their queues grow")."""
-        a, b = self.winners
+        ("slack-sufferage now wins"); ``metric``: another headline metric's winner than the headline's (its name).
+        Where no heuristic of the what-if keeps up with its arrivals, none is crowned ("no heuristic keeps up, so a
+        ranking would only compare how fast their queues grow")."""
+        none = Winner(None, math.nan, False, None)
+        a, b = (self.winners if not metric else
+                tuple(w.get(metric, none) for w in self.metric_winners))
         where = f" on {on}" if on else ""
         if self._none_keep_up(1):  # every queue grows: the means only rank how fast
             still = "still " if self._none_keep_up(0) else ""
@@ -1544,13 +1560,14 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
         for x, y in pairs:
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),
                                      (x, y)))
-    winners = winner_of(before, before_results), winner_of(after, after_results)
+    by_metric = winners_of(before, before_results), winners_of(after, after_results)
+    winners = tuple(next(iter(w.values()), Winner(None, math.nan, False, None)) for w in by_metric)
     best = _best_change(lead, winners, before_results, after_results, paired)
     shares = tuple(found for m in metrics if (found := share_of(m, metrics, before_results, after_results)))
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),
                          winners, left_out, (model.overloaded(before_results), model.overloaded(after_results)),
                          best, shares, _share_parts(shares, metrics, pairs, best, before_results, after_results,
-                                                    paired))
+                                                    paired), by_metric)
 
 
 def _per_trial(results: pd.DataFrame, column: str) -> bool:

@@ -8,7 +8,7 @@ import re
 
 import pandas as pd
 
-from hcsched import preset
+from hcsched import preset, simulate
 from hcsched.compare import (
     AGAINST_WORDS,
     CHANGE_LEAD_WORDS,
@@ -18,7 +18,9 @@ from hcsched.compare import (
     _detail,
     _lead_pair,
     compare_runs,
+    quick_what_ifs,
     swapped,
+    winners_of,
 )
 from hcsched.metrics import Metric
 from hcsched.verdict import word_count
@@ -85,8 +87,23 @@ def test_the_winner_is_said_on_the_line_below_a_lead_with_no_room_for_it():
     cmp = _twice_the_rate_stretched()
     lead = cmp.change_lead()
     assert "winner" not in lead
-    assert cmp.change_summary() == f"{lead}\n\nThe winner on makespan stays mct (minimum completion time)."
+    assert cmp.change_summary() == f"{lead}\n\nThe winner on max stretch and makespan stays mct (minimum completion " \
+        "time)."  # the lead's metric and the headline's, one winner said once
     assert cmp.change_line().endswith("The winner on makespan stays mct.")  # and in full below, as before
+
+
+def test_a_line_led_by_another_metric_says_who_wins_on_it_after_the_change():
+    """The quickstart's twice the arrival rate led with the mean flow time of sufferage (the makespan winner), and
+    said only that "the winner on makespan stays sufferage": a manager asked who wins on flow time now. The line
+    says the lead's metric's winner too, from the what-if's own verdicts."""
+    sc = preset("quickstart")
+    changed = dict(quick_what_ifs(sc))["Twice the arrival rate"]
+    results = simulate(changed, jobs=1)
+    lead, below = compare_runs(sc, simulate(sc, jobs=1), changed, results).summary_parts()
+    assert lead.startswith("twice the arrival rate: mean flow time of sufferage"), lead
+    flow = winners_of(changed, results)["mean_flow"]
+    assert flow.clear and below[0] == f"The winner on mean flow time stays {flow.label} (soonest-finishing task first)."
+    assert below[1].startswith("The winner on makespan stays sufferage")
 
 
 def test_the_two_values_said_agree_with_the_difference_said():
