@@ -809,16 +809,17 @@ class RunComparison:
 
     def _carried_words(self, metric: Metric, c: Change) -> str:
         """Where one part of a share's numerator carries nine tenths of its move or more (:meth:`share_why`'s ", all
-        in ..."), the best's move, where it is and why it moves alone, its part's :attr:`Metric.gloss`: "the best value
-        falls 3.8 points, all in tasks that arrive before scoring starts: work done before scoring starts earns
-        nothing" (a manager read "twice the machines ... clearly worse" as more machines hurting); "" otherwise."""
+        in ..."), the best's move, that it is real, where it is and why it moves alone, its part's
+        :attr:`Metric.gloss`: "the best value falls 3.8 points, for real, all in tasks that arrive before scoring
+        starts: their work before then earns nothing" (a manager read "twice the machines ... clearly worse" as more
+        machines hurting, and asked whether the fall is real); "" otherwise."""
         why = self.share_why(metric, c)
         share = next((x for x in self.shares if x[0] == metric.name), None)
         part = self._carrying(metric, c, share) if why.startswith(", all in ") and share else None
         if part is None or not part[0].gloss or math.isnan(c.change):
             return ""
         moved = f"{'falls' if c.change < 0 else 'rises'} {size_text(c.change, c.kind)}"
-        return f"the best {metric_words(metric)} {moved}{why}: {part[0].gloss}"
+        return f"the best {metric_words(metric)} {moved}, for real{why}: {part[0].gloss}"  # real: share_why's own test
 
     def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
         """The part of the share's numerator (a metric whose ``part_of`` names it) that moved for real with three
@@ -840,7 +841,7 @@ class RunComparison:
         """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
         ``part_of`` names it) carries most of the move for real, that part and why it can move alone, its
         :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before scoring starts: max-min 4.2% →
-        max-max 0.38% of the upper bound (work done before scoring starts earns nothing)."
+        max-max 0.38% of the upper bound (their work before then earns nothing)."
         (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         said = self.share_why(metric, c)

@@ -63,7 +63,7 @@ def _metrics() -> tuple[Metric, ...]:
             for p in PRIORITIES]
     out.append(Metric("value_early", "Value of tasks that arrive before scoring starts", "", "higher",
                       part_of="value", fmt=",.0f",
-                      gloss="work done before scoring starts earns nothing",
+                      gloss="their work before then earns nothing",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
