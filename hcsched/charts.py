@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from hcsched.formatting import minutes_beside, span_unit
 from hcsched.heuristics import heuristic_hovers, heuristic_names
 from hcsched.metrics import Metric, Schedule
 
@@ -214,17 +215,24 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             low = np.maximum(low, 10 ** span[0])
             printed = {"texttemplate": f"%{{x:{f}}}", "textposition": "inside", "insidetextanchor": "start",
                        "textfont": {"color": [_ink(colors[x]) for x in labels]}, "constraintext": "none"}
+        spans = time_ticks(high) if span is None and m.unit == "s" else None  # days or hours, as the lead says them
+        said = f"%{{x:{f}}}{unit}", f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}"
+        if spans is not None:
+            said = "%{customdata[2]}", "%{customdata[3]}"
         fig.add_trace(go.Bar(
             y=labels, x=mean, orientation="h", marker={"color": [colors[x] for x in labels], "pattern": hatch},
             showlegend=False, name=m.title, **printed,
             error_x={"type": "data", "array": np.nan_to_num(high - mean), "arrayminus": np.nan_to_num(mean - low),
                      "visible": True},
-            customdata=np.column_stack([summary[f"{m.name}_lower"], summary[f"{m.name}_upper"]]),
+            customdata=_with_spans(summary[f"{m.name}_lower"], summary[f"{m.name}_upper"], mean, spans is not None),
             hovertext=[names[x] for x in labels],
-            hovertemplate=f"%{{hovertext}}<br>{m.title}: mean %{{x:{f}}}{unit}<br>95% interval of the mean: "
-                          f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}<extra></extra>",
+            hovertemplate=f"%{{hovertext}}<br>{m.title}: mean {said[0]}<br>95% interval of the mean: "
+                          f"{said[1]}<extra></extra>",
         ), row=row, col=col)
         words = axis_unit(m)
+        if spans is not None:
+            fig.update_xaxes(tickvals=spans[0], ticktext=spans[1], row=row, col=col)
+            words = spans[2]
         if benchmark and m.name.startswith("normalized_"):  # "ratio to min-min (1 = as good)"
             words = words.replace("the benchmark", benchmark, 1)
         if lines and m.name in lines and np.isfinite(lines[m.name][0]):  # named on the axis: a label in the plot
@@ -253,6 +261,42 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     return plain_numbers(fig)
 
 
+def time_ticks(values, from_zero: bool = True) -> tuple[list[float], list[str], str] | None:
+    """Ticks of a time axis in seconds whose values reach an hour, in the unit the page's sentences say them
+    (:func:`~hcsched.formatting.span_unit`): their places in seconds, their numbers in that unit ("0", "2", "4",
+    "6"), and the axis' word ("days"); from zero (bars), else over the values' own span (per-trial boxes); None below
+    an hour (seconds, as before). A page said "6.2 days (535,000 s)" in its lead over an axis in seconds: one unit
+    per metric on the page, the seconds kept on hover."""
+    finite = np.asarray(values, float)
+    finite = finite[np.isfinite(finite)]
+    top = float(finite.max()) if finite.size else 0.0
+    unit = span_unit(top) if top > 0 else None
+    if unit is None:
+        return None
+    scale, word = unit
+    bottom = 0.0 if from_zero else float(finite.min()) / scale
+    reach = max(top / scale - bottom, top / scale * 1e-3)
+    step = next(x * 10.0 ** k for k in range(int(np.floor(np.log10(reach))) - 1, 20) for x in (1, 2, 2.5, 5)
+                if reach / (x * 10.0 ** k) <= 5)
+    ticks = step * np.arange(np.floor(bottom / step), np.ceil(top / scale / step) + 1)
+    ticks = ticks[(ticks >= bottom - step) & (ticks <= top / scale + step)]
+    if from_zero:
+        ticks = ticks[ticks <= top / scale]
+    return [float(t * scale) for t in ticks], [f"{round(t, 6):,g}" for t in ticks], word
+
+
+def _with_spans(lower, upper, mean, spans: bool) -> np.ndarray:
+    """A bar trace's hover data: the interval's ends, and, for a time axis in days or hours (:func:`time_ticks`),
+    the mean and the interval as the sentences say them ("6.2 days (535,000 s)")."""
+    ends = np.column_stack([np.asarray(lower, float), np.asarray(upper, float)])
+    if not spans:
+        return ends
+    means = [minutes_beside(x) if np.isfinite(x) else "n/a" for x in mean]
+    between = [f"{minutes_beside(a)} to {minutes_beside(b)}" if np.isfinite(a) and np.isfinite(b) else "n/a"
+               for a, b in ends]
+    return np.column_stack([ends.astype(object), np.array(means, object), np.array(between, object)])
+
+
 def marked_ticks(labels: Sequence[str], ticks: Sequence[str], benchmark: str | None,
                  references: Mapping[str, str] | None) -> list[str]:
     """Each row's tick, the benchmark's with "(benchmark)" beside its label (a reference keeps its own mark)."""
@@ -279,14 +323,18 @@ def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, 
                              customdata=rows["trial"],
                              hovertemplate=f"{_escape(names[label])}<br>trial %{{customdata}}: "
                                            f"%{{x:{_hover_format(metric)}}}<extra></extra>"))
+    spans = time_ticks(results[metric.name], from_zero=False) if metric.unit == "s" else None
+    title = f"{metric.title} ({spans[2]})" if spans else axis_title(metric)  # as the bars' axis says it
     fig.update_layout(height=90 + 30 * max(3, len(labels)), showlegend=False,
-                      xaxis_title=f"{axis_title(metric)}, {direction(metric)}",
+                      xaxis_title=f"{title}, {direction(metric)}",
                       yaxis={"title": {"text": "heuristic"}, "autorange": "reversed", "automargin": True,
                              "categoryorder": "array", "categoryarray": labels, "tickvals": labels,
                              "ticktext": marked_ticks(labels, marks.ticktext, benchmark, references)},
                       margin={"t": 20, "b": 10, "l": 10, "r": 10})
     if metric.fmt:
         fig.update_xaxes(tickformat=tick_format(metric.fmt))
+    if spans:
+        fig.update_xaxes(tickvals=spans[0], ticktext=spans[1])
     if not results[metric.name].notna().any():
         fig.add_annotation(text="no value in this run: undefined for every trial", showarrow=False, xref="paper",
                            yref="paper", x=0.5, y=0.5, font={"color": "#666"})

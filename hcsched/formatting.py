@@ -151,11 +151,16 @@ def _pair_number(x: float) -> str:
     return amount_text(x) if abs(x) < 100 else percent_text(x)
 
 
+def span_unit(seconds: float) -> tuple[float, str] | None:
+    """The unit people count a time of ``seconds`` in from an hour, as (seconds in it, its word): (86400.0,
+    "days") for 6.2 days; None below an hour."""
+    return next(((scale, word) for start, scale, word in _SPANS if abs(seconds) >= start), None)
+
+
 def span_pair(before: float, after: float) -> str:
     """Two times in seconds as hours or days, in one unit said once, the larger's: "6.2 → 4.3 days", "1.5 → 2.3
     days" (not "35 hours → 2.3 days"), "under an hour → 1.9 hours"; "" when both are under an hour."""
-    larger = max(abs(before), abs(after))
-    unit = next(((scale, word) for start, scale, word in _SPANS if larger >= start), None)
+    unit = span_unit(max(abs(before), abs(after)))
     if unit is None:
         return ""
     if min(abs(before), abs(after)) < 3600.0:  # too small to say in the larger's unit

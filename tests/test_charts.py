@@ -903,3 +903,39 @@ def test_a_round_window_start_with_a_length_that_is_not_plays_from_its_start():
     times, every = frame_times(200.0, 2450.0, 60)
     assert times[0] == 200.0 and times[-1] == 2450.0 and every == 200.0
     assert label_step(1.797, 740_000.0) == (100_000.0, 0.0)  # a whole trial: from 0, as before
+
+
+def test_a_time_axis_that_reaches_an_hour_is_in_the_unit_the_lead_says_its_times_in():
+    """The quickstart's lead said "6.2 days (535,000 s)" over an axis of seconds (535,000): one unit per metric on a
+    page. The bars stay in seconds; their axis ticks say days (or hours), the hover says both."""
+    from hcsched.charts import time_ticks
+
+    assert time_ticks([3000.0, 3599.0]) is None  # under an hour: seconds, as before
+    assert time_ticks([400_000.0, 535_000.0]) == ([0.0, 172_800.0, 345_600.0, 518_400.0], ["0", "2", "4", "6"], "days")
+    assert time_ticks([np.nan, 40_000.0]) == ([0.0, 9000.0, 18_000.0, 27_000.0, 36_000.0],
+                                             ["0", "2.5", "5", "7.5", "10"], "hours")
+    assert time_ticks([np.nan]) is None
+    bars = get_model("etc").bar_metrics()
+    summary = _summary(["mct", "min-min"], bars)
+    summary["makespan"], summary["makespan_lower"], summary["makespan_upper"] = 535_000.0, 520_000.0, 550_000.0
+    fig = metric_bars(summary, bars)
+    assert fig.layout.xaxis.title.text == "days" and list(fig.layout.xaxis.ticktext) == ["0", "2", "4", "6"]
+    assert list(fig.layout.xaxis.tickvals) == [0.0, 172_800.0, 345_600.0, 518_400.0]
+    assert list(fig.data[0].x) == [535_000.0, 535_000.0]  # the bars in seconds, as the CSV
+    hover = fig.data[0].hovertemplate.replace("%{customdata[2]}", fig.data[0].customdata[0][2]).replace(
+        "%{customdata[3]}", fig.data[0].customdata[0][3])
+    assert "mean 6.2 days (535,000 s)" in hover and "6.0 days (520,000 s) to 6.4 days (550,000 s)" in hover
+
+
+def test_the_per_trial_boxes_of_a_time_in_days_tick_days_over_their_own_span():
+    from hcsched.charts import trial_distribution
+
+    makespan = get_model("etc").metric("makespan")
+    results = pd.DataFrame({"heuristic": ["a"] * 3 + ["b"] * 3, "trial": [0, 1, 2] * 2,
+                            "makespan": [480_000.0, 500_000.0, 520_000.0, 530_000.0, 545_000.0, 560_000.0]})
+    fig = trial_distribution(results, makespan)
+    assert fig.layout.xaxis.title.text.startswith("Makespan (days), ")
+    shown = [t for v, t in zip(fig.layout.xaxis.tickvals, fig.layout.xaxis.ticktext, strict=True)
+             if 480_000 <= v <= 560_000]
+    assert shown == ["5.6", "5.8", "6", "6.2", "6.4"]
+    assert list(fig.data[0].x) == [480_000.0, 500_000.0, 520_000.0]  # the points in seconds, as the CSV
