@@ -1012,8 +1012,13 @@ class RunComparison:
         winner = self.winner_words(on)
         for said in (winner, self.winner_words(on, short=True)):
             if word_count(f"{lead}; {said}.") <= CHANGE_LEAD_WORDS:
-                return f"{lead}; {said}.", rest + ([] if said == winner else [f"{winner[:1].upper()}{winner[1:]}."])
-        return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
+                return f"{lead}; {said}.", rest + ([] if said == winner else [f"{self._begun(winner)}."])
+        return f"{lead}.", [*rest, f"{self._begun(winner)}."]
+
+    def _begun(self, text: str) -> str:
+        """``text`` begun as a sentence, a label at its start as the papers write it ("LPAS now wins", never "Lpas":
+        :func:`~hcsched.verdict.sentence_opening`)."""
+        return sentence_opening(text, self.after.model)
 
     def _opening(self, short: list[str], said: str) -> tuple[str, list[str]]:
         """(lead, rest) opened with what differs (``short``: as a lead says it), two changes named where the lead
@@ -1118,7 +1123,7 @@ class RunComparison:
         grew = "The queues grow" if run else f"In the baseline, {why}: its queues grew"
         rest += [_detail(h, metric), f"{grew} for as long as the run lasts: the size of this change says {length}."]
         winner = self.winner_words()
-        return f"{lead}.", [*rest, f"{winner[:1].upper()}{winner[1:]}."]
+        return f"{lead}.", [*rest, f"{self._begun(winner)}."]
 
     def change_lead(self) -> str:
         """The change line's lead sentence (:meth:`change_parts`)."""
@@ -1159,7 +1164,7 @@ class RunComparison:
             if led.replace(metric_words(found[0]), on) == self.winner_words(on):
                 on = f"{metric_words(found[0])} and {on}"
             elif led not in lead:
-                below.append(f"{led[:1].upper()}{led[1:]}.")
+                below.append(f"{self._begun(led)}.")
         if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
             below.append(f"{self.winner_words(on, short=True)}.")
         return below
