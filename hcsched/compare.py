@@ -85,6 +85,7 @@ from hcsched.verdict import (
     scenario_verdicts,
     sentence_opening,
     sentences,
+    share_columns,
     size_text,
     small_words,
     word_count,
@@ -1576,37 +1577,20 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
                                                     paired), by_metric)
 
 
-def _per_trial(results: pd.DataFrame, column: str) -> bool:
-    """Whether ``column`` is one positive value per trial, the same for every heuristic of the trial (a yardstick
-    such as a trial's upper bound)."""
-    values = results[column]
-    if not pd.api.types.is_numeric_dtype(values) or not (values > 0).all():
-        return False
-    return bool((results.groupby("trial")[column].nunique() == 1).all())
-
-
 def share_of(metric: Metric, metrics: list[Metric], before_results: pd.DataFrame,
              after_results: pd.DataFrame) -> tuple[str, str, str] | None:
     """(metric, numerator, yardstick) where ``metric`` is, in every row of both runs, another metric's column
-    divided by a per-trial yardstick (:func:`_per_trial`), times 100 for a percentage: "value, % of the upper bound"
-    is 100 V / UB (Kim et al. section 5). A what-if that changes the yardstick moves the share with the work done
-    unchanged, so the line says which of the two moved (:meth:`RunComparison.share_why`). None for any other
-    metric."""
+    divided by a per-trial yardstick, times 100 for a percentage (:func:`~hcsched.verdict.share_columns`): "value,
+    % of the upper bound" is 100 V / UB (Kim et al. section 5). A what-if that changes the yardstick moves the share
+    with the work done unchanged, so the line says which of the two moved (:meth:`RunComparison.share_why`). None for
+    any other metric."""
     if not metric.better or metric.name not in before_results or metric.name not in after_results:
         return None
-    scale = 100.0 if metric.unit == "%" else 1.0
-    both = pd.concat([before_results, after_results], ignore_index=True)
-    names = [m.name for m in metrics if m.name != metric.name and m.name in both]
-    yardsticks = [n for n in names if _per_trial(before_results, n) and _per_trial(after_results, n)]
-    target = both[metric.name].to_numpy(float)
-    for y in yardsticks:
-        for x in names:
-            if x == y or not pd.api.types.is_numeric_dtype(both[x]):
-                continue
-            said = scale * both[x].to_numpy(float) / both[y].to_numpy(float)
-            if np.allclose(target, said, rtol=1e-9, atol=0.0, equal_nan=True):
-                return metric.name, x, y
-    return None
+    names = [m.name for m in metrics if m.name != metric.name and m.name in before_results and m.name in after_results]
+    after = after_results.assign(trial=after_results["trial"] + before_results["trial"].max() + 1)  # its own trials
+    found = share_columns(metric, pd.concat([before_results, after], ignore_index=True)[["trial", metric.name, *names]],
+                          names)
+    return None if found is None else (metric.name, *found)
 
 
 def _share_parts(shares: tuple[tuple[str, str, str], ...], metrics: list[Metric],

@@ -237,6 +237,10 @@ class Verdict:
     versus_benchmark: tuple[tuple[str, Comparison], ...] = ()  # a gain's every other heuristic against the benchmark
     next_benchmark: tuple[tuple[str, Comparison], ...] = ()  # the best after a group that ties, against the benchmark
     next_text: str = ""  # its sentence, where the group beats the benchmark and so does it (:func:`_next_sentence`)
+    #: where the best's lead over the runner-up is all in one part of the metric (:func:`_carried`): that part in
+    #: words ("tasks that arrive before scoring starts"), and the two compared on the rest of the metric
+    carried_in: str = ""
+    rest: Comparison | None = None
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -711,10 +715,13 @@ def _beats_benchmark(v: Verdict) -> bool:
 
 
 def _next_sentence(v: Verdict, total: int) -> str:
-    """Where the group that ties beats the benchmark for real (:func:`_beats_benchmark`), the best after it when it
-    beats the benchmark for real too, though the group is clearly ahead of it: "Next, msf also beats the benchmark,
-    by 8.2% (95% interval: 7.2–9.3% below), but less than the two." (Caniou and Jeannot's msf beside hmct and mmc:
-    its bar looked as long as theirs and was never named); "" otherwise."""
+    """Where the best's lead is all in one part (:func:`_carried`), the two compared on the rest
+    (:func:`_rest_sentence`). Where the group that ties beats the benchmark for real (:func:`_beats_benchmark`), the
+    best after it when it beats the benchmark for real too, though the group is clearly ahead of it: "Next, msf also
+    beats the benchmark, by 8.2% (95% interval: 7.2–9.3% below), but less than the two." (Caniou and Jeannot's msf
+    beside hmct and mmc: its bar looked as long as theirs and was never named); "" otherwise."""
+    if v.carried_in:  # the best's lead all in one part: the rest compared, right under the lead
+        return _rest_sentence(v, total)
     if not v.next_benchmark or not _beats_benchmark(v):
         return ""
     h, c = v.next_benchmark[0]
@@ -838,6 +845,8 @@ def _candidates(v: Verdict, metric: Metric, total: int) -> tuple[list[list[_Part
     if v.note:
         return [[_Part(f"{v.title}: {v.best} at {_at(v.best_mean, metric)}, {v.note}")]], left
     c, bench = v.comparisons[0], _benchmark_parts(v, total, set())
+    if v.carried_in:
+        return _carried_candidates(v, metric, total), left
     if c.trials < 2 or c.told_apart:
         return [parts + bench for parts in _winner_candidates(v, metric, total)], left
     if _equal(c):
@@ -847,6 +856,94 @@ def _candidates(v: Verdict, metric: Metric, total: int) -> tuple[list[list[_Part
         return _beat_candidates(v, metric, total), _group_lines(v, metric, total) + left
     found = _group_candidates(v, metric, total) if len(v.tied) > 1 else _pair_candidates(v, metric, total)
     return found, left
+
+
+REST = "_rest"  # the column of the rest of a share once one part is taken out (:func:`_carried`)
+
+
+def per_trial(results: pd.DataFrame, column: str) -> bool:
+    """Whether ``column`` is one positive value per trial, the same for every heuristic of the trial (a yardstick
+    such as a trial's upper bound)."""
+    values = results[column]
+    if not pd.api.types.is_numeric_dtype(values) or not (values > 0).all():
+        return False
+    return bool((results.groupby("trial")[column].nunique() == 1).all())
+
+
+def share_columns(metric: Metric, results: pd.DataFrame, numerators) -> tuple[str, str] | None:
+    """(numerator, yardstick) where ``metric`` is, in every row of ``results``, one of ``numerators`` (columns)
+    divided by a per-trial yardstick (:func:`per_trial`), times 100 for a percentage: "value, % of the upper bound" is
+    100 V / UB (Kim et al., section 5); None otherwise."""
+    if metric.name not in results:
+        return None
+    scale = 100.0 if metric.unit == "%" else 1.0
+    target = results[metric.name].to_numpy(float)
+    numeric = [n for n in results.columns if n not in ("trial", metric.name)
+               and pd.api.types.is_numeric_dtype(results[n])]
+    for x in (n for n in numerators if n in numeric):
+        for y in (n for n in numeric if n != x):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                said = scale * results[x].to_numpy(float) / results[y].to_numpy(float)
+            if np.allclose(target, said, rtol=1e-9, atol=0.0, equal_nan=True) and per_trial(results, y):
+                return x, y
+    return None
+
+
+def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collection[Metric]) -> dict:
+    """Where the best is told apart from the runner-up on a share (:func:`share_columns`) whose numerator has a part
+    (:attr:`Metric.part_of`), and without that part the best is no longer ahead for real: the part in words and the
+    two compared on the rest (fields of :class:`Verdict`), so that the lead says where the lead comes from (Kim et
+    al.'s value: max-min's 1.5 points over switching were all in tasks that arrive before the window opens, where
+    work earns nothing, section 2.2.3; on the rest, switching was slightly ahead); {} otherwise."""
+    if v.best is None or not v.comparisons or not v.comparisons[0].told_apart or not parts:
+        return {}
+    found = share_columns(metric, results, {m.part_of for m in parts})
+    if found is None:
+        return {}
+    (x, y), c = found, v.comparisons[0]
+    whole = metric_words(metric)
+    for part in (m for m in parts if m.part_of == x and m.name in results):
+        if not part.title.lower().startswith(f"{whole} of "):
+            continue
+        scale = 100.0 if metric.unit == "%" else 1.0
+        rest = wide(results.assign(**{REST: scale * (results[x] - results[part.name]) / results[y]}), REST)
+        if c.other not in rest or v.best not in rest:
+            continue
+        r = _compare(rest, v.best, c.other, c.role, metric, _means(rest))
+        if r.told_apart and (r.difference > 0) == (metric.better == "higher"):
+            continue  # ahead on the rest too: a win of its own
+        return {"carried_in": part.title[len(whole) + 4:], "rest": r}
+    return {}
+
+
+def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
+    """The lead where the best's lead over the runner-up is all in one part (:func:`_carried`): "max-min leads on
+    value at 91.3% of the upper bound, but its 1.5 points over switching are all in tasks that arrive before scoring
+    starts" (no "real difference": not a win of its own), the rest compared right under it
+    (:func:`_rest_sentence`)."""
+    c = v.comparisons[0]
+    value, over = _at(v.best_mean, metric), f"{size_text(c.difference, v.kind, _digits(c, v.kind))} over {c.other}"
+    return [[_Part(f"{v.best} leads on {v.what}{v.connector} {value}, but its {over} are all in {v.carried_in}")],
+            [_Part(f"{v.best} leads on {v.what}, but its {over} are all in {v.carried_in}",
+                   below=f"{v.best} averages {value}.")]]
+
+
+def _rest_sentence(v: Verdict, total: int) -> str:
+    """The best and the runner-up compared on the rest of the metric, where the best's lead is all in one part
+    (:func:`_carried`), said right under the lead: "Without tasks that arrive before scoring starts, switching is ahead
+    by 0.06 points: real, but tiny (95% interval: 0.02–0.09 points above)."; "" otherwise."""
+    if v.rest is None:
+        return ""
+    c, r = v.comparisons[0], v.rest
+    on_rest = f"Without {v.carried_in}, "
+    if not r.told_apart:
+        return f"{on_rest}{v.best} and {c.other} are not told apart ({_ci(r, total)}: {v.best} {_range(r, v.kind)} " \
+               f"{c.other})."
+    turned = dataclasses.replace(r, other=v.best, difference=-r.difference, lower=-r.upper, upper=-r.lower,
+                                 means=r.means[::-1])  # the runner-up ahead: said from its side
+    digits = _digits(turned, v.kind)
+    return (f"{on_rest}{c.other} is ahead by {size_text(turned.difference, v.kind, digits)}: {_real(turned, v.kind)} "
+            f"({_ci(turned, total)}: {_range(turned, v.kind, digits)}).")
 
 
 def _role(c: Comparison) -> str:
@@ -998,14 +1095,16 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
 
 def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
             references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None,
-            shorts: Mapping[str, str] | None = None) -> Verdict:
+            shorts: Mapping[str, str] | None = None, parts: Collection[Metric] = ()) -> Verdict:
     """The verdict of one metric of a results table (one row per trial and heuristic). ``benchmark``: a heuristic label
     compared with too when it is neither the best nor the runner-up. ``references``: labels of heuristics that cannot
     run online, with what each is in words (:func:`scenario_references`); they are never crowned. ``names``: label ->
     plain words, said where a label is first mentioned (:func:`named_once`); ``shorts``: label -> its short form,
     said where it is mentioned again (:func:`shortened`). Its lead sentence (``text``) is at most
     :data:`LEAD_WORDS` words where the names allow; what does not fit is in ``detail``. The metric's gloss
-    (:attr:`Metric.gloss`) is said where the lead first says the metric, else first below it where it would not fit."""
+    (:attr:`Metric.gloss`) is said where the lead first says the metric, else first below it where it would not fit.
+    ``parts``: metrics that are a part of another (:attr:`Metric.part_of`); where the best's lead is all in one of
+    them, the lead says so and crowns no real win (:func:`_carried`)."""
     references, names, shorts = dict(references or {}), dict(names or {}), dict(shorts or {})
     unranked = ()
     if metric.better in ("lower", "higher"):
@@ -1016,7 +1115,7 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
                 text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric),
                 names=tuple(names.items()), **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
-    v = dataclasses.replace(v, gain_of=gain_of(metric))
+    v = dataclasses.replace(v, gain_of=gain_of(metric), **_carried(results, metric, v, parts))
     glosses = {v.glossed: metric.gloss}
     lead, detail = _fit(*_candidates(v, metric, total), names, glosses, shorts)
     plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names, {}, shorts) if metric.gloss else \
@@ -1258,7 +1357,7 @@ def headline_metrics(metrics, columns) -> list[Metric]:
 
 def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
              references: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None,
-             shorts: Mapping[str, str] | None = None) -> list[Verdict]:
+             shorts: Mapping[str, str] | None = None, parts: Collection[Metric] = ()) -> list[Verdict]:
     """One verdict per headline metric of ``metrics`` present in ``results``, but for a metric where neither way is
     better (nothing to crown).
 
@@ -1279,6 +1378,9 @@ def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
     shorts : mapping of str to str, optional
         Label to its short form, said where a label written with its parameters is mentioned again
         (:func:`short_words`).
+    parts : collection of Metric, optional
+        Metrics that are a part of another (:attr:`Metric.part_of`), e.g. a model's ``metrics``: where the best's
+        lead is all in one of them, the lead says so (:func:`_carried`).
 
     Returns
     -------
@@ -1290,7 +1392,8 @@ def verdicts(results: pd.DataFrame, metrics, benchmark: str | None = None,
     HcschedError
         When a heuristic appears twice in one trial.
     """
-    return [verdict(results, m, benchmark, references, names, shorts)
+    parts = [m for m in parts if m.part_of]
+    return [verdict(results, m, benchmark, references, names, shorts, parts)
             for m in headline_metrics(metrics, results.columns) if m.better in ("lower", "higher")]
 
 
@@ -1339,7 +1442,7 @@ def scenario_verdicts(scenario: Scenario, results: pd.DataFrame) -> list[Verdict
     names = run_words([h.label for h in scenario.heuristics], scenario.model)
     shorts = again_names([h.label for h in scenario.heuristics], scenario.model)
     found = verdicts(results, model.bar_metrics(), scenario_benchmark(scenario), scenario_references(scenario), names,
-                     shorts)
+                     shorts, model.metrics)
     by_name = {m.name: m for m in model.metrics}
     found = [dataclasses.replace(v, bound_text=bound_sentence(results, by_name[v.metric], v.best,
                                                               model.bound_columns[v.metric]))
@@ -1608,7 +1711,10 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
     if v.best is None or not v.comparisons:
         return f"{head}. {v.text}"
     c = v.comparisons[0]
-    if v.separated:
+    if v.carried_in:  # a lead all in one part: never "already clear"
+        lines = [f"{head}: {v.best} leads on {v.what}, but its {size_text(c.difference, v.kind)} over {c.other} are "
+                 f"all in {v.carried_in}."]
+    elif v.separated:
         gap = f"{size_text(c.difference, v.kind)} {_side(c.difference)} {c.other}"
         lines = [f"{head}: {v.best} has the {_superlative(v)} {v.what}, {gap}; already clear after "
                  f"{_plural(done, word)}."]
