@@ -118,10 +118,12 @@ def direction(metric: Metric) -> str:
     return BETTER[metric.better]
 
 
-def panel_title(metric: Metric) -> str:
-    """A panel's title: the metric with its unit, and which way is better (an arrow says it at a glance)."""
+def panel_title(metric: Metric, unit: str = "") -> str:
+    """A panel's title: the metric with its unit (``unit``: the one its axis is ticked in, "days", where not its
+    own), and which way is better (an arrow says it at a glance)."""
     arrow = {"lower": "↓ ", "higher": "↑ "}.get(metric.better, "")
-    return f"{metric.label}<br><span style='font-size:11px;color:#555'>{arrow}{direction(metric)}</span>"
+    label = f"{metric.title} ({unit})" if unit else metric.label
+    return f"{label}<br><span style='font-size:11px;color:#555'>{arrow}{direction(metric)}</span>"
 
 
 ROW_GAP_PX = 110  # between rows of panels: a row's tick labels, its unit and the next row's two-line title
@@ -215,7 +217,9 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             low = np.maximum(low, 10 ** span[0])
             printed = {"texttemplate": f"%{{x:{f}}}", "textposition": "inside", "insidetextanchor": "start",
                        "textfont": {"color": [_ink(colors[x]) for x in labels]}, "constraintext": "none"}
-        spans = time_ticks(high) if span is None and m.unit == "s" else None  # days or hours, as the lead says them
+        spans = time_ticks(high, mean) if span is None and m.unit == "s" else None  # days or hours, as said
+        if spans is not None:  # the panel's title in the unit its axis says
+            fig.layout.annotations[k - 1].text = panel_title(m, spans[2])
         said = f"%{{x:{f}}}{unit}", f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}"
         if spans is not None:
             said = "%{customdata[2]}", "%{customdata[3]}"
@@ -261,16 +265,17 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     return plain_numbers(fig)
 
 
-def time_ticks(values, from_zero: bool = True) -> tuple[list[float], list[str], str] | None:
-    """Ticks of a time axis in seconds whose values reach an hour, in the unit the page's sentences say them
+def time_ticks(values, means, from_zero: bool = True) -> tuple[list[float], list[str], str] | None:
+    """Ticks of a time axis in seconds whose every mean (``means``: the heuristics' averages, as the page's sentences
+    say them) is an hour or more, in the unit the sentences say the least of them in
     (:func:`~hcsched.formatting.span_unit`): their places in seconds, their numbers in that unit ("0", "2", "4",
-    "6"), and the axis' word ("days"); from zero (bars), else over the values' own span (per-trial boxes); None below
-    an hour (seconds, as before). A page said "6.2 days (535,000 s)" in its lead over an axis in seconds: one unit
-    per metric on the page, the seconds kept on hover."""
-    finite = np.asarray(values, float)
-    finite = finite[np.isfinite(finite)]
+    "6"), and the axis' word ("days"); from zero (bars), else over the ``values``' own span (per-trial boxes); None
+    where a mean is under an hour (seconds, as its sentence says it). A page said "6.2 days (535,000 s)" in its lead
+    over an axis in seconds: one unit per metric on the page, the seconds kept on hover."""
+    finite, said = (np.asarray(x, float) for x in (values, means))
+    finite, said = finite[np.isfinite(finite)], said[np.isfinite(said)]
     top = float(finite.max()) if finite.size else 0.0
-    unit = span_unit(top) if top > 0 else None
+    unit = span_unit(float(said.min())) if said.size and top > 0 else None
     if unit is None:
         return None
     scale, word = unit
@@ -323,7 +328,8 @@ def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, 
                              customdata=rows["trial"],
                              hovertemplate=f"{_escape(names[label])}<br>trial %{{customdata}}: "
                                            f"%{{x:{_hover_format(metric)}}}<extra></extra>"))
-    spans = time_ticks(results[metric.name], from_zero=False) if metric.unit == "s" else None
+    spans = time_ticks(results[metric.name], results.groupby("heuristic")[metric.name].mean(), from_zero=False) \
+        if metric.unit == "s" else None
     title = f"{metric.title} ({spans[2]})" if spans else axis_title(metric)  # as the bars' axis says it
     fig.update_layout(height=90 + 30 * max(3, len(labels)), showlegend=False,
                       xaxis_title=f"{title}, {direction(metric)}",

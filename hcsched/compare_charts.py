@@ -17,6 +17,7 @@ from hcsched.charts import (
     plain_numbers,
     reference_marks,
     tick_format,
+    time_ticks,
 )
 from hcsched.compare import TIMES_FROM, Change, RunComparison, change_words
 from hcsched.formatting import readable
@@ -91,7 +92,12 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
         hovertemplate="%{hovertext}<extra></extra>"), row=1, col=2)
     fig.add_vline(x=1 if factors else 0, line={"color": "#555", "width": 1, "dash": "dot"}, row=1, col=2)
     kind = "times" if factors else next((c.kind for c in rows), "percent")
-    fig.update_xaxes(title={"text": axis_title(metric), "font": {"size": 11}}, row=1, col=1)
+    both = [x for c in rows for x in (c.before, c.after)]
+    spans = time_ticks(both, both) if metric.unit == "s" else None  # hours or days, as the line says them
+    fig.update_xaxes(title={"text": f"{metric.title} ({spans[2]})" if spans else axis_title(metric),
+                            "font": {"size": 11}}, row=1, col=1)
+    if spans:
+        fig.update_xaxes(tickvals=spans[0], ticktext=spans[1], row=1, col=1)
     if metric.fmt:
         fig.update_xaxes(tickformat=tick_format(metric.fmt), row=1, col=1)
     fig.update_xaxes(title={"text": _change_axis(metric, kind), "font": {"size": 11}}, zeroline=not factors,

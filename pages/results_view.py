@@ -338,8 +338,8 @@ def show_results(run: RunResult, key: str, so_far: int | None = None, to_come: s
     with st.expander("What the metrics mean", expanded=False):
         st.table(metric_help(model), hide_index=True)  # an HTML table: its meanings wrap, never cut
     by_name = {m.name: m for m in bars}
-    metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].label,
-                          key=f"{key}_dist_metric")
+    metric = st.selectbox("Per-trial distribution of", list(by_name), format_func=lambda n: by_name[n].title,
+                          key=f"{key}_dist_metric")  # no unit: the chart's axis says it (days, hours or seconds)
     distribution = trial_distribution(results, by_name[metric], colors, references, scenario_benchmark(scenario))
     distribution = heuristic_ticks(scenario.model, distribution, dict.fromkeys(results["heuristic"]))
     st.plotly_chart(distribution, key=f"{key}_dist", width="stretch")

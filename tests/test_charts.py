@@ -910,16 +910,22 @@ def test_a_time_axis_that_reaches_an_hour_is_in_the_unit_the_lead_says_its_times
     page. The bars stay in seconds; their axis ticks say days (or hours), the hover says both."""
     from hcsched.charts import time_ticks
 
-    assert time_ticks([3000.0, 3599.0]) is None  # under an hour: seconds, as before
-    assert time_ticks([400_000.0, 535_000.0]) == ([0.0, 172_800.0, 345_600.0, 518_400.0], ["0", "2", "4", "6"], "days")
-    assert time_ticks([np.nan, 40_000.0]) == ([0.0, 9000.0, 18_000.0, 27_000.0, 36_000.0],
-                                             ["0", "2.5", "5", "7.5", "10"], "hours")
-    assert time_ticks([np.nan]) is None
+    assert time_ticks([3000.0, 3599.0], [3000.0, 3599.0]) is None  # under an hour: seconds, as before
+    assert time_ticks([400_000.0, 535_000.0], [400_000.0]) == ([0.0, 172_800.0, 345_600.0, 518_400.0],
+                                                               ["0", "2", "4", "6"], "days")
+    assert time_ticks([np.nan, 40_000.0], [np.nan, 40_000.0]) == ([0.0, 9000.0, 18_000.0, 27_000.0, 36_000.0],
+                                                                 ["0", "2.5", "5", "7.5", "10"], "hours")
+    assert time_ticks([np.nan], [np.nan]) is None
+    # the least mean under an hour: its sentence says seconds ("2,429 s"), and so does the axis
+    assert time_ticks([2400.0, 5200.0], [2429.0, 4900.0]) is None
+    # in the unit the least mean is said in: "1.9 hours" beside a worse one of 2.1 days
+    assert time_ticks([6960.0, 180_000.0], [6960.0, 175_000.0])[2] == "hours"
     bars = get_model("etc").bar_metrics()
     summary = _summary(["mct", "min-min"], bars)
     summary["makespan"], summary["makespan_lower"], summary["makespan_upper"] = 535_000.0, 520_000.0, 550_000.0
     fig = metric_bars(summary, bars)
     assert fig.layout.xaxis.title.text == "days" and list(fig.layout.xaxis.ticktext) == ["0", "2", "4", "6"]
+    assert fig.layout.annotations[0].text.startswith("Makespan (days)<br>")  # the panel's title says it too
     assert list(fig.layout.xaxis.tickvals) == [0.0, 172_800.0, 345_600.0, 518_400.0]
     assert list(fig.data[0].x) == [535_000.0, 535_000.0]  # the bars in seconds, as the CSV
     hover = fig.data[0].hovertemplate.replace("%{customdata[2]}", fig.data[0].customdata[0][2]).replace(

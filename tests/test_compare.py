@@ -596,3 +596,18 @@ def test_a_small_real_change_says_it_is_small_as_the_leads_do():
     lead = cmp.change_lead()
     assert "(0.5% shorter: real, but tiny)" in lead, lead
     assert "for the better" not in lead and word_count(lead) <= CHANGE_LEAD_WORDS
+
+
+def test_the_comparison_chart_of_a_time_of_days_is_ticked_in_days_as_its_line_says_it():
+    """The etc what-if's line said "1.4 → 2.3 days" over a chart ticked 0 ... 200,000 s: one unit per metric."""
+    from hcsched.charts import time_ticks
+    from hcsched.compare_charts import change_chart
+
+    cmp = _compare(small(), small(machines=12))
+    metric = headline_metric(get_model("etc"))
+    fig = change_chart(cmp, metric)
+    values = [x for c in cmp.changes if c.metric == metric.name for x in (c.before, c.after)]
+    ticks = time_ticks(values, values)
+    assert ticks is not None and fig.layout.xaxis.title.text == f"Makespan ({ticks[2]})"
+    assert list(fig.layout.xaxis.ticktext) == ticks[1] and list(fig.data[0].x) == [
+        c.before for c in cmp.changes if c.metric == metric.name]  # the bars in seconds, as the CSV
