@@ -193,8 +193,8 @@ class Verdict:
         For a gain against the benchmark, each heuristic that can run online against it (the benchmark left out), so
         that a line can say what the lead's winners cost on it; () for any other metric.
     next_benchmark : tuple of (str, Comparison)
-        Where a group ties and the benchmark is not in it: the best heuristic after the group, against the
-        benchmark (one pair, else ()).
+        Where a group ties and the benchmark is not in it: the best heuristic after the group against the
+        benchmark, then the best against it (its comparison with the best), else ().
     next_text : str
         Its sentence where the whole group beats the benchmark for real and so does it, though clearly behind
         (:func:`_next_sentence`: a bar as long as the winners' is named, never left unexplained); else "".
@@ -235,7 +235,8 @@ class Verdict:
     bare: tuple[str, ...] = ()  # labels the lead says without their words (said in words below it)
     trade: str = ""  # the best's win as a line below another metric's lead says it (:attr:`Metric.trade`), or ""
     versus_benchmark: tuple[tuple[str, Comparison], ...] = ()  # a gain's every other heuristic against the benchmark
-    next_benchmark: tuple[tuple[str, Comparison], ...] = ()  # the best after a group that ties, against the benchmark
+    #: the best after a group that ties, against the benchmark, then against the best
+    next_benchmark: tuple[tuple[str, Comparison], ...] = ()
     next_text: str = ""  # its sentence, where the group beats the benchmark and so does it (:func:`_next_sentence`)
     #: where the best's lead over the runner-up is all in one part of the metric (:func:`_carried`): that part in
     #: words ("tasks that arrive before scoring starts"), and the two compared on the rest of the metric
@@ -728,8 +729,13 @@ def _next_sentence(v: Verdict, total: int) -> str:
     if not c.told_apart or (c.difference < 0) != (v.better == "lower"):
         return ""
     group = "the two" if len(v.tied) == 1 else "them"
-    return (f"Next, {h} also beats the benchmark, by {size_text(c.difference, v.kind, _digits(c, v.kind))} "
-            f"({_ci(c, total)}: {_range(c, v.kind, _digits(c, v.kind))}), but less than {group}.")
+    also = f"also beats the benchmark, by {size_text(c.difference, v.kind, _digits(c, v.kind))}"
+    if len(v.next_benchmark) > 1 and v.next_benchmark[1][1].told_apart:  # how far behind the best, first
+        b = v.next_benchmark[1][1]
+        return (f"Next, {h} is {size_text(b.difference, v.kind, _digits(b, v.kind))} behind {v.best} "
+                f"({_ci(b, total)}: {_range(b, v.kind, _digits(b, v.kind))}); it {also}, but less than {group}.")
+    return (f"Next, {h} {also} ({_ci(c, total)}: {_range(c, v.kind, _digits(c, v.kind))}), but less than "
+            f"{group}.")
 
 
 def _group_listing(v: Verdict, metric: Metric) -> str:
@@ -1088,7 +1094,8 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
     each = () if not gain_of(metric) or benchmark not in rest else \
         tuple((h, _compare(table, h, benchmark, "benchmark", metric, means)) for h, _ in ranking if h != benchmark)
     after = next((h for h in rest if h not in group and h != benchmark), None) if versus else None
-    following = () if after is None else ((after, _compare(table, after, benchmark, "benchmark", metric, means)),)
+    following = () if after is None else ((after, _compare(table, after, benchmark, "benchmark", metric, means)),
+                                          (best, _compare(table, after, best, "other", metric, means)))
     return {**out, "comparisons": tuple(comps), "tied": tied, "behind": tuple(c.other for c in against if c.told_apart),
             "group_benchmark": versus, "versus_benchmark": each, "next_benchmark": following}
 

@@ -436,9 +436,9 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
                              _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
     trade = trade_off(found)
-    if pick:  # the answer in a line, early: what it sums up (the next one, the other metrics' winners) folds below
-        return [text] + [line for line in (gloss, pick, _bare_named(found[0], trade), found[0].reference_text,
-                                           to_come) if line]
+    if pick:  # the answer in a line, early: what it sums up (the other metrics' winners) folds below
+        return [text] + [line for line in (gloss, found[0].next_text, pick, _bare_named(found[0], trade),
+                                           found[0].reference_text, to_come) if line]  # the next one: how far behind
     return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade,
                                        found[0].reference_text, to_come) if line]
 

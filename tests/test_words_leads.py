@@ -124,8 +124,10 @@ def test_the_next_after_a_tie_that_beats_the_benchmark_too_is_named_in_words():
     sc = preset("caniou-mu10").replace(heuristics=list(values))
     found = scenario_verdicts(sc, results_of(values))
     said = found[0].next_text
-    assert said.startswith("Next, msf (least predicted total flow time) also beats the benchmark, by 8."), said
-    assert "% (95% interval: " in said and said.endswith("% below), but less than the two."), said
+    # how far behind the best first (a manager heard "hmct wins by 9%" where the third was under 1% behind)
+    assert re.fullmatch(r"Next, msf \(least predicted total flow time\) is [\d.]+% behind hmct \(95% interval: "
+                        r"[\d.]+–[\d.]+% above\); it also beats the benchmark, by 8\.\d%, but less than the two\.",
+                        said), said
     values["msf"] = list(base * 1.05)  # worse than the benchmark: not a contender to name here
     assert scenario_verdicts(sc, results_of(values))[0].next_text == ""
 
