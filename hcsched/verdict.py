@@ -237,6 +237,9 @@ class Verdict:
     versus_benchmark: tuple[tuple[str, Comparison], ...] = ()  # a gain's every other heuristic against the benchmark
     #: the best after a group that ties, against the benchmark, then against the best
     next_benchmark: tuple[tuple[str, Comparison], ...] = ()
+    averages: tuple[tuple[str, float], ...] = ()  # every heuristic's mean, references too
+    unit: str = ""  # the metric's (:attr:`Metric.unit`)
+    trade_values: tuple[tuple[str, str], ...] = ()  # each heuristic's value as :attr:`trade` says it, where it has one
     next_text: str = ""  # its sentence, where the group beats the benchmark and so does it (:func:`_next_sentence`)
     #: where the best's lead over the runner-up is all in one part of the metric (:func:`_carried`): that part in
     #: words ("tasks that arrive before scoring starts"), and the two compared on the rest of the metric
@@ -1073,6 +1076,7 @@ def _decide(results: pd.DataFrame, metric: Metric, benchmark: str | None, refere
                             _compare(table, h, best, "best online", metric, means))
                   for h, m in _ranking(table[refs], metric.better, means))
     out = {"best": best, "best_mean": mean, "comparisons": (), "note": "", "references": shown,
+           "averages": tuple((h, float(m)) for h, m in means.items()),
            "best_interval": (math.nan, math.nan) if best is None else tuple(mean_ci(table[best])[1:])}
     if best is None:
         out["note"] = "no heuristic here can run online, only references" if online.shape[1] == 0 else \
@@ -1119,7 +1123,7 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         unranked = _unranked(table.drop(columns=[h for h in table.columns if h in references]), metric.better,
                              _means(table))
     v = Verdict(metric=metric.name, title=headline_title(metric), better=metric.better, kind=difference_kind(metric),
-                text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric),
+                text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric), unit=metric.unit,
                 names=tuple(names.items()), **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
     v = dataclasses.replace(v, gain_of=gain_of(metric), **_carried(results, metric, v, parts))
@@ -1139,7 +1143,9 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     return dataclasses.replace(v, text=text, next_text=next_text, detail=detail, reference_text=reference_text,
                                gloss=metric.gloss,
                                connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()),
-                               gloss_text=gloss_text, trade=_trade(v, metric))
+                               gloss_text=gloss_text, trade=_trade(v, metric),
+                               trade_values=tuple((h, _trade_value(m, metric)) for h, m in v.averages
+                                                  if metric.trade and math.isfinite(m)))
 
 
 def _trade(v: Verdict, metric: Metric) -> str:
@@ -1148,13 +1154,31 @@ def _trade(v: Verdict, metric: Metric) -> str:
     nothing is best."""
     if not metric.trade or v.best is None or not math.isfinite(v.best_mean):
         return ""
+    return metric.trade.format(_trade_value(v.best_mean, metric))
+
+
+def _trade_value(x: float, metric: Metric) -> str:
+    """A value as :attr:`Metric.trade` says it: "half", "73%" (never "73.0%" in words), "12 tasks"."""
     if metric.unit == "%":
-        value = share_words(v.best_mean / 100, "")
-    elif is_fraction(metric) and abs(v.best_mean) >= 0.1:  # "off by 73%" in a line, whole: never 73.1% as a run
-        value = f"{v.best_mean:.0%}"  # goes on and 73% once it ends
+        value = share_words(x / 100, "")
+    elif is_fraction(metric) and abs(x) >= 0.1:  # "off by 73%" in a line, whole: never 73.1% as a run
+        value = f"{x:.0%}"  # goes on and 73% once it ends
     else:
-        value = said_value(v.best_mean, metric)
-    return metric.trade.format(re.sub(r"\.0(?=%)", "", value))  # never "73.0%" in words
+        value = said_value(x, metric)
+    return re.sub(r"\.0(?=%)", "", value)
+
+
+def _traded(v: Verdict, label: str) -> str:
+    """A trade clause (:attr:`Verdict.trade`) sized against ``label``, the lead's winner, by its own value: "... it
+    never checks how busy half of the machines are when a task arrives (lpas: 19%)" (a manager could not tell whether
+    the messages matter), inside the clause's own brackets where it ends with one; the clause as it is without a
+    value of ``label``."""
+    said = dict(v.trade_values).get(label, "")
+    if not (said and v.trade and label != v.best):
+        return v.trade
+    if v.trade.endswith(")"):  # its own brackets hold it: never ") ("
+        return f"{v.trade[:-1]}; {label}: {said})"
+    return f"{v.trade} ({label}: {said})"
 
 
 def plain_name(title: str) -> str:
@@ -1478,19 +1502,19 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     # no "But" for one the lead calls clearly worse
     chosen = []
     for best in among:
-        line = f"{worse}; yet {best} {_clauses(others[best])}." if worse else \
-            f"Yet {best}, clearly worse on {lead.what}, {_clauses(others[best])}."
+        line = f"{worse}; yet {best} {_clauses(others[best], lead.best)}." if worse else \
+            f"Yet {best}, clearly worse on {lead.what}, {_clauses(others[best], lead.best)}."
         if worse and word_count(said(line)) > LEAD_WORDS:
-            line = f"{worse}. Yet {best} {_clauses(others[best])}."
+            line = f"{worse}. Yet {best} {_clauses(others[best], lead.best)}."
         chosen.append(line)
         worse = ""
     chosen += [f"{worse}."] if worse else []
     for best, found in others.items():  # one sentence each, else a sentence a metric where it would be too long
         if best in among:
             continue
-        joined = f"But {best} {_clauses(found)}."
+        joined = f"But {best} {_clauses(found, lead.best)}."
         if word_count(sentences(said(" ".join([*chosen, joined])))[-1]) > LEAD_WORDS:
-            clauses = _clause_list(found)
+            clauses = _clause_list(found, lead.best)
             joined = " ".join([f"But {best} {clauses[0]}."] + [f"It also {c}." for c in clauses[1:]])
         chosen.append(joined)
     chosen += _costs(lead, verdicts_[1:])
@@ -1508,7 +1532,8 @@ def _other_wins(verdicts_: list[Verdict]) -> dict[str, list[Verdict]]:
 
 def pick_line(verdicts_: list[Verdict]) -> str:
     """The answer in one sentence where the lead alone is none, each heuristic by its label (named in words above
-    it): a trade-off, "In short: sufferage for makespan; min-min for mean flow time and max stretch."; winners tied,
+    it): a trade-off, "In short: sufferage for makespan; min-min for mean flow time (sufferage's is 2.2 times as long)
+    and max stretch (...)." (what the pick costs on each, :func:`_costs_lead`); winners tied,
     one of them losing on a gain against the benchmark (Caniou and Jeannot section 6.1), "In short: hmct for makespan
     (mmc is as good on it but raises total flow time by 2.4%); mp for total flow time."; no clear winner, its margin
     against the benchmark, "In short: none is clearly better than the benchmark fa on makespan; the 13% lower average of
@@ -1536,8 +1561,30 @@ def pick_line(verdicts_: list[Verdict]) -> str:
     why = [f"{h} is as good on it but {cost(v, c)}" for h, v, c in costs if h != pick] \
         if pick != lead.best or lead.tied else []
     said = f"{pick} for {lead.glossed}" + (f" ({'; '.join(why)})" if why else "")
-    said += "".join(f"; {best} for {listed([v.glossed for v in found])}" for best, found in others.items())
+    said += "".join(f"; {best} for {listed([v.glossed + _costs_lead(v, lead.best) for v in found])}"
+                    for best, found in others.items())
     return _short_labels(verdicts_, f"In short: {said}.")
+
+
+def _costs_lead(v: Verdict, label: str) -> str:
+    """What picking ``label`` (the lead's winner) costs on ``v``'s metric, which another heuristic wins, sized by
+    the averages: " (sufferage's is 2.2 times as long)" (the quickstart's mean flow time, 1.4 days against min-min's
+    16 hours: a manager who picks sufferage doubles the average wait, and was not told), " (hmct's is 2.1% higher)",
+    " (lpas's is 3.0 points lower)"; "" where an average is missing, and for a gain against the benchmark (its
+    line says the gains)."""
+    mine, best = dict(v.averages).get(label, math.nan), v.best_mean
+    if v.gain_of or not (math.isfinite(mine) and math.isfinite(best)) or best == 0 or mine == best:
+        return ""
+    if v.kind == "points":  # a fraction's averages in points, as its lines say them
+        gap = (mine - best) * (v.comparisons[0].scale if v.comparisons else 1.0)
+        return f" ({label}'s is {size_text(gap, 'points')} {'higher' if gap > 0 else 'lower'})"
+    ratio = mine / best
+    if ratio >= 1.5:
+        return f" ({label}'s is {amount_text(ratio)} times as {'long' if v.unit in ('s', 'time units') else 'high'})"
+    if 0 < ratio <= 2 / 3:
+        return f" ({label}'s is {amount_text(100 * ratio)}% of it)"
+    gap = 100.0 * (ratio - 1.0)
+    return f" ({label}'s is {size_text(gap, 'percent')} {'higher' if gap > 0 else 'lower'})"
 
 
 def _short_labels(verdicts_: list[Verdict], line: str) -> str:
@@ -1551,20 +1598,21 @@ def sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
 
 
-def _clause_list(found: list[Verdict]) -> list[str]:
+def _clause_list(found: list[Verdict], lead: str = "") -> list[str]:
     """What one heuristic wins, a clause each: "has the lowest mean flow time at 12,300 s", then the metrics it wins
     that say so in their own words (:attr:`Verdict.trade`), then the gains against the benchmark it wins
-    (:func:`_gain_clause`)."""
+    (:func:`_gain_clause`); ``lead``: the lead's winner, beside whose value a trade clause is sized
+    (:func:`_traded`)."""
     has = [f"has {_has_clause(v)}" for v in found if not _gain_clause(v) and not v.trade]
-    own = [v.trade for v in found if v.trade and not _gain_clause(v)]
+    own = [_traded(v, lead) for v in found if v.trade and not _gain_clause(v)]
     return has + own + [_gain_clause(v) for v in found if _gain_clause(v)]
 
 
-def _clauses(found: list[Verdict]) -> str:
+def _clauses(found: list[Verdict], lead: str = "") -> str:
     """What one heuristic wins in one clause: "has the lowest mean flow time at 12,300 s and the lowest max stretch at
-    37.8", then its other clauses (:func:`_clause_list`)."""
+    37.8", then its other clauses (:func:`_clause_list`, ``lead`` as there)."""
     has = [_has_clause(v) for v in found if not _gain_clause(v) and not v.trade]
-    return listed(([f"has {listed(has)}"] if has else []) + _clause_list(found)[len(has):])
+    return listed(([f"has {listed(has)}"] if has else []) + _clause_list(found, lead)[len(has):])
 
 
 def _has_clause(v: Verdict) -> str:
