@@ -1016,6 +1016,20 @@ class RunComparison:
                 return f"{lead}; {said}.", rest + ([] if said == winner else [f"{self._begun(winner)}."])
         return f"{lead}.", [*rest, f"{self._begun(winner)}."]
 
+    def _winner_moves(self, metric: Metric) -> str:
+        """Where the winner on ``metric`` (not the headline) stays, how its own value moves, sized and judged: ", its
+        mean flow time 16 → 23 hours (44% longer: clearly worse)" (the quickstart's twice the arrival rate led with
+        the makespan winner's flow time; a manager asked how the flow-time winner fares); "" otherwise."""
+        a, b = (w.get(metric.name) for w in self.metric_winners)
+        if a is None or b is None or a.label is None or a.label != b.label:
+            return ""
+        c = next((c for c in self.changes if c.metric == metric.name and c.before_label == c.after_label == b.label),
+                 None)
+        if c is None or math.isnan(c.change):
+            return ""
+        pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric)
+        return f", its {metric_words(metric)} {pair} ({_judged(c, metric, compact=True)})"
+
     def _begun(self, text: str) -> str:
         """``text`` begun as a sentence, a label at its start as the papers write it ("LPAS now wins", never "Lpas":
         :func:`~hcsched.verdict.sentence_opening`)."""
@@ -1165,7 +1179,7 @@ class RunComparison:
             if led.replace(metric_words(found[0]), on) == self.winner_words(on):
                 on = f"{metric_words(found[0])} and {on}"
             elif led not in lead:
-                below.append(f"{self._begun(led)}.")
+                below.append(f"{self._begun(led)}{self._winner_moves(found[0])}.")
         if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
             below.append(f"{self.winner_words(on, short=True)}.")
         return below
