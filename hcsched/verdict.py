@@ -1787,19 +1787,21 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
     return next((line for line in said if word_count(line) <= LEAD_WORDS), shortened(lines[-1], shorts))
 
 
-def references_to_come(scenario: Scenario, pending: Mapping[str, int]) -> str:
+def references_to_come(scenario: Scenario, pending: Mapping[str, int], final: bool = True) -> str:
     """The references still running while the others' answer shows (they run after every trial of the others, and
     are never crowned, so the answer above will not change): "This answer is final. Still to come, for reference only:
     tpsa (Two-phase simulated annealing, static) and ga (Genetic algorithm, static), each a
     search computed after the fact, knowing every task." "" when none. How far they are is the progress bar's to say,
-    one count on the page (it counted 15 of 50 while a count here, the slower one's, said 7)."""
+    one count on the page (it counted 15 of 50 while a count here, the slower one's, said 7). ``final``: False while
+    the others' trials are not all in yet ("So far, 1 of 50 trials: ... too few trials to tell" stood over "This
+    answer is final"): the references to come, said without it."""
     if not pending:
         return ""
     whats = scenario_references(scenario)
     names = [in_words(label, scenario.model) for label in pending]
     kinds = {whats.get(label, "") for label in pending}
     what = f", {'each ' if len(names) > 1 else ''}{kinds.pop()}" if len(kinds) == 1 and "" not in kinds else ""
-    return f"This answer is final. Still to come, for reference only: {listed(names)}{what}."
+    return f"{'This answer is final. ' if final else ''}Still to come, for reference only: {listed(names)}{what}."
 
 
 def verdict_lines(verdicts_: list[Verdict]) -> list[str]:

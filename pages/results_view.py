@@ -150,7 +150,7 @@ def show_results_so_far(key: str) -> bool:
         if found is not None:
             _against(st, *found)
     show_results(RunResult(scenario, results, time.monotonic() - job.started), key, so_far=so_far,
-                 to_come=references_to_come(job.scenario, to_come),
+                 to_come=references_to_come(job.scenario, to_come, final=so_far == job.scenario.trials),
                  said=lambda: showing_so_far(job, so_far, " and ".join(to_come)))
     return True
 

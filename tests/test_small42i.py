@@ -112,3 +112,16 @@ def test_the_marked_label_in_the_overviews_narrow_panels_stays_inside_its_panel(
     for bar in gantt(panels, highlight=31, overview=True).data:
         assert (bar.textposition, bar.insidetextanchor, bar.textangle) == ("inside", "end", 0)
     assert {bar.textposition for bar in gantt(panels, highlight=3, overview=True).data} == {"outside"}  # at 1 of 10
+
+
+def test_references_to_come_are_final_only_once_every_other_trial_is_in():
+    """"So far, 1 of 50 trials: ... too few trials to tell." stood over "This answer is final. Still to come, ...":
+    while the others' trials are not all in, the references to come are said without "final"."""
+    from hcsched import preset
+    from hcsched.verdict import references_to_come
+
+    sc = preset("kim-loose-high-heavy")
+    final = references_to_come(sc, {"tpsa": 3, "ga": 1})
+    assert final.startswith("This answer is final. Still to come, for reference only: tpsa (")
+    assert references_to_come(sc, {"tpsa": 3, "ga": 1}, final=False) == final.removeprefix("This answer is final. ")
+    assert references_to_come(sc, {}, final=False) == ""
