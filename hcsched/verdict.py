@@ -803,7 +803,25 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
     counted = [[_Part(f"No clear winner on {what}: {head}", below=below), *_mean_interval(v, metric, required),
                 ties, *tail, *worse, *bench] for required in (True, False) for worse in _worse_parts(v.behind)]
     # the interval before the names: the clearly worse counted where their words leave it no room
-    return counted if len(v.tied) >= GROUP_SHOWN else [named, *counted]
+    if len(v.tied) < GROUP_SHOWN:
+        return [named, *counted]
+    return [*_few_worse_candidates(v, metric, n, tail, bench, below), *counted]
+
+
+def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part], bench: list[_Part],
+                          below: str) -> list[list[_Part]]:
+    """A large group not told apart with a few clearly worse: the group counted and the few named in words, the
+    answer a manager reads first ("No clear winner on makespan: 10 of the 12 heuristics are not told apart; only lz
+    (...) and le (...) are clearly worse": Page et al.'s system A, where "only two are clearly worse" named neither),
+    the lowest average and its 95% interval below; none where the few are none or many."""
+    if not 0 < len(v.behind) < GROUP_SHOWN:
+        return []
+    interval = "".join(p.text for p in _mean_interval(v, metric, True))
+    lowest = f"{v.best} has the {_superlative(v)} average, {_at(v.best_mean, metric)}{interval}."
+    verb = "is" if len(v.behind) == 1 else "are"
+    return [[_Part(f"No clear winner on {v.what}: {len(v.tied) + 1} of the {n} heuristics are not told apart",
+                   below=f"{lowest} {below}"), *tail, _Part(f"; only {listed(list(v.behind))} {verb} clearly worse"),
+             *bench]]
 
 
 def _worse_parts(behind: tuple[str, ...]) -> list[list[_Part]]:
@@ -1499,22 +1517,23 @@ def trade_off(verdicts_: list[Verdict]) -> str:
     worse = f"The {_FEW[n]} clearly worse {'is' if n == 1 else 'are'} {listed(list(lead.behind))}" \
         if 0 < n < GROUP_SHOWN and worse_counted(n) in lead.text else ""  # a lead that only counted them
     among = [h for h in others if h in lead.behind] if "clearly worse" in lead.text and not lead.separated else []
+    winner = lead.best if lead.separated else ""  # a trade sized beside the lead's winner's own, where there is one
     # no "But" for one the lead calls clearly worse
     chosen = []
     for best in among:
-        line = f"{worse}; yet {best} {_clauses(others[best], lead.best)}." if worse else \
-            f"Yet {best}, clearly worse on {lead.what}, {_clauses(others[best], lead.best)}."
+        line = f"{worse}; yet {best} {_clauses(others[best], winner)}." if worse else \
+            f"Yet {best}, clearly worse on {lead.what}, {_clauses(others[best], winner)}."
         if worse and word_count(said(line)) > LEAD_WORDS:
-            line = f"{worse}. Yet {best} {_clauses(others[best], lead.best)}."
+            line = f"{worse}. Yet {best} {_clauses(others[best], winner)}."
         chosen.append(line)
         worse = ""
     chosen += [f"{worse}."] if worse else []
     for best, found in others.items():  # one sentence each, else a sentence a metric where it would be too long
         if best in among:
             continue
-        joined = f"But {best} {_clauses(found, lead.best)}."
+        joined = f"But {best} {_clauses(found, winner)}."
         if word_count(sentences(said(" ".join([*chosen, joined])))[-1]) > LEAD_WORDS:
-            clauses = _clause_list(found, lead.best)
+            clauses = _clause_list(found, winner)
             joined = " ".join([f"But {best} {clauses[0]}."] + [f"It also {c}." for c in clauses[1:]])
         chosen.append(joined)
     chosen += _costs(lead, verdicts_[1:])
@@ -1549,8 +1568,8 @@ def pick_line(verdicts_: list[Verdict]) -> str:
         gap = c.means[0] - c.means[1]  # of the averages the lines say, not the mean paired difference
         gap = 100 * gap / abs(c.means[1]) if lead.kind == "percent" else gap * c.scale
         side = f"{size_text(gap, lead.kind)} {'lower' if gap < 0 else 'higher'}"
-        return _short_labels(verdicts_, f"In short: none is clearly better than the benchmark {lead.benchmark} on "
-                                        f"{lead.what}; the {side} average of {lead.best} could be chance.")
+        return _after_lead(verdicts_, f"In short: none is clearly better than the benchmark {lead.benchmark} on "
+                                      f"{lead.what}; the {side} average of {lead.best} could be chance.")
     others = {h: found for h, v in _other_wins(verdicts_).items() if (found := [x for x in v if not x.trade])}
     winners = [lead.best, *(t.other for t in lead.tied)]
     clean = [h for h in winners if h not in {h for h, _, _ in costs}]
@@ -1563,7 +1582,15 @@ def pick_line(verdicts_: list[Verdict]) -> str:
     said = f"{pick} for {lead.glossed}" + (f" ({'; '.join(why)})" if why else "")
     said += "".join(f"; {best} for {listed([v.glossed + _costs_lead(v, lead.best) for v in found])}"
                     for best, found in others.items())
-    return _short_labels(verdicts_, f"In short: {said}.")
+    return _after_lead(verdicts_, f"In short: {said}.")
+
+
+def _after_lead(verdicts_: list[Verdict], line: str) -> str:
+    """``line``, said under the lead, with each heuristic the lead does not name in words named at its first mention
+    (the benchmark fa of "none is clearly better than the benchmark fa" was a code to a manager), and labels written
+    with their parameters in their short form (:func:`_short_labels`)."""
+    lead = verdicts_[0]
+    return _short_labels(verdicts_, _said([_masked(lead.text, lead.bare), line], dict(lead.names), {})[1])
 
 
 def _costs_lead(v: Verdict, label: str) -> str:
