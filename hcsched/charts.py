@@ -302,6 +302,15 @@ def _with_spans(lower, upper, mean, spans: bool) -> np.ndarray:
     return np.column_stack([ends.astype(object), np.array(means, object), np.array(between, object)])
 
 
+def zoomed_start(lowers: np.ndarray, step: float = 10.0) -> float:
+    """Where a % axis starts so that differences of a few points between bars near 90% show: the lowest interval's
+    lower end, less a step, rounded down to the step (0 when that is below a step; the axis title says so): Kim et
+    al.'s value bars, and the comparison chart's before and after of a share."""
+    lowest = float(np.nanmin(lowers, initial=np.inf)) if np.isfinite(lowers).any() else 0.0
+    start = step * float(np.floor((lowest - step) / step))
+    return start if start >= step else 0.0
+
+
 def marked_ticks(labels: Sequence[str], ticks: Sequence[str], benchmark: str | None,
                  references: Mapping[str, str] | None) -> list[str]:
     """Each row's tick, the benchmark's with "(benchmark)" beside its label (a reference keeps its own mark)."""

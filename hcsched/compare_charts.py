@@ -18,6 +18,7 @@ from hcsched.charts import (
     reference_marks,
     tick_format,
     time_ticks,
+    zoomed_start,
 )
 from hcsched.compare import TIMES_FROM, Change, RunComparison, change_words
 from hcsched.formatting import readable
@@ -98,6 +99,10 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
                             "font": {"size": 11}}, row=1, col=1)
     if spans:
         fig.update_xaxes(tickvals=spans[0], ticktext=spans[1], row=1, col=1)
+    if metric.unit == "%" and (low := zoomed_start(np.array(both, float))) > 0:  # a few points apart near 90%
+        top = float(np.nanmax(np.array(both, float)))
+        fig.update_xaxes(range=[low, top + 0.08 * (top - low)], title={"text": f"{axis_title(metric)} (the axis "
+                         f"starts at {low:g}%)", "font": {"size": 11}}, row=1, col=1)
     if metric.fmt:
         fig.update_xaxes(tickformat=tick_format(metric.fmt), row=1, col=1)
     fig.update_xaxes(title={"text": _change_axis(metric, kind), "font": {"size": 11}}, zeroline=not factors,

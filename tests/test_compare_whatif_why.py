@@ -187,3 +187,12 @@ def test_every_heuristic_the_box_mentions_is_named_in_words_once():
             assert label in named_in(box.lower(), names) or f"{label}: {words}" in box.lower(), (label, box)
             assert box.lower().count(words.lower()) == 1, (label, box)
         assert max(word_count(s) for s in sentences(box)) <= LEAD_WORDS, box
+
+
+def test_the_comparison_chart_of_a_share_near_90_percent_starts_its_axis_where_the_value_bars_do():
+    """The value what-if's before/after panel started at 0, so 87-91% bars looked the same; Results starts at 70%."""
+    from hcsched.compare_charts import change_chart
+
+    cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0)
+    fig = change_chart(cmp, cmp.headline)
+    assert fig.layout.xaxis.range[0] == 70.0 and "(the axis starts at 70%)" in fig.layout.xaxis.title.text

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -19,7 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbers, reference_marks
+from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbers, reference_marks, zoomed_start
 from hcsched.formatting import minutes_beside
 from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
@@ -115,14 +114,6 @@ def outcome_table(frame: pd.DataFrame) -> pd.DataFrame:
 def _rows_height(labels: Sequence[str]) -> int:
     """A horizontal bar chart's height: a readable row per heuristic (12 fit without overlapping labels)."""
     return 170 + 26 * max(3, len(labels))
-
-
-def zoomed_start(lowers: np.ndarray, step: float = 10.0) -> float:
-    """Where a % axis starts so that differences of a few points between bars near 90% show: the lowest interval's
-    lower end, less a step, rounded down to the step (0 when that is below a step; the axis title says so)."""
-    lowest = float(np.nanmin(lowers, initial=np.inf)) if np.isfinite(lowers).any() else 0.0
-    start = step * math.floor((lowest - step) / step)
-    return start if start >= step else 0.0
 
 
 def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None,

@@ -89,7 +89,7 @@ def test_outcome_table_heads_its_columns_in_the_models_own_words():
 def test_the_value_axis_starts_where_differences_of_a_few_points_show_and_says_so():
     import numpy as np
 
-    from hcsched.models.value.charts import zoomed_start
+    from hcsched.charts import zoomed_start
 
     assert zoomed_start(np.array([88.2, 91.0, 95.5])) == 70.0  # 88.2 - 10 = 78.2, down to 70
     assert zoomed_start(np.array([15.0, 60.0])) == 0.0  # the axis keeps its zero when a bar starts low
