@@ -858,7 +858,7 @@ class RunComparison:
         why = f" ({m.gloss})" if m.gloss else ""
         pair = self._of_yardstick(part, m, metric, share[2])
         whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
-        rest = f" The rest of the {whole_words} barely moves." \
+        rest = f" The rest of the {whole_words} barely moves{self._rest_pair(c, part, metric, share[2])}." \
             if share_of_move >= 0.9 else ""  # under a tenth of the move: what the what-if leaves as it was
         if said.startswith(", all in "):  # the lead said where and why (its gloss): the figures
             a, b = _values(c, metric)
@@ -866,17 +866,32 @@ class RunComparison:
             return f"{best} {m.title}: {pair}.{rest}"
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
+    def _rest_pair(self, c: Change, part: Change, share: Metric, yardstick: str) -> str:
+        """The share without the part that carries its move, before and after: ": 87.0% → 87.1%" (a manager asked
+        what the value scored after start-up does with twice the machines); "" where the shares are unknown."""
+        shares = self._part_shares(part, share, yardstick)
+        if shares is None or math.isnan(c.before) or math.isnan(c.after):
+            return ""
+        return f": {_short_pair(c.before - shares[0], c.after - shares[1], share)}"
+
     def _of_yardstick(self, part: Change, m: Metric, share: Metric, yardstick: str) -> str:
         """A part's two means as shares of the yardstick the share metric is of, in its unit, so that they read beside
         it ("max-min 4.2% → max-max 0.4% of the upper bound"); its own two means a trial where the yardstick has no
         value ("max-min 389 → max-max 35 a trial")."""
+        shares = self._part_shares(part, share, yardstick)
+        if shares is None:
+            return f"{_full_pair(part, m)} a trial"
+        return _full_pair(replace(part, before=shares[0], after=shares[1]), share)
+
+    def _part_shares(self, part: Change, share: Metric, yardstick: str) -> tuple[float, float] | None:
+        """A part's two means as shares of the yardstick, in the share metric's unit (4.2, 0.38 for "% of the upper
+        bound"); None where the yardstick has no value."""
         whole = next((p for p in self.parts if p.metric == yardstick
                       and (p.before_label, p.after_label) == (part.before_label, part.after_label)), None)
         if whole is None or not whole.before > 0 or not whole.after > 0:
-            return f"{_full_pair(part, m)} a trial"
+            return None
         scale = 1.0 if is_fraction(share) else 100.0
-        return _full_pair(replace(part, before=scale * part.before / whole.before,
-                                  after=scale * part.after / whole.after), share)
+        return scale * part.before / whole.before, scale * part.after / whole.after
 
     def _not_like_for_like(self, c: Change) -> list[Metric]:
         """The headline metrics of ``c``'s heuristics that got better for real while the work itself differs."""

@@ -76,7 +76,7 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
                     "scoring starts: their work before then earns nothing.\n\nThe best value: max-min "
                     "(latest-finishing task first) 91.4% → max-max (most worth per second of work first) 87.6%. Value "
                     "of tasks that arrive before scoring starts: max-min 4.3% → max-max 0.35% of the upper bound. The "
-                    "rest of the value barely moves. Max-max now wins."), line
+                    "rest of the value barely moves: 87.1% → 87.3%. Max-max now wins."), line
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     # the rest said too: more machines leave the value that counts as it was
     # the part in the share's own unit, of the same yardstick: "403 → 33 a trial" said no scale
