@@ -593,8 +593,10 @@ def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
 
 def winners_of(scenario: Scenario, results: pd.DataFrame) -> dict[str, Winner]:
     """The winner of a run on each of its model's headline metrics (:func:`hcsched.verdict.scenario_verdicts`, the
-    headline metric first), by metric name."""
-    return {v.metric: Winner(v.best, v.best_mean, v.separated, v.other, by_a_hair(v)) if v.best is not None else
+    headline metric first), by metric name: clear where told apart from its runner-up, but never where its lead is
+    all in one part of the metric (:attr:`~hcsched.verdict.Verdict.carried_in`: its lead says it is no win)."""
+    return {v.metric: Winner(v.best, v.best_mean, v.separated and not v.carried_in, v.other, by_a_hair(v))
+            if v.best is not None else
             Winner(None, math.nan, False, None) for v in scenario_verdicts(scenario, results)}
 
 
@@ -820,6 +822,9 @@ class RunComparison:
         if part is None or not part[0].gloss or math.isnan(c.change):
             return ""
         moved = f"{'falls' if c.change < 0 else 'rises'} {size_text(c.change, c.kind)}"
+        rest = self._rest_pair(c, part[1], metric, share[2])
+        if rest:  # what the what-if leaves as it was, with its values: the answer a manager reads first
+            return f"the best {metric_words(metric)} {moved}{why}; the rest barely moves ({rest.removeprefix(': ')})"
         return f"the best {metric_words(metric)} {moved}, for real{why}: {part[0].gloss}"  # real: share_why's own test
 
     def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
@@ -838,12 +843,13 @@ class RunComparison:
                 return m, part, fraction
         return None
 
-    def part_why(self, metric: Metric, c: Change) -> str:
+    def part_why(self, metric: Metric, c: Change, rest: bool = True) -> str:
         """Where :meth:`share_why` says the share's numerator moved, and one part of that numerator (a metric whose
         ``part_of`` names it) carries most of the move for real, that part and why it can move alone, its
         :attr:`Metric.gloss`: "The fall is in the value of tasks that arrive before scoring starts: max-min 4.2% →
         max-max 0.38% of the upper bound (their work before then earns nothing)."
-        (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise."""
+        (twice the machines finish the start-up tasks before Kim et al.'s window opens); "" otherwise. ``rest``:
+        False where the lead said what the rest does (:meth:`_carried_words`)."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         said = self.share_why(metric, c)
         if share is None or not said:
@@ -859,11 +865,12 @@ class RunComparison:
         pair = self._of_yardstick(part, m, metric, share[2])
         whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
         rest = f" The rest of the {whole_words} barely moves{self._rest_pair(c, part, metric, share[2])}." \
-            if share_of_move >= 0.9 else ""  # under a tenth of the move: what the what-if leaves as it was
+            if share_of_move >= 0.9 and rest else ""  # under a tenth of the move: what the what-if leaves as it was
         if said.startswith(", all in "):  # the lead said where and why (its gloss): the figures
             a, b = _values(c, metric)
-            best = f"The best {metric_words(metric)}: {c.before_label} {a} → {c.after_label} {b}."
-            return f"{best} {m.title}: {pair}.{rest}"
+            best = f"The best {metric_words(metric)}: {c.before_label} {a} → {c.after_label} {b}." \
+                if c.before_label != c.after_label else f"The {metric_words(metric)} of {c.after_label}: {a} → {b}."
+            return f"{best} {m.title}: {pair}{why}.{rest}"
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _rest_pair(self, c: Change, part: Change, share: Metric, yardstick: str) -> str:
@@ -1185,7 +1192,9 @@ class RunComparison:
             why = self.share_why(self.headline, self.best)
             if not why or why not in lead:
                 return []
-            return [self.part_why(self.headline, self.best), *([f"{winner}."] if winner not in lead else [])]
+            said = "; the rest barely moves (" in lead  # the lead says the rest's values: not again below
+            return [self.part_why(self.headline, self.best, rest=not said),
+                    *([f"{winner}."] if winner not in lead else [])]
         why = self.share_why(*found)
         below = [self.part_why(*found)] if why and why in lead else []
         on = "" if found[0].name == self.headline.name else metric_words(self.headline)

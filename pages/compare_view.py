@@ -82,8 +82,8 @@ def _metric_choice(cmp: RunComparison, key: str, pair: tuple[str, str]):
     if state.get(f"{key}_metric_pair") != pair or state.get(f"{key}_metric") not in shown:
         state[f"{key}_metric_pair"] = pair
         state[f"{key}_metric"] = found[0].name if found and found[0].name in shown else next(iter(shown))
-    return shown[st.selectbox("Metric in the chart", list(shown), format_func=lambda n: shown[n].label,
-                              key=f"{key}_metric")]
+    return shown[st.selectbox("Metric in the chart", list(shown), format_func=lambda n: shown[n].title,
+                              key=f"{key}_metric")]  # no unit: the chart's axis says it (days, hours or seconds)
 
 
 def comparison_table(cmp: RunComparison) -> pd.DataFrame:
