@@ -944,15 +944,15 @@ def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collectio
 
 
 def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
-    """The lead where the best's lead over the runner-up is all in one part (:func:`_carried`): "max-min leads on
-    value at 91.3% of the upper bound, but its 1.5 points over switching are all in tasks that arrive before scoring
-    starts" (no "real difference": not a win of its own), the rest compared right under it
+    """The lead where the best's lead over the runner-up is all in one part (:func:`_carried`): "No clear winner on
+    value: max-min leads, but its 1.5 points over switching are all in tasks that arrive before scoring starts" (not
+    a win of its own), its value where the words leave room, the rest compared right under it
     (:func:`_rest_sentence`)."""
     c = v.comparisons[0]
     value, over = _at(v.best_mean, metric), f"{size_text(c.difference, v.kind, _digits(c, v.kind))} over {c.other}"
-    return [[_Part(f"{v.best} leads on {v.what}{v.connector} {value}, but its {over} are all in {v.carried_in}")],
-            [_Part(f"{v.best} leads on {v.what}, but its {over} are all in {v.carried_in}",
-                   below=f"{v.best} averages {value}.")]]
+    head = f"No clear winner on {v.what}: {v.best} leads"  # who wins first: none (a manager had to work it out)
+    return [[_Part(f"{head}{v.connector} {value}, but its {over} are all in {v.carried_in}")],
+            [_Part(f"{head}, but its {over} are all in {v.carried_in}", below=f"{v.best} averages {value}.")]]
 
 
 def _rest_sentence(v: Verdict, total: int) -> str:
@@ -964,6 +964,9 @@ def _rest_sentence(v: Verdict, total: int) -> str:
     c, r = v.comparisons[0], v.rest
     on_rest = f"Without {v.carried_in}, "
     if not r.told_apart:
+        if max(abs(r.lower), abs(r.upper)) < 0.01:  # never "0.00064 points below and 0.00021 points above"
+            return f"{on_rest}{v.best} and {c.other} are not told apart ({_ci(r, total)}: within 0.01" \
+                   f"{' points' if v.kind == 'points' else '%'} either way)."
         return f"{on_rest}{v.best} and {c.other} are not told apart ({_ci(r, total)}: {v.best} {_range(r, v.kind)} " \
                f"{c.other})."
     turned = dataclasses.replace(r, other=v.best, difference=-r.difference, lower=-r.upper, upper=-r.lower,
