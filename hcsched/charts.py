@@ -118,6 +118,11 @@ def direction(metric: Metric) -> str:
     return BETTER[metric.better]
 
 
+#: a time unit as a panel's title says it, short: five panels at 1000 px leave no room for "(hours)" (the browser
+#: check found "Mean flow time (hours)" over its neighbour's title); the axis below says the word whole
+SHORT_SPANS = {"hours": "h", "days": "d", "years": "yr"}
+
+
 def panel_title(metric: Metric, unit: str = "") -> str:
     """A panel's title: the metric with its unit (``unit``: the one its axis is ticked in, "days", where not its
     own), and which way is better (an arrow says it at a glance)."""
@@ -219,7 +224,7 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
                        "textfont": {"color": [_ink(colors[x]) for x in labels]}, "constraintext": "none"}
         spans = time_ticks(high, mean) if span is None and m.unit == "s" else None  # days or hours, as said
         if spans is not None:  # the panel's title in the unit its axis says
-            fig.layout.annotations[k - 1].text = panel_title(m, spans[2])
+            fig.layout.annotations[k - 1].text = panel_title(m, SHORT_SPANS[spans[2]])  # its axis says it whole
         said = f"%{{x:{f}}}{unit}", f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}"
         if spans is not None:
             said = "%{customdata[2]}", "%{customdata[3]}"

@@ -925,7 +925,7 @@ def test_a_time_axis_that_reaches_an_hour_is_in_the_unit_the_lead_says_its_times
     summary["makespan"], summary["makespan_lower"], summary["makespan_upper"] = 535_000.0, 520_000.0, 550_000.0
     fig = metric_bars(summary, bars)
     assert fig.layout.xaxis.title.text == "days" and list(fig.layout.xaxis.ticktext) == ["0", "2", "4", "6"]
-    assert fig.layout.annotations[0].text.startswith("Makespan (days)<br>")  # the panel's title says it too
+    assert fig.layout.annotations[0].text.startswith("Makespan (d)<br>")  # the panel's title says it too, short
     assert list(fig.layout.xaxis.tickvals) == [0.0, 172_800.0, 345_600.0, 518_400.0]
     assert list(fig.data[0].x) == [535_000.0, 535_000.0]  # the bars in seconds, as the CSV
     hover = fig.data[0].hovertemplate.replace("%{customdata[2]}", fig.data[0].customdata[0][2]).replace(

@@ -170,7 +170,7 @@ def test_results_page_shows_the_model(name):
     if shown:  # else the model's own charts lead
         titles = panel_titles(bars)  # titles with their units: a time in the unit its axis is ticked in
         assert [t if m.unit != "s" else m.label for t, m in zip(titles, shown, strict=True)] == [m.label for m in shown]
-        assert all(t in [f"{m.title} ({u})" for u in ("s", "hours", "days", "years")]
+        assert all(t in [f"{m.title} ({u})" for u in ("s", "h", "d", "yr")]
                    for t, m in zip(titles, shown, strict=True) if m.unit == "s"), titles
     labels = [b.label for b in at.get("download_button")]
     assert {"Per-trial results (CSV)", "Summary with intervals (CSV)", "Scenario (JSON)"} <= set(labels)

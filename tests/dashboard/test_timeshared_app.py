@@ -142,7 +142,7 @@ def test_results_page_leads_with_the_makespan_gain_and_folds_the_rest():
         assert all(a["ticksuffix"] == "%" and a["title"]["text"] == "gain (%)" for a in axes)
     assert "Against the benchmark netsolve-mct: the paper's measures" in [h.value for h in at.subheader]
     # the shared bars answer the scenario's question alone (makespan); the measures against the benchmark are folded
-    assert panel_titles(figs[0]) == ["Makespan (hours)"]  # its axis in hours, as the lead says 1.9 hours
+    assert panel_titles(figs[0]) == ["Makespan (h)"]  # its axis in hours, as the lead says 1.9 hours
     for label, panels in (("Gain on makespan against netsolve-mct", [["Gain on makespan"]]),
                           ("Gains on the other metrics",
                            [["Total flow time", "Max flow time", "Max stretch"]])):
