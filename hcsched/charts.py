@@ -90,9 +90,12 @@ def axis_unit(metric: Metric) -> str:
     return next(words for key, words in UNITLESS if key in metric.name)
 
 
-def axis_title(metric: Metric) -> str:
+def axis_title(metric: Metric, unit: str = "") -> str:
     """A metric's axis title with its unit: "Makespan (s)", "Efficiency (%)", "Max stretch (ratio: flow time / run
-    time)"; a title that already names its unit ("Value, % of the upper bound") as it is."""
+    time)"; a title that already names its unit ("Value, % of the upper bound") as it is; ``unit``: the one its axis
+    is ticked in where not its own ("Makespan (days)", :func:`time_ticks`)."""
+    if unit:
+        return f"{metric.title} ({unit})"
     unit = "%" if metric.unit == "%" or metric.fmt.endswith("%") else metric.unit or axis_unit(metric)
     if "%" in metric.title and unit == "%" or f"({unit})" in metric.title:
         return metric.title
@@ -344,9 +347,8 @@ def trial_distribution(results: pd.DataFrame, metric: Metric, colors: dict[str, 
                                            f"%{{x:{_hover_format(metric)}}}<extra></extra>"))
     spans = time_ticks(results[metric.name], results.groupby("heuristic")[metric.name].mean(), from_zero=False) \
         if metric.unit == "s" else None
-    title = f"{metric.title} ({spans[2]})" if spans else axis_title(metric)  # as the bars' axis says it
     fig.update_layout(height=90 + 30 * max(3, len(labels)), showlegend=False,
-                      xaxis_title=f"{title}, {direction(metric)}",
+                      xaxis_title=f"{axis_title(metric, spans[2] if spans else '')}, {direction(metric)}",
                       yaxis={"title": {"text": "heuristic"}, "autorange": "reversed", "automargin": True,
                              "categoryorder": "array", "categoryarray": labels, "tickvals": labels,
                              "ticktext": marked_ticks(labels, marks.ticktext, benchmark, references)},

@@ -80,6 +80,7 @@ from hcsched.verdict import (
     named_in,
     named_once,
     of_what,
+    part_words,
     run_words,
     said_bare,
     scenario_verdicts,
@@ -585,10 +586,17 @@ class Winner:
     tiny: str | None = None  # a real difference from the runner-up under 1% of its value: its size (by_a_hair)
 
 
+NO_WINNER = Winner(None, math.nan, False, None)  # nothing to rank
+
+
 def winner_of(scenario: Scenario, results: pd.DataFrame) -> Winner:
     """The winner of a run on its model's headline metric (:func:`hcsched.verdict.scenario_verdicts`' first)."""
-    found = winners_of(scenario, results)
-    return next(iter(found.values()), Winner(None, math.nan, False, None))
+    return _headline_winner(winners_of(scenario, results))
+
+
+def _headline_winner(winners: Mapping[str, Winner]) -> Winner:
+    """The first of :func:`winners_of`'s: the headline metric's."""
+    return next(iter(winners.values()), NO_WINNER)
 
 
 def winners_of(scenario: Scenario, results: pd.DataFrame) -> dict[str, Winner]:
@@ -596,8 +604,7 @@ def winners_of(scenario: Scenario, results: pd.DataFrame) -> dict[str, Winner]:
     headline metric first), by metric name: clear where told apart from its runner-up, but never where its lead is
     all in one part of the metric (:attr:`~hcsched.verdict.Verdict.carried_in`: its lead says it is no win)."""
     return {v.metric: Winner(v.best, v.best_mean, v.separated and not v.carried_in, v.other, by_a_hair(v))
-            if v.best is not None else
-            Winner(None, math.nan, False, None) for v in scenario_verdicts(scenario, results)}
+            if v.best is not None else NO_WINNER for v in scenario_verdicts(scenario, results)}
 
 
 @dataclass(frozen=True)
@@ -804,8 +811,8 @@ class RunComparison:
         if not second.separated:  # one moved: which, without a second number beside the share's own
             part = self._carrying(metric, c, share) if first is found[0] else None
             whole = metric_words(metric if of_what(metric) else model.metric(share[1]))
-            if part is not None and part[2] >= 0.9 and part[0].title.lower().startswith(f"{whole} of "):
-                return f", all in {part[0].title[len(whole) + 4:]}"  # "..., all in tasks that arrive before ..."
+            if part is not None and part[2] >= 0.9 and (words := part_words(part[0], whole)):
+                return f", all in {words}"  # "..., all in tasks that arrive before ..."
             moved = _moves(first)
             return f", as {a} {moved.split(' ')[0] if moved.startswith(('rises', 'falls')) else moved} while {b} stays"
         return f", as {a} {_moves(first)} and {b} {_moves(second)}"
@@ -824,7 +831,7 @@ class RunComparison:
         moved = f"{'falls' if c.change < 0 else 'rises'} {size_text(c.change, c.kind)}"
         rest = self._rest_pair(c, part[1], metric, share[2])
         if rest:  # what the what-if leaves as it was, with its values: the answer a manager reads first
-            return f"the best {metric_words(metric)} {moved}{why}; the rest barely moves ({rest.removeprefix(': ')})"
+            return f"the best {metric_words(metric)} {moved}{why}; the rest barely moves ({rest})"
         return f"the best {metric_words(metric)} {moved}, for real{why}: {part[0].gloss}"  # real: share_why's own test
 
     def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
@@ -864,7 +871,8 @@ class RunComparison:
         why = f" ({m.gloss})" if m.gloss else ""
         pair = self._of_yardstick(part, m, metric, share[2])
         whole_words = metric_words(metric if of_what(metric) else model.metric(share[1]))
-        rest = f" The rest of the {whole_words} barely moves{self._rest_pair(c, part, metric, share[2])}." \
+        moves = self._rest_pair(c, part, metric, share[2])
+        rest = f" The rest of the {whole_words} barely moves{': ' + moves if moves else ''}." \
             if share_of_move >= 0.9 and rest else ""  # under a tenth of the move: what the what-if leaves as it was
         if said.startswith(", all in "):  # the lead said where and why (its gloss): the figures
             a, b = _values(c, metric)
@@ -874,12 +882,12 @@ class RunComparison:
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _rest_pair(self, c: Change, part: Change, share: Metric, yardstick: str) -> str:
-        """The share without the part that carries its move, before and after: ": 87.0% → 87.1%" (a manager asked
+        """The share without the part that carries its move, before and after: "87.0% → 87.1%" (a manager asked
         what the value scored after start-up does with twice the machines); "" where the shares are unknown."""
         shares = self._part_shares(part, share, yardstick)
         if shares is None or math.isnan(c.before) or math.isnan(c.after):
             return ""
-        return f": {_short_pair(c.before - shares[0], c.after - shares[1], share)}"
+        return _short_pair(c.before - shares[0], c.after - shares[1], share)
 
     def _of_yardstick(self, part: Change, m: Metric, share: Metric, yardstick: str) -> str:
         """A part's two means as shares of the yardstick the share metric is of, in its unit, so that they read beside
@@ -1224,9 +1232,7 @@ class RunComparison:
         ("slack-sufferage now wins"); ``metric``: another headline metric's winner than the headline's (its name).
         Where no heuristic of the what-if keeps up with its arrivals, none is crowned ("no heuristic keeps up, so a
         ranking would only compare how fast their queues grow")."""
-        none = Winner(None, math.nan, False, None)
-        a, b = (self.winners if not metric else
-                tuple(w.get(metric, none) for w in self.metric_winners))
+        a, b = self.winners if not metric else tuple(w.get(metric, NO_WINNER) for w in self.metric_winners)
         where = f" on {on}" if on else ""
         if self._none_keep_up(1):  # every queue grows: the means only rank how fast
             still = "still " if self._none_keep_up(0) else ""
@@ -1606,7 +1612,7 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
             changes.append(change_of(metric, a[x] if x else empty, b[y] if y else empty, paired and bool(x and y),
                                      (x, y)))
     by_metric = winners_of(before, before_results), winners_of(after, after_results)
-    winners = tuple(next(iter(w.values()), Winner(None, math.nan, False, None)) for w in by_metric)
+    winners = tuple(_headline_winner(w) for w in by_metric)
     best = _best_change(lead, winners, before_results, after_results, paired)
     shares = tuple(found for m in metrics if (found := share_of(m, metrics, before_results, after_results)))
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),

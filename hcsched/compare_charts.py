@@ -95,8 +95,8 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
     kind = "times" if factors else next((c.kind for c in rows), "percent")
     both = [x for c in rows for x in (c.before, c.after)]
     spans = time_ticks(both, both) if metric.unit == "s" else None  # hours or days, as the line says them
-    fig.update_xaxes(title={"text": f"{metric.title} ({spans[2]})" if spans else axis_title(metric),
-                            "font": {"size": 11}}, row=1, col=1)
+    fig.update_xaxes(title={"text": axis_title(metric, spans[2] if spans else ""), "font": {"size": 11}}, row=1,
+                     col=1)
     if spans:
         fig.update_xaxes(tickvals=spans[0], ticktext=spans[1], row=1, col=1)
     if metric.unit == "%" and (low := zoomed_start(np.array(both, float))) > 0:  # a few points apart near 90%

@@ -916,6 +916,12 @@ def share_columns(metric: Metric, results: pd.DataFrame, numerators) -> tuple[st
     return None
 
 
+def part_words(part: Metric, whole: str) -> str:
+    """What a part of ``whole`` (a metric in words, "value") is, from its title: "tasks that arrive before scoring
+    starts" for "Value of tasks that arrive before scoring starts"; "" where its title does not say it so."""
+    return part.title[len(whole) + 4:] if part.title.lower().startswith(f"{whole} of ") else ""
+
+
 def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collection[Metric]) -> dict:
     """Where the best is told apart from the runner-up on a share (:func:`share_columns`) whose numerator has a part
     (:attr:`Metric.part_of`), and without that part the best is no longer ahead for real: the part in words and the
@@ -930,7 +936,7 @@ def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collectio
     (x, y), c = found, v.comparisons[0]
     whole = metric_words(metric)
     for part in (m for m in parts if m.part_of == x and m.name in results):
-        if not part.title.lower().startswith(f"{whole} of "):
+        if not part_words(part, whole):
             continue
         scale = 100.0 if metric.unit == "%" else 1.0
         rest = wide(results.assign(**{REST: scale * (results[x] - results[part.name]) / results[y]}), REST)
@@ -939,7 +945,7 @@ def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collectio
         r = _compare(rest, v.best, c.other, c.role, metric, _means(rest))
         if r.told_apart and (r.difference > 0) == (metric.better == "higher"):
             continue  # ahead on the rest too: a win of its own
-        return {"carried_in": part.title[len(whole) + 4:], "rest": r}
+        return {"carried_in": part_words(part, whole), "rest": r}
     return {}
 
 
