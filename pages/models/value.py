@@ -21,10 +21,13 @@ from hcsched.models.value import MODEL
 from hcsched.models.value.charts import (
     DEADLINES_TEXT,
     DEADLINES_WORDS,
+    EARLY_WHY,
+    EARLY_WORDS,
     UB_MEANS,
     UB_WORDS,
     VALUE_WORDS,
     WINDOW_WORDS,
+    early_shares,
     gantt,
     outcome_bars,
     outcome_table,
@@ -150,14 +153,17 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     what_the_names_mean(scenario, key, SYMBOLS)  # the chart's own title names it: no heading saying it again
     summary = summarize(results, ["value_pct_ub"], methods=MODEL.interval_methods())
     references = scenario_references(scenario)
-    st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references), key=f"{key}_v_pct",
-                    width="stretch")
+    early = early_shares(results)
+    st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references, early),
+                    key=f"{key}_v_pct", width="stretch")
+    grey = (f" The grey end of each bar is the value of {EARLY_WORDS}: {EARLY_WHY}, so a lead made there is not "
+            "made in the window that counts." if early else "")
     hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
                "whole trial knowing every arrival in advance; no online heuristic can, so they are "
                "references, not contenders." if references else "")
     st.caption(f"The {UB_WORDS} is {UB_MEANS}: a task may use several machines together, meets every deadline and "
                "runs at its fastest. No schedule reaches 100%; the optimum lies between the best bar and the dashed "
-               "line." + hatched)
+               "line." + grey + hatched)
     st.subheader("Tasks by priority and deadline outcome")
     cols = [f"{o}_{p}" for p in PRIORITIES for o in OUTCOMES]
     means = results.groupby("heuristic")[cols].mean()

@@ -70,13 +70,15 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
     pct = [f for f in figs
            if f["layout"].get("xaxis", {}).get("title", {}).get("text", "").startswith("value, % of the upper bound")]
     assert len(pct) == 1 and pct[0] is figs[0]  # once, first under the verdict (the shared bars would repeat it)
-    bar = pct[0]["data"][0]
-    names, values = bar_values(bar)
+    rest, early = pct[0]["data"]  # each bar: the value earned in the window's tasks, then a grey end (those before B)
+    names, values = bar_values(rest)
     assert names == labels
     means = df.groupby("heuristic")["value_pct_ub"].mean()
-    assert values == pytest.approx(means.loc[labels].to_numpy())
-    assert "error_x" in bar and pct[0]["layout"]["shapes"][0]["x0"] == 100.0  # UB as the 100% line
-    outcome = [f for f in figs if f["layout"].get("barmode") == "stack"]
+    early_means = (100 * df["value_early"] / df["upper_bound"]).groupby(df["heuristic"]).mean()
+    assert bar_values(early)[1] == pytest.approx(early_means.loc[labels].to_numpy())
+    assert values + bar_values(early)[1] == pytest.approx(means.loc[labels].to_numpy())
+    assert "error_x" in early and pct[0]["layout"]["shapes"][0]["x0"] == 100.0  # UB as the 100% line
+    outcome = [f for f in figs if f["layout"].get("barmode") == "stack" and f is not pct[0]]
     assert len(outcome) == 1
     names = [d["name"] for d in outcome[0]["data"]]
     assert names == ["by 1st deadline", "by 2nd deadline", "by 3rd deadline", "after 3rd deadline", "never started"] * 3

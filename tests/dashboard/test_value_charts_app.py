@@ -29,7 +29,7 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
     df = simulate(sc, jobs=1)
     at = open_results(sc, df, timeout=120)
     figs = plotly_charts(at)
-    outcome = [f for f in figs if f["layout"].get("barmode") == "stack"]
+    outcome = [f for f in figs if f["layout"].get("barmode") == "stack" and f["layout"].get("legend", {}).get("title")]
     gantt = [f for f in figs if f["layout"].get("barmode") == "overlay" and
              f["layout"].get("legend", {}).get("title", {}).get("text") == "deadline outcome"]
     assert len(outcome) == 1 and len(gantt) == 1

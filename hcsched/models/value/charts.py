@@ -37,6 +37,10 @@ VALUE_WORDS = "total value earned"
 UB_WORDS = "upper bound on value"
 UB_MEANS = "what every task would earn finishing at once"
 WINDOW_WORDS = "the window of simulated time that counts, after the start-up"
+#: The part of V earned by the tasks that arrive before B (section 2.2.3), as the value bars' grey end says it.
+EARLY_WORDS = "tasks that arrive before scoring starts"
+EARLY_WHY = "their work before then earns nothing"
+EARLY_COLOR = "#BBBBBB"
 #: What the three soft deadlines earn (section 2.2.2), in words; the caption says them in words alone (the paper's
 #: D100, D50 and D25 are named in the folded "What the short names on this page mean").
 DEADLINES_WORDS = ("finishing by the first earns its full value, by the second half, by the third a quarter, later 5%, "
@@ -116,28 +120,50 @@ def _rows_height(labels: Sequence[str]) -> int:
     return 170 + 26 * max(3, len(labels))
 
 
+def early_shares(results: pd.DataFrame) -> dict[str, float]:
+    """Label -> the mean, over trials, of the value of the tasks that arrive before B in % of that trial's UB (the
+    part of ``value_pct_ub`` they earn); {} where the results lack either column."""
+    if not {"value_early", "upper_bound"} <= set(results.columns):
+        return {}
+    share = 100.0 * results["value_early"] / results["upper_bound"]
+    return {str(k): float(v) for k, v in share.groupby(results["heuristic"]).mean().items()}
+
+
 def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None,
-               metric: Metric | None = None, references: Mapping[str, str] | None = None) -> go.Figure:
+               metric: Metric | None = None, references: Mapping[str, str] | None = None,
+               early: Mapping[str, float] | None = None) -> go.Figure:
     """V as % of UB, a horizontal bar per heuristic with its 95% interval, and UB as the 100% line (the paper's Figs.
     2 and 3); the title says which way is better (``metric``: the model's ``value_pct_ub``); ``references``: label ->
     what it is, for the heuristics that cannot run online (TPSA and GA, section 5), marked as the shared bars mark them
     (:func:`reference_marks`: hatched, "(reference)" beside the name, what it is on hover), so that nobody reads the
     longest bar, GA's, as a winner. ``summary``: columns heuristic, value_pct_ub, value_pct_ub_lower,
-    value_pct_ub_upper."""
+    value_pct_ub_upper. ``early``: label -> the mean value of the tasks that arrive before the window opens, in % of
+    UB (:func:`early_shares`); with it, each bar ends in a grey part of that length, so a lead made there (work before
+    B earns nothing, section 2.2.3) shows as one; the interval stays the whole value's."""
     s = summary.set_index("heuristic").loc[list(labels)]
     mean = s["value_pct_ub"].to_numpy(float)
     colors = colors or {}
     marks = reference_marks(labels, references)
+    part = np.array([float((early or {}).get(x, 0.0)) for x in labels])
+    interval = {"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
+                "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True}
+    whole = np.column_stack([s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float), mean, part])
+    said = ("%{hovertext}<br>total value earned: %{customdata[2]:.2f}% of the upper bound<br>95% interval of the "
+            "mean: %{customdata[0]:.2f}% to %{customdata[1]:.2f}%")
     fig = go.Figure(go.Bar(
-        y=list(labels), x=mean, orientation="h",
+        y=list(labels), x=mean - part, orientation="h",
         marker={"color": [colors.get(x, "#0072B2") for x in labels], "pattern": marks.pattern},
-        showlegend=False, hovertext=marks.hover,
-        error_x={"type": "data", "array": np.nan_to_num(s["value_pct_ub_upper"].to_numpy(float) - mean),
-                 "arrayminus": np.nan_to_num(mean - s["value_pct_ub_lower"].to_numpy(float)), "visible": True},
-        customdata=s[["value_pct_ub_lower", "value_pct_ub_upper"]].to_numpy(float),
-        hovertemplate="%{hovertext}<br>total value earned: %{x:.2f}% of the upper bound<br>"
-                      "95% interval of the mean: "
-                      "%{customdata[0]:.2f}% to %{customdata[1]:.2f}%<extra></extra>"))
+        showlegend=False, hovertext=marks.hover, customdata=whole, error_x=None if early else interval,
+        hovertemplate=said + (f"<br>of which {EARLY_WORDS}: %{{customdata[3]:.2f}}%" if early else "")
+        + "<extra></extra>"))
+    if early:
+        fig.add_trace(go.Bar(
+            y=list(labels), x=part, orientation="h", name=EARLY_WORDS, marker={"color": EARLY_COLOR},
+            showlegend=True, hovertext=marks.hover, customdata=whole, error_x=interval,
+            hovertemplate=f"%{{hovertext}}<br>{EARLY_WORDS}: %{{customdata[3]:.2f}}% of the upper bound ({EARLY_WHY})"
+                          "<br>" + said.split("<br>", 1)[1] + "<extra></extra>"))
+        fig.update_layout(barmode="stack", legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.0,
+                                                   "yanchor": "bottom"})
     fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound",
                   annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
@@ -147,7 +173,7 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
     fig.update_layout(height=_rows_height(labels), title={"text": f"Value as % of the upper bound{better}", "x": 0},
                       xaxis_title=axis, xaxis_range=[low, top + 0.08 * (top - low)], xaxis_ticksuffix="%",
                       yaxis={"autorange": "reversed", "automargin": True, "title": {"text": "heuristic"}},
-                      margin={"t": 60, "b": 10, "l": 10, "r": 10})
+                      margin={"t": 80 if early else 60, "b": 10, "l": 10, "r": 10})
     if marks.references:
         fig.update_yaxes(tickvals=list(labels), ticktext=marks.ticktext)
     return plain_numbers(fig)

@@ -2,6 +2,7 @@
 shared bars draw them; the per-priority table headed in plain words; chart titles without paper references."""
 
 import pandas as pd
+import pytest
 
 from hcsched import simulate
 from hcsched.charts import reference_marks
@@ -98,3 +99,35 @@ def test_the_value_axis_starts_where_differences_of_a_few_points_show_and_says_s
                             "value_pct_ub_lower": [89.0, 90.5], "value_pct_ub_upper": [91.0, 92.5]})
     fig = value_bars(summary, ["a", "b"])
     assert fig.layout.xaxis.range[0] == 70.0 and fig.layout.xaxis.title.text.endswith("(the axis starts at 70%)")
+
+
+def test_value_bars_end_in_grey_the_value_of_the_tasks_that_arrive_before_scoring_starts():
+    """The tryout read max-min's longer bar as a win; its lead was all in the tasks that arrive before the window
+    opens (section 2.2.3), which the grey end of each bar now shows, the interval still the whole value's."""
+    import numpy as np
+
+    from hcsched.models.value.charts import EARLY_COLOR, EARLY_WORDS
+
+    early = {"max-max": 2.0, "min-min": 5.0, "tpsa": 0.0, "ga": 9.5}
+    fig = value_bars(summary(), LABELS, references=REFS, early=early)
+    rest, grey = fig.data
+    assert fig.layout.barmode == "stack"
+    assert list(rest.x) == [58.0, 50.0, 70.0, 70.5] and list(grey.x) == [2.0, 5.0, 0.0, 9.5]
+    assert list(np.add(rest.x, grey.x)) == [60.0, 55.0, 70.0, 80.0]  # the bar still ends at the whole value
+    assert rest.error_x.visible is None and list(grey.error_x.array) == [1.0] * 4  # one interval, at the bar's end
+    assert grey.name == EARLY_WORDS and grey.showlegend and grey.marker.color == EARLY_COLOR
+    assert list(rest.marker.pattern.shape) == ["", "", "/", "/"]  # the references still hatched
+    assert EARLY_WORDS in rest.hovertemplate and "earns nothing" in grey.hovertemplate
+    plain = value_bars(summary(), LABELS)  # without the part: one bar each, as before
+    assert len(plain.data) == 1 and list(plain.data[0].x) == [60.0, 55.0, 70.0, 80.0]
+
+
+def test_early_shares_are_each_heuristics_mean_of_the_early_value_over_the_trials_upper_bound():
+    from hcsched.models.value.charts import early_shares
+
+    df = simulate(MODEL.tiny().replace(trials=2), jobs=1)
+    shares = early_shares(df)
+    for label, g in df.groupby("heuristic"):
+        assert shares[label] == pytest.approx((100 * g["value_early"] / g["upper_bound"]).mean())
+        assert 0.0 <= shares[label] <= g["value_pct_ub"].max() + 1e-9
+    assert early_shares(df.drop(columns="value_early")) == {}
