@@ -60,6 +60,7 @@ from hcsched.formatting import (
     seconds_number,
     seconds_pair,
     span_pair,
+    span_unit,
     time_span,
 )
 from hcsched.heuristics import heuristic_names
@@ -772,8 +773,8 @@ class RunComparison:
     def _sooner(self, metric: Metric, c: Change) -> list[str]:
         """Where the lead says a change for the worse and tasks arrive faster, the headline metric's change for the
         better said with its cause after it (a harder workload made the number look better): ", though its makespan is
-        38% shorter only because the tasks arrive in half the time", then shorter forms ("; its makespan 3.5% shorter
-        only as tasks arrive faster"), the heuristic's own ("its": whose makespan, said); none otherwise."""
+        38% shorter only because the tasks arrive in half the time", then shorter forms ("; its 3.5% shorter makespan
+        comes only from faster arrivals"), the heuristic's own ("its": whose makespan, said); none otherwise."""
         h = self._headline_change(c)
         factor = self.arrival_factor()
         if (metric.name == self.headline.name or h is None or not h.separated or factor is None or factor <= 1
@@ -784,8 +785,8 @@ class RunComparison:
         return [f", though its {words} is {size} only because the tasks arrive in {span}",
                 f"; its {words} {size} only because tasks arrive in {span}",
                 f"; its {words} {size} only because arrivals span {span}",
-                f"; its {words} {size} only as tasks arrive faster",
-                f"; its {words} {moved} only as tasks arrive faster"]
+                f"; its {size} {words} comes only from faster arrivals",
+                f"; its {moved} {words} comes only from faster arrivals"]
 
     def share_why(self, metric: Metric, c: Change) -> str:
         """Where ``metric`` is a share of a per-trial yardstick (:func:`share_of`) that the what-if changed, and
@@ -1004,12 +1005,12 @@ class RunComparison:
         room = word_count(self.winner_words(on, short=True))
         fits = lambda said, r: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS - r  # noqa: E731
         for tails, why in self._tails(metric, c):
-            found = [(f"{n} of {_lead_pair(c, metric, *form)}{tail}", n, tail)
+            found = [(f"{n} of {_lead_pair(c, metric, *form, unit=self.time_unit(metric))}{tail}", n, tail)
                      for n in names for tail in tails for form in _forms(tail, why)]
             hit = next((x for r in (room, 0) for x in found if fits(x[0], r)), None)
             if hit is not None:
                 return hit
-        return f"{names[-1]} of {_lead_pair(c, metric)}", names[-1], ""
+        return f"{names[-1]} of {_lead_pair(c, metric, unit=self.time_unit(metric))}", names[-1], ""
 
     def _tails(self, metric: Metric, c: Change) -> list[tuple[list[str], bool]]:
         """What a lead may say after its change, each group of forms tried in turn, with whether it says why a
@@ -1057,8 +1058,18 @@ class RunComparison:
                  None)
         if c is None or math.isnan(c.change):
             return ""
-        pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric)
+        pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric,
+                                                                          self.time_unit(metric))
         return f", its {metric_words(metric)} {pair} ({_judged(c, metric, compact=True)})"
+
+    def time_unit(self, metric: Metric) -> tuple[float, str] | None:
+        """The unit a line says every time of ``metric`` in: :func:`~hcsched.formatting.span_unit` of the least mean
+        of both runs (hours where one is under a day: "sufferage 34 → 55 hours" beside "min-min 16 → 23 hours", never
+        "1.4 → 2.3 days" beside it); None for another metric or where a mean is under an hour (each pair its own)."""
+        if metric.unit != "s":
+            return None
+        means = [x for c in self.changes if c.metric == metric.name for x in (c.before, c.after) if math.isfinite(x)]
+        return span_unit(min(means)) if means else None
 
     def _begun(self, text: str) -> str:
         """``text`` begun as a sentence, a label at its start as the papers write it ("LPAS now wins", never "Lpas":
@@ -1421,16 +1432,17 @@ def _values(c: Change, metric: Metric, say=None) -> tuple[str, str]:
     return _lead_agreeing(c, metric) or (say(c.before, metric), say(c.after, metric))
 
 
-def _short_pair(before: float, after: float, metric: Metric) -> str:
+def _short_pair(before: float, after: float, metric: Metric, unit: tuple[float, str] | None = None) -> str:
     """Two values as a lead sentence says them, the unit said once: "6.2 → 4.0 days", "35 hours → 2.3 days",
-    "523 → 610 s", "87.3% → 90.1%"."""
+    "523 → 610 s", "87.3% → 90.1%"; ``unit``: the line's for a time (:meth:`RunComparison.time_unit`)."""
     if metric.unit == "s" and math.isfinite(before) and math.isfinite(after):
-        spans = span_pair(before, after)
+        spans = span_pair(before, after, unit)
         return spans if spans and "under" not in spans else f"{seconds_number(before)} → {seconds_number(after)} s"
     return readable_pair(before, after, metric)
 
 
-def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = False, terse: bool = False) -> str:
+def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = False, terse: bool = False,
+               unit: tuple[float, str] | None = None) -> str:
     """"sufferage 6.2 → 4.0 days (35% shorter: a real change, for the better)", "min-min 6.8 days → max-min 20 days
     (198% longer: a real change, for the worse)", "sufferage 8.8 → 88 times its run time alone (a real change, for
     the worse)": the two means as a lead sentence says them (a value with words of its own as the Results leads say
@@ -1439,7 +1451,8 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
     time alone", not also "10 times as high"). ``compact``: a real change said "clearly worse" (:func:`_judged`);
     ``short``: without what the values are of ("89.5% → 89.8%", not "... of the upper bound": the Results lead of
     either run says it); ``terse``: the size left to the values, and a value in words of its own with their first
-    word only (:func:`_terse`: "8.8 → 88 times (clearly worse)")."""
+    word only (:func:`_terse`: "8.8 → 88 times (clearly worse)"); ``unit``: the line's for a time
+    (:meth:`RunComparison.time_unit`)."""
     of = "" if short else of_what(metric)
     if metric.said:
         head = _rough_pair(c, metric, short, terse)
@@ -1447,7 +1460,7 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
         a, b = _values(c, metric)
         head = f"{c.before_label} {a} → {c.after_label} {b}{of}"
     else:
-        pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric)
+        pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric, unit)
         head = f"{c.before_label} {pair}{of}"
     said = _judged(c, metric, sized=not (terse or metric.said and _many_times(c)), compact=compact)
     return f"{head} ({said})" if said else head

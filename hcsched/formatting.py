@@ -157,10 +157,13 @@ def span_unit(seconds: float) -> tuple[float, str] | None:
     return next(((scale, word) for start, scale, word in _SPANS if abs(seconds) >= start), None)
 
 
-def span_pair(before: float, after: float) -> str:
+def span_pair(before: float, after: float, unit: tuple[float, str] | None = None) -> str:
     """Two times in seconds as hours or days, in one unit said once, the larger's: "6.2 → 4.3 days", "1.5 → 2.3
-    days" (not "35 hours → 2.3 days"), "under an hour → 1.9 hours"; "" when both are under an hour."""
-    unit = span_unit(max(abs(before), abs(after)))
+    days" (not "35 hours → 2.3 days"), "under an hour → 1.9 hours"; "" when both are under an hour. ``unit``: the
+    one a line says every time of the metric in (:func:`span_unit` of the least of them), where both are an hour or
+    more: "34 → 55 hours" beside "16 → 23 hours"."""
+    if unit is None or min(abs(before), abs(after)) < 3600.0:
+        unit = span_unit(max(abs(before), abs(after)))
     if unit is None:
         return ""
     if min(abs(before), abs(after)) < 3600.0:  # too small to say in the larger's unit

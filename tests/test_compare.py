@@ -303,8 +303,8 @@ def test_a_harder_workload_leads_with_what_got_worse_and_says_a_better_number_is
     fast = _twice_the_rate(base)
     cmp = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, [15, 16, 14, 15, 16, 15, 17, 12]))
     lead, rest = cmp.change_parts()
-    assert lead == ("twice the arrival rate: mean flow time of mct 10 → 15 s (clearly worse); its makespan 10% "
-                    "shorter only as tasks arrive faster.")  # the worse change first, then why the better one
+    assert lead == ("twice the arrival rate: mean flow time of mct 10 → 15 s (clearly worse); its 10% shorter makespan "
+                    "comes only from faster arrivals.")  # the worse change first, then why the better one
     assert "Also a real change: makespan 10% shorter, for the better" in " ".join(rest)
     assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."  # said short in the lead
     assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest
@@ -611,3 +611,24 @@ def test_the_comparison_chart_of_a_time_of_days_is_ticked_in_days_as_its_line_sa
     assert ticks is not None and fig.layout.xaxis.title.text == f"Makespan ({ticks[2]})"
     assert list(fig.layout.xaxis.ticktext) == ticks[1] and list(fig.data[0].x) == [
         c.before for c in cmp.changes if c.metric == metric.name]  # the bars in seconds, as the CSV
+
+
+def test_a_line_says_every_time_of_a_metric_in_one_unit_the_least_means():
+    """The tryout read "mean flow time of sufferage 1.4 → 2.3 days" over "min-min 16 → 23 hours" in one what-if: a
+    line says every time of a metric in the unit of the least mean of both runs, hours where one is under a day."""
+    from hcsched.formatting import span_pair
+
+    hour = 3600.0
+    assert span_pair(34 * hour, 55 * hour) == "1.4 → 2.3 days"  # alone: the larger's unit
+    assert span_pair(34 * hour, 55 * hour, (hour, "hours")) == "34 → 55 hours"
+    assert span_pair(1800.0, 55 * hour, (hour, "hours")) == "under an hour → 2.3 days"  # under an hour: each its own
+    base = small()
+    fast = _twice_the_rate(base)
+    hours = [16 * hour * x for x in (1.0, 1.1, 0.9, 1.0, 1.0, 1.0, 1.2, 0.8)]  # heuristic k's: (1 + k/10) times these
+    cmp = compare_runs(base, _results(base, BEFORE[0], hours), fast, _results(fast, FASTER, [1.5 * x for x in hours]))
+    flow = next(m for m in cmp.metrics if m.name == "mean_flow")
+    assert cmp.time_unit(flow) == (hour, "hours")  # the least mean, 16 hours, is under a day
+    assert cmp.time_unit(cmp.headline) is None  # makespans of about 100 s: under an hour, each pair its own
+    assert cmp.time_unit(next(m for m in cmp.metrics if m.name == "max_stretch")) is None  # not a time
+    lead, _ = cmp.change_parts()
+    assert "mean flow time of mct 16 → 24 hours" in lead, lead

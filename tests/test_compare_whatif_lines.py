@@ -76,7 +76,7 @@ def test_a_worse_change_of_a_harder_workload_says_the_better_headline_number_too
     in half the time), its size below."""
     lead = _twice_the_rate_stretched().change_lead()
     assert lead == ("twice the arrival rate: the worst task's slowdown of mct 8.8 → 88 times (clearly worse); "
-                    "its makespan 38% shorter only as tasks arrive faster."), lead
+                    "its 38% shorter makespan comes only from faster arrivals."), lead
     assert word_count(f"Against run #2, {lead}") <= LINE_WORDS
 
 

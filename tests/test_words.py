@@ -225,7 +225,7 @@ def test_twice_the_arrival_rate_leads_with_the_mean_flow_time_that_got_worse():
     after = _twice_the_rate(base)
     cmp = compare_runs(base, _run(base), after, _run(after))
     lead, rest = cmp.change_parts()
-    assert re.match(r"twice the arrival rate: mean flow time of sufferage[^:]* [\d.]+ → [\d.]+ days \([\d.]+% "
+    assert re.match(r"twice the arrival rate: mean flow time of sufferage[^:]* [\d.]+ → [\d.]+ (hours|days) \([\d.]+% "
                     r"longer: (a real change, for the worse|clearly worse)\)", lead), lead  # makespan's: after it
     assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."
     makespan = cmp.subject()
