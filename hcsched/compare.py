@@ -979,7 +979,8 @@ class RunComparison:
             if caveat != "; not like for like: the work differs":  # why, first below the lead
                 rest.append(f"{differs[:1].upper()}{differs[1:]}, so its {metric_words(metric)} is not like for like.")
         glossed = metric.name != self.headline.name and named != f"{metric_words(metric)} ({metric.gloss})"
-        rest += [_detail(c, metric, glossed=glossed), *self._share_details(metric, c), *self._also_real(c, metric)]
+        rest += [_detail(c, metric, glossed=glossed, unit=self.time_unit(metric)), *self._share_details(metric, c),
+                 *self._also_real(c, metric)]
         easier = [m for m in easier if m != metric]
         if easier:
             rest.append(f"{differs[:1].upper()}{differs[1:]}, so the better {listed(metric_words(m) for m in easier)} "
@@ -1120,8 +1121,9 @@ class RunComparison:
             rest.append(f"The old winner: {metric_words(metric)} of {_lead_pair(old, metric)}.")
         else:
             lead += f"; {drop}"
-        return self._with_winner(lead, [*rest, _detail(best, metric), *self._share_details(metric, best),
-                                        _detail(old, metric), *self._also_real(old, metric)])
+        unit = self.time_unit(metric)
+        return self._with_winner(lead, [*rest, _detail(best, metric, unit=unit), *self._share_details(metric, best),
+                                        _detail(old, metric, unit=unit), *self._also_real(old, metric)])
 
     def _share_details(self, metric: Metric, c: Change) -> list[str]:
         """Where :meth:`share_why` says why a share moved, the changes of its numerator and yardstick in full, for
@@ -1561,13 +1563,13 @@ def _rough_pair(c: Change, metric: Metric, short: bool = False, terse: bool = Fa
     return f"{c.before_label} {a} → {c.after_label} {b}{of}"
 
 
-def _detail(c: Change, metric: Metric, glossed: bool = False) -> str:
+def _detail(c: Change, metric: Metric, glossed: bool = False, unit: tuple[float, str] | None = None) -> str:
     """What the lead said short, in full: "Makespan of sufferage 6.2 → 4.0 days (535,000 → 348,000 s), -35%; 95%
     interval: 32% to 38% shorter, compared trial by trial (paired)"; ``glossed``: the metric's plain words beside its
-    name ("Max stretch (the worst task's slowdown) of ...")."""
+    name ("Max stretch (the worst task's slowdown) of ..."); ``unit``: the line's for a time, as the lead said it."""
     how = "compared trial by trial (paired)" if c.paired else "compared as independent samples (unpaired, Welch)"
     what = metric_words(metric) + (f" ({metric.gloss})" if glossed and metric.gloss else "")
-    text = f"{what[:1].upper()}{what[1:]} of {_full_pair(c, metric)}"
+    text = f"{what[:1].upper()}{what[1:]} of {_full_pair(c, metric, unit)}"
     if c.change == c.lower == c.upper:
         text += f", {change_words(c)}"
     elif c.kind == "percent" and c.lower >= TIMES_FROM:  # "16,796 times", never "+1679543%"
@@ -1586,7 +1588,7 @@ def _also(c: Change, metric: Metric) -> str:
     return f"{said} ({interval})" if interval else said
 
 
-def _full_pair(c: Change, metric: Metric) -> str:
+def _full_pair(c: Change, metric: Metric, unit: tuple[float, str] | None = None) -> str:
     """"sufferage 6.2 → 4.0 days (535,000 → 348,000 s)", "min-min 6.8 days (585,000 s) → max-min 20 days (1,750,000
     s)": the two means in full, with their units; a value with words of its own as a lead says it ("8.8 → 88 times its
     run time alone", :func:`_rough_pair`), a change in points with values that agree with it (:func:`_values`)."""
@@ -1594,7 +1596,7 @@ def _full_pair(c: Change, metric: Metric) -> str:
         return _rough_pair(c, metric)
     agree = _agreeing(c, metric)
     if c.before_label == c.after_label:
-        pair = " → ".join(agree) if agree else readable_pair(c.before, c.after, metric)
+        pair = " → ".join(agree) if agree else readable_pair(c.before, c.after, metric, unit)
         return f"{c.before_label} {pair}{of_what(metric)}"
     a, b = agree or tuple(readable(x, metric) for x in (c.before, c.after))
     return f"{c.before_label} {a} → {c.after_label} {b}{of_what(metric)}"

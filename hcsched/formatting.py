@@ -115,12 +115,12 @@ def _short(value: float, metric: Metric) -> str:
     return f"{value:.3g} {metric.unit}"
 
 
-def readable_pair(before: float, after: float, metric: Metric) -> str:
+def readable_pair(before: float, after: float, metric: Metric, unit: tuple[float, str] | None = None) -> str:
     """Two values of a metric, the unit said once: "6.2 → 4.3 days (535,000 → 372,000 s)", "87.3% → 90.1%", "5.2 →
-    4.8 tasks"."""
+    4.8 tasks"; ``unit``: a time's, as :func:`span_pair`'s."""
     finite = math.isfinite(before) and math.isfinite(after)
     if metric.unit == "s" and finite and max(abs(before), abs(after)) < SECONDS_IN_FULL:
-        return " ".join(x for x in seconds_pair(before, after) if x)
+        return " ".join(x for x in seconds_pair(before, after, unit) if x)
     if finite and metric.unit and metric.unit != "%" and not is_fraction(metric):
         return _unit_once(readable(before, metric), readable(after, metric), metric.unit)
     return f"{readable(before, metric)} → {readable(after, metric)}"
@@ -172,11 +172,11 @@ def span_pair(before: float, after: float, unit: tuple[float, str] | None = None
     return f"{amount_text(before / scale)} → {amount_text(after / scale)} {word}"
 
 
-def seconds_pair(before: float, after: float) -> tuple[str, str]:
+def seconds_pair(before: float, after: float, unit: tuple[float, str] | None = None) -> tuple[str, str]:
     """Two times as said first and beside them: hours or days with the seconds the charts show, ("6.2 → 4.3 days",
     "(535,000 → 372,000 s)"); the seconds first where one is under an hour ("3,000 → 7,004 s", "(under an hour →
-    1.9 hours)"); the seconds alone under an hour (second part "")."""
-    seconds, aside = f"{seconds_number(before)} → {seconds_number(after)} s", span_pair(before, after)
+    1.9 hours)"); the seconds alone under an hour (second part ""); ``unit``: as :func:`span_pair`'s."""
+    seconds, aside = f"{seconds_number(before)} → {seconds_number(after)} s", span_pair(before, after, unit)
     if not aside:
         return seconds, ""
     return (seconds, f"({aside})") if min(abs(before), abs(after)) < 3600.0 else (aside, f"({seconds})")

@@ -630,5 +630,6 @@ def test_a_line_says_every_time_of_a_metric_in_one_unit_the_least_means():
     assert cmp.time_unit(flow) == (hour, "hours")  # the least mean, 16 hours, is under a day
     assert cmp.time_unit(cmp.headline) is None  # makespans of about 100 s: under an hour, each pair its own
     assert cmp.time_unit(next(m for m in cmp.metrics if m.name == "max_stretch")) is None  # not a time
-    lead, _ = cmp.change_parts()
+    lead, rest = cmp.change_parts()
     assert "mean flow time of mct 16 → 24 hours" in lead, lead
+    assert any("16 → 24 hours (57,600 → 86,400 s)" in x for x in rest), rest  # the figures below: the lead's unit
