@@ -1560,8 +1560,10 @@ def _other_wins(verdicts_: list[Verdict]) -> dict[str, list[Verdict]]:
 
 def pick_line(verdicts_: list[Verdict]) -> str:
     """The answer in one sentence where the lead alone is none, each heuristic by its label (named in words above
-    it): a trade-off, "In short: sufferage for makespan; min-min for mean flow time (sufferage's is 2.2 times as long)
-    and max stretch (...)." (what the pick costs on each, :func:`_costs_lead`); winners tied,
+    it): a trade-off with one rival, a choice, "In short: pick sufferage only if makespan is what counts; otherwise
+    min-min: sufferage's mean flow time is 2.2 times as long, ..." (:func:`_decided`); with more, "In short: A for
+    makespan; B for mean flow time (A's is 25% higher); C for ..." (what the pick costs on each,
+    :func:`_costs_lead`); winners tied,
     one of them losing on a gain against the benchmark (Caniou and Jeannot section 6.1), "In short: hmct for makespan
     (mmc is as good on it but raises total flow time by 2.4%); mp for total flow time."; no clear winner, its margin
     against the benchmark, "In short: none is clearly better than the benchmark fa on makespan; the 13% lower average of
@@ -1588,6 +1590,8 @@ def pick_line(verdicts_: list[Verdict]) -> str:
     cost = lambda v, c: _gain_words(v.gain_of, c.difference, None).removesuffix(" against the benchmark")  # noqa: E731
     why = [f"{h} is as good on it but {cost(v, c)}" for h, v, c in costs if h != pick] \
         if pick != lead.best or lead.tied else []
+    if not why and len(others) == 1 and (decided := _decided(lead, pick, *next(iter(others.items())))):
+        return _after_lead(verdicts_, decided)
     said = f"{pick} for {lead.glossed}" + (f" ({'; '.join(why)})" if why else "")
     said += "".join(f"; {best} for {listed([v.glossed + _costs_lead(v, lead.best) for v in found])}"
                     for best, found in others.items())
@@ -1608,19 +1612,45 @@ def _costs_lead(v: Verdict, label: str) -> str:
     16 hours: a manager who picks sufferage doubles the average wait, and was not told), " (hmct's is 2.1% higher)",
     " (lpas's is 3.0 points lower)"; "" where an average is missing, and for a gain against the benchmark (its
     line says the gains)."""
+    cost = _cost(v, label)
+    return f" ({label}'s is {cost})" if cost else ""
+
+
+def _cost(v: Verdict, label: str, of: str = "it") -> str:
+    """:func:`_costs_lead`'s size alone: "2.2 times as long", "2.1% higher", "3.0 points lower", "40% of it" (``of``:
+    what the share is of, "min-min's"); "" where :func:`_costs_lead` says nothing."""
     mine, best = dict(v.averages).get(label, math.nan), v.best_mean
     if v.gain_of or not (math.isfinite(mine) and math.isfinite(best)) or best == 0 or mine == best:
         return ""
     if v.kind == "points":  # a fraction's averages in points, as its lines say them
         gap = (mine - best) * (v.comparisons[0].scale if v.comparisons else 1.0)
-        return f" ({label}'s is {size_text(gap, 'points')} {'higher' if gap > 0 else 'lower'})"
+        return f"{size_text(gap, 'points')} {'higher' if gap > 0 else 'lower'}"
     ratio = mine / best
     if ratio >= 1.5:
-        return f" ({label}'s is {amount_text(ratio)} times as {'long' if v.unit in ('s', 'time units') else 'high'})"
+        return f"{amount_text(ratio)} times as {'long' if v.unit in ('s', 'time units') else 'high'}"
     if 0 < ratio <= 2 / 3:
-        return f" ({label}'s is {amount_text(100 * ratio)}% of it)"
+        return f"{amount_text(100 * ratio)}% of {of}"
     gap = 100.0 * (ratio - 1.0)
-    return f" ({label}'s is {size_text(gap, 'percent')} {'higher' if gap > 0 else 'lower'})"
+    return f"{size_text(gap, 'percent')} {'higher' if gap > 0 else 'lower'}"
+
+
+def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict]) -> str:
+    """A trade-off with one rival said as a choice, "pick sufferage only if makespan is what counts; otherwise
+    min-min: sufferage's mean flow time is 2.2 times as long, its max stretch (the worst task's slowdown) 67 times as
+    high" (the manager asked which to pick, not only who wins what), each cost's metric glossed where the line still
+    fits in :data:`LEAD_WORDS`; "" where a cost is not sized (:func:`_cost`)."""
+    costs = [(v, _cost(v, pick, f"{best}'s")) for v in found]
+    if not costs or not all(c for _, c in costs):
+        return ""
+    choice = f"In short: pick {pick} only if {lead.what} is what counts; otherwise {best}: "
+    forms = []
+    for most in (math.inf, 4, 0):  # each gloss, then the short ones ("the worst task's slowdown"), then none
+        said = [f"{v.what} ({v.gloss})" if v.gloss and v.gloss != v.what and word_count(v.gloss) <= most else v.what
+                for v, _ in costs]
+        parts = [f"{pick}'s {said[0]} is {costs[0][1]}", *(f"its {w} {c}" for w, (_, c) in zip(said[1:], costs[1:],
+                                                                                              strict=True))]
+        forms.append(choice + ", ".join(parts) + ".")
+    return next((x for x in forms if word_count(x) <= LEAD_WORDS), forms[-1])
 
 
 def _short_labels(verdicts_: list[Verdict], line: str) -> str:

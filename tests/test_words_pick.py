@@ -23,8 +23,17 @@ def test_a_trade_off_says_which_heuristic_for_which_metric():
                        mean_flow={"A": [50.0, 52, 51, 50], "B": [40.0, 41, 40, 42]},
                        max_stretch={"A": [60.0, 61, 59, 62], "B": [37.8, 37.9, 37.7, 37.8]})
     # what picking A costs on each, sized by the averages (A's mean flow time 50.75 against B's 40.75)
-    assert pick_line(_etc(results)) == ("In short: A for makespan; B for mean flow time (A's is 25% higher) and max "
-                                        "stretch (A's is 1.6 times as high).")
+    assert pick_line(_etc(results)) == ("In short: pick A only if makespan is what counts; otherwise B: A's mean "
+                                        "flow time is 25% higher, its max stretch (the worst task's slowdown) 1.6 "
+                                        "times as high.")  # a choice, the short gloss where it fits
+
+
+def test_a_trade_off_with_two_rivals_says_which_heuristic_for_which_metric():
+    results = _results(makespan={"A": [100.0, 101, 99, 100], "B": [120.0, 121, 119, 122], "C": [125.0, 126, 124, 125]},
+                       mean_flow={"A": [50.0, 52, 51, 50], "B": [40.0, 41, 40, 42], "C": [55.0, 56, 55, 57]},
+                       max_stretch={"A": [60.0, 61, 59, 62], "B": [65.0, 66, 64, 65], "C": [37.8, 37.9, 37.7, 37.8]})
+    assert pick_line(_etc(results)) == ("In short: A for makespan; B for mean flow time (A's is 25% higher); C for "
+                                        "max stretch (A's is 1.6 times as high).")
 
 
 def test_one_winner_of_everything_needs_no_pick():

@@ -166,6 +166,7 @@ def test_the_lead_block_ends_a_trade_off_with_the_pick_in_one_line():
     results = simulate(sc)
     lines = lead_block(sc, results)
     assert lines[1:3] == ["Makespan: when the last task ends.",  # the lead's term, then the answer
-                          "In short: sufferage for makespan; min-min for mean flow time (sufferage's is 2.2 times as "
-                          "long) and max stretch (sufferage's is 67 times as high)."], lines
+                          "In short: pick sufferage only if makespan is what counts; otherwise min-min: "
+                          "sufferage's mean flow time is 2.2 times as long, its max stretch (the worst task's "
+                          "slowdown) 67 times as high."], lines
     assert not [x for x in lead_block(sc, results[results["trial"] < 3], so_far=3) if x.startswith("In short")]
