@@ -133,7 +133,7 @@ class Metric:
     said: tuple[str, ...] = ()
     # how a line below a lead says that another heuristic wins this metric, as a verb phrase, "{}" the best value (a
     # percent as a share where a simple one is near, :func:`hcsched.formatting.share_words`): "sends fewer messages:
-    # it never checks how busy {} of the machines are ..." says "But kpb sends fewer messages: it never checks ..."
+    # when a task arrives, it skips the load check on {} of the machines" says "But kpb sends fewer messages: when ...""
     trade: str = ""
     # the metric this one is a part of (the same sum over some of the tasks), and why that part can move alone, said
     # where it carries most of a real change of the whole (:meth:`hcsched.compare.RunComparison.part_why`)

@@ -1177,7 +1177,7 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
 
 def _trade(v: Verdict, metric: Metric) -> str:
     """The best's win in its metric's own words for a line below another lead (:attr:`Metric.trade`: "sends fewer
-    messages: it never checks how busy half of the machines are when a task arrives"), "" where the metric has none or
+    messages: when a task arrives, it skips the load check on half of the machines"), "" where the metric has none or
     nothing is best."""
     if not metric.trade or v.best is None or not math.isfinite(v.best_mean):
         return ""
@@ -1197,12 +1197,14 @@ def _trade_value(x: float, metric: Metric) -> str:
 
 def _traded(v: Verdict, label: str) -> str:
     """A trade clause (:attr:`Verdict.trade`) sized against ``label``, the lead's winner, by its own value: "... it
-    never checks how busy half of the machines are when a task arrives (lpas: 19%)" (a manager could not tell whether
+    skips the load check on half of the machines (lpas: only 19%)" (a manager could not tell whether
     the messages matter), inside the clause's own brackets where it ends with one; the clause as it is without a
     value of ``label``."""
     said = dict(v.trade_values).get(label, "")
     if not (said and v.trade and label != v.best):
         return v.trade
+    if v.better == "higher":  # less of what the trade's winner has more of
+        said = "none" if said == "0%" else f"only {said}"
     if v.trade.endswith(")"):  # its own brackets hold it: never ") ("
         return f"{v.trade[:-1]}; {label}: {said})"
     return f"{v.trade} ({label}: {said})"

@@ -39,9 +39,9 @@ NOT_ASKED = "Share of machines not asked (%)"
 #: What the share of machines not asked is and why it matters, said beside it where a line first says it (section IV,
 #: the state-information discount: asking fewer machines how busy they are costs less messaging).
 NOT_ASKED_GLOSS = "never asked how busy they are, which saves messages"
-#: A heuristic's win on it as a line below another lead says it: "But kpb sends fewer messages: it never checks how busy
-#: half of the machines are when a task arrives."
-NOT_ASKED_TRADE = "sends fewer messages: it never checks how busy {} of the machines are when a task arrives"
+#: A heuristic's win on it as a line below another lead says it: "But kpb sends fewer messages: when a task arrives,
+#: it skips the load check on half of the machines."
+NOT_ASKED_TRADE = "sends fewer messages: when a task arrives, it skips the load check on {} of the machines"
 
 
 class ClassModel(Model):
