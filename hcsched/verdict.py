@@ -788,7 +788,7 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
     benchmark among them, and the ones clearly worse."""
     what, value, explained = metric_words(metric), _at(v.best_mean, metric), _group_explained(v, total)
     bench = _benchmark_parts(v, total, {t.other for t in v.tied})
-    named = [_Part(f"No clear winner on {what}: {_group_listing(v, metric)} are not told apart",
+    named = [_Part(f"No clear winner on {what}: {_group_listing(v, metric)} are too close to call",
                    below=f"{explained[:1].upper()}{explained[1:]}."), *bench]
     n, below = len(v.tied) + 1 + len(v.behind), _group_lines(v, metric, total)[0]
     others = f"all {n - 1} others" if len(v.tied) == n - 1 else f"{len(v.tied)} others"
@@ -811,7 +811,7 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
 def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part], bench: list[_Part],
                           below: str) -> list[list[_Part]]:
     """A large group not told apart with a few clearly worse: the group counted and the few named in words, the
-    answer a manager reads first ("No clear winner on makespan: 10 of the 12 heuristics are not told apart; only lz
+    answer a manager reads first ("No clear winner on makespan: 10 of the 12 heuristics are too close to call; only lz
     (...) and le (...) are clearly worse": Page et al.'s system A, where "only two are clearly worse" named neither),
     the lowest average and its 95% interval below; none where the few are none or many."""
     if not 0 < len(v.behind) < GROUP_SHOWN:
@@ -819,7 +819,7 @@ def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part],
     interval = "".join(p.text for p in _mean_interval(v, metric, True))
     lowest = f"{v.best} has the {_superlative(v)} average, {_at(v.best_mean, metric)}{interval}."
     verb = "is" if len(v.behind) == 1 else "are"
-    return [[_Part(f"No clear winner on {v.what}: {len(v.tied) + 1} of the {n} heuristics are not told apart",
+    return [[_Part(f"No clear winner on {v.what}: {len(v.tied) + 1} of the {n} heuristics are too close to call",
                    below=f"{lowest} {below}"), *tail, _Part(f"; only {listed(list(v.behind))} {verb} clearly worse"),
              *bench]]
 
@@ -1581,8 +1581,14 @@ def pick_line(verdicts_: list[Verdict]) -> str:
         gap = c.means[0] - c.means[1]  # of the averages the lines say, not the mean paired difference
         gap = 100 * gap / abs(c.means[1]) if lead.kind == "percent" else gap * c.scale
         side = f"{size_text(gap, lead.kind)} {'lower' if gap < 0 else 'higher'}"
-        return _after_lead(verdicts_, f"In short: none is clearly better than the benchmark {lead.benchmark} on "
-                                      f"{lead.what}; the {side} average of {lead.best} could be chance.")
+        said = [f" (95% interval: {_range(c, lead.kind)})", ""] if math.isfinite(c.lower) else [""]
+        forms = [_after_lead(verdicts_, f"In short: none is clearly better than the benchmark {lead.benchmark} on "
+                                        f"{lead.what}; the {side} average of {lead.best} could be chance{x}.")
+                 for x in said]  # its interval in the sentence where it fits, else in one of its own
+        line = next((x for x in forms if word_count(x) <= LEAD_WORDS), forms[-1])
+        if line == forms[-1] and len(said) > 1:
+            line += f" Its 95% interval: {_range(c, lead.kind)} {lead.benchmark}."
+        return line
     others = {h: found for h, v in _other_wins(verdicts_).items() if (found := [x for x in v if not x.trade])}
     winners = [lead.best, *(t.other for t in lead.tied)]
     clean = [h for h in winners if h not in {h for h, _, _ in costs}]
@@ -1800,9 +1806,9 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
     """The lead of a run in progress: "So far, 8 of 50 trials: sufferage (...) has the lowest makespan, 8.4% below
     min-min (...); already clear after 8 trials." when the best is told apart from the runner-up (the paired 95%
     interval excludes no difference, :attr:`Verdict.separated`), else, none crowned while the trials cannot tell:
-    "So far, 4 of 30 trials: hmct and mmc lead on makespan; still open: the two are not told apart yet." (named in
-    the order of their labels, up to three), "So far, 8 of 30 trials: no leader yet on makespan; still open: 10
-    heuristics are not told apart."; a leader only after one trial or where the averages and the trials disagree. At
+    "So far, 4 of 30 trials: hmct and mmc lead on makespan; the two are still too close to call." (named in the
+    order of their labels, up to three), "So far, 8 of 30 trials: no leader yet on makespan; 10 heuristics are still
+    too close to call."; a leader only after one trial or where the averages and the trials disagree. At
     most :data:`LEAD_WORDS` words where the names allow. Where no heuristic
     keeps up with the arrivals in the trials so far, the whole run's lead that says so (``overloaded``) follows the
     count in place of a leader: "So far, 1 of 30 replications, no heuristic keeps up: the machines cannot keep up
@@ -1842,9 +1848,9 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
         lines = [f"{head}: {v.best} has the {_superlative(v)} {v.what}, {gap}; already clear after "
                  f"{_plural(done, word)}."]
     elif group := _open_group(v):  # not told apart yet: none of them crowned, not even for a while
-        lines = [f"{head}: {listed(group)} lead on {v.what}; still open: the {_COUNTED[len(group)]} are not told "
-                 "apart yet."] if len(group) in _COUNTED else \
-            [f"{head}: no leader yet on {v.what}; still open: {len(group)} heuristics are not told apart."]
+        lines = [f"{head}: {listed(group)} lead on {v.what}; the {_COUNTED[len(group)]} are still too close to "
+                 "call."] if len(group) in _COUNTED else \
+            [f"{head}: no leader yet on {v.what}; {len(group)} heuristics are still too close to call."]
     else:  # the best average, one trial or the averages and the trials disagreeing
         lines = [f"{head}: {v.best} leads on {v.what}{at}; still open: {_still_open(v, word)}."
                  for at in (f"{v.connector} {v.best_text}", "")]

@@ -448,7 +448,7 @@ def test_no_clear_winner_names_the_whole_group_not_told_apart_and_not_the_rest()
     results = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99], D=[150, 160, 155, 150])
     v = verdict(results, LOWER)
     assert v.best == "A" and [t.other for t in v.tied] == ["B", "C"]
-    assert v.text == "No clear winner on makespan: A at 100 s, B at 100.5 s and C at 101.2 s are not told apart."
+    assert v.text == "No clear winner on makespan: A at 100 s, B at 100.5 s and C at 101.2 s are too close to call."
     assert v.detail == "Per trial, the 95% interval of A against each runs from better to worse."
 
 
@@ -461,7 +461,7 @@ def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_on
     v = verdict(table("x", **values), LOWER, benchmark="G")
     assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
     # the group counted and the few clearly worse named: the answer first (a manager asked which two were worse)
-    assert v.text == ("No clear winner on makespan: 6 of the 7 heuristics are not told apart, the benchmark G at "
+    assert v.text == ("No clear winner on makespan: 6 of the 7 heuristics are too close to call, the benchmark G at "
                       "100.6 s among them; only E is clearly worse.")
     assert v.detail.startswith("A has the lowest average, 100 s (95% interval: 94.8–105.2 s). ")
     many = {**values, **{h: [x + d for x in values["A"]] for h, d in (("H", 50), ("I", 60), ("J", 70))}}
@@ -571,17 +571,17 @@ def test_a_run_in_progress_says_so_far_and_whether_it_is_settled():
         "So far, 4 of 50 trials: A (first) has the lowest makespan, 7.5% below B; already clear after 4 trials.")
     open_ = table("x", A=[90, 110, 95, 100], B=[100, 100, 100, 100])
     assert progress_lead([verdict(open_, LOWER)], 4, 30, "replication") == (
-        "So far, 4 of 30 replications: A and B lead on makespan; still open: the two are not told apart yet.")
+        "So far, 4 of 30 replications: A and B lead on makespan; the two are still too close to call.")
     # none crowned while the trials cannot tell: named in the order of their labels, whichever averages less
     flipped = table("x", A=[100, 100, 100, 100], B=[90, 110, 95, 100])
     assert progress_lead([verdict(flipped, LOWER)], 4, 30, "trial") == progress_lead([verdict(open_, LOWER)], 4, 30,
                                                                                      "trial")
     three = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99])
     assert progress_lead([verdict(three, LOWER)], 4, 8, "trial") == (
-        "So far, 4 of 8 trials: A, B and C lead on makespan; still open: the three are not told apart yet.")
+        "So far, 4 of 8 trials: A, B and C lead on makespan; the three are still too close to call.")
     four = table("x", A=[100, 110, 90, 100], B=[110, 90, 100, 102], C=[90, 112, 104, 99], D=[95, 105, 98, 101])
     assert progress_lead([verdict(four, LOWER)], 4, 8, "trial") == (
-        "So far, 4 of 8 trials: no leader yet on makespan; still open: 4 heuristics are not told apart.")
+        "So far, 4 of 8 trials: no leader yet on makespan; 4 heuristics are still too close to call.")
     assert progress_lead([verdict(table("x", A=[90], B=[100]), LOWER)], 1, 8, "trial") == (
         "So far, 1 of 8 trials: A leads on makespan at 90 s; still open: too few trials to tell.")
     disagree = table("x", A=[10] * 20 + [1000], B=[11] * 20 + [900])
@@ -594,10 +594,10 @@ def test_a_run_in_progress_says_so_far_and_whether_it_is_settled():
     long = {"A": "a heuristic with a long name of words", "B": "another heuristic with a long name"}
     said = progress_lead([verdict(open_, LOWER, names=long)], 4, 30, "trial")
     assert said == ("So far, 4 of 30 trials: A (a heuristic with a long name of words) and B (another heuristic with a "
-                    "long name) lead on makespan; still open: the two are not told apart yet.")
+                    "long name) lead on makespan; the two are still too close to call.")
     longer = {label: f"{name} and more words" for label, name in long.items()}
     assert progress_lead([verdict(open_, LOWER, names=longer)], 4, 30, "trial") == (
-        "So far, 4 of 30 trials: A and B lead on makespan; still open: the two are not told apart yet.")
+        "So far, 4 of 30 trials: A and B lead on makespan; the two are still too close to call.")
 
 
 def test_a_label_named_once_is_found_in_its_named_form_and_not_named_again():

@@ -248,7 +248,8 @@ def test_an_estimation_lead_names_the_two_clearly_worse_and_says_no_symbol():
     values = {h.label: list(base + (900 if h.label in ("lz", "le") else 0) - (100 if h.label == "fz (beta=0.1)" else 0)
                             + rng.normal(0, 200, 30)) for h in sc.heuristics}
     h = headline(scenario_verdicts(sc, results_of(values)))
-    assert h.lead.startswith("No clear winner on makespan: 10 of the 12 heuristics are not told apart; only "), h.lead
+    assert h.lead.startswith("No clear winner on makespan: 10 of the 12 heuristics are too close to call; "
+                             "only "), h.lead
     assert re.search(r"only (lz|le) \(load balance, (largest|smallest) estimate error first\) and (le|lz) \(load "
                      r"balance, (smallest|largest) estimate error first\) are clearly worse\.$", h.lead), h.lead
     assert "β" not in h.lead and word_count(h.lead) <= LEAD_WORDS

@@ -51,7 +51,9 @@ def test_no_clear_winner_says_its_margin_against_the_benchmark_as_not_told_apart
     assert len(found[0].tied) >= 4 and found[0].best == "A"
     line = pick_line(found)
     assert line == ("In short: none is clearly better than the benchmark E on makespan; the 10% lower average of A "
-                    "could be chance."), line  # the averages' gap, as the lines say them (90 and 100)
+                    "could be chance (95% interval: between 169% below and 265% above)."), line  # the averages' gap,
+    # as the lines say them (90 and 100), and the paired interval of the per-trial differences (wide: E's wobble is
+    # five times A's, in percent of E's own makespans)
 
 
 def test_tied_winners_pick_the_one_that_costs_nothing_on_another_gain():
