@@ -71,6 +71,10 @@ PARALLEL_JOBS_MAX = 256  # the Run and Sweep pages' "Parallel jobs" field at mos
 IN_PROCESS = False  # tests that change a model in this process run jobs in the job's thread, one job at a time
 REFRESH_SECONDS = 0.3  # how often a page shows a running job's progress
 PARTIAL_REDRAW_SECONDS = 2.0  # a page showing a run's results so far is drawn again at most this often
+#: ... and waits this many times as long as its drawing took before it is drawn again: at 2, a page that took 1.8 s
+#: to draw (time-shared, its workers busy) held "So far, 1 of 50" for 5 s while 13 trials ended; a click stops a
+#: drawing script at once, so the page answers as fast, and the run loses at most half a core to the redraws.
+DRAW_PACE = 1.0
 WATCH_SECONDS = float(os.environ.get("HCSCHED_WATCH_SECONDS", 600))  # a page follows a job this long, then redraws
 SCHEDULER_SETTING = "HCSCHED_DASK_SCHEDULER"  # the address of a Dask scheduler for the server's runs (tcp://host:8786)
 RETRY_SECONDS = 30.0  # a scheduler that could not be reached is tried again after this long (runs fail meanwhile)
@@ -205,6 +209,13 @@ def parallel_jobs() -> int:
     (its worker processes, or the Dask cluster's worker threads now), else this machine's cores."""
     pool = started_pool()
     return max(1, min(PARALLEL_JOBS_MAX, pool.size)) if pool is not None and pool.size else default_jobs()
+
+
+def drawing_starts() -> None:
+    """The page's drawing starts now, for the pace of :func:`watch`'s redraws (twice the time a page takes to draw):
+    a wait for a run's first results before (:func:`pages.runs.start_run`) is not drawing, and counted as such
+    it held a page's first results so far on screen for 5 s while 9 of 50 trials had ended."""
+    _watched.page_started = time.monotonic()
 
 
 def begin_page() -> None:
@@ -482,7 +493,8 @@ def follow(key: str, cancel_key: str, results: bool = False) -> None:
     """The page's part of the job kept at ``session_state[key]``: its progress and Cancel (``cancel_key``) while it
     runs, kept up to date by :func:`watch` at the end of the page; once it has ended, settled (:func:`settle`) and the
     page drawn again. With ``results`` (a page that shows the job's results so far), the page is drawn again as more
-    of them come (at most every ``PARTIAL_REDRAW_SECONDS``, and never faster than twice the time it takes to draw).
+    of them come (at most every ``PARTIAL_REDRAW_SECONDS``, and never sooner than ``DRAW_PACE`` times the time it
+    took to draw after it was drawn).
 
     All in one slot, drawn first, and drawn empty in the page's first run after the job has ended: Streamlit greys
     what the run before drew and removes it only when the page's script ends, so the bar ("1 of 30 replications shown
@@ -555,7 +567,7 @@ def watch() -> None:
         return
     key, bar, warning, drawn = entry
     start = time.monotonic()
-    redraw = start + max(PARTIAL_REDRAW_SECONDS, 2 * (start - getattr(_watched, "page_started", start)))
+    redraw = start + max(PARTIAL_REDRAW_SECONDS, DRAW_PACE * (start - getattr(_watched, "page_started", start)))
     until = start + WATCH_SECONDS
     while time.monotonic() < until:
         job = _running(key)

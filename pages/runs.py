@@ -13,7 +13,7 @@ import streamlit as st
 from hcsched import Scenario, get_model, simulate
 from hcsched.experiment import split_so_far
 from pages.history import keep, reuse
-from pages.jobs import KNOWN_ROWS, Job, done_words, follow, following, plain, settle, warm_kernels
+from pages.jobs import KNOWN_ROWS, Job, done_words, drawing_starts, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
 from pages.widgets import after_trials, link, refusal, run_estimate
 
@@ -99,6 +99,7 @@ def start_run(job: Job, jobs: int | None = None) -> bool:
     end, longer = time.monotonic() + QUICK_SECONDS, job.estimate > QUICK_SECONDS
     while not job.future.done() and not (longer and job.partials) and time.monotonic() < end:
         job.wait_for_news(end)  # a longer run's results so far go on screen as soon as they come
+    drawing_starts()
     if not job.future.done():
         return True
     settle(Keys.JOB)

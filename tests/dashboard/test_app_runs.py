@@ -811,3 +811,32 @@ def test_a_run_cancelled_part_way_says_why_its_finished_trials_are_not_shown():
     job.done, job.partial = 2.0, whole[whole["trial"] < 2]
     assert _keep_without_references(job) == " It had done 2 of 6 trials. Only a whole run's results are kept: " \
                                             "fewer trials on Run give a quicker one."
+
+
+def test_a_wait_for_a_runs_first_results_is_not_counted_as_the_pages_drawing(monkeypatch):
+    """The page redraws its results so far no sooner than it took to draw (``DRAW_PACE``): Run's wait for the first
+    results (up to a second) counted as drawing held "So far, 1 of 50" on screen for 5 s while 13 trials ended."""
+    import pages.runs as runs
+
+    class Waiting:  # a run whose first results come 0.3 s after it starts
+        scenario, refused, estimate, partials, started = preset("caniou-mu10"), None, 10.0, 0, 0.0
+
+        class future:
+            @staticmethod
+            def done() -> bool:
+                return False
+
+        def start(self, *args, **kwargs) -> None:
+            self.started = time.monotonic()
+
+        def wait_for_news(self, end: float) -> None:
+            time.sleep(0.3)
+            self.partials = 1
+
+    monkeypatch.setattr(runs, "reuse", lambda scenario: None)
+    monkeypatch.setattr(runs, "wait_for_kernels", lambda model: None)
+    monkeypatch.setattr(runs.st, "session_state", {})
+    jobs._watched.page_started = time.monotonic()  # the page's script began
+    job = Waiting()
+    assert runs.start_run(job) is True  # it goes on, its first results in
+    assert jobs._watched.page_started >= job.started + 0.3  # the drawing counted from the end of the wait
