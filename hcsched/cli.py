@@ -21,12 +21,13 @@ from pathlib import Path
 from hcsched import reproduce as rp
 from hcsched.compare import change_words, compare_runs, comparison_csv
 from hcsched.errors import HcschedError, describe_error
-from hcsched.experiment import check_memory, estimate_seconds, progress_text, simulate
+from hcsched.experiment import check_memory, estimate_seconds, progress_text, simulate, work_seconds
 from hcsched.export import check_out, one_line, read_results_csv, results_csv
 from hcsched.formatting import interval_cell, readable_number
 from hcsched.heuristics import PLUGIN_ERRORS, get_heuristic, heuristic_names
 from hcsched.heuristics.plugins import load_plugin_file
 from hcsched.models import DEFAULT_MODEL, Command, get_model, model_names, warm_up
+from hcsched.paces import record
 from hcsched.presets import preset, preset_names, sweep_preset, sweep_preset_names
 from hcsched.report import changed_verdicts, paper_summary, read_claims, summary_line, update_readme, write_report
 from hcsched.runner import RunOptions, default_jobs, in_processes
@@ -425,6 +426,24 @@ def _compile(name: str) -> tuple[str, float]:
     return name, time.perf_counter() - t
 
 
+PACE_SECONDS = 0.6  # the estimated seconds of one core that measure_pace runs (a first trial before it, untimed)
+
+
+def measure_pace(name: str) -> float:
+    """The pace of model ``name`` on this machine (:mod:`hcsched.paces`): the seconds a run of its default preset
+    takes in this process over its cost estimate (:func:`~hcsched.experiment.work_seconds`), with trials enough for
+    ``PACE_SECONDS`` of estimate (the preset's at most), after one untimed trial (its kernels loaded)."""
+    model = get_model(name)
+    scenario = preset(model.default_preset)
+    per_trial = model.trial_seconds(scenario.spec, scenario.heuristics)
+    trials = max(1, min(scenario.trials, math.ceil(PACE_SECONDS / max(per_trial, 1e-9))))
+    simulate(scenario.replace(trials=1), jobs=1)
+    scenario = scenario.replace(trials=trials)
+    start = time.perf_counter()
+    simulate(scenario, jobs=1)
+    return (time.perf_counter() - start) / max(work_seconds(scenario), 1e-9)
+
+
 def cmd_warm_up(args) -> None:
     """Compile the models' numba kernels into numba's disk cache, the default model's first and the models in
     parallel processes: every later process (the dashboard's first Run, a test, a CLI run) loads them in well under
@@ -436,6 +455,13 @@ def cmd_warm_up(args) -> None:
     in_processes(_compile, names, jobs,
                  lambda _, done: print(f"{done[0]}: kernels ready in {done[1]:.1f} s", flush=True))
     print(f"compiled kernels are cached for later runs ({time.perf_counter() - start:.1f} s in all, {jobs} processes)")
+    paces = {}
+    for name in names:  # one at a time, the compilations over: each model's runs against its estimate, here
+        paces[name] = measure_pace(name)
+        print(f"{name}: runs take {paces[name]:.2f} times their estimate on this machine", flush=True)
+    where = record(paces)
+    print(f"the paces are kept in {where} (the dashboard's first estimates of each model)" if where else
+          "the paces could not be kept: no cache folder")
 
 
 def _run_option_arguments(parser: argparse.ArgumentParser) -> None:

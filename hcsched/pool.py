@@ -45,6 +45,7 @@ from typing import Any, BinaryIO
 
 from hcsched.cpu_share import worker_slowdown
 from hcsched.errors import HcschedError
+from hcsched.paces import measured_paces
 
 POLL_SECONDS = 0.05  # how often the library looks for finished work: a run's thread for its events (and calls its
 # poll), the runner for finished heuristic runs and chunks (hcsched.runner imports it)
@@ -297,14 +298,15 @@ class RunQueue:
     def pace(self, kind: str | None = None) -> float:
         """How many times its cost estimate a chunk of ``kind`` (a model's name) takes now: measured on the chunks of
         that kind finished lately (wall seconds over estimated seconds, each weighing less by e every
-        ``PACE_MEMORY_SECONDS``), else :meth:`machine_pace`. A machine loaded by other work, or a model whose chunks
-        take longer than its estimates, both show in it; one model's chunks never set another's pace."""
+        ``PACE_MEMORY_SECONDS``), else :meth:`machine_pace` times the model's pace on this machine as ``hcsched
+        warm-up`` measured it (:func:`hcsched.paces.measured_paces`). A machine loaded by other work, or a model
+        whose chunks take longer than its estimates, both show in it; one model's chunks never set another's pace."""
         with self._lock:
             wall, cost, when = self._paced.get(kind, (0.0, 0.0, 0.0))
         weight = math.exp(-(time.monotonic() - when) / PACE_MEMORY_SECONDS) if cost else 0.0
         if weight * cost >= 1.0:  # at least a second of chunks, as of now
             return max(0.2, wall / cost)
-        return self.machine_pace()
+        return self.machine_pace() * measured_paces().get(kind, 1.0)
 
     def forecast(self, seconds: float, work: float, jobs: int | None = None, kind: str | None = None) -> float:
         """The wall seconds of a new run of ``kind`` (a model's name) that a quiet machine would compute in

@@ -241,6 +241,11 @@ def test_warm_up_compiles_into_the_cache_folder_it_is_given(tmp_path):
     assert first.returncode == 0, first.stderr
     assert re.match(r"etc: kernels ready in [\d.]+ s\n", first.stdout)
     assert any(p.suffix == ".nbc" for p in tmp_path.rglob("*")), "no compiled kernel was cached"
+    # and its runs' pace against their estimate here, kept beside the kernels for the dashboard's first estimate
+    said = re.search(r"etc: runs take ([\d.]+) times their estimate on this machine\n", first.stdout)
+    assert said, first.stdout
+    kept = json.loads((tmp_path / "paces.json").read_text())
+    assert set(kept) == {"etc"} and kept["etc"] == pytest.approx(float(said[1]), abs=0.01)
     bad = subprocess.run([sys.executable, "-m", "hcsched", "warm-up", "--model", "nope"], env=env,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "'nope' is not allowed" in bad.stderr

@@ -159,7 +159,10 @@ def test_results_so_far_come_at_most_every_partial_seconds(monkeypatch):
 def test_the_pool_measures_its_pace_on_chunks_against_their_cost_estimate(pool, monkeypatch):
     """Chunks that sleep twice their estimate give a pace of about 2 for their kind, and leave another kind's pace to
     the machine's load; a run without estimates measures nothing."""
+    import hcsched.pool
+
     monkeypatch.setattr(Pool, "machine_pace", lambda self: 1.0)
+    monkeypatch.setattr(hcsched.pool, "measured_paces", dict)  # no pace measured by a warm-up here
     pool._paced = {}
     got = {}
     pool.run(_fn("sleep"), [(0.6,)] * 4, got.__setitem__, costs=[0.3] * 4, kind="value")
@@ -342,3 +345,41 @@ def test_known_rows_in_a_pool_showing_results_so_far_give_the_same_table(pool):
     assert again.to_csv() == simulate(scenario, jobs=1).to_csv()
     for table in seen:
         assert split_so_far(scenario, table)[2] == {}  # the references come with the first trials
+
+
+def test_a_models_first_pace_is_the_one_warm_up_measured_here_until_its_chunks_say_otherwise(pool, monkeypatch):
+    """The estimates' constants come from another machine: a first time-shared run here took 2.7 times its estimate.
+    Until a model's own chunks are measured, its pace is the machine's load times the pace ``hcsched warm-up``
+    measured for it; then the chunks'."""
+    import hcsched.pool
+
+    monkeypatch.setattr(Pool, "machine_pace", lambda self: 1.25)
+    monkeypatch.setattr(hcsched.pool, "measured_paces", lambda: {"timeshared": 2.5})
+    pool._paced = {}
+    assert pool.pace("timeshared") == pytest.approx(1.25 * 2.5)
+    assert pool.pace("value") == pool.pace() == 1.25  # a model not measured, or none named: the load alone
+    assert pool.forecast(4.0, 4.0, 2, "timeshared") == pytest.approx(1.25 * 2.5 * 4.0)
+    got = {}
+    pool.run(_fn("sleep"), [(0.3,)] * 4, got.__setitem__, costs=[0.3] * 4, kind="timeshared")
+    assert pool.pace("timeshared") == pytest.approx(1.0, rel=0.3)  # its chunks, measured: as estimated
+
+
+def test_the_paces_are_kept_beside_the_kernels_merged_and_read_within_their_limits(tmp_path, monkeypatch):
+    from hcsched import paces
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    paces.measured_paces.cache_clear()
+    assert paces.measured_paces() == {}  # none measured
+    assert paces.record({"etc": 9.0, "value": 1.234567}) == tmp_path / paces.FILE
+    assert paces.record({"value": 0.1}) == tmp_path / paces.FILE  # a later warm-up of one model keeps the others
+    assert paces.measured_paces() == {"etc": 4.0, "value": 0.5}  # at the nearer limit
+    (tmp_path / paces.FILE).write_text("not json")
+    paces.measured_paces.cache_clear()
+    assert paces.measured_paces() == {}  # a broken file is none
+    (tmp_path / paces.FILE).write_text('{"etc": "fast", "value": -1, "classes": 1.5}')
+    paces.measured_paces.cache_clear()
+    assert paces.measured_paces() == {"classes": 1.5}
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    paces.measured_paces.cache_clear()
+    assert paces.measured_paces() == {} and paces.record({"etc": 2.0}) is None
+    paces.measured_paces.cache_clear()
