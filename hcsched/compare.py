@@ -111,6 +111,8 @@ CHANGE_LEAD_WORDS = LINE_WORDS - AGAINST_WORDS
 #: Between a what-if's lead and whether the winner stays where the lead had no room for it: a paragraph break, so
 #: that a page shows the winner on the line below the lead (:meth:`RunComparison.change_summary`).
 WINNER_BELOW = "\n\n"
+#: A lead's clause on what a move all in one part leaves as it was (:meth:`RunComparison._carried_words`).
+REST_STAYS = "; the rest barely moves"
 #: A metric's plain words (:attr:`Metric.gloss`) of at most this many words read as its name in a lead ("the worst
 #: task's slowdown of sufferage"); longer ones are said beside its name, or below.
 GLOSS_AS_NAME = 4
@@ -832,7 +834,7 @@ class RunComparison:
         moved = f"{'falls' if c.change < 0 else 'rises'} {size_text(c.change, c.kind)}"
         rest = self._rest_pair(c, part[1], metric, share[2])
         if rest:  # what the what-if leaves as it was, with its values: the answer a manager reads first
-            return f"the best {metric_words(metric)} {moved}{why}; the rest barely moves ({rest})"
+            return f"the best {metric_words(metric)} {moved}{why}{REST_STAYS} ({rest})"
         return f"the best {metric_words(metric)} {moved}, for real{why}: {part[0].gloss}"  # real: share_why's own test
 
     def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
@@ -1213,7 +1215,7 @@ class RunComparison:
             why = self.share_why(self.headline, self.best)
             if not why or why not in lead:
                 return []
-            said = "; the rest barely moves (" in lead  # the lead says the rest's values: not again below
+            said = f"{REST_STAYS} (" in lead  # the lead says the rest's values (_carried_words): not again below
             return [self.part_why(self.headline, self.best, rest=not said),
                     *([f"{winner}."] if winner not in lead else [])]
         why = self.share_why(*found)
