@@ -1163,7 +1163,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         # the gloss would push out of the lead what it says without it (the interval, a name): said beside the lead
         gloss_text = f"{v.glossed[:1].upper()}{v.glossed[1:]}: {metric.gloss}."
         lead, detail, glosses = plain_lead, plain_detail, {}
-    said = _said([lead, _next_sentence(v, total), detail, _reference_sentence(v, metric, total)], names, glosses)
+    following = _next_sentence(v, total) or _worst_sentence(v, metric)
+    said = _said([lead, following, detail, _reference_sentence(v, metric, total)], names, glosses)
     text, next_text, detail, reference_text = (shortened(line, shorts) for line in said)
     v = dataclasses.replace(v, bare=tuple(dict.fromkeys(m.group(1) for m in _BARE.finditer(lead))))
     best_text = "" if v.best is None else _at(v.best_mean, metric)
@@ -1173,6 +1174,22 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
                                gloss_text=gloss_text, trade=_trade(v, metric),
                                trade_values=tuple((h, _trade_value(m, metric)) for h, m in v.averages
                                                   if metric.trade and math.isfinite(m)))
+
+
+def _worst_sentence(v: Verdict, metric: Metric) -> str:
+    """Where no benchmark is compared (a model that normalises to none), how much the choice matters: the clearly
+    worst heuristic, where it is not the runner-up the lead names and it averages 1.5 times the best's or more (two
+    thirds or less where higher is better), "The worst, mct, averages 20.6 tasks: 4.0 times as many." (Al-Azzoni and
+    Down's system B: the lead compared LPAS with KPB, 8% apart, and left MCT's fourfold backlog to the bars); ""
+    otherwise."""
+    if v.benchmark is not None or not v.behind or v.best is None:
+        return ""
+    worst = v.behind[-1]
+    mean = dict(v.averages).get(worst, math.nan)
+    cost = _cost(v, worst)
+    if (v.comparisons and worst == v.comparisons[0].other) or " times as " not in cost or not math.isfinite(mean):
+        return ""
+    return f"The worst, {worst}, averages {_at(mean, metric)}: {cost}."
 
 
 def _trade(v: Verdict, metric: Metric) -> str:
@@ -1624,6 +1641,9 @@ def _costs_lead(v: Verdict, label: str) -> str:
     return f" ({label}'s is {cost})" if cost else ""
 
 
+_AS = {"s": "long", "time units": "long", "tasks": "many"}  # "2.2 times as long", "4.0 times as many", else "high"
+
+
 def _cost(v: Verdict, label: str, of: str = "it") -> str:
     """:func:`_costs_lead`'s size alone: "2.2 times as long", "2.1% higher", "3.0 points lower", "40% of it" (``of``:
     what the share is of, "min-min's"); "" where :func:`_costs_lead` says nothing."""
@@ -1635,7 +1655,7 @@ def _cost(v: Verdict, label: str, of: str = "it") -> str:
         return f"{size_text(gap, 'points')} {'higher' if gap > 0 else 'lower'}"
     ratio = mine / best
     if ratio >= 1.5:
-        return f"{amount_text(ratio)} times as {'long' if v.unit in ('s', 'time units') else 'high'}"
+        return f"{amount_text(ratio)} times as {_AS.get(v.unit, 'high')}"
     if 0 < ratio <= 2 / 3:
         return f"{amount_text(100 * ratio)}% of {of}"
     gap = 100.0 * (ratio - 1.0)

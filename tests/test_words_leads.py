@@ -300,3 +300,25 @@ def test_a_group_lead_says_its_interval_inside_the_values_own_brackets():
     assert ") (" not in lead and "((" not in lead and "))" not in lead, lead
     assert re.search(r"average, [\d.]+ days \([\d,]+ s; 95% interval: [\d.]+–[\d.]+ days\)", lead), lead
     assert "and all 3 others tie with it" in lead, lead
+
+
+@pytest.mark.parametrize("mct, said", [
+    (20.0, "The worst, mct (minimum completion time), averages 20 tasks: 4.0 times as many."),
+    (6.0, ""),  # 1.2 times the best's: the bars say it
+])
+def test_without_a_benchmark_the_lead_says_how_far_behind_the_worst_is(mct, said):
+    """Al-Azzoni and Down's system B compares no benchmark: its lead said LPAS beat KPB by 8% and left MCT's
+    fourfold backlog to the bars. Where the worst is 1.5 times the best or more (and not the runner-up), a line
+    under the lead says how much the choice matters."""
+    rng = np.random.default_rng(3)
+    sc = preset("alazzoni-B")
+    means = {"mct": mct, "kpb (kbar=1)": 5.5, "lpas": 5.0}
+    rows = [{"trial": t, "heuristic": h.label, "mean_in_system": means[h.label] + rng.normal(0, 0.05),
+             "discount": 0.0, "mean_response": 0.4, "unstable": False}
+            for t in range(10) for h in sc.heuristics]
+    found = scenario_verdicts(sc, pd.DataFrame(rows))
+    assert found[0].best == "lpas" and found[0].next_text == said
+    if said:
+        from pages.results_view import lead_block
+
+        assert said in lead_block(sc, pd.DataFrame(rows), found)
