@@ -111,8 +111,8 @@ CHANGE_LEAD_WORDS = LINE_WORDS - AGAINST_WORDS
 #: Between a what-if's lead and whether the winner stays where the lead had no room for it: a paragraph break, so
 #: that a page shows the winner on the line below the lead (:meth:`RunComparison.change_summary`).
 WINNER_BELOW = "\n\n"
-#: A lead's clause on what a move all in one part leaves as it was (:meth:`RunComparison._carried_words`).
-REST_STAYS = "; the rest barely moves"
+#: A lead's words on what a move all in one part leaves as it was (:meth:`RunComparison._carried_words`).
+REST_STAYS = " barely moves without "
 #: A metric's plain words (:attr:`Metric.gloss`) of at most this many words read as its name in a lead ("the worst
 #: task's slowdown of sufferage"); longer ones are said beside its name, or below.
 GLOSS_AS_NAME = 4
@@ -820,22 +820,27 @@ class RunComparison:
             return f", as {a} {moved.split(' ')[0] if moved.startswith(('rises', 'falls')) else moved} while {b} stays"
         return f", as {a} {_moves(first)} and {b} {_moves(second)}"
 
-    def _carried_words(self, metric: Metric, c: Change) -> str:
+    def _carried_words(self, metric: Metric, c: Change, who: str = "") -> str:
         """Where one part of a share's numerator carries nine tenths of its move or more (:meth:`share_why`'s ", all
-        in ..."), the best's move, that it is real, where it is and why it moves alone, its part's
-        :attr:`Metric.gloss`: "the best value falls 3.8 points, for real, all in tasks that arrive before scoring
-        starts: their work before then earns nothing" (a manager read "twice the machines ... clearly worse" as more
-        machines hurting, and asked whether the fall is real); "" otherwise."""
+        in ..."), that the rest barely moves, with its values, then where the move is: "the best value barely moves
+        without tasks that arrive before scoring starts (87.1% → 87.3%); its 3.8-point fall is all in them" (a manager
+        read "twice the machines ... 91.3% → 87.4% (clearly worse)" as more machines hurting, while the window that
+        counts did not move); ``who``: whose value, "max-min's value" (by default the best's); without the rest's
+        values, the move, that it is real, where it is and why it moves alone (its part's :attr:`Metric.gloss`); ""
+        otherwise."""
         why = self.share_why(metric, c)
         share = next((x for x in self.shares if x[0] == metric.name), None)
         part = self._carrying(metric, c, share) if why.startswith(", all in ") and share else None
         if part is None or not part[0].gloss or math.isnan(c.change):
             return ""
-        moved = f"{'falls' if c.change < 0 else 'rises'} {size_text(c.change, c.kind)}"
+        who = who or f"the best {metric_words(metric)}"
+        fall = "fall" if c.change < 0 else "rise"
         rest = self._rest_pair(c, part[1], metric, share[2])
         if rest:  # what the what-if leaves as it was, with its values: the answer a manager reads first
-            return f"the best {metric_words(metric)} {moved}{why}{REST_STAYS} ({rest})"
-        return f"the best {metric_words(metric)} {moved}, for real{why}: {part[0].gloss}"  # real: share_why's own test
+            size = size_text(c.change, c.kind).replace(" points", "-point").replace(" point", "-point")
+            return f"{who}{REST_STAYS}{why.removeprefix(', all in ')} ({rest}); its {size} {fall} is all in them"
+        moved = f"{'falls' if c.change < 0 else 'rises'} {size_text(c.change, c.kind)}"
+        return f"{who} {moved}, for real{why}: {part[0].gloss}"  # real: share_why's own test
 
     def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
         """The part of the share's numerator (a metric whose ``part_of`` names it) that moved for real with three
@@ -969,6 +974,10 @@ class RunComparison:
         if old is not None:
             return self._best_parts(old, short)
         said, named, though = self._fitted(short, metric, c)
+        carried = self._carried_words(metric, c, f"{c.before_label}'s {metric_words(metric)}") \
+            if c.before_label == c.after_label and metric.name == self.headline.name else ""
+        if carried and word_count(f"{self._what(1, short)}: {carried}.") <= CHANGE_LEAD_WORDS:
+            said, named, though = carried, metric_words(metric), ""  # the rest that stays first, then where it moved
         lead, rest = self._opening(short, said)
         if not though and self._though(metric, c).startswith(", with no real change"):  # said below, not lost
             rest.append(f"No real change in {metric_words(self.headline)}.")
@@ -1213,13 +1222,14 @@ class RunComparison:
         if self._old_winner() is not None:  # the winner is said in its lead, or left out for why the share moved
             winner = self.winner_words(short=True)
             why = self.share_why(self.headline, self.best)
-            if not why or why not in lead:
+            said = REST_STAYS in lead  # the lead says the rest's values (_carried_words): not again below
+            if not why or (why not in lead and not said):
                 return []
-            said = f"{REST_STAYS} (" in lead  # the lead says the rest's values (_carried_words): not again below
             return [self.part_why(self.headline, self.best, rest=not said),
                     *([f"{winner}."] if winner not in lead else [])]
         why = self.share_why(*found)
-        below = [self.part_why(*found)] if why and why in lead else []
+        carried = REST_STAYS in lead  # the lead says the rest's values (_carried_words): not again below
+        below = [self.part_why(*found, rest=not carried)] if why and (why in lead or carried) else []
         on = "" if found[0].name == self.headline.name else metric_words(self.headline)
         if on:  # the line leads with another metric: who wins on it after the change, first, and on both where the
             led = self.winner_words(metric_words(found[0]), metric=found[0].name)  # same words say both
@@ -1259,7 +1269,8 @@ class RunComparison:
                 return f"{b.label} wins{where}, where before, no heuristic kept up"
             return f"{b.label} has the best average{where}, not told apart from {b.runner_up}"
         if short and not b.clear:
-            return f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more"
+            now = f"; {b.label} now has the best average" if a.label != b.label and " and " not in on else ""
+            return (f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more") + now
         if short and a.label != b.label:  # a new winner: never left out of a lead for want of words
             return f"{b.label} now wins{where}" + ("" if b.tiny is None else f", but by only {b.tiny}")  # as its lead
         if a.label == b.label:

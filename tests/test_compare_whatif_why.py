@@ -74,8 +74,8 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     line = cmp.change_summary()
     # the rest's values in the lead (a manager read "falls 3.7 points, for real" as more machines hurting, where
     # the value that counts barely moves), why the part moves below it, once
-    assert line == ("twice the machines: the best value falls 3.8 points, all in tasks that arrive before scoring "
-                    "starts; the rest barely moves (87.1% → 87.3%).\n\nThe best value: max-min "
+    assert line == ("twice the machines: the best value barely moves without tasks that arrive before scoring "
+                    "starts (87.1% → 87.3%); its 3.8-point fall is all in them.\n\nThe best value: max-min "
                     "(latest-finishing task first) 91.4% → max-max (most worth per second of work first) 87.6%. Value "
                     "of tasks that arrive before scoring starts: max-min 4.3% → max-max 0.35% of the upper bound "
                     "(their work before then earns nothing). Max-max now wins."), line
