@@ -296,9 +296,11 @@ def progress_text(done: float, total: int, word: str, elapsed: float, estimate: 
     something is done; with one and nothing done yet, the estimate less the time elapsed. Never negative, said in
     :func:`duration_words`; under half a second: "finishing".
     """
+    text = progress_count(done, total, word, shown)
+    if done >= total:  # every trial in: what is left is putting them together (and a page's drawing them), no count
+        return f"{text}; putting the results together"
     if left is None:
         left = _blended_left(done, total, elapsed, estimate)
-    text = progress_count(done, total, word, shown)
     if left is None:
         return text
     return text + (", finishing" if left < 0.5 else f", about {duration_words(left)} left")

@@ -458,7 +458,9 @@ class Job:
             left = self.countdown.left(forecast, now)
         late = Countdown.late(left, forecast)
         mine = shown[0] if shown is not None and not shown[1] else None  # one count on the page: the lead's
-        if late or (held and left is None):  # no number: it would rise, or there is none yet
+        if self.done >= self.total:  # every trial in: "...; putting the results together", never late nor a count
+            text = progress_text(self.done, self.total, self.word, now - self.started, shown=mine)
+        elif late or (held and left is None):  # no number: it would rise, or there is none yet
             text = progress_count(self.done, self.total, self.word, mine)
             text += ", taking longer than estimated" if late else ""
         else:

@@ -221,8 +221,8 @@ def estimate_note(job: Job) -> None:
                    "between pages, reload, and cancel it.")
     else:
         compiles = not warm_kernels().ready[job.scenario.model].is_set()  # said only while they may still compile
-        st.caption(estimate_words(job.estimate) + (" (more on the first run, which compiles the kernels)" if compiles
-                                                   else "") + ".")
+        loading = " (more while its kernels load, or compile after an install)" if compiles else ""
+        st.caption(f"{estimate_words(job.estimate)}{loading}.")
 
 
 def estimate_words(seconds: float) -> str:

@@ -110,7 +110,8 @@ def test_progress_is_said_in_the_models_word_in_whole_trials():
 
     assert progress_text(3.5, 50, "replication", 7.0) == "3 of 50 replications done, about 93 s left"
     assert progress_text(0, 10, "simulation", 1.0) == "0 of 10 simulations done"
-    assert progress_text(4.0, 4, "trial", 2.0) == "4 of 4 trials done, finishing"  # never "about 0 s left"
+    assert progress_text(4.0, 4, "trial", 2.0) == "4 of 4 trials done; putting the results together"  # never
+    # "about 0 s left", nor a count of a bar that reads as stuck ("20 of 20 trials done, about 1 s left")
     assert progress_text(0.9, 30, "trial", 0.9).startswith("0 of 30 trials done, about 29 s left")
     assert progress_text(15.7, 16, "trial", 15.7).startswith("15 of 16 trials done")
 
@@ -123,7 +124,7 @@ def test_progress_blends_the_estimate_with_the_pace_as_trials_complete():
 
     def left(done, total, elapsed, estimate=None):
         text = progress_text(done, total, "trial", elapsed, estimate)
-        if text.endswith(", finishing"):  # under half a second
+        if text.endswith((", finishing", "; putting the results together")):  # under half a second, or all done
             return 0.0
         if "left" not in text:
             return None

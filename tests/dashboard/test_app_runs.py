@@ -617,7 +617,9 @@ def test_the_estimation_run_of_the_fourth_tryout_counts_down_from_its_estimate_a
         said.append(_seconds_left(bar.text))
     assert said[0] == 40, said  # the estimate said beside Run, less the 1.8 s gone
     assert said == sorted(said, reverse=True), said  # it only counts down
-    assert said[-2] == 2 and bar.text == "30 of 30 trials done, finishing", said  # the charts, then never "0 s"
+    # every trial in: the Gantt chart's trial and the charts left, said without a count (a full bar that said "20 of
+    # 20 trials done, about 1 s left" for seconds read as stuck), never "0 s"
+    assert bar.text == "30 of 30 trials done; putting the results together", said
     release.set()
 
 
@@ -635,7 +637,7 @@ def test_the_timeshared_run_of_the_fifth_tryout_counts_down_and_then_says_it_is_
     assert said[1] == "0 of 50 trials done, about 3 s left", said  # lower by over 25%: taken
     assert [_seconds_left(t) for t in said] == sorted((_seconds_left(t) for t in said), reverse=True), said
     assert said[3] == said[4].replace("30 of", "1 of") == "1 of 50 trials done, taking longer than estimated"
-    assert said[-1] == "50 of 50 trials done, finishing"
+    assert said[-1] == "50 of 50 trials done; putting the results together"
     release.set()
 
 
@@ -655,7 +657,7 @@ def test_a_what_if_that_waits_for_a_worker_counts_down_only_once_it_runs(monkeyp
     assert all(t.startswith("0 of 50 trials done; waiting for a worker: another run holds both workers")
                for t in texts[:3]), texts  # no count while it waits
     assert texts[3:] == ["0 of 50 trials done, about 2 s left", "20 of 50 trials done, about 1 s left",
-                         "50 of 50 trials done, finishing"], texts
+                         "50 of 50 trials done; putting the results together"], texts
     assert shares[:3] == [0.0] * 3 and shares[3:] == sorted(shares[3:]) and shares[4] > 0.4, shares
     release.set()
 
@@ -688,7 +690,7 @@ def test_the_bar_starts_from_the_estimate_said_beside_run(monkeypatch):
     assert bar.text == "0 of 30 trials done, about 3 s left", bar.text
     _Clock.now, job.done, pool.forecast = 4.0, 30, None  # every trial done, the answer on its way
     job.draw(bar, warning, (16, ""))
-    assert bar.text == "30 of 30 trials done, 16 shown below, finishing", bar.text
+    assert bar.text == "30 of 30 trials done, 16 shown below; putting the results together", bar.text
     release.set()
 
 
@@ -762,7 +764,7 @@ def test_the_estimate_says_the_first_run_compiles_only_while_the_kernels_are_not
     monkeypatch.setattr("pages.widgets.warm_kernels", lambda: type("W", (), {"ready": defaultdict(lambda: event)})())
     monkeypatch.setattr("pages.runs.run_estimate", lambda *args, **kw: 27.04)
     at = app(scenario=preset("page-system-a"))
-    compiles = "Estimated time: about 27 s (more on the first run, which compiles the kernels)."
+    compiles = "Estimated time: about 27 s (more while its kernels load, or compile after an install)."
     assert (compiles in _notes(at)) != ready and ("Estimated time: about 27 s." in _notes(at)) == ready
 
 
