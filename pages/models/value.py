@@ -21,7 +21,6 @@ from hcsched.models.value import MODEL
 from hcsched.models.value.charts import (
     DEADLINES_TEXT,
     DEADLINES_WORDS,
-    EARLY_WHY,
     EARLY_WORDS,
     UB_MEANS,
     UB_WORDS,
@@ -29,6 +28,7 @@ from hcsched.models.value.charts import (
     WINDOW_WORDS,
     early_shares,
     gantt,
+    grey_leads,
     outcome_bars,
     outcome_table,
     task_frame,
@@ -156,8 +156,12 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     early = early_shares(results)
     st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references, early),
                     key=f"{key}_v_pct", width="stretch")
-    grey = (f" The grey end of each bar is the value of {EARLY_WORDS}: {EARLY_WHY}, so a lead made there is not "
-            "made in the window that counts." if early else "")
+    grey = (f" The grey end of each bar is what the {EARLY_WORDS} earn once it has started (their work before then "
+            "earns nothing); the solid part, what the later tasks earn. A lead made in the grey comes from how the "
+            "start-up tasks are carried into the window. "
+            + " ".join(grey_leads(dict(zip(summary["heuristic"], summary["value_pct_ub"], strict=True)), early,
+                                  list(references)))
+            if early else "")
     hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
                "whole trial knowing every arrival in advance; no online heuristic can, so they are "
                "references, not contenders." if references else "")
