@@ -87,9 +87,10 @@ def _metric_choice(cmp: RunComparison, key: str, pair: tuple[str, str]):
 
 
 def comparison_table(cmp: RunComparison) -> pd.DataFrame:
-    """Every metric and heuristic as people read it: both means with units, the change with its interval."""
+    """Every metric and heuristic as people read it: both means with their units (so the metric is named without
+    one: "Makespan" over "7.3 days (633,000 s)", never "Makespan (s)"), the change with its interval."""
     by = {m.name: m for m in cmp.metrics}
-    return pd.DataFrame([{"heuristic": c.heuristic, "metric": by[c.metric].label,
+    return pd.DataFrame([{"heuristic": c.heuristic, "metric": by[c.metric].title,
                           "change [95% interval]": change_words(c),
                           "before": readable(c.before, by[c.metric]), "after": readable(c.after, by[c.metric])}
                          for c in cmp.changes])

@@ -633,3 +633,18 @@ def test_a_line_says_every_time_of_a_metric_in_one_unit_the_least_means():
     lead, rest = cmp.change_parts()
     assert "mean flow time of mct 16 → 24 hours" in lead, lead
     assert any("16 → 24 hours (57,600 → 86,400 s)" in x for x in rest), rest  # the figures below: the lead's unit
+
+
+def test_the_comparison_table_names_a_metric_without_a_unit_its_values_say_themselves():
+    """The 19th tryout: a "Makespan (s)" row whose values read "7.3 days (633,000 s)"."""
+    pytest.importorskip("streamlit")
+    from pages.compare_view import comparison_table
+
+    base = small()
+    fast = _twice_the_rate(base)
+    hours = [16 * 3600.0 * x for x in (1.0, 1.1, 0.9, 1.0, 1.0, 1.0, 1.2, 0.8)]
+    table = comparison_table(compare_runs(base, _results(base, BEFORE[0], hours), fast,
+                                          _results(fast, FASTER, [1.5 * x for x in hours])))
+    flow = table[table["metric"] == "Mean flow time"]
+    assert not flow.empty and "Mean flow time (s)" not in set(table["metric"])
+    assert flow["before"].iloc[0].startswith("16 hours (57,600 s)"), flow["before"].iloc[0]
