@@ -383,3 +383,16 @@ def test_the_paces_are_kept_beside_the_kernels_merged_and_read_within_their_limi
     paces.measured_paces.cache_clear()
     assert paces.measured_paces() == {} and paces.record({"etc": 2.0}) is None
     paces.measured_paces.cache_clear()
+
+
+def test_a_run_that_shows_its_results_so_far_cuts_its_trials_finer():
+    """Chunks of 7 of caniou-mu10's 50 trials left its page at "So far, 9 of 50" while 44 were done: a run showing
+    its results so far cuts them at half the seconds and eight chunks a worker at least; the plain run as before."""
+    import hcsched.experiment as experiment
+
+    scenario = preset("caniou-mu10")
+    quick = experiment.chunk_plan(scenario, 50, 2, quick_start=True)
+    plain = experiment.chunk_plan(scenario, 50, 2)
+    assert max(c.stop - c.first for c in quick) <= 4 < max(c.stop - c.first for c in plain) == 7
+    assert len(quick) >= 8 * 2 - 2 and [(c.first, c.stop) for c in quick[:2]] == [(0, 1), (1, 2)]
+    assert experiment.trials_per_chunk(0.001, 100, 2, **experiment.QUICK_CHUNKS) == 7  # 100 / 16, rounded up
