@@ -1016,13 +1016,14 @@ class RunComparison:
         on = "" if metric.name == self.headline.name else metric_words(self.headline)
         room = word_count(self.winner_words(on, short=True))
         fits = lambda said, r: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS - r  # noqa: E731
+        unit = self.time_unit(metric)  # once, not for every form tried
         for tails, why in self._tails(metric, c):
-            found = [(f"{n} of {_lead_pair(c, metric, *form, unit=self.time_unit(metric))}{tail}", n, tail)
+            found = [(f"{n} of {_lead_pair(c, metric, *form, unit=unit)}{tail}", n, tail)
                      for n in names for tail in tails for form in _forms(tail, why)]
             hit = next((x for r in (room, 0) for x in found if fits(x[0], r)), None)
             if hit is not None:
                 return hit
-        return f"{names[-1]} of {_lead_pair(c, metric, unit=self.time_unit(metric))}", names[-1], ""
+        return f"{names[-1]} of {_lead_pair(c, metric, unit=unit)}", names[-1], ""
 
     def _tails(self, metric: Metric, c: Change) -> list[tuple[list[str], bool]]:
         """What a lead may say after its change, each group of forms tried in turn, with whether it says why a
