@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hcsched.pool import WORKER_NICE
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -36,9 +38,12 @@ class Cluster:
         self.workers: list[subprocess.Popen] = []
 
     def add_worker(self) -> subprocess.Popen:
-        worker = subprocess.Popen([self.dask, "worker", self.address, "--nworkers", "1", "--nthreads", "1",
-                                   "--no-dashboard"], stdout=self.log, stderr=self.log, env=self.env,
-                                  start_new_session=True)  # its own group: killed with its nanny's child
+        """A ``dask worker`` of one process and one thread, at the priority the dashboard's own pool gives its workers
+        (``nice -n 10``, as docs/deployment.md says to start workers on the dashboard's machine): here they stand in
+        for other machines' cores, which would not take the server's and the browser's time."""
+        worker = subprocess.Popen(["nice", "-n", str(WORKER_NICE), self.dask, "worker", self.address, "--nworkers",
+                                   "1", "--nthreads", "1", "--no-dashboard"], stdout=self.log, stderr=self.log,
+                                  env=self.env, start_new_session=True)  # its own group: killed with its nanny's child
         self.workers.append(worker)
         return worker
 
