@@ -191,13 +191,25 @@ def seconds_number(value: float) -> str:
     return f"{round(value, digits):,.0f}"
 
 
-def minutes_beside(seconds: float) -> str:
+def minutes_beside(seconds: float, span: float | None = None) -> str:
     """Seconds as minutes from a minute, hours from an hour (:func:`time_span`), the seconds beside them so that a
-    page saying minutes and a chart in seconds agree: "4.2 hours (15,000 s)", "10 min (600 s)", "45 s"."""
+    page saying minutes and a chart in seconds agree: "4.2 hours (15,000 s)", "10 min (600 s)", "45 s". ``span``:
+    the times said together (a scenario's window and its length) in the unit of this longest one, so that one
+    scenario's times share a unit: minutes up to ten hours, "10 min (600 s)" and "250 min (15,000 s)", not "10 min"
+    beside "4.2 hours"."""
     text = f"{seconds_number(seconds)} s"
-    if abs(seconds) >= 3600.0:
-        return f"{time_span(seconds)} ({text})"
-    return f"{seconds / 60:,.3g} min ({text})" if abs(seconds) >= 60 else text
+    if span is None:
+        return f"{time_span(seconds)} ({text})" if abs(seconds) >= 3600.0 else \
+            f"{seconds / 60:,.3g} min ({text})" if abs(seconds) >= 60 else text
+    if abs(span) < 60:
+        return text
+    if abs(span) < MINUTES_UP_TO:
+        return f"{seconds / 60:,.3g} min ({text})"
+    scale, word = span_unit(span) if abs(span) >= 10 * 86400.0 else (3600.0, "hours")
+    return f"{amount_text(seconds / scale)} {word} ({text})"
+
+
+MINUTES_UP_TO = 10 * 3600.0  # times said together are said in minutes while the longest is shorter, then in hours
 
 
 def time_span(seconds: float) -> str:

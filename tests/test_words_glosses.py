@@ -146,15 +146,19 @@ def test_the_value_models_times_agree_in_seconds_with_minutes_beside_and_no_sect
     value = get_model("value")
     spec = preset("kim-loose-high-heavy").spec
     assert minutes_beside(15_000) == "4.2 hours (15,000 s)" and minutes_beside(45) == "45 s"
+    assert minutes_beside(600, 15_000) == "10 min (600 s)" and minutes_beside(15_000, 15_000) == "250 min (15,000 s)"
+    assert minutes_beside(18_000, 180_000) == "5.0 hours (18,000 s)" and minutes_beside(30, 40) == "30 s"
+    # one unit for a scenario's times: a tryout read "10 min (600 s) to 4.2 hours (15,000 s)" as two scales
     assert value.headline(spec) == ("score: the total value earned from 10 min (600 s) "
-                                    "to 4.2 hours (15,000 s), as % of the upper bound on value")
-    assert "about 1,329 tasks over 4.2 hours (15,000 s)" in value.describe(spec)  # thousands as in the times
+                                    "to 250 min (15,000 s), as % of the upper bound on value")
+    assert "about 1,329 tasks over 250 min (15,000 s)" in value.describe(spec)  # thousands as in the times
+    assert "over 250 minutes (15,000 s)" in preset("kim-loose-high-heavy").description
     assert DEADLINES_TEXT.startswith("Each task has three soft deadlines: finishing by the first")  # no D100
     assert "section" not in DEADLINES_TEXT
     frame = task_frame(_one_run(spec))
     fig = gantt(frame, spec.machines, marks=(600.0, 15_000.0))  # the paper's window, beside a short run's tasks
     assert [a.text for a in fig.layout.annotations] == ["window start, 10 min (600 s)",
-                                                        "window end, 4.2 hours (15,000 s)"]
+                                                        "window end, 250 min (15,000 s)"]
 
 
 def _one_run(spec):

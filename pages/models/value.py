@@ -126,8 +126,8 @@ def window_note(frame: pd.DataFrame, window) -> str:
     starts.
     ``frame``: :func:`task_frame` of the run; ``window``: its (B, E)."""
     b, e = window
-    text = (f"The {VALUE_WORDS} counts only the work done inside {WINDOW_WORDS}: from {minutes_beside(b)} to "
-            f"{minutes_beside(e)}, the dotted lines. Work done before {b:,g} s earns nothing.")
+    text = (f"The {VALUE_WORDS} counts only the work done inside {WINDOW_WORDS}: from {minutes_beside(b, e)} to "
+            f"{minutes_beside(e, e)}, the dotted lines. Work done before then earns nothing.")
     started = frame.dropna(subset=["start"])
     if started.empty:
         return text

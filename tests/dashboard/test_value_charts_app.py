@@ -63,8 +63,8 @@ def test_results_page_outcomes_colours_titles_and_the_window_note():
     notes = [c.value for c in at.caption if "counts only the work done inside" in c.value]
     assert len(notes) == 1
     b, e = sc.spec.window
-    assert f"from {b / 60:g} min ({b:,g} s) to {e / 3600:.1f} hours ({e:,g} s)" in notes[0]  # minutes, hours beside
-    assert f"before {b:,g} s earns nothing" in notes[0]
+    assert f"from {b / 60:g} min ({b:,g} s) to {e / 60:g} min ({e:,g} s)" in notes[0]  # one unit, seconds beside
+    assert "before then earns nothing" in notes[0]
     assert "start their first tasks between" in notes[0] and "GA" in notes[0]
     at.selectbox(key="results_v_gantt_h").set_value("max-max").run()  # a dynamic heuristic starts at once
     notes = [c.value for c in at.caption if "counts only the work done inside" in c.value]
@@ -117,7 +117,7 @@ def test_the_symbols_v_ub_b_e_come_after_their_words_on_results_and_home():
         assert sum("total value earned" in x for x in texts) >= 3, page  # the headline, the glossary, one trial
         assert any("upper bound on value" in x and "finishing at once" in x for x in texts), page
         assert not any("(V)" in x or "(UB)" in x for x in texts if "\n" not in x), page  # words alone in the lines
-        assert any("value earned from 10 min (600 s) to 4.2 hours (15,000 s)" in x for x in texts), page
+        assert any("value earned from 10 min (600 s) to 250 min (15,000 s)" in x for x in texts), page
         assert not [w for x in texts for w in _symbols_after_words(x)], (page, [w for x in texts
                                                                                for w in _symbols_after_words(x)])
     figs = plotly_charts(at)  # and on the charts: the bound's line, the window's dotted lines

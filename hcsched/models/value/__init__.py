@@ -112,7 +112,8 @@ class ValueModel(Model):
         return spec.spec_to_dict(s)
 
     def describe(self, s: spec.ValueSpec) -> str:
-        return (f"{s.machines} machines, about {s.expected_tasks:,.0f} tasks over {minutes_beside(s.duration)}, "
+        over = minutes_beside(s.duration, s.stop)  # in the unit of the window's times (:meth:`headline`)
+        return (f"{s.machines} machines, about {s.expected_tasks:,.0f} tasks over {over}, "
                 f"{s.heterogeneity} heterogeneity, {s.deadlines} deadlines, {s.weighting} weighting")
 
     def scale(self, s: spec.ValueSpec) -> tuple[int, int]:
@@ -122,8 +123,8 @@ class ValueModel(Model):
 
     def headline(self, s: spec.ValueSpec) -> str:
         B, E = s.window
-        return (f"score: the total value earned from {minutes_beside(B)} to "
-                f"{minutes_beside(E)}, as % of the upper bound on value")
+        return (f"score: the total value earned from {minutes_beside(B, s.stop)} to "
+                f"{minutes_beside(E, s.stop)}, as % of the upper bound on value")
 
     def workload(self, s: spec.ValueSpec, seed_seq: np.random.SeedSequence) -> ValueWorkload:
         return make_workload(s, seed_seq)

@@ -88,7 +88,7 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
                            + OUTCOME_MEANINGS[outcome] + "<extra>" + OUTCOME_LABELS[outcome] + "</extra>")))
     for x, text, side in zip(marks if marks is not None else (), ("window start", "window end"),
                              ("top right", "top left"), strict=False):
-        text = f"{text}, {minutes_beside(x)}"
+        text = f"{text}, {minutes_beside(x, max(marks))}"  # both in one unit
         if window is None or window[0] <= x <= window[1]:  # a mark outside the window would stretch the axis
             fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text, annotation_position=side)
     never = int((frame["outcome"] == "never_started").sum())

@@ -25,7 +25,7 @@ def kim(deadlines: str, heterogeneity: str, weighting: str, trials: int = TRIALS
     figure = "2" if deadlines == "loose" else "3"
     return Scenario.from_dict({
         "name": f"kim-{deadlines}-{heterogeneity}-{weighting}", "model": "value",
-        "description": f"Tasks of three priorities arrive in three bursts over 4.2 hours (15,000 s) at 8 machines of "
+        "description": f"Tasks of three priorities arrive in three bursts over 250 minutes (15,000 s) at 8 machines of "
                        f"{SPEEDS[heterogeneity]} speeds; a task is worth less the later it ends after its "
                        f"{deadlines} deadlines. Score: the value earned, as % of the most possible. "
                        f"Kim et al. 2007, Fig. {figure}: deadlines {MULTIPLIERS[deadlines]} times 2.4 min beyond a "
