@@ -63,6 +63,7 @@ from hcsched.formatting import (
     said_value,
     sentence_start,
     share_words,
+    time_span,
 )
 from hcsched.heuristics import get_heuristic, heuristic_title, label_parts, told_apart
 from hcsched.metrics import Metric
@@ -422,10 +423,13 @@ def of_what(metric: Metric) -> str:
 
 
 def _at(x: float, metric: Metric) -> str:
-    """A value in a sentence: "6.2 days (535,000 s)", "90.9% of the upper bound", "27.1 times its run time alone"
+    """A value in a sentence: "6.2 days", "90.9% of the upper bound", "27.1 times its run time alone"
     (:func:`hcsched.formatting.said_value`); a unit word the metric's name already says is not said twice ("the
-    lowest average backlog at 5.16", not "at 5.16 tasks"; a symbol such as "s" always stays)."""
-    text = said_value(x, metric)
+    lowest average backlog at 5.16", not "at 5.16 tasks"; a symbol such as "s" always stays). A time from an hour is
+    said in hours or days alone, as the charts' axes say it: a tryout found "6.2 days (535,000 s)" one number too many
+    in a lead (the table and the charts' hovers keep the seconds)."""
+    span = time_span(x) if metric.unit == "s" and not metric.said and math.isfinite(x) else ""
+    text = span or said_value(x, metric)
     unit = f" {metric.unit}"
     if len(metric.unit) > 1 and re.search(rf"\b{re.escape(metric.unit)}\b", metric.title, re.IGNORECASE) \
             and text.endswith(unit):

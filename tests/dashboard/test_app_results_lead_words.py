@@ -101,7 +101,7 @@ def test_a_trade_off_too_long_for_one_sentence_is_said_in_two():
     assert found[0].best == "sufferage"
     line = trade_off(found)
     assert line == ("But min-min (soonest-finishing task first) has the lowest mean flow time (a task's time from "
-                    "arrival to finish, averaged) at 5.1 hours (18,400 s). It also has the lowest max stretch (the "
+                    "arrival to finish, averaged) at 5.1 hours. It also has the lowest max stretch (the "
                     "worst task's slowdown) at 20.2 times its run time alone."), line
     assert all(word_count(s) <= LEAD_WORDS for s in sentences(line))
 
