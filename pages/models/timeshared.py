@@ -133,8 +133,8 @@ def tolerance_words(seconds: float) -> str:
 
 
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
-    """The makespan bars (the scenario's question), then the gain on makespan against the benchmark, the other gains
-    folded away, and % of tasks finishing sooner / at the same time / later than the benchmark, stacked per
+    """The makespan bars (the scenario's question), then the gain on makespan against the benchmark (the lead's
+    number), the other gains folded away, and % of tasks finishing sooner / at the same time / later than the benchmark, stacked per
     heuristic; every chart names each heuristic's rule in words under its name."""
     labels = [h.label for h in scenario.heuristics]
     what_the_names_mean(scenario, key, SYMBOLS)
@@ -148,11 +148,12 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     st.caption("Each heuristic against the benchmark on the same trials: the gain on makespan, on the other "
                "metrics, and the tasks finishing sooner. They need not agree with the makespan or with each other: a "
                "heuristic can finish the last task sooner and still keep some tasks waiting longer.")
-    with st.expander(f"Gain on makespan against {ref}", expanded=False):
-        st.plotly_chart(gain_bars(summary, [MODEL.metric(GAIN_FIRST)], scenario.spec.reference, colors, references),
-                        key=f"{key}_ts_gain", width="stretch")
-        st.caption(f"100 x (the benchmark's makespan - this heuristic's) / the benchmark's, on the same "
-                   f"{MODEL.trial_word}s (section 6.1): positive is better, 0 is as good as {ref}.")
+    # open, not folded: the lead's "beat the benchmark by about 8.9%" is this chart's number, which the makespan
+    # bars from zero (0, 1, 2 hours) hid
+    st.plotly_chart(gain_bars(summary, [MODEL.metric(GAIN_FIRST)], scenario.spec.reference, colors, references),
+                    key=f"{key}_ts_gain", width="stretch")
+    st.caption(f"Gain on makespan: 100 x (the benchmark's makespan - this heuristic's) / the benchmark's, on the same "
+               f"{MODEL.trial_word}s (section 6.1): positive is better, 0 is as good as {ref}.")
     with st.expander(GAINS_OTHER, expanded=False):
         st.plotly_chart(gain_bars(summary, [MODEL.metric(m) for m in GAINS_FOLDED], scenario.spec.reference, colors,
                                   references),

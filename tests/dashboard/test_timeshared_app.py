@@ -141,11 +141,13 @@ def test_results_page_leads_with_the_makespan_gain_and_folds_the_rest():
         axes = [v for k, v in fig["layout"].items() if k.startswith("xaxis")]
         assert all(a["ticksuffix"] == "%" and a["title"]["text"] == "gain (%)" for a in axes)
     assert "Against the benchmark netsolve-mct: the paper's measures" in [h.value for h in at.subheader]
-    # the shared bars answer the scenario's question alone (makespan); the measures against the benchmark are folded
+    # the shared bars answer the scenario's question alone (makespan), then the gain on it that the lead says, open
+    # (bars from zero hid an 8.9% gain); the other measures against the benchmark are folded
     assert panel_titles(figs[0]) == ["Makespan (h)"]  # its axis in hours, as the lead says 1.9 hours
-    for label, panels in (("Gain on makespan against netsolve-mct", [["Gain on makespan"]]),
-                          ("Gains on the other metrics",
-                           [["Total flow time", "Max flow time", "Max stretch"]])):
+    assert panel_titles(figs[1]) == ["Gain on makespan"]
+    assert not any("Gain on makespan" in e.label for e in at.expander)
+    for label, panels in (("Gains on the other metrics",
+                           [["Total flow time", "Max flow time", "Max stretch"]]),):
         folded = next(e for e in at.expander if e.label == label)
         assert not folded.proto.expanded
         assert [panel_titles(json.loads(c.proto.spec)) for c in folded.get("plotly_chart")] == panels
