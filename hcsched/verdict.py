@@ -240,6 +240,7 @@ class Verdict:
     next_benchmark: tuple[tuple[str, Comparison], ...] = ()
     averages: tuple[tuple[str, float], ...] = ()  # every heuristic's mean, references too
     unit: str = ""  # the metric's (:attr:`Metric.unit`)
+    trade_beside: str = ""  # how that line says the lead's winner's value (:attr:`Metric.trade_beside`)
     trade_values: tuple[tuple[str, str], ...] = ()  # each heuristic's value as :attr:`trade` says it, where it has one
     next_text: str = ""  # its sentence, where the group beats the benchmark and so does it (:func:`_next_sentence`)
     #: where the best's lead over the runner-up is all in one part of the metric (:func:`_carried`): that part in
@@ -1175,7 +1176,7 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
     return dataclasses.replace(v, text=text, next_text=next_text, detail=detail, reference_text=reference_text,
                                gloss=metric.gloss,
                                connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()),
-                               gloss_text=gloss_text, trade=_trade(v, metric),
+                               gloss_text=gloss_text, trade=_trade(v, metric), trade_beside=metric.trade_beside,
                                trade_values=tuple((h, _trade_value(m, metric)) for h, m in v.averages
                                                   if metric.trade and math.isfinite(m)))
 
@@ -1218,14 +1219,16 @@ def _trade_value(x: float, metric: Metric) -> str:
 
 def _traded(v: Verdict, label: str) -> str:
     """A trade clause (:attr:`Verdict.trade`) sized against ``label``, the lead's winner, by its own value: "... it
-    skips the load check on half of the machines (lpas: only 19%)" (a manager could not tell whether
-    the messages matter), inside the clause's own brackets where it ends with one; the clause as it is without a
-    value of ``label``."""
+    skips the load check on half of the machines, lpas on only 19%" (a manager could not tell whether the messages
+    matter) as the metric says it beside (:attr:`Metric.trade_beside`), else in brackets, the clause's own where it
+    ends with one ("(lpas: only 19%)"); the clause as it is without a value of ``label``."""
     said = dict(v.trade_values).get(label, "")
     if not (said and v.trade and label != v.best):
         return v.trade
     if v.better == "higher":  # less of what the trade's winner has more of
         said = "none" if said == "0%" else f"only {said}"
+    if v.trade_beside:  # in the metric's own words: "..., lpas on only 19%"
+        return f"{v.trade}, {v.trade_beside.replace('{label}', label).format(said)}"
     if v.trade.endswith(")"):  # its own brackets hold it: never ") ("
         return f"{v.trade[:-1]}; {label}: {said})"
     return f"{v.trade} ({label}: {said})"

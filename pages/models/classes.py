@@ -81,7 +81,7 @@ SYMBOLS = {
     "kbar (k̄, k-bar)": "KPB's number of machines: for each task, KPB (K-percent best) compares only the kbar machines "
                        "that run the task's class fastest, and picks the one of them that finishes the task first; "
                        "with kbar = 1, each class's fastest machine only (section II-B).",
-    NOT_ASKED: "how many of the machines the scheduler does not ask how busy they are when a task arrives, on "
+    NOT_ASKED: "the share of the machines the scheduler does not ask how busy they are when a task arrives, on "
                "average: 100% asks none, 0% asks every machine; higher is cheaper. The paper's state-information "
                "discount, (1 - N_s / M) x 100, N_s the machines asked per task, M all machines (section IV).",
     IN_SYSTEM: "tasks waiting or running, all machines together, averaged over time: the paper's mean number in "

@@ -134,8 +134,8 @@ def tolerance_words(seconds: float) -> str:
 
 def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> None:
     """The makespan bars (the scenario's question), then the gain on makespan against the benchmark (the lead's
-    number), the other gains folded away, and % of tasks finishing sooner / at the same time / later than the benchmark, stacked per
-    heuristic; every chart names each heuristic's rule in words under its name."""
+    number), the other gains folded away, and % of tasks finishing sooner / at the same time / later than the
+    benchmark, stacked per heuristic; every chart names each heuristic's rule in words under its name."""
     labels = [h.label for h in scenario.heuristics]
     what_the_names_mean(scenario, key, SYMBOLS)
     ref = plain(scenario.spec.reference)  # a heuristic's label, said in Markdown below

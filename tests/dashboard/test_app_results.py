@@ -52,7 +52,7 @@ def test_metric_help_and_units():
         (5.0, 8.0), ((8.0, 3.0), (4.0, 10.0)), horizon=300.0))
     at = open_results(sc)
     help_table = at.table[0].value
-    assert "Share of machines not asked (%)" in help_table["metric"].tolist()
+    assert "Load checks skipped (%)" in help_table["metric"].tolist()
     assert help_table["meaning"].str.len().min() > 10  # every shown metric is explained
     assert "Utilisation" in at.dataframe[0].value.columns and "%" in at.dataframe[0].value["Utilisation"].iloc[0]
 

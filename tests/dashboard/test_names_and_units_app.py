@@ -70,7 +70,7 @@ def test_the_task_class_pages_symbols_are_said_in_words():
     assert "The machines can handle 1.33 times these arrivals" in caption
     words = next(e for e in at.expander if e.label == "What the short names on this page mean").markdown[0].value
     # shown as written: "λ\\*" (a bare "*" breaks the bold)
-    for symbol in ("λ*", "kbar", "Share of machines not asked", "state-information discount"):
+    for symbol in ("λ*", "kbar", "Load checks skipped", "state-information discount"):
         assert plain(symbol) in words
     table = next(e for e in at.expander if e.label == "What the short names on this page mean").table[0].value
     assert table.set_index("heuristic").loc[plain("kpb (kbar=1)"), "what it is"].startswith("K-percent best; kbar = 1")

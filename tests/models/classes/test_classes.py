@@ -399,7 +399,7 @@ def test_the_lead_metric_and_the_discount_are_titled_in_words_with_the_papers_na
     lead, discount = MODEL.metric("mean_in_system"), MODEL.metric("discount")
     assert lead.title == "Average backlog" and "waiting or running" in lead.doc
     assert "mean number in system" in lead.doc
-    assert discount.title == "Share of machines not asked (%)"
+    assert discount.title == "Load checks skipped (%)"
     assert "state-information discount" in discount.doc and "(1 - N_s / M) x 100" in discount.doc
 
 
