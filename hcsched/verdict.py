@@ -1183,18 +1183,18 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
 
 def _worst_sentence(v: Verdict, metric: Metric) -> str:
     """Where no benchmark is compared (a model that normalises to none), how much the choice matters: the clearly
-    worst heuristic, where it is not the runner-up the lead names and it averages 1.5 times the best's or more (two
-    thirds or less where higher is better), "The worst, mct, averages 20.6 tasks: 4.0 times as many." (Al-Azzoni and
-    Down's system B: the lead compared LPAS with KPB, 8% apart, and left MCT's fourfold backlog to the bars); ""
+    worst heuristic, where it is not the runner-up the lead names and it averages 1.5 times the best's or more (a
+    metric where lower is better), "The worst, mct, averages 20.6 tasks: 4.0 times as many." (Al-Azzoni and Down's
+    system B: the lead compared LPAS with KPB, 8% apart, and left MCT's fourfold backlog to the bars); ""
     otherwise."""
     if v.benchmark is not None or not v.behind or v.best is None:
         return ""
     worst = v.behind[-1]
     mean = dict(v.averages).get(worst, math.nan)
-    cost = _cost(v, worst)
-    if (v.comparisons and worst == v.comparisons[0].other) or " times as " not in cost or not math.isfinite(mean):
+    if (v.comparisons and worst == v.comparisons[0].other) or not math.isfinite(mean) \
+            or not _ratio(v, worst) >= TIMES_AS:
         return ""
-    return f"The worst, {worst}, averages {_at(mean, metric)}: {cost}."
+    return f"The worst, {worst}, averages {_at(mean, metric)}: {_cost(v, worst)}."
 
 
 def _trade(v: Verdict, metric: Metric) -> str:
@@ -1650,6 +1650,18 @@ def _costs_lead(v: Verdict, label: str) -> str:
     return f" ({label}'s is {cost})" if cost else ""
 
 
+TIMES_AS = 1.5  # an average this many times the best's or more is said as "2.2 times as long"
+
+
+def _ratio(v: Verdict, label: str) -> float:
+    """``label``'s average over the best's, as :func:`_cost` sizes it; NaN where it says no ratio (a gain against
+    the benchmark, a share said in points, an average missing or a best of 0)."""
+    mine, best = dict(v.averages).get(label, math.nan), v.best_mean
+    if v.gain_of or v.kind == "points" or not (math.isfinite(mine) and math.isfinite(best)) or best == 0:
+        return math.nan
+    return mine / best
+
+
 _AS = {"s": "long", "time units": "long", "tasks": "many"}  # "2.2 times as long", "4.0 times as many", else "high"
 
 
@@ -1662,8 +1674,8 @@ def _cost(v: Verdict, label: str, of: str = "it") -> str:
     if v.kind == "points":  # a fraction's averages in points, as its lines say them
         gap = (mine - best) * (v.comparisons[0].scale if v.comparisons else 1.0)
         return f"{size_text(gap, 'points')} {'higher' if gap > 0 else 'lower'}"
-    ratio = mine / best
-    if ratio >= 1.5:
+    ratio = _ratio(v, label)
+    if ratio >= TIMES_AS:
         return f"{amount_text(ratio)} times as {_AS.get(v.unit, 'high')}"
     if 0 < ratio <= 2 / 3:
         return f"{amount_text(100 * ratio)}% of {of}"
