@@ -12,7 +12,8 @@ Prints, in one run:
 3. TPSA and GA with the paper's parameters on one trial of kim-loose-low-heavy (target <= 20 s for both), and
    their share of the trial's time.
 
---quick: 10 trials instead of 50 in part 2 (the time is scaled to 50), fewer repeats. --record writes the figures
+--quick: 10 trials instead of 50 in part 2 (the time is scaled to 50), fewer repeats; --trials N: N trials in part 2
+(scaled alike; the test suite's run of every script uses 2). --record writes the figures
 into their rows of bench/speed.csv (bench/speed.py), the table of docs/performance.md.
 """
 
@@ -165,12 +166,13 @@ def part_static() -> dict[str, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--trials", type=int, default=0, help="trials in part 2 (default: 50, or 10 with --quick)")
     ap.add_argument("--record", action="store_true", help="write the figures into bench/speed.csv")
     a = ap.parse_args()
     print(f"cpus: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}\n")
     MODEL.warm_up()
     simulate(MODEL.tiny())  # compile (or load) every kernel, TPSA and GA included, before timing anything
-    rows = {**part_events(5 if a.quick else 20), **part_preset(10 if a.quick else 50), **part_static()}
+    rows = {**part_events(5 if a.quick else 20), **part_preset(a.trials or (10 if a.quick else 50)), **part_static()}
     if a.record:
         record_all(rows)
 

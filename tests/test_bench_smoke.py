@@ -29,7 +29,7 @@ QUICK = [
     ("value_repro.py", ["--trials", "1", "--static-trials", "0", "--presets", "kim-loose-low-heavy", "--out", "{tmp}"],
      "best dynamic: "),
     ("value_qt_grid.py", ["--trials", "1"], "| ret_cutoff \\ urgency_cutoff |"),
-    ("value.py", ["--quick"], "TPSA + GA: "),
+    ("value.py", ["--quick", "--trials", "2"], "TPSA + GA: "),
     ("results_rerun.py", ["alazzoni-B", "--trials", "1"], "first draw  slowest rerun"),
 ]
 RUN = {name for name, _, _ in QUICK}
