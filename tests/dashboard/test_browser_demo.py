@@ -26,7 +26,9 @@ CANCEL_SECONDS = 10.0  # Cancel in the sidebar frees the page within this (a Can
 @pytest.fixture(scope="module")
 def server():
     require_browser()
-    subprocess.run([sys.executable, "-m", "hcsched", "warm-up"], cwd=ROOT, check=True, capture_output=True)
+    # the kernels compiled (loaded, after the test command's warm-up), without warm-up's pace measurements (15 s)
+    subprocess.run([sys.executable, "-c", "from hcsched.models import model_names, warm_up; warm_up(model_names())"],
+                   cwd=ROOT, check=True, capture_output=True)
     with tempfile.TemporaryFile("w+") as log:
         with streamlit_server(log) as (url, _):
             _first_run(url)
