@@ -772,6 +772,19 @@ class RunComparison:
             return _rate_factor(*changed[0])
         return _common_rate_factor(changed)
 
+    def _slower(self, metric: Metric, c: Change) -> list[str]:
+        """Where the lead says the headline metric worse and tasks arrive more slowly, why, after it: ", as the same
+        tasks arrive over twice the time" (the quickstart's half the arrival rate read "makespan 6.2 → 8.2 days (32%
+        longer: a real change, for the worse)" as the heuristics doing worse, while the last task only arrives later);
+        none otherwise."""
+        factor = self.arrival_factor()
+        if metric.name != self.headline.name or not c.separated or factor is None or factor >= 1 \
+                or _better(metric, c):
+            return []
+        span = _time_share(1.0 / factor)
+        return [f", as the same tasks arrive over {span}", f", as tasks arrive over {span}",
+                f", with arrivals over {span}"]
+
     def _sooner(self, metric: Metric, c: Change) -> list[str]:
         """Where the lead says a change for the worse and tasks arrive faster, the headline metric's change for the
         better said with its cause after it (a harder workload made the number look better): ", though its makespan is
@@ -1033,7 +1046,9 @@ class RunComparison:
         though = self._though(metric, c)
         why = "" if metric in self._not_like_for_like(c) else self.share_why(metric, c)
         groups = [([why + though], True)] if why else []
-        groups += [(self._sooner(metric, c), True), ([though], False), ([""], False)]
+        # the slower arrivals said with the change's size, never instead of it (its forms keep the size)
+        groups += [(self._slower(metric, c), False), (self._sooner(metric, c), True), ([though], False),
+                   ([""], False)]
         seen: set[str] = set()
         out = []
         for tails, said in groups:
@@ -1495,8 +1510,10 @@ def _forms(tail: str, why: bool) -> list[tuple[bool, ...]]:
 
 
 def _time_share(share: float) -> str:
-    """"half the time", "a third of the time", "40% of the time": how long arrivals take after a change of their
-    rate, ``share`` of the time they took."""
+    """"half the time", "a third of the time", "40% of the time", "twice the time", "2.5 times the time": how long
+    arrivals take after a change of their rate, ``share`` of the time they took."""
+    if share > 1:
+        return "twice the time" if math.isclose(share, 2, rel_tol=1e-6) else f"{amount_text(share)} times the time"
     for part, words in ((1 / 2, "half the time"), (1 / 3, "a third of the time"), (1 / 4, "a quarter of the time")):
         if math.isclose(share, part, rel_tol=1e-6):
             return words

@@ -234,6 +234,19 @@ def test_twice_the_arrival_rate_leads_with_the_mean_flow_time_that_got_worse():
         assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest
 
 
+def test_half_the_arrival_rate_says_the_longer_makespan_comes_with_arrivals_over_twice_the_time():
+    """The same tasks arriving over twice the time make a longer makespan: the line says why, not only "for the
+    worse" (a tryout read the heuristics as doing worse)."""
+    base = _base("etc")
+    after = base.replace(arrivals=dataclasses.replace(base.spec.arrivals, rate=base.spec.arrivals.rate / 2))
+    cmp = compare_runs(base, _run(base), after, _run(after))
+    lead, _ = cmp.change_parts()
+    metric, change = cmp.leading()
+    assert metric.name == "makespan" and change.separated and change.change > 0, lead
+    assert re.search(r"makespan of \w[\w-]* [\d.]+ → [\d.]+ (hours|days) \([^)]*\), (as (the same )?tasks arrive|"
+                     r"with arrivals) over twice the time", lead), lead
+
+
 # --- the runs table ------------------------------------------------------------------------------------------------
 
 def test_the_runs_table_says_each_run_in_words_and_wraps_its_text(monkeypatch):
