@@ -117,6 +117,7 @@ class Reference:
     what: str  # "an offline search that knows every task in advance, as no live scheduler can"
     mean: float
     versus: Comparison | None  # None when no heuristic that can run online has a value
+    carried_in: str = ""  # the part of the metric its lead over the best is all in (:func:`_references_carried`)
 
 
 @dataclass(frozen=True)
@@ -927,31 +928,57 @@ def part_words(part: Metric, whole: str) -> str:
     return part.title[len(whole) + 4:] if part.title.lower().startswith(f"{whole} of ") else ""
 
 
+def _rest_of(results: pd.DataFrame, metric: Metric, parts: Collection[Metric]) -> list[tuple[str, pd.DataFrame]]:
+    """For each part of a share's numerator (:attr:`Metric.part_of`) said in words, (the part in words, the share
+    without it: one column per heuristic, a row per trial); none where ``metric`` is no such share."""
+    found = share_columns(metric, results, {m.part_of for m in parts}) if parts else None
+    if found is None:
+        return []
+    (x, y), whole = found, metric_words(metric)
+    scale = 100.0 if metric.unit == "%" else 1.0
+    return [(part_words(part, whole), wide(results.assign(**{REST: scale * (results[x] - results[part.name])
+                                                                  / results[y]}), REST))
+            for part in parts if part.part_of == x and part.name in results and part_words(part, whole)]
+
+
+def _ahead(c: Comparison, metric: Metric) -> bool:
+    """Whether ``c``'s first is ahead of its other for real."""
+    return c.told_apart and (c.difference > 0) == (metric.better == "higher")
+
+
 def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collection[Metric]) -> dict:
     """Where the best is told apart from the runner-up on a share (:func:`share_columns`) whose numerator has a part
     (:attr:`Metric.part_of`), and without that part the best is no longer ahead for real: the part in words and the
     two compared on the rest (fields of :class:`Verdict`), so that the lead says where the lead comes from (Kim et
     al.'s value: max-min's 1.5 points over switching were all in tasks that arrive before the window opens, where
     work earns nothing, section 2.2.3; on the rest, switching was slightly ahead); {} otherwise."""
-    if v.best is None or not v.comparisons or not v.comparisons[0].told_apart or not parts:
+    if v.best is None or not v.comparisons or not v.comparisons[0].told_apart:
         return {}
-    found = share_columns(metric, results, {m.part_of for m in parts})
-    if found is None:
-        return {}
-    (x, y), c = found, v.comparisons[0]
-    whole = metric_words(metric)
-    for part in (m for m in parts if m.part_of == x and m.name in results):
-        if not part_words(part, whole):
-            continue
-        scale = 100.0 if metric.unit == "%" else 1.0
-        rest = wide(results.assign(**{REST: scale * (results[x] - results[part.name]) / results[y]}), REST)
+    c = v.comparisons[0]
+    for words, rest in _rest_of(results, metric, parts):
         if c.other not in rest or v.best not in rest:
             continue
         r = _compare(rest, v.best, c.other, c.role, metric, _means(rest))
-        if r.told_apart and (r.difference > 0) == (metric.better == "higher"):
+        if _ahead(r, metric):
             continue  # ahead on the rest too: a win of its own
-        return {"carried_in": part_words(part, whole), "rest": r}
+        return {"carried_in": words, "rest": r}
     return {}
+
+
+def _references_carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collection[Metric]) -> dict:
+    """The references, each ahead of the best for real whose lead is all in one part (not ahead on the rest, as
+    :func:`_carried` finds for the best) marked with that part: Kim et al.'s GA "5.1 points above max-min" was all in
+    the tasks that arrive before the window opens (without them, both 87.0%), which only a chart's note said."""
+    if v.best is None or not v.references:
+        return {}
+    rests = _rest_of(results, metric, parts)
+    marked = []
+    for r in v.references:
+        words = "" if r.versus is None or not _ahead(r.versus, metric) else next(
+            (w for w, rest in rests if r.label in rest and v.best in rest
+             and not _ahead(_compare(rest, r.label, v.best, "best online", metric, _means(rest)), metric)), "")
+        marked.append(dataclasses.replace(r, carried_in=words))
+    return {"references": tuple(marked)}
 
 
 def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
@@ -969,7 +996,7 @@ def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Pa
 def _rest_sentence(v: Verdict, total: int) -> str:
     """The best and the runner-up compared on the rest of the metric, where the best's lead is all in one part
     (:func:`_carried`), said right under the lead: "Without tasks that arrive before scoring starts, switching is ahead
-    by 0.06 points: real, but tiny (95% interval: 0.02–0.09 points above)."; "" otherwise."""
+    by only 0.06 points: real, but tiny (95% interval: 0.02–0.09 points above)."; "" otherwise."""
     if v.rest is None:
         return ""
     c, r = v.comparisons[0], v.rest
@@ -983,8 +1010,9 @@ def _rest_sentence(v: Verdict, total: int) -> str:
     turned = dataclasses.replace(r, other=v.best, difference=-r.difference, lower=-r.upper, upper=-r.lower,
                                  means=r.means[::-1])  # the runner-up ahead: said from its side
     digits = _digits(turned, v.kind)
-    return (f"{on_rest}{c.other} is ahead by {size_text(turned.difference, v.kind, digits)}: {_real(turned, v.kind)} "
-            f"({_ci(turned, total)}: {_range(turned, v.kind, digits)}).")
+    only = "only " if _tiny(turned, v.kind) else ""  # under the lead's "No clear winner": a hair, not a win
+    return (f"{on_rest}{c.other} is ahead by {only}{size_text(turned.difference, v.kind, digits)}: "
+            f"{_real(turned, v.kind)} ({_ci(turned, total)}: {_range(turned, v.kind, digits)}).")
 
 
 def _role(c: Comparison) -> str:
@@ -1063,7 +1091,9 @@ def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     lead's), each at most :data:`LEAD_WORDS` words where the names allow: "For reference, not contenders: ga and tpsa,
     each an offline search that knows every task in advance, as no live scheduler can. ga reaches 95.7% of the upper
     bound, 4.3 points above slack-sufferage (95% interval: 4.0–4.6 points above). tpsa reaches 91.3%, about the same as
-    slack-sufferage."."""
+    slack-sufferage."; a lead all in one part says so, its interval left to the chart: "ga reaches 95.9% of the upper
+    bound, 4.3 points above max-min, but all in tasks that arrive before scoring starts."
+    (:func:`_references_carried`)."""
     if not v.references:
         return ""
     whats = list(dict.fromkeys(r.what for r in v.references))
@@ -1078,7 +1108,10 @@ def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     for r in v.references:
         value = _at(r.mean, metric) if len(sentences) == 1 else readable(r.mean, metric)  # the unit said once
         said = f"{'It' if len(labels) == 1 else r.label} reaches {value}"
-        if r.versus is not None:
+        if r.versus is not None and r.carried_in:  # its lead said with where it is, the interval on the chart
+            said += f", {size_text(r.versus.difference, v.kind)} {_side(r.versus.difference)} {r.versus.other}, " \
+                    f"but all in {r.carried_in}"
+        elif r.versus is not None:
             said += ", " + _reference_against(r.versus, r.versus.other, v.kind, total)
         sentences.append(f"{said}.")
     return " ".join(sentences)
@@ -1158,7 +1191,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
                 text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric), unit=metric.unit,
                 names=tuple(names.items()), **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
-    v = dataclasses.replace(v, gain_of=gain_of(metric), **_carried(results, metric, v, parts))
+    v = dataclasses.replace(v, gain_of=gain_of(metric), **_carried(results, metric, v, parts),
+                            **_references_carried(results, metric, v, parts))
     glosses = {v.glossed: metric.gloss}
     lead, detail = _fit(*_candidates(v, metric, total), names, glosses, shorts)
     plain_lead, plain_detail = _fit(*_candidates(v, metric, total), names, {}, shorts) if metric.gloss else \
