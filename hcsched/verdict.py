@@ -729,7 +729,8 @@ def _next_sentence(v: Verdict, total: int) -> str:
     (:func:`_rest_sentence`). Where the group that ties beats the benchmark for real (:func:`_beats_benchmark`), the
     best after it when it beats the benchmark for real too, though the group is clearly ahead of it: "Next, msf also
     beats the benchmark, by 8.2% (95% interval: 7.2–9.3% below), but less than the two." (Caniou and Jeannot's msf
-    beside hmct and mmc: its bar looked as long as theirs and was never named); "" otherwise."""
+    beside hmct and mmc: its bar looked as long as theirs and was never named); behind the best first where told apart
+    from it: "Next, msf is 0.8% behind hmct (95% interval: 0.2–1.3% behind); it also beats ..."; "" otherwise."""
     if v.carried_in:  # the best's lead all in one part: the rest compared, right under the lead
         return _rest_sentence(v, total)
     if not v.next_benchmark or not _beats_benchmark(v):
@@ -740,9 +741,10 @@ def _next_sentence(v: Verdict, total: int) -> str:
     group = "the two" if len(v.tied) == 1 else "them"
     also = f"also beats the benchmark, by {size_text(c.difference, v.kind, _digits(c, v.kind))}"
     if len(v.next_benchmark) > 1 and v.next_benchmark[1][1].told_apart:  # how far behind the best, first
-        b = v.next_benchmark[1][1]
+        b = v.next_benchmark[1][1]  # told apart: behind at both ends, said as the sentence says it (not "above")
+        behind = re.sub(r" (above|below)\b", " behind", _range(b, v.kind, _digits(b, v.kind)))
         return (f"Next, {h} is {size_text(b.difference, v.kind, _digits(b, v.kind))} behind {v.best} "
-                f"({_ci(b, total)}: {_range(b, v.kind, _digits(b, v.kind))}); it {also}, but less than {group}.")
+                f"({_ci(b, total)}: {behind}); it {also}, but less than {group}.")
     return (f"Next, {h} {also} ({_ci(c, total)}: {_range(c, v.kind, _digits(c, v.kind))}), but less than "
             f"{group}.")
 

@@ -126,7 +126,7 @@ def test_the_next_after_a_tie_that_beats_the_benchmark_too_is_named_in_words():
     said = found[0].next_text
     # how far behind the best first (a manager heard "hmct wins by 9%" where the third was under 1% behind)
     assert re.fullmatch(r"Next, msf \(least predicted total flow time\) is [\d.]+% behind hmct \(95% interval: "
-                        r"[\d.]+–[\d.]+% above\); it also beats the benchmark, by 8\.\d%, but less than the two\.",
+                        r"[\d.]+–[\d.]+% behind\); it also beats the benchmark, by 8\.\d%, but less than the two\.",
                         said), said
     values["msf"] = list(base * 1.05)  # worse than the benchmark: not a contender to name here
     assert scenario_verdicts(sc, results_of(values))[0].next_text == ""
