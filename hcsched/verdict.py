@@ -200,6 +200,9 @@ class Verdict:
     next_text : str
         Its sentence where the whole group beats the benchmark for real and so does it, though clearly behind
         (:func:`_next_sentence`: a bar as long as the winners' is named, never left unexplained); else "".
+    next_folds : bool
+        Whether :attr:`next_text` may fold below a line that sums up the answer: the next after a tie (a manager read
+        five heuristics in the three sentences in view), or a rest the lead already says; never the worst's line.
     """
 
     @property
@@ -248,6 +251,7 @@ class Verdict:
     #: words ("tasks that arrive before scoring starts"), and the two compared on the rest of the metric
     carried_in: str = ""
     rest: Comparison | None = None
+    next_folds: bool = False  # whether next_text may fold below an "In short" line (said by the lead, or a runner's)
 
     def _first(self, field: str, empty):
         return getattr(self.comparisons[0], field) if self.comparisons else empty
@@ -691,10 +695,11 @@ def _ranges(found: list[Comparison], kind: str) -> str:
 
 
 def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
-    """A group not told apart whose every member beats the benchmark for real: said first (the useful point of a close
-    race: both beat the benchmark by about 9%, for real), with each member's 95% interval against it where the words
-    fit ("95% intervals: 8.0–9.9% and 7.9–9.7% below"), else the span that holds each of them (:func:`_group_span`),
-    every member named where the names fit, else the group counted."""
+    """A group not told apart whose every member beats the benchmark for real: the tie said first, then by how much
+    they beat the benchmark ("hmct and mmc tie for the lowest makespan, both about 8.9% below the benchmark
+    netsolve-mct: real differences": the useful point of a close race, for real), with each member's 95% interval
+    against it where the words fit ("95% intervals: 8.0–9.9% and 7.9–9.7% below"), else the span that holds each of
+    them (:func:`_group_span`), every member named where the names fit, else the group counted."""
     group = [v.best] + [t.other for t in v.tied]
     two = len(group) == 2
     by = f"on {metric_words(metric)} by {_sizes([c.difference for _, c in v.group_benchmark], v.kind)}"
@@ -707,8 +712,11 @@ def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]
     each = "both" if two else "each"
     others = f"{len(group) - 1} other{'' if two else 's'} tied with it"  # not told apart from it, said short
     said = "real differences"
-    return [*([[_Part(f"{listed(group)} {each} {beat}: {said} ({ci}: {ranges})"),
-                _Part(f"; {apart}", f"{apart[:1].upper()}{apart[1:]}.")]] if ranges and len(group) <= 3 else []),
+    side = _side(v.group_benchmark[0][1].difference)  # the tie first, then by how much it beats the benchmark
+    tie = f"{listed(group)} tie for the {_superlative(v)} {v.what}, {each} " \
+          f"{_sizes([c.difference for _, c in v.group_benchmark], v.kind)} {side} the benchmark {v.benchmark}: {said}"
+    return [*([[_Part(f"{tie} ({ci}: {ranges})")]] if ranges and len(group) <= 3 else []),
+            [_Part(f"{tie}{interval}")],
             [_Part(f"{listed(group)} {each} {beat}: {said}{interval}"),
              _Part(f"; {apart}", f"{apart[:1].upper()}{apart[1:]}.")],
             [_Part(f"{v.best} and {others} {each} {beat}: {said}{interval}")],
@@ -983,16 +991,29 @@ def _references_carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts
     return {"references": tuple(marked)}
 
 
+def _rest_clause(v: Verdict) -> str:
+    """How the best and the runner-up compare without the part the best's lead is all in (:func:`_carried`), short,
+    for the lead: "switching is within 0.09 points" (not told apart, or a real hair: the far end of the 95% interval,
+    whoever is ahead), "switching is ahead by 0.8 points" (the runner-up ahead for real, and not by a hair)."""
+    c, r = v.comparisons[0], v.rest
+    if r.told_apart and not _tiny(r, v.kind):
+        return f"{c.other} is ahead by {size_text(r.difference, v.kind)}"
+    far = max(abs(r.lower), abs(r.upper))
+    within = "0.01 points" if v.kind == "points" and far < 0.01 else size_text(far, v.kind, _digits(r, v.kind))
+    return f"{c.other} is within {within}"
+
+
 def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
-    """The lead where the best's lead over the runner-up is all in one part (:func:`_carried`): "No clear winner on
-    value: max-min leads, but its 1.5 points over switching are all in tasks that arrive before scoring starts" (not
-    a win of its own), its value where the words leave room, the rest compared right under it
-    (:func:`_rest_sentence`)."""
+    """The lead where the best's lead over the runner-up is all in one part (:func:`_carried`), the rest said in it
+    where the words fit: "No clear winner on value: max-min leads by 1.5 points, all in tasks that arrive before
+    scoring starts; without them, switching is within 0.09 points" (who wins first: none, and why the bars differ; a
+    manager had to reconcile "no clear winner" with a real lead), else the rest compared right under it
+    (:func:`_rest_sentence`); its value below."""
     c = v.comparisons[0]
-    value, over = _at(v.best_mean, metric), f"{size_text(c.difference, v.kind, _digits(c, v.kind))} over {c.other}"
-    head = f"No clear winner on {v.what}: {v.best} leads"  # who wins first: none (a manager had to work it out)
-    return [[_Part(f"{head}{v.connector} {value}, but its {over} are all in {v.carried_in}")],
-            [_Part(f"{head}, but its {over} are all in {v.carried_in}", below=f"{v.best} averages {value}.")]]
+    size, value = size_text(c.difference, v.kind, _digits(c, v.kind)), _at(v.best_mean, metric)
+    head, below = f"No clear winner on {v.what}: {v.best} leads by {size}", f"{v.best} averages {value}."
+    return [[_Part(f"{head}, all in {v.carried_in}; without them, {_rest_clause(v)}", below=below)],
+            [_Part(f"{head} over {c.other}, all in {v.carried_in}", below=below)]]
 
 
 def _rest_sentence(v: Verdict, total: int) -> str:
@@ -1062,6 +1083,15 @@ def by_a_hair(v: Verdict) -> str | None:
     return size_text(c.difference, v.kind, _digits(c, v.kind))
 
 
+def margin_words(v: Verdict) -> str:
+    """The best's real lead over the runner-up as a lead says it: "8.4% below min-min", "0.04 points above
+    slack-sufferage"; "" where the two are not told apart (or the lead is all in one part, :func:`_carried`)."""
+    if not v.separated or v.carried_in:
+        return ""
+    c = v.comparisons[0]
+    return f"{size_text(c.difference, v.kind, _digits(c, v.kind))} {_side(c.difference)} {c.other}"
+
+
 def _digits(c: Comparison, kind: str) -> int | None:
     """The decimals a tiny difference (:func:`_tiny`) and its interval are all said with, its first significant digit
     the last ("0.04 points ... 0.02–0.10 points above", never "0.037 ... 0.016 to 0.1"); None for any other."""
@@ -1110,7 +1140,8 @@ def _reference_sentence(v: Verdict, metric: Metric, total: int) -> str:
     for r in v.references:
         value = _at(r.mean, metric) if len(sentences) == 1 else readable(r.mean, metric)  # the unit said once
         said = f"{'It' if len(labels) == 1 else r.label} reaches {value}"
-        if r.versus is not None and r.carried_in:  # its lead said with where it is, the interval on the chart
+        if r.versus is not None and r.carried_in and not _tiny(r.versus, v.kind):  # its lead said with where it is,
+            # the interval on the chart; a hair is "about the same" however it is carried
             said += f", {size_text(r.versus.difference, v.kind)} {_side(r.versus.difference)} {r.versus.other}, " \
                     f"but all in {r.carried_in}"
         elif r.versus is not None:
@@ -1204,13 +1235,16 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         # the gloss would push out of the lead what it says without it (the interval, a name): said beside the lead
         gloss_text = f"{v.glossed[:1].upper()}{v.glossed[1:]}: {metric.gloss}."
         lead, detail, glosses = plain_lead, plain_detail, {}
-    following = _next_sentence(v, total) or _worst_sentence(v, metric)
+    after = _next_sentence(v, total)
+    following = after or _worst_sentence(v, metric)
+    # the next after a tie, or the rest the lead already said: under "More on this answer" beside an "In short" line
+    folds = bool(after) and (not v.carried_in or _rest_clause(v) in lead)
     said = _said([lead, following, detail, _reference_sentence(v, metric, total)], names, glosses)
     text, next_text, detail, reference_text = (shortened(line, shorts) for line in said)
     v = dataclasses.replace(v, bare=tuple(dict.fromkeys(m.group(1) for m in _BARE.finditer(lead))))
     best_text = "" if v.best is None else _at(v.best_mean, metric)
     return dataclasses.replace(v, text=text, next_text=next_text, detail=detail, reference_text=reference_text,
-                               gloss=metric.gloss,
+                               gloss=metric.gloss, next_folds=folds,
                                connector=_connector(metric), best_text=best_text, shorts=tuple(shorts.items()),
                                gloss_text=gloss_text, trade=_trade(v, metric), trade_beside=metric.trade_beside,
                                trade_values=tuple((h, _trade_value(m, metric)) for h, m in v.averages
@@ -1918,8 +1952,10 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
         return f"{head}. {v.text}"
     c = v.comparisons[0]
     if v.carried_in:  # a lead all in one part: never "already clear"
-        lines = [f"{head}: {v.best} leads on {v.what}, but its {size_text(c.difference, v.kind)} over {c.other} are "
-                 f"all in {v.carried_in}."]
+        size = size_text(c.difference, v.kind)
+        lines = [f"{head}: {v.best} leads on {v.what} by {size}, all in {v.carried_in}; without them, "
+                 f"{_rest_clause(v)}.",
+                 f"{head}: {v.best} leads on {v.what}, but its {size} over {c.other} are all in {v.carried_in}."]
     elif v.separated:
         gap = f"{size_text(c.difference, v.kind)} {_side(c.difference)} {c.other}"
         lines = [f"{head}: {v.best} has the {_superlative(v)} {v.what}, {gap}; already clear after "

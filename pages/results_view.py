@@ -405,7 +405,7 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
             st.markdown(said_as(line))
         seen = {x for line in shown for x in sentences(line)}  # a sentence shown is not folded below again
         rest = [" ".join(x for x in sentences(line) if x not in seen)
-                for line in (*headline(found).rest, found[0].next_text)]  # what the "In short" line folded too
+                for line in (found[0].next_text, *headline(found).rest)]  # what the "In short" line folded too
         rest = [line for line in rest if line]
         if rest:  # the lead's interval or benchmark where they did not fit, the bound
             with st.expander("More on this answer", expanded=False):
@@ -437,8 +437,9 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
         gloss = found[0].gloss_beside(text)
     trade = trade_off(found)
     if pick:  # the answer in a line, early: what it sums up (the other metrics' winners) folds below
-        return [text] + [line for line in (gloss, found[0].next_text, pick, _bare_named(found[0], trade),
-                                           found[0].reference_text, to_come) if line]  # the next one: how far behind
+        kept = "" if found[0].next_folds else found[0].next_text  # the worst's line stays; the next one folds
+        return [text] + [line for line in (gloss, kept, pick, _bare_named(found[0], trade),
+                                           found[0].reference_text, to_come) if line]
     return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade,
                                        found[0].reference_text, to_come) if line]
 
