@@ -77,6 +77,7 @@ from hcsched.verdict import (
     headline_metric,
     headline_metrics,
     is_small,
+    margin_words,
     metric_words,
     named_in,
     named_once,
@@ -99,6 +100,8 @@ if TYPE_CHECKING:
     from hcsched.scenario import Scenario
 
 CONFIDENCE = 0.95
+UNMOVED = ", with no real change"  # how a lead's tail says the headline metric did not move (:meth:`_though`)
+MARGIN_MOVES = 1.5  # a winner's lead over its runner-up this many times larger or smaller is said beside it
 TIMES_FROM = 100.0  # a change whose interval lies above +100% is said as a factor ("3.3 times as long", ×2 or more)
 NORMAL_975 = 1.959963984540054  # the standard normal's 97.5% quantile
 #: A what-if's whole line, whom it is against and its lead, at most this many words where the names allow: a manager
@@ -587,6 +590,16 @@ class Winner:
     clear: bool
     runner_up: str | None
     tiny: str | None = None  # a real difference from the runner-up under 1% of its value: its size (by_a_hair)
+    margin: str = ""  # its real lead over the runner-up, "8.4% below min-min" (margin_words), else ""
+    gap: float = math.nan  # that lead's size, in percent or points
+
+    def moved_from(self, before: Winner) -> bool:
+        """Whether its real lead over the runner-up differs from ``before``'s enough to say: another runner-up, or a
+        lead :data:`MARGIN_MOVES` times as large or as small (8.4% -> 1.3%; not 8.4% -> 9.4%)."""
+        if not (self.margin and before.margin):
+            return False
+        return self.runner_up != before.runner_up or max(self.gap, before.gap) >= MARGIN_MOVES * min(self.gap,
+                                                                                                    before.gap)
 
 
 NO_WINNER = Winner(None, math.nan, False, None)  # nothing to rank
@@ -606,7 +619,8 @@ def winners_of(scenario: Scenario, results: pd.DataFrame) -> dict[str, Winner]:
     """The winner of a run on each of its model's headline metrics (:func:`hcsched.verdict.scenario_verdicts`, the
     headline metric first), by metric name: clear where told apart from its runner-up, but never where its lead is
     all in one part of the metric (:attr:`~hcsched.verdict.Verdict.carried_in`: its lead says it is no win)."""
-    return {v.metric: Winner(v.best, v.best_mean, v.separated and not v.carried_in, v.other, by_a_hair(v))
+    return {v.metric: Winner(v.best, v.best_mean, v.separated and not v.carried_in, v.other, by_a_hair(v),
+                             margin_words(v), abs(v.difference))
             if v.best is not None else NO_WINNER for v in scenario_verdicts(scenario, results)}
 
 
@@ -757,7 +771,7 @@ class RunComparison:
         words = metric_words(self.headline)
         if h.separated or math.isnan(h.lower):
             return f", though {words} is {size_words(h, self.headline)}"
-        return f", with no real change in {words}"
+        return f"{UNMOVED} in {words}"
 
     def _headline_change(self, c: Change) -> Change | None:
         """The headline metric's change of the heuristics of ``c``."""
@@ -801,6 +815,7 @@ class RunComparison:
                 f"; its {words} {size} only because tasks arrive in {span}",
                 f"; its {words} {size} only because arrivals span {span}",
                 f"; its {size} {words} comes only from faster arrivals",
+                f"; its {words} {size} only from faster arrivals",
                 f"; its {moved} {words} comes only from faster arrivals"]
 
     def share_why(self, metric: Metric, c: Change) -> str:
@@ -992,7 +1007,7 @@ class RunComparison:
         if carried and word_count(f"{self._what(1, short)}: {carried}.") <= CHANGE_LEAD_WORDS:
             said, named, though = carried, metric_words(metric), ""  # the rest that stays first, then where it moved
         lead, rest = self._opening(short, said)
-        if not though and self._though(metric, c).startswith(", with no real change"):  # said below, not lost
+        if not though and self._though(metric, c).startswith(UNMOVED):  # said below, not lost
             rest.append(f"No real change in {metric_words(self.headline)}.")
         easier = self._not_like_for_like(c)
         differs = f"the work itself differs ({listed(self.workload)})" if self.workload else ""
@@ -1031,9 +1046,11 @@ class RunComparison:
         fits = lambda said, r: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS - r  # noqa: E731
         unit = self.time_unit(metric)  # once, not for every form tried
         for tails, why in self._tails(metric, c):
-            found = [(f"{n} of {_lead_pair(c, metric, *form, unit=unit)}{tail}", n, tail)
-                     for n in names for tail in tails for form in _forms(tail, why)]
-            hit = next((x for r in (room, 0) for x in found if fits(x[0], r)), None)
+            # a shorter tail or name, or the winner below, before a change left unsized (terse: a form of three)
+            found = {terse: [(f"{n} of {_lead_pair(c, metric, *form, unit=unit)}{tail}", n, tail)
+                             for n in names for tail in tails for form in _forms(tail, why)
+                             if (len(form) == 3) == terse] for terse in (False, True)}
+            hit = next((x for terse in (False, True) for r in (room, 0) for x in found[terse] if fits(x[0], r)), None)
             if hit is not None:
                 return hit
         return f"{names[-1]} of {_lead_pair(c, metric, unit=unit)}", names[-1], ""
@@ -1047,7 +1064,8 @@ class RunComparison:
         why = "" if metric in self._not_like_for_like(c) else self.share_why(metric, c)
         groups = [([why + though], True)] if why else []
         # the slower arrivals said with the change's size, never instead of it (its forms keep the size)
-        groups += [(self._slower(metric, c), False), (self._sooner(metric, c), True), ([though], False),
+        unmoved = [f"; {metric_words(self.headline)}: no real change"] if though.startswith(UNMOVED) else []
+        groups += [(self._slower(metric, c), False), (self._sooner(metric, c), True), ([though, *unmoved], False),
                    ([""], False)]
         seen: set[str] = set()
         out = []
@@ -1231,7 +1249,8 @@ class RunComparison:
         return lead, self._named_below(lead, [x for x in self._winner_below(lead) if x])
 
     def _winner_below(self, lead: str) -> list[str]:
-        """What :meth:`change_summary` says under ``lead``, its heuristics' labels bare."""
+        """What :meth:`change_summary` says under ``lead``, its heuristics' labels bare: who wins, then why a share
+        moved."""
         found = self.leading()
         if found is None or self._piles_up(found[1]) is not None:
             return []
@@ -1241,11 +1260,12 @@ class RunComparison:
             said = REST_STAYS in lead  # the lead says the rest's values (_carried_words): not again below
             if not why or (why not in lead and not said):
                 return []
-            return [self.part_why(self.headline, self.best, rest=not said),
-                    *([f"{winner}."] if winner not in lead else [])]
+            return [*([f"{winner}."] if winner not in lead else []),  # who wins first, then why the share moved
+                    self.part_why(self.headline, self.best, rest=not said)]
         why = self.share_why(*found)
         carried = REST_STAYS in lead  # the lead says the rest's values (_carried_words): not again below
-        below = [self.part_why(*found, rest=not carried)] if why and (why in lead or carried) else []
+        parts = [self.part_why(*found, rest=not carried)] if why and (why in lead or carried) else []
+        below = []
         on = "" if found[0].name == self.headline.name else metric_words(self.headline)
         if on:  # the line leads with another metric: who wins on it after the change, first, and on both where the
             led = self.winner_words(metric_words(found[0]), metric=found[0].name)  # same words say both
@@ -1254,8 +1274,8 @@ class RunComparison:
             elif led not in lead:
                 below.append(f"{self._begun(led)}{self._winner_moves(found[0])}.")
         if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
-            below.append(f"{self.winner_words(on, short=True)}.")
-        return below
+            below.append(f"{self.winner_words(on, short=True, margin=True)}.")
+        return below + parts  # who wins first (a tryout found it at the end of the second paragraph), then the why
 
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:
@@ -1266,11 +1286,13 @@ class RunComparison:
         lead, rest = self.change_parts()
         return " ".join([lead, *rest])
 
-    def winner_words(self, on: str = "", short: bool = False, metric: str = "") -> str:
+    def winner_words(self, on: str = "", short: bool = False, metric: str = "", margin: bool = False) -> str:
         """Whether the winner on the headline metric stays: "the winner stays sufferage"; ``on``: the metric said
         ("the winner on makespan stays sufferage"), where the line leads with another one; ``short``: a close race
         said without its names ("still no clear winner", "no clear winner any more"), a new winner in three words
-        ("slack-sufferage now wins"); ``metric``: another headline metric's winner than the headline's (its name).
+        ("slack-sufferage now wins"); ``metric``: another headline metric's winner than the headline's (its name);
+        ``margin``: a winner that stays says how its lead moved where it moved much (:meth:`Winner.moved_from`: "the
+        winner stays sufferage, now 1.3% below mct, against 8.4% below min-min before").
         Where no heuristic of the what-if keeps up with its arrivals, none is crowned ("no heuristic keeps up, so a
         ranking would only compare how fast their queues grow")."""
         a, b = self.winners if not metric else tuple(w.get(metric, NO_WINNER) for w in self.metric_winners)
@@ -1290,6 +1312,8 @@ class RunComparison:
         if short and a.label != b.label:  # a new winner: never left out of a lead for want of words
             return f"{b.label} now wins{where}" + ("" if b.tiny is None else f", but by only {b.tiny}")  # as its lead
         if a.label == b.label:
+            if b.clear and margin and not metric and b.moved_from(a):  # how its lead moved: a manager asked
+                return f"the winner{where} stays {b.label}, now {b.margin}, against {a.margin} before"
             if b.clear:
                 return f"the winner{where} stays {b.label}"
             return f"{b.label} still has the best average{where}, but is not told apart from {b.runner_up}"
@@ -1362,14 +1386,14 @@ def _moved(metric: Metric, up: bool) -> str:
     return "higher" if up else "lower"
 
 
-def size_words(c: Change, metric: Metric) -> str:
+def size_words(c: Change, metric: Metric, factor: bool = False) -> str:
     """A change's size in words: "35% shorter", "2.5 points higher", "17 times as long", "no change"; "" without a
-    change."""
+    change. ``factor``: a rise in percent said as a factor however small ("2.2 times as high")."""
     if math.isnan(c.change):
         return ""
     if float(amount_text(abs(c.change))) == 0:
         return "no change"
-    if c.kind == "percent" and c.lower >= TIMES_FROM:  # as :func:`change_words` says it
+    if c.kind == "percent" and (c.lower >= TIMES_FROM or factor and c.change > 0):  # as :func:`change_words` says it
         return f"{_times(c.change)} as {'long' if _moved(metric, True) == 'longer' else 'high'}"
     return f"{size_text(c.change, c.kind)} {_moved(metric, c.change > 0)}"
 
@@ -1493,8 +1517,23 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
     else:
         pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric, unit)
         head = f"{c.before_label} {pair}{of}"
+    if _as_factor(c, metric):  # "mct 1,588 → met 3,500 (2.2 times as high: clearly worse)", never "... times
+        # (120% higher: ...)" beside values in times
+        head = head.removesuffix(f" {_said_word(metric)}") if terse else head
+        return f"{head} ({size_words(c, metric, factor=True)}: {_judged(c, metric, sized=False, compact=compact)})"
     said = _judged(c, metric, sized=not (terse or metric.said and _many_times(c)), compact=compact)
     return f"{head} ({said})" if said else head
+
+
+FACTOR_FROM = 50.0  # a rise of this many percent or more of a value said in times is sized as a factor (2.2 times)
+
+
+def _as_factor(c: Change, metric: Metric) -> bool:
+    """Whether a lead sizes ``c`` as a factor: a real rise of :data:`FACTOR_FROM` percent or more, under many
+    times, of a value said in times (:attr:`Metric.said`: max stretch "1,588 → 3,500", "2.2 times as high"; a
+    tryout read "1,588 → 3,500 times (clearly worse)" as raw ratios without a size)."""
+    return bool(metric.said) and c.kind == "percent" and c.separated and FACTOR_FROM <= c.change \
+        and not _many_times(c) and _said_word(metric) == "times"
 
 
 def _forms(tail: str, why: bool) -> list[tuple[bool, ...]]:
@@ -1503,7 +1542,7 @@ def _forms(tail: str, why: bool) -> list[tuple[bool, ...]]:
     trade-off, says the headline metric did not move, or says why the number moved (``why``); then, for such a tail,
     the size left to the values and a value in words of its own said short ("max stretch (the worst task's
     slowdown) of mct 1,588 → met 3,500 times (clearly worse), with no real change in makespan")."""
-    unmoved = tail.startswith(", with no real change")
+    unmoved = tail.startswith(UNMOVED) or tail.endswith(": no real change")
     trade = tail.startswith(", though") or unmoved or why
     forms = [(compact, bare) for bare in (False, True) for compact in (False, True)[: 2 if trade else 1]]
     return forms + ([(True, True, True)] if why or unmoved else [])
@@ -1530,6 +1569,13 @@ def _moves(c: Change) -> str:
     if c.kind == "percent" and c.lower >= TIMES_FROM:
         return f"is {_times(c.change)} as high"
     return f"{'rises' if c.change > 0 else 'falls'} {size_text(c.change, c.kind)}"
+
+
+def _said_word(metric: Metric) -> str:
+    """The first word a value of ``metric`` is said with (:attr:`Metric.said`: "times" of "times its run time
+    alone"), "" without one."""
+    words = metric.said[0].partition("{}")[2].split() if metric.said else []
+    return words[0] if words else ""
 
 
 def _terse(pair: str, metric: Metric) -> str:

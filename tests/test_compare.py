@@ -303,8 +303,8 @@ def test_a_harder_workload_leads_with_what_got_worse_and_says_a_better_number_is
     fast = _twice_the_rate(base)
     cmp = compare_runs(base, _results(base, *BEFORE), fast, _results(fast, FASTER, [15, 16, 14, 15, 16, 15, 17, 12]))
     lead, rest = cmp.change_parts()
-    assert lead == ("twice the arrival rate: mean flow time of mct 10 → 15 s (clearly worse); its 10% shorter makespan "
-                    "comes only from faster arrivals.")  # the worse change first, then why the better one
+    assert lead == ("twice the arrival rate: mean flow time of mct 10 → 15 s (50% longer: clearly worse); its makespan "
+                    "10% shorter only from faster arrivals.")  # the worse change first, sized, then why the better one
     assert "Also a real change: makespan 10% shorter, for the better" in " ".join(rest)
     assert rest[0] == "What differs: arrival rate 2.3 → 4.6 tasks an hour (×2)."  # said short in the lead
     assert "The work itself differs (arrival rate), so the better makespan is not like for like." in rest

@@ -203,7 +203,8 @@ def test_every_what_if_line_leads_in_35_words_without_a_raw_key(model, what_if):
     if metric.name != cmp.headline.name:  # another metric than the model's leads: the headline's said after it
         head = re.escape(metric_words(cmp.headline))
         # in the lead where it fits, else below it
-        assert re.search(rf"\), (though {head} is|with no real change in {head})", lead) or re.search(
+        assert re.search(rf"\)(, though {head} is|, with no real change in {head}|; {head}: no real change)", lead) \
+            or re.search(
             rf"(Also a real change: {head} |No real change in {head}\.)", below), (lead, below)
     if cmp.workload and any(c.separated and (c.change > 0) == (m.better == "lower")
                             for m in cmp.charted().values() for c in cmp.changes
