@@ -495,9 +495,25 @@ def tick_step(t0: float, t1: float, ticks: int) -> float:
     return step
 
 
-def _time_axes(fig: go.Figure, t0: float, t1: float, ticks: int = AXIS_TICKS) -> None:
-    """Every time axis of a Gantt from ``t0`` to ``t1``, ticked at multiples of a round step (at most ``ticks``)."""
-    fig.update_xaxes(range=[t0, t1], tick0=0.0, dtick=tick_step(t0, t1, ticks))
+def gantt_unit(t1: float, time_unit: str) -> tuple[float, str]:
+    """The unit a Gantt's time axis and slider say times in, as (seconds in it, its word): hours or days where the
+    model counts seconds and the axis reaches an hour or more (:func:`~hcsched.formatting.span_unit`: a lead said
+    "6.2 days" over an axis at "740,000 s"), else the model's own unit; the bars and the hover stay in the model's
+    unit, as the CSV."""
+    found = span_unit(t1) if time_unit == "s" and np.isfinite(t1) else None
+    return found or (1.0, time_unit)
+
+
+def _time_axes(fig: go.Figure, t0: float, t1: float, ticks: int = AXIS_TICKS, scale: float = 1.0) -> None:
+    """Every time axis of a Gantt from ``t0`` to ``t1``, ticked at multiples of a round step (at most ``ticks``) of
+    the unit ``scale`` seconds long (:func:`gantt_unit`)."""
+    if scale == 1.0:
+        fig.update_xaxes(range=[t0, t1], tick0=0.0, dtick=tick_step(t0, t1, ticks))
+        return
+    step = tick_step(t0 / scale, t1 / scale, ticks)
+    at = step * np.arange(np.ceil(t0 / scale / step - 1e-9), np.floor(t1 / scale / step + 1e-9) + 1)
+    fig.update_xaxes(range=[t0, t1], tickmode="array", tickvals=[float(x * scale) for x in at],
+                     ticktext=[f"{round(float(x), 6):,g}" for x in at])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1000,17 +1016,18 @@ def frame_ms(frames: int) -> int:
     return max(FRAME_MS, int(np.ceil(PLAY_SECONDS * 1000 / max(1, frames))))
 
 
-def _controls(times: np.ndarray, step: float, unit: str) -> dict:
+def _controls(times: np.ndarray, step: float, unit: str, scale: float = 1.0) -> dict:
     """Play, Pause and the time slider above the panels: Play runs every frame (``times``) at :func:`frame_ms`' pace
     (the window in at least PLAY_SECONDS), the slider steps on the
-    frames ``step`` apart (:func:`slider_times`: few, each labelled; it follows Play there), at the last frame.
+    frames ``step`` apart (:func:`slider_times`: few, each labelled; it follows Play there), at the last frame; its
+    labels in ``unit``, ``scale`` seconds long (:func:`gantt_unit`).
     Frames and steps change only the bars (no full redraw: axes, slider and titles stay), so Play keeps its pace with
     many rows or panels."""
     shown = slider_times(times, step)
     fine = times[1] - times[0] if times.size > 1 else step
     steps = [{"method": "animate", "label": label, "value": f"{t:.6g}", "args": [[f"{t:.6g}"], {
         "mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}]}
-        for t, label in zip(shown, _time_labels(shown, fine), strict=True)]
+        for t, label in zip(shown, _time_labels(shown / scale, fine / scale), strict=True)]
     return {"updatemenus": [{"type": "buttons", "direction": "left", "x": 0, "y": 1, "xanchor": "left",
                              "yanchor": "bottom", "pad": {"b": 62}, "showactive": False, "buttons": [
                                  {"label": "Play", "method": "animate", "args": [None, {
@@ -1061,7 +1078,9 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     t1 = window[1] if window else _last_finish(schedules, picks)
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
-    times, step = frame_times(t0, t1, gantt_frames(sum(p.size for p in picks.values()), frames))
+    scale, word = gantt_unit(t1, time_unit)  # frames at round times of the unit the slider says them in
+    times, step = (scale * x for x in frame_times(t0 / scale, t1 / scale,
+                                                  gantt_frames(sum(p.size for p in picks.values()), frames)))
     bands = {label: _bands(schedules[label], picks[label], rows_of[label]) for label in labels} if rows.lanes else {}
     height_rows = {label: bands[label][4] if rows.lanes else len(rows_of[label]) for label in labels}
     height, panels = _panel_heights(list(height_rows.values()), rows.lanes, height)
@@ -1099,9 +1118,9 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))),
                            data=_frame_bars(schedules, picks, float(t), highlight)) for t in times]
     fig.update_layout(barmode="overlay", height=height, margin={"t": GANTT_TOP, "b": GANTT_BOTTOM, "l": 10, "r": 10},
-                      **_controls(times, step, time_unit))
-    _time_axes(fig, t0, t1)
-    fig.update_xaxes(title_text=f"time ({time_unit})", row=len(labels), col=1)
+                      **_controls(times, step, word, scale))
+    _time_axes(fig, t0, t1, scale=scale)
+    fig.update_xaxes(title_text=f"time ({word})", row=len(labels), col=1)
     return plain_numbers(fig)
 
 
@@ -1141,7 +1160,9 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
     t0 = window[0] if window else gantt_start(schedules)
     t1 = window[1] if window else _last_finish(schedules, picks)
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
-    times, step = frame_times(t0, t1, gantt_frames(sum(p.size for p in picks.values()), frames))
+    scale, word = gantt_unit(t1, time_unit)  # frames at round times of the unit the slider says them in
+    times, step = (scale * x for x in frame_times(t0 / scale, t1 / scale,
+                                                  gantt_frames(sum(p.size for p in picks.values()), frames)))
     names = [rows.name(j) for j in range(max(s.machines for s in schedules.values()))]
     px = min(ROW_PX[1], gantt_rows_px(1, OVERVIEW_HEIGHT) / len(names))
     height = GANTT_TOP + GANTT_BOTTOM + px * len(names)
@@ -1169,8 +1190,8 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
             marker=marker, name=label, showlegend=False, customdata=custom, width=0.9,
             hovertemplate=_hover(f"on {rows.word} %{{y}}", time_unit, by[label], name(label)),
             **extra), row=1, col=col)
-        fig.update_xaxes(title_text=f"time ({time_unit})", row=1, col=col)
-    _time_axes(fig, t0, t1, ticks=4)
+        fig.update_xaxes(title_text=f"time ({word})", row=1, col=col)
+    _time_axes(fig, t0, t1, ticks=4, scale=scale)
     every = max(1, int(np.ceil(OVERVIEW_LABEL_PX / px)))
     fig.update_yaxes(categoryorder="array", categoryarray=names[::-1], range=[-0.5, len(names) - 0.5], showgrid=False,
                      tickmode="array", tickvals=names[::every], ticktext=names[::every],
@@ -1179,7 +1200,7 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
     fig.frames = [go.Frame(name=f"{t:.6g}", traces=list(range(len(labels))),
                            data=_frame_bars(schedules, picks, float(t), highlight)) for t in times]
     fig.update_layout(barmode="overlay", height=height, margin={"t": GANTT_TOP, "b": GANTT_BOTTOM, "l": 10, "r": 10},
-                      **_controls(times, step, time_unit))
+                      **_controls(times, step, word, scale))
     return plain_numbers(fig)
 
 

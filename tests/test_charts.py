@@ -34,6 +34,7 @@ from hcsched.charts import (
     gantt_machines,
     gantt_rows_px,
     gantt_start,
+    gantt_unit,
     grid_columns,
     heuristic_colors,
     lanes,
@@ -87,7 +88,13 @@ def test_gantt_controls_on_top_units_in_hover_and_a_bounded_size():
     assert menu.y == 1 and menu.yanchor == "bottom" and slider.y == 1 and slider.yanchor == "bottom"
     assert "on machine %{y}" in fig.data[0].hovertemplate and " s<br>" in fig.data[0].hovertemplate
     assert set(fig.data[0].y) <= {f"m{j}" for j in range(8)}
-    assert fig.layout.xaxis4.title.text == "time (s)"
+    # the axis and the slider in days, as the lead says the makespan (a tryout read "6.2 days" above "740,000 s"); the
+    # bars and the hover in seconds, as the CSV
+    assert fig.layout.xaxis4.title.text == "time (days)" and fig.layout.sliders[0].currentvalue.suffix == " days"
+    days = [float(t) for t in fig.layout.xaxis.ticktext]
+    assert days == pytest.approx([v / 86400 for v in fig.layout.xaxis.tickvals]) and days[1] - days[0] in (1, 2)
+    last = float(fig.layout.sliders[0].steps[-1].label)
+    assert last == pytest.approx(float(fig.frames[-1].name) / 86400)
     big = {f"h{i}": Schedule(np.arange(300.0), np.arange(300) % 16, np.arange(300.0), np.arange(300.0) + 1,
                              np.ones(300),
                              np.ones(300), 16) for i in range(7)}
@@ -851,13 +858,17 @@ def test_every_gantt_view_ticks_its_time_at_round_numbers(name):
     rows = ui(name).gantt_rows(preset(model.default_preset))
     over = gantt(shown, window=window, time_unit=model.time_unit, rows=rows, highlight=marked, overview=True)
     for view in (fig, over):
-        times = [float(f.name) for f in view.frames]
+        axes = [view.layout[a] for a in view.layout if a.startswith("xaxis")]
+        scale, _ = gantt_unit(axes[0].range[1], model.time_unit)  # hours where the window reaches an hour
+        times = [float(f.name) / scale for f in view.frames]
         assert _on_round_steps(times), times[:4]
         labels = [float(s.label.replace(",", "")) for s in view.layout.sliders[0].steps]
         assert labels == pytest.approx(slider_times(np.array(times), float(np.diff(labels[:2])[0])))  # few, on frames
-        axes = [view.layout[a] for a in view.layout if a.startswith("xaxis")]
-        assert axes and all(_round(a.dtick) and a.tick0 == 0 for a in axes), [a.dtick for a in axes]
-        assert times[0] <= axes[0].range[0] and times[-1] >= axes[0].range[1]  # every bar drawn on the last frame
+        if scale == 1:
+            assert axes and all(_round(a.dtick) and a.tick0 == 0 for a in axes), [a.dtick for a in axes]
+        else:  # ticked at round times of the unit
+            assert all(_on_round_steps([v / scale for v in a.tickvals]) for a in axes), [a.tickvals for a in axes]
+        assert times[0] * scale <= axes[0].range[0] and times[-1] * scale >= axes[0].range[1]  # every bar drawn
 
 
 def test_a_windows_ends_are_said_as_the_page_shows_them_never_rounded_to_three_digits():
