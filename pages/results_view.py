@@ -202,8 +202,9 @@ def pick_run(key: str):
             except Exception:  # the page runs on its own (tests): the Results page opens in compare mode
                 pass
     if not baseline:
-        c2.button("Make it the baseline", key=f"{key}_pin", on_click=pin_baseline, args=(shown.number,),
-                  help="Compare every other run with this one (by default, the session's first run of the model)")
+        # no tooltip: under "Compare in detail", where the page leaves the pointer after a what-if, it covered the
+        # line (the caption above says which run is the baseline once one is)
+        c2.button("Make it the baseline", key=f"{key}_pin", on_click=pin_baseline, args=(shown.number,))
     return shown
 
 

@@ -205,6 +205,7 @@ def test_a_chain_of_what_ifs_compares_each_with_the_first_run_until_another_is_m
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][1].title).run()
     shown = [c.value for c in at.caption]  # shown as it is, not folded
     assert any(c.startswith("Run #2 of this session (") for c in shown) and not at.toggle
+    assert not at.button(key="results_pin").help  # a tooltip under "Compare in detail" covered the line it sits by
     at.button(key="results_pin").click().run()
     assert at.session_state["history_baseline"] == 2
     at.selectbox(key="results_pick_run").set_value(at.session_state["history"][2].title).run()
