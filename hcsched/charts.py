@@ -123,7 +123,7 @@ def direction(metric: Metric) -> str:
 
 #: a time unit as a panel's title says it, short: five panels at 1000 px leave no room for "(hours)" (the browser
 #: check found "Mean flow time (hours)" over its neighbour's title); the axis below says the word whole
-SHORT_SPANS = {"hours": "h", "days": "d", "years": "yr"}
+SHORT_SPANS = {"minutes": "min", "hours": "h", "days": "d", "years": "yr"}
 
 
 def panel_title(metric: Metric, unit: str = "") -> str:
@@ -273,17 +273,19 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
     return plain_numbers(fig)
 
 
-def time_ticks(values, means, from_zero: bool = True) -> tuple[list[float], list[str], str] | None:
+def time_ticks(values, means, from_zero: bool = True,
+               minutes: bool = True) -> tuple[list[float], list[str], str] | None:
     """Ticks of a time axis in seconds whose every mean (``means``: the heuristics' averages, as the page's sentences
-    say them) is an hour or more, in the unit the sentences say the least of them in
-    (:func:`~hcsched.formatting.span_unit`): their places in seconds, their numbers in that unit ("0", "2", "4",
-    "6"), and the axis' word ("days"); from zero (bars), else over the ``values``' own span (per-trial boxes); None
-    where a mean is under an hour (seconds, as its sentence says it). A page said "6.2 days (535,000 s)" in its lead
+    say them) is ten minutes or more, in the unit the sentences say the least of them in
+    (:func:`~hcsched.formatting.span_unit`: minutes, hours or days): their places in seconds, their numbers in that
+    unit ("0", "2", "4", "6"), and the axis' word ("days"); from zero (bars), else over the ``values``' own span
+    (per-trial boxes); None where a mean is under ten minutes (seconds, as its sentence says it); not ``minutes``:
+    from an hour only (a what-if line says its times in hours or days). A page said "6.2 days (535,000 s)" in its lead
     over an axis in seconds: one unit per metric on the page, the seconds kept on hover."""
     finite, said = (np.asarray(x, float) for x in (values, means))
     finite, said = finite[np.isfinite(finite)], said[np.isfinite(said)]
     top = float(finite.max()) if finite.size else 0.0
-    unit = span_unit(float(said.min())) if said.size and top > 0 else None
+    unit = span_unit(float(said.min()), minutes) if said.size and top > 0 else None
     if unit is None:
         return None
     scale, word = unit

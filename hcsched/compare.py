@@ -1045,9 +1045,11 @@ class RunComparison:
         room = word_count(self.winner_words(on, short=True))
         fits = lambda said, r: word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS - r  # noqa: E731
         unit = self.time_unit(metric)  # once, not for every form tried
+        slower = self._slower(metric, c)  # its change said without "for the worse": the tail says why it moved
         for tails, why in self._tails(metric, c):
             # a shorter tail or name, or the winner below, before a change left unsized (terse: a form of three)
-            found = {terse: [(f"{n} of {_lead_pair(c, metric, *form, unit=unit)}{tail}", n, tail)
+            found = {terse: [(f"{n} of {_lead_pair(c, metric, *form, unit=unit, neutral=tail in slower)}{tail}", n,
+                              tail)
                              for n in names for tail in tails for form in _forms(tail, why)
                              if (len(form) == 3) == terse] for terse in (False, True)}
             hit = next((x for terse in (False, True) for r in (room, 0) for x in found[terse] if fits(x[0], r)), None)
@@ -1094,19 +1096,20 @@ class RunComparison:
         return f"{lead}.", [*rest, f"{self._begun(winner)}."]
 
     def _winner_moves(self, metric: Metric) -> str:
-        """Where the winner on ``metric`` (not the headline) stays, how its own value moves, sized and judged: ", its
-        mean flow time 16 → 23 hours (44% longer: clearly worse)" (the quickstart's twice the arrival rate led with
-        the makespan winner's flow time; a manager asked how the flow-time winner fares); "" otherwise."""
+        """Where the winner on ``metric`` (not the headline) stays and its own value moves for real, how, sized and
+        judged: "16 → 23 hours, 44% longer: clearly worse" (the quickstart's twice the arrival rate
+        led with the makespan winner's flow time; a manager asked how the flow-time winner fares); "" otherwise
+        (never "37.8 → 37.8 (no change in any trial)")."""
         a, b = (w.get(metric.name) for w in self.metric_winners)
         if a is None or b is None or a.label is None or a.label != b.label:
             return ""
         c = next((c for c in self.changes if c.metric == metric.name and c.before_label == c.after_label == b.label),
                  None)
-        if c is None or math.isnan(c.change):
+        if c is None or math.isnan(c.change) or not c.separated:
             return ""
         pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric,
                                                                           self.time_unit(metric))
-        return f", its {metric_words(metric)} {pair} ({_judged(c, metric, compact=True)})"
+        return f"{pair}, {_judged(c, metric, compact=True)}"
 
     def time_unit(self, metric: Metric) -> tuple[float, str] | None:
         """The unit a line says every time of ``metric`` in: :func:`~hcsched.formatting.span_unit` of the least mean
@@ -1118,7 +1121,7 @@ class RunComparison:
         return span_unit(min(means)) if means else None
 
     def _begun(self, text: str) -> str:
-        """``text`` begun as a sentence, a label at its start as the papers write it ("LPAS now wins", never "Lpas":
+        """``text`` begun as a sentence, a label at its start as the charts write it ("lpas now wins", never "Lpas":
         :func:`~hcsched.verdict.sentence_opening`)."""
         return sentence_opening(text, self.after.model)
 
@@ -1267,15 +1270,50 @@ class RunComparison:
         parts = [self.part_why(*found, rest=not carried)] if why and (why in lead or carried) else []
         below = []
         on = "" if found[0].name == self.headline.name else metric_words(self.headline)
-        if on:  # the line leads with another metric: who wins on it after the change, first, and on both where the
+        both = self._both_stay(found[0]) if on else ""
+        if both:  # the line leads with another metric, and each winner stays: both in one sentence
+            below.append(both)
+        elif on:  # the line leads with another metric: who wins on it after the change, first, and on both where the
             led = self.winner_words(metric_words(found[0]), metric=found[0].name)  # same words say both
             if led.replace(metric_words(found[0]), on) == self.winner_words(on):
                 on = f"{metric_words(found[0])} and {on}"
             elif led not in lead:
-                below.append(f"{self._begun(led)}{self._winner_moves(found[0])}.")
-        if self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
+                moves = self._winner_moves(found[0])
+                below.append(f"{self._begun(led)}{f', its {metric_words(found[0])} {moves}' if moves else ''}.")
+        if not both and self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
             below.append(f"{self.winner_words(on, short=True, margin=True)}.")
-        return below + parts  # who wins first (a tryout found it at the end of the second paragraph), then the why
+        every = self._every_moved(found[0])
+        return below + ([every] if every else []) + parts  # who wins first (a tryout found it at the end of the
+        # second paragraph), then how every heuristic moved, then the why
+
+    def _both_stay(self, metric: Metric) -> str:
+        """Where a line leads with ``metric``, not the headline, and each one's winner stays the same clear winner:
+        "Both winners stay: min-min on mean flow time (16 → 23 hours, 44% longer: clearly worse), sufferage on
+        makespan." (a tryout read "The winner on max stretch stays min-min, its max stretch 37.8 → 37.8 (no change in
+        any trial). The winner on makespan stays sufferage." as two answers, one of them noise); "" otherwise."""
+        pairs = [(a.get(m), b.get(m)) for m in (metric.name, self.headline.name) for a, b in [self.metric_winners]]
+        if not all(a is not None and b is not None and a.label is not None and a.label == b.label and a.clear
+                   and b.clear for a, b in pairs) or self._none_keep_up(0) or self._none_keep_up(1) \
+                or pairs[0][1].label == pairs[1][1].label:  # one winner on both: winner_words says it
+            return ""
+        moves = self._winner_moves(metric)
+        return (f"Both winners stay: {pairs[0][1].label} on {metric_words(metric)}{f' ({moves})' if moves else ''}, "
+                f"{pairs[1][1].label} on {metric_words(self.headline)}.")
+
+    def _every_moved(self, metric: Metric) -> str:
+        """How every heuristic's ``metric`` moved, where each that both runs have moved the same way for real, in
+        percent: "Every heuristic's makespan is 30–35% shorter." (a tryout asked whether the others gained as much as
+        the one a line follows); "" otherwise (fewer than two, a change not real, or two ways)."""
+        mine = [c for c in self.changes if c.metric == metric.name and c.before_label and
+                c.before_label == c.after_label and not math.isnan(c.change)]
+        if len(mine) < 2 or not all(c.separated and c.kind == "percent" for c in mine) or \
+                len({c.change > 0 for c in mine}) > 1:
+            return ""
+        ends = [size_words(c, metric) for c in sorted(mine, key=lambda c: abs(c.change))[::len(mine) - 1]]
+        low, high = (re.fullmatch(r"([\d.,]+)% (\w+)", x) for x in ends)
+        span = ends[0] if ends[0] == ends[1] else f"{low.group(1)}–{high.group(0)}" if low and high and \
+            low.group(2) == high.group(2) else f"{ends[0]} to {ends[1]}"
+        return f"Every heuristic's {metric_words(metric)} is {span}."
 
     def change_line(self) -> str:
         """The lead and the rest in one line: "twice the machines: makespan of sufferage 6.2 → 4.0 days (35% shorter:
@@ -1497,7 +1535,7 @@ def _short_pair(before: float, after: float, metric: Metric, unit: tuple[float, 
 
 
 def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = False, terse: bool = False,
-               unit: tuple[float, str] | None = None) -> str:
+               unit: tuple[float, str] | None = None, neutral: bool = False) -> str:
     """"sufferage 6.2 → 4.0 days (35% shorter: a real change, for the better)", "min-min 6.8 days → max-min 20 days
     (198% longer: a real change, for the worse)", "sufferage 8.8 → 88 times its run time alone (a real change, for
     the worse)": the two means as a lead sentence says them (a value with words of its own as the Results leads say
@@ -1507,7 +1545,7 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
     ``short``: without what the values are of ("89.5% → 89.8%", not "... of the upper bound": the Results lead of
     either run says it); ``terse``: the size left to the values, and a value in words of its own with their first
     word only (:func:`_terse`: "8.8 → 88 times (clearly worse)"); ``unit``: the line's for a time
-    (:meth:`RunComparison.time_unit`)."""
+    (:meth:`RunComparison.time_unit`); ``neutral``: a real change said without which way (:func:`_judged`)."""
     of = "" if short else of_what(metric)
     if metric.said:
         head = _rough_pair(c, metric, short, terse)
@@ -1520,8 +1558,8 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
     if _as_factor(c, metric):  # "mct 1,588 → met 3,500 (2.2 times as high: clearly worse)", never "... times
         # (120% higher: ...)" beside values in times
         head = head.removesuffix(f" {_said_word(metric)}") if terse else head
-        return f"{head} ({size_words(c, metric, factor=True)}: {_judged(c, metric, sized=False, compact=compact)})"
-    said = _judged(c, metric, sized=not (terse or metric.said and _many_times(c)), compact=compact)
+        return f"{head} ({size_words(c, metric, factor=True)}: {_judged(c, metric, False, compact, neutral)})"
+    said = _judged(c, metric, sized=not (terse or metric.said and _many_times(c)), compact=compact, neutral=neutral)
     return f"{head} ({said})" if said else head
 
 
@@ -1591,16 +1629,20 @@ def _many_times(c: Change) -> bool:
     return c.kind == "percent" and c.lower >= TIMES_FROM
 
 
-def _judged(c: Change, metric: Metric, sized: bool = True, compact: bool = False) -> str:
+def _judged(c: Change, metric: Metric, sized: bool = True, compact: bool = False, neutral: bool = False) -> str:
     """A change's size and whether it is real, as a lead says them: "35% shorter: a real change, for the better";
     a real change under 1% of the value before says it is small instead of which way ("0.3 points higher: real, but
     under 1% of its value", :func:`~hcsched.verdict.small_words`); "" without a change. ``sized``: False leaves the
     size to the values said beside it; ``compact``: a real change in two words, "clearly worse" or "clearly better"
     (as the Results leads call a heuristic told apart from the best), where a lead needs the room for the other side
-    of a trade-off."""
+    of a trade-off; ``neutral``: a real change said without which way, where what follows says why it moved
+    ("32% longer: a real change, as the same tasks arrive over twice the time": a tryout read "for the worse" as the
+    heuristic doing worse)."""
     size, verdict = _lead_size(c, metric) if sized else "", real_words(c)
     if c.separated and verdict and is_small(c.change, c.kind, c.before * (100.0 if is_fraction(metric) else 1.0)):
         verdict = small_words()
+    elif c.separated and verdict and neutral:
+        verdict = "a real change"
     elif c.separated and verdict and compact:
         verdict = "clearly better" if _better(metric, c) else "clearly worse"
     elif c.separated and verdict:

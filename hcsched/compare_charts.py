@@ -94,7 +94,7 @@ def change_chart(cmp: RunComparison, metric: Metric, colors: dict[str, str] | No
     fig.add_vline(x=1 if factors else 0, line={"color": "#555", "width": 1, "dash": "dot"}, row=1, col=2)
     kind = "times" if factors else next((c.kind for c in rows), "percent")
     both = [x for c in rows for x in (c.before, c.after)]
-    spans = time_ticks(both, both) if metric.unit == "s" else None  # hours or days, as the line says them
+    spans = time_ticks(both, both, minutes=False) if metric.unit == "s" else None  # hours or days, as the line says
     fig.update_xaxes(title={"text": axis_title(metric, spans[2] if spans else ""), "font": {"size": 11}}, row=1,
                      col=1)
     if spans:

@@ -151,10 +151,15 @@ def _pair_number(x: float) -> str:
     return amount_text(x) if abs(x) < 100 else percent_text(x)
 
 
-def span_unit(seconds: float) -> tuple[float, str] | None:
+_MINUTES = (600.0, 60.0, "minutes")  # from ten minutes, where a sentence or an axis may count in minutes
+
+
+def span_unit(seconds: float, minutes: bool = False) -> tuple[float, str] | None:
     """The unit people count a time of ``seconds`` in from an hour, as (seconds in it, its word): (86400.0,
-    "days") for 6.2 days; None below an hour."""
-    return next(((scale, word) for start, scale, word in _SPANS if abs(seconds) >= start), None)
+    "days") for 6.2 days; None below an hour. ``minutes``: from ten minutes, (60.0, "minutes") below an hour (a
+    tryout read "1,573 s" in a lead where a person says 26 minutes)."""
+    spans = (*_SPANS, _MINUTES) if minutes else _SPANS
+    return next(((scale, word) for start, scale, word in spans if abs(seconds) >= start), None)
 
 
 def span_pair(before: float, after: float, unit: tuple[float, str] | None = None) -> str:
@@ -212,12 +217,11 @@ def minutes_beside(seconds: float, span: float | None = None) -> str:
 MINUTES_UP_TO = 10 * 3600.0  # times said together are said in minutes while the longest is shorter, then in hours
 
 
-def time_span(seconds: float) -> str:
-    """Seconds from an hour as people count them: "1.9 hours", "6.2 days", "3.1 years"; "" below an hour."""
-    for start, scale, word in _SPANS:
-        if abs(seconds) >= start:
-            return f"{amount_text(seconds / scale)} {word}"
-    return ""
+def time_span(seconds: float, minutes: bool = False) -> str:
+    """Seconds from an hour as people count them: "1.9 hours", "6.2 days", "3.1 years"; "" below an hour;
+    ``minutes``: "41 minutes" from ten minutes (:func:`span_unit`)."""
+    unit = span_unit(seconds, minutes)
+    return "" if unit is None else f"{amount_text(seconds / unit[0])} {unit[1]}"
 
 
 def amount_text(x: float) -> str:

@@ -433,8 +433,8 @@ def _at(x: float, metric: Metric) -> str:
     (:func:`hcsched.formatting.said_value`); a unit word the metric's name already says is not said twice ("the
     lowest average backlog at 5.16", not "at 5.16 tasks"; a symbol such as "s" always stays). A time from an hour is
     said in hours or days alone, as the charts' axes say it: a tryout found "6.2 days (535,000 s)" one number too many
-    in a lead (the table and the charts' hovers keep the seconds)."""
-    span = time_span(x) if metric.unit == "s" and not metric.said and math.isfinite(x) else ""
+    in a lead (the table and the charts' hovers keep the seconds); from ten minutes, in minutes ("41 minutes")."""
+    span = time_span(x, minutes=True) if metric.unit == "s" and not metric.said and math.isfinite(x) else ""
     text = span or said_value(x, metric)
     unit = f" {metric.unit}"
     if len(metric.unit) > 1 and re.search(rf"\b{re.escape(metric.unit)}\b", metric.title, re.IGNORECASE) \
@@ -659,7 +659,8 @@ def _winner_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Par
         return [[_Part(f"{has}, {size_text(c.difference, v.kind)} {_side(c.difference)} the runner-up {c.other} in "
                        f"{where}: too few trials to tell whether the difference is real")]]
     bench = c.other == v.benchmark
-    runner = (lambda x: f"{x}, the benchmark and runner-up" if bench else f"{x}, the runner-up")  # noqa: E731
+    runner = (lambda x: f"{x}, the runner-up and the benchmark" if bench else f"{x}, the runner-up")  # noqa: E731
+    # never "the benchmark and runner-up", which a tryout read as a term of art
     # the role after the name: "the runner-up switching (...)" read "switching" as a verb
     named = f"The runner-up is {'the benchmark ' if bench else ''}{c.other}."
     digits = _digits(c, v.kind)  # a tiny difference: real, but under 1% of its value, one precision throughout
@@ -788,14 +789,19 @@ def _mean_interval(v: Verdict, metric: Metric, required: bool) -> list[_Part]:
     lo, hi = v.best_interval
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return []
+    said = _between(lo, hi, metric)
+    return [_Part(f" (95% interval: {said})", None if required else f"The 95% interval of {v.best}'s average: {said}.")]
+
+
+def _between(lo: float, hi: float, metric: Metric) -> str:
+    """Two values of ``metric`` as a span, its unit said once: "35–46 minutes", "19.7–25.3%", "3.9–4.2 days"."""
     low, high = _at(lo, metric), _at(hi, metric)
     asides = [re.fullmatch(r"(.*) \(.*\)", x) for x in (low, high)]
     if all(asides):  # "3.9 days (334,000 s)": the interval in the words a person reads, "3.9–4.2 days"
         low, high = (a.group(1) for a in asides)
     ends = [re.fullmatch(r"([\d.,]+)(%| \S+)?", x) for x in (low, high)]
     one_unit = all(ends) and ends[0].group(2) == ends[1].group(2)
-    said = f"{ends[0].group(1)}–{high}" if one_unit else f"{low} to {high}"  # one unit: "2,096–2,761 s", "19.7–25.3%"
-    return [_Part(f" (95% interval: {said})", None if required else f"The 95% interval of {v.best}'s average: {said}.")]
+    return f"{ends[0].group(1)}–{high}" if one_unit else f"{low} to {high}"  # one unit: "2,096–2,761 s"
 
 
 def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
@@ -835,9 +841,15 @@ def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part],
     interval = "".join(p.text for p in _mean_interval(v, metric, True))
     lowest = f"{v.best} has the {_superlative(v)} average, {_at(v.best_mean, metric)}{interval}."
     verb = "is" if len(v.behind) == 1 else "are"
-    return [[_Part(f"No clear winner on {v.what}: {len(v.tied) + 1} of the {n} heuristics are too close to call",
-                   below=f"{lowest} {below}"), *tail, _Part(f"; only {listed(list(v.behind))} {verb} clearly worse"),
-             *bench]]
+    group = f"{len(v.tied) + 1} of the {n} heuristics"
+    spread = _between(min(means := [v.best_mean, *(t.means[1] for t in v.tied)]), max(means), metric)
+    worse = _Part(f"; only {listed(list(v.behind))} {verb} clearly worse")
+    averages = dict(v.averages)
+    worse_at = listed([f"{h} {_at(averages[h], metric)}" for h in v.behind if h in averages])
+    return [[_Part(f"No clear winner on {v.what}: {group} tie, averaging {spread}",
+                   below=f"{lowest} {below} The clearly worse average: {worse_at}."), *tail, worse, *bench],
+            [_Part(f"No clear winner on {v.what}: {group} are too close to call",
+                   below=f"They average {spread}. {lowest} {below}"), *tail, worse, *bench]]
 
 
 def _worse_parts(behind: tuple[str, ...]) -> list[list[_Part]]:
@@ -993,26 +1005,47 @@ def _references_carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts
 
 def _rest_clause(v: Verdict) -> str:
     """How the best and the runner-up compare without the part the best's lead is all in (:func:`_carried`), short,
-    for the lead: "switching is within 0.09 points" (not told apart, or a real hair: the far end of the 95% interval,
-    whoever is ahead), "switching is ahead by 0.8 points" (the runner-up ahead for real, and not by a hair)."""
+    for the lead: "switching is within 0.09 points" (not told apart, or a real hair: :func:`_within`), "switching is
+    ahead by 0.8 points" (the runner-up ahead for real, and not by a hair)."""
     c, r = v.comparisons[0], v.rest
-    if r.told_apart and not _tiny(r, v.kind):
+    if not _rest_equal(v):
         return f"{c.other} is ahead by {size_text(r.difference, v.kind)}"
+    return f"{c.other} is within {_within(v)}"
+
+
+def _rest_equal(v: Verdict) -> bool:
+    """Whether, without the part the best's lead is all in, the two are not told apart or only by a hair
+    (:func:`_tiny`): equal for practical purposes."""
+    return not (v.rest.told_apart and not _tiny(v.rest, v.kind))
+
+
+def _within(v: Verdict) -> str:
+    """How close the two are on the rest: the far end of the 95% interval, whoever is ahead ("0.09 points")."""
+    r = v.rest
     far = max(abs(r.lower), abs(r.upper))
-    within = "0.01 points" if v.kind == "points" and far < 0.01 else size_text(far, v.kind, _digits(r, v.kind))
-    return f"{c.other} is within {within}"
+    return "0.01 points" if v.kind == "points" and far < 0.01 else size_text(far, v.kind, _digits(r, v.kind))
+
+
+EQUAL = "equal for practical purposes"  # the lead of two told apart only in one part of the metric, or by a hair
 
 
 def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
-    """The lead where the best's lead over the runner-up is all in one part (:func:`_carried`), the rest said in it
-    where the words fit: "No clear winner on value: max-min leads by 1.5 points, all in tasks that arrive before
-    scoring starts; without them, switching is within 0.09 points" (who wins first: none, and why the bars differ; a
-    manager had to reconcile "no clear winner" with a real lead), else the rest compared right under it
-    (:func:`_rest_sentence`); its value below."""
+    """The lead where the best's lead over the runner-up is all in one part (:func:`_carried`). Where the rest does
+    not tell them apart, or only by a hair, the answer itself: "No clear winner on value: max-min and switching are
+    equal for practical purposes, within 0.09 points without tasks that arrive before scoring starts" (a tryout read
+    "max-min leads by 1.5 points" beside "switching is ahead by 0.06 points: real, but tiny" as a contradiction); the
+    bars' gap and the rest's interval below it (:func:`_next_sentence` folds). Else the lead and the rest in it where
+    the words fit: "... max-min leads by 1.5 points, all in tasks that arrive before scoring starts; without them,
+    switching is ahead by 0.8 points", else the rest compared right under it (:func:`_rest_sentence`); its value
+    below."""
     c = v.comparisons[0]
     size, value = size_text(c.difference, v.kind, _digits(c, v.kind)), _at(v.best_mean, metric)
     head, below = f"No clear winner on {v.what}: {v.best} leads by {size}", f"{v.best} averages {value}."
-    return [[_Part(f"{head}, all in {v.carried_in}; without them, {_rest_clause(v)}", below=below)],
+    equal = [[_Part(f"No clear winner on {v.what}: {v.best} and {c.other} are {EQUAL}, within {_within(v)} "
+                    f"without {v.carried_in}",
+                    below=f"{v.best} averages {value}, {size} above {c.other}, all in {v.carried_in}.")]] \
+        if _rest_equal(v) else []
+    return [*equal, [_Part(f"{head}, all in {v.carried_in}; without them, {_rest_clause(v)}", below=below)],
             [_Part(f"{head} over {c.other}, all in {v.carried_in}", below=below)]]
 
 
@@ -1236,6 +1269,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         gloss_text = f"{v.glossed[:1].upper()}{v.glossed[1:]}: {metric.gloss}."
         lead, detail, glosses = plain_lead, plain_detail, {}
     after = _next_sentence(v, total)
+    if v.carried_in and EQUAL in lead:  # the lead gives the answer; how the rest compares folds with the figures
+        detail, after = " ".join(x for x in (detail, after) if x), ""
     following = after or _worst_sentence(v, metric)
     # the next after a tie, or the rest the lead already said: under "More on this answer" beside an "In short" line
     folds = bool(after) and (not v.carried_in or _rest_clause(v) in lead)
@@ -1471,9 +1506,10 @@ def named_once(lines: list[str], names: Mapping[str, str], skip: Collection[str]
 
 def sentence_opening(text: str, model: str | None = None) -> str:
     """``text`` begun as a sentence is (:func:`~hcsched.formatting.sentence_start`: "Sufferage (...) has ..."), but a
-    heuristic's label whose name the papers write in capitals, at its start, in capitals as they write it ("LPAS
-    (earliest finish ...) has ...", "MP-load", "HMCT"; never "Lpas", which reads as a word misspelt): a name whose
-    registry title does not begin with it as a word ("LP-based affinity scheduling", "FA: earliest ...")."""
+    heuristic's label whose name the papers write in capitals, at its start, as the charts and the rest of the page
+    write it ("lpas (earliest finish ...) has ...", "mp-load", "hmct"; never "Lpas", which reads as a word misspelt,
+    nor "LPAS" beside "lpas" in the next sentence, which a tryout read as two names): a name whose registry title
+    does not begin with it as a word ("LP-based affinity scheduling", "FA: earliest ...")."""
     head = re.match(r"[a-z][a-z0-9-]*", text)
     if head is None:
         return sentence_start(text)
@@ -1483,7 +1519,7 @@ def sentence_opening(text: str, model: str | None = None) -> str:
     except HcschedError:
         return sentence_start(text)
     if title.startswith(first.upper()) or not title.lower().startswith(first):
-        return first.upper() + text[len(first):]
+        return text
     return sentence_start(text)
 
 
@@ -1656,8 +1692,8 @@ def _other_wins(verdicts_: list[Verdict]) -> dict[str, list[Verdict]]:
 
 def pick_line(verdicts_: list[Verdict]) -> str:
     """The answer in one sentence where the lead alone is none, each heuristic by its label (named in words above
-    it): a trade-off with one rival, a choice, "In short: pick sufferage only if makespan is what counts; otherwise
-    min-min: sufferage's mean flow time is 2.2 times as long, ..." (:func:`_decided`); with more, "In short: A for
+    it): a trade-off with one rival, a choice, "In short: sufferage wins only on makespan; min-min is the better
+    all-rounder: sufferage's mean flow time is 2.2 times as long, ..." (:func:`_decided`); with more, "In short: A for
     makespan; B for mean flow time (A's is 25% higher); C for ..." (what the pick costs on each,
     :func:`_costs_lead`); winners tied,
     one of them losing on a gain against the benchmark (Caniou and Jeannot section 6.1), "In short: hmct for makespan
@@ -1694,7 +1730,7 @@ def pick_line(verdicts_: list[Verdict]) -> str:
     cost = lambda v, c: _gain_words(v.gain_of, c.difference, None).removesuffix(" against the benchmark")  # noqa: E731
     why = [f"{h} is as good on it but {cost(v, c)}" for h, v, c in costs if h != pick] \
         if pick != lead.best or lead.tied else []
-    if not why and len(others) == 1 and (decided := _decided(lead, pick, *next(iter(others.items())))):
+    if not why and len(others) == 1 and (decided := _decided(lead, pick, *next(iter(others.items())), verdicts_)):
         return _after_lead(verdicts_, decided)
     said = f"{pick} for {lead.glossed}" + (f" ({'; '.join(why)})" if why else "")
     said += "".join(f"; {best} for {listed([v.glossed + _costs_lead(v, lead.best) for v in found])}"
@@ -1753,15 +1789,19 @@ def _cost(v: Verdict, label: str, of: str = "it") -> str:
     return f"{size_text(gap, 'percent')} {'higher' if gap > 0 else 'lower'}"
 
 
-def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict]) -> str:
-    """A trade-off with one rival said as a choice, "pick sufferage only if makespan is what counts; otherwise
-    min-min: sufferage's mean flow time is 2.2 times as long, its max stretch (the worst task's slowdown) 67 times as
-    high" (the manager asked which to pick, not only who wins what), each cost's metric glossed where the line still
-    fits in :data:`LEAD_WORDS`; "" where a cost is not sized (:func:`_cost`)."""
+def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict], verdicts_: list[Verdict]) -> str:
+    """A trade-off with one rival said as a choice, "In short: sufferage wins only on makespan; min-min is the better
+    all-rounder: sufferage's mean flow time is 2.2 times as long, its max stretch (the worst task's slowdown) 67 times
+    as high" (the manager asked which to pick, not only who wins what; "pick sufferage only if ..." read as taking the
+    lead's win back), "min-min wins on mean flow time" where the rival does not win every other metric
+    (``verdicts_``: all of them), each cost's metric glossed where the line still fits in :data:`LEAD_WORDS`; "" where
+    a cost is not sized (:func:`_cost`)."""
     costs = [(v, _cost(v, pick, f"{best}'s")) for v in found]
     if not costs or not all(c for _, c in costs):
         return ""
-    choice = f"In short: pick {pick} only if {lead.what} is what counts; otherwise {best}: "
+    rounder = f"{best} is the better all-rounder" if len(found) == len(verdicts_) - 1 else \
+        f"{best} wins on {listed([v.what for v in found])}"
+    choice = f"In short: {pick} wins only on {lead.what}; {rounder}: "
     forms = []
     for most in (math.inf, 4, 0):  # each gloss, then the short ones ("the worst task's slowdown"), then none
         said = [f"{v.what} ({v.gloss})" if v.gloss and v.gloss != v.what and word_count(v.gloss) <= most else v.what
@@ -1953,7 +1993,10 @@ def progress_lead(verdicts_: list[Verdict], done: int, total: int, word: str, ov
     c = v.comparisons[0]
     if v.carried_in:  # a lead all in one part: never "already clear"
         size = size_text(c.difference, v.kind)
-        lines = [f"{head}: {v.best} leads on {v.what} by {size}, all in {v.carried_in}; without them, "
+        lines = [f"{head}: {v.best} and {c.other} are {EQUAL} on {v.what}, within {_within(v)} without "
+                 f"{v.carried_in}.", f"{head}: {v.best} and {c.other} are {EQUAL} on {v.what} without "
+                 f"{v.carried_in}."] if _rest_equal(v) else []
+        lines += [f"{head}: {v.best} leads on {v.what} by {size}, all in {v.carried_in}; without them, "
                  f"{_rest_clause(v)}.",
                  f"{head}: {v.best} leads on {v.what}, but its {size} over {c.other} are all in {v.carried_in}."]
     elif v.separated:

@@ -286,6 +286,13 @@ def online_against_baseline(scenario: Scenario, results: pd.DataFrame, pending) 
     return base, change_line(before, Side("", scenario, results))
 
 
+def is_baseline_again(e: Entry) -> bool:
+    """Whether ``e`` is the baseline (pinned, or its model's first run) or a run of the baseline's settings: its line
+    is said against the run shown before it, as a way back (:func:`against_baseline`)."""
+    base = baseline_for(e)
+    return is_pinned(e) or base is None or _same_settings(base.scenario, e.scenario)
+
+
 def against_baseline(e: Entry) -> tuple[Entry, str, bool] | None:
     """The baseline of ``e`` (:func:`baseline_for`), the change line of ``e`` against it, and False; for the baseline
     itself, or a run of the baseline's settings (a what-if that went back to them), the run shown before it

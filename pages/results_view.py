@@ -60,6 +60,7 @@ from pages.history import (
     against_baseline,
     baseline_for,
     history,
+    is_baseline_again,
     is_pinned,
     online_against_baseline,
     pin_baseline,
@@ -195,7 +196,7 @@ def pick_run(key: str):
     if baseline and compared:  # said where another run of its model is compared with it, never of a run alone
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
-        _against(c1, *found)
+        _against(c1, *found, back=is_baseline_again(shown))
         if c2.button("Compare in detail", key=f"{key}_compare", on_click=_to_compare):
             try:
                 st.switch_page(PAGES["results"])
@@ -208,15 +209,21 @@ def pick_run(key: str):
     return shown
 
 
-def _against(where, base, line: str, before: bool = False) -> None:
+def _against(where, base, line: str, before: bool = False, back: bool = False) -> None:
     """The change line against the baseline run ``base``, in ``where`` (the page, or a column); ``before``: ``base``
-    is the run shown before the baseline was shown again (:func:`pages.history.came_from`)."""
+    is the run shown before the baseline was shown again (:func:`pages.history.came_from`); ``back``: the run shown is
+    the baseline itself, said so first ("Back to the baseline from run #4: twice the arrival rate: ...": a tryout read
+    "Against run #4, twice the arrival rate" over the default scenario run again as a new what-if)."""
     which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
     if before:
         which = "the run shown before"
+    said = plain(shown_text(base.scenario.model, line))
     # whom in 3 words (hcsched.compare.AGAINST_WORDS), the line within hcsched.compare.LINE_WORDS; which run that is,
     # right under it
-    where.info(f"Against run #{base.number}, {plain(shown_text(base.scenario.model, line))}")
+    if before and back:
+        where.info(f"Back to the baseline from run #{base.number}: {said}")
+    else:
+        where.info(f"Against run #{base.number}, {said}")
     where.caption(f"Run #{base.number} is {which}.")
 
 

@@ -921,14 +921,17 @@ def test_a_time_axis_that_reaches_an_hour_is_in_the_unit_the_lead_says_its_times
     page. The bars stay in seconds; their axis ticks say days (or hours), the hover says both."""
     from hcsched.charts import time_ticks
 
-    assert time_ticks([3000.0, 3599.0], [3000.0, 3599.0]) is None  # under an hour: seconds, as before
+    assert time_ticks([300.0, 599.0], [300.0, 599.0]) is None  # under ten minutes: seconds, as before
+    assert time_ticks([3000.0, 3599.0], [3000.0, 3599.0]) == ([0.0, 1200.0, 2400.0], ["0", "20", "40"], "minutes")
+    assert time_ticks([3000.0, 3599.0], [3000.0, 3599.0], minutes=False) is None  # a what-if line: from an hour
     assert time_ticks([400_000.0, 535_000.0], [400_000.0]) == ([0.0, 172_800.0, 345_600.0, 518_400.0],
                                                                ["0", "2", "4", "6"], "days")
     assert time_ticks([np.nan, 40_000.0], [np.nan, 40_000.0]) == ([0.0, 9000.0, 18_000.0, 27_000.0, 36_000.0],
                                                                  ["0", "2.5", "5", "7.5", "10"], "hours")
     assert time_ticks([np.nan], [np.nan]) is None
-    # the least mean under an hour: its sentence says seconds ("2,429 s"), and so does the axis
-    assert time_ticks([2400.0, 5200.0], [2429.0, 4900.0]) is None
+    # the least mean under an hour: its sentence says minutes ("40 minutes", not "2,429 s"), and so does the axis
+    assert time_ticks([2400.0, 5200.0], [2429.0, 4900.0]) == ([0.0, 1200.0, 2400.0, 3600.0, 4800.0],
+                                                               ["0", "20", "40", "60", "80"], "minutes")
     # in the unit the least mean is said in: "1.9 hours" beside a worse one of 2.1 days
     assert time_ticks([6960.0, 180_000.0], [6960.0, 175_000.0])[2] == "hours"
     bars = get_model("etc").bar_metrics()

@@ -498,7 +498,7 @@ def test_a_what_if_that_keeps_up_against_an_overloaded_baseline_says_so_first():
     said = " ".join(rest)
     assert "In the baseline, the machines cannot keep up whatever the mapping (they can take 0.67 times" in said
     assert "how long the baseline's run was" in said
-    assert rest[-1] == "LPAS wins, where before, no heuristic kept up.", rest[-1]
+    assert rest[-1] == "lpas wins, where before, no heuristic kept up.", rest[-1]
 
 
 def test_a_change_of_many_times_is_charted_as_a_factor_on_a_log_axis():

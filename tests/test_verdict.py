@@ -461,8 +461,8 @@ def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_on
     v = verdict(table("x", **values), LOWER, benchmark="G")
     assert [t.other for t in v.tied] == ["B", "C", "D", "F", "G"]
     # the group counted and the few clearly worse named: the answer first (a manager asked which two were worse)
-    assert v.text == ("No clear winner on makespan: 6 of the 7 heuristics are too close to call, the benchmark G at "
-                      "100.6 s among them; only E is clearly worse.")
+    assert v.text == ("No clear winner on makespan: 6 of the 7 heuristics tie, averaging 100–100.6 s, the benchmark G "
+                      "at 100.6 s among them; only E is clearly worse.")  # how far apart the six are: a number
     assert v.detail.startswith("A has the lowest average, 100 s (95% interval: 94.8–105.2 s). ")
     many = {**values, **{h: [x + d for x in values["A"]] for h, d in (("H", 50), ("I", 60), ("J", 70))}}
     # four clearly worse (E, H, I, J): counted, with the lowest average and its interval
@@ -495,7 +495,8 @@ def test_the_presets_lead_sentence_names_its_heuristics_in_words():
 
 def test_a_runner_up_that_is_the_benchmark_is_said_to_be():
     results = table("x", A=[90, 190, 285, 270], B=[100, 200, 300, 300], C=[120, 220, 330, 330])
-    assert "7.5% below B, the benchmark and runner-up: a real difference" in verdict(results, LOWER, benchmark="B").text
+    assert "7.5% below B, the runner-up and the benchmark: a real difference" in \
+        verdict(results, LOWER, benchmark="B").text
     assert "A is 18% below the benchmark C" in verdict(results, LOWER, benchmark="C").text  # where it fits
     long = verdict(results, LOWER, benchmark="C", names={"A": "a heuristic with a long name in words"})
     assert "benchmark" not in long.text and "the benchmark C" in long.detail  # else below the lead

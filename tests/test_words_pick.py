@@ -24,9 +24,10 @@ def test_a_trade_off_says_which_heuristic_for_which_metric():
                        mean_flow={"A": [50.0, 52, 51, 50], "B": [40.0, 41, 40, 42]},
                        max_stretch={"A": [60.0, 61, 59, 62], "B": [37.8, 37.9, 37.7, 37.8]})
     # what picking A costs on each, sized by the averages (A's mean flow time 50.75 against B's 40.75)
-    assert pick_line(_etc(results)) == ("In short: pick A only if makespan is what counts; otherwise B: A's mean "
+    assert pick_line(_etc(results)) == ("In short: A wins only on makespan; B is the better all-rounder: A's mean "
                                         "flow time is 25% higher, its max stretch (the worst task's slowdown) 1.6 "
-                                        "times as high.")  # a choice, the short gloss where it fits
+                                        "times as high.")  # a choice, the short gloss where it fits (a tryout read
+    # "pick A only if makespan is what counts; otherwise B" as the lead's win taken back)
 
 
 def test_a_trade_off_with_two_rivals_says_which_heuristic_for_which_metric():
@@ -79,15 +80,16 @@ def test_the_pick_says_labels_with_their_parameters_in_words():
     assert "beta=" not in line and "kbar=" not in line, line
 
 
-def test_a_sentence_that_opens_with_a_label_the_papers_write_in_capitals_opens_in_capitals():
-    """"Lpas (earliest finish ...) has ..." and "Hmct" read as words misspelt: the names the papers write in capitals
-    open a sentence so; a word-like name is capitalised as a word; one's own label as a sentence's first letter."""
+def test_a_sentence_that_opens_with_a_label_the_papers_write_in_capitals_opens_as_the_charts_write_it():
+    """"Lpas (earliest finish ...) has ..." and "Hmct" read as words misspelt, and "LPAS" beside "lpas" as two names:
+    the names the papers write in capitals open a sentence as the charts write them; a word-like name is capitalised
+    as a word; one's own label as a sentence's first letter."""
     from hcsched.verdict import sentence_opening
 
-    assert sentence_opening("lpas (earliest finish) has", "classes") == "LPAS (earliest finish) has"
-    assert sentence_opening("hmct and mmc both beat", "timeshared") == "HMCT and mmc both beat"
-    assert sentence_opening("mp-load (least delay)", "timeshared") == "MP-load (least delay)"
-    assert sentence_opening("fz (error weighted a tenth)", "estimation") == "FZ (error weighted a tenth)"
+    assert sentence_opening("lpas (earliest finish) has", "classes") == "lpas (earliest finish) has"
+    assert sentence_opening("hmct and mmc both beat", "timeshared") == "hmct and mmc both beat"
+    assert sentence_opening("mp-load (least delay)", "timeshared") == "mp-load (least delay)"
+    assert sentence_opening("fz (error weighted a tenth)", "estimation") == "fz (error weighted a tenth)"
     assert sentence_opening("sufferage (task ...)", "etc") == "Sufferage (task ...)"
     assert sentence_opening("max-min: latest-finishing task first.", "value") == "Max-min: latest-finishing task first."
     assert sentence_opening("tabu (tabu search)", "estimation") == "Tabu (tabu search)"

@@ -84,13 +84,15 @@ def test_four_more_machines_compare_paired_on_common_random_numbers_with_the_fig
     lead, rest = expected.change_parts()
     assert plain(at.info[0].value) == f"Against run #1, {expected.change_summary()}"
     # the lead says sufferage bare, for room: its words on the line below it
-    assert plain(at.info[0].value).endswith(f"{lead}\n\nSufferage: task that would lose most without its best machine.")
+    assert plain(at.info[0].value).endswith(f"{lead}\n\nEvery heuristic's makespan is 39–48% shorter. Sufferage: task "
+                                            "that would lose most without its best machine.")  # not only the one
+    # the lead follows
     at.button(key="results_compare").click().run()
     assert at.radio(key="results_mode").value == "Compare two runs"
     assert plain(at.markdown[0].value) == lead[:1].upper() + lead[1:]  # the lead as a sentence, the winner in words
     # under it, the figures folded
     assert plain(at.markdown[1].value) == " ".join(expected.summary_parts()[1]) == \
-        "Sufferage: task that would lose most without its best machine."
+        "Every heuristic's makespan is 39–48% shorter. Sufferage: task that would lose most without its best machine."
     folded = next(e for e in at.expander if e.label == IN_FULL)
     assert plain(folded.markdown[0].value) == " ".join(rest) and not folded.proto.expanded
     assert lead.startswith("machines 8 → 12: ") and ": a real change" in lead and "paired" not in lead
@@ -315,7 +317,7 @@ def test_back_to_the_baseline_from_an_overloaded_what_if_is_said_against_the_run
     assert dict(quick_what_ifs(base))["Twice the arrival rate"].spec == kept[1].scenario.spec
     info = plain(at.info[0].value)
     # the heuristic the reader follows: the winner now, lpas (run #2's winner kpb only grew its queues slowest)
-    assert info.startswith("Against run #2, half the arrival rate: the machines now keep up; "
+    assert info.startswith("Back to the baseline from run #2: half the arrival rate: the machines now keep up; "
                            "average backlog of lpas"), info
     assert not at.exception
 
@@ -358,7 +360,8 @@ def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
     assert len(at.session_state["history"]) == 2 and at.session_state["results"] is at.session_state["history"][0].run
     infos = [plain(i.value) for i in at.info]
     assert infos[0].startswith("The same scenario, trials and seed as run #1 ") and "shown again" in infos[0]
-    assert infos[1].startswith("Against run #2, half the machines: "), infos
+    assert infos[1].startswith("Back to the baseline from run #2: half the machines: "), infos  # never read as a
+    # new what-if (a tryout read "Against run #4, twice the arrival rate" so over the default run again)
     assert not at.exception
 
 
@@ -369,7 +372,8 @@ def test_a_runs_scenario_loaded_again_after_a_what_if_shows_that_run_not_run_to_
     at.switch_page("pages/results.py").run()
     assert at.session_state["results"] is at.session_state["history"][0].run
     assert not any("Run to see" in w.value for w in at.warning), [w.value for w in at.warning]
-    assert any(plain(i.value).startswith("Against run #2, half the machines: ") for i in at.info), at.info
+    assert any(plain(i.value).startswith("Back to the baseline from run #2: half the machines: ") for i in at.info), \
+        at.info
     assert len(at.session_state["history"]) == 2 and not at.exception
 
 

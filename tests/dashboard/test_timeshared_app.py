@@ -87,7 +87,7 @@ def test_results_gantt_and_explain():
     assert not at.exception, at.exception
     figs = charts(at)
     makespan, gain, others, stacked = figs[:4]  # the makespan, its gain, the other gains folded away, the finishes
-    assert panel_titles(makespan) == ["Makespan (s)"]
+    assert panel_titles(makespan) == ["Makespan (min)"]  # in minutes, as the lead says it
     assert panel_titles(gain) == ["Gain on makespan"]
     assert panel_titles(others) == ["Total flow time", "Max flow time", "Max stretch"]  # three fit 1000 px
     assert [d["name"] for d in stacked["data"]] == ["sooner", "same time", "later"]
@@ -112,7 +112,7 @@ def test_results_page_draws_the_stacked_sooner_same_later_bar():
     at = open_results(sc, df)
     figs = charts(at)
     bars = figs[0]  # the makespan bars, drawn by the model's page
-    assert panel_titles(bars) == ["Makespan (s)"]  # the scenario's question; the measures against the benchmark below
+    assert panel_titles(bars) == ["Makespan (min)"]  # the scenario's question; the measures against the benchmark below
     stacked = [f for f in figs if [d.get("name") for d in f["data"]] == ["sooner", "same time", "later"]]
     assert len(stacked) == 1 and stacked[0]["layout"]["barmode"] == "stack"
     means = df.groupby("heuristic")[["pct_sooner", "pct_same", "pct_later"]].mean()
@@ -480,7 +480,7 @@ def test_the_default_presets_results_say_the_gains_in_words_and_name_each_rule_o
     assert any(m.startswith("In short: hmct for makespan (mmc is as good on it but raises total flow time by 2.4%)")
                for m in said)
     verdict = " ".join(m for m in said if not m.startswith("- **"))  # not the short names' list: the paper's there
-    assert "HMCT (earliest predicted finish)" in said[0] and "Min max completion" not in said[0]  # the charts' words
+    assert "hmct (earliest predicted finish)" in said[0] and "Min max completion" not in said[0]  # the charts' words
     for jargon in ("sum-flow", "max-flow", "max-stretch", "MCT)"):
         assert jargon not in verdict, jargon
     assert any("The same gain on the total flow time (the total time tasks spend in the system)" in c.value
