@@ -225,7 +225,8 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             low = np.maximum(low, 10 ** span[0])
             printed = {"texttemplate": f"%{{x:{f}}}", "textposition": "inside", "insidetextanchor": "start",
                        "textfont": {"color": [_ink(colors[x]) for x in labels]}, "constraintext": "none"}
-        spans = time_ticks(high, mean) if span is None and m.unit == "s" else None  # days or hours, as said
+        reach = np.where(np.isfinite(high), high, mean)  # one trial so far: no interval, the mean is the bar's end
+        spans = time_ticks(reach, mean) if span is None and m.unit == "s" else None  # days or hours, as said
         if spans is not None:  # the panel's title in the unit its axis says
             fig.layout.annotations[k - 1].text = panel_title(m, SHORT_SPANS[spans[2]])  # its axis says it whole
         said = f"%{{x:{f}}}{unit}", f"%{{customdata[0]:{f}}} to %{{customdata[1]:{f}}}{unit}"
@@ -504,6 +505,14 @@ def gantt_unit(t1: float, time_unit: str) -> tuple[float, str]:
     unit, as the CSV."""
     found = span_unit(t1) if time_unit == "s" and np.isfinite(t1) else None
     return found or (1.0, time_unit)
+
+
+def _unit_frames(t0: float, t1: float, time_unit: str, frames: int) -> tuple[float, str, np.ndarray, float]:
+    """(:func:`gantt_unit`'s scale and word, :func:`frame_times`' frames and step in seconds): the frames at round
+    times of the unit the slider says them in."""
+    scale, word = gantt_unit(t1, time_unit)
+    times, step = frame_times(t0 / scale, t1 / scale, frames)
+    return scale, word, scale * times, scale * step
 
 
 def _time_axes(fig: go.Figure, t0: float, t1: float, ticks: int = AXIS_TICKS, scale: float = 1.0) -> None:
@@ -911,15 +920,18 @@ def gantt_highlight_text(schedules: dict[str, Schedule], task: int, time_unit: s
                          name: Callable[[str], str] = str) -> str:
     """Where and when each heuristic ran ``task``, in one line (for a caption under the Gantt chart), each heuristic
     by ``name(label)`` (a model's short name, as its panel's title says it); "not shown" where it ran outside
-    ``window`` or off the ``machines`` shown."""
+    ``window`` or off the ``machines`` shown. Times in the unit the chart's axis says them in (:func:`gantt_unit`:
+    "0.865 to 1.08 days" under an axis in days, never "74,700 to 93,200 s")."""
+    finishes = [float(x) for s in schedules.values() for x in s.finish if np.isfinite(x)]
+    scale, word = gantt_unit(window[1] if window else max(finishes, default=0.0), time_unit)
     parts = []
     for label, s in schedules.items():
         if not 0 <= task < s.start.size or not np.isfinite(s.start[task]):
             parts.append(f"{name(label)}: not started")
             continue
-        end = _short(float(s.finish[task])) if np.isfinite(s.finish[task]) else "the end (still running)"
+        end = _short(float(s.finish[task]) / scale) if np.isfinite(s.finish[task]) else "the end (still running)"
         seen = task in _window(s, window) and (machines is None or int(s.machine[task]) in set(machines))
-        where = f"{rows.name(int(s.machine[task]))}, {_short(float(s.start[task]))} to {end} {time_unit}"
+        where = f"{rows.name(int(s.machine[task]))}, {_short(float(s.start[task]) / scale)} to {end} {word}"
         parts.append(f"{name(label)}: {where}" + ("" if seen else " (not shown)"))
     return f"Task {task}, hatched and labelled in every panel that shows it: " + "; ".join(parts) + "."
 
@@ -1080,9 +1092,8 @@ def gantt(schedules: dict[str, Schedule], colors: dict[str, str] | None = None, 
     t1 = window[1] if window else _last_finish(schedules, picks)
     # Tasks still running at the end of a run (finish = inf) are drawn up to the end of the window.
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
-    scale, word = gantt_unit(t1, time_unit)  # frames at round times of the unit the slider says them in
-    times, step = (scale * x for x in frame_times(t0 / scale, t1 / scale,
-                                                  gantt_frames(sum(p.size for p in picks.values()), frames)))
+    scale, word, times, step = _unit_frames(t0, t1, time_unit, gantt_frames(sum(p.size for p in picks.values()),
+                                                                            frames))
     bands = {label: _bands(schedules[label], picks[label], rows_of[label]) for label in labels} if rows.lanes else {}
     height_rows = {label: bands[label][4] if rows.lanes else len(rows_of[label]) for label in labels}
     height, panels = _panel_heights(list(height_rows.values()), rows.lanes, height)
@@ -1162,9 +1173,8 @@ def gantt_overview(schedules: dict[str, Schedule], colors: dict[str, str] | None
     t0 = window[0] if window else gantt_start(schedules)
     t1 = window[1] if window else _last_finish(schedules, picks)
     schedules = {label: dataclasses.replace(s, finish=np.minimum(s.finish, t1)) for label, s in schedules.items()}
-    scale, word = gantt_unit(t1, time_unit)  # frames at round times of the unit the slider says them in
-    times, step = (scale * x for x in frame_times(t0 / scale, t1 / scale,
-                                                  gantt_frames(sum(p.size for p in picks.values()), frames)))
+    scale, word, times, step = _unit_frames(t0, t1, time_unit, gantt_frames(sum(p.size for p in picks.values()),
+                                                                            frames))
     names = [rows.name(j) for j in range(max(s.machines for s in schedules.values()))]
     px = min(ROW_PX[1], gantt_rows_px(1, OVERVIEW_HEIGHT) / len(names))
     height = GANTT_TOP + GANTT_BOTTOM + px * len(names)

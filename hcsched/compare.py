@@ -71,6 +71,7 @@ from hcsched.setting_words import RATE as _RATE
 from hcsched.setting_words import SETTINGS, Setting, setting_of  # noqa: F401 (SETTINGS: said from here too)
 from hcsched.stats import t_quantile
 from hcsched.verdict import (
+    ALL_WITHIN,
     LEAD_WORDS,
     by_a_hair,
     difference_kind,
@@ -863,6 +864,11 @@ class RunComparison:
             return ""
         who = who or f"the best {metric_words(metric)}"
         fall = "fall" if c.change < 0 else "rise"
+        rests = self._every_rests(metric, c)
+        if rests is not None and max(max(x) for x in rests) - min(min(x) for x in rests) < ALL_WITHIN:
+            # every heuristic alike on the rest, before and after: said of every one, the bars' fall below
+            return (f"every heuristic's {metric_words(metric)}{REST_STAYS}{why.removeprefix(', all in ')} "
+                    f"({_value_span(rests[0], metric)} → {_value_span(rests[1], metric)})")
         rest = self._rest_pair(c, part[1], metric, share[2])
         if rest:  # what the what-if leaves as it was, with its values: the answer a manager reads first
             size = size_text(c.change, c.kind).replace(" points", "-point").replace(" point", "-point")
@@ -1165,7 +1171,8 @@ class RunComparison:
             said = said if fits(said) else _best_words(best, metric, short=True)
         lead, rest = self._opening(short, said)
         drop = f"{old.before_label} itself {size_words(old, metric)}"
-        if math.isnan(old.change) or word_count(f"{lead}; {drop}.") > CHANGE_LEAD_WORDS:
+        every = said.startswith("every heuristic's")  # the lead says every one's rest: the old winner's fall below
+        if math.isnan(old.change) or every or word_count(f"{lead}; {drop}.") > CHANGE_LEAD_WORDS:
             rest.append(f"The old winner: {metric_words(metric)} of {_lead_pair(old, metric)}.")
         else:
             lead += f"; {drop}"
@@ -1282,9 +1289,43 @@ class RunComparison:
                 below.append(f"{self._begun(led)}{f', its {metric_words(found[0])} {moves}' if moves else ''}.")
         if not both and self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
             below.append(f"{self.winner_words(on, short=True, margin=True)}.")
-        every = self._every_moved(found[0])
+        every = self._every_rest(*found) if carried else self._every_moved(found[0])
         return below + ([every] if every else []) + parts  # who wins first (a tryout found it at the end of the
         # second paragraph), then how every heuristic moved, then the why
+
+    def _every_rest(self, metric: Metric, c: Change) -> str:
+        """Where the lead says the rest of a share barely moves for the heuristic it follows (:meth:`_carried_words`),
+        every heuristic's rest, before and after: "Without tasks that arrive before scoring starts, every heuristic's
+        value is 87.0–87.1% before and 87.2% after." (Kim et al.'s twice the machines: a tryout asked whether any
+        heuristic gains once the start-up tasks are left out); "" where a rest is unknown, fewer than two, or the
+        lead says them all."""
+        rests = self._every_rests(metric, c)
+        if rests is None or f"every heuristic's {metric_words(metric)}{REST_STAYS}" in self.change_lead():
+            return ""
+        spans = [_value_span(x, metric) for x in rests]
+        words = self.share_why(metric, c).removeprefix(", all in ")
+        return f"Without {words}, every heuristic's {metric_words(metric)} is {spans[0]} before and {spans[1]} after."
+
+    def _every_rests(self, metric: Metric, c: Change) -> tuple[list[float], list[float]] | None:
+        """Every heuristic's share without the part that carries the move of ``c`` (:meth:`_carrying`), before and
+        after; None where one is unknown or fewer than two."""
+        share = next((x for x in self.shares if x[0] == metric.name), None)
+        found = self._carrying(metric, c, share) if share else None
+        if found is None:
+            return None
+        rests: list[tuple[float, float]] = []
+        for o in self.changes:
+            if o.metric != metric.name or not o.before_label or o.before_label != o.after_label:
+                continue
+            part = next((p for p in self.parts if p.metric == found[0].name
+                         and (p.before_label, p.after_label) == (o.before_label, o.after_label)), None)
+            shares = None if part is None else self._part_shares(part, metric, share[2])
+            if shares is None or not all(map(math.isfinite, (o.before, o.after, *shares))):
+                return None
+            rests.append((o.before - shares[0], o.after - shares[1]))
+        if len(rests) < 2:
+            return None
+        return [r[0] for r in rests], [r[1] for r in rests]
 
     def _both_stay(self, metric: Metric) -> str:
         """Where a line leads with ``metric``, not the headline, and each one's winner stays the same clear winner:
@@ -1352,6 +1393,8 @@ class RunComparison:
         if a.label == b.label:
             if b.clear and margin and not metric and b.moved_from(a):  # how its lead moved: a manager asked
                 return f"the winner{where} stays {b.label}, now {b.margin}, against {a.margin} before"
+            if b.clear and not a.clear:  # never "stays" of a winner the run before did not crown
+                return f"{b.label} now wins{where} clearly"
             if b.clear:
                 return f"the winner{where} stays {b.label}"
             return f"{b.label} still has the best average{where}, but is not told apart from {b.runner_up}"
@@ -1457,6 +1500,17 @@ def _short_value(x: float, metric: Metric) -> str:
     if metric.unit == "s" and math.isfinite(x):
         return time_span(x) or f"{seconds_number(x)} s"
     return readable(x, metric)
+
+
+def _value_span(xs: list[float], metric: Metric) -> str:
+    """The least and the greatest of ``xs`` as a lead says them, the unit once: "87.0–87.1%", "87.2%" where they read
+    the same."""
+    said = (lambda x: f"{x:.1f}%") if metric.unit == "%" else (lambda x: _short_value(x, metric))  # noqa: E731
+    low, high = said(min(xs)), said(max(xs))  # a percent to one decimal at both ends: "87.0–87.1%", never "87–87.1%"
+    if low == high:
+        return low
+    head, tail = re.fullmatch(r"([\d.,]+)(.*)", low), re.fullmatch(r"([\d.,]+)(.*)", high)
+    return f"{head.group(1)}–{high}" if head and tail and head.group(2) == tail.group(2) else f"{low} to {high}"
 
 
 def _agreeing(c: Change, metric: Metric) -> tuple[str, str] | None:
@@ -1609,19 +1663,23 @@ def _moves(c: Change) -> str:
     return f"{'rises' if c.change > 0 else 'falls'} {size_text(c.change, c.kind)}"
 
 
+def _said_tail(metric: Metric) -> str:
+    """What a value of ``metric`` is said with after it (:attr:`Metric.said`: " times its run time alone"), "" without
+    words of its own."""
+    return metric.said[0].partition("{}")[2] if metric.said else ""
+
+
 def _said_word(metric: Metric) -> str:
-    """The first word a value of ``metric`` is said with (:attr:`Metric.said`: "times" of "times its run time
-    alone"), "" without one."""
-    words = metric.said[0].partition("{}")[2].split() if metric.said else []
+    """The first word a value of ``metric`` is said with ("times" of "times its run time alone"), "" without one."""
+    words = _said_tail(metric).split()
     return words[0] if words else ""
 
 
 def _terse(pair: str, metric: Metric) -> str:
     """Values said in words of their own (:attr:`Metric.said`) with their first word only: "8.8 → 88 times" for
     "8.8 → 88 times its run time alone", where the metric's plain words beside them say the rest."""
-    tail = metric.said[0].partition("{}")[2] if metric.said else ""
-    words = tail.split()
-    return f"{pair[: -len(tail)]} {words[0]}" if len(words) > 1 and pair.endswith(tail) else pair
+    tail = _said_tail(metric)
+    return f"{pair[: -len(tail)]} {_said_word(metric)}" if len(tail.split()) > 1 and pair.endswith(tail) else pair
 
 
 def _many_times(c: Change) -> bool:

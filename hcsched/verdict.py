@@ -251,6 +251,8 @@ class Verdict:
     #: words ("tasks that arrive before scoring starts"), and the two compared on the rest of the metric
     carried_in: str = ""
     rest: Comparison | None = None
+    #: the least and the greatest mean on that rest of the heuristics that can run online, and how many they are
+    rest_span: tuple[float, float, int] = (math.nan, math.nan, 0)
     next_folds: bool = False  # whether next_text may fold below an "In short" line (said by the lead, or a runner's)
 
     def _first(self, field: str, empty):
@@ -983,7 +985,8 @@ def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collectio
         r = _compare(rest, v.best, c.other, c.role, metric, _means(rest))
         if _ahead(r, metric):
             continue  # ahead on the rest too: a win of its own
-        return {"carried_in": words, "rest": r}
+        online = [m for h, m in _means(rest).items() if h not in {x.label for x in v.references} and math.isfinite(m)]
+        return {"carried_in": words, "rest": r, "rest_span": (min(online), max(online), len(online))}
     return {}
 
 
@@ -1027,6 +1030,8 @@ def _within(v: Verdict) -> str:
 
 
 EQUAL = "equal for practical purposes"  # the lead of two told apart only in one part of the metric, or by a hair
+THROUGH = " only through those tasks"  # the bars' gap where every heuristic is alike on the rest
+ALL_WITHIN = 0.5  # every heuristic's mean on that rest within this (points or the metric's unit): all said alike
 
 
 def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
@@ -1041,10 +1046,16 @@ def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Pa
     c = v.comparisons[0]
     size, value = size_text(c.difference, v.kind, _digits(c, v.kind)), _at(v.best_mean, metric)
     head, below = f"No clear winner on {v.what}: {v.best} leads by {size}", f"{v.best} averages {value}."
+    below_equal = f"{v.best} averages {value}, {size} above {c.other}, all in {v.carried_in}."
     equal = [[_Part(f"No clear winner on {v.what}: {v.best} and {c.other} are {EQUAL}, within {_within(v)} "
-                    f"without {v.carried_in}",
-                    below=f"{v.best} averages {value}, {size} above {c.other}, all in {v.carried_in}.")]] \
-        if _rest_equal(v) else []
+                    f"without {v.carried_in}", below=below_equal)]] if _rest_equal(v) else []
+    low, high, n = v.rest_span
+    if equal and n >= 3 and high - low < ALL_WITHIN:  # every one alike on the rest: the bars' gap said with it
+        span = (f"{low:.1f}%" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}–{high:.1f}%") if v.unit == "%" \
+            else _between(low, high, metric)
+        equal.insert(0, [_Part(f"No clear winner on {v.what}: all {n} heuristics reach {span} without "
+                               f"{v.carried_in}; {v.best} leads the bars by {size}{THROUGH}",
+                               below=below_equal)])
     return [*equal, [_Part(f"{head}, all in {v.carried_in}; without them, {_rest_clause(v)}", below=below)],
             [_Part(f"{head} over {c.other}, all in {v.carried_in}", below=below)]]
 
@@ -1269,7 +1280,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         gloss_text = f"{v.glossed[:1].upper()}{v.glossed[1:]}: {metric.gloss}."
         lead, detail, glosses = plain_lead, plain_detail, {}
     after = _next_sentence(v, total)
-    if v.carried_in and EQUAL in lead:  # the lead gives the answer; how the rest compares folds with the figures
+    if v.carried_in and (EQUAL in lead or THROUGH in lead):  # the lead gives the answer; how the rest compares
+        # folds with the figures
         detail, after = " ".join(x for x in (detail, after) if x), ""
     following = after or _worst_sentence(v, metric)
     # the next after a tie, or the rest the lead already said: under "More on this answer" beside an "In short" line

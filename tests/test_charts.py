@@ -1,6 +1,8 @@
 """Chart builders: colours that follow the heuristic, units, empty panels that say why, Gantt size, opening view and
 controls; the exported CSVs name their columns as they are."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -276,6 +278,10 @@ def test_one_task_is_marked_in_every_panel_by_default_where_the_heuristics_diffe
     assert text == "Task 5, hatched and labelled in every panel that shows it: a: m1, 2 to 3 s; b: m1, 2 to 6 s."
     text = gantt_highlight_text({"a": a, "b": b}, 5, "s", GanttRows("server", "s"), window=(0.0, 2.0))
     assert text.endswith("a: s1, 2 to 3 s (not shown); b: s1, 2 to 6 s (not shown).")
+    days = {k: dataclasses.replace(x, start=x.start * 86400.0, finish=x.finish * 86400.0) for k, x in
+            {"a": a, "b": b}.items()}  # a run of days: the times in the axis' unit, never "172,800 to 259,200 s"
+    assert gantt_highlight_text(days, 5, "s") == ("Task 5, hatched and labelled in every panel that shows it: a: m1, "
+                                                  "2 to 3 days; b: m1, 2 to 6 days.")
 
 
 def _label_frames(fig, task: int) -> list[tuple[list[bool], list[bool]]]:
@@ -945,6 +951,8 @@ def test_a_time_axis_that_reaches_an_hour_is_in_the_unit_the_lead_says_its_times
     hover = fig.data[0].hovertemplate.replace("%{customdata[2]}", fig.data[0].customdata[0][2]).replace(
         "%{customdata[3]}", fig.data[0].customdata[0][3])
     assert "mean 6.2 days (535,000 s)" in hover and "6.0 days (520,000 s) to 6.4 days (550,000 s)" in hover
+    summary["makespan_lower"], summary["makespan_upper"] = np.nan, np.nan  # one trial so far: no interval
+    assert metric_bars(summary, bars).layout.xaxis.title.text == "days"  # a tryout read "Makespan (s)" so far
 
 
 def test_the_per_trial_boxes_of_a_time_in_days_tick_days_over_their_own_span():

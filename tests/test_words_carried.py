@@ -111,3 +111,19 @@ def test_a_references_hair_carried_in_the_start_up_tasks_is_about_the_same():
                        {"max-min": 4.3, "max-max": 2.7, "min-min": 2.0, "tpsa": 4.35})
     said = scenario_verdicts(with_tpsa, results)[0].reference_text
     assert said.endswith("about the same as max-min."), said
+
+
+def test_a_lead_all_in_the_start_up_tasks_where_every_heuristic_is_alike_on_the_rest_says_so():
+    """Kim et al.'s default: every online heuristic earns 87.0-87.1% without the start-up tasks, and the bars differ
+    only in their grey ends; a tryout read "max-min and switching are equal for practical purposes" above a chart whose
+    max-min bar is clearly the longest. The lead says every one's rest and where the bars' gap is."""
+    results = _results({"max-min": 87.0, "max-max": 87.06, "min-min": 87.03},
+                       {"max-min": 4.3, "max-max": 2.74, "min-min": 2.0})
+    v = scenario_verdicts(THREE, results)[0]
+    assert v.carried_in and v.rest_span[2] == 3
+    # hand-computed: each rest is its mean plus the wobble's mean (0.3 x 14 / 8 = 0.525) and 0.005: 87.53 to 87.59
+    assert v.text == ("No clear winner on value: all 3 heuristics reach 87.5–87.6% without tasks that arrive before "
+                      "scoring starts; max-min (latest-finishing task first) leads the bars by 1.5 points only "
+                      "through those tasks."), v.text
+    assert word_count(v.text) <= LEAD_WORDS and v.next_text == ""  # the rest's interval folds with the figures
+    assert "max-max is ahead by only 0.06 points" in v.detail, v.detail
