@@ -718,7 +718,13 @@ def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]
     side = _side(v.group_benchmark[0][1].difference)  # the tie first, then by how much it beats the benchmark
     tie = f"{listed(group)} tie for the {_superlative(v)} {v.what}, {each} " \
           f"{_sizes([c.difference for _, c in v.group_benchmark], v.kind)} {side} the benchmark {v.benchmark}: {said}"
-    return [*([[_Part(f"{tie} ({ci}: {ranges})")]] if ranges and len(group) <= 3 else []),
+    level = f"{listed(group)} tie for the {_superlative(v)} {v.what} at {_at(v.best_mean, metric)}, {each} " \
+            f"{_sizes([c.difference for _, c in v.group_benchmark], v.kind)} {side} the benchmark {v.benchmark}: {said}"
+    # where it is first (a tryout asked "how long?" of a lead that said only how much shorter), its intervals where
+    # they fit, else below it
+    return [*([[_Part(level), _Part(f" ({ci}: {ranges})", "")]]  # below, _group_lines says them
+              if ranges and len(group) <= 3 else []),
+            *([[_Part(f"{tie} ({ci}: {ranges})")]] if ranges and len(group) <= 3 else []),
             [_Part(f"{tie}{interval}")],
             [_Part(f"{listed(group)} {each} {beat}: {said}{interval}"),
              _Part(f"; {apart}", f"{apart[:1].upper()}{apart[1:]}.")],

@@ -165,7 +165,7 @@ def _what_if_button(where, words: str, current, changed, key: str) -> None:
         if job.refused is not None:
             st.error(plain(job.refused))
         else:
-            start_run(job)
+            start_run(job, what_if=True)
             st.session_state[SCROLL_UP] = time.time_ns()  # see scroll_up_once
             st.rerun()
 

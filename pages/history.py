@@ -148,16 +148,24 @@ def ran_before(scenario: Scenario) -> Entry | None:
     return next((e for e in reversed(history()) if e.scenario == scenario), None)
 
 
-def reuse(scenario: Scenario) -> Entry | None:
-    """The run of exactly this scenario (:func:`ran_before`) if the history has it: made the results shown,
-    remembering the run shown before it (:func:`came_from`)."""
+def reuse(scenario: Scenario, what_if: bool = False) -> Entry | None:
+    """The run of exactly this scenario (:func:`ran_before`) if the history has it: made the results shown; where a
+    what-if's button asked for it (``what_if``), remembering the run shown before it (:func:`came_from`), whose line
+    it then answers; else (Run pressed, a link) no what-if was asked, and none is said (:func:`against_baseline`)."""
     found = ran_before(scenario)
     if found is not None:
         before = shown_entry()
         st.session_state[Keys.RESULTS] = found.run
-        if before is not None and before is not found:
+        st.session_state.pop(CAME_FROM, None)
+        if what_if and before is not None and before is not found:
             st.session_state[CAME_FROM] = (found.number, before.number)
     return found
+
+
+def _came_by_what_if(e: Entry) -> bool:
+    """Whether ``e`` is shown again because a what-if's button asked for its settings (:func:`reuse`)."""
+    numbers = st.session_state.get(CAME_FROM)
+    return bool(numbers) and numbers[0] == e.number
 
 
 def came_from(e: Entry) -> Entry | None:
@@ -301,6 +309,9 @@ def against_baseline(e: Entry) -> tuple[Entry, str, bool] | None:
     did, not the sum of all, where "1 more change" hid a swap); None without either."""
     base, before = baseline_for(e), False
     if base is None or is_pinned(e) or _same_settings(base.scenario, e.scenario):  # nothing to say against it
+        if (base is None or is_pinned(e)) and not _came_by_what_if(e):
+            return None  # the baseline itself, back by Run, a pick or a link: no what-if asked, none said (a tryout
+            # read "Back to the baseline from run #5: mct instead of met: ..." as one more swap)
         base, before = came_from(e), True
     elif not is_pinned(base) and _one_step(came_from(e), base, e):
         base, before = came_from(e), True

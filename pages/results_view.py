@@ -193,7 +193,10 @@ def pick_run(key: str):
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
     baseline = is_pinned(shown) or baseline_for(shown) is None  # pinned, or its model's first run, nothing pinned
     compared = any(e.scenario.model == shown.scenario.model and e is not shown for e in runs)
-    if baseline and compared:  # said where another run of its model is compared with it, never of a run alone
+    back = found is None and shown is not runs[-1] and st.session_state.get(PICKED) is None  # by Run or a link
+    if baseline and compared and back:  # back to it, no what-if asked: said so
+        c1.info(f"Back to the baseline (run #{shown.number}): the other runs are compared with it.")
+    elif baseline and compared:  # said where another run of its model is compared with it, never of a run alone
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
         _against(c1, *found, back=is_baseline_again(shown))

@@ -77,15 +77,16 @@ def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
     return job
 
 
-def start_run(job: Job, jobs: int | None = None) -> bool:
+def start_run(job: Job, jobs: int | None = None, what_if: bool = False) -> bool:
     """Start a planned run in the background, where it survives clicks and page changes; a quick one is waited for
     here (up to ``QUICK_SECONDS``), so that its results show without a progress bar; one estimated to take longer
-    only until its first results so far come, so that they show at once.
+    only until its first results so far come, so that they show at once. ``what_if``: a what-if's button asked for
+    it (a run of settings already kept is then said against the run shown before, :func:`pages.history.reuse`).
 
     Returns True when the run goes on in the background.
     """
     st.session_state.pop(Keys.NOTICE, None)
-    again = reuse(job.scenario)
+    again = reuse(job.scenario, what_if)  # a what-if's button: its line said against the run shown before
     if again is not None:  # the same settings, trials and seed: the same numbers, without running again
         st.session_state[Keys.NOTICE] = ("info", f"The same scenario, {job.word}s and seed as run #{again.number} "
                                          f"(ended {again.when}): its results are shown again, not run twice.",

@@ -837,7 +837,7 @@ def test_a_wait_for_a_runs_first_results_is_not_counted_as_the_pages_drawing(mon
             time.sleep(0.3)
             self.partials = 1
 
-    monkeypatch.setattr(runs, "reuse", lambda scenario: None)
+    monkeypatch.setattr(runs, "reuse", lambda scenario, what_if=False: None)
     monkeypatch.setattr(runs, "wait_for_kernels", lambda model: None)
     monkeypatch.setattr(runs.st, "session_state", {})
     jobs._watched.page_started = time.monotonic()  # the page's script began

@@ -350,9 +350,10 @@ def back_to_the_first_run():
     return at
 
 
-def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
-    """A run of the baseline's exact scenario is not run twice: the baseline's results show again, and the line says
-    them against the run shown before (it said nothing: a baseline is not compared with itself)."""
+def test_the_baseline_run_again_shows_again_and_says_it_is_the_baseline():
+    """A run of the baseline's exact scenario is not run twice: the baseline's results show again, said to be the
+    baseline; no what-if was asked, so no change line is said (a tryout read "Back to the baseline from run #5: mct
+    instead of met: ..." over the default run again as one more swap)."""
     at = back_to_the_first_run()
     at.switch_page("pages/run.py").run()
     at.button(key="run_start").click().run()
@@ -360,8 +361,8 @@ def test_the_baseline_run_again_shows_again_against_the_run_shown_before():
     assert len(at.session_state["history"]) == 2 and at.session_state["results"] is at.session_state["history"][0].run
     infos = [plain(i.value) for i in at.info]
     assert infos[0].startswith("The same scenario, trials and seed as run #1 ") and "shown again" in infos[0]
-    assert infos[1].startswith("Back to the baseline from run #2: half the machines: "), infos  # never read as a
-    # new what-if (a tryout read "Against run #4, twice the arrival rate" so over the default run again)
+    assert infos[1] == "Back to the baseline (run #1): the other runs are compared with it.", infos
+    assert not any("half the machines" in x for x in infos), infos
     assert not at.exception
 
 
@@ -372,8 +373,8 @@ def test_a_runs_scenario_loaded_again_after_a_what_if_shows_that_run_not_run_to_
     at.switch_page("pages/results.py").run()
     assert at.session_state["results"] is at.session_state["history"][0].run
     assert not any("Run to see" in w.value for w in at.warning), [w.value for w in at.warning]
-    assert any(plain(i.value).startswith("Back to the baseline from run #2: half the machines: ") for i in at.info), \
-        at.info
+    assert any(plain(i.value) == "Back to the baseline (run #1): the other runs are compared with it." for i in
+               at.info), at.info
     assert len(at.session_state["history"]) == 2 and not at.exception
 
 
