@@ -922,8 +922,9 @@ def gantt_highlight_text(schedules: dict[str, Schedule], task: int, time_unit: s
     by ``name(label)`` (a model's short name, as its panel's title says it); "not shown" where it ran outside
     ``window`` or off the ``machines`` shown. Times in the unit the chart's axis says them in (:func:`gantt_unit`:
     "0.865 to 1.08 days" under an axis in days, never "74,700 to 93,200 s")."""
-    finishes = [float(x) for s in schedules.values() for x in s.finish if np.isfinite(x)]
-    scale, word = gantt_unit(window[1] if window else max(finishes, default=0.0), time_unit)
+    last = max((float(s.finish[np.isfinite(s.finish)].max()) for s in schedules.values()
+                if np.isfinite(s.finish).any()), default=0.0)
+    scale, word = gantt_unit(window[1] if window else last, time_unit)
     parts = []
     for label, s in schedules.items():
         if not 0 <= task < s.start.size or not np.isfinite(s.start[task]):

@@ -1049,31 +1049,27 @@ class RunComparison:
         if not every or a.label is None or b.label is None or self._none_keep_up(0) or self._none_keep_up(1) \
                 or not a.clear:
             return None
+        tails, why = [*self._slower(metric, c), ""], []
         if metric.name != self.headline.name:  # another metric leads: both winners first, where both stay
             if not self._both_stay(metric):
                 return None
             m = self.metric_winners[1][metric.name]
             standing = (f"{BOTH_STAY}{b.label} on {metric_words(self.headline)}, {m.label} on "
                         f"{metric_words(metric)})")
-            moved = f"{every[:1].lower()}{every[1:-1]}"
-            said = f"{standing}; {moved}"
-            if word_count(f"{self._what(1, short)}: {said}.") > CHANGE_LEAD_WORDS:
-                return None
-            lead, rest = self._opening(short, said)
-            return f"{lead}.", [*rest, *self._harder(metric, c), _detail(c, metric, unit=self.time_unit(metric)),
-                                *self._also_real(c, metric)]
-        if b.clear and a.label == b.label and b.moved_from(a):
+            tails, why = [""], self._harder(metric, c)
+        elif b.clear and a.label == b.label and b.moved_from(a):
             standing = f"{b.label} still wins, by {_gap_words(b)} (was {_gap_words(a)})"
         elif not b.clear:
             standing = f"no clear winner any more ({a.label} led by {_gap_words(a)})"
         else:
             return None
         moved = f"{every[:1].lower()}{every[1:-1]}"
-        for tail in [*self._slower(metric, c), ""]:
+        for tail in tails:
             said = f"{standing}; {moved}{tail}"
             if word_count(f"{self._what(1, short)}: {said}.") <= CHANGE_LEAD_WORDS:
                 lead, rest = self._opening(short, said)
-                return f"{lead}.", [*rest, _detail(c, metric, unit=self.time_unit(metric)), *self._also_real(c, metric)]
+                return f"{lead}.", [*rest, *why, _detail(c, metric, unit=self.time_unit(metric)),
+                                    *self._also_real(c, metric)]
         return None
 
     def _harder(self, metric: Metric, c: Change) -> list[str]:
@@ -1344,7 +1340,8 @@ class RunComparison:
                 below.append(f"{self._begun(led)}{f', its {metric_words(found[0])} {moves}' if moves else ''}.")
         if not both and self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
             below.append(f"{self.winner_words(on, short=True, margin=True)}.")
-        every = self._every_rest(*found) if carried else self._every_moved(found[0])
+        said_all = f"every heuristic's {metric_words(found[0])}{REST_STAYS}" in lead  # the lead says every rest
+        every = ("" if said_all else self._every_rest(*found)) if carried else self._every_moved(found[0])
         every = "" if every.lower().removesuffix(".") in lead.lower() else every  # the lead said it
         return below + ([every] if every else []) + parts  # who wins first (a tryout found it at the end of the
         # second paragraph), then how every heuristic moved, then the why
@@ -1353,10 +1350,9 @@ class RunComparison:
         """Where the lead says the rest of a share barely moves for the heuristic it follows (:meth:`_carried_words`),
         every heuristic's rest, before and after: "Without tasks that arrive before scoring starts, every heuristic's
         value is 87.0–87.1% before and 87.2% after." (Kim et al.'s twice the machines: a tryout asked whether any
-        heuristic gains once the start-up tasks are left out); "" where a rest is unknown, fewer than two, or the
-        lead says them all."""
+        heuristic gains once the start-up tasks are left out); "" where a rest is unknown or fewer than two."""
         rests = self._every_rests(metric, c)
-        if rests is None or f"every heuristic's {metric_words(metric)}{REST_STAYS}" in self.change_lead():
+        if rests is None:
             return ""
         spans = [_value_span(x, metric) for x in rests]
         words = self.share_why(metric, c).removeprefix(", all in ")
