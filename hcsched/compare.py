@@ -59,6 +59,7 @@ from hcsched.formatting import (
     said_pair,
     seconds_number,
     seconds_pair,
+    sentence_start,
     span_pair,
     span_unit,
     time_span,
@@ -73,6 +74,8 @@ from hcsched.stats import t_quantile
 from hcsched.verdict import (
     ALL_WITHIN,
     LEAD_WORDS,
+    alike_pairs,
+    alike_sentence,
     by_a_hair,
     difference_kind,
     headline_metric,
@@ -86,6 +89,7 @@ from hcsched.verdict import (
     part_words,
     run_words,
     said_bare,
+    scenario_references,
     scenario_verdicts,
     sentence_opening,
     sentences,
@@ -118,6 +122,9 @@ WINNER_BELOW = "\n\n"
 #: A lead's words on what a move all in one part leaves as it was (:meth:`RunComparison._carried_words`).
 REST_STAYS = " barely moves without "
 BOTH_STAY = "both winners stay ("  # a lead that says both winners first (:meth:`RunComparison._every_parts`)
+NEAR_BOUND = 0.05  # every heuristic this near its lower bound on average (a share of it): said as why none wins
+STILL_WINS = " still wins, "  # a lead that says the winner's standing (:meth:`RunComparison._every_parts`): no winner
+NO_WINNER_NOW = "no clear winner any more ("  # line again under it (a tryout read the two as one said twice)
 #: A metric's plain words (:attr:`Metric.gloss`) of at most this many words read as its name in a lead ("the worst
 #: task's slowdown of sufferage"); longer ones are said beside its name, or below.
 GLOSS_AS_NAME = 4
@@ -649,6 +656,9 @@ class RunComparison:
     #: each headline metric's winner (:func:`winners_of`), before and after: a line that leads with another metric
     #: than the headline says who wins on it after the change too
     metric_winners: tuple[Mapping[str, Winner], Mapping[str, Winner]] = ({}, {})
+    #: the pairs of the what-if's heuristics, one of them not in the baseline, with the same results in every trial
+    #: (:func:`~hcsched.verdict.alike_pairs`: met swapped in where kpb keeps one machine)
+    alike: tuple[tuple[str, str], ...] = ()
 
     @property
     def left_out_text(self) -> str:
@@ -917,11 +927,13 @@ class RunComparison:
         moves = self._rest_pair(c, part, metric, share[2])
         rest = f" The rest of the {whole_words} barely moves{': ' + moves if moves else ''}." \
             if share_of_move >= 0.9 and rest else ""  # under a tenth of the move: what the what-if leaves as it was
-        if said.startswith(", all in "):  # the lead said where and why (its gloss): the figures
+        if said.startswith(", all in "):  # the lead said where and why (its gloss): the bars' move, only through
+            # the part ("The value of max-min: 91.3% → 87.4%" alone read as more machines hurting it)
             a, b = _values(c, metric)
-            best = f"The best {metric_words(metric)}: {c.before_label} {a} → {c.after_label} {b}." \
-                if c.before_label != c.after_label else f"The {metric_words(metric)} of {c.after_label}: {a} → {b}."
-            return f"{best} {m.title}: {pair}{why}.{rest}"
+            what, moves = metric_words(metric), "falls" if c.after < c.before else "rises"
+            bars = f"the {what} of {c.after_label} {moves} {a} → {b}" if c.before_label == c.after_label else \
+                f"the best {what} {moves} from {a} ({c.before_label}) to {b} ({c.after_label})"
+            return f"{sentence_start(bars)} only through {part_words(m, whole_words) or title}: {pair}{why}.{rest}"
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _rest_pair(self, c: Change, part: Change, share: Metric, yardstick: str) -> str:
@@ -1058,9 +1070,11 @@ class RunComparison:
                         f"{metric_words(metric)})")
             tails, why = [""], self._harder(metric, c)
         elif b.clear and a.label == b.label and b.moved_from(a):
-            standing = f"{b.label} still wins, by {_gap_words(b)} (was {_gap_words(a)})"
-        elif not b.clear:
-            standing = f"no clear winner any more ({a.label} led by {_gap_words(a)})"
+            how = "but only" if abs(b.gap) < abs(a.gap) else "now"  # "still wins, by 1.3%" read as a big win
+            standing = f"{b.label}{STILL_WINS}{how} by {_gap_words(b)} (was {_gap_words(a)})"
+        elif not b.clear:  # "(sufferage led by 8.4%)" read backwards; why, where every one nears the bound
+            standing = f"{NO_WINNER_NOW}before, {a.label} won by {_gap_words(a)})"
+            tails = [x for x in (self._at_bound(metric),) if x] + tails
         else:
             return None
         moved = f"{every[:1].lower()}{every[1:-1]}"
@@ -1071,6 +1085,16 @@ class RunComparison:
                 return f"{lead}.", [*rest, *why, _detail(c, metric, unit=self.time_unit(metric)),
                                     *self._also_real(c, metric)]
         return None
+
+    def _at_bound(self, metric: Metric) -> str:
+        """Where every heuristic of the what-if is within :data:`NEAR_BOUND` of ``metric``'s lower bound on average
+        (its ratio to the bound, a metric whose ``of`` names it), how near: ", all within 1.8% of the lower bound"
+        (twice the machines: no winner any more because none can do better; a tryout asked why); "" otherwise."""
+        ratio = next((m for m in self.metrics if m.of == metric.name), None)
+        after = [c.after for c in self.changes if ratio is not None and c.metric == ratio.name and c.after_label]
+        if not after or not all(map(math.isfinite, after)) or max(after) - 1.0 > NEAR_BOUND:
+            return ""
+        return f", all within {size_text(100.0 * (max(after) - 1.0), 'percent')} of the lower bound"
 
     def _harder(self, metric: Metric, c: Change) -> list[str]:
         """Where a lead says every heuristic's ``metric`` and the headline metric of ``c``'s heuristic looks better
@@ -1305,7 +1329,8 @@ class RunComparison:
         """(lead, the sentences under it) of :meth:`change_summary`: the view of two runs shows both, the figures
         folded below them."""
         lead, _ = self.change_parts()
-        return lead, self._named_below(lead, [x for x in self._winner_below(lead) if x])
+        below = [x for x in self._winner_below(lead) if x]
+        return lead, self._named_below(lead, [*below, *([alike_sentence(list(self.alike))] if self.alike else [])])
 
     def _winner_below(self, lead: str) -> list[str]:
         """What :meth:`change_summary` says under ``lead``, its heuristics' labels bare: who wins, then why a share
@@ -1338,7 +1363,12 @@ class RunComparison:
             elif led not in lead:
                 moves = self._winner_moves(found[0])
                 below.append(f"{self._begun(led)}{f', its {metric_words(found[0])} {moves}' if moves else ''}.")
-        if not both and self.winner_words(on, short=True) not in lead and self.winner_words(on) not in lead:
+        standing = STILL_WINS in lead or NO_WINNER_NOW in lead  # the lead says who wins (_every_parts)
+        bound = self._at_bound(self.headline) if NO_WINNER_NOW in lead else ""
+        if bound and bound not in lead:  # why there is no winner any more, where the lead had no room for it
+            below.append(f"Every heuristic is now{bound.removeprefix(', all')}: none can do much better.")
+        if not (both or standing) and self.winner_words(on, short=True) not in lead \
+                and self.winner_words(on) not in lead:
             below.append(f"{self.winner_words(on, short=True, margin=True)}.")
         said_all = f"every heuristic's {metric_words(found[0])}{REST_STAYS}" in lead  # the lead says every rest
         every = ("" if said_all else self._every_rest(*found)) if carried else self._every_moved(found[0])
@@ -1360,14 +1390,17 @@ class RunComparison:
 
     def _every_rests(self, metric: Metric, c: Change) -> tuple[list[float], list[float]] | None:
         """Every heuristic's share without the part that carries the move of ``c`` (:meth:`_carrying`), before and
-        after; None where one is unknown or fewer than two."""
+        after, the references left out (as the Results lead's "all 8 heuristics" leaves them: the line said 87.1–87.2%
+        beside a lead of 87.2%, and changed when the references ended); None where one is unknown or fewer than two."""
         share = next((x for x in self.shares if x[0] == metric.name), None)
         found = self._carrying(metric, c, share) if share else None
         if found is None:
             return None
+        references = {*scenario_references(self.before), *scenario_references(self.after)}
         rests: list[tuple[float, float]] = []
         for o in self.changes:
-            if o.metric != metric.name or not o.before_label or o.before_label != o.after_label:
+            if o.metric != metric.name or not o.before_label or o.before_label != o.after_label \
+                    or o.before_label in references:
                 continue
             part = next((p for p in self.parts if p.metric == found[0].name
                          and (p.before_label, p.after_label) == (o.before_label, o.after_label)), None)
@@ -1666,9 +1699,9 @@ def _lead_pair(c: Change, metric: Metric, compact: bool = False, short: bool = F
     else:
         pair = " → ".join(_lead_agreeing(c, metric) or ()) or _short_pair(c.before, c.after, metric, unit)
         head = f"{c.before_label} {pair}{of}"
-    if _as_factor(c, metric):  # "mct 1,588 → met 3,500 (2.2 times as high: clearly worse)", never "... times
-        # (120% higher: ...)" beside values in times
-        head = head.removesuffix(f" {_said_word(metric)}") if terse else head
+    if _as_factor(c, metric):  # "mct 1,588× → met 3,500× (2.2 times as high: clearly worse)", never "... times
+        # (120% higher: ...)" beside values in times, nor bare "1,588 → 3,500" (a tryout asked: 3,500 what?)
+        head = re.sub(r"(\d)(?= →|$)", r"\1×", head.removesuffix(f" {_said_word(metric)}")) if terse else head
         return f"{head} ({size_words(c, metric, factor=True)}: {_judged(c, metric, False, compact, neutral)})"
     said = _judged(c, metric, sized=not (terse or metric.said and _many_times(c)), compact=compact, neutral=neutral)
     return f"{head} ({said})" if said else head
@@ -1864,10 +1897,12 @@ def compare_runs(before: Scenario, before_results: pd.DataFrame, after: Scenario
     winners = tuple(_headline_winner(w) for w in by_metric)
     best = _best_change(lead, winners, before_results, after_results, paired)
     shares = tuple(found for m in metrics if (found := share_of(m, metrics, before_results, after_results)))
+    known = {h.label for h in before.heuristics}
+    alike = tuple(p for p in alike_pairs(after_results, model.bar_metrics()) if not set(p) <= known)
     return RunComparison(before, after, paired, tuple(run_changes(before, after)), tuple(metrics), tuple(changes),
                          winners, left_out, (model.overloaded(before_results), model.overloaded(after_results)),
                          best, shares, _share_parts(shares, metrics, pairs, best, before_results, after_results,
-                                                    paired), by_metric)
+                                                    paired), by_metric, alike)
 
 
 def share_of(metric: Metric, metrics: list[Metric], before_results: pd.DataFrame,

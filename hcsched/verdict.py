@@ -63,6 +63,7 @@ from hcsched.formatting import (
     said_value,
     sentence_start,
     share_words,
+    span_unit,
     time_span,
 )
 from hcsched.heuristics import get_heuristic, heuristic_title, label_parts, told_apart
@@ -812,6 +813,15 @@ def _between(lo: float, hi: float, metric: Metric) -> str:
     return f"{ends[0].group(1)}–{high}" if one_unit else f"{low} to {high}"  # one unit: "2,096–2,761 s"
 
 
+def _listed_values(xs: list[float], metric: Metric) -> str:
+    """Values of ``metric`` listed, a time's unit said once, the least's: "57 and 84 minutes" (never "57 minutes and
+    1.4 hours", a unit more to read and a word more in a lead); else each as a lead says it (:func:`_at`)."""
+    unit = span_unit(min(map(abs, xs)), minutes=True) if metric.unit == "s" and not metric.said else None
+    if unit is None:
+        return listed([_at(x, metric) for x in xs])
+    return f"{listed([amount_text(x / unit[0]) for x in xs])} {unit[1]}"
+
+
 def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:
     """A group of three or more not told apart: named where they fit, else counted with the best average and its 95%
     interval ("9 others tie with the lowest average, ll, at 2,355 s", one wording whatever the lengths), the
@@ -841,9 +851,10 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
 def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part], bench: list[_Part],
                           below: str) -> list[list[_Part]]:
     """A large group not told apart with a few clearly worse: the group counted and the few named in words, the
-    answer a manager reads first ("No clear winner on makespan: 10 of the 12 heuristics are too close to call; only lz
-    (...) and le (...) are clearly worse": Page et al.'s system A, where "only two are clearly worse" named neither),
-    the lowest average and its 95% interval below; none where the few are none or many."""
+    answer a manager reads first ("No clear winner on makespan: 10 of 12 tie at 40–50 minutes; lz (...) and le (...)
+    are clearly worse, at 57 and 84 minutes": Page et al.'s system A, where "only two are clearly worse" named
+    neither, and the names alone did not say how much worse), the lowest average and its 95% interval below; none
+    where the few are none or many."""
     if not 0 < len(v.behind) < GROUP_SHOWN:
         return []
     interval = "".join(p.text for p in _mean_interval(v, metric, True))
@@ -854,7 +865,15 @@ def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part],
     worse = _Part(f"; only {listed(list(v.behind))} {verb} clearly worse")
     averages = dict(v.averages)
     worse_at = listed([f"{h} {_at(averages[h], metric)}" for h in v.behind if h in averages])
-    return [[_Part(f"No clear winner on {v.what}: {group} tie, averaging {spread}",
+    beyond = lambda h: h in averages and (averages[h] > max(means) if v.better == "lower"  # noqa: E731
+                                          else averages[h] < min(means))
+    sized = [] if not all(map(beyond, v.behind)) else [  # how much worse, in the lead where it fits (not where an
+        # average is inside the group's span: worse per trial, which the averages do not show)
+        [_Part(f"No clear winner on {v.what}: {len(v.tied) + 1} of {n} tie at {spread}", below=f"{lowest} {below}"),
+         *tail, _Part(f"; {listed(list(v.behind))} {verb} clearly worse, at "
+                      f"{_listed_values([averages[h] for h in v.behind], metric)}"), *bench]]
+    return [*sized,
+            [_Part(f"No clear winner on {v.what}: {group} tie, averaging {spread}",
                    below=f"{lowest} {below} The clearly worse average: {worse_at}."), *tail, worse, *bench],
             [_Part(f"No clear winner on {v.what}: {group} are too close to call",
                    below=f"They average {spread}. {lowest} {below}"), *tail, worse, *bench]]
@@ -1285,6 +1304,12 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         # the gloss would push out of the lead what it says without it (the interval, a name): said beside the lead
         gloss_text = f"{v.glossed[:1].upper()}{v.glossed[1:]}: {metric.gloss}."
         lead, detail, glosses = plain_lead, plain_detail, {}
+    part = next((p for p in parts if p.gloss and part_words(p, v.what) == v.carried_in), None) \
+        if v.carried_in and v.carried_in in lead else None
+    if part is not None:  # the part the lead turns on, in plain words beside it ("Start-up tasks: they arrive before
+        # scoring starts, ..."): a tryout asked why tasks before scoring count at all
+        gloss_text = " ".join(x for x in (gloss_text, f"{v.carried_in[:1].upper()}{v.carried_in[1:]}: {part.gloss}.")
+                              if x)
     after = _next_sentence(v, total)
     if v.carried_in and (EQUAL in lead or THROUGH in lead):  # the lead gives the answer; how the rest compares
         # folds with the figures
@@ -1710,35 +1735,27 @@ def _other_wins(verdicts_: list[Verdict]) -> dict[str, list[Verdict]]:
 
 def pick_line(verdicts_: list[Verdict]) -> str:
     """The answer in one sentence where the lead alone is none, each heuristic by its label (named in words above
-    it): a trade-off with one rival, a choice, "In short: sufferage wins only on makespan; min-min is the better
-    all-rounder: sufferage's mean flow time is 2.2 times as long, ..." (:func:`_decided`); with more, "In short: A for
-    makespan; B for mean flow time (A's is 25% higher); C for ..." (what the pick costs on each,
+    it): a trade-off with one rival, a choice, "In short: sufferage's makespan is 8.4% lower, but min-min is the better
+    all-round pick: sufferage's mean flow time is 2.2 times as long, ..." (:func:`_decided`); with more, "In short: A
+    for makespan; B for mean flow time (A's is 25% higher); C for ..." (what the pick costs on each,
     :func:`_costs_lead`); winners tied,
     one of them losing on a gain against the benchmark (Caniou and Jeannot section 6.1), "In short: hmct for makespan
-    (mmc is as good on it but raises total flow time by 2.4%); mp for total flow time."; no clear winner, its margin
-    against the benchmark, "In short: none is clearly better than the benchmark fa on makespan; fz is 6.9% lower per
-    trial on average, which could be chance (95% interval: ...)."; "" where the lead is the whole answer (one
-    winner, nothing traded)."""
+    (mmc is as good on it but raises total flow time by 2.4%); mp for total flow time."; no clear winner among many,
+    the benchmark among them, "In short: none is clearly better than the benchmark fa on makespan; avoid lz and le,
+    clearly worse."; "" where the lead is the whole answer (one winner, nothing traded)."""
     if not verdicts_ or verdicts_[0].best is None:
         return ""
     lead = verdicts_[0]
     costs = _cost_pairs(lead, verdicts_[1:])
     if len(lead.tied) >= GROUP_SHOWN:
         c = next((c for c in lead.comparisons if c.other == lead.benchmark), None)
-        if c is None or c.told_apart or not all(map(math.isfinite, c.means)) or c.means[1] == 0:
+        if c is None or c.told_apart:
             return ""
-        # the mean paired difference, as every lead sizes one, with its own interval (the gap of the averages, 13%,
-        # beside an interval centred on the per-trial 7% read as a mistake)
-        side = f"{size_text(c.difference, lead.kind)} {'lower' if c.difference < 0 else 'higher'}"
-        said = [f" (95% interval: {_range(c, lead.kind)})", ""] if math.isfinite(c.lower) else [""]
-        forms = [_after_lead(verdicts_, f"In short: none is clearly better than the benchmark {lead.benchmark} on "
-                                        f"{lead.what}; {lead.best} is {side} per trial on average, which could be "
-                                        f"chance{x}.")
-                 for x in said]  # its interval in the sentence where it fits, else in one of its own
-        line = next((x for x in forms if word_count(x) <= LEAD_WORDS), forms[-1])
-        if line == forms[-1] and len(said) > 1:
-            line += f" Its 95% interval: {_range(c, lead.kind)} {lead.benchmark}."
-        return line
+        # what to do, not the best's margin that could be chance (a tryout read "fz is 6.9% lower per trial on
+        # average, which could be chance" as crowning fz): the group is as good as the benchmark; the few worse, not
+        avoid = f"; avoid {listed(list(lead.behind))}, clearly worse" if 0 < len(lead.behind) < GROUP_SHOWN else ""
+        return _after_lead(verdicts_, f"In short: none is clearly better than the benchmark {lead.benchmark} on "
+                                      f"{lead.what}{avoid}.")
     others = {h: found for h, v in _other_wins(verdicts_).items() if (found := [x for x in v if not x.trade])}
     winners = [lead.best, *(t.other for t in lead.tied)]
     clean = [h for h in winners if h not in {h for h, _, _ in costs}]
@@ -1808,18 +1825,25 @@ def _cost(v: Verdict, label: str, of: str = "it") -> str:
 
 
 def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict], verdicts_: list[Verdict]) -> str:
-    """A trade-off with one rival said as a choice, "In short: sufferage wins only on makespan; min-min is the better
-    all-rounder: sufferage's mean flow time is 2.2 times as long, its max stretch (the worst task's slowdown) 67 times
-    as high" (the manager asked which to pick, not only who wins what; "pick sufferage only if ..." read as taking the
-    lead's win back), "min-min wins on mean flow time" where the rival does not win every other metric
+    """A trade-off with one rival said as a choice, "In short: sufferage's makespan is 8.4% lower, but min-min is the
+    better all-round pick: sufferage's mean flow time is 2.2 times as long, its max stretch (the
+    worst task's slowdown) 67 times as high" (the manager asked which to pick, not only who wins what; "pick sufferage
+    only if ..." and "sufferage wins only on makespan; min-min is the better all-rounder" read as taking the lead's
+    win back: the win sized first, then the pick and why), "min-min wins on mean flow time" where the rival does not
+    win every other metric
     (``verdicts_``: all of them), each cost's metric glossed where the line still fits in :data:`LEAD_WORDS`; "" where
     a cost is not sized (:func:`_cost`)."""
     costs = [(v, _cost(v, pick, f"{best}'s")) for v in found]
     if not costs or not all(c for _, c in costs):
         return ""
-    rounder = f"{best} is the better all-rounder" if len(found) == len(verdicts_) - 1 else \
+    won = f"{pick} wins only on {lead.what}"
+    if pick == lead.best and lead.separated and not lead.carried_in:  # the win sized, then what it costs
+        c = lead.comparisons[0]
+        won = f"{pick}'s {lead.what} is {size_text(c.difference, lead.kind, _digits(c, lead.kind))} " \
+              f"{'lower' if c.difference < 0 else 'higher'}"
+    rounder = f"{best} is the better all-round pick" if len(found) == len(verdicts_) - 1 else \
         f"{best} wins on {listed([v.what for v in found])}"
-    choice = f"In short: {pick} wins only on {lead.what}; {rounder}: "
+    choice = f"In short: {won}, but {rounder}: "
     forms = []
     for most in (math.inf, 4, 0):  # each gloss, then the short ones ("the worst task's slowdown"), then none
         said = [f"{v.what} ({v.gloss})" if v.gloss and v.gloss != v.what and word_count(v.gloss) <= most else v.what
@@ -1941,6 +1965,29 @@ def headline(verdicts_: list[Verdict]) -> Headline:
     rest = (v.detail, trade_off(verdicts_), v.bound_text, v.reference_text)
     return Headline(v.text, tuple(t for t in rest if t), tuple(line for o in verdicts_[1:] for line in o.lines),
                     v.gloss_text)
+
+
+def alike_pairs(results: pd.DataFrame, metrics) -> list[tuple[str, str]]:
+    """The pairs of heuristics whose every one of ``metrics`` is equal in every trial, in the run's order: two rules
+    that map the tasks alike in this scenario (kpb keeping 20% of 8 machines keeps one, the fastest: met's rule), whose
+    bars match exactly; a tryout took two equal bars with no word why for a bug."""
+    columns = [m.name for m in metrics if m.name in results]
+    if not columns or "heuristic" not in results:
+        return []
+    by = {h: g.sort_values("trial")[columns].to_numpy(float) for h, g in results.groupby("heuristic", sort=False)}
+    labels = list(by)
+    return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]
+            if by[a].shape == by[b].shape and np.array_equal(by[a], by[b], equal_nan=True)]
+
+
+def alike_sentence(pairs: list[tuple[str, str]]) -> str:
+    """:func:`alike_pairs` said: "In this scenario, met and kpb give the same results in every trial: the two rules
+    map the tasks alike, so their bars match."; "" for none."""
+    if not pairs:
+        return ""
+    said = listed([f"{a} and {b}" for a, b in pairs])
+    return f"In this scenario, {said} give the same results in every trial: the two rules map the tasks alike, so " \
+           "their bars match."
 
 
 def _plural(n: int, word: str) -> str:

@@ -294,6 +294,22 @@ def online_against_baseline(scenario: Scenario, results: pd.DataFrame, pending) 
     return base, change_line(before, Side("", scenario, results))
 
 
+def back_words(e: Entry) -> str:
+    """Where ``e`` is the baseline (pinned, or its model's first run) and another run of its model is compared with
+    it, how a page says it is shown again: "Back to the baseline (run #1)"; "" otherwise."""
+    baseline = is_pinned(e) or baseline_for(e) is None
+    compared = any(x.scenario.model == e.scenario.model and x is not e for x in history())
+    return f"Back to the baseline (run #{e.number})" if baseline and compared else ""
+
+
+def back_said(e: Entry) -> bool:
+    """Whether the page's notice says already that ``e``, the baseline, is shown again (:func:`back_words`): one box,
+    not two saying the same."""
+    notice = st.session_state.get(Keys.NOTICE)
+    words = back_words(e)
+    return bool(words) and bool(notice) and str(notice[1]).startswith(words)
+
+
 def is_baseline_again(e: Entry) -> bool:
     """Whether ``e`` is the baseline (pinned, or its model's first run) or a run of the baseline's settings: its line
     is said against the run shown before it, as a way back (:func:`against_baseline`)."""

@@ -41,6 +41,8 @@ from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
 from hcsched.verdict import (
+    alike_pairs,
+    alike_sentence,
     headline,
     in_words,
     pick_line,
@@ -58,6 +60,8 @@ from pages.history import (
     HISTORY_CAP,
     PICKED,
     against_baseline,
+    back_said,
+    back_words,
     baseline_for,
     history,
     is_baseline_again,
@@ -192,11 +196,12 @@ def pick_run(key: str):
     found = against_baseline(shown)
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
     baseline = is_pinned(shown) or baseline_for(shown) is None  # pinned, or its model's first run, nothing pinned
-    compared = any(e.scenario.model == shown.scenario.model and e is not shown for e in runs)
+    words = back_words(shown)  # the baseline, with another run of its model compared with it
     back = found is None and shown is not runs[-1] and st.session_state.get(PICKED) is None  # by Run or a link
-    if baseline and compared and back:  # back to it, no what-if asked: said so
-        c1.info(f"Back to the baseline (run #{shown.number}): the other runs are compared with it.")
-    elif baseline and compared:  # said where another run of its model is compared with it, never of a run alone
+    if words and back:  # back to it, no what-if asked: said so, once (Run's notice may say it)
+        if not back_said(shown):
+            c1.info(f"{words}: the other runs are compared with it.")
+    elif words:  # said where another run of its model is compared with it, never of a run alone
         c1.caption(f"Run #{shown.number} is the baseline: the other runs are compared with it.")
     if found is not None:
         _against(c1, *found, back=is_baseline_again(shown))
@@ -447,12 +452,14 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
                              _no_one_keeps_up(model, scenario, results))  # never a leader where none keeps up
         gloss = found[0].gloss_beside(text)
     trade = trade_off(found)
+    alike = "" if so_far is not None and so_far != scenario.trials else \
+        alike_sentence(alike_pairs(results, model.bar_metrics()))  # two equal bars said why
     if pick:  # the answer in a line, early: what it sums up (the other metrics' winners) folds below
         kept = "" if found[0].next_folds else found[0].next_text  # the worst's line stays; the next one folds
         return [text] + [line for line in (gloss, kept, pick, _bare_named(found[0], trade),
-                                           found[0].reference_text, to_come) if line]
+                                           found[0].reference_text, alike, to_come) if line]
     return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade,
-                                       found[0].reference_text, to_come) if line]
+                                       found[0].reference_text, alike, to_come) if line]
 
 
 def _bare_named(v, trade: str) -> str:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
 from hcsched.experiment import split_so_far
-from pages.history import keep, reuse
+from pages.history import back_words, keep, reuse
 from pages.jobs import KNOWN_ROWS, Job, done_words, drawing_starts, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
 from pages.widgets import after_trials, link, refusal, run_estimate
@@ -88,9 +88,12 @@ def start_run(job: Job, jobs: int | None = None, what_if: bool = False) -> bool:
     st.session_state.pop(Keys.NOTICE, None)
     again = reuse(job.scenario, what_if)  # a what-if's button: its line said against the run shown before
     if again is not None:  # the same settings, trials and seed: the same numbers, without running again
-        st.session_state[Keys.NOTICE] = ("info", f"The same scenario, {job.word}s and seed as run #{again.number} "
-                                         f"(ended {again.when}): its results are shown again, not run twice.",
-                                         job.scenario)
+        back = "" if what_if else back_words(again)
+        said = f"{back}: shown as it was (the same scenario, {job.word}s and seed), nothing run again; the other " \
+               "runs are compared with it." if back else \
+            f"The same scenario, {job.word}s and seed as run #{again.number} (ended {again.when}): its results are " \
+            "shown again, not run twice."
+        st.session_state[Keys.NOTICE] = ("info", said, job.scenario)
         return False
     if job.refused:
         st.session_state[Keys.NOTICE] = ("error", job.refused, job.scenario)

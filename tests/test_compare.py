@@ -224,8 +224,8 @@ def test_four_more_machines_is_paired_on_common_random_numbers_with_a_change_lin
     lead, rest = cmp.change_parts()
     assert not cmp.winners[1].clear  # no new winner told apart, every heuristic's makespan shorter for real: who
     # wins first (the winner's lead gone), then how every one moved (a tryout found the lead followed one heuristic)
-    assert re.fullmatch(rf"machines 8 → 12: no clear winner any more \({winner} led by [\d.]+%\); every heuristic's "
-                        r"makespan is [\d.]+–[\d.]+% shorter\.", lead), lead
+    assert re.fullmatch(rf"machines 8 → 12: no clear winner any more \(before, {winner} won by [\d.]+%\); every "
+                        r"heuristic's makespan is [\d.]+–[\d.]+% shorter\.", lead), lead
     assert word_count(lead) <= CHANGE_LEAD_WORDS and cmp.change_line() == " ".join([lead, *rest])
     assert "paired" not in lead and "[" not in lead  # how and the interval are said below the lead, in words
     detail = next(r for r in rest if r.startswith(f"Makespan of {winner} "))

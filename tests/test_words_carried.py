@@ -33,19 +33,19 @@ def test_a_lead_all_in_the_tasks_before_scoring_starts_is_said_so_and_the_rest_c
     assert share_columns(_metric("value_pct_ub"), results, ["value"]) == ("value", "upper_bound")
     v = scenario_verdicts(THREE, results)[0]
     assert v.best == "max-min" and v.separated  # 1.5 points ahead, for real: but not on the rest
-    assert v.carried_in == "tasks that arrive before scoring starts"
+    assert v.carried_in == "start-up tasks"
     assert v.text == ("No clear winner on value: max-min (latest-finishing task first) and max-max (most worth per "
-                      "second of work first) are equal for practical purposes, within 0.06 points without tasks that "
-                      "arrive before scoring starts."), v.text  # the answer itself: no win to reconcile (a tryout
+                      "second of work first) are equal for practical purposes, within 0.06 points without start-up "
+                      "tasks."), v.text  # the answer itself: no win to reconcile (a tryout
     # read "max-min leads by 1.5 points" beside "max-max is ahead by only 0.06 points" as a contradiction)
     assert "real difference" not in v.text and word_count(v.text) <= LEAD_WORDS
     assert v.next_text == "" and not v.next_folds  # the split folds with the figures, under "More on this answer"
-    assert v.detail.startswith("max-min averages 91.8% of the upper bound, 1.5 points above max-max, all in tasks "
-                               "that arrive before scoring starts. Without tasks that arrive before scoring starts, "
-                               "max-max is ahead by only 0.06 points: real, but tiny (95% interval: "), v.detail
+    assert v.detail.startswith("max-min averages 91.8% of the upper bound, 1.5 points above max-max, all in "
+                               "start-up tasks. Without start-up tasks, max-max is ahead by only 0.06 points: real, "
+                               "but tiny (95% interval: "), v.detail
     said = progress_lead([v], 8, 50, "trial")
-    assert "already clear" not in said and said.endswith("are equal for practical purposes on value without tasks "
-                                                         "that arrive before scoring starts."), said
+    assert "already clear" not in said and "are equal for practical purposes on value" in said \
+        and said.endswith(" without start-up tasks."), said
 
 
 def test_a_lead_that_holds_without_the_part_is_a_win_as_before():
@@ -61,9 +61,8 @@ def test_a_lead_not_told_apart_from_the_rest_says_so():
     results = _results({"max-min": 87.0, "max-max": 87.0, "min-min": 85.0},
                        {"max-min": 4.3, "max-max": 2.7, "min-min": 2.0})
     v = scenario_verdicts(THREE, results)[0]
-    assert v.text.endswith("are equal for practical purposes, within 0.01 points without tasks that arrive before "
-                           "scoring starts."), v.text
-    assert v.carried_in and v.detail.endswith("Without tasks that arrive before scoring starts, max-min and max-max "
+    assert v.text.endswith("are equal for practical purposes, within 0.01 points without start-up tasks."), v.text
+    assert v.carried_in and v.detail.endswith("Without start-up tasks, max-min and max-max "
                                               "are not told apart (95% interval: within 0.01 points either way)."), \
         v.detail  # never "0.00064 points below and 0.00021 points above"
 
@@ -72,10 +71,11 @@ def test_a_rest_where_the_runner_up_is_ahead_for_real_is_said_under_the_lead():
     results = _results({"max-min": 87.0, "max-max": 87.9, "min-min": 85.0},
                        {"max-min": 4.3, "max-max": 2.74, "min-min": 2.0})
     v = scenario_verdicts(THREE, results)[0]
-    assert v.text.startswith("No clear winner on value: max-min (latest-finishing task first) leads by 0.7 points over "
-                             "max-max"), v.text  # "is ahead by 0.9 points" has no room in the lead: said under it
-    assert v.next_text.startswith("Without tasks that arrive before scoring starts, max-max is ahead by 0.9 points: a "
-                                  "real difference"), v.next_text
+    assert v.text == ("No clear winner on value: max-min (latest-finishing task first) leads by 0.7 points, all in "
+                      "start-up tasks; without them, max-max (most worth per second of work first) is ahead by 0.9 "
+                      "points."), v.text  # the rest compared in the lead where it fits
+    assert v.next_text.startswith("Without start-up tasks, max-max is ahead by 0.9 points: a real difference") \
+        and v.next_folds, v.next_text  # its interval, folded below
 
 
 def _metric(name):
@@ -97,13 +97,13 @@ def test_a_references_lead_all_in_the_tasks_before_scoring_starts_says_so():
 
     carried = run(87.0)
     assert "ga reaches" in carried or "It reaches" in carried, carried
-    assert carried.endswith("5.1 points above max-min, but all in tasks that arrive before scoring starts."), carried
+    assert carried.endswith("5.1 points above max-min, but all in start-up tasks."), carried
     own = run(90.0)
     assert "8.1 points above max-min (95% interval: " in own and "but all in" not in own, own
 
 
 def test_a_references_hair_carried_in_the_start_up_tasks_is_about_the_same():
-    """tpsa "0.048 points above max-min, but all in tasks that arrive before scoring starts": a hair under 1% of the
+    """tpsa "0.048 points above max-min, but all in start-up tasks": a hair under 1% of the
     value is "about the same as max-min" wherever it is (the default preset's tpsa)."""
     tpsa = next(h for h in KIM.heuristics if h.label == "tpsa")
     with_tpsa = THREE.replace(heuristics=(*THREE.heuristics, tpsa))
@@ -122,8 +122,9 @@ def test_a_lead_all_in_the_start_up_tasks_where_every_heuristic_is_alike_on_the_
     v = scenario_verdicts(THREE, results)[0]
     assert v.carried_in and v.rest_span[2] == 3
     # hand-computed: each rest is its mean plus the wobble's mean (0.3 x 14 / 8 = 0.525) and 0.005: 87.53 to 87.59
-    assert v.text == ("No clear winner on value: all 3 heuristics reach 87.5–87.6% without tasks that arrive before "
-                      "scoring starts; max-min (latest-finishing task first) leads the bars by 1.5 points only "
-                      "through those tasks."), v.text
+    assert v.text == ("No clear winner on value: all 3 heuristics reach 87.5–87.6% without start-up tasks; max-min "
+                      "(latest-finishing task first) leads the bars by 1.5 points only through those tasks."), v.text
+    assert v.gloss_text.endswith("Start-up tasks: they arrive before scoring starts, and only their work after it "
+                                 "counts."), v.gloss_text  # a tryout asked why tasks before scoring count at all
     assert word_count(v.text) <= LEAD_WORDS and v.next_text == ""  # the rest's interval folds with the figures
     assert "max-max is ahead by only 0.06 points" in v.detail, v.detail

@@ -156,8 +156,9 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     early = early_shares(results)
     st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references, early),
                     key=f"{key}_v_pct", width="stretch")
-    grey = (f" The grey end of each bar is what the {EARLY_WORDS} earn once it has started (their work before then "
-            "earns nothing); the solid part, what the later tasks earn. A lead made in the grey comes from how the "
+    grey = (f" The grey end of each bar is what the {EARLY_WORDS}, which arrive before scoring starts, earn once it "
+            "has started (their work before then earns nothing); the solid part, what the later tasks earn. A lead "
+            "made in the grey comes from how the "
             "start-up tasks are carried into the window. "
             + " ".join(grey_leads(dict(zip(summary["heuristic"], summary["value_pct_ub"], strict=True)), early,
                                   list(references)))

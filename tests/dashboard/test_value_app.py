@@ -99,8 +99,8 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
     assert not any("Fig" in h for h in subheaders)
     assert any(c.value.startswith("The upper bound on value is") for c in at.caption)
     # what the grey ends are, in words: the start-up tasks' value once scoring has started, not value before it
-    assert any("The grey end of each bar is what the tasks that arrive before scoring starts earn once it has "
-               "started" in c.value for c in at.caption)
+    assert any("The grey end of each bar is what the start-up tasks, which arrive before scoring starts, earn once "
+               "it has started" in c.value for c in at.caption)
     assert not any("Fig" in c.value or "(D100" in c.value for c in at.caption)  # the paper's figures: folded, below
     assert not any("section" in (a.get("text") or "") for a in pct[0]["layout"].get("annotations", []))
     # the per-priority table of one trial, headed in the model's own outcome words (not met_d100 ... never_started)

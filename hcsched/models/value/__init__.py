@@ -61,9 +61,9 @@ def _metrics() -> tuple[Metric, ...]:
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
-    out.append(Metric("value_early", "Value of tasks that arrive before scoring starts", "", "higher",
+    out.append(Metric("value_early", "Value of start-up tasks", "", "higher",
                       part_of="value", fmt=",.0f",
-                      gloss="their work before then earns nothing",
+                      gloss="they arrive before scoring starts, and only their work after it counts",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),

@@ -38,8 +38,8 @@ UB_WORDS = "upper bound on value"
 UB_MEANS = "what every task would earn finishing at once"
 WINDOW_WORDS = "the window of simulated time that counts, after the start-up"
 #: The part of V earned by the tasks that arrive before B (section 2.2.3), as the value bars' grey end says it.
-EARLY_WORDS = "tasks that arrive before scoring starts"
-EARLY_WHY = "their work before then earns nothing"
+EARLY_WORDS = "start-up tasks"  # the paper's start-up period; a tryout could not parse "tasks that arrive before ..."
+EARLY_WHY = "they arrive before scoring starts; their work before then earns nothing"
 EARLY_COLOR = "#BBBBBB"
 #: What the three soft deadlines earn (section 2.2.2), in words; the caption says them in words alone (the paper's
 #: D100, D50 and D25 are named in the folded "What the short names on this page mean").
@@ -177,7 +177,8 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
         + "<extra></extra>"))
     if early:
         fig.add_trace(go.Bar(
-            y=list(labels), x=part, orientation="h", name=EARLY_WORDS, marker={"color": EARLY_COLOR},
+            y=list(labels), x=part, orientation="h", name=f"{EARLY_WORDS} (arriving before scoring starts)",
+            marker={"color": EARLY_COLOR},
             showlegend=True, hovertext=marks.hover, customdata=whole, error_x=interval,
             hovertemplate=f"%{{hovertext}}<br>{EARLY_WORDS}: %{{customdata[3]:.2f}}% of the upper bound ({EARLY_WHY})"
                           "<br>" + said.split("<br>", 1)[1] + "<extra></extra>"))
