@@ -1836,14 +1836,16 @@ def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict], verdicts
     costs = [(v, _cost(v, pick, f"{best}'s")) for v in found]
     if not costs or not all(c for _, c in costs):
         return ""
-    won = f"{pick} wins only on {lead.what}"
+    won = f"{pick} wins only on {lead.what}, but"
     if pick == lead.best and lead.separated and not lead.carried_in:  # the win sized, then what it costs
         c = lead.comparisons[0]
         won = f"{pick}'s {lead.what} is {size_text(c.difference, lead.kind, _digits(c, lead.kind))} " \
-              f"{'lower' if c.difference < 0 else 'higher'}"
+              f"{'lower' if c.difference < 0 else 'higher'}, but"
+    elif pick == lead.best and not lead.separated:  # never "wins" where the lead crowns no one
+        won = f"no clear winner on {lead.what}, and"
     rounder = f"{best} is the better all-round pick" if len(found) == len(verdicts_) - 1 else \
         f"{best} wins on {listed([v.what for v in found])}"
-    choice = f"In short: {won}, but {rounder}: "
+    choice = f"In short: {won} {rounder}: "
     forms = []
     for most in (math.inf, 4, 0):  # each gloss, then the short ones ("the worst task's slowdown"), then none
         said = [f"{v.what} ({v.gloss})" if v.gloss and v.gloss != v.what and word_count(v.gloss) <= most else v.what
@@ -1851,7 +1853,7 @@ def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict], verdicts
         parts = [f"{pick}'s {said[0]} is {costs[0][1]}", *(f"its {w} {c}" for w, (_, c) in zip(said[1:], costs[1:],
                                                                                               strict=True))]
         forms.append(choice + ", ".join(parts) + ".")
-    return next((x for x in forms if word_count(x) <= LEAD_WORDS), forms[-1])
+    return next((x for x in forms if word_count(_after_lead(verdicts_, x)) <= LEAD_WORDS), forms[-1])  # as shown
 
 
 def _short_labels(verdicts_: list[Verdict], line: str) -> str:
@@ -1981,13 +1983,29 @@ def alike_pairs(results: pd.DataFrame, metrics) -> list[tuple[str, str]]:
 
 
 def alike_sentence(pairs: list[tuple[str, str]]) -> str:
-    """:func:`alike_pairs` said: "In this scenario, met and kpb give the same results in every trial: the two rules
-    map the tasks alike, so their bars match."; "" for none."""
-    if not pairs:
+    """:func:`alike_pairs` said, in groups: "In this scenario, met and kpb give the same results in every trial: the
+    two rules map the tasks alike, so their bars match."; more groups, each listed where the sentence fits in
+    :data:`LEAD_WORDS`, else counted ("In this scenario, 7 heuristics give the same results in every trial as
+    another: ..."); "" for none."""
+    groups: list[list[str]] = []
+    for a, b in pairs:  # each pair joins the group of either, in the run's order
+        found = next((g for g in groups if a in g or b in g), None)
+        if found is None:
+            groups.append([a, b])
+        else:
+            found.extend(x for x in (a, b) if x not in found)
+    if not groups:
         return ""
-    said = listed([f"{a} and {b}" for a, b in pairs])
-    return f"In this scenario, {said} give the same results in every trial: the two rules map the tasks alike, so " \
-           "their bars match."
+    if len(groups) == 1:
+        rules = "two rules" if len(groups[0]) == 2 else "rules"
+        return f"In this scenario, {listed(groups[0])} give the same results in every trial: the {rules} map the " \
+               "tasks alike, so their bars match."
+    n = sum(map(len, groups))
+    listing = f"In this scenario, these give the same results in every trial, so their bars match: " \
+              f"{'; '.join(listed(g) for g in groups)}."
+    return listing if word_count(listing) <= LEAD_WORDS else \
+        f"In this scenario, {n} heuristics give the same results in every trial as another, so their bars match in " \
+        f"{len(groups)} groups."
 
 
 def _plural(n: int, word: str) -> str:

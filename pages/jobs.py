@@ -301,6 +301,7 @@ class Job:
     so_far: tuple[int, str] | None = None  # (trials, references to come) the page shows of it: :func:`showing_so_far`
     countdown: Countdown = field(default_factory=Countdown)  # the time left its bar says, steady
     after: float = 0.0  # seconds its page needs once its trials end (trial 0 again for the Gantt chart, the charts)
+    ran_as: int | None = None  # the session's run of exactly this scenario, if kept: Run shows it again, runs nothing
     waited: float = field(default_factory=time.monotonic)  # when it was last seen waiting for a worker (or started)
     news: threading.Event = field(default_factory=threading.Event)  # set when results so far come, and at the end
     _staged: tuple[int, tuple[int, str] | None] | None = None  # (partials, :meth:`staged`) worked out last

@@ -12,7 +12,7 @@ import streamlit as st
 
 from hcsched import Scenario, get_model, simulate
 from hcsched.experiment import split_so_far
-from pages.history import back_words, keep, reuse
+from pages.history import back_words, keep, ran_before, reuse
 from pages.jobs import KNOWN_ROWS, Job, done_words, drawing_starts, follow, following, plain, settle, warm_kernels
 from pages.session import Keys, same_experiment
 from pages.widgets import after_trials, link, refusal, run_estimate
@@ -71,6 +71,8 @@ def plan_run(scenario: Scenario, jobs: int | None = None) -> Job:
     job = Job(scenario, scenario.trials, word=get_model(scenario.model).trial_word, notice_key=Keys.NOTICE,
               on_result=_keep, on_cancel=_keep_without_references, what=f"Run of {plain(scenario.name)}: ")
     job.refused = refusal(scenario, jobs)
+    kept = ran_before(scenario)
+    job.ran_as = None if kept is None else kept.number
     if job.refused is None:
         job.estimate = run_estimate(scenario, jobs)
         job.after = min(job.estimate, after_trials(scenario, jobs))  # counted in its time left, as in the estimate

@@ -216,6 +216,9 @@ def estimate_note(job: Job) -> None:
         return
     elif shown is not None and getattr(shown, "scenario", None) == job.scenario:
         return  # the results shown are of this very run: Run would show them again
+    elif job.ran_as is not None:  # no estimate of a run that will not run (a tryout read one)
+        st.caption(f"Run #{job.ran_as} had these settings, trials and seed: Run shows its results again, with "
+                   "nothing to compute.")
     elif job.estimate > WARN_SECONDS:
         st.warning(f"{estimate_words(job.estimate)}. It runs in the background while this tab is open: you can move "
                    "between pages, reload, and cancel it.")

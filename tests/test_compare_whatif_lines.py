@@ -190,6 +190,38 @@ def test_a_swap_led_by_another_metric_says_the_headline_metric_in_the_lead():
     assert below.startswith("Both winners stay: min-min (soonest-finishing task first) on max stretch, sufferage (task "
                             "that would lose most without its best machine) on makespan."), below
     assert "no change" not in below
+    # met's bars equal kpb's in every chart (kpb keeps 20% of 8 machines: one, the fastest, as met does): said why
+    assert "In this scenario, met (minimum execution time) and kpb (K-percent best) give the same results in every " \
+           "trial: the two rules map the tasks alike, so their bars match." in below, below
+
+
+def test_twice_the_machines_says_no_winner_any_more_and_why():
+    """Twice the machines: "(sufferage led by 8.4%)" read backwards, and a tryout asked why there is no winner any
+    more: every heuristic's makespan is now within 2% of its lower bound (hand-checked: 1.017-1.018 times it)."""
+    base = preset("quickstart")
+    words, more = quick_what_ifs(base)[0]
+    cmp = compare_runs(base, simulate(base), more, simulate(more))
+    assert cmp.change_lead() == ("twice the machines: no clear winner any more (before, sufferage won by 8.4%); every "
+                                 "heuristic's makespan is 35–46% shorter."), cmp.change_lead()
+    _, below = cmp.summary_parts()
+    assert below[0] == "Every heuristic is now within 1.8% of the lower bound: none can do much better.", below
+
+
+def test_heuristics_with_the_same_results_in_every_trial_are_said_in_groups():
+    from hcsched.verdict import LEAD_WORDS, alike_pairs, alike_sentence
+
+    rows = [{"trial": t, "heuristic": h, "makespan": v + t, "mean_flow": f}
+            for t in range(3) for h, v, f in (("a", 10.0, 1.0), ("b", 10.0, 1.0), ("c", 12.0, 1.0), ("d", 10.0, 2.0))]
+    metrics = [Metric("makespan", "Makespan", "s", "lower"), Metric("mean_flow", "Mean flow time", "s", "lower")]
+    results = pd.DataFrame(rows)
+    assert alike_pairs(results, metrics) == [("a", "b")]  # d's makespan is a's, not its mean flow time
+    assert alike_sentence([("a", "b")]).startswith("In this scenario, a and b give the same results in every trial")
+    many = alike_sentence([("a", "b"), ("c", "d"), ("c", "e")])
+    assert many == ("In this scenario, these give the same results in every trial, so their bars match: a and b; c, d "
+                    "and e."), many
+    counted = alike_sentence([(f"long-name-{k}", f"other-long-name-{k}") for k in range(12)])
+    assert counted == ("In this scenario, 24 heuristics give the same results in every trial as another, so their "
+                       "bars match in 12 groups.") and word_count(counted) <= LEAD_WORDS
 
 
 def test_a_winner_that_stays_says_how_its_lead_moved_where_it_moved_much():
