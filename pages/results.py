@@ -6,7 +6,7 @@ import streamlit as st
 from pages.compare_view import choose_pair, scroll_up_once, show_comparison, what_if_row
 from pages.history import HISTORY_CAP, history, show_history_table, side_of
 from pages.results_view import COMPARE_MODE, MODE_KEPT, MODE_KEY, keep_mode, show_current_results
-from pages.runs import run_status
+from pages.runs import run_status, running_run
 from pages.session import Keys, init_session_state
 from pages.widgets import link
 
@@ -15,7 +15,7 @@ ONE_RUN = "One run"
 init_session_state()
 st.title("Results")
 run_status(results=True)
-if Keys.RESULTS not in st.session_state:
+if Keys.RESULTS not in st.session_state and running_run() is None:  # a session's first run shows as it goes
     st.info("No results yet: run a scenario first.")
     link("run", "Go to Run")
 else:

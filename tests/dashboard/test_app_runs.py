@@ -844,3 +844,25 @@ def test_a_wait_for_a_runs_first_results_is_not_counted_as_the_pages_drawing(mon
     job = Waiting()
     assert runs.start_run(job) is True  # it goes on, its first results in
     assert jobs._watched.page_started >= job.started + 0.3  # the drawing counted from the end of the wait
+
+
+def test_a_sessions_first_run_shows_its_results_so_far_on_the_results_page():
+    """A fresh session's first Run of the value default, then Results: the page said "No results yet: run a scenario
+    first." until the run ended (the references took half a minute), as it showed results only once a run had ended.
+    Its results so far show as they come, under the run's progress."""
+    at = app("app.py")
+    at.session_state["scenario"] = preset("kim-loose-high-heavy")
+    at.switch_page("pages/run.py").run()
+    at.button(key="run_start").click().run()  # waits for its first results so far
+    assert "job" in at.session_state and "results" not in at.session_state
+    at.switch_page("pages/results.py").run()
+    end, shown = time.monotonic() + 20, []
+    while not shown and time.monotonic() < end:  # its first trials end within seconds
+        assert not any("No results yet" in i.value for i in at.info), [i.value for i in at.info]
+        shown = [m.value for m in at.markdown if m.value.startswith("**")]
+        time.sleep(0.2)
+        at.run()
+    assert "job" in at.session_state  # still running: the references take tens of seconds
+    assert shown and ("So far" in shown[0] or "No clear winner" in shown[0]), shown
+    assert not at.exception
+    at.button(key="cancel_run").click().run()
