@@ -851,10 +851,10 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
 def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part], bench: list[_Part],
                           below: str) -> list[list[_Part]]:
     """A large group not told apart with a few clearly worse: the group counted and the few named in words, the
-    answer a manager reads first ("No clear winner on makespan: 10 of 12 tie at 40–50 minutes; lz (...) and le (...)
-    are clearly worse, at 57 and 84 minutes": Page et al.'s system A, where "only two are clearly worse" named
-    neither, and the names alone did not say how much worse), the lowest average and its 95% interval below; none
-    where the few are none or many."""
+    answer a manager reads first ("No clear winner on makespan: 10 of 12 average 40–50 minutes; lz (...) and le
+    (...) are clearly worse, at 57 and 81 minutes": Page et al.'s system A, where "only two are clearly worse" named
+    neither, the names alone did not say how much worse, and "tie" read wrong of a 40-50 minute spread), the lowest
+    average and its 95% interval below; none where the few are none or many."""
     if not 0 < len(v.behind) < GROUP_SHOWN:
         return []
     interval = "".join(p.text for p in _mean_interval(v, metric, True))
@@ -869,7 +869,7 @@ def _few_worse_candidates(v: Verdict, metric: Metric, n: int, tail: list[_Part],
                                           else averages[h] < min(means))
     sized = [] if not all(map(beyond, v.behind)) else [  # how much worse, in the lead where it fits (not where an
         # average is inside the group's span: worse per trial, which the averages do not show)
-        [_Part(f"No clear winner on {v.what}: {len(v.tied) + 1} of {n} tie at {spread}", below=f"{lowest} {below}"),
+        [_Part(f"No clear winner on {v.what}: {len(v.tied) + 1} of {n} average {spread}", below=f"{lowest} {below}"),
          *tail, _Part(f"; {listed(list(v.behind))} {verb} clearly worse, at "
                       f"{_listed_values([averages[h] for h in v.behind], metric)}"), *bench]]
     return [*sized,
@@ -1367,15 +1367,15 @@ def _trade_value(x: float, metric: Metric) -> str:
 
 def _traded(v: Verdict, label: str) -> str:
     """A trade clause (:attr:`Verdict.trade`) sized against ``label``, the lead's winner, by its own value: "... it
-    skips the load check on half of the machines, lpas on only 19%" (a manager could not tell whether the messages
-    matter) as the metric says it beside (:attr:`Metric.trade_beside`), else in brackets, the clause's own where it
-    ends with one ("(lpas: only 19%)"); the clause as it is without a value of ``label``."""
+    skips the load check on half of the machines, while lpas skips it on only 19%" (a manager could not tell whether
+    the messages matter) as the metric says it beside (:attr:`Metric.trade_beside`), else in brackets, the clause's
+    own where it ends with one ("(lpas: only 19%)"); the clause as it is without a value of ``label``."""
     said = dict(v.trade_values).get(label, "")
     if not (said and v.trade and label != v.best):
         return v.trade
     if v.better == "higher":  # less of what the trade's winner has more of
         said = "none" if said == "0%" else f"only {said}"
-    if v.trade_beside:  # in the metric's own words: "..., lpas on only 19%"
+    if v.trade_beside:  # in the metric's own words: "..., while lpas skips it on only 19%"
         return f"{v.trade}, {v.trade_beside.replace('{label}', label).format(said)}"
     if v.trade.endswith(")"):  # its own brackets hold it: never ") ("
         return f"{v.trade[:-1]}; {label}: {said})"

@@ -125,6 +125,6 @@ def test_a_lead_all_in_the_start_up_tasks_where_every_heuristic_is_alike_on_the_
     assert v.text == ("No clear winner on value: all 3 heuristics reach 87.5–87.6% without start-up tasks; max-min "
                       "(latest-finishing task first) leads the bars by 1.5 points only through those tasks."), v.text
     assert v.gloss_text.endswith("Start-up tasks: they arrive before scoring starts, and only their work after it "
-                                 "counts."), v.gloss_text  # a tryout asked why tasks before scoring count at all
+                                 "counts."), v.gloss_text  # a tryout asked why they count at all
     assert word_count(v.text) <= LEAD_WORDS and v.next_text == ""  # the rest's interval folds with the figures
     assert "max-max is ahead by only 0.06 points" in v.detail, v.detail

@@ -236,7 +236,7 @@ def test_the_share_of_machines_not_asked_is_said_in_plain_words():
     line = headline(scenario_verdicts(sc, pd.DataFrame(rows))).rest[-1]
     # what kpb does, in the metric's own words for a line below another lead (c3daea7), never the chart's term
     assert line == ("But kpb sends fewer messages: when a task arrives, it skips the load check on half of the "
-                    "machines, mct on only 10%."), line  # beside the lead's winner's own share
+                    "machines, while mct skips it on only 10%."), line  # beside the lead's winner's own share
     assert "higher is cheaper" not in line
 
 
@@ -249,7 +249,7 @@ def test_an_estimation_lead_names_the_two_clearly_worse_and_says_no_symbol():
     values = {h.label: list(base + (900 if h.label in ("lz", "le") else 0) - (100 if h.label == "fz (beta=0.1)" else 0)
                             + rng.normal(0, 200, 30)) for h in sc.heuristics}
     h = headline(scenario_verdicts(sc, results_of(values)))
-    assert re.match(r"No clear winner on makespan: 10 of 12 tie at \d\d–\d\d minutes; ", h.lead), h.lead  # how far
+    assert re.match(r"No clear winner on makespan: 10 of 12 average \d\d–\d\d minutes; ", h.lead), h.lead  # how far
     # apart the ten are, in minutes (a tryout found no number, and "1,573 s")
     assert re.search(r"; (lz|le) \(load balance, (largest|smallest) estimate error first\) and (le|lz) \(load "
                      r"balance, (smallest|largest) estimate error first\) are clearly worse, at \d\d and \d\d "
