@@ -1269,8 +1269,9 @@ class RunComparison:
         """Where the lead says a real change one way and another headline metric of the same heuristics moved for real
         the other way, that side first under it: "But mean flow time is 25% shorter (95% interval: 21–28% shorter)
         with met than with mct." (met instead of mct: a tryout read the slowdown's rise alone as a one-sided
-        verdict; half the arrival rate: "But mean flow time is 72% shorter with sufferage", where the lead said only
-        the longer makespan); none otherwise, or where the lead says it."""
+        verdict); where every heuristic's moved alike, all of them: half the arrival rate, "But every heuristic's mean
+        flow time is 44–74% shorter." under a lead on the longer makespan (one heuristic's beside its Results lead's
+        other comparison read as a contradiction); none otherwise, or where the lead says it."""
         found = self.leading()
         if found is None or not found[1].separated:
             return []
@@ -1281,6 +1282,9 @@ class RunComparison:
         if not others:
             return []
         o, m = others[0], charted[others[0].metric]
+        every = self._every_moved(m) if o.before_label == o.after_label else ""
+        if every:  # all alike: one heuristic's beside its own Results lead read as a contradiction
+            return [f"{'But' if worse else 'Yet'} {every[:1].lower()}{every[1:]}"]
         than = f" than with {o.before_label}" if o.before_label != o.after_label else ""
         interval = interval_words(o, m)
         return [f"{'But' if worse else 'Yet'} {metric_words(m)} is {size_words(o, m)}"

@@ -16,7 +16,10 @@ starts), and their seed once per trial (:func:`.heuristics.trial_seconds`). Thei
 for so many moves or generations) end the searches early, and the more so the more tasks a trial has: measured on
 three trials of kim-loose-high-heavy with the arrival rate x0.5, x1 and x2 (n = 664, 1329, 2657), TPSA's search took
 0.14, 0.16 and 0.19-0.28 CPU seconds (g = 0.5, not less: a move re-evaluates a machine's queue, which grows with n),
-GA's 0.24, 0.39 and 0.74 (g = 0.9). The evaluation seconds before them
+GA's 0.24, 0.39 and 0.74 (g = 0.9). With the machines, measured on six trials of kim-loose-high-heavy at 8, 16 and 32
+machines: TPSA's trial took 0.23, 0.20 and 0.19 CPU seconds (no growth), GA's 0.46, 0.63 and 1.05 (m^0.6: the
+dashboard's "Twice the machines" of the default preset took 1.5 times its estimate without it). The evaluation
+seconds before them
 (8e-10 and 5e-9, g = 1) said 0.25 and 0.66 at n = 1329, and made the preset's estimate 1.6 times its run (bench/
 estimates.py), and its what-if "Twice the arrival rate", whose pace the pool measured on the preset's run, half of it.
 """
@@ -37,6 +40,7 @@ REBUILD = 1e-8  # per task x (waiting tasks)^2 / machines: a rebuilding heuristi
 PILE_SHARE = 0.24  # the waiting tasks stay under about this share of a trial's tasks (the rest leave, worthless)
 PILE_STEEPNESS = 4.6  # how sharply the waiting tasks pile up as the load passes a heuristic's own rho_h
 STATIC_TASKS = 1329.0  # the tasks of a trial at which a static search's ``evaluation`` seconds were measured
+STATIC_MACHINES = 8  # and the machines
 _SAMPLE_ROWS, _SAMPLE_MACHINES = 256, 256  # the load is estimated from 256 rows, drawn whole up to 256 machines
 
 
@@ -72,7 +76,10 @@ def dynamic_seconds(s: ValueSpec, queues: QueueCost, per_task: float = DYNAMIC_T
     return n * per_task + queues.weight * REBUILD * n * waiting(s, queues) ** 2 / s.machines
 
 
-def static_seconds(s: ValueSpec, evaluation: float, schedules: float, growth: float) -> float:
+def static_seconds(s: ValueSpec, evaluation: float, schedules: float, growth: float,
+                   machine_growth: float = 0.0) -> float:
     """One trial's search of a static benchmark (TPSA, GA; section 5) that may evaluate ``schedules`` schedules, each
-    ``evaluation`` seconds at STATIC_TASKS tasks, growing as (n / STATIC_TASKS)^``growth`` (see the module's text)."""
-    return evaluation * schedules * STATIC_TASKS * (s.expected_tasks / STATIC_TASKS) ** growth
+    ``evaluation`` seconds at STATIC_TASKS tasks and STATIC_MACHINES machines, growing as (n / STATIC_TASKS)^``growth``
+    and (m / STATIC_MACHINES)^``machine_growth`` (see the module's text)."""
+    return evaluation * schedules * STATIC_TASKS * (s.expected_tasks / STATIC_TASKS) ** growth \
+        * (s.machines / STATIC_MACHINES) ** machine_growth

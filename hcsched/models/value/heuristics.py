@@ -225,8 +225,8 @@ class StaticHeuristic(ValueHeuristic):
         ``search(problem, machine, order, rng, **params)`` (:mod:`.static`).
     stream : int
         Its stream of the trial's ``static_seed``.
-    evaluation, growth : float
-        Seconds per schedule it may evaluate, and how they grow with the tasks (the cost model:
+    evaluation, growth, machine_growth : float
+        Seconds per schedule it may evaluate, and how they grow with the tasks and with the machines (the cost model:
         :func:`~hcsched.models.value.cost.static_seconds`).
     work : callable
         ``work(params)``: the most schedules it may evaluate.
@@ -237,6 +237,7 @@ class StaticHeuristic(ValueHeuristic):
     evaluation: float = 0.0
     growth: float = 1.0
     work: Callable[[dict], float] = field(default=None, repr=False)
+    machine_growth: float = 0.0
 
     def run(self, spec, heuristic, workload) -> ValueRun:
         return run_static(spec, self.search, self.stream, heuristic.kwargs, workload, DYNAMIC)
@@ -246,7 +247,8 @@ class StaticHeuristic(ValueHeuristic):
         return self.work(params)
 
     def trial_seconds(self, spec, heuristic) -> float:
-        return static_seconds(spec, self.evaluation, self.search_work(heuristic.kwargs), self.growth)
+        return static_seconds(spec, self.evaluation, self.search_work(heuristic.kwargs), self.growth,
+                              self.machine_growth)
 
 
 STATIC = (
@@ -261,7 +263,7 @@ STATIC = (
                     "dynamic mapping, rank-based roulette with elitism, one-cut crossover and mutation; never worse "
                     "than the best dynamic heuristic of the trial. Runs after the dynamic heuristics.",
                     GA_PARAMS, models=(MODEL,), paper=KIM, reference=STATIC_REFERENCE,
-                    search=ga, stream=1, evaluation=2.9e-9, growth=0.9, work=genetic.work),
+                    search=ga, stream=1, evaluation=2.9e-9, growth=0.9, work=genetic.work, machine_growth=0.6),
 )
 HEURISTICS = DYNAMIC + STATIC
 NAMES = tuple(h.name for h in HEURISTICS)
