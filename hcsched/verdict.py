@@ -1367,7 +1367,7 @@ def _trade_value(x: float, metric: Metric) -> str:
 
 def _traded(v: Verdict, label: str) -> str:
     """A trade clause (:attr:`Verdict.trade`) sized against ``label``, the lead's winner, by its own value: "... it
-    skips the load check on half of the machines, while lpas skips it on only 19%" (a manager could not tell whether
+    skips the load check on half of the machines, while lpas skips only 19%" (a manager could not tell whether
     the messages matter) as the metric says it beside (:attr:`Metric.trade_beside`), else in brackets, the clause's
     own where it ends with one ("(lpas: only 19%)"); the clause as it is without a value of ``label``."""
     said = dict(v.trade_values).get(label, "")
@@ -1375,7 +1375,7 @@ def _traded(v: Verdict, label: str) -> str:
         return v.trade
     if v.better == "higher":  # less of what the trade's winner has more of
         said = "none" if said == "0%" else f"only {said}"
-    if v.trade_beside:  # in the metric's own words: "..., while lpas skips it on only 19%"
+    if v.trade_beside:  # in the metric's own words: "..., while lpas skips only 19%"
         return f"{v.trade}, {v.trade_beside.replace('{label}', label).format(said)}"
     if v.trade.endswith(")"):  # its own brackets hold it: never ") ("
         return f"{v.trade[:-1]}; {label}: {said})"
