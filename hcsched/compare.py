@@ -85,6 +85,7 @@ from hcsched.verdict import (
     metric_words,
     named_in,
     named_once,
+    near_bound,
     of_what,
     part_words,
     run_words,
@@ -119,6 +120,9 @@ CHANGE_LEAD_WORDS = LINE_WORDS - AGAINST_WORDS
 #: Between a what-if's lead and whether the winner stays where the lead had no room for it: a paragraph break, so
 #: that a page shows the winner on the line below the lead (:meth:`RunComparison.change_summary`).
 WINNER_BELOW = "\n\n"
+#: Before the legend sentence that names in words the heuristics a line said bare (:meth:`RunComparison._named_below`):
+#: a page shows it apart, under the line (a tryout read it, last in the box, as a stray fragment).
+LEGEND_BELOW = "\n\n\n"
 #: A lead's words on what a move all in one part leaves as it was (:meth:`RunComparison._carried_words`).
 REST_STAYS = " barely moves without "
 BOTH_STAY = "both winners stay ("  # a lead that says both winners first (:meth:`RunComparison._every_parts`)
@@ -601,6 +605,9 @@ class Winner:
     tiny: str | None = None  # a real difference from the runner-up under 1% of its value: its size (by_a_hair)
     margin: str = ""  # its real lead over the runner-up, "8.4% below min-min" (margin_words), else ""
     gap: float = math.nan  # that lead's size, in percent or points
+    #: where every heuristic nears the most the rest of a share can reach without the part its lead is all in
+    #: (:func:`~hcsched.verdict.near_bound`): "within 0.1 points of the most possible", else ""
+    near: str = ""
 
     def moved_from(self, before: Winner) -> bool:
         """Whether its real lead over the runner-up differs from ``before``'s enough to say: another runner-up, or a
@@ -629,7 +636,7 @@ def winners_of(scenario: Scenario, results: pd.DataFrame) -> dict[str, Winner]:
     headline metric first), by metric name: clear where told apart from its runner-up, but never where its lead is
     all in one part of the metric (:attr:`~hcsched.verdict.Verdict.carried_in`: its lead says it is no win)."""
     return {v.metric: Winner(v.best, v.best_mean, v.separated and not v.carried_in, v.other, by_a_hair(v),
-                             margin_words(v), abs(v.difference))
+                             margin_words(v), abs(v.difference), near_bound(v) if v.carried_in else "")
             if v.best is not None else NO_WINNER for v in scenario_verdicts(scenario, results)}
 
 
@@ -878,8 +885,9 @@ class RunComparison:
         rests = self._every_rests(metric, c)
         if rests is not None and max(max(x) for x in rests) - min(min(x) for x in rests) < ALL_WITHIN:
             # every heuristic alike on the rest, before and after: said of every one, the bars' fall below
+            near = f", {self.winners[1].near}" if self.winners[1].near else ""  # why none can gain on it
             return (f"every heuristic's {metric_words(metric)}{REST_STAYS}{why.removeprefix(', all in ')} "
-                    f"({_value_span(rests[0], metric)} → {_value_span(rests[1], metric)})")
+                    f"({_value_span(rests[0], metric)} → {_value_span(rests[1], metric)}){near}")
         rest = self._rest_pair(c, part[1], metric, share[2])
         if rest:  # what the what-if leaves as it was, with its values: the answer a manager reads first
             size = size_text(c.change, c.kind).replace(" points", "-point").replace(" point", "-point")
@@ -933,7 +941,11 @@ class RunComparison:
             what, moves = metric_words(metric), "falls" if c.after < c.before else "rises"
             bars = f"the {what} of {c.after_label} {moves} {a} → {b}" if c.before_label == c.after_label else \
                 f"the best {what} {moves} from {a} ({c.before_label}) to {b} ({c.after_label})"
-            return f"{sentence_start(bars)} only through {part_words(m, whole_words) or title}: {pair}{why}.{rest}"
+            if c.before_label == c.after_label:  # its own two values: never its label twice in one clause
+                pair = pair.removeprefix(f"{c.before_label} ")
+            words = part_words(m, whole_words) or title
+            why = f" {sentence_start(words)}: {m.gloss}." if m.gloss else ""  # why that part moves alone
+            return f"{sentence_start(bars)} only through {words}, {pair}.{why}{rest}"
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _rest_pair(self, c: Change, part: Change, share: Metric, yardstick: str) -> str:
@@ -1003,9 +1015,11 @@ class RunComparison:
             done |= set(named_in(said, names))
             named.append(said)
         unsaid = said_bare(" ".join([lead, *named]), {k: v for k, v in names.items() if k not in done})
-        if unsaid:  # a legend, one sentence
-            named.append("; ".join(f"{label}: {names[label]}" for label in unsaid) + ".")
-        return [sentence_opening(x, self.after.model) for x in named]
+        named = [sentence_opening(x, self.after.model) for x in named]
+        if unsaid:  # a legend, one sentence, marked: a page may show it apart, as a caption
+            legend = "; ".join(f"{label}: {names[label]}" for label in unsaid) + "."
+            named.append(f"{LEGEND_BELOW}{sentence_opening(legend, self.after.model)}")
+        return named
 
     def _bare_parts(self) -> tuple[str, list[str]]:
         """:meth:`change_parts` with the heuristics' labels alone."""
@@ -1348,7 +1362,8 @@ class RunComparison:
         winner after a lead that says the best against the best, nor after one where a run's queues piled up: those
         say the winner (or why there is none) themselves, and every heuristic in words (:meth:`summary_parts`)."""
         lead, below = self.summary_parts()
-        return f"{lead}{WINNER_BELOW}{' '.join(below)}" if below else lead
+        text = joined_below(below)
+        return f"{lead}{'' if text.startswith(LEGEND_BELOW) else WINNER_BELOW}{text}" if below else lead
 
     def summary_parts(self) -> tuple[str, list[str]]:
         """(lead, the sentences under it) of :meth:`change_summary`: the view of two runs shows both, the figures
@@ -1496,7 +1511,8 @@ class RunComparison:
                 return f"{b.label} wins{where}, where before, no heuristic kept up"
             return f"{b.label} has the best average{where}, not told apart from {b.runner_up}"
         if short and not b.clear:
-            now = f"; {b.label} now has the best average" if a.label != b.label and " and " not in on else ""
+            now = f"; {b.label} now has the best average" if a.label != b.label and " and " not in on \
+                and not b.near else ""  # never of a best average that every one nears (0.04 points: noise)
             return (f"still no clear winner{where}" if not a.clear else f"no clear winner{where} any more") + now
         if short and a.label != b.label:  # a new winner: never left out of a lead for want of words
             return f"{b.label} now wins{where}" + ("" if b.tiny is None else f", but by only {b.tiny}")  # as its lead
@@ -1615,6 +1631,12 @@ def _short_value(x: float, metric: Metric) -> str:
 def _gap_words(w: Winner) -> str:
     """A winner's real lead over its runner-up, its size alone: "8.4%", "0.04 points" (:attr:`Winner.margin`)."""
     return re.sub(r" (below|above) .*$", "", w.margin)
+
+
+def joined_below(below: list[str]) -> str:
+    """The sentences under a what-if's lead (:meth:`RunComparison.summary_parts`) as one text, the legend apart after
+    :data:`LEGEND_BELOW`."""
+    return " ".join(below).replace(f" {LEGEND_BELOW}", LEGEND_BELOW)
 
 
 def _value_span(xs: list[float], metric: Metric) -> str:

@@ -141,6 +141,9 @@ class Metric:
     # the metric this one is a part of (the same sum over some of the tasks), and why that part can move alone, said
     # where it carries most of a real change of the whole (:meth:`hcsched.compare.RunComparison.part_why`)
     part_of: str = ""
+    # on such a part: the column bounding the whole without it (the most the other tasks can reach, in the whole's
+    # units), said where every heuristic nears it (:func:`hcsched.verdict._carried`): why none can do better
+    rest_bound: str = ""
 
     @property
     def label(self) -> str:

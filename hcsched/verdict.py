@@ -254,6 +254,7 @@ class Verdict:
     rest: Comparison | None = None
     #: the least and the greatest mean on that rest of the heuristics that can run online, and how many they are
     rest_span: tuple[float, float, int] = (math.nan, math.nan, 0)
+    rest_bound: float = math.nan  # the most that rest can reach, a mean over the trials (:attr:`Metric.rest_bound`)
     next_folds: bool = False  # whether next_text may fold below an "In short" line (said by the lead, or a runner's)
 
     def _first(self, field: str, empty):
@@ -723,7 +724,10 @@ def _beat_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]
             f"{_sizes([c.difference for _, c in v.group_benchmark], v.kind)} {side} the benchmark {v.benchmark}: {said}"
     # where it is first (a tryout asked "how long?" of a lead that said only how much shorter), its intervals where
     # they fit, else below it
-    return [*([[_Part(level), _Part(f" ({ci}: {ranges})", "")]]  # below, _group_lines says them
+    return [*([[_Part(f"{level} ({ci}: {ranges})")]] if ranges and len(group) <= 3 else []),
+            *([[_Part(f"{level}{x}")] for x in (interval, f" ({ci} within {_range(span, v.kind)})")]
+              if len(group) <= 3 else []),  # how sure, in the lead with where it is (a tryout missed it there)
+            *([[_Part(level), _Part(f" ({ci}: {ranges})", "")]]  # below, _group_lines says them
               if ranges and len(group) <= 3 else []),
             *([[_Part(f"{tie} ({ci}: {ranges})")]] if ranges and len(group) <= 3 else []),
             [_Part(f"{tie}{interval}")],
@@ -977,17 +981,30 @@ def part_words(part: Metric, whole: str) -> str:
     return part.title[len(whole) + 4:] if part.title.lower().startswith(f"{whole} of ") else ""
 
 
-def _rest_of(results: pd.DataFrame, metric: Metric, parts: Collection[Metric]) -> list[tuple[str, pd.DataFrame]]:
+def _rest_of(results: pd.DataFrame, metric: Metric, parts: Collection[Metric]
+             ) -> list[tuple[str, pd.DataFrame, float]]:
     """For each part of a share's numerator (:attr:`Metric.part_of`) said in words, (the part in words, the share
-    without it: one column per heuristic, a row per trial); none where ``metric`` is no such share."""
+    without it: one column per heuristic, a row per trial, the mean share of its bound, :attr:`Metric.rest_bound`,
+    NaN where it has none); none where ``metric`` is no such share."""
     found = share_columns(metric, results, {m.part_of for m in parts}) if parts else None
     if found is None:
         return []
     (x, y), whole = found, metric_words(metric)
     scale = 100.0 if metric.unit == "%" else 1.0
     return [(part_words(part, whole), wide(results.assign(**{REST: scale * (results[x] - results[part.name])
-                                                                  / results[y]}), REST))
+                                                                  / results[y]}), REST),
+             _bound_share(results, part, y, scale))
             for part in parts if part.part_of == x and part.name in results and part_words(part, whole)]
+
+
+def _bound_share(results: pd.DataFrame, part: Metric, yardstick: str, scale: float) -> float:
+    """The mean over the trials of the part's :attr:`Metric.rest_bound` as a share of ``yardstick`` (Kim et al.'s UB
+    of the later tasks over the whole UB: 87.2% at the default preset, where every heuristic's rest reaches
+    87.0–87.1%); NaN where the results have no such column."""
+    if not part.rest_bound or part.rest_bound not in results:
+        return math.nan
+    trials = results.drop_duplicates("trial") if "trial" in results else results
+    return float((scale * trials[part.rest_bound] / trials[yardstick]).mean())
 
 
 def _ahead(c: Comparison, metric: Metric) -> bool:
@@ -1004,14 +1021,15 @@ def _carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts: Collectio
     if v.best is None or not v.comparisons or not v.comparisons[0].told_apart:
         return {}
     c = v.comparisons[0]
-    for words, rest in _rest_of(results, metric, parts):
+    for words, rest, bound in _rest_of(results, metric, parts):
         if c.other not in rest or v.best not in rest:
             continue
         r = _compare(rest, v.best, c.other, c.role, metric, _means(rest))
         if _ahead(r, metric):
             continue  # ahead on the rest too: a win of its own
         online = [m for h, m in _means(rest).items() if h not in {x.label for x in v.references} and math.isfinite(m)]
-        return {"carried_in": words, "rest": r, "rest_span": (min(online), max(online), len(online))}
+        return {"carried_in": words, "rest": r, "rest_span": (min(online), max(online), len(online)),
+                "rest_bound": bound}
     return {}
 
 
@@ -1025,7 +1043,7 @@ def _references_carried(results: pd.DataFrame, metric: Metric, v: Verdict, parts
     marked = []
     for r in v.references:
         words = "" if r.versus is None or not _ahead(r.versus, metric) else next(
-            (w for w, rest in rests if r.label in rest and v.best in rest
+            (w for w, rest, _ in rests if r.label in rest and v.best in rest
              and not _ahead(_compare(rest, r.label, v.best, "best online", metric, _means(rest)), metric)), "")
         marked.append(dataclasses.replace(r, carried_in=words))
     return {"references": tuple(marked)}
@@ -1055,7 +1073,8 @@ def _within(v: Verdict) -> str:
 
 
 EQUAL = "equal for practical purposes"  # the lead of two told apart only in one part of the metric, or by a hair
-THROUGH = " only through those tasks"  # the bars' gap where every heuristic is alike on the rest
+THROUGH = " only through them"  # the bars' gap where every heuristic is alike on the rest
+WITH_THEM = "with them, "  # every bar's span, where the best leads the bars by a hair
 ALL_WITHIN = 0.5  # every heuristic's mean on that rest within this (points or the metric's unit): all said alike
 
 
@@ -1076,13 +1095,39 @@ def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Pa
                     f"without {v.carried_in}", below=below_equal)]] if _rest_equal(v) else []
     low, high, n = v.rest_span
     if equal and n >= 3 and high - low < ALL_WITHIN:  # every one alike on the rest: the bars' gap said with it
-        span = (f"{low:.1f}%" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}–{high:.1f}%") if v.unit == "%" \
-            else _between(low, high, metric)
+        span = _span(low, high, metric)
+        bars = f"{v.best} leads the bars{THROUGH}, by {size}"
+        whole = [m for h, m in v.averages if h not in {r.label for r in v.references} and math.isfinite(m)]
+        if _tiny(c, v.kind) and whole:  # a hair's lead in the bars is noise: every bar's span instead
+            bars = f"{WITH_THEM}{_span(min(whole), max(whole), metric)}"
         equal.insert(0, [_Part(f"No clear winner on {v.what}: all {n} heuristics reach {span} without "
-                               f"{v.carried_in}; {v.best} leads the bars by {size}{THROUGH}",
-                               below=below_equal)])
+                               f"{v.carried_in}; {bars}", below=below_equal)])
+        if near := near_bound(v):  # why none wins: every one near the most that rest can reach
+            equal[:0] = [[_Part(f"No clear winner on {v.what}: without {v.carried_in}, all {n}{who} reach {span}, "
+                                f"{near}; {bars}", below=below_equal)] for who in (" heuristics", "")]
     return [*equal, [_Part(f"{head}, all in {v.carried_in}; without them, {_rest_clause(v)}", below=below)],
             [_Part(f"{head} over {c.other}, all in {v.carried_in}", below=below)]]
+
+
+def _span(low: float, high: float, metric: Metric) -> str:
+    """Means from ``low`` to ``high`` as a lead says them: "87.0–87.1%", "87.2%" where they read the same."""
+    if metric.unit != "%":
+        return _between(low, high, metric)
+    return f"{low:.1f}%" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}–{high:.1f}%"
+
+
+def near_bound(v: Verdict) -> str:
+    """Where every online heuristic's mean on the rest (:attr:`Verdict.rest_span`) lies within :data:`ALL_WITHIN` of
+    the most it can reach (:attr:`Verdict.rest_bound`), how near the farthest is: "within 0.2 points of the most
+    possible" (Kim et al.'s later tasks: every heuristic earns nearly all a true bound allows, so none can win on
+    them; a tryout asked why none wins, and why more machines add nothing); "" otherwise."""
+    low, high, n = v.rest_span
+    if not n or not math.isfinite(v.rest_bound):
+        return ""
+    far = max(abs(v.rest_bound - low), abs(v.rest_bound - high))
+    if far >= ALL_WITHIN:
+        return ""
+    return f"within {size_text(max(far, 0.1 if v.kind == 'points' else far), v.kind, 1)} of the most possible"
 
 
 def _rest_sentence(v: Verdict, total: int) -> str:
@@ -1308,11 +1353,13 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         if v.carried_in and v.carried_in in lead else None
     if part is not None:  # the part the lead turns on, in plain words beside it ("Start-up tasks: they arrive before
         # scoring starts, ..."): a tryout asked why tasks before scoring count at all
-        gloss_text = " ".join(x for x in (gloss_text, f"{v.carried_in[:1].upper()}{v.carried_in[1:]}: {part.gloss}.")
-                              if x)
+        counted = f" The {v.what} counts them, hence {v.best}'s lead in the bars; on the other tasks it is no " \
+            "better than the rest." if THROUGH in lead else ""  # a tryout read the lead against the chart's score
+        gloss_text = " ".join(x for x in (gloss_text, f"{v.carried_in[:1].upper()}{v.carried_in[1:]}: {part.gloss}."
+                                          f"{counted}") if x)
     after = _next_sentence(v, total)
-    if v.carried_in and (EQUAL in lead or THROUGH in lead):  # the lead gives the answer; how the rest compares
-        # folds with the figures
+    if v.carried_in and (EQUAL in lead or THROUGH in lead or f"; {WITH_THEM}" in lead):  # the lead gives the answer;
+        # how the rest compares folds with the figures
         detail, after = " ".join(x for x in (detail, after) if x), ""
     following = after or _worst_sentence(v, metric)
     # the next after a tie, or the rest the lead already said: under "More on this answer" beside an "In short" line
@@ -1522,11 +1569,13 @@ def each_in_words(labels: list[str], model: str | None = None) -> list[str]:
     return [named_once([label], {label: words[label]})[0] for label in labels]
 
 
-def named_once(lines: list[str], names: Mapping[str, str], skip: Collection[str] = ()) -> list[str]:
+def named_once(lines: list[str], names: Mapping[str, str], skip: Collection[str] = (),
+               bracketed: bool = False) -> list[str]:
     """Each heuristic's plain words beside its label where the lines first mention it (:func:`_named_form`); a label
     already named there, or whose name only repeats it (a plug-in's "Mine" for mine), stays as it is. ``names``: label
     -> plain words; ``skip``: labels left as they are (named in a line before these). A label is matched whole, never
-    inside another ("mp" within "mp-load", "kpb" within "kpb (k=10)")."""
+    inside another ("mp" within "mp-load", "kpb" within "kpb (k=10)"), nor alone in brackets ("91.4% (max-min)",
+    never "(max-min (latest-finishing task first))") unless ``bracketed``."""
     forms = {label: _named_form(label, name) for label, name in names.items()
              if name and label not in skip and not _same_name(name, label_parts(label)[0])
              and not _same_name(name, label)}
@@ -1537,7 +1586,8 @@ def named_once(lines: list[str], names: Mapping[str, str], skip: Collection[str]
                   for x in (other, forms.get(other, other))]
         for k, line in enumerate(lines):
             m = next((m for m in pattern.finditer(line)
-                      if not any(line.startswith(other, m.start()) for other in longer)), None)
+                      if not any(line.startswith(other, m.start()) for other in longer)
+                      and (bracketed or line[m.start() - 1:m.start()] + line[m.end():m.end() + 1] != "()")), None)
             if m is not None:
                 found[label] = (k, m.start(), m.end(), form if m.group(0) != form else m.group(0))
                 break
@@ -1569,7 +1619,7 @@ def sentence_opening(text: str, model: str | None = None) -> str:
 def said_bare(line: str, names: Mapping[str, str]) -> list[str]:
     """The labels of ``names`` that ``line`` first mentions without their words (where :func:`named_once` would name
     them)."""
-    named = named_once([line], names)[0]
+    named = named_once([line], names, bracketed=True)[0]
     forms = {label: _named_form(label, name) for label, name in names.items()}
     return [label for label, form in forms.items() if form in named and form not in line]
 

@@ -15,6 +15,7 @@ from hcsched.compare import (
     RunComparison,
     change_words,
     comparison_csv,
+    joined_below,
     quick_what_ifs,
     swap_choices,
     swapped,
@@ -46,7 +47,7 @@ def show_comparison(before: Side, after: Side, key: str) -> None:
         model = after.scenario.model
         st.markdown(f"**{plain(sentence_opening(shown_text(model, lead), model))}**")  # "Twice the machines: ..."
         if below:  # the winner and the why in view, as the one-run view says them
-            st.markdown(plain(shown_text(model, " ".join(below))))
+            st.markdown(plain(shown_text(model, joined_below(below))))
         _, rest = cmp.change_parts()
         if rest:  # what differs and every change in full: the lead says the change once, the selectboxes the runs
             with st.expander(IN_FULL, expanded=False):

@@ -34,6 +34,7 @@ from hcsched.charts import (
     window_step,
     window_text,
 )
+from hcsched.compare import LEGEND_BELOW
 from hcsched.experiment import schedule_table, schedules_of, split_so_far
 from hcsched.export import results_csv, schedule_csv, summary_csv
 from hcsched.formatting import interval_cell, readable_amount
@@ -225,14 +226,16 @@ def _against(where, base, line: str, before: bool = False, back: bool = False) -
     which = "the baseline you pinned" if is_pinned(base) else "the baseline"  # by default the model's first run
     if before:
         which = "the run shown before"
-    said = plain(shown_text(base.scenario.model, line))
+    line, _, legend = line.partition(LEGEND_BELOW)  # the heuristics' words, under the box with whom it is against
+    said = plain(shown_text(base.scenario.model, line.rstrip()))
     # whom in 3 words (hcsched.compare.AGAINST_WORDS), the line within hcsched.compare.LINE_WORDS; which run that is,
     # right under it
     if before and back:
         where.info(f"Back to the baseline from run #{base.number}: {said}")
     else:
         where.info(f"Against run #{base.number}, {said}")
-    where.caption(f"Run #{base.number} is {which}.")
+    legend = f" {plain(shown_text(base.scenario.model, legend.strip()))}" if legend.strip() else ""
+    where.caption(f"Run #{base.number} is {which}.{legend}")
 
 
 def show_if_current(of: Scenario, show, what: str, action: str, toggle_key: str) -> None:

@@ -55,7 +55,7 @@ def test_a_share_that_falls_with_twice_the_machines_says_the_value_itself_fell_a
     line = cmp.change_summary()
     assert line == ("twice the machines: the best value moves from 91.4% (max-min) to 87.6% (max-max), clearly worse, "
                     "as the value itself falls while the upper bound stays.\n\nMax-max (most worth per second "
-                    "of work first) now wins. Max-min: latest-finishing task first."), line
+                    "of work first) now wins.\n\n\nMax-min: latest-finishing task first."), line
     # one colon, and no second number beside the share's own ("falls 4.1%" beside a 3.8-point fall read as a clash)
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     said = cmp.change_line()  # both in full below
@@ -77,9 +77,10 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     # the value that counts barely moves), why the part moves below it, once
     assert line == ("twice the machines: the best value barely moves without start-up tasks (87.1% → 87.3%); its "
                     "3.8-point fall is all in them; max-max now wins.\n\nThe best value falls from 91.4% (max-min) to "
-                    "87.6% (max-max) only through start-up tasks: max-min 4.3% → max-max 0.35% of the upper bound "
-                    "(they arrive before scoring starts, and only their work after it counts). Max-max: most worth "
-                    "per second of work first; max-min: latest-finishing task first."), line  # the bars' fall said
+                    "87.6% (max-max) only through start-up tasks, max-min (latest-finishing task first) 4.3% → "
+                    "max-max (most worth per second of work first) 0.35% of the upper bound. Start-up tasks: sent in "
+                    "fast to fill the machines before scoring starts; only their work after it starts counts, so "
+                    "finishing them sooner earns less."), line  # the bars' fall said
     # with where it is ("The best value: max-min 91.4% → max-max 87.6%" alone read as more machines hurting)
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     # the rest said too: more machines leave the value that counts as it was
@@ -93,8 +94,8 @@ def test_a_part_that_carries_little_of_the_fall_is_not_said():
     """A part that moved for real but carries under three quarters of the whole's move is no why."""
     cmp = _kim({"max-min": 86.0, "max-max": 87.5, "min-min": 85.0}, 9270.0, early=(400.0, 250.0))
     line = cmp.change_summary()
-    assert line.endswith("the upper bound stays.\n\nMax-max (most worth per second of work first) now wins. "
-                         "Max-min: latest-finishing task first."), line
+    assert line.endswith("the upper bound stays.\n\nMax-max (most worth per second of work first) now wins."
+                         "\n\n\nMax-min: latest-finishing task first."), line
     assert "arrive before the window" not in cmp.change_line()
 
 
@@ -243,5 +244,6 @@ def test_a_fall_all_in_the_start_up_tasks_where_every_heuristic_is_alike_on_the_
                     "87.1–87.2%); the winner changes from max-min to max-max."), lead
     assert "itself" not in lead  # never "max-min itself 3.9 points lower" beside it: the bars' fall is below
     assert not any("every heuristic's value is" in x for x in below), below  # not said twice
-    assert "only through start-up tasks: max-min 4.3% → max-max 0.35%" in " ".join(below), below
+    assert "only through start-up tasks, max-min (latest-finishing task first) 4.3% → max-max 0.35% of the upper " \
+        "bound. Start-up tasks: sent in fast" in " ".join(below), below
     assert word_count(f"Against run #1, {lead}") <= LINE_WORDS

@@ -537,8 +537,8 @@ def test_a_close_race_that_beats_the_benchmark_says_so_first():
     results = table("x", A=[90, 99, 81, 90], B=[91, 98, 82, 89.5], C=[100, 110, 90, 100])
     v = verdict(results, LOWER, benchmark="C")
     assert [h for h, _ in v.group_benchmark] == ["A", "B"] and all(c.told_apart for _, c in v.group_benchmark)
-    assert v.text == ("A and B tie for the lowest makespan, both about 9.9% below the benchmark C: real differences "
-                      "(95% intervals: each within 8.2–11.5% below).")  # one size for two within 5% of each
+    assert v.text == ("A and B tie for the lowest makespan at 90 s, both about 9.9% below the benchmark C: real "
+                      "differences (95% intervals: each within 8.2–11.5% below).")  # one size for two within 5% of each
     # other; "9.8% to 10%" read as an interval; the span holds both of theirs (A: 10% below in every trial, B: 8.2-11%)
     assert _sizes([-5.3, -8.8, -7.0], "percent") == "between 5.3% and 8.8%"
     assert v.detail == ("A averages 90 s and B 90.12 s; per trial, the 95% interval puts A between 2.0% below and 1.6% "

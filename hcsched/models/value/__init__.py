@@ -58,12 +58,16 @@ def _metrics() -> tuple[Metric, ...]:
                "deadline factor x the share of its execution inside the evaluation window."),
         Metric("upper_bound", "Upper bound UB", "", "", doc="The bound of section 2.3 (from B to E, a true "
                "bound; the same for every heuristic of a trial)."),
+        Metric("upper_bound_later", "Upper bound on the value of the later tasks", "", "",
+               doc="UB of section 2.3 over the tasks that arrive at or after B alone: a true bound on what they earn "
+                   "(V without the start-up tasks), the same for every heuristic of a trial."),
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
     out.append(Metric("value_early", "Value of start-up tasks", "", "higher",
-                      part_of="value", fmt=",.0f",
-                      gloss="they arrive before scoring starts, and only their work after it counts",
+                      part_of="value", fmt=",.0f", rest_bound="upper_bound_later",
+                      gloss="sent in fast to fill the machines before scoring starts; only their work after it starts "
+                            "counts, so finishing them sooner earns less",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),

@@ -154,6 +154,10 @@ def test_value_never_exceeds_the_upper_bound_for_any_heuristic(machines, duratio
     base = df["heuristic"].str.split(" ").str[0]
     assert set(base) == set(NAMES)
     assert (df["value"] <= df["upper_bound"] * (1 + 1e-9) + 1e-9).all(), df[["heuristic", "value", "upper_bound"]]
+    later = df["value"] - df["value_early"]  # the same relaxation over the later tasks alone bounds what they earn
+    assert (later <= df["upper_bound_later"] * (1 + 1e-9) + 1e-9).all(), df[["heuristic", "value", "value_early",
+                                                                             "upper_bound_later"]]
+    assert (df["upper_bound_later"] <= df["upper_bound"] * (1 + 1e-9) + 1e-9).all()
     best = df[base.isin(DYNAMIC_NAMES)]["value"].max()
     assert (df[base.isin(["tpsa", "ga"])]["value"] >= best - 1e-9).all()  # seeded, never worse
 
