@@ -136,7 +136,7 @@ class Metric:
     # when a task arrives, it skips the load check on {} of the machines" says "But kpb sends fewer messages: when ...""
     trade: str = ""
     # how that line then says the lead's winner's own value, "{label}" its label and "{}" the value ("while {label}
-    # skips {}": "... on half of the machines, while lpas skips only 19%"); "" for "(lpas: 19%)"
+    # skips {} of them": "... on half of the machines, while lpas skips only 19% of them"); "" for "(lpas: 19%)"
     trade_beside: str = ""
     # the metric this one is a part of (the same sum over some of the tasks), and why that part can move alone, said
     # where it carries most of a real change of the whole (:meth:`hcsched.compare.RunComparison.part_why`)

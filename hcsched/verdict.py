@@ -779,7 +779,11 @@ def _group_listing(v: Verdict, metric: Metric) -> str:
 
 
 def _group_explained(v: Verdict, total: int) -> str:
-    return f"per trial, the {_ci(v.comparisons[0], total)} of {v.best} against each runs from better to worse"
+    """Why a group is not told apart, the reason first (a tryout asked why a 40-50 minute spread is no clear winner):
+    "the order swings from trial to trial: per trial, the 95% interval of fz against each runs from better to
+    worse"."""
+    return (f"the order swings from trial to trial: per trial, the {_ci(v.comparisons[0], total)} of {v.best} against "
+            "each runs from better to worse")
 
 
 def _group_lines(v: Verdict, metric: Metric, total: int) -> list[str]:
@@ -789,7 +793,8 @@ def _group_lines(v: Verdict, metric: Metric, total: int) -> list[str]:
         out = [f"{v.best} averages {_at(v.best_mean, metric)} and {c.other} {_at(c.means[1], metric)}; per trial, the "
                f"{_ci(c, total)} puts {v.best} {_range(c, v.kind)} {c.other}."]
     else:
-        out = [f"Not told apart: {_group_listing(v, metric)}; {_group_explained(v, total)}."]
+        explained = _group_explained(v, total)
+        out = [f"{explained[:1].upper()}{explained[1:]}. Not told apart: {_group_listing(v, metric)}."]
     if v.group_benchmark:
         out.append(f"Against the benchmark {v.benchmark}, 95% intervals: "
                    + "; ".join(f"{h} {_range(b, v.kind)}" for h, b in v.group_benchmark) + ".")
@@ -1414,7 +1419,7 @@ def _trade_value(x: float, metric: Metric) -> str:
 
 def _traded(v: Verdict, label: str) -> str:
     """A trade clause (:attr:`Verdict.trade`) sized against ``label``, the lead's winner, by its own value: "... it
-    skips the load check on half of the machines, while lpas skips only 19%" (a manager could not tell whether
+    skips the load check on half of the machines, while lpas skips only 19% of them" (a manager could not tell whether
     the messages matter) as the metric says it beside (:attr:`Metric.trade_beside`), else in brackets, the clause's
     own where it ends with one ("(lpas: only 19%)"); the clause as it is without a value of ``label``."""
     said = dict(v.trade_values).get(label, "")
@@ -1422,7 +1427,7 @@ def _traded(v: Verdict, label: str) -> str:
         return v.trade
     if v.better == "higher":  # less of what the trade's winner has more of
         said = "none" if said == "0%" else f"only {said}"
-    if v.trade_beside:  # in the metric's own words: "..., while lpas skips only 19%"
+    if v.trade_beside:  # in the metric's own words: "..., while lpas skips only 19% of them"
         return f"{v.trade}, {v.trade_beside.replace('{label}', label).format(said)}"
     if v.trade.endswith(")"):  # its own brackets hold it: never ") ("
         return f"{v.trade[:-1]}; {label}: {said})"
@@ -1818,7 +1823,7 @@ def pick_line(verdicts_: list[Verdict]) -> str:
     if not why and len(others) == 1 and (decided := _decided(lead, pick, *next(iter(others.items())), verdicts_)):
         return _after_lead(verdicts_, decided)
     said = f"{pick} for {lead.glossed}" + (f" ({'; '.join(why)})" if why else "")
-    said += "".join(f"; {best} for {listed([v.glossed + _costs_lead(v, lead.best) for v in found])}"
+    said += "".join(f"; {best} for {listed([v.glossed + _costs_lead(v, lead.best) + _gain_beside(v) for v in found])}"
                     for best, found in others.items())
     return _after_lead(verdicts_, f"In short: {said}.")
 
@@ -1839,6 +1844,14 @@ def _costs_lead(v: Verdict, label: str) -> str:
     line says the gains)."""
     cost = _cost(v, label)
     return f" ({label}'s is {cost})" if cost else ""
+
+
+def _gain_beside(v: Verdict) -> str:
+    """A gain against the benchmark as a pick says it beside its metric: ", 2.1% below the benchmark's" (Caniou and
+    Jeannot's total flow time: a tryout asked by how much "mp for total flow time" is better); "" for any other."""
+    if not v.gain_of or not math.isfinite(v.best_mean):
+        return ""
+    return f", {amount_text(abs(v.best_mean))}% {'below' if v.best_mean >= 0 else 'above'} the benchmark's"
 
 
 TIMES_AS = 1.5  # an average this many times the best's or more is said as "2.2 times as long"
@@ -1887,21 +1900,24 @@ def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict], verdicts
     if not costs or not all(c for _, c in costs):
         return ""
     won = f"{pick} wins only on {lead.what}, but"
-    if pick == lead.best and lead.separated and not lead.carried_in:  # the win sized, then what it costs
-        c = lead.comparisons[0]
-        won = f"{pick}'s {lead.what} is {size_text(c.difference, lead.kind, _digits(c, lead.kind))} " \
-              f"{'lower' if c.difference < 0 else 'higher'}, but"
-    elif pick == lead.best and not lead.separated:  # never "wins" where the lead crowns no one
-        won = f"no clear winner on {lead.what}, and"
     rounder = f"{best} is the better all-round pick" if len(found) == len(verdicts_) - 1 else \
         f"{best} wins on {listed([v.what for v in found])}"
-    choice = f"In short: {won} {rounder}: "
+    choice, whose = f"In short: {won} {rounder}: ", f"{pick}'s"
+    if pick == lead.best and lead.separated and not lead.carried_in:  # the pick first, then the win sized and what
+        # it costs (a tryout read the lead's winner and a pick of another as two answers)
+        c = lead.comparisons[0]
+        choice = f"In short: {rounder}; {pick}'s {lead.what} is " \
+                 f"{size_text(c.difference, lead.kind, _digits(c, lead.kind))} " \
+                 f"{'lower' if c.difference < 0 else 'higher'}, but "
+        whose = "its"
+    elif pick == lead.best and not lead.separated:  # never "wins" where the lead crowns no one
+        choice = f"In short: no clear winner on {lead.what}, and {rounder}: "
     forms = []
     for most in (math.inf, 4, 0):  # each gloss, then the short ones ("the worst task's slowdown"), then none
         said = [f"{v.what} ({v.gloss})" if v.gloss and v.gloss != v.what and word_count(v.gloss) <= most else v.what
                 for v, _ in costs]
-        parts = [f"{pick}'s {said[0]} is {costs[0][1]}", *(f"its {w} {c}" for w, (_, c) in zip(said[1:], costs[1:],
-                                                                                              strict=True))]
+        parts = [f"{whose} {said[0]} is {costs[0][1]}", *(f"its {w} {c}" for w, (_, c) in zip(said[1:], costs[1:],
+                                                                                             strict=True))]
         forms.append(choice + ", ".join(parts) + ".")
     return next((x for x in forms if word_count(_after_lead(verdicts_, x)) <= LEAD_WORDS), forms[-1])  # as shown
 

@@ -94,12 +94,12 @@ def test_the_share_of_machines_not_asked_says_why_it_matters():
     # what is not asked, and why it matters, in the metric's own words: the chart's term explained read as a
     # definition, not as what B does
     assert said.rest[-1] == ("But B sends fewer messages: when a task arrives, it skips the load check on half of "
-                             "the machines, while A skips none.")  # sized by the lead's winner's own share
+                             "the machines, while A skips none of them.")  # sized by the lead's winner's own share
     results = _results(mean_in_system={"A": [5.0, 5.1, 5.0, 5.2], "B": [6.0, 6.1, 6.2, 6.0]},
                        discount={"A": [0.0, 0.0, 0.0, 0.0], "B": [40.0, 40.0, 40.0, 40.0]})
     said = headline(verdicts(results, [classes.metric("mean_in_system"), classes.metric("discount")]))
     assert said.rest[-1] == ("But B sends fewer messages: when a task arrives, it skips the load check on 40% of "
-                             "the machines, while A skips none.")
+                             "the machines, while A skips none of them.")
 
 
 def test_a_share_is_said_in_words_exactly_where_it_is_one():

@@ -123,9 +123,9 @@ def test_results_lead_with_one_sentence_and_fold_the_other_metrics():
     below = [_plain(m.value) for m in at.markdown[1:3]]
     if "(when the last task ends)" not in leads[0]:  # the lead had no room for the gloss: the line under it says it
         assert below.pop(0) == "Makespan: when the last task ends."
-    assert re.fullmatch(r"In short: (sufferage's makespan is [\d.]+% lower, but|no clear winner on makespan, and) "
-                        r"min-min is the better all-round pick: "
-                        r"sufferage's mean flow time is [\d.]+ times as long, its max stretch \(the worst task's "
+    assert re.fullmatch(r"In short: (min-min is the better all-round pick; sufferage's makespan is [\d.]+% lower, but "
+                        r"its|no clear winner on makespan, and min-min is the better all-round pick: sufferage's) "
+                        r"mean flow time is [\d.]+ times as long, its max stretch \(the worst task's "
                         r"slowdown\) [\d.]+ times as high\.", below[0])  # the answer in a line, its cost sized
     more = next(e for e in at.expander if e.label == "More on this answer")  # what the line sums up, folded
     assert ("But min-min has the lowest mean flow time (a task's time from arrival to finish, averaged) at 16 hours "

@@ -191,7 +191,7 @@ def test_results_lead_and_trade_off_say_the_metrics_in_words(results_page):
     assert "has the lowest average backlog at " in lead and "number in system" not in lead
     # what kpb does not ask, and why it matters, said as what it does (the chart's term explained read as a definition)
     assert trade == ("But kpb sends fewer messages: when a task arrives, it skips the load check on half of the "
-                     "machines, while lpas skips only 19%.")  # sized by the winner's own share
+                     "machines, while lpas skips only 19% of them.")  # sized by the winner's own share
 
 
 KPB_WORDS = "kpb (each class's fastest machine)"  # "kpb (kbar=1)" as a manager reads it: words, no k̄ (section II-B)

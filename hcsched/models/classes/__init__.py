@@ -42,9 +42,9 @@ NOT_ASKED_GLOSS = "the share of machines not asked how busy they are when a task
 #: A heuristic's win on it as a line below another lead says it: "But kpb sends fewer messages: when a task arrives,
 #: it skips the load check on half of the machines."
 NOT_ASKED_TRADE = "sends fewer messages: when a task arrives, it skips the load check on {} of the machines"
-#: "..., while lpas skips only 19%": a tryout read "(lpas: only 19%)" as cryptic, and "lpas on only 19%" needed a
-#: second reading
-NOT_ASKED_BESIDE = "while {label} skips {}"
+#: "..., while lpas skips only 19% of them" (of the machines, as "half of the machines" before it): a tryout read
+#: "(lpas: only 19%)" as cryptic, and "lpas on only 19%" needed a second reading
+NOT_ASKED_BESIDE = "while {label} skips {} of them"
 
 
 class ClassModel(Model):
