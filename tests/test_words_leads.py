@@ -239,7 +239,7 @@ def test_the_share_of_machines_not_asked_is_said_in_plain_words():
     line = headline(scenario_verdicts(sc, pd.DataFrame(rows))).rest[-1]
     # what kpb does, in the metric's own words for a line below another lead (c3daea7), never the chart's term
     assert line == ("But kpb sends fewer messages: when a task arrives, it skips the load check on half of the "
-                    "machines, while mct skips only 10%."), line  # beside the lead's winner's own share
+                    "machines, while mct skips only 10% of them."), line  # beside the lead's winner's own share
     assert "higher is cheaper" not in line
 
 
