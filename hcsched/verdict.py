@@ -1123,16 +1123,37 @@ def _span(low: float, high: float, metric: Metric) -> str:
 
 def near_bound(v: Verdict) -> str:
     """Where every online heuristic's mean on the rest (:attr:`Verdict.rest_span`) lies within :data:`ALL_WITHIN` of
-    the most it can reach (:attr:`Verdict.rest_bound`), how near the farthest is: "within 0.2 points of the most
-    possible" (Kim et al.'s later tasks: every heuristic earns nearly all a true bound allows, so none can win on
-    them; a tryout asked why none wins, and why more machines add nothing); "" otherwise."""
+    the most it can reach (:attr:`Verdict.rest_bound`), that most: "near the most possible, 87.2%" (Kim et al.'s
+    later tasks: every heuristic earns nearly all a true bound allows, so none can win on them; a tryout asked why
+    none wins, and another read "within 0.2 points of the most possible" against the chart's 100% line); ""
+    otherwise."""
     low, high, n = v.rest_span
     if not n or not math.isfinite(v.rest_bound):
         return ""
     far = max(abs(v.rest_bound - low), abs(v.rest_bound - high))
     if far >= ALL_WITHIN:
         return ""
-    return f"within {size_text(max(far, 0.1 if v.kind == 'points' else far), v.kind, 1)} of the most possible"
+    if _span(low, high, _PERCENT) == _bound_value(v) and v.unit == "%":  # "reach 87.2%, the most possible"
+        return MOST
+    return f"near {MOST}, {_bound_value(v)}"
+
+
+MOST = "the most possible"  # every heuristic near the bound of the rest (:func:`near_bound`)
+_PERCENT = Metric("", "", "%")
+
+
+def _bound_value(v: Verdict) -> str:
+    """The bound of the rest as a lead says a value: "87.2%"."""
+    return f"{v.rest_bound:.1f}%" if v.unit == "%" else amount_text(v.rest_bound)
+
+
+def _bound_sentence(v: Verdict, metric: Metric) -> str:
+    """What the bound a lead is near (:func:`near_bound`) is, against the yardstick's 100% a chart draws: "87.2% is the
+    most the other tasks can reach, whatever the schedule; the upper bound's 100% also counts the start-up tasks in
+    full." (three ceilings on one page read as a contradiction to a tryout)."""
+    yard = of_what(metric).removeprefix(" of ")
+    full = f"; {yard}'s 100% also counts the {v.carried_in} in full" if yard and v.unit == "%" else ""
+    return f"{_bound_value(v)} is the most the other tasks can reach, whatever the schedule{full}."
 
 
 def _rest_sentence(v: Verdict, total: int) -> str:
@@ -1360,6 +1381,7 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
         # scoring starts, ..."): a tryout asked why tasks before scoring count at all
         counted = f" The {v.what} counts them, hence {v.best}'s lead in the bars; on the other tasks it is no " \
             "better than the rest." if THROUGH in lead else ""  # a tryout read the lead against the chart's score
+        counted += f" {_bound_sentence(v, metric)}" if MOST in lead else ""
         gloss_text = " ".join(x for x in (gloss_text, f"{v.carried_in[:1].upper()}{v.carried_in[1:]}: {part.gloss}."
                                           f"{counted}") if x)
     after = _next_sentence(v, total)

@@ -79,8 +79,8 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
                     "3.8-point fall is all in them; max-max now wins.\n\nThe best value falls from 91.4% (max-min) to "
                     "87.6% (max-max) only through start-up tasks, max-min (latest-finishing task first) 4.3% → "
                     "max-max (most worth per second of work first) 0.35% of the upper bound. Start-up tasks: sent in "
-                    "fast to fill the machines before scoring starts; only their work after it starts counts, so "
-                    "finishing them sooner earns less."), line  # the bars' fall said
+                    "fast to fill the machines before scoring starts; only their work after it starts counts, so one "
+                    "finished before then earns nothing."), line  # the bars' fall said
     # with where it is ("The best value: max-min 91.4% → max-max 87.6%" alone read as more machines hurting)
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     # the rest said too: more machines leave the value that counts as it was

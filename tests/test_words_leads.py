@@ -24,8 +24,8 @@ from hcsched.verdict import (
     word_count,
 )
 
-VALUE_GLOSS = ("Value: what finished tasks earn, by priority and deadline, out of the most they could earn, the upper "
-               "bound (100%); a point is 1% of that bound.")  # "points" defined where the lead says them
+VALUE_GLOSS = ("Value: what finished tasks earn, by priority and deadline, against the upper bound (100%), which no "
+               "schedule reaches; a point is 1% of that bound.")  # "points" defined where the lead says them
 
 
 def results_of(values: dict[str, list[float]], metric: str = "makespan") -> pd.DataFrame:

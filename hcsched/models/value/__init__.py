@@ -35,7 +35,7 @@ from hcsched.models.value.presets import PRESETS
 from hcsched.models.value.simulation import ValueRun, measure_run, run_dynamic
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.workload import ValueWorkload, make_workload
-from hcsched.models.value.worth import OUTCOME_LABELS, OUTCOME_MEANINGS, OUTCOMES
+from hcsched.models.value.worth import EARLY_WORDS, OUTCOME_LABELS, OUTCOME_MEANINGS, OUTCOMES
 from hcsched.scenario import Scenario
 
 # bytes of one trial, per task and machine: the ETC and ATC matrices, the machines' queues (machines x tasks), the
@@ -51,8 +51,8 @@ _BETTER = {"met_d100": "higher", "late": "lower", "never_started": "lower"}  # t
 def _metrics() -> tuple[Metric, ...]:
     out = [
         Metric("value_pct_ub", "Value, % of the upper bound", "%", "higher", bar=True, fmt=".2f", ci="auto-percent",
-               gloss="what finished tasks earn, by priority and deadline, out of the most they could earn, the upper "
-                     "bound (100%); a point is 1% of that bound",
+               gloss="what finished tasks earn, by priority and deadline, against the upper bound (100%), which no "
+                     "schedule reaches; a point is 1% of that bound",
                doc="V / UB x 100 on the same trial: UB (section 2.3) is 100%."),
         Metric("value", "Value V", "", "higher", doc="Sum of p d b over the tasks (section 2.2.3): priority weight x "
                "deadline factor x the share of its execution inside the evaluation window."),
@@ -64,10 +64,10 @@ def _metrics() -> tuple[Metric, ...]:
     ]
     out += [Metric(f"value_{p}", f"Value of {p}-priority tasks", "", "higher", doc=f"V earned by {p}-priority tasks.")
             for p in PRIORITIES]
-    out.append(Metric("value_early", "Value of start-up tasks", "", "higher",
+    out.append(Metric("value_early", f"Value of {EARLY_WORDS}", "", "higher",
                       part_of="value", fmt=",.0f", rest_bound="upper_bound_later",
                       gloss="sent in fast to fill the machines before scoring starts; only their work after it starts "
-                            "counts, so finishing them sooner earns less",
+                            "counts, so one finished before then earns nothing",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),

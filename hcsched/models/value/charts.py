@@ -22,7 +22,7 @@ from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbe
 from hcsched.formatting import minutes_beside
 from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
-from hcsched.models.value.worth import OUTCOME_EARNS, OUTCOME_LABELS, OUTCOME_MEANINGS, OUTCOMES
+from hcsched.models.value.worth import EARLY_WORDS, OUTCOME_EARNS, OUTCOME_LABELS, OUTCOME_MEANINGS, OUTCOMES
 
 #: One colour per deadline outcome, in the outcomes' order from best to worst: from the category palette (never a
 #: heuristic's colour), pear for by the first deadline, then pale blue, yellow, orange, and grey for never started.
@@ -38,7 +38,6 @@ UB_WORDS = "upper bound on value"
 UB_MEANS = "what every task would earn finishing at once"
 WINDOW_WORDS = "the window of simulated time that counts, after the start-up"
 #: The part of V earned by the tasks that arrive before B (section 2.2.3), as the value bars' grey end says it.
-EARLY_WORDS = "start-up tasks"  # the paper's start-up period; a tryout could not parse "tasks that arrive before ..."
 EARLY_WHY = "they arrive before scoring starts; their work before then earns nothing"
 EARLY_COLOR = "#BBBBBB"
 #: What the three soft deadlines earn (section 2.2.2), in words; the caption says them in words alone (the paper's

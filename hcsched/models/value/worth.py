@@ -38,6 +38,10 @@ OUTCOME_LABELS = {"met_d100": "by 1st deadline", "met_d50": "by 2nd deadline", "
 #: later, 0 if it never starts during the evaluation period): the one place these words are written.
 OUTCOME_EARNS = {"met_d100": "full value", "met_d50": "half value", "met_d25": "a quarter of its value",
                  "late": "5% of its value", "never_started": "no value"}
+#: The tasks that arrive before B (section 6's start-up period) in the words a manager reads, the one place they are
+#: written: the part metric's title, the value bars' grey end and every line that names them (a tryout could not parse
+#: "tasks that arrive before ..." as a name).
+EARLY_WORDS = "start-up tasks"
 #: What each outcome means in plain words.
 OUTCOME_MEANINGS = {
     "met_d100": f"finished by its first deadline (D100): {OUTCOME_EARNS['met_d100']}",
