@@ -805,6 +805,17 @@ class RunComparison:
             return _rate_factor(*changed[0])
         return _common_rate_factor(changed)
 
+    def _lighter(self) -> bool:
+        """Whether the what-if only lightens the machines' load: more machines (:data:`MACHINE_COUNTS`), tasks
+        arriving less often (:data:`RATE_FACTORS`), or both."""
+        changed = changed_settings(self.before, self.after)
+        more = [x for x in changed if x[0] in MACHINE_COUNTS]
+        if len(more) + sum(x[0] in RATE_FACTORS for x in changed) != len(changed) or not changed:
+            return False
+        factor = self.arrival_factor() if len(more) < len(changed) else 1.0
+        return all(_is_number(old) and _is_number(new) and new > old for _, old, new in more) \
+            and factor is not None and factor <= 1 and (bool(more) or factor < 1)
+
     def _slower(self, metric: Metric, c: Change) -> list[str]:
         """Where the lead says the headline metric worse and tasks arrive more slowly, why, after it: ", as the same
         tasks arrive over twice the time" (the quickstart's half the arrival rate read "makespan 6.2 → 8.2 days (32%
@@ -858,11 +869,11 @@ class RunComparison:
         named = (f"the {metric_words(metric if of_what(metric) else model.metric(share[1]))} itself", yardstick)
         said = sorted(zip(found, named, strict=True), key=lambda x: (x[0].separated, abs(x[0].change)), reverse=True)
         (first, a), (second, b) = said
+        part = self._carrying(metric, c, share)
+        whole = metric_words(metric if of_what(metric) else model.metric(share[1]))
+        if part is not None and part[2] >= 0.9 and (words := part_words(part[0], whole)):
+            return f", all in {words}"  # "..., all in tasks that arrive before ..."
         if not second.separated:  # one moved: which, without a second number beside the share's own
-            part = self._carrying(metric, c, share) if first is found[0] else None
-            whole = metric_words(metric if of_what(metric) else model.metric(share[1]))
-            if part is not None and part[2] >= 0.9 and (words := part_words(part[0], whole)):
-                return f", all in {words}"  # "..., all in tasks that arrive before ..."
             moved = _moves(first)
             return f", as {a} {moved.split(' ')[0] if moved.startswith(('rises', 'falls')) else moved} while {b} stays"
         return f", as {a} {_moves(first)} and {b} {_moves(second)}"
@@ -883,7 +894,7 @@ class RunComparison:
         who = who or f"the best {metric_words(metric)}"
         fall = "fall" if c.change < 0 else "rise"
         rests = self._every_rests(metric, c)
-        if rests is not None and max(max(x) for x in rests) - min(min(x) for x in rests) < ALL_WITHIN:
+        if rests is not None and max(max(x) - min(x) for x in rests) < ALL_WITHIN:
             # every heuristic alike on the rest, before and after: said of every one, the bars' fall below
             near = f", {self.winners[1].near}" if self.winners[1].near else ""  # why none can gain on it
             return (f"every heuristic's {metric_words(metric)}{REST_STAYS}{why.removeprefix(', all in ')} "
@@ -897,17 +908,24 @@ class RunComparison:
 
     def _carrying(self, metric: Metric, c: Change, share: tuple[str, str, str]) -> tuple[Metric, Change, float] | None:
         """The part of the share's numerator (a metric whose ``part_of`` names it) that moved for real with three
-        quarters or more of the numerator's real move, with that fraction; None otherwise."""
+        quarters or more of the share's real move, with that fraction: its own share of the yardstick, before and
+        after, against the share's (half the arrival rate halves Kim et al.'s upper bound and value alike, and the
+        share falls only through the start-up tasks); of the numerator's move where the yardstick has no value;
+        None otherwise."""
         model, pair = get_model(self.before.model), (c.before_label, c.after_label)
         mine = {p.metric: p for p in self.parts if (p.before_label, p.after_label) == pair}
         whole = mine.get(share[1])
         if whole is None or not whole.separated:
             return None
-        moved = whole.after - whole.before
         for name, part in mine.items():
             m = model.metric(name)
-            fraction = (part.after - part.before) / moved if moved else 0.0
-            if m.part_of == share[1] and part.separated and fraction >= 0.75:
+            if m.part_of != share[1] or not part.separated:
+                continue
+            shares = self._part_shares(part, metric, share[2])
+            moved, by = (c.after - c.before, shares[1] - shares[0]) if shares is not None else \
+                (whole.after - whole.before, part.after - part.before)
+            fraction = by / moved if moved and math.isfinite(moved) else 0.0
+            if fraction >= 0.75:
                 return m, part, fraction
         return None
 
@@ -945,7 +963,8 @@ class RunComparison:
                 pair = f"whose part {moves.removesuffix('s')}s {pair.removeprefix(f'{c.before_label} ')}"
             words = part_words(m, whole_words) or title
             why = f" {sentence_start(words)}: {m.gloss}." if m.gloss else ""  # why that part moves alone
-            return f"{sentence_start(bars)} only through {words}, {pair}.{why}{rest}"
+            cause = f": {m.lighter_why}" if m.lighter_why and part.after < part.before and self._lighter() else ""
+            return f"{sentence_start(bars)} only through {words}, {pair}{cause}.{why}{rest}"
         return f"{how} {'fall' if part.after < part.before else 'rise'} is in the {title}: {pair}{why}.{rest}"
 
     def _rest_pair(self, c: Change, part: Change, share: Metric, yardstick: str) -> str:

@@ -144,6 +144,9 @@ class Metric:
     # on such a part: the column bounding the whole without it (the most the other tasks can reach, in the whole's
     # units), said where every heuristic nears it (:func:`hcsched.verdict._carried`): why none can do better
     rest_bound: str = ""
+    # on such a part: why it falls where the machines are less loaded (more of them, or tasks arriving less often),
+    # said after its fall (:meth:`hcsched.compare.RunComparison.part_why`)
+    lighter_why: str = ""
 
     @property
     def label(self) -> str:

@@ -77,10 +77,11 @@ def test_the_part_that_carries_the_fall_is_said_below_the_lead_with_why_it_can_f
     # the value that counts barely moves), why the part moves below it, once
     assert line == ("twice the machines: the best value barely moves without start-up tasks (87.1% → 87.3%); its "
                     "3.8-point fall is all in them; max-max now wins.\n\nThe best value falls from 91.4% (max-min) to "
-                    "87.6% (max-max) only through start-up tasks, max-min (latest-finishing task first) 4.3% → "
-                    "max-max (most worth per second of work first) 0.35% of the upper bound. Start-up tasks: sent in "
+                    "87.6% (max-max) only through start-up tasks, max-min 4.3% → max-max 0.35% of the upper bound: "
+                    "less loaded, the machines now finish them before scoring starts. Start-up tasks: sent in "
                     "fast to fill the machines before scoring starts; only their work after it starts counts, so one "
-                    "finished before then earns nothing."), line  # the bars' fall said
+                    "finished before then earns nothing.\n\n\nMax-max: most worth per second of work first; max-min: "
+                    "latest-finishing task first."), line  # the bars' fall said, and why more machines make it fall
     # with where it is ("The best value: max-min 91.4% → max-max 87.6%" alone read as more machines hurting)
     assert word_count(f"Against run #1, {cmp.change_lead()}") <= LINE_WORDS
     # the rest said too: more machines leave the value that counts as it was
@@ -244,6 +245,53 @@ def test_a_fall_all_in_the_start_up_tasks_where_every_heuristic_is_alike_on_the_
                     "87.1–87.2%); the winner changes from max-min to max-max."), lead
     assert "itself" not in lead  # never "max-min itself 3.9 points lower" beside it: the bars' fall is below
     assert not any("every heuristic's value is" in x for x in below), below  # not said twice
-    assert "only through start-up tasks, max-min (latest-finishing task first) 4.3% → max-max 0.35% of the upper " \
-        "bound. Start-up tasks: sent in fast" in " ".join(below), below
+    assert "only through start-up tasks, max-min 4.3% → max-max 0.35% of the upper bound: less loaded, the machines " \
+        "now finish them before scoring starts. Start-up tasks: sent in fast" in " ".join(below), below
     assert word_count(f"Against run #1, {lead}") <= LINE_WORDS
+
+
+def _kim_half_rate(early_after: float):
+    """Kim et al.'s default, three heuristics, against half the arrival rate: the upper bound halves with the tasks,
+    the value with it, and max-min's start-up tasks earn ``early_after`` instead of 400 a trial."""
+    kim = preset("kim-loose-high-heavy")
+    before = kim.replace(heuristics=tuple(h for h in kim.heuristics if h.label in ("max-max", "max-min", "min-min")),
+                         trials=8)
+    words, after = quick_what_ifs(before)[2]
+    assert words == "Half the arrival rate"
+    means = {"max-min": 91.3, "max-max": 89.0, "min-min": 88.9}
+    return compare_runs(before, _earned(before, means, 9270.0, early=400.0), after,
+                        _earned(after, {"max-min": 88.5, "max-max": 88.1, "min-min": 88.0}, 4635.0, 0.5,
+                                early=early_after))
+
+
+def test_a_share_that_falls_with_its_yardstick_halved_is_said_all_in_the_part_that_carries_it():
+    """Half the arrival rate halves Kim et al.'s upper bound and the value alike; max-min's share still falls about 3
+    points, read as "(clearly worse), as the value itself falls 52% and the upper bound falls 50%": no why. The part
+    is judged by its own share of the bound (400 / 9270 = 4.3 points before, 23 / 4635 = 0.5 after: 3.8 points
+    against the share's 2.8), so the line says the rest barely moves and why the part fell: the machines, less
+    loaded, finish the start-up tasks before scoring starts (section 2.2.3: work before B earns nothing)."""
+    cmp = _kim_half_rate(23.0)
+    lead, below = cmp.summary_parts()
+    assert "barely moves without start-up tasks" in lead, lead
+    assert "upper bound falls" not in lead, lead
+    assert any("only through start-up tasks" in x and ": less loaded, the machines now finish them before scoring "
+               "starts." in x for x in below), below
+
+
+def test_the_part_that_carries_a_fall_is_not_said_where_it_moves_little_of_the_share():
+    """Where the start-up tasks' share of the bound barely moves (4.3 → 4.3 points), the fall is the rest's: no "all
+    in start-up tasks", and the two moves said as they are."""
+    cmp = _kim_half_rate(200.0)
+    lead, below = cmp.summary_parts()
+    assert "start-up" not in lead + " ".join(below), (lead, below)
+    assert "as the value itself falls" in lead and "the upper bound falls" in lead, lead
+
+
+def test_only_more_machines_or_slower_arrivals_make_the_load_lighter():
+    """The cause "less loaded, the machines now finish them before scoring starts" is said only of what-ifs that
+    lighten the load: twice the machines, half the arrival rate; never of twice the arrival rate or a swap."""
+    kim = preset("kim-loose-high-heavy")
+    ifs = dict(quick_what_ifs(kim))
+    empty = pd.DataFrame({"trial": [], "heuristic": []})
+    lighter = {words: compare_runs(kim, empty, s, empty)._lighter() for words, s in ifs.items()}
+    assert lighter == {"Twice the machines": True, "Twice the arrival rate": False, "Half the arrival rate": True}

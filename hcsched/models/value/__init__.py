@@ -68,6 +68,7 @@ def _metrics() -> tuple[Metric, ...]:
                       part_of="value", fmt=",.0f", rest_bound="upper_bound_later",
                       gloss="sent in fast to fill the machines before scoring starts; only their work after it starts "
                             "counts, so one finished before then earns nothing",
+                      lighter_why="less loaded, the machines now finish them before scoring starts",
                       doc="V earned by the tasks that arrive before B: the part of their run before B earns nothing "
                           "(section 2.2.3), so more machines can finish them early for less."))
     out += [Metric(o, f"Tasks: {OUTCOME_LABELS[o]}", "tasks", _BETTER.get(o, ""),
