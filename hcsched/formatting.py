@@ -244,6 +244,8 @@ def ends_text(low: float, high: float) -> tuple[str, str]:
 #: Shares said in words: the nearest within :data:`SHARE_NEAR` is said "about ..."; others as a percent.
 SHARES = ((0.25, "a quarter"), (1 / 3, "a third"), (0.5, "half"), (2 / 3, "two thirds"), (0.75, "three quarters"))
 SHARE_NEAR = 0.02
+#: Means within this of each other (points, or the metric's unit) are said alike ("every heuristic ... 87.0–87.1%").
+ALL_WITHIN = 0.5
 
 
 def share_words(x: float, about: str = "about ") -> str:

@@ -55,6 +55,7 @@ import pandas as pd
 from hcsched.claims import paired, wide
 from hcsched.errors import HcschedError
 from hcsched.formatting import (
+    ALL_WITHIN,
     amount_text,
     ends_text,
     is_fraction,
@@ -998,11 +999,11 @@ def _rest_of(results: pd.DataFrame, metric: Metric, parts: Collection[Metric]
     scale = 100.0 if metric.unit == "%" else 1.0
     return [(part_words(part, whole), wide(results.assign(**{REST: scale * (results[x] - results[part.name])
                                                                   / results[y]}), REST),
-             _bound_share(results, part, y, scale))
+             bound_share(results, part, y, scale))
             for part in parts if part.part_of == x and part.name in results and part_words(part, whole)]
 
 
-def _bound_share(results: pd.DataFrame, part: Metric, yardstick: str, scale: float) -> float:
+def bound_share(results: pd.DataFrame, part: Metric, yardstick: str, scale: float = 100.0) -> float:
     """The mean over the trials of the part's :attr:`Metric.rest_bound` as a share of ``yardstick`` (Kim et al.'s UB
     of the later tasks over the whole UB: 87.2% at the default preset, where every heuristic's rest reaches
     87.0–87.1%); NaN where the results have no such column."""
@@ -1080,7 +1081,6 @@ def _within(v: Verdict) -> str:
 EQUAL = "equal for practical purposes"  # the lead of two told apart only in one part of the metric, or by a hair
 THROUGH = " only through them"  # the bars' gap where every heuristic is alike on the rest
 WITH_THEM = "with them, "  # every bar's span, where the best leads the bars by a hair
-ALL_WITHIN = 0.5  # every heuristic's mean on that rest within this (points or the metric's unit): all said alike
 
 
 def _carried_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part]]:

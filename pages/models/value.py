@@ -10,6 +10,8 @@ the value and what is allowed, and nothing typed is lost; the last valid scenari
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -29,6 +31,7 @@ from hcsched.models.value.charts import (
     early_shares,
     gantt,
     grey_leads,
+    later_words,
     outcome_bars,
     outcome_table,
     task_frame,
@@ -37,7 +40,7 @@ from hcsched.models.value.charts import (
 from hcsched.models.value.explain import EXAMPLES, explain_event
 from hcsched.models.value.spec import AVAILABLE, DEADLINES, HETEROGENEITY, PRIORITIES, TRIAL_MEDIAN, WEIGHTING
 from hcsched.models.value.worth import OUTCOMES
-from hcsched.verdict import scenario_references
+from hcsched.verdict import bound_share, scenario_references
 from pages.models import named_in_words
 from pages.models._curves import what_the_names_mean
 from pages.session import commit_scenario, default, refuse_runs
@@ -154,12 +157,15 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     summary = summarize(results, ["value_pct_ub"], methods=MODEL.interval_methods())
     references = scenario_references(scenario)
     early = early_shares(results)
-    st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references, early),
+    most = bound_share(results, MODEL.metric("value_early"), "upper_bound") if early else math.nan
+    st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references, early, most),
                     key=f"{key}_v_pct", width="stretch")
     grey = (f" The grey end of each bar is what the {EARLY_WORDS}, which arrive before scoring starts, earn once it "
             "has started (their work before then earns nothing); the solid part, what the later tasks earn. A lead "
             "made in the grey comes from how the "
             "start-up tasks are carried into the window. "
+            + later_words(dict(zip(summary["heuristic"], summary["value_pct_ub"], strict=True)), early,
+                          list(references), most)
             + " ".join(grey_leads(dict(zip(summary["heuristic"], summary["value_pct_ub"], strict=True)), early,
                                   list(references)))
             if early else "")

@@ -78,6 +78,10 @@ def test_results_page_draws_value_bars_with_the_ub_line_outcomes_and_the_outcome
     assert bar_values(early)[1] == pytest.approx(early_means.loc[labels].to_numpy())
     assert values + bar_values(early)[1] == pytest.approx(means.loc[labels].to_numpy())
     assert "error_x" in early and pct[0]["layout"]["shapes"][0]["x0"] == 100.0  # UB as the 100% line
+    [dotted] = [s for s in pct[0]["layout"]["shapes"] if s["line"].get("dash") == "dot"]  # the later tasks' bound
+    assert dotted["x0"] == pytest.approx((100 * df["upper_bound_later"] / df["upper_bound"]).mean())
+    assert any("The dotted line at " in c.value and "is the most the later tasks can earn" in c.value
+               for c in at.caption)
     outcome = [f for f in figs if f["layout"].get("barmode") == "stack" and f is not pct[0]]
     assert len(outcome) == 1
     names = [d["name"] for d in outcome[0]["data"]]

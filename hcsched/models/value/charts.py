@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from hcsched.charts import CATEGORY_PALETTE, direction, hover_names, plain_numbers, reference_marks, zoomed_start
-from hcsched.formatting import minutes_beside
+from hcsched.formatting import ALL_WITHIN, ends_text, minutes_beside
 from hcsched.metrics import Metric
 from hcsched.models.value.spec import PRIORITIES
 from hcsched.models.value.worth import EARLY_WORDS, OUTCOME_EARNS, OUTCOME_LABELS, OUTCOME_MEANINGS, OUTCOMES
@@ -37,6 +37,9 @@ VALUE_WORDS = "total value earned"
 UB_WORDS = "upper bound on value"
 UB_MEANS = "what every task would earn finishing at once"
 WINDOW_WORDS = "the window of simulated time that counts, after the start-up"
+#: The dotted line of :func:`value_bars`: the bound of section 2.3 over the tasks that arrive at or after B.
+LATER_MOST_WORDS = "most the later tasks can earn"
+LATER_MOST_COLOR = "#555"
 #: The part of V earned by the tasks that arrive before B (section 2.2.3), as the value bars' grey end says it.
 EARLY_WHY = "they arrive before scoring starts; their work before then earns nothing"
 EARLY_COLOR = "#BBBBBB"
@@ -147,9 +150,28 @@ def grey_leads(means: Mapping[str, float], early: Mapping[str, float], reference
     return out
 
 
+def later_words(means: Mapping[str, float], early: Mapping[str, float], references: Sequence[str],
+                most: float) -> str:
+    """The caption's words on the dotted line of :func:`value_bars`, with how far short of it the online
+    heuristics' solid parts end (``means``: label -> V as % of UB; ``early``: :func:`early_shares`): "The dotted line
+    at 87.2% is the most the later tasks can earn ...: every solid part ends within 0.2 points of it, so none can do
+    much better on them." (a tryout read the lead's "near the most possible, 87.2%" against a chart that drew only
+    100%); "" without a finite ``most`` or an online heuristic."""
+    solid = [means[k] - early.get(k, 0.0) for k in means if k not in references and np.isfinite(means[k])]
+    if not solid or not np.isfinite(most):
+        return ""
+    near, far = sorted(abs(most - x) for x in (min(solid), max(solid)))
+    said = (f"The dotted line at {most:.1f}% is the {LATER_MOST_WORDS}: the upper bound over the tasks that arrive "
+            "once scoring has started.")
+    if far < ALL_WITHIN:
+        return f"{said[:-1]}; every solid part ends within {far:.1f} points of it, so none can do much better on them. "
+    a, b = ends_text(near, far)
+    return f"{said} The solid parts end {a}–{b} points from it. "
+
+
 def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, str] | None = None,
                metric: Metric | None = None, references: Mapping[str, str] | None = None,
-               early: Mapping[str, float] | None = None) -> go.Figure:
+               early: Mapping[str, float] | None = None, later_most: float | None = None) -> go.Figure:
     """V as % of UB, a horizontal bar per heuristic with its 95% interval, and UB as the 100% line (the paper's Figs.
     2 and 3); the title says which way is better (``metric``: the model's ``value_pct_ub``); ``references``: label ->
     what it is, for the heuristics that cannot run online (TPSA and GA, section 5), marked as the shared bars mark them
@@ -157,7 +179,9 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
     longest bar, GA's, as a winner. ``summary``: columns heuristic, value_pct_ub, value_pct_ub_lower,
     value_pct_ub_upper. ``early``: label -> the mean value of the tasks that arrive before the window opens, in % of
     UB (:func:`early_shares`); with it, each bar ends in a grey part of that length, so a lead made there (work before
-    B earns nothing, section 2.2.3) shows as one; the interval stays the whole value's."""
+    B earns nothing, section 2.2.3) shows as one; the interval stays the whole value's. ``later_most``: the most the
+    later tasks can earn, in % of UB (the bound of section 2.3 over the tasks arriving at or after B), drawn as a
+    dotted line, so that the solid parts read against what they can reach, not only against 100%."""
     s = summary.set_index("heuristic").loc[list(labels)]
     mean = s["value_pct_ub"].to_numpy(float)
     colors = colors or {}
@@ -186,7 +210,11 @@ def value_bars(summary: pd.DataFrame, labels: Sequence[str], colors: dict[str, s
     fig.add_vline(x=100.0, line_dash="dash", line_color="#333", annotation_text="upper bound",
                   annotation_position="top")
     top = np.nanmax(np.append(s["value_pct_ub_upper"].to_numpy(float), 100.0))
-    low = zoomed_start(s["value_pct_ub_lower"].to_numpy(float))
+    low = zoomed_start(np.append(s["value_pct_ub_lower"].to_numpy(float), later_most if later_most else np.nan))
+    if later_most is not None and np.isfinite(later_most):  # its words stay clear of "upper bound" at the top
+        side = "left" if (later_most - low) / (top - low) < 0.6 else "right"
+        fig.add_vline(x=later_most, line_dash="dot", line_color=LATER_MOST_COLOR, annotation_text=LATER_MOST_WORDS,
+                      annotation_position="top", annotation_xanchor=side)
     better = f": {direction(metric)}" if metric is not None else ""
     axis = "value, % of the upper bound" + (f" (the axis starts at {low:g}%)" if low > 0 else "")
     fig.update_layout(height=_rows_height(labels), title={"text": f"Value as % of the upper bound{better}", "x": 0},

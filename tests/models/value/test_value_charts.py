@@ -144,3 +144,37 @@ def test_a_references_lead_all_in_its_grey_end_is_said_so():
         "ga's 5.1 points over max-min are all in its grey end: without it, ga 87.0%, max-min 87.1%."]  # tpsa: no lead
     assert grey_leads(means, {**early, "ga": 5.0}, ["ga", "tpsa"]) == []  # most of ga's lead in the window: not said
     assert grey_leads(means, {}, ["ga"]) == [] and grey_leads({"ga": 96.4}, early, ["ga"]) == []
+
+
+def test_the_dotted_line_is_the_most_the_later_tasks_can_earn_and_the_axis_keeps_it():
+    """The lead said "near the most possible, 87.2%" while the chart drew only UB at 100%: the bound of section 2.3
+    over the tasks arriving at or after B is a dotted line, labelled, inside the zoomed axis, clear of UB's words."""
+    from hcsched.models.value.charts import LATER_MOST_WORDS
+
+    fig = value_bars(summary(), LABELS, references=REFS, later_most=62.5)
+    lines = [s for s in fig.layout.shapes if s.line.dash == "dot"]
+    assert len(lines) == 1 and lines[0].x0 == lines[0].x1 == 62.5
+    said = {a.text: a for a in fig.layout.annotations}
+    assert said[LATER_MOST_WORDS].xanchor == "left" and "upper bound" in said
+    assert fig.layout.xaxis.range[0] <= 62.5
+    high = value_bars(summary(), LABELS, later_most=97.0)  # near UB: its words end at the line, not over UB's
+    assert {a.text: a for a in high.layout.annotations}[LATER_MOST_WORDS].xanchor == "right"
+    for plain in (value_bars(summary(), LABELS), value_bars(summary(), LABELS, later_most=float("nan"))):
+        assert not [s for s in plain.layout.shapes if s.line.dash == "dot"]
+
+
+def test_the_caption_says_how_near_the_solid_parts_end_to_the_dotted_line():
+    """Kim et al.'s default preset: every online heuristic's rest is 87.0-87.1% and the later tasks' bound 87.2%, so
+    none can do much better on them; the references (section 5) are not measured against it."""
+    from hcsched.models.value.charts import later_words
+
+    means = {"max-min": 91.3, "switching": 89.8, "ga": 96.4}
+    early = {"max-min": 4.2, "switching": 2.7, "ga": 9.4}
+    assert later_words(means, early, ["ga"], 87.2) == (
+        "The dotted line at 87.2% is the most the later tasks can earn: the upper bound over the tasks that arrive "
+        "once scoring has started; every solid part ends within 0.1 points of it, so none can do much better on "
+        "them. ")  # 87.2 - 87.1 = 0.1 for both
+    far = later_words({"a": 80.3, "b": 85.1}, {"a": 1.0, "b": 2.0}, [], 90.0)  # rests 79.3 and 83.1
+    assert far.endswith("once scoring has started. The solid parts end 6.9–10.7 points from it. ")
+    assert later_words(means, early, ["ga"], float("nan")) == ""
+    assert later_words({"ga": 96.4}, early, ["ga"], 87.2) == ""  # only references: nothing to measure
