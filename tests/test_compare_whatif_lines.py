@@ -249,8 +249,10 @@ def test_a_winner_that_stays_says_how_its_lead_moved_where_it_moved_much():
     # the news first (a tryout found the lead's fall from 8.4% to 1.3% on line 2, under sufferage's own makespan),
     # never "for the worse" of a makespan that only grows as the last task arrives later
     below = cmp.change_summary().split("\n\n")[1]
-    assert below == "But every heuristic's mean flow time is 44–74% shorter.", below  # the news the lead had no
-    # room for; no winner
+    assert below == ("Every heuristic's makespan is longer, as the same tasks arrive over twice the time. But every "
+                     "heuristic's mean flow time is 44–74% shorter."), below  # why, which the lead had no room for
+    # (a tryout found the why lost once the lead said the standing), then the news on the other side; no winner
+    assert cmp.change_parts()[1][1] == below.split(". But")[0] + "."  # in the what-if's own line too
     assert cmp.change_summary().endswith("\n\n\nmct: minimum completion time; min-min: soonest-finishing task "
                                          "first; sufferage: task that would lose most without its best machine.")
     # again under a lead that says it (a tryout read "The winner stays sufferage, now 1.3% below mct, ..." as the
