@@ -1191,14 +1191,15 @@ def _unranked_note(v: Verdict, metric: Metric) -> list[str]:
             f"{'it is' if len(v.unranked) == 1 else 'they are'} not ranked: an infinite mean cannot win."]
 
 
-SMALL = 0.01  # a real difference under this share of the other's mean is said to be small
+SMALL = 0.01  # a real difference under this share of the other's mean is said to be tiny
+MODEST = 0.02  # ... and under this one, small ("a 1.3% win" read as a big one beside "a real difference")
 
 
-def is_small(difference: float, kind: str, other: float) -> bool:
-    """Whether a difference (percent or points, ``kind``) is under :data:`SMALL` of the value ``other`` it is
-    against (a percent difference: under 1%; points: under 1% of ``other``, in points too)."""
+def is_small(difference: float, kind: str, other: float, under: float = SMALL) -> bool:
+    """Whether a difference (percent or points, ``kind``) is under ``under`` (:data:`SMALL`) of the value ``other``
+    it is against (a percent difference: under 1%; points: under 1% of ``other``, in points too)."""
     share = abs(difference) / 100 if kind == "percent" else abs(difference) / abs(other)
-    return share < SMALL
+    return share < under
 
 
 def small_words() -> str:
@@ -1241,8 +1242,13 @@ def _digits(c: Comparison, kind: str) -> int | None:
 
 
 def _real(c: Comparison, kind: str) -> str:
-    """"a real difference", or, under :data:`SMALL` of the other's value, "real, but under 1% of its value"."""
-    return small_words() if _tiny(c, kind) else "a real difference"
+    """"a real difference"; under :data:`SMALL` of the other's value "real, but tiny", and under :data:`MODEST`
+    "real, but small" (a tryout read sufferage's 1.3% lead, "a real difference", as a big win)."""
+    if _tiny(c, kind):
+        return small_words()
+    other = c.means[1] * c.scale
+    modest = c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other, MODEST)
+    return "real, but small" if modest else "a real difference"
 
 
 def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:

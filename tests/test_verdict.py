@@ -341,7 +341,7 @@ def test_a_winners_lead_that_says_real_always_gives_its_interval_however_long_th
     gave one: the names pushed it out of 35 words. "the runner-up" goes first, then the runner-up's words (said below
     the lead, its label kept in it: the what-if's run read "0.7 points above the runner-up: ..." naming no one), then
     "the runner-up" left out, its label kept."""
-    results = table("p", A=[91, 92, 90, 91, 92], B=[89.5, 90.4, 88.6, 89.4, 90.6])  # 1.5 points: over 1% of B's
+    results = table("p", A=[91, 92, 90, 91, 92], B=[88.5, 89.4, 87.6, 88.4, 89.6])  # 2.5 points: over 2% of B's
     long = "a rule in plain words a manager reads"  # 8 words each: the lead cannot hold both
     for names, runner, bare in (({}, "B, the runner-up: a real difference (", ()),
                                 ({"A": f"{long} today and"}, "B, the runner-up: a real difference (", ()),
@@ -626,3 +626,16 @@ def test_a_percent_of_tasks_is_said_as_their_share():
     sooner = verdict(results, model.metric("pct_sooner"))
     assert sooner.best == "B" and sooner.separated
     assert trade_off([lead, sooner]) == "But B has the highest share of tasks finishing sooner at 59.5%."
+
+
+def test_a_real_lead_of_one_to_two_percent_is_said_small_under_one_percent_tiny():
+    """A tryout read sufferage's 1.3% lead, "a real difference", as a big win: a real lead under 2% of the runner-up's
+    value is "real, but small", under 1% "real, but tiny", and 2% or more "a real difference" (per-trial ratios
+    hand-computed: every trial the same, so each interval is one point)."""
+    said = {}
+    for gap in (0.995, 0.985, 0.97):  # A's makespan 0.5%, 1.5% and 3% below B's in every trial
+        b = [100.0, 200.0, 300.0, 400.0]
+        v = verdict(table("x", A=[gap * x for x in b], B=b), LOWER)
+        assert v.separated and v.difference == pytest.approx(100 * (gap - 1))
+        said[gap] = v.text.split("the runner-up: ")[1].split(" (")[0]
+    assert said == {0.995: "real, but tiny", 0.985: "real, but small", 0.97: "a real difference"}, said
