@@ -136,7 +136,7 @@ def said_pair(before: float, after: float, metric: Metric) -> str:
     """Two values as a sentence says each (:func:`said_value`), the unit or the words said once: "80,000 → 5.61
     tasks", "8.8 → 88 times its run time alone"."""
     if metric.said and not metric.unit and all(math.isfinite(x) and x >= 0 for x in (before, after)):
-        return metric.said[0].format(" → ".join(_pair_number(x) for x in (before, after)))
+        return metric.said[0].format(" → ".join(pair_number(x) for x in (before, after)))
     a, b = said_value(before, metric), said_value(after, metric)
     if metric.said:  # the same words after each number: said once, after the second
         head, _, words = a.partition(" ")
@@ -145,7 +145,7 @@ def said_pair(before: float, after: float, metric: Metric) -> str:
     return _unit_once(a, b, metric.unit)
 
 
-def _pair_number(x: float) -> str:
+def pair_number(x: float) -> str:
     """A number of a pair said in words ("8.8 → 88 times its run time alone"): as a difference is said
     (:func:`amount_text`, one decimal below ten, whole from ten), with separators from a hundred ("1,300")."""
     return amount_text(x) if abs(x) < 100 else percent_text(x)

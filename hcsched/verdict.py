@@ -60,6 +60,7 @@ from hcsched.formatting import (
     ends_text,
     is_fraction,
     listed,
+    pair_number,
     readable,
     said_value,
     sentence_start,
@@ -246,6 +247,7 @@ class Verdict:
     next_benchmark: tuple[tuple[str, Comparison], ...] = ()
     averages: tuple[tuple[str, float], ...] = ()  # every heuristic's mean, references too
     unit: str = ""  # the metric's (:attr:`Metric.unit`)
+    in_times: bool = False  # whether its values are themselves said in times (:attr:`Metric.said`: a max stretch)
     trade_beside: str = ""  # how that line says the lead's winner's value (:attr:`Metric.trade_beside`)
     trade_values: tuple[tuple[str, str], ...] = ()  # each heuristic's value as :attr:`trade` says it, where it has one
     next_text: str = ""  # its sentence, where the group beats the benchmark and so does it (:func:`_next_sentence`)
@@ -1368,7 +1370,8 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
                              _means(table))
     v = Verdict(metric=metric.name, title=headline_title(metric), better=metric.better, kind=difference_kind(metric),
                 text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric), unit=metric.unit,
-                names=tuple(names.items()), **_decide(results, metric, benchmark, references))
+                in_times=bool(metric.said) and metric.said[0].startswith("{} times"), names=tuple(names.items()),
+                **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
     v = dataclasses.replace(v, gain_of=gain_of(metric), **_carried(results, metric, v, parts),
                             **_references_carried(results, metric, v, parts))
@@ -1899,7 +1902,8 @@ _AS = {"s": "long", "time units": "long", "tasks": "many"}  # "2.2 times as long
 
 def _cost(v: Verdict, label: str, of: str = "it") -> str:
     """:func:`_costs_lead`'s size alone: "2.2 times as long", "2.1% higher", "3.0 points lower", "40% of it" (``of``:
-    what the share is of, "min-min's"); "" where :func:`_costs_lead` says nothing."""
+    what the share is of, "min-min's"); a value said in times many times the best's, both values ("1,588×, against
+    min-min's 24×"); "" where :func:`_costs_lead` says nothing."""
     mine, best = dict(v.averages).get(label, math.nan), v.best_mean
     if v.gain_of or not (math.isfinite(mine) and math.isfinite(best)) or best == 0 or mine == best:
         return ""
@@ -1907,6 +1911,9 @@ def _cost(v: Verdict, label: str, of: str = "it") -> str:
         gap = (mine - best) * (v.comparisons[0].scale if v.comparisons else 1.0)
         return f"{size_text(gap, 'points')} {'higher' if gap > 0 else 'lower'}"
     ratio = _ratio(v, label)
+    if ratio >= TIMES_AS and v.in_times:  # "1,588×, against min-min's 24×": never "67 times as high", a ratio of
+        # ratios a tryout could not read
+        return f"{pair_number(mine)}×, against {v.best}'s {pair_number(best)}×"
     if ratio >= TIMES_AS:
         return f"{amount_text(ratio)} times as {_AS.get(v.unit, 'high')}"
     if 0 < ratio <= 2 / 3:
@@ -1917,13 +1924,12 @@ def _cost(v: Verdict, label: str, of: str = "it") -> str:
 
 def _decided(lead: Verdict, pick: str, best: str, found: list[Verdict], verdicts_: list[Verdict]) -> str:
     """A trade-off with one rival said as a choice, "In short: sufferage's makespan is 8.4% lower, but min-min is the
-    better all-round pick: sufferage's mean flow time is 2.2 times as long, its max stretch (the
-    worst task's slowdown) 67 times as high" (the manager asked which to pick, not only who wins what; "pick sufferage
-    only if ..." and "sufferage wins only on makespan; min-min is the better all-rounder" read as taking the lead's
-    win back: the win sized first, then the pick and why), "min-min wins on mean flow time" where the rival does not
-    win every other metric
-    (``verdicts_``: all of them), each cost's metric glossed where the line still fits in :data:`LEAD_WORDS`; "" where
-    a cost is not sized (:func:`_cost`)."""
+    better all-round pick: sufferage's mean flow time is 2.2 times as long, its max stretch (the worst task's
+    slowdown) 2,527×, against min-min's 38×" (the manager asked which to pick, not only who wins what; "pick
+    sufferage only if ..." and "sufferage wins only on makespan; min-min is the better all-rounder" read as taking
+    the lead's win back: the win sized first, then the pick and why), "min-min wins on mean flow time" where the
+    rival does not win every other metric (``verdicts_``: all of them), each cost's metric glossed where the line
+    still fits in :data:`LEAD_WORDS`; "" where a cost is not sized (:func:`_cost`)."""
     costs = [(v, _cost(v, pick, f"{best}'s")) for v in found]
     if not costs or not all(c for _, c in costs):
         return ""

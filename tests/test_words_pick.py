@@ -25,7 +25,7 @@ def test_a_trade_off_says_which_heuristic_for_which_metric():
     # what picking A costs on each, sized by the averages (A's mean flow time 50.75 against B's 40.75)
     assert pick_line(_etc(results)) == ("In short: B is the better all-round pick; A's makespan is 17% lower, but its "
                                         "mean flow time is 25% higher, its max stretch (the worst task's slowdown) "
-                                        "1.6 times as high.")  # the pick first (a tryout read the lead's winner and
+                                        "60×, against B's 38×.")  # the pick first (a tryout read the lead's winner and
     # another pick as two answers), the short gloss where it fits (a tryout read
     # "pick A only if makespan is what counts; otherwise B", then "A wins only on makespan; B is the better
     # all-rounder", as the lead's win taken back: the win is sized first)
@@ -36,7 +36,8 @@ def test_a_trade_off_with_two_rivals_says_which_heuristic_for_which_metric():
                        mean_flow={"A": [50.0, 52, 51, 50], "B": [40.0, 41, 40, 42], "C": [55.0, 56, 55, 57]},
                        max_stretch={"A": [60.0, 61, 59, 62], "B": [65.0, 66, 64, 65], "C": [37.8, 37.9, 37.7, 37.8]})
     assert pick_line(_etc(results)) == ("In short: A for makespan; B for mean flow time (A's is 25% higher); C for "
-                                        "max stretch (A's is 1.6 times as high).")
+                                        "max stretch (A's is 60×, against C's 38×).")  # both values: never "1.6
+    # times as high" of a value itself in times (a tryout read "67 times as high" as a ratio of ratios)
 
 
 def test_one_winner_of_everything_needs_no_pick():

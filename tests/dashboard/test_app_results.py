@@ -126,7 +126,7 @@ def test_results_lead_with_one_sentence_and_fold_the_other_metrics():
     assert re.fullmatch(r"In short: (min-min is the better all-round pick; sufferage's makespan is [\d.]+% lower, but "
                         r"its|no clear winner on makespan, and min-min is the better all-round pick: sufferage's) "
                         r"mean flow time is [\d.]+ times as long, its max stretch \(the worst task's "
-                        r"slowdown\) [\d.]+ times as high\.", below[0])  # the answer in a line, its cost sized
+                        r"slowdown\) [\d,]+×, against min-min's [\d,]+×\.", below[0])  # the answer, its cost sized
     more = next(e for e in at.expander if e.label == "More on this answer")  # what the line sums up, folded
     assert ("But min-min has the lowest mean flow time (a task's time from arrival to finish, averaged) at 16 hours "
             "and the lowest max stretch (the worst task's slowdown) at 27.1 times its run time alone.") \

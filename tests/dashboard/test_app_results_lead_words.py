@@ -167,6 +167,6 @@ def test_the_lead_block_ends_a_trade_off_with_the_pick_in_one_line():
     lines = lead_block(sc, results)
     assert lines[1:3] == ["Makespan: when the last task ends.",  # the lead's term, then the answer
                           "In short: min-min is the better all-round pick; sufferage's makespan is 8.4% lower, but "
-                          "its mean flow time is 2.2 times as long, its max stretch (the worst task's slowdown) 67 "
-                          "times as high."], lines
+                          "its mean flow time is 2.2 times as long, its max stretch (the worst task's slowdown) "
+                          "2,527×, against min-min's 38×."], lines
     assert not [x for x in lead_block(sc, results[results["trial"] < 3], so_far=3) if x.startswith("In short")]
