@@ -1341,18 +1341,21 @@ class RunComparison:
 
     def _also_better(self, lead: str) -> list[str]:
         """Where the lead says every heuristic's metric moved for the better, and another charted headline metric of
-        every heuristic moved for the better too, the first such: "Every heuristic's mean flow time is also 77–92%
-        shorter." (twice the machines: a tryout found the biggest gain, tasks waiting a tenth as long, only in the
-        charts); none otherwise, or where the lead says it."""
+        every heuristic moved for the better too, the first such, with the values of the heuristic the line follows:
+        "Every heuristic's mean flow time is also 78–91% shorter, for sufferage 35 → 3.6 hours." (twice the machines:
+        a tryout found the biggest gain, tasks waiting a tenth as long, only in the charts, then asked for it in
+        hours); none otherwise, or where the lead says it."""
         found = self.leading()
         if found is None or not found[1].separated or not _better(*found) or "every heuristic's" not in lead:
             return []
         charted = self.charted()
         for name, m in charted.items():
             every = self._every_moved(m) if name != found[0].name and metric_words(m) not in lead else ""
-            mine = [c for c in self.changes if c.metric == name and c.before_label == c.after_label and c.before_label]
+            mine = [c for c in self.changes if c.metric == name and c.before_label == c.after_label
+                    == found[1].before_label]
             if every and mine and _better(m, mine[0]):
-                return [every.replace(" is ", " is also ", 1)]
+                pair = _short_pair(mine[0].before, mine[0].after, m, self.time_unit(m))
+                return [f"{every.replace(' is ', ' is also ', 1)[:-1]}, for {mine[0].before_label} {pair}."]
         return []
 
     def _also_real(self, c: Change, metric: Metric) -> list[str]:
