@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -220,11 +221,9 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
         f = _hover_format(m)
         unit = "" if m.fmt.endswith("%") or not m.unit else "%" if m.unit == "%" else f" {m.unit}"
         span = log_range(mean, low, high)
-        printed = {}
         if span is not None:  # whiskers past the axis' left end stop at it (the hover says the whole interval)
             low = np.maximum(low, 10 ** span[0])
-            printed = {"texttemplate": f"%{{x:{f}}}", "textposition": "inside", "insidetextanchor": "start",
-                       "textfont": {"color": [_ink(colors[x]) for x in labels]}, "constraintext": "none"}
+            _print_values(fig, labels, mean, span[0], row, col)
         reach = np.where(np.isfinite(high), high, mean)  # one trial so far: no interval, the mean is the bar's end
         spans = time_ticks(reach, mean) if span is None and m.unit == "s" else None  # days or hours, as said
         if spans is not None:  # the panel's title in the unit its axis says
@@ -234,7 +233,7 @@ def metric_bars(summary: pd.DataFrame, metrics: Sequence[Metric], colors: dict[s
             said = "%{customdata[2]}", "%{customdata[3]}"
         fig.add_trace(go.Bar(
             y=labels, x=mean, orientation="h", marker={"color": [colors[x] for x in labels], "pattern": hatch},
-            showlegend=False, name=m.title, **printed,
+            showlegend=False, name=m.title,
             error_x={"type": "data", "array": np.nan_to_num(high - mean), "arrayminus": np.nan_to_num(mean - low),
                      "visible": True},
             customdata=_with_spans(summary[f"{m.name}_lower"], summary[f"{m.name}_upper"], mean, spans is not None),
@@ -990,6 +989,30 @@ def _frame_bars(schedules: dict[str, Schedule], picks: dict[str, np.ndarray], t:
             bar.text = np.where(hit & (width > 0), f"task {highlight}", "").tolist()
         out.append(bar)
     return out
+
+
+VALUE_CHIP = "rgba(255,255,255,0.85)"  # behind a value printed at a log bar's start, over its whisker
+
+
+def _print_values(fig: go.Figure, labels: Sequence[str], mean: np.ndarray, left: float, row: int, col: int) -> None:
+    """Each bar's mean printed at the start of its row on a log panel (whose lengths a reader cannot read off), as an
+    annotation on a pale chip: drawn over the whisker, which the bar's own text lay under (a tryout found a long
+    interval's whisker crossing the number); ``left``: the axis' left end, as its log."""
+    for label, x in zip(labels, mean, strict=True):
+        if np.isfinite(x):
+            fig.add_annotation(x=left, y=label, text=_four_digits(float(x)), xanchor="left", yanchor="middle",
+                               showarrow=False, xshift=2, bgcolor=VALUE_CHIP, borderpad=1,
+                               font={"size": 11, "color": "#222"}, row=row, col=col)
+
+
+def _four_digits(x: float) -> str:
+    """``x`` in four significant digits with thousands separators, trailing zeros trimmed, never an exponent
+    ("1,588", "37.8", "0.01235"): the hover's d3 ",.4~r"."""
+    if x == 0:
+        return "0"
+    digits = 3 - math.floor(math.log10(abs(x)))
+    text = f"{round(x, digits):,.{max(digits, 0)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _ink(color: str) -> str:

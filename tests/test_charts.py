@@ -21,6 +21,7 @@ from hcsched.charts import (
     PALETTE,
     ROW_BARS,
     ROW_PX,
+    VALUE_CHIP,
     GanttRows,
     band_widths,
     detail_height,
@@ -817,7 +818,12 @@ def test_bars_spanning_over_30_times_share_a_log_axis_with_right_whiskers_and_pr
     mean = np.array(bar.x)
     assert np.allclose(mean + np.array(bar.error_x.array), summary["max_stretch_upper"])
     assert np.allclose(mean - np.array(bar.error_x.arrayminus), [600.0, 1500.0, 35.0, 10.0])  # the last: axis' end
-    assert bar.texttemplate == "%{x:,.4~r}" and bar.textposition == "inside"  # each bar's value printed on it
+    printed = [a for a in fig.layout.annotations if a.xref == f"x{k}"]  # each bar's value printed at its start, on
+    # a chip over the whisker (a tryout found a long interval's whisker crossing the bar's own text)
+    assert [(a.text, a.y, a.x, a.xanchor) for a in printed] == [
+        ("1,588", "mct", 1.0, "left"), ("3,450", "kpb", 1.0, "left"), ("37.8", "min-min", 1.0, "left"),
+        ("2,500", "sufferage", 1.0, "left")]
+    assert all(a.bgcolor == VALUE_CHIP for a in printed) and bar.texttemplate is None
     assert list(bar.customdata[3]) == [-100.0, 4200.0]  # the hover says the whole interval
     assert fig.layout.xaxis.type is None and fig.data[0].texttemplate is None  # makespan: linear, as before
     assert log_range(np.array([10.0, 200.0]), np.array([5.0, 100.0]), np.array([20.0, 300.0])) is None  # 20 times
