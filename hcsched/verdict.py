@@ -781,12 +781,22 @@ def _group_listing(v: Verdict, metric: Metric) -> str:
                                                                  for t in v.tied])
 
 
+SWINGS = "the order swings from trial to trial"  # why a group is not told apart (:func:`_group_explained`)
+
+
 def _group_explained(v: Verdict, total: int) -> str:
     """Why a group is not told apart, the reason first (a tryout asked why a 40-50 minute spread is no clear winner):
     "the order swings from trial to trial: per trial, the 95% interval of fz against each runs from better to
     worse"."""
-    return (f"the order swings from trial to trial: per trial, the {_ci(v.comparisons[0], total)} of {v.best} against "
-            "each runs from better to worse")
+    return f"{SWINGS}: per trial, the {_ci(v.comparisons[0], total)} of {v.best} against each runs from better to worse"
+
+
+def why_no_winner(v: Verdict) -> str:
+    """The sentence below a lead that crowns no one saying why (:func:`_group_explained`): "The order swings from
+    trial to trial: per trial, the 95% interval of fz against each runs from better to worse." (a tryout found it
+    only folded away, under a lead of 12 heuristics with no clear winner); "" where the lead says it or has none."""
+    said = next((x for x in sentences(v.detail) if x.lower().startswith(SWINGS)), "")
+    return "" if SWINGS in v.text.lower() else said
 
 
 def _group_lines(v: Verdict, metric: Metric, total: int) -> list[str]:

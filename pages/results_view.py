@@ -55,6 +55,7 @@ from hcsched.verdict import (
     sentence_opening,
     sentences,
     trade_off,
+    why_no_winner,
 )
 from pages.history import (
     CAME_FROM,
@@ -457,11 +458,12 @@ def lead_block(scenario: Scenario, results: pd.DataFrame, found: list | None = N
     trade = trade_off(found)
     alike = "" if so_far is not None and so_far != scenario.trials else \
         alike_sentence(alike_pairs(results, model.bar_metrics()))  # two equal bars said why
+    why = why_no_winner(found[0]) if text == said.lead else ""  # why no one is crowned, in view
     if pick:  # the answer in a line, early: what it sums up (the other metrics' winners) folds below
         kept = "" if found[0].next_folds else found[0].next_text  # the worst's line stays; the next one folds
-        return [text] + [line for line in (gloss, kept, pick, _bare_named(found[0], trade),
+        return [text] + [line for line in (gloss, why, kept, pick, _bare_named(found[0], trade),
                                            found[0].reference_text, alike, to_come) if line]
-    return [text] + [line for line in (gloss, _bare_named(found[0], trade), found[0].next_text, trade,
+    return [text] + [line for line in (gloss, why, _bare_named(found[0], trade), found[0].next_text, trade,
                                        found[0].reference_text, alike, to_come) if line]
 
 

@@ -170,3 +170,24 @@ def test_the_lead_block_ends_a_trade_off_with_the_pick_in_one_line():
                           "its mean flow time is 2.2 times as long, its max stretch (the worst task's slowdown) "
                           "2,527×, against min-min's 38×."], lines
     assert not [x for x in lead_block(sc, results[results["trial"] < 3], so_far=3) if x.startswith("In short")]
+
+
+def test_a_lead_that_crowns_no_one_says_why_in_view():
+    """Page et al.'s system A: "No clear winner on makespan: 10 of 12 average 40–50 minutes; ..." left why (the order
+    swings from trial to trial) in a closed "More on this answer": the sentence is in view, right under the lead's
+    term, and not folded again; a lead that crowns a winner has no such line."""
+    rng = np.random.default_rng(5)
+    sc = preset("page-system-a")
+    base = 2400 + rng.normal(0, 300, 30)  # the trials' shared workload: ten alike, lz and le 900 s slower
+    values = {h.label: list(base + (900 if h.label in ("lz", "le") else 0) + rng.normal(0, 200, 30))
+              for h in sc.heuristics}
+    rows = [{"heuristic": k, "trial": t, "makespan": x} for k, xs in values.items() for t, x in enumerate(xs)]
+    lines = lead_block(sc, pd.DataFrame(rows))
+    assert lines[0].startswith("No clear winner on makespan: 10 of 12 average "), lines
+    assert lines[2].startswith("The order swings from trial to trial: per trial, the 95% interval of "), lines
+    assert lines[2].endswith(" against each runs from better to worse."), lines
+    assert lines[1] == "Makespan: when the last task ends.", lines
+    assert lines[2] in scenario_verdicts(sc, pd.DataFrame(rows))[0].detail  # what folded below: said once in view
+    won = [{**r, "makespan": r["makespan"] - 1500 * (r["heuristic"] == "la")} for r in rows]  # la clearly best
+    lines = lead_block(sc, pd.DataFrame(won))
+    assert lines[0].startswith("la (") and not [x for x in lines if "order swings" in x], lines  # a winner: no why
