@@ -1427,6 +1427,19 @@ class RunComparison:
                  *self._also_better(lead)]
         return lead, self._named_below(lead, [*below, *([alike_sentence(list(self.alike))] if self.alike else [])])
 
+    def _new_winner_below(self, lead: str, winner: str) -> list[str]:
+        """Under a lead that says how the best value moved (:meth:`_best_parts`) and not why: who wins now, then how
+        far the old winner itself moved, where the lead does not say them: "Slack-sufferage now wins, but by only 0.7
+        points. Max-min, the old winner, is itself 11 points lower: 91.3% → 79.8%." (Kim et al.'s twice the arrival
+        rate: a lead of 0.5 points read as nothing happening, while the old winner fell 11 points)."""
+        old = self._old_winner()
+        out = [self._begun(f"{winner}.")] if winner not in lead else []
+        if old is not None and f"{old.before_label} itself" not in lead and not math.isnan(old.change):
+            pair = _short_pair(old.before, old.after, self.headline, self.time_unit(self.headline))
+            out.append(self._begun(f"{old.before_label}, the old winner, is itself "
+                                   f"{size_words(old, self.headline)}: {pair}."))
+        return out
+
     def _standing_why(self, lead: str) -> list[str]:
         """Right under a ``lead`` that says the winner's standing and how every heuristic moved (:meth:`_every_parts`),
         why they moved where the lead had no room for it (:meth:`_why_below`)."""
@@ -1446,7 +1459,7 @@ class RunComparison:
             why = self.share_why(self.headline, self.best)
             said = REST_STAYS in lead  # the lead says the rest's values (_carried_words): not again below
             if not why or (why not in lead and not said):
-                return []
+                return self._new_winner_below(lead, winner)
             return [*([f"{winner}."] if winner not in lead else []),  # who wins first, then why the share moved
                     self.part_why(self.headline, self.best, rest=not said)]
         why = self.share_why(*found)
