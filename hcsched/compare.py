@@ -1062,6 +1062,7 @@ class RunComparison:
         if carried and word_count(f"{self._what(1, short)}: {carried}.") <= CHANGE_LEAD_WORDS:
             said, named, though = carried, metric_words(metric), ""  # the rest that stays first, then where it moved
         lead, rest = self._opening(short, said)
+        lead, rest = self._swap_verdict(c, lead, rest)
         if not though and self._though(metric, c).startswith(UNMOVED):  # said below, not lost
             rest.append(f"No real change in {metric_words(self.headline)}.")
         easier = self._not_like_for_like(c)
@@ -1080,6 +1081,39 @@ class RunComparison:
             rest.append(f"{differs[:1].upper()}{differs[1:]}, so the better {listed(metric_words(m) for m in easier)} "
                         f"{'is' if len(easier) == 1 else 'are'} not like for like.")
         return self._with_winner(lead, rest, "" if metric.name == self.headline.name else metric_words(self.headline))
+
+    def _swap_verdict(self, c: Change, lead: str, rest: list[str]) -> tuple[str, list[str]]:
+        """Where one heuristic is put instead of another and the choice is clear (:meth:`swap_choice`), the choice at
+        the lead's end where it fits, its change then said "clearly worse" where that makes room ("...(3.0 times as
+        long: clearly worse); keep min-min, better on every metric"), else first below it ("Keep min-min: it is better
+        on every metric here."); a tryout found a swap's lead gave the sizes and no verdict. ``lead`` and ``rest`` as
+        they are otherwise."""
+        choice = self.swap_choice(c)
+        if choice is None:
+            return lead, rest
+        tail, sentence = choice
+        compact = re.sub(r": a real change, for the (worse|better)\)", r": clearly \1)", lead)  # as _judged says it
+        said = next((x for x in (lead, compact) if word_count(f"{x}{tail}.") <= CHANGE_LEAD_WORDS), None)
+        return (f"{said}{tail}", rest) if said is not None else (lead, [sentence, *rest])
+
+    def swap_choice(self, c: Change) -> tuple[str, str] | None:
+        """(the lead's tail, the sentence) of a swap's choice, where ``c`` is one heuristic put instead of another,
+        every headline metric of the two moved the same way for real, and not by a hair: "; keep min-min, better on
+        every metric" and "Keep min-min: it is better on every metric here.", or "; max-min is better on every metric"
+        and "Max-min is better on every metric here."; None otherwise."""
+        pair = self._of_pair(c)
+        if c.before_label == c.after_label or not pair or not all(o.separated for o in pair) \
+                or is_small(c.change, c.kind, c.before):  # a hair's gain is no reason to choose: its size says it
+            return None
+        charted = self.charted()
+        ways = {_better(charted[o.metric], o) for o in pair}
+        if len(ways) != 1:
+            return None
+        every = "every metric" if len(pair) > 1 else metric_words(charted[pair[0].metric])
+        if ways.pop():
+            said = f"{c.after_label} is better on {every}"
+            return f"; {said}", sentence_opening(f"{said} here.", self.after.model)
+        return f"; keep {c.before_label}, better on {every}", f"Keep {c.before_label}: it is better on {every} here."
 
     def _every_parts(self, metric: Metric, c: Change, short: list[str]) -> tuple[str, list[str]] | None:
         """(lead, rest) where every heuristic's headline metric moved the same way for real (:meth:`_every_moved`)
@@ -1423,8 +1457,9 @@ class RunComparison:
         """(lead, the sentences under it) of :meth:`change_summary`: the view of two runs shows both, the figures
         folded below them."""
         lead, _ = self.change_parts()
-        below = [*self._standing_why(lead), *self._other_side(lead), *(x for x in self._winner_below(lead) if x),
-                 *self._also_better(lead)]
+        choice = self.swap_choice(c) if (c := self.subject()) is not None else None
+        below = [*([choice[1]] if choice and choice[0] not in lead else []), *self._standing_why(lead),
+                 *self._other_side(lead), *(x for x in self._winner_below(lead) if x), *self._also_better(lead)]
         return lead, self._named_below(lead, [*below, *([alike_sentence(list(self.alike))] if self.alike else [])])
 
     def _new_winner_below(self, lead: str, winner: str) -> list[str]:

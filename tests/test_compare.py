@@ -354,7 +354,11 @@ def test_another_heuristic_is_paired_and_leaves_the_others_unchanged_in_every_tr
     assert lead.heuristic == "min-min → max-min" and lead.separated and metric.name == "makespan"  # its makespan
     lead, rest = cmp.change_parts()
     assert lead.startswith(f"max-min instead of min-min: {metric_words(metric)} of min-min ")
-    assert " → max-min " in lead and ": a real change, for the " in lead and "paired" not in lead
+    assert " → max-min " in lead and ": clearly worse)" in lead and "paired" not in lead
+    assert lead.endswith("; keep min-min, better on every metric."), lead  # the swap's verdict (a tryout found none)
+    long = "max-min instead of min-min: " + "word " * 20  # no room left: the verdict first below the lead
+    assert cmp._swap_verdict(cmp.subject(), long, ["x"]) == (long, ["Keep min-min: it is better on every metric here.",
+                                                                    "x"])
     assert rest[0] == ("What differs: max-min (latest-finishing task first) instead of min-min (soonest-finishing "
                        "task first); benchmark min-min → mct (minimum completion time).")  # below the lead, in words
 
