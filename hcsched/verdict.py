@@ -1829,6 +1829,9 @@ def _other_wins(verdicts_: list[Verdict]) -> dict[str, list[Verdict]]:
     return others
 
 
+IN_SHORT = "In short: "  # how :func:`pick_line` opens: the Results page shows it as boldly as the lead
+
+
 def pick_line(verdicts_: list[Verdict]) -> str:
     """The answer in one sentence where the lead alone is none, each heuristic by its label (named in words above
     it): a trade-off with one rival, a choice, "In short: sufferage's makespan is 8.4% lower, but min-min is the better

@@ -42,6 +42,7 @@ from hcsched.heuristics import heuristic_hovers
 from hcsched.metrics import Metric
 from hcsched.stats import best_few
 from hcsched.verdict import (
+    IN_SHORT,
     alike_pairs,
     alike_sentence,
     headline,
@@ -421,8 +422,9 @@ def show_verdict(results: pd.DataFrame, scenario: Scenario, key: str = "results"
     # as plain text, a sentence begun with a capital even where it opens with a heuristic's label: "Sufferage (...)")
     with st.container(key=f"{key}_verdict"):
         st.markdown(f"**{said_as(lead)}**")
-        for line in shown:
-            st.markdown(said_as(line))
+        for line in shown:  # the pick as bold as the lead: a tryout read a bold winner on makespan beside a plain
+            # "In short" picking another as the answer being the bold one
+            st.markdown(f"**{said_as(line)}**" if line.startswith(IN_SHORT) else said_as(line))
         seen = {x for line in shown for x in sentences(line)}  # a sentence shown is not folded below again
         rest = [" ".join(x for x in sentences(line) if x not in seen)
                 for line in (found[0].next_text, *headline(found).rest)]  # what the "In short" line folded too
