@@ -1465,14 +1465,16 @@ class RunComparison:
     def _new_winner_below(self, lead: str, winner: str) -> list[str]:
         """Under a lead that says how the best value moved (:meth:`_best_parts`) and not why: who wins now, then how
         far the old winner itself moved, where the lead does not say them: "Slack-sufferage now wins, but by only 0.7
-        points. Max-min, the old winner, is itself 11 points lower: 91.3% → 79.8%." (Kim et al.'s twice the arrival
-        rate: a lead of 0.5 points read as nothing happening, while the old winner fell 11 points)."""
+        points. Max-min, the best average before, is itself 11 points lower: 91.3% → 79.8%." (Kim et al.'s twice the
+        arrival rate: a lead of 0.5 points read as nothing happening, while max-min fell 11 points; "the old winner"
+        where the baseline crowned it)."""
         old = self._old_winner()
         out = [self._begun(f"{winner}.")] if winner not in lead else []
         if old is not None and f"{old.before_label} itself" not in lead and not math.isnan(old.change):
             pair = _short_pair(old.before, old.after, self.headline, self.time_unit(self.headline))
-            out.append(self._begun(f"{old.before_label}, the old winner, is itself "
-                                   f"{size_words(old, self.headline)}: {pair}."))
+            was = "the old winner" if self.winners[0].clear else "the best average before"  # never a winner the
+            # baseline did not crown (a tryout read "the old winner" beside its "No clear winner on value")
+            out.append(self._begun(f"{old.before_label}, {was}, is itself {size_words(old, self.headline)}: {pair}."))
         return out
 
     def _standing_why(self, lead: str) -> list[str]:
