@@ -1715,7 +1715,17 @@ def size_words(c: Change, metric: Metric, factor: bool = False) -> str:
         return "no change"
     if c.kind == "percent" and (c.lower >= TIMES_FROM or factor and c.change > 0):  # as :func:`change_words` says it
         return f"{_times(c.change)} as {'long' if _moved(metric, True) == 'longer' else 'high'}"
+    if c.kind == "percent" and _all_but_gone(c.change):
+        return f"{_all_but_gone(c.change)} {_moved(metric, False)}"
     return f"{size_text(c.change, c.kind)} {_moved(metric, c.change > 0)}"
+
+
+def _all_but_gone(change: float) -> str:
+    """A fall in percent that would round to 100% said as it is ("99.6%", "over 99.9%"): "max stretch 100% lower"
+    read as a stretch of 0, which no task has (a stretch is at least 1); "" for any other change."""
+    if not -100.0 < change <= -99.5:
+        return ""
+    return "over 99.9%" if change < -99.95 else f"{-change:.1f}%"
 
 
 def interval_words(c: Change, metric: Metric) -> str:
@@ -1729,6 +1739,8 @@ def interval_words(c: Change, metric: Metric) -> str:
     if c.lower >= 0 or c.upper <= 0:
         near, far = sorted((c.lower, c.upper), key=abs)
         a, b = ends_text(abs(near), abs(far))
+        if c.kind == "percent" and _all_but_gone(far):  # "99–99.8% lower", never "99–100% lower"
+            a, b = (f"{min(abs(near), 99.9):.1f}" if _all_but_gone(near) else a), f"{min(abs(far), 99.9):.1f}"
         return f"95% interval: {a}–{b}{'%' if c.kind == 'percent' else ' points'} {_moved(metric, far > 0)}"
     return (f"95% interval: {size_text(c.lower, c.kind)} {_moved(metric, False)} to {size_text(c.upper, c.kind)} "
             f"{_moved(metric, True)}")

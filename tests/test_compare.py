@@ -653,3 +653,18 @@ def test_the_comparison_table_names_a_metric_without_a_unit_its_values_say_thems
     flow = table[table["metric"] == "Mean flow time"]
     assert not flow.empty and "Mean flow time (s)" not in set(table["metric"])
     assert flow["before"].iloc[0].startswith("16 hours (57,600 s)"), flow["before"].iloc[0]
+
+
+def test_a_fall_that_rounds_to_all_of_it_is_said_as_it_is():
+    """"max stretch 100% lower (95% interval: 99–100% lower)" read as a stretch of 0, which no task has: a fall that
+    would round to 100% keeps a decimal, and one over 99.95% is "over 99.9%"."""
+    from dataclasses import replace
+
+    from hcsched.compare import Change
+
+    stretch = get_model("etc").metric("max_stretch")
+    c = Change("max_stretch", "a", "a", 2500.0, 7.5, -99.7, -99.8, -99.1, "percent", True, (20, 20))
+    assert size_words(c, stretch) == "99.7% lower"
+    assert interval_words(c, stretch) == "95% interval: 99–99.8% lower"
+    assert size_words(replace(c, change=-99.97), stretch) == "over 99.9% lower"
+    assert size_words(replace(c, change=-96.0), stretch) == "96% lower"  # as before
