@@ -9,6 +9,7 @@ import streamlit as st
 from hcsched import get_model
 from hcsched.curve_charts import SHOWN, default_shown
 from hcsched.heuristics import heuristic_title
+from hcsched.verdict import run_words
 from pages.models import short_label
 from pages.widgets import headline_metric, plain
 
@@ -29,13 +30,18 @@ def shown_heuristics(results: pd.DataFrame, scenario, key: str, count: int = SHO
 
 
 def what_the_names_mean(scenario, key: str, symbols: dict[str, str] | None = None) -> None:
-    """The short names on the Results page in plain words, under an expander: each heuristic's label with its title
-    from the heuristic registry (``hcsched.heuristics.heuristic_title``), and the model's own symbols (``symbols``:
+    """The short names on the Results page in plain words, under an expander: each heuristic's label as the charts say
+    it, what it does in the words the leads use (``hcsched.verdict.run_words``), and its name in the paper (the
+    heuristic registry's ``hcsched.heuristics.heuristic_title``), and the model's own symbols (``symbols``:
     symbol -> what it means; a symbol is shown as written (``plain``: "λ*" stays "λ*"), its meaning as markdown)."""
     labels = [h.label for h in scenario.heuristics]
-    table = pd.DataFrame({"heuristic": [plain(label) for label in labels],  # st.table reads its cells as Markdown
-                          "what it is": [heuristic_title(label, scenario.model) or "(a label of your own)"
-                                         for label in labels]})
+    words = run_words(labels, scenario.model)  # as the leads and the hovers say each one
+    table = pd.DataFrame({"heuristic": [plain(short_label(scenario.model, label, labels)) for label in labels],
+                          "what it does": [plain(words.get(label, "")) for label in labels],
+                          "the paper's name": [plain(heuristic_title(label, scenario.model) or "(a label of your own)")
+                                               for label in labels]})  # st.table reads its cells as Markdown
+    # (a tryout read "min-min | Min-min" as no explanation, and "lpas | LP-based affinity scheduling" beside the
+    # lead's "lpas (earliest finish among its class's machines)" as two descriptions of one heuristic)
     with st.expander("What the short names on this page mean", expanded=False):
         st.table(table, hide_index=True)  # an HTML table: long names wrap, never cut
         if symbols:

@@ -11,7 +11,8 @@ pytest.importorskip("streamlit")
 
 from hcsched import get_model, model_names, preset  # noqa: E402
 from hcsched.heuristics import heuristic_hover  # noqa: E402
-from hcsched.verdict import scenario_references  # noqa: E402
+from hcsched.verdict import run_words, scenario_references  # noqa: E402
+from pages.models import short_label  # noqa: E402
 from pages.widgets import plain  # noqa: E402
 
 
@@ -57,8 +58,11 @@ def test_every_axis_has_a_unit_and_every_heuristic_its_plain_name(model):
     # the page says what its short names and symbols mean
     expander = next(e for e in at.expander if e.label == "What the short names on this page mean")
     table = expander.table[0].value
-    assert table["heuristic"].tolist() == [plain(h.label) for h in sc.heuristics]  # st.table reads Markdown
-    assert all(table["what it is"].str.len() > 3)
+    labels = [h.label for h in sc.heuristics]
+    assert table["heuristic"].tolist() == [plain(short_label(model, x, labels)) for x in labels]  # as the charts
+    assert all(table["the paper's name"].str.len() > 3)  # st.table reads Markdown: said plain
+    words = run_words(labels, model)  # what each does, in the leads' words (a tryout read "min-min | Min-min")
+    assert table["what it does"].tolist() == [plain(words[x]) for x in labels]
     verdicts = json.dumps([x.value for x in at.markdown])
     assert not any(f"{d} k s" in verdicts or f"{d} M s" in verdicts for d in "0123456789")  # "544 thousand s"
 
@@ -73,7 +77,10 @@ def test_the_task_class_pages_symbols_are_said_in_words():
     for symbol in ("λ*", "kbar", "Load checks skipped", "state-information discount"):
         assert plain(symbol) in words
     table = next(e for e in at.expander if e.label == "What the short names on this page mean").table[0].value
-    assert table.set_index("heuristic").loc[plain("kpb (kbar=1)"), "what it is"].startswith("K-percent best; kbar = 1")
+    labels = [h.label for h in sc.heuristics]
+    row = table.set_index("heuristic").loc[plain(short_label("classes", "kpb (kbar=1)", labels))]
+    assert row["the paper's name"].startswith("K-percent best; kbar = 1")
+    assert row["what it does"] == plain(run_words(labels, "classes")["kpb (kbar=1)"])
 
 
 def test_the_value_pages_deadlines_are_said_in_words():

@@ -99,8 +99,9 @@ def test_results_gantt_and_explain():
     gantt = figs[4]
     assert [d["name"] for d in gantt["data"]] == ["input", "compute", "output"]
     servers, tasks = (d.value for d in at.dataframe)  # Explain's (the Results page's tables are HTML tables)
-    names = next(t.value for t in at.table if "what it is" in t.value.columns)  # the short names in words
-    assert names.set_index("heuristic").loc["mp", "what it is"] == "Min perturbation"
+    names = next(t.value for t in at.table if "the paper's name" in t.value.columns)  # the short names in words
+    assert names.set_index("heuristic").loc["mp", "the paper's name"] == "Min perturbation"
+    assert names.set_index("heuristic").loc["mp", "what it does"] == "least delay to the running tasks"  # the lead's
     assert "T_new" in servers.columns and "msf" in servers.columns
     assert {"T_before", "T_after", "delta"} <= set(tasks.columns)
 
