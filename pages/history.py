@@ -18,7 +18,7 @@ from hcsched.errors import describe_error
 from hcsched.experiment import without
 from hcsched.formatting import readable
 from hcsched.presets import preset_of
-from hcsched.verdict import headline_metric, of_what
+from hcsched.verdict import headline_metric, metric_words, of_what
 from pages.jobs import plain
 from pages.session import Keys, shortened
 
@@ -119,8 +119,10 @@ def _winner(run) -> str:
     if w.label is None:
         return "–"
     metric = headline_metric(get_model(run.scenario.model))
-    value = readable(w.mean, metric) + of_what(metric)
-    return f"{w.label} at {value}" if w.clear else f"no clear winner: best average {w.label} at {value}"
+    value, on = readable(w.mean, metric) + of_what(metric), metric_words(metric)
+    return f"{w.label} on {on}, at {value}" if w.clear else \
+        f"no clear winner on {on}: best average {w.label} at {value}"  # on what: a tryout read "winner: sufferage"
+    # against the Results' "In short: min-min is the better all-round pick"
 
 
 def keep(run) -> Entry:
@@ -190,11 +192,14 @@ def shown_entry() -> Entry | None:
     return next((e for e in history() if e.run is run), None)
 
 
+WHO_LEADS = "best on the headline metric"  # the runs table's column of each run's winner (not an all-round pick)
+
+
 def history_table() -> pd.DataFrame:
     """The runs, newest first, as the page lists them: the winner within view, then what differs."""
     pinned = st.session_state.get(BASELINE)
     return pd.DataFrame([{"run": f"#{e.number}" + (" (baseline)" if e.number == pinned else ""),
-                          "winner": e.winner, "scenario": e.scenario.name,
+                          WHO_LEADS: e.winner, "scenario": e.scenario.name,
                           "what differs from its preset": _shown(e.edits) if e.edits else "–" if e.edits is None
                           else "nothing",
                           "from the run before": e.changes_text, "ended": e.when,
