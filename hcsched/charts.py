@@ -521,7 +521,8 @@ def _time_axes(fig: go.Figure, t0: float, t1: float, ticks: int = AXIS_TICKS, sc
         fig.update_xaxes(range=[t0, t1], tick0=0.0, dtick=tick_step(t0, t1, ticks))
         return
     step = tick_step(t0 / scale, t1 / scale, ticks)
-    at = step * np.arange(np.ceil(t0 / scale / step - 1e-9), np.floor(t1 / scale / step + 1e-9) + 1)
+    at = step * np.arange(np.ceil(t0 / scale / step - 1e-9), np.floor(t1 / scale / step + 1e-9) + 1) + 0.0  # "0",
+    # never "-0" (ceil of a hair under 0 is -0.0: a tryout read "-0" at the start of every time-shared Gantt)
     fig.update_xaxes(range=[t0, t1], tickmode="array", tickvals=[float(x * scale) for x in at],
                      ticktext=[f"{round(float(x), 6):,g}" for x in at])
 

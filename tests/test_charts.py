@@ -880,6 +880,7 @@ def test_every_gantt_view_ticks_its_time_at_round_numbers(name):
             assert axes and all(_round(a.dtick) and a.tick0 == 0 for a in axes), [a.dtick for a in axes]
         else:  # ticked at round times of the unit
             assert all(_on_round_steps([v / scale for v in a.tickvals]) for a in axes), [a.tickvals for a in axes]
+            assert not [t for a in axes for t in a.ticktext if t.startswith("-")], axes[0].ticktext  # never "-0"
         assert times[0] * scale <= axes[0].range[0] and times[-1] * scale >= axes[0].range[1]  # every bar drawn
 
 
