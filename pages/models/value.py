@@ -95,7 +95,8 @@ def trial_charts(runs: dict, colors: dict, key: str) -> None:
     length = c3.number_input("Window length (s)", min_value=1e-6, max_value=max(end - begin, 1e-6),
                              value=max(min(length_default, end - begin), 1e-6), key=f"{key}_v_gantt_len",
                              format="%.4g")
-    low = c2.number_input("Window start (s)", min_value=0.0, max_value=max(end, 0.0), value=begin,
+    first = 0.0 if begin < length else begin  # the trial's start, not its first task's (a tryout read "1.797")
+    low = c2.number_input("Window start (s)", min_value=0.0, max_value=max(end, 0.0), value=first,
                           key=f"{key}_v_gantt_from", format="%.4g")
     s = run.workload
     name = heuristic_title(label, "value")

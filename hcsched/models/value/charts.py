@@ -88,11 +88,12 @@ def gantt(frame: pd.DataFrame, machines: int, title: str = "", window: tuple[flo
                            "D50 %{customdata[7]:.1f}, D25 %{customdata[8]:.1f} s<br>value earned %{customdata[9]:.4g} "
                            "(priority weight x deadline factor x share in the window: p d b)<br>"
                            + OUTCOME_MEANINGS[outcome] + "<extra>" + OUTCOME_LABELS[outcome] + "</extra>")))
-    for x, text, side in zip(marks if marks is not None else (), ("window start", "window end"),
-                             ("top right", "top left"), strict=False):
+    for x, text, side in zip(marks if marks is not None else (), ("window start", "window end"), ("left", "right"),
+                             strict=False):
         text = f"{text}, {minutes_beside(x, max(marks))}"  # both in one unit
         if window is None or window[0] <= x <= window[1]:  # a mark outside the window would stretch the axis
-            fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text, annotation_position=side)
+            fig.add_vline(x=x, line_dash="dot", line_color="#555", annotation_text=text, annotation_position="top",
+                          annotation_xanchor=side)  # above the rows: inside, it covered machine m0's bars
     never = int((frame["outcome"] == "never_started").sum())
     note = f"<br><sup>{never} tasks never started (not drawn)</sup>" if never else ""
     fig.update_layout(

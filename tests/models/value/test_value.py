@@ -369,6 +369,8 @@ def test_outcome_gantt_keeps_to_its_window_and_names_tasks_never_started():
     fig = gantt(frame, 2, "max-max", window=(0.0, 300.0), marks=(90.0, 900.0))
     assert list(fig.layout.xaxis.range) == [0.0, 300.0]  # E at 900 s is outside: not drawn, the axis not stretched
     assert [a.text for a in fig.layout.annotations] == ["window start, 1.5 min (90 s)"]  # in words, minutes beside
+    mark = fig.layout.annotations[0]  # above the rows, from its line rightwards (inside, it covered m0's bars)
+    assert (mark.yref, mark.y, mark.yanchor, mark.xanchor) == ("y domain", 1, "bottom", "left")
     never = int((frame["outcome"] == "never_started").sum())
     assert never > 0 and f"{never} tasks never started (not drawn)" in fig.layout.title.text
 
