@@ -1841,10 +1841,17 @@ def pick_line(verdicts_: list[Verdict]) -> str:
     one of them losing on a gain against the benchmark (Caniou and Jeannot section 6.1), "In short: hmct for makespan
     (mmc is as good on it but raises total flow time by 2.4%); mp for total flow time."; no clear winner among many,
     the benchmark among them, "In short: none is clearly better than the benchmark fa on makespan; avoid lz and le,
-    clearly worse."; "" where the lead is the whole answer (one winner, nothing traded)."""
+    clearly worse."; the bars told apart only by a part of the metric in which every one is alike without it, "In
+    short: any of the 8 will do; without start-up tasks, they are within 0.1 points of each other." (Kim et al.'s
+    default preset); "" where the lead is the whole answer (one winner, nothing traded)."""
     if not verdicts_ or verdicts_[0].best is None:
         return ""
     lead = verdicts_[0]
+    low, high, n = lead.rest_span
+    if lead.carried_in and n >= 3 and high - low < ALL_WITHIN:  # the bars differ only in a part that earns no
+        # schedule a lead (Kim et al.'s start-up tasks): a tryout asked which to pick, and read no answer
+        return _after_lead(verdicts_, f"In short: any of the {n} will do; without {lead.carried_in}, they are within "
+                                      f"{size_text(high - low, lead.kind)} of each other.")
     costs = _cost_pairs(lead, verdicts_[1:])
     if len(lead.tied) >= GROUP_SHOWN:
         c = next((c for c in lead.comparisons if c.other == lead.benchmark), None)

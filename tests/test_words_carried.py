@@ -6,7 +6,7 @@ max-min). The lead says where the lead comes from and crowns no win of its own; 
 import pandas as pd
 
 from hcsched import preset
-from hcsched.verdict import LEAD_WORDS, progress_lead, scenario_verdicts, share_columns, word_count
+from hcsched.verdict import LEAD_WORDS, pick_line, progress_lead, scenario_verdicts, share_columns, word_count
 
 KIM = preset("kim-loose-high-heavy")
 THREE = KIM.replace(heuristics=tuple(h for h in KIM.heuristics if h.label in ("max-max", "max-min", "min-min")),
@@ -132,6 +132,13 @@ def test_a_lead_all_in_the_start_up_tasks_where_every_heuristic_is_alike_on_the_
     # against the chart's score, on which max-min's bar is the longest
     assert word_count(v.text) <= LEAD_WORDS and v.next_text == ""  # the rest's interval folds with the figures
     assert "max-max is ahead by only 0.06 points" in v.detail, v.detail
+    # which to pick (a tryout asked, and read no answer): any, as the rests are 87.53-87.59 (0.06 apart, said 0.1)
+    assert pick_line(scenario_verdicts(THREE, results)) == ("In short: any of the 3 will do; without start-up tasks, "
+                                                            "they are within 0.1 points of each other."), \
+        pick_line(scenario_verdicts(THREE, results))
+    apart = _results({"max-min": 87.0, "max-max": 87.9, "min-min": 85.0}, {"max-min": 4.3, "max-max": 2.74,
+                                                                           "min-min": 2.0})
+    assert not pick_line(scenario_verdicts(THREE, apart)).startswith("In short: any")  # rests 2.9 points apart
 
 
 def _bounded(results: pd.DataFrame, share: float) -> pd.DataFrame:
