@@ -784,16 +784,18 @@ def _group_listing(v: Verdict, metric: Metric) -> str:
 SWINGS = "the order swings from trial to trial"  # why a group is not told apart (:func:`_group_explained`)
 
 
-def _group_explained(v: Verdict, total: int) -> str:
-    """Why a group is not told apart, the reason first (a tryout asked why a 40-50 minute spread is no clear winner):
-    "the order swings from trial to trial: per trial, the 95% interval of fz against each runs from better to
-    worse"."""
-    return f"{SWINGS}: per trial, the {_ci(v.comparisons[0], total)} of {v.best} against each runs from better to worse"
+def _group_explained(v: Verdict) -> str:
+    """Why a group is not told apart, the reason first (a tryout asked why a 40-50 minute spread is no clear winner),
+    in plain words (a tryout read "per trial, the 95% interval of fz against each runs from better to worse" as a
+    statistician's sentence; the intervals are below): "the order swings from trial to trial: fz, the lowest on
+    average, is not reliably ahead of any of the other 9"."""
+    others = f"any of the other {len(v.tied)}" if len(v.tied) > 1 else v.tied[0].other
+    return f"{SWINGS}: {v.best}, the {_superlative(v)} on average, is not reliably ahead of {others}"
 
 
 def why_no_winner(v: Verdict) -> str:
     """The sentence below a lead that crowns no one saying why (:func:`_group_explained`): "The order swings from
-    trial to trial: per trial, the 95% interval of fz against each runs from better to worse." (a tryout found it
+    trial to trial: fz, the lowest on average, is not reliably ahead of any of the other 9." (a tryout found it
     only folded away, under a lead of 12 heuristics with no clear winner); "" where the lead says it or has none."""
     said = next((x for x in sentences(v.detail) if x.lower().startswith(SWINGS)), "")
     return "" if SWINGS in v.text.lower() else said
@@ -806,7 +808,7 @@ def _group_lines(v: Verdict, metric: Metric, total: int) -> list[str]:
         out = [f"{v.best} averages {_at(v.best_mean, metric)} and {c.other} {_at(c.means[1], metric)}; per trial, the "
                f"{_ci(c, total)} puts {v.best} {_range(c, v.kind)} {c.other}."]
     else:
-        explained = _group_explained(v, total)
+        explained = _group_explained(v)
         out = [f"{explained[:1].upper()}{explained[1:]}. Not told apart: {_group_listing(v, metric)}."]
     if v.group_benchmark:
         out.append(f"Against the benchmark {v.benchmark}, 95% intervals: "
@@ -848,7 +850,7 @@ def _group_candidates(v: Verdict, metric: Metric, total: int) -> list[list[_Part
     """A group of three or more not told apart: named where they fit, else counted with the best average and its 95%
     interval ("9 others tie with the lowest average, ll, at 2,355 s", one wording whatever the lengths), the
     benchmark among them, and the ones clearly worse."""
-    what, value, explained = metric_words(metric), _at(v.best_mean, metric), _group_explained(v, total)
+    what, value, explained = metric_words(metric), _at(v.best_mean, metric), _group_explained(v)
     bench = _benchmark_parts(v, total, {t.other for t in v.tied})
     named = [_Part(f"No clear winner on {what}: {_group_listing(v, metric)} are too close to call",
                    below=f"{explained[:1].upper()}{explained[1:]}."), *bench]

@@ -449,8 +449,9 @@ def test_no_clear_winner_names_the_whole_group_not_told_apart_and_not_the_rest()
     v = verdict(results, LOWER)
     assert v.best == "A" and [t.other for t in v.tied] == ["B", "C"]
     assert v.text == "No clear winner on makespan: A at 100 s, B at 100.5 s and C at 101.2 s are too close to call."
-    assert v.detail == ("The order swings from trial to trial: per trial, the 95% interval of A against each runs from "
-                        "better to worse.")  # why first (a tryout asked why a spread is no clear winner)
+    assert v.detail == ("The order swings from trial to trial: A, the lowest on average, is not reliably ahead of "
+                        "any of the other 2.")  # why first (a tryout asked why a spread is no clear winner), in
+    # plain words (another read "the 95% interval of A against each runs from better to worse" as jargon)
 
 
 def test_a_large_group_is_counted_with_its_best_average_the_benchmark_and_the_ones_clearly_worse():
