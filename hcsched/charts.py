@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -13,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from hcsched.formatting import minutes_beside, span_unit
+from hcsched.formatting import minutes_beside, readable_number, span_unit
 from hcsched.heuristics import heuristic_hovers, heuristic_names
 from hcsched.metrics import Metric, Schedule
 
@@ -1001,19 +1000,9 @@ def _print_values(fig: go.Figure, labels: Sequence[str], mean: np.ndarray, left:
     interval's whisker crossing the number); ``left``: the axis' left end, as its log."""
     for label, x in zip(labels, mean, strict=True):
         if np.isfinite(x):
-            fig.add_annotation(x=left, y=label, text=_four_digits(float(x)), xanchor="left", yanchor="middle",
+            fig.add_annotation(x=left, y=label, text=readable_number(float(x)), xanchor="left", yanchor="middle",
                                showarrow=False, xshift=2, bgcolor=VALUE_CHIP, borderpad=1,
                                font={"size": 11, "color": "#222"}, row=row, col=col)
-
-
-def _four_digits(x: float) -> str:
-    """``x`` in four significant digits with thousands separators, trailing zeros trimmed, never an exponent
-    ("1,588", "37.8", "0.01235"): the hover's d3 ",.4~r"."""
-    if x == 0:
-        return "0"
-    digits = 3 - math.floor(math.log10(abs(x)))
-    text = f"{round(x, digits):,.{max(digits, 0)}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _ink(color: str) -> str:
