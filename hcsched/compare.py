@@ -56,6 +56,7 @@ from hcsched.formatting import (
     listed,
     readable,
     readable_pair,
+    said_in_times,
     said_pair,
     seconds_number,
     seconds_pair,
@@ -1886,8 +1887,8 @@ def _as_factor(c: Change, metric: Metric) -> bool:
     """Whether a lead sizes ``c`` as a factor: a real rise of :data:`FACTOR_FROM` percent or more, under many
     times, of a value said in times (:attr:`Metric.said`: max stretch "1,588 → 3,500", "2.2 times as high"; a
     tryout read "1,588 → 3,500 times (clearly worse)" as raw ratios without a size)."""
-    return bool(metric.said) and c.kind == "percent" and c.separated and FACTOR_FROM <= c.change \
-        and not _many_times(c) and _said_word(metric) == "times"
+    return said_in_times(metric) and c.kind == "percent" and c.separated and FACTOR_FROM <= c.change \
+        and not _many_times(c)
 
 
 def _forms(tail: str, why: bool) -> list[tuple[bool, ...]]:

@@ -132,6 +132,12 @@ def _unit_once(a: str, b: str, unit: str) -> str:
     return f"{a[: -len(tail)]} → {b}" if unit and a.endswith(tail) and b.endswith(tail) else f"{a} → {b}"
 
 
+def said_in_times(metric: Metric) -> bool:
+    """Whether ``metric``'s values are themselves said in times (:attr:`Metric.said`: "{} times its run time alone",
+    a max stretch): a ratio of two of them is a ratio of ratios, so a sentence says both values."""
+    return bool(metric.said) and metric.said[0].partition("{}")[2].split()[:1] == ["times"]
+
+
 def said_pair(before: float, after: float, metric: Metric) -> str:
     """Two values as a sentence says each (:func:`said_value`), the unit or the words said once: "80,000 → 5.61
     tasks", "8.8 → 88 times its run time alone"."""

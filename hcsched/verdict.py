@@ -62,6 +62,7 @@ from hcsched.formatting import (
     listed,
     pair_number,
     readable,
+    said_in_times,
     said_value,
     sentence_start,
     share_words,
@@ -1222,10 +1223,10 @@ def small_words() -> str:
     return "real, but tiny"
 
 
-def _tiny(c: Comparison, kind: str) -> bool:
-    """Whether ``c`` is told apart but under :data:`SMALL` of the other's value (:func:`is_small`)."""
+def _tiny(c: Comparison, kind: str, under: float = SMALL) -> bool:
+    """Whether ``c`` is told apart but under ``under`` (:data:`SMALL`) of the other's value (:func:`is_small`)."""
     other = c.means[1] * c.scale
-    return c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other)
+    return c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other, under)
 
 
 def by_a_hair(v: Verdict) -> str | None:
@@ -1260,9 +1261,7 @@ def _real(c: Comparison, kind: str) -> str:
     "real, but small" (a tryout read sufferage's 1.3% lead, "a real difference", as a big win)."""
     if _tiny(c, kind):
         return small_words()
-    other = c.means[1] * c.scale
-    modest = c.told_apart and (kind == "percent" or other != 0) and is_small(c.difference, kind, other, MODEST)
-    return "real, but small" if modest else "a real difference"
+    return "real, but small" if _tiny(c, kind, MODEST) else "a real difference"
 
 
 def _reference_against(c: Comparison, name: str, kind: str, total: int) -> str:
@@ -1382,7 +1381,7 @@ def verdict(results: pd.DataFrame, metric: Metric, benchmark: str | None = None,
                              _means(table))
     v = Verdict(metric=metric.name, title=headline_title(metric), better=metric.better, kind=difference_kind(metric),
                 text="", benchmark=benchmark, unranked=unranked, what=metric_words(metric), unit=metric.unit,
-                in_times=bool(metric.said) and metric.said[0].startswith("{} times"), names=tuple(names.items()),
+                in_times=said_in_times(metric), names=tuple(names.items()),
                 **_decide(results, metric, benchmark, references))
     total = int(results["trial"].nunique()) if "trial" in results else 0
     v = dataclasses.replace(v, gain_of=gain_of(metric), **_carried(results, metric, v, parts),
