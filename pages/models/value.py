@@ -159,16 +159,15 @@ def results_charts(results: pd.DataFrame, scenario, colors: dict, key: str) -> N
     references = scenario_references(scenario)
     early = early_shares(results)
     most = bound_share(results, MODEL.metric("value_early"), "upper_bound") if early else math.nan
+    means = dict(zip(summary["heuristic"], summary["value_pct_ub"], strict=True))
     st.plotly_chart(value_bars(summary, labels, colors, MODEL.metric("value_pct_ub"), references, early, most),
                     key=f"{key}_v_pct", width="stretch")
     grey = (f" The grey end of each bar is what the {EARLY_WORDS}, which arrive before scoring starts, earn once it "
             "has started (their work before then earns nothing); the solid part, what the later tasks earn. A lead "
             "made in the grey comes from how the "
             "start-up tasks are carried into the window. "
-            + later_words(dict(zip(summary["heuristic"], summary["value_pct_ub"], strict=True)), early,
-                          list(references), most)
-            + " ".join(grey_leads(dict(zip(summary["heuristic"], summary["value_pct_ub"], strict=True)), early,
-                                  list(references)))
+            + later_words(means, early, list(references), most)
+            + " ".join(grey_leads(means, early, list(references)))
             if early else "")
     hatched = (f" Hatched bars, marked (reference): {', '.join(references)}, the static benchmarks that plan the "
                "whole trial knowing every arrival in advance; no online heuristic can, so they are "
